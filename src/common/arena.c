@@ -1,0 +1,226 @@
+/*-------------------------------------------------------------------------
+ * arena.c
+ *	  Region allocator over a pm_env: a list of blocks, bump allocation.
+ *
+ * Large requests get a block of their own so a reset does not keep them.
+ *-------------------------------------------------------------------------
+ */
+#include "common/arena.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ARENA_BLOCK_SIZE	(64 * 1024)
+#define ARENA_ALIGN			16
+#define ARENA_MAX_ALLOC		((size_t) 1 << 40)
+
+typedef struct arena_block
+{
+	struct arena_block *next;
+	size_t		size;			/* usable bytes after the header */
+	size_t		used;
+	/* data follows, aligned */
+} arena_block;
+
+#define BLOCK_HEADER	((sizeof(arena_block) + ARENA_ALIGN - 1) & ~(size_t) (ARENA_ALIGN - 1))
+#define BLOCK_DATA(b)	((char *) (b) + BLOCK_HEADER)
+
+struct pm_arena
+{
+	const pm_env *env;
+	arena_block *head;			/* current block first */
+	size_t		bytes;
+};
+
+pm_arena *
+pm_arena_create(const pm_env *env)
+{
+	pm_arena   *arena = pm_alloc(env, sizeof(pm_arena));
+
+	if (arena == NULL)
+		return NULL;
+	arena->env = env;
+	arena->head = NULL;
+	arena->bytes = 0;
+	return arena;
+}
+
+void
+pm_arena_destroy(pm_arena *arena)
+{
+	arena_block *b;
+
+	if (arena == NULL)
+		return;
+	b = arena->head;
+	while (b != NULL)
+	{
+		arena_block *next = b->next;
+
+		pm_free(arena->env, b);
+		b = next;
+	}
+	pm_free(arena->env, arena);
+}
+
+void
+pm_arena_reset(pm_arena *arena)
+{
+	arena_block *keep = NULL;
+	arena_block *b = arena->head;
+
+	while (b != NULL)
+	{
+		arena_block *next = b->next;
+
+		if (keep == NULL && b->size == ARENA_BLOCK_SIZE)
+			keep = b;
+		else
+			pm_free(arena->env, b);
+		b = next;
+	}
+	arena->head = keep;
+	arena->bytes = 0;
+	if (keep != NULL)
+	{
+		keep->next = NULL;
+		keep->used = 0;
+		arena->bytes = BLOCK_HEADER + keep->size;
+	}
+}
+
+static arena_block *
+new_block(pm_arena *arena, size_t size)
+{
+	arena_block *b = pm_alloc(arena->env, BLOCK_HEADER + size);
+
+	if (b == NULL)
+		return NULL;
+	b->size = size;
+	b->used = 0;
+	arena->bytes += BLOCK_HEADER + size;
+	return b;
+}
+
+void *
+pm_arena_alloc(pm_arena *arena, size_t size)
+{
+	arena_block *b = arena->head;
+	size_t		need;
+
+	if (size > ARENA_MAX_ALLOC)
+		return NULL;
+	need = (size + ARENA_ALIGN - 1) & ~(size_t) (ARENA_ALIGN - 1);
+	if (need == 0)
+		need = ARENA_ALIGN;
+	if (b != NULL && b->size - b->used >= need)
+	{
+		void	   *p = BLOCK_DATA(b) + b->used;
+
+		b->used += need;
+		return p;
+	}
+	if (need > ARENA_BLOCK_SIZE / 4)
+	{
+		/* a block of its own, behind the current one */
+		arena_block *big = new_block(arena, need);
+
+		if (big == NULL)
+			return NULL;
+		big->used = need;
+		if (b != NULL)
+		{
+			big->next = b->next;
+			b->next = big;
+		}
+		else
+		{
+			big->next = NULL;
+			arena->head = big;
+		}
+		return BLOCK_DATA(big);
+	}
+	b = new_block(arena, ARENA_BLOCK_SIZE);
+	if (b == NULL)
+		return NULL;
+	b->next = arena->head;
+	arena->head = b;
+	b->used = need;
+	return BLOCK_DATA(b);
+}
+
+void *
+pm_arena_zalloc(pm_arena *arena, size_t size)
+{
+	void	   *p = pm_arena_alloc(arena, size);
+
+	if (p != NULL)
+		memset(p, 0, size);
+	return p;
+}
+
+void *
+pm_arena_realloc(pm_arena *arena, void *ptr, size_t old_size, size_t new_size)
+{
+	void	   *p;
+
+	if (new_size <= old_size && ptr != NULL)
+		return ptr;
+	p = pm_arena_alloc(arena, new_size);
+	if (p != NULL && ptr != NULL && old_size > 0)
+		memcpy(p, ptr, old_size);
+	return p;
+}
+
+char *
+pm_arena_strndup(pm_arena *arena, const char *s, size_t n)
+{
+	char	   *p = pm_arena_alloc(arena, n + 1);
+
+	if (p == NULL)
+		return NULL;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+pm_arena_strdup(pm_arena *arena, const char *s)
+{
+	return pm_arena_strndup(arena, s, strlen(s));
+}
+
+char *
+pm_arena_sprintf(pm_arena *arena, const char *fmt,...)
+{
+	va_list		ap;
+	int			n;
+	char	   *p;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	p = pm_arena_alloc(arena, (size_t) n + 1);
+	if (p == NULL)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t) n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+const pm_env *
+pm_arena_env(pm_arena *arena)
+{
+	return arena->env;
+}
+
+size_t
+pm_arena_bytes(pm_arena *arena)
+{
+	return arena->bytes;
+}

@@ -1,0 +1,104 @@
+/*-------------------------------------------------------------------------
+ * format_reader.h
+ *	  The common interface of the file format readers (Parquet, ORC, Avro).
+ *
+ * A reader opens one file and yields column batches (common/vector.h) of the
+ * columns it is asked for. The request is a ROW type whose fields name the
+ * columns as the file's writer named them (the table layer resolves schema
+ * evolution by field id and asks by the names of the data file's schema).
+ * Nested ROW types in the request may list a subset of the sub-fields.
+ *
+ * Contract of every reader:
+ *	- A requested field absent from the file reads as NULLs.
+ *	- File values are converted to the requested type where Paimon's own
+ *	  readers would (e.g. Parquet INT32 with INT(8) annotation -> TINYINT);
+ *	  anything else is PM_ERR_UNSUPPORTED, naming the column.
+ *	- Bytes from disk are checked before use: a corrupt file gives
+ *	  PM_ERR_CORRUPT with err->path set, never a crash or a hang.
+ *	- A batch and its vectors stay valid until the next call to _next or
+ *	  _close; the reader owns them.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_FORMAT_FORMAT_READER_H
+#define PM_FORMAT_FORMAT_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/env.h"
+#include "common/error.h"
+#include "common/type.h"
+#include "common/vector.h"
+#include "io/fileio.h"
+
+typedef enum pm_file_format
+{
+	PM_FORMAT_PARQUET = 0,
+	PM_FORMAT_ORC,
+	PM_FORMAT_AVRO
+} pm_file_format;
+
+#define PM_DEFAULT_BATCH_SIZE 4096
+
+typedef struct pm_format_read_options
+{
+	const pm_type *schema;		/* ROW: the columns to read, by name */
+	int			batch_size;		/* max rows per batch; 0 = default */
+	/* Name of the time zone to read ORC TIMESTAMP (not _LTZ) columns in; NULL = UTC */
+	const char *orc_reader_timezone;
+} pm_format_read_options;
+
+typedef struct pm_format_reader pm_format_reader;
+
+/* What each format implements; embedded first in its reader struct. */
+typedef struct pm_format_reader_ops
+{
+	pm_code		(*next) (pm_format_reader *r, pm_batch **batch, pm_error *err);
+	int64_t		(*row_count) (pm_format_reader *r);
+	void		(*close) (pm_format_reader *r);
+} pm_format_reader_ops;
+
+struct pm_format_reader
+{
+	const pm_format_reader_ops *ops;
+};
+
+/*
+ * Open `path` of the given format. Implemented per format as
+ * pm_parquet_reader_open / pm_orc_reader_open / pm_avro_reader_open with the
+ * same signature; this dispatches on `format`.
+ */
+extern pm_code pm_format_reader_open(pm_file_format format, const pm_env *env,
+									 pm_fileio *io, const char *path,
+									 const pm_format_read_options *options,
+									 pm_format_reader **out, pm_error *err);
+
+/* Next batch, or *batch = NULL at the end of the file. */
+static inline pm_code
+pm_format_reader_next(pm_format_reader *r, pm_batch **batch, pm_error *err)
+{
+	return r->ops->next(r, batch, err);
+}
+
+/* Rows in the whole file (from its footer/metadata), -1 if unknown. */
+static inline int64_t
+pm_format_reader_row_count(pm_format_reader *r)
+{
+	return r->ops->row_count(r);
+}
+
+static inline void
+pm_format_reader_close(pm_format_reader *r)
+{
+	if (r != NULL)
+		r->ops->close(r);
+}
+
+/* The format of a data file from its extension (".parquet", ".orc", ".avro"). */
+extern pm_code pm_file_format_from_path(const char *path, pm_file_format *format,
+										pm_error *err);
+extern pm_code pm_file_format_from_name(const char *name, pm_file_format *format,
+										pm_error *err);
+extern const char *pm_file_format_name(pm_file_format format);
+
+#endif							/* PM_FORMAT_FORMAT_READER_H */

@@ -1,0 +1,28 @@
+/*-------------------------------------------------------------------------
+ * catalog.h
+ *	  The filesystem catalog: warehouse -> databases -> tables.
+ *
+ * Database `db` is the directory <warehouse>/db.db/; table `t` is
+ * <warehouse>/db.db/t/ and is a table when it holds schema/ files.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TABLE_CATALOG_H
+#define PM_TABLE_CATALOG_H
+
+#include "common/arena.h"
+#include "common/error.h"
+#include "io/fileio.h"
+
+/* "<warehouse>/<database>.db/<table>" in arena (no trailing slashes). */
+extern char *pm_catalog_table_path(pm_arena *arena, const char *warehouse,
+								   const char *database, const char *table);
+
+/*
+ * Names of the tables of a database, sorted; PM_ERR_NOT_FOUND if the
+ * database directory does not exist.
+ */
+extern pm_code pm_catalog_list_tables(pm_fileio *io, const char *warehouse,
+									  const char *database, pm_arena *arena,
+									  char ***names, int *count, pm_error *err);
+
+#endif							/* PM_TABLE_CATALOG_H */

@@ -1,0 +1,51 @@
+/*-------------------------------------------------------------------------
+ * schema.h
+ *	  A Paimon table schema (schema/schema-N JSON files).
+ *
+ * Spec: ../shared/docs/paimon-format-metadata.md §3;
+ * apache/paimon paimon-api schema/SchemaSerializer.java, TableSchema.java.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TABLE_SCHEMA_H
+#define PM_TABLE_SCHEMA_H
+
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/error.h"
+#include "common/type.h"
+#include "io/fileio.h"
+
+typedef struct pm_schema
+{
+	int64_t		id;
+	int			version;
+	const pm_type *row_type;	/* ROW of the table's columns, with field ids */
+	int			npartition_keys;
+	const char **partition_keys;
+	int			nprimary_keys;
+	const char **primary_keys;
+	int			noptions;
+	const char **option_keys;
+	const char **option_values;
+	int64_t		highest_field_id;
+	const char *comment;		/* NULL if none */
+	int64_t		time_millis;
+} pm_schema;
+
+/* An option's value as written, or NULL (Java's defaults are the caller's). */
+extern const char *pm_schema_option(const pm_schema *schema, const char *key);
+
+/* Load <table_path>/schema/schema-<id> into arena. */
+extern pm_code pm_schema_load(pm_fileio *io, const char *table_path, int64_t id,
+							  pm_arena *arena, pm_schema **out, pm_error *err);
+
+/* Load the schema with the highest id (PM_ERR_NOT_FOUND if none). */
+extern pm_code pm_schema_load_latest(pm_fileio *io, const char *table_path,
+									 pm_arena *arena, pm_schema **out, pm_error *err);
+
+/* Parse a schema from JSON text (used by _load; exposed for tests and fuzzing). */
+extern pm_code pm_schema_parse(const char *json, size_t len, pm_arena *arena,
+							   pm_schema **out, pm_error *err);
+
+#endif							/* PM_TABLE_SCHEMA_H */

@@ -1,0 +1,101 @@
+/*-------------------------------------------------------------------------
+ * table.h
+ *	  An opened Paimon table at one snapshot, and reading it.
+ *
+ * This is the interface src/fdw/ uses; everything below it (snapshots,
+ * manifests, pruning, file formats, merge) is hidden behind it.
+ *
+ *	 pm_table_open			snapshot (latest or given) + its schema + options
+ *	 pm_table_scan_plan		manifests -> pruned data files -> splits
+ *	 pm_scan_reader_*		batches of the projected columns, in table types
+ *
+ * The reader returns, per batch, one vector per requested table field, of
+ * that field's type in the table's schema (the snapshot's schema when
+ * reading an older snapshot), schema evolution by field id applied.
+ *
+ * Paths: table_path is a local directory. Paths recorded in metadata as
+ * "file:/x" or "FILE:/x" are local; external_path_map remaps prefixes of
+ * recorded external paths: "FILE:/tmp/external=/data/ext[,from=to...]"
+ * (the longest matching "from" wins; no match keeps the recorded path).
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TABLE_TABLE_H
+#define PM_TABLE_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/env.h"
+#include "common/error.h"
+#include "common/vector.h"
+#include "io/fileio.h"
+#include "table/predicate.h"
+#include "table/schema.h"
+
+typedef struct pm_table_open_options
+{
+	int64_t		snapshot_id;	/* <= 0: the latest snapshot */
+	const char *external_path_map;	/* NULL or "from=to[,from=to...]" */
+} pm_table_open_options;
+
+typedef struct pm_table pm_table;
+
+/*
+ * Open the table at table_path. A table with no snapshot yet opens fine
+ * (latest schema, no rows). A snapshot_id that does not exist is
+ * PM_ERR_NOT_FOUND. Options a reader must honour but this version does not
+ * (a merge engine, data evolution, blob files, ...) are reported by
+ * pm_table_scan_plan as PM_ERR_UNSUPPORTED naming the option, so that
+ * IMPORT FOREIGN SCHEMA still works on such tables.
+ */
+extern pm_code pm_table_open(const pm_env *env, pm_fileio *io, const char *table_path,
+							 const pm_table_open_options *options, pm_table **out,
+							 pm_error *err);
+extern void pm_table_close(pm_table *table);
+
+extern const pm_schema *pm_table_schema(const pm_table *table);
+/* 0 when the table has no snapshot */
+extern int64_t pm_table_snapshot_id(const pm_table *table);
+/* Rows in the snapshot according to its metadata (totalRecordCount), -1 if unknown. */
+extern int64_t pm_table_total_record_count(const pm_table *table);
+
+/* What planning did: the pruning funnel EXPLAIN shows. */
+typedef struct pm_scan_stats
+{
+	int64_t		manifests_read;
+	int64_t		files_total;	/* live data files in the snapshot */
+	int64_t		files_pruned_partition;
+	int64_t		files_pruned_stats; /* by min/max/null-count statistics */
+	int64_t		files_pruned_index; /* by file indexes (bloom, bitmap, ...) */
+	int64_t		files_selected;
+	int64_t		rows_selected;	/* sum of row counts of selected files */
+	int64_t		bytes_selected;
+	int64_t		splits;
+	int64_t		partitions_selected;
+} pm_scan_stats;
+
+typedef struct pm_scan pm_scan;
+
+/*
+ * Plan a read of the table's snapshot. filter may be NULL; it is used only
+ * to prune (the caller rechecks rows). The scan lives until pm_scan_free.
+ */
+extern pm_code pm_table_scan_plan(pm_table *table, const pm_predicate *filter,
+								  pm_scan **out, pm_error *err);
+extern const pm_scan_stats *pm_scan_get_stats(const pm_scan *scan);
+extern void pm_scan_free(pm_scan *scan);
+
+typedef struct pm_scan_reader pm_scan_reader;
+
+/*
+ * Read the projected table fields (indexes into the schema's fields, in
+ * the order wanted; nfields may be 0, e.g. for count(*): batches then carry
+ * only nrows). Splits are read in plan order.
+ */
+extern pm_code pm_scan_reader_open(pm_scan *scan, const int *fields, int nfields,
+								   pm_scan_reader **out, pm_error *err);
+/* Next batch or *batch = NULL at the end; valid until the next call. */
+extern pm_code pm_scan_reader_next(pm_scan_reader *reader, pm_batch **batch, pm_error *err);
+extern void pm_scan_reader_close(pm_scan_reader *reader);
+
+#endif							/* PM_TABLE_TABLE_H */

@@ -1,0 +1,157 @@
+/*-------------------------------------------------------------------------
+ * split.h
+ *	  Splits of a planned scan and reading one data file: what src/lsm/
+ *	  (merge-on-read of primary-key tables) builds on.
+ *
+ * A split is one bucket of one partition: the live data files of that
+ * bucket (after partition/stats pruning), in the order the manifests listed
+ * them. Everything here lives in the scan's arena and stays valid until
+ * pm_scan_free.
+ *
+ * pm_data_file_reader reads one data file with schema evolution applied
+ * (file columns matched to table fields by field id through the file's own
+ * schema, _SCHEMA_ID; absent fields NULL; simple widening casts), producing
+ * batches in table types.
+ *
+ * Spec: ../shared/docs/paimon-format-metadata.md §6 (DataFileMeta), §3.6;
+ * apache/paimon DataFileMeta.java, DataSplit.java, KeyValueFileReaderFactory.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TABLE_SPLIT_H
+#define PM_TABLE_SPLIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/value.h"
+#include "common/vector.h"
+#include "format/format_reader.h"
+#include "table/table.h"
+
+/* SimpleStats as stored (§9.1): serialized BinaryRows + null counts. */
+typedef struct pm_simple_stats
+{
+	const uint8_t *min_values;	/* serialized BinaryRow (4-byte arity prefix) */
+	int32_t		min_values_len;
+	const uint8_t *max_values;
+	int32_t		max_values_len;
+	int			nnull_counts;	/* -1: _NULL_COUNTS is null (unknown) */
+	const int64_t *null_counts; /* nnull_counts entries; -1 = null entry */
+} pm_simple_stats;
+
+/*
+ * Where a file's deletion vector lives (placeholder: planning does not
+ * read index manifests yet, so this is always NULL for now).
+ */
+typedef struct pm_deletion_file
+{
+	const char *path;			/* local path of the index file */
+	int64_t		offset;
+	int64_t		length;
+	int64_t		cardinality;	/* -1 if unknown */
+} pm_deletion_file;
+
+/* One live data file (DataFileMeta, all manifest versions 0.4 .. 2.x). */
+typedef struct pm_data_file_meta
+{
+	const char *file_name;		/* _FILE_NAME */
+	const char *path;			/* resolved local path to open */
+	pm_file_format format;		/* from the file name's extension */
+	int64_t		file_size;
+	int64_t		row_count;
+	const uint8_t *min_key;		/* serialized BinaryRow of the trimmed PK */
+	int32_t		min_key_len;
+	const uint8_t *max_key;
+	int32_t		max_key_len;
+	pm_simple_stats key_stats;
+	pm_simple_stats value_stats;
+	int64_t		min_sequence_number;
+	int64_t		max_sequence_number;
+	int64_t		schema_id;		/* _SCHEMA_ID: the schema the file was written with */
+	int32_t		level;
+	int			nextra_files;
+	const char **extra_files;	/* names, as recorded */
+	const char **extra_file_paths;	/* resolved local paths (same directory) */
+	bool		has_creation_time;
+	int64_t		creation_time_millis;	/* writer-local wall clock as epoch ms */
+	int64_t		delete_row_count;	/* -1 if null */
+	const uint8_t *embedded_file_index; /* NULL if none */
+	int32_t		embedded_file_index_len;
+	int32_t		file_source;	/* 0 APPEND, 1 COMPACT, -1 null */
+	int			nvalue_stats_cols;	/* -1: _VALUE_STATS_COLS null (all columns) */
+	const char **value_stats_cols;
+	const char *external_path;	/* _EXTERNAL_PATH as recorded, or NULL */
+	bool		has_first_row_id;
+	int64_t		first_row_id;
+	int			nwrite_cols;	/* -1 if null */
+	const char **write_cols;
+	const pm_deletion_file *deletion_file;	/* NULL: none (placeholder) */
+} pm_data_file_meta;
+
+/* One bucket of one partition. */
+typedef struct pm_split
+{
+	const uint8_t *partition;	/* serialized partition BinaryRow (_PARTITION) */
+	int32_t		partition_len;
+	int			npartition_values;	/* = number of partition keys */
+	const pm_value *partition_values;	/* decoded, in partition key order */
+	int32_t		bucket;
+	int32_t		total_buckets;	/* _TOTAL_BUCKETS of the first file */
+	const char *bucket_path;	/* local <table>/<partition path>/bucket-<N> */
+	int			nfiles;
+	const pm_data_file_meta **files;	/* manifest order */
+	int64_t		row_count;		/* sum of the files' row counts */
+} pm_split;
+
+/* The splits of a planned scan, in plan order (partition, then bucket). */
+extern int	pm_scan_split_count(const pm_scan *scan);
+extern const pm_split *pm_scan_get_split(const pm_scan *scan, int i);
+/* The table a scan was planned on. */
+extern pm_table *pm_scan_table(const pm_scan *scan);
+
+/*
+ * Primary-key helpers for src/lsm/: the trimmed primary key (primary keys
+ * minus partition keys) as indexes into the table schema's fields.
+ * *fields lives as long as the table.
+ */
+extern void pm_table_trimmed_primary_key(const pm_table *table, const int **fields,
+										 int *nfields);
+/* The environment and FileIO the table was opened with. */
+extern const pm_env *pm_table_env(const pm_table *table);
+extern pm_fileio *pm_table_fileio(const pm_table *table);
+/* The schema with the given id (cached in the table), for files of older schemas. */
+extern pm_code pm_table_schema_by_id(pm_table *table, int64_t schema_id,
+									 const pm_schema **out, pm_error *err);
+
+typedef struct pm_data_file_reader pm_data_file_reader;
+
+/*
+ * Open one data file of `table`, reading the table fields `fields` (indexes
+ * into pm_table_schema(table)'s fields, nfields may be 0).
+ *
+ * Batch column layout:
+ *	 with_key_value_system_fields = false (append tables, or raw files):
+ *	   cols[0 .. nfields-1]		the requested table fields, in table types
+ *	 with_key_value_system_fields = true (primary-key KV files):
+ *	   cols[0 .. nkeys-1]		the trimmed primary key fields (file columns
+ *								"_KEY_<name>"), in table types, in
+ *								pm_table_trimmed_primary_key order
+ *	   cols[nkeys]				_SEQUENCE_NUMBER, BIGINT
+ *	   cols[nkeys + 1]			_VALUE_KIND, TINYINT (RowKind byte 0..3)
+ *	   cols[nkeys + 2 + i]		requested table field fields[i]
+ * batch->first_row is the position in the file of the batch's first row
+ * (deletion vectors are positions). Batches are owned by the reader and
+ * valid until the next _next or _close. batch_size 0 = default.
+ */
+extern pm_code pm_data_file_reader_open(pm_table *table, const pm_data_file_meta *file,
+										const int *fields, int nfields,
+										bool with_key_value_system_fields,
+										int batch_size,
+										pm_data_file_reader **out, pm_error *err);
+/* Next batch, or *batch = NULL at the end of the file. */
+extern pm_code pm_data_file_reader_next(pm_data_file_reader *reader, pm_batch **batch,
+										pm_error *err);
+extern void pm_data_file_reader_close(pm_data_file_reader *reader);
+
+#endif							/* PM_TABLE_SPLIT_H */

@@ -1,0 +1,37 @@
+/*-------------------------------------------------------------------------
+ * table_read.h
+ *	  The read facade src/fdw/ calls: rows of a planned scan, merged.
+ *
+ * For append tables (and splits whose files need no merge) this is the
+ * table layer's pm_scan_reader_*; for primary-key tables each split
+ * (bucket) goes through the LSM merge reader and the table's merge engine
+ * (deduplicate, partial-update, aggregation, first-row), deletion vectors
+ * applied. Batches carry one vector per requested field, in table types,
+ * exactly like pm_scan_reader_next.
+ *
+ *	 pm_table_read_open		start reading `fields` of a planned scan
+ *	 pm_table_read_next		next batch, *batch = NULL at the end
+ *	 pm_table_read_close	release everything (safe on NULL)
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_LSM_TABLE_READ_H
+#define PM_LSM_TABLE_READ_H
+
+#include "common/error.h"
+#include "common/vector.h"
+#include "table/table.h"
+
+typedef struct pm_table_read pm_table_read;
+
+/*
+ * Open a read of the projected table fields (indexes into the schema's
+ * fields, in the order wanted; nfields may be 0: batches then carry only
+ * nrows). The scan must outlive the read.
+ */
+extern pm_code pm_table_read_open(pm_scan *scan, const int *fields, int nfields,
+								  pm_table_read **out, pm_error *err);
+/* Next batch, or *batch = NULL at the end; valid until the next call. */
+extern pm_code pm_table_read_next(pm_table_read *read, pm_batch **batch, pm_error *err);
+extern void pm_table_read_close(pm_table_read *read);
+
+#endif							/* PM_LSM_TABLE_READ_H */

@@ -1,0 +1,291 @@
+/*-------------------------------------------------------------------------
+ * schema.c
+ *	  Load and parse schema/schema-N files (JSON, via jansson).
+ *
+ * Applies the defaults of old schema versions (§3.2): version missing = 1;
+ * version <= 1 without "bucket" => bucket=1; version <= 2 without
+ * "file.format" => file.format=orc. Everything is copied into the caller's
+ * arena; jansson's own allocations are freed before returning.
+ *
+ * Spec: ../shared/docs/paimon-format-metadata.md §3;
+ * apache/paimon SchemaSerializer.java, TableSchema.java.
+ *-------------------------------------------------------------------------
+ */
+#include "table/schema.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "row/data_type.h"
+
+#define MAX_SCHEMA_FILE_SIZE (64 * 1024 * 1024)
+
+const char *
+pm_schema_option(const pm_schema *schema, const char *key)
+{
+	for (int i = 0; i < schema->noptions; i++)
+		if (strcmp(schema->option_keys[i], key) == 0)
+			return schema->option_values[i];
+	return NULL;
+}
+
+static pm_code
+string_array(const json_t *arr, pm_arena *arena, const char ***out, int *n, pm_error *err)
+{
+	size_t		count;
+
+	*out = NULL;
+	*n = 0;
+	if (arr == NULL || json_is_null(arr))
+		return PM_OK;
+	if (!json_is_array(arr))
+		return pm_fail(err, PM_ERR_CORRUPT, "schema key list is not an array");
+	count = json_array_size(arr);
+	*out = pm_arena_zalloc(arena, sizeof(char *) * (count + 1));
+	if (*out == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < count; i++)
+	{
+		const json_t *s = json_array_get(arr, i);
+
+		if (!json_is_string(s))
+			return pm_fail(err, PM_ERR_CORRUPT, "schema key list holds a non-string");
+		(*out)[i] = pm_arena_strdup(arena, json_string_value(s));
+		if ((*out)[i] == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	*n = (int) count;
+	return PM_OK;
+}
+
+static pm_code
+parse_options(const json_t *obj, int version, pm_arena *arena, pm_schema *s, pm_error *err)
+{
+	size_t		count = 0;
+	const char *key;
+	json_t	   *value;
+	int			i = 0;
+	bool		has_bucket = false,
+				has_format = false;
+
+	if (obj != NULL && !json_is_null(obj))
+	{
+		if (!json_is_object(obj))
+			return pm_fail(err, PM_ERR_CORRUPT, "schema options are not an object");
+		count = json_object_size(obj);
+	}
+	s->option_keys = pm_arena_zalloc(arena, sizeof(char *) * (count + 2));
+	s->option_values = pm_arena_zalloc(arena, sizeof(char *) * (count + 2));
+	if (s->option_keys == NULL || s->option_values == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (count > 0)
+	{
+		json_object_foreach((json_t *) obj, key, value)
+		{
+			const char *v;
+
+			if (json_is_string(value))
+				v = pm_arena_strdup(arena, json_string_value(value));
+			else if (json_is_integer(value))
+				v = pm_arena_sprintf(arena, "%lld", (long long) json_integer_value(value));
+			else if (json_is_boolean(value))
+				v = json_is_true(value) ? "true" : "false";
+			else
+				return pm_fail(err, PM_ERR_CORRUPT, "schema option \"%.100s\" is not a string", key);
+			s->option_keys[i] = pm_arena_strdup(arena, key);
+			s->option_values[i] = v;
+			if (s->option_keys[i] == NULL || v == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			if (strcmp(key, "bucket") == 0)
+				has_bucket = true;
+			if (strcmp(key, "file.format") == 0)
+				has_format = true;
+			i++;
+		}
+	}
+	if (version <= 1 && !has_bucket)
+	{
+		s->option_keys[i] = "bucket";
+		s->option_values[i++] = "1";
+	}
+	if (version <= 2 && !has_format)
+	{
+		s->option_keys[i] = "file.format";
+		s->option_values[i++] = "orc";
+	}
+	s->noptions = i;
+	return PM_OK;
+}
+
+static pm_code
+parse_root(const json_t *root, pm_arena *arena, pm_schema *s, pm_error *err)
+{
+	const json_t *j;
+	const json_t *fields;
+	size_t		nfields;
+	pm_field   *f;
+	pm_type    *row;
+
+	if (!json_is_object(root))
+		return pm_fail(err, PM_ERR_CORRUPT, "schema is not a JSON object");
+	j = json_object_get(root, "version");
+	s->version = json_is_integer(j) ? (int) json_integer_value(j) : 1;
+	j = json_object_get(root, "id");
+	if (!json_is_integer(j))
+		return pm_fail(err, PM_ERR_CORRUPT, "schema has no id");
+	s->id = json_integer_value(j);
+	fields = json_object_get(root, "fields");
+	if (!json_is_array(fields))
+		return pm_fail(err, PM_ERR_CORRUPT, "schema has no fields");
+	nfields = json_array_size(fields);
+	if (nfields > 100000)
+		return pm_fail(err, PM_ERR_CORRUPT, "schema has too many fields");
+	f = pm_arena_zalloc(arena, sizeof(pm_field) * (nfields + 1));
+	if (f == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < nfields; i++)
+	{
+		PM_TRY(pm_data_field_from_json(json_array_get(fields, i), arena, &f[i], err));
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(f[k].name, f[i].name) == 0 || f[k].id == f[i].id)
+				return pm_fail(err, PM_ERR_CORRUPT, "schema has duplicate field \"%.100s\"", f[i].name);
+	}
+	row = pm_type_new_row(arena, f, (int) nfields, false);
+	if (row == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	s->row_type = row;
+	PM_TRY(string_array(json_object_get(root, "partitionKeys"), arena,
+						&s->partition_keys, &s->npartition_keys, err));
+	PM_TRY(string_array(json_object_get(root, "primaryKeys"), arena,
+						&s->primary_keys, &s->nprimary_keys, err));
+	for (int i = 0; i < s->npartition_keys; i++)
+		if (pm_type_field_index(row, s->partition_keys[i]) < 0)
+			return pm_fail(err, PM_ERR_CORRUPT, "partition key \"%.100s\" is not a field", s->partition_keys[i]);
+	for (int i = 0; i < s->nprimary_keys; i++)
+		if (pm_type_field_index(row, s->primary_keys[i]) < 0)
+			return pm_fail(err, PM_ERR_CORRUPT, "primary key \"%.100s\" is not a field", s->primary_keys[i]);
+	PM_TRY(parse_options(json_object_get(root, "options"), s->version, arena, s, err));
+	j = json_object_get(root, "highestFieldId");
+	s->highest_field_id = json_is_integer(j) ? json_integer_value(j) :
+		pm_data_type_max_field_id(row);
+	j = json_object_get(root, "comment");
+	s->comment = json_is_string(j) ? pm_arena_strdup(arena, json_string_value(j)) : NULL;
+	j = json_object_get(root, "timeMillis");
+	s->time_millis = json_is_integer(j) ? json_integer_value(j) : 0;
+	return PM_OK;
+}
+
+pm_code
+pm_schema_parse(const char *json, size_t len, pm_arena *arena, pm_schema **out,
+				pm_error *err)
+{
+	json_error_t jerr;
+	json_t	   *root;
+	pm_schema  *s;
+	pm_code		rc;
+
+	*out = NULL;
+	root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL)
+		return pm_fail(err, PM_ERR_CORRUPT, "invalid schema JSON: %s", jerr.text);
+	s = pm_arena_zalloc(arena, sizeof(pm_schema));
+	if (s == NULL)
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	else
+		rc = parse_root(root, arena, s, err);
+	json_decref(root);
+	if (rc == PM_OK)
+		*out = s;
+	return rc;
+}
+
+pm_code
+pm_schema_load(pm_fileio *io, const char *table_path, int64_t id, pm_arena *arena,
+			   pm_schema **out, pm_error *err)
+{
+	char	   *path = pm_arena_sprintf(arena, "%s/schema/schema-%lld", table_path, (long long) id);
+	uint8_t    *data;
+	size_t		len;
+	pm_code		rc;
+
+	*out = NULL;
+	if (path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	rc = pm_fileio_read_all(io, path, arena, MAX_SCHEMA_FILE_SIZE, &data, &len, err);
+	if (rc == PM_ERR_NOT_FOUND)
+	{
+		pm_error_set_path(err, path);
+		return pm_fail(err, PM_ERR_NOT_FOUND, "schema %lld does not exist", (long long) id);
+	}
+	if (rc != PM_OK)
+		return rc;
+	rc = pm_schema_parse((const char *) data, len, arena, out, err);
+	if (rc != PM_OK)
+	{
+		pm_error_set_path(err, path);
+		return rc;
+	}
+	if ((*out)->id != id)
+	{
+		pm_error_set_path(err, path);
+		return pm_fail(err, PM_ERR_CORRUPT, "schema file says id %lld", (long long) (*out)->id);
+	}
+	return PM_OK;
+}
+
+/* "<prefix><decimal long>" -> id; false if the suffix is not a decimal long */
+bool
+pm_versioned_name_id(const char *name, const char *prefix, int64_t *id)
+{
+	size_t		plen = strlen(prefix);
+	const char *p;
+	int64_t		v = 0;
+
+	if (strncmp(name, prefix, plen) != 0 || name[plen] == '\0')
+		return false;
+	for (p = name + plen; *p; p++)
+	{
+		if (*p < '0' || *p > '9' || v > (INT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (*p - '0');
+	}
+	*id = v;
+	return true;
+}
+
+pm_code
+pm_schema_load_latest(pm_fileio *io, const char *table_path, pm_arena *arena,
+					  pm_schema **out, pm_error *err)
+{
+	char	   *dir = pm_arena_sprintf(arena, "%s/schema", table_path);
+	char	  **names;
+	int			n;
+	int64_t		best = -1;
+	pm_code		rc;
+
+	*out = NULL;
+	if (dir == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	rc = io->list(io, dir, arena, &names, &n, err);
+	if (rc == PM_ERR_NOT_FOUND)
+	{
+		pm_error_set_path(err, table_path);
+		return pm_fail(err, PM_ERR_NOT_FOUND, "not a Paimon table: no schema directory");
+	}
+	if (rc != PM_OK)
+		return rc;
+	for (int i = 0; i < n; i++)
+	{
+		int64_t		id;
+
+		if (pm_versioned_name_id(names[i], "schema-", &id) && id > best)
+			best = id;
+	}
+	if (best < 0)
+	{
+		pm_error_set_path(err, table_path);
+		return pm_fail(err, PM_ERR_NOT_FOUND, "not a Paimon table: no schema file");
+	}
+	return pm_schema_load(io, table_path, best, arena, out, err);
+}

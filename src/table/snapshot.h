@@ -1,0 +1,58 @@
+/*-------------------------------------------------------------------------
+ * snapshot.h
+ *	  Paimon snapshots: snapshot/snapshot-N JSON and the LATEST/EARLIEST hints.
+ *
+ * Spec: ../shared/docs/paimon-format-metadata.md §2;
+ * apache/paimon Snapshot.java, SnapshotManager.java, HintFileUtils.java.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TABLE_SNAPSHOT_H
+#define PM_TABLE_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/error.h"
+#include "io/fileio.h"
+
+typedef struct pm_snapshot
+{
+	int			version;		/* absent => 1 */
+	int64_t		id;
+	int64_t		schema_id;
+	const char *base_manifest_list;
+	const char *delta_manifest_list;
+	const char *changelog_manifest_list;	/* NULL if none */
+	const char *index_manifest; /* NULL if none */
+	const char *commit_user;
+	int64_t		commit_identifier;
+	const char *commit_kind;	/* APPEND, COMPACT, OVERWRITE, ANALYZE */
+	int64_t		time_millis;
+	int64_t		total_record_count; /* -1 if absent */
+	int64_t		delta_record_count; /* -1 if absent */
+	int64_t		changelog_record_count; /* -1 if absent */
+	int64_t		watermark;		/* INT64_MIN if absent */
+	int64_t		next_row_id;	/* -1 if absent */
+} pm_snapshot;
+
+/* Parse snapshot JSON (exposed for tests and fuzzing). */
+extern pm_code pm_snapshot_parse(const char *json, size_t len, pm_arena *arena,
+								 pm_snapshot **out, pm_error *err);
+
+/* Load <table_path>/snapshot/snapshot-<id>; PM_ERR_NOT_FOUND if absent. */
+extern pm_code pm_snapshot_load(pm_fileio *io, const char *table_path, int64_t id,
+								pm_arena *arena, pm_snapshot **out, pm_error *err);
+
+/*
+ * Id of the latest snapshot: the LATEST hint if snapshot-(n+1) does not
+ * exist, else the largest snapshot-<id> listed; 0 if the table has none.
+ */
+extern pm_code pm_snapshot_latest_id(pm_fileio *io, const char *table_path,
+									 pm_arena *arena, int64_t *id, pm_error *err);
+
+/* Id of the earliest snapshot (EARLIEST hint verified, else listing); 0 if none. */
+extern pm_code pm_snapshot_earliest_id(pm_fileio *io, const char *table_path,
+									   pm_arena *arena, int64_t *id, pm_error *err);
+
+#endif							/* PM_TABLE_SNAPSHOT_H */

@@ -1,0 +1,55 @@
+/*-------------------------------------------------------------------------
+ * table_int.h
+ *	  Internals shared by the files of src/table/ (not for other layers).
+ *
+ * pm_table: an opened table at one snapshot. All table-lifetime memory
+ * lives in table->arena; schemas of older schema ids are loaded lazily and
+ * cached there (files carry the schema they were written with).
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TABLE_TABLE_INT_H
+#define PM_TABLE_TABLE_INT_H
+
+#include "table/path_map.h"
+#include "table/snapshot.h"
+#include "table/split.h"
+#include "table/table.h"
+
+struct pm_table
+{
+	const pm_env *env;
+	pm_fileio  *io;
+	pm_arena   *arena;
+	char	   *path;			/* table directory, no trailing slash */
+	pm_path_map *path_map;
+	pm_snapshot *snapshot;		/* NULL: no snapshot yet */
+	const pm_schema *schema;	/* the reading schema */
+	int			nschemas;		/* cache of schemas by id */
+	int			schemas_cap;
+	const pm_schema **schemas;
+	int			npartition;		/* partition keys as table field indexes */
+	int		   *partition_fields;
+	const pm_type *partition_type;	/* ROW of the partition fields */
+	int			ntrimmed_pk;
+	int		   *trimmed_pk;
+	const char *partition_default_name;
+};
+
+struct pm_scan
+{
+	pm_table   *table;
+	pm_arena   *arena;
+	pm_scan_stats stats;
+	int			nsplits;
+	pm_split   *splits;
+	bool		needs_merge;	/* primary-key table: src/lsm/ must merge */
+};
+
+/* "<prefix><decimal long>" -> id (schema.c); false if not of that form. */
+extern bool pm_versioned_name_id(const char *name, const char *prefix, int64_t *id);
+
+/* The format of a metadata file from its magic bytes (Avro, ORC or Parquet). */
+extern pm_code pm_metadata_file_format(pm_fileio *io, const char *path,
+									   pm_file_format *format, pm_error *err);
+
+#endif							/* PM_TABLE_TABLE_INT_H */

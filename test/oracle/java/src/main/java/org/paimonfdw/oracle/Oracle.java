@@ -1,0 +1,796 @@
+/*
+ * Oracle.java
+ *     Reference oracle for paimon_fdw: a command-line tool over Apache Paimon's own Java
+ *     API (filesystem catalog, <warehouse>/<db>.db/<table>) used by the differential and
+ *     round-trip tests. It creates tables, writes commits, reads rows and prints metadata.
+ *
+ * Commands (see ../README.md):
+ *   create   <warehouse> <db> <table> <table.json>
+ *   write    <warehouse> <db> <table> <ops.jsonl>
+ *   read     <warehouse> <db> <table> [--snapshot N] [--tag NAME]
+ *   snapshots <warehouse> <db> <table>
+ *   files    <warehouse> <db> <table> [--snapshot N]
+ *   schema   <warehouse> <db> <table> [--snapshot N]
+ *   gen-bench <warehouse> <db> <table> <rows> <commits> [seed]
+ *
+ * Rows are JSON arrays in column order, with the value encoding of
+ * shared/corpus/expected/README.md (decimals as strings with s digits, timestamps as ISO
+ * strings with p fraction digits, LTZ as UTC with "Z", bytes as lowercase hex, MAP as an
+ * array of [k, v] pairs, ROW as an object).
+ */
+package org.paimonfdw.oracle;
+
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.GenericArray;
+import org.apache.paimon.data.GenericMap;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalArray;
+import org.apache.paimon.data.InternalMap;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.schema.TableSchema;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.util.RawValue;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.types.ArrayType;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeJsonParser;
+import org.apache.paimon.types.DataTypeRoot;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.DecimalType;
+import org.apache.paimon.types.LocalZonedTimestampType;
+import org.apache.paimon.types.MapType;
+import org.apache.paimon.types.RowKind;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.types.TimeType;
+import org.apache.paimon.types.TimestampType;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+public final class Oracle {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final JsonNodeFactory NF = JsonNodeFactory.instance;
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 4) {
+            usage();
+        }
+        String cmd = args[0];
+        String warehouse = args[1];
+        Identifier id = Identifier.create(args[2], args[3]);
+        Map<String, String> flags = new HashMap<>();
+        List<String> rest = new ArrayList<>();
+        for (int i = 4; i < args.length; i++) {
+            if (args[i].startsWith("--") && i + 1 < args.length) {
+                flags.put(args[i].substring(2), args[++i]);
+            } else {
+                rest.add(args[i]);
+            }
+        }
+        Options opts = new Options();
+        opts.set("warehouse", Paths.get(warehouse).toAbsolutePath().normalize().toString());
+        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(opts))) {
+            switch (cmd) {
+                case "create":
+                    need(rest, 1);
+                    create(catalog, id, JSON.readTree(Files.readString(Paths.get(rest.get(0)))));
+                    break;
+                case "write":
+                    need(rest, 1);
+                    write(catalog, id, rest.get(0));
+                    break;
+                case "read":
+                    read(catalog, id, flags);
+                    break;
+                case "snapshots":
+                    snapshots(catalog, id);
+                    break;
+                case "files":
+                    files(catalog, id, flags);
+                    break;
+                case "schema":
+                    schema(catalog, id, flags);
+                    break;
+                case "gen-bench":
+                    need(rest, 2);
+                    genBench(catalog, id, Long.parseLong(rest.get(0)), Integer.parseInt(rest.get(1)),
+                            rest.size() > 2 ? Long.parseLong(rest.get(2)) : 42L);
+                    break;
+                default:
+                    usage();
+            }
+        }
+    }
+
+    static void usage() {
+        System.err.println("usage: oracle create|write|read|snapshots|files|schema|gen-bench "
+                + "<warehouse> <db> <table> [args] (see test/oracle/README.md)");
+        System.exit(2);
+    }
+
+    static void need(List<String> rest, int n) {
+        if (rest.size() < n) {
+            usage();
+        }
+    }
+
+    // ------------------------------------------------------------------ types
+
+    /** Parses a Paimon type string: atomic types plus ARRAY<..>, MAP<k, v>, ROW<name type, ..>. */
+    static DataType parseType(String s) {
+        s = s.trim();
+        boolean nullable = true;
+        String up = s.toUpperCase();
+        if (up.endsWith(" NOT NULL")) {
+            nullable = false;
+            s = s.substring(0, s.length() - " NOT NULL".length()).trim();
+            up = s.toUpperCase();
+        }
+        DataType t;
+        if (up.startsWith("ARRAY<")) {
+            t = DataTypes.ARRAY(parseType(inner(s)));
+        } else if (up.startsWith("MAP<")) {
+            List<String> kv = splitTop(inner(s));
+            t = DataTypes.MAP(parseType(kv.get(0)), parseType(kv.get(1)));
+        } else if (up.startsWith("MULTISET<")) {
+            t = DataTypes.MULTISET(parseType(inner(s)));
+        } else if (up.startsWith("ROW<")) {
+            List<DataField> fields = new ArrayList<>();
+            int fid = 0;
+            for (String f : splitTop(inner(s))) {
+                f = f.trim();
+                int sp = f.indexOf(' ');
+                String name = f.substring(0, sp).replace("`", "");
+                fields.add(new DataField(fid++, name, parseType(f.substring(sp + 1))));
+            }
+            t = DataTypes.ROW(fields.toArray(new DataField[0]));
+        } else {
+            t = DataTypeJsonParser.parseAtomicTypeSQLString(s);
+        }
+        return t.copy(nullable);
+    }
+
+    static String inner(String s) {
+        return s.substring(s.indexOf('<') + 1, s.lastIndexOf('>'));
+    }
+
+    static List<String> splitTop(String s) {
+        List<String> out = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '<' || c == '(') {
+                depth++;
+            } else if (c == '>' || c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                out.add(s.substring(start, i).trim());
+                start = i + 1;
+            }
+        }
+        out.add(s.substring(start).trim());
+        return out;
+    }
+
+    // ------------------------------------------------------------------ create
+
+    static void create(Catalog catalog, Identifier id, JsonNode desc) throws Exception {
+        Schema.Builder b = Schema.newBuilder();
+        for (JsonNode c : desc.get("columns")) {
+            b.column(c.get("name").asText(), parseType(c.get("type").asText()));
+        }
+        List<String> pk = strings(desc.get("primary_keys"));
+        if (!pk.isEmpty()) {
+            b.primaryKey(pk);
+        }
+        List<String> part = strings(desc.get("partition_keys"));
+        if (!part.isEmpty()) {
+            b.partitionKeys(part);
+        }
+        JsonNode o = desc.get("options");
+        if (o != null) {
+            Iterator<Map.Entry<String, JsonNode>> it = o.fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                b.option(e.getKey(), e.getValue().asText());
+            }
+        }
+        catalog.createDatabase(id.getDatabaseName(), true);
+        catalog.createTable(id, b.build(), false);
+    }
+
+    static List<String> strings(JsonNode n) {
+        List<String> out = new ArrayList<>();
+        if (n != null) {
+            for (JsonNode x : n) {
+                out.add(x.asText());
+            }
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ write
+
+    /*
+     * ops.jsonl: one JSON object per line. Row ops are buffered and committed together at
+     * the next {"op":"commit"} (or before any other op, or at end of file):
+     *   {"op":"+I"|"-U"|"+U"|"-D", "row":[...]}       (row in column order, or an object)
+     *   {"op":"commit"}
+     *   {"op":"compact"}                                (full compaction, one commit)
+     *   {"op":"tag","name":"t1"[,"snapshot":N]}
+     *   {"op":"alter","changes":[{"add":"c","type":"INT"} | {"drop":"c"} |
+     *        {"rename":"a","to":"b"} | {"update_type":"c","type":"BIGINT"} |
+     *        {"set":"key","value":"v"}]}
+     */
+    static void write(Catalog catalog, Identifier id, String opsPath) throws Exception {
+        List<JsonNode> pending = new ArrayList<>();
+        try (BufferedReader r = Files.newBufferedReader(Paths.get(opsPath), StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                line = line.trim();
+                if (line.isEmpty()) {
+                    continue;
+                }
+                JsonNode op = JSON.readTree(line);
+                String kind = op.get("op").asText();
+                switch (kind) {
+                    case "+I":
+                    case "-U":
+                    case "+U":
+                    case "-D":
+                        pending.add(op);
+                        break;
+                    case "commit":
+                        commitRows(catalog, id, pending);
+                        pending.clear();
+                        break;
+                    case "compact":
+                        commitRows(catalog, id, pending);
+                        pending.clear();
+                        compact(catalog, id);
+                        break;
+                    case "tag":
+                        commitRows(catalog, id, pending);
+                        pending.clear();
+                        Table t = catalog.getTable(id);
+                        if (op.has("snapshot")) {
+                            t.createTag(op.get("name").asText(), op.get("snapshot").asLong());
+                        } else {
+                            t.createTag(op.get("name").asText());
+                        }
+                        break;
+                    case "alter":
+                        commitRows(catalog, id, pending);
+                        pending.clear();
+                        alter(catalog, id, op.get("changes"));
+                        break;
+                    default:
+                        throw new IllegalArgumentException("unknown op: " + kind);
+                }
+            }
+        }
+        commitRows(catalog, id, pending);
+    }
+
+    static void commitRows(Catalog catalog, Identifier id, List<JsonNode> ops) throws Exception {
+        if (ops.isEmpty()) {
+            return;
+        }
+        Table table = catalog.getTable(id);
+        RowType rt = table.rowType();
+        BatchWriteBuilder wb = table.newBatchWriteBuilder();
+        try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+            for (JsonNode op : ops) {
+                GenericRow row = toRow(rt, op.get("row"));
+                row.setRowKind(RowKind.fromShortString(op.get("op").asText()));
+                w.write(row);
+            }
+            c.commit(w.prepareCommit());
+        }
+    }
+
+    static void compact(Catalog catalog, Identifier id) throws Exception {
+        Table table = catalog.getTable(id);
+        ReadBuilder rb = table.newReadBuilder();
+        Set<String> seen = new LinkedHashSet<>();
+        List<Object[]> targets = new ArrayList<>();
+        for (Split s : rb.newScan().plan().splits()) {
+            DataSplit ds = (DataSplit) s;
+            String key = ds.partition().toString() + "/" + ds.bucket();
+            if (seen.add(key)) {
+                targets.add(new Object[] {ds.partition(), ds.bucket()});
+            }
+        }
+        if (targets.isEmpty()) {
+            return;
+        }
+        int bucket = ((FileStoreTable) table).coreOptions().bucket();
+        if (bucket == -1 && ((FileStoreTable) table).schema().primaryKeys().isEmpty()) {
+            throw new UnsupportedOperationException(
+                    "compact of bucket-unaware append tables is not supported by this oracle");
+        }
+        BatchWriteBuilder wb = table.newBatchWriteBuilder();
+        try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+            for (Object[] t : targets) {
+                w.compact((BinaryRow) t[0], (Integer) t[1], true);
+            }
+            List<CommitMessage> msgs = w.prepareCommit();
+            c.commit(msgs);
+        }
+    }
+
+    static void alter(Catalog catalog, Identifier id, JsonNode changes) throws Exception {
+        List<SchemaChange> out = new ArrayList<>();
+        for (JsonNode ch : changes) {
+            if (ch.has("add")) {
+                out.add(SchemaChange.addColumn(ch.get("add").asText(), parseType(ch.get("type").asText())));
+            } else if (ch.has("drop")) {
+                out.add(SchemaChange.dropColumn(ch.get("drop").asText()));
+            } else if (ch.has("rename")) {
+                out.add(SchemaChange.renameColumn(ch.get("rename").asText(), ch.get("to").asText()));
+            } else if (ch.has("update_type")) {
+                out.add(SchemaChange.updateColumnType(ch.get("update_type").asText(),
+                        parseType(ch.get("type").asText())));
+            } else if (ch.has("set")) {
+                out.add(SchemaChange.setOption(ch.get("set").asText(), ch.get("value").asText()));
+            } else {
+                throw new IllegalArgumentException("unknown schema change: " + ch);
+            }
+        }
+        catalog.alterTable(id, out, false);
+    }
+
+    // JSON value (expected/README encoding) -> Paimon internal value
+    static GenericRow toRow(RowType rt, JsonNode n) {
+        List<DataField> fields = rt.getFields();
+        GenericRow row = new GenericRow(fields.size());
+        for (int i = 0; i < fields.size(); i++) {
+            JsonNode v = n.isArray() ? n.get(i) : n.get(fields.get(i).name());
+            row.setField(i, toInternal(fields.get(i).type(), v));
+        }
+        return row;
+    }
+
+    static Object toInternal(DataType t, JsonNode v) {
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        switch (t.getTypeRoot()) {
+            case BOOLEAN:
+                return v.asBoolean();
+            case TINYINT:
+                return (byte) v.asInt();
+            case SMALLINT:
+                return (short) v.asInt();
+            case INTEGER:
+                return v.asInt();
+            case BIGINT:
+                return v.isTextual() ? Long.parseLong(v.asText()) : v.asLong();
+            case FLOAT:
+                return v.isTextual() ? Float.parseFloat(v.asText()) : Float.parseFloat(v.asText());
+            case DOUBLE:
+                return v.isTextual() ? Double.parseDouble(v.asText()) : v.asDouble();
+            case DECIMAL: {
+                DecimalType d = (DecimalType) t;
+                return Decimal.fromBigDecimal(new BigDecimal(v.asText()), d.getPrecision(), d.getScale());
+            }
+            case CHAR:
+            case VARCHAR:
+                return BinaryString.fromString(v.asText());
+            case BINARY:
+            case VARBINARY:
+                return unhex(v.asText());
+            case DATE:
+                return (int) LocalDate.parse(v.asText()).toEpochDay();
+            case TIME_WITHOUT_TIME_ZONE:
+                return (int) (LocalTime.parse(v.asText()).toNanoOfDay() / 1_000_000L);
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return Timestamp.fromLocalDateTime(LocalDateTime.parse(v.asText()));
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
+                String s = v.asText();
+                if (s.endsWith("Z")) {
+                    s = s.substring(0, s.length() - 1);
+                }
+                return Timestamp.fromLocalDateTime(LocalDateTime.parse(s));
+            }
+            case ARRAY: {
+                DataType et = ((ArrayType) t).getElementType();
+                Object[] a = new Object[v.size()];
+                for (int i = 0; i < a.length; i++) {
+                    a[i] = toInternal(et, v.get(i));
+                }
+                return new GenericArray(a);
+            }
+            case MAP: {
+                MapType mt = (MapType) t;
+                Map<Object, Object> m = new LinkedHashMap<>();
+                for (JsonNode kv : v) {
+                    m.put(toInternal(mt.getKeyType(), kv.get(0)), toInternal(mt.getValueType(), kv.get(1)));
+                }
+                return new GenericMap(m);
+            }
+            case ROW:
+                return toRow((RowType) t, v);
+            default:
+                throw new UnsupportedOperationException("type not supported by oracle writer: " + t);
+        }
+    }
+
+    static byte[] unhex(String s) {
+        byte[] b = new byte[s.length() / 2];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) Integer.parseInt(s.substring(2 * i, 2 * i + 2), 16);
+        }
+        return b;
+    }
+
+    // ------------------------------------------------------------------ read
+
+    static Table tableAt(Catalog catalog, Identifier id, Map<String, String> flags) throws Exception {
+        Table t = catalog.getTable(id);
+        Map<String, String> dyn = new HashMap<>();
+        if (flags.containsKey("snapshot")) {
+            dyn.put("scan.snapshot-id", flags.get("snapshot"));
+        }
+        if (flags.containsKey("tag")) {
+            dyn.put("scan.tag-name", flags.get("tag"));
+        }
+        return dyn.isEmpty() ? t : t.copy(dyn);
+    }
+
+    static void read(Catalog catalog, Identifier id, Map<String, String> flags) throws Exception {
+        Table t = tableAt(catalog, id, flags);
+        RowType rt = t.rowType();
+        List<InternalRow.FieldGetter> getters = new ArrayList<>();
+        for (int i = 0; i < rt.getFieldCount(); i++) {
+            getters.add(InternalRow.createFieldGetter(rt.getTypeAt(i), i));
+        }
+        ReadBuilder rb = t.newReadBuilder();
+        PrintWriter out = new PrintWriter(new BufferedWriter(
+                new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16));
+        try (RecordReader<InternalRow> reader = rb.newRead().createReader(rb.newScan().plan())) {
+            reader.forEachRemaining(row -> {
+                ArrayNode a = NF.arrayNode();
+                for (int i = 0; i < getters.size(); i++) {
+                    a.add(encode(rt.getTypeAt(i), getters.get(i).getFieldOrNull(row)));
+                }
+                out.println(a.toString());
+            });
+        }
+        out.flush();
+    }
+
+    static JsonNode encode(DataType t, Object v) {
+        if (v == null) {
+            return NF.nullNode();
+        }
+        switch (t.getTypeRoot()) {
+            case BOOLEAN:
+                return NF.booleanNode((Boolean) v);
+            case TINYINT:
+                return NF.numberNode((Byte) v);
+            case SMALLINT:
+                return NF.numberNode((Short) v);
+            case INTEGER:
+                return NF.numberNode((Integer) v);
+            case BIGINT:
+                return NF.numberNode((Long) v);
+            case FLOAT:
+                return floatNode((Float) v);
+            case DOUBLE:
+                return doubleNode((Double) v);
+            case DECIMAL:
+                return NF.textNode(((Decimal) v).toBigDecimal()
+                        .setScale(((DecimalType) t).getScale(), RoundingMode.UNNECESSARY).toPlainString());
+            case CHAR:
+            case VARCHAR:
+                return NF.textNode(v.toString());
+            case BINARY:
+            case VARBINARY:
+                return NF.textNode(hex((byte[]) v));
+            case DATE:
+                return NF.textNode(LocalDate.ofEpochDay((Integer) v).toString());
+            case TIME_WITHOUT_TIME_ZONE: {
+                LocalTime lt = LocalTime.ofNanoOfDay((Integer) v * 1_000_000L);
+                return NF.textNode(fmtTime(lt, ((TimeType) t).getPrecision()));
+            }
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return NF.textNode(fmtTs(((Timestamp) v).toLocalDateTime(), ((TimestampType) t).getPrecision()));
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return NF.textNode(fmtTs(((Timestamp) v).toLocalDateTime(),
+                        ((LocalZonedTimestampType) t).getPrecision()) + "Z");
+            case ARRAY: {
+                DataType et = ((ArrayType) t).getElementType();
+                InternalArray arr = (InternalArray) v;
+                InternalArray.ElementGetter g = InternalArray.createElementGetter(et);
+                ArrayNode a = NF.arrayNode();
+                for (int i = 0; i < arr.size(); i++) {
+                    a.add(encode(et, g.getElementOrNull(arr, i)));
+                }
+                return a;
+            }
+            case MAP:
+            case MULTISET: {
+                DataType kt;
+                DataType vt;
+                if (t instanceof MapType) {
+                    kt = ((MapType) t).getKeyType();
+                    vt = ((MapType) t).getValueType();
+                } else {
+                    kt = ((org.apache.paimon.types.MultisetType) t).getElementType();
+                    vt = DataTypes.INT().notNull();
+                }
+                InternalMap m = (InternalMap) v;
+                InternalArray ka = m.keyArray();
+                InternalArray va = m.valueArray();
+                InternalArray.ElementGetter kg = InternalArray.createElementGetter(kt);
+                InternalArray.ElementGetter vg = InternalArray.createElementGetter(vt);
+                ArrayNode a = NF.arrayNode();
+                for (int i = 0; i < m.size(); i++) {
+                    ArrayNode pair = NF.arrayNode();
+                    pair.add(encode(kt, kg.getElementOrNull(ka, i)));
+                    pair.add(encode(vt, vg.getElementOrNull(va, i)));
+                    a.add(pair);
+                }
+                return a;
+            }
+            case ROW: {
+                RowType rt = (RowType) t;
+                InternalRow r = (InternalRow) v;
+                ObjectNode o = NF.objectNode();
+                for (int i = 0; i < rt.getFieldCount(); i++) {
+                    Object fv = InternalRow.createFieldGetter(rt.getTypeAt(i), i).getFieldOrNull(r);
+                    o.set(rt.getFields().get(i).name(), encode(rt.getTypeAt(i), fv));
+                }
+                return o;
+            }
+            default:
+                return NF.textNode(String.valueOf(v));
+        }
+    }
+
+    static String fmtTs(LocalDateTime ldt, int p) {
+        String date = ldt.toLocalDate().toString();
+        return date + "T" + fmtTime(ldt.toLocalTime(), p);
+    }
+
+    static String fmtTime(LocalTime lt, int p) {
+        String s = String.format("%02d:%02d:%02d", lt.getHour(), lt.getMinute(), lt.getSecond());
+        if (p > 0) {
+            String nanos = String.format("%09d", lt.getNano());
+            s += "." + nanos.substring(0, Math.min(p, 9));
+        }
+        return s;
+    }
+
+    static String hex(byte[] b) {
+        StringBuilder sb = new StringBuilder(b.length * 2);
+        for (byte x : b) {
+            sb.append(Character.forDigit((x >> 4) & 15, 16)).append(Character.forDigit(x & 15, 16));
+        }
+        return sb.toString();
+    }
+
+    /** Shortest decimal that round-trips (JDK 17's Double.toString is not always shortest). */
+    static JsonNode doubleNode(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            return NF.textNode(Double.isNaN(d) ? "NaN" : (d > 0 ? "Infinity" : "-Infinity"));
+        }
+        if (d == 0) {
+            return NF.numberNode(new BigDecimal(1 / d < 0 ? "-0" : "0"));
+        }
+        BigDecimal exact = new BigDecimal(d);
+        for (int p = 1; p <= 17; p++) {
+            BigDecimal r = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
+            if (r.doubleValue() == d) {
+                return pgNumber(r);
+            }
+        }
+        return NF.numberNode(d);
+    }
+
+    /** PostgreSQL float style: plain for exponents -4..14, else d.ddde+XX (like "1e+300"). */
+    static JsonNode pgNumber(BigDecimal r) {
+        r = r.stripTrailingZeros();
+        int e = r.precision() - r.scale() - 1;
+        if (e >= -4 && e < 15) {
+            return NF.rawValueNode(new RawValue(r.toPlainString()));
+        }
+        String digits = r.unscaledValue().abs().toString();
+        StringBuilder sb = new StringBuilder();
+        if (r.signum() < 0) {
+            sb.append('-');
+        }
+        sb.append(digits.charAt(0));
+        if (digits.length() > 1) {
+            sb.append('.').append(digits, 1, digits.length());
+        }
+        sb.append('e').append(e < 0 ? '-' : '+');
+        int ae = Math.abs(e);
+        if (ae < 10) {
+            sb.append('0');
+        }
+        sb.append(ae);
+        return NF.rawValueNode(new RawValue(sb.toString()));
+    }
+
+    static JsonNode floatNode(float f) {
+        if (Float.isNaN(f) || Float.isInfinite(f)) {
+            return NF.textNode(Float.isNaN(f) ? "NaN" : (f > 0 ? "Infinity" : "-Infinity"));
+        }
+        if (f == 0) {
+            return NF.numberNode(new BigDecimal(1 / f < 0 ? "-0" : "0"));
+        }
+        BigDecimal exact = new BigDecimal(f);
+        for (int p = 1; p <= 9; p++) {
+            BigDecimal r = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
+            if (r.floatValue() == f) {
+                return pgNumber(r);
+            }
+        }
+        return NF.numberNode(new BigDecimal(f));
+    }
+
+    // ------------------------------------------------------------------ metadata
+
+    static void snapshots(Catalog catalog, Identifier id) throws Exception {
+        FileStoreTable t = (FileStoreTable) catalog.getTable(id);
+        ArrayNode a = NF.arrayNode();
+        Iterator<Snapshot> it = t.snapshotManager().snapshots();
+        while (it.hasNext()) {
+            Snapshot s = it.next();
+            ObjectNode o = NF.objectNode();
+            o.put("id", s.id());
+            o.put("schema_id", s.schemaId());
+            o.put("commit_kind", s.commitKind().name());
+            o.put("total_record_count", s.totalRecordCount());
+            o.put("delta_record_count", s.deltaRecordCount());
+            o.put("time_millis", s.timeMillis());
+            a.add(o);
+        }
+        ObjectNode tags = NF.objectNode();
+        for (Map.Entry<Snapshot, List<String>> e : t.tagManager().tags().entrySet()) {
+            for (String name : e.getValue()) {
+                tags.put(name, e.getKey().id());
+            }
+        }
+        ObjectNode out = NF.objectNode();
+        out.set("snapshots", a);
+        out.set("tags", tags);
+        System.out.println(out.toString());
+    }
+
+    static void files(Catalog catalog, Identifier id, Map<String, String> flags) throws Exception {
+        Table t = tableAt(catalog, id, flags);
+        RowType partType = ((FileStoreTable) t).schema().logicalPartitionType();
+        ArrayNode a = NF.arrayNode();
+        for (Split s : t.newReadBuilder().newScan().plan().splits()) {
+            DataSplit ds = (DataSplit) s;
+            for (DataFileMeta f : ds.dataFiles()) {
+                ObjectNode o = NF.objectNode();
+                o.set("partition", encode(partType, ds.partition()));
+                o.put("bucket", ds.bucket());
+                o.put("file_name", f.fileName());
+                o.put("level", f.level());
+                o.put("row_count", f.rowCount());
+                o.put("file_size", f.fileSize());
+                o.put("schema_id", f.schemaId());
+                o.put("min_sequence_number", f.minSequenceNumber());
+                o.put("max_sequence_number", f.maxSequenceNumber());
+                o.put("has_deletion_vector", ds.deletionFiles().isPresent()
+                        && ds.deletionFiles().get().get(ds.dataFiles().indexOf(f)) != null);
+                a.add(o);
+            }
+        }
+        System.out.println(a.toString());
+    }
+
+    static void schema(Catalog catalog, Identifier id, Map<String, String> flags) throws Exception {
+        FileStoreTable t = (FileStoreTable) tableAt(catalog, id, flags);
+        TableSchema s = t.schema();
+        ObjectNode o = NF.objectNode();
+        o.put("schema_id", s.id());
+        ArrayNode cols = NF.arrayNode();
+        for (DataField f : s.fields()) {
+            ObjectNode c = NF.objectNode();
+            c.put("name", f.name());
+            c.put("type", f.type().toString());
+            cols.add(c);
+        }
+        o.set("columns", cols);
+        o.set("primary_keys", JSON.valueToTree(s.primaryKeys()));
+        o.set("partition_keys", JSON.valueToTree(s.partitionKeys()));
+        o.set("options", JSON.valueToTree(s.options()));
+        System.out.println(o.toString());
+    }
+
+    // ------------------------------------------------------------------ benchmark data
+
+    /*
+     * Writes <rows> rows in <commits> commits into an existing table with the columns
+     * (id BIGINT, a INT, b BIGINT, c DOUBLE, d STRING, e DATE, f DECIMAL(12,2)).
+     * Values are a deterministic function of (seed, id) so any reader can recompute them.
+     */
+    static void genBench(Catalog catalog, Identifier id, long rows, int commits, long seed) throws Exception {
+        Table table = catalog.getTable(id);
+        long per = (rows + commits - 1) / commits;
+        long next = 0;
+        String[] words = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"};
+        for (int c = 0; c < commits && next < rows; c++) {
+            long end = Math.min(rows, next + per);
+            long t0 = System.nanoTime();
+            BatchWriteBuilder wb = table.newBatchWriteBuilder();
+            try (BatchTableWrite w = wb.newWrite(); BatchTableCommit cm = wb.newCommit()) {
+                Random rnd = new Random(seed * 1_000_003L + c);
+                GenericRow row = new GenericRow(7);
+                for (long i = next; i < end; i++) {
+                    row.setField(0, i);
+                    row.setField(1, (int) (i % 1000));
+                    row.setField(2, rnd.nextLong() % 1_000_000_000L);
+                    row.setField(3, rnd.nextInt(10_000_000) / 100.0);
+                    row.setField(4, BinaryString.fromString(words[(int) (i % words.length)] + (i % 97)));
+                    row.setField(5, (int) (18_000 + (i % 3650)));
+                    row.setField(6, Decimal.fromUnscaledLong(rnd.nextInt(100_000_000), 12, 2));
+                    w.write(row);
+                }
+                cm.commit(w.prepareCommit());
+            }
+            System.err.printf("commit %d: rows %d..%d in %.1fs%n", c + 1, next, end - 1,
+                    (System.nanoTime() - t0) / 1e9);
+            next = end;
+        }
+    }
+
+    private Oracle() {
+    }
+}

@@ -265,6 +265,7 @@ test_memory(void **state)
 	assert_int_equal(io->write_new(io, "/t/b", "z", 1, &err), PM_OK);
 	assert_int_equal(io->remove(io, "/t/b", &err), PM_OK);
 	assert_false(io->exists(io, "/t/b"));
+	pm_error_clear(&err);
 	assert_int_equal(pm_file_open(io, "/t/b", &f, &err), PM_ERR_NOT_FOUND);
 	assert_string_equal(err.path, "/t/b");
 

@@ -1,0 +1,231 @@
+/*-------------------------------------------------------------------------
+ * test_deletion_vector.c
+ *	  Unit tests of src/index/deletion_vector.c: real DV index files
+ *	  written by Java Paimon, a hand-built 64-bit DV, corrupt blobs, and
+ *	  applying a DV to a batch.
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <roaring/roaring.h>
+#include <zlib.h>
+
+#include "index/deletion_vector.h"
+
+typedef struct dv_case
+{
+	const char *path;
+	int64_t		offset;
+	int64_t		length;
+	int			npos;
+	int64_t		pos[4];
+} dv_case;
+
+static const dv_case cases[] = {
+	{"tables/parquet/pk_table_scan_and_read_dv.db/pk_table_scan_and_read_dv/index/index-16bec1d6-fa31-49bd-a240-deadcfff6003-0", 1, 22, 1, {0}},
+	{"tables/parquet/pk_table_scan_and_read_dv.db/pk_table_scan_and_read_dv/index/index-16bec1d6-fa31-49bd-a240-deadcfff6003-1", 1, 22, 1, {4}},
+	{"tables/parquet/pk_with_bitmap_dv.db/pk_with_bitmap_dv/index/index-daed25d2-8e68-45ba-aaad-ff342666ef27-0", 1, 24, 2, {0, 4}},
+	{"tables/parquet/pk_table_with_alter_table.db/pk_table_with_alter_table/index/index-c93829f3-1a72-4d88-8401-70663ce46426-1", 1, 26, 3, {2, 3, 6}},
+	{"tables/parquet/pk_btree_e2e.db/pk_btree_e2e/index/index-5561631d-80ef-45bc-8b87-3d1a2876816d-0", 1, 24, 2, {9, 19}},
+	{"tables/parquet/pk_09.db/pk_09/index/index-ff7801ad-df90-49b2-9619-586eab9c68e3-0", 1, 22, 1, {0}},
+	{"tables/parquet/pk_09.db/pk_09/index/index-ff7801ad-df90-49b2-9619-586eab9c68e3-0", 31, 22, 1, {0}},
+	{"tables/avro/pk_table_scan_and_read_dv.db/pk_table_scan_and_read_dv/index/index-3be0d042-692a-41cc-8d24-449ebfd0370a-1", 1, 22, 1, {4}},
+};
+
+static void
+test_corpus_files(void **state)
+{
+	const pm_env *env = pm_env_default();
+	pm_fileio  *io;
+
+	unit_require_corpus();
+	io = pm_local_fileio_create(env);
+	assert_non_null(io);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+	{
+		const dv_case *dc = &cases[c];
+		pm_deletion_vector *dv = NULL;
+		pm_error	err;
+		pm_code		rc;
+
+		pm_error_clear(&err);
+		rc = pm_deletion_vector_read(env, io, unit_corpus_path(dc->path), dc->offset,
+									 dc->length, &dv, &err);
+		if (rc != PM_OK)
+			fail_msg("%s: %s", dc->path, err.message);
+		assert_false(pm_deletion_vector_is_64bit(dv));
+		assert_int_equal(pm_deletion_vector_cardinality(dv), dc->npos);
+		for (int64_t p = -1; p < 40; p++)
+		{
+			bool		want = false;
+
+			for (int i = 0; i < dc->npos; i++)
+				want |= dc->pos[i] == p;
+			if (pm_deletion_vector_contains(dv, p) != want)
+				fail_msg("case %zu position %lld", c, (long long) p);
+		}
+		pm_deletion_vector_destroy(dv);
+
+		/* a wrong manifest length is refused */
+		rc = pm_deletion_vector_read(env, io, unit_corpus_path(dc->path), dc->offset,
+									 dc->length + 1, &dv, &err);
+		assert_int_equal(rc, PM_ERR_CORRUPT);
+		assert_null(dv);
+	}
+	pm_local_fileio_destroy(io);
+}
+
+static size_t
+put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+	return 4;
+}
+
+static size_t
+put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+	return 4;
+}
+
+/* Build a 64-bit DV blob of positions (sorted), as Bitmap64DeletionVector writes it. */
+static size_t
+build_dv64(uint8_t *out, const int64_t *pos, int npos)
+{
+	size_t		n = 4;
+	uint32_t	maxkey = npos ? (uint32_t) (pos[npos - 1] >> 32) : 0;
+	uint64_t	count = npos ? maxkey + 1 : 0;
+
+	n += put_le32(out + n, PM_DV_MAGIC_64);
+	n += put_le32(out + n, (uint32_t) count);
+	n += put_le32(out + n, (uint32_t) (count >> 32));
+	for (uint32_t k = 0; k < count; k++)
+	{
+		roaring_bitmap_t *bm = roaring_bitmap_create();
+
+		for (int i = 0; i < npos; i++)
+			if ((uint32_t) (pos[i] >> 32) == k)
+				roaring_bitmap_add(bm, (uint32_t) pos[i]);
+		roaring_bitmap_run_optimize(bm);
+		n += put_le32(out + n, k);
+		n += roaring_bitmap_portable_serialize(bm, (char *) out + n);
+		roaring_bitmap_free(bm);
+	}
+	put_be32(out, (uint32_t) (n - 4));
+	put_be32(out + n, (uint32_t) crc32(0L, out + 4, (uInt) (n - 4)));
+	return n + 4;
+}
+
+static void
+test_64bit(void **state)
+{
+	const pm_env *env = pm_env_default();
+	int64_t		pos[] = {3, 7, 100000, (int64_t) 2 << 32 | 5};
+	uint8_t		buf[4096];
+	size_t		n = build_dv64(buf, pos, 4);
+	pm_deletion_vector *dv;
+	pm_error	err;
+
+	pm_error_clear(&err);
+	assert_int_equal(pm_deletion_vector_decode(env, buf, n, (int64_t) n, &dv, &err), PM_OK);
+	assert_true(pm_deletion_vector_is_64bit(dv));
+	assert_int_equal(pm_deletion_vector_cardinality(dv), 4);
+	assert_true(pm_deletion_vector_contains(dv, 3));
+	assert_true(pm_deletion_vector_contains(dv, 100000));
+	assert_true(pm_deletion_vector_contains(dv, ((int64_t) 2 << 32) | 5));
+	assert_false(pm_deletion_vector_contains(dv, ((int64_t) 1 << 32) | 5));
+	assert_false(pm_deletion_vector_contains(dv, 5));
+	pm_deletion_vector_destroy(dv);
+
+	/* 64-bit length = whole blob: the 32-bit meaning is refused */
+	assert_int_equal(pm_deletion_vector_decode(env, buf, n, (int64_t) n - 8, &dv, &err),
+					 PM_ERR_CORRUPT);
+	/* any flipped byte is caught (checksum, magic or structure) */
+	for (size_t i = 0; i < n; i++)
+	{
+		buf[i] ^= 0x40;
+		assert_int_not_equal(pm_deletion_vector_decode(env, buf, n, -1, &dv, &err), PM_OK);
+		assert_null(dv);
+		buf[i] ^= 0x40;
+	}
+	/* every truncation is refused */
+	for (size_t len = 0; len < n; len++)
+		assert_int_equal(pm_deletion_vector_decode(env, buf, len, -1, &dv, &err),
+						 PM_ERR_CORRUPT);
+}
+
+static void
+test_corrupt_32(void **state)
+{
+	const pm_env *env = pm_env_default();
+	/* pk_with_bitmap_dv blob: {0, 4} */
+	uint8_t		blob[] = {0x00, 0x00, 0x00, 0x18, 0x5e, 0x43, 0xf2, 0xd0, 0x3a, 0x30, 0x00, 0x00,
+		0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x04, 0x00, 0x2d, 0xd0, 0xa8, 0x71};
+	pm_deletion_vector *dv;
+	pm_error	err;
+
+	pm_error_clear(&err);
+	assert_int_equal(pm_deletion_vector_decode(env, blob, sizeof(blob), 24, &dv, &err), PM_OK);
+	pm_deletion_vector_destroy(dv);
+	blob[27] = 0x05;			/* value 4 -> 1284: checksum no longer matches */
+	assert_int_equal(pm_deletion_vector_decode(env, blob, sizeof(blob), 24, &dv, &err),
+					 PM_ERR_CORRUPT);
+	assert_non_null(strstr(err.message, "checksum"));
+	blob[27] = 0x00;
+	blob[5] = 0x44;				/* magic */
+	assert_int_equal(pm_deletion_vector_decode(env, blob, sizeof(blob), 24, &dv, &err),
+					 PM_ERR_CORRUPT);
+	assert_non_null(strstr(err.message, "magic"));
+}
+
+static void
+test_apply(void **state)
+{
+	const pm_env *env = pm_env_default();
+	int64_t		pos[] = {0, 4, 5, 9};
+	uint8_t		buf[1024];
+	size_t		n = build_dv64(buf, pos, 4);
+	pm_deletion_vector *dv;
+	pm_error	err;
+	pm_batch	batch;
+	uint8_t		sel[6];
+
+	pm_error_clear(&err);
+	assert_int_equal(pm_deletion_vector_decode(env, buf, n, -1, &dv, &err), PM_OK);
+	memset(&batch, 0, sizeof(batch));
+	batch.nrows = 6;
+	batch.first_row = 4;		/* rows 4..9 */
+	assert_int_equal(pm_deletion_vector_apply(dv, &batch, sel), 3);
+	assert_int_equal(sel[0], 0);
+	assert_int_equal(sel[1], 0);
+	assert_int_equal(sel[2], 1);
+	assert_int_equal(sel[3], 1);
+	assert_int_equal(sel[4], 1);
+	assert_int_equal(sel[5], 0);
+	assert_int_equal(pm_deletion_vector_apply(NULL, &batch, sel), 6);
+	pm_deletion_vector_destroy(dv);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_corpus_files),
+		cmocka_unit_test(test_64bit),
+		cmocka_unit_test(test_corrupt_32),
+		cmocka_unit_test(test_apply),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

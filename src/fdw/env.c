@@ -1,0 +1,239 @@
+/*-------------------------------------------------------------------------
+ * env.c
+ *	  The core's environment inside a backend: memory contexts and VFDs.
+ *
+ * Allocation returns NULL on out-of-memory (MCXT_ALLOC_NO_OOM) so the core
+ * reports PM_ERR_NOMEM instead of being longjmp'd over. Files are opened
+ * with PathNameOpenFile: the resource owner closes them at transaction end,
+ * so an ERROR in the middle of a scan leaks no descriptor. Batched reads go
+ * through the raw descriptor to pm_fd_read_ranges (io_uring or pread).
+ *-------------------------------------------------------------------------
+ */
+#include "pmfdw.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "storage/fd.h"
+#include "utils/memutils.h"
+#include "utils/wait_event.h"
+
+static void *
+pmfdw_alloc(void *opaque, size_t size)
+{
+	/* NULL on OOM: the core returns PM_ERR_NOMEM instead of being longjmp'd over */
+	return MemoryContextAllocExtended((MemoryContext) opaque, size,
+									  MCXT_ALLOC_NO_OOM | MCXT_ALLOC_HUGE);
+}
+
+static void
+pmfdw_free(void *opaque, void *ptr)
+{
+	(void) opaque;
+	pfree(ptr);
+}
+
+pm_env *
+pmfdw_env_create(MemoryContext cxt)
+{
+	pm_env	   *env = MemoryContextAlloc(cxt, sizeof(pm_env));
+
+	env->alloc = pmfdw_alloc;
+	env->free = pmfdw_free;
+	env->opaque = cxt;
+	return env;
+}
+
+/* A VFD-backed open file */
+struct pm_file
+{
+	File		vfd;
+	char	   *path;
+};
+
+static pm_code
+vfd_open(pm_fileio *io, const char *path, pm_file **out, pm_error *err)
+{
+	MemoryContext cxt = (MemoryContext) io->state;
+	File		vfd;
+	pm_file    *f;
+
+	*out = NULL;
+	vfd = PathNameOpenFile(path, O_RDONLY | PG_BINARY);
+	if (vfd < 0)
+	{
+		int			e = errno;
+
+		pm_error_set_path(err, path);
+		if (e == ENOENT)
+			return pm_fail(err, PM_ERR_NOT_FOUND, "file does not exist");
+		return pm_fail_errno(err, e, "could not open file");
+	}
+	f = MemoryContextAllocExtended(cxt, sizeof(pm_file), MCXT_ALLOC_NO_OOM);
+	if (f == NULL || (f->path = MemoryContextStrdup(cxt, path)) == NULL)
+	{
+		FileClose(vfd);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	f->vfd = vfd;
+	*out = f;
+	return PM_OK;
+}
+
+static pm_code
+vfd_size(pm_fileio *io, pm_file *f, uint64_t *size, pm_error *err)
+{
+	off_t		s = FileSize(f->vfd);
+
+	if (s < 0)
+	{
+		pm_error_set_path(err, f->path);
+		return pm_fail_errno(err, errno, "could not get file size");
+	}
+	*size = (uint64_t) s;
+	return PM_OK;
+}
+
+/*
+ * The raw descriptor of a VFD, reopening it if the VFD cache closed it
+ * (FileSize reopens; FileGetRawDesc alone does not).
+ */
+static int
+raw_fd(pm_file *f)
+{
+	if (FileSize(f->vfd) < 0)
+		return -1;
+	return FileGetRawDesc(f->vfd);
+}
+
+static pm_code
+vfd_pread(pm_fileio *io, pm_file *f, void *buf, size_t len, uint64_t off, pm_error *err)
+{
+	int			fd = raw_fd(f);
+
+	if (fd < 0)
+	{
+		pm_error_set_path(err, f->path);
+		return pm_fail_errno(err, errno, "could not reopen file");
+	}
+	if (pm_fd_pread(fd, buf, len, off, err) != PM_OK)
+	{
+		pm_error_set_path(err, f->path);
+		return err->code;
+	}
+	return PM_OK;
+}
+
+static pm_code
+vfd_read_ranges(pm_fileio *io, pm_file *f, pm_read_range *ranges, int nranges, pm_error *err)
+{
+	int			fd = raw_fd(f);
+
+	if (fd < 0)
+	{
+		pm_error_set_path(err, f->path);
+		return pm_fail_errno(err, errno, "could not reopen file");
+	}
+	if (pm_fd_read_ranges(fd, ranges, nranges, err) != PM_OK)
+	{
+		pm_error_set_path(err, f->path);
+		return err->code;
+	}
+	return PM_OK;
+}
+
+static void
+vfd_close(pm_fileio *io, pm_file *f)
+{
+	if (f != NULL)
+	{
+		FileClose(f->vfd);
+		pfree(f->path);
+		pfree(f);
+	}
+}
+
+static pm_code
+vfd_list(pm_fileio *io, const char *dir, pm_arena *arena, char ***names, int *count,
+		 pm_error *err)
+{
+	DIR		   *d;
+	struct dirent *e;
+	int			n = 0,
+				cap = 16;
+	char	  **list;
+
+	*names = NULL;
+	*count = 0;
+	d = AllocateDir(dir);
+	if (d == NULL)
+	{
+		int			en = errno;
+
+		pm_error_set_path(err, dir);
+		if (en == ENOENT)
+			return pm_fail(err, PM_ERR_NOT_FOUND, "directory does not exist");
+		return pm_fail_errno(err, en, "could not open directory");
+	}
+	list = pm_arena_alloc(arena, sizeof(char *) * cap);
+	while (list != NULL && (e = readdir(d)) != NULL)
+	{
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (n == cap)
+		{
+			list = pm_arena_realloc(arena, list, sizeof(char *) * cap, sizeof(char *) * cap * 2);
+			cap *= 2;
+			if (list == NULL)
+				break;
+		}
+		if ((list[n] = pm_arena_strdup(arena, e->d_name)) == NULL)
+		{
+			list = NULL;
+			break;
+		}
+		n++;
+	}
+	FreeDir(d);
+	if (list == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	*names = list;
+	*count = n;
+	return PM_OK;
+}
+
+static bool
+vfd_exists(pm_fileio *io, const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+static bool
+vfd_is_dir(pm_fileio *io, const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+pm_fileio *
+pmfdw_fileio_create(MemoryContext cxt)
+{
+	pm_fileio  *io = MemoryContextAllocZero(cxt, sizeof(pm_fileio));
+
+	io->open = vfd_open;
+	io->size = vfd_size;
+	io->pread = vfd_pread;
+	io->read_ranges = vfd_read_ranges;
+	io->close = vfd_close;
+	io->list = vfd_list;
+	io->exists = vfd_exists;
+	io->is_dir = vfd_is_dir;
+	io->state = cxt;
+	return io;
+}

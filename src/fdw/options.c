@@ -1,0 +1,217 @@
+/*-------------------------------------------------------------------------
+ * options.c
+ *	  Options of paimon_fdw servers and foreign tables, and their validator.
+ *
+ * One table of {name, catalog}; unknown names are rejected with a hint
+ * naming the closest valid option (as postgres_fdw and file_fdw do).
+ * Options naming server files need superuser or pg_read_server_files.
+ *-------------------------------------------------------------------------
+ */
+#include "pmfdw.h"
+
+#include <limits.h>
+
+#include "access/reloptions.h"
+#include "catalog/pg_foreign_server.h"
+#include "catalog/pg_foreign_table.h"
+#include "catalog/pg_authid.h"
+#include "commands/defrem.h"
+#include "foreign/foreign.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/varlena.h"
+
+typedef struct PaimonFdwOption
+{
+	const char *name;
+	Oid			context;		/* catalog where the option may appear */
+} PaimonFdwOption;
+
+static const PaimonFdwOption valid_options[] = {
+	{"warehouse", ForeignServerRelationId},
+	{"external_path_map", ForeignServerRelationId},
+	{"database", ForeignTableRelationId},
+	{"table", ForeignTableRelationId},
+	{"snapshot_id", ForeignTableRelationId},
+	{NULL, InvalidOid}
+};
+
+PG_FUNCTION_INFO_V1(paimon_fdw_validator);
+
+static bool
+is_valid_option(const char *name, Oid context)
+{
+	for (const PaimonFdwOption *o = valid_options; o->name; o++)
+		if (o->context == context && strcmp(o->name, name) == 0)
+			return true;
+	return false;
+}
+
+static const char *
+closest_option(const char *name, Oid context)
+{
+	const char *best = NULL;
+	int			best_d = INT_MAX;
+
+	for (const PaimonFdwOption *o = valid_options; o->name; o++)
+	{
+		int			d;
+
+		if (o->context != context)
+			continue;
+		d = varstr_levenshtein(name, strlen(name), o->name, strlen(o->name), 1, 1, 1, false);
+		if (d < best_d)
+		{
+			best_d = d;
+			best = o->name;
+		}
+	}
+	/* only suggest something reasonably close */
+	if (best != NULL && best_d <= (int) (strlen(name) / 2) + 1)
+		return best;
+	return NULL;
+}
+
+int64
+pmfdw_parse_snapshot_id(const char *value)
+{
+	char	   *end;
+	long long	v;
+
+	errno = 0;
+	v = strtoll(value, &end, 10);
+	if (errno != 0 || end == value || *end != '\0' || v <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"snapshot_id\": \"%s\"", value),
+				 errhint("A snapshot id is a positive integer.")));
+	return (int64) v;
+}
+
+static void
+check_path_map(const char *value)
+{
+	char	   *copy = pstrdup(value);
+	char	   *save = NULL;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+	{
+		char	   *eq = strchr(tok, '=');
+
+		if (eq == NULL || eq == tok || eq[1] == '\0')
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+					 errmsg("invalid value for option \"external_path_map\": \"%s\"", value),
+					 errhint("Use \"recorded_prefix=local_prefix\" pairs separated by commas.")));
+	}
+	pfree(copy);
+}
+
+Datum
+paimon_fdw_validator(PG_FUNCTION_ARGS)
+{
+	List	   *options = untransformRelOptions(PG_GETARG_DATUM(0));
+	Oid			catalog = PG_GETARG_OID(1);
+	ListCell   *lc;
+	bool		seen_warehouse = false,
+				seen_database = false,
+				seen_table = false;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+		const char *val = defGetString(def);
+
+		if (!is_valid_option(def->defname, catalog))
+		{
+			const char *hint = closest_option(def->defname, catalog);
+
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("invalid option \"%s\"", def->defname),
+					 hint ? errhint("Perhaps you meant the option \"%s\".", hint) :
+					 errhint("There are no valid options in this context.")));
+		}
+		if (strcmp(def->defname, "warehouse") == 0)
+		{
+			if (seen_warehouse)
+				ereport(ERROR,
+						(errcode(ERRCODE_SYNTAX_ERROR),
+						 errmsg("conflicting or redundant options")));
+			seen_warehouse = true;
+			if (!superuser() && !has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+				ereport(ERROR,
+						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						 errmsg("only superuser or a role with privileges of the pg_read_server_files role may specify the warehouse option of a paimon_fdw server")));
+			if (val[0] != '/')
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("warehouse must be an absolute path: \"%s\"", val)));
+		}
+		else if (strcmp(def->defname, "external_path_map") == 0)
+		{
+			if (!superuser() && !has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+				ereport(ERROR,
+						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						 errmsg("only superuser or a role with privileges of the pg_read_server_files role may specify the external_path_map option")));
+			check_path_map(val);
+		}
+		else if (strcmp(def->defname, "snapshot_id") == 0)
+			(void) pmfdw_parse_snapshot_id(val);
+		else if (strcmp(def->defname, "database") == 0 || strcmp(def->defname, "table") == 0)
+		{
+			bool	   *seen = def->defname[0] == 'd' ? &seen_database : &seen_table;
+
+			if (*seen)
+				ereport(ERROR,
+						(errcode(ERRCODE_SYNTAX_ERROR),
+						 errmsg("conflicting or redundant options")));
+			*seen = true;
+			if (val[0] == '\0' || strchr(val, '/') != NULL || strcmp(val, "..") == 0 ||
+				strcmp(val, ".") == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("invalid %s name \"%s\"", def->defname, val)));
+		}
+	}
+	if (catalog == ForeignServerRelationId && !seen_warehouse)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+				 errmsg("option \"warehouse\" is required for a paimon_fdw server")));
+	if (catalog == ForeignTableRelationId && (!seen_database || !seen_table))
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+				 errmsg("options \"database\" and \"table\" are required for a paimon_fdw foreign table")));
+	PG_RETURN_VOID();
+}
+
+void
+pmfdw_get_table_options(Oid foreigntableid, PaimonFdwTableOptions *opts)
+{
+	ForeignTable *table = GetForeignTable(foreigntableid);
+	ForeignServer *server = GetForeignServer(table->serverid);
+	List	   *options = list_concat(list_copy(server->options), table->options);
+	ListCell   *lc;
+
+	memset(opts, 0, sizeof(*opts));
+	foreach(lc, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "warehouse") == 0)
+			opts->warehouse = defGetString(def);
+		else if (strcmp(def->defname, "external_path_map") == 0)
+			opts->external_path_map = defGetString(def);
+		else if (strcmp(def->defname, "database") == 0)
+			opts->database = defGetString(def);
+		else if (strcmp(def->defname, "table") == 0)
+			opts->table = defGetString(def);
+		else if (strcmp(def->defname, "snapshot_id") == 0)
+			opts->snapshot_id = pmfdw_parse_snapshot_id(defGetString(def));
+	}
+	if (opts->warehouse == NULL || opts->database == NULL || opts->table == NULL)
+		elog(ERROR, "paimon_fdw: warehouse, database or table option missing");
+	opts->table_path = psprintf("%s/%s.db/%s", opts->warehouse, opts->database, opts->table);
+}

@@ -1,0 +1,434 @@
+/*-------------------------------------------------------------------------
+ * paimon_fdw.c
+ *	  The FDW handler: planning and executing scans of Paimon tables.
+ *
+ * GetForeignRelSize opens the table once, pushes the WHERE clauses it can
+ * translate into a pm_predicate and plans the scan (partition and
+ * statistics pruning) to get the row estimate and the pruning funnel that
+ * EXPLAIN shows. Every qual stays in the plan for local recheck: pruning is
+ * inexact. The executor re-plans with the same quals (plans may be cached
+ * and the table may have moved on), then turns column batches into tuples.
+ *
+ * fdw_private of the ForeignScan holds only copyable nodes (see
+ * FdwScanPrivateIndex); core objects never outlive the memory context of
+ * the scan, and files come through VFDs, so an ERROR leaks nothing.
+ *-------------------------------------------------------------------------
+ */
+#include "pmfdw.h"
+
+#include "access/table.h"
+#include "commands/defrem.h"
+#include "commands/explain.h"
+#include "foreign/fdwapi.h"
+#include "foreign/foreign.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/planmain.h"
+#include "optimizer/restrictinfo.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "common/arena.h"
+#include "lsm/table_read.h"
+#include "table/table.h"
+
+PG_MODULE_MAGIC;
+
+PG_FUNCTION_INFO_V1(paimon_fdw_handler);
+
+/* What the funnel in fdw_private holds, in order (String nodes). */
+enum FunnelIndex
+{
+	FUNNEL_SNAPSHOT,
+	FUNNEL_FILES_TOTAL,
+	FUNNEL_PRUNED_PARTITION,
+	FUNNEL_PRUNED_STATS,
+	FUNNEL_PRUNED_INDEX,
+	FUNNEL_FILES_SELECTED,
+	FUNNEL_ROWS_SELECTED,
+	FUNNEL_SPLITS,
+	FUNNEL_PUSHED_QUALS,
+	FUNNEL_COUNT
+};
+
+/* fdw_private of a ForeignScan */
+enum FdwScanPrivateIndex
+{
+	FdwScanPrivateRetrievedAttrs,	/* IntList of attnums */
+	FdwScanPrivateFunnel		/* List of String: enum FunnelIndex */
+};
+
+typedef struct PaimonFdwPlanState
+{
+	PaimonFdwTableOptions opts;
+	Bitmapset  *attrs_used;
+	int64		funnel[FUNNEL_COUNT];
+} PaimonFdwPlanState;
+
+typedef struct PaimonFdwScanState
+{
+	MemoryContext cxt;			/* everything the core allocates */
+	PaimonFdwTableOptions opts;
+	pm_env	   *env;
+	pm_fileio  *io;
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_table_read *read;
+	pm_arena   *arena;			/* predicate literals */
+	List	   *retrieved_attrs;
+	int			nfields;
+	int		   *fields;			/* Paimon field index per retrieved attr */
+	AttrNumber *attnums;		/* tuple attribute per retrieved attr */
+	PmfdwColumnConverter *conv;
+	pm_batch   *batch;
+	int64		row;			/* next row of batch */
+	bool		done;
+	int64		batches;
+} PaimonFdwScanState;
+
+/* Open the table with the options' snapshot; errors are reported. */
+static pm_table *
+open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io)
+{
+	pm_table_open_options o = {0};
+	pm_table   *table;
+	pm_error	err;
+
+	pm_error_clear(&err);
+	o.snapshot_id = opts->snapshot_id;
+	o.external_path_map = opts->external_path_map;
+	if (pm_table_open(env, io, opts->table_path, &o, &table, &err) != PM_OK)
+		pmfdw_error(&err);
+	return table;
+}
+
+/* Paimon field index of each attribute; ERROR for a column with no field. */
+static int
+attr_field(Relation rel, const pm_type *row_type, AttrNumber attnum)
+{
+	Form_pg_attribute att = TupleDescAttr(RelationGetDescr(rel), attnum - 1);
+	int			idx = pm_type_field_index(row_type, NameStr(att->attname));
+
+	if (idx < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of foreign table \"%s\" does not exist in the Paimon table",
+						NameStr(att->attname), RelationGetRelationName(rel)),
+				 errhint("Foreign table columns are matched to Paimon fields by name.")));
+	return idx;
+}
+
+static void
+paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
+{
+	PaimonFdwPlanState *fpinfo = palloc0(sizeof(PaimonFdwPlanState));
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "paimon_fdw plan",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	pm_env	   *env = pmfdw_env_create(cxt);
+	pm_fileio  *io = pmfdw_fileio_create(cxt);
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_arena   *arena;
+	pm_predicate *pred;
+	pm_error	err;
+	Relation	rel;
+	const pm_scan_stats *st;
+	int			npushed;
+	ListCell   *lc;
+
+	pmfdw_get_table_options(foreigntableid, &fpinfo->opts);
+	table = open_table(&fpinfo->opts, env, io);
+	arena = pm_arena_create(env);
+	if (arena == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	rel = table_open(foreigntableid, NoLock);
+	pred = pmfdw_build_predicate(baserel->baserestrictinfo, rel, baserel->relid,
+								 pm_table_schema(table)->row_type, arena, &npushed);
+	table_close(rel, NoLock);
+	pm_error_clear(&err);
+	if (pm_table_scan_plan(table, pred, &scan, &err) != PM_OK)
+		pmfdw_error(&err);
+	st = pm_scan_get_stats(scan);
+	fpinfo->funnel[FUNNEL_SNAPSHOT] = pm_table_snapshot_id(table);
+	fpinfo->funnel[FUNNEL_FILES_TOTAL] = st->files_total;
+	fpinfo->funnel[FUNNEL_PRUNED_PARTITION] = st->files_pruned_partition;
+	fpinfo->funnel[FUNNEL_PRUNED_STATS] = st->files_pruned_stats;
+	fpinfo->funnel[FUNNEL_PRUNED_INDEX] = st->files_pruned_index;
+	fpinfo->funnel[FUNNEL_FILES_SELECTED] = st->files_selected;
+	fpinfo->funnel[FUNNEL_ROWS_SELECTED] = st->rows_selected;
+	fpinfo->funnel[FUNNEL_SPLITS] = st->splits;
+	fpinfo->funnel[FUNNEL_PUSHED_QUALS] = npushed;
+	pm_scan_free(scan);
+	pm_arena_destroy(arena);
+	pm_table_close(table);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+
+	/* columns the query needs: output and quals */
+	pull_varattnos((Node *) baserel->reltarget->exprs, baserel->relid, &fpinfo->attrs_used);
+	foreach(lc, baserel->baserestrictinfo)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		pull_varattnos((Node *) ri->clause, baserel->relid, &fpinfo->attrs_used);
+	}
+
+	baserel->tuples = (double) fpinfo->funnel[FUNNEL_ROWS_SELECTED];
+	baserel->rows = clamp_row_est(baserel->tuples *
+								  clauselist_selectivity(root, baserel->baserestrictinfo,
+														 0, JOIN_INNER, NULL));
+	baserel->fdw_private = fpinfo;
+}
+
+static void
+paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
+{
+	PaimonFdwPlanState *fpinfo = baserel->fdw_private;
+	int			ncols = Max(bms_num_members(fpinfo->attrs_used), 1);
+	Cost		startup = 10;
+	Cost		run;
+
+	/* decoding a column value costs less than a heap tuple's worth of work */
+	run = fpinfo->funnel[FUNNEL_ROWS_SELECTED] * (cpu_tuple_cost + 0.25 * cpu_operator_cost * ncols) +
+		fpinfo->funnel[FUNNEL_FILES_SELECTED] * 10.0;
+	run += baserel->rows * cpu_tuple_cost;
+	add_path(baserel, (Path *)
+			 create_foreignscan_path(root, baserel, NULL, baserel->rows,
+									 startup, startup + run, NIL, NULL, NULL, NIL));
+}
+
+static ForeignScan *
+paimonGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
+					 ForeignPath *best_path, List *tlist, List *scan_clauses,
+					 Plan *outer_plan)
+{
+	PaimonFdwPlanState *fpinfo = baserel->fdw_private;
+	List	   *retrieved = NIL;
+	List	   *funnel = NIL;
+	int			attnum = -1;
+	bool		whole_row = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber,
+										  fpinfo->attrs_used);
+	Relation	rel = table_open(foreigntableid, NoLock);
+
+	for (int i = 1; i <= RelationGetNumberOfAttributes(rel); i++)
+	{
+		if (TupleDescAttr(RelationGetDescr(rel), i - 1)->attisdropped)
+			continue;
+		if (whole_row ||
+			bms_is_member(i - FirstLowInvalidHeapAttributeNumber, fpinfo->attrs_used))
+			retrieved = lappend_int(retrieved, i);
+	}
+	(void) attnum;
+	table_close(rel, NoLock);
+	for (int i = 0; i < FUNNEL_COUNT; i++)
+		funnel = lappend(funnel, makeString(psprintf(INT64_FORMAT, fpinfo->funnel[i])));
+
+	/* every qual is rechecked locally: pruning is inexact */
+	scan_clauses = extract_actual_clauses(scan_clauses, false);
+	return make_foreignscan(tlist, scan_clauses, baserel->relid, NIL,
+							list_make2(retrieved, funnel), NIL, NIL, outer_plan);
+}
+
+static void
+paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	List	   *funnel = lsecond(plan->fdw_private);
+	PaimonFdwTableOptions opts;
+	int64		v[FUNNEL_COUNT];
+	int			i = 0;
+	ListCell   *lc;
+
+	foreach(lc, funnel)
+		v[i++] = strtoll(strVal(lfirst(lc)), NULL, 10);
+	pmfdw_get_table_options(RelationGetRelid(node->ss.ss_currentRelation), &opts);
+	ExplainPropertyText("Paimon Table", psprintf("%s.%s", opts.database, opts.table), es);
+	if (opts.snapshot_id > 0 || es->costs)
+		ExplainPropertyInteger("Snapshot", NULL, v[FUNNEL_SNAPSHOT], es);
+	ExplainPropertyInteger("Pushed Filters", NULL, v[FUNNEL_PUSHED_QUALS], es);
+	if (es->costs)
+	{
+		ExplainPropertyText("Data Files",
+							psprintf(INT64_FORMAT " total, " INT64_FORMAT " pruned by partition, "
+									 INT64_FORMAT " by statistics, " INT64_FORMAT " by index, "
+									 INT64_FORMAT " read",
+									 v[FUNNEL_FILES_TOTAL], v[FUNNEL_PRUNED_PARTITION],
+									 v[FUNNEL_PRUNED_STATS], v[FUNNEL_PRUNED_INDEX],
+									 v[FUNNEL_FILES_SELECTED]), es);
+		ExplainPropertyInteger("Splits", NULL, v[FUNNEL_SPLITS], es);
+	}
+	if (es->verbose)
+		ExplainPropertyText("Paimon Path", opts.table_path, es);
+}
+
+static void
+paimonBeginForeignScan(ForeignScanState *node, int eflags)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	EState	   *estate = node->ss.ps.state;
+	Relation	rel = node->ss.ss_currentRelation;
+	PaimonFdwScanState *fs;
+	MemoryContext old;
+	const pm_type *row_type;
+	pm_predicate *pred;
+	pm_error	err;
+	int			npushed;
+	int			i;
+	ListCell   *lc;
+
+	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+		return;
+
+	fs = palloc0(sizeof(PaimonFdwScanState));
+	node->fdw_state = fs;
+	fs->cxt = AllocSetContextCreate(estate->es_query_cxt, "paimon_fdw scan",
+									ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(fs->cxt);
+	pmfdw_get_table_options(RelationGetRelid(rel), &fs->opts);
+	fs->env = pmfdw_env_create(fs->cxt);
+	fs->io = pmfdw_fileio_create(fs->cxt);
+	fs->table = open_table(&fs->opts, fs->env, fs->io);
+	fs->arena = pm_arena_create(fs->env);
+	if (fs->arena == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	row_type = pm_table_schema(fs->table)->row_type;
+
+	fs->retrieved_attrs = (List *) linitial(plan->fdw_private);
+	fs->nfields = list_length(fs->retrieved_attrs);
+	fs->fields = palloc(sizeof(int) * (fs->nfields + 1));
+	fs->attnums = palloc(sizeof(AttrNumber) * (fs->nfields + 1));
+	fs->conv = palloc(sizeof(PmfdwColumnConverter) * (fs->nfields + 1));
+	i = 0;
+	foreach(lc, fs->retrieved_attrs)
+	{
+		AttrNumber	attnum = lfirst_int(lc);
+		Form_pg_attribute att = TupleDescAttr(RelationGetDescr(rel), attnum - 1);
+
+		fs->attnums[i] = attnum;
+		fs->fields[i] = attr_field(rel, row_type, attnum);
+		pmfdw_converter_init(&fs->conv[i], row_type->fields[fs->fields[i]].type,
+							 att->atttypid, NameStr(att->attname));
+		i++;
+	}
+
+	pred = pmfdw_build_predicate(plan->scan.plan.qual, rel, plan->scan.scanrelid, row_type,
+								 fs->arena, &npushed);
+	pm_error_clear(&err);
+	if (pm_table_scan_plan(fs->table, pred, &fs->scan, &err) != PM_OK)
+		pmfdw_error(&err);
+	if (pm_table_read_open(fs->scan, fs->fields, fs->nfields, &fs->read, &err) != PM_OK)
+		pmfdw_error(&err);
+	MemoryContextSwitchTo(old);
+}
+
+static TupleTableSlot *
+paimonIterateForeignScan(ForeignScanState *node)
+{
+	PaimonFdwScanState *fs = node->fdw_state;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	int			natts = slot->tts_tupleDescriptor->natts;
+
+	ExecClearTuple(slot);
+	while (!fs->done && (fs->batch == NULL || fs->row >= fs->batch->nrows))
+	{
+		pm_error	err;
+		MemoryContext old;
+
+		CHECK_FOR_INTERRUPTS();
+		pm_error_clear(&err);
+		old = MemoryContextSwitchTo(fs->cxt);
+		if (pm_table_read_next(fs->read, &fs->batch, &err) != PM_OK)
+			pmfdw_error(&err);
+		MemoryContextSwitchTo(old);
+		fs->row = 0;
+		fs->batches++;
+		if (fs->batch == NULL)
+			fs->done = true;
+	}
+	if (fs->done)
+		return slot;
+
+	memset(slot->tts_isnull, true, sizeof(bool) * natts);
+	for (int i = 0; i < fs->nfields; i++)
+	{
+		int			a = fs->attnums[i] - 1;
+
+		slot->tts_values[a] = pmfdw_convert_value(&fs->conv[i], &fs->batch->cols[i], fs->row,
+												  &slot->tts_isnull[a]);
+	}
+	fs->row++;
+	return ExecStoreVirtualTuple(slot);
+}
+
+static void
+close_scan(PaimonFdwScanState *fs)
+{
+	pm_table_read_close(fs->read);
+	fs->read = NULL;
+	if (fs->scan)
+		pm_scan_free(fs->scan);
+	fs->scan = NULL;
+}
+
+static void
+paimonReScanForeignScan(ForeignScanState *node)
+{
+	PaimonFdwScanState *fs = node->fdw_state;
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	Relation	rel = node->ss.ss_currentRelation;
+	MemoryContext old = MemoryContextSwitchTo(fs->cxt);
+	pm_predicate *pred;
+	pm_error	err;
+	int			npushed;
+
+	close_scan(fs);
+	pred = pmfdw_build_predicate(plan->scan.plan.qual, rel, plan->scan.scanrelid,
+								 pm_table_schema(fs->table)->row_type, fs->arena, &npushed);
+	pm_error_clear(&err);
+	if (pm_table_scan_plan(fs->table, pred, &fs->scan, &err) != PM_OK ||
+		pm_table_read_open(fs->scan, fs->fields, fs->nfields, &fs->read, &err) != PM_OK)
+		pmfdw_error(&err);
+	fs->batch = NULL;
+	fs->row = 0;
+	fs->done = false;
+	MemoryContextSwitchTo(old);
+}
+
+static void
+paimonEndForeignScan(ForeignScanState *node)
+{
+	PaimonFdwScanState *fs = node->fdw_state;
+
+	if (fs == NULL)
+		return;
+	close_scan(fs);
+	pm_arena_destroy(fs->arena);
+	pm_table_close(fs->table);
+	MemoryContextDelete(fs->cxt);
+	node->fdw_state = NULL;
+}
+
+extern List *paimonImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);
+
+Datum
+paimon_fdw_handler(PG_FUNCTION_ARGS)
+{
+	FdwRoutine *routine = makeNode(FdwRoutine);
+
+	routine->GetForeignRelSize = paimonGetForeignRelSize;
+	routine->GetForeignPaths = paimonGetForeignPaths;
+	routine->GetForeignPlan = paimonGetForeignPlan;
+	routine->ExplainForeignScan = paimonExplainForeignScan;
+	routine->BeginForeignScan = paimonBeginForeignScan;
+	routine->IterateForeignScan = paimonIterateForeignScan;
+	routine->ReScanForeignScan = paimonReScanForeignScan;
+	routine->EndForeignScan = paimonEndForeignScan;
+	routine->ImportForeignSchema = paimonImportForeignSchema;
+	PG_RETURN_POINTER(routine);
+}

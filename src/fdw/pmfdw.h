@@ -1,0 +1,85 @@
+/*-------------------------------------------------------------------------
+ * pmfdw.h
+ *	  Internal interface between the files of src/fdw/ (the Postgres glue).
+ *
+ * Only src/fdw/ includes Postgres headers. It hands the core an allocator
+ * backed by memory contexts and a FileIO backed by virtual file
+ * descriptors, so an ERROR in the middle of a scan leaks neither memory nor
+ * file descriptors, and turns core errors into ereport().
+ *-------------------------------------------------------------------------
+ */
+#ifndef PMFDW_H
+#define PMFDW_H
+
+#include "postgres.h"
+
+#include "common/env.h"
+#include "common/error.h"
+#include "common/type.h"
+#include "common/vector.h"
+#include "io/fileio.h"
+#include "nodes/pg_list.h"
+#include "utils/rel.h"
+
+/* ---- options.c ---- */
+typedef struct PaimonFdwTableOptions
+{
+	char	   *warehouse;
+	char	   *external_path_map;	/* NULL if unset */
+	char	   *database;
+	char	   *table;
+	int64		snapshot_id;	/* 0: latest */
+	char	   *table_path;		/* <warehouse>/<database>.db/<table> */
+} PaimonFdwTableOptions;
+
+extern void pmfdw_get_table_options(Oid foreigntableid, PaimonFdwTableOptions *opts);
+extern int64 pmfdw_parse_snapshot_id(const char *value);
+
+/* ---- error.c ---- */
+extern int	pmfdw_sqlstate(pm_code code);
+extern void pmfdw_report(int elevel, const pm_error *err);
+/* ereport(ERROR) of a core error; does not return. */
+extern void pmfdw_error(const pm_error *err) pg_attribute_noreturn();
+
+/* ---- env.c: allocator and FileIO for the core ---- */
+/* A pm_env allocating in cxt (NULL on OOM, never ERROR). Lives in cxt. */
+extern pm_env *pmfdw_env_create(MemoryContext cxt);
+/* A FileIO over VFDs; lives in cxt. */
+extern pm_fileio *pmfdw_fileio_create(MemoryContext cxt);
+
+/* ---- typemap.c ---- */
+/* Postgres type text for a Paimon type ("bigint", "numeric(10,2)", "jsonb"). */
+extern char *pmfdw_type_sql(const pm_type *type);
+/* Type OID the column of this Paimon type maps to. */
+extern Oid	pmfdw_type_oid(const pm_type *type);
+
+/*
+ * Converting vector values to Datums for one target column. Prepared once
+ * per scan (type input functions looked up), applied per row.
+ */
+typedef struct PmfdwColumnConverter
+{
+	const pm_type *ptype;
+	Oid			pgtype;			/* target column type */
+	Oid			elemtype;		/* for arrays */
+	int16		elemlen;
+	bool		elembyval;
+	char		elemalign;
+} PmfdwColumnConverter;
+
+extern void pmfdw_converter_init(PmfdwColumnConverter *conv, const pm_type *ptype,
+								 Oid pgtype, const char *colname);
+extern Datum pmfdw_convert_value(PmfdwColumnConverter *conv, const pm_vector *vec,
+								 int64 row, bool *isnull);
+
+/* JSON text of a nested value (ROW object, MAP [[k,v],...], ARRAY). */
+extern void pmfdw_append_json(StringInfo buf, const pm_vector *vec, int64 row);
+
+/* ---- predicate.c ---- */
+struct pm_predicate;
+struct pm_arena;
+extern struct pm_predicate *pmfdw_build_predicate(List *quals, Relation rel, Index relid,
+												  const pm_type *row_type,
+												  struct pm_arena *arena, int *npushed);
+
+#endif							/* PMFDW_H */

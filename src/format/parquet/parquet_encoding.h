@@ -1,0 +1,64 @@
+/*-------------------------------------------------------------------------
+ * parquet_encoding.h
+ *	  Decoders of Parquet's value and level encodings.
+ *
+ * Each takes (buf, len) and a count, checks every length against what is
+ * left, and writes into caller-provided arrays (sized by the caller from
+ * counts that were themselves checked against the page size). They return
+ * the bytes consumed, or -1 on corrupt input (with *why set).
+ *
+ * Spec: apache/parquet-format Encodings.md.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_FORMAT_PARQUET_PARQUET_ENCODING_H
+#define PM_FORMAT_PARQUET_PARQUET_ENCODING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+
+/* Bits needed for values 0..max_value. */
+static inline int
+pm_pq_bit_width(uint32_t max_value)
+{
+	int			w = 0;
+
+	while (max_value != 0)
+	{
+		w++;
+		max_value >>= 1;
+	}
+	return w;
+}
+
+/*
+ * RLE / bit-packed hybrid (levels, dictionary indices, booleans): n values
+ * of bit_width (0..32) bits. No length prefix is read here. The _u8 variant
+ * requires bit_width <= 8.
+ */
+extern int64_t pm_pq_rle_decode_u8(const uint8_t *buf, size_t len, int bit_width,
+								   int64_t n, uint8_t *out, const char **why);
+extern int64_t pm_pq_rle_decode_u32(const uint8_t *buf, size_t len, int bit_width,
+									int64_t n, uint32_t *out, const char **why);
+
+/* Legacy BIT_PACKED levels (MSB first, no length prefix). */
+extern int64_t pm_pq_bitpacked_legacy_decode(const uint8_t *buf, size_t len, int bit_width,
+											 int64_t n, uint8_t *out, const char **why);
+
+/* PLAIN booleans: n bits, LSB first, into bytes 0/1. */
+extern int64_t pm_pq_plain_bool_decode(const uint8_t *buf, size_t len, int64_t n,
+									   uint8_t *out, const char **why);
+
+/*
+ * DELTA_BINARY_PACKED: at most max_n values into out (int64, wrapping
+ * arithmetic); *n gets the count the header declares.
+ */
+extern int64_t pm_pq_delta_decode(const uint8_t *buf, size_t len, int64_t max_n,
+								  int64_t *out, int64_t *n, const char **why);
+
+/* BYTE_STREAM_SPLIT: n values of width bytes into out (n * width bytes). */
+extern int64_t pm_pq_byte_stream_split_decode(const uint8_t *buf, size_t len, int width,
+											  int64_t n, uint8_t *out, const char **why);
+
+#endif							/* PM_FORMAT_PARQUET_PARQUET_ENCODING_H */

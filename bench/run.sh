@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Benchmark: read a Paimon append table (10M rows x 7 columns, Parquet/zstd,
+# written by Apache Paimon Java) through paimon_fdw, next to the same rows in
+# a Postgres heap table. Prints the median of several runs per query.
+#
+#   bash bench/run.sh [--runs N] [--rows N] [--warehouse DIR]
+#
+# Needs the extension built and installed (scripts/test.sh or demo.sh do
+# that). The warehouse is generated once with bench/gen_table.sh (cached in
+# bench/data/, not tracked). A throwaway Postgres is started with
+# shared_buffers large enough to keep the heap table cached, so the heap
+# side is measured at its best; the heap is measured with and without
+# parallel workers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=5
+ROWS=10000000
+WAREHOUSE=
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--runs) RUNS=$2; shift 2 ;;
+		--rows) ROWS=$2; shift 2 ;;
+		--warehouse) WAREHOUSE=$2; shift 2 ;;
+		*) echo "usage: $0 [--runs N] [--rows N] [--warehouse DIR]" >&2; exit 2 ;;
+	esac
+done
+if [ -z "$WAREHOUSE" ]; then
+	WAREHOUSE=$(pwd)/bench/data/warehouse_$ROWS
+	if [ ! -d "$WAREHOUSE/bench.db" ]; then
+		mkdir -p "$WAREHOUSE"
+		bash bench/gen_table.sh "$WAREHOUSE" "$ROWS"
+	fi
+fi
+chmod -R a+rX "$WAREHOUSE"
+WAREHOUSE=$(cd "$WAREHOUSE" && pwd)
+TABLE=$(basename "$(ls -d "$WAREHOUSE"/bench.db/*/ | head -1)")
+
+# shellcheck source=../scripts/pg-tmp.sh
+. scripts/pg-tmp.sh
+pg_tmp_start
+trap pg_tmp_stop EXIT
+psql -X -q -c "ALTER SYSTEM SET shared_buffers = '4GB'" -c "ALTER SYSTEM SET work_mem = '256MB'"
+_pg_as "$PG_BIN/pg_ctl" -D "$PG_TMP_DIR/data" -w restart >/dev/null
+
+psql -X -q -v ON_ERROR_STOP=1 <<SQL
+CREATE EXTENSION paimon_fdw;
+CREATE EXTENSION pg_prewarm;
+CREATE SERVER lake FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse '$WAREHOUSE');
+CREATE SCHEMA p;
+IMPORT FOREIGN SCHEMA bench FROM SERVER lake INTO p;
+CREATE TABLE heap AS SELECT * FROM p."$TABLE";
+VACUUM (FREEZE, ANALYZE) heap;
+SELECT pg_prewarm('heap');
+SQL
+COLS=$(psql -X -At -c "SELECT string_agg(quote_ident(attname), ',' ORDER BY attnum) FROM pg_attribute WHERE attrelid = 'heap'::regclass AND attnum > 0")
+IFS=, read -r -a C <<<"$COLS"
+echo "table: $TABLE, $(psql -X -At -c 'SELECT count(*) FROM heap') rows, columns: $COLS"
+echo "heap size: $(psql -X -At -c "SELECT pg_size_pretty(pg_table_size('heap'))"), Paimon files: $(du -sh "$WAREHOUSE/bench.db/$TABLE" | cut -f1)"
+
+declare -a NAMES QUERIES
+NAMES+=("count(*)");            QUERIES+=("SELECT count(*) FROM %s")
+NAMES+=("sum(1 column)");       QUERIES+=("SELECT sum(${C[1]}) FROM %s")
+NAMES+=("2-of-7 projection");   QUERIES+=("SELECT sum(${C[1]}), max(${C[4]}) FROM %s")
+NAMES+=("all 7 columns");       QUERIES+=("SELECT count(${C[0]}), count(${C[1]}), count(${C[2]}), count(${C[3]}), count(${C[4]}), count(${C[5]}), count(${C[6]}) FROM %s")
+
+median_ms() {	# $1 = settings, $2 = query
+	local times=()
+	for _ in $(seq "$RUNS"); do
+		t=$(psql -X -At -c "$1" -c '\timing on' -c "$2" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1)
+		times+=("$t")
+	done
+	printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
+}
+
+printf '\n%-20s %14s %14s %14s %9s\n' "query (median ms)" "paimon_fdw" "heap" "heap 1 core" "speedup"
+for i in "${!NAMES[@]}"; do
+	q=${QUERIES[$i]}
+	# warm the OS cache once
+	psql -X -At -c "$(printf "$q" "p.\"$TABLE\"")" >/dev/null
+	f=$(median_ms "SET max_parallel_workers_per_gather = 0" "$(printf "$q" "p.\"$TABLE\"")")
+	h=$(median_ms "SET max_parallel_workers_per_gather = 2" "$(printf "$q" heap)")
+	h1=$(median_ms "SET max_parallel_workers_per_gather = 0" "$(printf "$q" heap)")
+	printf '%-20s %14s %14s %14s %8sx\n' "${NAMES[$i]}" "$f" "$h" "$h1" "$(awk -v h="$h" -v f="$f" 'BEGIN {printf "%.2f", h / f}')"
+done
+echo "(speedup = heap with parallel workers / paimon_fdw; $RUNS runs each, median)"

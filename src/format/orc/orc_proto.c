@@ -1,0 +1,503 @@
+/*-------------------------------------------------------------------------
+ * orc_proto.c
+ *	  Decode the protobuf messages of an ORC file tail: PostScript, Footer
+ *	  (with StripeInformation and Type) and StripeFooter (Stream,
+ *	  ColumnEncoding).
+ *
+ * Hand-written: a minimal protobuf wire-format decoder for the few messages
+ * the reader needs (no protobuf-c schema is compiled into this project).
+ * Unknown fields are skipped; every length is checked against the message
+ * bounds; repeated fields are counted before they are allocated, so a
+ * hostile footer allocates no more than its own size allows. Fields not
+ * needed to read rows (statistics, metadata, encryption) are skipped.
+ *
+ * Spec: Apache ORC orc_proto.proto (field numbers cited per message below).
+ *-------------------------------------------------------------------------
+ */
+#include "format/orc/orc_int.h"
+
+#include <string.h>
+
+typedef struct pb
+{
+	const uint8_t *p;
+	const uint8_t *end;
+} pb;
+
+/* wire types */
+#define WT_VARINT	0
+#define WT_64		1
+#define WT_LEN		2
+#define WT_32		5
+
+static bool
+pb_varint(pb *b, uint64_t *v)
+{
+	uint64_t	r = 0;
+
+	for (int shift = 0; shift < 64; shift += 7)
+	{
+		uint8_t		c;
+
+		if (b->p >= b->end)
+			return false;
+		c = *b->p++;
+		r |= (uint64_t) (c & 0x7f) << shift;
+		if ((c & 0x80) == 0)
+		{
+			*v = r;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Next field tag; false at the end or on a malformed tag. */
+static bool
+pb_tag(pb *b, uint32_t *field, int *wt, bool *bad)
+{
+	uint64_t	t;
+
+	*bad = false;
+	if (b->p >= b->end)
+		return false;
+	if (!pb_varint(b, &t) || (t >> 3) == 0 || (t >> 3) > 0x1fffffff)
+	{
+		*bad = true;
+		return false;
+	}
+	*field = (uint32_t) (t >> 3);
+	*wt = (int) (t & 7);
+	return true;
+}
+
+static bool
+pb_len(pb *b, pb *sub)
+{
+	uint64_t	len;
+
+	if (!pb_varint(b, &len) || len > (uint64_t) (b->end - b->p))
+		return false;
+	sub->p = b->p;
+	sub->end = b->p + len;
+	b->p += len;
+	return true;
+}
+
+static bool
+pb_skip(pb *b, int wt)
+{
+	uint64_t	v;
+	pb			sub;
+
+	switch (wt)
+	{
+		case WT_VARINT:
+			return pb_varint(b, &v);
+		case WT_64:
+			if (b->end - b->p < 8)
+				return false;
+			b->p += 8;
+			return true;
+		case WT_LEN:
+			return pb_len(b, &sub);
+		case WT_32:
+			if (b->end - b->p < 4)
+				return false;
+			b->p += 4;
+			return true;
+	}
+	return false;
+}
+
+static pm_code
+bad(pm_error *err, const char *what)
+{
+	return pm_fail(err, PM_ERR_CORRUPT, "invalid orc %s", what);
+}
+
+/* A varint field value (wire type checked). */
+static bool
+pb_uint(pb *b, int wt, uint64_t *v)
+{
+	return wt == WT_VARINT && pb_varint(b, v);
+}
+
+static char *
+pb_strdup(pm_arena *arena, pb *s)
+{
+	return pm_arena_strndup(arena, (const char *) s->p, (size_t) (s->end - s->p));
+}
+
+/*
+ * PostScript: 1 footerLength, 2 compression, 3 compressionBlockSize,
+ * 4 version, 5 metadataLength, 6 writerVersion, 8000 magic.
+ */
+pm_code
+orc_parse_postscript(const uint8_t *buf, size_t len, orc_postscript *ps, pm_error *err)
+{
+	pb			b = {buf, buf + len};
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	bool		magic = false;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->block_size = 256 * 1024;
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		bool		ok = true;
+
+		if (f == 1)
+			ok = pb_uint(&b, wt, &ps->footer_length);
+		else if (f == 2)
+			ok = pb_uint(&b, wt, &ps->compression);
+		else if (f == 3)
+			ok = pb_uint(&b, wt, &ps->block_size);
+		else if (f == 5)
+			ok = pb_uint(&b, wt, &ps->metadata_length);
+		else if (f == 8000 && wt == WT_LEN)
+		{
+			pb			s;
+
+			ok = pb_len(&b, &s);
+			magic = ok && s.end - s.p == 3 && memcmp(s.p, "ORC", 3) == 0;
+		}
+		else
+			ok = pb_skip(&b, wt);
+		if (!ok)
+			return bad(err, "postscript");
+	}
+	if (malformed)
+		return bad(err, "postscript");
+	if (!magic)
+		return pm_fail(err, PM_ERR_CORRUPT, "not an orc file: postscript magic missing");
+	return PM_OK;
+}
+
+/*
+ * Type: 1 kind, 2 subtypes (packed or not), 3 fieldNames, 4 maximumLength,
+ * 5 precision, 6 scale, 7 attributes (ignored).
+ */
+static pm_code
+parse_type(pb b, pm_arena *arena, orc_type *t, pm_error *err)
+{
+	pb			scan = b;
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	int			nsub = 0,
+				nnames = 0;
+	uint64_t	v;
+
+	/* first pass: count subtypes and names */
+	while (pb_tag(&scan, &f, &wt, &malformed))
+	{
+		if (f == 2 && wt == WT_LEN)
+		{
+			pb			s;
+
+			if (!pb_len(&scan, &s))
+				return bad(err, "type");
+			while (s.p < s.end)
+			{
+				if (!pb_varint(&s, &v))
+					return bad(err, "type");
+				nsub++;
+			}
+			continue;
+		}
+		if (f == 2 && wt == WT_VARINT)
+			nsub++;
+		else if (f == 3)
+			nnames++;
+		if (!pb_skip(&scan, wt))
+			return bad(err, "type");
+	}
+	if (malformed)
+		return bad(err, "type");
+
+	memset(t, 0, sizeof(*t));
+	t->kind = -1;
+	t->subtypes = pm_arena_alloc(arena, sizeof(uint32_t) * (nsub + 1));
+	t->names = pm_arena_zalloc(arena, sizeof(char *) * (nnames + 1));
+	if (t->subtypes == NULL || t->names == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading orc footer");
+	nnames = 0;
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		bool		ok = true;
+
+		if (f == 1)
+		{
+			ok = pb_uint(&b, wt, &v);
+			t->kind = v > 1000 ? 1000 : (int) v;
+		}
+		else if (f == 2 && wt == WT_LEN)
+		{
+			pb			s;
+
+			ok = pb_len(&b, &s);
+			while (ok && s.p < s.end)
+			{
+				ok = pb_varint(&s, &v);
+				t->subtypes[t->nsubtypes++] = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
+			}
+		}
+		else if (f == 2)
+		{
+			ok = pb_uint(&b, wt, &v);
+			t->subtypes[t->nsubtypes++] = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
+		}
+		else if (f == 3 && wt == WT_LEN)
+		{
+			pb			s;
+
+			ok = pb_len(&b, &s);
+			if (ok && (t->names[nnames++] = pb_strdup(arena, &s)) == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory reading orc footer");
+		}
+		else if (f == 4 || f == 5 || f == 6)
+		{
+			ok = pb_uint(&b, wt, &v);
+			v = v > UINT32_MAX ? UINT32_MAX : v;
+			if (f == 4)
+				t->max_length = (uint32_t) v;
+			else if (f == 5)
+				t->precision = (uint32_t) v;
+			else
+				t->scale = (uint32_t) v;
+		}
+		else
+			ok = pb_skip(&b, wt);
+		if (!ok)
+			return bad(err, "type");
+	}
+	if (t->kind < 0)
+		return bad(err, "type: kind missing");
+	if (t->kind == ORC_STRUCT && nnames != t->nsubtypes)
+		return bad(err, "struct type: field names do not match subtypes");
+	return PM_OK;
+}
+
+/* StripeInformation: 1 offset, 2 indexLength, 3 dataLength, 4 footerLength, 5 numberOfRows */
+static pm_code
+parse_stripe_info(pb b, orc_stripe_info *s, pm_error *err)
+{
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+
+	memset(s, 0, sizeof(*s));
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		bool		ok;
+
+		if (f >= 1 && f <= 5)
+		{
+			uint64_t   *dst[] = {&s->offset, &s->index_length, &s->data_length,
+			&s->footer_length, &s->nrows};
+
+			ok = pb_uint(&b, wt, dst[f - 1]);
+		}
+		else
+			ok = pb_skip(&b, wt);
+		if (!ok)
+			return bad(err, "stripe information");
+	}
+	return malformed ? bad(err, "stripe information") : PM_OK;
+}
+
+/* Footer: 3 stripes, 4 types, 6 numberOfRows; the rest is skipped. */
+pm_code
+orc_parse_footer(const uint8_t *buf, size_t len, pm_arena *arena, orc_footer *ft,
+				 pm_error *err)
+{
+	pb			b = {buf, buf + len};
+	pb			scan = b;
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	int			nstripes = 0,
+				ntypes = 0;
+
+	memset(ft, 0, sizeof(*ft));
+	while (pb_tag(&scan, &f, &wt, &malformed))
+	{
+		if (f == 3 && wt == WT_LEN)
+			nstripes++;
+		else if (f == 4 && wt == WT_LEN)
+			ntypes++;
+		if (!pb_skip(&scan, wt))
+			return bad(err, "footer");
+	}
+	if (malformed)
+		return bad(err, "footer");
+	ft->stripes = pm_arena_zalloc(arena, sizeof(orc_stripe_info) * (nstripes + 1));
+	ft->types = pm_arena_zalloc(arena, sizeof(orc_type) * (ntypes + 1));
+	if (ft->stripes == NULL || ft->types == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading orc footer");
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		pb			s;
+
+		if (f == 3 && wt == WT_LEN)
+		{
+			if (!pb_len(&b, &s))
+				return bad(err, "footer");
+			PM_TRY(parse_stripe_info(s, &ft->stripes[ft->nstripes++], err));
+		}
+		else if (f == 4 && wt == WT_LEN)
+		{
+			if (!pb_len(&b, &s))
+				return bad(err, "footer");
+			PM_TRY(parse_type(s, arena, &ft->types[ft->ntypes++], err));
+		}
+		else if (f == 6)
+		{
+			if (!pb_uint(&b, wt, &ft->nrows))
+				return bad(err, "footer");
+		}
+		else if (!pb_skip(&b, wt))
+			return bad(err, "footer");
+	}
+	if (ft->ntypes == 0)
+		return bad(err, "footer: no types");
+	/* subtypes must point forward (types are a pre-order tree): no cycles */
+	for (int i = 0; i < ft->ntypes; i++)
+		for (int j = 0; j < ft->types[i].nsubtypes; j++)
+			if (ft->types[i].subtypes[j] <= (uint32_t) i ||
+				ft->types[i].subtypes[j] >= (uint32_t) ft->ntypes)
+				return bad(err, "footer: subtype out of range");
+	return PM_OK;
+}
+
+/* Stream: 1 kind, 2 column, 3 length */
+static pm_code
+parse_stream(pb b, orc_stream_info *s, pm_error *err)
+{
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	uint64_t	v;
+
+	memset(s, 0, sizeof(*s));
+	s->kind = -1;
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		bool		ok;
+
+		if (f == 1)
+		{
+			ok = pb_uint(&b, wt, &v);
+			s->kind = v > 1000 ? 1000 : (int) v;
+		}
+		else if (f == 2)
+		{
+			ok = pb_uint(&b, wt, &v);
+			s->column = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
+		}
+		else if (f == 3)
+			ok = pb_uint(&b, wt, &s->length);
+		else
+			ok = pb_skip(&b, wt);
+		if (!ok)
+			return bad(err, "stream");
+	}
+	return malformed ? bad(err, "stream") : PM_OK;
+}
+
+/* ColumnEncoding: 1 kind, 2 dictionarySize */
+static pm_code
+parse_encoding(pb b, int *kind, uint32_t *dict_size, pm_error *err)
+{
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	uint64_t	v;
+
+	*kind = ORC_E_DIRECT;
+	*dict_size = 0;
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		bool		ok;
+
+		if (f == 1)
+		{
+			ok = pb_uint(&b, wt, &v);
+			*kind = v > 3 ? 1000 : (int) v;
+		}
+		else if (f == 2)
+		{
+			ok = pb_uint(&b, wt, &v);
+			*dict_size = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
+		}
+		else
+			ok = pb_skip(&b, wt);
+		if (!ok)
+			return bad(err, "column encoding");
+	}
+	return malformed ? bad(err, "column encoding") : PM_OK;
+}
+
+/* StripeFooter: 1 streams, 2 columns, 3 writerTimezone */
+pm_code
+orc_parse_stripe_footer(const uint8_t *buf, size_t len, pm_arena *arena,
+						orc_stripe_footer *sf, pm_error *err)
+{
+	pb			b = {buf, buf + len};
+	pb			scan = b;
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	int			nstreams = 0,
+				ncols = 0;
+
+	memset(sf, 0, sizeof(*sf));
+	while (pb_tag(&scan, &f, &wt, &malformed))
+	{
+		if (f == 1 && wt == WT_LEN)
+			nstreams++;
+		else if (f == 2 && wt == WT_LEN)
+			ncols++;
+		if (!pb_skip(&scan, wt))
+			return bad(err, "stripe footer");
+	}
+	if (malformed)
+		return bad(err, "stripe footer");
+	sf->streams = pm_arena_alloc(arena, sizeof(orc_stream_info) * (nstreams + 1));
+	sf->encodings = pm_arena_alloc(arena, sizeof(int) * (ncols + 1));
+	sf->dict_sizes = pm_arena_alloc(arena, sizeof(uint32_t) * (ncols + 1));
+	sf->writer_timezone = pm_arena_strdup(arena, "");
+	if (!sf->streams || !sf->encodings || !sf->dict_sizes || !sf->writer_timezone)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading orc stripe footer");
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		pb			s;
+
+		if (f == 1 && wt == WT_LEN)
+		{
+			if (!pb_len(&b, &s))
+				return bad(err, "stripe footer");
+			PM_TRY(parse_stream(s, &sf->streams[sf->nstreams++], err));
+		}
+		else if (f == 2 && wt == WT_LEN)
+		{
+			if (!pb_len(&b, &s))
+				return bad(err, "stripe footer");
+			PM_TRY(parse_encoding(s, &sf->encodings[sf->ncolumns],
+								  &sf->dict_sizes[sf->ncolumns], err));
+			sf->ncolumns++;
+		}
+		else if (f == 3 && wt == WT_LEN)
+		{
+			if (!pb_len(&b, &s))
+				return bad(err, "stripe footer");
+			if ((sf->writer_timezone = pb_strdup(arena, &s)) == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory reading orc stripe footer");
+		}
+		else if (!pb_skip(&b, wt))
+			return bad(err, "stripe footer");
+	}
+	return malformed ? bad(err, "stripe footer") : PM_OK;
+}

@@ -111,6 +111,12 @@ extern const pm_split *pm_scan_get_split(const pm_scan *scan, int i);
 extern pm_table *pm_scan_table(const pm_scan *scan);
 
 /*
+ * True for primary-key tables: their splits need merge-on-read (src/lsm/);
+ * pm_scan_reader_open refuses them (PM_ERR_UNSUPPORTED) until then.
+ */
+extern bool pm_scan_needs_merge(const pm_scan *scan);
+
+/*
  * Primary-key helpers for src/lsm/: the trimmed primary key (primary keys
  * minus partition keys) as indexes into the table schema's fields.
  * *fields lives as long as the table.

@@ -1,0 +1,301 @@
+/*-------------------------------------------------------------------------
+ * manifest_entry.c
+ *	  Decode manifest files (ManifestEntry + DataFileMeta) and merge them
+ *	  into the live file set.
+ *
+ * One requested ROW type covers every DataFileMeta version from 0.4 to 2.x:
+ * fields a writer did not have read as NULL (format reader contract) and
+ * get their documented defaults. _CREATION_TIME is not read (nothing below
+ * the FDW uses it). Identity for merging includes the level (§6.4: a DELETE
+ * L0 + ADD L5 of one file name is an upgrade).
+ *
+ * Spec: ../shared/docs/paimon-format-metadata.md §6.
+ *-------------------------------------------------------------------------
+ */
+#include "table/manifest_entry.h"
+
+#include <string.h>
+
+#include "format/format_reader.h"
+#include "row/data_type.h"
+#include "table/manifest_list.h"
+#include "table/table_int.h"
+
+#define MANIFEST_ENTRY_TYPE \
+	"ROW<_VERSION INT, _KIND TINYINT, _PARTITION BYTES, _BUCKET INT, " \
+	"_TOTAL_BUCKETS INT, _FILE ROW<" \
+	"_FILE_NAME STRING, _FILE_SIZE BIGINT, _ROW_COUNT BIGINT, " \
+	"_MIN_KEY BYTES, _MAX_KEY BYTES, " \
+	"_KEY_STATS " PM_SIMPLE_STATS_TYPE ", _VALUE_STATS " PM_SIMPLE_STATS_TYPE ", " \
+	"_MIN_SEQUENCE_NUMBER BIGINT, _MAX_SEQUENCE_NUMBER BIGINT, _SCHEMA_ID BIGINT, " \
+	"_LEVEL INT, _EXTRA_FILES ARRAY<STRING>, _DELETE_ROW_COUNT BIGINT, " \
+	"_EMBEDDED_FILE_INDEX BYTES, _FILE_SOURCE TINYINT, _VALUE_STATS_COLS ARRAY<STRING>, " \
+	"_EXTERNAL_PATH STRING, _FIRST_ROW_ID BIGINT, _WRITE_COLS ARRAY<STRING>>>"
+
+/* indexes into the _FILE row */
+enum
+{
+	F_NAME, F_SIZE, F_ROWS, F_MIN_KEY, F_MAX_KEY, F_KEY_STATS, F_VALUE_STATS,
+	F_MIN_SEQ, F_MAX_SEQ, F_SCHEMA_ID, F_LEVEL, F_EXTRA, F_DELETE_ROWS,
+	F_EMBEDDED_INDEX, F_SOURCE, F_STATS_COLS, F_EXTERNAL, F_FIRST_ROW_ID,
+	F_WRITE_COLS, F_COUNT
+};
+
+static bool
+valid_file_name(const char *s)
+{
+	return s != NULL && s[0] != '\0' && strchr(s, '/') == NULL &&
+		strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
+}
+
+static pm_code
+decode_row(const pm_batch *b, int64_t i, pm_arena *arena, pm_manifest_entry *e,
+		   pm_error *err)
+{
+	const pm_vector *fv = &b->cols[5];
+	const pm_vector *c;
+	pm_data_file_meta *f = &e->file;
+	bool		nomem = false;
+	int64_t		version = pm_meta_vector_int(&b->cols[0], i, -1);
+	int64_t		kind = pm_meta_vector_int(&b->cols[1], i, -1);
+
+	if (version != 2)
+		return pm_fail(err, PM_ERR_UNSUPPORTED, "manifest version %lld is not supported",
+					   (long long) version);
+	if (kind != PM_FILE_KIND_ADD && kind != PM_FILE_KIND_DELETE)
+		return pm_fail(err, PM_ERR_CORRUPT, "manifest entry has kind %lld", (long long) kind);
+	if (pm_vector_is_null(fv, i) || fv->nchildren != F_COUNT)
+		return pm_fail(err, PM_ERR_CORRUPT, "manifest entry has no data file");
+	memset(e, 0, sizeof(*e));
+	e->kind = (pm_file_kind) kind;
+	if (!pm_meta_vector_bytes(&b->cols[2], i, arena, &e->partition, &e->partition_len))
+		nomem = true;
+	if (e->partition == NULL)
+		return pm_fail(err, PM_ERR_CORRUPT, "manifest entry has no partition");
+	e->bucket = (int32_t) pm_meta_vector_int(&b->cols[3], i, 0);
+	e->total_buckets = (int32_t) pm_meta_vector_int(&b->cols[4], i, -1);
+
+	c = fv->children;
+	f->file_name = pm_meta_vector_string(&c[F_NAME], i, arena, &nomem);
+	f->file_size = pm_meta_vector_int(&c[F_SIZE], i, -1);
+	f->row_count = pm_meta_vector_int(&c[F_ROWS], i, -1);
+	if (!pm_meta_vector_bytes(&c[F_MIN_KEY], i, arena, &f->min_key, &f->min_key_len) ||
+		!pm_meta_vector_bytes(&c[F_MAX_KEY], i, arena, &f->max_key, &f->max_key_len) ||
+		!pm_meta_vector_stats(&c[F_KEY_STATS], i, arena, &f->key_stats) ||
+		!pm_meta_vector_stats(&c[F_VALUE_STATS], i, arena, &f->value_stats))
+		nomem = true;
+	f->min_sequence_number = pm_meta_vector_int(&c[F_MIN_SEQ], i, 0);
+	f->max_sequence_number = pm_meta_vector_int(&c[F_MAX_SEQ], i, 0);
+	f->schema_id = pm_meta_vector_int(&c[F_SCHEMA_ID], i, 0);
+	f->level = (int32_t) pm_meta_vector_int(&c[F_LEVEL], i, 0);
+	if (!pm_meta_vector_strings(&c[F_EXTRA], i, arena, &f->extra_files, &f->nextra_files))
+		nomem = true;
+	if (f->nextra_files < 0)
+		f->nextra_files = 0;
+	f->delete_row_count = pm_meta_vector_int(&c[F_DELETE_ROWS], i, -1);
+	if (!pm_meta_vector_bytes(&c[F_EMBEDDED_INDEX], i, arena, &f->embedded_file_index,
+							  &f->embedded_file_index_len))
+		nomem = true;
+	f->file_source = (int32_t) pm_meta_vector_int(&c[F_SOURCE], i, -1);
+	if (!pm_meta_vector_strings(&c[F_STATS_COLS], i, arena, &f->value_stats_cols,
+								&f->nvalue_stats_cols))
+		nomem = true;
+	f->external_path = pm_meta_vector_string(&c[F_EXTERNAL], i, arena, &nomem);
+	f->has_first_row_id = !pm_vector_is_null(&c[F_FIRST_ROW_ID], i) &&
+		c[F_FIRST_ROW_ID].length > i;
+	f->first_row_id = pm_meta_vector_int(&c[F_FIRST_ROW_ID], i, 0);
+	if (!pm_meta_vector_strings(&c[F_WRITE_COLS], i, arena, &f->write_cols, &f->nwrite_cols))
+		nomem = true;
+	if (nomem)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (!valid_file_name(f->file_name))
+		return pm_fail(err, PM_ERR_CORRUPT, "manifest entry has an invalid file name");
+	for (int k = 0; k < f->nextra_files; k++)
+		if (!valid_file_name(f->extra_files[k]))
+			return pm_fail(err, PM_ERR_CORRUPT, "manifest entry has an invalid extra file name");
+	if (f->row_count < 0 || f->file_size < 0)
+		return pm_fail(err, PM_ERR_CORRUPT, "manifest entry has a negative row count or size");
+	return PM_OK;
+}
+
+pm_code
+pm_manifest_entries_read(const pm_env *env, pm_fileio *io, const char *path,
+						 pm_arena *arena, pm_manifest_entry **entries, int *count,
+						 int *cap, pm_error *err)
+{
+	const pm_type *type;
+	pm_format_read_options opts;
+	pm_format_reader *reader = NULL;
+	pm_file_format format;
+	pm_code		rc;
+
+	PM_TRY(pm_data_type_parse(MANIFEST_ENTRY_TYPE, arena, &type, err));
+	PM_TRY(pm_metadata_file_format(io, path, &format, err));
+	memset(&opts, 0, sizeof(opts));
+	opts.schema = type;
+	rc = pm_format_reader_open(format, env, io, path, &opts, &reader, err);
+	while (rc == PM_OK)
+	{
+		pm_batch   *b;
+
+		rc = pm_format_reader_next(reader, &b, err);
+		if (rc != PM_OK || b == NULL)
+			break;
+		if (b->ncols != type->nfields)
+		{
+			rc = pm_fail(err, PM_ERR_CORRUPT, "format reader returned %d columns, expected %d",
+						 b->ncols, type->nfields);
+			break;
+		}
+		for (int64_t i = 0; i < b->nrows && rc == PM_OK; i++)
+		{
+			if (*count == *cap)
+			{
+				int			ncap = *cap ? *cap * 2 : 64;
+				pm_manifest_entry *grown;
+
+				if (ncap > (1 << 26))
+				{
+					rc = pm_fail(err, PM_ERR_CORRUPT, "too many manifest entries");
+					break;
+				}
+				grown = pm_arena_realloc(arena, *entries, sizeof(**entries) * *cap,
+										 sizeof(**entries) * ncap);
+				if (grown == NULL)
+				{
+					rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+					break;
+				}
+				*entries = grown;
+				*cap = ncap;
+			}
+			rc = decode_row(b, i, arena, &(*entries)[*count], err);
+			if (rc == PM_OK)
+				(*count)++;
+		}
+	}
+	pm_format_reader_close(reader);
+	if (rc != PM_OK)
+		pm_error_set_path(err, path);
+	return rc;
+}
+
+/* ---- merging by identifier -------------------------------------------- */
+
+static uint64_t
+hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		h ^= b[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static uint64_t
+hash_str(uint64_t h, const char *s)
+{
+	return s ? hash_bytes(h, s, strlen(s) + 1) : hash_bytes(h, "\xff", 1);
+}
+
+static uint64_t
+entry_hash(const pm_manifest_entry *e)
+{
+	uint64_t	h = 14695981039346656037ULL;
+
+	h = hash_bytes(h, e->partition, e->partition_len);
+	h = hash_bytes(h, &e->bucket, sizeof(e->bucket));
+	h = hash_bytes(h, &e->file.level, sizeof(e->file.level));
+	h = hash_str(h, e->file.file_name);
+	for (int i = 0; i < e->file.nextra_files; i++)
+		h = hash_str(h, e->file.extra_files[i]);
+	if (e->file.embedded_file_index)
+		h = hash_bytes(h, e->file.embedded_file_index, e->file.embedded_file_index_len);
+	h = hash_str(h, e->file.external_path);
+	return h;
+}
+
+static bool
+str_eq(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool
+entry_same(const pm_manifest_entry *a, const pm_manifest_entry *b)
+{
+	if (a->partition_len != b->partition_len || a->bucket != b->bucket ||
+		a->file.level != b->file.level || !str_eq(a->file.file_name, b->file.file_name) ||
+		a->file.nextra_files != b->file.nextra_files ||
+		!str_eq(a->file.external_path, b->file.external_path) ||
+		(a->file.embedded_file_index == NULL) != (b->file.embedded_file_index == NULL) ||
+		a->file.embedded_file_index_len != b->file.embedded_file_index_len)
+		return false;
+	if (a->partition_len > 0 && memcmp(a->partition, b->partition, a->partition_len) != 0)
+		return false;
+	for (int i = 0; i < a->file.nextra_files; i++)
+		if (strcmp(a->file.extra_files[i], b->file.extra_files[i]) != 0)
+			return false;
+	if (a->file.embedded_file_index_len > 0 &&
+		memcmp(a->file.embedded_file_index, b->file.embedded_file_index,
+			   a->file.embedded_file_index_len) != 0)
+		return false;
+	return true;
+}
+
+pm_code
+pm_manifest_entries_merge(pm_manifest_entry *entries, int count, pm_arena *arena,
+						  pm_manifest_entry ***live, int *nlive, pm_error *err)
+{
+	size_t		nslots = 16;
+	int		   *slots;
+	bool	   *alive;
+	int			n = 0;
+
+	*live = NULL;
+	*nlive = 0;
+	while (nslots < (size_t) count * 2 + 1)
+		nslots *= 2;
+	slots = pm_arena_alloc(arena, sizeof(int) * nslots);
+	alive = pm_arena_zalloc(arena, sizeof(bool) * ((size_t) count + 1));
+	*live = pm_arena_alloc(arena, sizeof(pm_manifest_entry *) * ((size_t) count + 1));
+	if (slots == NULL || alive == NULL || *live == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	memset(slots, 0xff, sizeof(int) * nslots);	/* -1 = empty */
+
+	for (int i = 0; i < count; i++)
+	{
+		pm_manifest_entry *e = &entries[i];
+		size_t		pos = entry_hash(e) & (nslots - 1);
+		int			found = -1;
+
+		/* probe; deleted identifiers keep their slot but are not alive */
+		while (slots[pos] >= 0)
+		{
+			if (alive[slots[pos]] && entry_same(&entries[slots[pos]], e))
+			{
+				found = slots[pos];
+				break;
+			}
+			pos = (pos + 1) & (nslots - 1);
+		}
+		if (e->kind == PM_FILE_KIND_ADD)
+		{
+			if (found >= 0)
+				return pm_fail(err, PM_ERR_CORRUPT, "data file \"%.200s\" is added twice",
+							   e->file.file_name);
+			slots[pos] = i;
+			alive[i] = true;
+		}
+		else if (found >= 0)
+			alive[found] = false;
+	}
+	for (int i = 0; i < count; i++)
+		if (alive[i])
+			(*live)[n++] = &entries[i];
+	*nlive = n;
+	return PM_OK;
+}

@@ -1,0 +1,554 @@
+/*-------------------------------------------------------------------------
+ * split_read.c
+ *	  Read data files with schema evolution, and pm_scan_reader over the
+ *	  splits of an append table.
+ *
+ * A data file is read by asking its format reader for the columns the
+ * wanted table fields had in the file's own schema (_SCHEMA_ID): matched by
+ * field id, requested by the file's names and types (§3.6). A field the
+ * file lacks is all NULL; a type that changed since is cast where Java's
+ * CastExecutors would for the simple cases (integer widening, integer ->
+ * FLOAT/DOUBLE, FLOAT -> DOUBLE, DECIMAL scale-up, DATE -> TIMESTAMP,
+ * CHAR <-> VARCHAR, BINARY <-> VARBINARY, timestamp precision); anything
+ * else is PM_ERR_UNSUPPORTED naming the column. Nested ROW fields are
+ * matched by field id as well.
+ *
+ * Must not merge (src/lsm/ does) nor apply deletion vectors (src/index/).
+ *-------------------------------------------------------------------------
+ */
+#include <string.h>
+
+#include "table/split.h"
+#include "table/table_int.h"
+
+#define KEY_FIELD_PREFIX "_KEY_"
+
+struct pm_data_file_reader
+{
+	pm_table   *table;
+	const pm_data_file_meta *file;
+	pm_arena   *arena;			/* reader lifetime */
+	pm_arena   *batch_arena;	/* reset per batch */
+	pm_format_reader *reader;	/* NULL: only row counts are wanted */
+	int			nout;
+	const pm_type **out_types;	/* table types */
+	int		   *out_src;		/* column of the reader's batch, -1 = NULL */
+	const char **out_names;		/* for messages */
+	int			nrequest;
+	pm_batch	batch;
+	int64_t		position;
+	int			batch_size;
+};
+
+/* ---- casts ------------------------------------------------------------- */
+
+static bool
+same_repr(const pm_type *a, const pm_type *b)
+{
+	if (pm_type_is_string(a->id) && pm_type_is_string(b->id))
+		return true;
+	if ((a->id == PM_TYPE_BINARY || a->id == PM_TYPE_VARBINARY) &&
+		(b->id == PM_TYPE_BINARY || b->id == PM_TYPE_VARBINARY))
+		return true;
+	if (a->id != b->id)
+		return false;
+	if (a->id == PM_TYPE_DECIMAL)
+		return a->scale == b->scale;
+	return true;
+}
+
+static int
+int_rank(pm_type_id id)
+{
+	switch (id)
+	{
+		case PM_TYPE_TINYINT:
+			return 1;
+		case PM_TYPE_SMALLINT:
+			return 2;
+		case PM_TYPE_INT:
+			return 3;
+		case PM_TYPE_BIGINT:
+			return 4;
+		default:
+			return 0;
+	}
+}
+
+static int64_t
+get_int(const pm_vector *v, int64_t i)
+{
+	switch (v->type->id)
+	{
+		case PM_TYPE_TINYINT:
+			return PM_VEC_VALUES(v, int8_t)[i];
+		case PM_TYPE_SMALLINT:
+			return PM_VEC_VALUES(v, int16_t)[i];
+		case PM_TYPE_INT:
+		case PM_TYPE_DATE:
+			return PM_VEC_VALUES(v, int32_t)[i];
+		default:
+			return PM_VEC_VALUES(v, int64_t)[i];
+	}
+}
+
+static pm_code cast_vector(const pm_vector *src, const pm_type *to, pm_arena *arena,
+						   pm_vector *dst, const char *column, int depth, pm_error *err);
+
+static pm_code
+cast_children(const pm_vector *src, const pm_type *to, pm_arena *arena, pm_vector *dst,
+			  const char *column, int depth, pm_error *err)
+{
+	const pm_type *from = src->type;
+
+	if (to->id == PM_TYPE_ROW)
+	{
+		dst->nchildren = to->nfields;
+		dst->children = pm_arena_zalloc(arena, sizeof(pm_vector) * (to->nfields + 1));
+		if (dst->children == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int j = 0; j < to->nfields; j++)
+		{
+			int			k = pm_type_field_index_by_id(from, to->fields[j].id);
+
+			if (k < 0 || k >= src->nchildren)
+			{
+				if (!pm_vector_init_all_null(&dst->children[j], to->fields[j].type,
+											 src->length, arena))
+					return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			}
+			else
+				PM_TRY(cast_vector(&src->children[k], to->fields[j].type, arena,
+								   &dst->children[j], column, depth + 1, err));
+		}
+		return PM_OK;
+	}
+	if (to->id == PM_TYPE_ARRAY || to->id == PM_TYPE_MULTISET || to->id == PM_TYPE_MAP)
+	{
+		int			n = to->id == PM_TYPE_MAP ? 2 : 1;
+
+		if (src->nchildren != n)
+			return pm_fail(err, PM_ERR_CORRUPT, "column \"%s\" has a malformed nested vector", column);
+		dst->nchildren = n;
+		dst->children = pm_arena_zalloc(arena, sizeof(pm_vector) * n);
+		if (dst->children == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(cast_vector(&src->children[0], to->element, arena, &dst->children[0], column,
+						   depth + 1, err));
+		if (n == 2)
+			PM_TRY(cast_vector(&src->children[1], to->value, arena, &dst->children[1], column,
+							   depth + 1, err));
+	}
+	return PM_OK;
+}
+
+static pm_code
+cast_vector(const pm_vector *src, const pm_type *to, pm_arena *arena, pm_vector *dst,
+			const char *column, int depth, pm_error *err)
+{
+	const pm_type *from = src->type;
+	int64_t		n = src->length;
+
+	if (depth > 64)
+		return pm_fail(err, PM_ERR_UNSUPPORTED, "column \"%s\" is nested too deeply", column);
+	if (same_repr(from, to))
+	{
+		*dst = *src;
+		dst->type = to;
+		if (pm_type_is_nested(to->id))
+			return cast_children(src, to, arena, dst, column, depth, err);
+		return PM_OK;
+	}
+	*dst = *src;
+	dst->type = to;
+	dst->nanos = NULL;
+	if (int_rank(from->id) > 0 && int_rank(to->id) > int_rank(from->id))
+	{
+		int			size = pm_type_value_size(to->id);
+
+		dst->values = pm_arena_alloc(arena, (size_t) (n > 0 ? n : 1) * size);
+		if (dst->values == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < n; i++)
+		{
+			int64_t		v = get_int(src, i);
+
+			switch (to->id)
+			{
+				case PM_TYPE_SMALLINT:
+					PM_VEC_VALUES(dst, int16_t)[i] = (int16_t) v;
+					break;
+				case PM_TYPE_INT:
+					PM_VEC_VALUES(dst, int32_t)[i] = (int32_t) v;
+					break;
+				default:
+					PM_VEC_VALUES(dst, int64_t)[i] = v;
+					break;
+			}
+		}
+		return PM_OK;
+	}
+	if ((int_rank(from->id) > 0 || from->id == PM_TYPE_FLOAT) &&
+		(to->id == PM_TYPE_FLOAT || to->id == PM_TYPE_DOUBLE) && from->id != to->id)
+	{
+		dst->values = pm_arena_alloc(arena, (size_t) (n > 0 ? n : 1) * 8);
+		if (dst->values == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < n; i++)
+		{
+			double		v = from->id == PM_TYPE_FLOAT ? (double) PM_VEC_VALUES(src, float)[i] :
+				(double) get_int(src, i);
+
+			if (to->id == PM_TYPE_FLOAT)
+				PM_VEC_VALUES(dst, float)[i] = (float) v;
+			else
+				PM_VEC_VALUES(dst, double)[i] = v;
+		}
+		return PM_OK;
+	}
+	if (from->id == PM_TYPE_DECIMAL && to->id == PM_TYPE_DECIMAL && to->scale > from->scale &&
+		to->scale - from->scale <= 38)
+	{
+		pm_int128	mul = 1;
+
+		for (int k = 0; k < to->scale - from->scale; k++)
+			mul *= 10;
+		dst->values = pm_arena_alloc(arena, (size_t) (n > 0 ? n : 1) * sizeof(pm_int128));
+		if (dst->values == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < n; i++)
+			PM_VEC_VALUES(dst, pm_int128)[i] = PM_VEC_VALUES(src, pm_int128)[i] * mul;
+		return PM_OK;
+	}
+	if (from->id == PM_TYPE_DATE && to->id == PM_TYPE_TIMESTAMP)
+	{
+		dst->values = pm_arena_alloc(arena, (size_t) (n > 0 ? n : 1) * 8);
+		if (dst->values == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < n; i++)
+			PM_VEC_VALUES(dst, int64_t)[i] = (int64_t) PM_VEC_VALUES(src, int32_t)[i] * 86400000000LL;
+		return PM_OK;
+	}
+	return pm_fail(err, PM_ERR_UNSUPPORTED,
+				   "column \"%s\": reading %s data as %s is not supported", column,
+				   pm_type_id_name(from->id), pm_type_id_name(to->id));
+}
+
+/* ---- data file reader -------------------------------------------------- */
+
+static pm_code
+add_request(pm_data_file_reader *r, pm_field *request, const char *name, const pm_type *type,
+			int32_t id, int *index, pm_error *err)
+{
+	for (int k = 0; k < r->nrequest; k++)
+		if (strcmp(request[k].name, name) == 0)
+		{
+			*index = k;
+			return PM_OK;
+		}
+	request[r->nrequest].name = name;
+	request[r->nrequest].type = type;
+	request[r->nrequest].id = id;
+	request[r->nrequest].description = NULL;
+	*index = r->nrequest++;
+	return PM_OK;
+}
+
+static pm_code
+setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error *err)
+{
+	pm_table   *t = r->table;
+	const pm_type *trow = t->schema->row_type;
+	const pm_schema *fs;
+	const pm_type *frow;
+	pm_field   *request;
+	int			nkeys = kv ? t->ntrimmed_pk : 0;
+	int			o = 0;
+	pm_type    *big,
+			   *tiny;
+
+	PM_TRY(pm_table_schema_by_id(t, r->file->schema_id, &fs, err));
+	frow = fs->row_type;
+	r->nout = nfields + (kv ? nkeys + 2 : 0);
+	r->out_types = pm_arena_zalloc(r->arena, sizeof(pm_type *) * (r->nout + 1));
+	r->out_src = pm_arena_zalloc(r->arena, sizeof(int) * (r->nout + 1));
+	r->out_names = pm_arena_zalloc(r->arena, sizeof(char *) * (r->nout + 1));
+	request = pm_arena_zalloc(r->arena, sizeof(pm_field) * (r->nout + 1));
+	big = pm_type_new(r->arena, PM_TYPE_BIGINT, false);
+	tiny = pm_type_new(r->arena, PM_TYPE_TINYINT, false);
+	if (r->out_types == NULL || r->out_src == NULL || r->out_names == NULL ||
+		request == NULL || big == NULL || tiny == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+
+	for (int k = 0; k < nkeys; k++)
+	{
+		const pm_field *tf = &trow->fields[t->trimmed_pk[k]];
+		int			fi = pm_type_field_index_by_id(frow, tf->id);
+		char	   *name;
+
+		r->out_types[o] = tf->type;
+		r->out_names[o] = tf->name;
+		r->out_src[o] = -1;
+		if (fi >= 0)
+		{
+			name = pm_arena_sprintf(r->arena, KEY_FIELD_PREFIX "%s", frow->fields[fi].name);
+			if (name == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			PM_TRY(add_request(r, request, name, frow->fields[fi].type,
+							   frow->fields[fi].id, &r->out_src[o], err));
+		}
+		o++;
+	}
+	if (kv)
+	{
+		r->out_types[o] = big;
+		r->out_names[o] = "_SEQUENCE_NUMBER";
+		PM_TRY(add_request(r, request, "_SEQUENCE_NUMBER", big, -1, &r->out_src[o], err));
+		o++;
+		r->out_types[o] = tiny;
+		r->out_names[o] = "_VALUE_KIND";
+		PM_TRY(add_request(r, request, "_VALUE_KIND", tiny, -2, &r->out_src[o], err));
+		o++;
+	}
+	for (int i = 0; i < nfields; i++)
+	{
+		const pm_field *tf;
+		int			fi;
+
+		if (fields[i] < 0 || fields[i] >= trow->nfields)
+			return pm_fail(err, PM_ERR_INVALID, "field index %d out of range", fields[i]);
+		tf = &trow->fields[fields[i]];
+		fi = pm_type_field_index_by_id(frow, tf->id);
+		r->out_types[o] = tf->type;
+		r->out_names[o] = tf->name;
+		r->out_src[o] = -1;
+		if (fi >= 0)
+			PM_TRY(add_request(r, request, frow->fields[fi].name, frow->fields[fi].type,
+							   frow->fields[fi].id, &r->out_src[o], err));
+		o++;
+	}
+	r->batch.cols = pm_arena_zalloc(r->arena, sizeof(pm_vector) * (r->nout + 1));
+	if (r->batch.cols == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	r->batch.ncols = r->nout;
+	if (r->nrequest > 0)
+	{
+		pm_format_read_options opts;
+		pm_type    *rt = pm_type_new_row(r->arena, request, r->nrequest, false);
+
+		if (rt == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		memset(&opts, 0, sizeof(opts));
+		opts.schema = rt;
+		opts.batch_size = r->batch_size;
+		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
+									 &r->reader, err));
+	}
+	return PM_OK;
+}
+
+pm_code
+pm_data_file_reader_open(pm_table *table, const pm_data_file_meta *file, const int *fields,
+						 int nfields, bool with_key_value_system_fields, int batch_size,
+						 pm_data_file_reader **out, pm_error *err)
+{
+	pm_arena   *arena = pm_arena_create(table->env);
+	pm_data_file_reader *r;
+	pm_code		rc;
+
+	*out = NULL;
+	if (arena == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	r = pm_arena_zalloc(arena, sizeof(*r));
+	if (r == NULL || (r->batch_arena = pm_arena_create(table->env)) == NULL)
+	{
+		pm_arena_destroy(arena);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	r->table = table;
+	r->file = file;
+	r->arena = arena;
+	r->batch_size = batch_size > 0 ? batch_size : PM_DEFAULT_BATCH_SIZE;
+	rc = setup(r, fields, nfields, with_key_value_system_fields, err);
+	if (rc != PM_OK)
+	{
+		pm_error_set_path(err, file->path);
+		pm_data_file_reader_close(r);
+		return rc;
+	}
+	*out = r;
+	return PM_OK;
+}
+
+pm_code
+pm_data_file_reader_next(pm_data_file_reader *r, pm_batch **batch, pm_error *err)
+{
+	pm_batch   *in = NULL;
+	int64_t		nrows;
+
+	*batch = NULL;
+	pm_arena_reset(r->batch_arena);
+	if (r->reader == NULL)
+	{
+		/* nothing to read from the file: row counts from the metadata */
+		nrows = r->file->row_count - r->position;
+		if (nrows <= 0)
+			return PM_OK;
+		if (nrows > r->batch_size)
+			nrows = r->batch_size;
+	}
+	else
+	{
+		pm_code		rc = pm_format_reader_next(r->reader, &in, err);
+
+		if (rc != PM_OK)
+		{
+			pm_error_set_path(err, r->file->path);
+			return rc;
+		}
+		if (in == NULL)
+			return PM_OK;
+		nrows = in->nrows;
+		if (in->ncols != r->nrequest)
+		{
+			pm_error_set_path(err, r->file->path);
+			return pm_fail(err, PM_ERR_CORRUPT, "format reader returned %d columns, expected %d",
+						   in->ncols, r->nrequest);
+		}
+	}
+	for (int o = 0; o < r->nout; o++)
+	{
+		pm_vector  *dst = &r->batch.cols[o];
+
+		if (r->out_src[o] < 0)
+		{
+			if (!pm_vector_init_all_null(dst, r->out_types[o], nrows, r->batch_arena))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		}
+		else
+		{
+			const pm_vector *src = &in->cols[r->out_src[o]];
+			pm_code		rc;
+
+			if (src->length != nrows)
+			{
+				pm_error_set_path(err, r->file->path);
+				return pm_fail(err, PM_ERR_CORRUPT, "column \"%s\" has %lld values in a batch of %lld rows",
+							   r->out_names[o], (long long) src->length, (long long) nrows);
+			}
+			rc = cast_vector(src, r->out_types[o], r->batch_arena, dst, r->out_names[o], 0, err);
+			if (rc != PM_OK)
+			{
+				pm_error_set_path(err, r->file->path);
+				return rc;
+			}
+		}
+	}
+	r->batch.nrows = nrows;
+	r->batch.first_row = r->position;
+	r->position += nrows;
+	*batch = &r->batch;
+	return PM_OK;
+}
+
+void
+pm_data_file_reader_close(pm_data_file_reader *r)
+{
+	if (r == NULL)
+		return;
+	pm_format_reader_close(r->reader);
+	pm_arena_destroy(r->batch_arena);
+	pm_arena_destroy(r->arena);
+}
+
+/* ---- scan reader (append tables) -------------------------------------- */
+
+struct pm_scan_reader
+{
+	pm_scan    *scan;
+	pm_arena   *arena;
+	int		   *fields;
+	int			nfields;
+	int			split;
+	int			file;
+	pm_data_file_reader *current;
+};
+
+pm_code
+pm_scan_reader_open(pm_scan *scan, const int *fields, int nfields, pm_scan_reader **out,
+					pm_error *err)
+{
+	pm_arena   *arena;
+	pm_scan_reader *r;
+	int			ntf = scan->table->schema->row_type->nfields;
+
+	*out = NULL;
+	if (scan->needs_merge)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "primary-key tables (merge-on-read) are not supported yet");
+	if (nfields < 0)
+		return pm_fail(err, PM_ERR_INVALID, "negative field count");
+	for (int i = 0; i < nfields; i++)
+		if (fields[i] < 0 || fields[i] >= ntf)
+			return pm_fail(err, PM_ERR_INVALID, "field index %d out of range", fields[i]);
+	arena = pm_arena_create(scan->table->env);
+	if (arena == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	r = pm_arena_zalloc(arena, sizeof(*r));
+	if (r == NULL || (r->fields = pm_arena_alloc(arena, sizeof(int) * (nfields + 1))) == NULL)
+	{
+		pm_arena_destroy(arena);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	if (nfields > 0)
+		memcpy(r->fields, fields, sizeof(int) * nfields);
+	r->scan = scan;
+	r->arena = arena;
+	r->nfields = nfields;
+	*out = r;
+	return PM_OK;
+}
+
+pm_code
+pm_scan_reader_next(pm_scan_reader *r, pm_batch **batch, pm_error *err)
+{
+	*batch = NULL;
+	for (;;)
+	{
+		const pm_split *sp;
+
+		if (r->current != NULL)
+		{
+			PM_TRY(pm_data_file_reader_next(r->current, batch, err));
+			if (*batch != NULL)
+			{
+				if ((*batch)->nrows == 0)
+					continue;
+				return PM_OK;
+			}
+			pm_data_file_reader_close(r->current);
+			r->current = NULL;
+			r->file++;
+		}
+		if (r->split >= r->scan->nsplits)
+			return PM_OK;
+		sp = &r->scan->splits[r->split];
+		if (r->file >= sp->nfiles)
+		{
+			r->split++;
+			r->file = 0;
+			continue;
+		}
+		PM_TRY(pm_data_file_reader_open(r->scan->table, sp->files[r->file], r->fields,
+										r->nfields, false, 0, &r->current, err));
+	}
+}
+
+void
+pm_scan_reader_close(pm_scan_reader *r)
+{
+	if (r == NULL)
+		return;
+	pm_data_file_reader_close(r->current);
+	pm_arena_destroy(r->arena);
+}

@@ -627,7 +627,7 @@ public final class Oracle {
             return NF.textNode(Double.isNaN(d) ? "NaN" : (d > 0 ? "Infinity" : "-Infinity"));
         }
         if (d == 0) {
-            return NF.numberNode(new BigDecimal(1 / d < 0 ? "-0" : "0"));
+            return NF.rawValueNode(new RawValue(1 / d < 0 ? "-0" : "0"));
         }
         BigDecimal exact = new BigDecimal(d);
         for (int p = 1; p <= 17; p++) {
@@ -669,7 +669,7 @@ public final class Oracle {
             return NF.textNode(Float.isNaN(f) ? "NaN" : (f > 0 ? "Infinity" : "-Infinity"));
         }
         if (f == 0) {
-            return NF.numberNode(new BigDecimal(1 / f < 0 ? "-0" : "0"));
+            return NF.rawValueNode(new RawValue(1 / f < 0 ? "-0" : "0"));
         }
         BigDecimal exact = new BigDecimal(f);
         for (int p = 1; p <= 9; p++) {

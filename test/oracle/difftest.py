@@ -1,0 +1,697 @@
+#!/usr/bin/env python3
+"""difftest.py - randomized differential test of paimon_fdw against Apache Paimon itself.
+
+From a seed it generates a table description (scalar types incl. decimal, timestamp, date,
+bytes; nulls; partitions; bucket counts; parquet/orc/avro; compressions; schema changes
+between commits) and a sequence of commits. The Java oracle (test/oracle/oracle.sh, i.e.
+Paimon's own Java API) writes it into a temporary warehouse. Then, for the latest snapshot
+and every snapshot:
+
+  1. java-vs-model  Java's `read` against the rows the generator knows it wrote
+                    (append tables only; checks the harness and the oracle);
+  2. sql-vs-java    our extension's rows (IMPORT FOREIGN SCHEMA ... [OPTIONS (snapshot_id)],
+                    SELECT to_json(t) via psql, connection from PGHOST/PGPORT/PGUSER/
+                    PGDATABASE) against Java's;
+  3. py-vs-java     pypaimon's rows (test/oracle/python/oracle_py.py), when pypaimon is
+                    installed (--pypaimon);
+
+all compared as multisets after normalising values (see normalise()). A failure prints the
+seed and the replay command. The SQL leg is skipped loudly when no server is reachable or
+the extension is not installed (--require-sql turns that into a failure).
+
+  difftest.py                      # CI default: 10 seeds, append tables
+  difftest.py --seeds 200 --start 1000
+  difftest.py --long               # 3000 seeds
+  difftest.py --seed 17 --keep     # replay one seed, keep its warehouse
+  difftest.py --pk                 # also primary-key tables (merge engines, DV, ...)
+"""
+
+import argparse
+import collections
+import datetime as dt
+import decimal
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ORACLE = os.path.join(HERE, "oracle.sh")
+PY_ORACLE = os.path.join(HERE, "python", "oracle_py.py")
+DB = "difft"
+
+# ---------------------------------------------------------------------------- types
+
+INT_RANGES = {"TINYINT": (-128, 127), "SMALLINT": (-32768, 32767),
+              "INT": (-2**31, 2**31 - 1), "BIGINT": (-2**63, 2**63 - 1)}
+
+COMPRESSIONS = {"parquet": ["zstd", "snappy", "gzip", "lz4", "none"],
+                "orc": ["zstd", "snappy", "lz4", "zlib", "none"],
+                "avro": ["zstd", "snappy", "deflate", "null"]}
+
+
+def base_type(t):
+    """'DECIMAL(10, 2) NOT NULL' -> ('DECIMAL', [10, 2])."""
+    t = t.strip()
+    if t.upper().endswith(" NOT NULL"):
+        t = t[:-9].strip()
+    up = t.upper()
+    for nested in ("ARRAY<", "MAP<", "ROW<", "MULTISET<"):
+        if up.startswith(nested):
+            return nested[:-1], [t[t.index("<") + 1:t.rindex(">")]]
+    if up.endswith("WITH LOCAL TIME ZONE"):
+        head = t[:len(t) - len("WITH LOCAL TIME ZONE")].strip()
+        p = int(head[head.index("(") + 1:head.index(")")]) if "(" in head else 6
+        return "TIMESTAMP_LTZ", [p]
+    if "(" in t:
+        name = t[:t.index("(")].strip().upper()
+        args = [int(x) for x in t[t.index("(") + 1:t.rindex(")")].split(",")]
+        return name, args
+    name = up
+    if name == "TIMESTAMP":
+        return "TIMESTAMP", [6]
+    if name in ("DECIMAL",):
+        return name, [10, 0]
+    return name, []
+
+
+def split_top(s):
+    out, depth, start = [], 0, 0
+    for i, c in enumerate(s):
+        if c in "<(":
+            depth += 1
+        elif c in ">)":
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append(s[start:i].strip())
+            start = i + 1
+    out.append(s[start:].strip())
+    return out
+
+
+def random_type(rnd, nested):
+    choices = ["BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE",
+               "DECIMAL", "STRING", "VARCHAR", "BYTES", "DATE", "TIMESTAMP", "TIMESTAMP_LTZ"]
+    if nested:
+        choices += ["ARRAY", "MAP", "ROW"]
+    k = rnd.choice(choices)
+    if k == "DECIMAL":
+        p = rnd.choice([1, 5, 9, 10, 18, 19, 28, 38])
+        s = rnd.randint(0, min(p, 6))
+        return "DECIMAL(%d, %d)" % (p, s)
+    if k == "VARCHAR":
+        return "VARCHAR(%d)" % rnd.choice([1, 10, 100])
+    if k == "TIMESTAMP":
+        return "TIMESTAMP(%d)" % rnd.choice([0, 3, 6])
+    if k == "TIMESTAMP_LTZ":
+        return "TIMESTAMP(%d) WITH LOCAL TIME ZONE" % rnd.choice([3, 6])
+    if k == "ARRAY":
+        return "ARRAY<%s>" % rnd.choice(["INT", "STRING", "DOUBLE", "DECIMAL(10, 2)"])
+    if k == "MAP":
+        return "MAP<%s, %s>" % (rnd.choice(["STRING", "INT"]), rnd.choice(["INT", "STRING"]))
+    if k == "ROW":
+        return "ROW<a INT, b STRING>"
+    return k
+
+
+def random_value(rnd, t, null_rate=0.15):
+    if rnd.random() < null_rate and not t.upper().endswith("NOT NULL"):
+        return None
+    name, args = base_type(t)
+    edge = rnd.random() < 0.2
+    if name == "BOOLEAN":
+        return rnd.random() < 0.5
+    if name in INT_RANGES:
+        lo, hi = INT_RANGES[name]
+        if edge:
+            return rnd.choice([lo, hi, 0, -1, 1])
+        return rnd.randint(max(lo, -100000), min(hi, 100000))
+    if name == "FLOAT":
+        if edge:
+            return rnd.choice([0.0, -0.0, 1.0, -1.5, 3.4028235e38, 1.4e-45, 1.17549435e-38])
+        return float(repr_f32(rnd.uniform(-1e6, 1e6)))
+    if name == "DOUBLE":
+        if edge:
+            return rnd.choice([0.0, -0.0, 1e300, -1e-300, 5e-324, 1.7976931348623157e308, 0.1,
+                               2.0 ** 53, 123456789012345680.0])
+        return rnd.uniform(-1e9, 1e9) if rnd.random() < 0.7 else rnd.random()
+    if name == "DECIMAL":
+        p, s = args
+        if edge:
+            unscaled = rnd.choice([10 ** p - 1, -(10 ** p - 1), 0, 1, -1])
+        else:
+            unscaled = rnd.randint(-(10 ** min(p, 12)) + 1, 10 ** min(p, 12) - 1)
+        d = decimal.Decimal(unscaled).scaleb(-s)
+        return "{0:.{1}f}".format(d, s)
+    if name in ("STRING", "VARCHAR", "CHAR"):
+        maxlen = args[0] if args else 40
+        if edge:
+            cands = ["", "a", "ü", "日本語", "emoji 🙂", "tab\tnl\nq\"\\", "x" * maxlen]
+            return rnd.choice([c for c in cands if len(c) <= maxlen] or [""])
+        n = rnd.randint(0, min(maxlen, 20))
+        return "".join(rnd.choice("abcdefghijklmnopqrstuvwxyz0123456789 _-") for _ in range(n))
+    if name in ("BYTES", "VARBINARY", "BINARY"):
+        n = rnd.randint(0, 12)
+        return bytes(rnd.randrange(256) for _ in range(n)).hex()
+    if name == "DATE":
+        if edge:
+            return rnd.choice(["1970-01-01", "1969-12-31", "2000-02-29", "0001-01-01", "9999-12-31",
+                               "1582-10-04"])
+        return (dt.date(1970, 1, 1) + dt.timedelta(days=rnd.randint(-30000, 40000))).isoformat()
+    if name in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        p = args[0]
+        if edge:
+            base = rnd.choice([dt.datetime(1970, 1, 1), dt.datetime(1969, 12, 31, 23, 59, 59),
+                               dt.datetime(1900, 1, 1), dt.datetime(2262, 4, 11)])
+        else:
+            base = dt.datetime(1970, 1, 1) + dt.timedelta(seconds=rnd.randint(-10 ** 9, 3 * 10 ** 9))
+        micros = rnd.randrange(10 ** 6) if p > 0 else 0
+        micros -= micros % (10 ** (6 - min(p, 6)))
+        v = base.replace(microsecond=micros)
+        return fmt_ts(v, p) + ("Z" if name == "TIMESTAMP_LTZ" else "")
+    if name == "ARRAY":
+        return [random_value(rnd, args[0], 0.1) for _ in range(rnd.randint(0, 4))]
+    if name == "MAP":
+        kt, vt = split_top(args[0])
+        keys = []
+        for _ in range(rnd.randint(0, 3)):
+            k = random_value(rnd, kt, 0)
+            if k not in keys:
+                keys.append(k)
+        return [[k, random_value(rnd, vt, 0.1)] for k in keys]
+    if name == "ROW":
+        return {"a": random_value(rnd, "INT"), "b": random_value(rnd, "STRING")}
+    raise ValueError("no generator for " + t)
+
+
+def repr_f32(x):
+    import struct
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def fmt_ts(v, p):
+    s = v.strftime("%Y-%m-%dT%H:%M:%S")
+    if len(s) < 19:  # years < 1000 on some platforms
+        s = "%04d%s" % (v.year, s[s.index("-"):])
+    if p > 0:
+        s += "." + ("%06d" % v.microsecond + "000")[:p]
+    return s
+
+
+# ---------------------------------------------------------------------------- generation
+
+class Case:
+    """A generated table and its operations, plus a model of the expected rows."""
+
+    def __init__(self, seed, pk=False, nested=False):
+        self.seed = seed
+        rnd = random.Random(seed)
+        self.rnd = rnd
+        self.pk = pk
+        ncols = rnd.randint(1, 8)
+        cols = [{"name": "id", "type": "BIGINT NOT NULL"}]
+        for i in range(ncols):
+            cols.append({"name": "c%d" % i, "type": random_type(rnd, nested)})
+        self.next_col = ncols
+        # partitions: 0..2 keys, each a low-cardinality column
+        part = []
+        for j in range(rnd.choice([0, 0, 1, 1, 2])):
+            pt = rnd.choice(["INT", "STRING", "DATE", "BIGINT"])
+            cols.append({"name": "p%d" % j, "type": pt})
+            part.append("p%d" % j)
+        fmt = rnd.choice(["parquet", "orc", "avro"])
+        options = {"file.format": fmt, "file.compression": rnd.choice(COMPRESSIONS[fmt])}
+        if pk:
+            # primary key = id + partition keys (Paimon requires the partition in the key)
+            pkeys = ["id"] + part
+            for c in cols:
+                if c["name"] in pkeys and not c["type"].endswith("NOT NULL"):
+                    c["type"] += " NOT NULL"
+            options["bucket"] = str(rnd.choice([1, 2, 3]))
+            engine = rnd.choice(["deduplicate", "deduplicate", "partial-update", "first-row"])
+            options["merge-engine"] = engine
+            if engine == "deduplicate" and rnd.random() < 0.5:
+                options["deletion-vectors.enabled"] = "true"
+            self.primary_keys = pkeys
+        else:
+            bucket = rnd.choice([-1, -1, 1, 2, 4])
+            options["bucket"] = str(bucket)
+            if bucket > 0:
+                options["bucket-key"] = "id"
+            self.primary_keys = []
+        if rnd.random() < 0.2 and fmt == "parquet":
+            options["parquet.block.size"] = "4096"
+        self.columns = cols
+        self.partition_keys = part
+        self.options = options
+        self.part_values = {}
+        for c in cols:
+            if c["name"] in part:
+                self.part_values[c["name"]] = [random_value(rnd, c["type"], 0) for _ in range(3)]
+        self.ops = []          # list of commits; a commit is a list of op dicts
+        self.model = []        # expected rows (lists) after each snapshot: [(snap_id, rows)]
+        self.snapshot_schemas = []
+        self._generate()
+
+    def table_json(self):
+        return {"columns": [dict(c) for c in self.initial_columns],
+                "primary_keys": self.primary_keys, "partition_keys": self.partition_keys,
+                "options": self.options}
+
+    def _row(self, next_id):
+        row = []
+        for c in self.columns:
+            if c["name"] == "id":
+                row.append(next_id)
+            elif c["name"] in self.part_values:
+                row.append(self.rnd.choice(self.part_values[c["name"]]))
+            else:
+                row.append(random_value(self.rnd, c["type"]))
+        return row
+
+    def _generate(self):
+        rnd = self.rnd
+        self.initial_columns = [dict(c) for c in self.columns]
+        rows = []        # current model (append tables), aligned with self.columns
+        keyed = collections.OrderedDict()  # pk tables: key -> row
+        next_id = 0
+        snap = 0
+        for _ in range(rnd.randint(1, 5)):
+            if snap > 0 and rnd.random() < 0.3:
+                changes = self._schema_change(rows)
+                if changes:
+                    self.ops.append([{"op": "alter", "changes": changes}])
+            commit = []
+            n = rnd.choice([0, 1, 3, 10, 30, 60]) if rnd.random() < 0.9 else 400
+            for _ in range(max(n, 1)):
+                if self.pk and keyed and rnd.random() < 0.3:
+                    key = rnd.choice(list(keyed.keys()))
+                    if rnd.random() < 0.3:
+                        commit.append({"op": "-D", "row": list(keyed[key])})
+                        continue
+                    row = self._row(key[0])
+                    for i, c in enumerate(self.columns):
+                        if c["name"] in self.primary_keys:
+                            row[i] = keyed[key][i]
+                    commit.append({"op": "+U" if rnd.random() < 0.5 else "+I", "row": list(row)})
+                    keyed[key] = row
+                    continue
+                row = self._row(next_id)
+                next_id += 1
+                commit.append({"op": "+I", "row": list(row)})
+                rows.append(row)
+                if self.pk:
+                    keyed[tuple(row[i] for i, c in enumerate(self.columns)
+                                if c["name"] in self.primary_keys)] = row
+            self.ops.append(commit)
+            snap += 1
+            if rnd.random() < 0.2:
+                self.ops.append([{"op": "tag", "name": "tag%d" % snap}])
+            if (not self.pk and self.options["bucket"] != "-1" and rnd.random() < 0.15) or \
+                    (self.pk and rnd.random() < 0.3):
+                self.ops.append([{"op": "compact"}])
+            if not self.pk:
+                self.model.append(([c["name"] for c in self.columns],
+                                   [c["type"] for c in self.columns], [list(r) for r in rows]))
+
+    def _schema_change(self, rows):
+        rnd = self.rnd
+        protected = set(self.partition_keys) | {"id"} | set(self.primary_keys)
+        free = [i for i, c in enumerate(self.columns) if c["name"] not in protected]
+        kind = rnd.choice(["add", "add", "drop", "rename", "widen"])
+        if kind == "add" or not free:
+            t = random_type(rnd, False)
+            name = "c%d" % self.next_col
+            self.next_col += 1
+            self.columns.append({"name": name, "type": t})
+            for r in rows:
+                r.append(None)
+            # keep partition/other order: Paimon appends new columns at the end
+            return [{"add": name, "type": t}]
+        i = rnd.choice(free)
+        c = self.columns[i]
+        if kind == "drop":
+            if len(self.columns) <= 2:
+                return None
+            del self.columns[i]
+            for r in rows:
+                del r[i]
+            return [{"drop": c["name"]}]
+        if kind == "rename":
+            new = c["name"] + "r"
+            c["name"] = new
+            return [{"rename": new[:-1], "to": new}]
+        name, args = base_type(c["type"])
+        widen = {"TINYINT": "SMALLINT", "SMALLINT": "INT", "INT": "BIGINT", "FLOAT": "DOUBLE"}
+        if name in widen:
+            c["type"] = widen[name]
+            if name == "FLOAT":
+                # the model keeps the float32 value; as a double it prints with more digits
+                for r in rows:
+                    if r[i] is not None:
+                        r[i] = float(r[i])
+            return [{"update_type": c["name"], "type": widen[name]}]
+        if name == "DECIMAL" and args[0] <= 36:
+            c["type"] = "DECIMAL(%d, %d)" % (args[0] + 2, args[1])
+            return [{"update_type": c["name"], "type": c["type"]}]
+        return None
+
+    def write_files(self, d):
+        with open(os.path.join(d, "table.json"), "w") as f:
+            json.dump(self.table_json(), f)
+        with open(os.path.join(d, "ops.jsonl"), "w") as f:
+            for commit in self.ops:
+                for op in commit:
+                    f.write(json.dumps(op, ensure_ascii=False) + "\n")
+                f.write('{"op":"commit"}\n')
+
+
+# ---------------------------------------------------------------------------- normalisation
+
+def norm_float(v, f32):
+    if v is None:
+        return None
+    if v in ("NaN", "Infinity", "-Infinity"):
+        return v
+    x = float(v)
+    if f32:
+        x = repr_f32(x)
+    if x == 0:
+        return "-0" if math.copysign(1, x) < 0 else "0"
+    return repr(x)
+
+
+def parse_ts(s):
+    """ISO-ish timestamp text (Java, PG to_json, or psql) -> (datetime-less tuple text, frac)."""
+    s = s.replace(" ", "T")
+    if s.endswith("Z"):
+        s = s[:-1]
+    for suffix in ("+00:00", "+00"):
+        if s.endswith(suffix):
+            s = s[:-len(suffix)]
+    if "." in s:
+        head, frac = s.split(".", 1)
+    else:
+        head, frac = s, ""
+    return head, frac
+
+
+def normalise(t, v):
+    """Canonical form of one value of Paimon type t, from Java JSON or Postgres to_json."""
+    if v is None:
+        return None
+    name, args = base_type(t)
+    if name == "BOOLEAN":
+        return v if isinstance(v, bool) else str(v).lower() in ("true", "t", "1")
+    if name in INT_RANGES:
+        return int(v)
+    if name == "FLOAT":
+        return norm_float(v, True)
+    if name == "DOUBLE":
+        return norm_float(v, False)
+    if name == "DECIMAL":
+        return "{0:.{1}f}".format(decimal.Decimal(str(v)), args[1])
+    if name in ("BYTES", "VARBINARY", "BINARY"):
+        v = v[2:] if v.startswith("\\x") else v
+        return v.lower()
+    if name == "CHAR":
+        return v.rstrip(" ")
+    if name == "DATE":
+        return v
+    if name in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        head, frac = parse_ts(v)
+        p = args[0]
+        frac = (frac + "0" * 9)[:p]
+        return head + ("." + frac if p > 0 else "")
+    if name == "ARRAY":
+        return [normalise(args[0], x) for x in v]
+    if name == "MAP":
+        kt, vt = split_top(args[0])
+        if isinstance(v, dict):  # jsonb object form (string keys)
+            v = [[k, x] for k, x in v.items()]
+        return sorted(([normalise(kt, k), normalise(vt, x)] for k, x in v),
+                      key=lambda p: json.dumps(p, sort_keys=True))
+    if name == "ROW":
+        fields = split_top(args[0])
+        out = {}
+        for f in fields:
+            fname, ftype = f.split(" ", 1)
+            fname = fname.strip("`")
+            out[fname] = normalise(ftype, v.get(fname) if isinstance(v, dict) else None)
+        return out
+    return v
+
+
+def canon(types, row):
+    return json.dumps([normalise(t, v) for t, v in zip(types, row)], sort_keys=True,
+                      ensure_ascii=False)
+
+
+def compare(label, types, expected, actual, limit=5):
+    """Multiset comparison of two row lists; returns a list of messages (empty = equal)."""
+    e = collections.Counter(canon(types, r) for r in expected)
+    a = collections.Counter(canon(types, r) for r in actual)
+    if e == a:
+        return []
+    msgs = ["%s: %d expected rows, %d actual rows" % (label, sum(e.values()), sum(a.values()))]
+    missing = list((e - a).elements())
+    extra = list((a - e).elements())
+    for r in missing[:limit]:
+        msgs.append("  missing: " + r)
+    for r in extra[:limit]:
+        msgs.append("  extra:   " + r)
+    return msgs
+
+
+# ---------------------------------------------------------------------------- legs
+
+def run(cmd, timeout=600, input_text=None, env=None):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, input=input_text,
+                       env=env)
+    if p.returncode != 0:
+        raise RuntimeError("command failed (%d): %s\n%s" % (p.returncode, " ".join(cmd),
+                                                            p.stderr[-4000:]))
+    return p.stdout
+
+
+def java_read(wh, table, snapshot=None):
+    cmd = [ORACLE, "read", wh, DB, table] + (["--snapshot", str(snapshot)] if snapshot else [])
+    return [json.loads(l, parse_int=str, parse_float=str) for l in run(cmd).splitlines() if l.strip()]
+
+
+def java_schema(wh, table, snapshot=None):
+    cmd = [ORACLE, "schema", wh, DB, table] + (["--snapshot", str(snapshot)] if snapshot else [])
+    return json.loads(run(cmd))
+
+
+def java_snapshots(wh, table):
+    return json.loads(run([ORACLE, "snapshots", wh, DB, table]))
+
+
+class Sql:
+    """psql-based access to the extension; available() says why not when it is not."""
+
+    def __init__(self):
+        self.reason = None
+        try:
+            out = run(["psql", "-X", "-Atq", "-v", "ON_ERROR_STOP=1", "-c",
+                       "select count(*) from pg_available_extensions where name='paimon_fdw'"],
+                      timeout=30)
+            if out.strip() != "1":
+                self.reason = "extension paimon_fdw is not installed in the server"
+        except Exception as e:  # noqa: BLE001 - any failure means: no SQL leg
+            self.reason = "cannot connect with psql (%s)" % str(e).strip().splitlines()[-1]
+
+    def psql(self, sql):
+        return run(["psql", "-X", "-Atq", "-v", "ON_ERROR_STOP=1"], input_text=sql, timeout=300)
+
+    def setup(self, seed, wh, snapshots):
+        """One server per seed; schema dt<seed>_latest and dt<seed>_s<N> per snapshot."""
+        srv = "difft_%d" % seed
+        sql = ["SET client_min_messages = warning;",
+               "CREATE EXTENSION IF NOT EXISTS paimon_fdw;",
+               "DROP SERVER IF EXISTS %s CASCADE;" % srv,
+               "CREATE SERVER %s FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse '%s');"
+               % (srv, wh)]
+        for name, snap in [("latest", None)] + [("s%d" % s, s) for s in snapshots]:
+            schema = "dt%d_%s" % (seed, name)
+            sql.append("DROP SCHEMA IF EXISTS %s CASCADE; CREATE SCHEMA %s;" % (schema, schema))
+            opt = " OPTIONS (snapshot_id '%d')" % snap if snap else ""
+            sql.append('IMPORT FOREIGN SCHEMA "%s" FROM SERVER %s INTO %s%s;' % (DB, srv, schema, opt))
+        self.psql("\n".join(sql))
+
+    def read(self, seed, table, snap):
+        schema = "dt%d_%s" % (seed, "s%d" % snap if snap else "latest")
+        out = self.psql("SET timezone = 'UTC';\nSET extra_float_digits = 1;\n"
+                        "SELECT to_json(t) FROM %s.%s t;" % (schema, table))
+        rows = []
+        for line in out.splitlines():
+            if line.strip():
+                obj = json.loads(line, parse_int=str, parse_float=str)
+                rows.append(list(obj.values()))
+        return rows
+
+    def cleanup(self, seed, snapshots):
+        srv = "difft_%d" % seed
+        sql = ["SET client_min_messages = warning;", "DROP SERVER IF EXISTS %s CASCADE;" % srv]
+        for name in ["latest"] + ["s%d" % s for s in snapshots]:
+            sql.append("DROP SCHEMA IF EXISTS dt%d_%s CASCADE;" % (seed, name))
+        self.psql("\n".join(sql))
+
+
+def py_read(wh, table, snapshot=None):
+    py = os.environ.get("PYPAIMON_PYTHON", os.path.expanduser("~/.cache/paimon_fdw/pyvenv/bin/python"))
+    cmd = [py, PY_ORACLE, "read", wh, DB, table] + (["--snapshot", str(snapshot)] if snapshot else [])
+    return [json.loads(l, parse_int=str, parse_float=str) for l in run(cmd).splitlines() if l.strip()]
+
+
+def pypaimon_available():
+    py = os.environ.get("PYPAIMON_PYTHON", os.path.expanduser("~/.cache/paimon_fdw/pyvenv/bin/python"))
+    if not os.path.exists(py):
+        return "no pypaimon venv at %s (run test/oracle/python/setup.sh)" % py
+    try:
+        run([py, "-c", "import pypaimon"], timeout=120)
+    except Exception as e:  # noqa: BLE001
+        return "pypaimon does not import: %s" % str(e).strip().splitlines()[-1]
+    return None
+
+
+# ---------------------------------------------------------------------------- driver
+
+def run_seed(seed, args, sql, use_py, tmproot):
+    case = Case(seed, pk=args.pk, nested=args.nested)
+    d = tempfile.mkdtemp(prefix="seed%d_" % seed, dir=tmproot)
+    wh = os.path.join(d, "wh")
+    table = "t%d" % seed
+    case.write_files(d)
+    failures = []
+    run([ORACLE, "create", wh, DB, table, os.path.join(d, "table.json")])
+    run([ORACLE, "write", wh, DB, table, os.path.join(d, "ops.jsonl")])
+    snaps = [s["id"] for s in java_snapshots(wh, table)["snapshots"]]
+    # data snapshots in order (commits of rows), for the model
+    reads = [None] + snaps
+    if sql is not None:
+        sql.setup(seed, wh, snaps)
+    append_snaps = None
+    if not args.pk:
+        # APPEND snapshots map 1:1 onto model states; COMPACT snapshots repeat the last state
+        info = java_snapshots(wh, table)["snapshots"]
+        append_snaps = {}
+        k = -1
+        for s in info:
+            if s["commit_kind"] == "APPEND":
+                k += 1
+            append_snaps[s["id"]] = k
+    for snap in reads:
+        schema = java_schema(wh, table, snap)
+        types = [c["type"] for c in schema["columns"]]
+        label = "snapshot %s" % (snap or "latest")
+        jrows = java_read(wh, table, snap)
+        if append_snaps is not None:
+            k = append_snaps[snap] if snap else len(case.model) - 1
+            if k >= 0:
+                mcols, mtypes, mrows = case.model[k]
+                if mcols != [c["name"] for c in schema["columns"]]:
+                    failures.append("%s: model columns %s != java columns %s" % (
+                        label, mcols, [c["name"] for c in schema["columns"]]))
+                else:
+                    failures += compare("java-vs-model " + label, types, mrows, jrows)
+        if sql is not None:
+            try:
+                srows = sql.read(seed, table, snap)
+                failures += compare("sql-vs-java " + label, types, jrows, srows)
+            except Exception as e:  # noqa: BLE001
+                failures.append("sql-vs-java %s: query failed: %s" % (label, str(e).strip()[-2000:]))
+        if use_py:
+            try:
+                prows = py_read(wh, table, snap)
+                failures += compare("py-vs-java " + label, types, jrows, prows)
+            except Exception as e:  # noqa: BLE001
+                failures.append("py-vs-java %s: pypaimon failed: %s" % (label, str(e).strip()[-1500:]))
+    if sql is not None and not failures:
+        sql.cleanup(seed, snaps)
+    if not failures and not args.keep:
+        shutil.rmtree(d, ignore_errors=True)
+    return failures, d, case
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", type=int, default=10, help="number of seeds (default 10)")
+    ap.add_argument("--start", type=int, default=1, help="first seed")
+    ap.add_argument("--seed", type=int, help="run exactly this seed (replay)")
+    ap.add_argument("--long", action="store_true", help="3000 seeds")
+    ap.add_argument("--pk", action="store_true", help="primary-key tables instead of append tables")
+    ap.add_argument("--nested", action="store_true", help="also ARRAY/MAP/ROW columns")
+    ap.add_argument("--no-sql", action="store_true", help="skip the extension leg")
+    ap.add_argument("--require-sql", action="store_true", help="fail if the SQL leg cannot run")
+    ap.add_argument("--pypaimon", action="store_true", help="also compare pypaimon's reads")
+    ap.add_argument("--keep", action="store_true", help="keep warehouses (always kept on failure)")
+    ap.add_argument("--tmp", default=None, help="directory for warehouses (default: a new temp dir)")
+    args = ap.parse_args()
+
+    seeds = [args.seed] if args.seed is not None else \
+        list(range(args.start, args.start + (3000 if args.long else args.seeds)))
+    sql = None
+    if not args.no_sql:
+        s = Sql()
+        if s.reason:
+            print("difftest: SKIPPING the SQL leg (extension vs Java): %s" % s.reason, flush=True)
+            if args.require_sql:
+                print("difftest: --require-sql given: failing")
+                return 1
+        else:
+            sql = s
+    use_py = False
+    if args.pypaimon:
+        why = pypaimon_available()
+        if why:
+            print("difftest: SKIPPING the pypaimon leg: %s" % why, flush=True)
+        else:
+            use_py = True
+    tmproot = args.tmp or tempfile.mkdtemp(prefix="paimon_difftest_")
+    os.makedirs(tmproot, exist_ok=True)
+    passed = failed = 0
+    t0 = time.time()
+    for seed in seeds:
+        t1 = time.time()
+        try:
+            failures, d, case = run_seed(seed, args, sql, use_py, tmproot)
+        except Exception as e:  # noqa: BLE001 - an oracle failure is a failure of the seed
+            failures, d, case = ["error: %s" % str(e).strip()[-3000:]], tmproot, None
+        legs = "model" if not args.pk else ""
+        legs += "+sql" if sql else ""
+        legs += "+py" if use_py else ""
+        desc = ""
+        if case is not None:
+            desc = "%s/%s bucket=%s parts=%d cols=%d commits=%d" % (
+                case.options["file.format"], case.options["file.compression"],
+                case.options["bucket"], len(case.partition_keys), len(case.columns), len(case.ops))
+        if failures:
+            failed += 1
+            print("FAIL seed %d (%s) [%.1fs]" % (seed, desc, time.time() - t1))
+            for m in failures:
+                print("  " + m)
+            print("  warehouse kept at %s" % d)
+            print("  replay: python3 %s --seed %d%s%s%s --keep" % (
+                os.path.relpath(__file__), seed, " --pk" if args.pk else "",
+                " --nested" if args.nested else "", " --pypaimon" if args.pypaimon else ""))
+        else:
+            passed += 1
+            print("ok   seed %d (%s; %s) [%.1fs]" % (seed, desc, legs.strip("+"), time.time() - t1),
+                  flush=True)
+    if not args.keep and failed == 0:
+        shutil.rmtree(tmproot, ignore_errors=True)
+    print("difftest: %d seeds in %.0fs%s" % (len(seeds), time.time() - t0,
+                                             "" if sql else " (SQL leg skipped)"))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -332,8 +332,6 @@ load_block(pm_avro_reader *r, pm_error *err)
 	if (r->pos >= r->file_size)
 	{
 		r->eof = true;
-		if (r->row_count < 0)
-			r->row_count = r->rows_read;
 		return PM_OK;
 	}
 	PM_TRY(block_header(r, r->pos, &count, &size, &hdr, err));
@@ -388,6 +386,8 @@ fill_batch(pm_avro_reader *r, pm_batch **out, pm_error *err)
 		rows++;
 		r->block_left--;
 	}
+	if (r->eof && r->row_count < 0)
+		r->row_count = r->rows_read + rows;
 	if (rows == 0)
 		return PM_OK;
 	r->batch.nrows = rows;

@@ -1,19 +1,357 @@
 /*-------------------------------------------------------------------------
  * parquet_reader.c
- *	  Placeholder until the parquet reader lands.
+ *	  The Parquet pm_format_reader: footer, row groups, batches.
+ *
+ * open: reads the footer (two preads: the 8-byte tail, then the Thrift
+ * FileMetaData), decodes it (parquet_metadata.c) and plans the read of the
+ * requested columns by name (parquet_assembly.c). next: on entering a row
+ * group, reads the column chunks of the requested leaves only, with one
+ * pm_file_read_ranges call (io_uring underneath where available); then
+ * fills a batch of up to batch_size rows, column by column, crossing page
+ * boundaries (column_reader.c) and assembling nested vectors.
+ *
+ * Lifetimes: reader arena (footer, plan) for the reader's life; row-group
+ * arena (chunk bytes, dictionaries) reset per row group; batch arena
+ * (vectors) reset per batch; each column's page arena reset per page.
+ *
+ * Spec: apache/parquet-format README.md; Paimon reads Parquet through
+ * format/parquet/ParquetReaderFactory.java (columns by name).
  *-------------------------------------------------------------------------
  */
 #include "format/parquet/parquet_reader.h"
 
+#include <string.h>
+
+#include "format/parquet/column_reader.h"
+#include "format/parquet/parquet_assembly.h"
+#include "format/parquet/parquet_metadata.h"
+
+typedef struct pm_parquet_reader
+{
+	pm_format_reader base;
+	const pm_env *env;
+	pm_fileio  *io;
+	pm_file    *file;
+	char	   *path;
+	uint64_t	file_size;
+	int			batch_size;
+	pm_arena   *arena;			/* reader lifetime */
+	pm_arena   *rg_arena;		/* current row group */
+	pm_arena   *batch_arena;	/* current batch */
+	pm_pq_metadata md;
+	pm_pq_plan	plan;
+	const pm_type *request;
+	int			rg;				/* current row group, -1 before the first */
+	int64_t		rg_first_row;	/* file position of the row group's first row */
+	int64_t		rg_done;		/* rows of the row group already returned */
+	pm_batch	batch;
+	bool		failed;
+} pm_parquet_reader;
+
+static const pm_format_reader_ops parquet_ops;
+
+static pm_code
+fail_path(pm_parquet_reader *r, pm_error *err, pm_code rc)
+{
+	pm_error_set_path(err, r->path);
+	return rc;
+}
+
+static pm_code
+read_footer(pm_parquet_reader *r, pm_error *err)
+{
+	uint8_t		tail[8];
+	uint32_t	flen;
+	uint8_t    *buf;
+
+	PM_TRY(pm_file_size(r->io, r->file, &r->file_size, err));
+	if (r->file_size < 12)
+		return pm_fail(err, PM_ERR_CORRUPT, "file too small to be parquet");
+	PM_TRY(pm_file_pread(r->io, r->file, tail, 8, r->file_size - 8, err));
+	if (memcmp(tail + 4, "PAR1", 4) != 0)
+	{
+		if (memcmp(tail + 4, "PARE", 4) == 0)
+			return pm_fail(err, PM_ERR_UNSUPPORTED, "encrypted parquet files are not supported");
+		return pm_fail(err, PM_ERR_CORRUPT, "bad parquet magic at the end of the file");
+	}
+	flen = (uint32_t) tail[0] | ((uint32_t) tail[1] << 8) | ((uint32_t) tail[2] << 16) |
+		((uint32_t) tail[3] << 24);
+	if (flen == 0 || (uint64_t) flen > r->file_size - 12 || flen > PM_PQ_MAX_FOOTER_SIZE)
+		return pm_fail(err, PM_ERR_CORRUPT, "bad parquet footer length %u", flen);
+	buf = pm_arena_alloc(r->arena, flen + 4);
+	if (buf == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading the parquet footer");
+	/* the leading magic is checked with the same read when the footer starts at 4 */
+	PM_TRY(pm_file_pread(r->io, r->file, buf, flen, r->file_size - 8 - flen, err));
+	{
+		uint8_t		head[4];
+
+		PM_TRY(pm_file_pread(r->io, r->file, head, 4, 0, err));
+		if (memcmp(head, "PAR1", 4) != 0)
+			return pm_fail(err, PM_ERR_CORRUPT, "bad parquet magic at the start of the file");
+	}
+	PM_TRY(pm_pq_metadata_parse(buf, flen, r->file_size - 8 - flen, r->arena, &r->md, err));
+	return PM_OK;
+}
+
+/* Read the chunks of row group g for every planned leaf, in one batch. */
+static pm_code
+load_row_group(pm_parquet_reader *r, int g, pm_error *err)
+{
+	pm_pq_row_group *rg = &r->md.row_groups[g];
+	int			n = r->plan.nleaves;
+	pm_read_range *ranges;
+
+	pm_arena_reset(r->rg_arena);
+	if (n == 0)
+		return PM_OK;
+	ranges = pm_arena_zalloc(r->rg_arena, sizeof(pm_read_range) * (size_t) n);
+	if (ranges == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+	for (int i = 0; i < n; i++)
+	{
+		pm_pq_leaf *lf = r->plan.leaves[i];
+		pm_pq_chunk *ch = &rg->columns[lf->col.leaf->leaf_index];
+		int64_t		start = ch->data_page_offset;
+
+		if (ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < start)
+			start = ch->dictionary_page_offset;
+		ranges[i].offset = (uint64_t) start;
+		ranges[i].length = (size_t) ch->total_compressed_size;
+		ranges[i].buf = pm_arena_alloc(r->rg_arena, ranges[i].length);
+		if (ranges[i].buf == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+	}
+	PM_TRY(pm_file_read_ranges(r->io, r->file, ranges, n, err));
+	for (int i = 0; i < n; i++)
+	{
+		pm_pq_leaf *lf = r->plan.leaves[i];
+		pm_pq_chunk *ch = &rg->columns[lf->col.leaf->leaf_index];
+
+		PM_TRY(pm_pq_column_start_chunk(&lf->col, ranges[i].buf, ranges[i].length, ch->codec,
+										r->rg_arena, err));
+		lf->chunk_started = false;
+	}
+	return PM_OK;
+}
+
+static pm_code
+short_chunk(pm_pq_leaf *lf, pm_error *err)
+{
+	return pm_fail(err, PM_ERR_CORRUPT,
+				   "parquet column \"%s\" holds fewer rows than its row group", lf->col.name);
+}
+
+/* Read the next nrows rows of one leaf into its nodes. */
+static pm_code
+read_leaf_rows(pm_parquet_reader *r, pm_pq_leaf *lf, int64_t nrows, pm_error *err)
+{
+	pm_pq_column *c = &lf->col;
+	int64_t		started = 0;
+
+	for (;;)
+	{
+		if (c->page_pos >= c->page_n)
+		{
+			bool		have;
+
+			if (c->max_rep == 0 && started == nrows)
+				break;
+			PM_TRY(pm_pq_column_next_page(c, &have, err));
+			if (!have)
+				break;
+		}
+		if (c->max_rep == 0)
+		{
+			int64_t		take = c->page_n - c->page_pos;
+
+			if (take > nrows - started)
+				take = nrows - started;
+			if (take == 0)
+				break;
+			PM_TRY(pm_pq_assemble(lf, c->page_pos, c->page_pos + take, r->batch_arena, err));
+			c->page_pos += take;
+			started += take;
+		}
+		else
+		{
+			int64_t		e = c->page_pos;
+			const uint8_t *rep = c->rep;
+
+			if (!lf->chunk_started && rep[e] != 0)
+				return pm_fail(err, PM_ERR_CORRUPT,
+							   "parquet column \"%s\" starts in the middle of a row", c->name);
+			lf->chunk_started = true;
+			while (e < c->page_n)
+			{
+				if (rep[e] == 0)
+				{
+					if (started == nrows)
+						break;
+					started++;
+				}
+				e++;
+			}
+			if (e > c->page_pos)
+				PM_TRY(pm_pq_assemble(lf, c->page_pos, e, r->batch_arena, err));
+			c->page_pos = e;
+			if (e < c->page_n)
+				break;
+		}
+	}
+	if (started < nrows)
+		return short_chunk(lf, err);
+	return PM_OK;
+}
+
+static pm_code
+parquet_next(pm_format_reader *base, pm_batch **out, pm_error *err)
+{
+	pm_parquet_reader *r = (pm_parquet_reader *) base;
+	pm_batch   *b = &r->batch;
+	int64_t		nrows;
+	pm_code		rc;
+
+	*out = NULL;
+	if (r->failed)
+		return fail_path(r, err, pm_fail(err, PM_ERR_INVALID, "parquet reader used after an error"));
+	while (r->rg < 0 || r->rg_done >= r->md.row_groups[r->rg].num_rows)
+	{
+		if (r->rg >= 0)
+			r->rg_first_row += r->md.row_groups[r->rg].num_rows;
+		if (r->rg + 1 >= r->md.nrow_groups)
+			return PM_OK;
+		r->rg++;
+		r->rg_done = 0;
+		if (r->md.row_groups[r->rg].num_rows == 0)
+			continue;
+		rc = load_row_group(r, r->rg, err);
+		if (rc != PM_OK)
+		{
+			r->failed = true;
+			return fail_path(r, err, rc);
+		}
+	}
+	nrows = r->md.row_groups[r->rg].num_rows - r->rg_done;
+	if (nrows > r->batch_size)
+		nrows = r->batch_size;
+
+	pm_arena_reset(r->batch_arena);
+	memset(b, 0, sizeof(*b));
+	b->ncols = r->plan.ncols;
+	b->cols = pm_arena_zalloc(r->batch_arena, sizeof(pm_vector) * (size_t) (b->ncols + 1));
+	if (b->cols == NULL)
+		return fail_path(r, err, pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch"));
+	for (int i = 0; i < b->ncols; i++)
+		if (!pm_pq_anode_setup(r->plan.cols[i], &b->cols[i], nrows, r->batch_arena))
+			return fail_path(r, err, pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch"));
+	for (int i = 0; i < r->plan.nleaves; i++)
+	{
+		rc = read_leaf_rows(r, r->plan.leaves[i], nrows, err);
+		if (rc != PM_OK)
+		{
+			r->failed = true;
+			return fail_path(r, err, rc);
+		}
+	}
+	for (int i = 0; i < b->ncols; i++)
+	{
+		pm_pq_anode *an = r->plan.cols[i];
+
+		if (an->kind == PM_PQ_AN_MISSING &&
+			!pm_pq_anode_append_nulls(an, nrows, r->batch_arena))
+			return fail_path(r, err, pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch"));
+		if (an->vec->length != nrows)
+		{
+			r->failed = true;
+			return fail_path(r, err, pm_fail(err, PM_ERR_CORRUPT,
+											 "parquet column \"%s\" has %lld rows in a batch of %lld",
+											 r->request->fields[i].name,
+											 (long long) an->vec->length, (long long) nrows));
+		}
+		pm_pq_anode_finish(an);
+	}
+	b->nrows = nrows;
+	b->first_row = r->rg_first_row + r->rg_done;
+	r->rg_done += nrows;
+	*out = b;
+	return PM_OK;
+}
+
+static int64_t
+parquet_row_count(pm_format_reader *base)
+{
+	return ((pm_parquet_reader *) base)->md.num_rows;
+}
+
+static void
+parquet_close(pm_format_reader *base)
+{
+	pm_parquet_reader *r = (pm_parquet_reader *) base;
+	const pm_env *env;
+
+	if (r == NULL)
+		return;
+	env = r->env;
+	pm_pq_plan_release(&r->plan);
+	if (r->file != NULL)
+		pm_file_close(r->io, r->file);
+	pm_arena_destroy(r->batch_arena);
+	pm_arena_destroy(r->rg_arena);
+	pm_arena_destroy(r->arena);
+	pm_free(env, r);
+}
+
+static const pm_format_reader_ops parquet_ops = {
+	parquet_next,
+	parquet_row_count,
+	parquet_close
+};
+
 pm_code
 pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
-				const pm_format_read_options *options,
-				pm_format_reader **out, pm_error *err)
+					   const pm_format_read_options *options,
+					   pm_format_reader **out, pm_error *err)
 {
-	(void) env;
-	(void) io;
-	(void) options;
+	pm_parquet_reader *r;
+	pm_code		rc;
+
 	*out = NULL;
-	pm_error_set_path(err, path);
-	return pm_fail(err, PM_ERR_UNSUPPORTED, "parquet files are not supported yet");
+	if (options == NULL || options->schema == NULL)
+	{
+		pm_error_set_path(err, path);
+		return pm_fail(err, PM_ERR_INVALID, "no schema requested from the parquet reader");
+	}
+	r = pm_alloc(env, sizeof(pm_parquet_reader));
+	if (r == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a parquet file");
+	memset(r, 0, sizeof(*r));
+	r->base.ops = &parquet_ops;
+	r->env = env;
+	r->io = io;
+	r->rg = -1;
+	r->request = options->schema;
+	r->batch_size = options->batch_size > 0 ? options->batch_size : PM_DEFAULT_BATCH_SIZE;
+	r->arena = pm_arena_create(env);
+	r->rg_arena = pm_arena_create(env);
+	r->batch_arena = pm_arena_create(env);
+	if (r->arena == NULL || r->rg_arena == NULL || r->batch_arena == NULL ||
+		(r->path = pm_arena_strdup(r->arena, path)) == NULL)
+	{
+		parquet_close(&r->base);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a parquet file");
+	}
+	rc = pm_file_open(io, path, &r->file, err);
+	if (rc == PM_OK)
+		rc = read_footer(r, err);
+	if (rc == PM_OK)
+		rc = pm_pq_plan_build(options->schema, &r->md, env, r->arena, &r->plan, err);
+	if (rc != PM_OK)
+	{
+		pm_error_set_path(err, path);
+		parquet_close(&r->base);
+		return rc;
+	}
+	*out = &r->base;
+	return PM_OK;
 }

@@ -1,0 +1,1252 @@
+/*-------------------------------------------------------------------------
+ * column_reader.c
+ *	  One Parquet leaf column chunk: page headers, decompression, levels,
+ *	  value decoding and conversion into vectors (see column_reader.h).
+ *
+ * Memory: page buffers, level arrays and materialised values live in the
+ * column's page arena (reset when the next page is loaded); the converted
+ * dictionary lives in the row-group arena. Every count and length from the
+ * file is checked before it sizes an allocation: a page's level count is
+ * bounded by its (checked) size, decompressed sizes by the compressed size.
+ *
+ * Spec: apache/parquet-format README.md (pages), Encodings.md,
+ * LogicalTypes.md; Paimon's writer: format/parquet/ParquetSchemaConverter.java.
+ *-------------------------------------------------------------------------
+ */
+#include "format/parquet/column_reader.h"
+
+#include <string.h>
+
+#include "codec/codec.h"
+#include "format/parquet/parquet_encoding.h"
+
+/* Decompressed page limits (decompression bombs). */
+#define MAX_PAGE_SIZE		((int64_t) 256 << 20)
+#define MAX_PAGE_RATIO		32768
+/* Level entries per page beyond what its bytes could encode bit by bit. */
+#define PAGE_ENTRY_SLACK	((int64_t) 1 << 20)
+
+/* ---------------------------------------------------- type conversion */
+
+static int
+ts_unit_of(const pm_pq_node *n, int precision)
+{
+	if (n->logical == PM_PQ_LT_TIMESTAMP && n->lt_unit != PM_PQ_UNIT_NONE)
+		return n->lt_unit;
+	if (n->converted == PM_PQ_CT_TIMESTAMP_MILLIS)
+		return PM_PQ_UNIT_MILLIS;
+	if (n->converted == PM_PQ_CT_TIMESTAMP_MICROS)
+		return PM_PQ_UNIT_MICROS;
+	/* unannotated: Paimon's rule by precision */
+	return precision <= 3 ? PM_PQ_UNIT_MILLIS : PM_PQ_UNIT_MICROS;
+}
+
+static bool
+file_decimal_scale(const pm_pq_node *n, int32_t *scale)
+{
+	if (n->logical == PM_PQ_LT_DECIMAL)
+	{
+		*scale = n->lt_scale;
+		return true;
+	}
+	if (n->converted == PM_PQ_CT_DECIMAL)
+	{
+		*scale = n->scale;
+		return true;
+	}
+	return false;
+}
+
+static const char *
+physical_name(int p)
+{
+	static const char *const names[] = {
+		"BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY",
+		"FIXED_LEN_BYTE_ARRAY"
+	};
+
+	return (p >= 0 && p <= 7) ? names[p] : "?";
+}
+
+static pm_pq_conv
+choose_conv(const pm_pq_node *n, const pm_type *t, int64_t *time_div)
+{
+	int			p = n->physical;
+	int32_t		fscale;
+
+	switch (t->id)
+	{
+		case PM_TYPE_BOOLEAN:
+			return p == PM_PQ_BOOLEAN ? PM_PQ_CV_BOOL : PM_PQ_CV_NONE;
+		case PM_TYPE_TINYINT:
+			return p == PM_PQ_INT32 ? PM_PQ_CV_I32_I8 : PM_PQ_CV_NONE;
+		case PM_TYPE_SMALLINT:
+			return p == PM_PQ_INT32 ? PM_PQ_CV_I32_I16 : PM_PQ_CV_NONE;
+		case PM_TYPE_INT:
+		case PM_TYPE_DATE:
+			return p == PM_PQ_INT32 ? PM_PQ_CV_COPY4 : PM_PQ_CV_NONE;
+		case PM_TYPE_BIGINT:
+			if (p == PM_PQ_INT64)
+				return PM_PQ_CV_COPY8;
+			return p == PM_PQ_INT32 ? PM_PQ_CV_I32_I64 : PM_PQ_CV_NONE;
+		case PM_TYPE_FLOAT:
+			return p == PM_PQ_FLOAT ? PM_PQ_CV_COPY4 : PM_PQ_CV_NONE;
+		case PM_TYPE_DOUBLE:
+			if (p == PM_PQ_DOUBLE)
+				return PM_PQ_CV_COPY8;
+			return p == PM_PQ_FLOAT ? PM_PQ_CV_F32_F64 : PM_PQ_CV_NONE;
+		case PM_TYPE_DECIMAL:
+			if (file_decimal_scale(n, &fscale) && fscale != t->scale)
+				return PM_PQ_CV_NONE;
+			if (p == PM_PQ_INT32)
+				return PM_PQ_CV_I32_DEC;
+			if (p == PM_PQ_INT64)
+				return PM_PQ_CV_I64_DEC;
+			if (p == PM_PQ_BYTE_ARRAY || p == PM_PQ_FIXED_LEN_BYTE_ARRAY)
+				return PM_PQ_CV_BE_DEC;
+			return PM_PQ_CV_NONE;
+		case PM_TYPE_CHAR:
+		case PM_TYPE_VARCHAR:
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+		case PM_TYPE_BLOB:
+			if (p == PM_PQ_BYTE_ARRAY)
+				return PM_PQ_CV_BYTES;
+			return p == PM_PQ_FIXED_LEN_BYTE_ARRAY ? PM_PQ_CV_FIXED_BYTES : PM_PQ_CV_NONE;
+		case PM_TYPE_TIME:
+			if (p == PM_PQ_INT32)
+				return PM_PQ_CV_COPY4;
+			if (p == PM_PQ_INT64)
+			{
+				int			unit = n->logical == PM_PQ_LT_TIME ? n->lt_unit : PM_PQ_UNIT_MICROS;
+
+				*time_div = unit == PM_PQ_UNIT_NANOS ? 1000000 :
+					unit == PM_PQ_UNIT_MILLIS ? 1 : 1000;
+				return PM_PQ_CV_I64_TIME;
+			}
+			return PM_PQ_CV_NONE;
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			if (p == PM_PQ_INT96)
+				return PM_PQ_CV_TS_INT96;
+			if (p == PM_PQ_INT64)
+			{
+				switch (ts_unit_of(n, t->precision))
+				{
+					case PM_PQ_UNIT_MILLIS:
+						return PM_PQ_CV_TS_MILLIS;
+					case PM_PQ_UNIT_NANOS:
+						return PM_PQ_CV_TS_NANOS;
+					default:
+						return PM_PQ_CV_TS_MICROS;
+				}
+			}
+			return PM_PQ_CV_NONE;
+		default:
+			return PM_PQ_CV_NONE;
+	}
+}
+
+pm_code
+pm_pq_column_init(pm_pq_column *c, const pm_env *env, const pm_pq_node *leaf,
+				  const pm_type *target, const char *name, pm_error *err)
+{
+	memset(c, 0, sizeof(*c));
+	c->env = env;
+	c->leaf = leaf;
+	c->name = name;
+	c->physical = leaf->physical;
+	c->type_length = leaf->type_length;
+	c->max_def = leaf->max_def;
+	c->max_rep = leaf->max_rep;
+	c->target = target;
+	c->time_div = 1;
+	if (c->max_def > 255 || c->max_rep > 255)
+		return pm_fail(err, PM_ERR_UNSUPPORTED, "parquet column \"%s\" nested too deeply", name);
+	if (target != NULL)
+	{
+		c->conv = choose_conv(leaf, target, &c->time_div);
+		if (c->conv == PM_PQ_CV_NONE)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "cannot read parquet column \"%s\" of type %s as %s",
+						   name, physical_name(leaf->physical), pm_type_id_name(target->id));
+		c->want_nanos = (target->id == PM_TYPE_TIMESTAMP ||
+						 target->id == PM_TYPE_TIMESTAMP_LTZ) && target->precision > 6;
+	}
+	c->page_arena = pm_arena_create(env);
+	if (c->page_arena == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	return PM_OK;
+}
+
+void
+pm_pq_column_release(pm_pq_column *c)
+{
+	if (c->page_arena != NULL)
+		pm_arena_destroy(c->page_arena);
+	c->page_arena = NULL;
+}
+
+/* ----------------------------------------------------------- conversion */
+
+static inline int64_t
+floor_div(int64_t a, int64_t b)
+{
+	int64_t		q = a / b;
+
+	if ((a % b != 0) && ((a < 0) != (b < 0)))
+		q--;
+	return q;
+}
+
+static bool
+grow_data(pm_vector *v, int64_t *cap, int64_t extra, pm_arena *arena)
+{
+	int64_t		need = v->data_size + extra;
+	int64_t		ncap;
+	uint8_t    *p;
+
+	if (need > INT32_MAX)
+		return false;
+	if (v->data != NULL && need <= *cap)
+		return true;
+	ncap = *cap > 0 ? *cap : 1024;
+	while (ncap < need)
+		ncap *= 2;
+	p = pm_arena_alloc(arena, (size_t) ncap);
+	if (p == NULL)
+		return false;
+	if (v->data_size > 0)
+		memcpy(p, v->data, (size_t) v->data_size);
+	v->data = p;
+	*cap = ncap;
+	return true;
+}
+
+/* int128 from big-endian two's complement bytes */
+static inline pm_int128
+be_to_int128(const uint8_t *b, uint32_t len)
+{
+	unsigned __int128 u;
+
+	if (len == 0)
+		return 0;
+	u = (b[0] & 0x80) ? ~(unsigned __int128) 0 : 0;
+	for (uint32_t i = 0; i < len; i++)
+		u = (u << 8) | b[i];
+	return (pm_int128) u;
+}
+
+static inline void
+int96_to_ts(const uint8_t *p, int64_t *micros, uint16_t *nanos)
+{
+	int64_t		nod;
+	int32_t		jd;
+	__int128	total;
+	__int128	q;
+	__int128	r;
+
+	memcpy(&nod, p, 8);
+	memcpy(&jd, p + 8, 4);
+	total = (__int128) ((int64_t) jd - 2440588) * (__int128) 86400000000000LL + nod;
+	q = total / 1000;
+	r = total % 1000;
+	if (r < 0)
+	{
+		q -= 1;
+		r += 1000;
+	}
+	*micros = (int64_t) (uint64_t) q;
+	*nanos = (uint16_t) r;
+}
+
+#define CONV_LOOP(SRC_T, DST_T, EXPR) \
+	do { \
+		const uint8_t *sp = src->fixed + (size_t) s0 * sizeof(SRC_T); \
+		DST_T	   *dp = (DST_T *) v->values + d0; \
+		for (int64_t i = 0; i < k; i++) \
+		{ \
+			SRC_T		x; \
+			memcpy(&x, sp + (size_t) i * sizeof(SRC_T), sizeof(SRC_T)); \
+			dp[i] = (EXPR); \
+		} \
+	} while (0)
+
+/*
+ * Convert values [s0, s0 + k) of src into v's slots [d0, d0 + k).
+ */
+static pm_code
+convert_dense(pm_pq_column *c, const pm_pq_values *src, int64_t s0, int64_t k,
+			  pm_vector *v, int64_t d0, int64_t *data_cap, pm_arena *arena, pm_error *err)
+{
+	if (k <= 0)
+		return PM_OK;
+	if (s0 < 0 || s0 + k > src->n)
+		return pm_fail(err, PM_ERR_CORRUPT, "parquet column \"%s\" has fewer values than levels",
+					   c->name);
+	switch (c->conv)
+	{
+		case PM_PQ_CV_NONE:
+			break;
+		case PM_PQ_CV_BOOL:
+			memcpy((uint8_t *) v->values + d0, src->bools + s0, (size_t) k);
+			break;
+		case PM_PQ_CV_COPY4:
+			memcpy((uint8_t *) v->values + d0 * 4, src->fixed + s0 * 4, (size_t) k * 4);
+			break;
+		case PM_PQ_CV_COPY8:
+			memcpy((uint8_t *) v->values + d0 * 8, src->fixed + s0 * 8, (size_t) k * 8);
+			break;
+		case PM_PQ_CV_I32_I8:
+			CONV_LOOP(int32_t, int8_t, (int8_t) x);
+			break;
+		case PM_PQ_CV_I32_I16:
+			CONV_LOOP(int32_t, int16_t, (int16_t) x);
+			break;
+		case PM_PQ_CV_I32_I64:
+			CONV_LOOP(int32_t, int64_t, (int64_t) x);
+			break;
+		case PM_PQ_CV_F32_F64:
+			CONV_LOOP(float, double, (double) x);
+			break;
+		case PM_PQ_CV_I32_DEC:
+			CONV_LOOP(int32_t, pm_int128, (pm_int128) x);
+			break;
+		case PM_PQ_CV_I64_DEC:
+			CONV_LOOP(int64_t, pm_int128, (pm_int128) x);
+			break;
+		case PM_PQ_CV_I64_TIME:
+			{
+				int64_t		div = c->time_div;
+
+				CONV_LOOP(int64_t, int32_t, (int32_t) floor_div(x, div));
+				break;
+			}
+		case PM_PQ_CV_TS_MILLIS:
+			CONV_LOOP(int64_t, int64_t, (int64_t) ((uint64_t) x * 1000));
+			if (v->nanos)
+				memset(v->nanos + d0, 0, sizeof(uint16_t) * (size_t) k);
+			break;
+		case PM_PQ_CV_TS_MICROS:
+			memcpy((uint8_t *) v->values + d0 * 8, src->fixed + s0 * 8, (size_t) k * 8);
+			if (v->nanos)
+				memset(v->nanos + d0, 0, sizeof(uint16_t) * (size_t) k);
+			break;
+		case PM_PQ_CV_TS_NANOS:
+			CONV_LOOP(int64_t, int64_t, floor_div(x, 1000));
+			if (v->nanos)
+			{
+				const uint8_t *sp = src->fixed + (size_t) s0 * 8;
+
+				for (int64_t i = 0; i < k; i++)
+				{
+					int64_t		x;
+
+					memcpy(&x, sp + (size_t) i * 8, 8);
+					v->nanos[d0 + i] = (uint16_t) (x - floor_div(x, 1000) * 1000);
+				}
+			}
+			break;
+		case PM_PQ_CV_TS_INT96:
+			{
+				int64_t    *dp = (int64_t *) v->values + d0;
+				const uint8_t *sp = src->fixed + (size_t) s0 * 12;
+
+				for (int64_t i = 0; i < k; i++)
+				{
+					uint16_t	ns;
+
+					int96_to_ts(sp + (size_t) i * 12, &dp[i], &ns);
+					if (v->nanos)
+						v->nanos[d0 + i] = ns;
+				}
+				break;
+			}
+		case PM_PQ_CV_BYTES:
+			{
+				int64_t		total = 0;
+				int32_t    *off = v->offsets + d0;
+				uint8_t    *out;
+
+				for (int64_t i = 0; i < k; i++)
+					total += src->len[s0 + i];
+				if (!grow_data(v, data_cap, total, arena))
+					return pm_fail(err, total > INT32_MAX / 2 ? PM_ERR_UNSUPPORTED : PM_ERR_NOMEM,
+								   "cannot hold the values of parquet column \"%s\" in one batch",
+								   c->name);
+				out = v->data + v->data_size;
+				for (int64_t i = 0; i < k; i++)
+				{
+					uint32_t	l = src->len[s0 + i];
+
+					memcpy(out, src->base + src->start[s0 + i], l);
+					out += l;
+					off[i + 1] = off[i] + (int32_t) l;
+				}
+				v->data_size += total;
+				break;
+			}
+		case PM_PQ_CV_FIXED_BYTES:
+			{
+				int64_t		w = src->width;
+				int64_t		total = w * k;
+				int32_t    *off = v->offsets + d0;
+
+				if (!grow_data(v, data_cap, total, arena))
+					return pm_fail(err, PM_ERR_NOMEM,
+								   "cannot hold the values of parquet column \"%s\" in one batch",
+								   c->name);
+				memcpy(v->data + v->data_size, src->fixed + s0 * w, (size_t) total);
+				for (int64_t i = 0; i < k; i++)
+					off[i + 1] = off[i] + (int32_t) w;
+				v->data_size += total;
+				break;
+			}
+		case PM_PQ_CV_BE_DEC:
+			{
+				pm_int128  *dp = (pm_int128 *) v->values + d0;
+
+				for (int64_t i = 0; i < k; i++)
+				{
+					const uint8_t *b;
+					uint32_t	l;
+
+					if (src->fixed != NULL)
+					{
+						b = src->fixed + (size_t) (s0 + i) * (size_t) src->width;
+						l = (uint32_t) src->width;
+					}
+					else
+					{
+						b = src->base + src->start[s0 + i];
+						l = src->len[s0 + i];
+					}
+					/* drop sign-extension bytes beyond 16 */
+					while (l > 16 && (b[0] == 0x00 || b[0] == 0xff) && b[0] == (uint8_t) ((int8_t) b[1] >> 7))
+					{
+						b++;
+						l--;
+					}
+					if (l > 16)
+						return pm_fail(err, PM_ERR_CORRUPT,
+									   "decimal wider than 128 bits in parquet column \"%s\"",
+									   c->name);
+					dp[i] = be_to_int128(b, l);
+				}
+				break;
+			}
+	}
+	return PM_OK;
+}
+
+/* Gather k dictionary entries into v's slots [d0, d0 + k). */
+static pm_code
+gather_dict(pm_pq_column *c, const uint32_t *idx, int64_t k, pm_vector *v, int64_t d0,
+			int64_t *data_cap, pm_arena *arena, pm_error *err)
+{
+	const pm_vector *d = &c->dict;
+
+	if (pm_type_is_varlen(v->type->id))
+	{
+		int64_t		total = 0;
+		int32_t    *off = v->offsets + d0;
+		uint8_t    *out;
+
+		for (int64_t i = 0; i < k; i++)
+			total += d->offsets[idx[i] + 1] - d->offsets[idx[i]];
+		if (!grow_data(v, data_cap, total, arena))
+			return pm_fail(err, total > INT32_MAX / 2 ? PM_ERR_UNSUPPORTED : PM_ERR_NOMEM,
+						   "cannot hold the values of parquet column \"%s\" in one batch",
+						   c->name);
+		out = v->data + v->data_size;
+		for (int64_t i = 0; i < k; i++)
+		{
+			int32_t		s = d->offsets[idx[i]];
+			int32_t		l = d->offsets[idx[i] + 1] - s;
+
+			memcpy(out, d->data + s, (size_t) l);
+			out += l;
+			off[i + 1] = off[i] + l;
+		}
+		v->data_size += total;
+		return PM_OK;
+	}
+	switch (pm_type_value_size(v->type->id))
+	{
+		case 1:
+			for (int64_t i = 0; i < k; i++)
+				((uint8_t *) v->values)[d0 + i] = ((const uint8_t *) d->values)[idx[i]];
+			break;
+		case 2:
+			for (int64_t i = 0; i < k; i++)
+				((uint16_t *) v->values)[d0 + i] = ((const uint16_t *) d->values)[idx[i]];
+			break;
+		case 4:
+			for (int64_t i = 0; i < k; i++)
+				((uint32_t *) v->values)[d0 + i] = ((const uint32_t *) d->values)[idx[i]];
+			break;
+		case 8:
+			for (int64_t i = 0; i < k; i++)
+				((uint64_t *) v->values)[d0 + i] = ((const uint64_t *) d->values)[idx[i]];
+			break;
+		case 16:
+			for (int64_t i = 0; i < k; i++)
+				((pm_int128 *) v->values)[d0 + i] = ((const pm_int128 *) d->values)[idx[i]];
+			break;
+		default:
+			return pm_fail(err, PM_ERR_UNSUPPORTED, "unexpected vector type for column \"%s\"",
+						   c->name);
+	}
+	if (v->nanos != NULL)
+		for (int64_t i = 0; i < k; i++)
+			v->nanos[d0 + i] = d->nanos ? d->nanos[idx[i]] : 0;
+	return PM_OK;
+}
+
+#define EXPAND(T, ARR) \
+	do { \
+		T		   *a = (T *) (ARR) + slot0; \
+		int64_t		j = k; \
+		for (int64_t i = nslots - 1; i >= 0 && j < i + 1; i--) \
+		{ \
+			if (!nulls[i]) \
+				a[i] = a[--j]; \
+		} \
+	} while (0)
+
+/* Spread k dense values at slot0 over the non-null slots of [slot0, +nslots). */
+static void
+expand_nulls(pm_vector *v, int64_t slot0, int64_t nslots, int64_t k)
+{
+	const uint8_t *nulls = v->nulls + slot0;
+
+	if (k == nslots)
+		return;
+	if (pm_type_is_varlen(v->type->id))
+	{
+		int32_t    *o = v->offsets + slot0;
+		int64_t		j = k;
+
+		for (int64_t i = nslots - 1; i >= 0; i--)
+		{
+			o[i + 1] = o[j];
+			if (!nulls[i])
+				j--;
+		}
+		return;
+	}
+	switch (pm_type_value_size(v->type->id))
+	{
+		case 1:
+			EXPAND(uint8_t, v->values);
+			break;
+		case 2:
+			EXPAND(uint16_t, v->values);
+			break;
+		case 4:
+			EXPAND(uint32_t, v->values);
+			break;
+		case 8:
+			EXPAND(uint64_t, v->values);
+			break;
+		case 16:
+			EXPAND(pm_int128, v->values);
+			break;
+		default:
+			break;
+	}
+	if (v->nanos != NULL)
+		EXPAND(uint16_t, v->nanos);
+}
+
+pm_code
+pm_pq_column_write_values(pm_pq_column *c, int64_t k, pm_vector *v, int64_t slot0,
+						  int64_t nslots, int64_t *data_cap, pm_arena *arena, pm_error *err)
+{
+	if (c->conv == PM_PQ_CV_NONE || v == NULL)
+	{
+		c->value_pos += k;
+		return PM_OK;
+	}
+	if (k > 0)
+	{
+		if (c->value_pos + k > c->page_nonnull)
+			return pm_fail(err, PM_ERR_CORRUPT, "parquet column \"%s\" has fewer values than levels",
+						   c->name);
+		if (c->page_dict)
+			PM_TRY(gather_dict(c, c->indices + c->value_pos, k, v, slot0, data_cap, arena, err));
+		else
+			PM_TRY(convert_dense(c, &c->vals, c->value_pos, k, v, slot0, data_cap, arena, err));
+		c->value_pos += k;
+	}
+	if (k < nslots)
+		expand_nulls(v, slot0, nslots, k);
+	return PM_OK;
+}
+
+/* ------------------------------------------------------------- decoding */
+
+static int
+fixed_width(const pm_pq_column *c)
+{
+	switch (c->physical)
+	{
+		case PM_PQ_INT32:
+		case PM_PQ_FLOAT:
+			return 4;
+		case PM_PQ_INT64:
+		case PM_PQ_DOUBLE:
+			return 8;
+		case PM_PQ_INT96:
+			return 12;
+		case PM_PQ_FIXED_LEN_BYTE_ARRAY:
+			return c->type_length;
+		default:
+			return 0;
+	}
+}
+
+static pm_code
+corrupt(pm_pq_column *c, pm_error *err, const char *why)
+{
+	return pm_fail(err, PM_ERR_CORRUPT, "invalid page in parquet column \"%s\": %s",
+				   c->name, why);
+}
+
+static pm_code
+nomem(pm_error *err)
+{
+	return pm_fail(err, PM_ERR_NOMEM, "out of memory decoding a parquet page");
+}
+
+/* PLAIN BYTE_ARRAY: n values of (u32 LE length, bytes). */
+static pm_code
+plain_byte_array(pm_pq_column *c, const uint8_t *p, size_t len, int64_t n,
+				 pm_pq_values *out, pm_arena *arena, pm_error *err)
+{
+	uint32_t   *start;
+	uint32_t   *lens;
+	size_t		pos = 0;
+
+	if ((uint64_t) n > len / 4)
+		return corrupt(c, err, "truncated byte array values");
+	start = pm_arena_alloc(arena, sizeof(uint32_t) * (size_t) (n + 1));
+	lens = pm_arena_alloc(arena, sizeof(uint32_t) * (size_t) (n + 1));
+	if (start == NULL || lens == NULL)
+		return nomem(err);
+	for (int64_t i = 0; i < n; i++)
+	{
+		uint32_t	l;
+
+		if (len - pos < 4)
+			return corrupt(c, err, "truncated byte array values");
+		memcpy(&l, p + pos, 4);
+		pos += 4;
+		if (l > len - pos || l > (uint32_t) INT32_MAX)
+			return corrupt(c, err, "byte array longer than its page");
+		start[i] = (uint32_t) pos;
+		lens[i] = l;
+		pos += l;
+	}
+	out->base = p;
+	out->start = start;
+	out->len = lens;
+	return PM_OK;
+}
+
+/* DELTA_LENGTH_BYTE_ARRAY; *used gets the bytes consumed. */
+static pm_code
+delta_length_byte_array(pm_pq_column *c, const uint8_t *p, size_t len, int64_t n,
+						pm_pq_values *out, size_t *used, pm_arena *arena, pm_error *err)
+{
+	int64_t    *l64 = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) (n + 1));
+	uint32_t   *start = pm_arena_alloc(arena, sizeof(uint32_t) * (size_t) (n + 1));
+	uint32_t   *lens = pm_arena_alloc(arena, sizeof(uint32_t) * (size_t) (n + 1));
+	int64_t		got;
+	const char *why = NULL;
+	int64_t		r;
+	size_t		pos;
+
+	if (l64 == NULL || start == NULL || lens == NULL)
+		return nomem(err);
+	r = pm_pq_delta_decode(p, len, n, l64, &got, &why);
+	if (r < 0)
+		return corrupt(c, err, why);
+	if (got != n)
+		return corrupt(c, err, "delta length count differs from the value count");
+	pos = (size_t) r;
+	for (int64_t i = 0; i < n; i++)
+	{
+		if (l64[i] < 0 || (uint64_t) l64[i] > len - pos)
+			return corrupt(c, err, "byte array longer than its page");
+		start[i] = (uint32_t) pos;
+		lens[i] = (uint32_t) l64[i];
+		pos += (size_t) l64[i];
+	}
+	out->base = p;
+	out->start = start;
+	out->len = lens;
+	*used = pos;
+	return PM_OK;
+}
+
+static pm_code
+delta_byte_array(pm_pq_column *c, const uint8_t *p, size_t len, int64_t n,
+				 pm_pq_values *out, pm_arena *arena, pm_error *err)
+{
+	int64_t    *prefix = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) (n + 1));
+	pm_pq_values suf;
+	int64_t		got;
+	const char *why = NULL;
+	int64_t		r;
+	size_t		used;
+	uint64_t	total = 0;
+	uint8_t    *buf;
+	uint32_t   *start;
+	uint32_t   *lens;
+	uint64_t	pos = 0;
+	uint64_t	prev_len = 0;
+
+	if (prefix == NULL)
+		return nomem(err);
+	r = pm_pq_delta_decode(p, len, n, prefix, &got, &why);
+	if (r < 0)
+		return corrupt(c, err, why);
+	if (got != n)
+		return corrupt(c, err, "delta prefix count differs from the value count");
+	memset(&suf, 0, sizeof(suf));
+	PM_TRY(delta_length_byte_array(c, p + r, len - (size_t) r, n, &suf, &used, arena, err));
+	for (int64_t i = 0; i < n; i++)
+	{
+		if (prefix[i] < 0 || (uint64_t) prefix[i] > prev_len)
+			return corrupt(c, err, "delta prefix longer than the previous value");
+		prev_len = (uint64_t) prefix[i] + suf.len[i];
+		total += prev_len;
+		if (total > (uint64_t) MAX_PAGE_SIZE)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "delta byte array page of parquet column \"%s\" expands beyond %lld bytes",
+						   c->name, (long long) MAX_PAGE_SIZE);
+	}
+	buf = pm_arena_alloc(arena, (size_t) total + 1);
+	start = pm_arena_alloc(arena, sizeof(uint32_t) * (size_t) (n + 1));
+	lens = pm_arena_alloc(arena, sizeof(uint32_t) * (size_t) (n + 1));
+	if (buf == NULL || start == NULL || lens == NULL)
+		return nomem(err);
+	for (int64_t i = 0; i < n; i++)
+	{
+		uint64_t	pl = (uint64_t) prefix[i];
+
+		start[i] = (uint32_t) pos;
+		if (pl > 0)
+			memcpy(buf + pos, buf + start[i - 1], pl);
+		memcpy(buf + pos + pl, suf.base + suf.start[i], suf.len[i]);
+		lens[i] = (uint32_t) (pl + suf.len[i]);
+		pos += lens[i];
+	}
+	out->base = buf;
+	out->start = start;
+	out->len = lens;
+	if (c->physical == PM_PQ_FIXED_LEN_BYTE_ARRAY)
+	{
+		/* contiguous and all of type_length: present as fixed */
+		for (int64_t i = 0; i < n; i++)
+			if (lens[i] != (uint32_t) c->type_length)
+				return corrupt(c, err, "fixed-length value of the wrong length");
+		out->fixed = buf;
+		out->width = c->type_length;
+	}
+	return PM_OK;
+}
+
+/* Decode n (non-null) values of encoding enc from (p, len). */
+static pm_code
+decode_values(pm_pq_column *c, int enc, const uint8_t *p, size_t len, int64_t n,
+			  pm_pq_values *out, pm_arena *arena, pm_error *err)
+{
+	int			w = fixed_width(c);
+	const char *why = NULL;
+
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	out->width = w;
+	switch (enc)
+	{
+		case PM_PQ_ENC_PLAIN:
+			if (c->physical == PM_PQ_BOOLEAN)
+			{
+				uint8_t    *b;
+
+				if ((uint64_t) n > (uint64_t) len * 8)
+					return corrupt(c, err, "truncated boolean values");
+				b = pm_arena_alloc(arena, (size_t) n + 1);
+				if (b == NULL)
+					return nomem(err);
+				if (pm_pq_plain_bool_decode(p, len, n, b, &why) < 0)
+					return corrupt(c, err, why);
+				out->bools = b;
+				return PM_OK;
+			}
+			if (c->physical == PM_PQ_BYTE_ARRAY)
+				return plain_byte_array(c, p, len, n, out, arena, err);
+			if ((uint64_t) n * (uint64_t) w > len)
+				return corrupt(c, err, "truncated values");
+			out->fixed = p;
+			return PM_OK;
+		case PM_PQ_ENC_RLE:
+			if (c->physical == PM_PQ_BOOLEAN)
+			{
+				uint32_t	l;
+				uint8_t    *b;
+
+				if (len < 4)
+					return corrupt(c, err, "truncated boolean values");
+				memcpy(&l, p, 4);
+				if (l > len - 4)
+					return corrupt(c, err, "truncated boolean values");
+				b = pm_arena_alloc(arena, (size_t) n + 1);
+				if (b == NULL)
+					return nomem(err);
+				if (pm_pq_rle_decode_u8(p + 4, l, 1, n, b, &why) < 0)
+					return corrupt(c, err, why);
+				out->bools = b;
+				return PM_OK;
+			}
+			break;
+		case PM_PQ_ENC_DELTA_BINARY_PACKED:
+			if (c->physical == PM_PQ_INT32 || c->physical == PM_PQ_INT64)
+			{
+				int64_t    *v = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) (n + 1));
+				int64_t		got;
+
+				if (v == NULL)
+					return nomem(err);
+				if (pm_pq_delta_decode(p, len, n, v, &got, &why) < 0)
+					return corrupt(c, err, why);
+				if (got != n)
+					return corrupt(c, err, "delta value count differs from the level count");
+				if (c->physical == PM_PQ_INT32)
+				{
+					int32_t    *v32 = (int32_t *) v;
+
+					/* in place, front to back: v32[i] is below v[i] */
+					for (int64_t i = 0; i < n; i++)
+						v32[i] = (int32_t) v[i];
+				}
+				out->fixed = (const uint8_t *) v;
+				return PM_OK;
+			}
+			break;
+		case PM_PQ_ENC_DELTA_LENGTH_BYTE_ARRAY:
+			if (c->physical == PM_PQ_BYTE_ARRAY)
+			{
+				size_t		used;
+
+				return delta_length_byte_array(c, p, len, n, out, &used, arena, err);
+			}
+			break;
+		case PM_PQ_ENC_DELTA_BYTE_ARRAY:
+			if (c->physical == PM_PQ_BYTE_ARRAY || c->physical == PM_PQ_FIXED_LEN_BYTE_ARRAY)
+				return delta_byte_array(c, p, len, n, out, arena, err);
+			break;
+		case PM_PQ_ENC_BYTE_STREAM_SPLIT:
+			if (w > 0 && c->physical != PM_PQ_INT96)
+			{
+				uint8_t    *b;
+
+				if ((uint64_t) n * (uint64_t) w > len)
+					return corrupt(c, err, "truncated values");
+				b = pm_arena_alloc(arena, (size_t) n * (size_t) w + 1);
+				if (b == NULL)
+					return nomem(err);
+				if (pm_pq_byte_stream_split_decode(p, len, w, n, b, &why) < 0)
+					return corrupt(c, err, why);
+				out->fixed = b;
+				return PM_OK;
+			}
+			break;
+		default:
+			break;
+	}
+	return pm_fail(err, PM_ERR_UNSUPPORTED,
+				   "parquet encoding %d is not supported for column \"%s\" of type %s",
+				   enc, c->name, physical_name(c->physical));
+}
+
+/* ---------------------------------------------------------------- pages */
+
+pm_code
+pm_pq_column_start_chunk(pm_pq_column *c, const uint8_t *chunk, size_t len, int codec,
+						 pm_arena *rg_arena, pm_error *err)
+{
+	switch (codec)
+	{
+		case PM_PQ_CODEC_UNCOMPRESSED:
+		case PM_PQ_CODEC_SNAPPY:
+		case PM_PQ_CODEC_GZIP:
+		case PM_PQ_CODEC_LZ4:
+		case PM_PQ_CODEC_ZSTD:
+		case PM_PQ_CODEC_LZ4_RAW:
+			break;
+		default:
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "parquet compression codec %d of column \"%s\" is not supported",
+						   codec, c->name);
+	}
+	c->rg_arena = rg_arena;
+	c->chunk = chunk;
+	c->chunk_len = len;
+	c->chunk_pos = 0;
+	c->codec = codec;
+	c->has_dict = false;
+	c->dict_n = 0;
+	c->dict_data_cap = 0;
+	c->seen_data = false;
+	c->page_n = 0;
+	c->page_pos = 0;
+	c->page_nonnull = 0;
+	c->value_pos = 0;
+	c->page_dict = false;
+	pm_arena_reset(c->page_arena);
+	return PM_OK;
+}
+
+static inline uint32_t
+be32(const uint8_t *p)
+{
+	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | p[3];
+}
+
+/* parquet-mr's LZ4: Hadoop block framing around raw lz4 blocks. */
+static bool
+hadoop_lz4(const uint8_t *src, size_t n, uint8_t *dst, size_t dst_len)
+{
+	size_t		in = 0;
+	size_t		out = 0;
+	pm_error	e;
+
+	while (in < n)
+	{
+		uint32_t	ulen;
+		size_t		block_out = 0;
+
+		if (n - in < 4)
+			return false;
+		ulen = be32(src + in);
+		in += 4;
+		if (ulen > dst_len - out)
+			return false;
+		while (block_out < ulen)
+		{
+			uint32_t	clen;
+			size_t		part;
+			int			r;
+
+			if (n - in < 4)
+				return false;
+			clen = be32(src + in);
+			in += 4;
+			if (clen > n - in)
+				return false;
+			part = ulen - block_out;
+			/* each compressed piece decodes to what is left of the block or less */
+			r = (int) part;
+			pm_error_clear(&e);
+			if (pm_codec_decompress(PM_CODEC_LZ4_RAW, src + in, clen, dst + out, part, &e) != PM_OK)
+				return false;
+			(void) r;
+			block_out += part;
+			out += part;
+			in += clen;
+		}
+	}
+	return out == dst_len;
+}
+
+static pm_code
+decompress(pm_pq_column *c, const uint8_t *src, size_t n, uint8_t *dst, size_t dst_len,
+		   pm_error *err)
+{
+	pm_codec	codec;
+	pm_code		rc;
+
+	switch (c->codec)
+	{
+		case PM_PQ_CODEC_SNAPPY:
+			codec = PM_CODEC_SNAPPY;
+			break;
+		case PM_PQ_CODEC_GZIP:
+			codec = PM_CODEC_GZIP;
+			break;
+		case PM_PQ_CODEC_ZSTD:
+			codec = PM_CODEC_ZSTD;
+			break;
+		case PM_PQ_CODEC_LZ4:
+			if (hadoop_lz4(src, n, dst, dst_len))
+				return PM_OK;
+			codec = PM_CODEC_LZ4_RAW;
+			break;
+		case PM_PQ_CODEC_LZ4_RAW:
+			codec = PM_CODEC_LZ4_RAW;
+			break;
+		default:
+			if (n != dst_len)
+				return corrupt(c, err, "uncompressed page size mismatch");
+			memcpy(dst, src, n);
+			return PM_OK;
+	}
+	rc = pm_codec_decompress(codec, src, n, dst, dst_len, err);
+	if (rc != PM_OK)
+		pm_error_detail(err, "In parquet column \"%s\".", c->name);
+	return rc;
+}
+
+/*
+ * Page payload, decompressed: (src, n) -> (*out, out_len). Uncompressed
+ * payloads are used in place.
+ */
+static pm_code
+page_payload(pm_pq_column *c, const uint8_t *src, size_t n, int64_t out_len, bool compressed,
+			 pm_arena *arena, const uint8_t **out, pm_error *err)
+{
+	uint8_t    *buf;
+
+	if (!compressed || c->codec == PM_PQ_CODEC_UNCOMPRESSED)
+	{
+		if ((int64_t) n != out_len)
+			return corrupt(c, err, "uncompressed page size mismatch");
+		*out = src;
+		return PM_OK;
+	}
+	if (out_len < 0 || out_len > MAX_PAGE_SIZE ||
+		out_len > (int64_t) n * MAX_PAGE_RATIO + (1 << 20))
+		return corrupt(c, err, "implausible uncompressed page size");
+	buf = pm_arena_alloc(arena, (size_t) out_len + 8);
+	if (buf == NULL)
+		return nomem(err);
+	PM_TRY(decompress(c, src, n, buf, (size_t) out_len, err));
+	*out = buf;
+	return PM_OK;
+}
+
+static pm_code
+read_dictionary(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payload,
+				pm_error *err)
+{
+	const uint8_t *data;
+	pm_pq_values vals;
+	int64_t		n = ph->num_values;
+
+	if (c->has_dict || c->seen_data)
+		return corrupt(c, err, "unexpected dictionary page");
+	if (ph->encoding != PM_PQ_ENC_PLAIN && ph->encoding != PM_PQ_ENC_PLAIN_DICTIONARY)
+		return pm_fail(err, PM_ERR_UNSUPPORTED, "dictionary encoding %d of column \"%s\"",
+					   ph->encoding, c->name);
+	PM_TRY(page_payload(c, payload, (size_t) ph->compressed_size, ph->uncompressed_size, true,
+						c->rg_arena, &data, err));
+	PM_TRY(decode_values(c, PM_PQ_ENC_PLAIN, data, (size_t) ph->uncompressed_size, n, &vals,
+						 c->rg_arena, err));
+	c->has_dict = true;
+	c->dict_n = n;
+	if (c->target == NULL)
+		return PM_OK;
+	if (!pm_vector_init(&c->dict, c->target, n, false, c->rg_arena))
+		return nomem(err);
+	if (c->want_nanos)
+	{
+		c->dict.nanos = pm_arena_zalloc(c->rg_arena, sizeof(uint16_t) * (size_t) (n + 1));
+		if (c->dict.nanos == NULL)
+			return nomem(err);
+	}
+	c->dict_data_cap = 0;
+	PM_TRY(convert_dense(c, &vals, 0, n, &c->dict, 0, &c->dict_data_cap, c->rg_arena, err));
+	c->dict.length = n;
+	return PM_OK;
+}
+
+/* Levels of a v1 page (4-byte length prefix for RLE) into out. */
+static pm_code
+v1_levels(pm_pq_column *c, int enc, int max_level, const uint8_t **p, size_t *len,
+		  int64_t n, uint8_t *out, pm_error *err)
+{
+	int			bw = pm_pq_bit_width((uint32_t) max_level);
+	const char *why = NULL;
+	int64_t		r;
+
+	if (enc == PM_PQ_ENC_BIT_PACKED)
+	{
+		r = pm_pq_bitpacked_legacy_decode(*p, *len, bw, n, out, &why);
+		if (r < 0)
+			return corrupt(c, err, why);
+	}
+	else
+	{
+		uint32_t	l;
+
+		if (*len < 4)
+			return corrupt(c, err, "truncated levels");
+		memcpy(&l, *p, 4);
+		if (l > *len - 4)
+			return corrupt(c, err, "levels longer than the page");
+		if (pm_pq_rle_decode_u8(*p + 4, l, bw, n, out, &why) < 0)
+			return corrupt(c, err, why);
+		r = (int64_t) l + 4;
+	}
+	*p += r;
+	*len -= (size_t) r;
+	return PM_OK;
+}
+
+static pm_code
+check_levels(pm_pq_column *c, const uint8_t *lv, int64_t n, int max, pm_error *err)
+{
+	uint8_t		m = 0;
+
+	for (int64_t i = 0; i < n; i++)
+		m = lv[i] > m ? lv[i] : m;
+	if (m > max)
+		return corrupt(c, err, "level above the column's maximum");
+	return PM_OK;
+}
+
+static pm_code
+read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payload,
+			   pm_error *err)
+{
+	pm_arena   *arena = c->page_arena;
+	int64_t		n = ph->num_values;
+	const uint8_t *vp;
+	size_t		vlen;
+	int64_t		nonnull;
+	bool		v2 = ph->type == PM_PQ_PAGE_DATA_V2;
+	const char *why = NULL;
+
+	if (n > PAGE_ENTRY_SLACK + (int64_t) ph->uncompressed_size * 8)
+		return corrupt(c, err, "more values than the page can hold");
+	c->def = NULL;
+	c->rep = NULL;
+	if (c->max_rep > 0 && (c->rep = pm_arena_alloc(arena, (size_t) n + 1)) == NULL)
+		return nomem(err);
+	if (c->max_def > 0 && (c->def = pm_arena_alloc(arena, (size_t) n + 1)) == NULL)
+		return nomem(err);
+	if (!v2)
+	{
+		const uint8_t *data;
+
+		PM_TRY(page_payload(c, payload, (size_t) ph->compressed_size, ph->uncompressed_size,
+							true, arena, &data, err));
+		vp = data;
+		vlen = (size_t) ph->uncompressed_size;
+		if (c->max_rep > 0)
+			PM_TRY(v1_levels(c, ph->rep_encoding, c->max_rep, &vp, &vlen, n, c->rep, err));
+		if (c->max_def > 0)
+			PM_TRY(v1_levels(c, ph->def_encoding, c->max_def, &vp, &vlen, n, c->def, err));
+	}
+	else
+	{
+		size_t		lv = (size_t) ph->rep_levels_len + (size_t) ph->def_levels_len;
+
+		if (lv > (size_t) ph->compressed_size || (int64_t) lv > ph->uncompressed_size)
+			return corrupt(c, err, "levels longer than the page");
+		if (c->max_rep > 0 &&
+			pm_pq_rle_decode_u8(payload, (size_t) ph->rep_levels_len,
+								pm_pq_bit_width((uint32_t) c->max_rep), n, c->rep, &why) < 0)
+			return corrupt(c, err, why);
+		if (c->max_def > 0 &&
+			pm_pq_rle_decode_u8(payload + ph->rep_levels_len, (size_t) ph->def_levels_len,
+								pm_pq_bit_width((uint32_t) c->max_def), n, c->def, &why) < 0)
+			return corrupt(c, err, why);
+		PM_TRY(page_payload(c, payload + lv, (size_t) ph->compressed_size - lv,
+							ph->uncompressed_size - (int64_t) lv, ph->is_compressed,
+							arena, &vp, err));
+		vlen = (size_t) (ph->uncompressed_size - (int64_t) lv);
+	}
+	if (c->rep != NULL)
+		PM_TRY(check_levels(c, c->rep, n, c->max_rep, err));
+	if (c->def != NULL)
+	{
+		const uint8_t *d = c->def;
+		uint8_t		md = (uint8_t) c->max_def;
+
+		PM_TRY(check_levels(c, c->def, n, c->max_def, err));
+		nonnull = 0;
+		for (int64_t i = 0; i < n; i++)
+			nonnull += d[i] == md;
+	}
+	else
+		nonnull = n;
+
+	c->page_dict = false;
+	if (c->target == NULL)
+		memset(&c->vals, 0, sizeof(c->vals));
+	else if (ph->encoding == PM_PQ_ENC_PLAIN_DICTIONARY ||
+			 ph->encoding == PM_PQ_ENC_RLE_DICTIONARY)
+	{
+		uint32_t   *idx;
+		uint32_t	mx = 0;
+
+		if (!c->has_dict)
+			return corrupt(c, err, "dictionary-encoded page without a dictionary");
+		if (nonnull > 0)
+		{
+			if (vlen < 1)
+				return corrupt(c, err, "truncated dictionary indices");
+			idx = pm_arena_alloc(arena, sizeof(uint32_t) * (size_t) (nonnull + 1));
+			if (idx == NULL)
+				return nomem(err);
+			if (pm_pq_rle_decode_u32(vp + 1, vlen - 1, vp[0], nonnull, idx, &why) < 0)
+				return corrupt(c, err, why);
+			for (int64_t i = 0; i < nonnull; i++)
+				mx = idx[i] > mx ? idx[i] : mx;
+			if (mx >= (uint64_t) c->dict_n)
+				return corrupt(c, err, "dictionary index out of range");
+			c->indices = idx;
+		}
+		c->page_dict = true;
+	}
+	else
+		PM_TRY(decode_values(c, ph->encoding, vp, vlen, nonnull, &c->vals, arena, err));
+
+	c->page_n = n;
+	c->page_pos = 0;
+	c->page_nonnull = nonnull;
+	c->value_pos = 0;
+	return PM_OK;
+}
+
+pm_code
+pm_pq_column_next_page(pm_pq_column *c, bool *have, pm_error *err)
+{
+	*have = false;
+	for (;;)
+	{
+		pm_pq_page_header ph;
+		const uint8_t *payload;
+		size_t		left = c->chunk_len - c->chunk_pos;
+
+		if (left == 0)
+			return PM_OK;
+		PM_TRY(pm_pq_page_header_parse(c->chunk + c->chunk_pos, left, &ph, err));
+		if ((size_t) ph.compressed_size > left - ph.header_len)
+			return corrupt(c, err, "page extends beyond its column chunk");
+		payload = c->chunk + c->chunk_pos + ph.header_len;
+		c->chunk_pos += ph.header_len + (size_t) ph.compressed_size;
+		switch (ph.type)
+		{
+			case PM_PQ_PAGE_DICTIONARY:
+				PM_TRY(read_dictionary(c, &ph, payload, err));
+				break;
+			case PM_PQ_PAGE_DATA:
+			case PM_PQ_PAGE_DATA_V2:
+				c->seen_data = true;
+				if (ph.num_values == 0)
+					break;
+				pm_arena_reset(c->page_arena);
+				PM_TRY(read_data_page(c, &ph, payload, err));
+				*have = true;
+				return PM_OK;
+			default:
+				/* index pages and unknown page types are skipped */
+				break;
+		}
+	}
+}

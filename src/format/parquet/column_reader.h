@@ -1,0 +1,133 @@
+/*-------------------------------------------------------------------------
+ * column_reader.h
+ *	  Reading one Parquet leaf column chunk: pages, levels and values.
+ *
+ * A pm_pq_column walks the pages of a column chunk already in memory
+ * (parquet_reader.c reads all chunks of a row group with one batched read).
+ * Each data page is decoded at once into definition/repetition level arrays
+ * and a value source (PLAIN values point into the page; other encodings are
+ * materialised; dictionary pages are converted once per chunk into a vector
+ * of the requested type). pm_pq_column_write_values then moves the next k
+ * values into a vector and spreads them over the null slots, in loops that
+ * switch on the conversion once per call, not per value.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_FORMAT_PARQUET_COLUMN_READER_H
+#define PM_FORMAT_PARQUET_COLUMN_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/error.h"
+#include "common/type.h"
+#include "common/vector.h"
+#include "format/parquet/parquet_metadata.h"
+
+/* How file values become vector values (chosen once per column). */
+typedef enum pm_pq_conv
+{
+	PM_PQ_CV_NONE = 0,			/* levels only, no values wanted */
+	PM_PQ_CV_BOOL,
+	PM_PQ_CV_COPY4,				/* int32/float/date/time-millis as is */
+	PM_PQ_CV_COPY8,				/* int64/double as is */
+	PM_PQ_CV_I32_I8,
+	PM_PQ_CV_I32_I16,
+	PM_PQ_CV_I32_I64,
+	PM_PQ_CV_F32_F64,
+	PM_PQ_CV_I32_DEC,
+	PM_PQ_CV_I64_DEC,
+	PM_PQ_CV_I64_TIME,			/* int64 time (micros/nanos) -> int32 millis */
+	PM_PQ_CV_TS_MILLIS,
+	PM_PQ_CV_TS_MICROS,
+	PM_PQ_CV_TS_NANOS,
+	PM_PQ_CV_TS_INT96,
+	PM_PQ_CV_BYTES,				/* BYTE_ARRAY -> varlen */
+	PM_PQ_CV_FIXED_BYTES,		/* FIXED_LEN_BYTE_ARRAY -> varlen */
+	PM_PQ_CV_BE_DEC				/* big-endian two's complement bytes -> int128 */
+} pm_pq_conv;
+
+/* Decoded values of one page (or dictionary), in file representation. */
+typedef struct pm_pq_values
+{
+	int64_t		n;
+	const uint8_t *fixed;		/* n * width bytes: INT32/INT64/FLOAT/DOUBLE/INT96/FLBA */
+	int			width;
+	const uint8_t *bools;		/* BOOLEAN: n bytes 0/1 */
+	const uint8_t *base;		/* BYTE_ARRAY value i: base + start[i], len[i] bytes */
+	const uint32_t *start;
+	const uint32_t *len;
+} pm_pq_values;
+
+typedef struct pm_pq_column
+{
+	/* fixed at open */
+	const pm_env *env;
+	const pm_pq_node *leaf;
+	const char *name;			/* for messages */
+	int			physical;
+	int32_t		type_length;
+	int			max_def;
+	int			max_rep;
+	const pm_type *target;		/* NULL: levels only */
+	pm_pq_conv	conv;
+	int64_t		time_div;		/* PM_PQ_CV_I64_TIME divisor to millis */
+	bool		want_nanos;
+	pm_arena   *page_arena;		/* current page; reset per page */
+
+	/* current chunk (row group) */
+	pm_arena   *rg_arena;
+	const uint8_t *chunk;
+	size_t		chunk_len;
+	size_t		chunk_pos;
+	int			codec;
+	bool		has_dict;
+	pm_vector	dict;			/* dictionary converted to the target type */
+	int64_t		dict_n;
+	int64_t		dict_data_cap;
+	bool		seen_data;
+
+	/* current page */
+	int64_t		page_n;			/* level entries */
+	int64_t		page_pos;
+	uint8_t    *def;			/* page_n levels, NULL if max_def == 0 */
+	uint8_t    *rep;			/* page_n levels, NULL if max_rep == 0 */
+	int64_t		page_nonnull;
+	int64_t		value_pos;
+	bool		page_dict;
+	uint32_t   *indices;
+	pm_pq_values vals;
+} pm_pq_column;
+
+/*
+ * Set up a column: choose the conversion from the leaf's physical/logical
+ * type to `target` (NULL: levels only). PM_ERR_UNSUPPORTED naming the
+ * column when Paimon would not read it as that type.
+ */
+extern pm_code pm_pq_column_init(pm_pq_column *c, const pm_env *env,
+								 const pm_pq_node *leaf, const pm_type *target,
+								 const char *name, pm_error *err);
+
+/* Start a column chunk (bytes stay valid for the row group, in rg_arena). */
+extern pm_code pm_pq_column_start_chunk(pm_pq_column *c, const uint8_t *chunk, size_t len,
+										int codec, pm_arena *rg_arena, pm_error *err);
+
+/*
+ * Load the next data page (dictionary pages on the way are decoded).
+ * *have = false at the end of the chunk.
+ */
+extern pm_code pm_pq_column_next_page(pm_pq_column *c, bool *have, pm_error *err);
+
+/*
+ * Write the page's next k values into v's slots [slot0, slot0 + nslots):
+ * the non-null slots (v->nulls, which must exist if k < nslots) get the
+ * values in order. For varlen vectors offsets[slot0] must be set; data goes
+ * to v->data (capacity *data_cap, grown in arena).
+ */
+extern pm_code pm_pq_column_write_values(pm_pq_column *c, int64_t k, pm_vector *v,
+										 int64_t slot0, int64_t nslots, int64_t *data_cap,
+										 pm_arena *arena, pm_error *err);
+
+extern void pm_pq_column_release(pm_pq_column *c);
+
+#endif							/* PM_FORMAT_PARQUET_COLUMN_READER_H */

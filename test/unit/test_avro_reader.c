@@ -871,8 +871,11 @@ test_all_manifest_files(void **state)
 			while ((m = readdir(md)) != NULL)
 			{
 				char		path[4096];
-				const pm_type *req;
+				const pm_type *req,
+						   *full;
 				pm_error	err;
+				int64_t		rows,
+							rows_full;
 
 				snprintf(path, sizeof(path), "%s/%s", mdir, m->d_name);
 				if (m->d_name[0] == '.' || !is_avro_file(path))
@@ -883,8 +886,14 @@ test_all_manifest_files(void **state)
 					req = index_manifest_type();
 				else
 					req = manifest_entry_type();
-				if (read_all(io, path, req, 0, NULL, NULL, NULL, &err) != PM_OK)
+				if (read_all(io, path, req, 0, NULL, NULL, &rows, &err) != PM_OK)
 					fail_msg("%s: %s (%s)", path, err.message, err.detail);
+				/* all columns, typed from the writer schema: same rows */
+				assert_int_equal(pm_avro_file_type(pm_env_default(), io, path, A, &full, &err),
+								 PM_OK);
+				if (read_all(io, path, full, 0, NULL, NULL, &rows_full, &err) != PM_OK)
+					fail_msg("%s: %s (%s)", path, err.message, err.detail);
+				assert_int_equal(rows, rows_full);
 				files++;
 			}
 			closedir(md);
@@ -1190,6 +1199,31 @@ check_data_files(const char *table_rel, const char *case_name, const pm_type *re
 	pm_local_fileio_destroy(io);
 }
 
+/* Same type ids and field names, recursively (precisions may differ). */
+static bool
+same_shape(const pm_type *a, const pm_type *b)
+{
+	if (a->id != b->id)
+		return false;
+	switch (a->id)
+	{
+		case PM_TYPE_ROW:
+			if (a->nfields != b->nfields)
+				return false;
+			for (int i = 0; i < a->nfields; i++)
+				if (strcmp(a->fields[i].name, b->fields[i].name) != 0 ||
+					!same_shape(a->fields[i].type, b->fields[i].type))
+					return false;
+			return true;
+		case PM_TYPE_ARRAY:
+			return same_shape(a->element, b->element);
+		case PM_TYPE_MAP:
+			return same_shape(a->element, b->element) && same_shape(a->value, b->value);
+		default:
+			return true;
+	}
+}
+
 static const pm_type *
 append_multiple_type(void)
 {
@@ -1212,6 +1246,29 @@ test_data_append_multiple(void **state)
 					 "avro_append_multiple_snap1", append_multiple_type(), 0);
 	check_data_files("tables/avro/append_multiple.db/append_multiple",
 					 "avro_append_multiple_latest", append_multiple_type(), 1);
+	{
+		pm_fileio  *io = local_io();
+		const pm_type *ft;
+		pm_error	err;
+		char		path[4096];
+
+		snprintf(path, sizeof(path), "%s", unit_corpus_path(
+			"tables/avro/append_multiple.db/append_multiple/f1=10/bucket-0/"
+			"data-3c670e9a-cc3a-4c29-9ba2-775908cb5650-0.avro"));
+		assert_int_equal(pm_avro_file_type(pm_env_default(), io, path, A, &ft, &err), PM_OK);
+		/* TINYINT and SMALLINT are written as int: they come back as INT */
+		{
+			const pm_type *want = append_multiple_type();
+
+			assert_int_equal(ft->nfields, want->nfields);
+			assert_int_equal(ft->fields[0].type->id, PM_TYPE_INT);
+			assert_int_equal(ft->fields[1].type->id, PM_TYPE_INT);
+			for (int i = 2; i < want->nfields; i++)
+				assert_true(same_shape(ft->fields[i].type, want->fields[i].type));
+		}
+		assert_int_equal(ft->fields[15].type->precision, 6);
+		pm_local_fileio_destroy(io);
+	}
 }
 
 static void
@@ -1232,6 +1289,31 @@ test_data_multiple_map(void **state)
 											   "f2", DEC(5, 2), NULL)), NULL);
 	check_data_files("tables/avro/append_with_multiple_map.db/append_with_multiple_map",
 					 "avro_append_with_multiple_map_latest", req, 0);
+	{
+		/* the file's own type has the same shape (BINARY(6) is written as bytes) */
+		pm_fileio  *io = local_io();
+		const pm_type *ft;
+		pm_error	err;
+		char		path[4096];
+
+		snprintf(path, sizeof(path), "%s", unit_corpus_path(
+			"tables/avro/append_with_multiple_map.db/append_with_multiple_map/bucket-0/"
+			"data-72442742-e49e-48a4-a736-a2475aac2d2c-0.avro"));
+		assert_int_equal(pm_avro_file_type(pm_env_default(), io, path, A, &ft, &err), PM_OK);
+		req = ROW("f0", MAP(T(PM_TYPE_INT), T(PM_TYPE_INT)),
+				  "f1", MAP(T(PM_TYPE_DOUBLE), T(PM_TYPE_DOUBLE)),
+				  "f2", MAP(T(PM_TYPE_VARCHAR), T(PM_TYPE_VARCHAR)),
+				  "f3", MAP(T(PM_TYPE_VARCHAR), T(PM_TYPE_VARBINARY)),
+				  "f4", MAP(TS(PM_TYPE_TIMESTAMP, 6), TS(PM_TYPE_TIMESTAMP, 6)),
+				  "f5", MAP(T(PM_TYPE_VARCHAR), ARR(T(PM_TYPE_DOUBLE))),
+				  "f6", MAP(T(PM_TYPE_VARCHAR), MAP(T(PM_TYPE_DOUBLE), T(PM_TYPE_VARCHAR))),
+				  "f7", MAP(T(PM_TYPE_BIGINT), ROW("f0", T(PM_TYPE_INT), "f1", T(PM_TYPE_VARCHAR),
+												   "f2", DEC(5, 2), NULL)), NULL);
+		assert_true(same_shape(ft, req));
+		assert_int_equal(ft->fields[4].type->element->precision, 6);
+		assert_true(ft->fields[0].type->nullable);
+		pm_local_fileio_destroy(io);
+	}
 }
 
 /* Projection, reordering, absent fields and widening on a real data file. */

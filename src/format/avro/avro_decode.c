@@ -434,6 +434,13 @@ compile(cctx *c, const pm_avro_schema *ws, sink *out, const char *column, int de
 		return pm_fail(c->err, PM_ERR_UNSUPPORTED, "avro column \"%s\" nested too deeply", column);
 	if (ws->kind == PM_AVRO_UNION)
 		return compile_union(c, ws, out, column, depth, res);
+	if (ws->kind == PM_AVRO_NULL)
+	{
+		/* a field of type "null" reads as NULL whatever was asked for */
+		if ((*res = new_plan(c, OP_NULL, ws, out, column)) == NULL)
+			return cnomem(c);
+		return PM_OK;
+	}
 	switch (t->id)
 	{
 		case PM_TYPE_ROW:

@@ -88,6 +88,14 @@ struct pm_avro_schema
 extern pm_code pm_avro_schema_parse(const char *json, size_t len, pm_arena *arena,
 									pm_avro_schema **out, pm_error *err);
 
+/*
+ * The Paimon ROW type of the records of a writer schema (the inverse of
+ * Paimon's AvroSchemaConverter), in arena. Recursive records are cut off
+ * below a fixed depth. PM_ERR_UNSUPPORTED if the file does not hold records.
+ */
+extern pm_code pm_avro_schema_to_type(const pm_avro_schema *schema, pm_arena *arena,
+									  const pm_type **out, pm_error *err);
+
 /* Printable name of a node's kind ("record", "long", ...). */
 extern const char *pm_avro_kind_name(pm_avro_kind kind);
 

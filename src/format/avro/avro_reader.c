@@ -231,7 +231,7 @@ set_codec(pm_avro_reader *r, const uint8_t *name, int64_t len, pm_error *err)
 }
 
 static pm_code
-read_header(pm_avro_reader *r, const pm_format_read_options *options, pm_error *err)
+read_header(pm_avro_reader *r, pm_error *err)
 {
 	size_t		n = r->file_size < WINDOW_SIZE ? (size_t) r->file_size : WINDOW_SIZE;
 	const uint8_t *buf;
@@ -253,9 +253,8 @@ read_header(pm_avro_reader *r, const pm_format_read_options *options, pm_error *
 	memcpy(r->sync, buf + h.size - AVRO_SYNC_SIZE, AVRO_SYNC_SIZE);
 	r->header_size = h.size;
 	PM_TRY(set_codec(r, h.codec, h.codec_len, err));
-	PM_TRY(pm_avro_schema_parse((const char *) h.schema, (size_t) h.schema_len, r->arena,
-								&r->schema, err));
-	return pm_avro_plan_compile(r->schema, options->schema, r->arena, &r->plan, err);
+	return pm_avro_schema_parse((const char *) h.schema, (size_t) h.schema_len, r->arena,
+								&r->schema, err);
 }
 
 /* Block header at off: object count, payload size, header length. */
@@ -468,21 +467,16 @@ avro_close(pm_format_reader *base)
 	pm_arena_destroy(r->arena);
 }
 
-pm_code
-pm_avro_reader_open(const pm_env *env, pm_fileio *io, const char *path,
-					const pm_format_read_options *options,
-					pm_format_reader **out, pm_error *err)
+/* Open the file and read its header and schema (no plan yet). */
+static pm_code
+open_container(const pm_env *env, pm_fileio *io, const char *path, int batch_size,
+			   pm_avro_reader **out, pm_error *err)
 {
 	pm_arena   *arena;
 	pm_avro_reader *r;
 	pm_code		rc;
 
 	*out = NULL;
-	if (options == NULL || options->schema == NULL || options->schema->id != PM_TYPE_ROW)
-	{
-		pm_error_set_path(err, path);
-		return pm_fail(err, PM_ERR_INVALID, "avro reader needs a ROW type to read");
-	}
 	if ((arena = pm_arena_create(env)) == NULL ||
 		(r = pm_arena_zalloc(arena, sizeof(pm_avro_reader))) == NULL)
 	{
@@ -496,7 +490,7 @@ pm_avro_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 	r->io = io;
 	r->arena = arena;
 	r->row_count = -1;
-	r->batch_size = options->batch_size > 0 ? options->batch_size : PM_DEFAULT_BATCH_SIZE;
+	r->batch_size = batch_size > 0 ? batch_size : PM_DEFAULT_BATCH_SIZE;
 	r->path = pm_arena_strdup(arena, path);
 	r->batch_arena = pm_arena_create(env);
 	r->block_arena = pm_arena_create(env);
@@ -513,7 +507,7 @@ pm_avro_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 		rc = pm_fail(err, PM_ERR_CORRUPT, "avro file too small (%llu bytes)",
 					 (unsigned long long) r->file_size);
 	if (rc == PM_OK)
-		rc = read_header(r, options, err);
+		rc = read_header(r, err);
 	if (rc != PM_OK)
 	{
 		pm_error_set_path(err, path);
@@ -521,6 +515,48 @@ pm_avro_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 		return rc;
 	}
 	r->pos = r->header_size;
+	*out = r;
+	return PM_OK;
+}
+
+pm_code
+pm_avro_reader_open(const pm_env *env, pm_fileio *io, const char *path,
+					const pm_format_read_options *options,
+					pm_format_reader **out, pm_error *err)
+{
+	pm_avro_reader *r;
+	pm_code		rc;
+
+	*out = NULL;
+	if (options == NULL || options->schema == NULL || options->schema->id != PM_TYPE_ROW)
+	{
+		pm_error_set_path(err, path);
+		return pm_fail(err, PM_ERR_INVALID, "avro reader needs a ROW type to read");
+	}
+	PM_TRY(open_container(env, io, path, options->batch_size, &r, err));
+	rc = pm_avro_plan_compile(r->schema, options->schema, r->arena, &r->plan, err);
+	if (rc != PM_OK)
+	{
+		pm_error_set_path(err, path);
+		avro_close(&r->base);
+		return rc;
+	}
 	*out = &r->base;
 	return PM_OK;
+}
+
+pm_code
+pm_avro_file_type(const pm_env *env, pm_fileio *io, const char *path, pm_arena *arena,
+				  const pm_type **out, pm_error *err)
+{
+	pm_avro_reader *r;
+	pm_code		rc;
+
+	*out = NULL;
+	PM_TRY(open_container(env, io, path, 0, &r, err));
+	rc = pm_avro_schema_to_type(r->schema, arena, out, err);
+	if (rc != PM_OK)
+		pm_error_set_path(err, path);
+	avro_close(&r->base);
+	return rc;
 }

@@ -463,3 +463,206 @@ pm_avro_schema_parse(const char *json, size_t len, pm_arena *arena,
 	json_decref(root);
 	return rc;
 }
+
+/* ----------------------------------------------------------------------
+ * Writer schema -> Paimon type (the inverse of AvroSchemaConverter)
+ * ----------------------------------------------------------------------
+ */
+
+/* Depth beyond which recursive records are cut off (their field omitted). */
+#define TYPE_MAX_DEPTH 16
+
+static pm_code
+type_of(const pm_avro_schema *s, bool nullable, pm_arena *arena, int depth,
+		const pm_type **out, pm_error *err);
+
+static pm_code
+type_nomem(pm_error *err)
+{
+	return pm_fail(err, PM_ERR_NOMEM, "out of memory converting an avro schema");
+}
+
+static pm_code
+record_type(const pm_avro_schema *s, bool nullable, pm_arena *arena, int depth,
+			const pm_type **out, pm_error *err)
+{
+	pm_field   *fields = pm_arena_zalloc(arena, sizeof(pm_field) * (size_t) (s->nchildren + 1));
+	int			n = 0;
+
+	if (fields == NULL)
+		return type_nomem(err);
+	for (int i = 0; i < s->nchildren; i++)
+	{
+		const pm_type *ft = NULL;
+
+		PM_TRY(type_of(s->children[i], false, arena, depth + 1, &ft, err));
+		if (ft == NULL)
+			continue;			/* cut-off recursion */
+		fields[n].id = i;
+		fields[n].name = pm_arena_strdup(arena, s->names[i]);
+		fields[n].type = ft;
+		if (fields[n].name == NULL)
+			return type_nomem(err);
+		n++;
+	}
+	if ((*out = pm_type_new_row(arena, fields, n, nullable)) == NULL)
+		return type_nomem(err);
+	return PM_OK;
+}
+
+/* The Paimon type of an Avro value; *out = NULL when cut off by depth. */
+static pm_code
+type_of(const pm_avro_schema *s, bool nullable, pm_arena *arena, int depth,
+		const pm_type **out, pm_error *err)
+{
+	pm_type    *t = NULL;
+	const pm_type *inner = NULL;
+
+	*out = NULL;
+	if (depth > TYPE_MAX_DEPTH)
+		return PM_OK;
+	switch (s->kind)
+	{
+		case PM_AVRO_UNION:
+			{
+				const pm_avro_schema *first = NULL;
+				bool		has_null = false;
+
+				for (int i = 0; i < s->nchildren; i++)
+				{
+					if (s->children[i]->kind == PM_AVRO_NULL)
+						has_null = true;
+					else if (first == NULL)
+						first = s->children[i];
+				}
+				if (first == NULL)
+					return type_of(s->children[0], true, arena, depth, out, err);
+				return type_of(first, nullable || has_null, arena, depth, out, err);
+			}
+		case PM_AVRO_NULL:
+			t = pm_type_new(arena, PM_TYPE_INT, true);
+			break;
+		case PM_AVRO_BOOLEAN:
+			t = pm_type_new(arena, PM_TYPE_BOOLEAN, nullable);
+			break;
+		case PM_AVRO_INT:
+			t = pm_type_new(arena, s->logical == PM_AVRO_LT_DATE ? PM_TYPE_DATE :
+							s->logical == PM_AVRO_LT_TIME_MILLIS ? PM_TYPE_TIME : PM_TYPE_INT,
+							nullable);
+			if (t != NULL && s->logical == PM_AVRO_LT_TIME_MILLIS)
+				t->precision = 3;
+			break;
+		case PM_AVRO_LONG:
+			if (s->logical == PM_AVRO_LT_TIME_MICROS)
+			{
+				if ((t = pm_type_new(arena, PM_TYPE_TIME, nullable)) != NULL)
+					t->precision = 3;
+			}
+			else if (s->logical == PM_AVRO_LT_TIMESTAMP_MILLIS ||
+					 s->logical == PM_AVRO_LT_TIMESTAMP_MICROS ||
+					 s->logical == PM_AVRO_LT_TIMESTAMP_NANOS)
+			{
+				t = pm_type_new(arena, s->local ? PM_TYPE_TIMESTAMP_LTZ : PM_TYPE_TIMESTAMP,
+								nullable);
+				if (t != NULL)
+					t->precision = s->logical == PM_AVRO_LT_TIMESTAMP_MILLIS ? 3 :
+						s->logical == PM_AVRO_LT_TIMESTAMP_MICROS ? 6 : 9;
+			}
+			else
+				t = pm_type_new(arena, PM_TYPE_BIGINT, nullable);
+			break;
+		case PM_AVRO_FLOAT:
+			t = pm_type_new(arena, PM_TYPE_FLOAT, nullable);
+			break;
+		case PM_AVRO_DOUBLE:
+			t = pm_type_new(arena, PM_TYPE_DOUBLE, nullable);
+			break;
+		case PM_AVRO_BYTES:
+		case PM_AVRO_FIXED:
+			if (s->logical == PM_AVRO_LT_DECIMAL && s->precision <= 38)
+				t = pm_type_new_decimal(arena, s->precision, s->scale, nullable);
+			else if (s->kind == PM_AVRO_FIXED)
+			{
+				if ((t = pm_type_new(arena, PM_TYPE_BINARY, nullable)) != NULL)
+					t->length = s->size;
+			}
+			else if ((t = pm_type_new(arena, PM_TYPE_VARBINARY, nullable)) != NULL)
+				t->length = PM_MAX_VARCHAR_LENGTH;
+			break;
+		case PM_AVRO_STRING:
+		case PM_AVRO_ENUM:
+			if ((t = pm_type_new(arena, PM_TYPE_VARCHAR, nullable)) != NULL)
+				t->length = PM_MAX_VARCHAR_LENGTH;
+			break;
+		case PM_AVRO_RECORD:
+			return record_type(s, nullable, arena, depth, out, err);
+		case PM_AVRO_ARRAY:
+			{
+				const pm_avro_schema *it = s->children[0];
+				int			k = -1,
+							v = -1;
+
+				if (it->kind == PM_AVRO_RECORD && s->logical == PM_AVRO_LT_MAP)
+					for (int i = 0; i < it->nchildren; i++)
+					{
+						if (strcmp(it->names[i], "key") == 0)
+							k = i;
+						else if (strcmp(it->names[i], "value") == 0)
+							v = i;
+					}
+				if (k >= 0 && v >= 0)
+				{
+					const pm_type *kt,
+							   *vt;
+
+					PM_TRY(type_of(it->children[k], false, arena, depth + 1, &kt, err));
+					PM_TRY(type_of(it->children[v], false, arena, depth + 1, &vt, err));
+					if (kt == NULL || vt == NULL)
+						return PM_OK;
+					t = pm_type_new_map(arena, kt, vt, nullable);
+					break;
+				}
+				PM_TRY(type_of(it, false, arena, depth + 1, &inner, err));
+				if (inner == NULL)
+					return PM_OK;
+				t = pm_type_new_array(arena, inner, nullable);
+				break;
+			}
+		case PM_AVRO_MAP:
+			{
+				pm_type    *kt = pm_type_new(arena, PM_TYPE_VARCHAR, false);
+
+				if (kt == NULL)
+					return type_nomem(err);
+				kt->length = PM_MAX_VARCHAR_LENGTH;
+				PM_TRY(type_of(s->children[0], false, arena, depth + 1, &inner, err));
+				if (inner == NULL)
+					return PM_OK;
+				t = pm_type_new_map(arena, kt, inner, nullable);
+				break;
+			}
+	}
+	if (t == NULL)
+		return type_nomem(err);
+	*out = t;
+	return PM_OK;
+}
+
+pm_code
+pm_avro_schema_to_type(const pm_avro_schema *schema, pm_arena *arena, const pm_type **out,
+					   pm_error *err)
+{
+	const pm_avro_schema *s = schema;
+
+	if (s->kind == PM_AVRO_UNION)
+		for (int i = 0; i < s->nchildren; i++)
+			if (s->children[i]->kind == PM_AVRO_RECORD)
+			{
+				s = s->children[i];
+				break;
+			}
+	if (s->kind != PM_AVRO_RECORD)
+		return pm_fail(err, PM_ERR_UNSUPPORTED, "avro file holds %s values, not records",
+					   pm_avro_kind_name(s->kind));
+	return record_type(s, false, arena, 0, out, err);
+}

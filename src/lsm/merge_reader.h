@@ -1,0 +1,67 @@
+/*-------------------------------------------------------------------------
+ * merge_reader.h
+ *	  Merge-on-read of one bucket: a k-way merge of sorted runs by primary
+ *	  key, each key's records fed to the table's merge engine.
+ *
+ * A run is anything that yields key-sorted batches in the KV layout of
+ * table/split.h (cols[0..nkeys-1] the trimmed key, cols[nkeys]
+ * _SEQUENCE_NUMBER, cols[nkeys+1] _VALUE_KIND, then the value columns the
+ * engine was built for); in the table read each data file is one run, and
+ * unit tests hand-build runs. Rows whose file position (batch->first_row +
+ * i) is in the run's deletion vector are skipped before merging.
+ *
+ * Output: batches of the first `noutput` value columns, at most batch_size
+ * rows, built row by row (deep copies), so memory is bounded by one batch
+ * per run plus one output batch: the bucket is never materialized.
+ * Results whose kind is -U or -D are dropped (DropDeleteReader).
+ *
+ * Order of a key's records (SortMergeReaderWithMinHeap): user sequence
+ * fields, then _SEQUENCE_NUMBER, then retract before add. A key with one
+ * record bypasses the engine (ReducerMergeFunctionWrapper).
+ *
+ * Spec: ../shared/docs/paimon-format-data.md §4.3; apache/paimon
+ * mergetree/compact/SortMergeReaderWithMinHeap.java, MergeFileSplitRead.java.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_LSM_MERGE_READER_H
+#define PM_LSM_MERGE_READER_H
+
+#include <stdbool.h>
+
+#include "common/env.h"
+#include "common/error.h"
+#include "common/vector.h"
+#include "index/deletion_vector.h"
+#include "lsm/merge_engine.h"
+
+/* One sorted run. */
+typedef struct pm_run_source
+{
+	/* next batch, *batch = NULL at the end; valid until the next call */
+	pm_code		(*next) (void *state, pm_batch **batch, pm_error *err);
+	void		(*close) (void *state);	/* may be NULL */
+	void	   *state;
+	const pm_deletion_vector *dv;	/* NULL: no deleted rows */
+} pm_run_source;
+
+typedef struct pm_merge_reader pm_merge_reader;
+
+/*
+ * Merge nruns runs (copied; the reader closes them) whose batches carry
+ * nkeys key columns and the engine's value columns; output the first
+ * noutput value columns, of types output_types. batch_size 0 = 1024.
+ * The engine must outlive the reader.
+ */
+extern pm_code pm_merge_reader_open(const pm_env *env, pm_merge_engine *engine, int nkeys,
+									const pm_type *const *output_types, int noutput,
+									const pm_run_source *runs, int nruns, int batch_size,
+									pm_merge_reader **out, pm_error *err);
+
+/* Next merged batch, or *batch = NULL at the end; valid until the next call. */
+extern pm_code pm_merge_reader_next(pm_merge_reader *reader, pm_batch **batch,
+									pm_error *err);
+
+/* Close every run and free the reader (safe on NULL). */
+extern void pm_merge_reader_close(pm_merge_reader *reader);
+
+#endif							/* PM_LSM_MERGE_READER_H */

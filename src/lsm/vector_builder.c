@@ -1,0 +1,205 @@
+/*-------------------------------------------------------------------------
+ * vector_builder.c
+ *	  Append values (deep copies) to growing column vectors.
+ *
+ * Capacities grow geometrically; a vector's children (ROW fields) grow
+ * with it, collection children (ARRAY/MAP elements) by element count.
+ *-------------------------------------------------------------------------
+ */
+#include "lsm/vector_builder.h"
+
+#include <string.h>
+
+static bool
+uses_offsets(pm_type_id id)
+{
+	return pm_type_is_varlen(id) || id == PM_TYPE_ARRAY ||
+		id == PM_TYPE_MULTISET || id == PM_TYPE_MAP;
+}
+
+bool
+pm_vector_builder_init(pm_vector_builder *b, pm_vector *v, const pm_type *type,
+					   int64_t capacity, pm_arena *arena)
+{
+	if (capacity < 1)
+		capacity = 1;
+	memset(b, 0, sizeof(*b));
+	b->v = v;
+	b->arena = arena;
+	b->capacity = capacity;
+	if (!pm_vector_init(v, type, capacity, true, arena))
+		return false;
+	if (type->id == PM_TYPE_TIMESTAMP || type->id == PM_TYPE_TIMESTAMP_LTZ)
+	{
+		v->nanos = pm_arena_zalloc(arena, sizeof(uint16_t) * (size_t) capacity);
+		if (v->nanos == NULL)
+			return false;
+	}
+	if (v->nchildren > 0)
+	{
+		bool		collection = type->id != PM_TYPE_ROW;
+
+		b->nchildren = v->nchildren;
+		b->children = pm_arena_zalloc(arena, sizeof(pm_vector_builder) * (size_t) v->nchildren);
+		if (b->children == NULL)
+			return false;
+		for (int i = 0; i < v->nchildren; i++)
+			if (!pm_vector_builder_init(&b->children[i], &v->children[i],
+										v->children[i].type,
+										collection ? 4 : capacity, arena))
+				return false;
+	}
+	return true;
+}
+
+/* Make room for one more value. */
+static bool
+grow(pm_vector_builder *b)
+{
+	pm_vector  *v = b->v;
+	int64_t		cap;
+
+	if (v->length < b->capacity)
+		return true;
+	cap = b->capacity * 2;
+	if (!pm_vector_reserve(v, v->length, cap, b->arena))
+		return false;
+	if (v->nulls == NULL && !pm_vector_ensure_nulls(v, cap, b->arena))
+		return false;
+	b->capacity = cap;
+	return true;
+}
+
+static bool
+append_null_only(pm_vector_builder *b)
+{
+	pm_vector  *v = b->v;
+	int			size = pm_type_value_size(v->type->id);
+
+	if (!grow(b))
+		return false;
+	v->nulls[v->length] = 1;
+	if (size > 0)
+		memset((uint8_t *) v->values + (size_t) v->length * size, 0, (size_t) size);
+	if (v->nanos != NULL)
+		v->nanos[v->length] = 0;
+	if (uses_offsets(v->type->id))
+	{
+		/* keep offsets[length + 1] == offsets[length] */
+		int32_t		end;
+
+		if (pm_type_is_varlen(v->type->id))
+			end = (int32_t) v->data_size;
+		else
+			end = v->offsets[v->length];
+		v->offsets[v->length + 1] = end;
+	}
+	v->length++;
+	return true;
+}
+
+bool
+pm_vector_builder_append_null(pm_vector_builder *b)
+{
+	if (!append_null_only(b))
+		return false;
+	if (b->v->type->id == PM_TYPE_ROW)
+		for (int i = 0; i < b->nchildren; i++)
+			if (!pm_vector_builder_append_null(&b->children[i]))
+				return false;
+	return true;
+}
+
+bool
+pm_vector_builder_append_bytes(pm_vector_builder *b, const void *bytes, int32_t len)
+{
+	pm_vector  *v = b->v;
+
+	if (!grow(b))
+		return false;
+	if (!pm_vector_append_data(v, &b->data_capacity, bytes, len, b->arena))
+		return false;
+	v->nulls[v->length] = 0;
+	v->offsets[v->length + 1] = (int32_t) v->data_size;
+	v->length++;
+	return true;
+}
+
+bool
+pm_vector_builder_append(pm_vector_builder *b, const pm_vector *src, int64_t row)
+{
+	pm_vector  *v = b->v;
+	int			size;
+
+	if (src == NULL || pm_vector_is_null(src, row))
+		return pm_vector_builder_append_null(b);
+	size = pm_type_value_size(v->type->id);
+	switch (v->type->id)
+	{
+		case PM_TYPE_CHAR:
+		case PM_TYPE_VARCHAR:
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+		case PM_TYPE_BLOB:
+		case PM_TYPE_VARIANT:
+			{
+				int32_t		len;
+				const uint8_t *p = pm_vector_bytes(src, row, &len);
+
+				return pm_vector_builder_append_bytes(b, p, len);
+			}
+		case PM_TYPE_ARRAY:
+		case PM_TYPE_MULTISET:
+		case PM_TYPE_MAP:
+			{
+				int32_t		start = src->offsets[row];
+				int32_t		end = src->offsets[row + 1];
+				int32_t		base;
+
+				if (!grow(b))
+					return false;
+				for (int c = 0; c < b->nchildren && c < src->nchildren; c++)
+					for (int32_t e = start; e < end; e++)
+						if (!pm_vector_builder_append(&b->children[c], &src->children[c], e))
+							return false;
+				base = v->offsets[v->length];
+				v->nulls[v->length] = 0;
+				v->offsets[v->length + 1] = base + (end - start);
+				v->length++;
+				return true;
+			}
+		case PM_TYPE_ROW:
+			if (!grow(b))
+				return false;
+			for (int c = 0; c < b->nchildren; c++)
+				if (!pm_vector_builder_append(&b->children[c],
+											  c < src->nchildren ? &src->children[c] : NULL,
+											  row))
+					return false;
+			v->nulls[v->length] = 0;
+			v->length++;
+			return true;
+		default:
+			if (!grow(b))
+				return false;
+			memcpy((uint8_t *) v->values + (size_t) v->length * size,
+				   (const uint8_t *) src->values + (size_t) row * size, (size_t) size);
+			if (v->nanos != NULL)
+				v->nanos[v->length] = src->nanos != NULL ? src->nanos[row] : 0;
+			v->nulls[v->length] = 0;
+			v->length++;
+			return true;
+	}
+}
+
+pm_vector *
+pm_vector_copy_value(pm_arena *arena, const pm_type *type, const pm_vector *src, int64_t row)
+{
+	pm_vector  *v = pm_arena_zalloc(arena, sizeof(pm_vector));
+	pm_vector_builder b;
+
+	if (v == NULL || !pm_vector_builder_init(&b, v, type, 1, arena) ||
+		!pm_vector_builder_append(&b, src, row))
+		return NULL;
+	return v;
+}

@@ -1,0 +1,60 @@
+/*-------------------------------------------------------------------------
+ * vector_builder.h
+ *	  Grow a column vector value by value, deep-copying from other vectors.
+ *
+ * The merge reader assembles its output batches row by row from values
+ * scattered over the input batches (and from values the merge engine
+ * computed); this is the one place that knows how to copy a value of any
+ * type, nested ones included, into a growing pm_vector. All memory comes
+ * from the arena given at init (reset it to drop the vector).
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_LSM_VECTOR_BUILDER_H
+#define PM_LSM_VECTOR_BUILDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/vector.h"
+
+typedef struct pm_vector_builder pm_vector_builder;
+
+struct pm_vector_builder
+{
+	pm_vector  *v;				/* the vector being built */
+	int64_t		capacity;		/* values allocated */
+	int64_t		data_capacity;	/* bytes allocated in v->data */
+	int			nchildren;
+	pm_vector_builder *children;
+	pm_arena   *arena;
+};
+
+/*
+ * Start building v (caller-owned struct) of `type` with room for
+ * `capacity` values; v->length starts at 0 and nulls are allocated.
+ * False on out-of-memory.
+ */
+extern bool pm_vector_builder_init(pm_vector_builder *b, pm_vector *v, const pm_type *type,
+								   int64_t capacity, pm_arena *arena);
+
+/*
+ * Append value `row` of src (same type as the built vector; NULL src
+ * appends a NULL). Deep copy: nested values and bytes are copied.
+ */
+extern bool pm_vector_builder_append(pm_vector_builder *b, const pm_vector *src, int64_t row);
+extern bool pm_vector_builder_append_null(pm_vector_builder *b);
+
+/* Append raw bytes to a varlen vector (CHAR..VARBINARY). */
+extern bool pm_vector_builder_append_bytes(pm_vector_builder *b, const void *bytes,
+										   int32_t len);
+
+/*
+ * A fresh vector of `type` holding one value copied from (src, row), or
+ * one NULL when src is NULL: for values that must outlive src's batch.
+ * NULL on out-of-memory.
+ */
+extern pm_vector *pm_vector_copy_value(pm_arena *arena, const pm_type *type,
+									   const pm_vector *src, int64_t row);
+
+#endif							/* PM_LSM_VECTOR_BUILDER_H */

@@ -21,6 +21,7 @@
 #include "common/type.h"
 #include "common/vector.h"
 #include "format/parquet/parquet_reader.h"
+#include "format/parquet/parquet_schema.h"
 #include "io/fileio.h"
 #include "io/memory_fileio.h"
 
@@ -574,6 +575,57 @@ test_type_mismatch(void **state)
 	rowset_free(&got);
 }
 
+static uint8_t *load(const char *path, size_t *len);
+
+/*
+ * Every data file of the corpus, read with the type its own footer stands
+ * for, with two batch sizes: no error, all rows, same rows both times.
+ */
+static void
+test_all_corpus_files(void **state)
+{
+	char	  **paths = NULL;
+	int			n = 0;
+	int64_t		total = 0;
+
+	unit_require_corpus();
+	find_parquet(unit_corpus_path("tables"), NULL, &paths, &n);
+	assert_true(n > 100);
+	for (int i = 0; i < n; i++)
+	{
+		size_t		len;
+		uint8_t    *bytes = load(paths[i], &len);
+		pm_arena   *a = pm_arena_create(pm_env_default());
+		pm_pq_metadata md;
+		const pm_type *t;
+		pm_error	err;
+		rowset		r1 = {0};
+		rowset		r2 = {0};
+		pm_code		rc;
+
+		pm_error_clear(&err);
+		assert_int_equal(pm_pq_metadata_from_file_bytes(bytes, len, a, &md, &err), PM_OK);
+		assert_int_equal(pm_pq_schema_to_type(&md, a, &t, &err), PM_OK);
+		rc = read_file(paths[i], t, 0, &r1, &err);
+		if (rc != PM_OK)
+			print_message("%s: %s\n", paths[i], err.message);
+		assert_int_equal(rc, PM_OK);
+		assert_int_equal(read_file(paths[i], t, 3, &r2, &err), PM_OK);
+		assert_int_equal(r1.n, md.num_rows);
+		assert_int_equal(r2.n, r1.n);
+		for (int k = 0; k < r1.n; k++)
+			assert_string_equal(r1.rows[k], r2.rows[k]);
+		total += r1.n;
+		rowset_free(&r1);
+		rowset_free(&r2);
+		pm_arena_destroy(a);
+		free(bytes);
+		free(paths[i]);
+	}
+	free(paths);
+	assert_true(total > 0);
+}
+
 /* --------------------------------------------------------- corrupt files */
 
 static uint8_t *
@@ -683,6 +735,7 @@ main(void)
 		cmocka_unit_test(test_projection_and_absent),
 		cmocka_unit_test(test_row_of_absent_fields),
 		cmocka_unit_test(test_type_mismatch),
+		cmocka_unit_test(test_all_corpus_files),
 		cmocka_unit_test(test_corrupt),
 	};
 	int			rc;

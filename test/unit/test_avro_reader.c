@@ -1950,6 +1950,38 @@ test_batches_and_blocks(void **state)
 	free(d);
 }
 
+/* The fuzz seeds made from corpus files (codec rewritten) read fully. */
+static void
+test_fuzz_seeds(void **state)
+{
+	static const char *const seeds[] = {
+		"data_map_null", "data_map_zstd", "data_multiple_null", "index_v09_null",
+		"list_current_null", "list_current_zstd", "list_empty", "list_v09_null",
+		"manifest_current_deflate", "manifest_current_null",
+	};
+	static const int64_t rows[] = {1, 1, 1, 2, 1, 1, 0, 1, 2, 2};
+	pm_fileio  *io = local_io();
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
+	{
+		char		path[512];
+		const pm_type *ft;
+		pm_error	err;
+		int64_t		n;
+
+		snprintf(path, sizeof(path), "test/fuzz/corpus/avro/%s", seeds[i]);
+		if (file_size_of(path) < 0)
+			skip();				/* not run from the repository root */
+		assert_int_equal(pm_avro_file_type(pm_env_default(), io, path, A, &ft, &err), PM_OK);
+		if (read_all(io, path, ft, 0, NULL, NULL, &n, &err) != PM_OK)
+			fail_msg("%s: %s (%s)", path, err.message, err.detail);
+		if (n != rows[i])
+			fail_msg("%s: %lld rows", path, (long long) n);
+	}
+	pm_local_fileio_destroy(io);
+}
+
 int
 main(void)
 {
@@ -1965,6 +1997,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_synthetic_schema_features, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corruption, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batches_and_blocks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fuzz_seeds, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,181 @@
+/*-------------------------------------------------------------------------
+ * fuzz_parquet.c
+ *	  libFuzzer harness of the Parquet reader (pm_parquet_reader_open +
+ *	  next).
+ *
+ * Input: a whole Parquet file, served by the in-memory FileIO. It is read
+ * twice: with a fixed ROW type naming the columns of the corpus seeds
+ * (maps, lists, rows, INT96/INT64 timestamps, decimals, strings, absent
+ * fields) and with the type the file's own footer stands for. Properties:
+ * an error sets err->code and the path; batches never exceed the batch
+ * size and number rows consecutively; offsets are monotonic and inside
+ * their data / child vectors; nulls are 0/1; nanos stay below 1000.
+ *-------------------------------------------------------------------------
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/parquet/parquet_reader.h"
+#include "format/parquet/parquet_schema.h"
+#include "io/memory_fileio.h"
+
+#define BATCH 50
+
+static void
+check_vector(const pm_vector *v, int64_t n)
+{
+	pm_type_id	id = v->type->id;
+
+	if (v->length != n)
+		abort();
+	if (v->nulls)
+		for (int64_t i = 0; i < n; i++)
+			if (v->nulls[i] > 1)
+				abort();
+	if (v->nanos)
+		for (int64_t i = 0; i < n; i++)
+			if (v->nanos[i] > 999)
+				abort();
+	if (pm_type_is_varlen(id) || id == PM_TYPE_ARRAY || id == PM_TYPE_MAP ||
+		id == PM_TYPE_MULTISET)
+	{
+		int64_t		limit = pm_type_is_varlen(id) ? v->data_size :
+			(v->nchildren > 0 ? v->children[0].length : 0);
+
+		if (v->offsets[0] != 0)
+			abort();
+		for (int64_t i = 0; i < n; i++)
+			if (v->offsets[i + 1] < v->offsets[i] || v->offsets[i + 1] > limit)
+				abort();
+		if (id == PM_TYPE_MAP && v->children[1].length != v->children[0].length)
+			abort();
+		if (pm_type_is_varlen(id) && n > 0 && v->offsets[n] > 0)
+		{
+			volatile uint8_t x = v->data[v->offsets[n] - 1];
+
+			(void) x;
+		}
+	}
+	for (int c = 0; c < v->nchildren; c++)
+		check_vector(&v->children[c], id == PM_TYPE_ROW ? n : v->children[c].length);
+}
+
+static void
+read_with(pm_fileio *io, const pm_type *schema)
+{
+	pm_format_read_options opt = {schema, BATCH, NULL};
+	pm_format_reader *r;
+	pm_batch   *b;
+	pm_error	err;
+	int64_t		total = 0;
+
+	pm_error_clear(&err);
+	if (pm_parquet_reader_open(pm_env_default(), io, "/f", &opt, &r, &err) != PM_OK)
+	{
+		if (err.code == PM_OK || strcmp(err.path, "/f") != 0)
+			abort();
+		return;
+	}
+	for (int iter = 0; iter < 100000; iter++)
+	{
+		pm_error_clear(&err);
+		if (pm_format_reader_next(r, &b, &err) != PM_OK)
+		{
+			if (err.code == PM_OK || strcmp(err.path, "/f") != 0)
+				abort();
+			break;
+		}
+		if (b == NULL)
+		{
+			if (total != pm_format_reader_row_count(r))
+				abort();
+			break;
+		}
+		if (b->nrows <= 0 || b->nrows > BATCH || b->first_row != total ||
+			b->ncols != schema->nfields)
+			abort();
+		for (int c = 0; c < b->ncols; c++)
+			check_vector(&b->cols[c], b->nrows);
+		total += b->nrows;
+	}
+	pm_format_reader_close(r);
+}
+
+static pm_type *
+T(pm_arena *a, pm_type_id id, int precision)
+{
+	pm_type    *t = pm_type_new(a, id, true);
+
+	if (precision >= 0)
+		t->precision = precision;
+	return t;
+}
+
+static const pm_type *
+ROW(pm_arena *a, int n, const char **names, const pm_type **types)
+{
+	pm_field	f[16];
+
+	memset(f, 0, sizeof(f));
+	for (int i = 0; i < n; i++)
+	{
+		f[i].id = i;
+		f[i].name = names[i];
+		f[i].type = types[i];
+	}
+	return pm_type_new_row(a, f, n, true);
+}
+
+/* The columns of the seeds: parquet_append_table, complex tables, timestamps. */
+static const pm_type *
+fixed_schema(pm_arena *a)
+{
+	const char *rn[] = {"f0", "f1", "zz"};
+	const pm_type *rt[] = {T(a, PM_TYPE_BOOLEAN, -1), T(a, PM_TYPE_BIGINT, -1),
+	T(a, PM_TYPE_INT, -1)};
+	const pm_type *row = ROW(a, 3, rn, rt);
+	const char *names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f8", "f10", "f11", "ts_nano",
+	"ts_milli", "_KEY_f0", "absent"};
+	const pm_type *types[] = {
+		pm_type_new_map(a, T(a, PM_TYPE_TINYINT, -1), T(a, PM_TYPE_SMALLINT, -1), true),
+		pm_type_new_array(a, T(a, PM_TYPE_FLOAT, -1), true),
+		row,
+		T(a, PM_TYPE_TIMESTAMP, 9),
+		T(a, PM_TYPE_DATE, -1),
+		pm_type_new_decimal(a, 2, 2, true),
+		T(a, PM_TYPE_VARCHAR, -1),
+		pm_type_new_map(a, pm_type_new_array(a, T(a, PM_TYPE_FLOAT, -1), true), row, true),
+		T(a, PM_TYPE_TIMESTAMP, 9),
+		T(a, PM_TYPE_TIMESTAMP, 9),
+		T(a, PM_TYPE_TIMESTAMP, 3),
+		T(a, PM_TYPE_VARCHAR, -1),
+		T(a, PM_TYPE_INT, -1)
+	};
+
+	return ROW(a, 13, names, types);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_error	err;
+	pm_pq_metadata md;
+	const pm_type *own;
+
+	pm_error_clear(&err);
+	if (a == NULL || io == NULL || pm_memory_fileio_add(io, "/f", data, size, &err) != PM_OK)
+		abort();
+	read_with(io, fixed_schema(a));
+	pm_error_clear(&err);
+	if (pm_pq_metadata_from_file_bytes(data, size, a, &md, &err) == PM_OK &&
+		pm_pq_schema_to_type(&md, a, &own, &err) == PM_OK)
+		read_with(io, own);
+	if (pm_memory_fileio_open_files(io) != 0)
+		abort();
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+	return 0;
+}

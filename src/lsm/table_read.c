@@ -1,41 +1,315 @@
 /*-------------------------------------------------------------------------
  * table_read.c
  *	  The read facade: append tables through pm_scan_reader_*, primary-key
- *	  tables through the LSM merge (see table_read.h).
+ *	  tables split by split through the LSM merge (see table_read.h).
  *
- * XXX: for now a pure pass-through to pm_scan_reader_*; the merge of
- * primary-key splits is being added behind the same signature.
+ * Per primary-key split (one bucket):
+ *	 raw		when Java would read it without merging (§4.3 "raw shortcut":
+ *				no level-0 file, no retract rows, and DV table / first-row /
+ *				a single level; or a single file without retract rows): each
+ *				file read as is, deletion-vector rows removed;
+ *	 merge		otherwise: every data file is one sorted run (its DV
+ *				applied), merged by pm_merge_reader with the table's engine.
+ * Which levels are visible (level 0 skipped for DV and first-row tables)
+ * is decided by scan planning (src/table/scan_plan.c), per §4.8.
+ *
+ * Spec: ../shared/docs/paimon-format-data.md §4.3, §4.8, §5.4;
+ * apache/paimon MergeFileSplitRead.java, MergeTreeSplitGenerator.java.
  *-------------------------------------------------------------------------
  */
 #include "lsm/table_read.h"
 
+#include <string.h>
+#include <strings.h>
+
 #include "common/env.h"
+#include "index/deletion_vector.h"
+#include "lsm/merge_engine.h"
+#include "lsm/merge_reader.h"
+#include "lsm/vector_builder.h"
 #include "table/split.h"
+
+/* One data file as a sorted run of the merge. */
+typedef struct file_run
+{
+	pm_table_read *read;
+	const pm_data_file_meta *file;
+	pm_data_file_reader *reader;	/* opened on first use */
+	pm_deletion_vector *dv;
+} file_run;
 
 struct pm_table_read
 {
 	const pm_env *env;
-	pm_scan_reader *reader;
+	pm_scan    *scan;
+	pm_table   *table;
+	pm_scan_reader *reader;		/* append tables: the pass-through */
+
+	/* primary-key tables */
+	pm_arena   *arena;			/* read lifetime */
+	const pm_schema *schema;
+	int			nfields;
+	int		   *read_fields;	/* requested fields, then merge-only ones */
+	int			nread;
+	const pm_type **out_types;
+	int			nkeys;
+	pm_merge_engine *engine;
+	bool		dv_enabled;
+	bool		first_row;
+	int			split;			/* next split to start */
+	pm_merge_reader *merge;		/* current split, merge path */
+	/* current split, raw path */
+	const pm_split *raw_split;
+	int			raw_file;
+	pm_data_file_reader *raw_reader;
+	pm_deletion_vector *raw_dv;
+	pm_arena   *raw_arena;		/* DV-filtered batches */
+	pm_batch	raw_batch;
 };
+
+static bool
+option_true(const pm_schema *s, const char *key)
+{
+	const char *v = pm_schema_option(s, key);
+
+	return v != NULL && strcasecmp(v, "true") == 0;
+}
+
+static pm_code
+load_dv(pm_table_read *r, const pm_data_file_meta *f, pm_deletion_vector **dv, pm_error *err)
+{
+	const pm_deletion_file *d = f->deletion_file;
+
+	*dv = NULL;
+	if (d == NULL)
+		return PM_OK;
+	return pm_deletion_vector_read(r->env, pm_table_fileio(r->table), d->path, d->offset,
+								   d->length, dv, err);
+}
+
+/* ---- merge path: runs ---------------------------------------------------- */
+
+static pm_code
+file_run_next(void *state, pm_batch **batch, pm_error *err)
+{
+	file_run   *fr = state;
+
+	*batch = NULL;
+	if (fr->reader == NULL)
+		PM_TRY(pm_data_file_reader_open(fr->read->table, fr->file, fr->read->read_fields,
+										fr->read->nread, true, 0, &fr->reader, err));
+	return pm_data_file_reader_next(fr->reader, batch, err);
+}
+
+static void
+file_run_close(void *state)
+{
+	file_run   *fr = state;
+
+	pm_data_file_reader_close(fr->reader);
+	fr->reader = NULL;
+	pm_deletion_vector_destroy(fr->dv);
+	fr->dv = NULL;
+}
+
+/*
+ * Can this split be read without merging? MergeTreeSplitGenerator: no
+ * level-0 file and no retract rows, and (DVs, first-row, or one level);
+ * or one file without retract rows.
+ */
+static bool
+split_is_raw(const pm_table_read *r, const pm_split *sp)
+{
+	bool		no_l0_no_delete = true;
+	bool		one_level = true;
+
+	for (int i = 0; i < sp->nfiles; i++)
+	{
+		const pm_data_file_meta *f = sp->files[i];
+
+		if (f->level == 0 || f->delete_row_count > 0)
+			no_l0_no_delete = false;
+		if (f->level != sp->files[0]->level)
+			one_level = false;
+	}
+	if (sp->nfiles == 1 && sp->files[0]->delete_row_count <= 0)
+		return true;
+	return no_l0_no_delete && (r->dv_enabled || r->first_row || one_level);
+}
+
+static pm_code
+start_merge(pm_table_read *r, const pm_split *sp, pm_error *err)
+{
+	pm_run_source *runs;
+	file_run   *frs;
+	pm_code		rc = PM_OK;
+	int			n = sp->nfiles;
+
+	runs = pm_arena_zalloc(r->arena, sizeof(pm_run_source) * (size_t) (n + 1));
+	frs = pm_arena_zalloc(r->arena, sizeof(file_run) * (size_t) (n + 1));
+	if (runs == NULL || frs == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
+	for (int i = 0; i < n; i++)
+	{
+		frs[i].read = r;
+		frs[i].file = sp->files[i];
+		runs[i].next = file_run_next;
+		runs[i].close = file_run_close;
+		runs[i].state = &frs[i];
+		if (rc == PM_OK)
+			rc = load_dv(r, sp->files[i], &frs[i].dv, err);
+		runs[i].dv = frs[i].dv;
+	}
+	if (rc != PM_OK)
+	{
+		for (int i = 0; i < n; i++)
+			file_run_close(&frs[i]);
+		return rc;
+	}
+	/* the merge reader owns (and closes) the runs from here, even on failure */
+	return pm_merge_reader_open(r->env, r->engine, r->nkeys, r->out_types, r->nfields,
+								runs, n, 0, &r->merge, err);
+}
+
+/* ---- raw path ------------------------------------------------------------ */
+
+static void
+close_raw_file(pm_table_read *r)
+{
+	pm_data_file_reader_close(r->raw_reader);
+	r->raw_reader = NULL;
+	pm_deletion_vector_destroy(r->raw_dv);
+	r->raw_dv = NULL;
+}
+
+/* Copy the rows of b that the DV keeps into r->raw_batch. */
+static pm_code
+filter_batch(pm_table_read *r, const pm_batch *b, pm_batch **out, pm_error *err)
+{
+	uint8_t    *sel;
+	pm_vector_builder *bld;
+
+	pm_arena_reset(r->raw_arena);
+	sel = pm_arena_alloc(r->raw_arena, (size_t) (b->nrows > 0 ? b->nrows : 1));
+	bld = pm_arena_zalloc(r->raw_arena, sizeof(pm_vector_builder) * (size_t) (b->ncols + 1));
+	memset(&r->raw_batch, 0, sizeof(r->raw_batch));
+	r->raw_batch.cols = pm_arena_zalloc(r->raw_arena, sizeof(pm_vector) * (size_t) (b->ncols + 1));
+	if (sel == NULL || bld == NULL || r->raw_batch.cols == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory applying a deletion vector");
+	r->raw_batch.ncols = b->ncols;
+	r->raw_batch.first_row = b->first_row;
+	r->raw_batch.nrows = pm_deletion_vector_apply(r->raw_dv, b, sel);
+	for (int c = 0; c < b->ncols; c++)
+	{
+		if (!pm_vector_builder_init(&bld[c], &r->raw_batch.cols[c], b->cols[c].type,
+									r->raw_batch.nrows, r->raw_arena))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory applying a deletion vector");
+		for (int64_t i = 0; i < b->nrows; i++)
+			if (sel[i] && !pm_vector_builder_append(&bld[c], &b->cols[c], i))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory applying a deletion vector");
+	}
+	*out = &r->raw_batch;
+	return PM_OK;
+}
+
+static pm_code
+raw_next(pm_table_read *r, pm_batch **batch, pm_error *err)
+{
+	*batch = NULL;
+	while (r->raw_split != NULL)
+	{
+		pm_batch   *b;
+
+		if (r->raw_reader == NULL)
+		{
+			const pm_data_file_meta *f;
+
+			if (r->raw_file >= r->raw_split->nfiles)
+			{
+				r->raw_split = NULL;
+				return PM_OK;
+			}
+			f = r->raw_split->files[r->raw_file++];
+			PM_TRY(load_dv(r, f, &r->raw_dv, err));
+			PM_TRY(pm_data_file_reader_open(r->table, f, r->read_fields, r->nfields, false, 0,
+											&r->raw_reader, err));
+		}
+		PM_TRY(pm_data_file_reader_next(r->raw_reader, &b, err));
+		if (b == NULL)
+		{
+			close_raw_file(r);
+			continue;
+		}
+		if (r->raw_dv != NULL && pm_deletion_vector_cardinality(r->raw_dv) > 0)
+			PM_TRY(filter_batch(r, b, &b, err));
+		if (b->nrows == 0)
+			continue;
+		*batch = b;
+		return PM_OK;
+	}
+	return PM_OK;
+}
+
+/* ---- facade ---------------------------------------------------------------- */
+
+static pm_code
+open_pk(pm_table_read *r, const int *fields, int nfields, pm_error *err)
+{
+	const pm_schema *s = pm_table_schema(r->table);
+	const int  *keys;
+	const char *engine;
+
+	r->schema = s;
+	r->nfields = nfields;
+	r->arena = pm_arena_create(r->env);
+	r->raw_arena = pm_arena_create(r->env);
+	if (r->arena == NULL || r->raw_arena == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a table read");
+	for (int i = 0; i < nfields; i++)
+		if (fields[i] < 0 || fields[i] >= s->row_type->nfields)
+			return pm_fail(err, PM_ERR_INVALID, "field index %d out of range", fields[i]);
+	PM_TRY(pm_merge_engine_read_fields(s, fields, nfields, r->arena, &r->read_fields,
+									   &r->nread, err));
+	pm_table_trimmed_primary_key(r->table, &keys, &r->nkeys);
+	PM_TRY(pm_merge_engine_create(s, r->read_fields, r->nread, r->nkeys + 2, r->arena,
+								  &r->engine, err));
+	r->out_types = pm_arena_alloc(r->arena, sizeof(pm_type *) * (size_t) (nfields + 1));
+	if (r->out_types == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a table read");
+	for (int i = 0; i < nfields; i++)
+		r->out_types[i] = s->row_type->fields[fields[i]].type;
+	r->dv_enabled = option_true(s, "deletion-vectors.enabled");
+	engine = pm_schema_option(s, "merge-engine");
+	r->first_row = engine != NULL && strcmp(engine, "first-row") == 0;
+	return PM_OK;
+}
 
 pm_code
 pm_table_read_open(pm_scan *scan, const int *fields, int nfields,
 				   pm_table_read **out, pm_error *err)
 {
-	const pm_env *env = pm_table_env(pm_scan_table(scan));
+	pm_table   *table = pm_scan_table(scan);
+	const pm_env *env = pm_table_env(table);
 	pm_table_read *read;
 	pm_code		rc;
 
 	*out = NULL;
+	if (nfields < 0)
+		return pm_fail(err, PM_ERR_INVALID, "negative field count");
 	read = pm_alloc(env, sizeof(*read));
 	if (read == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a table read");
+	memset(read, 0, sizeof(*read));
 	read->env = env;
-	read->reader = NULL;
-	rc = pm_scan_reader_open(scan, fields, nfields, &read->reader, err);
+	read->scan = scan;
+	read->table = table;
+	if (!pm_scan_needs_merge(scan))
+		rc = pm_scan_reader_open(scan, fields, nfields, &read->reader, err);
+	else
+		rc = open_pk(read, fields, nfields, err);
 	if (rc != PM_OK)
 	{
-		pm_free(env, read);
+		pm_table_read_close(read);
 		return rc;
 	}
 	*out = read;
@@ -43,9 +317,44 @@ pm_table_read_open(pm_scan *scan, const int *fields, int nfields,
 }
 
 pm_code
-pm_table_read_next(pm_table_read *read, pm_batch **batch, pm_error *err)
+pm_table_read_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 {
-	return pm_scan_reader_next(read->reader, batch, err);
+	*batch = NULL;
+	if (r->reader != NULL)
+		return pm_scan_reader_next(r->reader, batch, err);
+	if (r->engine == NULL)
+		return PM_OK;
+	for (;;)
+	{
+		const pm_split *sp;
+
+		if (r->merge != NULL)
+		{
+			PM_TRY(pm_merge_reader_next(r->merge, batch, err));
+			if (*batch != NULL)
+				return PM_OK;
+			pm_merge_reader_close(r->merge);
+			r->merge = NULL;
+		}
+		if (r->raw_split != NULL)
+		{
+			PM_TRY(raw_next(r, batch, err));
+			if (*batch != NULL)
+				return PM_OK;
+		}
+		if (r->split >= pm_scan_split_count(r->scan))
+			return PM_OK;
+		sp = pm_scan_get_split(r->scan, r->split++);
+		if (sp->nfiles == 0)
+			continue;
+		if (split_is_raw(r, sp))
+		{
+			r->raw_split = sp;
+			r->raw_file = 0;
+		}
+		else
+			PM_TRY(start_merge(r, sp, err));
+	}
 }
 
 void
@@ -54,5 +363,10 @@ pm_table_read_close(pm_table_read *read)
 	if (read == NULL)
 		return;
 	pm_scan_reader_close(read->reader);
+	pm_merge_reader_close(read->merge);
+	close_raw_file(read);
+	pm_merge_engine_destroy(read->engine);
+	pm_arena_destroy(read->raw_arena);
+	pm_arena_destroy(read->arena);
 	pm_free(read->env, read);
 }

@@ -939,6 +939,48 @@ alloc_vector(orc_reader *r, col_reader *c, pm_vector *v, int64_t n, pm_error *er
 	return PM_OK;
 }
 
+/*
+ * A vector of n NULLs of `type`, nested ROW fields included (each of n
+ * NULLs); collections have empty children.
+ */
+static bool
+all_null(pm_arena *a, pm_vector *v, const pm_type *t, int64_t n)
+{
+	int			size = pm_type_value_size(t->id);
+	size_t		cap = (size_t) n + 1;
+
+	memset(v, 0, sizeof(*v));
+	v->type = t;
+	v->length = n;
+	if ((v->nulls = pm_arena_alloc(a, cap)) == NULL)
+		return false;
+	memset(v->nulls, 1, cap);
+	if (size > 0 && (v->values = pm_arena_zalloc(a, cap * size)) == NULL)
+		return false;
+	if ((pm_type_is_varlen(t->id) || t->id == PM_TYPE_ARRAY || t->id == PM_TYPE_MULTISET ||
+		 t->id == PM_TYPE_MAP) &&
+		(v->offsets = pm_arena_zalloc(a, cap * sizeof(int32_t))) == NULL)
+		return false;
+	if (pm_type_is_varlen(t->id) && (v->data = pm_arena_zalloc(a, 1)) == NULL)
+		return false;
+	v->nchildren = t->id == PM_TYPE_ROW ? t->nfields :
+		t->id == PM_TYPE_MAP ? 2 : (t->id == PM_TYPE_ARRAY || t->id == PM_TYPE_MULTISET) ? 1 : 0;
+	if (v->nchildren == 0)
+		return true;
+	if ((v->children = pm_arena_zalloc(a, sizeof(pm_vector) * v->nchildren)) == NULL)
+		return false;
+	if (t->id == PM_TYPE_ROW)
+	{
+		for (int i = 0; i < t->nfields; i++)
+			if (!all_null(a, &v->children[i], t->fields[i].type, n))
+				return false;
+		return true;
+	}
+	if (!all_null(a, &v->children[0], t->element, 0))
+		return false;
+	return v->nchildren < 2 || all_null(a, &v->children[1], t->value, 0);
+}
+
 static pm_code
 read_col(orc_reader *r, col_reader *c, pm_vector *v, int64_t n, const uint8_t *parent,
 		 pm_error *err)
@@ -953,7 +995,7 @@ read_col(orc_reader *r, col_reader *c, pm_vector *v, int64_t n, const uint8_t *p
 					   c->name);
 	if (c->col < 0)
 	{
-		if (!pm_vector_init_all_null(v, c->type, n, r->batch_arena))
+		if (!all_null(r->batch_arena, v, c->type, n))
 			return nomem(err);
 		return PM_OK;
 	}

@@ -145,6 +145,18 @@ zstd_decompress_alloc(const void *src, size_t src_len, outbuf *ob, pm_error *err
 	ds = ZSTD_createDStream();
 	if (ds == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory creating a zstd context");
+	/*
+	 * The frame header chooses the window zstd allocates: bound it by what
+	 * the output may hold (but allow 8 MiB, what streaming compressors use
+	 * at high levels when they do not know the input size).
+	 */
+	{
+		int			wlog = 23;
+
+		while (wlog < 27 && ((size_t) 1 << wlog) < ob->max_len)
+			wlog++;
+		ZSTD_DCtx_setParameter(ds, ZSTD_d_windowLogMax, wlog);
+	}
 	if (src_len == 0)
 	{
 		ZSTD_freeDStream(ds);

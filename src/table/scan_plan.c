@@ -26,6 +26,7 @@
 #include <strings.h>
 
 #include "row/binary_row.h"
+#include "table/index_manifest.h"
 #include "table/manifest_entry.h"
 #include "table/manifest_list.h"
 #include "table/stats_filter.h"
@@ -55,10 +56,6 @@ check_supported(const pm_table *t, pm_error *err)
 		if (s->row_type->fields[i].type->id == PM_TYPE_BLOB)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "tables with BLOB columns (blob files) are not supported yet");
-	if (s->nprimary_keys == 0 && option_true(s, "deletion-vectors.enabled") &&
-		t->snapshot != NULL && t->snapshot->index_manifest != NULL)
-		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "append tables with option \"deletion-vectors.enabled\" are not supported yet");
 	return PM_OK;
 }
 
@@ -499,6 +496,73 @@ build_splits(pm_scan *scan, selected_file *sel, int nsel, pm_value **values_of, 
 	return PM_OK;
 }
 
+/*
+ * Attach each selected file's deletion vector (index manifest, §7): the
+ * range naming the file inside the DELETION_VECTORS index file of the same
+ * partition and bucket.
+ */
+static pm_code
+attach_deletion_vectors(pm_scan *scan, pm_error *err)
+{
+	pm_table   *t = scan->table;
+	pm_index_manifest_entry *entries;
+	int			n;
+	char	   *path;
+	bool		in_data_dir = option_true(t->schema, "index-file-in-data-file-dir");
+
+	if (t->snapshot->index_manifest == NULL || scan->nsplits == 0)
+		return PM_OK;
+	path = pm_arena_sprintf(scan->arena, "%s/manifest/%s", t->path, t->snapshot->index_manifest);
+	if (path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(pm_index_manifest_read(t->env, t->io, path, scan->arena, &entries, &n, err));
+	for (int i = 0; i < n; i++)
+	{
+		pm_index_manifest_entry *e = &entries[i];
+
+		if (e->kind != 0 || strcmp(e->index_type, "DELETION_VECTORS") != 0 || e->nranges <= 0)
+			continue;
+		for (int s = 0; s < scan->nsplits; s++)
+		{
+			pm_split   *sp = &scan->splits[s];
+			char	   *index_path = NULL;
+
+			if (sp->bucket != e->bucket || sp->partition_len != e->partition_len ||
+				(e->partition_len > 0 && memcmp(sp->partition, e->partition, e->partition_len) != 0))
+				continue;
+			if (e->external_path != NULL)
+				PM_TRY(pm_path_map_resolve(t->path_map, e->external_path, scan->arena, &index_path, err));
+			else if (in_data_dir)
+				index_path = pm_arena_sprintf(scan->arena, "%s/%s", sp->bucket_path, e->file_name);
+			else
+				index_path = pm_arena_sprintf(scan->arena, "%s/index/%s", t->path, e->file_name);
+			if (index_path == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			for (int f = 0; f < sp->nfiles; f++)
+			{
+				pm_data_file_meta *file = (pm_data_file_meta *) sp->files[f];
+
+				for (int r = 0; r < e->nranges; r++)
+				{
+					pm_deletion_file *dv;
+
+					if (strcmp(e->ranges[r].data_file, file->file_name) != 0)
+						continue;
+					dv = pm_arena_zalloc(scan->arena, sizeof(pm_deletion_file));
+					if (dv == NULL)
+						return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+					dv->path = index_path;
+					dv->offset = e->ranges[r].offset;
+					dv->length = e->ranges[r].length;
+					dv->cardinality = e->ranges[r].cardinality;
+					file->deletion_file = dv;
+				}
+			}
+		}
+	}
+	return PM_OK;
+}
+
 static pm_code
 plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 {
@@ -609,7 +673,15 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 	if (rc != PM_OK)
 		return rc;
 	qsort(sel, nsel, sizeof(selected_file), cmp_selected);
-	return build_splits(scan, sel, nsel, values_of, err);
+	PM_TRY(build_splits(scan, sel, nsel, values_of, err));
+	PM_TRY(attach_deletion_vectors(scan, err));
+	if (!pk)
+		for (int i = 0; i < scan->nsplits; i++)
+			for (int f = 0; f < scan->splits[i].nfiles; f++)
+				if (scan->splits[i].files[f]->deletion_file != NULL)
+					return pm_fail(err, PM_ERR_UNSUPPORTED,
+								   "append tables with deletion vectors (option \"deletion-vectors.enabled\") are not supported yet");
+	return PM_OK;
 }
 
 pm_code

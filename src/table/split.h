@@ -41,8 +41,9 @@ typedef struct pm_simple_stats
 } pm_simple_stats;
 
 /*
- * Where a file's deletion vector lives (placeholder: planning does not
- * read index manifests yet, so this is always NULL for now).
+ * Where a file's deletion vector lives (from the snapshot's index
+ * manifest); read it with pm_deletion_vector_read(env, io, path, offset,
+ * length, ...) from index/deletion_vector.h.
  */
 typedef struct pm_deletion_file
 {
@@ -86,7 +87,7 @@ typedef struct pm_data_file_meta
 	int64_t		first_row_id;
 	int			nwrite_cols;	/* -1 if null */
 	const char **write_cols;
-	const pm_deletion_file *deletion_file;	/* NULL: none (placeholder) */
+	const pm_deletion_file *deletion_file;	/* NULL: no deletion vector */
 } pm_data_file_meta;
 
 /* One bucket of one partition. */

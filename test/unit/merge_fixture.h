@@ -1,0 +1,30 @@
+/*-------------------------------------------------------------------------
+ * merge_fixture.h
+ *	  Hand-built sorted runs for the merge tests (test_merge_*.c).
+ *
+ * A table is given as schema JSON fields + options; a run as rows of text
+ * "key|seq|kind|v1|v2|..." (kind +I -U +U -D; values "null", integers,
+ * decimals "1.50", true/false, strings, arrays "[1,2]", maps "{1:2,3:4}").
+ * Every table has one INT key "k" (field 0); the row's values are the
+ * fields after k, in schema order (k itself is taken from the key). Merged output is rendered the same way, rows
+ * joined by ";".
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TEST_MERGE_FIXTURE_H
+#define PM_TEST_MERGE_FIXTURE_H
+
+#include "common/error.h"
+#include "table/schema.h"
+
+/*
+ * Merge the runs (NULL-terminated arrays of row strings, runs array
+ * NULL-terminated) of a table with fields_json (the JSON array body of
+ * "fields" after k) and options_json (object body), reading fields
+ * `fields` (NULL: all). row_per_batch puts each row in its own batch.
+ * Returns the rendered rows (static buffer) or "ERROR <code>: <message>".
+ */
+extern const char *merge_fixture_run(const char *fields_json, const char *options_json,
+									  const char *const *const *runs, const int *fields,
+									  int nfields, bool row_per_batch);
+
+#endif

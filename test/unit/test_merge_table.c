@@ -1038,7 +1038,8 @@ test_case(void **state)
 	{
 		read_rows(table, pred, pred, fields, nfields, ncols, &got, &stats);
 		assert_int_equal(stats.files_selected + stats.files_pruned_partition +
-						 stats.files_pruned_stats + stats.files_pruned_index, stats.files_total);
+						 stats.files_pruned_stats + stats.files_pruned_index +
+						 stats.files_pruned_bucket, stats.files_total);
 		print_message("%s: files total %lld, pruned by partition %lld, by stats %lld\n", name,
 					  (long long) stats.files_total, (long long) stats.files_pruned_partition,
 					  (long long) stats.files_pruned_stats);

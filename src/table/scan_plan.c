@@ -26,6 +26,7 @@
 #include <strings.h>
 
 #include "row/binary_row.h"
+#include "row/bucket.h"
 #include "table/index_manifest.h"
 #include "table/manifest_entry.h"
 #include "table/manifest_list.h"
@@ -331,6 +332,125 @@ partition_path(const pm_table *t, const pm_value *values, pm_arena *arena, char 
 	return PM_OK;
 }
 
+/* ---- bucket pruning ----------------------------------------------------- */
+
+/* The literal of "field = lit" among the top-level conjuncts of p, or NULL. */
+static const pm_value *
+equality_literal(const pm_predicate *p, int field, int depth)
+{
+	if (p == NULL || depth > 64)
+		return NULL;
+	if (p->op == PM_PRED_AND)
+	{
+		for (int i = 0; i < p->nchildren; i++)
+		{
+			const pm_value *v = equality_literal(p->children[i], field, depth + 1);
+
+			if (v != NULL)
+				return v;
+		}
+		return NULL;
+	}
+	if (p->field == field && p->literals != NULL && !p->literals[0].is_null &&
+		(p->op == PM_PRED_EQ || (p->op == PM_PRED_IN && p->nliterals == 1)))
+		return &p->literals[0];
+	return NULL;
+}
+
+typedef struct bucket_filter
+{
+	const pm_type *key_type;	/* ROW of the bucket-key fields */
+	pm_value   *values;
+	int32_t		cached_total;	/* total buckets the cached bucket is for */
+	int32_t		cached_bucket;
+} bucket_filter;
+
+/*
+ * With "k = const" for every bucket-key field (default bucket function),
+ * the one bucket of each bucket count that can hold matches (§10).
+ */
+static pm_code
+bucket_filter_init(pm_scan *scan, const pm_predicate *filter, bucket_filter **out,
+				   pm_error *err)
+{
+	pm_table   *t = scan->table;
+	const pm_schema *s = t->schema;
+	const char *keys = pm_schema_option(s, "bucket-key");
+	const char *func = pm_schema_option(s, "bucket-function.type");
+	int			nkeys = 0;
+	int			idx[64];
+	pm_field   *fields;
+	bucket_filter *bf;
+
+	*out = NULL;
+	if (filter == NULL || (func != NULL && strcasecmp(func, "default") != 0))
+		return PM_OK;
+	if (keys != NULL)
+	{
+		const char *p = keys;
+
+		while (*p && nkeys < 64)
+		{
+			const char *end = strchr(p, ',');
+			size_t		len = end ? (size_t) (end - p) : strlen(p);
+			char		name[256];
+
+			if (len == 0 || len >= sizeof(name))
+				return PM_OK;
+			memcpy(name, p, len);
+			name[len] = '\0';
+			idx[nkeys] = pm_type_field_index(s->row_type, name);
+			if (idx[nkeys] < 0)
+				return PM_OK;
+			nkeys++;
+			p = end ? end + 1 : p + len;
+		}
+	}
+	else
+		for (int i = 0; i < t->ntrimmed_pk && i < 64; i++)
+			idx[nkeys++] = t->trimmed_pk[i];
+	if (nkeys == 0)
+		return PM_OK;
+	bf = pm_arena_zalloc(scan->arena, sizeof(bucket_filter));
+	fields = pm_arena_zalloc(scan->arena, sizeof(pm_field) * nkeys);
+	if (bf == NULL || fields == NULL ||
+		(bf->values = pm_arena_zalloc(scan->arena, sizeof(pm_value) * nkeys)) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < nkeys; i++)
+	{
+		const pm_value *v = equality_literal(filter, idx[i], 0);
+
+		if (v == NULL)
+			return PM_OK;
+		bf->values[i] = *v;
+		fields[i] = s->row_type->fields[idx[i]];
+	}
+	bf->key_type = pm_type_new_row(scan->arena, fields, nkeys, false);
+	if (bf->key_type == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	bf->cached_total = 0;
+	*out = bf;
+	return PM_OK;
+}
+
+/* false: the entry's bucket cannot hold a matching row */
+static bool
+bucket_may_match(bucket_filter *bf, const pm_manifest_entry *e)
+{
+	pm_error	ignored;
+
+	if (bf == NULL || e->total_buckets <= 0 || e->bucket < 0)
+		return true;
+	if (bf->cached_total != e->total_buckets)
+	{
+		if (pm_bucket_of(bf->key_type, bf->values, e->total_buckets, &bf->cached_bucket,
+						 &ignored) != PM_OK)
+			return true;
+		bf->cached_total = e->total_buckets;
+	}
+	return bf->cached_bucket == e->bucket;
+}
+
 /* ---- planning ---------------------------------------------------------- */
 
 typedef struct selected_file
@@ -583,10 +703,13 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 	pm_arena   *tmp;
 	pm_code		rc = PM_OK;
 
+	bucket_filter *bf;
+
 	PM_TRY(check_supported(t, err));
 	scan->needs_merge = pk;
 	if (t->snapshot == NULL)
 		return PM_OK;
+	PM_TRY(bucket_filter_init(scan, filter, &bf, err));
 	if (pk)
 	{
 		const char *engine = pm_schema_option(s, "merge-engine");
@@ -649,17 +772,36 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 				scan->stats.files_pruned_partition++;
 				continue;
 			}
-			if (!pk)
+			if (!bucket_may_match(bf, e))
 			{
-				pm_arena_reset(tmp);
-				rc = pm_stats_filter_file_ranges(t, &e->file, tmp, ranges, err);
-				if (rc != PM_OK)
-					break;
-				if (!pm_stats_filter_may_match(filter, s->row_type, ranges, ntf))
+				scan->stats.files_pruned_bucket++;
+				continue;
+			}
+			pm_arena_reset(tmp);
+			rc = pm_stats_filter_file_ranges(t, &e->file, tmp, ranges, err);
+			if (rc != PM_OK)
+				break;
+			if (pk)
+			{
+				/*
+				 * Primary-key tables: only key fields may prune (every
+				 * version of a row has the same key; values change).
+				 */
+				for (int f = 0; f < ntf; f++)
 				{
-					scan->stats.files_pruned_stats++;
-					continue;
+					bool		is_key = false;
+
+					for (int k = 0; k < t->ntrimmed_pk; k++)
+						if (t->trimmed_pk[k] == f)
+							is_key = true;
+					if (!is_key)
+						memset(&ranges[f], 0, sizeof(pm_field_range));
 				}
+			}
+			if (!pm_stats_filter_may_match(filter, s->row_type, ranges, ntf))
+			{
+				scan->stats.files_pruned_stats++;
+				continue;
 			}
 		}
 		sel[nsel].entry = e;

@@ -72,6 +72,7 @@ typedef struct pm_scan_stats
 	int64_t		bytes_selected;
 	int64_t		splits;
 	int64_t		partitions_selected;
+	int64_t		files_pruned_bucket;	/* by bucket (equality on the bucket key) */
 } pm_scan_stats;
 
 typedef struct pm_scan pm_scan;

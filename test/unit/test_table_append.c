@@ -959,7 +959,8 @@ test_case(void **state)
 	{
 		read_rows(table, pred, pred, fields, nfields, ncols, &got, &stats);
 		assert_int_equal(stats.files_selected + stats.files_pruned_partition +
-						 stats.files_pruned_stats + stats.files_pruned_index, stats.files_total);
+						 stats.files_pruned_bucket + stats.files_pruned_stats +
+						 stats.files_pruned_index, stats.files_total);
 		print_message("%s: files total %lld, pruned by partition %lld, by stats %lld\n", name,
 					  (long long) stats.files_total, (long long) stats.files_pruned_partition,
 					  (long long) stats.files_pruned_stats);
@@ -1045,6 +1046,68 @@ test_partition_pruning_funnel(void **state)
 	free(dir);
 }
 
+/* ---- bucket pruning on a fixed-bucket append table (bucket-key f2) ------ */
+
+static void
+test_bucket_pruning(void **state)
+{
+	pm_fileio  *io;
+	char	   *dir;
+	pm_table   *table;
+	pm_error	err;
+	int64_t		pruned = 0;
+
+	(void) state;
+	unit_require_corpus();
+	io = pm_local_fileio_create(pm_env_default());
+	dir = strdup(unit_corpus_path("tables/parquet/append_09.db/append_09"));
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	for (int v = -1; v <= 3; v++)
+	{
+		const pm_type *row = pm_table_schema(table)->row_type;
+		int			f2 = pm_type_field_index(row, "f2");
+		pm_predicate leaf;
+		pm_value	lit;
+		pm_scan    *scan;
+		pm_scan_reader *r;
+		pm_batch   *b;
+		int64_t		with = 0,
+					without = 0;
+
+		memset(&leaf, 0, sizeof(leaf));
+		memset(&lit, 0, sizeof(lit));
+		lit.u.i64 = v;
+		leaf.op = PM_PRED_EQ;
+		leaf.field = f2;
+		leaf.nliterals = 1;
+		leaf.literals = &lit;
+		for (int pass = 0; pass < 2; pass++)
+		{
+			const pm_scan_stats *st;
+
+			assert_int_equal(pm_table_scan_plan(table, pass ? &leaf : NULL, &scan, &err), PM_OK);
+			st = pm_scan_get_stats(scan);
+			assert_int_equal(st->files_selected + st->files_pruned_bucket + st->files_pruned_stats +
+							 st->files_pruned_partition, st->files_total);
+			if (pass)
+				pruned += st->files_pruned_bucket;
+			assert_int_equal(pm_scan_reader_open(scan, &f2, 1, &r, &err), PM_OK);
+			while (pm_scan_reader_next(r, &b, &err) == PM_OK && b != NULL)
+				for (int64_t i = 0; i < b->nrows; i++)
+					if (!pm_vector_is_null(&b->cols[0], i) &&
+						PM_VEC_VALUES(&b->cols[0], int32_t)[i] == v)
+						(*(pass ? &with : &without))++;
+			pm_scan_reader_close(r);
+			pm_scan_free(scan);
+		}
+		assert_int_equal(with, without);
+	}
+	assert_true(pruned > 0);
+	pm_table_close(table);
+	pm_local_fileio_destroy(io);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -1104,6 +1167,11 @@ main(void)
 	memset(&tests[n], 0, sizeof(tests[n]));
 	tests[n].name = "partition_pruning_funnel";
 	tests[n].test_func = test_partition_pruning_funnel;
+	n++;
+	tests = realloc(tests, sizeof(*tests) * (n + 1));
+	memset(&tests[n], 0, sizeof(tests[n]));
+	tests[n].name = "bucket_pruning";
+	tests[n].test_func = test_bucket_pruning;
 	n++;
 	rc = _cmocka_run_group_tests("table_append", tests, n, NULL, NULL);
 	free(dir);

@@ -291,14 +291,16 @@ class Case:
             for _ in range(max(n, 1)):
                 if self.pk and keyed and rnd.random() < 0.3:
                     key = rnd.choice(list(keyed.keys()))
-                    if rnd.random() < 0.3:
+                    if rnd.random() < 0.3 and self.options["merge-engine"] == "deduplicate":
                         commit.append({"op": "-D", "row": list(keyed[key])})
                         continue
                     row = self._row(key[0])
                     for i, c in enumerate(self.columns):
                         if c["name"] in self.primary_keys:
                             row[i] = keyed[key][i]
-                    commit.append({"op": "+U" if rnd.random() < 0.5 else "+I", "row": list(row)})
+                    dedup = self.options["merge-engine"] == "deduplicate"
+                    commit.append({"op": "+U" if dedup and rnd.random() < 0.5 else "+I",
+                                   "row": list(row)})
                     keyed[key] = row
                     continue
                 row = self._row(next_id)
@@ -489,6 +491,25 @@ def java_schema(wh, table, snapshot=None):
     return json.loads(run(cmd))
 
 
+def java_dump(wh, table, scenario=None):
+    """[(snapshot or None, schema, rows, commit_kind)] for latest + every snapshot, one JVM.
+    With scenario=(table.json, ops.jsonl) the same JVM first creates and writes the table."""
+    out = []
+    cmd = [ORACLE, "scenario", wh, DB, table] + list(scenario) if scenario else \
+        [ORACLE, "dump", wh, DB, table]
+    for line in run(cmd).splitlines():
+        if not line.strip():
+            continue
+        v = json.loads(line, parse_int=str, parse_float=str)
+        if isinstance(v, dict):
+            snap = v["snapshot"]
+            out.append([int(snap) if snap is not None else None, v["schema"], [],
+                        v.get("commit_kind")])
+        else:
+            out[-1][2].append(v)
+    return out
+
+
 def java_snapshots(wh, table):
     return json.loads(run([ORACLE, "snapshots", wh, DB, table]))
 
@@ -570,28 +591,22 @@ def run_seed(seed, args, sql, use_py, tmproot):
     table = "t%d" % seed
     case.write_files(d)
     failures = []
-    run([ORACLE, "create", wh, DB, table, os.path.join(d, "table.json")])
-    run([ORACLE, "write", wh, DB, table, os.path.join(d, "ops.jsonl")])
-    snaps = [s["id"] for s in java_snapshots(wh, table)["snapshots"]]
-    # data snapshots in order (commits of rows), for the model
-    reads = [None] + snaps
+    dump = java_dump(wh, table, (os.path.join(d, "table.json"), os.path.join(d, "ops.jsonl")))
+    snaps = [d[0] for d in dump if d[0] is not None]
     if sql is not None:
         sql.setup(seed, wh, snaps)
     append_snaps = None
     if not args.pk:
         # APPEND snapshots map 1:1 onto model states; COMPACT snapshots repeat the last state
-        info = java_snapshots(wh, table)["snapshots"]
         append_snaps = {}
         k = -1
-        for s in info:
-            if s["commit_kind"] == "APPEND":
+        for snap, _, _, kind in dump[1:]:
+            if kind == "APPEND":
                 k += 1
-            append_snaps[s["id"]] = k
-    for snap in reads:
-        schema = java_schema(wh, table, snap)
+            append_snaps[snap] = k
+    for snap, schema, jrows, _ in dump:
         types = [c["type"] for c in schema["columns"]]
         label = "snapshot %s" % (snap or "latest")
-        jrows = java_read(wh, table, snap)
         if append_snaps is not None:
             k = append_snaps[snap] if snap else len(case.model) - 1
             if k >= 0:

@@ -11,6 +11,8 @@
  *   snapshots <warehouse> <db> <table>
  *   files    <warehouse> <db> <table> [--snapshot N]
  *   schema   <warehouse> <db> <table> [--snapshot N]
+ *   dump     <warehouse> <db> <table>      (schema + rows of latest and of every snapshot)
+ *   scenario <warehouse> <db> <table> <table.json> <ops.jsonl>   (create + write + dump)
  *   gen-bench <warehouse> <db> <table> <rows> <commits> [seed]
  *
  * Rows are JSON arrays in column order, with the value encoding of
@@ -34,7 +36,7 @@ import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
-import org.apache.paimon.fs.Path;
+import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.reader.RecordReader;
@@ -133,6 +135,15 @@ public final class Oracle {
                     break;
                 case "snapshots":
                     snapshots(catalog, id);
+                    break;
+                case "dump":
+                    dump(catalog, id);
+                    break;
+                case "scenario":
+                    need(rest, 2);
+                    create(catalog, id, JSON.readTree(Files.readString(Paths.get(rest.get(0)))));
+                    write(catalog, id, rest.get(1));
+                    dump(catalog, id);
                     break;
                 case "files":
                     files(catalog, id, flags);
@@ -330,6 +341,7 @@ public final class Oracle {
         RowType rt = table.rowType();
         BatchWriteBuilder wb = table.newBatchWriteBuilder();
         try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+            w.withIOManager(IOManager.create(System.getProperty("java.io.tmpdir")));
             for (JsonNode op : ops) {
                 GenericRow row = toRow(rt, op.get("row"));
                 row.setRowKind(RowKind.fromShortString(op.get("op").asText()));
@@ -361,6 +373,7 @@ public final class Oracle {
         }
         BatchWriteBuilder wb = table.newBatchWriteBuilder();
         try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+            w.withIOManager(IOManager.create(System.getProperty("java.io.tmpdir")));
             for (Object[] t : targets) {
                 w.compact((BinaryRow) t[0], (Integer) t[1], true);
             }
@@ -486,6 +499,40 @@ public final class Oracle {
             dyn.put("scan.tag-name", flags.get("tag"));
         }
         return dyn.isEmpty() ? t : t.copy(dyn);
+    }
+
+    /*
+     * dump: one JVM for what difftest needs. For the latest snapshot and then every snapshot
+     * in order prints {"snapshot": N|null, "schema": {...}} followed by that read's rows.
+     */
+    static void dump(Catalog catalog, Identifier id) throws Exception {
+        FileStoreTable base = (FileStoreTable) catalog.getTable(id);
+        List<Long> ids = new ArrayList<>();
+        Map<Long, String> kinds = new HashMap<>();
+        Iterator<Snapshot> it = base.snapshotManager().snapshots();
+        while (it.hasNext()) {
+            Snapshot s = it.next();
+            ids.add(s.id());
+            kinds.put(s.id(), s.commitKind().name());
+        }
+        ids.add(0, null);
+        for (Long snap : ids) {
+            Map<String, String> flags = new HashMap<>();
+            if (snap != null) {
+                flags.put("snapshot", String.valueOf(snap));
+            }
+            ObjectNode head = NF.objectNode();
+            if (snap == null) {
+                head.putNull("snapshot");
+            } else {
+                head.put("snapshot", snap);
+                head.put("commit_kind", kinds.get(snap));
+            }
+            head.set("schema", schemaJson((FileStoreTable) tableAt(catalog, id, flags)));
+            System.out.println(head.toString());
+            System.out.flush();
+            read(catalog, id, flags);
+        }
     }
 
     static void read(Catalog catalog, Identifier id, Map<String, String> flags) throws Exception {
@@ -736,7 +783,10 @@ public final class Oracle {
     }
 
     static void schema(Catalog catalog, Identifier id, Map<String, String> flags) throws Exception {
-        FileStoreTable t = (FileStoreTable) tableAt(catalog, id, flags);
+        System.out.println(schemaJson((FileStoreTable) tableAt(catalog, id, flags)).toString());
+    }
+
+    static ObjectNode schemaJson(FileStoreTable t) {
         TableSchema s = t.schema();
         ObjectNode o = NF.objectNode();
         o.put("schema_id", s.id());
@@ -751,7 +801,7 @@ public final class Oracle {
         o.set("primary_keys", JSON.valueToTree(s.primaryKeys()));
         o.set("partition_keys", JSON.valueToTree(s.partitionKeys()));
         o.set("options", JSON.valueToTree(s.options()));
-        System.out.println(o.toString());
+        return o;
     }
 
     // ------------------------------------------------------------------ benchmark data

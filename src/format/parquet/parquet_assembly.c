@@ -443,6 +443,24 @@ pm_pq_anode_append_nulls(pm_pq_anode *an, int64_t n, pm_arena *arena)
 	return true;
 }
 
+bool
+pm_pq_anode_consistent(const pm_pq_anode *an)
+{
+	const pm_vector *v = an->vec;
+	int64_t		want;
+
+	if (an->nchildren == 0)
+		return true;
+	if (an->type->id == PM_TYPE_ROW)
+		want = v->length;
+	else
+		want = v->offsets[v->length];
+	for (int i = 0; i < an->nchildren; i++)
+		if (an->children[i]->vec->length != want || !pm_pq_anode_consistent(an->children[i]))
+			return false;
+	return true;
+}
+
 void
 pm_pq_anode_finish(pm_pq_anode *an)
 {

@@ -98,6 +98,13 @@ extern bool pm_pq_anode_setup(pm_pq_anode *an, pm_vector *vec, int64_t cap, pm_a
 /* Append `n` NULL slots to a node (absent columns). */
 extern bool pm_pq_anode_append_nulls(pm_pq_anode *an, int64_t n, pm_arena *arena);
 
+/*
+ * After a batch: children of rows as long as the row, children of
+ * collections as long as their last offset (levels of sibling leaves
+ * agree); false on a corrupt file.
+ */
+extern bool pm_pq_anode_consistent(const pm_pq_anode *an);
+
 /* After a batch: drop all-zero null maps (recursively). */
 extern void pm_pq_anode_finish(pm_pq_anode *an);
 

@@ -261,11 +261,11 @@ parquet_next(pm_format_reader *base, pm_batch **out, pm_error *err)
 		if (an->kind == PM_PQ_AN_MISSING &&
 			!pm_pq_anode_append_nulls(an, nrows, r->batch_arena))
 			return fail_path(r, err, pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch"));
-		if (an->vec->length != nrows)
+		if (an->vec->length != nrows || !pm_pq_anode_consistent(an))
 		{
 			r->failed = true;
 			return fail_path(r, err, pm_fail(err, PM_ERR_CORRUPT,
-											 "parquet column \"%s\" has %lld rows in a batch of %lld",
+											 "inconsistent levels in parquet column \"%s\" (%lld rows in a batch of %lld)",
 											 r->request->fields[i].name,
 											 (long long) an->vec->length, (long long) nrows));
 		}

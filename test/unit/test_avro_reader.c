@@ -1722,6 +1722,66 @@ test_synthetic_schema_features(void **state)
 	free(f);
 }
 
+/* MULTISET is read as its distinct elements (counts skipped), as Parquet's. */
+static void
+test_synthetic_multiset(void **state)
+{
+	buf		   *d = calloc(1, sizeof(buf)),
+			   *f = calloc(1, sizeof(buf));
+	pm_type    *ms_int = (pm_type *) ARR(T(PM_TYPE_INT));
+	pm_type    *ms_str = (pm_type *) ARR(T(PM_TYPE_VARCHAR));
+	const pm_type *req;
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_format_read_options opt;
+	pm_format_reader *r;
+	pm_batch   *b;
+	pm_error	err;
+	const pm_vector *v;
+
+	(void) state;
+	ms_int->id = PM_TYPE_MULTISET;
+	ms_str->id = PM_TYPE_MULTISET;
+	req = ROW("ms", ms_int, "ms2", ms_str, NULL);
+	d->n = 0;
+	put_long(d, 2);				/* ms: {5: 2, 6: 1} */
+	put_long(d, 5);
+	put_long(d, 2);
+	put_long(d, 6);
+	put_long(d, 1);
+	put_long(d, 0);
+	put_long(d, 1);				/* ms2: {"a": 3} */
+	put_str(d, "a");
+	put_long(d, 3);
+	put_long(d, 0);
+	build_file(f, "{\"type\":\"record\",\"name\":\"r\",\"fields\":["
+			   "{\"name\":\"ms\",\"type\":{\"type\":\"array\",\"logicalType\":\"map\",\"items\":"
+			   "{\"type\":\"record\",\"name\":\"kv\",\"fields\":[{\"name\":\"key\",\"type\":\"int\"},"
+			   "{\"name\":\"value\",\"type\":\"int\"}]}}},"
+			   "{\"name\":\"ms2\",\"type\":{\"type\":\"map\",\"values\":\"int\"}}]}",
+			   NULL, d, 1);
+	opt.schema = req;
+	opt.batch_size = 0;
+	opt.orc_reader_timezone = NULL;
+	assert_int_equal(pm_memory_fileio_add(io, "/m", f->d, f->n, &err), PM_OK);
+	assert_int_equal(pm_avro_reader_open(pm_env_default(), io, "/m", &opt, &r, &err), PM_OK);
+	assert_int_equal(pm_format_reader_next(r, &b, &err), PM_OK);
+	assert_non_null(b);
+	assert_int_equal(b->nrows, 1);
+	v = &b->cols[0];
+	assert_int_equal(v->offsets[1], 2);
+	assert_int_equal(PM_VEC_VALUES(&v->children[0], int32_t)[0], 5);
+	assert_int_equal(PM_VEC_VALUES(&v->children[0], int32_t)[1], 6);
+	v = &b->cols[1];
+	assert_int_equal(v->offsets[1], 1);
+	assert_string_equal(str_at(&v->children[0], 0), "a");
+	assert_int_equal(pm_format_reader_next(r, &b, &err), PM_OK);
+	assert_null(b);
+	pm_format_reader_close(r);
+	pm_memory_fileio_destroy(io);
+	free(d);
+	free(f);
+}
+
 /* Every truncation and many byte flips of real and synthetic files: no crash. */
 static void
 mutate_file(const buf *orig, const pm_type *req, size_t header_size)
@@ -1995,6 +2055,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_data_multiple_map, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_data_projection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_synthetic_schema_features, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_synthetic_multiset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corruption, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batches_and_blocks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fuzz_seeds, setup, teardown),

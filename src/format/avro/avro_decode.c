@@ -281,8 +281,9 @@ compile_kv_record(cctx *c, const pm_avro_schema *ws, sink *map, const char *colu
 				  int depth, plan_node **res)
 {
 	plan_node  *n = new_plan(c, OP_KV_RECORD, ws, map, column);
+	bool		multiset = map->type->id == PM_TYPE_MULTISET;
 	bool		have_key = false,
-				have_value = false;
+				have_value = multiset;	/* a multiset's counts are skipped */
 
 	if (n == NULL ||
 		(n->children = pm_arena_zalloc(c->arena, sizeof(plan_node *) * (size_t) (ws->nchildren + 1))) == NULL ||
@@ -330,7 +331,7 @@ compile_collection(cctx *c, const pm_avro_schema *ws, sink *out, const char *col
 		*res = n;
 		return PM_OK;
 	}
-	if (t->id == PM_TYPE_MAP && ws->kind == PM_AVRO_MAP)
+	if ((t->id == PM_TYPE_MAP || t->id == PM_TYPE_MULTISET) && ws->kind == PM_AVRO_MAP)
 	{
 		pm_type_id	k = t->element->id;
 
@@ -342,12 +343,13 @@ compile_collection(cctx *c, const pm_avro_schema *ws, sink *out, const char *col
 			(n->children = pm_arena_zalloc(c->arena, sizeof(plan_node *))) == NULL)
 			return cnomem(c);
 		n->nchildren = 1;
-		PM_TRY(compile(c, ws->children[0], &out->children[1], column, depth + 1,
-					   &n->children[0]));
-		*res = n;
+		if (t->id == PM_TYPE_MAP)
+			PM_TRY(compile(c, ws->children[0], &out->children[1], column, depth + 1,
+						   &n->children[0]));
+		*res = n;				/* a multiset keeps the keys, skips the counts */
 		return PM_OK;
 	}
-	if (t->id == PM_TYPE_MAP && ws->kind == PM_AVRO_ARRAY &&
+	if ((t->id == PM_TYPE_MAP || t->id == PM_TYPE_MULTISET) && ws->kind == PM_AVRO_ARRAY &&
 		ws->children[0]->kind == PM_AVRO_RECORD)
 	{
 		if ((n = new_plan(c, OP_ARRAY_MAP, ws, out, column)) == NULL ||
@@ -449,8 +451,8 @@ compile(cctx *c, const pm_avro_schema *ws, sink *out, const char *column, int de
 			return compile_record(c, ws, out, column, depth, res);
 		case PM_TYPE_ARRAY:
 		case PM_TYPE_MAP:
-			return compile_collection(c, ws, out, column, depth, res);
 		case PM_TYPE_MULTISET:
+			return compile_collection(c, ws, out, column, depth, res);
 		case PM_TYPE_VARIANT:
 			return pm_fail(c->err, PM_ERR_UNSUPPORTED,
 						   "avro column \"%s\": reading %s from avro is not supported", column,
@@ -850,7 +852,10 @@ decode_collection(dctx *d, const plan_node *n, int depth)
 				PM_TRY(rd_bytes(d, &b, &l));
 				PM_TRY(sink_bytes(d, &s->children[0], b, l));
 			}
-			PM_TRY(decode(d, n->children[0], depth + 1));
+			if (n->children[0] != NULL)
+				PM_TRY(decode(d, n->children[0], depth + 1));
+			else
+				PM_TRY(skip_value(d, item, depth + 1));	/* multiset count */
 		}
 	}
 	s->vec->offsets[s->vec->length + 1] = (int32_t) count_sink->vec->length;

@@ -6,6 +6,10 @@
  * Requested ROW fields are matched by name against the writer's record
  * fields at every nesting level; absent ones read as NULL, unrequested ones
  * are skipped. Codecs: null, deflate, snappy (CRC checked), zstandard.
+ * MAP<K, V> reads Avro maps (string K) and Paimon's arrays of {key, value}
+ * records; MULTISET<T> reads the same encodings as its distinct elements
+ * (the counts are skipped, as the Parquet reader does). VARIANT is not
+ * supported; DECIMAL needs the writer's scale.
  *-------------------------------------------------------------------------
  */
 #ifndef PM_FORMAT_AVRO_AVRO_READER_H

@@ -890,6 +890,434 @@ test_corrupt(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/* ---------------------------------------------------------------------
+ * A synthetic file built here (compression NONE, RLE v1, two stripes):
+ * the types the corpus' ORC files lack (timestamps, decimals, dates,
+ * dictionary strings, floats, booleans, lists with nulls).
+ * ---------------------------------------------------------------------
+ */
+typedef struct obuf
+{
+	uint8_t		d[4096];
+	size_t		n;
+} obuf;
+
+static void
+put(obuf *b, const void *p, size_t n)
+{
+	assert_true(b->n + n <= sizeof(b->d));
+	memcpy(b->d + b->n, p, n);
+	b->n += n;
+}
+
+static void
+put_varint(obuf *b, uint64_t v)
+{
+	do
+	{
+		uint8_t		c = (v & 0x7f) | (v >= 0x80 ? 0x80 : 0);
+
+		put(b, &c, 1);
+		v >>= 7;
+	} while (v != 0);
+}
+
+static void
+pb_u(obuf *b, int field, uint64_t v)
+{
+	put_varint(b, (uint64_t) field << 3);
+	put_varint(b, v);
+}
+
+static void
+pb_b(obuf *b, int field, const void *p, size_t n)
+{
+	put_varint(b, ((uint64_t) field << 3) | 2);
+	put_varint(b, n);
+	put(b, p, n);
+}
+
+static uint64_t
+zz(int64_t v)
+{
+	return ((uint64_t) v << 1) ^ (uint64_t) (v >> 63);
+}
+
+/* RLE v1 literals */
+static void
+rle1(obuf *b, const int64_t *v, int n, bool sign)
+{
+	uint8_t		c = (uint8_t) (0x100 - n);
+
+	put(b, &c, 1);
+	for (int i = 0; i < n; i++)
+		put_varint(b, sign ? zz(v[i]) : (uint64_t) v[i]);
+}
+
+/* booleans (n <= 8) as one byte-RLE literal */
+static void
+bits(obuf *b, const int *v, int n)
+{
+	uint8_t		c[2] = {0xff, 0};
+
+	for (int i = 0; i < n; i++)
+		c[1] |= (uint8_t) ((v[i] ? 1 : 0) << (7 - i));
+	put(b, c, 2);
+}
+
+typedef struct ostripe
+{
+	obuf		data;
+	obuf		footer;			/* StripeFooter being built */
+} ostripe;
+
+static void
+stream(ostripe *s, int kind, int column, const obuf *bytes)
+{
+	obuf		m = {0};
+
+	pb_u(&m, 1, kind);
+	pb_u(&m, 2, column);
+	pb_u(&m, 3, bytes->n);
+	pb_b(&s->footer, 1, m.d, m.n);
+	put(&s->data, bytes->d, bytes->n);
+}
+
+enum
+{
+	C_ROOT, C_TS, C_LT, C_DEC, C_DATE, C_STR, C_FLT, C_LIST, C_ELEM, C_BOOL, NCOLS
+};
+
+static void
+encodings(ostripe *s, const char *tz, int dict_size)
+{
+	for (int c = 0; c < NCOLS; c++)
+	{
+		obuf		m = {0};
+
+		pb_u(&m, 1, c == C_STR ? ORC_E_DICTIONARY : ORC_E_DIRECT);
+		if (c == C_STR)
+			pb_u(&m, 2, dict_size);
+		pb_b(&s->footer, 2, m.d, m.n);
+	}
+	if (tz)
+		pb_b(&s->footer, 3, tz, strlen(tz));
+}
+
+static void
+stripe1(ostripe *s)
+{
+	obuf		b;
+	int64_t		ts_s[] = {0, 1, -1420041602};
+	int64_t		ts_n[] = {0, (int64_t) 123456789 << 3, (5 << 3) | 7};
+	int64_t		lt_s[] = {-28800},
+				lt_n[] = {0};
+	int64_t		dec[] = {12345, 5, -12345},
+				scale[] = {2, 0, 3};
+	int64_t		days[] = {-1, 0, 19000};
+	int64_t		idx[] = {1, 0, 1},
+				dlen[] = {1, 2};
+	float		flt[] = {1.5f, -2.25f, 0};
+	int64_t		llen[] = {2, 0},
+				elem[] = {1, 2};
+	int			p101[] = {1, 0, 1},
+				p100[] = {1, 0, 0},
+				tf[] = {1, 0};
+
+	memset(s, 0, sizeof(*s));
+	b.n = 0; rle1(&b, ts_s, 3, true); stream(s, ORC_S_DATA, C_TS, &b);
+	b.n = 0; rle1(&b, ts_n, 3, false); stream(s, ORC_S_SECONDARY, C_TS, &b);
+	b.n = 0; bits(&b, p100, 3); stream(s, ORC_S_PRESENT, C_LT, &b);
+	b.n = 0; rle1(&b, lt_s, 1, true); stream(s, ORC_S_DATA, C_LT, &b);
+	b.n = 0; rle1(&b, lt_n, 1, false); stream(s, ORC_S_SECONDARY, C_LT, &b);
+	b.n = 0;
+	for (int i = 0; i < 3; i++)
+		put_varint(&b, zz(dec[i]));
+	stream(s, ORC_S_DATA, C_DEC, &b);
+	b.n = 0; rle1(&b, scale, 3, true); stream(s, ORC_S_SECONDARY, C_DEC, &b);
+	b.n = 0; rle1(&b, days, 3, true); stream(s, ORC_S_DATA, C_DATE, &b);
+	b.n = 0; rle1(&b, idx, 3, false); stream(s, ORC_S_DATA, C_STR, &b);
+	b.n = 0; rle1(&b, dlen, 2, false); stream(s, ORC_S_LENGTH, C_STR, &b);
+	b.n = 0; put(&b, "abc", 3); stream(s, ORC_S_DICTIONARY_DATA, C_STR, &b);
+	b.n = 0; put(&b, flt, sizeof(flt)); stream(s, ORC_S_DATA, C_FLT, &b);
+	b.n = 0; bits(&b, p101, 3); stream(s, ORC_S_PRESENT, C_LIST, &b);
+	b.n = 0; rle1(&b, llen, 2, false); stream(s, ORC_S_LENGTH, C_LIST, &b);
+	b.n = 0; rle1(&b, elem, 2, true); stream(s, ORC_S_DATA, C_ELEM, &b);
+	b.n = 0; bits(&b, p101, 3); stream(s, ORC_S_PRESENT, C_BOOL, &b);
+	b.n = 0; bits(&b, tf, 2); stream(s, ORC_S_DATA, C_BOOL, &b);
+	encodings(s, "Asia/Shanghai", 2);
+}
+
+/* two rows; only the timestamps have values, the rest is NULL */
+static void
+stripe2(ostripe *s)
+{
+	obuf		b;
+	int64_t		ts_s[] = {0, -1420070400};
+	int64_t		ts_n[] = {0, (1 << 3) | 2};
+	int			none[] = {0, 0};
+	static const int cols[] = {C_LT, C_DEC, C_DATE, C_STR, C_FLT, C_LIST, C_BOOL};
+
+	memset(s, 0, sizeof(*s));
+	b.n = 0; rle1(&b, ts_s, 2, true); stream(s, ORC_S_DATA, C_TS, &b);
+	b.n = 0; rle1(&b, ts_n, 2, false); stream(s, ORC_S_SECONDARY, C_TS, &b);
+	for (int i = 0; i < 7; i++)
+	{
+		b.n = 0;
+		bits(&b, none, 2);
+		stream(s, ORC_S_PRESENT, cols[i], &b);
+	}
+	encodings(s, NULL, 0);
+}
+
+static void
+type_msg(obuf *footer, int kind, const int *sub, const char *const *names, int nsub,
+		 int precision, int scale)
+{
+	obuf		m = {0};
+
+	pb_u(&m, 1, kind);
+	for (int i = 0; i < nsub; i++)
+		pb_u(&m, 2, sub[i]);
+	for (int i = 0; names && i < nsub; i++)
+		pb_b(&m, 3, names[i], strlen(names[i]));
+	if (precision)
+	{
+		pb_u(&m, 5, precision);
+		pb_u(&m, 6, scale);
+	}
+	pb_b(footer, 4, m.d, m.n);
+}
+
+/* The whole file into out; returns its length. */
+static size_t
+build_file(uint8_t *out, size_t cap)
+{
+	static ostripe s[2];
+	obuf	   *file = calloc(1, sizeof(obuf));
+	obuf		footer = {0},
+				ps = {0};
+	int			rows[2] = {3, 2};
+	static const int sub[] = {C_TS, C_LT, C_DEC, C_DATE, C_STR, C_FLT, C_LIST, C_BOOL};
+	static const char *const names[] = {"ts", "lt", "dec", "d", "s", "f", "l", "b"};
+	int			elem = C_ELEM;
+	size_t		n;
+
+	stripe1(&s[0]);
+	stripe2(&s[1]);
+	put(file, "ORC", 3);
+	pb_u(&footer, 1, 3);
+	for (int i = 0; i < 2; i++)
+	{
+		obuf		si = {0};
+
+		pb_u(&si, 1, file->n);
+		pb_u(&si, 2, 0);
+		pb_u(&si, 3, s[i].data.n);
+		pb_u(&si, 4, s[i].footer.n);
+		pb_u(&si, 5, rows[i]);
+		put(file, s[i].data.d, s[i].data.n);
+		put(file, s[i].footer.d, s[i].footer.n);
+		pb_b(&footer, 3, si.d, si.n);
+	}
+	type_msg(&footer, ORC_STRUCT, sub, names, 8, 0, 0);
+	type_msg(&footer, ORC_TIMESTAMP, NULL, NULL, 0, 0, 0);
+	type_msg(&footer, ORC_TIMESTAMP_INSTANT, NULL, NULL, 0, 0, 0);
+	type_msg(&footer, ORC_DECIMAL, NULL, NULL, 0, 10, 2);
+	type_msg(&footer, ORC_DATE, NULL, NULL, 0, 0, 0);
+	type_msg(&footer, ORC_STRING, NULL, NULL, 0, 0, 0);
+	type_msg(&footer, ORC_FLOAT, NULL, NULL, 0, 0, 0);
+	type_msg(&footer, ORC_LIST, &elem, NULL, 1, 0, 0);
+	type_msg(&footer, ORC_INT, NULL, NULL, 0, 0, 0);
+	type_msg(&footer, ORC_BOOLEAN, NULL, NULL, 0, 0, 0);
+	pb_u(&footer, 6, 5);
+	put(file, footer.d, footer.n);
+	pb_u(&ps, 1, footer.n);
+	pb_u(&ps, 2, ORC_C_NONE);
+	pb_u(&ps, 3, 262144);
+	pb_b(&ps, 8000, "ORC", 3);
+	put(file, ps.d, ps.n);
+	{
+		uint8_t		l = (uint8_t) ps.n;
+
+		put(file, &l, 1);
+	}
+	n = file->n;
+	assert_true(n <= cap);
+	memcpy(out, file->d, n);
+	free(file);
+	return n;
+}
+
+static const pm_type *
+synthetic_type(void)
+{
+	return t_row("ts", t_ts(PM_TYPE_TIMESTAMP, 9), "lt", t_ts(PM_TYPE_TIMESTAMP_LTZ, 6),
+				 "dec", pm_type_new_decimal(arena, 10, 2, true), "d", t_(PM_TYPE_DATE),
+				 "s", t_(PM_TYPE_VARCHAR), "f", t_(PM_TYPE_FLOAT),
+				 "l", pm_type_new_array(arena, t_(PM_TYPE_INT), true),
+				 "b", t_(PM_TYPE_BOOLEAN), "missing", t_(PM_TYPE_BIGINT), NULL);
+}
+
+static void
+test_synthetic_types(void **state)
+{
+	uint8_t		file[4096];
+	size_t		len = build_file(file, sizeof(file));
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_format_read_options opt = {synthetic_type(), 0, NULL};
+	pm_format_reader *r;
+	pm_batch   *b;
+	pm_error	err;
+	const pm_vector *v;
+	int32_t		l;
+	const uint8_t *p;
+
+	(void) state;
+	pm_error_clear(&err);
+	if (getenv("ORC_SEED_OUT") != NULL)
+	{
+		/* how test/fuzz/corpus/orc/synthetic_all_types was made */
+		FILE	   *f = fopen(getenv("ORC_SEED_OUT"), "wb");
+
+		assert_non_null(f);
+		assert_int_equal(fwrite(file, 1, len, f), len);
+		fclose(f);
+	}
+	assert_int_equal(pm_memory_fileio_add(io, "/s.orc", file, len, &err), PM_OK);
+	for (int pass = 0; pass < 2; pass++)
+	{
+		/* pass 1: another reader zone must not change TIMESTAMP wall clocks */
+		opt.orc_reader_timezone = pass == 0 ? NULL : "America/New_York";
+		if (pm_orc_reader_open(pm_env_default(), io, "/s.orc", &opt, &r, &err) != PM_OK)
+			fail_msg("%s", err.message);
+		assert_int_equal(pm_format_reader_row_count(r), 5);
+		assert_int_equal(pm_format_reader_next(r, &b, &err), PM_OK);
+		assert_non_null(b);
+		assert_int_equal(b->nrows, 3);
+
+		/* TIMESTAMP, writer Asia/Shanghai: seconds after 2015-01-01 00:00 local */
+		v = &b->cols[0];
+		assert_null(v->nulls);
+		assert_int_equal(PM_VEC_VALUES(v, int64_t)[0], INT64_C(1420070400000000));
+		assert_int_equal(PM_VEC_VALUES(v, int64_t)[1], INT64_C(1420070401123456));
+		assert_int_equal(v->nanos[1], 789);
+		/* negative millis with nanos >= 1 ms: Java moves one second back */
+		assert_int_equal(PM_VEC_VALUES(v, int64_t)[2], INT64_C(28797500000));
+		if (pass == 1)
+			goto next;
+		/* legacy TIMESTAMP_LTZ: UTC instant shifted back by the writer zone */
+		v = &b->cols[1];
+		assert_int_equal(PM_VEC_VALUES(v, int64_t)[0], INT64_C(1420070400000000));
+		assert_true(pm_vector_is_null(v, 1) && pm_vector_is_null(v, 2));
+		/* DECIMAL(10,2): 123.45, 5 -> 5.00, -12.345 -> -12.35 (HALF_UP) */
+		v = &b->cols[2];
+		assert_true(PM_VEC_VALUES(v, pm_int128)[0] == 12345);
+		assert_true(PM_VEC_VALUES(v, pm_int128)[1] == 500);
+		assert_true(PM_VEC_VALUES(v, pm_int128)[2] == -1235);
+		v = &b->cols[3];
+		assert_int_equal(PM_VEC_VALUES(v, int32_t)[0], -1);
+		assert_int_equal(PM_VEC_VALUES(v, int32_t)[2], 19000);
+		/* dictionary strings */
+		v = &b->cols[4];
+		p = pm_vector_bytes(v, 0, &l);
+		assert_int_equal(l, 2);
+		assert_memory_equal(p, "bc", 2);
+		p = pm_vector_bytes(v, 1, &l);
+		assert_int_equal(l, 1);
+		assert_memory_equal(p, "a", 1);
+		v = &b->cols[5];
+		assert_true(PM_VEC_VALUES(v, float)[1] == -2.25f);
+		/* list: [1,2], NULL, [] */
+		v = &b->cols[6];
+		assert_false(pm_vector_is_null(v, 0));
+		assert_true(pm_vector_is_null(v, 1));
+		assert_int_equal(v->offsets[1], 2);
+		assert_int_equal(v->offsets[2], 2);
+		assert_int_equal(v->offsets[3], 2);
+		assert_int_equal(v->children[0].length, 2);
+		assert_int_equal(PM_VEC_VALUES(&v->children[0], int32_t)[1], 2);
+		/* booleans with a null in the middle */
+		v = &b->cols[7];
+		assert_int_equal(PM_VEC_VALUES(v, uint8_t)[0], 1);
+		assert_true(pm_vector_is_null(v, 1));
+		assert_int_equal(PM_VEC_VALUES(v, uint8_t)[2], 0);
+		assert_true(pm_vector_is_null(&b->cols[8], 0));
+next:
+		/* stripe 2: no writer zone recorded, so the reader's (UTC by default) */
+		if (pm_format_reader_next(r, &b, &err) != PM_OK)
+			fail_msg("%s", err.message);
+		assert_non_null(b);
+		assert_int_equal(b->nrows, 2);
+		assert_int_equal(b->first_row, 3);
+		v = &b->cols[0];
+		if (pass == 0)
+		{
+			assert_int_equal(PM_VEC_VALUES(v, int64_t)[0], INT64_C(1420070400000000));
+			assert_int_equal(PM_VEC_VALUES(v, int64_t)[1], 1);
+			assert_int_equal(v->nanos[1], 0);
+			for (int c = 1; c < 9; c++)
+				assert_true(pm_vector_is_null(&b->cols[c], 1));
+		}
+		assert_int_equal(pm_format_reader_next(r, &b, &err), PM_OK);
+		assert_null(b);
+		pm_format_reader_close(r);
+	}
+	pm_memory_fileio_destroy(io);
+}
+
+/* Batches of 2 rows across the two stripes, with a projection in another order. */
+static void
+test_synthetic_batches(void **state)
+{
+	uint8_t		file[4096];
+	size_t		len = build_file(file, sizeof(file));
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_format_read_options opt = {NULL, 2, NULL};
+	pm_format_reader *r;
+	pm_batch   *b;
+	pm_error	err;
+	int64_t		sizes[4] = {0},
+				nb = 0;
+
+	(void) state;
+	opt.schema = t_row("d", t_(PM_TYPE_DATE), "ts", t_ts(PM_TYPE_TIMESTAMP, 3), NULL);
+	assert_int_equal(pm_memory_fileio_add(io, "/s.orc", file, len, &err), PM_OK);
+	assert_int_equal(pm_orc_reader_open(pm_env_default(), io, "/s.orc", &opt, &r, &err), PM_OK);
+	for (;;)
+	{
+		assert_int_equal(pm_format_reader_next(r, &b, &err), PM_OK);
+		if (b == NULL)
+			break;
+		assert_true(nb < 4);
+		sizes[nb++] = b->nrows;
+		assert_null(b->cols[1].nanos);	/* precision 3: no nanos vector */
+		if (nb == 2)
+		{
+			assert_int_equal(b->first_row, 2);
+			assert_int_equal(PM_VEC_VALUES(&b->cols[0], int32_t)[0], 19000);
+			assert_int_equal(PM_VEC_VALUES(&b->cols[1], int64_t)[0], INT64_C(28797500000));
+		}
+	}
+	assert_int_equal(nb, 3);
+	assert_int_equal(sizes[0], 2);
+	assert_int_equal(sizes[1], 1);
+	assert_int_equal(sizes[2], 2);
+	pm_format_reader_close(r);
+
+	/* uncompressed file truncated in its stripes: corrupt, not a crash */
+	for (size_t cut = 3; cut < 60; cut++)
+	{
+		uint8_t		bad[4096];
+
+		memcpy(bad, file, len);
+		bad[cut] ^= 0xff;
+		assert_int_equal(pm_memory_fileio_add(io, "/b.orc", bad, len, &err), PM_OK);
+		(void) read_all_mem(io, "/b.orc", synthetic_type(), &err);
+	}
+	pm_memory_fileio_destroy(io);
+}
+
 int
 main(void)
 {
@@ -906,6 +1334,8 @@ main(void)
 		cmocka_unit_test(test_manifest_values),
 		cmocka_unit_test(test_all_orc_manifests),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_synthetic_types),
+		cmocka_unit_test(test_synthetic_batches),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,291 @@
+/*-------------------------------------------------------------------------
+ * test_parquet_encoding.c
+ *	  Unit tests of the Parquet decoders that the corpus files do not reach:
+ *	  RLE/bit-packed hybrid edge cases, legacy BIT_PACKED levels,
+ *	  DELTA_BINARY_PACKED (examples of parquet-format Encodings.md),
+ *	  BYTE_STREAM_SPLIT, and Thrift compact page headers (real bytes from
+ *	  a Paimon file, plus truncations and hostile lengths).
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+
+#include <string.h>
+
+#include "format/parquet/parquet_encoding.h"
+#include "format/parquet/parquet_metadata.h"
+#include "format/parquet/thrift_compact.h"
+
+static void
+test_rle_hybrid(void **state)
+{
+	/* bit-packed run of 8 values 0..7, bit width 3 (Encodings.md) */
+	const uint8_t bp[] = {0x03, 0x88, 0xc6, 0xfa};
+	/* rle run: 5 x 4, bit width 3 */
+	const uint8_t rle[] = {0x0a, 0x04};
+	/* rle run with a value wider than the bit width */
+	const uint8_t bad[] = {0x0a, 0x09};
+	uint8_t		out8[16];
+	uint32_t	out32[16];
+	const char *why = NULL;
+
+	assert_int_equal(pm_pq_rle_decode_u8(bp, sizeof(bp), 3, 8, out8, &why), 4);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(out8[i], i);
+	/* fewer values than the run holds */
+	assert_int_equal(pm_pq_rle_decode_u32(bp, sizeof(bp), 3, 5, out32, &why), 4);
+	assert_int_equal(out32[4], 4);
+	assert_int_equal(pm_pq_rle_decode_u8(rle, sizeof(rle), 3, 5, out8, &why), 2);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(out8[i], 4);
+	/* more values wanted than present */
+	assert_int_equal(pm_pq_rle_decode_u8(rle, sizeof(rle), 3, 6, out8, &why), -1);
+	assert_int_equal(pm_pq_rle_decode_u8(bad, sizeof(bad), 3, 5, out8, &why), -1);
+	/* truncated bit-packed run */
+	assert_int_equal(pm_pq_rle_decode_u8(bp, 2, 3, 8, out8, &why), -1);
+	/* bad widths */
+	assert_int_equal(pm_pq_rle_decode_u8(bp, sizeof(bp), 9, 1, out8, &why), -1);
+	assert_int_equal(pm_pq_rle_decode_u32(bp, sizeof(bp), 33, 1, out32, &why), -1);
+	/* a zero-length rle run is corrupt (no progress) */
+	{
+		const uint8_t zero[] = {0x00, 0x00};
+
+		assert_int_equal(pm_pq_rle_decode_u8(zero, sizeof(zero), 1, 1, out8, &why), -1);
+	}
+	/* 32-bit wide rle value */
+	{
+		const uint8_t w32[] = {0x02, 0x78, 0x56, 0x34, 0x12};
+
+		assert_int_equal(pm_pq_rle_decode_u32(w32, sizeof(w32), 32, 1, out32, &why), 5);
+		assert_int_equal(out32[0], 0x12345678u);
+	}
+	/* bit width 0: all zeros without value bytes */
+	{
+		const uint8_t z[] = {0x10};
+
+		assert_int_equal(pm_pq_rle_decode_u8(z, sizeof(z), 0, 8, out8, &why), 1);
+		for (int i = 0; i < 8; i++)
+			assert_int_equal(out8[i], 0);
+	}
+}
+
+/* Long bit-packed runs exercise the 8-byte fast path and its tail. */
+static void
+test_rle_long_bitpacked(void **state)
+{
+	uint8_t		buf[2 + 17 * 64];
+	uint32_t	out[8 * 64];
+	const char *why = NULL;
+	int			bw = 17;
+
+	memset(buf, 0, sizeof(buf));
+	buf[0] = (uint8_t) ((64 << 1) | 1);	/* 64 groups: needs a 2-byte varint */
+	{
+		uint8_t		hdr[2] = {(uint8_t) (((64 << 1) | 1) & 0x7f) | 0x80, (uint8_t) (((64 << 1) | 1) >> 7)};
+		uint8_t    *p = buf + 2;
+		uint64_t	bit = 0;
+
+		memcpy(buf, hdr, 2);
+		for (int i = 0; i < 8 * 64; i++)
+		{
+			uint32_t	v = (uint32_t) (i * 2654435761u) & ((1u << bw) - 1);
+
+			for (int b = 0; b < bw; b++, bit++)
+				if (v & (1u << b))
+					p[bit >> 3] |= (uint8_t) (1 << (bit & 7));
+		}
+		assert_int_equal(pm_pq_rle_decode_u32(buf, 2 + 17 * 64, bw, 8 * 64, out, &why),
+						 2 + 17 * 64);
+		for (int i = 0; i < 8 * 64; i++)
+			assert_int_equal(out[i], (uint32_t) (i * 2654435761u) & ((1u << bw) - 1));
+	}
+}
+
+static void
+test_legacy_bitpacked(void **state)
+{
+	/* MSB first: values 0..7 at width 3 -> 000 001 010 011 100 101 110 111 */
+	const uint8_t buf[] = {0x05, 0x39, 0x77};
+	uint8_t		out[8];
+	const char *why = NULL;
+
+	assert_int_equal(pm_pq_bitpacked_legacy_decode(buf, sizeof(buf), 3, 8, out, &why), 3);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(out[i], i);
+	assert_int_equal(pm_pq_bitpacked_legacy_decode(buf, 2, 3, 8, out, &why), -1);
+}
+
+static void
+test_plain_bool(void **state)
+{
+	const uint8_t buf[] = {0xa5, 0x01};
+	uint8_t		out[9];
+	const char *why = NULL;
+	const uint8_t want[] = {1, 0, 1, 0, 0, 1, 0, 1, 1};
+
+	assert_int_equal(pm_pq_plain_bool_decode(buf, sizeof(buf), 9, out, &why), 2);
+	assert_memory_equal(out, want, 9);
+	assert_int_equal(pm_pq_plain_bool_decode(buf, 1, 9, out, &why), -1);
+}
+
+static void
+test_delta_binary_packed(void **state)
+{
+	/* Encodings.md example 1: 1, 2, 3, 4, 5 */
+	const uint8_t ex1[] = {0x80, 0x01, 0x04, 0x05, 0x02, 0x02, 0x00, 0x00, 0x00, 0x00};
+	/* example 2: 7, 5, 3, 1, 2, 3, 4, 5 (min delta -2, bit width 2) */
+	const uint8_t ex2[] = {0x80, 0x01, 0x04, 0x08, 0x0e, 0x03, 0x02, 0x00, 0x00, 0x00,
+	0xc0, 0x3f, 0, 0, 0, 0, 0, 0};
+	int64_t		out[16];
+	int64_t		n;
+	const char *why = NULL;
+	const int64_t want2[] = {7, 5, 3, 1, 2, 3, 4, 5};
+
+	assert_int_equal(pm_pq_delta_decode(ex1, sizeof(ex1), 16, out, &n, &why), (int64_t) sizeof(ex1));
+	assert_int_equal(n, 5);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(out[i], i + 1);
+	assert_int_equal(pm_pq_delta_decode(ex2, sizeof(ex2), 16, out, &n, &why), (int64_t) sizeof(ex2));
+	assert_int_equal(n, 8);
+	assert_memory_equal(out, want2, sizeof(want2));
+	/* more values than allowed, truncated miniblock, bad block size */
+	assert_int_equal(pm_pq_delta_decode(ex2, sizeof(ex2), 4, out, &n, &why), -1);
+	assert_int_equal(pm_pq_delta_decode(ex2, 10, 16, out, &n, &why), -1);
+	{
+		uint8_t		bad[sizeof(ex1)];
+
+		memcpy(bad, ex1, sizeof(ex1));
+		bad[0] = 0x81;			/* block size 129 */
+		assert_int_equal(pm_pq_delta_decode(bad, sizeof(bad), 16, out, &n, &why), -1);
+	}
+	/* a single value: header only */
+	{
+		const uint8_t one[] = {0x80, 0x01, 0x04, 0x01, 0x7f};
+
+		assert_int_equal(pm_pq_delta_decode(one, sizeof(one), 16, out, &n, &why), 5);
+		assert_int_equal(n, 1);
+		assert_int_equal(out[0], -64);
+	}
+}
+
+static void
+test_byte_stream_split(void **state)
+{
+	float		in[3] = {1.5f, -2.25f, 1e10f};
+	uint8_t		split[12];
+	float		out[3];
+	const char *why = NULL;
+
+	for (int i = 0; i < 3; i++)
+		for (int b = 0; b < 4; b++)
+			split[b * 3 + i] = ((uint8_t *) &in[i])[b];
+	assert_int_equal(pm_pq_byte_stream_split_decode(split, sizeof(split), 4, 3,
+													(uint8_t *) out, &why), 12);
+	assert_memory_equal(in, out, sizeof(in));
+	assert_int_equal(pm_pq_byte_stream_split_decode(split, 11, 4, 3, (uint8_t *) out, &why), -1);
+}
+
+static void
+test_page_header(void **state)
+{
+	/* pk_table_scan_and_read_dv data file, first page (paimon-format-data.md 2.3) */
+	const uint8_t hdr[] = {0x15, 0x00, 0x15, 0x52, 0x15, 0x6a, 0x15, 0x89, 0x85, 0xe8, 0xc1,
+		0x0e, 0x1c, 0x15, 0x0a, 0x15, 0x00, 0x15, 0x08, 0x15, 0x08, 0x00, 0x00, 0xaa};
+	pm_pq_page_header ph;
+	pm_error	err;
+
+	pm_error_clear(&err);
+	assert_int_equal(pm_pq_page_header_parse(hdr, sizeof(hdr), &ph, &err), PM_OK);
+	assert_int_equal(ph.type, PM_PQ_PAGE_DATA);
+	assert_int_equal(ph.uncompressed_size, 41);
+	assert_int_equal(ph.compressed_size, 53);
+	assert_int_equal(ph.num_values, 5);
+	assert_int_equal(ph.encoding, PM_PQ_ENC_PLAIN);
+	assert_int_equal(ph.def_encoding, PM_PQ_ENC_BIT_PACKED);
+	assert_int_equal(ph.header_len, sizeof(hdr) - 1);
+	/* every truncation fails cleanly */
+	for (size_t n = 0; n < sizeof(hdr) - 1; n++)
+		assert_int_equal(pm_pq_page_header_parse(hdr, n, &ph, &err), PM_ERR_CORRUPT);
+	/* negative sizes */
+	{
+		uint8_t		neg[sizeof(hdr)];
+
+		memcpy(neg, hdr, sizeof(hdr));
+		neg[3] = 0x53;			/* zigzag -42 */
+		assert_int_equal(pm_pq_page_header_parse(neg, sizeof(neg), &ph, &err), PM_ERR_CORRUPT);
+	}
+}
+
+static void
+test_thrift_limits(void **state)
+{
+	pm_thrift_reader t;
+	uint8_t		deep[200];
+	uint32_t	n;
+	int			et;
+
+	/* a struct nested 200 deep: fails on depth, not on the stack */
+	for (int i = 0; i < 200; i++)
+		deep[i] = 0x1c;			/* field +1, type struct */
+	pm_thrift_init(&t, deep, sizeof(deep));
+	assert_true(pm_thrift_struct_begin(&t));
+	pm_thrift_skip(&t, PM_TC_STRUCT);
+	assert_true(t.failed);
+	/* a list claiming more elements than bytes */
+	{
+		const uint8_t lst[] = {0xf5, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x00};
+
+		pm_thrift_init(&t, lst, sizeof(lst));
+		assert_false(pm_thrift_list(&t, &n, &et));
+		assert_true(t.failed);
+	}
+	/* a binary longer than the buffer */
+	{
+		const uint8_t bin[] = {0x80, 0x80, 0x04, 'a'};
+
+		pm_thrift_init(&t, bin, sizeof(bin));
+		assert_null(pm_thrift_binary(&t, &n));
+		assert_true(t.failed);
+	}
+	/* an over-long varint */
+	{
+		const uint8_t v[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+
+		pm_thrift_init(&t, v, sizeof(v));
+		(void) pm_thrift_varint(&t);
+		assert_true(t.failed);
+	}
+}
+
+static void
+test_footer_garbage(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_pq_metadata md;
+	pm_error	err;
+	/* FileMetaData with a schema list of 3 elements whose root claims 5 children */
+	const uint8_t f[] = {0x15, 0x02, 0x19, 0x3c, 0x48, 0x01, 'r', 0x15, 0x0a, 0x00,
+		0x15, 0x02, 0x48, 0x01, 'a', 0x00, 0x15, 0x02, 0x48, 0x01, 'b', 0x00, 0x00};
+
+	pm_error_clear(&err);
+	assert_int_equal(pm_pq_metadata_parse(f, sizeof(f), 1000, a, &md, &err), PM_ERR_CORRUPT);
+	assert_int_equal(pm_pq_metadata_parse(f, 5, 1000, a, &md, &err), PM_ERR_CORRUPT);
+	pm_arena_destroy(a);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rle_hybrid),
+		cmocka_unit_test(test_rle_long_bitpacked),
+		cmocka_unit_test(test_legacy_bitpacked),
+		cmocka_unit_test(test_plain_bool),
+		cmocka_unit_test(test_delta_binary_packed),
+		cmocka_unit_test(test_byte_stream_split),
+		cmocka_unit_test(test_page_header),
+		cmocka_unit_test(test_thrift_limits),
+		cmocka_unit_test(test_footer_garbage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -817,12 +817,10 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 	qsort(sel, nsel, sizeof(selected_file), cmp_selected);
 	PM_TRY(build_splits(scan, sel, nsel, values_of, err));
 	PM_TRY(attach_deletion_vectors(scan, err));
-	if (!pk)
-		for (int i = 0; i < scan->nsplits; i++)
-			for (int f = 0; f < scan->splits[i].nfiles; f++)
-				if (scan->splits[i].files[f]->deletion_file != NULL)
-					return pm_fail(err, PM_ERR_UNSUPPORTED,
-								   "append tables with deletion vectors (option \"deletion-vectors.enabled\") are not supported yet");
+	for (int i = 0; i < scan->nsplits; i++)
+		for (int f = 0; f < scan->splits[i].nfiles; f++)
+			if (scan->splits[i].files[f]->deletion_file != NULL)
+				scan->has_deletion_vectors = true;
 	return PM_OK;
 }
 

@@ -486,6 +486,9 @@ pm_scan_reader_open(pm_scan *scan, const int *fields, int nfields, pm_scan_reade
 	if (scan->needs_merge)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "primary-key tables (merge-on-read) are not supported yet");
+	if (scan->has_deletion_vectors)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "append tables with deletion vectors (option \"deletion-vectors.enabled\") are not supported yet");
 	if (nfields < 0)
 		return pm_fail(err, PM_ERR_INVALID, "negative field count");
 	for (int i = 0; i < nfields; i++)

@@ -43,6 +43,7 @@ struct pm_scan
 	int			nsplits;
 	pm_split   *splits;
 	bool		needs_merge;	/* primary-key table: src/lsm/ must merge */
+	bool		has_deletion_vectors;	/* some selected file has a DV */
 };
 
 /* "<prefix><decimal long>" -> id (schema.c); false if not of that form. */

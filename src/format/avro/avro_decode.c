@@ -28,8 +28,12 @@
 
 #include <string.h>
 
-/* Items per array/map block when an item can take zero bytes (e.g. "null"). */
-#define ZERO_SIZE_ITEM_LIMIT	4096
+/*
+ * Items per array/map value when an item can take zero bytes (e.g. "null"):
+ * such counts cannot be checked against the bytes left, and must not let a
+ * few bytes produce millions of values.
+ */
+#define ZERO_SIZE_ITEM_LIMIT	1024
 
 typedef struct sink sink;
 
@@ -705,9 +709,12 @@ floor_div(int64_t a, int64_t b)
  * ----------------------------------------------------------------------
  */
 
-/* Check a block's item count against the bytes left; *count made positive. */
+/*
+ * Check a block's item count against the bytes left; *count made positive.
+ * *total counts the items of all blocks of the value so far.
+ */
 static pm_code
-block_count(dctx *d, int64_t *count, int32_t item_min_size)
+block_count(dctx *d, int64_t *count, int32_t item_min_size, int64_t *total)
 {
 	int64_t		left;
 
@@ -724,9 +731,11 @@ block_count(dctx *d, int64_t *count, int32_t item_min_size)
 						   (long long) size);
 	}
 	left = d->end - d->p;
-	if (item_min_size > 0 ? *count > left / item_min_size : *count > ZERO_SIZE_ITEM_LIMIT)
+	if (item_min_size > 0 ? *count > left / item_min_size :
+		*count > ZERO_SIZE_ITEM_LIMIT - *total)
 		return pm_fail(d->err, PM_ERR_CORRUPT, "avro array or map count %lld exceeds its block",
 					   (long long) *count);
+	*total += *count;
 	return PM_OK;
 }
 
@@ -778,6 +787,7 @@ skip_value(dctx *d, const pm_avro_schema *ws, int depth)
 			{
 				bool		is_map = ws->kind == PM_AVRO_MAP;
 				int32_t		min = ws->children[0]->min_size + (is_map ? 1 : 0);
+				int64_t		total = 0;
 
 				for (;;)
 				{
@@ -786,7 +796,7 @@ skip_value(dctx *d, const pm_avro_schema *ws, int depth)
 					PM_TRY(rd_long(d, &count));
 					if (count == 0)
 						return PM_OK;
-					PM_TRY(block_count(d, &count, min));
+					PM_TRY(block_count(d, &count, min, &total));
 					for (int64_t i = 0; i < count; i++)
 					{
 						if (is_map)
@@ -830,6 +840,7 @@ decode_collection(dctx *d, const plan_node *n, int depth)
 	sink	   *count_sink = &s->children[0];	/* elements or keys */
 	const pm_avro_schema *item = n->ws->children[0];
 	int32_t		min = item->min_size + (n->op == OP_MAP ? 1 : 0);
+	int64_t		total = 0;
 
 	ROOM(d, s);
 	for (;;)
@@ -839,7 +850,7 @@ decode_collection(dctx *d, const plan_node *n, int depth)
 		PM_TRY(rd_long(d, &count));
 		if (count == 0)
 			break;
-		PM_TRY(block_count(d, &count, min));
+		PM_TRY(block_count(d, &count, min, &total));
 		if (count_sink->vec->length + count > INT32_MAX - 1)
 			return pm_fail(d->err, PM_ERR_UNSUPPORTED, "too many avro values in one batch");
 		for (int64_t i = 0; i < count; i++)

@@ -35,7 +35,7 @@
 /* Largest decompressed block we accept (Java writes ~64 KiB blocks). */
 #define PM_AVRO_MAX_BLOCK	((size_t) 256 * 1024 * 1024)
 /* Most records in a block whose records may take zero bytes. */
-#define ZERO_SIZE_ROW_LIMIT	(1 << 20)
+#define ZERO_SIZE_ROW_LIMIT	4096
 
 typedef struct pm_avro_reader
 {

@@ -2,7 +2,9 @@
  * fuzz_deletion_vector.c
  *	  libFuzzer harness of pm_deletion_vector_decode.
  *
- * Input: one DV blob (4-byte BE length prefix onwards). Property: a
+ * Input: one DV blob (4-byte BE length prefix onwards), decoded as is and
+ * again with its CRC recomputed (so mutations reach the bitmap parsers
+ * behind the checksum). Property: a
  * decoded DV's cardinality equals the number of positions contains()
  * reports over the probed range when the DV is small, and contains() is
  * never true for a negative position.
@@ -10,11 +12,42 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
 
 #include "index/deletion_vector.h"
 
+static void check(const uint8_t *data, size_t size);
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	check(data, size);
+	if (size >= 12)
+	{
+		uint32_t	len = ((uint32_t) data[0] << 24) | ((uint32_t) data[1] << 16) |
+			((uint32_t) data[2] << 8) | data[3];
+
+		if (len >= 4 && (size_t) len + 8 <= size)
+		{
+			uint8_t    *copy = malloc(size);
+			uint32_t	crc;
+
+			memcpy(copy, data, size);
+			crc = (uint32_t) crc32(0L, copy + 4, len);
+			copy[4 + len] = (uint8_t) (crc >> 24);
+			copy[5 + len] = (uint8_t) (crc >> 16);
+			copy[6 + len] = (uint8_t) (crc >> 8);
+			copy[7 + len] = (uint8_t) crc;
+			check(copy, size);
+			free(copy);
+		}
+	}
+	return 0;
+}
+
+static void
+check(const uint8_t *data, size_t size)
 {
 	pm_deletion_vector *dv = NULL;
 	pm_error	err;
@@ -24,7 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		if (dv != NULL || err.code == PM_OK)
 			abort();
-		return 0;
+		return;
 	}
 	if (pm_deletion_vector_contains(dv, -1))
 		abort();
@@ -38,5 +71,4 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	pm_deletion_vector_destroy(dv);
-	return 0;
 }

@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 
+decimal.getcontext().prec = 200  # DECIMAL(38, s) needs more than the default 28 digits
 HERE = os.path.dirname(os.path.abspath(__file__))
 ORACLE = os.path.join(HERE, "oracle.sh")
 PY_ORACLE = os.path.join(HERE, "python", "oracle_py.py")
@@ -146,8 +147,9 @@ def random_value(rnd, t, null_rate=0.15):
             unscaled = rnd.choice([10 ** p - 1, -(10 ** p - 1), 0, 1, -1])
         else:
             unscaled = rnd.randint(-(10 ** min(p, 12)) + 1, 10 ** min(p, 12) - 1)
-        d = decimal.Decimal(unscaled).scaleb(-s)
-        return "{0:.{1}f}".format(d, s)
+        digits = str(abs(unscaled)).rjust(s + 1, "0")
+        text = digits[:len(digits) - s] + ("." + digits[len(digits) - s:] if s else "")
+        return ("-" if unscaled < 0 else "") + text
     if name in ("STRING", "VARCHAR", "CHAR"):
         maxlen = args[0] if args else 40
         if edge:
@@ -246,6 +248,9 @@ class Case:
             self.primary_keys = []
         if rnd.random() < 0.2 and fmt == "parquet":
             options["parquet.block.size"] = "4096"
+        for i, c in enumerate(cols):
+            c["fid"] = i  # stable identity across renames/widenings (like Paimon field ids)
+        self.next_fid = len(cols)
         self.columns = cols
         self.partition_keys = part
         self.options = options
@@ -259,7 +264,7 @@ class Case:
         self._generate()
 
     def table_json(self):
-        return {"columns": [dict(c) for c in self.initial_columns],
+        return {"columns": [{"name": c["name"], "type": c["type"]} for c in self.initial_columns],
                 "primary_keys": self.primary_keys, "partition_keys": self.partition_keys,
                 "options": self.options}
 
@@ -274,16 +279,34 @@ class Case:
                 row.append(random_value(self.rnd, c["type"]))
         return row
 
+    def _key(self, row):
+        return tuple(row[i] for i, c in enumerate(self.columns) if c["name"] in self.primary_keys)
+
+    def _apply_pk(self, keyed, kind, row):
+        """Model of the merge engines for one record (in commit order = sequence order)."""
+        key = self._key(row)
+        engine = self.options.get("merge-engine", "deduplicate")
+        if kind == "-D":
+            keyed.pop(key, None)
+        elif key not in keyed:
+            keyed[key] = list(row)
+        elif engine == "deduplicate":
+            keyed[key] = list(row)
+        elif engine == "partial-update":
+            keyed[key] = [n if n is not None else o for n, o in zip(row, keyed[key])]
+        # first-row: the first record of a key wins
+
     def _generate(self):
         rnd = self.rnd
         self.initial_columns = [dict(c) for c in self.columns]
         rows = []        # current model (append tables), aligned with self.columns
-        keyed = collections.OrderedDict()  # pk tables: key -> row
+        keyed = collections.OrderedDict()  # pk tables: key -> merged row
         next_id = 0
         snap = 0
+        dedup = self.options.get("merge-engine", "deduplicate") == "deduplicate"
         for _ in range(rnd.randint(1, 5)):
             if snap > 0 and rnd.random() < 0.3:
-                changes = self._schema_change(rows)
+                changes = self._schema_change(list(keyed.values()) if self.pk else rows)
                 if changes:
                     self.ops.append([{"op": "alter", "changes": changes}])
             commit = []
@@ -291,25 +314,22 @@ class Case:
             for _ in range(max(n, 1)):
                 if self.pk and keyed and rnd.random() < 0.3:
                     key = rnd.choice(list(keyed.keys()))
-                    if rnd.random() < 0.3 and self.options["merge-engine"] == "deduplicate":
-                        commit.append({"op": "-D", "row": list(keyed[key])})
-                        continue
-                    row = self._row(key[0])
-                    for i, c in enumerate(self.columns):
-                        if c["name"] in self.primary_keys:
-                            row[i] = keyed[key][i]
-                    dedup = self.options["merge-engine"] == "deduplicate"
-                    commit.append({"op": "+U" if dedup and rnd.random() < 0.5 else "+I",
-                                   "row": list(row)})
-                    keyed[key] = row
-                    continue
-                row = self._row(next_id)
-                next_id += 1
-                commit.append({"op": "+I", "row": list(row)})
-                rows.append(row)
+                    if rnd.random() < 0.3 and dedup:
+                        op = {"op": "-D", "row": list(keyed[key])}
+                    else:
+                        row = self._row(key[0])
+                        for i, c in enumerate(self.columns):
+                            if c["name"] in self.primary_keys:
+                                row[i] = keyed[key][i]
+                        op = {"op": "+U" if dedup and rnd.random() < 0.5 else "+I", "row": row}
+                else:
+                    op = {"op": "+I", "row": self._row(next_id)}
+                    next_id += 1
+                commit.append({"op": op["op"], "row": list(op["row"])})
                 if self.pk:
-                    keyed[tuple(row[i] for i, c in enumerate(self.columns)
-                                if c["name"] in self.primary_keys)] = row
+                    self._apply_pk(keyed, op["op"], op["row"])
+                else:
+                    rows.append(list(op["row"]))
             self.ops.append(commit)
             snap += 1
             if rnd.random() < 0.2:
@@ -317,9 +337,16 @@ class Case:
             if (not self.pk and self.options["bucket"] != "-1" and rnd.random() < 0.15) or \
                     (self.pk and rnd.random() < 0.3):
                 self.ops.append([{"op": "compact"}])
-            if not self.pk:
-                self.model.append(([c["name"] for c in self.columns],
-                                   [c["type"] for c in self.columns], [list(r) for r in rows]))
+            state = list(keyed.values()) if self.pk else rows
+            self.model.append(([c["name"] for c in self.columns], [c["fid"] for c in self.columns],
+                               [list(r) for r in state]))
+
+    def state(self, k_layout, k_rows):
+        """Rows of model state k_rows, projected onto the columns of state k_layout."""
+        names, fids, _ = self.model[k_layout]
+        _, old_fids, rows = self.model[k_rows]
+        pos = {f: i for i, f in enumerate(old_fids)}
+        return names, [[r[pos[f]] if f in pos else None for f in fids] for r in rows]
 
     def _schema_change(self, rows):
         rnd = self.rnd
@@ -330,7 +357,8 @@ class Case:
             t = random_type(rnd, False)
             name = "c%d" % self.next_col
             self.next_col += 1
-            self.columns.append({"name": name, "type": t})
+            self.columns.append({"name": name, "type": t, "fid": self.next_fid})
+            self.next_fid += 1
             for r in rows:
                 r.append(None)
             # keep partition/other order: Paimon appends new columns at the end
@@ -587,30 +615,39 @@ def pypaimon_available():
 def run_seed(seed, args, sql, use_py, tmproot):
     case = Case(seed, pk=args.pk, nested=args.nested)
     d = tempfile.mkdtemp(prefix="seed%d_" % seed, dir=tmproot)
+    os.chmod(d, 0o755)  # the server (user postgres) must read the warehouse
     wh = os.path.join(d, "wh")
     table = "t%d" % seed
     case.write_files(d)
     failures = []
     dump = java_dump(wh, table, (os.path.join(d, "table.json"), os.path.join(d, "ops.jsonl")))
+    subprocess.run(["chmod", "-R", "a+rX", d], check=False)
     snaps = [d[0] for d in dump if d[0] is not None]
     if sql is not None:
         sql.setup(seed, wh, snaps)
-    append_snaps = None
-    if not args.pk:
-        # APPEND snapshots map 1:1 onto model states; COMPACT snapshots repeat the last state
-        append_snaps = {}
-        k = -1
-        for snap, _, _, kind in dump[1:]:
-            if kind == "APPEND":
-                k += 1
-            append_snaps[snap] = k
+    # APPEND snapshots map 1:1 onto model states, COMPACT snapshots repeat the last state.
+    # Tables whose batch reads skip level-0 files (deletion vectors, first-row) show at an
+    # APPEND snapshot only what the last COMPACT made visible.
+    skip_l0 = args.pk and (case.options.get("deletion-vectors.enabled") == "true" or
+                           case.options.get("merge-engine") == "first-row")
+    state_of = {}
+    k_append = k_visible = -1
+    for snap, _, _, kind in dump[1:]:
+        if kind == "APPEND":
+            k_append += 1
+        elif kind == "COMPACT":
+            k_visible = k_append
+        state_of[snap] = (k_append, k_visible if skip_l0 else k_append)
+    state_of[None] = state_of[dump[-1][0]] if len(dump) > 1 else (-1, -1)
     for snap, schema, jrows, _ in dump:
         types = [c["type"] for c in schema["columns"]]
         label = "snapshot %s" % (snap or "latest")
-        if append_snaps is not None:
-            k = append_snaps[snap] if snap else len(case.model) - 1
+        if True:
+            k_layout, k = state_of[snap]
+            if k < 0 and jrows:
+                failures.append("%s: java returned %d rows where none were written" % (label, len(jrows)))
             if k >= 0:
-                mcols, mtypes, mrows = case.model[k]
+                mcols, mrows = case.state(k_layout, k)
                 if mcols != [c["name"] for c in schema["columns"]]:
                     failures.append("%s: model columns %s != java columns %s" % (
                         label, mcols, [c["name"] for c in schema["columns"]]))
@@ -671,6 +708,7 @@ def main():
             use_py = True
     tmproot = args.tmp or tempfile.mkdtemp(prefix="paimon_difftest_")
     os.makedirs(tmproot, exist_ok=True)
+    os.chmod(tmproot, 0o755)
     passed = failed = 0
     t0 = time.time()
     for seed in seeds:
@@ -679,7 +717,7 @@ def main():
             failures, d, case = run_seed(seed, args, sql, use_py, tmproot)
         except Exception as e:  # noqa: BLE001 - an oracle failure is a failure of the seed
             failures, d, case = ["error: %s" % str(e).strip()[-3000:]], tmproot, None
-        legs = "model" if not args.pk else ""
+        legs = "model"
         legs += "+sql" if sql else ""
         legs += "+py" if use_py else ""
         desc = ""
@@ -687,6 +725,9 @@ def main():
             desc = "%s/%s bucket=%s parts=%d cols=%d commits=%d" % (
                 case.options["file.format"], case.options["file.compression"],
                 case.options["bucket"], len(case.partition_keys), len(case.columns), len(case.ops))
+            if args.pk:
+                desc += " %s%s" % (case.options["merge-engine"],
+                                   "+dv" if case.options.get("deletion-vectors.enabled") else "")
         if failures:
             failed += 1
             print("FAIL seed %d (%s) [%.1fs]" % (seed, desc, time.time() - t1))

@@ -13,6 +13,7 @@ Run it with the interpreter of the venv made by setup.sh
 """
 
 import decimal
+decimal.getcontext().prec = 200  # DECIMAL(38, s) needs more than the default 28 digits
 import json
 import os
 import re

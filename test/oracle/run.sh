@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# run.sh - the reference-oracle tests (called by scripts/test.sh with PGHOST/PGPORT/
+# PGUSER/PGDATABASE of a running server that has paimon_fdw installed):
+#   1. build the Java oracle (Apache Paimon from Maven Central; offline when ~/.m2 has it)
+#   2. make the optional pypaimon venv (skipped loudly if pip cannot install it)
+#   3. difftest.py: random tables written by Java, read back through the extension (SQL)
+#      and, when available, pypaimon; compared with Java's own reads
+#   4. verify_read.py self-check on the sample warehouse
+# Env: ORACLE_SEEDS (default 10), ORACLE_PK=1 adds primary-key tables,
+#      ORACLE_REQUIRE_SQL=1 fails when the SQL leg cannot run.
+# Prints "N passed, N failed" last; exits non-zero on any failure.
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+passed=0
+failed=0
+step() { if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "run.sh: FAILED: $*"; fi; }
+
+if ! command -v java >/dev/null || ! command -v mvn >/dev/null; then
+    echo "run.sh: SKIPPING the reference oracle: java or mvn is not installed"
+    echo "0 passed, 0 failed, 1 skipped"
+    exit 0
+fi
+echo "-- building the Java oracle (paimon-bundle from Maven Central)"
+t0=$(date +%s)
+if ! ( cd "$here/java" && { mvn -q -o package -DskipTests 2>/dev/null || mvn -q package -DskipTests; } ); then
+    echo "run.sh: the Java oracle does not build"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+echo "   built in $(( $(date +%s) - t0 ))s"
+
+py_flag=()
+echo "-- pypaimon (optional)"
+if bash "$here/python/setup.sh"; then
+    py_flag=(--pypaimon)
+else
+    echo "run.sh: WARNING: pypaimon is NOT available: its legs are SKIPPED"
+fi
+
+sql_flag=()
+[[ "${ORACLE_REQUIRE_SQL:-0}" == 1 ]] && sql_flag=(--require-sql)
+tmp="$(mktemp -d /tmp/paimon_oracle.XXXXXX)"
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+echo "-- difftest: append tables, ${ORACLE_SEEDS:-10} seeds"
+step python3 "$here/difftest.py" --seeds "${ORACLE_SEEDS:-10}" --tmp "$tmp/dt" "${py_flag[@]}" "${sql_flag[@]}"
+if [[ "${ORACLE_PK:-0}" == 1 ]]; then
+    echo "-- difftest: primary-key tables"
+    step python3 "$here/difftest.py" --pk --seeds "${ORACLE_SEEDS:-10}" --tmp "$tmp/dtpk" "${sql_flag[@]}"
+fi
+
+echo "-- verify_read self-check (Java-written sample warehouse, Java's own rows)"
+if bash "$here/make_sample_warehouse.sh" "$tmp/sample" >/dev/null 2>&1; then
+    "$here/oracle.sh" read "$tmp/sample" demo events > "$tmp/sample_rows.jsonl"
+    step python3 "$here/verify_read.py" "$tmp/sample" demo events "$tmp/sample_rows.jsonl" "${py_flag[@]}"
+else
+    echo "run.sh: make_sample_warehouse.sh failed"
+    failed=$((failed + 1))
+fi
+
+echo "oracle: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]

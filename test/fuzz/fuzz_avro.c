@@ -11,6 +11,16 @@
  * row_count() agrees with the rows read, and when both reads succeed they
  * see the same number of rows. Failures must be PM_ERR_CORRUPT or
  * PM_ERR_UNSUPPORTED (never IO, INVALID, ...), with the path set.
+ *
+ * Seeds (test/fuzz/corpus/avro/): files of the shared corpus, some copied
+ * as is (*_zstd, list_empty: the header-only base list of pk_09), most with
+ * their blocks decompressed and the header's avro.codec rewritten to "null"
+ * (*_null) or the blocks recompressed as raw deflate (*_deflate), so that
+ * mutations reach the record decoder instead of the zstd frame checks:
+ * list_current = pk_btree_e2e manifest-list-b6b5269a-...-1, manifest_current
+ * = its manifest-425d391e-...-0, list_v09 / index_v09 = pk_09 (0.9,
+ * union-wrapped records), data_multiple / data_map = the Avro data files of
+ * tables/avro/append_multiple.db and append_with_multiple_map.db.
  *-------------------------------------------------------------------------
  */
 #include <stdint.h>

@@ -15,7 +15,7 @@
 
 typedef struct pm_env
 {
-	/* returns NULL on failure; never raises */
+	/* returns NULL on failure; never raises; 16-byte aligned (pm_int128) */
 	void	   *(*alloc) (void *opaque, size_t size);
 	void		(*free) (void *opaque, void *ptr);
 	void	   *opaque;

@@ -21,19 +21,34 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
+/*
+ * The core stores 128-bit decimals (pm_int128), which need 16-byte
+ * alignment; palloc guarantees only MAXALIGN (8). Over-allocate and keep
+ * the chunk's own pointer just below the aligned one.
+ */
+#define PMFDW_ALIGN 16
+
 static void *
 pmfdw_alloc(void *opaque, size_t size)
 {
+	char	   *raw;
+	char	   *aligned;
+
 	/* NULL on OOM: the core returns PM_ERR_NOMEM instead of being longjmp'd over */
-	return MemoryContextAllocExtended((MemoryContext) opaque, size,
-									  MCXT_ALLOC_NO_OOM | MCXT_ALLOC_HUGE);
+	raw = MemoryContextAllocExtended((MemoryContext) opaque, size + PMFDW_ALIGN,
+									 MCXT_ALLOC_NO_OOM | MCXT_ALLOC_HUGE);
+	if (raw == NULL)
+		return NULL;
+	aligned = (char *) TYPEALIGN(PMFDW_ALIGN, raw + sizeof(void *));
+	((void **) aligned)[-1] = raw;
+	return aligned;
 }
 
 static void
 pmfdw_free(void *opaque, void *ptr)
 {
 	(void) opaque;
-	pfree(ptr);
+	pfree(((void **) ptr)[-1]);
 }
 
 pm_env *

@@ -492,9 +492,16 @@ numeric_from_decimal(pm_int128 unscaled, int scale)
 	StringInfoData buf;
 	Datum		d;
 
-	/* fast path: fits int64 */
-	if (unscaled >= PG_INT64_MIN && unscaled <= PG_INT64_MAX && scale == 0)
-		return NumericGetDatum(int64_to_numeric((int64) unscaled));
+	/* fast paths: fits int64 */
+	if (unscaled >= PG_INT64_MIN && unscaled <= PG_INT64_MAX)
+	{
+		if (scale == 0)
+			return NumericGetDatum(int64_to_numeric((int64) unscaled));
+#if PG_VERSION_NUM >= 150000
+		if (scale > 0 && scale <= 18)
+			return NumericGetDatum(int64_div_fast_to_numeric((int64) unscaled, scale));
+#endif
+	}
 	initStringInfo(&buf);
 	append_decimal(&buf, unscaled, scale);
 	d = DirectFunctionCall3(numeric_in, CStringGetDatum(buf.data),

@@ -179,6 +179,9 @@ def run_case(corpus, path, servers):
            % (qi(schema), qi(schema), qi(db), qi(table), servers[key], qi(schema), opts,
               cols, qi(schema), qi(table), where))
     p = psql(sql, check=False)
+    if p.returncode != 0 and "connection to server was lost" in p.stderr:
+        # the backend crashed: wait for recovery so later cases still run
+        subprocess.run("for i in $(seq 60); do pg_isready -q && exit 0; sleep 1; done", shell=True)
     if p.returncode != 0:
         return False, "ERROR: " + p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "psql failed"
     types = case["types"]
@@ -205,7 +208,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--corpus", default=os.environ.get("PAIMON_CORPUS",
                                                        os.path.join(here, "..", "..", "..", "shared", "corpus")))
-    ap.add_argument("--require", default="append")
+    ap.add_argument("--require", default="append,pk")
     ap.add_argument("--case", action="append")
     args = ap.parse_args()
     corpus = os.path.abspath(args.corpus)

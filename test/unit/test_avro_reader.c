@@ -1935,6 +1935,7 @@ test_batches_and_blocks(void **state)
 	int64_t		next = 0;
 
 	(void) state;
+	pm_error_clear(&err);
 	/* header, then 3 blocks of 100 records each */
 	build_file(f, schema, NULL, NULL, 0);
 	for (int blk = 0; blk < 3; blk++)

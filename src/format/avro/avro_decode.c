@@ -206,6 +206,8 @@ compile_union(cctx *c, const pm_avro_schema *ws, sink *out, const char *column,
 	bool		any_ok = false;
 	bool		any_value = false;
 
+	pm_error	saved = *c->err;	/* trial compiles of branches may fail */
+
 	if (n == NULL ||
 		(n->children = pm_arena_zalloc(c->arena, sizeof(plan_node *) * (size_t) ws->nchildren)) == NULL)
 		return cnomem(c);
@@ -237,7 +239,7 @@ compile_union(cctx *c, const pm_avro_schema *ws, sink *out, const char *column,
 	if (any_value && !any_ok)
 		return c->err->code == PM_ERR_UNSUPPORTED ? PM_ERR_UNSUPPORTED :
 			pm_fail(c->err, PM_ERR_UNSUPPORTED, "avro column \"%s\": no union branch fits", column);
-	pm_error_clear(c->err);
+	*c->err = saved;
 	*res = n;
 	return PM_OK;
 }
@@ -265,7 +267,7 @@ compile_record(cctx *c, const pm_avro_schema *ws, sink *out, const char *column,
 		if (idx < 0 || matched[idx])
 			continue;			/* not requested (or a duplicate name): skip */
 		matched[idx] = true;
-		sub = depth == 0 ? ws->names[i] :
+		sub = column[0] == '\0' ? ws->names[i] :
 			pm_arena_sprintf(c->arena, "%s.%s", column, ws->names[i]);
 		if (sub == NULL)
 			return cnomem(c);

@@ -215,3 +215,65 @@ pm_snapshot_earliest_id(pm_fileio *io, const char *table_path, pm_arena *arena,
 	}
 	return list_extreme(io, table_path, arena, false, id, err);
 }
+
+pm_code
+pm_snapshot_load_tag(pm_fileio *io, const char *table_path, const char *tag, pm_arena *arena,
+					 pm_snapshot **out, pm_error *err)
+{
+	char	   *path;
+	uint8_t    *data;
+	size_t		len;
+	pm_code		rc;
+
+	*out = NULL;
+	if (tag[0] == '\0' || strchr(tag, '/') != NULL || strcmp(tag, ".") == 0 ||
+		strcmp(tag, "..") == 0)
+		return pm_fail(err, PM_ERR_INVALID, "invalid tag name \"%.100s\"", tag);
+	path = pm_arena_sprintf(arena, "%s/tag/tag-%s", table_path, tag);
+	if (path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	rc = pm_fileio_read_all(io, path, arena, MAX_SNAPSHOT_FILE_SIZE, &data, &len, err);
+	if (rc == PM_ERR_NOT_FOUND)
+	{
+		pm_error_set_path(err, path);
+		return pm_fail(err, PM_ERR_NOT_FOUND, "tag \"%.100s\" does not exist", tag);
+	}
+	if (rc == PM_OK)
+		rc = pm_snapshot_parse((const char *) data, len, arena, out, err);
+	if (rc != PM_OK)
+		pm_error_set_path(err, path);
+	return rc;
+}
+
+pm_code
+pm_snapshot_id_at_time(pm_fileio *io, const char *table_path, int64_t millis, pm_arena *arena,
+					   int64_t *id, pm_error *err)
+{
+	int64_t		lo,
+				hi,
+				found = 0;
+
+	*id = 0;
+	PM_TRY(pm_snapshot_earliest_id(io, table_path, arena, &lo, err));
+	PM_TRY(pm_snapshot_latest_id(io, table_path, arena, &hi, err));
+	if (lo <= 0 || hi <= 0)
+		return PM_OK;
+	while (lo <= hi)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+		pm_snapshot *s;
+		pm_code		rc = pm_snapshot_load(io, table_path, mid, arena, &s, err);
+
+		if (rc != PM_OK)
+			return rc;
+		if (s->time_millis <= millis)
+		{
+			found = mid;
+			lo = mid + 1;
+		}
+		else
+			hi = mid - 1;
+	}
+	*id = found;
+	return PM_OK;
+}

@@ -55,4 +55,16 @@ extern pm_code pm_snapshot_latest_id(pm_fileio *io, const char *table_path,
 extern pm_code pm_snapshot_earliest_id(pm_fileio *io, const char *table_path,
 									   pm_arena *arena, int64_t *id, pm_error *err);
 
+/* Load tag/tag-<name> (a snapshot JSON copy); PM_ERR_NOT_FOUND if absent. */
+extern pm_code pm_snapshot_load_tag(pm_fileio *io, const char *table_path, const char *tag,
+									pm_arena *arena, pm_snapshot **out, pm_error *err);
+
+/*
+ * The last snapshot with timeMillis <= millis (binary search between the
+ * earliest and latest ids, as SnapshotManager.earlierOrEqualTimeMills);
+ * *id = 0 if there is none.
+ */
+extern pm_code pm_snapshot_id_at_time(pm_fileio *io, const char *table_path, int64_t millis,
+									  pm_arena *arena, int64_t *id, pm_error *err);
+
 #endif							/* PM_TABLE_SNAPSHOT_H */

@@ -104,11 +104,30 @@ static pm_code
 open_table(pm_table *t, const pm_table_open_options *options, pm_error *err)
 {
 	int64_t		want = options ? options->snapshot_id : 0;
+	const char *tag = options ? options->tag : NULL;
+	int64_t		at_time = options ? options->timestamp_millis : 0;
 	pm_schema  *latest;
 
 	PM_TRY(pm_path_map_parse(options ? options->external_path_map : NULL, t->arena,
 							 &t->path_map, err));
-	if (want > 0)
+	if ((want > 0) + (tag != NULL) + (at_time > 0) > 1)
+		return pm_fail(err, PM_ERR_INVALID, "give at most one of snapshot id, tag and timestamp");
+	if (at_time > 0)
+	{
+		PM_TRY(pm_snapshot_id_at_time(t->io, t->path, at_time, t->arena, &want, err));
+		if (want <= 0)
+			return pm_fail(err, PM_ERR_NOT_FOUND, "no snapshot was committed at or before %lld",
+						   (long long) at_time);
+	}
+	if (tag != NULL)
+	{
+		const pm_schema *s;
+
+		PM_TRY(pm_snapshot_load_tag(t->io, t->path, tag, t->arena, &t->snapshot, err));
+		PM_TRY(pm_table_schema_by_id(t, t->snapshot->schema_id, &s, err));
+		t->schema = s;
+	}
+	else if (want > 0)
 	{
 		const pm_schema *s;
 

@@ -36,14 +36,19 @@ typedef struct pm_table_open_options
 {
 	int64_t		snapshot_id;	/* <= 0: the latest snapshot */
 	const char *external_path_map;	/* NULL or "from=to[,from=to...]" */
+	/* Time travel alternatives to snapshot_id (at most one may be set): */
+	const char *tag;			/* NULL or a tag name (tag/tag-<name>) */
+	int64_t		timestamp_millis;	/* > 0: the last snapshot committed at or
+									 * before this epoch-ms time */
 } pm_table_open_options;
 
 typedef struct pm_table pm_table;
 
 /*
  * Open the table at table_path. A table with no snapshot yet opens fine
- * (latest schema, no rows). A snapshot_id that does not exist is
- * PM_ERR_NOT_FOUND. Options a reader must honour but this version does not
+ * (latest schema, no rows). A snapshot_id, tag or time with no snapshot is
+ * PM_ERR_NOT_FOUND; time travel reads with that snapshot's schema, the
+ * latest snapshot with the latest schema. Options a reader must honour but this version does not
  * (a merge engine, data evolution, blob files, ...) are reported by
  * pm_table_scan_plan as PM_ERR_UNSUPPORTED naming the option, so that
  * IMPORT FOREIGN SCHEMA still works on such tables.

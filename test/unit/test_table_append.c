@@ -1036,7 +1036,9 @@ test_partition_pruning_funnel(void **state)
 
 	/* a time-travel id that does not exist */
 	{
-		pm_table_open_options o = {999, NULL};
+		pm_table_open_options o = {0};
+
+		o.snapshot_id = 999;
 		pm_table   *t2;
 
 		assert_int_equal(pm_table_open(pm_env_default(), io, dir, &o, &t2, &err), PM_ERR_NOT_FOUND);

@@ -360,6 +360,78 @@ test_path_map(void **state)
 	pm_arena_destroy(a);
 }
 
+static void
+test_time_travel(void **state)
+{
+	pm_fileio  *io;
+	char	   *dir;
+	pm_table   *t;
+	pm_error	err;
+	pm_table_open_options o;
+	static const struct
+	{
+		int64_t		ts;
+		int64_t		id;
+	}			cases[] = {
+		{1728468640251LL, 1}, {1728468940016LL, 1}, {1728468940017LL, 2},
+		{1728468992148LL, 3}, {INT64_MAX, 3}
+	};
+
+	(void) state;
+	unit_require_corpus();
+	io = pm_local_fileio_create(pm_env_default());
+	dir = strdup(unit_corpus_path("tables/orc/multi_partition_append_table.db/multi_partition_append_table"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		memset(&o, 0, sizeof(o));
+		o.timestamp_millis = cases[i].ts;
+		assert_int_equal(pm_table_open(pm_env_default(), io, dir, &o, &t, &err), PM_OK);
+		assert_int_equal(pm_table_snapshot_id(t), cases[i].id);
+		pm_table_close(t);
+	}
+	memset(&o, 0, sizeof(o));
+	o.timestamp_millis = 1728468640250LL;
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, &o, &t, &err), PM_ERR_NOT_FOUND);
+	o.snapshot_id = 1;
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, &o, &t, &err), PM_ERR_INVALID);
+	memset(&o, 0, sizeof(o));
+	o.tag = "nope";
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, &o, &t, &err), PM_ERR_NOT_FOUND);
+	o.tag = "../x";
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, &o, &t, &err), PM_ERR_INVALID);
+	pm_local_fileio_destroy(io);
+	free(dir);
+
+	/* a tag: its snapshot (even if expired) with its schema */
+	{
+		pm_arena   *a = pm_arena_create(pm_env_default());
+		const char *s0 = "{\"id\":0,\"fields\":[{\"id\":0,\"name\":\"a\",\"type\":\"INT\"}],"
+			"\"partitionKeys\":[],\"primaryKeys\":[]}";
+		const char *s1 = "{\"id\":1,\"fields\":[{\"id\":0,\"name\":\"a\",\"type\":\"BIGINT\"}],"
+			"\"partitionKeys\":[],\"primaryKeys\":[]}";
+
+		io = pm_memory_fileio_create(pm_env_default());
+		add(io, "/t/schema/schema-0", s0);
+		add(io, "/t/schema/schema-1", s1);
+		add(io, "/t/snapshot/snapshot-5", snap_json(a, 5));
+		add(io, "/t/tag/tag-v1", snap_json(a, 2));
+		memset(&o, 0, sizeof(o));
+		o.tag = "v1";
+		assert_int_equal(pm_table_open(pm_env_default(), io, "/t", &o, &t, &err), PM_OK);
+		assert_int_equal(pm_table_snapshot_id(t), 2);
+		assert_int_equal(pm_table_schema(t)->id, 0);
+		assert_int_equal(pm_table_total_record_count(t), 20);
+		pm_table_close(t);
+		/* latest: the latest schema */
+		assert_int_equal(pm_table_open(pm_env_default(), io, "/t", NULL, &t, &err), PM_OK);
+		assert_int_equal(pm_table_snapshot_id(t), 5);
+		assert_int_equal(pm_table_schema(t)->id, 1);
+		pm_table_close(t);
+		pm_memory_fileio_destroy(io);
+		pm_arena_destroy(a);
+	}
+}
+
 int
 main(void)
 {
@@ -370,6 +442,7 @@ main(void)
 		cmocka_unit_test(test_snapshot_hints),
 		cmocka_unit_test(test_table_open_states),
 		cmocka_unit_test(test_path_map),
+		cmocka_unit_test(test_time_travel),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

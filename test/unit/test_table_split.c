@@ -26,7 +26,7 @@ check_table(const char *rel, int *ndv, int64_t *nrows)
 	char		map[8192];
 	const char *db = strstr(dir, ".db/");
 	pm_fileio  *io = pm_local_fileio_create(pm_env_default());
-	pm_table_open_options opts = {0, NULL};
+	pm_table_open_options opts = {0};
 	pm_table   *t;
 	pm_scan    *scan;
 	pm_scan_reader *sr;

@@ -99,6 +99,11 @@ open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io)
 	pm_table   *table;
 	pm_error	err;
 
+	if (!io->is_dir(io, opts->table_path))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("Paimon table \"%s.%s\" does not exist", opts->database, opts->table),
+				 errdetail("Directory \"%s\" was not found.", opts->table_path)));
 	pm_error_clear(&err);
 	o.snapshot_id = opts->snapshot_id;
 	o.external_path_map = opts->external_path_map;

@@ -182,6 +182,12 @@ pm_pq_column_init(pm_pq_column *c, const pm_env *env, const pm_pq_node *leaf,
 void
 pm_pq_column_release(pm_pq_column *c)
 {
+	for (int i = 0; i < PM_PQ_NSCRATCH; i++)
+	{
+		pm_free(c->env, c->scratch[i]);
+		c->scratch[i] = NULL;
+		c->scratch_cap[i] = 0;
+	}
 	if (c->page_arena != NULL)
 		pm_arena_destroy(c->page_arena);
 	c->page_arena = NULL;
@@ -619,10 +625,33 @@ nomem(pm_error *err)
 	return pm_fail(err, PM_ERR_NOMEM, "out of memory decoding a parquet page");
 }
 
+/*
+ * A page buffer of at least size bytes from the column's reusable slot, or
+ * from arena when slot < 0 (dictionaries, which outlive the page).
+ */
+static void *
+page_buf(pm_pq_column *c, int slot, size_t size, pm_arena *arena)
+{
+	if (slot < 0)
+		return pm_arena_alloc(arena, size);
+	if (size > c->scratch_cap[slot])
+	{
+		size_t		ncap = size + size / 4 + 64;
+
+		pm_free(c->env, c->scratch[slot]);
+		c->scratch_cap[slot] = 0;
+		c->scratch[slot] = pm_alloc(c->env, ncap);
+		if (c->scratch[slot] == NULL)
+			return NULL;
+		c->scratch_cap[slot] = ncap;
+	}
+	return c->scratch[slot];
+}
+
 /* PLAIN BYTE_ARRAY: n values of (u32 LE length, bytes). */
 static pm_code
 plain_byte_array(pm_pq_column *c, const uint8_t *p, size_t len, int64_t n,
-				 pm_pq_values *out, pm_arena *arena, pm_error *err)
+				 pm_pq_values *out, bool dict, pm_arena *arena, pm_error *err)
 {
 	uint32_t   *start;
 	uint32_t   *lens;
@@ -630,8 +659,8 @@ plain_byte_array(pm_pq_column *c, const uint8_t *p, size_t len, int64_t n,
 
 	if ((uint64_t) n > len / 4)
 		return corrupt(c, err, "truncated byte array values");
-	start = pm_arena_alloc(arena, sizeof(uint32_t) * (size_t) (n + 1));
-	lens = pm_arena_alloc(arena, sizeof(uint32_t) * (size_t) (n + 1));
+	start = page_buf(c, dict ? -1 : PM_PQ_SCR_START, sizeof(uint32_t) * (size_t) (n + 1), arena);
+	lens = page_buf(c, dict ? -1 : PM_PQ_SCR_LEN, sizeof(uint32_t) * (size_t) (n + 1), arena);
 	if (start == NULL || lens == NULL)
 		return nomem(err);
 	for (int64_t i = 0; i < n; i++)
@@ -761,7 +790,7 @@ delta_byte_array(pm_pq_column *c, const uint8_t *p, size_t len, int64_t n,
 /* Decode n (non-null) values of encoding enc from (p, len). */
 static pm_code
 decode_values(pm_pq_column *c, int enc, const uint8_t *p, size_t len, int64_t n,
-			  pm_pq_values *out, pm_arena *arena, pm_error *err)
+			  pm_pq_values *out, bool dict, pm_arena *arena, pm_error *err)
 {
 	int			w = fixed_width(c);
 	const char *why = NULL;
@@ -778,7 +807,7 @@ decode_values(pm_pq_column *c, int enc, const uint8_t *p, size_t len, int64_t n,
 
 				if ((uint64_t) n > (uint64_t) len * 8)
 					return corrupt(c, err, "truncated boolean values");
-				b = pm_arena_alloc(arena, (size_t) n + 1);
+				b = page_buf(c, dict ? -1 : PM_PQ_SCR_BOOL, (size_t) n + 1, arena);
 				if (b == NULL)
 					return nomem(err);
 				if (pm_pq_plain_bool_decode(p, len, n, b, &why) < 0)
@@ -787,7 +816,7 @@ decode_values(pm_pq_column *c, int enc, const uint8_t *p, size_t len, int64_t n,
 				return PM_OK;
 			}
 			if (c->physical == PM_PQ_BYTE_ARRAY)
-				return plain_byte_array(c, p, len, n, out, arena, err);
+				return plain_byte_array(c, p, len, n, out, dict, arena, err);
 			if ((uint64_t) n * (uint64_t) w > len)
 				return corrupt(c, err, "truncated values");
 			out->fixed = p;
@@ -1006,7 +1035,7 @@ decompress(pm_pq_column *c, const uint8_t *src, size_t n, uint8_t *dst, size_t d
  */
 static pm_code
 page_payload(pm_pq_column *c, const uint8_t *src, size_t n, int64_t out_len, bool compressed,
-			 pm_arena *arena, const uint8_t **out, pm_error *err)
+			 int slot, pm_arena *arena, const uint8_t **out, pm_error *err)
 {
 	uint8_t    *buf;
 
@@ -1020,7 +1049,7 @@ page_payload(pm_pq_column *c, const uint8_t *src, size_t n, int64_t out_len, boo
 	if (out_len < 0 || out_len > MAX_PAGE_SIZE ||
 		out_len > (int64_t) n * MAX_PAGE_RATIO + (1 << 20))
 		return corrupt(c, err, "implausible uncompressed page size");
-	buf = pm_arena_alloc(arena, (size_t) out_len + 8);
+	buf = page_buf(c, slot, (size_t) out_len + 8, arena);
 	if (buf == NULL)
 		return nomem(err);
 	PM_TRY(decompress(c, src, n, buf, (size_t) out_len, err));
@@ -1042,9 +1071,9 @@ read_dictionary(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *pay
 		return pm_fail(err, PM_ERR_UNSUPPORTED, "dictionary encoding %d of column \"%s\"",
 					   ph->encoding, c->name);
 	PM_TRY(page_payload(c, payload, (size_t) ph->compressed_size, ph->uncompressed_size, true,
-						c->rg_arena, &data, err));
+						-1, c->rg_arena, &data, err));
 	PM_TRY(decode_values(c, PM_PQ_ENC_PLAIN, data, (size_t) ph->uncompressed_size, n, &vals,
-						 c->rg_arena, err));
+						 true, c->rg_arena, err));
 	c->has_dict = true;
 	c->dict_n = n;
 	if (c->target == NULL)
@@ -1124,16 +1153,16 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 		return corrupt(c, err, "more values than the page can hold");
 	c->def = NULL;
 	c->rep = NULL;
-	if (c->max_rep > 0 && (c->rep = pm_arena_alloc(arena, (size_t) n + 1)) == NULL)
+	if (c->max_rep > 0 && (c->rep = page_buf(c, PM_PQ_SCR_REP, (size_t) n + 1, arena)) == NULL)
 		return nomem(err);
-	if (c->max_def > 0 && (c->def = pm_arena_alloc(arena, (size_t) n + 1)) == NULL)
+	if (c->max_def > 0 && (c->def = page_buf(c, PM_PQ_SCR_DEF, (size_t) n + 1, arena)) == NULL)
 		return nomem(err);
 	if (!v2)
 	{
 		const uint8_t *data;
 
 		PM_TRY(page_payload(c, payload, (size_t) ph->compressed_size, ph->uncompressed_size,
-							true, arena, &data, err));
+							true, PM_PQ_SCR_PAGE, arena, &data, err));
 		vp = data;
 		vlen = (size_t) ph->uncompressed_size;
 		if (c->max_rep > 0)
@@ -1157,7 +1186,7 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 			return corrupt(c, err, why);
 		PM_TRY(page_payload(c, payload + lv, (size_t) ph->compressed_size - lv,
 							ph->uncompressed_size - (int64_t) lv, ph->is_compressed,
-							arena, &vp, err));
+							PM_PQ_SCR_PAGE, arena, &vp, err));
 		vlen = (size_t) (ph->uncompressed_size - (int64_t) lv);
 	}
 	if (c->rep != NULL)
@@ -1167,10 +1196,16 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 		const uint8_t *d = c->def;
 		uint8_t		md = (uint8_t) c->max_def;
 
-		PM_TRY(check_levels(c, c->def, n, c->max_def, err));
+		uint8_t		mx = 0;
+
 		nonnull = 0;
 		for (int64_t i = 0; i < n; i++)
+		{
+			mx = d[i] > mx ? d[i] : mx;
 			nonnull += d[i] == md;
+		}
+		if (mx > md)
+			return corrupt(c, err, "level above the column's maximum");
 	}
 	else
 		nonnull = n;
@@ -1190,7 +1225,7 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 		{
 			if (vlen < 1)
 				return corrupt(c, err, "truncated dictionary indices");
-			idx = pm_arena_alloc(arena, sizeof(uint32_t) * (size_t) (nonnull + 1));
+			idx = page_buf(c, PM_PQ_SCR_IDX, sizeof(uint32_t) * (size_t) (nonnull + 1), arena);
 			if (idx == NULL)
 				return nomem(err);
 			if (pm_pq_rle_decode_u32(vp + 1, vlen - 1, vp[0], nonnull, idx, &why) < 0)
@@ -1204,7 +1239,7 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 		c->page_dict = true;
 	}
 	else
-		PM_TRY(decode_values(c, ph->encoding, vp, vlen, nonnull, &c->vals, arena, err));
+		PM_TRY(decode_values(c, ph->encoding, vp, vlen, nonnull, &c->vals, false, arena, err));
 
 	c->page_n = n;
 	c->page_pos = 0;

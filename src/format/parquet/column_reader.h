@@ -59,6 +59,16 @@ typedef struct pm_pq_values
 	const uint32_t *len;
 } pm_pq_values;
 
+/* Reusable per-column page buffers (grow only; avoid allocator churn per page). */
+#define PM_PQ_SCR_PAGE		0
+#define PM_PQ_SCR_DEF		1
+#define PM_PQ_SCR_REP		2
+#define PM_PQ_SCR_IDX		3
+#define PM_PQ_SCR_START		4
+#define PM_PQ_SCR_LEN		5
+#define PM_PQ_SCR_BOOL		6
+#define PM_PQ_NSCRATCH		7
+
 typedef struct pm_pq_column
 {
 	/* fixed at open */
@@ -74,6 +84,8 @@ typedef struct pm_pq_column
 	int64_t		time_div;		/* PM_PQ_CV_I64_TIME divisor to millis */
 	bool		want_nanos;
 	pm_arena   *page_arena;		/* current page; reset per page */
+	void	   *scratch[PM_PQ_NSCRATCH];
+	size_t		scratch_cap[PM_PQ_NSCRATCH];
 
 	/* current chunk (row group) */
 	pm_arena   *rg_arena;

@@ -385,6 +385,17 @@ pm_pq_anode_setup(pm_pq_anode *an, pm_vector *vec, int64_t cap, pm_arena *arena)
 	if (type_uses_offsets(t->id) &&
 		(vec->offsets = pm_arena_zalloc(arena, sizeof(int32_t) * (size_t) (cap + 1))) == NULL)
 		return false;
+	if (pm_type_is_varlen(t->id) && an->data_hint > 0)
+	{
+		/* start where the last batch ended: no regrowth and copying */
+		int64_t		dc = an->data_hint + an->data_hint / 8;
+
+		if (dc > INT32_MAX)
+			dc = INT32_MAX;
+		if ((vec->data = pm_arena_alloc(arena, (size_t) dc)) == NULL)
+			return false;
+		an->data_cap = dc;
+	}
 	if (an->nchildren > 0)
 	{
 		vec->nchildren = an->nchildren;
@@ -466,6 +477,8 @@ pm_pq_anode_finish(pm_pq_anode *an)
 {
 	if (!an->any_null && an->vec != NULL)
 		an->vec->nulls = NULL;
+	if (an->vec != NULL && an->vec->data_size > an->data_hint)
+		an->data_hint = an->vec->data_size;
 	for (int i = 0; i < an->nchildren; i++)
 		pm_pq_anode_finish(an->children[i]);
 }

@@ -58,6 +58,7 @@ struct pm_pq_anode
 	pm_vector  *vec;
 	int64_t		cap;
 	int64_t		data_cap;
+	int64_t		data_hint;		/* largest varlen data of a batch so far */
 	bool		any_null;
 };
 

@@ -259,14 +259,25 @@ read_header(pm_avro_reader *r, pm_error *err)
 
 /* Block header at off: object count, payload size, header length. */
 static pm_code
-block_header(pm_avro_reader *r, uint64_t off, int64_t *count, int64_t *size,
-			 size_t *hdr_len, pm_error *err)
+block_header(pm_avro_reader *r, uint64_t off, bool use_window, int64_t *count,
+			 int64_t *size, size_t *hdr_len, pm_error *err)
 {
 	size_t		avail = r->file_size - off < 20 ? (size_t) (r->file_size - off) : 20;
+	uint8_t		small[20];
 	const uint8_t *h,
 			   *p;
 
-	PM_TRY(window_get(r, off, avail, &h, err));
+	if (use_window)
+		PM_TRY(window_get(r, off, avail, &h, err));
+	else if (r->win != NULL && off >= r->win_off && off - r->win_off <= r->win_len &&
+			 avail <= r->win_len - (off - r->win_off))
+		h = r->win + (off - r->win_off);
+	else
+	{
+		/* a small read that leaves the window (and the current block) alone */
+		PM_TRY(pm_file_pread(r->io, r->file, small, avail, off, err));
+		h = small;
+	}
 	p = h;
 	if (!pm_avro_read_long(&p, h + avail, count) || !pm_avro_read_long(&p, h + avail, size) ||
 		*count < 0 || *size < 0)
@@ -333,7 +344,7 @@ load_block(pm_avro_reader *r, pm_error *err)
 		r->eof = true;
 		return PM_OK;
 	}
-	PM_TRY(block_header(r, r->pos, &count, &size, &hdr, err));
+	PM_TRY(block_header(r, r->pos, true, &count, &size, &hdr, err));
 	PM_TRY(window_get(r, r->pos + hdr, (size_t) size + AVRO_SYNC_SIZE, &data, err));
 	if (memcmp(data + size, r->sync, AVRO_SYNC_SIZE) != 0)
 		return pm_fail(err, PM_ERR_CORRUPT, "avro sync marker mismatch after block at offset %llu",
@@ -420,7 +431,10 @@ avro_next(pm_format_reader *base, pm_batch **batch, pm_error *err)
 	return rc;
 }
 
-/* Sum the object counts of all blocks without decoding them; -1 on error. */
+/*
+ * Sum the object counts of all blocks without decoding them; -1 on error.
+ * Costs one small read per block outside the window (Avro has no footer).
+ */
 static int64_t
 avro_row_count(pm_format_reader *base)
 {
@@ -438,11 +452,7 @@ avro_row_count(pm_format_reader *base)
 					size;
 		size_t		hdr;
 
-		/* window_get may move the window: keep the current block's bytes */
-		if (r->codec == PM_CODEC_NONE && r->block_left > 0 &&
-			!(r->win_off == 0 && r->win_len == r->file_size))
-			return -1;
-		if (block_header(r, off, &count, &size, &hdr, &err) != PM_OK ||
+		if (block_header(r, off, false, &count, &size, &hdr, &err) != PM_OK ||
 			count > INT64_MAX - total)
 			return -1;
 		total += count;

@@ -665,7 +665,7 @@ def run_seed(seed, args, sql, use_py, tmproot):
                 failures += compare("py-vs-java " + label, types, jrows, prows)
             except Exception as e:  # noqa: BLE001
                 failures.append("py-vs-java %s: pypaimon failed: %s" % (label, str(e).strip()[-1500:]))
-    if sql is not None and not failures:
+    if sql is not None and not failures and not args.keep:
         sql.cleanup(seed, snaps)
     if not failures and not args.keep:
         shutil.rmtree(d, ignore_errors=True)

@@ -2011,6 +2011,141 @@ test_batches_and_blocks(void **state)
 	free(d);
 }
 
+/* A growable byte buffer for files larger than `buf`. */
+typedef struct bigbuf
+{
+	uint8_t    *d;
+	size_t		n;
+	size_t		cap;
+} bigbuf;
+
+static void
+big_put(bigbuf *b, const void *p, size_t n)
+{
+	if (b->n + n > b->cap)
+	{
+		b->cap = (b->n + n) * 2;
+		b->d = realloc(b->d, b->cap);
+		assert_non_null(b->d);
+	}
+	memcpy(b->d + b->n, p, n);
+	b->n += n;
+}
+
+static void
+big_long(bigbuf *b, int64_t v)
+{
+	buf			t;
+
+	t.n = 0;
+	put_long(&t, v);
+	big_put(b, t.d, t.n);
+}
+
+/*
+ * Files larger than the reader's 1 MiB window: a header bigger than the
+ * window (a 1.5 MiB unknown metadata value), blocks straddling window ends,
+ * a block larger than the window; null and zstd codecs.
+ */
+static void
+test_large_file(void **state)
+{
+	const char *schema = "{\"type\":\"record\",\"name\":\"r\",\"fields\":["
+		"{\"name\":\"i\",\"type\":\"long\"},{\"name\":\"s\",\"type\":\"string\"}]}";
+	const pm_type *req = ROW("s", T(PM_TYPE_VARCHAR), "i", T(PM_TYPE_BIGINT), NULL);
+
+	(void) state;
+	for (int zstd = 0; zstd <= 1; zstd++)
+	{
+		bigbuf		f = {0};
+		size_t		pad = 1536 * 1024;
+		char	   *padding = calloc(pad, 1);
+		pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+		pm_format_read_options opt = {req, 1000, NULL};
+		pm_format_reader *r;
+		pm_batch   *b;
+		pm_error	err;
+		int64_t		next = 0;
+		int			nblocks = 0;
+
+		pm_error_clear(&err);
+		big_put(&f, "Obj\x01", 4);
+		big_long(&f, 3);
+		big_long(&f, 11);
+		big_put(&f, "avro.schema", 11);
+		big_long(&f, (int64_t) strlen(schema));
+		big_put(&f, schema, strlen(schema));
+		big_long(&f, 10);
+		big_put(&f, "avro.codec", 10);
+		big_long(&f, zstd ? 9 : 4);
+		big_put(&f, zstd ? "zstandard" : "null", zstd ? 9 : 4);
+		big_long(&f, 7);
+		big_put(&f, "x.extra", 7);
+		big_long(&f, (int64_t) pad);
+		big_put(&f, padding, pad);
+		big_long(&f, 0);
+		big_put(&f, SYNC, 16);
+		/* blocks of growing size: 1, 2, 4, ... 4096 records of ~300 bytes */
+		for (int64_t rows = 1, v = 0; rows <= 4096; rows *= 2, nblocks++)
+		{
+			bigbuf		d = {0};
+			uint8_t    *comp = NULL;
+			size_t		clen;
+
+			for (int64_t k = 0; k < rows; k++, v++)
+			{
+				char		s[300];
+
+				memset(s, 'a' + (int) (v % 26), sizeof(s));
+				big_long(&d, v);
+				big_long(&d, 290);
+				big_put(&d, s, 290);
+			}
+			if (zstd)
+				assert_int_equal(pm_codec_compress(PM_CODEC_ZSTD, 1, d.d, d.n, A, &comp, &clen,
+												   &err), PM_OK);
+			else
+			{
+				comp = d.d;
+				clen = d.n;
+			}
+			big_long(&f, rows);
+			big_long(&f, (int64_t) clen);
+			big_put(&f, comp, clen);
+			big_put(&f, SYNC, 16);
+			free(d.d);
+		}
+		assert_true(f.n > 2 * 1024 * 1024 || zstd);
+		assert_int_equal(pm_memory_fileio_add(io, "/big", f.d, f.n, &err), PM_OK);
+		assert_int_equal(pm_format_reader_open(PM_FORMAT_AVRO, pm_env_default(), io, "/big", &opt,
+											   &r, &err), PM_OK);
+		while (pm_format_reader_next(r, &b, &err) == PM_OK && b != NULL)
+		{
+			if (next == 0)		/* mid-stream: scans headers, keeps the block */
+				assert_int_equal(pm_format_reader_row_count(r), 8191);
+			assert_int_equal(b->first_row, next);
+			for (int64_t i = 0; i < b->nrows; i++)
+			{
+				int32_t		len;
+				const uint8_t *p = pm_vector_bytes(&b->cols[0], i, &len);
+
+				assert_int_equal(PM_VEC_VALUES(&b->cols[1], int64_t)[i], next + i);
+				assert_int_equal(len, 290);
+				assert_int_equal(p[0], 'a' + (int) ((next + i) % 26));
+				assert_int_equal(p[289], 'a' + (int) ((next + i) % 26));
+			}
+			next += b->nrows;
+		}
+		assert_int_equal(err.code, PM_OK);
+		assert_int_equal(next, 8191);
+		assert_int_equal(nblocks, 13);
+		pm_format_reader_close(r);
+		pm_memory_fileio_destroy(io);
+		free(padding);
+		free(f.d);
+	}
+}
+
 /* The fuzz seeds made from corpus files (codec rewritten) read fully. */
 static void
 test_fuzz_seeds(void **state)
@@ -2060,6 +2195,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_corruption, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batches_and_blocks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fuzz_seeds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_large_file, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

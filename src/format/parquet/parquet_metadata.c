@@ -425,6 +425,17 @@ check_row_groups(pm_pq_metadata *md, uint64_t file_size, pm_error *err)
 				return pm_fail(err, PM_ERR_CORRUPT,
 							   "column chunk of \"%s\" lies outside the file",
 							   md->leaves[c]->name);
+			/*
+			 * Every row has at least one level entry in every column, and a
+			 * page holds at most 2^20 entries beyond its bits (see
+			 * column_reader.c): bounds the rows of a row group by bytes, so
+			 * that a footer cannot announce rows that take forever to emit.
+			 */
+			if (rg->num_rows > ch->num_values ||
+				ch->num_values / ((int64_t) 1 << 21) > ch->total_compressed_size)
+				return pm_fail(err, PM_ERR_CORRUPT,
+							   "row group %d claims more rows than column \"%s\" holds",
+							   g, md->leaves[c]->name);
 		}
 	}
 	return PM_OK;

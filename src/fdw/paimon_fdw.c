@@ -47,6 +47,7 @@ enum FunnelIndex
 	FUNNEL_SNAPSHOT,
 	FUNNEL_FILES_TOTAL,
 	FUNNEL_PRUNED_PARTITION,
+	FUNNEL_PRUNED_BUCKET,
 	FUNNEL_PRUNED_STATS,
 	FUNNEL_PRUNED_INDEX,
 	FUNNEL_FILES_SELECTED,
@@ -163,6 +164,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	fpinfo->funnel[FUNNEL_SNAPSHOT] = pm_table_snapshot_id(table);
 	fpinfo->funnel[FUNNEL_FILES_TOTAL] = st->files_total;
 	fpinfo->funnel[FUNNEL_PRUNED_PARTITION] = st->files_pruned_partition;
+	fpinfo->funnel[FUNNEL_PRUNED_BUCKET] = st->files_pruned_bucket;
 	fpinfo->funnel[FUNNEL_PRUNED_STATS] = st->files_pruned_stats;
 	fpinfo->funnel[FUNNEL_PRUNED_INDEX] = st->files_pruned_index;
 	fpinfo->funnel[FUNNEL_FILES_SELECTED] = st->files_selected;
@@ -254,20 +256,19 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		v[i++] = strtoll(strVal(lfirst(lc)), NULL, 10);
 	pmfdw_get_table_options(RelationGetRelid(node->ss.ss_currentRelation), &opts);
 	ExplainPropertyText("Paimon Table", psprintf("%s.%s", opts.database, opts.table), es);
-	if (opts.snapshot_id > 0 || es->costs)
-		ExplainPropertyInteger("Snapshot", NULL, v[FUNNEL_SNAPSHOT], es);
+	/* the funnel is a property of the snapshot: deterministic, so always shown */
+	ExplainPropertyInteger("Snapshot", NULL, v[FUNNEL_SNAPSHOT], es);
 	ExplainPropertyInteger("Pushed Filters", NULL, v[FUNNEL_PUSHED_QUALS], es);
+	ExplainPropertyText("Data Files",
+						psprintf(INT64_FORMAT " total, " INT64_FORMAT " pruned by partition, "
+								 INT64_FORMAT " by bucket, " INT64_FORMAT " by statistics, "
+								 INT64_FORMAT " by index, " INT64_FORMAT " read",
+								 v[FUNNEL_FILES_TOTAL], v[FUNNEL_PRUNED_PARTITION],
+								 v[FUNNEL_PRUNED_BUCKET], v[FUNNEL_PRUNED_STATS],
+								 v[FUNNEL_PRUNED_INDEX], v[FUNNEL_FILES_SELECTED]), es);
+	ExplainPropertyInteger("Splits", NULL, v[FUNNEL_SPLITS], es);
 	if (es->costs)
-	{
-		ExplainPropertyText("Data Files",
-							psprintf(INT64_FORMAT " total, " INT64_FORMAT " pruned by partition, "
-									 INT64_FORMAT " by statistics, " INT64_FORMAT " by index, "
-									 INT64_FORMAT " read",
-									 v[FUNNEL_FILES_TOTAL], v[FUNNEL_PRUNED_PARTITION],
-									 v[FUNNEL_PRUNED_STATS], v[FUNNEL_PRUNED_INDEX],
-									 v[FUNNEL_FILES_SELECTED]), es);
-		ExplainPropertyInteger("Splits", NULL, v[FUNNEL_SPLITS], es);
-	}
+		ExplainPropertyInteger("Rows In Selected Files", NULL, v[FUNNEL_ROWS_SELECTED], es);
 	if (es->verbose)
 		ExplainPropertyText("Paimon Path", opts.table_path, es);
 }

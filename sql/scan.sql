@@ -1,0 +1,74 @@
+-- Reading real Paimon tables (../shared/corpus, written by Java Paimon):
+-- IMPORT FOREIGN SCHEMA, projection, pruning, time travel, EXPLAIN, errors.
+\set SHOW_CONTEXT never
+\getenv corpus PAIMON_CORPUS
+SET TimeZone = 'UTC';
+SELECT :'corpus' || '/tables/parquet' AS parquet_wh \gset
+SELECT :'corpus' || '/tables/orc' AS orc_wh \gset
+CREATE SERVER pq FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'parquet_wh');
+CREATE SERVER orcs FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'orc_wh');
+
+-- import: one foreign table per Paimon table, types from the schema
+CREATE SCHEMA a09;
+IMPORT FOREIGN SCHEMA "append_09" FROM SERVER pq INTO a09;
+\d a09.append_09
+SELECT * FROM a09.append_09 ORDER BY f0, f1, f2;
+
+-- projection and predicates (rechecked locally; pruning is inexact)
+SELECT f0, f3 FROM a09.append_09 WHERE f3 IS NULL;
+SELECT count(*) FROM a09.append_09;
+SELECT f1, count(*) FROM a09.append_09 WHERE f1 = 10 GROUP BY f1;
+
+-- EXPLAIN shows the pruning funnel (partition f1 = 10 keeps one partition)
+EXPLAIN (COSTS OFF) SELECT * FROM a09.append_09 WHERE f1 = 10;
+EXPLAIN (COSTS OFF) SELECT f0 FROM a09.append_09 WHERE f0 = 'Alice';
+-- f2 is the bucket key of this fixed-bucket table: bucket pruning
+EXPLAIN (COSTS OFF) SELECT * FROM a09.append_09 WHERE f2 = 1;
+SELECT * FROM a09.append_09 WHERE f2 = 1 ORDER BY f0;
+
+-- time travel: snapshot 1, with that snapshot's schema
+CREATE SCHEMA a09_s1;
+IMPORT FOREIGN SCHEMA "append_09" FROM SERVER pq INTO a09_s1 OPTIONS (snapshot_id '1');
+SELECT * FROM a09_s1.append_09 ORDER BY f0, f1, f2;
+
+-- schema evolution by field id: renamed and added columns
+CREATE SCHEMA alt;
+IMPORT FOREIGN SCHEMA "append_table_with_alter_table" FROM SERVER pq INTO alt;
+\d alt.append_table_with_alter_table
+SELECT * FROM alt.append_table_with_alter_table ORDER BY 1, 2, 3;
+
+-- LIMIT TO and EXCEPT
+CREATE SCHEMA lim;
+IMPORT FOREIGN SCHEMA "append_10" LIMIT TO (append_10, no_such_table) FROM SERVER pq INTO lim;
+IMPORT FOREIGN SCHEMA "append_10" EXCEPT (append_10) FROM SERVER pq INTO lim;
+SELECT foreign_table_name FROM information_schema.foreign_tables
+ WHERE foreign_table_schema = 'lim' ORDER BY 1;
+
+-- nested types as jsonb, arrays of scalars as arrays
+CREATE SCHEMA cx;
+IMPORT FOREIGN SCHEMA "append_complex_build_in_fieldid" FROM SERVER pq INTO cx;
+\d cx.append_complex_build_in_fieldid
+SELECT * FROM cx.append_complex_build_in_fieldid ORDER BY f5 NULLS LAST LIMIT 3;
+
+-- ORC data files
+CREATE SCHEMA o;
+IMPORT FOREIGN SCHEMA "multi_partition_append_table" FROM SERVER orcs INTO o;
+SELECT count(*) FROM o.multi_partition_append_table;
+
+-- errors: clear messages with SQLSTATEs
+\set VERBOSITY sqlstate
+IMPORT FOREIGN SCHEMA "no_such_db" FROM SERVER pq INTO lim;            -- 3F000
+CREATE SCHEMA bad;
+IMPORT FOREIGN SCHEMA "append_09" FROM SERVER pq INTO bad OPTIONS (snapshot_id '999');   -- 58P01
+CREATE FOREIGN TABLE bad.wrong_col (nope int) SERVER pq OPTIONS (database 'append_09', table 'append_09');
+SELECT nope FROM bad.wrong_col;                                        -- 42703
+CREATE FOREIGN TABLE bad.wrong_type (f0 integer) SERVER pq OPTIONS (database 'append_09', table 'append_09');
+SELECT f0 FROM bad.wrong_type;                                         -- 42804
+\set VERBOSITY terse
+IMPORT FOREIGN SCHEMA "no_such_db" FROM SERVER pq INTO lim;
+IMPORT FOREIGN SCHEMA "append_09" FROM SERVER pq INTO bad OPTIONS (snapshot_id '999');
+SELECT nope FROM bad.wrong_col;
+SELECT f0 FROM bad.wrong_type;
+
+DROP SERVER pq CASCADE;
+DROP SERVER orcs CASCADE;

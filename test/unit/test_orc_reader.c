@@ -1188,7 +1188,7 @@ test_synthetic_types(void **state)
 	for (int pass = 0; pass < 2; pass++)
 	{
 		/* pass 1: another reader zone must not change TIMESTAMP wall clocks */
-		opt.orc_reader_timezone = pass == 0 ? NULL : "America/New_York";
+		opt.orc_reader_timezone = pass == 1 ? "America/New_York" : NULL;
 		if (pm_orc_reader_open(pm_env_default(), io, "/s.orc", &opt, &r, &err) != PM_OK)
 			fail_msg("%s", err.message);
 		assert_int_equal(pm_format_reader_row_count(r), 5);
@@ -1204,7 +1204,7 @@ test_synthetic_types(void **state)
 		assert_int_equal(v->nanos[1], 789);
 		/* negative millis with nanos >= 1 ms: Java moves one second back */
 		assert_int_equal(PM_VEC_VALUES(v, int64_t)[2], INT64_C(28797500000));
-		if (pass == 1)
+		if (pass >= 1)
 			goto next;
 		/* legacy TIMESTAMP_LTZ: UTC instant shifted back by the writer zone */
 		v = &b->cols[1];

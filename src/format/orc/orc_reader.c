@@ -104,6 +104,11 @@ typedef struct orc_reader
 	int			ncols;
 	col_reader *cols;
 	const pm_tz *reader_tz;		/* NULL: not given */
+	/*
+	 * orc.timestamp-ltz.legacy.type = false (plain instants) cannot be asked
+	 * for yet: pm_format_read_options has no field for it. XXX
+	 */
+	bool		ltz_non_legacy;
 	tz_cache   *tzs;
 	/* iteration */
 	int			stripe;			/* current stripe index, -1 before the first */
@@ -761,10 +766,9 @@ decode_timestamp(orc_reader *r, col_reader *c, pm_vector *v, int64_t k, pm_error
 					t,
 					wall;
 
-		if (zeros != 0)
-			for (int z = 0; z <= zeros; z++)
-				ns *= 10;
-		if (ns < 0 || ns > 999999999 || out[i] > INT64_C(1) << 40 ||
+		for (int z = 0; zeros != 0 && z <= zeros && ns <= 999999999; z++)
+			ns *= 10;
+		if (ns > 999999999 || out[i] > INT64_C(1) << 40 ||
 			out[i] < -(INT64_C(1) << 40))
 			return pm_fail(err, PM_ERR_CORRUPT, "invalid orc timestamp in column \"%s\"",
 						   c->name);
@@ -782,7 +786,10 @@ decode_timestamp(orc_reader *r, col_reader *c, pm_vector *v, int64_t k, pm_error
 			t = millis + wo - pm_tz_offset_millis(rd, adj);
 		}
 		/* DateTimeUtils.toInternal: wall clock in the reader zone */
-		wall = t + pm_tz_offset_millis(rd, t);
+		if (r->ltz_non_legacy && c->type->id == PM_TYPE_TIMESTAMP_LTZ)
+			wall = t;			/* Timestamp.fromEpochMillis: the instant */
+		else
+			wall = t + pm_tz_offset_millis(rd, t);
 		ns %= 1000000;
 		out[i] = wall * 1000 + ns / 1000;
 		nanos[i] = ns % 1000;

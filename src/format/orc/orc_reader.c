@@ -31,7 +31,6 @@
 #include "format/orc/orc_reader.h"
 
 #include <string.h>
-#include <strings.h>
 
 #include "common/tz.h"
 #include "format/orc/orc_int.h"
@@ -175,14 +174,15 @@ kind_matches(pm_type_id id, int kind)
 	}
 }
 
+/*
+ * Field of an ORC struct by exact name: Paimon reads with ORC's default
+ * orc.schema.evolution.case.sensitive = true.
+ */
 static int
 struct_field(const orc_type *st, const char *name)
 {
 	for (int i = 0; i < st->nsubtypes; i++)
 		if (strcmp(st->names[i], name) == 0)
-			return i;
-	for (int i = 0; i < st->nsubtypes; i++)
-		if (strcasecmp(st->names[i], name) == 0)
 			return i;
 	return -1;
 }

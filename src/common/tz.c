@@ -8,9 +8,11 @@
  * reader: transitions and their UTC offsets (64-bit data block of version 2+
  * files), nothing else.
  *
- * XXX: instants after the last transition use the last offset; the POSIX TZ
- * rule in the file's footer is not evaluated. Debian's "fat" files list
- * transitions up to 2037, so only later DST instants are affected.
+ * Instants after the last transition follow the POSIX TZ rule of the
+ * version 2+ footer ("EST5EDT,M3.2.0,M11.1.0"): "slim" files (the zic
+ * default since 2020) list transitions only up to the last rule change.
+ * Rule forms Mm.w.d, Jn and n with optional /time are understood; an
+ * unparsable rule falls back to the last transition's offset.
  *
  * The files are system files, not table data, so they are read with POSIX
  * calls rather than a pm_fileio. Zone names come from data files and are
@@ -29,6 +31,27 @@
 
 #define MAX_TZIF_SIZE (1 << 20)
 
+/* One end of a POSIX DST rule: a day of the year and a local time. */
+typedef struct tz_rule_end
+{
+	char		form;			/* 'M', 'J' (1..365, no Feb 29) or 'n' (0..365) */
+	int			month,
+				week,
+				wday,
+				day;
+	int32_t		secs;			/* local time of day of the change */
+} tz_rule_end;
+
+typedef struct tz_rule
+{
+	bool		valid;
+	bool		has_dst;
+	int32_t		std_off;		/* seconds east of UTC */
+	int32_t		dst_off;
+	tz_rule_end start,
+				end;
+} tz_rule;
+
 struct pm_tz
 {
 	const char *name;
@@ -36,9 +59,12 @@ struct pm_tz
 	int			ntrans;
 	const int64_t *trans;		/* UTC seconds, ascending */
 	const int32_t *offsets;		/* offset from trans[i] on */
+	tz_rule		rule;			/* after the last transition, if valid */
 };
 
-static const pm_tz utc_zone = {"UTC", 0, 0, NULL, NULL};
+static const pm_tz utc_zone = {"UTC", 0, 0, NULL, NULL, {0}};
+
+static int32_t rule_offset(const tz_rule *r, int64_t t);
 
 const pm_tz *
 pm_tz_utc(void)
@@ -58,6 +84,8 @@ pm_tz_offset(const pm_tz *tz, int64_t t)
 	int			lo = 0,
 				hi = tz->ntrans;
 
+	if (tz->rule.valid && (tz->ntrans == 0 || t >= tz->trans[tz->ntrans - 1]))
+		return rule_offset(&tz->rule, t);
 	if (tz->ntrans == 0 || t < tz->trans[0])
 		return tz->initial;
 	/* last i with trans[i] <= t */
@@ -106,7 +134,9 @@ pm_tz_same_rules(const pm_tz *a, const pm_tz *b)
 {
 	if (a == b)
 		return true;
-	if (a->initial != b->initial || a->ntrans != b->ntrans)
+	if (a->initial != b->initial || a->ntrans != b->ntrans ||
+		a->rule.valid != b->rule.valid ||
+		(a->rule.valid && memcmp(&a->rule, &b->rule, sizeof(tz_rule)) != 0))
 		return false;
 	for (int i = 0; i < a->ntrans; i++)
 		if (a->trans[i] != b->trans[i] || a->offsets[i] != b->offsets[i])
@@ -173,6 +203,236 @@ safe_name(const char *name)
 			  *p == '+'))
 			return false;
 	return true;
+}
+
+/* ---------------------------------------------------------------------
+ * POSIX TZ rules (the TZif footer)
+ * ---------------------------------------------------------------------
+ */
+
+/* days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm) */
+static int64_t
+days_from_civil(int64_t y, int m, int d)
+{
+	int64_t		era;
+	int64_t		yoe,
+				doy,
+				doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static bool
+is_leap(int64_t y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+/* UTC seconds at which a rule end happens in year y (local offset `off` before it) */
+static int64_t
+rule_end_utc(const tz_rule_end *e, int64_t y, int32_t off)
+{
+	int64_t		day;
+
+	if (e->form == 'M')
+	{
+		static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+		int64_t		first = days_from_civil(y, e->month, 1);
+		int			wd1 = (int) (((first % 7) + 7 + 4) % 7);	/* 1970-01-01 was a Thursday */
+		int			dim = mdays[e->month - 1] + (e->month == 2 && is_leap(y));
+		int			d = 1 + (e->wday - wd1 + 7) % 7 + (e->week - 1) * 7;
+
+		while (d > dim)
+			d -= 7;
+		day = first + d - 1;
+	}
+	else if (e->form == 'J')
+		day = days_from_civil(y, 1, 1) + e->day - 1 +
+			(is_leap(y) && e->day >= 60 ? 1 : 0);
+	else
+		day = days_from_civil(y, 1, 1) + e->day;
+	return day * 86400 + e->secs - off;
+}
+
+static int32_t
+rule_offset(const tz_rule *r, int64_t t)
+{
+	int64_t		days,
+				y,
+				start,
+				end;
+
+	if (!r->has_dst)
+		return r->std_off;
+	/* the year of the local standard time (civil_from_days, year only) */
+	days = (t + r->std_off) / 86400 - ((t + r->std_off) % 86400 < 0);
+	{
+		int64_t		z = days + 719468;
+		int64_t		era = (z >= 0 ? z : z - 146096) / 146097;
+		int64_t		doe = z - era * 146097;
+		int64_t		yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+		int64_t		doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+		int64_t		mp = (5 * doy + 2) / 153;
+
+		y = yoe + era * 400 + (mp >= 10);
+	}
+	start = rule_end_utc(&r->start, y, r->std_off);
+	end = rule_end_utc(&r->end, y, r->dst_off);
+	if (start < end)
+		return t >= start && t < end ? r->dst_off : r->std_off;
+	/* southern hemisphere: DST spans the new year */
+	return t >= end && t < start ? r->std_off : r->dst_off;
+}
+
+/* [+-]hh[:mm[:ss]] */
+static bool
+parse_hms(const char **pp, int32_t *secs)
+{
+	const char *p = *pp;
+	int			sign = 1,
+				part[3] = {0, 0, 0};
+
+	if (*p == '+' || *p == '-')
+		sign = *p++ == '-' ? -1 : 1;
+	for (int i = 0; i < 3; i++)
+	{
+		int			nd = 0;
+
+		while (*p >= '0' && *p <= '9' && nd < 3)
+		{
+			part[i] = part[i] * 10 + (*p++ - '0');
+			nd++;
+		}
+		if (nd == 0)
+			return false;
+		if (i < 2 && *p == ':')
+			p++;
+		else
+			break;
+	}
+	if (part[0] > 167 || part[1] > 59 || part[2] > 59)
+		return false;
+	*secs = sign * (part[0] * 3600 + part[1] * 60 + part[2]);
+	*pp = p;
+	return true;
+}
+
+static bool
+parse_zone_name(const char **pp)
+{
+	const char *p = *pp;
+	int			n = 0;
+
+	if (*p == '<')
+	{
+		while (*++p && *p != '>')
+			n++;
+		if (*p != '>')
+			return false;
+		p++;
+	}
+	else
+		while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z'))
+		{
+			p++;
+			n++;
+		}
+	*pp = p;
+	return n >= 3;
+}
+
+static bool
+parse_number(const char **pp, int lo, int hi, int *out)
+{
+	const char *p = *pp;
+	int			v = 0,
+				nd = 0;
+
+	while (*p >= '0' && *p <= '9' && nd < 4)
+	{
+		v = v * 10 + (*p++ - '0');
+		nd++;
+	}
+	if (nd == 0 || v < lo || v > hi)
+		return false;
+	*out = v;
+	*pp = p;
+	return true;
+}
+
+static bool
+parse_rule_end(const char **pp, tz_rule_end *e)
+{
+	const char *p = *pp;
+
+	memset(e, 0, sizeof(*e));
+	e->secs = 7200;
+	if (*p == 'M')
+	{
+		p++;
+		e->form = 'M';
+		if (!parse_number(&p, 1, 12, &e->month) || *p++ != '.' ||
+			!parse_number(&p, 1, 5, &e->week) || *p++ != '.' ||
+			!parse_number(&p, 0, 6, &e->wday))
+			return false;
+	}
+	else if (*p == 'J')
+	{
+		p++;
+		e->form = 'J';
+		if (!parse_number(&p, 1, 365, &e->day))
+			return false;
+	}
+	else
+	{
+		e->form = 'n';
+		if (!parse_number(&p, 0, 365, &e->day))
+			return false;
+	}
+	if (*p == '/' && (p++, !parse_hms(&p, &e->secs)))
+		return false;
+	*pp = p;
+	return true;
+}
+
+/* "STDoff[DST[off][,start[/time],end[/time]]]"; POSIX offsets are west-positive */
+static void
+parse_posix(const char *s, tz_rule *r)
+{
+	const char *p = s;
+	int32_t		off;
+
+	memset(r, 0, sizeof(*r));
+	if (!parse_zone_name(&p) || !parse_hms(&p, &off))
+		return;
+	r->std_off = -off;
+	if (*p == '\0')
+	{
+		r->valid = true;
+		return;
+	}
+	if (!parse_zone_name(&p))
+		return;
+	r->dst_off = r->std_off + 3600;
+	if (*p != ',' && *p != '\0')
+	{
+		if (!parse_hms(&p, &off))
+			return;
+		r->dst_off = -off;
+	}
+	if (*p != ',')
+		return;					/* DST without rules: leave it to the table */
+	p++;
+	if (!parse_rule_end(&p, &r->start) || *p++ != ',' || !parse_rule_end(&p, &r->end) ||
+		*p != '\0')
+		return;
+	r->has_dst = true;
+	r->valid = true;
 }
 
 static uint32_t
@@ -286,6 +546,25 @@ parse_tzif(const uint8_t *buf, size_t len, pm_arena *arena, pm_tz *tz, pm_error 
 	tz->ntrans = (int) timecnt;
 	tz->trans = trans;
 	tz->offsets = offs;
+	/* version 2+: "\n<POSIX TZ>\n" follows the 64-bit data */
+	if (tsize == 8)
+	{
+		const uint8_t *f = p + body;
+
+		if (end - f >= 2 && f[0] == '\n')
+		{
+			const uint8_t *nl = memchr(f + 1, '\n', (size_t) (end - f - 1));
+
+			if (nl != NULL && nl - f - 1 < 128)
+			{
+				char		rule[128];
+
+				memcpy(rule, f + 1, (size_t) (nl - f - 1));
+				rule[nl - f - 1] = '\0';
+				parse_posix(rule, &tz->rule);
+			}
+		}
+	}
 	return PM_OK;
 }
 

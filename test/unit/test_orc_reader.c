@@ -793,6 +793,20 @@ test_tz(void **state)
 	assert_int_equal(pm_tz_load(arena, "America/New_York", &ny, &err), PM_OK);
 	assert_int_equal(pm_tz_offset(ny, 1436918400), -4 * 3600);	/* 2015-07-15 */
 	assert_int_equal(pm_tz_offset(ny, 1421280000), -5 * 3600);	/* 2015-01-15 */
+	/* after the file's last transition (2037): the footer's POSIX rule */
+	assert_int_equal(pm_tz_offset(ny, INT64_C(2224713600)), -4 * 3600);	/* 2040-07-01 */
+	assert_int_equal(pm_tz_offset(ny, INT64_C(2237932800)), -5 * 3600);	/* 2040-12-01 */
+	assert_int_equal(pm_tz_offset(ny, INT64_C(2215061940)), -5 * 3600);	/* 2040-03-11 06:59Z */
+	assert_int_equal(pm_tz_offset(ny, INT64_C(2215062000)), -4 * 3600);	/* 07:00Z: EDT */
+	assert_int_equal(pm_tz_offset(ny, INT64_C(4118083200)), -4 * 3600);	/* 2100-07-01 */
+	assert_int_equal(pm_tz_offset(sh, INT64_C(4118083200)), 8 * 3600);
+	{
+		pm_tz	   *syd;
+
+		assert_int_equal(pm_tz_load(arena, "Australia/Sydney", &syd, &err), PM_OK);
+		assert_int_equal(pm_tz_offset(syd, INT64_C(2210198400)), 11 * 3600);	/* Jan 2040 */
+		assert_int_equal(pm_tz_offset(syd, INT64_C(2224713600)), 10 * 3600);	/* Jul 2040 */
+	}
 	assert_false(pm_tz_same_rules(sh, ny));
 	assert_false(pm_tz_same_rules(sh, gmt));
 }

@@ -1316,6 +1316,16 @@ test_synthetic_batches(void **state)
 		}
 	}
 	assert_int_equal(nb, 3);
+	pm_format_reader_close(r);
+
+	/* DECIMAL(4,2): 123.45 does not fit and reads as NULL (Decimal.fromBigDecimal) */
+	opt.schema = t_row("dec", pm_type_new_decimal(arena, 4, 2, true), NULL);
+	opt.batch_size = 0;
+	assert_int_equal(pm_orc_reader_open(pm_env_default(), io, "/s.orc", &opt, &r, &err), PM_OK);
+	assert_int_equal(pm_format_reader_next(r, &b, &err), PM_OK);
+	assert_true(pm_vector_is_null(&b->cols[0], 0));
+	assert_true(PM_VEC_VALUES(&b->cols[0], pm_int128)[1] == 500);
+	assert_true(PM_VEC_VALUES(&b->cols[0], pm_int128)[2] == -1235);
 	assert_int_equal(sizes[0], 2);
 	assert_int_equal(sizes[1], 1);
 	assert_int_equal(sizes[2], 2);

@@ -691,6 +691,36 @@ pow10_128(int e)
 	return p;
 }
 
+/*
+ * Paimon's Decimal.fromBigDecimal returns null for a value with more digits
+ * than the requested precision (after rounding to the scale): do the same.
+ */
+static pm_code
+decimal_overflow_to_null(orc_reader *r, col_reader *c, pm_vector *v, pm_error *err)
+{
+	int			p = c->type->precision;
+	pm_int128	lim;
+
+	if (p <= 0 || p > 38)
+		p = 38;
+	lim = pow10_128(p);
+	for (int64_t i = 0; i < v->length; i++)
+	{
+		pm_int128	x = PM_VEC_VALUES(v, pm_int128)[i];
+
+		if (pm_vector_is_null(v, i) || (x < lim && x > -lim))
+			continue;
+		if (v->nulls == NULL)
+		{
+			if ((v->nulls = pm_arena_zalloc(r->batch_arena, (size_t) v->length + 1)) == NULL)
+				return nomem(err);
+		}
+		v->nulls[i] = 1;
+		PM_VEC_VALUES(v, pm_int128)[i] = 0;
+	}
+	return PM_OK;
+}
+
 static pm_code
 decode_decimal(orc_reader *r, col_reader *c, pm_vector *v, int64_t k, pm_error *err)
 {
@@ -714,8 +744,15 @@ decode_decimal(orc_reader *r, col_reader *c, pm_vector *v, int64_t k, pm_error *
 			return pm_fail(err, PM_ERR_CORRUPT, "invalid orc decimal scale %lld",
 						   (long long) s);
 		if (s < want)
-			out[i] = (pm_int128) ((unsigned __int128) out[i] *
-								  (unsigned __int128) pow10_128(want - (int) s));
+		{
+			pm_int128	lim = pow10_128(38 - (want - (int) s));
+
+			/* beyond 38 digits: make it overflow the precision (NULL below) */
+			if (out[i] >= lim || out[i] <= -lim)
+				out[i] = pow10_128(38);
+			else
+				out[i] *= pow10_128(want - (int) s);
+		}
 		else
 		{
 			pm_int128	d = pow10_128((int) s - want);
@@ -1048,6 +1085,8 @@ read_col(orc_reader *r, col_reader *c, pm_vector *v, int64_t n, const uint8_t *p
 	size = pm_type_value_size(c->type->id);
 	if (nulls != NULL && size > 0)
 		scatter(v->values, (size_t) size, nulls, n, k);
+	if (c->type->id == PM_TYPE_DECIMAL)
+		return decimal_overflow_to_null(r, c, v, err);
 	return PM_OK;
 }
 

@@ -1,6 +1,26 @@
 /*-------------------------------------------------------------------------
  * orc_reader.h
- *	  ORC data file reader (see format/format_reader.h for the contract).
+ *	  ORC reader: Paimon data files and ORC manifests / manifest lists
+ *	  (see format/format_reader.h for the contract).
+ *
+ * Columns are matched by exact name against the file's struct field names,
+ * nested ROW fields too (ORC's default case-sensitive schema evolution);
+ * absent fields read as NULL at every nesting level. Integer kinds widen or
+ * narrow to the requested integer type, FLOAT reads as DOUBLE, decimals are
+ * rescaled HALF_UP to the requested scale and read as NULL beyond its
+ * precision (as Paimon's Decimal.fromBigDecimal).
+ *
+ * Timestamps reproduce Java (ORC TimestampTreeReader + Paimon
+ * OrcTimestampColumnVector): TIMESTAMP columns give the writer's wall clock
+ * (stripe footer writerTimezone); options->orc_reader_timezone is the JVM
+ * zone Java would read in (NULL = UTC), which changes results only around
+ * DST gaps. TIMESTAMP_LTZ uses Paimon's default legacy encoding
+ * (orc.timestamp-ltz.legacy.type = true) and, without a reader zone, the
+ * writer's zone as the JVM zone. Nanoseconds are kept when the requested
+ * precision is above 6.
+ *
+ * Per stripe, only the streams of requested columns are read, with one
+ * pm_file_read_ranges call. Batches never span stripes.
  *-------------------------------------------------------------------------
  */
 #ifndef PM_FORMAT_ORC_ORC_READER_H

@@ -21,6 +21,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -50,9 +51,85 @@ is_numeric(pm_type_id id)
 		id == PM_TYPE_DECIMAL;
 }
 
+/* Split a comma list of element field names into indexes (in arena). */
+static pm_code
+nested_fields(const pm_type *row, const char *list, pm_arena *arena, int **out, int *n,
+			  pm_error *err)
+{
+	size_t		len = strlen(list);
+	size_t		start = 0;
+
+	*out = pm_arena_alloc(arena, sizeof(int) * (len + 1));
+	*n = 0;
+	if (*out == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory parsing table options");
+	for (size_t i = 0; i <= len; i++)
+	{
+		if (i == len || list[i] == ',')
+		{
+			size_t		a = start,
+						b = i;
+			char		name[256];
+			int			f;
+
+			while (a < b && list[a] == ' ')
+				a++;
+			while (b > a && list[b - 1] == ' ')
+				b--;
+			snprintf(name, sizeof(name), "%.*s", (int) (b - a), list + a);
+			f = pm_type_field_index(row, name);
+			if (f < 0)
+				return pm_fail(err, PM_ERR_INVALID, "nested field \"%s\" not found", name);
+			(*out)[(*n)++] = f;
+			start = i + 1;
+		}
+	}
+	return PM_OK;
+}
+
+static pm_code
+init_nested(pm_field_agg *agg, const pm_schema *schema, const char *field_name,
+			pm_arena *arena, pm_error *err)
+{
+	const pm_type *row = agg->type->element;
+	char		key[512];
+	const char *v;
+
+	snprintf(key, sizeof(key), "fields.%s.nested-key", field_name);
+	if ((v = pm_schema_option(schema, key)) != NULL)
+		PM_TRY(nested_fields(row, v, arena, &agg->nested_keys, &agg->nnested_keys, err));
+	snprintf(key, sizeof(key), "fields.%s.nested-sequence-field", field_name);
+	if ((v = pm_schema_option(schema, key)) != NULL)
+		PM_TRY(nested_fields(row, v, arena, &agg->nested_seq, &agg->nnested_seq, err));
+	snprintf(key, sizeof(key), "fields.%s.count-limit", field_name);
+	agg->count_limit = INT32_MAX;
+	if ((v = pm_schema_option(schema, key)) != NULL)
+	{
+		char	   *end;
+		long long	x = strtoll(v, &end, 10);
+
+		if (*end != '\0' || x < 0 || x > INT32_MAX)
+			return pm_fail(err, PM_ERR_INVALID, "invalid %s \"%s\"", key, v);
+		agg->count_limit = x;
+	}
+	snprintf(key, sizeof(key), "fields.%s.nested-key-null-strategy", field_name);
+	if ((v = pm_schema_option(schema, key)) != NULL)
+	{
+		if (strcasecmp(v, "merge") == 0)
+			agg->null_strategy = 0;
+		else if (strcasecmp(v, "ignore") == 0)
+			agg->null_strategy = 1;
+		else if (strcasecmp(v, "error") == 0)
+			agg->null_strategy = 2;
+		else
+			return pm_fail(err, PM_ERR_INVALID, "invalid %s \"%s\"", key, v);
+	}
+	return PM_OK;
+}
+
 pm_code
 pm_field_agg_init(pm_field_agg *agg, const pm_schema *schema, const char *field_name,
-				  const pm_type *type, const char *func, pm_error *err)
+				  const pm_type *type, const char *func, pm_arena *arena, pm_error *err)
 {
 	static const struct
 	{
@@ -75,9 +152,10 @@ pm_field_agg_init(pm_field_agg *agg, const pm_schema *schema, const char *field_
 		{"collect", PM_AGG_COLLECT},
 		{"merge_map", PM_AGG_MERGE_MAP},
 		{"rbm32", PM_AGG_RBM32},
+		{"nested_update", PM_AGG_NESTED_UPDATE},
 	};
 	static const char *const unsupported[] = {
-		"nested_update", "nested_partial_update", "merge_map_with_keytime", "rbm64",
+		"nested_partial_update", "merge_map_with_keytime", "rbm64",
 		"hll_sketch", "theta_sketch"
 	};
 	pm_type_id	id = type->id;
@@ -130,6 +208,9 @@ found:
 		case PM_AGG_MIN:
 			ok = !pm_type_is_nested(id);
 			break;
+		case PM_AGG_NESTED_UPDATE:
+			ok = id == PM_TYPE_ARRAY && type->element->id == PM_TYPE_ROW;
+			break;
 		default:
 			break;
 	}
@@ -144,6 +225,8 @@ found:
 	if (agg->delimiter == NULL)
 		agg->delimiter = ",";
 	agg->delimiter_len = (int32_t) strlen(agg->delimiter);
+	if (agg->kind == PM_AGG_NESTED_UPDATE)
+		return init_nested(agg, schema, field_name, arena, err);
 	return PM_OK;
 }
 
@@ -832,6 +915,196 @@ rbm32_or(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in, pm_arena *arena
 	return rc;
 }
 
+/* ---- nested_update ------------------------------------------------------ */
+
+/* A nested row: element e of an ARRAY<ROW> vector. */
+typedef struct nested_ref
+{
+	const pm_vector *rows;		/* the ROW element vector */
+	int64_t		e;
+} nested_ref;
+
+static bool
+nested_key_equal(const pm_field_agg *agg, nested_ref a, nested_ref b)
+{
+	for (int i = 0; i < agg->nnested_keys; i++)
+	{
+		int			f = agg->nested_keys[i];
+
+		if (!element_equal(&a.rows->children[f], a.e, &b.rows->children[f], b.e))
+			return false;
+	}
+	return true;
+}
+
+/* false: skip the row (ignore strategy); error strategy fails */
+static pm_code
+nested_key_ok(const pm_field_agg *agg, nested_ref r, bool *keep, pm_error *err)
+{
+	*keep = true;
+	for (int i = 0; i < agg->nnested_keys; i++)
+	{
+		if (pm_vector_is_null(&r.rows->children[agg->nested_keys[i]], r.e))
+		{
+			if (agg->null_strategy == 1)
+				*keep = false;
+			else if (agg->null_strategy == 2)
+				return pm_fail(err, PM_ERR_INVALID,
+							   "nested key contains null values, primary key fields must not be null");
+			return PM_OK;
+		}
+	}
+	return PM_OK;
+}
+
+/* compare(new, old) on the nested sequence fields, ascending, NULLs first */
+static int
+nested_seq_compare(const pm_field_agg *agg, nested_ref a, nested_ref b)
+{
+	for (int i = 0; i < agg->nnested_seq; i++)
+	{
+		int			f = agg->nested_seq[i];
+		int			c = pm_key_compare_value(&a.rows->children[f], a.e,
+											 &b.rows->children[f], b.e);
+
+		if (c != 0)
+			return c;
+	}
+	return 0;
+}
+
+static pm_code
+nested_emit(pm_field_agg *agg, nested_ref *refs, int64_t n, pm_arena *arena,
+			pm_merge_cell *out, pm_error *err)
+{
+	pm_vector  *v;
+	pm_vector_builder b;
+
+	PM_TRY(collection_begin(agg, arena, &v, &b, err));
+	for (int64_t i = 0; i < n; i++)
+		if (!pm_vector_builder_append(&b.children[0], refs[i].rows, refs[i].e))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory aggregating");
+	collection_end(v, &b, out);
+	return PM_OK;
+}
+
+/*
+ * FieldNestedUpdateAgg. Keyed: rows of acc, then rows of in upserted by
+ * nested key (a newer-or-equal nested sequence replaces; new keys up to
+ * count-limit). Java keeps them in a HashMap (hash order); here the order
+ * is first-seen. Unkeyed: concatenation of non-NULL rows up to the limit.
+ * retract: keyed removes the keys, unkeyed every equal row.
+ */
+static pm_code
+nested_unkeyed(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in, bool retract,
+			   pm_arena *arena, pm_merge_cell *out, pm_error *err)
+{
+	bool		an = pm_merge_cell_is_null(acc);
+	int64_t		na = an ? 0 : acc.vec->offsets[acc.row + 1] - acc.vec->offsets[acc.row];
+	int64_t		ni = in.vec->offsets[in.row + 1] - in.vec->offsets[in.row];
+	nested_ref *refs;
+	int64_t		n = 0;
+	int64_t		limit;
+
+	if (!retract && !an && na >= agg->count_limit)
+	{
+		*out = acc;
+		return PM_OK;
+	}
+	refs = pm_arena_alloc(arena, sizeof(nested_ref) * (size_t) (na + ni + 1));
+	if (refs == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory aggregating");
+	for (int64_t i = 0; i < na; i++)
+	{
+		nested_ref	r = {&acc.vec->children[0], acc.vec->offsets[acc.row] + i};
+
+		if (!pm_vector_is_null(r.rows, r.e))
+			refs[n++] = r;
+	}
+	limit = an ? agg->count_limit : agg->count_limit - na;
+	for (int64_t i = 0, added = 0; i < ni; i++)
+	{
+		nested_ref	r = {&in.vec->children[0], in.vec->offsets[in.row] + i};
+
+		if (pm_vector_is_null(r.rows, r.e))
+			continue;
+		if (retract)
+		{
+			int64_t		w = 0;
+
+			for (int64_t k = 0; k < n; k++)
+				if (!element_equal(refs[k].rows, refs[k].e, r.rows, r.e))
+					refs[w++] = refs[k];
+			n = w;
+		}
+		else if (added++ < limit)
+			refs[n++] = r;
+	}
+	return nested_emit(agg, refs, n, arena, out, err);
+}
+
+/*
+ * FieldNestedUpdateAgg. Keyed: rows of acc, then rows of in upserted by
+ * nested key (a newer-or-equal nested sequence replaces; new keys only up
+ * to count-limit). Java keeps them in a HashMap (hash order); here the
+ * order is first-seen. Unkeyed: see nested_unkeyed. Retract (keyed)
+ * removes the retracted keys.
+ */
+static pm_code
+nested_update(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in, bool retract,
+			  pm_arena *arena, pm_merge_cell *out, pm_error *err)
+{
+	int64_t		na = pm_merge_cell_is_null(acc) ? 0 :
+		acc.vec->offsets[acc.row + 1] - acc.vec->offsets[acc.row];
+	int64_t		ni = in.vec->offsets[in.row + 1] - in.vec->offsets[in.row];
+	nested_ref *refs;
+	int64_t		n = 0;
+
+	if (agg->nnested_keys == 0)
+		return nested_unkeyed(agg, acc, in, retract, arena, out, err);
+	refs = pm_arena_alloc(arena, sizeof(nested_ref) * (size_t) (na + ni + 1));
+	if (refs == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory aggregating");
+	for (int p = 0; p < 2; p++)
+	{
+		pm_merge_cell c = p == 0 ? acc : in;
+		int64_t		cnt = p == 0 ? na : ni;
+
+		for (int64_t i = 0; i < cnt; i++)
+		{
+			nested_ref	r = {&c.vec->children[0], c.vec->offsets[c.row] + i};
+			bool		keep;
+			int64_t		k;
+
+			if (pm_vector_is_null(r.rows, r.e))
+				continue;
+			PM_TRY(nested_key_ok(agg, r, &keep, err));
+			if (!keep)
+				continue;
+			for (k = 0; k < n && !nested_key_equal(agg, refs[k], r); k++)
+				;
+			if (p == 1 && retract)
+			{
+				if (k < n)
+				{
+					memmove(&refs[k], &refs[k + 1], sizeof(nested_ref) * (size_t) (n - k - 1));
+					n--;
+				}
+			}
+			else if (k < n)
+			{
+				/* Java's retract builds acc's map with plain puts */
+				if ((p == 0 && retract) || agg->nnested_seq == 0 ||
+					nested_seq_compare(agg, r, refs[k]) >= 0)
+					refs[k] = r;
+			}
+			else if (p == 0 || n < agg->count_limit)
+				refs[n++] = r;
+		}
+	}
+	return nested_emit(agg, refs, n, arena, out, err);
+}
+
 /* ---- dispatch ----------------------------------------------------------- */
 
 pm_code
@@ -872,6 +1145,13 @@ pm_field_agg_agg(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in, pm_aren
 			return listagg(agg, acc, in, arena, out, err);
 		case PM_AGG_COLLECT:
 			return collect(agg, acc, in, arena, out, err);
+		case PM_AGG_NESTED_UPDATE:
+			if (inn)
+			{
+				*out = acc;
+				return PM_OK;
+			}
+			return nested_update(agg, acc, in, false, arena, out, err);
 		default:
 			break;
 	}
@@ -966,6 +1246,13 @@ pm_field_agg_retract(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in,
 			return product_op(agg, acc, in, true, arena, out, err);
 		case PM_AGG_COLLECT:
 			return collect_retract(agg, acc, in, arena, out, err);
+		case PM_AGG_NESTED_UPDATE:
+			if (an || inn)
+			{
+				*out = acc;
+				return PM_OK;
+			}
+			return nested_update(agg, acc, in, true, arena, out, err);
 		case PM_AGG_MERGE_MAP:
 			if (an)
 			{

@@ -5,11 +5,10 @@
  *
  * Implemented: sum, product, max, min, last_value, last_non_null_value,
  * first_value, first_non_null_value (and the legacy first_not_null_value),
- * listagg, bool_and, bool_or, collect, merge_map, rbm32 and the internal
- * primary-key function, each with Java's retraction rules;
+ * listagg, bool_and, bool_or, collect, merge_map, rbm32, nested_update and
+ * the internal primary-key function, each with Java's retraction rules;
  * fields.<f>.ignore-retract wraps any of them. Not implemented (reported as
- * PM_ERR_UNSUPPORTED naming the function): nested_update,
- * nested_partial_update, merge_map_with_keytime, rbm64, hll_sketch,
+ * PM_ERR_UNSUPPORTED naming the function): nested_partial_update, merge_map_with_keytime, rbm64, hll_sketch,
  * theta_sketch.
  *
  * Values computed by a function are allocated in the arena passed to each
@@ -46,7 +45,8 @@ typedef enum pm_agg_kind
 	PM_AGG_BOOL_OR,
 	PM_AGG_COLLECT,
 	PM_AGG_MERGE_MAP,
-	PM_AGG_RBM32
+	PM_AGG_RBM32,
+	PM_AGG_NESTED_UPDATE
 } pm_agg_kind;
 
 typedef struct pm_field_agg
@@ -59,6 +59,13 @@ typedef struct pm_field_agg
 	const char *delimiter;		/* listagg */
 	int32_t		delimiter_len;
 	bool		initialized;	/* first_value, first_non_null_value */
+	/* nested_update: element ROW fields of the key / sequence, limits */
+	int			nnested_keys;
+	int		   *nested_keys;
+	int			nnested_seq;
+	int		   *nested_seq;
+	int64_t		count_limit;
+	int			null_strategy;	/* 0 merge, 1 ignore, 2 error */
 } pm_field_agg;
 
 /*
@@ -69,7 +76,7 @@ typedef struct pm_field_agg
  */
 extern pm_code pm_field_agg_init(pm_field_agg *agg, const pm_schema *schema,
 								 const char *field_name, const pm_type *type,
-								 const char *func, pm_error *err);
+								 const char *func, pm_arena *arena, pm_error *err);
 extern void pm_field_agg_reset(pm_field_agg *agg);
 
 /* agg(acc, in), aggReversed(acc, in) and retract(acc, in) as in Java. */

@@ -361,7 +361,7 @@ setup_partial_update(pm_merge_engine *e, pm_arena *arena, pm_error *err)
 		e->aggs[j] = pm_arena_zalloc(arena, sizeof(pm_field_agg));
 		if (e->aggs[j] == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory planning a merge");
-		PM_TRY(pm_field_agg_init(e->aggs[j], schema, name, e->types[j], func, err));
+		PM_TRY(pm_field_agg_init(e->aggs[j], schema, name, e->types[j], func, arena, err));
 	}
 
 	/* map groups to value columns */
@@ -436,7 +436,7 @@ setup_aggregation(pm_merge_engine *e, pm_arena *arena, pm_error *err)
 		e->aggs[j] = pm_arena_zalloc(arena, sizeof(pm_field_agg));
 		if (e->aggs[j] == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory planning a merge");
-		PM_TRY(pm_field_agg_init(e->aggs[j], schema, name, e->types[j], func, err));
+		PM_TRY(pm_field_agg_init(e->aggs[j], schema, name, e->types[j], func, arena, err));
 	}
 	return PM_OK;
 }

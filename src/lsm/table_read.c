@@ -56,6 +56,7 @@ struct pm_table_read
 	pm_merge_engine *engine;
 	bool		dv_enabled;
 	bool		first_row;
+	bool		snapshot_ordering;	/* sequence.snapshot-ordering */
 	int			split;			/* next split to start */
 	pm_merge_reader *merge;		/* current split, merge path */
 	/* current split, raw path */
@@ -93,12 +94,32 @@ static pm_code
 file_run_next(void *state, pm_batch **batch, pm_error *err)
 {
 	file_run   *fr = state;
+	const pm_table_read *r = fr->read;
 
 	*batch = NULL;
 	if (fr->reader == NULL)
-		PM_TRY(pm_data_file_reader_open(fr->read->table, fr->file, fr->read->read_fields,
-										fr->read->nread, true, 0, &fr->reader, err));
-	return pm_data_file_reader_next(fr->reader, batch, err);
+	{
+		if (r->snapshot_ordering && fr->file->file_source < 0)
+			return pm_fail(err, PM_ERR_INVALID,
+						   "sequence.snapshot-ordering requires data files with fileSource metadata");
+		PM_TRY(pm_data_file_reader_open(r->table, fr->file, r->read_fields, r->nread, true, 0,
+										&fr->reader, err));
+	}
+	PM_TRY(pm_data_file_reader_next(fr->reader, batch, err));
+
+	/*
+	 * sequence.snapshot-ordering: records of APPEND files take the file's
+	 * _MIN_SEQUENCE_NUMBER (the commit's snapshot id), as
+	 * KeyValueFileReaderFactory does; COMPACT files are used as stored.
+	 */
+	if (*batch != NULL && r->snapshot_ordering && fr->file->file_source == 0)
+	{
+		pm_vector  *seq = &(*batch)->cols[r->nkeys];
+
+		for (int64_t i = 0; i < (*batch)->nrows; i++)
+			PM_VEC_VALUES(seq, int64_t)[i] = fr->file->min_sequence_number;
+	}
+	return PM_OK;
 }
 
 static void
@@ -132,6 +153,7 @@ split_is_raw(const pm_table_read *r, const pm_split *sp)
 		if (f->level != sp->files[0]->level)
 			one_level = false;
 	}
+	/* delete_row_count -1 (null, old files) counts as none, as in Java */
 	if (sp->nfiles == 1 && sp->files[0]->delete_row_count <= 0)
 		return true;
 	return no_l0_no_delete && (r->dv_enabled || r->first_row || one_level);
@@ -279,6 +301,7 @@ open_pk(pm_table_read *r, const int *fields, int nfields, pm_error *err)
 	for (int i = 0; i < nfields; i++)
 		r->out_types[i] = s->row_type->fields[fields[i]].type;
 	r->dv_enabled = option_true(s, "deletion-vectors.enabled");
+	r->snapshot_ordering = option_true(s, "sequence.snapshot-ordering");
 	engine = pm_schema_option(s, "merge-engine");
 	r->first_row = engine != NULL && strcmp(engine, "first-row") == 0;
 	return PM_OK;

@@ -47,13 +47,16 @@ FUZZ_TARGETS = $(patsubst test/fuzz/fuzz_%.c,%,$(sort $(wildcard test/fuzz/fuzz_
 
 $(UNIT_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(UNIT_CC) $(UNIT_CFLAGS) -c $< -o $@
+	$(UNIT_CC) $(UNIT_CFLAGS) -MMD -MP -c $< -o $@
 
 $(UNIT_BUILD)/libpaimon.a: $(UNIT_CORE_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(UNIT_BUILD)/test_%: test/unit/test_%.c $(UNIT_HELPERS) $(UNIT_BUILD)/libpaimon.a
-	$(UNIT_CC) $(UNIT_CFLAGS) $< $(UNIT_HELPERS) $(UNIT_BUILD)/libpaimon.a $(CORE_LIBS) -lcmocka -lm -o $@
+	$(UNIT_CC) $(UNIT_CFLAGS) -MMD -MP $< $(UNIT_HELPERS) $(UNIT_BUILD)/libpaimon.a $(CORE_LIBS) -lcmocka -lm -o $@
+
+# Header dependencies (-MMD): a changed header rebuilds the objects using it.
+-include $(UNIT_CORE_OBJS:.o=.d) $(UNIT_HELPERS:.o=.d) $(UNIT_TESTS:=.d)
 
 # Replays every file of test/fuzz/corpus/<target>/ through fuzz_<target>.c.
 $(UNIT_BUILD)/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay_driver.c $(UNIT_BUILD)/libpaimon.a
@@ -63,10 +66,11 @@ $(UNIT_BUILD)/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay_driver.c $(UNIT_BUIL
 unit-build: $(UNIT_TESTS) $(patsubst %,$(UNIT_BUILD)/replay_%,$(FUZZ_TARGETS))
 
 check-unit: unit-build
-	@set -e; export PAIMON_CORPUS=$${PAIMON_CORPUS:-$(CURDIR)/../shared/corpus}; \
-	for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done; \
+	@export PAIMON_CORPUS=$${PAIMON_CORPUS:-$(CURDIR)/../shared/corpus}; fail=0; \
+	for t in $(UNIT_TESTS); do echo "== $$t"; $$t || { echo "FAILED: $$t"; fail=1; }; done; \
 	for f in $(FUZZ_TARGETS); do echo "== replay $$f"; \
-		$(UNIT_BUILD)/replay_$$f test/fuzz/corpus/$$f; done
+		$(UNIT_BUILD)/replay_$$f test/fuzz/corpus/$$f || { echo "FAILED: replay $$f"; fail=1; }; done; \
+	exit $$fail
 
 FUZZ_CC ?= clang
 FUZZ_BUILD = build/fuzz

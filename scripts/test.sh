@@ -7,7 +7,8 @@
 #   4. the reference oracle (Apache Paimon Java from Maven Central) writing
 #      random tables that we read back (test/oracle/), when Java is usable
 # Exits non-zero if anything required fails.
-set -euo pipefail
+set -eo pipefail
+set -u
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 export PAIMON_CORPUS=${PAIMON_CORPUS:-$(cd "$ROOT/.." && pwd)/shared/corpus}
@@ -17,8 +18,9 @@ make -s -j2
 make -s install
 
 status=0
+LOGS=$(mktemp -d /tmp/paimon_fdw_test.XXXXXX)
 echo "== unit tests (core, no server)"
-make -s check-unit || status=1
+make -s check-unit 2>&1 | tee "$LOGS/unit.log" || status=1
 
 # shellcheck source=pg-tmp.sh
 . scripts/pg-tmp.sh
@@ -26,18 +28,35 @@ pg_tmp_start
 trap pg_tmp_stop EXIT
 
 echo "== pg_regress"
-if ! make -s installcheck; then
+if ! make -s installcheck 2>&1 | tee "$LOGS/regress.log"; then
 	status=1
 	[ -f regression.diffs ] && head -200 regression.diffs
 fi
 
 echo "== Paimon corpus through SQL"
-python3 test/compat/run_corpus.py --corpus "$PAIMON_CORPUS" || status=1
+python3 test/compat/run_corpus.py --corpus "$PAIMON_CORPUS" 2>&1 | tee "$LOGS/corpus.log" || status=1
 
 if [ -x test/oracle/run.sh ]; then
 	echo "== reference oracle (Apache Paimon Java)"
-	bash test/oracle/run.sh || status=1
+	bash test/oracle/run.sh 2>&1 | tee "$LOGS/oracle.log" || status=1
 fi
 
+# one closing line over all suites: cmocka tests, pg_regress tests, corpus
+# cases and oracle checks
+sum_passed=0
+sum_failed=0
+add() { sum_passed=$((sum_passed + ${1:-0})); sum_failed=$((sum_failed + ${2:-0})); }
+add "$(grep -ho '\[  PASSED  \] [0-9]*' "$LOGS/unit.log" | awk '{s += $4} END {print s + 0}')" \
+	"$(grep -ho '\[  FAILED  \] [0-9]* test' "$LOGS/unit.log" | awk '{s += $4} END {print s + 0}')"
+add "$(sed -n 's/.*All \([0-9]*\) tests passed.*/\1/p' "$LOGS/regress.log" | head -1)" \
+	"$(sed -n 's/.* \([0-9]*\) of [0-9]* tests failed.*/\1/p' "$LOGS/regress.log" | head -1)"
+for f in corpus oracle; do
+	[ -f "$LOGS/$f.log" ] || continue
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOGS/$f.log" | tail -1)
+	add "$(echo "$line" | awk '{print $1}')" "$(echo "$line" | awk '{print $3}')"
+done
+rm -rf "$LOGS"
+[ $status -eq 0 ] || [ $sum_failed -gt 0 ] || sum_failed=1	# a suite failed without counting
 if [ $status -eq 0 ]; then echo "ALL TESTS PASSED"; else echo "SOME TESTS FAILED"; fi
+echo "$sum_passed passed, $sum_failed failed"
 exit $status

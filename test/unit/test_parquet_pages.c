@@ -253,6 +253,7 @@ typedef struct page_spec
 	wbuf		def;
 	wbuf		body;			/* v1: levels + values; v2: values; dictionary: values */
 	bool		v2_compressed;
+	int64_t		fake_uncompressed;	/* > 0: header lies about the size */
 } page_spec;
 
 static pm_arena *carena;
@@ -323,7 +324,7 @@ write_page(wbuf *chunk, const col_spec *c, page_spec *p)
 	}
 	tw_struct_begin(&t, 0);
 	tw_i32(&t, 1, p->type);
-	tw_i32(&t, 2, (int64_t) uncompressed);
+	tw_i32(&t, 2, p->fake_uncompressed > 0 ? p->fake_uncompressed : (int64_t) uncompressed);
 	tw_i32(&t, 3, (int64_t) payload.n);
 	if (p->type == PM_PQ_PAGE_DATA)
 	{
@@ -1076,11 +1077,15 @@ test_list_rows_span_pages(void **state)
 	close_file(&res);
 }
 
-/* A dictionary index past the dictionary, a page past its chunk: corrupt. */
+/*
+ * A dictionary index past the dictionary (0), a page past its chunk (1),
+ * fewer values than rows (2), a huge uncompressed size (3), a huge value
+ * count (4), a huge dictionary (5): all corrupt, none allocates much.
+ */
 static void
 test_bad_pages(void **state)
 {
-	for (int variant = 0; variant < 3; variant++)
+	for (int variant = 0; variant < 6; variant++)
 	{
 		file_spec	f;
 		result		res;
@@ -1092,7 +1097,8 @@ test_bad_pages(void **state)
 		memset(&f, 0, sizeof(f));
 		f.ncols = 1;
 		f.list_col = -1;
-		f.cols[0] = (col_spec) {"c", PM_PQ_INT32, PM_PQ_REQUIRED, -1, 0, 0, 0, 0, PM_PQ_CODEC_UNCOMPRESSED};
+		f.cols[0] = (col_spec) {"c", PM_PQ_INT32, PM_PQ_REQUIRED, -1, 0, 0, 0, 0,
+		variant >= 3 ? PM_PQ_CODEC_SNAPPY : PM_PQ_CODEC_UNCOMPRESSED};
 		f.nrg = 1;
 		f.rg_rows[0] = 4;
 		f.chunk_values[0][0] = 4;
@@ -1100,7 +1106,7 @@ test_bad_pages(void **state)
 		put32le(&p.body, 11);
 		put32le(&p.body, 22);
 		p.type = PM_PQ_PAGE_DICTIONARY;
-		p.num_values = 2;
+		p.num_values = variant == 5 ? 0x3fffffff : 2;
 		write_page(&f.chunks[0][0], &f.cols[0], &p);
 		memset(&p, 0, sizeof(p));
 		put8(&p.body, 2);
@@ -1110,7 +1116,9 @@ test_bad_pages(void **state)
 			rle_encode(&p.body, idx, 4, 2);
 		}
 		p.type = PM_PQ_PAGE_DATA;
-		p.num_values = variant == 2 ? 3 : 4;	/* 2: fewer values than rows */
+		p.num_values = variant == 2 ? 3 : variant == 4 ? 0x7fffffff : 4;
+		if (variant == 3)
+			p.fake_uncompressed = 0x7fffffff;
 		p.encoding = PM_PQ_ENC_PLAIN_DICTIONARY;
 		write_page(&f.chunks[0][0], &f.cols[0], &p);
 		if (variant == 1)

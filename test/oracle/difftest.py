@@ -210,8 +210,9 @@ def fmt_ts(v, p):
 class Case:
     """A generated table and its operations, plus a model of the expected rows."""
 
-    def __init__(self, seed, pk=False, nested=False):
+    def __init__(self, seed, pk=False, nested=False, simple=False):
         self.seed = seed
+        self.simple = simple  # only inserts and commits (for the pypaimon writer)
         rnd = random.Random(seed)
         self.rnd = rnd
         self.pk = pk
@@ -314,7 +315,7 @@ class Case:
         snap = 0
         dedup = self.options.get("merge-engine", "deduplicate") == "deduplicate"
         for _ in range(rnd.randint(1, 5)):
-            if snap > 0 and rnd.random() < 0.3:
+            if snap > 0 and rnd.random() < 0.3 and not self.simple:
                 changes = self._schema_change(list(keyed.values()) if self.pk else rows)
                 if changes:
                     self.ops.append([{"op": "alter", "changes": changes}])
@@ -341,9 +342,11 @@ class Case:
                     rows.append(list(op["row"]))
             self.ops.append(commit)
             snap += 1
-            if rnd.random() < 0.2:
+            if rnd.random() < 0.2 and not self.simple:
                 self.ops.append([{"op": "tag", "name": "tag%d" % snap}])
-            if (not self.pk and self.options["bucket"] != "-1" and rnd.random() < 0.15) or \
+            if self.simple:
+                pass
+            elif (not self.pk and self.options["bucket"] != "-1" and rnd.random() < 0.15) or \
                     (self.pk and rnd.random() < 0.3):
                 self.ops.append([{"op": "compact"}])
             state = list(keyed.values()) if self.pk else rows
@@ -612,6 +615,22 @@ def py_read(wh, table, snapshot=None):
     return [json.loads(l, parse_int=str, parse_float=str) for l in run(cmd).splitlines() if l.strip()]
 
 
+def py_dump(wh, table):
+    """{snapshot or None: rows} read by pypaimon, one process."""
+    py = os.environ.get("PYPAIMON_PYTHON", os.path.expanduser("~/.cache/paimon_fdw/pyvenv/bin/python"))
+    out, cur = {}, None
+    for line in run([py, PY_ORACLE, "dump", wh, DB, table]).splitlines():
+        if not line.strip():
+            continue
+        v = json.loads(line, parse_int=str, parse_float=str)
+        if isinstance(v, dict):
+            cur = int(v["snapshot"]) if v["snapshot"] is not None else None
+            out[cur] = [] if "error" not in v else RuntimeError(v["error"])
+        else:
+            out[cur].append(v)
+    return out
+
+
 def pypaimon_available():
     py = os.environ.get("PYPAIMON_PYTHON", os.path.expanduser("~/.cache/paimon_fdw/pyvenv/bin/python"))
     if not os.path.exists(py):
@@ -626,14 +645,22 @@ def pypaimon_available():
 # ---------------------------------------------------------------------------- driver
 
 def run_seed(seed, args, sql, use_py, tmproot):
-    case = Case(seed, pk=args.pk, nested=args.nested)
+    case = Case(seed, pk=args.pk, nested=args.nested, simple=args.writer == "py")
     d = tempfile.mkdtemp(prefix="seed%d_" % seed, dir=tmproot)
     os.chmod(d, 0o755)  # the server (user postgres) must read the warehouse
     wh = os.path.join(d, "wh")
     table = "t%d" % seed
     case.write_files(d)
     failures = []
-    dump = java_dump(wh, table, (os.path.join(d, "table.json"), os.path.join(d, "ops.jsonl")))
+    if args.writer == "py":
+        # pypaimon writes (create + "+I" commits); Java, the extension and the model read
+        py = os.environ.get("PYPAIMON_PYTHON",
+                            os.path.expanduser("~/.cache/paimon_fdw/pyvenv/bin/python"))
+        run([py, PY_ORACLE, "create", wh, DB, table, os.path.join(d, "table.json")])
+        run([py, PY_ORACLE, "write", wh, DB, table, os.path.join(d, "ops.jsonl")])
+        dump = java_dump(wh, table)
+    else:
+        dump = java_dump(wh, table, (os.path.join(d, "table.json"), os.path.join(d, "ops.jsonl")))
     subprocess.run(["chmod", "-R", "a+rX", d], check=False)
     snaps = [d[0] for d in dump if d[0] is not None]
     if sql is not None:
@@ -652,6 +679,12 @@ def run_seed(seed, args, sql, use_py, tmproot):
             k_visible = k_append
         state_of[snap] = (k_append, k_visible if skip_l0 else k_append)
     state_of[None] = state_of[dump[-1][0]] if len(dump) > 1 else (-1, -1)
+    pdump = None
+    if use_py:
+        try:
+            pdump = py_dump(wh, table)
+        except Exception as e:  # noqa: BLE001
+            failures.append("py-vs-java: pypaimon failed: %s" % str(e).strip()[-1500:])
     for snap, schema, jrows, _ in dump:
         types = [c["type"] for c in schema["columns"]]
         label = "snapshot %s" % (snap or "latest")
@@ -672,9 +705,11 @@ def run_seed(seed, args, sql, use_py, tmproot):
                 failures += compare("sql-vs-java " + label, types, jrows, srows)
             except Exception as e:  # noqa: BLE001
                 failures.append("sql-vs-java %s: query failed: %s" % (label, str(e).strip()[-2000:]))
-        if use_py:
+        if pdump is not None:
             try:
-                prows = py_read(wh, table, snap)
+                prows = pdump.get(snap, RuntimeError("snapshot missing from pypaimon's dump"))
+                if isinstance(prows, Exception):
+                    raise prows
                 failures += compare("py-vs-java " + label, types, jrows, prows)
             except Exception as e:  # noqa: BLE001
                 failures.append("py-vs-java %s: pypaimon failed: %s" % (label, str(e).strip()[-1500:]))
@@ -696,6 +731,8 @@ def main():
     ap.add_argument("--no-sql", action="store_true", help="skip the extension leg")
     ap.add_argument("--require-sql", action="store_true", help="fail if the SQL leg cannot run")
     ap.add_argument("--pypaimon", action="store_true", help="also compare pypaimon's reads")
+    ap.add_argument("--writer", choices=["java", "py"], default="java",
+                    help="who writes the tables (py: pypaimon, append tables, inserts only)")
     ap.add_argument("--keep", action="store_true", help="keep warehouses (always kept on failure)")
     ap.add_argument("--tmp", default=None, help="directory for warehouses (default: a new temp dir)")
     args = ap.parse_args()
@@ -713,6 +750,12 @@ def main():
         else:
             sql = s
     use_py = False
+    if args.writer == "py":
+        why = pypaimon_available()
+        if why:
+            print("difftest: SKIPPING everything: --writer py needs pypaimon: %s" % why)
+            print("0 passed, 0 failed, %d skipped" % len(seeds))
+            return 0
     if args.pypaimon:
         why = pypaimon_available()
         if why:
@@ -747,8 +790,9 @@ def main():
             for m in failures:
                 print("  " + m)
             print("  warehouse kept at %s" % d)
-            print("  replay: python3 %s --seed %d%s%s%s --keep" % (
-                os.path.relpath(__file__), seed, " --pk" if args.pk else "",
+            print("  replay: python3 %s --seed %d%s%s%s%s --keep" % (
+                os.path.relpath(__file__), seed, " --writer py" if args.writer == "py" else "",
+                " --pk" if args.pk else "",
                 " --nested" if args.nested else "", " --pypaimon" if args.pypaimon else ""))
         else:
             passed += 1

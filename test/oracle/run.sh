@@ -4,9 +4,10 @@
 #   1. build the Java oracle (Apache Paimon from Maven Central; offline when ~/.m2 has it)
 #   2. make the optional pypaimon venv (skipped loudly if pip cannot install it)
 #   3. difftest.py: random tables written by Java, read back through the extension (SQL)
-#      and, when available, pypaimon; compared with Java's own reads
+#      and, when available, pypaimon; compared with Java's own reads; then a few tables
+#      written by pypaimon (when available)
 #   4. verify_read.py self-check on the sample warehouse
-# Env: ORACLE_SEEDS (default 10), ORACLE_PK=1 adds primary-key tables,
+# Env: ORACLE_SEEDS (default 10), ORACLE_PY_SEEDS (default 3), ORACLE_PK=1 adds PK tables,
 #      ORACLE_REQUIRE_SQL=1 fails when the SQL leg cannot run.
 # Prints "N passed, N failed" last; exits non-zero on any failure.
 set -uo pipefail
@@ -45,6 +46,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 echo "-- difftest: append tables, ${ORACLE_SEEDS:-10} seeds"
 step python3 "$here/difftest.py" --seeds "${ORACLE_SEEDS:-10}" --tmp "$tmp/dt" "${py_flag[@]}" "${sql_flag[@]}"
+if [[ ${#py_flag[@]} -gt 0 ]]; then
+    echo "-- difftest: tables written by pypaimon, ${ORACLE_PY_SEEDS:-3} seeds"
+    step python3 "$here/difftest.py" --writer py --seeds "${ORACLE_PY_SEEDS:-3}" --start 500 --tmp "$tmp/dtpy" "${sql_flag[@]}"
+fi
 if [[ "${ORACLE_PK:-0}" == 1 ]]; then
     echo "-- difftest: primary-key tables"
     step python3 "$here/difftest.py" --pk --seeds "${ORACLE_SEEDS:-10}" --tmp "$tmp/dtpk" "${sql_flag[@]}"

@@ -6,6 +6,7 @@ supports them (see ../README.md):
   create <warehouse> <db> <table> <table.json>
   write  <warehouse> <db> <table> <ops.jsonl>   (only "+I" rows and "commit"; append tables)
   read   <warehouse> <db> <table> [--snapshot N]
+  dump   <warehouse> <db> <table>               (latest + every snapshot, one process)
   schema <warehouse> <db> <table> [--snapshot N]
 
 Run it with the interpreter of the venv made by setup.sh
@@ -148,6 +149,23 @@ def table_at(cat, db, name, snapshot):
     if snapshot is not None:
         t = t.copy({"scan.snapshot-id": str(snapshot)})
     return t
+
+
+def cmd_dump(cat, db, name):
+    """Like the Java oracle's dump: latest, then every snapshot: a header object + rows."""
+    t = cat.get_table("%s.%s" % (db, name))
+    sm = t.snapshot_manager() if callable(getattr(t, "snapshot_manager", None)) else None
+    latest = sm.get_latest_snapshot() if sm else None
+    ids = list(range(1, latest.id + 1)) if latest else []
+    for snap in [None] + ids:
+        try:
+            tt = table_at(cat, db, name, snap)
+        except Exception as e:  # noqa: BLE001 - expired snapshot
+            print(json.dumps({"snapshot": snap, "error": str(e)}))
+            continue
+        print(json.dumps({"snapshot": snap}))
+        sys.stdout.flush()
+        cmd_read(cat, db, name, snap)
 
 
 def cmd_read(cat, db, name, snapshot):
@@ -311,6 +329,8 @@ def main(argv):
     cat = catalog(wh)
     if cmd == "read":
         cmd_read(cat, db, name, snapshot)
+    elif cmd == "dump":
+        cmd_dump(cat, db, name)
     elif cmd == "schema":
         cmd_schema(cat, db, name, snapshot)
     elif cmd == "create":

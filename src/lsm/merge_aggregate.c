@@ -153,9 +153,11 @@ pm_field_agg_init(pm_field_agg *agg, const pm_schema *schema, const char *field_
 		{"merge_map", PM_AGG_MERGE_MAP},
 		{"rbm32", PM_AGG_RBM32},
 		{"nested_update", PM_AGG_NESTED_UPDATE},
+		{"nested_partial_update", PM_AGG_NESTED_PARTIAL_UPDATE},
+		{"merge_map_with_keytime", PM_AGG_MERGE_MAP_WITH_KEYTIME},
 	};
 	static const char *const unsupported[] = {
-		"nested_partial_update", "merge_map_with_keytime", "rbm64",
+		"rbm64",
 		"hll_sketch", "theta_sketch"
 	};
 	pm_type_id	id = type->id;
@@ -209,7 +211,11 @@ found:
 			ok = !pm_type_is_nested(id);
 			break;
 		case PM_AGG_NESTED_UPDATE:
+		case PM_AGG_NESTED_PARTIAL_UPDATE:
 			ok = id == PM_TYPE_ARRAY && type->element->id == PM_TYPE_ROW;
+			break;
+		case PM_AGG_MERGE_MAP_WITH_KEYTIME:
+			ok = id == PM_TYPE_MAP && type->value->id == PM_TYPE_ROW && type->value->nfields >= 2;
 			break;
 		default:
 			break;
@@ -225,8 +231,25 @@ found:
 	if (agg->delimiter == NULL)
 		agg->delimiter = ",";
 	agg->delimiter_len = (int32_t) strlen(agg->delimiter);
-	if (agg->kind == PM_AGG_NESTED_UPDATE)
-		return init_nested(agg, schema, field_name, arena, err);
+	if (agg->kind == PM_AGG_NESTED_UPDATE || agg->kind == PM_AGG_NESTED_PARTIAL_UPDATE)
+	{
+		PM_TRY(init_nested(agg, schema, field_name, arena, err));
+		if (agg->kind == PM_AGG_NESTED_PARTIAL_UPDATE && agg->nnested_keys == 0)
+			return pm_fail(err, PM_ERR_INVALID,
+						   "nested_partial_update of column \"%s\" needs fields.%s.nested-key",
+						   field_name, field_name);
+	}
+	if (agg->kind == PM_AGG_MERGE_MAP_WITH_KEYTIME)
+	{
+		const pm_type *row = type->value;
+
+		snprintf(key, sizeof(key), "fields.%s.ts-field", field_name);
+		if (pm_schema_option(schema, key) == NULL)
+			agg->ts_field = row->nfields - 1;
+		else if ((agg->ts_field = pm_type_field_index(row, pm_schema_option(schema, key))) < 0)
+			return pm_fail(err, PM_ERR_INVALID, "timestamp field \"%s\" not found for column \"%s\"",
+						   pm_schema_option(schema, key), field_name);
+	}
 	return PM_OK;
 }
 
@@ -1105,6 +1128,166 @@ nested_update(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in, bool retra
 	return nested_emit(agg, refs, n, arena, out, err);
 }
 
+/*
+ * FieldNestedPartialUpdateAgg: rows of acc then of in, grouped by nested
+ * key; each group's row takes, per field, the last non-NULL value. Java
+ * groups in a HashMap (hash order); here groups are in first-seen order.
+ */
+static pm_code
+nested_partial_update(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in,
+					  pm_arena *arena, pm_merge_cell *out, pm_error *err)
+{
+	int			nf = agg->type->element->nfields;
+	int64_t		na = pm_merge_cell_is_null(acc) ? 0 :
+		acc.vec->offsets[acc.row + 1] - acc.vec->offsets[acc.row];
+	int64_t		ni = in.vec->offsets[in.row + 1] - in.vec->offsets[in.row];
+	int64_t		cap = na + ni + 1;
+	nested_ref *reps = pm_arena_alloc(arena, sizeof(nested_ref) * (size_t) cap);
+	const pm_vector **src = pm_arena_zalloc(arena, sizeof(pm_vector *) * (size_t) (cap * nf));
+	int64_t    *srow = pm_arena_zalloc(arena, sizeof(int64_t) * (size_t) (cap * nf));
+	int64_t		ng = 0;
+	pm_vector  *v;
+	pm_vector_builder b;
+
+	if (reps == NULL || src == NULL || srow == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory aggregating");
+	for (int p = 0; p < 2; p++)
+	{
+		pm_merge_cell c = p == 0 ? acc : in;
+		int64_t		cnt = p == 0 ? na : ni;
+
+		for (int64_t i = 0; i < cnt; i++)
+		{
+			nested_ref	r = {&c.vec->children[0], c.vec->offsets[c.row] + i};
+			bool		keep;
+			int64_t		g;
+
+			if (pm_vector_is_null(r.rows, r.e))
+				continue;
+			PM_TRY(nested_key_ok(agg, r, &keep, err));
+			if (!keep)
+				continue;
+			for (g = 0; g < ng && !nested_key_equal(agg, reps[g], r); g++)
+				;
+			if (g == ng)
+				reps[ng++] = r;
+			for (int f = 0; f < nf; f++)
+				if (!pm_vector_is_null(&r.rows->children[f], r.e))
+				{
+					src[g * nf + f] = &r.rows->children[f];
+					srow[g * nf + f] = r.e;
+				}
+		}
+	}
+	PM_TRY(collection_begin(agg, arena, &v, &b, err));
+	for (int64_t g = 0; g < ng; g++)
+		if (!pm_vector_builder_append_struct(&b.children[0], &src[g * nf], &srow[g * nf]))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory aggregating");
+	collection_end(v, &b, out);
+	return PM_OK;
+}
+
+/* ---- merge_map_with_keytime -------------------------------------------- */
+
+/* ts of value row e compared as strings (bytewise) when textual */
+static int
+keytime_compare(const pm_vector *a, int64_t ia, const pm_vector *b, int64_t ib)
+{
+	return pm_key_compare_value(a, ia, b, ib);
+}
+
+/*
+ * FieldMergeMapWithKeyTimeAgg: acc's entries, then each entry of in: a
+ * NULL value removes the key, a NULL timestamp is ignored, otherwise it
+ * replaces an entry whose timestamp is NULL or smaller (string order).
+ * Entry order: first-seen (Java: HashMap order).
+ */
+static pm_code
+merge_map_keytime(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in, pm_arena *arena,
+				  pm_merge_cell *out, pm_error *err)
+{
+	const pm_vector *ak = &acc.vec->children[0],
+			   *av = &acc.vec->children[1];
+	const pm_vector *ik = &in.vec->children[0],
+			   *iv = &in.vec->children[1];
+	int32_t		as = acc.vec->offsets[acc.row],
+				ae = acc.vec->offsets[acc.row + 1];
+	int32_t		is = in.vec->offsets[in.row],
+				ie = in.vec->offsets[in.row + 1];
+	int64_t		cap = (int64_t) (ae - as) + (ie - is) + 1;
+	const pm_vector **ks = pm_arena_alloc(arena, sizeof(pm_vector *) * (size_t) cap);
+	const pm_vector **vs = pm_arena_alloc(arena, sizeof(pm_vector *) * (size_t) cap);
+	int64_t    *kr = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) cap);
+	int64_t    *vr = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) cap);
+	bool	   *dead = pm_arena_zalloc(arena, sizeof(bool) * (size_t) cap);
+	int64_t		n = 0;
+	int			ts = agg->ts_field;
+	pm_vector  *v;
+	pm_vector_builder b;
+
+	if (ks == NULL || vs == NULL || kr == NULL || vr == NULL || dead == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory aggregating");
+	for (int p = 0; p < 2; p++)
+	{
+		const pm_vector *kv = p == 0 ? ak : ik,
+				   *vv = p == 0 ? av : iv;
+		int32_t		s = p == 0 ? as : is,
+					e = p == 0 ? ae : ie;
+
+		for (int32_t i = s; i < e; i++)
+		{
+			int64_t		k;
+
+			for (k = 0; k < n && (dead[k] || !element_equal(ks[k], kr[k], kv, i)); k++)
+				;
+			if (p == 1)
+			{
+				if (pm_vector_is_null(vv, i))
+				{
+					if (k < n)
+						dead[k] = true;
+					continue;
+				}
+				if (pm_vector_is_null(&vv->children[ts], i))
+					continue;
+				if (k < n && !pm_vector_is_null(vs[k], vr[k]) &&
+					!pm_vector_is_null(&vs[k]->children[ts], vr[k]) &&
+					keytime_compare(&vv->children[ts], i, &vs[k]->children[ts], vr[k]) <= 0)
+					continue;
+			}
+			if (k == n)
+			{
+				ks[n] = kv;
+				kr[n] = i;
+				n++;
+			}
+			vs[k] = vv;
+			vr[k] = i;
+		}
+	}
+	PM_TRY(collection_begin(agg, arena, &v, &b, err));
+	{
+		int64_t		count = 0;
+
+		for (int64_t k = 0; k < n; k++)
+		{
+			if (dead[k])
+				continue;
+			if (!pm_vector_builder_append(&b.children[0], ks[k], kr[k]) ||
+				!pm_vector_builder_append(&b.children[1], vs[k], vr[k]))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory aggregating");
+			count++;
+		}
+		v->nulls[0] = 0;
+		v->offsets[0] = 0;
+		v->offsets[1] = (int32_t) count;
+		v->length = 1;
+		out->vec = v;
+		out->row = 0;
+	}
+	return PM_OK;
+}
+
 /* ---- dispatch ----------------------------------------------------------- */
 
 pm_code
@@ -1152,6 +1335,13 @@ pm_field_agg_agg(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in, pm_aren
 				return PM_OK;
 			}
 			return nested_update(agg, acc, in, false, arena, out, err);
+		case PM_AGG_NESTED_PARTIAL_UPDATE:
+			if (inn)
+			{
+				*out = acc;
+				return PM_OK;
+			}
+			return nested_partial_update(agg, acc, in, arena, out, err);
 		default:
 			break;
 	}
@@ -1183,6 +1373,8 @@ pm_field_agg_agg(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in, pm_aren
 			return merge_map(agg, acc, in, false, arena, out, err);
 		case PM_AGG_RBM32:
 			return rbm32_or(agg, acc, in, arena, out, err);
+		case PM_AGG_MERGE_MAP_WITH_KEYTIME:
+			return merge_map_keytime(agg, acc, in, arena, out, err);
 		default:
 			return pm_fail(err, PM_ERR_INVALID, "bad aggregate function state");
 	}

@@ -5,11 +5,11 @@
  *
  * Implemented: sum, product, max, min, last_value, last_non_null_value,
  * first_value, first_non_null_value (and the legacy first_not_null_value),
- * listagg, bool_and, bool_or, collect, merge_map, rbm32, nested_update and
- * the internal primary-key function, each with Java's retraction rules;
+ * listagg, bool_and, bool_or, collect, merge_map, merge_map_with_keytime,
+ * rbm32, nested_update, nested_partial_update and the internal primary-key
+ * function, each with Java's retraction rules;
  * fields.<f>.ignore-retract wraps any of them. Not implemented (reported as
- * PM_ERR_UNSUPPORTED naming the function): nested_partial_update, merge_map_with_keytime, rbm64, hll_sketch,
- * theta_sketch.
+ * PM_ERR_UNSUPPORTED naming the function): rbm64, hll_sketch, theta_sketch.
  *
  * Values computed by a function are allocated in the arena passed to each
  * call (the merge engine's per-key arena).
@@ -46,7 +46,9 @@ typedef enum pm_agg_kind
 	PM_AGG_COLLECT,
 	PM_AGG_MERGE_MAP,
 	PM_AGG_RBM32,
-	PM_AGG_NESTED_UPDATE
+	PM_AGG_NESTED_UPDATE,
+	PM_AGG_NESTED_PARTIAL_UPDATE,
+	PM_AGG_MERGE_MAP_WITH_KEYTIME
 } pm_agg_kind;
 
 typedef struct pm_field_agg
@@ -66,6 +68,7 @@ typedef struct pm_field_agg
 	int		   *nested_seq;
 	int64_t		count_limit;
 	int			null_strategy;	/* 0 merge, 1 ignore, 2 error */
+	int			ts_field;		/* merge_map_with_keytime: value ROW field */
 } pm_field_agg;
 
 /*

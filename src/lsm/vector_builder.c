@@ -192,6 +192,22 @@ pm_vector_builder_append(pm_vector_builder *b, const pm_vector *src, int64_t row
 	}
 }
 
+bool
+pm_vector_builder_append_struct(pm_vector_builder *b, const pm_vector *const *fields,
+								const int64_t *rows)
+{
+	pm_vector  *v = b->v;
+
+	if (v->type->id != PM_TYPE_ROW || !grow(b))
+		return false;
+	for (int c = 0; c < b->nchildren; c++)
+		if (!pm_vector_builder_append(&b->children[c], fields[c], fields[c] ? rows[c] : 0))
+			return false;
+	v->nulls[v->length] = 0;
+	v->length++;
+	return true;
+}
+
 pm_vector *
 pm_vector_copy_value(pm_arena *arena, const pm_type *type, const pm_vector *src, int64_t row)
 {

@@ -45,6 +45,14 @@ extern bool pm_vector_builder_init(pm_vector_builder *b, pm_vector *v, const pm_
 extern bool pm_vector_builder_append(pm_vector_builder *b, const pm_vector *src, int64_t row);
 extern bool pm_vector_builder_append_null(pm_vector_builder *b);
 
+/*
+ * Append a non-NULL ROW whose field i is value rows[i] of fields[i]
+ * (fields[i] NULL: a NULL field). The built vector must be a ROW.
+ */
+extern bool pm_vector_builder_append_struct(pm_vector_builder *b,
+											const pm_vector *const *fields,
+											const int64_t *rows);
+
 /* Append raw bytes to a varlen vector (CHAR..VARBINARY). */
 extern bool pm_vector_builder_append_bytes(pm_vector_builder *b, const void *bytes,
 										   int32_t len);

@@ -44,9 +44,9 @@ skip_token(const char *s)
 
 	for (; *s; s++)
 	{
-		if (*s == '[' || *s == '{')
+		if (*s == '[' || *s == '{' || *s == '(')
 			depth++;
-		else if (*s == ']' || *s == '}')
+		else if (*s == ']' || *s == '}' || *s == ')')
 		{
 			if (depth == 0)
 				return s;
@@ -72,6 +72,27 @@ parse_value(pm_vector_builder *b, const pm_type *t, const char *s, pm_arena *are
 	{
 		pm_vector_builder_append_null(b);
 		return end;
+	}
+	if (t->id == PM_TYPE_ROW)
+	{
+		/* (v1,v2,...): each field parsed into its own one-value vector */
+		const pm_vector *fields[MAXCOLS];
+		int64_t		rows[MAXCOLS] = {0};
+
+		s++;
+		for (int f = 0; f < t->nfields && f < MAXCOLS; f++)
+		{
+			pm_vector  *fv = pm_arena_zalloc(arena, sizeof(pm_vector));
+			pm_vector_builder fb;
+
+			pm_vector_builder_init(&fb, fv, t->fields[f].type, 1, arena);
+			s = parse_value(&fb, t->fields[f].type, s, arena);
+			if (*s == ',')
+				s++;
+			fields[f] = fv;
+		}
+		pm_vector_builder_append_struct(b, fields, rows);
+		return s + 1;
 	}
 	if (t->id == PM_TYPE_ARRAY || t->id == PM_TYPE_MAP)
 	{
@@ -216,6 +237,16 @@ render(char *out, size_t cap, const pm_vector *v, int64_t i)
 				out[n] = '\0';
 				break;
 			}
+		case PM_TYPE_ROW:
+			strcat(out, "(");
+			for (int f = 0; f < v->nchildren; f++)
+			{
+				if (f > 0)
+					strcat(out, ",");
+				render(out, cap, &v->children[f], i);
+			}
+			strcat(out, ")");
+			break;
 		case PM_TYPE_ARRAY:
 		case PM_TYPE_MAP:
 			{

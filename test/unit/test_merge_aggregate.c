@@ -143,6 +143,48 @@ test_collect_merge_map(void **state)
 }
 
 static void
+test_nested(void **state)
+{
+	const char *t = "ARRAY<ROW<id INT, a STRING, ts INT>>";
+
+	/* nested_update keyed by id, newer-or-equal nested sequence replaces */
+	EXPECT(agg1(t, "nested_update", "\"fields.v.nested-key\":\"id\",\"fields.v.nested-sequence-field\":\"ts\"",
+				RUNS(ROWS("1|1|+I|[(1,a,5),(2,b,1)]"), ROWS("1|2|+I|[(1,old,3),(3,c,1)]"),
+					 ROWS("1|3|+I|[(2,b2,1),null]"))),
+		   "1|[(1,a,5),(2,b2,1),(3,c,1)]");
+	/* keyed retract removes the keys; count-limit caps new keys */
+	EXPECT(agg1(t, "nested_update", "\"fields.v.nested-key\":\"id\",\"fields.v.count-limit\":\"2\"",
+				RUNS(ROWS("1|1|+I|[(1,a,5)]"), ROWS("1|2|+I|[(2,b,1),(3,c,1)]"),
+					 ROWS("1|3|-U|[(1,x,0)]"))),
+		   "1|[(2,b,1)]");
+	/* null keys: ignore drops them, error fails */
+	EXPECT(agg1(t, "nested_update", "\"fields.v.nested-key\":\"id\",\"fields.v.nested-key-null-strategy\":\"ignore\"",
+				RUNS(ROWS("1|1|+I|[(null,a,5),(1,b,1)]"), ROWS("1|2|+I|[(2,c,1)]"))),
+		   "1|[(1,b,1),(2,c,1)]");
+	assert_non_null(strstr(agg1(t, "nested_update", "\"fields.v.nested-key\":\"id\",\"fields.v.nested-key-null-strategy\":\"error\"",
+								RUNS(ROWS("1|1|+I|[(null,a,5)]"), ROWS("1|2|+I|[(2,c,1)]"))),
+						   "ERROR invalid"));
+	/* unkeyed: append non-NULL rows; retract removes equal rows */
+	EXPECT(agg1(t, "nested_update", "",
+				RUNS(ROWS("1|1|+I|[(1,a,5),null]"), ROWS("1|2|+I|[(1,a,5),(2,b,1)]"),
+					 ROWS("1|3|-D|[(1,a,5)]"))),
+		   "1|[(2,b,1)]");
+	/* nested_partial_update: non-NULL fields overwrite per nested key */
+	EXPECT(agg1(t, "nested_partial_update", "\"fields.v.nested-key\":\"id\"",
+				RUNS(ROWS("1|1|+I|[(1,a,null),(2,b,2)]"), ROWS("1|2|+I|[(1,null,7)]"),
+					 ROWS("1|3|+I|[(2,null,null),(1,z,null)]"))),
+		   "1|[(1,z,7),(2,b,2)]");
+	assert_non_null(strstr(agg1(t, "nested_partial_update", "", RUNS(ROWS("1|1|+I|[(1,a,1)]"))),
+						   "ERROR invalid"));
+	/* merge_map_with_keytime: newer ts (string order) wins, NULL value removes, NULL ts ignored */
+	EXPECT(agg1("MAP<STRING, ROW<v STRING, ts STRING>>", "merge_map_with_keytime", "",
+				RUNS(ROWS("1|1|+I|{k1:(a,2024-01-02),k2:(b,2024-01-01),k3:(c,1)}"),
+					 ROWS("1|2|+I|{k1:(old,2024-01-01),k2:(new,2024-02-01),k3:null}"),
+					 ROWS("1|3|+I|{k1:(nots,null),k4:(d,9)}"))),
+		   "1|{k1:(a,2024-01-02),k2:(new,2024-02-01),k4:(d,9)}");
+}
+
+static void
 test_unsupported_and_removal(void **state)
 {
 	const char *got = agg1("BYTES", "theta_sketch", "", RUNS(ROWS("1|1|+I|x")));
@@ -170,6 +212,7 @@ main(void)
 		cmocka_unit_test(test_value_functions),
 		cmocka_unit_test(test_listagg),
 		cmocka_unit_test(test_collect_merge_map),
+		cmocka_unit_test(test_nested),
 		cmocka_unit_test(test_unsupported_and_removal),
 	};
 

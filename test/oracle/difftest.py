@@ -213,6 +213,7 @@ class Case:
     def __init__(self, seed, pk=False, nested=False, simple=False):
         self.seed = seed
         self.simple = simple  # only inserts and commits (for the pypaimon writer)
+        self.predicates_run = 0
         rnd = random.Random(seed)
         self.rnd = rnd
         self.pk = pk
@@ -510,6 +511,85 @@ def compare(label, types, expected, actual, limit=5):
     return msgs
 
 
+# ---------------------------------------------------------------------------- predicates
+
+PRED_TYPES = ("TINYINT", "SMALLINT", "INT", "BIGINT", "DECIMAL", "STRING", "VARCHAR", "CHAR",
+              "DATE", "DOUBLE", "FLOAT", "BOOLEAN", "TIMESTAMP", "TIMESTAMP_LTZ")
+
+
+def sort_value(t, v):
+    """Python value ordering like PostgreSQL's for a normalised value of type t."""
+    name, _ = base_type(t)
+    if name in INT_RANGES:
+        return int(v)
+    if name == "DECIMAL":
+        return decimal.Decimal(v)
+    if name in ("DOUBLE", "FLOAT"):
+        return float(v)
+    return v  # strings (C collation = code point order), ISO dates/timestamps, booleans
+
+
+def sql_literal(t, v):
+    name, _ = base_type(t)
+    if name in INT_RANGES or name == "DECIMAL":
+        return str(v)
+    if name == "DOUBLE":
+        return "'%s'::float8" % v
+    if name == "FLOAT":
+        return "'%s'::real" % v
+    if name == "BOOLEAN":
+        return "true" if v else "false"
+    if name == "DATE":
+        return "DATE '%s'" % v
+    if name == "TIMESTAMP":
+        return "TIMESTAMP '%s'" % v.replace("T", " ")
+    if name == "TIMESTAMP_LTZ":
+        return "TIMESTAMPTZ '%s+00'" % v.replace("T", " ")
+    return "'%s'" % v.replace("'", "''")
+
+
+def random_predicate(rnd, columns, types, rows, strings_ordered=True):
+    """(SQL text, python filter over normalised rows) of a random WHERE clause, or None."""
+    cands = [i for i, t in enumerate(types) if base_type(t)[0] in PRED_TYPES]
+    if not cands:
+        return None
+    parts = []
+    for _ in range(2 if rnd.random() < 0.3 else 1):
+        i = rnd.choice(cands)
+        t = types[i]
+        name = base_type(t)[0]
+        col = '"%s"' % columns[i].replace('"', '""')
+        present = [r[i] for r in rows if r[i] is not None and r[i] not in ("NaN", "Infinity", "-Infinity")]
+        ops = ["=", "<>", "<", "<=", ">", ">=", "IS NULL", "IS NOT NULL", "IN"]
+        if name == "BOOLEAN" or (name in ("STRING", "VARCHAR", "CHAR") and not strings_ordered):
+            ops = ["=", "<>", "IS NULL", "IS NOT NULL", "IN"]
+        op = rnd.choice(ops)
+        if op in ("IS NULL", "IS NOT NULL"):
+            parts.append(("%s %s" % (col, op),
+                          (lambda i, neg: lambda r: (r[i] is None) != neg)(i, op == "IS NOT NULL")))
+            continue
+        if not present:
+            continue
+        lits = [rnd.choice(present) for _ in range(rnd.randint(2, 3) if op == "IN" else 1)]
+        if op == "IN":
+            sqlp = "%s IN (%s)" % (col, ", ".join(sql_literal(t, v) for v in lits))
+            keys = [sort_value(t, v) for v in lits]
+            fn = (lambda i, t, keys: lambda r: r[i] is not None and sort_value(t, r[i]) in keys)(i, t, keys)
+        else:
+            sqlp = "%s %s %s" % (col, op, sql_literal(t, lits[0]))
+            key = sort_value(t, lits[0])
+            cmp = {"=": lambda a, b: a == b, "<>": lambda a, b: a != b, "<": lambda a, b: a < b,
+                   "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}[op]
+            fn = (lambda i, t, key, cmp: lambda r: r[i] is not None and r[i] not in
+                  ("NaN", "Infinity", "-Infinity") and cmp(sort_value(t, r[i]), key))(i, t, key, cmp)
+        parts.append((sqlp, fn))
+    if not parts:
+        return None
+    text = " AND ".join(p[0] for p in parts)
+    fns = [p[1] for p in parts]
+    return text, (lambda r: all(f(r) for f in fns))
+
+
 # ---------------------------------------------------------------------------- legs
 
 def run(cmd, timeout=600, input_text=None, env=None):
@@ -563,12 +643,16 @@ class Sql:
 
     def __init__(self):
         self.reason = None
+        self.c_collation = False
         try:
             out = run(["psql", "-X", "-Atq", "-v", "ON_ERROR_STOP=1", "-c",
                        "select count(*) from pg_available_extensions where name='paimon_fdw'"],
                       timeout=30)
             if out.strip() != "1":
                 self.reason = "extension paimon_fdw is not installed in the server"
+            else:
+                coll = run(["psql", "-X", "-Atq", "-c", "SHOW lc_collate"], timeout=30).strip()
+                self.c_collation = coll in ("C", "POSIX")
         except Exception as e:  # noqa: BLE001 - any failure means: no SQL leg
             self.reason = "cannot connect with psql (%s)" % str(e).strip().splitlines()[-1]
 
@@ -590,10 +674,11 @@ class Sql:
             sql.append('IMPORT FOREIGN SCHEMA "%s" FROM SERVER %s INTO %s%s;' % (DB, srv, schema, opt))
         self.psql("\n".join(sql))
 
-    def read(self, seed, table, snap):
+    def read(self, seed, table, snap, where=None):
         schema = "dt%d_%s" % (seed, "s%d" % snap if snap else "latest")
         out = self.psql("SET timezone = 'UTC';\nSET extra_float_digits = 1;\n"
-                        "SELECT to_json(t) FROM %s.%s t;" % (schema, table))
+                        "SELECT to_json(t) FROM %s.%s t%s;" % (
+                            schema, table, " WHERE " + where if where else ""))
         rows = []
         for line in out.splitlines():
             if line.strip():
@@ -703,6 +788,24 @@ def run_seed(seed, args, sql, use_py, tmproot):
             try:
                 srows = sql.read(seed, table, snap)
                 failures += compare("sql-vs-java " + label, types, jrows, srows)
+                names = [c["name"] for c in schema["columns"]]
+                nrows = [[normalise(t, v) for t, v in zip(types, r)] for r in jrows]
+                prnd = random.Random("%d/%s" % (seed, snap))
+                for _ in range(args.predicates):
+                    pred = random_predicate(prnd, names, types, nrows, sql.c_collation)
+                    if pred is None:
+                        continue
+                    where, fn = pred
+                    expected = [r for r, n in zip(jrows, nrows) if fn(n)]
+                    case.predicates_run += 1
+                    if args.verbose:
+                        print("    %s WHERE %s -> %d rows" % (label, where, len(expected)))
+                    try:
+                        failures += compare("sql-vs-java %s WHERE %s" % (label, where), types,
+                                            expected, sql.read(seed, table, snap, where))
+                    except Exception as e:  # noqa: BLE001
+                        failures.append("sql-vs-java %s WHERE %s: query failed: %s" % (
+                            label, where, str(e).strip()[-1500:]))
             except Exception as e:  # noqa: BLE001
                 failures.append("sql-vs-java %s: query failed: %s" % (label, str(e).strip()[-2000:]))
         if pdump is not None:
@@ -733,6 +836,9 @@ def main():
     ap.add_argument("--pypaimon", action="store_true", help="also compare pypaimon's reads")
     ap.add_argument("--writer", choices=["java", "py"], default="java",
                     help="who writes the tables (py: pypaimon, append tables, inserts only)")
+    ap.add_argument("--predicates", type=int, default=3,
+                    help="random WHERE clauses per snapshot in the SQL leg (default 3)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print each WHERE clause")
     ap.add_argument("--keep", action="store_true", help="keep warehouses (always kept on failure)")
     ap.add_argument("--tmp", default=None, help="directory for warehouses (default: a new temp dir)")
     args = ap.parse_args()
@@ -774,7 +880,7 @@ def main():
         except Exception as e:  # noqa: BLE001 - an oracle failure is a failure of the seed
             failures, d, case = ["error: %s" % str(e).strip()[-3000:]], tmproot, None
         legs = "model"
-        legs += "+sql" if sql else ""
+        legs += "+sql(%d where)" % case.predicates_run if sql and case is not None else ""
         legs += "+py" if use_py else ""
         desc = ""
         if case is not None:

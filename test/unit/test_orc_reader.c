@@ -478,7 +478,11 @@ test_manifest_values(void **state)
 		assert_memory_equal(p, "\0\0\0\4", 4);
 		assert_memory_equal(p + 12, "Alice\0\0\x85", 8);
 	}
-	/* _CREATION_TIME: wall clock of the writer (Asia/Shanghai) */
+	/*
+	 * _CREATION_TIME: wall clock of the writer (Asia/Shanghai):
+	 * 2025-08-21T14:37:41.937, i.e. 0.75 s before snapshot 1's commit
+	 * (timeMillis 1755758262687 = 06:37:42.687 UTC = 14:37:42.687 +08:00).
+	 */
 	assert_int_equal(PM_VEC_VALUES(&file->children[6], int64_t)[0],
 					 INT64_C(1755787061937000));
 	/* absent fields read as NULL */

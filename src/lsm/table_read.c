@@ -57,6 +57,7 @@ struct pm_table_read
 	bool		dv_enabled;
 	bool		first_row;
 	bool		snapshot_ordering;	/* sequence.snapshot-ordering */
+	bool		skip_level0;	/* §4.8: DV (not merge-on-read) and first-row tables */
 	int			split;			/* next split to start */
 	pm_merge_reader *merge;		/* current split, merge path */
 	/* current split, raw path */
@@ -138,23 +139,42 @@ file_run_close(void *state)
  * level-0 file and no retract rows, and (DVs, first-row, or one level);
  * or one file without retract rows.
  */
+/*
+ * Batch scans never see level 0 of DV and first-row tables (§4.8). Scan
+ * planning already drops those files; checked again here so that a split
+ * handed over with them still reads like Java.
+ */
+static bool
+file_visible(const pm_table_read *r, const pm_data_file_meta *f)
+{
+	return !(r->skip_level0 && f->level == 0);
+}
+
 static bool
 split_is_raw(const pm_table_read *r, const pm_split *sp)
 {
 	bool		no_l0_no_delete = true;
 	bool		one_level = true;
+	int			nvisible = 0;
+	const pm_data_file_meta *only = NULL;
+	int32_t		first_level = -1;
 
 	for (int i = 0; i < sp->nfiles; i++)
 	{
 		const pm_data_file_meta *f = sp->files[i];
 
+		if (!file_visible(r, f))
+			continue;
+		if (nvisible++ == 0)
+			first_level = f->level;
+		only = f;
 		if (f->level == 0 || f->delete_row_count > 0)
 			no_l0_no_delete = false;
-		if (f->level != sp->files[0]->level)
+		if (f->level != first_level)
 			one_level = false;
 	}
 	/* delete_row_count -1 (null, old files) counts as none, as in Java */
-	if (sp->nfiles == 1 && sp->files[0]->delete_row_count <= 0)
+	if (nvisible == 1 && only->delete_row_count <= 0)
 		return true;
 	return no_l0_no_delete && (r->dv_enabled || r->first_row || one_level);
 }
@@ -171,16 +191,20 @@ start_merge(pm_table_read *r, const pm_split *sp, pm_error *err)
 	frs = pm_arena_zalloc(r->arena, sizeof(file_run) * (size_t) (n + 1));
 	if (runs == NULL || frs == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
-	for (int i = 0; i < n; i++)
+	n = 0;
+	for (int i = 0; i < sp->nfiles; i++)
 	{
-		frs[i].read = r;
-		frs[i].file = sp->files[i];
-		runs[i].next = file_run_next;
-		runs[i].close = file_run_close;
-		runs[i].state = &frs[i];
+		if (!file_visible(r, sp->files[i]))
+			continue;
+		frs[n].read = r;
+		frs[n].file = sp->files[i];
+		runs[n].next = file_run_next;
+		runs[n].close = file_run_close;
+		runs[n].state = &frs[n];
 		if (rc == PM_OK)
-			rc = load_dv(r, sp->files[i], &frs[i].dv, err);
-		runs[i].dv = frs[i].dv;
+			rc = load_dv(r, sp->files[i], &frs[n].dv, err);
+		runs[n].dv = frs[n].dv;
+		n++;
 	}
 	if (rc != PM_OK)
 	{
@@ -252,6 +276,8 @@ raw_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 				return PM_OK;
 			}
 			f = r->raw_split->files[r->raw_file++];
+			if (!file_visible(r, f))
+				continue;
 			PM_TRY(load_dv(r, f, &r->raw_dv, err));
 			PM_TRY(pm_data_file_reader_open(r->table, f, r->read_fields, r->nfields, false, 0,
 											&r->raw_reader, err));
@@ -304,6 +330,8 @@ open_pk(pm_table_read *r, const int *fields, int nfields, pm_error *err)
 	r->snapshot_ordering = option_true(s, "sequence.snapshot-ordering");
 	engine = pm_schema_option(s, "merge-engine");
 	r->first_row = engine != NULL && strcmp(engine, "first-row") == 0;
+	r->skip_level0 = (r->dv_enabled && !option_true(s, "deletion-vectors.merge-on-read")) ||
+		r->first_row;
 	return PM_OK;
 }
 

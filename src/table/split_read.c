@@ -9,13 +9,15 @@
  * file lacks is all NULL; a type that changed since is cast where Java's
  * CastExecutors would for the simple cases (integer widening, integer ->
  * FLOAT/DOUBLE, FLOAT -> DOUBLE, DECIMAL scale-up, DATE -> TIMESTAMP,
- * CHAR <-> VARCHAR, BINARY <-> VARBINARY, timestamp precision); anything
+ * CHAR <-> VARCHAR, BINARY <-> VARBINARY, timestamp precision, integer /
+ * BOOLEAN / DECIMAL / DATE -> STRING); anything
  * else is PM_ERR_UNSUPPORTED naming the column. Nested ROW fields are
  * matched by field id as well.
  *
  * Must not merge (src/lsm/ does) nor apply deletion vectors (src/index/).
  *-------------------------------------------------------------------------
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "table/split.h"
@@ -90,6 +92,85 @@ get_int(const pm_vector *v, int64_t i)
 		default:
 			return PM_VEC_VALUES(v, int64_t)[i];
 	}
+}
+
+/* Text of one value as Java's CastExecutors write it (numeric/date -> string). */
+static int
+value_text(const pm_vector *v, int64_t i, char *buf, size_t cap)
+{
+	switch (v->type->id)
+	{
+		case PM_TYPE_BOOLEAN:
+			return snprintf(buf, cap, "%s", PM_VEC_VALUES(v, uint8_t)[i] ? "true" : "false");
+		case PM_TYPE_DATE:
+			{
+				int64_t		z = (int64_t) PM_VEC_VALUES(v, int32_t)[i] + 719468;
+				int64_t		era = (z >= 0 ? z : z - 146096) / 146097;
+				int64_t		doe = z - era * 146097;
+				int64_t		yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+				int64_t		doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+				int64_t		mp = (5 * doy + 2) / 153;
+				int			d = (int) (doy - (153 * mp + 2) / 5 + 1);
+				int			m = (int) (mp < 10 ? mp + 3 : mp - 9);
+
+				return snprintf(buf, cap, "%04lld-%02d-%02d", (long long) (yoe + era * 400 + (m <= 2)), m, d);
+			}
+		case PM_TYPE_DECIMAL:
+			{
+				pm_int128	x = PM_VEC_VALUES(v, pm_int128)[i];
+				unsigned __int128 u = x < 0 ? (unsigned __int128) (-(x + 1)) + 1 : (unsigned __int128) x;
+				char		digits[64];
+				int			n = 0,
+							len = 0,
+							scale = v->type->scale;
+
+				do
+				{
+					digits[n++] = (char) ('0' + (int) (u % 10));
+					u /= 10;
+				} while (u > 0 && n < 60);
+				while (n <= scale && n < 60)
+					digits[n++] = '0';
+				if (x < 0)
+					buf[len++] = '-';
+				for (int k = n - 1; k >= 0 && (size_t) len + 2 < cap; k--)
+				{
+					buf[len++] = digits[k];
+					if (k == scale && scale > 0)
+						buf[len++] = '.';
+				}
+				buf[len] = '\0';
+				return len;
+			}
+		default:
+			return snprintf(buf, cap, "%lld", (long long) get_int(v, i));
+	}
+}
+
+static pm_code
+cast_to_string(const pm_vector *src, pm_arena *arena, pm_vector *dst, pm_error *err)
+{
+	int64_t		n = src->length;
+	int64_t		cap = 0;
+
+	dst->values = NULL;
+	dst->data = NULL;
+	dst->data_size = 0;
+	dst->offsets = pm_arena_zalloc(arena, sizeof(int32_t) * (size_t) (n + 1));
+	if (dst->offsets == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < n; i++)
+	{
+		char		text[96];
+		int			len = 0;
+
+		if (!pm_vector_is_null(src, i))
+			len = value_text(src, i, text, sizeof(text));
+		if (len > 0 && !pm_vector_append_data(dst, &cap, text, len, arena))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		dst->offsets[i + 1] = (int32_t) dst->data_size;
+	}
+	return PM_OK;
 }
 
 static pm_code cast_vector(const pm_vector *src, const pm_type *to, pm_arena *arena,
@@ -229,6 +310,10 @@ cast_vector(const pm_vector *src, const pm_type *to, pm_arena *arena, pm_vector 
 			PM_VEC_VALUES(dst, int64_t)[i] = (int64_t) PM_VEC_VALUES(src, int32_t)[i] * 86400000000LL;
 		return PM_OK;
 	}
+	if (pm_type_is_string(to->id) &&
+		(int_rank(from->id) > 0 || from->id == PM_TYPE_BOOLEAN || from->id == PM_TYPE_DECIMAL ||
+		 from->id == PM_TYPE_DATE))
+		return cast_to_string(src, arena, dst, err);
 	return pm_fail(err, PM_ERR_UNSUPPORTED,
 				   "column \"%s\": reading %s data as %s is not supported", column,
 				   pm_type_id_name(from->id), pm_type_id_name(to->id));

@@ -26,6 +26,7 @@
 
 #include "common/env.h"
 #include "io/fileio.h"
+#include "io/memory_fileio.h"
 #include "row/value.h"
 #include "table/split.h"
 #include "table/table.h"
@@ -1226,6 +1227,118 @@ test_pruning_soundness(void **state)
 	free(edir);
 }
 
+/* ---- schema evolution with type changes (a later schema over old files) -- */
+
+static void
+copy_tree(pm_fileio *mem, const char *local, const char *prefix)
+{
+	DIR		   *d = opendir(local);
+	struct dirent *de;
+
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL)
+	{
+		char		lp[4096],
+					mp[4096];
+		FILE	   *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(lp, sizeof(lp), "%s/%s", local, de->d_name);
+		snprintf(mp, sizeof(mp), "%s/%s", prefix, de->d_name);
+		if (de->d_type == DT_DIR)
+		{
+			copy_tree(mem, lp, mp);
+			continue;
+		}
+		f = fopen(lp, "rb");
+		if (f != NULL)
+		{
+			char	   *buf = malloc(1 << 20);
+			size_t		n = fread(buf, 1, 1 << 20, f);
+			pm_error	err;
+
+			assert_int_equal(pm_memory_fileio_add(mem, mp, buf, n, &err), PM_OK);
+			free(buf);
+			fclose(f);
+		}
+	}
+	closedir(d);
+}
+
+static void
+test_schema_evolution_casts(void **state)
+{
+	pm_fileio  *mem;
+	pm_table   *t;
+	pm_scan    *scan;
+	pm_scan_reader *r;
+	pm_batch   *b;
+	pm_error	err;
+	const char *schema1 =
+		"{\"version\":3,\"id\":1,\"fields\":["
+		"{\"id\":3,\"name\":\"f3\",\"type\":\"DOUBLE\"},"
+		"{\"id\":0,\"name\":\"name\",\"type\":\"STRING\"},"
+		"{\"id\":1,\"name\":\"f1\",\"type\":\"BIGINT\"},"
+		"{\"id\":2,\"name\":\"f2\",\"type\":\"STRING\"},"
+		"{\"id\":4,\"name\":\"f4\",\"type\":\"BIGINT\"}],"
+		"\"highestFieldId\":4,\"partitionKeys\":[\"f1\"],\"primaryKeys\":[],"
+		"\"options\":{\"bucket\":\"2\",\"bucket-key\":\"f2\",\"manifest.format\":\"orc\","
+		"\"file.format\":\"parquet\"}}";
+	int			fields[] = {0, 1, 2, 3, 4};
+	rowset		got = {0},
+				want = {0};
+	static const char *const expected[] = {
+		"[11.1,\"Alice\",10,\"1\",null]", "[12.1,\"Bob\",10,\"0\",null]",
+		"[13.1,\"Emily\",10,\"0\",null]", "[14.1,\"Lucy\",20,\"1\",null]",
+		"[14.1,\"Tony\",10,\"0\",null]"
+	};
+
+	(void) state;
+	unit_require_corpus();
+	mem = pm_memory_fileio_create(pm_env_default());
+	copy_tree(mem, unit_corpus_path("tables/parquet/append_10.db/append_10"), "/t");
+	assert_int_equal(pm_memory_fileio_add(mem, "/t/schema/schema-1", schema1, strlen(schema1), &err),
+					 PM_OK);
+	assert_int_equal(pm_table_open(pm_env_default(), mem, "/t", NULL, &t, &err), PM_OK);
+	assert_int_equal(pm_table_schema(t)->id, 1);
+	assert_int_equal(pm_table_scan_plan(t, NULL, &scan, &err), PM_OK);
+	assert_int_equal(pm_scan_reader_open(scan, fields, 5, &r, &err), PM_OK);
+	for (;;)
+	{
+		if (pm_scan_reader_next(r, &b, &err) != PM_OK)
+			fail_msg("%s", err.message);
+		if (b == NULL)
+			break;
+		assert_int_equal(b->cols[2].type->id, PM_TYPE_BIGINT);
+		assert_int_equal(b->cols[3].type->id, PM_TYPE_VARCHAR);
+		assert_int_equal(b->cols[4].type->id, PM_TYPE_BIGINT);
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			sbuf		sb = {0};
+
+			sb_str(&sb, "[");
+			for (int c = 0; c < 5; c++)
+			{
+				if (c > 0)
+					sb_str(&sb, ",");
+				fmt_value(&sb, &b->cols[c], i);
+			}
+			sb_str(&sb, "]");
+			rowset_add(&got, sb.s);
+		}
+	}
+	for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
+		rowset_add(&want, strdup(expected[i]));
+	compare_rows("schema_evolution_casts", &got, &want);
+	rowset_free(&got);
+	rowset_free(&want);
+	pm_scan_reader_close(r);
+	pm_scan_free(scan);
+	pm_table_close(t);
+	pm_memory_fileio_destroy(mem);
+}
+
 /* ---- bucket pruning on a fixed-bucket append table (bucket-key f2) ------ */
 
 static void
@@ -1357,6 +1470,11 @@ main(void)
 	memset(&tests[n], 0, sizeof(tests[n]));
 	tests[n].name = "pruning_soundness";
 	tests[n].test_func = test_pruning_soundness;
+	n++;
+	tests = realloc(tests, sizeof(*tests) * (n + 1));
+	memset(&tests[n], 0, sizeof(tests[n]));
+	tests[n].name = "schema_evolution_casts";
+	tests[n].test_func = test_schema_evolution_casts;
 	n++;
 	rc = _cmocka_run_group_tests("table_append", tests, n, NULL, NULL);
 	free(dir);

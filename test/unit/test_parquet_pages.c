@@ -415,6 +415,7 @@ typedef struct file_spec
 	int64_t		rg_rows[4];
 	wbuf		chunks[4][8];
 	int64_t		chunk_values[4][8];
+	const char *created_by;		/* NULL: a short one */
 } file_spec;
 
 static wbuf
@@ -492,7 +493,7 @@ build_file(file_spec *f)
 		tw_i64(&r, 3, f->rg_rows[g]);
 		tw_struct_end(&r);
 	}
-	tw_str(&t, 6, "paimon_fdw test writer");
+	tw_str(&t, 6, f->created_by ? f->created_by : "paimon_fdw test writer");
 	tw_struct_end(&t);
 	put(&out, foot.p, foot.n);
 	put32le(&out, (uint32_t) foot.n);
@@ -859,6 +860,14 @@ test_bss_nanos_flba_time(void **state)
 	memset(&f, 0, sizeof(f));
 	f.ncols = 4;
 	f.list_col = -1;
+	/* a footer above 64 KiB: read with a second pread */
+	{
+		char	   *big = pm_arena_alloc(carena, 70001);
+
+		memset(big, 'x', 70000);
+		big[70000] = 0;
+		f.created_by = big;
+	}
 	f.cols[0] = (col_spec) {"d", PM_PQ_DOUBLE, PM_PQ_REQUIRED, -1, 0, 0, 0, 0, PM_PQ_CODEC_ZSTD};
 	f.cols[1] = (col_spec) {"ts", PM_PQ_INT64, PM_PQ_REQUIRED, -1, 0, 0, 0, PM_PQ_UNIT_NANOS, PM_PQ_CODEC_UNCOMPRESSED};
 	f.cols[2] = (col_spec) {"dec", PM_PQ_FIXED_LEN_BYTE_ARRAY, PM_PQ_REQUIRED, PM_PQ_CT_DECIMAL, 9, 2, 20, 0, PM_PQ_CODEC_UNCOMPRESSED};

@@ -2,8 +2,8 @@
  * parquet_reader.c
  *	  The Parquet pm_format_reader: footer, row groups, batches.
  *
- * open: reads the footer (two preads: the 8-byte tail, then the Thrift
- * FileMetaData), decodes it (parquet_metadata.c) and plans the read of the
+ * open: reads the footer (one pread of the file's tail, a second only for
+ * footers above 64 KiB), decodes it (parquet_metadata.c) and plans the read of the
  * requested columns by name (parquet_assembly.c). next: on entering a row
  * group, reads the column chunks of the requested leaves only, with one
  * pm_file_read_ranges call (io_uring underneath where available); then
@@ -57,41 +57,58 @@ fail_path(pm_parquet_reader *r, pm_error *err, pm_code rc)
 	return rc;
 }
 
+/* Bytes read from the end of the file at once: most footers fit. */
+#define FOOTER_GUESS	(64 * 1024)
+
+/*
+ * Footer: one pread of the file's last FOOTER_GUESS bytes (or all of a small
+ * file), a second only for larger footers. The leading magic is checked when
+ * that read covers it (it carries no information the decoder needs).
+ */
 static pm_code
 read_footer(pm_parquet_reader *r, pm_error *err)
 {
-	uint8_t		tail[8];
+	uint64_t	size;
+	size_t		tail_len;
+	uint8_t    *tail;
+	const uint8_t *t8;
 	uint32_t	flen;
-	uint8_t    *buf;
+	const uint8_t *foot;
 
 	PM_TRY(pm_file_size(r->io, r->file, &r->file_size, err));
-	if (r->file_size < 12)
+	size = r->file_size;
+	if (size < 12)
 		return pm_fail(err, PM_ERR_CORRUPT, "file too small to be parquet");
-	PM_TRY(pm_file_pread(r->io, r->file, tail, 8, r->file_size - 8, err));
-	if (memcmp(tail + 4, "PAR1", 4) != 0)
+	tail_len = size < FOOTER_GUESS ? (size_t) size : FOOTER_GUESS;
+	tail = pm_arena_alloc(r->arena, tail_len);
+	if (tail == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading the parquet footer");
+	PM_TRY(pm_file_pread(r->io, r->file, tail, tail_len, size - tail_len, err));
+	t8 = tail + tail_len - 8;
+	if (memcmp(t8 + 4, "PAR1", 4) != 0)
 	{
-		if (memcmp(tail + 4, "PARE", 4) == 0)
+		if (memcmp(t8 + 4, "PARE", 4) == 0)
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "encrypted parquet files are not supported");
 		return pm_fail(err, PM_ERR_CORRUPT, "bad parquet magic at the end of the file");
 	}
-	flen = (uint32_t) tail[0] | ((uint32_t) tail[1] << 8) | ((uint32_t) tail[2] << 16) |
-		((uint32_t) tail[3] << 24);
-	if (flen == 0 || (uint64_t) flen > r->file_size - 12 || flen > PM_PQ_MAX_FOOTER_SIZE)
+	if (tail_len == size && memcmp(tail, "PAR1", 4) != 0)
+		return pm_fail(err, PM_ERR_CORRUPT, "bad parquet magic at the start of the file");
+	flen = (uint32_t) t8[0] | ((uint32_t) t8[1] << 8) | ((uint32_t) t8[2] << 16) |
+		((uint32_t) t8[3] << 24);
+	if (flen == 0 || (uint64_t) flen > size - 12 || flen > PM_PQ_MAX_FOOTER_SIZE)
 		return pm_fail(err, PM_ERR_CORRUPT, "bad parquet footer length %u", flen);
-	buf = pm_arena_alloc(r->arena, flen + 4);
-	if (buf == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading the parquet footer");
-	/* the leading magic is checked with the same read when the footer starts at 4 */
-	PM_TRY(pm_file_pread(r->io, r->file, buf, flen, r->file_size - 8 - flen, err));
+	if ((size_t) flen + 8 <= tail_len)
+		foot = t8 - flen;
+	else
 	{
-		uint8_t		head[4];
+		uint8_t    *buf = pm_arena_alloc(r->arena, flen);
 
-		PM_TRY(pm_file_pread(r->io, r->file, head, 4, 0, err));
-		if (memcmp(head, "PAR1", 4) != 0)
-			return pm_fail(err, PM_ERR_CORRUPT, "bad parquet magic at the start of the file");
+		if (buf == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading the parquet footer");
+		PM_TRY(pm_file_pread(r->io, r->file, buf, flen, size - 8 - flen, err));
+		foot = buf;
 	}
-	PM_TRY(pm_pq_metadata_parse(buf, flen, r->file_size - 8 - flen, r->arena, &r->md, err));
-	return PM_OK;
+	return pm_pq_metadata_parse(foot, flen, size - 8 - flen, r->arena, &r->md, err);
 }
 
 /* Read the chunks of row group g for every planned leaf, in one batch. */

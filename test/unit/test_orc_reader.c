@@ -1299,10 +1299,12 @@ test_synthetic_batches(void **state)
 	pm_error	err;
 	int64_t		sizes[4] = {0},
 				nb = 0;
+	int			reads;
 
 	(void) state;
 	opt.schema = t_row("d", t_(PM_TYPE_DATE), "ts", t_ts(PM_TYPE_TIMESTAMP, 3), NULL);
 	assert_int_equal(pm_memory_fileio_add(io, "/s.orc", file, len, &err), PM_OK);
+	reads = pm_memory_fileio_read_count(io);
 	assert_int_equal(pm_orc_reader_open(pm_env_default(), io, "/s.orc", &opt, &r, &err), PM_OK);
 	for (;;)
 	{
@@ -1320,6 +1322,8 @@ test_synthetic_batches(void **state)
 		}
 	}
 	assert_int_equal(nb, 3);
+	/* the tail, then per stripe its footer and one batched read of the streams */
+	assert_int_equal(pm_memory_fileio_read_count(io) - reads, 1 + 2 * 2);
 	pm_format_reader_close(r);
 
 	/* DECIMAL(4,2): 123.45 does not fit and reads as NULL (Decimal.fromBigDecimal) */

@@ -38,6 +38,7 @@
 #define TAIL_GUESS		16384
 #define MAX_FOOTER		(64u << 20)
 #define MAX_STREAM_OUT	((size_t) 1 << 30)
+#define COALESCE_GAP	8192	/* read across gaps up to this many bytes */
 /* 2015-01-01 00:00:00 UTC, ORC's timestamp base */
 #define ORC_BASE_UTC	INT64_C(1420070400)
 
@@ -46,6 +47,7 @@ typedef struct stream_slot
 	uint64_t	offset;
 	uint64_t	length;
 	bool		present;
+	int			range;			/* index of the read range holding it */
 	const uint8_t *data;		/* decompressed */
 	size_t		len;
 } stream_slot;
@@ -474,6 +476,10 @@ load_stripe(orc_reader *r, pm_error *err)
 								 MAX_STREAM_OUT, &fdata, &flen, err));
 	PM_TRY(orc_parse_stripe_footer(fdata, flen, r->stripe_arena, &sf, err));
 
+	/*
+	 * The needed streams, coalesced into ranges when they are at most
+	 * COALESCE_GAP bytes apart (they usually are adjacent): one read call.
+	 */
 	ranges = pm_arena_alloc(r->stripe_arena, sizeof(pm_read_range) * (sf.nstreams + 1));
 	if (ranges == NULL)
 		return nomem(err);
@@ -488,23 +494,37 @@ load_stripe(orc_reader *r, pm_error *err)
 			st->kind >= 0 && st->kind < ORC_NSTREAM_SLOTS && st->kind != ORC_S_DICTIONARY_COUNT)
 		{
 			stream_slot *s = slot(r, (int) st->column, st->kind);
+			pm_read_range *last = nranges > 0 ? &ranges[nranges - 1] : NULL;
 
 			s->offset = off;
 			s->length = st->length;
 			s->present = true;
-			ranges[nranges].offset = off;
-			ranges[nranges].length = (size_t) st->length;
-			ranges[nranges].buf = pm_arena_alloc(r->stripe_arena, (size_t) st->length + 1);
-			if (ranges[nranges].buf == NULL)
-				return nomem(err);
-			s->data = ranges[nranges].buf;
-			nranges++;
-			total += st->length;
+			if (last != NULL && off >= last->offset + last->length &&
+				off - (last->offset + last->length) <= COALESCE_GAP)
+				last->length = (size_t) (off + st->length - last->offset);
+			else
+			{
+				ranges[nranges].offset = off;
+				ranges[nranges].length = (size_t) st->length;
+				nranges++;
+			}
+			s->range = nranges - 1;
 		}
 		off += st->length;
 	}
+	for (int i = 0; i < nranges; i++)
+		if ((ranges[i].buf = pm_arena_alloc(r->stripe_arena, ranges[i].length + 1)) == NULL)
+			return nomem(err);
 	if (nranges > 0)
 		PM_TRY(pm_file_read_ranges(r->io, r->file, ranges, nranges, err));
+	for (size_t i = 0; i < (size_t) ntypes * ORC_NSTREAM_SLOTS; i++)
+	{
+		stream_slot *s = &r->slots[i];
+
+		if (s->present)
+			s->data = (const uint8_t *) ranges[s->range].buf +
+				(s->offset - ranges[s->range].offset);
+	}
 	total = 0;
 	for (size_t i = 0; i < (size_t) ntypes * ORC_NSTREAM_SLOTS; i++)
 	{

@@ -13,14 +13,12 @@
  *		may live in a file whose stats do not match)
  *	 6. group by (partition, bucket) into splits; resolve file paths
  *
- * Partition directories are rendered from the _PARTITION values exactly as
- * Java names them (PartitionPathUtils), never parsed back.
+ * Partition directories are rendered from the _PARTITION values
+ * (partition_path.c), never parsed back.
  *
  * Spec: ../shared/docs/paimon-format-metadata.md §1.3-1.4, §5, §6.4, §13.1.
  *-------------------------------------------------------------------------
  */
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -30,6 +28,7 @@
 #include "table/index_manifest.h"
 #include "table/manifest_entry.h"
 #include "table/manifest_list.h"
+#include "table/partition_path.h"
 #include "table/stats_filter.h"
 #include "table/table_int.h"
 
@@ -57,278 +56,6 @@ check_supported(const pm_table *t, pm_error *err)
 		if (s->row_type->fields[i].type->id == PM_TYPE_BLOB)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "tables with BLOB columns (blob files) are not supported yet");
-	return PM_OK;
-}
-
-/* ---- partition directory names (PartitionPathUtils) ------------------- */
-
-static bool
-needs_escape(unsigned char c)
-{
-	return c < 0x20 || c == 0x7f || (c < 0x80 && strchr("\"#%'*/:=?\\{}[]^", c) != NULL && c != 0);
-}
-
-static bool
-append_escaped(char *buf, size_t cap, size_t *len, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-	{
-		unsigned char c = (unsigned char) s[i];
-
-		if (*len + 4 >= cap)
-			return false;
-		if (needs_escape(c))
-			*len += snprintf(buf + *len, cap - *len, "%%%02X", c);
-		else
-			buf[(*len)++] = (char) c;
-	}
-	buf[*len] = '\0';
-	return true;
-}
-
-static void
-civil_from_days(int64_t z, int *y, int *m, int *d)
-{
-	int64_t		era,
-				yoe,
-				doy,
-				mp;
-	unsigned	doe;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = (unsigned) (z - era * 146097);
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int) (doy - (153 * mp + 2) / 5 + 1);
-	*m = (int) (mp < 10 ? mp + 3 : mp - 9);
-	*y = (int) (yoe + era * 400 + (*m <= 2));
-}
-
-static void
-format_java_double(double v, bool is_float, char *out, size_t cap)
-{
-	/* Java Float/Double.toString: shortest repr, "1.0", "1.0E10" */
-	char		tmp[64];
-	double		a = fabs(v);
-
-	if (isnan(v))
-	{
-		snprintf(out, cap, "NaN");
-		return;
-	}
-	if (isinf(v))
-	{
-		snprintf(out, cap, v > 0 ? "Infinity" : "-Infinity");
-		return;
-	}
-	for (int prec = 1; prec <= 17; prec++)
-	{
-		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
-		if (is_float ? (float) strtod(tmp, NULL) == (float) v : strtod(tmp, NULL) == v)
-			break;
-	}
-	if (a == 0 || (a >= 1e-3 && a < 1e7))
-	{
-		double		parsed = strtod(tmp, NULL);
-		int			digits = 1;
-
-		/* plain notation with at least one fraction digit */
-		for (; digits < 17; digits++)
-		{
-			snprintf(out, cap, "%.*f", digits, parsed);
-			if (is_float ? (float) strtod(out, NULL) == (float) v : strtod(out, NULL) == v)
-				break;
-		}
-	}
-	else
-	{
-		char	   *e;
-		int			exp;
-
-		snprintf(tmp, sizeof(tmp), "%.16e", v);
-		for (int prec = 0; prec <= 16; prec++)
-		{
-			snprintf(tmp, sizeof(tmp), "%.*e", prec, v);
-			if (is_float ? (float) strtod(tmp, NULL) == (float) v : strtod(tmp, NULL) == v)
-				break;
-		}
-		e = strchr(tmp, 'e');
-		exp = atoi(e + 1);
-		*e = '\0';
-		if (strchr(tmp, '.') == NULL)
-			snprintf(out, cap, "%s.0E%d", tmp, exp);
-		else
-			snprintf(out, cap, "%sE%d", tmp, exp);
-	}
-}
-
-static void
-format_decimal(pm_int128 v, int scale, char *out, size_t cap)
-{
-	char		digits[64];
-	int			n = 0;
-	bool		neg = v < 0;
-	unsigned __int128 u = neg ? (unsigned __int128) (-(v + 1)) + 1 : (unsigned __int128) v;
-	size_t		len = 0;
-
-	do
-	{
-		digits[n++] = (char) ('0' + (int) (u % 10));
-		u /= 10;
-	} while (u > 0 && n < 60);
-	while (n <= scale && n < 60)
-		digits[n++] = '0';
-	if (neg && len + 1 < cap)
-		out[len++] = '-';
-	for (int i = n - 1; i >= 0 && len + 2 < cap; i--)
-	{
-		out[len++] = digits[i];
-		if (i == scale && scale > 0)
-			out[len++] = '.';
-	}
-	out[len] = '\0';
-}
-
-/* Java LocalDateTime.toString of a timestamp value */
-static void
-format_timestamp(int64_t micros, int nanos, bool legacy, int precision, char *out, size_t cap)
-{
-	int64_t		days = micros >= 0 ? micros / 86400000000LL : -((-micros + 86399999999LL) / 86400000000LL);
-	int64_t		rem = micros - days * 86400000000LL;
-	int			y,
-				mo,
-				d;
-	int			h = (int) (rem / 3600000000LL),
-				mi = (int) (rem / 60000000LL % 60),
-				s = (int) (rem / 1000000 % 60);
-	int64_t		frac_ns = (rem % 1000000) * 1000 + nanos;
-	size_t		len;
-
-	civil_from_days(days, &y, &mo, &d);
-	if (!legacy)
-	{
-		len = snprintf(out, cap, "%04d-%02d-%02d %02d:%02d:%02d", y, mo, d, h, mi, s);
-		if (precision > 0 && len < cap)
-		{
-			char		f[16];
-
-			snprintf(f, sizeof(f), "%09lld", (long long) frac_ns);
-			f[precision > 9 ? 9 : precision] = '\0';
-			snprintf(out + len, cap - len, ".%s", f);
-		}
-		return;
-	}
-	len = snprintf(out, cap, "%04d-%02d-%02dT%02d:%02d", y, mo, d, h, mi);
-	if ((s > 0 || frac_ns > 0) && len < cap)
-	{
-		len += snprintf(out + len, cap - len, ":%02d", s);
-		if (frac_ns > 0 && len < cap)
-		{
-			if (frac_ns % 1000000 == 0)
-				snprintf(out + len, cap - len, ".%03lld", (long long) (frac_ns / 1000000));
-			else if (frac_ns % 1000 == 0)
-				snprintf(out + len, cap - len, ".%06lld", (long long) (frac_ns / 1000));
-			else
-				snprintf(out + len, cap - len, ".%09lld", (long long) frac_ns);
-		}
-	}
-}
-
-/* The directory name of one partition value; NULL for the default name. */
-static const char *
-render_value(const pm_type *type, const pm_value *v, bool legacy, char *buf, size_t cap)
-{
-	if (v->is_null)
-		return NULL;
-	switch (type->id)
-	{
-		case PM_TYPE_CHAR:
-		case PM_TYPE_VARCHAR:
-			{
-				int32_t		n = v->u.bytes.len;
-				bool		blank = true;
-
-				for (int32_t i = 0; i < n; i++)
-					if (v->u.bytes.ptr[i] != ' ' && v->u.bytes.ptr[i] != '\t' &&
-						v->u.bytes.ptr[i] != '\n' && v->u.bytes.ptr[i] != '\r')
-						blank = false;
-				if (blank || n <= 0 || (size_t) n >= cap)
-					return n <= 0 || blank ? NULL : "";
-				memcpy(buf, v->u.bytes.ptr, n);
-				buf[n] = '\0';
-				return buf;
-			}
-		case PM_TYPE_BOOLEAN:
-			return v->u.i64 ? "true" : "false";
-		case PM_TYPE_TINYINT:
-		case PM_TYPE_SMALLINT:
-		case PM_TYPE_INT:
-		case PM_TYPE_BIGINT:
-		case PM_TYPE_TIME:
-			snprintf(buf, cap, "%lld", (long long) v->u.i64);
-			return buf;
-		case PM_TYPE_DATE:
-			if (legacy)
-				snprintf(buf, cap, "%lld", (long long) v->u.i64);
-			else
-			{
-				int			y,
-							m,
-							d;
-
-				civil_from_days(v->u.i64, &y, &m, &d);
-				snprintf(buf, cap, "%04d-%02d-%02d", y, m, d);
-			}
-			return buf;
-		case PM_TYPE_FLOAT:
-		case PM_TYPE_DOUBLE:
-			format_java_double(v->u.f64, type->id == PM_TYPE_FLOAT, buf, cap);
-			return buf;
-		case PM_TYPE_DECIMAL:
-			format_decimal(v->u.i128, type->scale, buf, cap);
-			return buf;
-		case PM_TYPE_TIMESTAMP:
-		case PM_TYPE_TIMESTAMP_LTZ:
-			format_timestamp(v->u.i64, v->nanos, legacy, type->precision, buf, cap);
-			return buf;
-		default:
-			return "";
-	}
-}
-
-static pm_code
-partition_path(const pm_table *t, const pm_value *values, pm_arena *arena, char **out,
-			   pm_error *err)
-{
-	char		path[4096];
-	size_t		len = 0;
-	const char *legacy_opt = pm_schema_option(t->schema, "partition.legacy-name");
-	bool		legacy = legacy_opt == NULL || strcasecmp(legacy_opt, "false") != 0;
-
-	path[0] = '\0';
-	for (int i = 0; i < t->npartition; i++)
-	{
-		const pm_field *f = &t->partition_type->fields[i];
-		char		vbuf[1024];
-		const char *rendered = render_value(f->type, &values[i], legacy, vbuf, sizeof(vbuf));
-
-		if (rendered == NULL || rendered[0] == '\0')
-			rendered = t->partition_default_name;
-		if (!append_escaped(path, sizeof(path), &len, f->name, strlen(f->name)) ||
-			len + 2 >= sizeof(path))
-			return pm_fail(err, PM_ERR_UNSUPPORTED, "partition path too long");
-		path[len++] = '=';
-		if (!append_escaped(path, sizeof(path), &len, rendered, strlen(rendered)) ||
-			len + 2 >= sizeof(path))
-			return pm_fail(err, PM_ERR_UNSUPPORTED, "partition path too long");
-		path[len++] = '/';
-		path[len] = '\0';
-	}
-	*out = pm_arena_strdup(arena, path);
-	if (*out == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	return PM_OK;
 }
 
@@ -590,7 +317,8 @@ build_splits(pm_scan *scan, selected_file *sel, int nsel, pm_value **values_of, 
 		sp->partition_values = values_of[sel[i].order];
 		sp->bucket = first->bucket;
 		sp->total_buckets = first->total_buckets;
-		PM_TRY(partition_path(t, sp->partition_values, scan->arena, &ppath, err));
+		PM_TRY(pm_partition_path(t->schema, t->partition_type, t->partition_default_name,
+								 sp->partition_values, scan->arena, &ppath, err));
 		if (first->bucket == -2)
 			sp->bucket_path = pm_arena_sprintf(scan->arena, "%s/%s%s%sbucket-postpone", t->path,
 											   data_dir ? data_dir : "", data_dir ? "/" : "", ppath);
@@ -683,135 +411,179 @@ attach_deletion_vectors(pm_scan *scan, pm_error *err)
 	return PM_OK;
 }
 
+/* What pruning needs while it walks the live files. */
+typedef struct prune_state
+{
+	const pm_predicate *filter;
+	bucket_filter *bucket;
+	pm_field_range *ranges;		/* one per table field */
+	pm_arena   *tmp;			/* per-file stats decoding */
+} prune_state;
+
+typedef enum prune_result
+{
+	KEEP,
+	PRUNED_PARTITION,
+	PRUNED_BUCKET,
+	PRUNED_STATS
+} prune_result;
+
+/*
+ * Decide one live file: by its partition values (exact), its bucket, then
+ * its statistics (for primary-key tables only the key fields: every
+ * version of a row has the same key, but values change between versions).
+ */
+static pm_code
+prune_file(pm_scan *scan, prune_state *ps, const pm_manifest_entry *e, const pm_value *pv,
+		   prune_result *result, pm_error *err)
+{
+	pm_table   *t = scan->table;
+	const pm_type *row = t->schema->row_type;
+	int			ntf = row->nfields;
+
+	*result = KEEP;
+	if (ps->filter == NULL)
+		return PM_OK;
+	for (int f = 0; f < ntf; f++)
+		memset(&ps->ranges[f], 0, sizeof(pm_field_range));
+	for (int k = 0; k < t->npartition; k++)
+	{
+		pm_field_range *r = &ps->ranges[t->partition_fields[k]];
+
+		r->known = true;
+		r->row_count = e->file.row_count;
+		r->null_count = pv[k].is_null ? e->file.row_count : 0;
+		r->has_min_max = !pv[k].is_null;
+		r->min = pv[k];
+		r->max = pv[k];
+	}
+	if (!pm_stats_filter_may_match(ps->filter, row, ps->ranges, ntf))
+	{
+		*result = PRUNED_PARTITION;
+		return PM_OK;
+	}
+	if (!bucket_may_match(ps->bucket, e))
+	{
+		*result = PRUNED_BUCKET;
+		return PM_OK;
+	}
+	pm_arena_reset(ps->tmp);
+	PM_TRY(pm_stats_filter_file_ranges(t, &e->file, ps->tmp, ps->ranges, err));
+	if (scan->needs_merge)
+		for (int f = 0; f < ntf; f++)
+		{
+			bool		is_key = false;
+
+			for (int k = 0; k < t->ntrimmed_pk; k++)
+				if (t->trimmed_pk[k] == f)
+					is_key = true;
+			if (!is_key)
+				memset(&ps->ranges[f], 0, sizeof(pm_field_range));
+		}
+	if (!pm_stats_filter_may_match(ps->filter, row, ps->ranges, ntf))
+		*result = PRUNED_STATS;
+	return PM_OK;
+}
+
+/* Batch-scan visibility (§6.4): postpone buckets; level 0 with DV / first-row. */
+static bool
+batch_visible(const pm_scan *scan, const pm_manifest_entry *e)
+{
+	const pm_schema *s = scan->table->schema;
+	const char *engine;
+
+	if (e->bucket == -2)
+		return false;
+	if (!scan->needs_merge || e->file.level != 0)
+		return true;
+	engine = pm_schema_option(s, "merge-engine");
+	return !((option_true(s, "deletion-vectors.enabled") &&
+			  !option_true(s, "deletion-vectors.merge-on-read")) ||
+			 (engine != NULL && strcmp(engine, "first-row") == 0));
+}
+
+static pm_code
+select_files(pm_scan *scan, prune_state *ps, pm_manifest_entry **live, int nlive,
+			 selected_file *sel, int *nsel, pm_value **values_of, pm_error *err)
+{
+	pm_table   *t = scan->table;
+
+	*nsel = 0;
+	for (int i = 0; i < nlive; i++)
+	{
+		pm_manifest_entry *e = live[i];
+		pm_value   *pv;
+		prune_result result;
+
+		if (!batch_visible(scan, e))
+			continue;
+		scan->stats.files_total++;
+		pv = pm_arena_zalloc(scan->arena, sizeof(pm_value) * (t->npartition + 1));
+		if (pv == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(pm_binary_row_decode_serialized(e->partition, e->partition_len,
+											   t->partition_type, pv, err));
+		values_of[i] = pv;
+		PM_TRY(prune_file(scan, ps, e, pv, &result, err));
+		switch (result)
+		{
+			case PRUNED_PARTITION:
+				scan->stats.files_pruned_partition++;
+				continue;
+			case PRUNED_BUCKET:
+				scan->stats.files_pruned_bucket++;
+				continue;
+			case PRUNED_STATS:
+				scan->stats.files_pruned_stats++;
+				continue;
+			case KEEP:
+				break;
+		}
+		sel[*nsel].entry = e;
+		sel[*nsel].order = i;
+		(*nsel)++;
+		scan->stats.files_selected++;
+		scan->stats.rows_selected += e->file.row_count;
+		scan->stats.bytes_selected += e->file.file_size;
+	}
+	return PM_OK;
+}
+
 static pm_code
 plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 {
 	pm_table   *t = scan->table;
-	const pm_schema *s = t->schema;
 	pm_manifest_entry *entries = NULL;
 	pm_manifest_entry **live;
 	int			count = 0,
 				cap = 0,
-				nlive;
+				nlive,
+				nsel;
 	selected_file *sel;
-	int			nsel = 0;
 	pm_value  **values_of;
-	pm_field_range *ranges;
-	int			ntf = s->row_type->nfields;
-	bool		pk = s->nprimary_keys > 0;
-	bool		skip_level0 = false;
-	pm_arena   *tmp;
-	pm_code		rc = PM_OK;
-
-	bucket_filter *bf;
+	prune_state ps;
+	pm_code		rc;
 
 	PM_TRY(check_supported(t, err));
-	scan->needs_merge = pk;
+	scan->needs_merge = t->schema->nprimary_keys > 0;
 	if (t->snapshot == NULL)
 		return PM_OK;
-	PM_TRY(bucket_filter_init(scan, filter, &bf, err));
-	if (pk)
-	{
-		const char *engine = pm_schema_option(s, "merge-engine");
-
-		skip_level0 = (option_true(s, "deletion-vectors.enabled") &&
-					   !option_true(s, "deletion-vectors.merge-on-read")) ||
-			(engine != NULL && strcmp(engine, "first-row") == 0);
-	}
+	memset(&ps, 0, sizeof(ps));
+	ps.filter = filter;
+	PM_TRY(bucket_filter_init(scan, filter, &ps.bucket, err));
 	PM_TRY(read_manifests(scan, t->snapshot->base_manifest_list, &entries, &count, &cap, err));
 	PM_TRY(read_manifests(scan, t->snapshot->delta_manifest_list, &entries, &count, &cap, err));
 	PM_TRY(pm_manifest_entries_merge(entries, count, scan->arena, &live, &nlive, err));
 
 	sel = pm_arena_zalloc(scan->arena, sizeof(selected_file) * (nlive + 1));
 	values_of = pm_arena_zalloc(scan->arena, sizeof(pm_value *) * (nlive + 1));
-	ranges = pm_arena_zalloc(scan->arena, sizeof(pm_field_range) * (ntf + 1));
-	tmp = pm_arena_create(t->env);
-	if (sel == NULL || values_of == NULL || ranges == NULL || tmp == NULL)
-	{
-		pm_arena_destroy(tmp);
+	ps.ranges = pm_arena_zalloc(scan->arena, sizeof(pm_field_range) *
+								(t->schema->row_type->nfields + 1));
+	if (sel == NULL || values_of == NULL || ps.ranges == NULL ||
+		(ps.tmp = pm_arena_create(t->env)) == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	}
-	for (int i = 0; i < nlive && rc == PM_OK; i++)
-	{
-		pm_manifest_entry *e = live[i];
-		pm_value   *pv;
-
-		if (e->bucket == -2)
-			continue;			/* postpone bucket: not visible to batch reads */
-		if (skip_level0 && e->file.level == 0)
-			continue;
-		scan->stats.files_total++;
-		pv = pm_arena_zalloc(scan->arena, sizeof(pm_value) * (t->npartition + 1));
-		if (pv == NULL)
-		{
-			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
-			break;
-		}
-		rc = pm_binary_row_decode_serialized(e->partition, e->partition_len, t->partition_type,
-											 pv, err);
-		if (rc != PM_OK)
-			break;
-		values_of[i] = pv;
-		if (filter != NULL)
-		{
-			for (int f = 0; f < ntf; f++)
-				memset(&ranges[f], 0, sizeof(pm_field_range));
-			for (int k = 0; k < t->npartition; k++)
-			{
-				pm_field_range *r = &ranges[t->partition_fields[k]];
-
-				r->known = true;
-				r->row_count = e->file.row_count;
-				r->null_count = pv[k].is_null ? e->file.row_count : 0;
-				r->has_min_max = !pv[k].is_null;
-				r->min = pv[k];
-				r->max = pv[k];
-			}
-			if (!pm_stats_filter_may_match(filter, s->row_type, ranges, ntf))
-			{
-				scan->stats.files_pruned_partition++;
-				continue;
-			}
-			if (!bucket_may_match(bf, e))
-			{
-				scan->stats.files_pruned_bucket++;
-				continue;
-			}
-			pm_arena_reset(tmp);
-			rc = pm_stats_filter_file_ranges(t, &e->file, tmp, ranges, err);
-			if (rc != PM_OK)
-				break;
-			if (pk)
-			{
-				/*
-				 * Primary-key tables: only key fields may prune (every
-				 * version of a row has the same key; values change).
-				 */
-				for (int f = 0; f < ntf; f++)
-				{
-					bool		is_key = false;
-
-					for (int k = 0; k < t->ntrimmed_pk; k++)
-						if (t->trimmed_pk[k] == f)
-							is_key = true;
-					if (!is_key)
-						memset(&ranges[f], 0, sizeof(pm_field_range));
-				}
-			}
-			if (!pm_stats_filter_may_match(filter, s->row_type, ranges, ntf))
-			{
-				scan->stats.files_pruned_stats++;
-				continue;
-			}
-		}
-		sel[nsel].entry = e;
-		sel[nsel].order = i;
-		nsel++;
-		scan->stats.files_selected++;
-		scan->stats.rows_selected += e->file.row_count;
-		scan->stats.bytes_selected += e->file.file_size;
-	}
-	pm_arena_destroy(tmp);
+	rc = select_files(scan, &ps, live, nlive, sel, &nsel, values_of, err);
+	pm_arena_destroy(ps.tmp);
 	if (rc != PM_OK)
 		return rc;
 	qsort(sel, nsel, sizeof(selected_file), cmp_selected);

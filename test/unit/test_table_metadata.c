@@ -15,6 +15,7 @@
 #include "io/memory_fileio.h"
 #include "row/data_type.h"
 #include "table/catalog.h"
+#include "table/partition_path.h"
 #include "table/path_map.h"
 #include "table/schema.h"
 #include "table/snapshot.h"
@@ -432,6 +433,53 @@ test_time_travel(void **state)
 	}
 }
 
+static void
+test_partition_path(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_schema  *legacy,
+			   *modern;
+	pm_error	err;
+	pm_field	f[4];
+	const pm_type *pt;
+	pm_value	v[4];
+	char	   *out;
+	const char *sl = "{\"id\":0,\"fields\":[],\"partitionKeys\":[],\"primaryKeys\":[]}";
+	const char *sm = "{\"id\":0,\"fields\":[],\"partitionKeys\":[],\"primaryKeys\":[],"
+		"\"options\":{\"partition.legacy-name\":\"false\"}}";
+
+	(void) state;
+	assert_int_equal(pm_schema_parse(sl, strlen(sl), a, &legacy, &err), PM_OK);
+	assert_int_equal(pm_schema_parse(sm, strlen(sm), a, &modern, &err), PM_OK);
+	memset(f, 0, sizeof(f));
+	memset(v, 0, sizeof(v));
+	f[0].name = "dt";
+	f[0].type = parse_ok(a, "DATE");
+	f[1].name = "s:x";
+	f[1].type = parse_ok(a, "STRING");
+	f[2].name = "ts";
+	f[2].type = parse_ok(a, "TIMESTAMP(3)");
+	f[3].name = "d";
+	f[3].type = parse_ok(a, "DECIMAL(5, 2)");
+	pt = pm_type_new_row(a, f, 4, false);
+	v[0].u.i64 = 18628;			/* 2021-01-01 */
+	v[1].u.bytes.ptr = (const uint8_t *) "a/b:c%";
+	v[1].u.bytes.len = 6;
+	v[2].u.i64 = 1609502400000000LL;	/* 2021-01-01 12:00 */
+	v[3].u.i128 = 1230;
+	assert_int_equal(pm_partition_path(legacy, pt, "__DEFAULT_PARTITION__", v, a, &out, &err), PM_OK);
+	assert_string_equal(out, "dt=18628/s%3Ax=a%2Fb%3Ac%25/ts=2021-01-01T12%3A00/d=12.30/");
+	assert_int_equal(pm_partition_path(modern, pt, "__DEFAULT_PARTITION__", v, a, &out, &err), PM_OK);
+	assert_string_equal(out, "dt=2021-01-01/s%3Ax=a%2Fb%3Ac%25/ts=2021-01-01 12%3A00%3A00.000/d=12.30/");
+	v[0].is_null = true;
+	v[1].u.bytes.ptr = (const uint8_t *) " ";
+	v[1].u.bytes.len = 1;
+	v[2].u.i64 = 1609502401500000LL;	/* 12:00:01.5 */
+	assert_int_equal(pm_partition_path(legacy, pt, "NULLP", v, a, &out, &err), PM_OK);
+	assert_string_equal(out, "dt=NULLP/s%3Ax=NULLP/ts=2021-01-01T12%3A00%3A01.500/d=12.30/");
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -443,6 +491,7 @@ main(void)
 		cmocka_unit_test(test_table_open_states),
 		cmocka_unit_test(test_path_map),
 		cmocka_unit_test(test_time_travel),
+		cmocka_unit_test(test_partition_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -86,6 +86,10 @@ typedef struct PaimonFdwScanState
 	int		   *fields;			/* Paimon field index per retrieved attr */
 	AttrNumber *attnums;		/* tuple attribute per retrieved attr */
 	PmfdwColumnConverter *conv;
+	MemoryContext batch_cxt;	/* converted values of the current batch */
+	Datum	  **col_values;		/* per retrieved attr: a Datum per batch row */
+	bool	  **col_nulls;
+	int64		col_capacity;	/* rows col_values can hold */
 	pm_batch   *batch;
 	int64		row;			/* next row of batch */
 	bool		done;
@@ -295,6 +299,8 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	node->fdw_state = fs;
 	fs->cxt = AllocSetContextCreate(estate->es_query_cxt, "paimon_fdw scan",
 									ALLOCSET_DEFAULT_SIZES);
+	fs->batch_cxt = AllocSetContextCreate(fs->cxt, "paimon_fdw batch",
+										  ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(fs->cxt);
 	pmfdw_get_table_options(RelationGetRelid(rel), &fs->opts);
 	fs->env = pmfdw_env_create(fs->cxt);
@@ -310,6 +316,8 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	fs->fields = palloc(sizeof(int) * (fs->nfields + 1));
 	fs->attnums = palloc(sizeof(AttrNumber) * (fs->nfields + 1));
 	fs->conv = palloc(sizeof(PmfdwColumnConverter) * (fs->nfields + 1));
+	fs->col_values = palloc0(sizeof(Datum *) * (fs->nfields + 1));
+	fs->col_nulls = palloc0(sizeof(bool *) * (fs->nfields + 1));
 	i = 0;
 	foreach(lc, fs->retrieved_attrs)
 	{
@@ -333,12 +341,46 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	MemoryContextSwitchTo(old);
 }
 
+/*
+ * Convert every retrieved column of the new batch at once (column at a
+ * time is where the per-type loops are tight); rows are then served from
+ * the Datum arrays. Values live in batch_cxt until the next batch: the
+ * executor only needs a scan tuple until the next call.
+ */
+static void
+convert_batch(PaimonFdwScanState *fs)
+{
+	int64		n = fs->batch->nrows;
+	MemoryContext old;
+
+	MemoryContextReset(fs->batch_cxt);
+	if (n > fs->col_capacity)
+	{
+		for (int i = 0; i < fs->nfields; i++)
+		{
+			if (fs->col_values[i])
+				pfree(fs->col_values[i]);
+			if (fs->col_nulls[i])
+				pfree(fs->col_nulls[i]);
+			fs->col_values[i] = MemoryContextAllocHuge(fs->cxt, sizeof(Datum) * n);
+			fs->col_nulls[i] = MemoryContextAllocHuge(fs->cxt, sizeof(bool) * n);
+		}
+		fs->col_capacity = n;
+	}
+	old = MemoryContextSwitchTo(fs->batch_cxt);
+	for (int i = 0; i < fs->nfields; i++)
+		pmfdw_convert_column(&fs->conv[i], &fs->batch->cols[i], n,
+							 fs->col_values[i], fs->col_nulls[i]);
+	MemoryContextSwitchTo(old);
+}
+
 static TupleTableSlot *
 paimonIterateForeignScan(ForeignScanState *node)
 {
 	PaimonFdwScanState *fs = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
 	int			natts = slot->tts_tupleDescriptor->natts;
+	int64		row;
 
 	ExecClearTuple(slot);
 	while (!fs->done && (fs->batch == NULL || fs->row >= fs->batch->nrows))
@@ -356,19 +398,22 @@ paimonIterateForeignScan(ForeignScanState *node)
 		fs->batches++;
 		if (fs->batch == NULL)
 			fs->done = true;
+		else
+			convert_batch(fs);
 	}
 	if (fs->done)
 		return slot;
 
-	memset(slot->tts_isnull, true, sizeof(bool) * natts);
+	row = fs->row++;
+	if (fs->nfields < natts)
+		memset(slot->tts_isnull, true, sizeof(bool) * natts);
 	for (int i = 0; i < fs->nfields; i++)
 	{
 		int			a = fs->attnums[i] - 1;
 
-		slot->tts_values[a] = pmfdw_convert_value(&fs->conv[i], &fs->batch->cols[i], fs->row,
-												  &slot->tts_isnull[a]);
+		slot->tts_values[a] = fs->col_values[i][row];
+		slot->tts_isnull[a] = fs->col_nulls[i][row];
 	}
-	fs->row++;
 	return ExecStoreVirtualTuple(slot);
 }
 

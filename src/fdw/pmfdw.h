@@ -72,6 +72,15 @@ extern void pmfdw_converter_init(PmfdwColumnConverter *conv, const pm_type *ptyp
 extern Datum pmfdw_convert_value(PmfdwColumnConverter *conv, const pm_vector *vec,
 								 int64 row, bool *isnull);
 
+/*
+ * Convert a whole vector (nrows values) into values[]/nulls[] in the
+ * current memory context: tight per-type loops, and one allocation for all
+ * the text/bytea values of the column. The Datums stay valid as long as
+ * that memory context and the vector do.
+ */
+extern void pmfdw_convert_column(PmfdwColumnConverter *conv, const pm_vector *vec,
+								 int64 nrows, Datum *values, bool *nulls);
+
 /* JSON text of a nested value (ROW object, MAP [[k,v],...], ARRAY). */
 extern void pmfdw_append_json(StringInfo buf, const pm_vector *vec, int64 row);
 

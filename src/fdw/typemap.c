@@ -636,3 +636,142 @@ pmfdw_convert_value(PmfdwColumnConverter *conv, const pm_vector *vec, int64 row,
 	}
 	return scalar_datum(vec, row, conv->pgtype);
 }
+
+/* text/bytea values of a varlen vector, laid out in one allocation */
+static void
+convert_varlen_column(const pm_vector *vec, int64 nrows, Datum *values, bool *nulls)
+{
+	Size		total = 0;
+	char	   *buf;
+
+	for (int64 i = 0; i < nrows; i++)
+		if (!nulls[i])
+			total += INTALIGN(VARHDRSZ + (vec->offsets[i + 1] - vec->offsets[i]));
+	buf = palloc(total > 0 ? total : 1);
+	for (int64 i = 0; i < nrows; i++)
+	{
+		int32		len;
+		const uint8_t *p;
+
+		if (nulls[i])
+		{
+			values[i] = (Datum) 0;
+			continue;
+		}
+		p = pm_vector_bytes(vec, i, &len);
+		SET_VARSIZE(buf, VARHDRSZ + len);
+		memcpy(VARDATA(buf), p, len);
+		values[i] = PointerGetDatum(buf);
+		buf += INTALIGN(VARHDRSZ + len);
+	}
+}
+
+#define CONVERT_LOOP(ctype, expr) \
+	do { \
+		const ctype *src_ = (const ctype *) vec->values; \
+		for (int64 i = 0; i < nrows; i++) \
+		{ \
+			ctype		v_ = src_[i]; \
+			values[i] = (expr); \
+		} \
+	} while (0)
+
+void
+pmfdw_convert_column(PmfdwColumnConverter *conv, const pm_vector *vec, int64 nrows,
+					 Datum *values, bool *nulls)
+{
+	const pm_type *t = vec->type;
+	Oid			pg = conv->pgtype;
+
+	if (vec->nulls != NULL)
+		for (int64 i = 0; i < nrows; i++)
+			nulls[i] = vec->nulls[i] != 0;
+	else
+		memset(nulls, 0, sizeof(bool) * nrows);
+
+	/*
+	 * Fast paths for the natural mapping of flat types; NULL slots get a
+	 * harmless value that is never looked at.
+	 */
+	switch (t->id)
+	{
+		case PM_TYPE_BOOLEAN:
+			if (pg == BOOLOID)
+			{
+				CONVERT_LOOP(uint8_t, BoolGetDatum(v_ != 0));
+				return;
+			}
+			break;
+		case PM_TYPE_SMALLINT:
+			if (pg == INT2OID)
+			{
+				CONVERT_LOOP(int16_t, Int16GetDatum(v_));
+				return;
+			}
+			break;
+		case PM_TYPE_INT:
+			if (pg == INT4OID)
+			{
+				CONVERT_LOOP(int32_t, Int32GetDatum(v_));
+				return;
+			}
+			break;
+		case PM_TYPE_BIGINT:
+			if (pg == INT8OID)
+			{
+				CONVERT_LOOP(int64_t, Int64GetDatum(v_));
+				return;
+			}
+			break;
+		case PM_TYPE_FLOAT:
+			if (pg == FLOAT4OID)
+			{
+				CONVERT_LOOP(float, Float4GetDatum(v_));
+				return;
+			}
+			break;
+		case PM_TYPE_DOUBLE:
+			if (pg == FLOAT8OID)
+			{
+				CONVERT_LOOP(double, Float8GetDatum(v_));
+				return;
+			}
+			break;
+		case PM_TYPE_DATE:
+			if (pg == DATEOID)
+			{
+				CONVERT_LOOP(int32_t, DateADTGetDatum((DateADT) (v_ - UNIX_TO_PG_DAYS)));
+				return;
+			}
+			break;
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			if (pg == TIMESTAMPOID || pg == TIMESTAMPTZOID)
+			{
+				CONVERT_LOOP(int64_t, TimestampGetDatum(v_ - UNIX_TO_PG_MICROS));
+				return;
+			}
+			break;
+		case PM_TYPE_CHAR:
+		case PM_TYPE_VARCHAR:
+			if (pg == TEXTOID || pg == VARCHAROID || pg == BPCHAROID)
+			{
+				convert_varlen_column(vec, nrows, values, nulls);
+				return;
+			}
+			break;
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+		case PM_TYPE_BLOB:
+			if (pg == BYTEAOID)
+			{
+				convert_varlen_column(vec, nrows, values, nulls);
+				return;
+			}
+			break;
+		default:
+			break;
+	}
+	for (int64 i = 0; i < nrows; i++)
+		values[i] = nulls[i] ? (Datum) 0 : pmfdw_convert_value(conv, vec, i, &nulls[i]);
+}

@@ -134,7 +134,7 @@ def random_value(rnd, t, null_rate=0.15):
         return rnd.randint(max(lo, -100000), min(hi, 100000))
     if name == "FLOAT":
         if edge:
-            return rnd.choice([0.0, -0.0, 1.0, -1.5, 3.4028235e38, 1.4e-45, 1.17549435e-38])
+            return repr_f32(rnd.choice([0.0, -0.0, 1.0, -1.5, 3.4028235e38, 1.4e-45, 1.17549435e-38]))
         return float(repr_f32(rnd.uniform(-1e6, 1e6)))
     if name == "DOUBLE":
         if edge:
@@ -247,6 +247,8 @@ class Case:
             options["bucket"] = str(bucket)
             if bucket > 0:
                 options["bucket-key"] = "id"
+            elif rnd.random() < 0.5:
+                options["compaction.min.file-num"] = "2"  # lets "compact" find work
             self.primary_keys = []
         if rnd.random() < 0.2 and fmt == "parquet":
             options["parquet.block.size"] = "4096"
@@ -347,7 +349,7 @@ class Case:
                 self.ops.append([{"op": "tag", "name": "tag%d" % snap}])
             if self.simple:
                 pass
-            elif (not self.pk and self.options["bucket"] != "-1" and rnd.random() < 0.15) or \
+            elif (not self.pk and rnd.random() < 0.2) or \
                     (self.pk and rnd.random() < 0.3):
                 self.ops.append([{"op": "compact"}])
             state = list(keyed.values()) if self.pk else rows

@@ -22,6 +22,8 @@
  */
 package org.paimonfdw.oracle;
 
+import org.apache.paimon.append.AppendCompactCoordinator;
+import org.apache.paimon.append.AppendCompactTask;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -38,6 +40,7 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.operation.BaseAppendFileStoreWrite;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
@@ -97,6 +100,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.UUID;
 
 public final class Oracle {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -277,7 +281,8 @@ public final class Oracle {
      * the next {"op":"commit"} (or before any other op, or at end of file):
      *   {"op":"+I"|"-U"|"+U"|"-D", "row":[...]}       (row in column order, or an object)
      *   {"op":"commit"}
-     *   {"op":"compact"}                                (full compaction, one commit)
+     *   {"op":"compact"}     (full compaction of every partition/bucket, one commit; for
+     *                         bucket-unaware append tables Paimon's AppendCompactCoordinator)
      *   {"op":"tag","name":"t1"[,"snapshot":N]}
      *   {"op":"alter","changes":[{"add":"c","type":"INT"} | {"drop":"c"} |
      *        {"rename":"a","to":"b"} | {"update_type":"c","type":"BIGINT"} |
@@ -368,8 +373,24 @@ public final class Oracle {
         }
         int bucket = ((FileStoreTable) table).coreOptions().bucket();
         if (bucket == -1 && ((FileStoreTable) table).schema().primaryKeys().isEmpty()) {
-            throw new UnsupportedOperationException(
-                    "compact of bucket-unaware append tables is not supported by this oracle");
+            // bucket-unaware append table: Paimon's own coordinator picks the small files
+            // (at least compaction.min.file-num of them per partition) and rewrites them
+            FileStoreTable ft = (FileStoreTable) table;
+            List<AppendCompactTask> tasks = new AppendCompactCoordinator(ft, false).run();
+            if (tasks.isEmpty()) {
+                return;
+            }
+            BaseAppendFileStoreWrite aw =
+                    (BaseAppendFileStoreWrite) ft.store().newWrite(UUID.randomUUID().toString());
+            List<CommitMessage> msgs = new ArrayList<>();
+            for (AppendCompactTask task : tasks) {
+                msgs.add(task.doCompact(ft, aw));
+            }
+            aw.close();
+            try (BatchTableCommit c = table.newBatchWriteBuilder().newCommit()) {
+                c.commit(msgs);
+            }
+            return;
         }
         BatchWriteBuilder wb = table.newBatchWriteBuilder();
         try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {

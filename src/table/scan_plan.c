@@ -662,3 +662,9 @@ pm_scan_needs_merge(const pm_scan *scan)
 {
 	return scan->needs_merge;
 }
+
+bool
+pm_scan_has_deletion_vectors(const pm_scan *scan)
+{
+	return scan->has_deletion_vectors;
+}

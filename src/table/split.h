@@ -118,6 +118,13 @@ extern pm_table *pm_scan_table(const pm_scan *scan);
 extern bool pm_scan_needs_merge(const pm_scan *scan);
 
 /*
+ * True when some selected file has a deletion vector. pm_scan_reader_open
+ * refuses append tables with deletion vectors (it cannot drop rows); a
+ * caller that can (src/lsm/ raw-split path) reads such splits file by file.
+ */
+extern bool pm_scan_has_deletion_vectors(const pm_scan *scan);
+
+/*
  * Primary-key helpers for src/lsm/: the trimmed primary key (primary keys
  * minus partition keys) as indexes into the table schema's fields.
  * *fields lives as long as the table.

@@ -11,7 +11,10 @@
  *	 merge		otherwise: every data file is one sorted run (its DV
  *				applied), merged by pm_merge_reader with the table's engine.
  * Which levels are visible (level 0 skipped for DV and first-row tables)
- * is decided by scan planning (src/table/scan_plan.c), per §4.8.
+ * is decided by scan planning (src/table/scan_plan.c), per §4.8, and
+ * checked again here. Append tables go through pm_scan_reader, except when
+ * their files carry deletion vectors (it does not apply them): then every
+ * split takes the raw path.
  *
  * Spec: ../shared/docs/paimon-format-data.md §4.3, §4.8, §5.4;
  * apache/paimon MergeFileSplitRead.java, MergeTreeSplitGenerator.java.
@@ -58,6 +61,7 @@ struct pm_table_read
 	bool		first_row;
 	bool		snapshot_ordering;	/* sequence.snapshot-ordering */
 	bool		skip_level0;	/* §4.8: DV (not merge-on-read) and first-row tables */
+	bool		append_dv;		/* append table with deletion vectors: all raw */
 	int			split;			/* next split to start */
 	pm_merge_reader *merge;		/* current split, merge path */
 	/* current split, raw path */
@@ -300,6 +304,50 @@ raw_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 
 /* ---- facade ---------------------------------------------------------------- */
 
+static bool
+scan_has_deletion_files(const pm_scan *scan)
+{
+	for (int i = 0; i < pm_scan_split_count(scan); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(scan, i);
+
+		for (int f = 0; f < sp->nfiles; f++)
+			if (sp->files[f]->deletion_file != NULL)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Append table whose files carry deletion vectors: pm_scan_reader does
+ * not apply DVs, so every split goes through the raw path here. All
+ * levels are read (the level-0 rule is for primary-key tables only).
+ */
+static pm_code
+open_append_dv(pm_table_read *r, const int *fields, int nfields, pm_error *err)
+{
+	const pm_schema *s = pm_table_schema(r->table);
+
+	r->schema = s;
+	r->nfields = nfields;
+	r->append_dv = true;
+	r->arena = pm_arena_create(r->env);
+	r->raw_arena = pm_arena_create(r->env);
+	if (r->arena == NULL || r->raw_arena == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a table read");
+	r->read_fields = pm_arena_alloc(r->arena, sizeof(int) * (size_t) (nfields + 1));
+	if (r->read_fields == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a table read");
+	for (int i = 0; i < nfields; i++)
+	{
+		if (fields[i] < 0 || fields[i] >= s->row_type->nfields)
+			return pm_fail(err, PM_ERR_INVALID, "field index %d out of range", fields[i]);
+		r->read_fields[i] = fields[i];
+	}
+	r->nread = nfields;
+	return PM_OK;
+}
+
 static pm_code
 open_pk(pm_table_read *r, const int *fields, int nfields, pm_error *err)
 {
@@ -354,10 +402,12 @@ pm_table_read_open(pm_scan *scan, const int *fields, int nfields,
 	read->env = env;
 	read->scan = scan;
 	read->table = table;
-	if (!pm_scan_needs_merge(scan))
-		rc = pm_scan_reader_open(scan, fields, nfields, &read->reader, err);
-	else
+	if (pm_scan_needs_merge(scan))
 		rc = open_pk(read, fields, nfields, err);
+	else if (scan_has_deletion_files(scan))
+		rc = open_append_dv(read, fields, nfields, err);
+	else
+		rc = pm_scan_reader_open(scan, fields, nfields, &read->reader, err);
 	if (rc != PM_OK)
 	{
 		pm_table_read_close(read);
@@ -373,7 +423,7 @@ pm_table_read_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 	*batch = NULL;
 	if (r->reader != NULL)
 		return pm_scan_reader_next(r->reader, batch, err);
-	if (r->engine == NULL)
+	if (r->engine == NULL && !r->append_dv)
 		return PM_OK;
 	for (;;)
 	{
@@ -398,7 +448,7 @@ pm_table_read_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 		sp = pm_scan_get_split(r->scan, r->split++);
 		if (sp->nfiles == 0)
 			continue;
-		if (split_is_raw(r, sp))
+		if (r->append_dv || split_is_raw(r, sp))
 		{
 			r->raw_split = sp;
 			r->raw_file = 0;

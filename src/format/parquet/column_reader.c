@@ -28,6 +28,8 @@
 #define MAX_PAGE_RATIO		32768
 /* Level entries per page beyond what its bytes could encode bit by bit. */
 #define PAGE_ENTRY_SLACK	((int64_t) 1 << 20)
+/* Level entries of one page, whatever its size (level arrays, indices). */
+#define MAX_PAGE_ENTRIES	((int64_t) 1 << 26)
 
 
 pm_code
@@ -391,7 +393,7 @@ decode_values(pm_pq_column *c, int enc, const uint8_t *p, size_t len, int64_t n,
 
 pm_code
 pm_pq_column_start_chunk(pm_pq_column *c, const uint8_t *chunk, size_t len, int codec,
-						 pm_arena *rg_arena, pm_error *err)
+						 int64_t num_values, pm_arena *rg_arena, pm_error *err)
 {
 	switch (codec)
 	{
@@ -412,6 +414,7 @@ pm_pq_column_start_chunk(pm_pq_column *c, const uint8_t *chunk, size_t len, int 
 	c->chunk_len = len;
 	c->chunk_pos = 0;
 	c->codec = codec;
+	c->values_left = num_values;
 	c->has_dict = false;
 	c->dict_n = 0;
 	c->dict_data_cap = 0;
@@ -624,6 +627,16 @@ check_levels(pm_pq_column *c, const uint8_t *lv, int64_t n, int max, pm_error *e
 }
 
 static pm_code
+alloc_levels(pm_pq_column *c, int64_t n, pm_arena *arena, pm_error *err)
+{
+	if (c->max_rep > 0 && (c->rep = page_buf(c, PM_PQ_SCR_REP, (size_t) n + 1, arena)) == NULL)
+		return nomem(err);
+	if (c->max_def > 0 && (c->def = page_buf(c, PM_PQ_SCR_DEF, (size_t) n + 1, arena)) == NULL)
+		return nomem(err);
+	return PM_OK;
+}
+
+static pm_code
 read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payload,
 			   pm_error *err)
 {
@@ -637,18 +650,23 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 
 	if (n > PAGE_ENTRY_SLACK + (int64_t) ph->uncompressed_size * 8)
 		return corrupt(c, err, "more values than the page can hold");
+	if (n > c->values_left)
+		return corrupt(c, err, "more values than its column chunk declares");
+	if (n > MAX_PAGE_ENTRIES)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "page of parquet column \"%s\" holds more than %lld values",
+					   c->name, (long long) MAX_PAGE_ENTRIES);
+	c->values_left -= n;
 	c->def = NULL;
 	c->rep = NULL;
-	if (c->max_rep > 0 && (c->rep = page_buf(c, PM_PQ_SCR_REP, (size_t) n + 1, arena)) == NULL)
-		return nomem(err);
-	if (c->max_def > 0 && (c->def = page_buf(c, PM_PQ_SCR_DEF, (size_t) n + 1, arena)) == NULL)
-		return nomem(err);
 	if (!v2)
 	{
 		const uint8_t *data;
 
+		/* decompress first: level arrays are sized only once the page is real */
 		PM_TRY(page_payload(c, payload, (size_t) ph->compressed_size, ph->uncompressed_size,
 							true, PM_PQ_SCR_PAGE, arena, &data, err));
+		PM_TRY(alloc_levels(c, n, arena, err));
 		vp = data;
 		vlen = (size_t) ph->uncompressed_size;
 		if (c->max_rep > 0)
@@ -662,6 +680,7 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 
 		if (lv > (size_t) ph->compressed_size || (int64_t) lv > ph->uncompressed_size)
 			return corrupt(c, err, "levels longer than the page");
+		PM_TRY(alloc_levels(c, n, arena, err));
 		if (c->max_rep > 0 &&
 			pm_pq_rle_decode_u8(payload, (size_t) ph->rep_levels_len,
 								pm_pq_bit_width((uint32_t) c->max_rep), n, c->rep, &why) < 0)

@@ -93,6 +93,7 @@ typedef struct pm_pq_column
 	size_t		chunk_len;
 	size_t		chunk_pos;
 	int			codec;
+	int64_t		values_left;	/* level entries the chunk metadata still owes */
 	bool		has_dict;
 	pm_vector	dict;			/* dictionary converted to the target type */
 	int64_t		dict_n;
@@ -120,9 +121,13 @@ extern pm_code pm_pq_column_init(pm_pq_column *c, const pm_env *env,
 								 const pm_pq_node *leaf, const pm_type *target,
 								 const char *name, pm_error *err);
 
-/* Start a column chunk (bytes stay valid for the row group, in rg_arena). */
+/*
+ * Start a column chunk of num_values level entries (bytes stay valid for
+ * the row group, in rg_arena).
+ */
 extern pm_code pm_pq_column_start_chunk(pm_pq_column *c, const uint8_t *chunk, size_t len,
-										int codec, pm_arena *rg_arena, pm_error *err);
+										int codec, int64_t num_values, pm_arena *rg_arena,
+										pm_error *err);
 
 /*
  * Load the next data page (dictionary pages on the way are decoded).

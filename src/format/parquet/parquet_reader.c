@@ -146,7 +146,7 @@ load_row_group(pm_parquet_reader *r, int g, pm_error *err)
 		pm_pq_chunk *ch = &rg->columns[lf->col.leaf->leaf_index];
 
 		PM_TRY(pm_pq_column_start_chunk(&lf->col, ranges[i].buf, ranges[i].length, ch->codec,
-										r->rg_arena, err));
+										ch->num_values, r->rg_arena, err));
 		lf->chunk_started = false;
 	}
 	return PM_OK;

@@ -28,13 +28,16 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
+#include "optimizer/tlist.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "common/arena.h"
 #include "lsm/table_read.h"
+#include "table/split.h"
 #include "table/table.h"
 
 PG_MODULE_MAGIC;
@@ -61,11 +64,15 @@ enum FunnelIndex
 enum FdwScanPrivateIndex
 {
 	FdwScanPrivateRetrievedAttrs,	/* IntList of attnums */
-	FdwScanPrivateFunnel		/* List of String: enum FunnelIndex */
+	FdwScanPrivateFunnel,		/* List of String: enum FunnelIndex */
+	FdwScanPrivateTableOid,		/* String: the foreign table's OID */
+	FdwScanPrivateCountOnly		/* Boolean-ish String "1": count(*) pushed down */
 };
 
 typedef struct PaimonFdwPlanState
 {
+	Oid			tableoid;
+	bool		count_exact;	/* file row counts are the table's row count */
 	PaimonFdwTableOptions opts;
 	Bitmapset  *attrs_used;
 	int64		funnel[FUNNEL_COUNT];
@@ -90,6 +97,8 @@ typedef struct PaimonFdwScanState
 	Datum	  **col_values;		/* per retrieved attr: a Datum per batch row */
 	bool	  **col_nulls;
 	int64		col_capacity;	/* rows col_values can hold */
+	bool		count_only;		/* count(*) pushed down: one row of counts */
+	bool		count_done;
 	pm_batch   *batch;
 	int64		row;			/* next row of batch */
 	bool		done;
@@ -133,6 +142,16 @@ attr_field(Relation rel, const pm_type *row_type, AttrNumber attnum)
 	return idx;
 }
 
+/*
+ * Whether the row counts recorded for the scan's files add up to its row
+ * count: append tables whose files no deletion vector thins out.
+ */
+static bool
+count_is_exact(const pm_scan *scan)
+{
+	return !pm_scan_needs_merge(scan) && !pm_scan_has_deletion_vectors(scan);
+}
+
 static void
 paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 {
@@ -152,6 +171,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	int			npushed;
 	ListCell   *lc;
 
+	fpinfo->tableoid = foreigntableid;
 	pmfdw_get_table_options(foreigntableid, &fpinfo->opts);
 	table = open_table(&fpinfo->opts, env, io);
 	arena = pm_arena_create(env);
@@ -175,6 +195,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	fpinfo->funnel[FUNNEL_ROWS_SELECTED] = st->rows_selected;
 	fpinfo->funnel[FUNNEL_SPLITS] = st->splits;
 	fpinfo->funnel[FUNNEL_PUSHED_QUALS] = npushed;
+	fpinfo->count_exact = count_is_exact(scan);
 	pm_scan_free(scan);
 	pm_arena_destroy(arena);
 	pm_table_close(table);
@@ -222,35 +243,104 @@ paimonGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	PaimonFdwPlanState *fpinfo = baserel->fdw_private;
 	List	   *retrieved = NIL;
 	List	   *funnel = NIL;
-	int			attnum = -1;
-	bool		whole_row = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber,
-										  fpinfo->attrs_used);
-	Relation	rel = table_open(foreigntableid, NoLock);
+	List	   *fdw_scan_tlist = NIL;
+	bool		count_only = baserel->reloptkind == RELOPT_UPPER_REL;
+	Index		scan_relid = baserel->relid;
 
-	for (int i = 1; i <= RelationGetNumberOfAttributes(rel); i++)
+	if (count_only)
 	{
-		if (TupleDescAttr(RelationGetDescr(rel), i - 1)->attisdropped)
-			continue;
-		if (whole_row ||
-			bms_is_member(i - FirstLowInvalidHeapAttributeNumber, fpinfo->attrs_used))
-			retrieved = lappend_int(retrieved, i);
+		/* count(*) answered from metadata: the plan produces the aggregates */
+		fpinfo = (PaimonFdwPlanState *) linitial(best_path->fdw_private);
+		scan_relid = 0;
+		fdw_scan_tlist = add_to_flat_tlist(NIL, baserel->reltarget->exprs);
+		scan_clauses = NIL;
 	}
-	(void) attnum;
-	table_close(rel, NoLock);
+	else
+	{
+		bool		whole_row = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber,
+											  fpinfo->attrs_used);
+		Relation	rel = table_open(foreigntableid, NoLock);
+
+		for (int i = 1; i <= RelationGetNumberOfAttributes(rel); i++)
+		{
+			if (TupleDescAttr(RelationGetDescr(rel), i - 1)->attisdropped)
+				continue;
+			if (whole_row ||
+				bms_is_member(i - FirstLowInvalidHeapAttributeNumber, fpinfo->attrs_used))
+				retrieved = lappend_int(retrieved, i);
+		}
+		table_close(rel, NoLock);
+		/* every qual is rechecked locally: pruning is inexact */
+		scan_clauses = extract_actual_clauses(scan_clauses, false);
+	}
 	for (int i = 0; i < FUNNEL_COUNT; i++)
 		funnel = lappend(funnel, makeString(psprintf(INT64_FORMAT, fpinfo->funnel[i])));
 
-	/* every qual is rechecked locally: pruning is inexact */
-	scan_clauses = extract_actual_clauses(scan_clauses, false);
-	return make_foreignscan(tlist, scan_clauses, baserel->relid, NIL,
-							list_make2(retrieved, funnel), NIL, NIL, outer_plan);
+	return make_foreignscan(tlist, scan_clauses, scan_relid, NIL,
+							list_make4(retrieved, funnel,
+									   makeString(psprintf("%u", fpinfo->tableoid)),
+									   makeString(count_only ? "1" : "0")),
+							fdw_scan_tlist, NIL, outer_plan);
+}
+
+/*
+ * paimonGetForeignUpperPaths
+ *		Push SELECT count(*) down when the metadata knows the answer.
+ *
+ * Only a plain count(*) (any number of them) over the whole table, no
+ * WHERE, GROUP BY or HAVING, on a scan whose file row counts are exact
+ * (append table, no deletion vectors). The executor re-checks exactness on
+ * the snapshot it reads and counts rows by scanning if it no longer holds.
+ */
+static void
+paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
+						   RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
+{
+	PaimonFdwPlanState *fpinfo = input_rel->fdw_private;
+	Query	   *parse = root->parse;
+	PathTarget *target;
+	ListCell   *lc;
+
+	if (stage != UPPERREL_GROUP_AGG || input_rel->reloptkind != RELOPT_BASEREL ||
+		fpinfo == NULL || !fpinfo->count_exact || input_rel->baserestrictinfo != NIL ||
+		parse->groupClause != NIL || parse->groupingSets != NIL ||
+		parse->havingQual != NULL || output_rel->fdw_private != NULL)
+		return;
+	target = root->upper_targets[UPPERREL_GROUP_AGG];
+	if (target == NULL || target->exprs == NIL)
+		return;
+	foreach(lc, target->exprs)
+	{
+		Aggref	   *agg = (Aggref *) lfirst(lc);
+
+		if (!IsA(agg, Aggref) || agg->aggfnoid != F_COUNT_ || !agg->aggstar ||
+			agg->aggfilter != NULL || agg->aggdistinct != NIL || agg->aggorder != NIL ||
+			agg->agglevelsup != 0 || agg->aggsplit != AGGSPLIT_SIMPLE)
+			return;
+	}
+	output_rel->fdw_private = fpinfo;
+	add_path(output_rel, (Path *)
+			 create_foreign_upper_path(root, output_rel, target, 1, 1, 1 + cpu_tuple_cost,
+									   NIL, NULL, list_make1(fpinfo)));
+}
+
+static Oid
+scan_table_oid(ForeignScan *plan)
+{
+	return (Oid) strtoul(strVal(list_nth(plan->fdw_private, FdwScanPrivateTableOid)), NULL, 10);
+}
+
+static bool
+scan_count_only(ForeignScan *plan)
+{
+	return strcmp(strVal(list_nth(plan->fdw_private, FdwScanPrivateCountOnly)), "1") == 0;
 }
 
 static void
 paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
-	List	   *funnel = lsecond(plan->fdw_private);
+	List	   *funnel = list_nth(plan->fdw_private, FdwScanPrivateFunnel);
 	PaimonFdwTableOptions opts;
 	int64		v[FUNNEL_COUNT];
 	int			i = 0;
@@ -258,8 +348,10 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 
 	foreach(lc, funnel)
 		v[i++] = strtoll(strVal(lfirst(lc)), NULL, 10);
-	pmfdw_get_table_options(RelationGetRelid(node->ss.ss_currentRelation), &opts);
+	pmfdw_get_table_options(scan_table_oid(plan), &opts);
 	ExplainPropertyText("Paimon Table", psprintf("%s.%s", opts.database, opts.table), es);
+	if (scan_count_only(plan))
+		ExplainPropertyText("Aggregate Pushdown", "count(*) from file metadata", es);
 	/* the funnel is a property of the snapshot: deterministic, so always shown */
 	ExplainPropertyInteger("Snapshot", NULL, v[FUNNEL_SNAPSHOT], es);
 	ExplainPropertyInteger("Pushed Filters", NULL, v[FUNNEL_PUSHED_QUALS], es);
@@ -302,7 +394,7 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	fs->batch_cxt = AllocSetContextCreate(fs->cxt, "paimon_fdw batch",
 										  ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(fs->cxt);
-	pmfdw_get_table_options(RelationGetRelid(rel), &fs->opts);
+	pmfdw_get_table_options(scan_table_oid(plan), &fs->opts);
 	fs->env = pmfdw_env_create(fs->cxt);
 	fs->io = pmfdw_fileio_create(fs->cxt);
 	fs->table = open_table(&fs->opts, fs->env, fs->io);
@@ -310,6 +402,17 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	if (fs->arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	row_type = pm_table_schema(fs->table)->row_type;
+
+	if (scan_count_only(plan))
+	{
+		fs->count_only = true;
+		fs->fields = palloc(sizeof(int));
+		pm_error_clear(&err);
+		if (pm_table_scan_plan(fs->table, NULL, &fs->scan, &err) != PM_OK)
+			pmfdw_error(&err);
+		MemoryContextSwitchTo(old);
+		return;
+	}
 
 	fs->retrieved_attrs = (List *) linitial(plan->fdw_private);
 	fs->nfields = list_length(fs->retrieved_attrs);
@@ -374,6 +477,40 @@ convert_batch(PaimonFdwScanState *fs)
 	MemoryContextSwitchTo(old);
 }
 
+/*
+ * The row count of a pushed-down count(*): from the files' recorded row
+ * counts when they are exact for the snapshot being read (checked again
+ * here: the plan may be older than the table), else by reading no columns.
+ */
+static int64
+count_rows(PaimonFdwScanState *fs)
+{
+	pm_table_read *read;
+	pm_batch   *batch;
+	pm_error	err;
+	int64		n = 0;
+	MemoryContext old;
+
+	if (count_is_exact(fs->scan))
+		return pm_scan_get_stats(fs->scan)->rows_selected;
+	pm_error_clear(&err);
+	old = MemoryContextSwitchTo(fs->cxt);
+	if (pm_table_read_open(fs->scan, fs->fields, 0, &read, &err) != PM_OK)
+		pmfdw_error(&err);
+	fs->read = read;
+	for (;;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (pm_table_read_next(read, &batch, &err) != PM_OK)
+			pmfdw_error(&err);
+		if (batch == NULL)
+			break;
+		n += batch->nrows;
+	}
+	MemoryContextSwitchTo(old);
+	return n;
+}
+
 static TupleTableSlot *
 paimonIterateForeignScan(ForeignScanState *node)
 {
@@ -383,6 +520,21 @@ paimonIterateForeignScan(ForeignScanState *node)
 	int64		row;
 
 	ExecClearTuple(slot);
+	if (fs->count_only)
+	{
+		int64		n;
+
+		if (fs->count_done)
+			return slot;
+		n = count_rows(fs);
+		for (int a = 0; a < natts; a++)
+		{
+			slot->tts_values[a] = Int64GetDatum(n);
+			slot->tts_isnull[a] = false;
+		}
+		fs->count_done = true;
+		return ExecStoreVirtualTuple(slot);
+	}
 	while (!fs->done && (fs->batch == NULL || fs->row >= fs->batch->nrows))
 	{
 		pm_error	err;
@@ -433,11 +585,17 @@ paimonReScanForeignScan(ForeignScanState *node)
 	PaimonFdwScanState *fs = node->fdw_state;
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	Relation	rel = node->ss.ss_currentRelation;
-	MemoryContext old = MemoryContextSwitchTo(fs->cxt);
+	MemoryContext old;
 	pm_predicate *pred;
 	pm_error	err;
 	int			npushed;
 
+	if (fs->count_only)
+	{
+		fs->count_done = false;
+		return;
+	}
+	old = MemoryContextSwitchTo(fs->cxt);
 	close_scan(fs);
 	pred = pmfdw_build_predicate(plan->scan.plan.qual, rel, plan->scan.scanrelid,
 								 pm_table_schema(fs->table)->row_type, fs->arena, &npushed);
@@ -480,6 +638,7 @@ paimon_fdw_handler(PG_FUNCTION_ARGS)
 	routine->IterateForeignScan = paimonIterateForeignScan;
 	routine->ReScanForeignScan = paimonReScanForeignScan;
 	routine->EndForeignScan = paimonEndForeignScan;
+	routine->GetForeignUpperPaths = paimonGetForeignUpperPaths;
 	routine->ImportForeignSchema = paimonImportForeignSchema;
 	PG_RETURN_POINTER(routine);
 }

@@ -152,19 +152,23 @@ pm_vector_append_data(pm_vector *v, int64_t *data_capacity,
 	return true;
 }
 
+/* Mark `length` values of v (and, for ROW, of every nested field) NULL. */
+static void
+mark_all_null(pm_vector *v, int64_t length)
+{
+	v->length = length;
+	memset(v->nulls, 1, (size_t) (length > 0 ? length : 1));
+	if (v->type->id == PM_TYPE_ROW)
+		for (int i = 0; i < v->nchildren; i++)
+			mark_all_null(&v->children[i], length);
+}
+
 bool
 pm_vector_init_all_null(pm_vector *v, const pm_type *type, int64_t length,
 						pm_arena *arena)
 {
 	if (!pm_vector_init(v, type, length, true, arena))
 		return false;
-	v->length = length;
-	memset(v->nulls, 1, (size_t) (length > 0 ? length : 1));
-	if (type->id == PM_TYPE_ROW)
-		for (int i = 0; i < v->nchildren; i++)
-		{
-			v->children[i].length = length;
-			memset(v->children[i].nulls, 1, (size_t) (length > 0 ? length : 1));
-		}
+	mark_all_null(v, length);
 	return true;
 }

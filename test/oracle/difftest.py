@@ -205,6 +205,21 @@ def fmt_ts(v, p):
     return s
 
 
+def cast_value(old, new, v):
+    """Model of Paimon's cast of a stored value when a column's type was changed."""
+    if v is None or old == new:
+        return v
+    oname, oargs = base_type(old)
+    nname, _ = base_type(new)
+    if nname in ("STRING", "VARCHAR"):
+        if oname == "BOOLEAN":
+            return "true" if v else "false"
+        return str(v)  # integers, DATE text, DECIMAL text with its scale
+    if oname == "FLOAT" and nname == "DOUBLE":
+        return float(v)  # the float32 value, printed as a double
+    return v  # integer widening, DECIMAL(p) -> DECIMAL(p+2) with the same scale
+
+
 # ---------------------------------------------------------------------------- generation
 
 class Case:
@@ -318,7 +333,7 @@ class Case:
         snap = 0
         dedup = self.options.get("merge-engine", "deduplicate") == "deduplicate"
         for _ in range(rnd.randint(1, 5)):
-            if snap > 0 and rnd.random() < 0.3 and not self.simple:
+            if snap > 0 and rnd.random() < 0.45 and not self.simple:
                 changes = self._schema_change(list(keyed.values()) if self.pk else rows)
                 if changes:
                     self.ops.append([{"op": "alter", "changes": changes}])
@@ -354,14 +369,18 @@ class Case:
                 self.ops.append([{"op": "compact"}])
             state = list(keyed.values()) if self.pk else rows
             self.model.append(([c["name"] for c in self.columns], [c["fid"] for c in self.columns],
-                               [list(r) for r in state]))
+                               [c["type"] for c in self.columns], [list(r) for r in state]))
 
     def state(self, k_layout, k_rows):
-        """Rows of model state k_rows, projected onto the columns of state k_layout."""
-        names, fids, _ = self.model[k_layout]
-        _, old_fids, rows = self.model[k_rows]
+        """Rows of model state k_rows, projected (and cast) onto the columns of k_layout."""
+        names, fids, types, _ = self.model[k_layout]
+        _, old_fids, old_types, rows = self.model[k_rows]
         pos = {f: i for i, f in enumerate(old_fids)}
-        return names, [[r[pos[f]] if f in pos else None for f in fids] for r in rows]
+        out = []
+        for r in rows:
+            out.append([cast_value(old_types[pos[f]], t, r[pos[f]]) if f in pos else None
+                        for f, t in zip(fids, types)])
+        return names, out
 
     def _schema_change(self, rows):
         rnd = self.rnd
@@ -392,19 +411,19 @@ class Case:
             c["name"] = new
             return [{"rename": new[:-1], "to": new}]
         name, args = base_type(c["type"])
-        widen = {"TINYINT": "SMALLINT", "SMALLINT": "INT", "INT": "BIGINT", "FLOAT": "DOUBLE"}
-        if name in widen:
-            c["type"] = widen[name]
-            if name == "FLOAT":
-                # the model keeps the float32 value; as a double it prints with more digits
-                for r in rows:
-                    if r[i] is not None:
-                        r[i] = float(r[i])
-            return [{"update_type": c["name"], "type": widen[name]}]
+        targets = {"TINYINT": ["SMALLINT", "STRING"], "SMALLINT": ["INT", "STRING"],
+                   "INT": ["BIGINT", "STRING"], "BIGINT": ["STRING"], "FLOAT": ["DOUBLE"],
+                   "BOOLEAN": ["STRING"], "DATE": ["STRING"]}.get(name, [])
         if name == "DECIMAL" and args[0] <= 36:
-            c["type"] = "DECIMAL(%d, %d)" % (args[0] + 2, args[1])
-            return [{"update_type": c["name"], "type": c["type"]}]
-        return None
+            targets = ["DECIMAL(%d, %d)" % (args[0] + 2, args[1]), "STRING"]
+        if not targets:
+            return None
+        new = rnd.choice(targets)
+        old = c["type"]
+        c["type"] = new
+        for r in rows:
+            r[i] = cast_value(old, new, r[i])
+        return [{"update_type": c["name"], "type": new}]
 
     def write_files(self, d):
         with open(os.path.join(d, "table.json"), "w") as f:

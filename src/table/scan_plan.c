@@ -4,7 +4,9 @@
  *
  *	 1. refuse table options this reader cannot honour (at plan time, so
  *		that opening / IMPORT FOREIGN SCHEMA still work)
- *	 2. read base + delta manifest lists and every manifest, in order
+ *	 2. read base + delta manifest lists and their manifests, in order
+ *		(append tables with a filter skip manifests whose partition stats
+ *		exclude it; their live files still count in the funnel)
  *	 3. merge ADD/DELETE entries by identifier into the live file set
  *	 4. batch-scan visibility (PK: skip level 0 with DV / first-row; skip
  *		postpone buckets)
@@ -205,30 +207,107 @@ cmp_selected(const void *pa, const void *pb)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
+/*
+ * Can a manifest hold a file of a partition matching the filter? From its
+ * _PARTITION_STATS (min/max/null counts over its entries' partitions, §5.1);
+ * unknown or undecodable stats keep it.
+ */
+static bool
+manifest_may_match(pm_scan *scan, const pm_manifest_file_meta *m, const pm_predicate *filter,
+				   pm_field_range *ranges, pm_arena *tmp)
+{
+	pm_table   *t = scan->table;
+	const pm_type *row = t->schema->row_type;
+	const pm_simple_stats *st = &m->partition_stats;
+	pm_value   *mins,
+			   *maxs;
+	int			arity;
+	pm_error	ignored;
+	int64_t		entries = m->num_added_files + m->num_deleted_files;
+
+	if (filter == NULL || t->npartition == 0 || st->min_values == NULL ||
+		st->max_values == NULL || st->nnull_counts != t->npartition)
+		return true;
+	pm_arena_reset(tmp);
+	mins = pm_arena_zalloc(tmp, sizeof(pm_value) * t->npartition);
+	maxs = pm_arena_zalloc(tmp, sizeof(pm_value) * t->npartition);
+	if (mins == NULL || maxs == NULL ||
+		pm_binary_row_serialized_arity(st->min_values, st->min_values_len, &arity, &ignored) != PM_OK ||
+		arity != t->npartition ||
+		pm_binary_row_decode_serialized(st->min_values, st->min_values_len, t->partition_type,
+										mins, &ignored) != PM_OK ||
+		pm_binary_row_decode_serialized(st->max_values, st->max_values_len, t->partition_type,
+										maxs, &ignored) != PM_OK)
+		return true;
+	for (int f = 0; f < row->nfields; f++)
+		memset(&ranges[f], 0, sizeof(pm_field_range));
+	for (int k = 0; k < t->npartition; k++)
+	{
+		pm_field_range *r = &ranges[t->partition_fields[k]];
+
+		r->known = true;
+		r->row_count = entries;
+		r->null_count = st->null_counts[k];
+		r->has_min_max = !mins[k].is_null && !maxs[k].is_null;
+		r->min = mins[k];
+		r->max = maxs[k];
+	}
+	return pm_stats_filter_may_match(filter, row, ranges, row->nfields);
+}
+
+/*
+ * Read the manifests of one list, skipping (append tables with a filter)
+ * those whose partition statistics exclude every matching partition; their
+ * entry counts go to *skipped_adds / *skipped_deletes for the funnel.
+ */
 static pm_code
-read_manifests(pm_scan *scan, const char *list_name, pm_manifest_entry **entries,
-			   int *count, int *cap, pm_error *err)
+read_manifests(pm_scan *scan, const char *list_name, const pm_predicate *filter,
+			   pm_manifest_entry **entries, int *count, int *cap,
+			   int64_t *skipped_adds, int64_t *skipped_deletes, pm_error *err)
 {
 	pm_table   *t = scan->table;
 	pm_manifest_file_meta *metas;
 	int			n;
 	char	   *path = pm_arena_sprintf(scan->arena, "%s/manifest/%s", t->path, list_name);
+	pm_field_range *ranges = NULL;
+	pm_arena   *tmp = NULL;
+	pm_code		rc = PM_OK;
 
 	if (path == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	PM_TRY(pm_manifest_list_read(t->env, t->io, path, scan->arena, &metas, &n, err));
-	for (int i = 0; i < n; i++)
+	if (filter != NULL && !scan->needs_merge && t->npartition > 0)
 	{
-		char	   *mpath = pm_arena_sprintf(scan->arena, "%s/manifest/%s", t->path,
-											 metas[i].file_name);
-
-		if (mpath == NULL)
+		ranges = pm_arena_zalloc(scan->arena, sizeof(pm_field_range) *
+								 (t->schema->row_type->nfields + 1));
+		tmp = pm_arena_create(t->env);
+		if (ranges == NULL || tmp == NULL)
+		{
+			pm_arena_destroy(tmp);
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		PM_TRY(pm_manifest_entries_read(t->env, t->io, mpath, scan->arena, entries, count,
-										cap, err));
+		}
+	}
+	for (int i = 0; i < n && rc == PM_OK; i++)
+	{
+		char	   *mpath;
+
+		if (tmp != NULL && metas[i].num_added_files >= 0 && metas[i].num_deleted_files >= 0 &&
+			!manifest_may_match(scan, &metas[i], filter, ranges, tmp))
+		{
+			*skipped_adds += metas[i].num_added_files;
+			*skipped_deletes += metas[i].num_deleted_files;
+			continue;
+		}
+		mpath = pm_arena_sprintf(scan->arena, "%s/manifest/%s", t->path, metas[i].file_name);
+		if (mpath == NULL)
+			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		else
+			rc = pm_manifest_entries_read(t->env, t->io, mpath, scan->arena, entries, count,
+										  cap, err);
 		scan->stats.manifests_read++;
 	}
-	return PM_OK;
+	pm_arena_destroy(tmp);
+	return rc;
 }
 
 static pm_code
@@ -562,6 +641,8 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 	selected_file *sel;
 	pm_value  **values_of;
 	prune_state ps;
+	int64_t		skipped_adds = 0,
+				skipped_deletes = 0;
 	pm_code		rc;
 
 	PM_TRY(check_supported(t, err));
@@ -571,9 +652,34 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 	memset(&ps, 0, sizeof(ps));
 	ps.filter = filter;
 	PM_TRY(bucket_filter_init(scan, filter, &ps.bucket, err));
-	PM_TRY(read_manifests(scan, t->snapshot->base_manifest_list, &entries, &count, &cap, err));
-	PM_TRY(read_manifests(scan, t->snapshot->delta_manifest_list, &entries, &count, &cap, err));
+	PM_TRY(read_manifests(scan, t->snapshot->base_manifest_list, filter, &entries, &count, &cap,
+						  &skipped_adds, &skipped_deletes, err));
+	PM_TRY(read_manifests(scan, t->snapshot->delta_manifest_list, filter, &entries, &count, &cap,
+						  &skipped_adds, &skipped_deletes, err));
 	PM_TRY(pm_manifest_entries_merge(entries, count, scan->arena, &live, &nlive, err));
+	if (skipped_adds > 0 || skipped_deletes > 0)
+	{
+		/*
+		 * Live files of skipped manifests, for an honest funnel: all adds
+		 * minus all deletes, where the deletes read but left unmatched are
+		 * those of files in skipped manifests.
+		 */
+		int64_t		nadd = 0,
+					ndel = 0,
+					skipped_live;
+
+		for (int i = 0; i < count; i++)
+			(*(entries[i].kind == PM_FILE_KIND_ADD ? &nadd : &ndel))++;
+		skipped_live = skipped_adds - skipped_deletes - (ndel - (nadd - nlive));
+
+		/*
+		 * Negative when a skipped manifest deletes a file added in a read
+		 * one: that file looks live here but sits in an excluded
+		 * partition, so it is counted as pruned by partition below.
+		 */
+		scan->stats.files_total += skipped_live;
+		scan->stats.files_pruned_partition += skipped_live;
+	}
 
 	sel = pm_arena_zalloc(scan->arena, sizeof(selected_file) * (nlive + 1));
 	values_of = pm_arena_zalloc(scan->arena, sizeof(pm_value *) * (nlive + 1));

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "row/data_type.h"
+#include "table/table_int.h"
 
 #define MAX_SCHEMA_FILE_SIZE (64 * 1024 * 1024)
 

@@ -71,7 +71,18 @@ struct pm_table_read
 	pm_deletion_vector *raw_dv;
 	pm_arena   *raw_arena;		/* DV-filtered batches */
 	pm_batch	raw_batch;
+	/* parallel reads: units (raw files, merged splits) this process reads */
+	pm_unit_claim_fn claim;
+	void	   *claim_ctx;
+	int64_t		unit;			/* number of the next unit */
 };
+
+/* Whether this process reads the next unit of work (always, if not parallel). */
+static bool
+claim_unit(pm_table_read *r)
+{
+	return r->claim == NULL || r->claim(r->claim_ctx, r->unit++);
+}
 
 static bool
 option_true(const pm_schema *s, const char *key)
@@ -280,7 +291,7 @@ raw_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 				return PM_OK;
 			}
 			f = r->raw_split->files[r->raw_file++];
-			if (!file_visible(r, f))
+			if (!file_visible(r, f) || !claim_unit(r))
 				continue;
 			PM_TRY(load_dv(r, f, &r->raw_dv, err));
 			PM_TRY(pm_data_file_reader_open(r->table, f, r->read_fields, r->nfields, false, 0,
@@ -453,9 +464,18 @@ pm_table_read_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 			r->raw_split = sp;
 			r->raw_file = 0;
 		}
-		else
+		else if (claim_unit(r))
 			PM_TRY(start_merge(r, sp, err));
 	}
+}
+
+void
+pm_table_read_set_claim(pm_table_read *r, pm_unit_claim_fn fn, void *ctx)
+{
+	r->claim = fn;
+	r->claim_ctx = ctx;
+	if (r->reader != NULL)
+		pm_scan_reader_set_claim(r->reader, fn, ctx);
 }
 
 void

@@ -34,4 +34,11 @@ extern pm_code pm_table_read_open(pm_scan *scan, const int *fields, int nfields,
 extern pm_code pm_table_read_next(pm_table_read *read, pm_batch **batch, pm_error *err);
 extern void pm_table_read_close(pm_table_read *read);
 
+/*
+ * Parallel reads: read only the units of work (a file read as is, a split
+ * merged) that fn claims; see pm_unit_claim_fn in table/table.h. Set before
+ * the first _next call.
+ */
+extern void pm_table_read_set_claim(pm_table_read *read, pm_unit_claim_fn fn, void *ctx);
+
 #endif							/* PM_LSM_TABLE_READ_H */

@@ -557,6 +557,9 @@ struct pm_scan_reader
 	int			split;
 	int			file;
 	pm_data_file_reader *current;
+	pm_unit_claim_fn claim;		/* NULL: read every unit */
+	void	   *claim_ctx;
+	int64_t		unit;			/* number of the next unit (file) */
 };
 
 pm_code
@@ -627,9 +630,21 @@ pm_scan_reader_next(pm_scan_reader *r, pm_batch **batch, pm_error *err)
 			r->file = 0;
 			continue;
 		}
+		if (r->claim != NULL && !r->claim(r->claim_ctx, r->unit++))
+		{
+			r->file++;			/* another participant reads this file */
+			continue;
+		}
 		PM_TRY(pm_data_file_reader_open(r->scan->table, sp->files[r->file], r->fields,
 										r->nfields, false, 0, &r->current, err));
 	}
+}
+
+void
+pm_scan_reader_set_claim(pm_scan_reader *r, pm_unit_claim_fn fn, void *ctx)
+{
+	r->claim = fn;
+	r->claim_ctx = ctx;
 }
 
 void

@@ -104,4 +104,17 @@ extern pm_code pm_scan_reader_open(pm_scan *scan, const int *fields, int nfields
 extern pm_code pm_scan_reader_next(pm_scan_reader *reader, pm_batch **batch, pm_error *err);
 extern void pm_scan_reader_close(pm_scan_reader *reader);
 
+/*
+ * Parallel reads. A read is made of units of work: each data file read as
+ * it is, each split merged. Units are numbered 0, 1, ... in plan order,
+ * the same in every process that planned the same snapshot with the same
+ * filter. With a claim function set, a reader asks it about each unit in
+ * turn and reads the unit only when it returns true; participants that
+ * share a counter (fetch-and-add) thus split the work between them.
+ */
+typedef bool (*pm_unit_claim_fn) (void *ctx, int64_t unit);
+
+/* Set before the first _next call. */
+extern void pm_scan_reader_set_claim(pm_scan_reader *reader, pm_unit_claim_fn fn, void *ctx);
+
 #endif							/* PM_TABLE_TABLE_H */

@@ -7,6 +7,7 @@
 #include "unit.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "table/catalog.h"
 #include "table/partition_path.h"
 #include "table/path_map.h"
+#include "table/stats_filter.h"
 #include "table/schema.h"
 #include "table/snapshot.h"
 #include "table/split.h"
@@ -480,6 +482,121 @@ test_partition_path(void **state)
 	pm_arena_destroy(a);
 }
 
+static pm_predicate
+leaf(pm_pred_op op, int field, pm_value *lits, int n)
+{
+	pm_predicate p;
+
+	memset(&p, 0, sizeof(p));
+	p.op = op;
+	p.field = field;
+	p.literals = lits;
+	p.nliterals = n;
+	return p;
+}
+
+static void
+test_stats_filter_rules(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	const pm_type *row = parse_ok(a, "ROW<i INT, d DOUBLE, s STRING>");
+	pm_field_range r[3];
+	pm_value	v[3];
+	pm_predicate p,
+				q,
+				both;
+	pm_predicate *kids[2];
+
+	(void) state;
+	memset(r, 0, sizeof(r));
+	memset(v, 0, sizeof(v));
+	/* i in [10, 20], 2 nulls of 5 rows */
+	r[0].known = true;
+	r[0].has_min_max = true;
+	r[0].min.u.i64 = 10;
+	r[0].max.u.i64 = 20;
+	r[0].null_count = 2;
+	r[0].row_count = 5;
+	v[0].u.i64 = 5;
+	v[1].u.i64 = 10;
+	v[2].u.i64 = 21;
+	p = leaf(PM_PRED_EQ, 0, &v[0], 1);
+	assert_false(pm_stats_filter_may_match(&p, row, r, 3));
+	p = leaf(PM_PRED_EQ, 0, &v[1], 1);
+	assert_true(pm_stats_filter_may_match(&p, row, r, 3));
+	p = leaf(PM_PRED_LT, 0, &v[1], 1);
+	assert_false(pm_stats_filter_may_match(&p, row, r, 3));
+	p = leaf(PM_PRED_LE, 0, &v[1], 1);
+	assert_true(pm_stats_filter_may_match(&p, row, r, 3));
+	p = leaf(PM_PRED_GE, 0, &v[2], 1);
+	assert_false(pm_stats_filter_may_match(&p, row, r, 3));
+	p = leaf(PM_PRED_IN, 0, v, 3);
+	assert_true(pm_stats_filter_may_match(&p, row, r, 3));
+	p = leaf(PM_PRED_IN, 0, &v[2], 1);
+	assert_false(pm_stats_filter_may_match(&p, row, r, 3));
+	p = leaf(PM_PRED_IS_NULL, 0, NULL, 0);
+	assert_true(pm_stats_filter_may_match(&p, row, r, 3));
+	r[0].null_count = 0;
+	assert_false(pm_stats_filter_may_match(&p, row, r, 3));
+	/* NE prunes only a constant column */
+	p = leaf(PM_PRED_NE, 0, &v[1], 1);
+	assert_true(pm_stats_filter_may_match(&p, row, r, 3));
+	r[0].max.u.i64 = 10;
+	assert_false(pm_stats_filter_may_match(&p, row, r, 3));
+	/* a NULL literal never matches a comparison */
+	v[0].is_null = true;
+	p = leaf(PM_PRED_EQ, 0, &v[0], 1);
+	assert_false(pm_stats_filter_may_match(&p, row, r, 3));
+	v[0].is_null = false;
+
+	/* d: NaN bounds are unknown; all-null column */
+	r[1].known = true;
+	r[1].has_min_max = true;
+	r[1].min.u.f64 = NAN;
+	r[1].max.u.f64 = 1.0;
+	r[1].null_count = -1;
+	r[1].row_count = 5;
+	{
+		pm_value	big = {0};
+
+		big.u.f64 = 100.0;
+		p = leaf(PM_PRED_GT, 1, &big, 1);
+		assert_true(pm_stats_filter_may_match(&p, row, r, 3));
+		r[1].min.u.f64 = 0.5;
+		assert_false(pm_stats_filter_may_match(&p, row, r, 3));
+		r[1].has_min_max = false;
+		r[1].null_count = 5;
+		assert_false(pm_stats_filter_may_match(&p, row, r, 3));
+		p = leaf(PM_PRED_IS_NOT_NULL, 1, NULL, 0);
+		assert_false(pm_stats_filter_may_match(&p, row, r, 3));
+	}
+
+	/* s unknown: keeps; AND prunes if one side does, OR only if both do */
+	{
+		pm_value	str = {0};
+
+		str.u.bytes.ptr = (const uint8_t *) "x";
+		str.u.bytes.len = 1;
+		q = leaf(PM_PRED_EQ, 2, &str, 1);
+		assert_true(pm_stats_filter_may_match(&q, row, r, 3));
+		p = leaf(PM_PRED_EQ, 0, &v[2], 1);	/* i = 21: prunes */
+		kids[0] = &p;
+		kids[1] = &q;
+		memset(&both, 0, sizeof(both));
+		both.op = PM_PRED_AND;
+		both.nchildren = 2;
+		both.children = kids;
+		assert_false(pm_stats_filter_may_match(&both, row, r, 3));
+		both.op = PM_PRED_OR;
+		assert_true(pm_stats_filter_may_match(&both, row, r, 3));
+	}
+	/* field out of range: keep */
+	p = leaf(PM_PRED_EQ, 7, &v[2], 1);
+	assert_true(pm_stats_filter_may_match(&p, row, r, 3));
+	assert_true(pm_stats_filter_may_match(NULL, row, r, 3));
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -492,6 +609,7 @@ main(void)
 		cmocka_unit_test(test_path_map),
 		cmocka_unit_test(test_time_travel),
 		cmocka_unit_test(test_partition_path),
+		cmocka_unit_test(test_stats_filter_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

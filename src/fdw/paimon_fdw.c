@@ -29,6 +29,9 @@
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
 #include "optimizer/tlist.h"
+#include "access/parallel.h"
+#include "optimizer/cost.h"
+#include "port/atomics.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
@@ -78,6 +81,18 @@ typedef struct PaimonFdwPlanState
 	int64		funnel[FUNNEL_COUNT];
 } PaimonFdwPlanState;
 
+/*
+ * Shared by the participants of a parallel scan (dynamic shared memory).
+ * Units of work (data files read as they are, splits merged) are numbered
+ * the same way by every participant, which plans the same snapshot with
+ * the same quals; each takes the next unit number from the counter.
+ */
+typedef struct PaimonFdwParallelState
+{
+	pg_atomic_uint64 next_unit;
+	int64		snapshot_id;	/* the leader's snapshot; 0: table is empty */
+} PaimonFdwParallelState;
+
 typedef struct PaimonFdwScanState
 {
 	MemoryContext cxt;			/* everything the core allocates */
@@ -97,6 +112,9 @@ typedef struct PaimonFdwScanState
 	Datum	  **col_values;		/* per retrieved attr: a Datum per batch row */
 	bool	  **col_nulls;
 	int64		col_capacity;	/* rows col_values can hold */
+	bool		started;		/* scan planned and read opened */
+	PaimonFdwParallelState *pstate; /* parallel scan, else NULL */
+	int64		claimed;		/* unit this participant took last, -1 none */
 	bool		count_only;		/* count(*) pushed down: one row of counts */
 	bool		count_done;
 	pm_batch   *batch;
@@ -233,6 +251,30 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 	add_path(baserel, (Path *)
 			 create_foreignscan_path(root, baserel, NULL, baserel->rows,
 									 startup, startup + run, NIL, NULL, NULL, NIL));
+
+	/*
+	 * A parallel scan: participants take data files (or merged splits) one
+	 * at a time. Worth it with several files; the leader's share shrinks as
+	 * workers are added, as in cost_seqscan.
+	 */
+	if (baserel->consider_parallel && fpinfo->funnel[FUNNEL_FILES_SELECTED] > 1 &&
+		max_parallel_workers_per_gather > 0)
+	{
+		int			workers = (int) Min(fpinfo->funnel[FUNNEL_FILES_SELECTED] - 1,
+										max_parallel_workers_per_gather);
+		double		divisor = workers;
+		double		leader = 1.0 - 0.3 * workers;
+		ForeignPath *pp;
+
+		if (parallel_leader_participation && leader > 0)
+			divisor += leader;
+		pp = create_foreignscan_path(root, baserel, NULL, baserel->rows / divisor,
+									 startup, startup + run / divisor, NIL, NULL, NULL, NIL);
+		pp->path.parallel_aware = true;
+		pp->path.parallel_safe = baserel->consider_parallel;
+		pp->path.parallel_workers = workers;
+		add_partial_path(baserel, (Path *) pp);
+	}
 }
 
 static ForeignScan *
@@ -378,9 +420,7 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	PaimonFdwScanState *fs;
 	MemoryContext old;
 	const pm_type *row_type;
-	pm_predicate *pred;
 	pm_error	err;
-	int			npushed;
 	int			i;
 	ListCell   *lc;
 
@@ -434,13 +474,41 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 		i++;
 	}
 
-	pred = pmfdw_build_predicate(plan->scan.plan.qual, rel, plan->scan.scanrelid, row_type,
-								 fs->arena, &npushed);
+	/* the scan is planned at the first row: a parallel worker learns its snapshot later */
+	fs->claimed = -1;
+	MemoryContextSwitchTo(old);
+}
+
+static bool
+parallel_claim(void *ctx, int64_t unit)
+{
+	PaimonFdwScanState *fs = ctx;
+
+	if (fs->claimed < unit)
+		fs->claimed = (int64) pg_atomic_fetch_add_u64(&fs->pstate->next_unit, 1);
+	return fs->claimed == unit;
+}
+
+/* Plan the scan with the quals and open the read (in a parallel scan: our share). */
+static void
+start_read(ForeignScanState *node, PaimonFdwScanState *fs)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	Relation	rel = node->ss.ss_currentRelation;
+	MemoryContext old = MemoryContextSwitchTo(fs->cxt);
+	pm_predicate *pred;
+	pm_error	err;
+	int			npushed;
+
+	pred = pmfdw_build_predicate(plan->scan.plan.qual, rel, plan->scan.scanrelid,
+								 pm_table_schema(fs->table)->row_type, fs->arena, &npushed);
 	pm_error_clear(&err);
-	if (pm_table_scan_plan(fs->table, pred, &fs->scan, &err) != PM_OK)
+	if (pm_table_scan_plan(fs->table, pred, &fs->scan, &err) != PM_OK ||
+		pm_table_read_open(fs->scan, fs->fields, fs->nfields, &fs->read, &err) != PM_OK)
 		pmfdw_error(&err);
-	if (pm_table_read_open(fs->scan, fs->fields, fs->nfields, &fs->read, &err) != PM_OK)
-		pmfdw_error(&err);
+	if (fs->pstate != NULL)
+		pm_table_read_set_claim(fs->read, parallel_claim, fs);
+	fs->started = true;
 	MemoryContextSwitchTo(old);
 }
 
@@ -520,6 +588,8 @@ paimonIterateForeignScan(ForeignScanState *node)
 	int64		row;
 
 	ExecClearTuple(slot);
+	if (!fs->started && !fs->count_only)
+		start_read(node, fs);
 	if (fs->count_only)
 	{
 		int64		n;
@@ -583,30 +653,75 @@ static void
 paimonReScanForeignScan(ForeignScanState *node)
 {
 	PaimonFdwScanState *fs = node->fdw_state;
-	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
-	Relation	rel = node->ss.ss_currentRelation;
-	MemoryContext old;
-	pm_predicate *pred;
-	pm_error	err;
-	int			npushed;
 
 	if (fs->count_only)
 	{
 		fs->count_done = false;
 		return;
 	}
-	old = MemoryContextSwitchTo(fs->cxt);
 	close_scan(fs);
-	pred = pmfdw_build_predicate(plan->scan.plan.qual, rel, plan->scan.scanrelid,
-								 pm_table_schema(fs->table)->row_type, fs->arena, &npushed);
-	pm_error_clear(&err);
-	if (pm_table_scan_plan(fs->table, pred, &fs->scan, &err) != PM_OK ||
-		pm_table_read_open(fs->scan, fs->fields, fs->nfields, &fs->read, &err) != PM_OK)
-		pmfdw_error(&err);
+	fs->started = false;		/* re-planned at the next row */
+	fs->claimed = -1;
 	fs->batch = NULL;
 	fs->row = 0;
 	fs->done = false;
-	MemoryContextSwitchTo(old);
+}
+
+/* ---- parallel scans ---- */
+
+static bool
+paimonIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
+{
+	return true;
+}
+
+static Size
+paimonEstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt)
+{
+	return sizeof(PaimonFdwParallelState);
+}
+
+static void
+paimonInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+							   void *coordinate)
+{
+	PaimonFdwScanState *fs = node->fdw_state;
+	PaimonFdwParallelState *ps = coordinate;
+
+	pg_atomic_init_u64(&ps->next_unit, 0);
+	ps->snapshot_id = pm_table_snapshot_id(fs->table);
+	fs->pstate = ps;
+}
+
+static void
+paimonReInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+								 void *coordinate)
+{
+	PaimonFdwParallelState *ps = coordinate;
+
+	pg_atomic_write_u64(&ps->next_unit, 0);
+}
+
+static void
+paimonInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void *coordinate)
+{
+	PaimonFdwScanState *fs = node->fdw_state;
+	PaimonFdwParallelState *ps = coordinate;
+
+	/*
+	 * Every participant must number the same units: same snapshot, same
+	 * schema. Should a commit have landed between the leader's start and
+	 * ours, we would read another snapshot: refuse rather than mix them.
+	 */
+	if (pm_table_snapshot_id(fs->table) != ps->snapshot_id)
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("Paimon table \"%s.%s\" changed while a parallel scan was starting",
+						fs->opts.database, fs->opts.table),
+				 errdetail("The leader reads snapshot " INT64_FORMAT ", this worker found snapshot " INT64_FORMAT ".",
+						   ps->snapshot_id, pm_table_snapshot_id(fs->table)),
+				 errhint("Run the query again.")));
+	fs->pstate = ps;
 }
 
 static void
@@ -639,6 +754,11 @@ paimon_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ReScanForeignScan = paimonReScanForeignScan;
 	routine->EndForeignScan = paimonEndForeignScan;
 	routine->GetForeignUpperPaths = paimonGetForeignUpperPaths;
+	routine->IsForeignScanParallelSafe = paimonIsForeignScanParallelSafe;
+	routine->EstimateDSMForeignScan = paimonEstimateDSMForeignScan;
+	routine->InitializeDSMForeignScan = paimonInitializeDSMForeignScan;
+	routine->ReInitializeDSMForeignScan = paimonReInitializeDSMForeignScan;
+	routine->InitializeWorkerForeignScan = paimonInitializeWorkerForeignScan;
 	routine->ImportForeignSchema = paimonImportForeignSchema;
 	PG_RETURN_POINTER(routine);
 }

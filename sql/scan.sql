@@ -64,6 +64,19 @@ SELECT * FROM pk.pk_table_scan_and_read_mor ORDER BY 1, 2, 3;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM pk.pk_table_scan_and_read_mor;
 SELECT count(*) FROM pk.pk_table_scan_and_read_mor;
 
+-- parallel scans: participants take data files (append) or merged splits (pk)
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+EXPLAIN (COSTS OFF) SELECT f1, count(*), sum(f3) FROM a09.append_09 GROUP BY f1;
+SELECT f1, count(*), round(sum(f3)::numeric, 6) FROM a09.append_09 GROUP BY f1 ORDER BY f1;
+SELECT f0, f1, f2, f3 FROM pk.pk_table_scan_and_read_mor ORDER BY 1, 2, 3;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM pk.pk_table_scan_and_read_mor WHERE f3 > 15;
+SELECT count(*) FROM pk.pk_table_scan_and_read_mor WHERE f3 > 15;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+
 -- ORC data files
 CREATE SCHEMA o;
 IMPORT FOREIGN SCHEMA "multi_partition_append_table" FROM SERVER orcs INTO o;

@@ -7,7 +7,8 @@
 #      and, when available, pypaimon; compared with Java's own reads; then a few tables
 #      written by pypaimon (when available)
 #   4. verify_read.py self-check on the sample warehouse
-# Env: ORACLE_SEEDS (default 10), ORACLE_PY_SEEDS (default 3), ORACLE_PK=1 adds PK tables,
+# Env: ORACLE_SEEDS (default 10), ORACLE_PY_SEEDS (default 3), ORACLE_PK_SEEDS (default 5;
+#      ORACLE_PK=0 leaves out primary-key tables),
 #      ORACLE_REQUIRE_SQL=1 fails when the SQL leg cannot run.
 # Prints "N passed, N failed" last; exits non-zero on any failure.
 set -uo pipefail
@@ -50,9 +51,9 @@ if [[ ${#py_flag[@]} -gt 0 ]]; then
     echo "-- difftest: tables written by pypaimon, ${ORACLE_PY_SEEDS:-3} seeds"
     step python3 "$here/difftest.py" --writer py --seeds "${ORACLE_PY_SEEDS:-3}" --start 500 --tmp "$tmp/dtpy" "${sql_flag[@]}"
 fi
-if [[ "${ORACLE_PK:-0}" == 1 ]]; then
-    echo "-- difftest: primary-key tables"
-    step python3 "$here/difftest.py" --pk --seeds "${ORACLE_SEEDS:-10}" --tmp "$tmp/dtpk" "${sql_flag[@]}"
+if [[ "${ORACLE_PK:-1}" == 1 ]]; then
+    echo "-- difftest: primary-key tables, ${ORACLE_PK_SEEDS:-5} seeds"
+    step python3 "$here/difftest.py" --pk --seeds "${ORACLE_PK_SEEDS:-5}" --tmp "$tmp/dtpk" "${sql_flag[@]}"
 fi
 
 echo "-- verify_read self-check (Java-written sample warehouse, Java's own rows)"

@@ -38,6 +38,20 @@ CREATE SCHEMA a09_s1;
 IMPORT FOREIGN SCHEMA "append_09" FROM SERVER pq INTO a09_s1 OPTIONS (snapshot_id '1');
 SELECT * FROM a09_s1.append_09 ORDER BY f0, f1, f2;
 
+-- time travel by time: the snapshot current at that moment (snapshot 1 was
+-- committed at 06:37:42.687 UTC, snapshot 2 at 06:37:43.453)
+CREATE FOREIGN TABLE a09_s1.at_time (f0 text, f1 int, f2 int, f3 float8) SERVER pq
+  OPTIONS (database 'append_09', table 'append_09', timestamp '2025-08-21 06:37:43+00');
+SELECT count(*) FROM a09_s1.at_time;
+EXPLAIN (COSTS OFF) SELECT * FROM a09_s1.at_time;
+CREATE FOREIGN TABLE a09_s1.too_early (f0 text) SERVER pq
+  OPTIONS (database 'append_09', table 'append_09', timestamp '2020-01-01 00:00:00+00');
+SELECT * FROM a09_s1.too_early;
+CREATE FOREIGN TABLE a09_s1.no_tag (f0 text) SERVER pq
+  OPTIONS (database 'append_09', table 'append_09', tag 'nope');
+SELECT * FROM a09_s1.no_tag;
+ALTER FOREIGN TABLE a09_s1.no_tag OPTIONS (ADD snapshot_id '1');
+
 -- schema evolution by field id: renamed and added columns
 CREATE SCHEMA alt;
 IMPORT FOREIGN SCHEMA "append_table_with_alter_table" FROM SERVER pq INTO alt;

@@ -48,6 +48,9 @@ paimonImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	const char *warehouse = NULL;
 	const char *path_map = NULL;
 	int64		snapshot_id = 0;
+	const char *tag = NULL;
+	const char *timestamp = NULL;
+	int			time_travel = 0;
 	MemoryContext cxt;
 	MemoryContext old;
 	pm_env	   *env;
@@ -73,13 +76,31 @@ paimonImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		DefElem    *def = (DefElem *) lfirst(lc);
 
 		if (strcmp(def->defname, "snapshot_id") == 0)
+		{
 			snapshot_id = pmfdw_parse_snapshot_id(defGetString(def));
+			time_travel++;
+		}
+		else if (strcmp(def->defname, "tag") == 0)
+		{
+			tag = defGetString(def);
+			time_travel++;
+		}
+		else if (strcmp(def->defname, "timestamp") == 0)
+		{
+			timestamp = defGetString(def);
+			(void) pmfdw_parse_timestamp_millis(timestamp);
+			time_travel++;
+		}
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid option \"%s\"", def->defname),
-					 errhint("IMPORT FOREIGN SCHEMA of paimon_fdw accepts the option \"snapshot_id\".")));
+					 errhint("IMPORT FOREIGN SCHEMA of paimon_fdw accepts the options \"snapshot_id\", \"tag\" and \"timestamp\".")));
 	}
+	if (time_travel > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("options \"snapshot_id\", \"tag\" and \"timestamp\" are mutually exclusive")));
 	if (warehouse == NULL)
 		elog(ERROR, "paimon_fdw server has no warehouse option");
 
@@ -116,6 +137,8 @@ paimonImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 			continue;
 		path = pm_catalog_table_path(arena, warehouse, stmt->remote_schema, names[i]);
 		o.snapshot_id = snapshot_id;
+		o.tag = tag;
+		o.timestamp_millis = timestamp ? pmfdw_parse_timestamp_millis(timestamp) : 0;
 		o.external_path_map = path_map;
 		pm_error_clear(&err);
 		if (path == NULL || pm_table_open(env, io, path, &o, &table, &err) != PM_OK)
@@ -140,6 +163,10 @@ paimonImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		appendStringInfoString(&buf, quote_literal_cstr(names[i]));
 		if (snapshot_id > 0)
 			appendStringInfo(&buf, ", snapshot_id '" INT64_FORMAT "'", snapshot_id);
+		if (tag != NULL)
+			appendStringInfo(&buf, ", tag %s", quote_literal_cstr(tag));
+		if (timestamp != NULL)
+			appendStringInfo(&buf, ", \"timestamp\" %s", quote_literal_cstr(timestamp));
 		appendStringInfoString(&buf, ")");
 		pm_table_close(table);
 

@@ -22,6 +22,8 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/varlena.h"
+#include "utils/timestamp.h"
+#include "datatype/timestamp.h"
 
 typedef struct PaimonFdwOption
 {
@@ -35,6 +37,8 @@ static const PaimonFdwOption valid_options[] = {
 	{"database", ForeignTableRelationId},
 	{"table", ForeignTableRelationId},
 	{"snapshot_id", ForeignTableRelationId},
+	{"tag", ForeignTableRelationId},
+	{"timestamp", ForeignTableRelationId},
 	{NULL, InvalidOid}
 };
 
@@ -90,6 +94,23 @@ pmfdw_parse_snapshot_id(const char *value)
 	return (int64) v;
 }
 
+/* A timestamptz literal as epoch milliseconds (the snapshot current then). */
+int64
+pmfdw_parse_timestamp_millis(const char *value)
+{
+	TimestampTz ts = DatumGetTimestampTz(DirectFunctionCall3(timestamptz_in,
+															 CStringGetDatum(value),
+															 ObjectIdGetDatum(InvalidOid),
+															 Int32GetDatum(-1)));
+
+	if (TIMESTAMP_NOT_FINITE(ts))
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"timestamp\": \"%s\"", value)));
+	/* Postgres counts microseconds from 2000-01-01 */
+	return (ts + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY) / 1000;
+}
+
 static void
 check_path_map(const char *value)
 {
@@ -115,6 +136,7 @@ paimon_fdw_validator(PG_FUNCTION_ARGS)
 	List	   *options = untransformRelOptions(PG_GETARG_DATUM(0));
 	Oid			catalog = PG_GETARG_OID(1);
 	ListCell   *lc;
+	int			time_travel = 0;
 	bool		seen_warehouse = false,
 				seen_database = false,
 				seen_table = false;
@@ -159,7 +181,23 @@ paimon_fdw_validator(PG_FUNCTION_ARGS)
 			check_path_map(val);
 		}
 		else if (strcmp(def->defname, "snapshot_id") == 0)
+		{
 			(void) pmfdw_parse_snapshot_id(val);
+			time_travel++;
+		}
+		else if (strcmp(def->defname, "tag") == 0)
+		{
+			if (val[0] == '\0' || strchr(val, '/') != NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("invalid tag name \"%s\"", val)));
+			time_travel++;
+		}
+		else if (strcmp(def->defname, "timestamp") == 0)
+		{
+			(void) pmfdw_parse_timestamp_millis(val);
+			time_travel++;
+		}
 		else if (strcmp(def->defname, "database") == 0 || strcmp(def->defname, "table") == 0)
 		{
 			bool	   *seen = def->defname[0] == 'd' ? &seen_database : &seen_table;
@@ -176,6 +214,10 @@ paimon_fdw_validator(PG_FUNCTION_ARGS)
 						 errmsg("invalid %s name \"%s\"", def->defname, val)));
 		}
 	}
+	if (time_travel > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("options \"snapshot_id\", \"tag\" and \"timestamp\" are mutually exclusive")));
 	if (catalog == ForeignServerRelationId && !seen_warehouse)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
@@ -210,6 +252,10 @@ pmfdw_get_table_options(Oid foreigntableid, PaimonFdwTableOptions *opts)
 			opts->table = defGetString(def);
 		else if (strcmp(def->defname, "snapshot_id") == 0)
 			opts->snapshot_id = pmfdw_parse_snapshot_id(defGetString(def));
+		else if (strcmp(def->defname, "tag") == 0)
+			opts->tag = defGetString(def);
+		else if (strcmp(def->defname, "timestamp") == 0)
+			opts->timestamp_millis = pmfdw_parse_timestamp_millis(defGetString(def));
 	}
 	if (opts->warehouse == NULL || opts->database == NULL || opts->table == NULL)
 		elog(ERROR, "paimon_fdw: warehouse, database or table option missing");

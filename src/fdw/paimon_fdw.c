@@ -138,6 +138,8 @@ open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io)
 				 errdetail("Directory \"%s\" was not found.", opts->table_path)));
 	pm_error_clear(&err);
 	o.snapshot_id = opts->snapshot_id;
+	o.tag = opts->tag;
+	o.timestamp_millis = opts->timestamp_millis;
 	o.external_path_map = opts->external_path_map;
 	if (pm_table_open(env, io, opts->table_path, &o, &table, &err) != PM_OK)
 		pmfdw_error(&err);

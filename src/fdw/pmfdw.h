@@ -29,11 +29,14 @@ typedef struct PaimonFdwTableOptions
 	char	   *database;
 	char	   *table;
 	int64		snapshot_id;	/* 0: latest */
+	char	   *tag;			/* NULL, or read this tag's snapshot */
+	int64		timestamp_millis;	/* 0, or read the snapshot current then */
 	char	   *table_path;		/* <warehouse>/<database>.db/<table> */
 } PaimonFdwTableOptions;
 
 extern void pmfdw_get_table_options(Oid foreigntableid, PaimonFdwTableOptions *opts);
 extern int64 pmfdw_parse_snapshot_id(const char *value);
+extern int64 pmfdw_parse_timestamp_millis(const char *value);
 
 /* ---- error.c ---- */
 extern int	pmfdw_sqlstate(pm_code code);

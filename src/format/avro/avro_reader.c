@@ -18,7 +18,7 @@
  * block holding more or fewer bytes than its records is corrupt.
  *
  * Spec: Apache Avro 1.11 specification, "Object Container Files";
- * /work/shared/docs/paimon-format-metadata.md section 4.
+ * ../shared/docs/paimon-format-metadata.md section 4.
  *-------------------------------------------------------------------------
  */
 #include "format/avro/avro_reader.h"

@@ -317,11 +317,8 @@ setup_partial_update(pm_merge_engine *e, pm_arena *arena, pm_error *err)
 							   "primary key \"%s\" can not be in a sequence group", name);
 			field_group[seq[i]] = e->ngroups;
 			seqfield[seq[i]] = true;
-			g->seq_cols[i] = -1;	/* mapped below */
+			g->seq_cols[i] = seq[i];	/* table field; mapped to a column below */
 		}
-		/* remember table fields for mapping: stash them in seq_cols for now */
-		for (int i = 0; i < nseq; i++)
-			g->seq_cols[i] = seq[i];
 		e->ngroups++;
 	}
 	e->table_has_groups = e->ngroups > 0;

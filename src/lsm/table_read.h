@@ -2,12 +2,21 @@
  * table_read.h
  *	  The read facade src/fdw/ calls: rows of a planned scan, merged.
  *
- * For append tables (and splits whose files need no merge) this is the
- * table layer's pm_scan_reader_*; for primary-key tables each split
- * (bucket) goes through the LSM merge reader and the table's merge engine
- * (deduplicate, partial-update, aggregation, first-row), deletion vectors
- * applied. Batches carry one vector per requested field, in table types,
- * exactly like pm_scan_reader_next.
+ * For append tables this is the table layer's pm_scan_reader_* (or, when
+ * their files carry deletion vectors, a plain read with the DVs applied).
+ * For primary-key tables each split (bucket) is read raw when Java would
+ * (no level-0 file and no retract rows, ...; DVs applied), else through
+ * the LSM merge reader and the table's merge engine (deduplicate,
+ * partial-update, aggregation, first-row), DVs applied per file; -U/-D
+ * results are dropped. Batches carry one vector per requested field, in
+ * table types, exactly like pm_scan_reader_next; rows come split by split
+ * in plan order, in key order within a merged split.
+ *
+ * Errors a merge can raise mid-scan (PM_ERR_INVALID): what Java raises too,
+ * e.g. a DELETE record reaching a partial-update table without
+ * ignore-delete, integer overflow in sum, retraction of a function that
+ * has none. Unimplemented aggregate functions (rbm64, sketches) are
+ * PM_ERR_UNSUPPORTED at open, only when their column is read.
  *
  *	 pm_table_read_open		start reading `fields` of a planned scan
  *	 pm_table_read_next		next batch, *batch = NULL at the end

@@ -97,7 +97,8 @@ def split_top(s):
 
 def random_type(rnd, nested):
     choices = ["BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE",
-               "DECIMAL", "STRING", "VARCHAR", "BYTES", "DATE", "TIMESTAMP", "TIMESTAMP_LTZ"]
+               "DECIMAL", "STRING", "VARCHAR", "CHAR", "BYTES", "VARBINARY", "DATE", "TIMESTAMP",
+               "TIMESTAMP_LTZ"]
     if nested:
         choices += ["ARRAY", "MAP", "ROW"]
     k = rnd.choice(choices)
@@ -107,8 +108,13 @@ def random_type(rnd, nested):
         return "DECIMAL(%d, %d)" % (p, s)
     if k == "VARCHAR":
         return "VARCHAR(%d)" % rnd.choice([1, 10, 100])
+    if k == "CHAR":
+        return "CHAR(%d)" % rnd.choice([1, 5, 20])
+    if k == "VARBINARY":
+        return "VARBINARY(%d)" % rnd.choice([4, 20])
     if k == "TIMESTAMP":
-        return "TIMESTAMP(%d)" % rnd.choice([0, 3, 6])
+        # p=9 values are whole microseconds (PostgreSQL has no nanoseconds)
+        return "TIMESTAMP(%d)" % rnd.choice([0, 1, 3, 6, 9])
     if k == "TIMESTAMP_LTZ":
         return "TIMESTAMP(%d) WITH LOCAL TIME ZONE" % rnd.choice([3, 6])
     if k == "ARRAY":
@@ -158,7 +164,7 @@ def random_value(rnd, t, null_rate=0.15):
         n = rnd.randint(0, min(maxlen, 20))
         return "".join(rnd.choice("abcdefghijklmnopqrstuvwxyz0123456789 _-") for _ in range(n))
     if name in ("BYTES", "VARBINARY", "BINARY"):
-        n = rnd.randint(0, 12)
+        n = rnd.randint(0, min(12, args[0]) if args else 12)
         return bytes(rnd.randrange(256) for _ in range(n)).hex()
     if name == "DATE":
         if edge:
@@ -709,7 +715,22 @@ class Sql:
             self.reason = "cannot connect with psql (%s)" % str(e).strip().splitlines()[-1]
 
     def psql(self, sql):
-        return run(["psql", "-X", "-Atq", "-v", "ON_ERROR_STOP=1"], input_text=sql, timeout=300)
+        # after a backend crash the server restarts: wait for it instead of failing every
+        # following query; a crash itself is reported as such
+        for attempt in range(20):
+            try:
+                return run(["psql", "-X", "-Atq", "-v", "ON_ERROR_STOP=1"], input_text=sql,
+                           timeout=300)
+            except RuntimeError as e:
+                msg = str(e)
+                if "server closed the connection unexpectedly" in msg:
+                    raise RuntimeError("THE SERVER CRASHED on this query (see the server log):\n"
+                                       + sql.strip().splitlines()[-1])
+                if ("not yet accepting connections" in msg or "in recovery mode" in msg
+                        or "shutting down" in msg) and attempt < 19:
+                    time.sleep(0.5)
+                    continue
+                raise
 
     def setup(self, seed, wh, snapshots):
         """One server per seed; schema dt<seed>_latest and dt<seed>_s<N> per snapshot."""

@@ -52,7 +52,7 @@ add "$(sed -n 's/.*All \([0-9]*\) tests passed.*/\1/p' "$LOGS/regress.log" | hea
 	"$(sed -n 's/.* \([0-9]*\) of [0-9]* tests failed.*/\1/p' "$LOGS/regress.log" | head -1)"
 for f in corpus oracle; do
 	[ -f "$LOGS/$f.log" ] || continue
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOGS/$f.log" | tail -1)
+	line=$(grep -E '^([A-Za-z_]+: )?[0-9]+ passed, [0-9]+ failed' "$LOGS/$f.log" | tail -1 | sed 's/^[A-Za-z_]*: //')
 	add "$(echo "$line" | awk '{print $1}')" "$(echo "$line" | awk '{print $3}')"
 done
 rm -rf "$LOGS"

@@ -846,18 +846,19 @@ def run_seed(seed, args, sql, use_py, tmproot):
     for snap, schema, jrows, _ in dump:
         types = [c["type"] for c in schema["columns"]]
         label = "snapshot %s" % (snap or "latest")
-        if True:
-            k_layout, k = state_of[snap]
-            if k < 0 and jrows:
-                failures.append("%s: java returned %d rows where none were written" % (label, len(jrows)))
-            if k >= 0:
-                mcols, mrows = case.state(k_layout, k)
-                if mcols != [c["name"] for c in schema["columns"]]:
-                    failures.append("%s: model columns %s != java columns %s" % (
-                        label, mcols, [c["name"] for c in schema["columns"]]))
-                else:
-                    failures += compare("java-vs-model " + label, types, mrows, jrows,
-                                        zero_sign=not args.pk)
+        # 1. java-vs-model
+        k_layout, k = state_of[snap]
+        if k < 0 and jrows:
+            failures.append("%s: java returned %d rows where none were written" % (label, len(jrows)))
+        if k >= 0:
+            mcols, mrows = case.state(k_layout, k)
+            if mcols != [c["name"] for c in schema["columns"]]:
+                failures.append("%s: model columns %s != java columns %s" % (
+                    label, mcols, [c["name"] for c in schema["columns"]]))
+            else:
+                failures += compare("java-vs-model " + label, types, mrows, jrows,
+                                    zero_sign=not args.pk)
+        # 2. sql-vs-java, whole table and with random WHERE clauses
         if sql is not None:
             try:
                 srows = sql.read(seed, table, snap)
@@ -882,6 +883,7 @@ def run_seed(seed, args, sql, use_py, tmproot):
                             label, where, str(e).strip()[-1500:]))
             except Exception as e:  # noqa: BLE001
                 failures.append("sql-vs-java %s: query failed: %s" % (label, str(e).strip()[-2000:]))
+        # 3. py-vs-java
         if pdump is not None:
             try:
                 prows = pdump.get(snap, RuntimeError("snapshot missing from pypaimon's dump"))

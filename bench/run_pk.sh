@@ -43,9 +43,6 @@ for t in pk_7col pk_7col_flat; do
 	[ -d "$WAREHOUSE/bench.db/$t" ] || { echo "run_pk.sh: no table $WAREHOUSE/bench.db/$t (bench/gen_pk_table.sh writes it)" >&2; exit 1; }
 done
 chmod -R a+rX "$WAREHOUSE"
-# the server runs as 'postgres' when we are root: it must reach the warehouse
-d=$WAREHOUSE
-while [ "$d" != / ]; do chmod a+x "$d" 2>/dev/null || true; d=$(dirname "$d"); done
 
 # shellcheck source=../scripts/pg-tmp.sh
 . scripts/pg-tmp.sh

@@ -62,97 +62,62 @@ decode_ranges(const pm_vector *v, int64_t i, pm_arena *arena, pm_index_manifest_
 	return PM_OK;
 }
 
+typedef struct index_reading
+{
+	pm_arena   *arena;
+	pm_index_manifest_entry *entries;
+	int			n;
+	int			cap;
+} index_reading;
+
+static pm_code
+index_row(void *ctx, const pm_batch *b, int64_t i, pm_error *err)
+{
+	index_reading *ir = ctx;
+	pm_arena   *arena = ir->arena;
+	pm_index_manifest_entry *e;
+	bool		nomem = false;
+	int64_t		version = pm_meta_vector_int(&b->cols[0], i, -1);
+	pm_code		rc;
+
+	if (version != 1)
+		return pm_fail(err, PM_ERR_UNSUPPORTED, "index manifest version %lld is not supported",
+					   (long long) version);
+	if (!pm_arena_array_grow(arena, (void **) &ir->entries, &ir->cap, ir->n,
+							 sizeof(*ir->entries), 1 << 26))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	e = &ir->entries[ir->n];
+	memset(e, 0, sizeof(*e));
+	e->kind = (int) pm_meta_vector_int(&b->cols[1], i, 0);
+	if (!pm_meta_vector_bytes(&b->cols[2], i, arena, &e->partition, &e->partition_len))
+		nomem = true;
+	e->bucket = (int32_t) pm_meta_vector_int(&b->cols[3], i, 0);
+	e->index_type = pm_meta_vector_string(&b->cols[4], i, arena, &nomem);
+	e->file_name = pm_meta_vector_string(&b->cols[5], i, arena, &nomem);
+	e->file_size = pm_meta_vector_int(&b->cols[6], i, -1);
+	e->row_count = pm_meta_vector_int(&b->cols[7], i, -1);
+	e->external_path = pm_meta_vector_string(&b->cols[9], i, arena, &nomem);
+	if (nomem)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (e->partition == NULL || e->index_type == NULL || e->file_name == NULL ||
+		e->file_name[0] == '\0' || strchr(e->file_name, '/') != NULL)
+		return pm_fail(err, PM_ERR_CORRUPT, "index manifest entry is incomplete");
+	rc = decode_ranges(&b->cols[8], i, arena, e, err);
+	if (rc == PM_OK)
+		ir->n++;
+	return rc;
+}
+
 pm_code
 pm_index_manifest_read(const pm_env *env, pm_fileio *io, const char *path, pm_arena *arena,
 					   pm_index_manifest_entry **out, int *count, pm_error *err)
 {
-	const pm_type *type;
-	pm_format_read_options opts;
-	pm_format_reader *reader = NULL;
-	pm_file_format format;
-	pm_index_manifest_entry *entries = NULL;
-	int			n = 0,
-				cap = 0;
-	pm_code		rc;
+	index_reading ir = {arena, NULL, 0, 0};
 
 	*out = NULL;
 	*count = 0;
-	PM_TRY(pm_data_type_parse(INDEX_MANIFEST_TYPE, arena, &type, err));
-	PM_TRY(pm_metadata_file_format(io, path, &format, err));
-	memset(&opts, 0, sizeof(opts));
-	opts.schema = type;
-	rc = pm_format_reader_open(format, env, io, path, &opts, &reader, err);
-	while (rc == PM_OK)
-	{
-		pm_batch   *b;
-
-		rc = pm_format_reader_next(reader, &b, err);
-		if (rc != PM_OK || b == NULL)
-			break;
-		if (b->ncols != type->nfields)
-		{
-			rc = pm_fail(err, PM_ERR_CORRUPT, "format reader returned %d columns", b->ncols);
-			break;
-		}
-		for (int64_t i = 0; i < b->nrows && rc == PM_OK; i++)
-		{
-			pm_index_manifest_entry *e;
-			bool		nomem = false;
-			int64_t		version = pm_meta_vector_int(&b->cols[0], i, -1);
-
-			if (version != 1)
-			{
-				rc = pm_fail(err, PM_ERR_UNSUPPORTED, "index manifest version %lld is not supported",
-							 (long long) version);
-				break;
-			}
-			if (n == cap)
-			{
-				int			ncap = cap ? cap * 2 : 16;
-
-				entries = pm_arena_realloc(arena, entries, sizeof(*entries) * cap,
-										   sizeof(*entries) * ncap);
-				if (entries == NULL)
-				{
-					rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
-					break;
-				}
-				cap = ncap;
-			}
-			e = &entries[n];
-			memset(e, 0, sizeof(*e));
-			e->kind = (int) pm_meta_vector_int(&b->cols[1], i, 0);
-			if (!pm_meta_vector_bytes(&b->cols[2], i, arena, &e->partition, &e->partition_len))
-				nomem = true;
-			e->bucket = (int32_t) pm_meta_vector_int(&b->cols[3], i, 0);
-			e->index_type = pm_meta_vector_string(&b->cols[4], i, arena, &nomem);
-			e->file_name = pm_meta_vector_string(&b->cols[5], i, arena, &nomem);
-			e->file_size = pm_meta_vector_int(&b->cols[6], i, -1);
-			e->row_count = pm_meta_vector_int(&b->cols[7], i, -1);
-			e->external_path = pm_meta_vector_string(&b->cols[9], i, arena, &nomem);
-			if (nomem)
-			{
-				rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
-				break;
-			}
-			if (e->partition == NULL || e->index_type == NULL || e->file_name == NULL ||
-				e->file_name[0] == '\0' || strchr(e->file_name, '/') != NULL)
-			{
-				rc = pm_fail(err, PM_ERR_CORRUPT, "index manifest entry is incomplete");
-				break;
-			}
-			rc = decode_ranges(&b->cols[8], i, arena, e, err);
-			if (rc == PM_OK)
-				n++;
-		}
-	}
-	pm_format_reader_close(reader);
-	if (rc != PM_OK)
-	{
-		pm_error_set_path(err, path);
-		return rc;
-	}
-	*out = entries;
-	*count = n;
+	PM_TRY(pm_metadata_file_scan(env, io, path, INDEX_MANIFEST_TYPE, arena, index_row, &ir, err));
+	*out = ir.entries;
+	*count = ir.n;
 	return PM_OK;
 }

@@ -118,66 +118,39 @@ decode_row(const pm_batch *b, int64_t i, pm_arena *arena, pm_manifest_entry *e,
 	return PM_OK;
 }
 
+typedef struct entry_reading
+{
+	pm_arena   *arena;
+	pm_manifest_entry **entries;
+	int		   *count;
+	int		   *cap;
+} entry_reading;
+
+static pm_code
+entry_row(void *ctx, const pm_batch *b, int64_t i, pm_error *err)
+{
+	entry_reading *er = ctx;
+	pm_code		rc;
+
+	if (!pm_arena_array_grow(er->arena, (void **) er->entries, er->cap, *er->count,
+							 sizeof(**er->entries), 1 << 26))
+		return *er->cap >= (1 << 25) ?
+			pm_fail(err, PM_ERR_CORRUPT, "too many manifest entries") :
+			pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	rc = decode_row(b, i, er->arena, &(*er->entries)[*er->count], err);
+	if (rc == PM_OK)
+		(*er->count)++;
+	return rc;
+}
+
 pm_code
 pm_manifest_entries_read(const pm_env *env, pm_fileio *io, const char *path,
 						 pm_arena *arena, pm_manifest_entry **entries, int *count,
 						 int *cap, pm_error *err)
 {
-	const pm_type *type;
-	pm_format_read_options opts;
-	pm_format_reader *reader = NULL;
-	pm_file_format format;
-	pm_code		rc;
+	entry_reading er = {arena, entries, count, cap};
 
-	PM_TRY(pm_data_type_parse(MANIFEST_ENTRY_TYPE, arena, &type, err));
-	PM_TRY(pm_metadata_file_format(io, path, &format, err));
-	memset(&opts, 0, sizeof(opts));
-	opts.schema = type;
-	rc = pm_format_reader_open(format, env, io, path, &opts, &reader, err);
-	while (rc == PM_OK)
-	{
-		pm_batch   *b;
-
-		rc = pm_format_reader_next(reader, &b, err);
-		if (rc != PM_OK || b == NULL)
-			break;
-		if (b->ncols != type->nfields)
-		{
-			rc = pm_fail(err, PM_ERR_CORRUPT, "format reader returned %d columns, expected %d",
-						 b->ncols, type->nfields);
-			break;
-		}
-		for (int64_t i = 0; i < b->nrows && rc == PM_OK; i++)
-		{
-			if (*count == *cap)
-			{
-				int			ncap = *cap ? *cap * 2 : 64;
-				pm_manifest_entry *grown;
-
-				if (ncap > (1 << 26))
-				{
-					rc = pm_fail(err, PM_ERR_CORRUPT, "too many manifest entries");
-					break;
-				}
-				grown = pm_arena_realloc(arena, *entries, sizeof(**entries) * *cap,
-										 sizeof(**entries) * ncap);
-				if (grown == NULL)
-				{
-					rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
-					break;
-				}
-				*entries = grown;
-				*cap = ncap;
-			}
-			rc = decode_row(b, i, arena, &(*entries)[*count], err);
-			if (rc == PM_OK)
-				(*count)++;
-		}
-	}
-	pm_format_reader_close(reader);
-	if (rc != PM_OK)
-		pm_error_set_path(err, path);
-	return rc;
+	return pm_metadata_file_scan(env, io, path, MANIFEST_ENTRY_TYPE, arena, entry_row, &er, err);
 }
 
 /* ---- merging by identifier -------------------------------------------- */

@@ -161,6 +161,64 @@ pm_meta_vector_stats(const pm_vector *v, int64_t i, pm_arena *arena, pm_simple_s
 }
 
 pm_code
+pm_metadata_file_scan(const pm_env *env, pm_fileio *io, const char *path,
+					  const char *type_text, pm_arena *arena,
+					  pm_metadata_row_fn fn, void *ctx, pm_error *err)
+{
+	const pm_type *type;
+	pm_format_read_options opts;
+	pm_format_reader *reader = NULL;
+	pm_file_format format;
+	pm_code		rc;
+
+	PM_TRY(pm_data_type_parse(type_text, arena, &type, err));
+	PM_TRY(pm_metadata_file_format(io, path, &format, err));
+	memset(&opts, 0, sizeof(opts));
+	opts.schema = type;
+	rc = pm_format_reader_open(format, env, io, path, &opts, &reader, err);
+	while (rc == PM_OK)
+	{
+		pm_batch   *b;
+
+		rc = pm_format_reader_next(reader, &b, err);
+		if (rc != PM_OK || b == NULL)
+			break;
+		if (b->ncols != type->nfields)
+		{
+			rc = pm_fail(err, PM_ERR_CORRUPT, "format reader returned %d columns, expected %d",
+						 b->ncols, type->nfields);
+			break;
+		}
+		for (int64_t i = 0; i < b->nrows && rc == PM_OK; i++)
+			rc = fn(ctx, b, i, err);
+	}
+	pm_format_reader_close(reader);
+	if (rc != PM_OK)
+		pm_error_set_path(err, path);
+	return rc;
+}
+
+bool
+pm_arena_array_grow(pm_arena *arena, void **array, int *cap, int n, size_t elem_size,
+					int max_elems)
+{
+	int			ncap;
+	void	   *grown;
+
+	if (n < *cap)
+		return true;
+	ncap = *cap ? *cap * 2 : 16;
+	if (ncap > max_elems)
+		return false;
+	grown = pm_arena_realloc(arena, *array, elem_size * (size_t) *cap, elem_size * (size_t) ncap);
+	if (grown == NULL)
+		return false;
+	*array = grown;
+	*cap = ncap;
+	return true;
+}
+
+pm_code
 pm_metadata_file_format(pm_fileio *io, const char *path, pm_file_format *format,
 						pm_error *err)
 {
@@ -195,95 +253,63 @@ pm_metadata_file_format(pm_fileio *io, const char *path, pm_file_format *format,
 	return PM_OK;
 }
 
+typedef struct list_reading
+{
+	pm_arena   *arena;
+	pm_manifest_file_meta *metas;
+	int			n;
+	int			cap;
+} list_reading;
+
+static pm_code
+list_row(void *ctx, const pm_batch *b, int64_t i, pm_error *err)
+{
+	list_reading *lr = ctx;
+	pm_arena   *arena = lr->arena;
+	pm_manifest_file_meta *m;
+	bool		nomem = false;
+	int64_t		version = pm_meta_vector_int(&b->cols[0], i, -1);
+
+	if (version != 2)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "manifest list version %lld is not supported", (long long) version);
+	if (!pm_arena_array_grow(arena, (void **) &lr->metas, &lr->cap, lr->n, sizeof(*lr->metas),
+							 1 << 26))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	m = &lr->metas[lr->n];
+	memset(m, 0, sizeof(*m));
+	m->file_name = pm_meta_vector_string(&b->cols[1], i, arena, &nomem);
+	m->file_size = pm_meta_vector_int(&b->cols[2], i, -1);
+	m->num_added_files = pm_meta_vector_int(&b->cols[3], i, 0);
+	m->num_deleted_files = pm_meta_vector_int(&b->cols[4], i, 0);
+	if (!pm_meta_vector_stats(&b->cols[5], i, arena, &m->partition_stats))
+		nomem = true;
+	m->schema_id = pm_meta_vector_int(&b->cols[6], i, 0);
+	m->has_bucket_range = !pm_vector_is_null(&b->cols[7], i) && !pm_vector_is_null(&b->cols[8], i);
+	m->min_bucket = (int32_t) pm_meta_vector_int(&b->cols[7], i, 0);
+	m->max_bucket = (int32_t) pm_meta_vector_int(&b->cols[8], i, 0);
+	m->has_level_range = !pm_vector_is_null(&b->cols[9], i) && !pm_vector_is_null(&b->cols[10], i);
+	m->min_level = (int32_t) pm_meta_vector_int(&b->cols[9], i, 0);
+	m->max_level = (int32_t) pm_meta_vector_int(&b->cols[10], i, 0);
+	if (nomem)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (m->file_name == NULL || m->file_name[0] == '\0' || strchr(m->file_name, '/') != NULL)
+		return pm_fail(err, PM_ERR_CORRUPT, "manifest list entry has an invalid file name");
+	lr->n++;
+	return PM_OK;
+}
+
 pm_code
 pm_manifest_list_read(const pm_env *env, pm_fileio *io, const char *path,
 					  pm_arena *arena, pm_manifest_file_meta **out, int *count,
 					  pm_error *err)
 {
-	const pm_type *type;
-	pm_format_read_options opts;
-	pm_format_reader *reader = NULL;
-	pm_file_format format;
-	pm_manifest_file_meta *metas = NULL;
-	int			n = 0,
-				cap = 0;
-	pm_code		rc;
+	list_reading lr = {arena, NULL, 0, 0};
 
 	*out = NULL;
 	*count = 0;
-	PM_TRY(pm_data_type_parse(MANIFEST_LIST_TYPE, arena, &type, err));
-	PM_TRY(pm_metadata_file_format(io, path, &format, err));
-	memset(&opts, 0, sizeof(opts));
-	opts.schema = type;
-	rc = pm_format_reader_open(format, env, io, path, &opts, &reader, err);
-	while (rc == PM_OK)
-	{
-		pm_batch   *b;
-
-		rc = pm_format_reader_next(reader, &b, err);
-		if (rc != PM_OK || b == NULL)
-			break;
-		if (b->ncols != type->nfields)
-		{
-			rc = pm_fail(err, PM_ERR_CORRUPT, "format reader returned %d columns, expected %d",
-						 b->ncols, type->nfields);
-			break;
-		}
-		for (int64_t i = 0; i < b->nrows && rc == PM_OK; i++)
-		{
-			pm_manifest_file_meta *m;
-			bool		nomem = false;
-			int64_t		version = pm_meta_vector_int(&b->cols[0], i, -1);
-
-			if (version != 2)
-			{
-				rc = pm_fail(err, PM_ERR_UNSUPPORTED,
-							 "manifest list version %lld is not supported", (long long) version);
-				break;
-			}
-			if (n == cap)
-			{
-				int			ncap = cap ? cap * 2 : 16;
-
-				metas = pm_arena_realloc(arena, metas, sizeof(*metas) * cap, sizeof(*metas) * ncap);
-				if (metas == NULL)
-				{
-					rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
-					break;
-				}
-				cap = ncap;
-			}
-			m = &metas[n];
-			memset(m, 0, sizeof(*m));
-			m->file_name = pm_meta_vector_string(&b->cols[1], i, arena, &nomem);
-			m->file_size = pm_meta_vector_int(&b->cols[2], i, -1);
-			m->num_added_files = pm_meta_vector_int(&b->cols[3], i, 0);
-			m->num_deleted_files = pm_meta_vector_int(&b->cols[4], i, 0);
-			if (!pm_meta_vector_stats(&b->cols[5], i, arena, &m->partition_stats))
-				nomem = true;
-			m->schema_id = pm_meta_vector_int(&b->cols[6], i, 0);
-			m->has_bucket_range = !pm_vector_is_null(&b->cols[7], i) && !pm_vector_is_null(&b->cols[8], i);
-			m->min_bucket = (int32_t) pm_meta_vector_int(&b->cols[7], i, 0);
-			m->max_bucket = (int32_t) pm_meta_vector_int(&b->cols[8], i, 0);
-			m->has_level_range = !pm_vector_is_null(&b->cols[9], i) && !pm_vector_is_null(&b->cols[10], i);
-			m->min_level = (int32_t) pm_meta_vector_int(&b->cols[9], i, 0);
-			m->max_level = (int32_t) pm_meta_vector_int(&b->cols[10], i, 0);
-			if (nomem)
-				rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
-			else if (m->file_name == NULL || m->file_name[0] == '\0' ||
-					 strchr(m->file_name, '/') != NULL)
-				rc = pm_fail(err, PM_ERR_CORRUPT, "manifest list entry has an invalid file name");
-			else
-				n++;
-		}
-	}
-	pm_format_reader_close(reader);
-	if (rc != PM_OK)
-	{
-		pm_error_set_path(err, path);
-		return rc;
-	}
-	*out = metas;
-	*count = n;
+	PM_TRY(pm_metadata_file_scan(env, io, path, MANIFEST_LIST_TYPE, arena, list_row, &lr, err));
+	*out = lr.metas;
+	*count = lr.n;
 	return PM_OK;
 }

@@ -53,4 +53,27 @@ extern bool pm_versioned_name_id(const char *name, const char *prefix, int64_t *
 extern pm_code pm_metadata_file_format(pm_fileio *io, const char *path,
 									   pm_file_format *format, pm_error *err);
 
+/*
+ * Called for row `row` of a batch of a metadata file; anything but PM_OK
+ * stops the scan.
+ */
+typedef pm_code (*pm_metadata_row_fn) (void *ctx, const pm_batch *b, int64_t row,
+									   pm_error *err);
+
+/*
+ * Read a metadata file (manifest list, manifest, index manifest: Avro or
+ * ORC, told apart by their magic) as rows of the Paimon ROW type written as
+ * type_text, handing every row to fn. Errors name the file.
+ */
+extern pm_code pm_metadata_file_scan(const pm_env *env, pm_fileio *io, const char *path,
+									 const char *type_text, pm_arena *arena,
+									 pm_metadata_row_fn fn, void *ctx, pm_error *err);
+
+/*
+ * Make room for one more element in an arena array of *cap elements of
+ * elem_size holding n; false on out-of-memory or past max_elems.
+ */
+extern bool pm_arena_array_grow(pm_arena *arena, void **array, int *cap, int n,
+								size_t elem_size, int max_elems);
+
 #endif							/* PM_TABLE_TABLE_INT_H */

@@ -21,7 +21,9 @@ OBJS = $(CORE_SRCS:.c=.o) $(FDW_SRCS:.c=.o)
 CORE_LIBS = -lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring
 SHLIB_LINK += $(CORE_LIBS)
 PG_CPPFLAGS += -Isrc
-PG_CFLAGS += -std=gnu11
+# header dependencies: a changed header rebuilds the objects that include it
+PG_CFLAGS += -std=gnu11 -MMD -MP
+EXTRA_CLEAN = $(OBJS:.o=.d)
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=paimon_fdw
@@ -31,6 +33,7 @@ PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifneq ($(PGXS),)
 include $(PGXS)
 endif
+-include $(OBJS:.o=.d)
 
 # ---------------------------------------------------------------------------
 # The core without Postgres: unit tests and fuzz replay. Compiled with no

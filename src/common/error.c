@@ -18,6 +18,9 @@ pm_error_clear(pm_error *err)
 	err->path[0] = '\0';
 }
 
+static pm_code vfail(pm_error *err, pm_code code, int sys_errno, const char *fmt, va_list ap)
+			__attribute__((format(printf, 4, 0)));
+
 static pm_code
 vfail(pm_error *err, pm_code code, int sys_errno, const char *fmt, va_list ap)
 {

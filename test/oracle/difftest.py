@@ -250,6 +250,9 @@ class Case:
             cols.append({"name": "p%d" % j, "type": pt})
             part.append("p%d" % j)
         fmt = rnd.choice(["parquet", "orc", "avro"])
+        self.fmt = fmt
+        for c in cols:
+            c["type"] = self.fit_type(c["type"])
         options = {"file.format": fmt, "file.compression": rnd.choice(COMPRESSIONS[fmt])}
         if pk:
             # primary key = id + partition keys (Paimon requires the partition in the key)
@@ -298,6 +301,12 @@ class Case:
         self.model = []        # expected rows (lists) after each snapshot: [(snap_id, rows)]
         self.snapshot_schemas = []
         self._generate()
+
+    def fit_type(self, t):
+        """Avro files hold timestamps of precision <= 6 only."""
+        if self.fmt == "avro":
+            return t.replace("TIMESTAMP(9)", "TIMESTAMP(6)")
+        return t
 
     def table_json(self):
         return {"columns": [{"name": c["name"], "type": c["type"]} for c in self.initial_columns],
@@ -425,7 +434,7 @@ class Case:
         free = [i for i, c in enumerate(self.columns) if c["name"] not in protected]
         kind = rnd.choice(["add", "add", "drop", "rename", "widen"])
         if kind == "add" or not free:
-            t = random_type(rnd, False)
+            t = self.fit_type(random_type(rnd, False))
             name = "c%d" % self.next_col
             self.next_col += 1
             self.columns.append({"name": name, "type": t, "fid": self.next_fid})

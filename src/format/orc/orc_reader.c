@@ -883,9 +883,53 @@ lengths_to_offsets(col_reader *c, const int64_t *lens, const uint8_t *nulls, int
 	return PM_OK;
 }
 
+static pm_code decode_varlen_raw(orc_reader *r, col_reader *c, pm_vector *v, int64_t n,
+								 int64_t k, pm_error *err);
+
+/*
+ * ORC CHAR(n) values are stored padded with spaces; ORC's Java reader
+ * (TreeReaderFactory.CharTreeReader, right trim) and so Paimon return them
+ * without the trailing spaces. Copies the column's bytes, trimmed.
+ */
+static pm_code
+trim_char_padding(orc_reader *r, pm_vector *v, int64_t n, pm_error *err)
+{
+	uint8_t    *out = pm_arena_alloc(r->batch_arena, (size_t) v->data_size + 1);
+	int32_t		pos = 0;
+
+	if (out == NULL)
+		return nomem(err);
+	for (int64_t i = 0; i < n; i++)
+	{
+		int32_t		start = v->offsets[i];
+		int32_t		len = v->offsets[i + 1] - start;
+
+		while (len > 0 && v->data[start + len - 1] == ' ')
+			len--;
+		if (len > 0)
+			memcpy(out + pos, v->data + start, (size_t) len);
+		v->offsets[i] = pos;
+		pos += len;
+	}
+	v->offsets[n] = pos;
+	v->data = out;
+	v->data_size = pos;
+	return PM_OK;
+}
+
 static pm_code
 decode_varlen(orc_reader *r, col_reader *c, pm_vector *v, int64_t n, int64_t k,
 			  pm_error *err)
+{
+	PM_TRY(decode_varlen_raw(r, c, v, n, k, err));
+	if (c->ot->kind == ORC_CHAR)
+		return trim_char_padding(r, v, n, err);
+	return PM_OK;
+}
+
+static pm_code
+decode_varlen_raw(orc_reader *r, col_reader *c, pm_vector *v, int64_t n, int64_t k,
+				  pm_error *err)
 {
 	int64_t    *tmp = pm_arena_alloc(r->batch_arena, sizeof(int64_t) * (size_t) (k + 1));
 	int64_t		total;

@@ -62,6 +62,7 @@ typedef struct pm_kv_record
 	int64_t		row;
 	int64_t		seq;			/* _SEQUENCE_NUMBER */
 	int			kind;			/* pm_rowkind */
+	int32_t		level;			/* LSM level of the file it came from */
 } pm_kv_record;
 
 /* A value: row `row` of vector `vec`; vec NULL means SQL NULL. */

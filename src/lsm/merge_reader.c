@@ -46,6 +46,7 @@ struct pm_merge_reader
 	int		   *heap;			/* run indexes */
 	int			nheap;
 	bool		started;
+	bool		lookup;			/* see pm_merge_reader_set_lookup */
 	int		   *group;			/* runs of the current key */
 	pm_kv_record *recs;
 	pm_arena   *out_arena;
@@ -239,6 +240,7 @@ record_of(pm_merge_reader *m, int run, pm_kv_record *rec, pm_error *err)
 	rec->row = r->pos;
 	rec->seq = PM_VEC_VALUES(seq, int64_t)[r->pos];
 	rec->kind = PM_VEC_VALUES(kind, int8_t)[r->pos];
+	rec->level = r->src.level;
 	if (rec->kind < 0 || rec->kind > 3)
 		return pm_fail(err, PM_ERR_CORRUPT, "invalid _VALUE_KIND %d", rec->kind);
 	return PM_OK;
@@ -284,9 +286,17 @@ merge_one_key(pm_merge_reader *m, pm_error *err)
 		int			kind;
 		const pm_merge_cell *cells;
 
+		int			pick = -1;	/* lookup: the record of the lowest level >= 1 */
+
+		if (m->lookup)
+			for (int i = 0; i < n; i++)
+				if (m->recs[i].level > 0 &&
+					(pick < 0 || m->recs[i].level < m->recs[pick].level))
+					pick = i;
 		pm_merge_engine_reset(m->engine);
 		for (int i = 0; i < n; i++)
-			PM_TRY(pm_merge_engine_add(m->engine, &m->recs[i], err));
+			if (!m->lookup || m->recs[i].level <= 0 || i == pick)
+				PM_TRY(pm_merge_engine_add(m->engine, &m->recs[i], err));
 		PM_TRY(pm_merge_engine_result(m->engine, &has_row, &kind, &cells, err));
 		if (has_row && pm_rowkind_is_add(kind))
 			PM_TRY(emit(m, cells, NULL, err));
@@ -301,6 +311,12 @@ merge_one_key(pm_merge_reader *m, pm_error *err)
 			heap_push(m, m->group[i]);
 	}
 	return PM_OK;
+}
+
+void
+pm_merge_reader_set_lookup(pm_merge_reader *m, bool lookup)
+{
+	m->lookup = lookup;
 }
 
 pm_code

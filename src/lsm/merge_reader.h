@@ -42,9 +42,22 @@ typedef struct pm_run_source
 	void		(*close) (void *state);	/* may be NULL */
 	void	   *state;
 	const pm_deletion_vector *dv;	/* NULL: no deleted rows */
+	int32_t		level;			/* LSM level of the run (0: level 0) */
 } pm_run_source;
 
 typedef struct pm_merge_reader pm_merge_reader;
+
+/*
+ * Lookup mode (Java's LookupMergeFunction, used when the table "needs
+ * lookup": changelog-producer=lookup, deletion vectors or force-lookup, not
+ * first-row). Lookup compaction writes into level L >= 1 the value already
+ * merged with everything below it, so a key's records from levels above the
+ * lowest non-zero level it appears in must not be merged again: of a key's
+ * records only those of level 0 and the one of the lowest level >= 1 go
+ * through the merge engine. (A key with a single record is emitted as it
+ * is, as in Java's ReducerMergeFunctionWrapper.)
+ */
+extern void pm_merge_reader_set_lookup(pm_merge_reader *m, bool lookup);
 
 /*
  * Merge nruns runs (copied; the reader closes them) whose batches carry

@@ -59,6 +59,7 @@ struct pm_table_read
 	pm_merge_engine *engine;
 	bool		dv_enabled;
 	bool		first_row;
+	bool		lookup;			/* Java wraps the engine in LookupMergeFunction */
 	bool		snapshot_ordering;	/* sequence.snapshot-ordering */
 	bool		skip_level0;	/* §4.8: DV (not merge-on-read) and first-row tables */
 	bool		append_dv;		/* append table with deletion vectors: all raw */
@@ -219,6 +220,7 @@ start_merge(pm_table_read *r, const pm_split *sp, pm_error *err)
 		if (rc == PM_OK)
 			rc = load_dv(r, sp->files[i], &frs[n].dv, err);
 		runs[n].dv = frs[n].dv;
+		runs[n].level = sp->files[i]->level;
 		n++;
 	}
 	if (rc != PM_OK)
@@ -228,8 +230,10 @@ start_merge(pm_table_read *r, const pm_split *sp, pm_error *err)
 		return rc;
 	}
 	/* the merge reader owns (and closes) the runs from here, even on failure */
-	return pm_merge_reader_open(r->env, r->engine, r->nkeys, r->out_types, r->nfields,
-								runs, n, 0, &r->merge, err);
+	PM_TRY(pm_merge_reader_open(r->env, r->engine, r->nkeys, r->out_types, r->nfields,
+								runs, n, 0, &r->merge, err));
+	pm_merge_reader_set_lookup(r->merge, r->lookup);
+	return PM_OK;
 }
 
 /* ---- raw path ------------------------------------------------------------ */
@@ -389,6 +393,19 @@ open_pk(pm_table_read *r, const int *fields, int nfields, pm_error *err)
 	r->snapshot_ordering = option_true(s, "sequence.snapshot-ordering");
 	engine = pm_schema_option(s, "merge-engine");
 	r->first_row = engine != NULL && strcmp(engine, "first-row") == 0;
+
+	/*
+	 * CoreOptions.needLookup + PrimaryKeyFileStoreTable: lookup changelog,
+	 * deletion vectors or force-lookup wrap every engine but first-row in
+	 * LookupMergeFunction, for reads too.
+	 */
+	{
+		const char *producer = pm_schema_option(s, "changelog-producer");
+
+		r->lookup = !r->first_row &&
+			((producer != NULL && strcmp(producer, "lookup") == 0) || r->dv_enabled ||
+			 option_true(s, "force-lookup"));
+	}
 	r->skip_level0 = (r->dv_enabled && !option_true(s, "deletion-vectors.merge-on-read")) ||
 		r->first_row;
 	return PM_OK;

@@ -277,6 +277,14 @@ render(char *out, size_t cap, const pm_vector *v, int64_t i)
 	}
 }
 
+static const int *lookup_levels;	/* for the next run only */
+
+void
+merge_fixture_lookup_levels(const int *levels)
+{
+	lookup_levels = levels;
+}
+
 const char *
 merge_fixture_run(const char *fields_json, const char *options_json,
 				  const char *const *const *runs, const int *fields, int nfields,
@@ -398,11 +406,14 @@ merge_fixture_run(const char *fields_json, const char *options_json,
 		sources[nruns].close = NULL;
 		sources[nruns].state = r;
 		sources[nruns].dv = NULL;
+		sources[nruns].level = lookup_levels ? lookup_levels[nruns] : 0;
 	}
 	rc = pm_merge_reader_open(pm_env_default(), engine, 1, out_types, nfields, sources, nruns,
 							  2, &reader, &err);
 	if (rc != PM_OK)
 		goto fail;
+	pm_merge_reader_set_lookup(reader, lookup_levels != NULL);
+	lookup_levels = NULL;
 	for (;;)
 	{
 		rc = pm_merge_reader_next(reader, &b, &err);

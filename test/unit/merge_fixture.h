@@ -27,4 +27,10 @@ extern const char *merge_fixture_run(const char *fields_json, const char *option
 									  const char *const *const *runs, const int *fields,
 									  int nfields, bool row_per_batch);
 
+/*
+ * Make the next merge_fixture_run read its runs as LSM levels levels[i]
+ * (one per run) in lookup mode (pm_merge_reader_set_lookup).
+ */
+extern void merge_fixture_lookup_levels(const int *levels);
+
 #endif

@@ -846,3 +846,111 @@ compare_rows(const char *name, rowset *got, rowset *want)
 	assert_int_equal(got->n, want->n);
 	assert_int_equal(mismatches, 0);
 }
+
+void
+corpus_case_check(const char *case_path, bool merged)
+{
+	json_error_t jerr;
+	json_t	   *c = json_load_file(case_path, 0, &jerr);
+	const char *name,
+			   *table_rel,
+			   *pred_text;
+	char	   *table_dir;
+	pm_fileio  *io = pm_local_fileio_create(pm_env_default());
+	pm_table_open_options opts;
+	pm_table   *table = NULL;
+	pm_error	err;
+	pm_code		rc;
+	const json_t *columns,
+			   *rows;
+	const pm_type *row;
+	int			fields[256];
+	int			nfields = 0,
+				ncols;
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_predicate *pred = NULL;
+	rowset		want = {0},
+				got = {0};
+	pm_scan_stats stats;
+
+	assert_non_null(c);
+	name = json_string_value(json_object_get(c, "case"));
+	table_rel = json_string_value(json_object_get(c, "table"));
+	pred_text = json_string_value(json_object_get(c, "predicate"));
+	table_dir = strdup(unit_corpus_path(table_rel));
+	memset(&opts, 0, sizeof(opts));
+	if (json_is_integer(json_object_get(c, "snapshot")))
+		opts.snapshot_id = json_integer_value(json_object_get(c, "snapshot"));
+	opts.external_path_map = external_map_for(table_dir);
+	pm_error_clear(&err);
+	rc = pm_table_open(pm_env_default(), io, table_dir, &opts, &table, &err);
+	if (rc != PM_OK)
+		fail_msg("%s: open: %s (%s) %s", name, err.message, pm_code_name(rc), err.path);
+	if (json_is_integer(json_object_get(c, "resolved_snapshot")))
+		assert_int_equal(pm_table_snapshot_id(table),
+						 json_integer_value(json_object_get(c, "resolved_snapshot")));
+	if (json_is_integer(json_object_get(c, "schema_id")))
+		assert_int_equal(pm_table_schema(table)->id,
+						 json_integer_value(json_object_get(c, "schema_id")));
+	row = pm_table_schema(table)->row_type;
+	columns = json_object_get(c, "columns");
+	ncols = (int) json_array_size(columns);
+	for (int i = 0; i < ncols; i++)
+	{
+		int			f = pm_type_field_index(row, json_string_value(json_array_get(columns, i)));
+
+		assert_true(f >= 0);
+		fields[nfields++] = f;
+	}
+	if (pred_text != NULL)
+	{
+		pparser		p = {pred_text, row, arena, true};
+		int			pf[64],
+					npf = 0;
+
+		pred = pp_or(&p);
+		pp_space(&p);
+		if (!p.ok || *p.s != '\0')
+			fail_msg("%s: cannot translate predicate \"%s\"", name, pred_text);
+		collect_fields(pred, pf, &npf);
+		for (int i = 0; i < npf; i++)
+			fields[nfields++] = pf[i];
+	}
+
+	rows = json_object_get(c, "rows");
+	for (size_t i = 0; i < json_array_size(rows); i++)
+	{
+		sbuf		sb = {0};
+
+		canon_json(&sb, json_array_get(rows, i));
+		rowset_add(&want, sb.s);
+	}
+
+	/* planned without the predicate, filtered here */
+	read_rows(table, NULL, pred, fields, nfields, ncols, &got, &stats, merged);
+	assert_int_equal(stats.files_pruned_partition + stats.files_pruned_stats, 0);
+	assert_int_equal(stats.files_selected, stats.files_total);
+	compare_rows(name, &got, &want);
+	rowset_free(&got);
+
+	/* planned with the predicate: pruning must keep every matching row */
+	if (pred != NULL)
+	{
+		read_rows(table, pred, pred, fields, nfields, ncols, &got, &stats, merged);
+		assert_int_equal(stats.files_selected + stats.files_pruned_partition +
+						 stats.files_pruned_bucket + stats.files_pruned_stats +
+						 stats.files_pruned_index, stats.files_total);
+		print_message("%s: files total %lld, pruned by partition %lld, by stats %lld\n", name,
+					  (long long) stats.files_total, (long long) stats.files_pruned_partition,
+					  (long long) stats.files_pruned_stats);
+		compare_rows(name, &got, &want);
+		rowset_free(&got);
+	}
+	rowset_free(&want);
+	pm_table_close(table);
+	pm_arena_destroy(arena);
+	pm_local_fileio_destroy(io);
+	free((void *) opts.external_path_map);
+	free(table_dir);
+	json_decref(c);
+}

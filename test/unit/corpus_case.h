@@ -75,4 +75,12 @@ extern void read_rows(pm_table *table, const pm_predicate *plan_filter, const pm
 /* Assert that two row sets are equal as multisets (sorts both). */
 extern void compare_rows(const char *name, rowset *got, rowset *want);
 
+/*
+ * Check one expected-case file: open its table (snapshot, external paths),
+ * read its columns planned without and with its predicate (through
+ * pm_table_read when merged, else pm_scan_reader) and compare the rows
+ * with the expected ones; the funnel must add up.
+ */
+extern void corpus_case_check(const char *case_path, bool merged);
+
 #endif

@@ -954,3 +954,57 @@ corpus_case_check(const char *case_path, bool merged)
 	free(table_dir);
 	json_decref(c);
 }
+
+int
+corpus_case_tests(const char *kind, void (*fn) (void **state), const struct CMUnitTest *extra,
+				  int nextra, struct CMUnitTest **out)
+{
+	char	   *dir = strdup(unit_corpus_path("expected"));
+	DIR		   *d = opendir(dir);
+	struct dirent *de;
+	struct CMUnitTest *tests = NULL;
+	char	  **names = NULL;
+	int			nn = 0,
+				n = 0;
+
+	while (d != NULL && (de = readdir(d)) != NULL)
+	{
+		size_t		len = strlen(de->d_name);
+
+		if (len > 5 && strcmp(de->d_name + len - 5, ".json") == 0)
+		{
+			names = realloc(names, sizeof(char *) * (nn + 1));
+			names[nn++] = strdup(de->d_name);
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+	if (nn > 0)
+		qsort(names, nn, sizeof(char *), cmp_str);
+	tests = calloc((size_t) (nn + nextra + 1), sizeof(*tests));
+	for (int i = 0; i < nn; i++)
+	{
+		char		path[4096];
+		json_t	   *c;
+		json_error_t jerr;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		c = json_load_file(path, 0, &jerr);
+		if (c != NULL && json_is_string(json_object_get(c, "table_kind")) &&
+			strcmp(json_string_value(json_object_get(c, "table_kind")), kind) == 0)
+		{
+			tests[n].name = strdup(names[i]);
+			tests[n].test_func = fn;
+			tests[n].initial_state = strdup(path);
+			n++;
+		}
+		json_decref(c);
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+	for (int i = 0; i < nextra; i++)
+		tests[n++] = extra[i];
+	*out = tests;
+	return n;
+}

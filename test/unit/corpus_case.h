@@ -83,4 +83,13 @@ extern void compare_rows(const char *name, rowset *got, rowset *want);
  */
 extern void corpus_case_check(const char *case_path, bool merged);
 
+/*
+ * The cmocka tests of every expected case of table_kind `kind` (test
+ * function fn, state = the case file's path, name = its file name), in
+ * file name order, followed by the nextra extra tests. Returns the count.
+ */
+extern int	corpus_case_tests(const char *kind, void (*fn) (void **state),
+							  const struct CMUnitTest *extra, int nextra,
+							  struct CMUnitTest **tests);
+
 #endif

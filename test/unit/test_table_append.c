@@ -477,79 +477,14 @@ test_bucket_pruning(void **state)
 int
 main(void)
 {
-	char	   *dir = strdup(unit_corpus_path("expected"));
-	DIR		   *d = opendir(dir);
-	struct dirent *de;
-	struct CMUnitTest *tests = NULL;
-	int			n = 0,
-				cap = 0;
-	int			rc;
+	const struct CMUnitTest extra[] = {
+		cmocka_unit_test(test_partition_pruning_funnel),
+		cmocka_unit_test(test_bucket_pruning),
+		cmocka_unit_test(test_pruning_soundness),
+		cmocka_unit_test(test_schema_evolution_casts),
+	};
+	struct CMUnitTest *tests;
+	int			n = corpus_case_tests("append", test_case, extra, 4, &tests);
 
-	if (d != NULL)
-	{
-		char	  **names = NULL;
-		int			nn = 0;
-
-		while ((de = readdir(d)) != NULL)
-		{
-			size_t		len = strlen(de->d_name);
-
-			if (len > 5 && strcmp(de->d_name + len - 5, ".json") == 0)
-			{
-				names = realloc(names, sizeof(char *) * (nn + 1));
-				names[nn++] = strdup(de->d_name);
-			}
-		}
-		closedir(d);
-		qsort(names, nn, sizeof(char *), cmp_str);
-		for (int i = 0; i < nn; i++)
-		{
-			char		path[4096];
-			json_t	   *c;
-			json_error_t jerr;
-
-			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-			c = json_load_file(path, 0, &jerr);
-			if (c != NULL && json_is_string(json_object_get(c, "table_kind")) &&
-				strcmp(json_string_value(json_object_get(c, "table_kind")), "append") == 0)
-			{
-				if (n == cap)
-				{
-					cap = cap ? cap * 2 : 64;
-					tests = realloc(tests, sizeof(*tests) * cap);
-				}
-				memset(&tests[n], 0, sizeof(tests[n]));
-				tests[n].name = strdup(names[i]);
-				tests[n].test_func = test_case;
-				tests[n].initial_state = strdup(path);
-				n++;
-			}
-			json_decref(c);
-			free(names[i]);
-		}
-		free(names);
-	}
-	tests = realloc(tests, sizeof(*tests) * (n + 1));
-	memset(&tests[n], 0, sizeof(tests[n]));
-	tests[n].name = "partition_pruning_funnel";
-	tests[n].test_func = test_partition_pruning_funnel;
-	n++;
-	tests = realloc(tests, sizeof(*tests) * (n + 1));
-	memset(&tests[n], 0, sizeof(tests[n]));
-	tests[n].name = "bucket_pruning";
-	tests[n].test_func = test_bucket_pruning;
-	n++;
-	tests = realloc(tests, sizeof(*tests) * (n + 1));
-	memset(&tests[n], 0, sizeof(tests[n]));
-	tests[n].name = "pruning_soundness";
-	tests[n].test_func = test_pruning_soundness;
-	n++;
-	tests = realloc(tests, sizeof(*tests) * (n + 1));
-	memset(&tests[n], 0, sizeof(tests[n]));
-	tests[n].name = "schema_evolution_casts";
-	tests[n].test_func = test_schema_evolution_casts;
-	n++;
-	rc = _cmocka_run_group_tests("table_append", tests, n, NULL, NULL);
-	free(dir);
-	return rc;
+	return _cmocka_run_group_tests("table_append", tests, n, NULL, NULL);
 }

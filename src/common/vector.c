@@ -172,3 +172,47 @@ pm_vector_init_all_null(pm_vector *v, const pm_type *type, int64_t length,
 	mark_all_null(v, length);
 	return true;
 }
+
+bool
+pm_vector_valid(const pm_vector *v, int64_t n)
+{
+	pm_type_id	id = v->type->id;
+
+	if (v->length != n || n < 0)
+		return false;
+	if (v->nulls != NULL)
+		for (int64_t i = 0; i < n; i++)
+			if (v->nulls[i] > 1)
+				return false;
+	if (v->nanos != NULL)
+		for (int64_t i = 0; i < n; i++)
+			if (v->nanos[i] > 999)
+				return false;
+	if (uses_offsets(id))
+	{
+		int64_t		limit = pm_type_is_varlen(id) ? v->data_size :
+			(v->nchildren > 0 ? v->children[0].length : 0);
+
+		if (v->offsets == NULL || v->offsets[0] != 0)
+			return false;
+		for (int64_t i = 0; i < n; i++)
+			if (v->offsets[i + 1] < v->offsets[i] || v->offsets[i + 1] > limit)
+				return false;
+		if (pm_type_is_varlen(id) && n > 0 && v->offsets[n] > 0)
+		{
+			/* touch the last byte: a dangling data pointer shows under ASan */
+			volatile uint8_t last = v->data[v->offsets[n] - 1];
+
+			(void) last;
+		}
+	}
+	if (id == PM_TYPE_MAP &&
+		(v->nchildren != 2 || v->children[1].length != v->children[0].length))
+		return false;
+	if (id == PM_TYPE_ROW && v->nchildren != v->type->nfields)
+		return false;
+	for (int c = 0; c < v->nchildren; c++)
+		if (!pm_vector_valid(&v->children[c], id == PM_TYPE_ROW ? n : v->children[c].length))
+			return false;
+	return true;
+}

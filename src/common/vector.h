@@ -113,6 +113,15 @@ extern bool pm_vector_ensure_nulls(pm_vector *v, int64_t capacity, pm_arena *are
 extern bool pm_vector_append_data(pm_vector *v, int64_t *data_capacity,
 								  const void *bytes, int64_t len, pm_arena *arena);
 
+/*
+ * Whether v holds n values laid out as this file says: null bytes 0/1,
+ * nanos below 1000, offsets starting at 0, non-decreasing and within the
+ * data (or the element vectors), MAP keys and values of one length, ROW
+ * fields of n values each; recursively. For tests and fuzzers: readers
+ * must never produce a vector that fails it.
+ */
+extern bool pm_vector_valid(const pm_vector *v, int64_t n);
+
 /* A vector of `length` NULLs (for columns absent from a file). */
 extern bool pm_vector_init_all_null(pm_vector *v, const pm_type *type, int64_t length,
 									pm_arena *arena);

@@ -25,40 +25,8 @@
 static void
 check_vector(const pm_vector *v, int64_t n)
 {
-	pm_type_id	id = v->type->id;
-
-	if (v->length != n)
+	if (!pm_vector_valid(v, n))
 		abort();
-	if (v->nulls)
-		for (int64_t i = 0; i < n; i++)
-			if (v->nulls[i] > 1)
-				abort();
-	if (v->nanos)
-		for (int64_t i = 0; i < n; i++)
-			if (v->nanos[i] > 999)
-				abort();
-	if (pm_type_is_varlen(id) || id == PM_TYPE_ARRAY || id == PM_TYPE_MAP ||
-		id == PM_TYPE_MULTISET)
-	{
-		int64_t		limit = pm_type_is_varlen(id) ? v->data_size :
-			(v->nchildren > 0 ? v->children[0].length : 0);
-
-		if (v->offsets[0] != 0)
-			abort();
-		for (int64_t i = 0; i < n; i++)
-			if (v->offsets[i + 1] < v->offsets[i] || v->offsets[i + 1] > limit)
-				abort();
-		if (id == PM_TYPE_MAP && v->children[1].length != v->children[0].length)
-			abort();
-		if (pm_type_is_varlen(id) && n > 0 && v->offsets[n] > 0)
-		{
-			volatile uint8_t x = v->data[v->offsets[n] - 1];
-
-			(void) x;
-		}
-	}
-	for (int c = 0; c < v->nchildren; c++)
-		check_vector(&v->children[c], id == PM_TYPE_ROW ? n : v->children[c].length);
 }
 
 static void

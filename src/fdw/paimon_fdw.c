@@ -120,7 +120,6 @@ typedef struct PaimonFdwScanState
 	pm_batch   *batch;
 	int64		row;			/* next row of batch */
 	bool		done;
-	int64		batches;
 } PaimonFdwScanState;
 
 /* Open the table with the options' snapshot; errors are reported. */
@@ -619,7 +618,6 @@ paimonIterateForeignScan(ForeignScanState *node)
 			pmfdw_error(&err);
 		MemoryContextSwitchTo(old);
 		fs->row = 0;
-		fs->batches++;
 		if (fs->batch == NULL)
 			fs->done = true;
 		else

@@ -159,13 +159,13 @@ engine_kind(const pm_schema *schema, pm_error *err, bool *ok)
 	const char *v = pm_schema_option(schema, "merge-engine");
 
 	*ok = true;
-	if (v == NULL || strcmp(v, "deduplicate") == 0)
+	if (v == NULL || strcasecmp(v, "deduplicate") == 0)
 		return PM_MERGE_DEDUPLICATE;
-	if (strcmp(v, "first-row") == 0)
+	if (strcasecmp(v, "first-row") == 0)
 		return PM_MERGE_FIRST_ROW;
-	if (strcmp(v, "partial-update") == 0)
+	if (strcasecmp(v, "partial-update") == 0)
 		return PM_MERGE_PARTIAL_UPDATE;
-	if (strcmp(v, "aggregation") == 0)
+	if (strcasecmp(v, "aggregation") == 0)
 		return PM_MERGE_AGGREGATION;
 	*ok = false;
 	pm_fail(err, PM_ERR_UNSUPPORTED, "merge engine \"%s\" is not supported", v);

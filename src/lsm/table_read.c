@@ -392,7 +392,7 @@ open_pk(pm_table_read *r, const int *fields, int nfields, pm_error *err)
 	r->dv_enabled = option_true(s, "deletion-vectors.enabled");
 	r->snapshot_ordering = option_true(s, "sequence.snapshot-ordering");
 	engine = pm_schema_option(s, "merge-engine");
-	r->first_row = engine != NULL && strcmp(engine, "first-row") == 0;
+	r->first_row = engine != NULL && strcasecmp(engine, "first-row") == 0;
 
 	/*
 	 * CoreOptions.needLookup + PrimaryKeyFileStoreTable: lookup changelog,
@@ -403,7 +403,7 @@ open_pk(pm_table_read *r, const int *fields, int nfields, pm_error *err)
 		const char *producer = pm_schema_option(s, "changelog-producer");
 
 		r->lookup = !r->first_row &&
-			((producer != NULL && strcmp(producer, "lookup") == 0) || r->dv_enabled ||
+			((producer != NULL && strcasecmp(producer, "lookup") == 0) || r->dv_enabled ||
 			 option_true(s, "force-lookup"));
 	}
 	r->skip_level0 = (r->dv_enabled && !option_true(s, "deletion-vectors.merge-on-read")) ||

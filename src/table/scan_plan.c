@@ -578,7 +578,7 @@ batch_visible(const pm_scan *scan, const pm_manifest_entry *e)
 	engine = pm_schema_option(s, "merge-engine");
 	return !((option_true(s, "deletion-vectors.enabled") &&
 			  !option_true(s, "deletion-vectors.merge-on-read")) ||
-			 (engine != NULL && strcmp(engine, "first-row") == 0));
+			 (engine != NULL && strcasecmp(engine, "first-row") == 0));
 }
 
 static pm_code

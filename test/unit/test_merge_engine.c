@@ -85,7 +85,10 @@ test_first_row(void **state)
 											 RUNS(ROWS("1|5|+I|10|x"), ROWS("1|2|-D|11|y")),
 											 NULL, 0, false), "ERROR invalid"));
 	expect(AB, "\"merge-engine\":\"first-row\",\"ignore-delete\":\"true\"",
-		   RUNS(ROWS("1|5|+I|10|x"), ROWS("1|2|-D|11|y")), "1|10|x");
+		   RUNS(ROWS("1|5|+I|10|x"), ROWS("1|2|-D|11|y")), "1|10|x");	/* Java parses the engine name without regard to case */
+	expect(AB, "\"merge-engine\":\"FIRST-ROW\"",
+		   RUNS(ROWS("1|5|+I|10|x"), ROWS("1|2|+I|11|y", "2|9|+I|20|b"), ROWS("1|3|+U|12|z")),
+		   "1|11|y;2|20|b");
 }
 
 static const char *const ABC = "{\"id\":1,\"name\":\"a\",\"type\":\"INT\"},"

@@ -2,8 +2,8 @@
  * scan_plan.c
  *	  pm_table_scan_plan: manifests -> live data files -> pruned -> splits.
  *
- *	 1. refuse table options this reader cannot honour (at plan time, so
- *		that opening / IMPORT FOREIGN SCHEMA still work)
+ *	 1. refuse table options this reader cannot honour (table_options.c;
+ *		at plan time, so that opening / IMPORT FOREIGN SCHEMA still work)
  *	 2. read base + delta manifest lists and their manifests, in order
  *		(append tables with a filter skip manifests whose partition stats
  *		exclude it; their live files still count in the funnel)
@@ -32,6 +32,7 @@
 #include "table/manifest_list.h"
 #include "table/partition_path.h"
 #include "table/stats_filter.h"
+#include "table/table_options.h"
 #include "table/table_int.h"
 
 static bool
@@ -40,25 +41,6 @@ option_true(const pm_schema *s, const char *key)
 	const char *v = pm_schema_option(s, key);
 
 	return v != NULL && strcasecmp(v, "true") == 0;
-}
-
-static pm_code
-check_supported(const pm_table *t, pm_error *err)
-{
-	const pm_schema *s = t->schema;
-	static const char *const refused[] = {
-		"data-evolution.enabled", "row-tracking.enabled"
-	};
-
-	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
-		if (option_true(s, refused[i]))
-			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "tables with option \"%s\" are not supported yet", refused[i]);
-	for (int i = 0; i < s->row_type->nfields; i++)
-		if (s->row_type->fields[i].type->id == PM_TYPE_BLOB)
-			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "tables with BLOB columns (blob files) are not supported yet");
-	return PM_OK;
 }
 
 /* ---- bucket pruning ----------------------------------------------------- */
@@ -645,7 +627,7 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 				skipped_deletes = 0;
 	pm_code		rc;
 
-	PM_TRY(check_supported(t, err));
+	PM_TRY(pm_table_options_check(t->schema, err));
 	scan->needs_merge = t->schema->nprimary_keys > 0;
 	if (t->snapshot == NULL)
 		return PM_OK;

@@ -49,9 +49,10 @@ typedef struct pm_table pm_table;
  * (latest schema, no rows). A snapshot_id, tag or time with no snapshot is
  * PM_ERR_NOT_FOUND; time travel reads with that snapshot's schema, the
  * latest snapshot with the latest schema. Options a reader must honour but this version does not
- * (a merge engine, data evolution, blob files, ...) are reported by
- * pm_table_scan_plan as PM_ERR_UNSUPPORTED naming the option, so that
- * IMPORT FOREIGN SCHEMA still works on such tables.
+ * (table_options.h: data evolution, blob files, stored scan modes, ...)
+ * are reported by pm_table_scan_plan as PM_ERR_UNSUPPORTED naming the
+ * option and its value, so that IMPORT FOREIGN SCHEMA still works on such
+ * tables.
  */
 extern pm_code pm_table_open(const pm_env *env, pm_fileio *io, const char *table_path,
 							 const pm_table_open_options *options, pm_table **out,

@@ -22,6 +22,7 @@
 
 #include "table/split.h"
 #include "table/table_int.h"
+#include "table/table_options.h"
 
 #define KEY_FIELD_PREFIX "_KEY_"
 
@@ -353,6 +354,7 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 			   *tiny;
 
 	PM_TRY(pm_table_schema_by_id(t, r->file->schema_id, &fs, err));
+	PM_TRY(pm_table_options_check_writer(fs, kv, err));
 	frow = fs->row_type;
 	r->nout = nfields + (kv ? nkeys + 2 : 0);
 	r->out_types = pm_arena_zalloc(r->arena, sizeof(pm_type *) * (r->nout + 1));

@@ -934,3 +934,21 @@ pm_table_options_check(const pm_schema *schema, pm_error *err)
 						   schema->row_type->fields[i].name);
 	return PM_OK;
 }
+
+pm_code
+pm_table_options_check_writer(const pm_schema *writer_schema, bool key_value, pm_error *err)
+{
+	const char *thin = pm_schema_option(writer_schema, "data-file.thin-mode");
+
+	if (key_value && thin != NULL && strcasecmp(thin, "false") != 0)
+	{
+		pm_fail(err, PM_ERR_UNSUPPORTED,
+				"table option \"data-file.thin-mode\" = \"%.60s\" of schema %lld is not supported",
+				thin, (long long) writer_schema->id);
+		pm_error_detail(err, "The data file was written with schema %lld: a primary-key file "
+						"without _KEY_ columns, whose keys must be read from the value columns.",
+						(long long) writer_schema->id);
+		return PM_ERR_UNSUPPORTED;
+	}
+	return PM_OK;
+}

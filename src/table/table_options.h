@@ -61,4 +61,13 @@ extern bool pm_table_option_accepts(const pm_table_option *option, const char *v
  */
 extern pm_code pm_table_options_check(const pm_schema *schema, pm_error *err);
 
+/*
+ * Options of the schema a data file was written with (its schemaId) that
+ * decide the file's layout, whatever the reading schema says now:
+ * data-file.thin-mode (primary-key files without _KEY_ columns) is refused
+ * when the keys are read (key_value). PM_ERR_UNSUPPORTED naming it.
+ */
+extern pm_code pm_table_options_check_writer(const pm_schema *writer_schema, bool key_value,
+											 pm_error *err);
+
 #endif							/* PM_TABLE_TABLE_OPTIONS_H */

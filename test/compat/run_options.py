@@ -49,12 +49,12 @@ def psql(sql):
                           capture_output=True, text=True)
 
 
-def make_warehouse(src, option, value):
+def make_warehouse(src, option, value, db=TABLE):
     wh = tempfile.mkdtemp(prefix="paimon_options_")
     os.chmod(wh, 0o755)
-    shutil.copytree(os.path.join(src, TABLE_DB), os.path.join(wh, TABLE_DB))
+    shutil.copytree(os.path.join(src, db + ".db"), os.path.join(wh, db + ".db"))
     if option is not None:
-        schemas = glob.glob(os.path.join(wh, TABLE_DB, TABLE, "schema", "schema-*"))
+        schemas = glob.glob(os.path.join(wh, db + ".db", db, "schema", "schema-*"))
         latest = max(schemas, key=lambda p: int(p.rsplit("-", 1)[1]))
         with open(latest) as f:
             schema = json.load(f)
@@ -65,12 +65,31 @@ def make_warehouse(src, option, value):
     return wh
 
 
-def query(wh, sql):
+def make_writer_schema_warehouse(src, db, table, option, value):
+    """schema-0 (the one the data files were written with) gets the option;
+    a new latest schema-1, identical but for the option and id, does not."""
+    wh = tempfile.mkdtemp(prefix="paimon_options_")
+    os.chmod(wh, 0o755)
+    shutil.copytree(os.path.join(src, db + ".db"), os.path.join(wh, db + ".db"))
+    sdir = os.path.join(wh, db + ".db", table, "schema")
+    with open(os.path.join(sdir, "schema-0")) as f:
+        schema = json.load(f)
+    latest = dict(json.loads(json.dumps(schema)), id=1)
+    schema.setdefault("options", {})[option] = value
+    with open(os.path.join(sdir, "schema-0"), "w") as f:
+        json.dump(schema, f)
+    with open(os.path.join(sdir, "schema-1"), "w") as f:
+        json.dump(latest, f)
+    subprocess.run(["chmod", "-R", "a+rX", wh])
+    return wh
+
+
+def query(wh, sql, db=TABLE):
     return psql("SET client_min_messages = warning; DROP SERVER IF EXISTS options_srv CASCADE; "
                 "CREATE SERVER options_srv FOREIGN DATA WRAPPER paimon_fdw "
                 "OPTIONS (warehouse '%s'); DROP SCHEMA IF EXISTS opt CASCADE; CREATE SCHEMA opt; "
                 "IMPORT FOREIGN SCHEMA \"%s\" FROM SERVER options_srv INTO opt; %s"
-                % (wh, TABLE, sql))
+                % (wh, db, sql))
 
 
 def main():
@@ -113,6 +132,25 @@ def main():
               "IMPORT" not in p.stderr)
         report(ok, "refused %s = %s" % (option, value), message[:200])
         shutil.rmtree(wh, ignore_errors=True)
+
+    # an option of the schema the files were written with (not the latest one);
+    # the same copy with a harmless option reads as the original
+    db = "pk_table_scan_and_read_mor"
+    wh = make_writer_schema_warehouse(src, db, db, "owner", "someone")
+    p = query(wh, "SELECT count(*), sum(f1) FROM opt.%s" % db, db)
+    shutil.rmtree(wh, ignore_errors=True)
+    wh = make_warehouse(src, None, None, db)
+    q = query(wh, "SELECT count(*), sum(f1) FROM opt.%s" % db, db)
+    shutil.rmtree(wh, ignore_errors=True)
+    report(p.returncode == 0 and q.returncode == 0 and p.stdout == q.stdout and p.stdout.strip(),
+           "two schemas, files of schema 0", p.stdout.strip() or p.stderr.strip()[:200])
+    wh = make_writer_schema_warehouse(src, db, db, "data-file.thin-mode", "true")
+    p = query(wh, "SELECT count(*) FROM opt.%s" % db, db)
+    m = re.search(r"^ERROR:\s+([0-9A-Z]{5}):\s+(.*)$", p.stderr, re.M)
+    state, message = (m.group(1), m.group(2)) if m else (None, p.stderr.strip())
+    report(p.returncode != 0 and state == "0A000" and '"data-file.thin-mode"' in message and
+           "schema 0" in message, "refused thin-mode of the files' schema", message[:200])
+    shutil.rmtree(wh, ignore_errors=True)
 
     for option, value in ACCEPTED:
         wh = make_warehouse(src, option, value)

@@ -195,6 +195,27 @@ test_unlisted_options(void **state)
 	assert_int_equal(plan_with(NULL, NULL, "", &err), PM_OK);
 }
 
+/* Files written under a schema with data-file.thin-mode have no _KEY_ columns. */
+static void
+test_writer_schema(void **state)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_schema  *s;
+	pm_error	err;
+	const char *json = "{\"id\":4,\"fields\":[{\"id\":0,\"name\":\"a\",\"type\":\"INT NOT NULL\"}],"
+		"\"primaryKeys\":[\"a\"],\"options\":{\"data-file.thin-mode\":\"true\"}}";
+
+	(void) state;
+	assert_int_equal(pm_schema_parse(json, strlen(json), arena, &s, &err), PM_OK);
+	assert_int_equal(pm_table_options_check_writer(s, true, &err), PM_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.message, "\"data-file.thin-mode\" = \"true\" of schema 4"));
+	/* read without keys (raw files of deletion-vector tables): values suffice */
+	assert_int_equal(pm_table_options_check_writer(s, false, &err), PM_OK);
+	s->option_values[0] = "false";
+	assert_int_equal(pm_table_options_check_writer(s, true, &err), PM_OK);
+	pm_arena_destroy(arena);
+}
+
 /* Patterns: '*' matches one or more characters, anywhere. */
 static void
 test_patterns(void **state)
@@ -305,6 +326,7 @@ main(void)
 		cmocka_unit_test(test_walk_list),
 		cmocka_unit_test(test_named_options),
 		cmocka_unit_test(test_unlisted_options),
+		cmocka_unit_test(test_writer_schema),
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_doc_matches_list),
 	};

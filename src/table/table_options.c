@@ -6,11 +6,12 @@
  *
  * The list was made from apache/paimon CoreOptions.java (every key of the
  * releases 0.8 to 2.0 and of the main branch of 2026-12, with the fallback
- * keys), OrcOptions.java and Apache ORC's OrcConf.java, reading what Java
- * does with each option when it reads a table in batch mode
- * (AbstractFileStoreTable, AbstractDataTableScan, KeyValueFileStoreRead,
- * FormatReaderMapping, the format readers). docs/table-options.md is the
- * same list with the same reasons, for people; test_table_options.c
+ * keys and the per-column "fields.<column>.<x>" keys), OrcOptions.java and
+ * Apache ORC's OrcConf.java, reading what Java does with each option when
+ * it reads a table in batch mode (AbstractFileStoreTable,
+ * AbstractDataTableScan, KeyValueFileStoreRead, FormatReaderMapping, the
+ * format readers; DefaultValueAssigner up to 1.2). docs/table-options.md
+ * is the same list with the same reasons, for people; test_table_options.c
  * checks that the two agree and walks every entry.
  *-------------------------------------------------------------------------
  */
@@ -804,6 +805,8 @@ static const pm_table_option options[] = {
 	"statistics are read as written: a column without statistics never prunes"},
 	{"fields.*.map.storage-layout", PM_OPTION_REFUSED, "default",
 	"MAP columns stored shredded (shared-shredding)"},
+	{"fields.*.default-value", PM_OPTION_REFUSED, NULL,
+	"Paimon 0.8 to 1.2 read NULLs of the column as this value, 1.3 and later do not (defaults moved to write time): the rows depend on the reader's version"},
 	{"fields.*.map.shared-shredding.*", PM_OPTION_NOT_READ, NULL,
 	"only with fields.*.map.storage-layout shared-shredding, which is refused"},
 	{"fields.*.pk-vector.*", PM_OPTION_NOT_READ, NULL,

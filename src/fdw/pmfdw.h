@@ -36,6 +36,8 @@ typedef struct PaimonFdwTableOptions
 
 extern void pmfdw_get_table_options(Oid foreigntableid, PaimonFdwTableOptions *opts);
 extern int64 pmfdw_parse_snapshot_id(const char *value);
+/* ERROR (42602) unless name may become one path component. */
+extern void pmfdw_check_name(const char *kind, const char *name);
 extern int64 pmfdw_parse_timestamp_millis(const char *value);
 
 /* ---- error.c ---- */

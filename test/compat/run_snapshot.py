@@ -116,16 +116,19 @@ RESET client_min_messages;
 # (name, snapshots visible at the start, SQL, expected output lines)
 CASES = [
     ("repeatable read: one snapshot per transaction", 3, """
+PREPARE q AS SELECT 'prepared', count(f0) FROM snap.t;
 BEGIN ISOLATION LEVEL REPEATABLE READ;
 SELECT 'first', count(*), count(f0) FROM snap.t;
 SELECT snap.commit(4);
 SELECT 'after commit', count(*), count(f0) FROM snap.t;
 SELECT 'partition', count(f0) FROM snap.t WHERE f1 = 10;
 SELECT 'self join', count(*) FROM snap.t a JOIN snap.t_again b USING (f0, f1, f2);
+EXECUTE q;
 COMMIT;
 SELECT 'next transaction', count(*), count(f0) FROM snap.t;
+EXECUTE q;
 """, ["first|10|10", "commit 4", "after commit|10|10", "partition|8", "self join|14",
-      "next transaction|11|11"]),
+      "prepared|10", "next transaction|11|11", "prepared|11"]),
 
     ("serializable: one snapshot per transaction", 3, """
 BEGIN ISOLATION LEVEL SERIALIZABLE;
@@ -137,12 +140,18 @@ SELECT 'next transaction', count(f0) FROM snap.t;
 """, ["first|10", "commit 4", "after commit|10", "next transaction|11"]),
 
     ("read committed: one snapshot per statement", 3, """
+PREPARE q AS SELECT 'prepared', count(f0) FROM snap.t;
 BEGIN ISOLATION LEVEL READ COMMITTED;
 SELECT 'first', count(*), count(f0) FROM snap.t;
+EXECUTE q;
+DECLARE c CURSOR FOR SELECT 'cursor', count(f0) FROM snap.t;
 SELECT snap.commit(4);
 SELECT 'next statement', count(*), count(f0) FROM snap.t;
+EXECUTE q;
+FETCH c;
 COMMIT;
-""", ["first|10|10", "commit 4", "next statement|11|11"]),
+""", ["first|10|10", "prepared|10", "commit 4", "next statement|11|11", "prepared|11",
+      "cursor|10"]),
 
     ("read committed: a commit inside one statement", 3, """
 SELECT snap.rows('snap.t'), snap.commit(4), snap.rows('snap.t'), snap.rows('snap.t_again');

@@ -12,9 +12,12 @@
 #include "table/catalog.h"
 #include "table/table.h"
 
-static const char *const bad_names[] = {"", ".", "..", "/", "../x", "a/b", "x/..", "/abs", NULL};
-static const char *const good_names[] = {"t", "my_table", "...", ".hidden", "a.b", "x..y", "tag-1",
-NULL};
+static const char *const bad_names[] = {
+	"", ".", "..", "/", "../x", "a/b", "x/..", "/abs", NULL
+};
+static const char *const good_names[] = {
+	"t", "my_table", "...", ".hidden", "a.b", "x..y", "tag-1", NULL
+};
 
 static void
 add(pm_fileio *io, const char *path, const char *text)

@@ -4,8 +4,9 @@
 #   2. core unit tests + fuzz corpus replay (no server; ASan/UBSan)
 #   3. a throwaway PostgreSQL: pg_regress tests, then every case of the
 #      shared Paimon corpus through SQL (../shared/corpus, or $PAIMON_CORPUS),
-#      damaged copies of a corpus table (clear errors, no crash) and copies
-#      carrying table options this reader refuses (0A000 naming the option)
+#      damaged copies of a corpus table (clear errors, no crash), copies
+#      carrying table options this reader refuses (0A000 naming the option),
+#      and commits landing between and inside statements (snapshot consistency)
 #   4. the reference oracle (Apache Paimon Java from Maven Central) writing
 #      random tables that we read back (test/oracle/), when Java is usable
 # Exits non-zero if anything required fails.
@@ -44,6 +45,9 @@ python3 test/compat/run_corrupt.py --corpus "$PAIMON_CORPUS" 2>&1 | tee "$LOGS/c
 echo "== table options through SQL (refused options end with 0A000)"
 python3 test/compat/run_options.py --corpus "$PAIMON_CORPUS" 2>&1 | tee "$LOGS/options.log" || status=1
 
+echo "== snapshot consistency through SQL (commits between and inside statements)"
+python3 test/compat/run_snapshot.py --corpus "$PAIMON_CORPUS" 2>&1 | tee "$LOGS/snapshot.log" || status=1
+
 if [ -x test/oracle/run.sh ]; then
 	echo "== reference oracle (Apache Paimon Java)"
 	bash test/oracle/run.sh 2>&1 | tee "$LOGS/oracle.log" || status=1
@@ -58,7 +62,7 @@ add "$(grep -ho '\[  PASSED  \] [0-9]*' "$LOGS/unit.log" | awk '{s += $4} END {p
 	"$(grep -ho '\[  FAILED  \] [0-9]* test' "$LOGS/unit.log" | awk '{s += $4} END {print s + 0}')"
 add "$(sed -n 's/.*All \([0-9]*\) tests passed.*/\1/p' "$LOGS/regress.log" | head -1)" \
 	"$(sed -n 's/.* \([0-9]*\) of [0-9]* tests failed.*/\1/p' "$LOGS/regress.log" | head -1)"
-for f in corpus corrupt options oracle; do
+for f in corpus corrupt options snapshot oracle; do
 	[ -f "$LOGS/$f.log" ] || continue
 	line=$(grep -E '^([A-Za-z_]+: )?[0-9]+ passed, [0-9]+ failed' "$LOGS/$f.log" | tail -1 | sed 's/^[A-Za-z_]*: //')
 	add "$(echo "$line" | awk '{print $1}')" "$(echo "$line" | awk '{print $3}')"

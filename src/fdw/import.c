@@ -7,6 +7,8 @@
  * from that snapshot's schema (and the tables read that snapshot). Types
  * follow typemap.c; NOT NULL fields become NOT NULL columns. LIMIT TO and
  * EXCEPT are honoured (the core filters them too, by Postgres' rules).
+ * The remote schema, LIMIT TO / EXCEPT and tag names are checked like the
+ * table options (pmfdw_check_name) before any of them becomes a path.
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"
@@ -83,6 +85,7 @@ paimonImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		else if (strcmp(def->defname, "tag") == 0)
 		{
 			tag = defGetString(def);
+			pmfdw_check_name("tag", tag);
 			time_travel++;
 		}
 		else if (strcmp(def->defname, "timestamp") == 0)
@@ -103,6 +106,9 @@ paimonImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 				 errmsg("options \"snapshot_id\", \"tag\" and \"timestamp\" are mutually exclusive")));
 	if (warehouse == NULL)
 		elog(ERROR, "paimon_fdw server has no warehouse option");
+	pmfdw_check_name("database", stmt->remote_schema);
+	foreach(lc, stmt->table_list)
+		pmfdw_check_name("table", ((RangeVar *) lfirst(lc))->relname);
 
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "paimon_fdw import",
 								ALLOCSET_DEFAULT_SIZES);
@@ -136,12 +142,14 @@ paimonImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		if (!table_wanted(stmt, names[i]))
 			continue;
 		path = pm_catalog_table_path(arena, warehouse, stmt->remote_schema, names[i]);
+		if (path == NULL)
+			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 		o.snapshot_id = snapshot_id;
 		o.tag = tag;
 		o.timestamp_millis = timestamp ? pmfdw_parse_timestamp_millis(timestamp) : 0;
 		o.external_path_map = path_map;
 		pm_error_clear(&err);
-		if (path == NULL || pm_table_open(env, io, path, &o, &table, &err) != PM_OK)
+		if (pm_table_open(env, io, path, &o, &table, &err) != PM_OK)
 			pmfdw_error(&err);
 		schema = pm_table_schema(table);
 

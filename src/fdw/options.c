@@ -5,6 +5,8 @@
  * One table of {name, catalog}; unknown names are rejected with a hint
  * naming the closest valid option (as postgres_fdw and file_fdw do).
  * Options naming server files need superuser or pg_read_server_files.
+ * Names that become parts of paths (database, table, tag) go through
+ * pmfdw_check_name, here and wherever else a user supplies one.
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"
@@ -24,6 +26,8 @@
 #include "utils/varlena.h"
 #include "utils/timestamp.h"
 #include "datatype/timestamp.h"
+
+#include "table/catalog.h"
 
 typedef struct PaimonFdwOption
 {
@@ -76,6 +80,21 @@ closest_option(const char *name, Oid context)
 	if (best != NULL && best_d <= (int) (strlen(name) / 2) + 1)
 		return best;
 	return NULL;
+}
+
+/*
+ * ERROR unless name may become one component of a path (no '/', not "."
+ * or "..", not empty): a database, table or tag name must not lead outside
+ * the warehouse.
+ */
+void
+pmfdw_check_name(const char *kind, const char *name)
+{
+	if (!pm_catalog_name_valid(name))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_NAME),
+				 errmsg("invalid Paimon %s name \"%s\"", kind, name),
+				 errdetail("A name must not be empty, contain \"/\" or be \".\" or \"..\".")));
 }
 
 int64
@@ -187,10 +206,7 @@ paimon_fdw_validator(PG_FUNCTION_ARGS)
 		}
 		else if (strcmp(def->defname, "tag") == 0)
 		{
-			if (val[0] == '\0' || strchr(val, '/') != NULL)
-				ereport(ERROR,
-						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
-						 errmsg("invalid tag name \"%s\"", val)));
+			pmfdw_check_name("tag", val);
 			time_travel++;
 		}
 		else if (strcmp(def->defname, "timestamp") == 0)
@@ -207,11 +223,7 @@ paimon_fdw_validator(PG_FUNCTION_ARGS)
 						(errcode(ERRCODE_SYNTAX_ERROR),
 						 errmsg("conflicting or redundant options")));
 			*seen = true;
-			if (val[0] == '\0' || strchr(val, '/') != NULL || strcmp(val, "..") == 0 ||
-				strcmp(val, ".") == 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
-						 errmsg("invalid %s name \"%s\"", def->defname, val)));
+			pmfdw_check_name(def->defname, val);
 		}
 	}
 	if (time_travel > 1)
@@ -259,5 +271,10 @@ pmfdw_get_table_options(Oid foreigntableid, PaimonFdwTableOptions *opts)
 	}
 	if (opts->warehouse == NULL || opts->database == NULL || opts->table == NULL)
 		elog(ERROR, "paimon_fdw: warehouse, database or table option missing");
+	/* checked by the validator too; again here, where they become a path */
+	pmfdw_check_name("database", opts->database);
+	pmfdw_check_name("table", opts->table);
+	if (opts->tag != NULL)
+		pmfdw_check_name("tag", opts->tag);
 	opts->table_path = psprintf("%s/%s.db/%s", opts->warehouse, opts->database, opts->table);
 }

@@ -17,6 +17,7 @@
 #include "pmfdw.h"
 
 #include "access/table.h"
+#include "access/xact.h"
 #include "commands/defrem.h"
 #include "commands/explain.h"
 #include "foreign/fdwapi.h"
@@ -86,11 +87,13 @@ typedef struct PaimonFdwPlanState
  * Units of work (data files read as they are, splits merged) are numbered
  * the same way by every participant, which plans the same snapshot with
  * the same quals; each takes the next unit number from the counter.
+ * Workers read the leader's version of the table, whatever commits landed
+ * since the leader opened it.
  */
 typedef struct PaimonFdwParallelState
 {
 	pg_atomic_uint64 next_unit;
-	int64		snapshot_id;	/* the leader's snapshot; 0: table is empty */
+	pm_table_version version;	/* the leader's snapshot (0: none) and schema */
 } PaimonFdwParallelState;
 
 typedef struct PaimonFdwScanState
@@ -122,13 +125,23 @@ typedef struct PaimonFdwScanState
 	bool		done;
 } PaimonFdwScanState;
 
-/* Open the table with the options' snapshot; errors are reported. */
+/*
+ * Open the table at version when one is given (a parallel worker: the
+ * leader's), else at the snapshot the options ask for. Without time travel
+ * options that is the version this statement or transaction already reads
+ * of the table (snapshot_pin.c), else the latest, which is then pinned.
+ * Errors are reported.
+ */
 static pm_table *
-open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io)
+open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io,
+		   const pm_table_version *version)
 {
 	pm_table_open_options o = {0};
 	pm_table   *table;
 	pm_error	err;
+	bool		latest = opts->snapshot_id == 0 && opts->tag == NULL &&
+		opts->timestamp_millis == 0;
+	const pm_table_version *pinned = NULL;
 
 	if (!io->is_dir(io, opts->table_path))
 		ereport(ERROR,
@@ -136,12 +149,33 @@ open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io)
 				 errmsg("Paimon table \"%s.%s\" does not exist", opts->database, opts->table),
 				 errdetail("Directory \"%s\" was not found.", opts->table_path)));
 	pm_error_clear(&err);
-	o.snapshot_id = opts->snapshot_id;
-	o.tag = opts->tag;
-	o.timestamp_millis = opts->timestamp_millis;
+	if (version == NULL && latest)
+		version = pinned = pmfdw_pinned_version(opts->table_path);
+	if (version != NULL)
+		o.version = version;
+	else
+	{
+		o.snapshot_id = opts->snapshot_id;
+		o.tag = opts->tag;
+		o.timestamp_millis = opts->timestamp_millis;
+	}
 	o.external_path_map = opts->external_path_map;
 	if (pm_table_open(env, io, opts->table_path, &o, &table, &err) != PM_OK)
+	{
+		if (pinned != NULL && err.code == PM_ERR_NOT_FOUND)
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					 errmsg("snapshot " INT64_FORMAT " of Paimon table \"%s.%s\" is gone",
+							pinned->snapshot_id, opts->database, opts->table),
+					 errdetail("This %s reads that snapshot since its first scan of the table: %s",
+							   IsolationUsesXactSnapshot() ? "transaction" : "statement",
+							   err.message),
+					 errhint("Snapshot expiry removed it meanwhile. Run the %s again.",
+							 IsolationUsesXactSnapshot() ? "transaction" : "statement")));
 		pmfdw_error(&err);
+	}
+	if (latest && version == NULL)
+		pmfdw_pin_version(opts->table_path, pm_table_get_version(table));
 	return table;
 }
 
@@ -192,7 +226,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 
 	fpinfo->tableoid = foreigntableid;
 	pmfdw_get_table_options(foreigntableid, &fpinfo->opts);
-	table = open_table(&fpinfo->opts, env, io);
+	table = open_table(&fpinfo->opts, env, io, NULL);
 	arena = pm_arena_create(env);
 	if (arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
@@ -244,14 +278,23 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 	int			ncols = Max(bms_num_members(fpinfo->attrs_used), 1);
 	Cost		startup = 10;
 	Cost		run;
+	ForeignPath *path;
 
 	/* decoding a column value costs less than a heap tuple's worth of work */
 	run = fpinfo->funnel[FUNNEL_ROWS_SELECTED] * (cpu_tuple_cost + 0.25 * cpu_operator_cost * ncols) +
 		fpinfo->funnel[FUNNEL_FILES_SELECTED] * 10.0;
 	run += baserel->rows * cpu_tuple_cost;
-	add_path(baserel, (Path *)
-			 create_foreignscan_path(root, baserel, NULL, baserel->rows,
-									 startup, startup + run, NIL, NULL, NULL, NIL));
+	path = create_foreignscan_path(root, baserel, NULL, baserel->rows,
+								   startup, startup + run, NIL, NULL, NULL, NIL);
+
+	/*
+	 * A plain scan never runs in a parallel worker: the worker would read
+	 * the latest snapshot, not the one this statement reads (snapshot_pin.c).
+	 * Only the parallel-aware scan below, which gets the leader's version
+	 * through the DSM, runs there.
+	 */
+	path->path.parallel_safe = false;
+	add_path(baserel, (Path *) path);
 
 	/*
 	 * A parallel scan: participants take data files (or merged splits) one
@@ -342,6 +385,7 @@ paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	PaimonFdwPlanState *fpinfo = input_rel->fdw_private;
 	Query	   *parse = root->parse;
 	PathTarget *target;
+	ForeignPath *upper;
 	ListCell   *lc;
 
 	if (stage != UPPERREL_GROUP_AGG || input_rel->reloptkind != RELOPT_BASEREL ||
@@ -362,9 +406,10 @@ paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 			return;
 	}
 	output_rel->fdw_private = fpinfo;
-	add_path(output_rel, (Path *)
-			 create_foreign_upper_path(root, output_rel, target, 1, 1, 1 + cpu_tuple_cost,
-									   NIL, NULL, list_make1(fpinfo)));
+	upper = create_foreign_upper_path(root, output_rel, target, 1, 1, 1 + cpu_tuple_cost,
+									  NIL, NULL, list_make1(fpinfo));
+	upper->path.parallel_safe = false;	/* as the plain scan: not in a worker */
+	add_path(output_rel, (Path *) upper);
 }
 
 static Oid
@@ -412,6 +457,27 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		ExplainPropertyText("Paimon Path", opts.table_path, es);
 }
 
+/* The Paimon field and converter of each retrieved attribute, in the table's schema. */
+static void
+bind_columns(PaimonFdwScanState *fs, Relation rel)
+{
+	const pm_type *row_type = pm_table_schema(fs->table)->row_type;
+	int			i = 0;
+	ListCell   *lc;
+
+	foreach(lc, fs->retrieved_attrs)
+	{
+		AttrNumber	attnum = lfirst_int(lc);
+		Form_pg_attribute att = TupleDescAttr(RelationGetDescr(rel), attnum - 1);
+
+		fs->attnums[i] = attnum;
+		fs->fields[i] = attr_field(rel, row_type, attnum);
+		pmfdw_converter_init(&fs->conv[i], row_type->fields[fs->fields[i]].type,
+							 att->atttypid, NameStr(att->attname));
+		i++;
+	}
+}
+
 static void
 paimonBeginForeignScan(ForeignScanState *node, int eflags)
 {
@@ -420,10 +486,7 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	Relation	rel = node->ss.ss_currentRelation;
 	PaimonFdwScanState *fs;
 	MemoryContext old;
-	const pm_type *row_type;
 	pm_error	err;
-	int			i;
-	ListCell   *lc;
 
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
@@ -438,11 +501,10 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	pmfdw_get_table_options(scan_table_oid(plan), &fs->opts);
 	fs->env = pmfdw_env_create(fs->cxt);
 	fs->io = pmfdw_fileio_create(fs->cxt);
-	fs->table = open_table(&fs->opts, fs->env, fs->io);
+	fs->table = open_table(&fs->opts, fs->env, fs->io, NULL);
 	fs->arena = pm_arena_create(fs->env);
 	if (fs->arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	row_type = pm_table_schema(fs->table)->row_type;
 
 	if (scan_count_only(plan))
 	{
@@ -462,18 +524,7 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	fs->conv = palloc(sizeof(PmfdwColumnConverter) * (fs->nfields + 1));
 	fs->col_values = palloc0(sizeof(Datum *) * (fs->nfields + 1));
 	fs->col_nulls = palloc0(sizeof(bool *) * (fs->nfields + 1));
-	i = 0;
-	foreach(lc, fs->retrieved_attrs)
-	{
-		AttrNumber	attnum = lfirst_int(lc);
-		Form_pg_attribute att = TupleDescAttr(RelationGetDescr(rel), attnum - 1);
-
-		fs->attnums[i] = attnum;
-		fs->fields[i] = attr_field(rel, row_type, attnum);
-		pmfdw_converter_init(&fs->conv[i], row_type->fields[fs->fields[i]].type,
-							 att->atttypid, NameStr(att->attname));
-		i++;
-	}
+	bind_columns(fs, rel);
 
 	/* the scan is planned at the first row: a parallel worker learns its snapshot later */
 	fs->claimed = -1;
@@ -689,7 +740,7 @@ paimonInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 	PaimonFdwParallelState *ps = coordinate;
 
 	pg_atomic_init_u64(&ps->next_unit, 0);
-	ps->snapshot_id = pm_table_snapshot_id(fs->table);
+	ps->version = pm_table_get_version(fs->table);
 	fs->pstate = ps;
 }
 
@@ -707,20 +758,24 @@ paimonInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void *co
 {
 	PaimonFdwScanState *fs = node->fdw_state;
 	PaimonFdwParallelState *ps = coordinate;
+	pm_table_version mine = pm_table_get_version(fs->table);
 
 	/*
 	 * Every participant must number the same units: same snapshot, same
-	 * schema. Should a commit have landed between the leader's start and
-	 * ours, we would read another snapshot: refuse rather than mix them.
+	 * schema. BeginForeignScan opened what this worker found; should a
+	 * commit have landed since the leader opened the table, reopen the
+	 * leader's version.
 	 */
-	if (pm_table_snapshot_id(fs->table) != ps->snapshot_id)
-		ereport(ERROR,
-				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-				 errmsg("Paimon table \"%s.%s\" changed while a parallel scan was starting",
-						fs->opts.database, fs->opts.table),
-				 errdetail("The leader reads snapshot " INT64_FORMAT ", this worker found snapshot " INT64_FORMAT ".",
-						   ps->snapshot_id, pm_table_snapshot_id(fs->table)),
-				 errhint("Run the query again.")));
+	if (mine.snapshot_id != ps->version.snapshot_id || mine.schema_id != ps->version.schema_id)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fs->cxt);
+
+		pm_table_close(fs->table);
+		fs->table = NULL;
+		fs->table = open_table(&fs->opts, fs->env, fs->io, &ps->version);
+		bind_columns(fs, node->ss.ss_currentRelation);
+		MemoryContextSwitchTo(old);
+	}
 	fs->pstate = ps;
 }
 

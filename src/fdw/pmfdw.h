@@ -19,6 +19,7 @@
 #include "common/vector.h"
 #include "io/fileio.h"
 #include "nodes/pg_list.h"
+#include "table/table.h"
 #include "utils/rel.h"
 
 /* ---- options.c ---- */
@@ -36,7 +37,15 @@ typedef struct PaimonFdwTableOptions
 
 extern void pmfdw_get_table_options(Oid foreigntableid, PaimonFdwTableOptions *opts);
 extern int64 pmfdw_parse_snapshot_id(const char *value);
+/* ERROR (42602) unless name may become one path component. */
+extern void pmfdw_check_name(const char *kind, const char *name);
 extern int64 pmfdw_parse_timestamp_millis(const char *value);
+
+/* ---- snapshot_pin.c: one version of a table per statement / transaction ---- */
+/* The version this statement or transaction reads of table_path, or NULL. */
+extern const pm_table_version *pmfdw_pinned_version(const char *table_path);
+/* Remember that it reads version (after an open of the latest). */
+extern void pmfdw_pin_version(const char *table_path, pm_table_version version);
 
 /* ---- error.c ---- */
 extern int	pmfdw_sqlstate(pm_code code);

@@ -4,6 +4,7 @@
  *
  * A directory of <warehouse>/<db>.db/ is a table iff it holds a
  * schema/schema-<n> file (Catalog.java DB_SUFFIX, AbstractCatalog).
+ * Names become path components only when pm_catalog_name_valid says so.
  *-------------------------------------------------------------------------
  */
 #include "table/catalog.h"
@@ -23,10 +24,19 @@ trimmed_len(const char *s)
 	return n;
 }
 
+bool
+pm_catalog_name_valid(const char *name)
+{
+	return name != NULL && name[0] != '\0' && strchr(name, '/') == NULL &&
+		strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
 char *
 pm_catalog_table_path(pm_arena *arena, const char *warehouse, const char *database,
 					  const char *table)
 {
+	if (!pm_catalog_name_valid(database) || !pm_catalog_name_valid(table))
+		return NULL;
 	return pm_arena_sprintf(arena, "%.*s/%s.db/%s", (int) trimmed_len(warehouse), warehouse,
 							database, table);
 }
@@ -61,8 +71,7 @@ pm_code
 pm_catalog_list_tables(pm_fileio *io, const char *warehouse, const char *database,
 					   pm_arena *arena, char ***names, int *count, pm_error *err)
 {
-	char	   *dir = pm_arena_sprintf(arena, "%.*s/%s.db", (int) trimmed_len(warehouse),
-									   warehouse, database);
+	char	   *dir;
 	char	  **entries;
 	int			n,
 				kept = 0;
@@ -70,6 +79,10 @@ pm_catalog_list_tables(pm_fileio *io, const char *warehouse, const char *databas
 
 	*names = NULL;
 	*count = 0;
+	if (!pm_catalog_name_valid(database))
+		return pm_fail(err, PM_ERR_INVALID, "invalid database name \"%.100s\"", database);
+	dir = pm_arena_sprintf(arena, "%.*s/%s.db", (int) trimmed_len(warehouse), warehouse,
+						   database);
 	if (dir == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	rc = io->list(io, dir, arena, &entries, &n, err);

@@ -12,6 +12,7 @@
 
 #include "format/format_reader.h"
 #include "row/data_type.h"
+#include "table/catalog.h"
 #include "table/manifest_list.h"
 #include "table/table_int.h"
 
@@ -99,8 +100,7 @@ index_row(void *ctx, const pm_batch *b, int64_t i, pm_error *err)
 	e->external_path = pm_meta_vector_string(&b->cols[9], i, arena, &nomem);
 	if (nomem)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	if (e->partition == NULL || e->index_type == NULL || e->file_name == NULL ||
-		e->file_name[0] == '\0' || strchr(e->file_name, '/') != NULL)
+	if (e->partition == NULL || e->index_type == NULL || !pm_catalog_name_valid(e->file_name))
 		return pm_fail(err, PM_ERR_CORRUPT, "index manifest entry is incomplete");
 	rc = decode_ranges(&b->cols[8], i, arena, e, err);
 	if (rc == PM_OK)

@@ -19,6 +19,7 @@
 #include "format/format_reader.h"
 #include "row/data_type.h"
 #include "table/manifest_list.h"
+#include "table/catalog.h"
 #include "table/table_int.h"
 
 #define MANIFEST_ENTRY_TYPE \
@@ -40,13 +41,6 @@ enum
 	F_EMBEDDED_INDEX, F_SOURCE, F_STATS_COLS, F_EXTERNAL, F_FIRST_ROW_ID,
 	F_WRITE_COLS, F_COUNT
 };
-
-static bool
-valid_file_name(const char *s)
-{
-	return s != NULL && s[0] != '\0' && strchr(s, '/') == NULL &&
-		strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
-}
 
 static pm_code
 decode_row(const pm_batch *b, int64_t i, pm_arena *arena, pm_manifest_entry *e,
@@ -108,10 +102,10 @@ decode_row(const pm_batch *b, int64_t i, pm_arena *arena, pm_manifest_entry *e,
 		nomem = true;
 	if (nomem)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	if (!valid_file_name(f->file_name))
+	if (!pm_catalog_name_valid(f->file_name))
 		return pm_fail(err, PM_ERR_CORRUPT, "manifest entry has an invalid file name");
 	for (int k = 0; k < f->nextra_files; k++)
-		if (!valid_file_name(f->extra_files[k]))
+		if (!pm_catalog_name_valid(f->extra_files[k]))
 			return pm_fail(err, PM_ERR_CORRUPT, "manifest entry has an invalid extra file name");
 	if (f->row_count < 0 || f->file_size < 0)
 		return pm_fail(err, PM_ERR_CORRUPT, "manifest entry has a negative row count or size");

@@ -17,6 +17,7 @@
 
 #include "format/format_reader.h"
 #include "row/data_type.h"
+#include "table/catalog.h"
 #include "table/table_int.h"
 
 #define MANIFEST_LIST_TYPE \
@@ -293,7 +294,7 @@ list_row(void *ctx, const pm_batch *b, int64_t i, pm_error *err)
 	m->max_level = (int32_t) pm_meta_vector_int(&b->cols[10], i, 0);
 	if (nomem)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	if (m->file_name == NULL || m->file_name[0] == '\0' || strchr(m->file_name, '/') != NULL)
+	if (!pm_catalog_name_valid(m->file_name))
 		return pm_fail(err, PM_ERR_CORRUPT, "manifest list entry has an invalid file name");
 	lr->n++;
 	return PM_OK;

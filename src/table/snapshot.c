@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "table/catalog.h"
 #include "table/table_int.h"
 
 #define MAX_SNAPSHOT_FILE_SIZE (16 * 1024 * 1024)
@@ -71,8 +72,9 @@ parse_root(const json_t *root, pm_arena *arena, pm_snapshot *s, pm_error *err)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	if (s->base_manifest_list == NULL || s->delta_manifest_list == NULL)
 		return pm_fail(err, PM_ERR_CORRUPT, "snapshot lacks its manifest lists");
-	if (strchr(s->base_manifest_list, '/') != NULL || strchr(s->delta_manifest_list, '/') != NULL ||
-		(s->index_manifest && strchr(s->index_manifest, '/') != NULL))
+	if (!pm_catalog_name_valid(s->base_manifest_list) ||
+		!pm_catalog_name_valid(s->delta_manifest_list) ||
+		(s->index_manifest && !pm_catalog_name_valid(s->index_manifest)))
 		return pm_fail(err, PM_ERR_CORRUPT, "snapshot names a manifest list outside manifest/");
 	return PM_OK;
 }
@@ -226,8 +228,7 @@ pm_snapshot_load_tag(pm_fileio *io, const char *table_path, const char *tag, pm_
 	pm_code		rc;
 
 	*out = NULL;
-	if (tag[0] == '\0' || strchr(tag, '/') != NULL || strcmp(tag, ".") == 0 ||
-		strcmp(tag, "..") == 0)
+	if (!pm_catalog_name_valid(tag))
 		return pm_fail(err, PM_ERR_INVALID, "invalid tag name \"%.100s\"", tag);
 	path = pm_arena_sprintf(arena, "%s/tag/tag-%s", table_path, tag);
 	if (path == NULL)

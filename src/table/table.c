@@ -3,7 +3,8 @@
  *	  Open a Paimon table at a snapshot: snapshot, schema, derived layout.
  *
  * The latest snapshot is read with the latest schema; a snapshot chosen by
- * id with that snapshot's schemaId (what Java does for scan.snapshot-id).
+ * id with that snapshot's schemaId (what Java does for scan.snapshot-id);
+ * a version (what an earlier open found) with its snapshot and schema.
  * Schemas of data files written under older schema ids are loaded on
  * demand and cached in the table's arena (pm_table_schema_by_id).
  *
@@ -106,12 +107,14 @@ open_table(pm_table *t, const pm_table_open_options *options, pm_error *err)
 	int64_t		want = options ? options->snapshot_id : 0;
 	const char *tag = options ? options->tag : NULL;
 	int64_t		at_time = options ? options->timestamp_millis : 0;
+	const pm_table_version *version = options ? options->version : NULL;
 	pm_schema  *latest;
 
 	PM_TRY(pm_path_map_parse(options ? options->external_path_map : NULL, t->arena,
 							 &t->path_map, err));
-	if ((want > 0) + (tag != NULL) + (at_time > 0) > 1)
-		return pm_fail(err, PM_ERR_INVALID, "give at most one of snapshot id, tag and timestamp");
+	if ((want > 0) + (tag != NULL) + (at_time > 0) + (version != NULL) > 1)
+		return pm_fail(err, PM_ERR_INVALID,
+					   "give at most one of snapshot id, tag, timestamp and version");
 	if (at_time > 0)
 	{
 		PM_TRY(pm_snapshot_id_at_time(t->io, t->path, at_time, t->arena, &want, err));
@@ -119,7 +122,17 @@ open_table(pm_table *t, const pm_table_open_options *options, pm_error *err)
 			return pm_fail(err, PM_ERR_NOT_FOUND, "no snapshot was committed at or before %lld",
 						   (long long) at_time);
 	}
-	if (tag != NULL)
+	if (version != NULL)
+	{
+		const pm_schema *s;
+
+		if (version->snapshot_id > 0)
+			PM_TRY(pm_snapshot_load(t->io, t->path, version->snapshot_id, t->arena, &t->snapshot,
+									err));
+		PM_TRY(pm_table_schema_by_id(t, version->schema_id, &s, err));
+		t->schema = s;
+	}
+	else if (tag != NULL)
 	{
 		const pm_schema *s;
 
@@ -200,6 +213,16 @@ int64_t
 pm_table_snapshot_id(const pm_table *table)
 {
 	return table->snapshot ? table->snapshot->id : 0;
+}
+
+pm_table_version
+pm_table_get_version(const pm_table *table)
+{
+	pm_table_version v;
+
+	v.snapshot_id = pm_table_snapshot_id(table);
+	v.schema_id = table->schema->id;
+	return v;
 }
 
 int64_t

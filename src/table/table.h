@@ -32,6 +32,19 @@
 #include "table/predicate.h"
 #include "table/schema.h"
 
+/*
+ * The state of a table an open found: its snapshot (0 when the table had
+ * none) and the schema it read with. Opening with a version reads that
+ * state again, however many commits have landed since: the FDW uses it to
+ * read one state of a table in all scans of a statement or transaction,
+ * and to give parallel workers the leader's state.
+ */
+typedef struct pm_table_version
+{
+	int64_t		snapshot_id;
+	int64_t		schema_id;
+} pm_table_version;
+
 typedef struct pm_table_open_options
 {
 	int64_t		snapshot_id;	/* <= 0: the latest snapshot */
@@ -40,6 +53,8 @@ typedef struct pm_table_open_options
 	const char *tag;			/* NULL or a tag name (tag/tag-<name>) */
 	int64_t		timestamp_millis;	/* > 0: the last snapshot committed at or
 									 * before this epoch-ms time */
+	/* non-NULL: read this version (none of the above may be set) */
+	const pm_table_version *version;
 } pm_table_open_options;
 
 typedef struct pm_table pm_table;
@@ -48,11 +63,12 @@ typedef struct pm_table pm_table;
  * Open the table at table_path. A table with no snapshot yet opens fine
  * (latest schema, no rows). A snapshot_id, tag or time with no snapshot is
  * PM_ERR_NOT_FOUND; time travel reads with that snapshot's schema, the
- * latest snapshot with the latest schema. Options a reader must honour but this version does not
- * (table_options.h: data evolution, blob files, stored scan modes, ...)
- * are reported by pm_table_scan_plan as PM_ERR_UNSUPPORTED naming the
- * option and its value, so that IMPORT FOREIGN SCHEMA still works on such
- * tables.
+ * latest snapshot with the latest schema, a version with its schema (a
+ * version whose snapshot has expired since is PM_ERR_NOT_FOUND). Options a
+ * reader must honour but this version does not (table_options.h: data
+ * evolution, blob files, stored scan modes, ...) are reported by
+ * pm_table_scan_plan as PM_ERR_UNSUPPORTED naming the option and its value,
+ * so that IMPORT FOREIGN SCHEMA still works on such tables.
  */
 extern pm_code pm_table_open(const pm_env *env, pm_fileio *io, const char *table_path,
 							 const pm_table_open_options *options, pm_table **out,
@@ -62,6 +78,8 @@ extern void pm_table_close(pm_table *table);
 extern const pm_schema *pm_table_schema(const pm_table *table);
 /* 0 when the table has no snapshot */
 extern int64_t pm_table_snapshot_id(const pm_table *table);
+/* The version the table was opened at (to open it there again). */
+extern pm_table_version pm_table_get_version(const pm_table *table);
 /* Rows in the snapshot according to its metadata (totalRecordCount), -1 if unknown. */
 extern int64_t pm_table_total_record_count(const pm_table *table);
 

@@ -813,6 +813,30 @@ test_tz(void **state)
 	}
 	assert_false(pm_tz_same_rules(sh, ny));
 	assert_false(pm_tz_same_rules(sh, gmt));
+	/*
+	 * java.util.TimeZone (JDK 17, checked with getOffset): no history before
+	 * 1900-01-01T00:00Z, the raw offset there; Shanghai's LMT (+8:05:43) from
+	 * 1900 to 1901; New York's LMT ended in 1883, before the floor.
+	 */
+	assert_int_equal(pm_tz_offset(sh, INT64_C(-2208988801)), 28800);
+	assert_int_equal(pm_tz_offset(sh, INT64_C(-2208988800)), 29143);
+	assert_int_equal(pm_tz_offset(sh, INT64_C(-2177481944)), 29143);
+	assert_int_equal(pm_tz_offset(sh, INT64_C(-2177481943)), 28800);
+	assert_int_equal(pm_tz_offset(sh, INT64_C(-3786825600)), 28800);	/* 1850 */
+	assert_int_equal(pm_tz_offset(ny, INT64_C(-3786825600)), -18000);
+	assert_int_equal(pm_tz_offset(ny, INT64_C(-2208988800)), -18000);
+	{
+		pm_tz	   *dub,
+				   *ktm;
+
+		/* negative DST (IST standard, GMT "winter time"): Java's raw offset is 0 */
+		assert_int_equal(pm_tz_load(arena, "Europe/Dublin", &dub, &err), PM_OK);
+		assert_int_equal(pm_tz_offset(dub, INT64_C(-2208988801)), 0);
+		assert_int_equal(pm_tz_offset(dub, INT64_C(-2208988800)), -1521);
+		assert_int_equal(pm_tz_load(arena, "Asia/Kathmandu", &ktm, &err), PM_OK);
+		assert_int_equal(pm_tz_offset(ktm, INT64_C(-2208988801)), 20700);
+		assert_int_equal(pm_tz_offset(ktm, INT64_C(-2208988800)), 20476);
+	}
 }
 
 /* ---------------------------------------------------------------------

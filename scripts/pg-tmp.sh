@@ -4,7 +4,8 @@
 #   pg_tmp_stop    stop it and remove the directory
 # Runs the server as the 'postgres' user when invoked as root (postgres
 # refuses to run as root). The cluster uses the C locale, so text compares
-# byte-wise as Paimon does.
+# byte-wise as Paimon does, unless PG_TMP_LOCALE names another one (e.g.
+# en_US.UTF-8, see scripts/install-deps.sh).
 
 PG_MAJOR=${PG_MAJOR:-15}
 PG_BIN=${PG_BIN:-$(pg_config --bindir 2>/dev/null || echo "/usr/lib/postgresql/$PG_MAJOR/bin")}
@@ -17,7 +18,7 @@ pg_tmp_start() {
 	PG_TMP_DIR=$(mktemp -d /tmp/paimon_fdw_pg.XXXXXX)
 	chmod 755 "$PG_TMP_DIR"
 	[ "$(id -u)" -eq 0 ] && chown postgres "$PG_TMP_DIR"
-	_pg_as "$PG_BIN/initdb" -D "$PG_TMP_DIR/data" -U postgres --locale=C -E UTF8 -A trust >"$PG_TMP_DIR/initdb.log" 2>&1 ||
+	_pg_as "$PG_BIN/initdb" -D "$PG_TMP_DIR/data" -U postgres --locale="${PG_TMP_LOCALE:-C}" -E UTF8 -A trust >"$PG_TMP_DIR/initdb.log" 2>&1 ||
 		{ cat "$PG_TMP_DIR/initdb.log"; return 1; }
 	export PGPORT=${PGPORT:-54329}
 	_pg_as "$PG_BIN/pg_ctl" -D "$PG_TMP_DIR/data" -l "$PG_TMP_DIR/server.log" -w \

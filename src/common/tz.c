@@ -14,6 +14,13 @@
  * Rule forms Mm.w.d, Jn and n with optional /time are understood; an
  * unparsable rule falls back to the last transition's offset.
  *
+ * Offsets are java.util.TimeZone's (the readers to match are Java's), which
+ * knows no history before 1900-01-01T00:00Z: before it a zone has its raw
+ * offset (the current standard one; with a negative DST rule, as Europe/
+ * Dublin's, the lower one, as in the rearguard data Java compiles), from it
+ * the offset then in force. Java's own tz data version may differ from the
+ * system's.
+ *
  * The files are system files, not table data, so they are read with POSIX
  * calls rather than a pm_fileio. Zone names come from data files and are
  * checked (no "..", no leading '/') before they become paths.
@@ -490,6 +497,46 @@ read_file(pm_arena *arena, const char *path, size_t *len, bool *missing, pm_erro
 	return buf;
 }
 
+/* 1900-01-01T00:00:00Z: sun.util.calendar.ZoneInfo's first instant */
+#define JAVA_TZ_FLOOR INT64_C(-2208988800)
+
+/* Cut the history before JAVA_TZ_FLOOR off as java.util.TimeZone does (file header). */
+static pm_code
+java_floor(pm_arena *arena, pm_tz *tz, pm_error *err)
+{
+	int32_t		at_floor,
+				raw;
+	int			before = 0,
+				n;
+	int64_t    *trans;
+	int32_t    *offs;
+
+	if (tz->ntrans == 0)
+		return PM_OK;
+	at_floor = pm_tz_offset(tz, JAVA_TZ_FLOOR);
+	if (tz->rule.valid)
+		raw = tz->rule.has_dst && tz->rule.dst_off < tz->rule.std_off ?
+			tz->rule.dst_off : tz->rule.std_off;
+	else
+		raw = tz->offsets[tz->ntrans - 1];
+	while (before < tz->ntrans && tz->trans[before] <= JAVA_TZ_FLOOR)
+		before++;
+	n = tz->ntrans - before + 1;
+	trans = pm_arena_alloc(arena, sizeof(int64_t) * n);
+	offs = pm_arena_alloc(arena, sizeof(int32_t) * n);
+	if (trans == NULL || offs == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading time zone file");
+	trans[0] = JAVA_TZ_FLOOR;
+	offs[0] = at_floor;
+	memcpy(trans + 1, tz->trans + before, sizeof(int64_t) * (n - 1));
+	memcpy(offs + 1, tz->offsets + before, sizeof(int32_t) * (n - 1));
+	tz->initial = raw;
+	tz->ntrans = n;
+	tz->trans = trans;
+	tz->offsets = offs;
+	return PM_OK;
+}
+
 static pm_code
 parse_tzif(const uint8_t *buf, size_t len, pm_arena *arena, pm_tz *tz, pm_error *err)
 {
@@ -565,7 +612,7 @@ parse_tzif(const uint8_t *buf, size_t len, pm_arena *arena, pm_tz *tz, pm_error 
 			}
 		}
 	}
-	return PM_OK;
+	return java_floor(arena, tz, err);
 }
 
 pm_code

@@ -46,6 +46,12 @@ typedef struct pm_format_read_options
 	int			batch_size;		/* max rows per batch; 0 = default */
 	/* Name of the time zone to read ORC TIMESTAMP (not _LTZ) columns in; NULL = UTC */
 	const char *orc_reader_timezone;
+	/*
+	 * Table option orc.timestamp-ltz.legacy.type = false: TIMESTAMP_LTZ values
+	 * in ORC TIMESTAMP_INSTANT columns are the instants themselves. false (the
+	 * zero default) = Paimon's default legacy encoding (see orc_reader.h).
+	 */
+	bool		orc_ltz_instant;
 } pm_format_read_options;
 
 typedef struct pm_format_reader pm_format_reader;

@@ -19,6 +19,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "table/split.h"
 #include "table/table_int.h"
@@ -42,6 +43,24 @@ struct pm_data_file_reader
 	int64_t		position;
 	int			batch_size;
 };
+
+/*
+ * Table option orc.timestamp-ltz.legacy.type (Paimon's OrcOptions, default
+ * true; parsed as Java's Options: true/false, any case): false means the
+ * ORC files hold TIMESTAMP_LTZ values as plain instants.
+ */
+static pm_code
+orc_ltz_instant(const pm_schema *s, bool *out, pm_error *err)
+{
+	const char *key = "orc.timestamp-ltz.legacy.type";
+	const char *v = pm_schema_option(s, key);
+
+	*out = v != NULL && strcasecmp(v, "false") == 0;
+	if (v != NULL && !*out && strcasecmp(v, "true") != 0)
+		return pm_fail(err, PM_ERR_INVALID,
+					   "table option \"%s\" must be true or false, not \"%s\"", key, v);
+	return PM_OK;
+}
 
 /* ---- casts ------------------------------------------------------------- */
 
@@ -428,6 +447,8 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		memset(&opts, 0, sizeof(opts));
 		opts.schema = rt;
 		opts.batch_size = r->batch_size;
+		if (r->file->format == PM_FORMAT_ORC)
+			PM_TRY(orc_ltz_instant(t->schema, &opts.orc_ltz_instant, err));
 		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
 									 &r->reader, err));
 	}

@@ -134,7 +134,7 @@ check_vector(const pm_vector *v, int64_t length)
 static int64_t
 read_file(pm_fileio *io, const pm_type *req, int batch_size)
 {
-	pm_format_read_options opt = {req, batch_size, NULL};
+	pm_format_read_options opt = {.schema = req, .batch_size = batch_size};
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_error	err;

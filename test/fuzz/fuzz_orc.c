@@ -31,7 +31,7 @@ check_vector(const pm_vector *v, int64_t n)
 static void
 read_with(pm_fileio *io, const pm_type *schema)
 {
-	pm_format_read_options opt = {schema, BATCH, NULL};
+	pm_format_read_options opt = {.schema = schema, .batch_size = BATCH};
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_error	err;

@@ -24,6 +24,8 @@ the extension is not installed (--require-sql turns that into a failure).
   difftest.py --long               # 3000 seeds
   difftest.py --seed 17 --keep     # replay one seed, keep its warehouse
   difftest.py --pk                 # also primary-key tables (merge engines, DV, ...)
+  difftest.py --seed 11 --writer-tz Asia/Shanghai --reader-tz America/New_York \
+              --pg-tz Asia/Kolkata --paimon-version 1.4.2     # zones, another Paimon release
 """
 
 import argparse
@@ -232,7 +234,7 @@ def cast_value(old, new, v):
 class Case:
     """A generated table and its operations, plus a model of the expected rows."""
 
-    def __init__(self, seed, pk=False, nested=False, simple=False):
+    def __init__(self, seed, pk=False, nested=False, simple=False, writer_tz=None):
         self.seed = seed
         self.simple = simple  # only inserts and commits (for the pypaimon writer)
         self.predicates_run = 0
@@ -255,6 +257,23 @@ class Case:
         for c in cols:
             c["type"] = self.fit_type(c["type"])
         options = {"file.format": fmt, "file.compression": rnd.choice(COMPRESSIONS[fmt])}
+        if fmt == "orc":
+            # how ORC files hold TIMESTAMP_LTZ (default true: the UTC wall clock as a
+            # writer-zone time; false: the instant). Drawn from its own generator so that
+            # the rest of the seed's table is the same as before the option was drawn.
+            ltz = random.Random("ltz-legacy/%d" % seed).choice([None, "true", "false", "false"])
+            if ltz is not None:
+                options["orc.timestamp-ltz.legacy.type"] = ltz
+        # A legacy-encoded LTZ value in ORC is the instant minus the writer zone's offset,
+        # and ORC records the writer's zone only in files with a TIMESTAMP column: without
+        # one (and a writer outside UTC) the instant is lost to every reader but one in the
+        # writer's zone (Java assumes its JVM's zone, the extension UTC). Such tables get a
+        # TIMESTAMP column that is never dropped.
+        self.anchor = None
+        if fmt == "orc" and writer_tz not in (None, "UTC", "Etc/UTC") and \
+                options.get("orc.timestamp-ltz.legacy.type", "true").lower() != "false":
+            self.anchor = "zone_anchor"
+            cols.insert(len(cols) - len(part), {"name": self.anchor, "type": "TIMESTAMP(3)"})
         if pk:
             # primary key = id + partition keys (Paimon requires the partition in the key)
             pkeys = ["id"] + part
@@ -312,6 +331,14 @@ class Case:
             t = re.sub(r"(?<!VAR)CHAR\(", "VARCHAR(", t)
         return t
 
+    def zone_dependent(self, types):
+        """Columns whose values Java reads differently in another JVM zone than the
+        writer's, by design: TIMESTAMP_LTZ in ORC files of the legacy encoding (Java adds
+        its own zone's offset to a value stored as the writer zone's wall clock)."""
+        legacy = self.options.get("orc.timestamp-ltz.legacy.type", "true").lower() != "false"
+        return [i for i, t in enumerate(types) if self.fmt == "orc" and legacy
+                and base_type(t)[0] == "TIMESTAMP_LTZ"]
+
     def table_json(self):
         return {"columns": [{"name": c["name"], "type": c["type"]} for c in self.initial_columns],
                 "primary_keys": self.primary_keys, "partition_keys": self.partition_keys,
@@ -333,10 +360,11 @@ class Case:
         if self.options["file.format"] == "orc":
             # Paimon 1.3.1's ORC writer stores pre-1970 timestamps with a fraction one
             # second late (pyarrow/pypaimon read the same +1s back): keep them whole seconds
+            # (up to a day later: what is stored is shifted by the writer JVM's zone)
             for i, c in enumerate(self.columns):
                 v = row[i]
                 if base_type(c["type"])[0].startswith("TIMESTAMP") and isinstance(v, str) \
-                        and v < "1970" and "." in v:
+                        and v < "1970-01-02" and "." in v:
                     head, frac = v.split(".", 1)
                     row[i] = head + "." + "".join("0" if ch.isdigit() else ch for ch in frac)
         return row
@@ -433,7 +461,7 @@ class Case:
 
     def _schema_change(self, rows):
         rnd = self.rnd
-        protected = set(self.partition_keys) | {"id"} | set(self.primary_keys) | \
+        protected = set(self.partition_keys) | {"id", self.anchor} | set(self.primary_keys) | \
             set(getattr(self, "sum_columns", []))
         free = [i for i, c in enumerate(self.columns) if c["name"] not in protected]
         kind = rnd.choice(["add", "add", "drop", "rename", "widen"])
@@ -500,18 +528,26 @@ def norm_float(v, f32):
     return repr(x)
 
 
+TS_OFFSET = re.compile(r"([+-])(\d\d)(?::?(\d\d))?(?::?(\d\d))?$")
+
+
 def parse_ts(s):
-    """ISO-ish timestamp text (Java, PG to_json, or psql) -> (datetime-less tuple text, frac)."""
+    """ISO-ish timestamp text (Java, PG to_json, or psql) -> (text up to the seconds, frac),
+    in UTC when the text carries an offset (to_json of timestamptz in a non-UTC session)."""
     s = s.replace(" ", "T")
     if s.endswith("Z"):
         s = s[:-1]
-    for suffix in ("+00:00", "+00"):
-        if s.endswith(suffix):
-            s = s[:-len(suffix)]
-    if "." in s:
-        head, frac = s.split(".", 1)
-    else:
-        head, frac = s, ""
+    date, _, time_ = s.partition("T")
+    m = TS_OFFSET.search(time_)
+    off = 0
+    if m:
+        time_ = time_[:m.start()]
+        off = int(m.group(2)) * 3600 + int(m.group(3) or 0) * 60 + int(m.group(4) or 0)
+        off = -off if m.group(1) == "-" else off
+    head, _, frac = (date + "T" + time_).partition(".")
+    if off:
+        v = dt.datetime.strptime(head, "%Y-%m-%dT%H:%M:%S") - dt.timedelta(seconds=off)
+        head = fmt_ts(v, 0)
     return head, frac
 
 
@@ -623,8 +659,11 @@ def sql_literal(t, v):
     return "'%s'" % v.replace("'", "''")
 
 
-def random_predicate(rnd, columns, types, rows, strings_ordered=True):
-    """(SQL text, python filter over normalised rows) of a random WHERE clause, or None."""
+def random_predicate(rnd, columns, types, rows, strings_ordered=True, string_order=None):
+    """(SQL text, python filter over normalised rows) of a random WHERE clause, or None.
+    Strings compare by code point when strings_ordered (C collation), else through
+    string_order(op, literal, values) -> the values v with `v op literal` in the server's
+    collation; without either, no range comparisons of strings."""
     cands = [i for i, t in enumerate(types) if base_type(t)[0] in PRED_TYPES]
     if not cands:
         return None
@@ -636,7 +675,8 @@ def random_predicate(rnd, columns, types, rows, strings_ordered=True):
         col = '"%s"' % columns[i].replace('"', '""')
         present = [r[i] for r in rows if r[i] is not None and r[i] not in ("NaN", "Infinity", "-Infinity")]
         ops = ["=", "<>", "<", "<=", ">", ">=", "IS NULL", "IS NOT NULL", "IN"]
-        if name == "BOOLEAN" or (name in ("STRING", "VARCHAR", "CHAR") and not strings_ordered):
+        collated = name in ("STRING", "VARCHAR", "CHAR") and not strings_ordered
+        if name == "BOOLEAN" or (collated and string_order is None):
             ops = ["=", "<>", "IS NULL", "IS NOT NULL", "IN"]
         op = rnd.choice(ops)
         if op in ("IS NULL", "IS NOT NULL"):
@@ -646,7 +686,11 @@ def random_predicate(rnd, columns, types, rows, strings_ordered=True):
         if not present:
             continue
         lits = [rnd.choice(present) for _ in range(rnd.randint(2, 3) if op == "IN" else 1)]
-        if op == "IN":
+        if collated and op in ("<", "<=", ">", ">="):
+            sqlp = "%s %s %s" % (col, op, sql_literal(t, lits[0]))
+            holds = string_order(op, lits[0], sorted(set(present)))
+            fn = (lambda i, holds: lambda r: r[i] is not None and r[i] in holds)(i, holds)
+        elif op == "IN":
             sqlp = "%s IN (%s)" % (col, ", ".join(sql_literal(t, v) for v in lits))
             keys = [sort_value(t, v) for v in lits]
             fn = (lambda i, t, keys: lambda r: r[i] is not None and sort_value(t, r[i]) in keys)(i, t, keys)
@@ -690,13 +734,15 @@ def java_schema(wh, table, snapshot=None):
     return json.loads(run(cmd))
 
 
-def java_dump(wh, table, scenario=None):
-    """[(snapshot or None, schema, rows, commit_kind)] for latest + every snapshot, one JVM.
-    With scenario=(table.json, ops.jsonl) the same JVM first creates and writes the table."""
+def java_dump(wh, table, scenario=None, tz=None):
+    """[(snapshot or None, schema, rows, commit_kind)] for latest + every snapshot, one JVM
+    (in time zone tz when given). With scenario=(table.json, ops.jsonl) the same JVM first
+    creates and writes the table."""
     out = []
     cmd = [ORACLE, "scenario", wh, DB, table] + list(scenario) if scenario else \
         [ORACLE, "dump", wh, DB, table]
-    for line in run(cmd).splitlines():
+    env = dict(os.environ, ORACLE_TZ=tz) if tz else None
+    for line in run(cmd, env=env).splitlines():
         if not line.strip():
             continue
         v = json.loads(line, parse_int=str, parse_float=str)
@@ -716,9 +762,10 @@ def java_snapshots(wh, table):
 class Sql:
     """psql-based access to the extension; available() says why not when it is not."""
 
-    def __init__(self):
+    def __init__(self, timezone="UTC"):
         self.reason = None
         self.c_collation = False
+        self.timezone = timezone  # the session's TimeZone for every read
         try:
             out = run(["psql", "-X", "-Atq", "-v", "ON_ERROR_STOP=1", "-c",
                        "select count(*) from pg_available_extensions where name='paimon_fdw'"],
@@ -766,15 +813,23 @@ class Sql:
 
     def read(self, seed, table, snap, where=None):
         schema = "dt%d_%s" % (seed, "s%d" % snap if snap else "latest")
-        out = self.psql("SET timezone = 'UTC';\nSET extra_float_digits = 1;\n"
+        out = self.psql("SET timezone = '%s';\nSET extra_float_digits = 1;\n"
                         "SELECT to_json(t) FROM %s.%s t%s;" % (
-                            schema, table, " WHERE " + where if where else ""))
+                            self.timezone, schema, table, " WHERE " + where if where else ""))
         rows = []
         for line in out.splitlines():
             if line.strip():
                 obj = json.loads(line, parse_int=str, parse_float=str)
                 rows.append(list(obj.values()))
         return rows
+
+    def string_order(self, op, literal, values):
+        """The values v (strings) for which `v op literal` holds in the server's default
+        collation (to compute expected rows when it is not C)."""
+        arr = json.dumps(values, ensure_ascii=False).replace("'", "''")
+        out = self.psql("SELECT to_json(v) FROM json_array_elements_text('%s') v WHERE v %s '%s';"
+                        % (arr, op, literal.replace("'", "''")))
+        return {json.loads(l) for l in out.splitlines() if l.strip()}
 
     def cleanup(self, seed, snapshots):
         srv = "difft_%d" % seed
@@ -820,7 +875,8 @@ def pypaimon_available():
 # ---------------------------------------------------------------------------- driver
 
 def run_seed(seed, args, sql, use_py, tmproot):
-    case = Case(seed, pk=args.pk, nested=args.nested, simple=args.writer == "py")
+    case = Case(seed, pk=args.pk, nested=args.nested, simple=args.writer == "py",
+                writer_tz=args.writer_tz if args.writer == "java" else None)
     d = tempfile.mkdtemp(prefix="seed%d_" % seed, dir=tmproot)
     os.chmod(d, 0o755)  # the server (user postgres) must read the warehouse
     wh = os.path.join(d, "wh")
@@ -835,8 +891,16 @@ def run_seed(seed, args, sql, use_py, tmproot):
         run([py, PY_ORACLE, "write", wh, DB, table, os.path.join(d, "ops.jsonl")])
         dump = java_dump(wh, table)
     else:
-        dump = java_dump(wh, table, (os.path.join(d, "table.json"), os.path.join(d, "ops.jsonl")))
+        dump = java_dump(wh, table, (os.path.join(d, "table.json"), os.path.join(d, "ops.jsonl")),
+                         tz=args.writer_tz)
     subprocess.run(["chmod", "-R", "a+rX", d], check=False)
+    # Java reading in another JVM zone than the writer's (--reader-tz)
+    rdump = None
+    if args.reader_tz:
+        try:
+            rdump = {snap: rows for snap, _, rows, _ in java_dump(wh, table, tz=args.reader_tz)}
+        except Exception as e:  # noqa: BLE001
+            failures.append("java@%s: read failed: %s" % (args.reader_tz, str(e).strip()[-1500:]))
     snaps = [d[0] for d in dump if d[0] is not None]
     if sql is not None:
         sql.setup(seed, wh, snaps)
@@ -880,11 +944,22 @@ def run_seed(seed, args, sql, use_py, tmproot):
             try:
                 srows = sql.read(seed, table, snap)
                 failures += compare("sql-vs-java " + label, types, jrows, srows)
+                if rdump is not None:
+                    # against Java in the reader zone, leaving out the columns Java reads
+                    # differently there by design (the writer zone's rows are the truth)
+                    keep = [i for i in range(len(types)) if i not in case.zone_dependent(types)]
+                    proj = lambda rows: [[r[i] for i in keep] for r in rows]  # noqa: E731
+                    failures += compare("sql-vs-java@%s %s%s" % (
+                        args.reader_tz, label, " (zone-dependent columns %s left out)" % [
+                            schema["columns"][i]["name"] for i in case.zone_dependent(types)]
+                        if len(keep) < len(types) else ""),
+                        [types[i] for i in keep], proj(rdump.get(snap, [])), proj(srows))
                 names = [c["name"] for c in schema["columns"]]
                 nrows = [[normalise(t, v) for t, v in zip(types, r)] for r in jrows]
                 prnd = random.Random("%d/%s" % (seed, snap))
                 for _ in range(args.predicates):
-                    pred = random_predicate(prnd, names, types, nrows, sql.c_collation)
+                    pred = random_predicate(prnd, names, types, nrows, sql.c_collation,
+                                            None if sql.c_collation else sql.string_order)
                     if pred is None:
                         continue
                     where, fn = pred
@@ -934,13 +1009,23 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true", help="print each WHERE clause")
     ap.add_argument("--keep", action="store_true", help="keep warehouses (always kept on failure)")
     ap.add_argument("--tmp", default=None, help="directory for warehouses (default: a new temp dir)")
+    ap.add_argument("--writer-tz", default=None,
+                    help="time zone of the JVM that writes (default: the machine's)")
+    ap.add_argument("--reader-tz", default=None,
+                    help="also read with Java in a JVM in this zone and compare the SQL rows "
+                    "with those (except the columns Java reads differently there by design)")
+    ap.add_argument("--pg-tz", default="UTC", help="the SQL session's TimeZone (default UTC)")
+    ap.add_argument("--paimon-version", default=None,
+                    help="the Paimon release of the Java oracle (default: java/pom.xml's)")
     args = ap.parse_args()
+    if args.paimon_version:
+        os.environ["ORACLE_PAIMON_VERSION"] = args.paimon_version
 
     seeds = [args.seed] if args.seed is not None else \
         list(range(args.start, args.start + (3000 if args.long else args.seeds)))
     sql = None
     if not args.no_sql:
-        s = Sql()
+        s = Sql(args.pg_tz)
         if s.reason:
             print("difftest: SKIPPING the SQL leg (extension vs Java): %s" % s.reason, flush=True)
             if args.require_sql:
@@ -980,6 +1065,10 @@ def main():
             desc = "%s/%s bucket=%s parts=%d cols=%d commits=%d" % (
                 case.options["file.format"], case.options["file.compression"],
                 case.options["bucket"], len(case.partition_keys), len(case.columns), len(case.ops))
+            if "orc.timestamp-ltz.legacy.type" in case.options:
+                desc += " ltz-legacy=" + case.options["orc.timestamp-ltz.legacy.type"]
+            if args.paimon_version:
+                desc += " paimon-" + args.paimon_version
             if args.pk:
                 desc += " %s%s%s%s" % (
                     case.options["merge-engine"],
@@ -993,10 +1082,14 @@ def main():
             for m in failures:
                 print("  " + m)
             print("  warehouse kept at %s" % d)
-            print("  replay: python3 %s --seed %d%s%s%s%s --keep" % (
+            print("  replay: python3 %s --seed %d%s%s%s%s%s --keep" % (
                 os.path.relpath(__file__), seed, " --writer py" if args.writer == "py" else "",
                 " --pk" if args.pk else "",
-                " --nested" if args.nested else "", " --pypaimon" if args.pypaimon else ""))
+                " --nested" if args.nested else "", " --pypaimon" if args.pypaimon else "",
+                "".join(" --%s %s" % (k.replace("_", "-"), v) for k, v in (
+                    ("writer_tz", args.writer_tz), ("reader_tz", args.reader_tz),
+                    ("pg_tz", args.pg_tz if args.pg_tz != "UTC" else None),
+                    ("paimon_version", args.paimon_version)) if v)))
         else:
             passed += 1
             print("ok   seed %d (%s; %s) [%.1fs]" % (seed, desc, legs.strip("+"), time.time() - t1),

@@ -7,9 +7,16 @@
 #      and, when available, pypaimon; compared with Java's own reads; then a few tables
 #      written by pypaimon (when available)
 #   4. verify_read.py self-check on the sample warehouse
+#   5. zones and locale, per Paimon release (ORACLE_PAIMON_VERSIONS): a few seeds
+#      written by a JVM in Asia/Shanghai, also read by Java in America/New_York,
+#      read through SQL in a session in Asia/Kolkata (+05:30) of a second throwaway
+#      cluster initialised with --locale=en_US.UTF-8 (scripts/pg-tmp.sh)
 # Env: ORACLE_SEEDS (default 10), ORACLE_PY_SEEDS (default 3), ORACLE_PK_SEEDS (default 5;
 #      ORACLE_PK=0 leaves out primary-key tables),
-#      ORACLE_REQUIRE_SQL=1 fails when the SQL leg cannot run.
+#      ORACLE_REQUIRE_SQL=1 fails when the SQL leg cannot run,
+#      ORACLE_PAIMON_VERSIONS (default "1.3.1 1.4.2"; the legs 3-4 use the first),
+#      ORACLE_ZONE_SEEDS / ORACLE_ZONE_PK_SEEDS (the seeds of leg 5), ORACLE_ZONES=0
+#      leaves leg 5 out.
 # Prints "N passed, N failed" last; exits non-zero on any failure.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -22,14 +29,18 @@ if ! command -v java >/dev/null || ! command -v mvn >/dev/null; then
     echo "0 passed, 0 failed, 1 skipped"
     exit 0
 fi
-echo "-- building the Java oracle (paimon-bundle from Maven Central)"
-t0=$(date +%s)
-if ! ( cd "$here/java" && { mvn -q -o package -DskipTests 2>/dev/null || mvn -q package -DskipTests; } ); then
-    echo "run.sh: the Java oracle does not build"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-echo "   built in $(( $(date +%s) - t0 ))s"
+read -r -a versions <<<"${ORACLE_PAIMON_VERSIONS:-1.3.1 1.4.2}"
+export ORACLE_PAIMON_VERSION="${versions[0]}"
+for v in "${versions[@]}"; do
+    echo "-- building the Java oracle (paimon-bundle $v from Maven Central)"
+    t0=$(date +%s)
+    if ! ORACLE_PAIMON_VERSION="$v" "$here/oracle.sh" build; then
+        echo "run.sh: the Java oracle does not build for Paimon $v"
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
+    echo "   built in $(( $(date +%s) - t0 ))s"
+done
 
 py_flag=()
 echo "-- pypaimon (optional)"
@@ -75,6 +86,43 @@ if bash "$here/make_sample_warehouse.sh" "$tmp/sample" >/dev/null 2>&1; then
 else
     echo "run.sh: make_sample_warehouse.sh failed"
     failed=$((failed + 1))
+fi
+
+# Zones and locale: the writer JVM, Java's reader and the SQL session in three different
+# non-UTC zones, text compared under en_US.UTF-8. Seeds: ORC tables with TIMESTAMP_LTZ in
+# both encodings of orc.timestamp-ltz.legacy.type (11: false, 45: legacy, with TIMESTAMP
+# columns; PK 16 and 53: false), ORC TIMESTAMP (5), Parquet LTZ + TIMESTAMP(9) (12), Avro
+# LTZ (3); each against every Paimon release.
+if [[ "${ORACLE_ZONES:-1}" == 1 ]]; then
+    echo "-- difftest: writer JVM Asia/Shanghai, reader JVM America/New_York, SQL session Asia/Kolkata, cluster en_US.UTF-8"
+    zone_flags=(--writer-tz Asia/Shanghai --reader-tz America/New_York --pg-tz Asia/Kolkata --require-sql)
+    # shellcheck source=../../scripts/pg-tmp.sh
+    if ! ( . "$here/../../scripts/pg-tmp.sh"
+           unset PG_TMP_DIR
+           export PGPORT=$(( ${PGPORT:-54329} + 1 ))
+           PG_TMP_LOCALE=en_US.UTF-8 pg_tmp_start || exit 1
+           trap pg_tmp_stop EXIT
+           [[ "$(psql -XAtc 'SHOW lc_collate')" == en_US.UTF-8 ]] || exit 1
+           zp=0; zf=0
+           for v in "${versions[@]}"; do
+               for s in ${ORACLE_ZONE_SEEDS:-3 5 11 12 45}; do
+                   if python3 "$here/difftest.py" --seed "$s" --paimon-version "$v" --tmp "$tmp/dtz" "${zone_flags[@]}"; then
+                       zp=$((zp + 1)); else zf=$((zf + 1)); fi
+               done
+               for s in ${ORACLE_ZONE_PK_SEEDS:-16 53}; do
+                   if python3 "$here/difftest.py" --pk --seed "$s" --paimon-version "$v" --tmp "$tmp/dtz" "${zone_flags[@]}"; then
+                       zp=$((zp + 1)); else zf=$((zf + 1)); fi
+               done
+           done
+           echo "$zp $zf" > "$tmp/zone_counts" ); then
+        echo "run.sh: FAILED: the en_US.UTF-8 cluster did not start (is the locale generated? scripts/install-deps.sh)"
+        failed=$((failed + 1))
+    fi
+    if [[ -f "$tmp/zone_counts" ]]; then
+        read -r zp zf < "$tmp/zone_counts"
+        passed=$((passed + zp)); failed=$((failed + zf))
+        [[ $zf -eq 0 ]] || echo "run.sh: FAILED: $zf zone/locale seeds"
+    fi
 fi
 
 echo "oracle: $passed passed, $failed failed"

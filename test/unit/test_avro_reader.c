@@ -265,7 +265,7 @@ static pm_code
 read_all(pm_fileio *io, const char *path, const pm_type *req, int batch_size,
 		 batch_fn fn, void *ctx, int64_t *rows, pm_error *err)
 {
-	pm_format_read_options opt = {req, batch_size, NULL};
+	pm_format_read_options opt = {.schema = req, .batch_size = batch_size};
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_code		rc;
@@ -1928,7 +1928,7 @@ test_batches_and_blocks(void **state)
 	const pm_type *req = ROW("i", T(PM_TYPE_INT), "s", T(PM_TYPE_VARCHAR),
 							 "l", ARR(ROW("v", T(PM_TYPE_BIGINT), "w", T(PM_TYPE_INT), NULL)), NULL);
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
-	pm_format_read_options opt = {req, 7, NULL};
+	pm_format_read_options opt = {.schema = req, .batch_size = 7};
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_error	err;
@@ -2061,7 +2061,7 @@ test_large_file(void **state)
 		size_t		pad = 1536 * 1024;
 		char	   *padding = calloc(pad, 1);
 		pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
-		pm_format_read_options opt = {req, 1000, NULL};
+		pm_format_read_options opt = {.schema = req, .batch_size = 1000};
 		pm_format_reader *r;
 		pm_batch   *b;
 		pm_error	err;

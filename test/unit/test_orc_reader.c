@@ -144,7 +144,7 @@ cmp_str(const void *a, const void *b)
 static int64_t
 read_rows(pm_fileio *io, const char *path, const pm_type *schema, char **rows, int max)
 {
-	pm_format_read_options opt = {schema, 2, NULL};	/* tiny batches: several per file */
+	pm_format_read_options opt = {.schema = schema, .batch_size = 2};	/* tiny batches: several per file */
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_error	err;
@@ -213,7 +213,7 @@ static const pm_type *
 schema_for(pm_fileio *io, const char *path, const pm_type *schema, const pm_type *alt,
 		   const char *alt_marker)
 {
-	pm_format_read_options opt = {NULL, 0, NULL};
+	pm_format_read_options opt = {.schema = NULL, .batch_size = 0};
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_error	err;
@@ -430,7 +430,7 @@ test_manifest_values(void **state)
 	const char *dir = "tables/parquet/append_09.db/append_09";
 	char		path[1024];
 	pm_fileio  *io = pm_local_fileio_create(pm_env_default());
-	pm_format_read_options opt = {manifest_type(), 0, NULL};
+	pm_format_read_options opt = {.schema = manifest_type(), .batch_size = 0};
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_error	err;
@@ -508,7 +508,7 @@ static void
 check_manifest_file(pm_fileio *io, const char *table, const char *path, bool is_list,
 					walk_stats *ws)
 {
-	pm_format_read_options opt = {is_list ? manifest_list_type() : manifest_type(), 3, NULL};
+	pm_format_read_options opt = {.schema = is_list ? manifest_list_type() : manifest_type(), .batch_size = 3};
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_error	err;
@@ -813,6 +813,30 @@ test_tz(void **state)
 	}
 	assert_false(pm_tz_same_rules(sh, ny));
 	assert_false(pm_tz_same_rules(sh, gmt));
+	/*
+	 * java.util.TimeZone (JDK 17, checked with getOffset): no history before
+	 * 1900-01-01T00:00Z, the raw offset there; Shanghai's LMT (+8:05:43) from
+	 * 1900 to 1901; New York's LMT ended in 1883, before the floor.
+	 */
+	assert_int_equal(pm_tz_offset(sh, INT64_C(-2208988801)), 28800);
+	assert_int_equal(pm_tz_offset(sh, INT64_C(-2208988800)), 29143);
+	assert_int_equal(pm_tz_offset(sh, INT64_C(-2177481944)), 29143);
+	assert_int_equal(pm_tz_offset(sh, INT64_C(-2177481943)), 28800);
+	assert_int_equal(pm_tz_offset(sh, INT64_C(-3786825600)), 28800);	/* 1850 */
+	assert_int_equal(pm_tz_offset(ny, INT64_C(-3786825600)), -18000);
+	assert_int_equal(pm_tz_offset(ny, INT64_C(-2208988800)), -18000);
+	{
+		pm_tz	   *dub,
+				   *ktm;
+
+		/* negative DST (IST standard, GMT "winter time"): Java's raw offset is 0 */
+		assert_int_equal(pm_tz_load(arena, "Europe/Dublin", &dub, &err), PM_OK);
+		assert_int_equal(pm_tz_offset(dub, INT64_C(-2208988801)), 0);
+		assert_int_equal(pm_tz_offset(dub, INT64_C(-2208988800)), -1521);
+		assert_int_equal(pm_tz_load(arena, "Asia/Kathmandu", &ktm, &err), PM_OK);
+		assert_int_equal(pm_tz_offset(ktm, INT64_C(-2208988801)), 20700);
+		assert_int_equal(pm_tz_offset(ktm, INT64_C(-2208988800)), 20476);
+	}
 }
 
 /* ---------------------------------------------------------------------
@@ -823,7 +847,7 @@ test_tz(void **state)
 static pm_code
 read_all_mem(pm_fileio *io, const char *path, const pm_type *schema, pm_error *err)
 {
-	pm_format_read_options opt = {schema, 0, NULL};
+	pm_format_read_options opt = {.schema = schema, .batch_size = 0};
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_code		rc;
@@ -1185,7 +1209,7 @@ test_synthetic_types(void **state)
 	uint8_t		file[4096];
 	size_t		len = build_file(file, sizeof(file));
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
-	pm_format_read_options opt = {synthetic_type(), 0, NULL};
+	pm_format_read_options opt = {.schema = synthetic_type(), .batch_size = 0};
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_error	err;
@@ -1286,6 +1310,44 @@ next:
 	pm_memory_fileio_destroy(io);
 }
 
+/*
+ * TIMESTAMP_LTZ and orc.timestamp-ltz.legacy.type. Stripe 1 (writer zone
+ * Asia/Shanghai): "lt" (TIMESTAMP_INSTANT) stores 2014-12-31 16:00:00 UTC,
+ * which is the instant itself when the option is false, and in the legacy
+ * encoding the UTC wall clock 2015-01-01 00:00 taken as Shanghai time;
+ * "ts" (kind TIMESTAMP, as Paimon < 0.7 wrote LTZ) stores the wall clock
+ * 2015-01-01 00:00, read as UTC whatever the option says.
+ */
+static void
+test_synthetic_ltz(void **state)
+{
+	uint8_t		file[4096];
+	size_t		len = build_file(file, sizeof(file));
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_format_read_options opt = {.schema = NULL, .batch_size = 0};
+	pm_format_reader *r;
+	pm_batch   *b;
+	pm_error	err;
+
+	(void) state;
+	opt.schema = t_row("lt", t_ts(PM_TYPE_TIMESTAMP_LTZ, 6),
+					   "ts", t_ts(PM_TYPE_TIMESTAMP_LTZ, 6), NULL);
+	assert_int_equal(pm_memory_fileio_add(io, "/s.orc", file, len, &err), PM_OK);
+	for (int instant = 0; instant < 2; instant++)
+	{
+		opt.orc_ltz_instant = instant;
+		if (pm_orc_reader_open(pm_env_default(), io, "/s.orc", &opt, &r, &err) != PM_OK)
+			fail_msg("%s", err.message);
+		assert_int_equal(pm_format_reader_next(r, &b, &err), PM_OK);
+		assert_non_null(b);
+		assert_int_equal(PM_VEC_VALUES(&b->cols[0], int64_t)[0],
+						 instant ? INT64_C(1420041600000000) : INT64_C(1420070400000000));
+		assert_int_equal(PM_VEC_VALUES(&b->cols[1], int64_t)[0], INT64_C(1420070400000000));
+		pm_format_reader_close(r);
+	}
+	pm_memory_fileio_destroy(io);
+}
+
 /* Batches of 2 rows across the two stripes, with a projection in another order. */
 static void
 test_synthetic_batches(void **state)
@@ -1293,7 +1355,7 @@ test_synthetic_batches(void **state)
 	uint8_t		file[4096];
 	size_t		len = build_file(file, sizeof(file));
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
-	pm_format_read_options opt = {NULL, 2, NULL};
+	pm_format_read_options opt = {.schema = NULL, .batch_size = 2};
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_error	err;
@@ -1369,6 +1431,7 @@ main(void)
 		cmocka_unit_test(test_all_orc_manifests),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_synthetic_types),
+		cmocka_unit_test(test_synthetic_ltz),
 		cmocka_unit_test(test_synthetic_batches),
 	};
 

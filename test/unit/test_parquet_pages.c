@@ -518,7 +518,7 @@ typedef struct result
 static pm_code
 open_file(result *res, wbuf *file, const pm_type *schema, int batch_size)
 {
-	pm_format_read_options opt = {schema, batch_size, NULL};
+	pm_format_read_options opt = {.schema = schema, .batch_size = batch_size};
 
 	memset(res, 0, sizeof(*res));
 	res->io = pm_memory_fileio_create(pm_env_default());

@@ -289,7 +289,7 @@ static pm_code
 read_file(const char *path, const pm_type *schema, int batch_size, rowset *rs, pm_error *err)
 {
 	pm_fileio  *io = pm_local_fileio_create(pm_env_default());
-	pm_format_read_options opt = {schema, batch_size, NULL};
+	pm_format_read_options opt = {.schema = schema, .batch_size = batch_size};
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_code		rc;
@@ -681,7 +681,7 @@ static pm_code
 read_mem(const uint8_t *data, size_t len, pm_error *err)
 {
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
-	pm_format_read_options opt = {fieldid_schema(), 0, NULL};
+	pm_format_read_options opt = {.schema = fieldid_schema(), .batch_size = 0};
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_code		rc;

@@ -412,6 +412,64 @@ test_schema_evolution_casts(void **state)
 	pm_memory_fileio_destroy(mem);
 }
 
+/*
+ * orc.timestamp-ltz.legacy.type reaches the ORC reader: true/false in any case
+ * read the table, another value is PM_ERR_INVALID naming the option (Java's
+ * Options refuse it too).
+ */
+static void
+test_orc_ltz_option(void **state)
+{
+	static const char *const values[] = {"FALSE", "true", "yes"};
+
+	(void) state;
+	unit_require_corpus();
+	for (int v = 0; v < 3; v++)
+	{
+		pm_fileio  *mem = pm_memory_fileio_create(pm_env_default());
+		pm_table   *t;
+		pm_scan    *scan;
+		pm_scan_reader *r = NULL;
+		pm_batch   *b;
+		pm_error	err;
+		int			fields[] = {0};
+		int64_t		rows = 0;
+		pm_code		rc;
+		char		schema[512];
+
+		copy_tree(mem, unit_corpus_path("tables/orc/nullable_map_key.db/nullable_map_key"), "/t");
+		snprintf(schema, sizeof(schema),
+				 "{\"version\":3,\"id\":0,\"fields\":[{\"id\":0,\"name\":\"id\",\"type\":\"INT\"},"
+				 "{\"id\":1,\"name\":\"attrs\",\"type\":{\"type\":\"MAP\",\"key\":\"STRING\","
+				 "\"value\":\"INT\"}}],\"highestFieldId\":1,\"partitionKeys\":[],\"primaryKeys\":[],"
+				 "\"options\":{\"bucket\":\"-1\",\"file.format\":\"orc\","
+				 "\"orc.timestamp-ltz.legacy.type\":\"%s\"},\"timeMillis\":1785815466343}", values[v]);
+		assert_int_equal(pm_memory_fileio_add(mem, "/t/schema/schema-0", schema, strlen(schema),
+											  &err), PM_OK);
+		assert_int_equal(pm_table_open(pm_env_default(), mem, "/t", NULL, &t, &err), PM_OK);
+		assert_int_equal(pm_table_scan_plan(t, NULL, &scan, &err), PM_OK);
+		rc = pm_scan_reader_open(scan, fields, 1, &r, &err);
+		while (rc == PM_OK && (rc = pm_scan_reader_next(r, &b, &err)) == PM_OK && b != NULL)
+			rows += b->nrows;
+		if (v < 2)
+		{
+			if (rc != PM_OK)
+				fail_msg("%s: %s", values[v], err.message);
+			assert_true(rows > 0);
+		}
+		else
+		{
+			assert_int_equal(rc, PM_ERR_INVALID);
+			assert_non_null(strstr(err.message, "orc.timestamp-ltz.legacy.type"));
+		}
+		if (r != NULL)
+			pm_scan_reader_close(r);
+		pm_scan_free(scan);
+		pm_table_close(t);
+		pm_memory_fileio_destroy(mem);
+	}
+}
+
 /* ---- bucket pruning on a fixed-bucket append table (bucket-key f2) ------ */
 
 static void
@@ -482,9 +540,11 @@ main(void)
 		cmocka_unit_test(test_bucket_pruning),
 		cmocka_unit_test(test_pruning_soundness),
 		cmocka_unit_test(test_schema_evolution_casts),
+		cmocka_unit_test(test_orc_ltz_option),
 	};
 	struct CMUnitTest *tests;
-	int			n = corpus_case_tests("append", test_case, extra, 4, &tests);
+	int			n = corpus_case_tests("append", test_case, extra,
+									 (int) (sizeof(extra) / sizeof(extra[0])), &tests);
 
 	return _cmocka_run_group_tests("table_append", tests, n, NULL, NULL);
 }

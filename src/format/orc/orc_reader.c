@@ -22,7 +22,12 @@
  * trailing-zero compression, negative millis with nanos >= 1 ms move back
  * one second, the ORC reader shifts between writer and reader zones, and
  * Paimon (DateTimeUtils.toInternal, also for legacy TIMESTAMP_LTZ) adds the
- * reader zone's offset to get the value it returns.
+ * reader zone's offset to get the value it returns. TIMESTAMP_LTZ: Paimon
+ * (>= 0.7) writes TIMESTAMP_INSTANT columns, by default (legacy) holding
+ * the UTC wall clock taken as a writer-zone time, i.e. the instant minus the
+ * writer's offset, which Java reads back with its JVM zone's offset; with
+ * orc.timestamp-ltz.legacy.type = false they hold the instant itself.
+ * Paimon < 0.7 wrote TIMESTAMP columns holding the UTC wall clock.
  *
  * Never done: UNION columns, decimal64 (ORCv2) encoding, row-index seeks,
  * predicate pushdown. Must not include Postgres headers.
@@ -105,11 +110,7 @@ typedef struct orc_reader
 	int			ncols;
 	col_reader *cols;
 	const pm_tz *reader_tz;		/* NULL: not given */
-	/*
-	 * orc.timestamp-ltz.legacy.type = false (plain instants) cannot be asked
-	 * for yet: pm_format_read_options has no field for it. XXX
-	 */
-	bool		ltz_non_legacy;
+	bool		ltz_instant;	/* orc.timestamp-ltz.legacy.type = false */
 	tz_cache   *tzs;
 	/* iteration */
 	int			stripe;			/* current stripe index, -1 before the first */
@@ -796,6 +797,8 @@ decode_timestamp(orc_reader *r, col_reader *c, pm_vector *v, int64_t k, pm_error
 	int64_t    *out = v->values;
 	int64_t    *nanos;
 	bool		instant = c->ot->kind == ORC_TIMESTAMP_INSTANT;
+	bool		ltz_instant = instant && r->ltz_instant &&
+		c->type->id == PM_TYPE_TIMESTAMP_LTZ;
 	const pm_tz *w = instant ? pm_tz_utc() : c->writer_tz;
 	const pm_tz *rd;
 	int64_t		base;
@@ -842,9 +845,13 @@ decode_timestamp(orc_reader *r, col_reader *c, pm_vector *v, int64_t k, pm_error
 
 			t = millis + wo - pm_tz_offset_millis(rd, adj);
 		}
-		/* DateTimeUtils.toInternal: wall clock in the reader zone */
-		if (r->ltz_non_legacy && c->type->id == PM_TYPE_TIMESTAMP_LTZ)
-			wall = t;			/* Timestamp.fromEpochMillis: the instant */
+		/*
+		 * DateTimeUtils.toInternal: wall clock in the reader zone. Not for
+		 * the instants of non-legacy LTZ (Timestamp.fromEpochMillis); an LTZ
+		 * column of kind TIMESTAMP (Paimon < 0.7) always holds wall clocks.
+		 */
+		if (ltz_instant)
+			wall = t;
 		else
 			wall = t + pm_tz_offset_millis(rd, t);
 		ns %= 1000000;
@@ -1259,6 +1266,7 @@ pm_orc_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 	r->io = io;
 	r->stripe = -1;
 	r->schema = schema;
+	r->ltz_instant = options->orc_ltz_instant;
 	r->batch_size = options->batch_size > 0 ? options->batch_size : PM_DEFAULT_BATCH_SIZE;
 	r->file_arena = pm_arena_create(env);
 	if (r->file_arena == NULL)

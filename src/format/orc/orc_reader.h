@@ -14,10 +14,12 @@
  * OrcTimestampColumnVector): TIMESTAMP columns give the writer's wall clock
  * (stripe footer writerTimezone); options->orc_reader_timezone is the JVM
  * zone Java would read in (NULL = UTC), which changes results only around
- * DST gaps. TIMESTAMP_LTZ uses Paimon's default legacy encoding
- * (orc.timestamp-ltz.legacy.type = true) and, without a reader zone, the
- * writer's zone as the JVM zone. Nanoseconds are kept when the requested
- * precision is above 6.
+ * DST gaps. TIMESTAMP_LTZ gives the instant: from a TIMESTAMP_INSTANT
+ * column as the table option says (options->orc_ltz_instant: the stored
+ * value is the instant; else Paimon's default legacy encoding, read with the
+ * writer's zone as the JVM zone unless a reader zone is given); from a
+ * TIMESTAMP column (Paimon < 0.7) always the stored wall clock as UTC.
+ * Nanoseconds are kept when the requested precision is above 6.
  *
  * Per stripe, only the streams of requested columns are read, with one
  * pm_file_read_ranges call. Batches never span stripes.

@@ -29,7 +29,6 @@ REFUSED = [
     ("scan.mode", "compacted-full"),
     ("data-evolution.enabled", "true"),
     ("row-tracking.enabled", "TRUE"),
-    ("orc.timestamp-ltz.legacy.type", "false"),
     ("fields.f1.some-future-option", "x"),
     ("branch", "dev"),
 ]
@@ -40,6 +39,7 @@ ACCEPTED = [
     ("data-evolution.enabled", "false"),
     ("record-level.expire-time", "1 d"),
     ("parquet.block.size", "4096"),
+    ("orc.timestamp-ltz.legacy.type", "false"),
 ]
 
 

@@ -447,24 +447,25 @@ test_orc_ltz_option(void **state)
 		assert_int_equal(pm_memory_fileio_add(mem, "/t/schema/schema-0", schema, strlen(schema),
 											  &err), PM_OK);
 		assert_int_equal(pm_table_open(pm_env_default(), mem, "/t", NULL, &t, &err), PM_OK);
-		assert_int_equal(pm_table_scan_plan(t, NULL, &scan, &err), PM_OK);
-		rc = pm_scan_reader_open(scan, fields, 1, &r, &err);
-		while (rc == PM_OK && (rc = pm_scan_reader_next(r, &b, &err)) == PM_OK && b != NULL)
-			rows += b->nrows;
+		rc = pm_table_scan_plan(t, NULL, &scan, &err);
 		if (v < 2)
 		{
+			assert_int_equal(rc, PM_OK);
+			rc = pm_scan_reader_open(scan, fields, 1, &r, &err);
+			while (rc == PM_OK && (rc = pm_scan_reader_next(r, &b, &err)) == PM_OK && b != NULL)
+				rows += b->nrows;
 			if (rc != PM_OK)
 				fail_msg("%s: %s", values[v], err.message);
 			assert_true(rows > 0);
+			pm_scan_reader_close(r);
+			pm_scan_free(scan);
 		}
 		else
 		{
-			assert_int_equal(rc, PM_ERR_INVALID);
+			/* a value Java's boolean parser refuses: the table option list refuses it */
+			assert_int_equal(rc, PM_ERR_UNSUPPORTED);
 			assert_non_null(strstr(err.message, "orc.timestamp-ltz.legacy.type"));
 		}
-		if (r != NULL)
-			pm_scan_reader_close(r);
-		pm_scan_free(scan);
 		pm_table_close(t);
 		pm_memory_fileio_destroy(mem);
 	}

@@ -154,7 +154,7 @@ test_named_options(void **state)
 	expect_refused("scan.tag-name", "nightly");
 	expect_refused("scan.mode", "compacted-full");
 	expect_read("scan.mode", "latest-full");
-	expect_refused("orc.timestamp-ltz.legacy.type", "false");
+	expect_read("orc.timestamp-ltz.legacy.type", "false");
 	expect_read("orc.timestamp-ltz.legacy.type", "true");
 	expect_refused("merge-engine", "no-such-engine");
 	expect_read("merge-engine", "partial-update");

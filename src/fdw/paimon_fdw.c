@@ -175,11 +175,10 @@ static void
 paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 {
 	PaimonFdwPlanState *fpinfo = palloc0(sizeof(PaimonFdwPlanState));
-	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "paimon_fdw plan",
-											  ALLOCSET_DEFAULT_SIZES);
-	MemoryContext old = MemoryContextSwitchTo(cxt);
-	pm_env	   *env = pmfdw_env_create(cxt);
-	pm_fileio  *io = pmfdw_fileio_create(cxt);
+	MemoryContext cxt;
+	MemoryContext old;
+	pm_env	   *env;
+	pm_fileio  *io;
 	pm_table   *table;
 	pm_scan    *scan;
 	pm_arena   *arena;
@@ -190,8 +189,16 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	int			npushed;
 	ListCell   *lc;
 
+	/* the plan state and its option strings live in the planner's context */
 	fpinfo->tableoid = foreigntableid;
 	pmfdw_get_table_options(foreigntableid, &fpinfo->opts);
+
+	/* the core's objects live in cxt, deleted before returning */
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "paimon_fdw plan",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	env = pmfdw_env_create(cxt);
+	io = pmfdw_fileio_create(cxt);
 	table = open_table(&fpinfo->opts, env, io);
 	arena = pm_arena_create(env);
 	if (arena == NULL)

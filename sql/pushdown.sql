@@ -1,7 +1,7 @@
 -- Predicate pushdown must never lose rows: literal conversion (exact, or the
 -- comparison decided), floating-point order as Postgres has it (NaN above
 -- everything, -0 = 0), only the column type's own btree operators, collation
--- rules.
+-- rules, and row estimates that count each qual once.
 -- The tables are written at test time by Java Paimon (test/oracle/pushdown/).
 \set SHOW_CONTEXT never
 SET TimeZone = 'UTC';
@@ -91,6 +91,23 @@ SELECT count(*) FROM pd.parts WHERE name COLLATE udo.ci IN ('ALICE', 'A');
 SELECT count(*) FROM pd.parts WHERE name <> 'ALICE' COLLATE udo.ci;
 -- the built-in operators still prune
 EXPLAIN (COSTS OFF) SELECT * FROM pd.parts WHERE p = 1 AND name = 'Alice';
+
+-- item 12: the row estimate applies each qual's selectivity once: p >= 2 keeps
+-- one partition of two (60 of 120 rows), and the estimate is 120 * 1/3 (the
+-- default selectivity of p >= 2), not 60 * 1/3; never above the rows kept
+CREATE FUNCTION pd.plan_rows(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE j json;
+BEGIN
+  EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO j;
+  RETURN (j -> 0 -> 'Plan' ->> 'Plan Rows')::float8;
+END $$;
+SELECT pd.plan_rows('SELECT * FROM pd.parts');
+SELECT pd.plan_rows('SELECT * FROM pd.parts WHERE p >= 2');
+SELECT pd.plan_rows('SELECT * FROM pd.parts WHERE p >= 3');
+SELECT pd.plan_rows('SELECT * FROM pd.parts WHERE v >= 0');
+SELECT pd.plan_rows('SELECT * FROM pd.parts WHERE p = 1 AND v >= 0');
+-- a user-defined operator prunes nothing: the default 1/2 of 120 rows
+SELECT pd.plan_rows('SELECT * FROM pd.parts WHERE p OPERATOR(udo.<) 2');
 
 DROP SCHEMA udo CASCADE;
 DROP SCHEMA pd CASCADE;

@@ -237,10 +237,20 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		pull_varattnos((Node *) ri->clause, baserel->relid, &fpinfo->attrs_used);
 	}
 
+	/*
+	 * Pruning and the quals' selectivity estimate the same rows: apply the
+	 * selectivity once, to the table's rows (those of the pruned files
+	 * estimated at the kept files' average), and never expect more than the
+	 * kept files hold.
+	 */
 	baserel->tuples = (double) fpinfo->funnel[FUNNEL_ROWS_SELECTED];
-	baserel->rows = clamp_row_est(baserel->tuples *
-								  clauselist_selectivity(root, baserel->baserestrictinfo,
-														 0, JOIN_INNER, NULL));
+	if (fpinfo->funnel[FUNNEL_FILES_SELECTED] > 0)
+		baserel->tuples *= (double) fpinfo->funnel[FUNNEL_FILES_TOTAL] /
+			fpinfo->funnel[FUNNEL_FILES_SELECTED];
+	baserel->rows = clamp_row_est(Min(baserel->tuples *
+									  clauselist_selectivity(root, baserel->baserestrictinfo,
+															 0, JOIN_INNER, NULL),
+									  (double) fpinfo->funnel[FUNNEL_ROWS_SELECTED]));
 	baserel->fdw_private = fpinfo;
 }
 

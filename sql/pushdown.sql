@@ -68,6 +68,14 @@ SELECT id FROM pd.fl_parquet WHERE x = 'NaN' ORDER BY id;
 SELECT id FROM pd.fl_parquet WHERE x > 'NaN' OR x < '-Infinity' ORDER BY id;
 SELECT id FROM pd.fl_parquet WHERE x IS NULL ORDER BY id;
 SELECT id FROM pd.fl_parquet WHERE x IN (0.5, 'NaN') ORDER BY id;
+-- equality on a bucket key: -0 = 0 and nanoseconds below the microsecond
+-- hash to other buckets than the literal
+SELECT id, x, ts FROM pd.bk WHERE x = 0 AND ts = '2021-06-01 12:00:00' ORDER BY id;
+SELECT id, x, ts FROM pd.bk WHERE x = '-0' AND ts = '2021-06-01 12:00:00' ORDER BY id;
+SELECT id FROM pd.bk WHERE x = 1.5 AND ts = '2021-06-01 12:00:00';
+SELECT id FROM pd.bk WHERE x IN (-2.5) AND ts IN ('2021-06-01 12:00:00');
+SELECT id, x FROM pd.bkf WHERE x = 0 ORDER BY id;
+SELECT id, x FROM pd.bkf WHERE x IN ('-0') ORDER BY id;
 
 -- item 5: a user-defined operator named "=" is not the column type's
 -- equality: it must not drive pruning (this one compares modulo 10)

@@ -14,7 +14,8 @@
  * becomes the comparison with its neighbour. Never pushed: anything with a
  * function around the column, non-constant operands, string equality under
  * a nondeterministic collation, string ranges under a non-C collation
- * (Paimon orders bytes), CHAR(n) fields, NaN.
+ * (Paimon orders bytes), CHAR(n) fields, NaN. Equality that bucket pruning
+ * must not hash (float zero, TIMESTAMP(7..9)) is pushed as a range.
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"
@@ -292,10 +293,19 @@ new_leaf(TranslateContext *cxt, pm_pred_op op, int field, const pm_value *lit)
 	return p;
 }
 
+/*
+ * Equality that must not reach bucket pruning, which hashes the literal's
+ * bytes: -0 = 0 on floats; a TIMESTAMP(7..9) value equals the literal when
+ * its microseconds do, whatever its nanoseconds.
+ */
 static bool
-is_float_zero(const pm_type *ftype, const pm_value *v)
+equality_as_range(const pm_type *ftype, const pm_value *v)
 {
-	return (ftype->id == PM_TYPE_FLOAT || ftype->id == PM_TYPE_DOUBLE) && v->u.f64 == 0;
+	if (ftype->id == PM_TYPE_FLOAT || ftype->id == PM_TYPE_DOUBLE)
+		return v->u.f64 == 0;
+	if (ftype->id == PM_TYPE_TIMESTAMP || ftype->id == PM_TYPE_TIMESTAMP_LTZ)
+		return ftype->precision > 6;
+	return false;
 }
 
 /*
@@ -315,12 +325,8 @@ comparison(TranslateContext *cxt, pm_pred_op op, int field, LiteralFit fit,
 		case FIT_UNUSABLE:
 			return NULL;
 		case FIT_EXACT:
-			if (op == PM_PRED_EQ && is_float_zero(ftype, lo))
+			if (op == PM_PRED_EQ && equality_as_range(ftype, lo))
 			{
-				/*
-				 * -0 = 0, but they hash to different buckets: a range, which
-				 * bucket pruning does not use.
-				 */
 				pm_predicate *and = new_pred(cxt, PM_PRED_AND);
 
 				and->children = pm_arena_zalloc(cxt->arena, sizeof(pm_predicate *) * 2);

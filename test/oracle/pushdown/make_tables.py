@@ -12,6 +12,9 @@ Tables:
               two files (the second holds one row with sub-microsecond nanos)
   pd.fl_<fmt> DOUBLE and FLOAT with NaN, +-Infinity, -0.0 (parquet, orc, avro): file 1
               has values below 0.1 and a NaN that is not its first value, file 2 above
+  pd.bk       bucket key (x DOUBLE, ts TIMESTAMP(9)) over 8 buckets: -0.0 and 0.0,
+              sub-microsecond nanos
+  pd.bkf      bucket key x DOUBLE over 8 buckets: -0.0 and 0.0
   pd.parts    partitioned by p (1, 2), 60 rows each in two commits, a text column
 """
 import json
@@ -54,6 +57,12 @@ def parts_rows():
     return commits
 
 
+def bk_rows():
+    rows = [[i, v, "2021-06-01T12:00:00.000000%03d" % n]
+            for i, (v, n) in enumerate([("-0.0", 500), (0.0, 0), (1.5, 999), (-2.5, 1)])]
+    return [rows]
+
+
 def tables():
     yield "dec", {"columns": [
         {"name": "id", "type": "INT"}, {"name": "d", "type": "DECIMAL(38, 30)"},
@@ -67,6 +76,13 @@ def tables():
             {"name": "id", "type": "INT"}, {"name": "x", "type": "DOUBLE"},
             {"name": "y", "type": "FLOAT"}],
             "options": {"file.format": fmt, "bucket": "-1"}}, fl_rows()
+    yield "bk", {"columns": [
+        {"name": "id", "type": "INT"}, {"name": "x", "type": "DOUBLE"},
+        {"name": "ts", "type": "TIMESTAMP(9)"}],
+        "options": {"file.format": "parquet", "bucket": "8", "bucket-key": "x,ts"}}, bk_rows()
+    yield "bkf", {"columns": [{"name": "id", "type": "INT"}, {"name": "x", "type": "DOUBLE"}],
+        "options": {"file.format": "parquet", "bucket": "8", "bucket-key": "x"}}, \
+        [[[i, v] for i, v in enumerate(["-0.0", 0.0, 1.0, 2.0, 3.0, 4.0])]]
     yield "parts", {"columns": [
         {"name": "id", "type": "INT"}, {"name": "p", "type": "INT"},
         {"name": "name", "type": "STRING"}, {"name": "v", "type": "INT"}],

@@ -209,11 +209,10 @@ static void
 paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 {
 	PaimonFdwPlanState *fpinfo = palloc0(sizeof(PaimonFdwPlanState));
-	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "paimon_fdw plan",
-											  ALLOCSET_DEFAULT_SIZES);
-	MemoryContext old = MemoryContextSwitchTo(cxt);
-	pm_env	   *env = pmfdw_env_create(cxt);
-	pm_fileio  *io = pmfdw_fileio_create(cxt);
+	MemoryContext cxt;
+	MemoryContext old;
+	pm_env	   *env;
+	pm_fileio  *io;
 	pm_table   *table;
 	pm_scan    *scan;
 	pm_arena   *arena;
@@ -224,8 +223,16 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	int			npushed;
 	ListCell   *lc;
 
+	/* the plan state and its option strings live in the planner's context */
 	fpinfo->tableoid = foreigntableid;
 	pmfdw_get_table_options(foreigntableid, &fpinfo->opts);
+
+	/* the core's objects live in cxt, deleted before returning */
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "paimon_fdw plan",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	env = pmfdw_env_create(cxt);
+	io = pmfdw_fileio_create(cxt);
 	table = open_table(&fpinfo->opts, env, io, NULL);
 	arena = pm_arena_create(env);
 	if (arena == NULL)
@@ -264,10 +271,20 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		pull_varattnos((Node *) ri->clause, baserel->relid, &fpinfo->attrs_used);
 	}
 
+	/*
+	 * Pruning and the quals' selectivity estimate the same rows: apply the
+	 * selectivity once, to the table's rows (those of the pruned files
+	 * estimated at the kept files' average), and never expect more than the
+	 * kept files hold.
+	 */
 	baserel->tuples = (double) fpinfo->funnel[FUNNEL_ROWS_SELECTED];
-	baserel->rows = clamp_row_est(baserel->tuples *
-								  clauselist_selectivity(root, baserel->baserestrictinfo,
-														 0, JOIN_INNER, NULL));
+	if (fpinfo->funnel[FUNNEL_FILES_SELECTED] > 0)
+		baserel->tuples *= (double) fpinfo->funnel[FUNNEL_FILES_TOTAL] /
+			fpinfo->funnel[FUNNEL_FILES_SELECTED];
+	baserel->rows = clamp_row_est(Min(baserel->tuples *
+									  clauselist_selectivity(root, baserel->baserestrictinfo,
+															 0, JOIN_INNER, NULL),
+									  (double) fpinfo->funnel[FUNNEL_ROWS_SELECTED]));
 	baserel->fdw_private = fpinfo;
 }
 

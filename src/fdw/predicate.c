@@ -6,16 +6,26 @@
  * statistics: column op constant (=, <>, <, <=, >, >=), IN lists, IS [NOT]
  * NULL, and AND/OR of those. Pruning is inexact, so every qual is still
  * rechecked by the executor; a clause we cannot translate is simply left
- * out of an AND (and makes an OR untranslatable). Never pushed: anything
- * with a function around the column, non-constant operands, range
- * comparisons of text under a non-C collation (Paimon orders bytes), NaN.
+ * out of an AND (and makes an OR untranslatable). Operators are those of
+ * the column type's default btree operator family (by strategy number,
+ * never by name). Constants are placed exactly among the field type's
+ * values (const_fit): a constant the type cannot hold decides the
+ * comparison (d < 1e40 on a DECIMAL is IS NOT NULL), one between two values
+ * becomes the comparison with its neighbour. Never pushed: anything with a
+ * function around the column, non-constant operands, string equality under
+ * a nondeterministic collation, string ranges under a non-C collation
+ * (Paimon orders bytes), CHAR(n) fields, NaN. Equality that bucket pruning
+ * must not hash (float zero, TIMESTAMP(7..9)) is pushed as a range.
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"
 
 #include <math.h>
 
+#include "access/stratnum.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_type.h"
+#include "commands/defrem.h"
 #include "datatype/timestamp.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -58,140 +68,199 @@ var_field(TranslateContext *cxt, Node *node)
 	return pm_type_field_index(cxt->row_type, name);
 }
 
-/* Parse "123.45" into an unscaled value at `scale`; false if not exact. */
-static bool
-decimal_from_text(const char *s, int scale, pm_int128 *out)
+/*
+ * Where a constant falls among the values of a field's Paimon type, in the
+ * order Postgres compares the column with it. Every answer is exact; a
+ * constant that cannot be placed exactly is not pushed.
+ */
+typedef enum LiteralFit
+{
+	FIT_UNUSABLE,				/* do not push */
+	FIT_EXACT,					/* lo is the constant */
+	FIT_BETWEEN,				/* lo < constant < hi, neighbours in the type */
+	FIT_BELOW,					/* below every value of the type */
+	FIT_ABOVE					/* above every value of the type */
+} LiteralFit;
+
+/*
+ * A numeric's text ("-12.345", "NaN", "Infinity") at the column's scale,
+ * with checked int128 arithmetic: beyond int128 is beyond every value.
+ */
+static LiteralFit
+decimal_fit(const char *s, int scale, pm_int128 *lo, pm_int128 *hi)
 {
 	bool		neg = false;
+	bool		digits = false;
+	bool		inexact = false;
 	pm_int128	v = 0;
 	int			frac = -1;
 
+	if (strcmp(s, "NaN") == 0 || strcmp(s, "Infinity") == 0)
+		return FIT_ABOVE;		/* Postgres orders numeric NaN above Infinity */
+	if (strcmp(s, "-Infinity") == 0)
+		return FIT_BELOW;
 	if (*s == '-' || *s == '+')
 		neg = (*s++ == '-');
 	for (; *s; s++)
 	{
-		if (*s == '.')
+		if (*s == '.' && frac < 0)
 		{
-			if (frac >= 0)
-				return false;
 			frac = 0;
 			continue;
 		}
 		if (*s < '0' || *s > '9')
-			return false;
-		if (frac >= 0)
+			return FIT_UNUSABLE;
+		digits = true;
+		if (frac >= 0 && frac == scale)
 		{
-			if (frac == scale)
-			{
-				if (*s != '0')
-					return false;	/* more digits than the column keeps */
-				continue;
-			}
-			frac++;
+			inexact |= *s != '0';	/* below the column's scale */
+			continue;
 		}
-		if (v > ((pm_int128) 1 << 120))
-			return false;
-		v = v * 10 + (*s - '0');
+		if (frac >= 0)
+			frac++;
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *s - '0', &v))
+			return neg ? FIT_BELOW : FIT_ABOVE;
 	}
+	if (!digits)
+		return FIT_UNUSABLE;
 	for (int i = frac < 0 ? 0 : frac; i < scale; i++)
-		v *= 10;
-	*out = neg ? -v : v;
+		if (__builtin_mul_overflow(v, 10, &v))
+			return neg ? FIT_BELOW : FIT_ABOVE;
+	if (neg)
+		v = -v;
+	*lo = *hi = v;
+	if (!inexact)
+		return FIT_EXACT;
+	/* v is the constant truncated toward zero: its neighbour is away from zero */
+	if (neg ? __builtin_sub_overflow(v, 1, lo) : __builtin_add_overflow(v, 1, hi))
+		return neg ? FIT_BELOW : FIT_ABOVE;
+	return FIT_BETWEEN;
+}
+
+/* An integer constant against an integer field of [min, max]. */
+static LiteralFit
+integer_fit(int64 v, int64 min, int64 max, pm_value *lo)
+{
+	if (v < min)
+		return FIT_BELOW;
+	if (v > max)
+		return FIT_ABOVE;
+	lo->u.i64 = v;
+	return FIT_EXACT;
+}
+
+static bool
+const_integer(Const *c, int64 *v)
+{
+	if (c->consttype == INT2OID)
+		*v = DatumGetInt16(c->constvalue);
+	else if (c->consttype == INT4OID)
+		*v = DatumGetInt32(c->constvalue);
+	else if (c->consttype == INT8OID)
+		*v = DatumGetInt64(c->constvalue);
+	else
+		return false;
 	return true;
 }
 
-/* Convert a Const to a literal of the field's Paimon type; false if we cannot. */
-static bool
-const_to_value(const pm_type *ftype, Const *c, pm_value *out)
+/*
+ * Place a non-null Const among the values of the field's type. Postgres
+ * compares the column (the value as the FDW returns it) with the constant;
+ * the answer says how that comparison reads on Paimon values.
+ */
+static LiteralFit
+const_fit(const pm_type *ftype, Const *c, pm_value *lo, pm_value *hi)
 {
 	Datum		d = c->constvalue;
+	int64		iv;
 
-	memset(out, 0, sizeof(*out));
+	memset(lo, 0, sizeof(*lo));
+	memset(hi, 0, sizeof(*hi));
 	if (c->constisnull)
-		return false;
+		return FIT_UNUSABLE;
 	switch (ftype->id)
 	{
 		case PM_TYPE_TINYINT:
+			return const_integer(c, &iv) ? integer_fit(iv, INT8_MIN, INT8_MAX, lo) : FIT_UNUSABLE;
 		case PM_TYPE_SMALLINT:
+			return const_integer(c, &iv) ? integer_fit(iv, PG_INT16_MIN, PG_INT16_MAX, lo) : FIT_UNUSABLE;
 		case PM_TYPE_INT:
+			return const_integer(c, &iv) ? integer_fit(iv, PG_INT32_MIN, PG_INT32_MAX, lo) : FIT_UNUSABLE;
 		case PM_TYPE_BIGINT:
-			if (c->consttype == INT2OID)
-				out->u.i64 = DatumGetInt16(d);
-			else if (c->consttype == INT4OID)
-				out->u.i64 = DatumGetInt32(d);
-			else if (c->consttype == INT8OID)
-				out->u.i64 = DatumGetInt64(d);
-			else
-				return false;
-			return true;
+			return const_integer(c, &iv) ? integer_fit(iv, PG_INT64_MIN, PG_INT64_MAX, lo) : FIT_UNUSABLE;
 		case PM_TYPE_FLOAT:
 		case PM_TYPE_DOUBLE:
+			/* float4 widens to float8 exactly; Postgres compares real with float8 so */
 			if (c->consttype == FLOAT4OID)
-				out->u.f64 = DatumGetFloat4(d);
+				lo->u.f64 = DatumGetFloat4(d);
 			else if (c->consttype == FLOAT8OID)
-				out->u.f64 = DatumGetFloat8(d);
+				lo->u.f64 = DatumGetFloat8(d);
 			else
-				return false;
-			return !isnan(out->u.f64);
+				return FIT_UNUSABLE;
+			/* NaN equals NaN in Postgres: no bound of the type */
+			return isnan(lo->u.f64) ? FIT_UNUSABLE : FIT_EXACT;
 		case PM_TYPE_DECIMAL:
 			if (c->consttype == NUMERICOID)
+				return decimal_fit(DatumGetCString(DirectFunctionCall1(numeric_out, d)),
+								   ftype->scale, &lo->u.i128, &hi->u.i128);
+			if (const_integer(c, &iv))
 			{
-				char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, d));
-
-				return decimal_from_text(s, ftype->scale, &out->u.i128);
-			}
-			if (c->consttype == INT4OID || c->consttype == INT8OID || c->consttype == INT2OID)
-			{
-				int64		v = c->consttype == INT8OID ? DatumGetInt64(d) :
-					c->consttype == INT4OID ? DatumGetInt32(d) : DatumGetInt16(d);
-				pm_int128	u = v;
+				pm_int128	u = iv;
 
 				for (int i = 0; i < ftype->scale; i++)
-					u *= 10;
-				out->u.i128 = u;
-				return true;
+					if (__builtin_mul_overflow(u, 10, &u))
+						return iv < 0 ? FIT_BELOW : FIT_ABOVE;
+				lo->u.i128 = u;
+				return FIT_EXACT;
 			}
-			return false;
-		case PM_TYPE_CHAR:
+			return FIT_UNUSABLE;
 		case PM_TYPE_VARCHAR:
+			/*
+			 * Not CHAR(n): its values may be padded in the file (statistics,
+			 * partition values, bucket hash) and trimmed when read.
+			 */
 			if (c->consttype == TEXTOID || c->consttype == VARCHAROID)
 			{
 				text	   *t = DatumGetTextPP(d);
 
-				out->u.bytes.ptr = (const uint8_t *) VARDATA_ANY(t);
-				out->u.bytes.len = VARSIZE_ANY_EXHDR(t);
-				return true;
+				lo->u.bytes.ptr = (const uint8_t *) VARDATA_ANY(t);
+				lo->u.bytes.len = VARSIZE_ANY_EXHDR(t);
+				return FIT_EXACT;
 			}
-			return false;
+			return FIT_UNUSABLE;
 		case PM_TYPE_BINARY:
 		case PM_TYPE_VARBINARY:
 			if (c->consttype == BYTEAOID)
 			{
 				bytea	   *b = DatumGetByteaPP(d);
 
-				out->u.bytes.ptr = (const uint8_t *) VARDATA_ANY(b);
-				out->u.bytes.len = VARSIZE_ANY_EXHDR(b);
-				return true;
+				lo->u.bytes.ptr = (const uint8_t *) VARDATA_ANY(b);
+				lo->u.bytes.len = VARSIZE_ANY_EXHDR(b);
+				return FIT_EXACT;
 			}
-			return false;
+			return FIT_UNUSABLE;
 		case PM_TYPE_DATE:
-			if (c->consttype != DATEOID || DATE_NOT_FINITE(DatumGetDateADT(d)))
-				return false;
-			out->u.i64 = (int64) DatumGetDateADT(d) + UNIX_TO_PG_DAYS;
-			return true;
+			/* date is an int32 day number: shifted exactly, infinities included */
+			if (c->consttype != DATEOID)
+				return FIT_UNUSABLE;
+			lo->u.i64 = (int64) DatumGetDateADT(d) + UNIX_TO_PG_DAYS;
+			return FIT_EXACT;
 		case PM_TYPE_TIMESTAMP:
 		case PM_TYPE_TIMESTAMP_LTZ:
-			if (c->consttype != (ftype->id == PM_TYPE_TIMESTAMP ? TIMESTAMPOID : TIMESTAMPTZOID) ||
-				TIMESTAMP_NOT_FINITE(DatumGetTimestamp(d)))
-				return false;
-			out->u.i64 = DatumGetTimestamp(d) + UNIX_TO_PG_MICROS;
-			return true;
+			/* int64 microseconds: shifted with a checked add */
+			if (c->consttype != (ftype->id == PM_TYPE_TIMESTAMP ? TIMESTAMPOID : TIMESTAMPTZOID))
+				return FIT_UNUSABLE;
+			if (__builtin_add_overflow(DatumGetTimestamp(d), UNIX_TO_PG_MICROS, &iv))
+				return FIT_ABOVE;
+			lo->u.i64 = iv;
+			return FIT_EXACT;
 		case PM_TYPE_BOOLEAN:
 			if (c->consttype != BOOLOID)
-				return false;
-			out->u.i64 = DatumGetBool(d) ? 1 : 0;
-			return true;
+				return FIT_UNUSABLE;
+			lo->u.i64 = DatumGetBool(d) ? 1 : 0;
+			return FIT_EXACT;
 		default:
-			return false;
+			return FIT_UNUSABLE;
 	}
 }
 
@@ -207,39 +276,148 @@ new_pred(TranslateContext *cxt, pm_pred_op op)
 	return p;
 }
 
-static bool
-op_from_name(const char *name, pm_pred_op *op, bool commuted)
+static pm_predicate *
+new_leaf(TranslateContext *cxt, pm_pred_op op, int field, const pm_value *lit)
 {
-	static const struct
-	{
-		const char *name;
-		pm_pred_op	op;
-		pm_pred_op	commuted;
-	}			ops[] = {
-		{"=", PM_PRED_EQ, PM_PRED_EQ},
-		{"<>", PM_PRED_NE, PM_PRED_NE},
-		{"<", PM_PRED_LT, PM_PRED_GT},
-		{"<=", PM_PRED_LE, PM_PRED_GE},
-		{">", PM_PRED_GT, PM_PRED_LT},
-		{">=", PM_PRED_GE, PM_PRED_LE},
-	};
+	pm_predicate *p = new_pred(cxt, op);
 
-	for (size_t i = 0; i < lengthof(ops); i++)
-		if (strcmp(name, ops[i].name) == 0)
-		{
-			*op = commuted ? ops[i].commuted : ops[i].op;
-			return true;
-		}
+	p->field = field;
+	if (lit != NULL)
+	{
+		p->literals = pm_arena_zalloc(cxt->arena, sizeof(pm_value));
+		if (p->literals == NULL)
+			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+		p->literals[0] = *lit;
+		p->nliterals = 1;
+	}
+	return p;
+}
+
+/*
+ * Equality that must not reach bucket pruning, which hashes the literal's
+ * bytes: -0 = 0 on floats; a TIMESTAMP(7..9) value equals the literal when
+ * its microseconds do, whatever its nanoseconds.
+ */
+static bool
+equality_as_range(const pm_type *ftype, const pm_value *v)
+{
+	if (ftype->id == PM_TYPE_FLOAT || ftype->id == PM_TYPE_DOUBLE)
+		return v->u.f64 == 0;
+	if (ftype->id == PM_TYPE_TIMESTAMP || ftype->id == PM_TYPE_TIMESTAMP_LTZ)
+		return ftype->precision > 6;
 	return false;
 }
 
-/* Range comparisons of text are pushed only where Postgres orders bytes too. */
+/*
+ * "field op constant" for a constant placed by const_fit: the comparison
+ * on the type's values, or decided for every non-null value.
+ */
+static pm_predicate *
+comparison(TranslateContext *cxt, pm_pred_op op, int field, LiteralFit fit,
+		   const pm_value *lo, const pm_value *hi)
+{
+	const pm_type *ftype = cxt->row_type->fields[field].type;
+
+	if (op == PM_PRED_NE && fit != FIT_EXACT)
+		return new_leaf(cxt, PM_PRED_IS_NOT_NULL, field, NULL);
+	switch (fit)
+	{
+		case FIT_UNUSABLE:
+			return NULL;
+		case FIT_EXACT:
+			if (op == PM_PRED_EQ && equality_as_range(ftype, lo))
+			{
+				pm_predicate *and = new_pred(cxt, PM_PRED_AND);
+
+				and->children = pm_arena_zalloc(cxt->arena, sizeof(pm_predicate *) * 2);
+				if (and->children == NULL)
+					ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+				and->children[0] = new_leaf(cxt, PM_PRED_GE, field, lo);
+				and->children[1] = new_leaf(cxt, PM_PRED_LE, field, lo);
+				and->nchildren = 2;
+				return and;
+			}
+			return new_leaf(cxt, op, field, lo);
+		case FIT_BETWEEN:
+			if (op == PM_PRED_EQ)
+				return new_pred(cxt, PM_PRED_FALSE);
+			if (op == PM_PRED_LT || op == PM_PRED_LE)
+				return new_leaf(cxt, PM_PRED_LE, field, lo);
+			return new_leaf(cxt, PM_PRED_GE, field, hi);
+		case FIT_BELOW:
+			if (op == PM_PRED_GT || op == PM_PRED_GE)
+				return new_leaf(cxt, PM_PRED_IS_NOT_NULL, field, NULL);
+			return new_pred(cxt, PM_PRED_FALSE);
+		case FIT_ABOVE:
+			if (op == PM_PRED_LT || op == PM_PRED_LE)
+				return new_leaf(cxt, PM_PRED_IS_NOT_NULL, field, NULL);
+			return new_pred(cxt, PM_PRED_FALSE);
+	}
+	return NULL;
+}
+
+/*
+ * The comparison opno makes, if it is a member of the default btree
+ * operator family of the column's type (what the column's own ordering
+ * means; a user-defined "=" on search_path is not), or the negator of its
+ * equality; as written when !commuted, else with operands swapped.
+ */
+static bool
+btree_comparison(Oid opno, Oid coltype, bool commuted, pm_pred_op *op)
+{
+	Oid			opclass = GetDefaultOpClass(coltype, BTREE_AM_OID);
+	Oid			family;
+	Oid			negator;
+
+	if (!OidIsValid(opclass))
+		return false;
+	family = get_opclass_family(opclass);
+	switch (get_op_opfamily_strategy(opno, family))
+	{
+		case BTLessStrategyNumber:
+			*op = commuted ? PM_PRED_GT : PM_PRED_LT;
+			return true;
+		case BTLessEqualStrategyNumber:
+			*op = commuted ? PM_PRED_GE : PM_PRED_LE;
+			return true;
+		case BTEqualStrategyNumber:
+			*op = PM_PRED_EQ;
+			return true;
+		case BTGreaterEqualStrategyNumber:
+			*op = commuted ? PM_PRED_LE : PM_PRED_GE;
+			return true;
+		case BTGreaterStrategyNumber:
+			*op = commuted ? PM_PRED_LT : PM_PRED_GT;
+			return true;
+		default:
+			break;
+	}
+	/* <>: the negator of the family's equality, and that equality's negator */
+	negator = get_negator(opno);
+	if (OidIsValid(negator) && get_negator(negator) == opno &&
+		get_op_opfamily_strategy(negator, family) == BTEqualStrategyNumber)
+	{
+		*op = PM_PRED_NE;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Collation rules for strings: equality only under a deterministic
+ * collation (a nondeterministic one equates different bytes), ranges only
+ * where Postgres orders bytes as Paimon does (C collation).
+ */
 static bool
 collation_ok(const pm_type *ftype, pm_pred_op op, Oid collid)
 {
-	if (!pm_type_is_string(ftype->id) || op == PM_PRED_EQ || op == PM_PRED_NE)
+	if (!pm_type_is_string(ftype->id))
 		return true;
-	return OidIsValid(collid) && lc_collate_is_c(collid);
+	if (!OidIsValid(collid))
+		return false;
+	if (op == PM_PRED_EQ || op == PM_PRED_NE || op == PM_PRED_IN)
+		return get_collation_isdeterministic(collid);
+	return lc_collate_is_c(collid);
 }
 
 static pm_predicate *translate_qual(TranslateContext *cxt, Node *node);
@@ -247,49 +425,43 @@ static pm_predicate *translate_qual(TranslateContext *cxt, Node *node);
 static pm_predicate *
 translate_opexpr(TranslateContext *cxt, OpExpr *op)
 {
-	Node	   *l,
-			   *r;
+	Node	   *col,
+			   *other;
 	int			field;
 	bool		commuted = false;
-	Const	   *c;
 	pm_pred_op	pop;
-	pm_predicate *p;
+	pm_value	lo,
+				hi;
 	const pm_type *ftype;
 
 	if (list_length(op->args) != 2)
 		return NULL;
-	l = linitial(op->args);
-	r = lsecond(op->args);
-	field = var_field(cxt, l);
+	col = linitial(op->args);
+	other = lsecond(op->args);
+	field = var_field(cxt, col);
 	if (field < 0)
 	{
-		field = var_field(cxt, r);
+		col = lsecond(op->args);
+		other = linitial(op->args);
+		field = var_field(cxt, col);
 		commuted = true;
-		r = l;
 	}
-	if (field < 0 || r == NULL || !IsA(r, Const))
+	if (field < 0 || other == NULL || !IsA(other, Const))
 		return NULL;
-	c = (Const *) r;
-	if (!op_from_name(get_opname(op->opno), &pop, commuted))
+	if (!btree_comparison(op->opno, exprType(col), commuted, &pop))
 		return NULL;
 	ftype = cxt->row_type->fields[field].type;
 	if (!collation_ok(ftype, pop, op->inputcollid))
 		return NULL;
-	p = new_pred(cxt, pop);
-	p->field = field;
-	p->nliterals = 1;
-	p->literals = pm_arena_zalloc(cxt->arena, sizeof(pm_value));
-	if (!const_to_value(ftype, c, &p->literals[0]))
-		return NULL;
-	return p;
+	return comparison(cxt, pop, field, const_fit(ftype, (Const *) other, &lo, &hi), &lo, &hi);
 }
 
 static pm_predicate *
 translate_in(TranslateContext *cxt, ScalarArrayOpExpr *saop)
 {
 	int			field;
-	Node	   *arr;
-	Const	   *c;
+	Node	   *col,
+			   *arr;
 	ArrayType  *a;
 	Datum	   *elems;
 	bool	   *nulls;
@@ -303,23 +475,28 @@ translate_in(TranslateContext *cxt, ScalarArrayOpExpr *saop)
 
 	if (!saop->useOr || list_length(saop->args) != 2)
 		return NULL;
-	if (!op_from_name(get_opname(saop->opno), &pop, false) || pop != PM_PRED_EQ)
-		return NULL;
-	field = var_field(cxt, linitial(saop->args));
+	col = linitial(saop->args);
 	arr = lsecond(saop->args);
+	field = var_field(cxt, col);
 	if (field < 0 || arr == NULL || !IsA(arr, Const) || ((Const *) arr)->constisnull)
 		return NULL;
-	c = (Const *) arr;
+	if (!btree_comparison(saop->opno, exprType(col), false, &pop) || pop != PM_PRED_EQ)
+		return NULL;
 	ftype = cxt->row_type->fields[field].type;
-	a = DatumGetArrayTypeP(c->constvalue);
+	if (!collation_ok(ftype, PM_PRED_IN, saop->inputcollid))
+		return NULL;
+	a = DatumGetArrayTypeP(((Const *) arr)->constvalue);
 	get_typlenbyvalalign(ARR_ELEMTYPE(a), &typlen, &typbyval, &typalign);
 	deconstruct_array(a, ARR_ELEMTYPE(a), typlen, typbyval, typalign, &elems, &nulls, &n);
 	p = new_pred(cxt, PM_PRED_IN);
 	p->field = field;
 	p->literals = pm_arena_zalloc(cxt->arena, sizeof(pm_value) * (n > 0 ? n : 1));
+	if (p->literals == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	for (int i = 0; i < n; i++)
 	{
 		Const		ec;
+		pm_value	hi;
 
 		if (nulls[i])
 			continue;			/* x = NULL never matches */
@@ -327,10 +504,21 @@ translate_in(TranslateContext *cxt, ScalarArrayOpExpr *saop)
 		ec.consttype = ARR_ELEMTYPE(a);
 		ec.constvalue = elems[i];
 		ec.constisnull = false;
-		if (!const_to_value(ftype, &ec, &p->literals[p->nliterals]))
-			return NULL;
-		p->nliterals++;
+		switch (const_fit(ftype, &ec, &p->literals[p->nliterals], &hi))
+		{
+			case FIT_UNUSABLE:
+				return NULL;
+			case FIT_EXACT:
+				p->nliterals++;
+				break;
+			default:
+				break;			/* equal to no value of the type */
+		}
 	}
+	if (p->nliterals == 0)
+		return new_pred(cxt, PM_PRED_FALSE);
+	if (p->nliterals == 1)
+		return comparison(cxt, PM_PRED_EQ, field, FIT_EXACT, &p->literals[0], &p->literals[0]);
 	return p;
 }
 

@@ -63,11 +63,21 @@ pm_stats_value_compare(const pm_type *type, const pm_value *a, const pm_value *b
 	}
 }
 
-/* Can some non-null value v in [min, max] satisfy "v op lit"? */
+/*
+ * Can some non-null value v in [min, max] satisfy "v op lit"?
+ *
+ * As Postgres compares: a float field may hold NaN above a max that leaves
+ * it out (Parquet and ORC writers skip NaN), and NaN > x, NaN >= x,
+ * NaN <> x hold for every number x, so those never prune a float field.
+ * TIMESTAMP values compare truncated to the microsecond (floor is
+ * monotonic: the bounds of the truncated values are the truncated bounds).
+ */
 static bool
 leaf_may_match_value(pm_pred_op op, const pm_type *type, const pm_field_range *r,
 					 const pm_value *lit)
 {
+	pm_value	min,
+				max;
 	int			cmin,
 				cmax;
 
@@ -75,8 +85,15 @@ leaf_may_match_value(pm_pred_op op, const pm_type *type, const pm_field_range *r
 		return false;			/* comparisons with NULL are never true */
 	if (!r->has_min_max)
 		return true;
-	cmin = pm_stats_value_compare(type, &r->min, lit);	/* min vs lit */
-	cmax = pm_stats_value_compare(type, &r->max, lit);	/* max vs lit */
+	if ((type->id == PM_TYPE_FLOAT || type->id == PM_TYPE_DOUBLE) &&
+		(op == PM_PRED_GT || op == PM_PRED_GE || op == PM_PRED_NE || isnan(lit->u.f64)))
+		return true;
+	min = r->min;
+	max = r->max;
+	if (type->id == PM_TYPE_TIMESTAMP || type->id == PM_TYPE_TIMESTAMP_LTZ)
+		min.nanos = max.nanos = 0;
+	cmin = pm_stats_value_compare(type, &min, lit);	/* min vs lit */
+	cmax = pm_stats_value_compare(type, &max, lit);	/* max vs lit */
 	if (cmin == 2 || cmax == 2)
 		return true;
 	switch (op)
@@ -116,6 +133,8 @@ may_match(const pm_predicate *p, const pm_type *row_type, const pm_field_range *
 		return true;
 	switch (p->op)
 	{
+		case PM_PRED_FALSE:
+			return false;
 		case PM_PRED_AND:
 			for (int i = 0; i < p->nchildren; i++)
 				if (!may_match(p->children[i], row_type, ranges, nranges, depth + 1))

@@ -129,6 +129,9 @@ def random_type(rnd, nested):
     return k
 
 
+FLOAT_SPECIALS = ("NaN", "Infinity", "-Infinity")
+
+
 def random_value(rnd, t, null_rate=0.15):
     if rnd.random() < null_rate and not t.upper().endswith("NOT NULL"):
         return None
@@ -141,6 +144,8 @@ def random_value(rnd, t, null_rate=0.15):
         if edge:
             return rnd.choice([lo, hi, 0, -1, 1])
         return rnd.randint(max(lo, -100000), min(hi, 100000))
+    if name in ("FLOAT", "DOUBLE") and edge and rnd.random() < 0.25:
+        return rnd.choice(FLOAT_SPECIALS)  # JSON strings, as the oracles read and print them
     if name == "FLOAT":
         if edge:
             return repr_f32(rnd.choice([0.0, -0.0, 1.0, -1.5, 3.4028235e38, 1.4e-45, 1.17549435e-38]))
@@ -225,7 +230,7 @@ def cast_value(old, new, v):
             return "true" if v else "false"
         return str(v)  # integers, DATE text, DECIMAL text with its scale
     if oname == "FLOAT" and nname == "DOUBLE":
-        return float(v)  # the float32 value, printed as a double
+        return v if v in FLOAT_SPECIALS else float(v)  # the float32 value, printed as a double
     return v  # integer widening, DECIMAL(p) -> DECIMAL(p+2) with the same scale
 
 
@@ -636,7 +641,8 @@ def sort_value(t, v):
     if name == "DECIMAL":
         return decimal.Decimal(v)
     if name in ("DOUBLE", "FLOAT"):
-        return float(v)
+        # PostgreSQL: NaN equals NaN and is above every number (Infinity too); -0 = 0
+        return (1, 0.0) if v == "NaN" else (0, float(v))
     return v  # strings (C collation = code point order), ISO dates/timestamps, booleans
 
 
@@ -673,7 +679,7 @@ def random_predicate(rnd, columns, types, rows, strings_ordered=True, string_ord
         t = types[i]
         name = base_type(t)[0]
         col = '"%s"' % columns[i].replace('"', '""')
-        present = [r[i] for r in rows if r[i] is not None and r[i] not in ("NaN", "Infinity", "-Infinity")]
+        present = [r[i] for r in rows if r[i] is not None]
         ops = ["=", "<>", "<", "<=", ">", ">=", "IS NULL", "IS NOT NULL", "IN"]
         collated = name in ("STRING", "VARCHAR", "CHAR") and not strings_ordered
         if name == "BOOLEAN" or (collated and string_order is None):
@@ -699,8 +705,8 @@ def random_predicate(rnd, columns, types, rows, strings_ordered=True, string_ord
             key = sort_value(t, lits[0])
             cmp = {"=": lambda a, b: a == b, "<>": lambda a, b: a != b, "<": lambda a, b: a < b,
                    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}[op]
-            fn = (lambda i, t, key, cmp: lambda r: r[i] is not None and r[i] not in
-                  ("NaN", "Infinity", "-Infinity") and cmp(sort_value(t, r[i]), key))(i, t, key, cmp)
+            fn = (lambda i, t, key, cmp: lambda r: r[i] is not None and
+                  cmp(sort_value(t, r[i]), key))(i, t, key, cmp)
         parts.append((sqlp, fn))
     if not parts:
         return None

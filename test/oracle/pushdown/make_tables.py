@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Write the Paimon tables of sql/pushdown.sql with the Java oracle (oracle.sh).
+
+Usage: make_tables.py <warehouse>   (the directory is replaced; database "pd")
+
+Prints nothing on success (pg_regress compares the output); on failure prints one
+line "make_tables: FAILED (<table>)" and the oracle's output goes to <warehouse>.log.
+
+Tables:
+  pd.dec      DECIMAL(38,30) / DECIMAL(10,2) / small integers / TIMESTAMP(9) / DATE /
+              TIMESTAMP(6);
+              two files (the second holds one row with sub-microsecond nanos)
+  pd.fl_<fmt> DOUBLE and FLOAT with NaN, +-Infinity, -0.0 (parquet, orc, avro): file 1
+              has values below 0.1 and a NaN that is not its first value, file 2 above
+  pd.bk       bucket key (x DOUBLE, ts TIMESTAMP(9)) over 8 buckets: -0.0 and 0.0,
+              sub-microsecond nanos
+  pd.bkf      bucket key x DOUBLE over 8 buckets: -0.0 and 0.0
+  pd.parts    partitioned by p (1, 2), 60 rows each in two commits, a text column
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ORACLE = os.path.join(HERE, "..", "oracle.sh")
+
+
+def dec_rows():
+    rows = []
+    for i in range(16):
+        rows.append([i, "%d.%s" % (i % 8, "0" * 30), "%d.%02d" % (i, (i * 25) % 100),
+                     i % 5, 100 + i, 1000 * i, 10 ** 12 * i,
+                     "2020-01-%02dT00:00:00.000000000" % (i + 1), "2020-02-%02d" % (i + 1),
+                     "2020-03-%02dT00:00:00.000001" % (i + 1)])
+    return [rows, [[100, "7.%s" % ("0" * 30), "1.00", 0, 0, 0, 0,
+                    "2021-06-01T12:00:00.000000500", "2021-06-01", "2021-06-01T12:00:00.000001"]]]
+
+
+def fl_rows():
+    return [[[1, 0.05, 0.05], [2, "NaN", "NaN"], [3, -1.0, -1.0], [4, "-0.0", "-0.0"],
+             [5, "-Infinity", "-Infinity"], [6, None, None]],
+            [[7, 0.5, 0.5], [8, "Infinity", "Infinity"], [9, 0.0, 0.0]]]
+
+
+def parts_rows():
+    names = ["Alice", "bob", "Carol", "dave"]
+    commits = []
+    for c in range(2):
+        rows = []
+        for p in (1, 2):
+            for k in range(30):
+                i = c * 30 + k
+                rows.append([p * 1000 + i, p, names[i % 4], i])
+        commits.append(rows)
+    return commits
+
+
+def bk_rows():
+    rows = [[i, v, "2021-06-01T12:00:00.000000%03d" % n]
+            for i, (v, n) in enumerate([("-0.0", 500), (0.0, 0), (1.5, 999), (-2.5, 1)])]
+    return [rows]
+
+
+def tables():
+    yield "dec", {"columns": [
+        {"name": "id", "type": "INT"}, {"name": "d", "type": "DECIMAL(38, 30)"},
+        {"name": "m", "type": "DECIMAL(10, 2)"}, {"name": "t", "type": "TINYINT"},
+        {"name": "s", "type": "SMALLINT"}, {"name": "i", "type": "INT"},
+        {"name": "b", "type": "BIGINT"}, {"name": "ts", "type": "TIMESTAMP(9)"},
+        {"name": "dt", "type": "DATE"}, {"name": "ts6", "type": "TIMESTAMP(6)"}],
+        "options": {"file.format": "parquet", "bucket": "-1"}}, dec_rows()
+    for fmt in ("parquet", "orc", "avro"):
+        yield "fl_" + fmt, {"columns": [
+            {"name": "id", "type": "INT"}, {"name": "x", "type": "DOUBLE"},
+            {"name": "y", "type": "FLOAT"}],
+            "options": {"file.format": fmt, "bucket": "-1"}}, fl_rows()
+    yield "bk", {"columns": [
+        {"name": "id", "type": "INT"}, {"name": "x", "type": "DOUBLE"},
+        {"name": "ts", "type": "TIMESTAMP(9)"}],
+        "options": {"file.format": "parquet", "bucket": "8", "bucket-key": "x,ts"}}, bk_rows()
+    yield "bkf", {"columns": [{"name": "id", "type": "INT"}, {"name": "x", "type": "DOUBLE"}],
+        "options": {"file.format": "parquet", "bucket": "8", "bucket-key": "x"}}, \
+        [[[i, v] for i, v in enumerate(["-0.0", 0.0, 1.0, 2.0, 3.0, 4.0])]]
+    yield "parts", {"columns": [
+        {"name": "id", "type": "INT"}, {"name": "p", "type": "INT"},
+        {"name": "name", "type": "STRING"}, {"name": "v", "type": "INT"}],
+        "partition_keys": ["p"],
+        "options": {"file.format": "parquet", "bucket": "-1"}}, parts_rows()
+
+
+def main():
+    wh = os.path.abspath(sys.argv[1])
+    shutil.rmtree(wh, ignore_errors=True)
+    os.makedirs(os.path.join(wh, "_spec"))
+    os.chmod(wh, 0o755)
+    log = open(wh + ".log", "w")
+    for name, spec, commits in tables():
+        tj = os.path.join(wh, "_spec", name + ".table.json")
+        oj = os.path.join(wh, "_spec", name + ".ops.jsonl")
+        with open(tj, "w") as f:
+            json.dump(spec, f)
+        with open(oj, "w") as f:
+            for rows in commits:
+                for r in rows:
+                    f.write(json.dumps({"op": "+I", "row": r}) + "\n")
+                f.write('{"op": "commit"}\n')
+        rc = subprocess.call([ORACLE, "scenario", wh, "pd", name, tj, oj],
+                             stdout=log, stderr=log)
+        if rc != 0:
+            print("make_tables: FAILED (%s)" % name)
+            return 1
+    shutil.rmtree(os.path.join(wh, "_spec"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

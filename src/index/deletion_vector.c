@@ -25,6 +25,7 @@
 
 struct pm_deletion_vector
 {
+	pm_resource resource;		/* tracked by env: bitmaps are CRoaring's malloc */
 	const pm_env *env;
 	bool		is64;
 	uint64_t	cardinality;
@@ -60,6 +61,7 @@ pm_deletion_vector_destroy(pm_deletion_vector *dv)
 {
 	if (dv == NULL)
 		return;
+	pm_env_untrack(&dv->resource);
 	if (dv->bitmap != NULL)
 		roaring_bitmap_free(dv->bitmap);
 	for (int i = 0; i < dv->nparts; i++)
@@ -68,6 +70,12 @@ pm_deletion_vector_destroy(pm_deletion_vector *dv)
 	pm_free(dv->env, dv->keys);
 	pm_free(dv->env, dv->parts);
 	pm_free(dv->env, dv);
+}
+
+static void
+release_dv(pm_resource *r)
+{
+	pm_deletion_vector_destroy((pm_deletion_vector *) r);
 }
 
 static uint16_t
@@ -337,6 +345,8 @@ pm_deletion_vector_decode(const pm_env *env, const uint8_t *buf, size_t len,
 	memset(dv, 0, sizeof(*dv));
 	dv->env = env;
 	dv->max_position = -1;
+	dv->resource.release = release_dv;
+	pm_env_track(env, &dv->resource);
 	body = buf + 8;
 	nbody = blen - 4;
 	if (magic == PM_DV_MAGIC_32)

@@ -12,8 +12,9 @@
  * for 64-bit ones. Decoding index manifests is the table layer's job.
  *
  * Bitmaps are held by CRoaring (which allocates with its own malloc); the
- * small struct around them comes from the pm_env. Bitmaps are checked for
- * malformed containers before CRoaring reads them.
+ * small struct around them comes from the pm_env, which tracks every live
+ * DV (pm_env_release_all frees those a caller abandoned). Bitmaps are
+ * checked for malformed containers before CRoaring reads them.
  *
  * Spec: ../shared/docs/paimon-format-data.md §5; apache/paimon
  * DeletionVector.java (read), BitmapDeletionVector.java,

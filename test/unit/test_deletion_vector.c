@@ -442,6 +442,38 @@ test_check_against_file(void **state)
 	}
 }
 
+/* ---- live DVs are tracked by their env ----------------------------------- */
+
+static void
+test_tracked_by_env(void **state)
+{
+	pm_env		env = *pm_env_default();
+	pm_resource head;
+	int64_t		pos[] = {1, 70000, 140000};
+	uint8_t		buf[1024];
+	size_t		n = build_dv64(buf, pos, 3);
+	pm_deletion_vector *dv[3];
+	pm_error	err;
+
+	pm_env_resources_init(&head);
+	env.resources = &head;
+	pm_error_clear(&err);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pm_deletion_vector_decode(&env, buf, n, -1, &dv[i], &err), PM_OK);
+	assert_int_equal(pm_env_tracked_count(&env), 3);
+	pm_deletion_vector_destroy(dv[1]);
+	assert_int_equal(pm_env_tracked_count(&env), 2);
+
+	/* abandoned (an ERROR in the caller): releasing the env frees them (ASan checks) */
+	pm_env_release_all(&env);
+	assert_int_equal(pm_env_tracked_count(&env), 0);
+
+	/* a failed decode leaves nothing tracked */
+	buf[n - 1] ^= 1;
+	assert_int_equal(pm_deletion_vector_decode(&env, buf, n, -1, &dv[0], &err), PM_ERR_CORRUPT);
+	assert_int_equal(pm_env_tracked_count(&env), 0);
+}
+
 int
 main(void)
 {
@@ -452,6 +484,7 @@ main(void)
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_malformed_bitmaps),
 		cmocka_unit_test(test_check_against_file),
+		cmocka_unit_test(test_tracked_by_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

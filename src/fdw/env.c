@@ -1,6 +1,7 @@
 /*-------------------------------------------------------------------------
  * env.c
- *	  The core's environment inside a backend: memory contexts and VFDs.
+ *	  The core's environment inside a backend: memory contexts, VFDs and
+ *	  query cancel.
  *
  * Allocation returns NULL on out-of-memory (MCXT_ALLOC_NO_OOM) so the core
  * reports PM_ERR_NOMEM instead of being longjmp'd over. Files are opened
@@ -16,6 +17,11 @@
  * the env releases every resource the core still tracks
  * (pm_env_release_all). On the normal path everything is closed before
  * and the callbacks find nothing.
+ *
+ * The interrupt hook tells the core to stop (PM_ERR_CANCELED) when a query
+ * cancel or termination is pending and could be served; it never raises:
+ * pmfdw_error() then runs CHECK_FOR_INTERRUPTS() so that Postgres raises
+ * the proper error (57014 for statement_timeout and pg_cancel_backend).
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"
@@ -27,6 +33,7 @@
 #include <unistd.h>
 
 #include "lib/ilist.h"
+#include "miscadmin.h"
 #include "storage/fd.h"
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
@@ -61,6 +68,18 @@ pmfdw_free(void *opaque, void *ptr)
 	pfree(((void **) ptr)[-1]);
 }
 
+/* Would CHECK_FOR_INTERRUPTS() raise (cancel or die)? Never raises itself. */
+static bool
+pmfdw_interrupted(void *opaque)
+{
+	(void) opaque;
+	if (!InterruptPending)
+		return false;
+	if (ProcDiePending && InterruptHoldoffCount == 0 && CritSectionCount == 0)
+		return true;
+	return QueryCancelPending && INTERRUPTS_CAN_BE_PROCESSED();
+}
+
 typedef struct PmfdwEnv
 {
 	pm_env		env;
@@ -83,6 +102,7 @@ pmfdw_env_create(MemoryContext cxt)
 	e->env.alloc = pmfdw_alloc;
 	e->env.free = pmfdw_free;
 	e->env.opaque = cxt;
+	e->env.interrupted = pmfdw_interrupted;
 	pm_env_resources_init(&e->resources);
 	e->env.resources = &e->resources;
 	e->on_reset.func = release_env_resources;

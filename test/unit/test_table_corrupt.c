@@ -3,9 +3,10 @@
  *	  The table layer on damaged tables: every metadata file of a corpus
  *	  table truncated and bit-flipped, and every read failing in turn.
  *	  Open + plan + read must return an error with a message (or succeed),
- *	  never crash, hang or leak (ASan checks at exit). Also reads abandoned
- *	  in the middle as an ERROR abandons them (the env's release frees what
- *	  the allocator does not own).
+ *	  never crash, hang or leak (ASan checks at exit). Also reads canceled
+ *	  at every interrupt poll in turn (PM_ERR_CANCELED, everything closed),
+ *	  and reads abandoned in the middle as an ERROR abandons them (the
+ *	  env's release frees what the allocator does not own).
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -283,6 +284,90 @@ test_env_free_all(test_env *te)
 	return left;
 }
 
+/* Open, plan and read the whole table through pm_table_read (merging). */
+static pm_code
+read_table(const pm_env *env, pm_fileio *io, pm_error *err)
+{
+	pm_table   *t = NULL;
+	pm_scan    *scan = NULL;
+	pm_table_read *r = NULL;
+	pm_batch   *b;
+	pm_code		rc;
+	int			fields[64];
+	int			n;
+
+	pm_error_clear(err);
+	rc = pm_table_open(env, io, "/t", NULL, &t, err);
+	if (rc != PM_OK)
+		return rc;
+	n = pm_table_schema(t)->row_type->nfields;
+	for (int i = 0; i < n && i < 64; i++)
+		fields[i] = i;
+	rc = pm_table_scan_plan(t, NULL, &scan, err);
+	if (rc == PM_OK)
+		rc = pm_table_read_open(scan, fields, n < 64 ? n : 64, &r, err);
+	while (rc == PM_OK)
+	{
+		rc = pm_table_read_next(r, &b, err);
+		if (b == NULL)
+			break;
+	}
+	pm_table_read_close(r);
+	pm_scan_free(scan);
+	pm_table_close(t);
+	return rc;
+}
+
+/* Cancel at every poll in turn: PM_ERR_CANCELED, nothing left open. */
+static void
+check_canceled(const char *rel)
+{
+	file_copy  *files = calloc(512, sizeof(file_copy));
+	int			n = load_tree(unit_corpus_path(rel), "/t", files, 0, 512);
+	int			cancels = 0;
+
+	for (int k = 1;; k++)
+	{
+		test_env	te;
+		pm_fileio  *io = build(files, n, -1, NULL, 0);
+		pm_error	err;
+		pm_code		rc;
+
+		test_env_init(&te, k);
+		rc = read_table(&te.env, io, &err);
+		assert_int_equal(pm_memory_fileio_open_files(io), 0);
+		assert_int_equal(pm_env_tracked_count(&te.env), 0);
+		assert_int_equal(test_env_free_all(&te), 0);	/* closed, not abandoned */
+		pm_memory_fileio_destroy(io);
+		if (rc == PM_OK)
+		{
+			assert_true(te.polls < k);	/* past the last poll */
+			break;
+		}
+		if (rc != PM_ERR_CANCELED)
+			fail_msg("%s, canceled at poll %d: %s %s", rel, k, pm_code_name(rc), err.message);
+		assert_string_equal(err.message, "canceled");
+		cancels++;
+	}
+	print_message("%s: canceled at %d polls\n", rel, cancels);
+	/* the manifest and at least one batch of every data file are polls */
+	assert_true(cancels >= 3);
+	for (int i = 0; i < n; i++)
+		free(files[i].data);
+	free(files);
+}
+
+static void
+test_canceled_reads(void **state)
+{
+	(void) state;
+	unit_require_corpus();
+	check_canceled("tables/parquet/append_10.db/append_10");
+	check_canceled("tables/parquet/pk_table_scan_and_read_dv.db/pk_table_scan_and_read_dv");
+	check_canceled("tables/parquet/pk_table_scan_and_read_mor.db/pk_table_scan_and_read_mor");
+	check_canceled("tables/parquet/pk_btree_e2e.db/pk_btree_e2e");
+}
+
 /*
  * Read up to a batch of a file with a deletion vector, then abandon the
  * read as an ERROR would: the env
@@ -337,6 +422,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_damaged_tables),
+		cmocka_unit_test(test_canceled_reads),
 		cmocka_unit_test(test_abandoned_reads),
 	};
 

@@ -3,8 +3,8 @@
  *	  Decode Paimon deletion vectors (32-bit and 64-bit) and apply them to
  *	  batches of file rows.
  *
- * Bitmaps are CRoaring's (portable format, deserialized with the _safe
- * reader bounded by the blob size). The 64-bit container
+ * Bitmaps are CRoaring's (portable format, checked by roaring_portable.c,
+ * then deserialized with the _safe reader bounded by the blob size). The 64-bit container
  * (OptimizedRoaringBitmap64) has no CRoaring equivalent in 0.2.x, so it is
  * held here as a sorted array of (high key, 32-bit bitmap).
  * Every length is checked against the bytes available before use; the
@@ -15,6 +15,8 @@
  *-------------------------------------------------------------------------
  */
 #include "index/deletion_vector.h"
+
+#include "index/roaring_portable.h"
 
 #include <string.h>
 #include <zlib.h>
@@ -78,157 +80,11 @@ release_dv(pm_resource *r)
 	pm_deletion_vector_destroy((pm_deletion_vector *) r);
 }
 
-static uint16_t
-le16(const uint8_t *p)
-{
-	return (uint16_t) (p[0] | (p[1] << 8));
-}
-
-/* The portable RoaringBitmap format (RoaringFormatSpec), as Java writes it. */
-#define ROARING_COOKIE_NO_RUN	12346
-#define ROARING_COOKIE			12347
-#define ROARING_NO_OFFSET_MIN	4	/* run bitmaps with fewer containers omit offsets */
-#define ROARING_ARRAY_MAX		4096	/* more values: a bitset container */
-
-#define MALFORMED(what) \
-	pm_fail(err, PM_ERR_CORRUPT, "malformed roaring bitmap in deletion vector: %s", what)
-
-/*
- * Check one portable bitmap of at most n bytes before CRoaring reads it:
- * CRoaring 0.2's _safe reader checks only sizes, and a malformed container
- * (unsorted array, bitset whose header cardinality is not its popcount,
- * overlapping or overflowing runs, keys out of order) reads as wrong
- * deletes. Java's RoaringBitmap writes container keys and array values
- * strictly ascending, runs ascending and disjoint within their 16-bit
- * range, and every container's cardinality - 1 in the header (offsets are
- * skipped by both readers and not checked). *size = bytes the bitmap
- * takes, *max = its largest value (-1 if empty).
- */
-static pm_code
-check_portable(const uint8_t *p, size_t n, size_t *size, int64_t *max, pm_error *err)
-{
-	uint32_t	cookie;
-	uint32_t	ncont;
-	const uint8_t *runflags = NULL;
-	const uint8_t *header;
-	size_t		pos;
-	int32_t		prev_key = -1;
-
-	*max = -1;
-	if (n < 4)
-		return MALFORMED("truncated");
-	cookie = le32(p);
-	if ((cookie & 0xFFFF) == ROARING_COOKIE)
-	{
-		ncont = (cookie >> 16) + 1;
-		pos = 4;
-		if (n - pos < (ncont + 7) / 8)
-			return MALFORMED("truncated");
-		runflags = p + pos;
-		pos += (ncont + 7) / 8;
-	}
-	else if (cookie == ROARING_COOKIE_NO_RUN)
-	{
-		if (n < 8)
-			return MALFORMED("truncated");
-		ncont = le32(p + 4);
-		if (ncont > 65536)
-			return MALFORMED("too many containers");
-		pos = 8;
-	}
-	else
-		return MALFORMED("unknown cookie");
-	if ((n - pos) / 4 < ncont)
-		return MALFORMED("truncated");
-	header = p + pos;
-	pos += (size_t) ncont * 4;
-	if (runflags == NULL || ncont >= ROARING_NO_OFFSET_MIN)
-	{
-		if ((n - pos) / 4 < ncont)
-			return MALFORMED("truncated");
-		pos += (size_t) ncont * 4;
-	}
-	for (uint32_t k = 0; k < ncont; k++)
-	{
-		uint16_t	key = le16(header + 4 * k);
-		uint32_t	card = (uint32_t) le16(header + 4 * k + 2) + 1;
-		uint32_t	last;
-
-		if ((int32_t) key <= prev_key)
-			return MALFORMED("container keys not ascending");
-		prev_key = key;
-		if (runflags != NULL && (runflags[k / 8] >> (k % 8)) & 1)
-		{
-			uint32_t	nruns;
-			uint32_t	total = 0;
-			int32_t		prev_end = -1;
-
-			if (n - pos < 2)
-				return MALFORMED("truncated");
-			nruns = le16(p + pos);
-			pos += 2;
-			if (nruns == 0)
-				return MALFORMED("empty run container");
-			if ((n - pos) / 4 < nruns)
-				return MALFORMED("truncated");
-			for (uint32_t r = 0; r < nruns; r++, pos += 4)
-			{
-				uint32_t	start = le16(p + pos);
-				uint32_t	end = start + le16(p + pos + 2);
-
-				if (end > 0xFFFF)
-					return MALFORMED("run past the end of its container");
-				if ((int32_t) start <= prev_end)
-					return MALFORMED("runs overlap or are not ascending");
-				prev_end = (int32_t) end;
-				total += end - start + 1;
-			}
-			if (total != card)
-				return MALFORMED("run container cardinality differs from its header");
-			last = (uint32_t) prev_end;
-		}
-		else if (card > ROARING_ARRAY_MAX)
-		{
-			uint32_t	bits = 0;
-
-			if (n - pos < 8192)
-				return MALFORMED("truncated");
-			last = 0;
-			for (uint32_t w = 0; w < 1024; w++)
-			{
-				uint64_t	word = (uint64_t) le32(p + pos + 8 * w) |
-					((uint64_t) le32(p + pos + 8 * w + 4) << 32);
-
-				if (word != 0)
-				{
-					bits += (uint32_t) __builtin_popcountll(word);
-					last = w * 64 + 63 - (uint32_t) __builtin_clzll(word);
-				}
-			}
-			pos += 8192;
-			if (bits != card)
-				return MALFORMED("bitset container cardinality differs from its header");
-		}
-		else
-		{
-			if ((n - pos) / 2 < card)
-				return MALFORMED("truncated");
-			for (uint32_t i = 1; i < card; i++)
-				if (le16(p + pos + 2 * i) <= le16(p + pos + 2 * (i - 1)))
-					return MALFORMED("array container values not ascending");
-			last = le16(p + pos + 2 * (card - 1));
-			pos += (size_t) card * 2;
-		}
-		*max = ((int64_t) key << 16) | last;
-	}
-	*size = pos;
-	return PM_OK;
-}
-
 /*
  * Deserialize one portable bitmap of at most maxbytes; *used = its size,
- * *max = its largest value (-1 if empty). Checked by check_portable first,
- * then read by CRoaring's _safe reader, which must agree on the size.
+ * *max = its largest value (-1 if empty). Checked first (CRoaring 0.2 reads
+ * malformed containers as wrong values), then read by CRoaring's _safe
+ * reader, which must agree on the size.
  */
 static pm_code
 read_portable(const uint8_t *p, size_t maxbytes, roaring_bitmap_t **out, size_t *used,
@@ -238,7 +94,7 @@ read_portable(const uint8_t *p, size_t maxbytes, roaring_bitmap_t **out, size_t 
 	roaring_bitmap_t *bm;
 
 	*out = NULL;
-	PM_TRY(check_portable(p, maxbytes, &size, max, err));
+	PM_TRY(pm_roaring_portable_check(p, maxbytes, &size, max, err));
 	if (roaring_bitmap_portable_deserialize_size((const char *) p, maxbytes) != size)
 		return pm_fail(err, PM_ERR_CORRUPT, "invalid roaring bitmap in deletion vector");
 	bm = roaring_bitmap_portable_deserialize_safe((const char *) p, size);

@@ -1,12 +1,27 @@
 /*-------------------------------------------------------------------------
  * env.c
- *	  The core's environment inside a backend: memory contexts and VFDs.
+ *	  The core's environment inside a backend: memory contexts, VFDs and
+ *	  query cancel.
  *
  * Allocation returns NULL on out-of-memory (MCXT_ALLOC_NO_OOM) so the core
  * reports PM_ERR_NOMEM instead of being longjmp'd over. Files are opened
- * with PathNameOpenFile: the resource owner closes them at transaction end,
- * so an ERROR in the middle of a scan leaks no descriptor. Batched reads go
- * through the raw descriptor to pm_fd_read_ranges (io_uring or pread).
+ * with PathNameOpenFile; batched reads go through the raw descriptor to
+ * pm_fd_read_ranges (io_uring or pread; a ring never outlives its call).
+ *
+ * An ERROR in the middle of a scan abandons the core's objects without
+ * closing them, and neither VFDs (PathNameOpenFile is not tied to a
+ * resource owner) nor CRoaring's malloc'd bitmaps go away with memory. So
+ * the env and the FileIO each register a reset callback on their memory
+ * context: when the context is reset or deleted (at the latest when the
+ * aborted query's portal goes), the FileIO closes every VFD still open and
+ * the env releases every resource the core still tracks
+ * (pm_env_release_all). On the normal path everything is closed before
+ * and the callbacks find nothing.
+ *
+ * The interrupt hook tells the core to stop (PM_ERR_CANCELED) when a query
+ * cancel or termination is pending and could be served; it never raises:
+ * pmfdw_error() then runs CHECK_FOR_INTERRUPTS() so that Postgres raises
+ * the proper error (57014 for statement_timeout and pg_cancel_backend).
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"
@@ -17,6 +32,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/ilist.h"
+#include "miscadmin.h"
 #include "storage/fd.h"
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
@@ -51,28 +68,70 @@ pmfdw_free(void *opaque, void *ptr)
 	pfree(((void **) ptr)[-1]);
 }
 
+/* Would CHECK_FOR_INTERRUPTS() raise (cancel or die)? Never raises itself. */
+static bool
+pmfdw_interrupted(void *opaque)
+{
+	(void) opaque;
+	if (!InterruptPending)
+		return false;
+	if (ProcDiePending && InterruptHoldoffCount == 0 && CritSectionCount == 0)
+		return true;
+	return QueryCancelPending && INTERRUPTS_CAN_BE_PROCESSED();
+}
+
+typedef struct PmfdwEnv
+{
+	pm_env		env;
+	pm_resource resources;		/* head of the core's tracked resources */
+	MemoryContextCallback on_reset;
+} PmfdwEnv;
+
+/* The context goes away: free what the core abandoned (an ERROR mid-scan). */
+static void
+release_env_resources(void *arg)
+{
+	pm_env_release_all(&((PmfdwEnv *) arg)->env);
+}
+
 pm_env *
 pmfdw_env_create(MemoryContext cxt)
 {
-	pm_env	   *env = MemoryContextAlloc(cxt, sizeof(pm_env));
+	PmfdwEnv   *e = MemoryContextAllocZero(cxt, sizeof(PmfdwEnv));
 
-	env->alloc = pmfdw_alloc;
-	env->free = pmfdw_free;
-	env->opaque = cxt;
-	return env;
+	e->env.alloc = pmfdw_alloc;
+	e->env.free = pmfdw_free;
+	e->env.opaque = cxt;
+	e->env.interrupted = pmfdw_interrupted;
+	pm_env_resources_init(&e->resources);
+	e->env.resources = &e->resources;
+	e->on_reset.func = release_env_resources;
+	e->on_reset.arg = e;
+	MemoryContextRegisterResetCallback(cxt, &e->on_reset);
+	return &e->env;
 }
+
+/* The FileIO's state: its context and the VFDs it has open. */
+typedef struct VfdState
+{
+	MemoryContext cxt;
+	dlist_head	open_files;
+	MemoryContextCallback on_reset;
+} VfdState;
 
 /* A VFD-backed open file */
 struct pm_file
 {
 	File		vfd;
 	char	   *path;
+	dlist_node	node;			/* in VfdState.open_files */
 };
 
 static pm_code
 vfd_open(pm_fileio *io, const char *path, pm_file **out, pm_error *err)
 {
-	MemoryContext cxt = (MemoryContext) io->state;
+	VfdState   *st = io->state;
+	MemoryContext cxt = st->cxt;
 	File		vfd;
 	pm_file    *f;
 
@@ -94,6 +153,7 @@ vfd_open(pm_fileio *io, const char *path, pm_file **out, pm_error *err)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
 	f->vfd = vfd;
+	dlist_push_head(&st->open_files, &f->node);
 	*out = f;
 	return PM_OK;
 }
@@ -165,6 +225,7 @@ vfd_close(pm_fileio *io, pm_file *f)
 {
 	if (f != NULL)
 	{
+		dlist_delete(&f->node);
 		FileClose(f->vfd);
 		pfree(f->path);
 		pfree(f);
@@ -236,11 +297,33 @@ vfd_is_dir(pm_fileio *io, const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The context goes away: close the VFDs the core abandoned (an ERROR mid-scan). */
+static void
+close_open_files(void *arg)
+{
+	VfdState   *st = arg;
+	dlist_mutable_iter it;
+
+	dlist_foreach_modify(it, &st->open_files)
+	{
+		pm_file    *f = dlist_container(pm_file, node, it.cur);
+
+		dlist_delete(&f->node);
+		FileClose(f->vfd);
+	}
+}
+
 pm_fileio *
 pmfdw_fileio_create(MemoryContext cxt)
 {
 	pm_fileio  *io = MemoryContextAllocZero(cxt, sizeof(pm_fileio));
+	VfdState   *st = MemoryContextAllocZero(cxt, sizeof(VfdState));
 
+	st->cxt = cxt;
+	dlist_init(&st->open_files);
+	st->on_reset.func = close_open_files;
+	st->on_reset.arg = st;
+	MemoryContextRegisterResetCallback(cxt, &st->on_reset);
 	io->open = vfd_open;
 	io->size = vfd_size;
 	io->pread = vfd_pread;
@@ -249,6 +332,6 @@ pmfdw_fileio_create(MemoryContext cxt)
 	io->list = vfd_list;
 	io->exists = vfd_exists;
 	io->is_dir = vfd_is_dir;
-	io->state = cxt;
+	io->state = st;
 	return io;
 }

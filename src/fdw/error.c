@@ -10,6 +10,8 @@
 
 #include <errno.h>
 
+#include "miscadmin.h"
+
 int
 pmfdw_sqlstate(pm_code code)
 {
@@ -53,6 +55,9 @@ pmfdw_report(int elevel, const pm_error *err)
 void
 pmfdw_error(const pm_error *err)
 {
+	/* the core stopped for a pending cancel: let Postgres raise it as its own */
+	if (err->code == PM_ERR_CANCELED)
+		CHECK_FOR_INTERRUPTS();
 	pmfdw_report(ERROR, err);
 	pg_unreachable();
 }

@@ -3,8 +3,8 @@
  *	  Decode Paimon deletion vectors (32-bit and 64-bit) and apply them to
  *	  batches of file rows.
  *
- * Bitmaps are CRoaring's (portable format, deserialized with the _safe
- * reader bounded by the blob size). The 64-bit container
+ * Bitmaps are CRoaring's (portable format, checked by roaring_portable.c,
+ * then deserialized with the _safe reader bounded by the blob size). The 64-bit container
  * (OptimizedRoaringBitmap64) has no CRoaring equivalent in 0.2.x, so it is
  * held here as a sorted array of (high key, 32-bit bitmap).
  * Every length is checked against the bytes available before use; the
@@ -16,6 +16,8 @@
  */
 #include "index/deletion_vector.h"
 
+#include "index/roaring_portable.h"
+
 #include <string.h>
 #include <zlib.h>
 #include <roaring/roaring.h>
@@ -25,9 +27,11 @@
 
 struct pm_deletion_vector
 {
+	pm_resource resource;		/* tracked by env: bitmaps are CRoaring's malloc */
 	const pm_env *env;
 	bool		is64;
 	uint64_t	cardinality;
+	int64_t		max_position;	/* largest deleted position, -1 if none */
 	roaring_bitmap_t *bitmap;	/* 32-bit variant */
 	int			nparts;			/* 64-bit variant: sorted by key */
 	uint32_t   *keys;
@@ -59,6 +63,7 @@ pm_deletion_vector_destroy(pm_deletion_vector *dv)
 {
 	if (dv == NULL)
 		return;
+	pm_env_untrack(&dv->resource);
 	if (dv->bitmap != NULL)
 		roaring_bitmap_free(dv->bitmap);
 	for (int i = 0; i < dv->nparts; i++)
@@ -69,21 +74,28 @@ pm_deletion_vector_destroy(pm_deletion_vector *dv)
 	pm_free(dv->env, dv);
 }
 
+static void
+release_dv(pm_resource *r)
+{
+	pm_deletion_vector_destroy((pm_deletion_vector *) r);
+}
+
 /*
- * Deserialize one portable bitmap of at most maxbytes; *used = its size.
- * CRoaring's _safe reader bounds its reads; the size function is asked
- * first so that a truncated bitmap is reported rather than misread.
+ * Deserialize one portable bitmap of at most maxbytes; *used = its size,
+ * *max = its largest value (-1 if empty). Checked first (CRoaring 0.2 reads
+ * malformed containers as wrong values), then read by CRoaring's _safe
+ * reader, which must agree on the size.
  */
 static pm_code
 read_portable(const uint8_t *p, size_t maxbytes, roaring_bitmap_t **out, size_t *used,
-			  pm_error *err)
+			  int64_t *max, pm_error *err)
 {
-	size_t		size;
+	size_t		size = 0;
 	roaring_bitmap_t *bm;
 
 	*out = NULL;
-	size = roaring_bitmap_portable_deserialize_size((const char *) p, maxbytes);
-	if (size == 0 || size > maxbytes)
+	PM_TRY(pm_roaring_portable_check(p, maxbytes, &size, max, err));
+	if (roaring_bitmap_portable_deserialize_size((const char *) p, maxbytes) != size)
 		return pm_fail(err, PM_ERR_CORRUPT, "invalid roaring bitmap in deletion vector");
 	bm = roaring_bitmap_portable_deserialize_safe((const char *) p, size);
 	if (bm == NULL)
@@ -118,6 +130,7 @@ decode_64(pm_deletion_vector *dv, const uint8_t *p, size_t n, pm_error *err)
 	{
 		uint32_t	key;
 		size_t		used;
+		int64_t		max;
 		roaring_bitmap_t *bm;
 
 		if (n - pos < 4)
@@ -127,11 +140,13 @@ decode_64(pm_deletion_vector *dv, const uint8_t *p, size_t n, pm_error *err)
 		if (key > (uint32_t) INT32_MAX - 1 || (int64_t) key <= last_key)
 			return pm_fail(err, PM_ERR_CORRUPT, "invalid key %u in 64-bit deletion vector", key);
 		last_key = key;
-		PM_TRY(read_portable(p + pos, n - pos, &bm, &used, err));
+		PM_TRY(read_portable(p + pos, n - pos, &bm, &used, &max, err));
 		pos += used;
 		dv->keys[dv->nparts] = key;
 		dv->parts[dv->nparts++] = bm;
 		dv->cardinality += roaring_bitmap_get_cardinality(bm);
+		if (max >= 0)
+			dv->max_position = ((int64_t) key << 32) | max;
 	}
 	if (pos != n)
 		return pm_fail(err, PM_ERR_CORRUPT, "64-bit deletion vector has %zu trailing bytes",
@@ -185,13 +200,16 @@ pm_deletion_vector_decode(const pm_env *env, const uint8_t *buf, size_t len,
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a deletion vector");
 	memset(dv, 0, sizeof(*dv));
 	dv->env = env;
+	dv->max_position = -1;
+	dv->resource.release = release_dv;
+	pm_env_track(env, &dv->resource);
 	body = buf + 8;
 	nbody = blen - 4;
 	if (magic == PM_DV_MAGIC_32)
 	{
 		size_t		used;
 
-		rc = read_portable(body, nbody, &dv->bitmap, &used, err);
+		rc = read_portable(body, nbody, &dv->bitmap, &used, &dv->max_position, err);
 		if (rc == PM_OK && used != nbody)
 			rc = pm_fail(err, PM_ERR_CORRUPT, "deletion vector has %zu trailing bytes",
 						 nbody - used);
@@ -253,6 +271,23 @@ done:
 	pm_free(env, buf);
 	pm_file_close(io, f);
 	return rc;
+}
+
+pm_code
+pm_deletion_vector_check(const pm_deletion_vector *dv, int64_t row_count,
+						 int64_t cardinality, pm_error *err)
+{
+	if (dv == NULL)
+		return PM_OK;
+	if (row_count >= 0 && dv->max_position >= row_count)
+		return pm_fail(err, PM_ERR_CORRUPT,
+					   "deletion vector deletes row position %lld of a data file of %lld rows",
+					   (long long) dv->max_position, (long long) row_count);
+	if (cardinality >= 0 && (uint64_t) cardinality != dv->cardinality)
+		return pm_fail(err, PM_ERR_CORRUPT,
+					   "deletion vector holds %llu positions, its index manifest says %lld",
+					   (unsigned long long) dv->cardinality, (long long) cardinality);
+	return PM_OK;
 }
 
 static const roaring_bitmap_t *

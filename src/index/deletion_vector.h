@@ -12,7 +12,9 @@
  * for 64-bit ones. Decoding index manifests is the table layer's job.
  *
  * Bitmaps are held by CRoaring (which allocates with its own malloc); the
- * small struct around them comes from the pm_env.
+ * small struct around them comes from the pm_env, which tracks every live
+ * DV (pm_env_release_all frees those a caller abandoned). Bitmaps are
+ * checked for malformed containers before CRoaring reads them.
  *
  * Spec: ../shared/docs/paimon-format-data.md §5; apache/paimon
  * DeletionVector.java (read), BitmapDeletionVector.java,
@@ -56,6 +58,14 @@ extern pm_code pm_deletion_vector_read(const pm_env *env, pm_fileio *io, const c
 									   pm_deletion_vector **out, pm_error *err);
 
 extern void pm_deletion_vector_destroy(pm_deletion_vector *dv);
+
+/*
+ * Check a decoded DV against its data file: every deleted position below
+ * row_count, and as many positions as the index manifest's cardinality
+ * (either -1: not checked). PM_ERR_CORRUPT otherwise.
+ */
+extern pm_code pm_deletion_vector_check(const pm_deletion_vector *dv, int64_t row_count,
+										int64_t cardinality, pm_error *err);
 
 /* Is row position pos deleted? (false for negative positions) */
 extern bool pm_deletion_vector_contains(const pm_deletion_vector *dv, int64_t pos);

@@ -28,6 +28,7 @@
 
 #include <roaring/roaring.h>
 
+#include "index/roaring_portable.h"
 #include "lsm/key_compare.h"
 #include "lsm/vector_builder.h"
 
@@ -712,9 +713,13 @@ rbm32_or(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in, pm_arena *arena
 	roaring_bitmap_t *ra,
 			   *ri;
 	size_t		n;
+	int64_t		max;
 	uint8_t    *buf;
 	pm_code		rc;
 
+	/* CRoaring 0.2 reads malformed containers as wrong values: check first */
+	PM_TRY(pm_roaring_portable_check(a, (size_t) alen, &n, &max, err));
+	PM_TRY(pm_roaring_portable_check(p, (size_t) ilen, &n, &max, err));
 	ra = roaring_bitmap_portable_deserialize_safe((const char *) a, (size_t) alen);
 	ri = roaring_bitmap_portable_deserialize_safe((const char *) p, (size_t) ilen);
 	if (ra == NULL || ri == NULL)

@@ -101,8 +101,18 @@ load_dv(pm_table_read *r, const pm_data_file_meta *f, pm_deletion_vector **dv, p
 	*dv = NULL;
 	if (d == NULL)
 		return PM_OK;
-	return pm_deletion_vector_read(r->env, pm_table_fileio(r->table), d->path, d->offset,
-								   d->length, dv, err);
+	PM_TRY(pm_deletion_vector_read(r->env, pm_table_fileio(r->table), d->path, d->offset,
+								   d->length, dv, err));
+	if (pm_deletion_vector_check(*dv, f->row_count, d->cardinality, err) != PM_OK)
+	{
+		pm_deletion_vector_destroy(*dv);
+		*dv = NULL;
+		pm_error_detail(err, "The deletion vector at offset %lld belongs to data file \"%s\".",
+						(long long) d->offset, f->file_name);
+		pm_error_set_path(err, d->path);
+		return err->code;
+	}
+	return PM_OK;
 }
 
 /* ---- merge path: runs ---------------------------------------------------- */

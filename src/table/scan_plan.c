@@ -273,6 +273,8 @@ read_manifests(pm_scan *scan, const char *list_name, const pm_predicate *filter,
 	{
 		char	   *mpath;
 
+		if ((rc = pm_check_interrupts(t->env, err)) != PM_OK)
+			break;
 		if (tmp != NULL && metas[i].num_added_files >= 0 && metas[i].num_deleted_files >= 0 &&
 			!manifest_may_match(scan, &metas[i], filter, ranges, tmp))
 		{

@@ -495,6 +495,8 @@ pm_data_file_reader_next(pm_data_file_reader *r, pm_batch **batch, pm_error *err
 	int64_t		nrows;
 
 	*batch = NULL;
+	/* every batch of every read (plain, raw, merged) passes here: poll once per batch */
+	PM_TRY(pm_check_interrupts(r->table->env, err));
 	pm_arena_reset(r->batch_arena);
 	if (r->reader == NULL)
 	{

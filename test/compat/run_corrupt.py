@@ -3,7 +3,8 @@
 
 Copies a corpus table into a temporary warehouse, damages one file at a time
 (truncated or overwritten data file, manifest, snapshot, schema; a missing
-data file) and checks that a query fails with the expected SQLSTATE, that
+data file; a deletion vector rewritten with a good checksum but a position
+past its data file or a malformed bitmap) and checks that a query fails with the expected SQLSTATE, that
 the message names the damaged file where one is at fault, and that the
 server is still up afterwards.
 
@@ -14,9 +15,11 @@ import glob
 import re
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 
 
 def psql(sql):
@@ -40,30 +43,58 @@ def damage_garbage(path):
         f.write(b"\x7f" * 12)
 
 
+def dv_rewrite(values):
+    """Replace the first 32-bit deletion vector of an index file (version byte,
+    then [BE length][magic][portable bitmap][BE CRC]) by an array container of
+    `values` in stored order, with a correct length and CRC."""
+    def damage(path):
+        with open(path, "rb") as f:
+            data = f.read()
+        length = struct.unpack(">I", data[1:5])[0]
+        bitmap = struct.pack("<IIHHI", 12346, 1, 0, len(values) - 1, 16) + \
+            b"".join(struct.pack("<H", v) for v in values)
+        body = data[5:9] + bitmap
+        assert len(body) == length, "the new bitmap must keep the blob's length"
+        blob = struct.pack(">I", len(body)) + body + struct.pack(">I", zlib.crc32(body))
+        with open(path, "wb") as f:
+            f.write(data[:1] + blob + data[1 + 8 + length:])
+    return damage
+
+
+# the tables the cases damage: (database, table, columns)
+APPEND_10 = ("append_10", "f0 text, f1 int, f2 int, f3 float8")
+PK_BITMAP_DV = ("pk_with_bitmap_dv", "key int, f0 text, f1 int, f2 int, f3 float8")
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", default=os.environ.get("PAIMON_CORPUS",
                                                        os.path.join(here, "..", "..", "..", "shared", "corpus")))
     args = ap.parse_args()
-    src = os.path.join(os.path.abspath(args.corpus), "tables", "parquet", "append_10.db")
-    # (name, which file, damage, accepted SQLSTATEs, file must be named)
+    tables = os.path.join(os.path.abspath(args.corpus), "tables", "parquet")
+    # (name, table, which file, damage, accepted SQLSTATEs, file must be named)
     cases = [
-        ("truncated data file", "**/data-*.parquet", damage_truncate, {"XX001"}, True),
-        ("garbage in data file", "**/data-*.parquet", damage_garbage, {"XX001"}, True),
-        ("missing data file", "**/data-*.parquet", os.remove, {"58P01"}, True),
-        ("truncated manifest", "manifest/manifest-[!l]*", damage_truncate, {"XX001"}, True),
-        ("garbage in manifest list", "manifest/manifest-list-*", damage_garbage, {"XX001"}, True),
-        ("truncated snapshot", "snapshot/snapshot-*", damage_truncate, {"XX001"}, True),
-        ("truncated schema", "schema/schema-*", damage_truncate, {"XX001"}, True),
+        ("truncated data file", APPEND_10, "**/data-*.parquet", damage_truncate, {"XX001"}, True),
+        ("garbage in data file", APPEND_10, "**/data-*.parquet", damage_garbage, {"XX001"}, True),
+        ("missing data file", APPEND_10, "**/data-*.parquet", os.remove, {"58P01"}, True),
+        ("truncated manifest", APPEND_10, "manifest/manifest-[!l]*", damage_truncate, {"XX001"}, True),
+        ("garbage in manifest list", APPEND_10, "manifest/manifest-list-*", damage_garbage,
+         {"XX001"}, True),
+        ("truncated snapshot", APPEND_10, "snapshot/snapshot-*", damage_truncate, {"XX001"}, True),
+        ("truncated schema", APPEND_10, "schema/schema-*", damage_truncate, {"XX001"}, True),
+        # {0, 4} of a file of 5 rows becomes {0, 1000}, then {4, 0}: good CRC, wrong content
+        ("DV position past the file", PK_BITMAP_DV, "index/index-*", dv_rewrite([0, 1000]),
+         {"XX001"}, True),
+        ("DV unsorted array", PK_BITMAP_DV, "index/index-*", dv_rewrite([4, 0]), {"XX001"}, True),
     ]
     passed = failed = 0
     psql("CREATE EXTENSION IF NOT EXISTS paimon_fdw")
-    for name, pattern, damage, states, names_file in cases:
+    for name, (table, columns), pattern, damage, states, names_file in cases:
         wh = tempfile.mkdtemp(prefix="paimon_corrupt_")
         os.chmod(wh, 0o755)
-        shutil.copytree(src, os.path.join(wh, "append_10.db"))
-        targets = sorted(glob.glob(os.path.join(wh, "append_10.db", "append_10", pattern),
+        shutil.copytree(os.path.join(tables, table + ".db"), os.path.join(wh, table + ".db"))
+        targets = sorted(glob.glob(os.path.join(wh, table + ".db", table, pattern),
                                    recursive=True))
         for t in targets:
             damage(t)
@@ -71,9 +102,9 @@ def main():
         p = psql("SET client_min_messages = warning; DROP SERVER IF EXISTS corrupt_srv CASCADE; "
                  "CREATE SERVER corrupt_srv FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse '%s'); "
                  "DROP SCHEMA IF EXISTS corrupt CASCADE; CREATE SCHEMA corrupt; "
-                 "CREATE FOREIGN TABLE corrupt.t (f0 text, f1 int, f2 int, f3 float8) SERVER corrupt_srv "
-                 "OPTIONS (database 'append_10', table 'append_10'); "
-                 "SELECT * FROM corrupt.t" % wh)
+                 "CREATE FOREIGN TABLE corrupt.t (%s) SERVER corrupt_srv "
+                 "OPTIONS (database '%s', table '%s'); "
+                 "SELECT * FROM corrupt.t" % (wh, columns, table, table))
         err = p.stderr
         m = re.search(r"^ERROR:\s+([0-9A-Z]{5}):", err, re.M)
         state = m.group(1) if m else None

@@ -4,10 +4,10 @@
  *
  * Input: one DV blob (4-byte BE length prefix onwards), decoded as is and
  * again with its CRC recomputed (so mutations reach the bitmap parsers
- * behind the checksum). Property: a
- * decoded DV's cardinality equals the number of positions contains()
- * reports over the probed range when the DV is small, and contains() is
- * never true for a negative position.
+ * behind the checksum). Properties: contains() is never true for a
+ * negative position; a DV whose positions all lie below 70000 (by
+ * pm_deletion_vector_check) has exactly its cardinality of positions
+ * that contains() finds there.
  *-------------------------------------------------------------------------
  */
 #include <stdint.h>
@@ -68,6 +68,23 @@ check(const uint8_t *data, size_t size)
 		for (int64_t p = 0; p < 70000; p++)
 			seen += pm_deletion_vector_contains(dv, p);
 		if (pm_deletion_vector_cardinality(dv) < seen)
+			abort();
+	}
+
+	/*
+	 * Every position below 70000 (as the row-count check says): then the
+	 * positions contains() finds are exactly the cardinality, 32 or 64-bit.
+	 * A malformed container that slipped through would break this.
+	 */
+	pm_error_clear(&err);
+	if (pm_deletion_vector_check(dv, 70000, -1, &err) == PM_OK)
+	{
+		uint64_t	seen = 0;
+
+		for (int64_t p = 0; p < 70000; p++)
+			seen += pm_deletion_vector_contains(dv, p);
+		if (seen != pm_deletion_vector_cardinality(dv) ||
+			pm_deletion_vector_check(dv, 70000, (int64_t) seen, &err) != PM_OK)
 			abort();
 	}
 	pm_deletion_vector_destroy(dv);

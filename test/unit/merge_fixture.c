@@ -170,6 +170,23 @@ parse_value(pm_vector_builder *b, const pm_type *t, const char *s, pm_arena *are
 			}
 		default:
 			one.length = 0;
+			if ((t->id == PM_TYPE_BINARY || t->id == PM_TYPE_VARBINARY) &&
+				strncmp(tok, "0x", 2) == 0)
+			{
+				/* binary as hex: 0x3a30... */
+				uint8_t		bytes[128];
+				size_t		nb = 0;
+
+				for (const char *h = tok + 2; h[0] && h[1] && nb < sizeof(bytes); h += 2)
+				{
+					unsigned	byte;
+
+					sscanf(h, "%2x", &byte);
+					bytes[nb++] = (uint8_t) byte;
+				}
+				pm_vector_builder_append_bytes(&ob, bytes, (int32_t) nb);
+				break;
+			}
 			pm_vector_builder_append_bytes(&ob, tok, (int32_t) len);
 			break;
 	}
@@ -272,7 +289,14 @@ render(char *out, size_t cap, const pm_vector *v, int64_t i)
 				int32_t		len;
 				const uint8_t *p = pm_vector_bytes(v, i, &len);
 
-				snprintf(out + n, cap - n, "%.*s", (int) len, (const char *) p);
+				if (v->type->id == PM_TYPE_BINARY || v->type->id == PM_TYPE_VARBINARY)
+				{
+					n += (size_t) snprintf(out + n, cap - n, "0x");
+					for (int32_t k = 0; k < len && n + 2 < cap; k++)
+						n += (size_t) snprintf(out + n, cap - n, "%02x", p[k]);
+				}
+				else
+					snprintf(out + n, cap - n, "%.*s", (int) len, (const char *) p);
 			}
 	}
 }

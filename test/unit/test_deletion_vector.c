@@ -217,6 +217,263 @@ test_apply(void **state)
 	pm_deletion_vector_destroy(dv);
 }
 
+/* ---- malformed bitmaps behind a good checksum ---------------------------- */
+
+/* Wrap a portable bitmap into a 32-bit DV blob with a good length and CRC. */
+static size_t
+wrap_dv32(uint8_t *out, const uint8_t *bitmap, size_t nbitmap)
+{
+	size_t		n = 4;
+
+	n += put_be32(out + n, PM_DV_MAGIC_32);
+	memcpy(out + n, bitmap, nbitmap);
+	n += nbitmap;
+	put_be32(out, (uint32_t) (n - 4));
+	put_be32(out + n, (uint32_t) crc32(0L, out + 4, (uInt) (n - 4)));
+	return n + 4;
+}
+
+static size_t
+put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	return 2;
+}
+
+/* Portable bitmap without run containers: one container key 0, card values. */
+static size_t
+array_bitmap(uint8_t *p, const uint16_t *values, int card)
+{
+	size_t		n = 0;
+
+	n += put_le32(p + n, 12346);
+	n += put_le32(p + n, 1);
+	n += put_le16(p + n, 0);
+	n += put_le16(p + n, (uint16_t) (card - 1));
+	n += put_le32(p + n, 16);	/* offset of the container */
+	for (int i = 0; i < card; i++)
+		n += put_le16(p + n, values[i]);
+	return n;
+}
+
+/* Portable bitmap with one run container (key 0): runs as (start, length - 1). */
+static size_t
+run_bitmap(uint8_t *p, const uint16_t *runs, int nruns, uint16_t card)
+{
+	size_t		n = 0;
+
+	n += put_le32(p + n, 12347);	/* cookie, 1 container */
+	p[n++] = 0x01;				/* container 0 is a run container */
+	n += put_le16(p + n, 0);
+	n += put_le16(p + n, (uint16_t) (card - 1));
+	n += put_le16(p + n, (uint16_t) nruns);
+	for (int i = 0; i < 2 * nruns; i++)
+		n += put_le16(p + n, runs[i]);
+	return n;
+}
+
+/* Portable bitmap with one bitset container (key 0): bits set, header card. */
+static size_t
+bitset_bitmap(uint8_t *p, int bits, uint16_t card)
+{
+	size_t		n = 0;
+
+	n += put_le32(p + n, 12346);
+	n += put_le32(p + n, 1);
+	n += put_le16(p + n, 0);
+	n += put_le16(p + n, (uint16_t) (card - 1));
+	n += put_le32(p + n, 16);
+	memset(p + n, 0, 8192);
+	for (int i = 0; i < bits; i++)
+		p[n + i / 8] |= (uint8_t) (1 << (i % 8));
+	return n + 8192;
+}
+
+static pm_code
+decode_bitmap(const uint8_t *bitmap, size_t n, pm_deletion_vector **dv, pm_error *err)
+{
+	static uint8_t blob[16384];
+	size_t		len = wrap_dv32(blob, bitmap, n);
+
+	pm_error_clear(err);
+	return pm_deletion_vector_decode(pm_env_default(), blob, len, (int64_t) len - 8, dv, err);
+}
+
+static void
+expect_malformed(const uint8_t *bitmap, size_t n, const char *what)
+{
+	pm_deletion_vector *dv = NULL;
+	pm_error	err;
+	pm_code		rc = decode_bitmap(bitmap, n, &dv, &err);
+
+	if (rc != PM_ERR_CORRUPT || strstr(err.message, what) == NULL)
+		fail_msg("expected \"%s\", got %s: %s", what, pm_code_name(rc), err.message);
+	assert_null(dv);
+}
+
+static void
+test_malformed_bitmaps(void **state)
+{
+	uint8_t		b[9000];
+	pm_deletion_vector *dv;
+	pm_error	err;
+	size_t		n;
+
+	/* well-formed: array, run and bitset containers */
+	{
+		uint16_t	v[] = {1, 5, 9};
+
+		n = array_bitmap(b, v, 3);
+		assert_int_equal(decode_bitmap(b, n, &dv, &err), PM_OK);
+		assert_int_equal(pm_deletion_vector_cardinality(dv), 3);
+		assert_true(pm_deletion_vector_contains(dv, 5));
+		assert_int_equal(pm_deletion_vector_check(dv, 10, 3, &err), PM_OK);
+		pm_deletion_vector_destroy(dv);
+	}
+	{
+		uint16_t	r[] = {0, 9, 20, 0};	/* 0..9, 20 */
+
+		n = run_bitmap(b, r, 2, 11);
+		assert_int_equal(decode_bitmap(b, n, &dv, &err), PM_OK);
+		assert_true(pm_deletion_vector_contains(dv, 20));
+		assert_false(pm_deletion_vector_contains(dv, 19));
+		assert_int_equal(pm_deletion_vector_check(dv, 21, 11, &err), PM_OK);
+		pm_deletion_vector_destroy(dv);
+	}
+	n = bitset_bitmap(b, 5000, 5000);
+	assert_int_equal(decode_bitmap(b, n, &dv, &err), PM_OK);
+	assert_int_equal(pm_deletion_vector_cardinality(dv), 5000);
+	assert_int_equal(pm_deletion_vector_check(dv, 5000, -1, &err), PM_OK);
+	pm_deletion_vector_destroy(dv);
+
+	/* array values out of order or repeated: binary search would miss them */
+	{
+		uint16_t	unsorted[] = {5, 3, 9};
+		uint16_t	repeated[] = {3, 3, 9};
+
+		n = array_bitmap(b, unsorted, 3);
+		expect_malformed(b, n, "array container values not ascending");
+		n = array_bitmap(b, repeated, 3);
+		expect_malformed(b, n, "array container values not ascending");
+	}
+	/* container keys out of order */
+	n = 0;
+	n += put_le32(b + n, 12346);
+	n += put_le32(b + n, 2);
+	n += put_le16(b + n, 1);
+	n += put_le16(b + n, 0);
+	n += put_le16(b + n, 0);
+	n += put_le16(b + n, 0);
+	n += put_le32(b + n, 24);
+	n += put_le32(b + n, 26);
+	n += put_le16(b + n, 7);
+	n += put_le16(b + n, 7);
+	expect_malformed(b, n, "container keys not ascending");
+	/* bitset whose header cardinality is not its popcount */
+	n = bitset_bitmap(b, 4100, 5000);
+	expect_malformed(b, n, "bitset container cardinality differs");
+	/* runs: overlapping, descending, past 65535, wrong cardinality, none */
+	{
+		uint16_t	overlap[] = {10, 5, 12, 3};
+		uint16_t	descending[] = {20, 0, 10, 0};
+		uint16_t	overflow[] = {0xFFF0, 0x20};
+		uint16_t	one[] = {0, 9};
+
+		n = run_bitmap(b, overlap, 2, 10);
+		expect_malformed(b, n, "runs overlap or are not ascending");
+		n = run_bitmap(b, descending, 2, 2);
+		expect_malformed(b, n, "runs overlap or are not ascending");
+		n = run_bitmap(b, overflow, 1, 0x21);
+		expect_malformed(b, n, "run past the end of its container");
+		n = run_bitmap(b, one, 1, 5);
+		expect_malformed(b, n, "run container cardinality differs");
+		n = run_bitmap(b, one, 0, 1);
+		expect_malformed(b, n, "empty run container");
+	}
+	/* an unknown cookie */
+	memset(b, 0, 16);
+	expect_malformed(b, 16, "unknown cookie");
+}
+
+/* ---- positions against the data file ------------------------------------ */
+
+static void
+test_check_against_file(void **state)
+{
+	const pm_env *env = pm_env_default();
+	int64_t		pos32[] = {0, 4};
+	int64_t		pos64[] = {3, ((int64_t) 2 << 32) | 5};
+	uint8_t		buf[1024];
+	size_t		n;
+	pm_deletion_vector *dv;
+	pm_error	err;
+
+	pm_error_clear(&err);
+	n = build_dv64(buf, pos32, 2);
+	assert_int_equal(pm_deletion_vector_decode(env, buf, n, -1, &dv, &err), PM_OK);
+	assert_int_equal(pm_deletion_vector_check(dv, 5, 2, &err), PM_OK);
+	assert_int_equal(pm_deletion_vector_check(dv, -1, -1, &err), PM_OK);
+	/* position 4 in a file of 4 rows */
+	assert_int_equal(pm_deletion_vector_check(dv, 4, -1, &err), PM_ERR_CORRUPT);
+	assert_non_null(strstr(err.message, "row position 4 of a data file of 4 rows"));
+	/* the index manifest's cardinality disagrees */
+	pm_error_clear(&err);
+	assert_int_equal(pm_deletion_vector_check(dv, 5, 3, &err), PM_ERR_CORRUPT);
+	assert_non_null(strstr(err.message, "holds 2 positions"));
+	pm_deletion_vector_destroy(dv);
+
+	n = build_dv64(buf, pos64, 2);
+	assert_int_equal(pm_deletion_vector_decode(env, buf, n, -1, &dv, &err), PM_OK);
+	assert_int_equal(pm_deletion_vector_check(dv, ((int64_t) 2 << 32) | 6, 2, &err), PM_OK);
+	assert_int_equal(pm_deletion_vector_check(dv, 1000, -1, &err), PM_ERR_CORRUPT);
+	pm_deletion_vector_destroy(dv);
+
+	/* a 32-bit DV {0, 4} */
+	{
+		uint16_t	v[] = {0, 4};
+		uint8_t		b[64];
+
+		n = array_bitmap(b, v, 2);
+		assert_int_equal(decode_bitmap(b, n, &dv, &err), PM_OK);
+		assert_int_equal(pm_deletion_vector_check(dv, 4, 2, &err), PM_ERR_CORRUPT);
+		assert_int_equal(pm_deletion_vector_check(dv, 5, 2, &err), PM_OK);
+		pm_deletion_vector_destroy(dv);
+	}
+}
+
+/* ---- live DVs are tracked by their env ----------------------------------- */
+
+static void
+test_tracked_by_env(void **state)
+{
+	pm_env		env = *pm_env_default();
+	pm_resource head;
+	int64_t		pos[] = {1, 70000, 140000};
+	uint8_t		buf[1024];
+	size_t		n = build_dv64(buf, pos, 3);
+	pm_deletion_vector *dv[3];
+	pm_error	err;
+
+	pm_env_resources_init(&head);
+	env.resources = &head;
+	pm_error_clear(&err);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pm_deletion_vector_decode(&env, buf, n, -1, &dv[i], &err), PM_OK);
+	assert_int_equal(pm_env_tracked_count(&env), 3);
+	pm_deletion_vector_destroy(dv[1]);
+	assert_int_equal(pm_env_tracked_count(&env), 2);
+
+	/* abandoned (an ERROR in the caller): releasing the env frees them (ASan checks) */
+	pm_env_release_all(&env);
+	assert_int_equal(pm_env_tracked_count(&env), 0);
+
+	/* a failed decode leaves nothing tracked */
+	buf[n - 1] ^= 1;
+	assert_int_equal(pm_deletion_vector_decode(&env, buf, n, -1, &dv[0], &err), PM_ERR_CORRUPT);
+	assert_int_equal(pm_env_tracked_count(&env), 0);
+}
+
 int
 main(void)
 {
@@ -225,6 +482,9 @@ main(void)
 		cmocka_unit_test(test_64bit),
 		cmocka_unit_test(test_corrupt_32),
 		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_malformed_bitmaps),
+		cmocka_unit_test(test_check_against_file),
+		cmocka_unit_test(test_tracked_by_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

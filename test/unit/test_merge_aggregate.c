@@ -209,6 +209,21 @@ test_unsupported_and_removal(void **state)
  * lowest non-zero level count. Found by the oracle (difftest --pk seed
  * 2021: Java read -134 where a plain merge gave -175).
  */
+/* rbm32: OR of portable RoaringBitmaps; malformed ones are refused, not merged */
+static void
+test_rbm32(void **state)
+{
+	/* array containers: cookie 12346, 1 container, key 0, card - 1, offset, values */
+	const char *bm_1_5 = "1|1|+I|0x3a30000001000000000001001000000001000500";
+	const char *bm_2 = "1|2|+I|0x3a3000000100000000000000100000000200";
+	const char *bm_5_3 = "1|2|+I|0x3a30000001000000000001001000000005000300";	/* values out of order */
+
+	EXPECT(agg1("VARBINARY(64)", "rbm32", "", RUNS(ROWS(bm_1_5), ROWS(bm_2))),
+		   "1|0x3a300000010000000000020010000000010002000500");
+	assert_non_null(strstr(agg1("VARBINARY(64)", "rbm32", "", RUNS(ROWS(bm_1_5), ROWS(bm_5_3))),
+						   "malformed roaring bitmap: array container values not ascending"));
+}
+
 static void
 test_lookup_levels(void **state)
 {
@@ -235,6 +250,7 @@ main(void)
 		cmocka_unit_test(test_nested),
 		cmocka_unit_test(test_unsupported_and_removal),
 		cmocka_unit_test(test_lookup_levels),
+		cmocka_unit_test(test_rbm32),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

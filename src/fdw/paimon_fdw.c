@@ -7,7 +7,11 @@
  * statistics pruning) to get the row estimate and the pruning funnel that
  * EXPLAIN shows. Every qual stays in the plan for local recheck: pruning is
  * inexact. The executor re-plans with the same quals (plans may be cached
- * and the table may have moved on), then turns column batches into tuples.
+ * and the table may have moved on) at the first row of every scan and
+ * rescan, with the values of run-time parameters at that moment (a generic
+ * plan's $1, an outer plan's values), then turns column batches into
+ * tuples. EXPLAIN ANALYZE adds the funnel of those executed plans when
+ * parameters were pushed.
  *
  * fdw_private of the ForeignScan holds only copyable nodes (see
  * FdwScanPrivateIndex); core objects never outlive the memory context of
@@ -61,6 +65,7 @@ enum FunnelIndex
 	FUNNEL_ROWS_SELECTED,
 	FUNNEL_SPLITS,
 	FUNNEL_PUSHED_QUALS,
+	FUNNEL_RUNTIME_QUALS,		/* pushed with run-time values */
 	FUNNEL_COUNT
 };
 
@@ -105,7 +110,6 @@ typedef struct PaimonFdwScanState
 	pm_table   *table;
 	pm_scan    *scan;
 	pm_table_read *read;
-	pm_arena   *arena;			/* predicate literals */
 	List	   *retrieved_attrs;
 	int			nfields;
 	int		   *fields;			/* Paimon field index per retrieved attr */
@@ -123,6 +127,8 @@ typedef struct PaimonFdwScanState
 	pm_batch   *batch;
 	int64		row;			/* next row of batch */
 	bool		done;
+	int64		executed_plans; /* scans planned (first scan and rescans) */
+	pm_scan_stats executed;		/* their funnels, summed */
 } PaimonFdwScanState;
 
 /*
@@ -221,6 +227,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	Relation	rel;
 	const pm_scan_stats *st;
 	int			npushed;
+	int			nruntime;
 	ListCell   *lc;
 
 	/* the plan state and its option strings live in the planner's context */
@@ -239,7 +246,8 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	rel = table_open(foreigntableid, NoLock);
 	pred = pmfdw_build_predicate(baserel->baserestrictinfo, rel, baserel->relid,
-								 pm_table_schema(table)->row_type, arena, &npushed);
+								 pm_table_schema(table)->row_type, arena, NULL,
+								 &npushed, &nruntime);
 	table_close(rel, NoLock);
 	pm_error_clear(&err);
 	if (pm_table_scan_plan(table, pred, &scan, &err) != PM_OK)
@@ -255,6 +263,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	fpinfo->funnel[FUNNEL_ROWS_SELECTED] = st->rows_selected;
 	fpinfo->funnel[FUNNEL_SPLITS] = st->splits;
 	fpinfo->funnel[FUNNEL_PUSHED_QUALS] = npushed;
+	fpinfo->funnel[FUNNEL_RUNTIME_QUALS] = nruntime;
 	fpinfo->count_exact = count_is_exact(scan);
 	pm_scan_free(scan);
 	pm_arena_destroy(arena);
@@ -441,10 +450,20 @@ scan_count_only(ForeignScan *plan)
 	return strcmp(strVal(list_nth(plan->fdw_private, FdwScanPrivateCountOnly)), "1") == 0;
 }
 
+static char *
+funnel_text(int64 total, int64 partition, int64 bucket, int64 stats, int64 index, int64 read)
+{
+	return psprintf(INT64_FORMAT " total, " INT64_FORMAT " pruned by partition, "
+					INT64_FORMAT " by bucket, " INT64_FORMAT " by statistics, "
+					INT64_FORMAT " by index, " INT64_FORMAT " read",
+					total, partition, bucket, stats, index, read);
+}
+
 static void
 paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	PaimonFdwScanState *fs = node->fdw_state;
 	List	   *funnel = list_nth(plan->fdw_private, FdwScanPrivateFunnel);
 	PaimonFdwTableOptions opts;
 	int64		v[FUNNEL_COUNT];
@@ -460,14 +479,26 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	/* the funnel is a property of the snapshot: deterministic, so always shown */
 	ExplainPropertyInteger("Snapshot", NULL, v[FUNNEL_SNAPSHOT], es);
 	ExplainPropertyInteger("Pushed Filters", NULL, v[FUNNEL_PUSHED_QUALS], es);
+	/* quals with parameters prune only when the scan runs (EXPLAIN ANALYZE shows it) */
+	if (v[FUNNEL_RUNTIME_QUALS] > 0)
+		ExplainPropertyInteger("Pushed Run-Time Filters", NULL, v[FUNNEL_RUNTIME_QUALS], es);
 	ExplainPropertyText("Data Files",
-						psprintf(INT64_FORMAT " total, " INT64_FORMAT " pruned by partition, "
-								 INT64_FORMAT " by bucket, " INT64_FORMAT " by statistics, "
-								 INT64_FORMAT " by index, " INT64_FORMAT " read",
-								 v[FUNNEL_FILES_TOTAL], v[FUNNEL_PRUNED_PARTITION],
-								 v[FUNNEL_PRUNED_BUCKET], v[FUNNEL_PRUNED_STATS],
-								 v[FUNNEL_PRUNED_INDEX], v[FUNNEL_FILES_SELECTED]), es);
+						funnel_text(v[FUNNEL_FILES_TOTAL], v[FUNNEL_PRUNED_PARTITION],
+									v[FUNNEL_PRUNED_BUCKET], v[FUNNEL_PRUNED_STATS],
+									v[FUNNEL_PRUNED_INDEX], v[FUNNEL_FILES_SELECTED]), es);
 	ExplainPropertyInteger("Splits", NULL, v[FUNNEL_SPLITS], es);
+	if (es->analyze && v[FUNNEL_RUNTIME_QUALS] > 0 && fs != NULL && fs->executed_plans > 0)
+	{
+		/* what the scans pruned with the parameters' values, summed over (re)scans */
+		ExplainPropertyInteger("Scans Planned (executed)", NULL, fs->executed_plans, es);
+		ExplainPropertyText("Data Files (executed)",
+							funnel_text(fs->executed.files_total,
+										fs->executed.files_pruned_partition,
+										fs->executed.files_pruned_bucket,
+										fs->executed.files_pruned_stats,
+										fs->executed.files_pruned_index,
+										fs->executed.files_selected), es);
+	}
 	if (es->costs)
 		ExplainPropertyInteger("Rows In Selected Files", NULL, v[FUNNEL_ROWS_SELECTED], es);
 	if (es->verbose)
@@ -519,9 +550,6 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	fs->env = pmfdw_env_create(fs->cxt);
 	fs->io = pmfdw_fileio_create(fs->cxt);
 	fs->table = open_table(&fs->opts, fs->env, fs->io, NULL);
-	fs->arena = pm_arena_create(fs->env);
-	if (fs->arena == NULL)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 
 	if (scan_count_only(plan))
 	{
@@ -558,22 +586,47 @@ parallel_claim(void *ctx, int64_t unit)
 	return fs->claimed == unit;
 }
 
-/* Plan the scan with the quals and open the read (in a parallel scan: our share). */
+/*
+ * Plan the scan with the quals, run-time values as they are now, and open
+ * the read (in a parallel scan: our share). The predicate and the values
+ * live in a context of their own, gone once the scan is planned: a rescan
+ * per outer row must not pile them up.
+ */
 static void
 start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	Relation	rel = node->ss.ss_currentRelation;
-	MemoryContext old = MemoryContextSwitchTo(fs->cxt);
+	MemoryContext pred_cxt = AllocSetContextCreate(fs->cxt, "paimon_fdw predicate",
+												   ALLOCSET_SMALL_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(pred_cxt);
+	pm_arena   *arena = pm_arena_create(fs->env);
 	pm_predicate *pred;
 	pm_error	err;
+	const pm_scan_stats *st;
 	int			npushed;
+	int			nruntime;
 
+	if (arena == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	pred = pmfdw_build_predicate(plan->scan.plan.qual, rel, plan->scan.scanrelid,
-								 pm_table_schema(fs->table)->row_type, fs->arena, &npushed);
+								 pm_table_schema(fs->table)->row_type, arena, &node->ss.ps,
+								 &npushed, &nruntime);
+	MemoryContextSwitchTo(fs->cxt);
 	pm_error_clear(&err);
-	if (pm_table_scan_plan(fs->table, pred, &fs->scan, &err) != PM_OK ||
-		pm_table_read_open(fs->scan, fs->fields, fs->nfields, &fs->read, &err) != PM_OK)
+	if (pm_table_scan_plan(fs->table, pred, &fs->scan, &err) != PM_OK)
+		pmfdw_error(&err);
+	pm_arena_destroy(arena);
+	MemoryContextDelete(pred_cxt);
+	st = pm_scan_get_stats(fs->scan);
+	fs->executed_plans++;
+	fs->executed.files_total += st->files_total;
+	fs->executed.files_pruned_partition += st->files_pruned_partition;
+	fs->executed.files_pruned_bucket += st->files_pruned_bucket;
+	fs->executed.files_pruned_stats += st->files_pruned_stats;
+	fs->executed.files_pruned_index += st->files_pruned_index;
+	fs->executed.files_selected += st->files_selected;
+	if (pm_table_read_open(fs->scan, fs->fields, fs->nfields, &fs->read, &err) != PM_OK)
 		pmfdw_error(&err);
 	if (fs->pstate != NULL)
 		pm_table_read_set_claim(fs->read, parallel_claim, fs);
@@ -804,7 +857,6 @@ paimonEndForeignScan(ForeignScanState *node)
 	if (fs == NULL)
 		return;
 	close_scan(fs);
-	pm_arena_destroy(fs->arena);
 	pm_table_close(fs->table);
 	MemoryContextDelete(fs->cxt);
 	node->fdw_state = NULL;

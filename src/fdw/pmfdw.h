@@ -99,8 +99,11 @@ extern void pmfdw_append_json(StringInfo buf, const pm_vector *vec, int64 row);
 /* ---- predicate.c ---- */
 struct pm_predicate;
 struct pm_arena;
+struct PlanState;
 extern struct pm_predicate *pmfdw_build_predicate(List *quals, Relation rel, Index relid,
 												  const pm_type *row_type,
-												  struct pm_arena *arena, int *npushed);
+												  struct pm_arena *arena,
+												  struct PlanState *ps,
+												  int *npushed, int *nruntime);
 
 #endif							/* PMFDW_H */

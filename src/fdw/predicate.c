@@ -3,8 +3,15 @@
  *	  WHERE clauses -> pm_predicate trees for pruning.
  *
  * Translates what can be decided from partition values and min/max/null
- * statistics: column op constant (=, <>, <, <=, >, >=), IN lists, IS [NOT]
- * NULL, and AND/OR of those. Pruning is inexact, so every qual is still
+ * statistics: column op value (=, <>, <, <=, >, >=), IN lists and <> ALL,
+ * IS [NOT] NULL, boolean columns (b, NOT b, b IS [NOT] TRUE/FALSE), NOT of a
+ * comparison (its negator), LIKE with a literal prefix (the byte range of
+ * the prefix), and AND/OR of those. The column may be widened by a cast
+ * that keeps order (int2 -> int4 -> int8, float4 -> float8). A value is a
+ * constant or a run-time value (a Param: $1 of a prepared statement, a
+ * value from an outer plan or an initplan, or ARRAY[] of those), which is
+ * evaluated when the scan starts; while planning it only counts as pushed.
+ * Pruning is inexact, so every qual is still
  * rechecked by the executor; a clause we cannot translate is simply left
  * out of an AND (and makes an OR untranslatable). Operators are those of
  * the column type's default btree operator family (by strategy number,
@@ -38,6 +45,11 @@
 #include "utils/array.h"
 #include "utils/timestamp.h"
 #include "nodes/pathnodes.h"
+#include "executor/executor.h"
+#include "mb/pg_wchar.h"
+#include "nodes/makefuncs.h"
+#include "utils/datum.h"
+#include "utils/fmgroids.h"
 
 #define UNIX_TO_PG_DAYS		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
 #define UNIX_TO_PG_MICROS	(UNIX_TO_PG_DAYS * USECS_PER_DAY)
@@ -48,7 +60,20 @@ typedef struct TranslateContext
 	Index		relid;
 	const pm_type *row_type;
 	pm_arena   *arena;
+	PlanState  *ps;				/* the executing scan; NULL while planning */
+	bool		runtime;		/* the qual being translated uses a run-time value */
 } TranslateContext;
+
+/*
+ * Casts that keep the order and the value of every value of the column:
+ * integer and float widening.
+ */
+static bool
+order_keeping_cast(Oid funcid)
+{
+	return funcid == F_INT4_INT2 || funcid == F_INT8_INT2 || funcid == F_INT8_INT4 ||
+		funcid == F_FLOAT8_FLOAT4;
+}
 
 /* The Paimon field index of a plain column reference, or -1. */
 static int
@@ -57,6 +82,9 @@ var_field(TranslateContext *cxt, Node *node)
 	Var		   *var;
 	const char *name;
 
+	while (node && IsA(node, FuncExpr) && order_keeping_cast(((FuncExpr *) node)->funcid) &&
+		   list_length(((FuncExpr *) node)->args) == 1)
+		node = linitial(((FuncExpr *) node)->args);
 	if (node && IsA(node, RelabelType))
 		node = (Node *) ((RelabelType *) node)->arg;
 	if (node == NULL || !IsA(node, Var))
@@ -240,12 +268,42 @@ const_fit(const pm_type *ftype, Const *c, pm_value *lo, pm_value *hi)
 			}
 			return FIT_UNUSABLE;
 		case PM_TYPE_DATE:
+			if (c->consttype == TIMESTAMPOID)
+			{
+				/*
+				 * date vs timestamp compares the date's midnight: between
+				 * two days unless the timestamp is a midnight. Not
+				 * timestamptz: that depends on the time zone.
+				 */
+				Timestamp	t = DatumGetTimestamp(d);
+				int64		day = t / USECS_PER_DAY;
+
+				if (TIMESTAMP_NOT_FINITE(t))
+					return FIT_UNUSABLE;
+				if (t % USECS_PER_DAY < 0)
+					day--;
+				lo->u.i64 = day + UNIX_TO_PG_DAYS;
+				hi->u.i64 = lo->u.i64 + 1;
+				return (int64) day * USECS_PER_DAY == t ? FIT_EXACT : FIT_BETWEEN;
+			}
 			/* date is an int32 day number: shifted exactly, infinities included */
 			if (c->consttype != DATEOID)
 				return FIT_UNUSABLE;
 			lo->u.i64 = (int64) DatumGetDateADT(d) + UNIX_TO_PG_DAYS;
 			return FIT_EXACT;
 		case PM_TYPE_TIMESTAMP:
+			if (c->consttype == DATEOID)
+			{
+				/* timestamp vs date: the date's midnight, if a timestamp can hold it */
+				DateADT		day = DatumGetDateADT(d);
+
+				if (DATE_NOT_FINITE(day) || day < DATETIME_MIN_JULIAN - POSTGRES_EPOCH_JDATE ||
+					day >= TIMESTAMP_END_JULIAN - POSTGRES_EPOCH_JDATE)
+					return FIT_UNUSABLE;
+				lo->u.i64 = ((int64) day + UNIX_TO_PG_DAYS) * USECS_PER_DAY;
+				return FIT_EXACT;
+			}
+			/* FALLTHROUGH */
 		case PM_TYPE_TIMESTAMP_LTZ:
 			/* int64 microseconds: shifted with a checked add */
 			if (c->consttype != (ftype->id == PM_TYPE_TIMESTAMP ? TIMESTAMPOID : TIMESTAMPTZOID))
@@ -422,6 +480,175 @@ collation_ok(const pm_type *ftype, pm_pred_op op, Oid collid)
 
 static pm_predicate *translate_qual(TranslateContext *cxt, Node *node);
 
+/*
+ * A value known only when the scan runs: a Param ($1 of a prepared
+ * statement, a value an outer plan or an initplan sets), possibly relabeled,
+ * or an ARRAY[] of those and constants. Evaluating it cannot fail.
+ */
+static bool
+is_runtime_value(Node *node)
+{
+	ListCell   *lc;
+
+	if (node != NULL && IsA(node, RelabelType))
+		node = (Node *) ((RelabelType *) node)->arg;
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param))
+		return ((Param *) node)->paramkind == PARAM_EXTERN ||
+			((Param *) node)->paramkind == PARAM_EXEC;
+	if (!IsA(node, ArrayExpr) || ((ArrayExpr *) node)->multidims)
+		return false;
+	foreach(lc, ((ArrayExpr *) node)->elements)
+		if (!IsA(lfirst(lc), Const) && !is_runtime_value(lfirst(lc)))
+			return false;
+	return true;
+}
+
+/*
+ * The value of an operand as a Const: a constant, or a run-time value
+ * evaluated in the executing scan (its value for this scan or rescan).
+ * NULL when the operand is neither, or while planning (*deferred set: a
+ * run-time value, pushed when the scan runs).
+ */
+static Const *
+operand_value(TranslateContext *cxt, Node *node, bool *deferred)
+{
+	ExprState  *state;
+	Datum		d;
+	bool		isnull;
+	Oid			type;
+	int16		typlen;
+	bool		typbyval;
+
+	*deferred = false;
+	if (node != NULL && IsA(node, Const))
+		return (Const *) node;
+	if (!is_runtime_value(node))
+		return NULL;
+	cxt->runtime = true;
+	if (cxt->ps == NULL)
+	{
+		*deferred = true;
+		return NULL;
+	}
+	state = ExecInitExpr((Expr *) node, cxt->ps);
+	d = ExecEvalExpr(state, cxt->ps->ps_ExprContext, &isnull);
+	type = exprType(node);
+	get_typlenbyval(type, &typlen, &typbyval);
+	return makeConst(type, exprTypmod(node), exprCollation(node), typlen,
+					 isnull ? (Datum) 0 : datumCopy(d, typbyval, typlen), isnull, typbyval);
+}
+
+/* A qual with a run-time value, while planning: keeps everything. */
+static pm_predicate *
+deferred_pred(TranslateContext *cxt)
+{
+	return new_pred(cxt, PM_PRED_AND);
+}
+
+static pm_predicate *
+and_of(TranslateContext *cxt, pm_predicate *a, pm_predicate *b)
+{
+	pm_predicate *and = new_pred(cxt, PM_PRED_AND);
+
+	and->children = pm_arena_zalloc(cxt->arena, sizeof(pm_predicate *) * 2);
+	if (and->children == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	and->children[0] = a;
+	and->children[1] = b;
+	and->nchildren = 2;
+	return and;
+}
+
+/*
+ * field LIKE pattern (text or bytea, backslash escapes): a value matches
+ * only if it starts with the pattern's literal prefix, i.e. lies in the
+ * byte range [prefix, successor of prefix). LIKE matches bytes whatever the
+ * (deterministic) collation, and Paimon orders strings by their bytes.
+ * Without a wildcard it is byte equality.
+ */
+static pm_predicate *
+like_prefix(TranslateContext *cxt, int field, const uint8 *pat, int n)
+{
+	uint8	   *prefix = pm_arena_alloc(cxt->arena, n + 1);
+	uint8	   *succ;
+	int			len = 0;
+	bool		wildcard = false;
+	pm_value	lo,
+				hi;
+	pm_predicate *ge;
+
+	if (prefix == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	for (int i = 0; i < n && !wildcard; i++)
+	{
+		if (pat[i] == '%' || pat[i] == '_')
+			wildcard = true;
+		else if (pat[i] == '\\' && ++i >= n)
+			return NULL;		/* ends with the escape: LIKE raises an error */
+		else
+			prefix[len++] = pat[i];
+	}
+	memset(&lo, 0, sizeof(lo));
+	lo.u.bytes.ptr = prefix;
+	lo.u.bytes.len = len;
+	if (!wildcard)
+		return comparison(cxt, PM_PRED_EQ, field, FIT_EXACT, &lo, &lo);
+	if (len == 0)
+		return new_leaf(cxt, PM_PRED_IS_NOT_NULL, field, NULL);
+	ge = new_leaf(cxt, PM_PRED_GE, field, &lo);
+	/* the successor: drop trailing 0xFF bytes, increment the last byte left */
+	while (len > 0 && prefix[len - 1] == 0xFF)
+		len--;
+	if (len == 0)
+		return ge;
+	succ = pm_arena_alloc(cxt->arena, len);
+	if (succ == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	memcpy(succ, prefix, len);
+	succ[len - 1]++;
+	hi = lo;
+	hi.u.bytes.ptr = succ;
+	hi.u.bytes.len = len;
+	return and_of(cxt, ge, new_leaf(cxt, PM_PRED_LT, field, &hi));
+}
+
+static pm_predicate *
+translate_like(TranslateContext *cxt, OpExpr *op, int field, Node *other)
+{
+	const pm_type *ftype = cxt->row_type->fields[field].type;
+	Oid			func = get_opcode(op->opno);
+	bool		deferred;
+	Const	   *c;
+
+	if (func == F_TEXTLIKE)
+	{
+		/* bytes as Paimon has them (UTF-8); LIKE refuses nondeterministic collations */
+		if (ftype->id != PM_TYPE_VARCHAR || !OidIsValid(op->inputcollid) ||
+			!get_collation_isdeterministic(op->inputcollid) ||
+			(GetDatabaseEncoding() != PG_UTF8 && GetDatabaseEncoding() != PG_SQL_ASCII))
+			return NULL;
+	}
+	else if (func != F_BYTEALIKE ||
+			 (ftype->id != PM_TYPE_BINARY && ftype->id != PM_TYPE_VARBINARY))
+		return NULL;
+	c = operand_value(cxt, other, &deferred);
+	if (deferred)
+		return deferred_pred(cxt);
+	if (c == NULL)
+		return NULL;
+	if (c->constisnull)
+		return new_pred(cxt, PM_PRED_FALSE);	/* LIKE NULL is never true */
+	if (c->consttype != TEXTOID && c->consttype != BYTEAOID && c->consttype != VARCHAROID)
+		return NULL;
+	{
+		struct varlena *v = PG_DETOAST_DATUM_PACKED(c->constvalue);
+
+		return like_prefix(cxt, field, (const uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+	}
+}
+
 static pm_predicate *
 translate_opexpr(TranslateContext *cxt, OpExpr *op)
 {
@@ -429,16 +656,20 @@ translate_opexpr(TranslateContext *cxt, OpExpr *op)
 			   *other;
 	int			field;
 	bool		commuted = false;
+	bool		deferred;
 	pm_pred_op	pop;
 	pm_value	lo,
 				hi;
 	const pm_type *ftype;
+	Const	   *c;
 
 	if (list_length(op->args) != 2)
 		return NULL;
 	col = linitial(op->args);
 	other = lsecond(op->args);
 	field = var_field(cxt, col);
+	if (field >= 0 && (get_opcode(op->opno) == F_TEXTLIKE || get_opcode(op->opno) == F_BYTEALIKE))
+		return translate_like(cxt, op, field, other);
 	if (field < 0)
 	{
 		col = lsecond(op->args);
@@ -446,22 +677,33 @@ translate_opexpr(TranslateContext *cxt, OpExpr *op)
 		field = var_field(cxt, col);
 		commuted = true;
 	}
-	if (field < 0 || other == NULL || !IsA(other, Const))
+	if (field < 0)
 		return NULL;
 	if (!btree_comparison(op->opno, exprType(col), commuted, &pop))
 		return NULL;
 	ftype = cxt->row_type->fields[field].type;
 	if (!collation_ok(ftype, pop, op->inputcollid))
 		return NULL;
-	return comparison(cxt, pop, field, const_fit(ftype, (Const *) other, &lo, &hi), &lo, &hi);
+	c = operand_value(cxt, other, &deferred);
+	if (deferred)
+		return deferred_pred(cxt);
+	if (c == NULL)
+		return NULL;
+	if (c->constisnull)
+		return new_pred(cxt, PM_PRED_FALSE);	/* btree operators are strict */
+	return comparison(cxt, pop, field, const_fit(ftype, c, &lo, &hi), &lo, &hi);
 }
 
+/*
+ * field = ANY(array) (IN) and field <> ALL(array) (NOT IN), with a
+ * constant or run-time array.
+ */
 static pm_predicate *
 translate_in(TranslateContext *cxt, ScalarArrayOpExpr *saop)
 {
 	int			field;
-	Node	   *col,
-			   *arr;
+	Node	   *col;
+	Const	   *arr;
 	ArrayType  *a;
 	Datum	   *elems;
 	bool	   *nulls;
@@ -472,22 +714,55 @@ translate_in(TranslateContext *cxt, ScalarArrayOpExpr *saop)
 	pm_predicate *p;
 	const pm_type *ftype;
 	pm_pred_op	pop;
+	bool		deferred;
 
-	if (!saop->useOr || list_length(saop->args) != 2)
+	if (list_length(saop->args) != 2)
 		return NULL;
 	col = linitial(saop->args);
-	arr = lsecond(saop->args);
 	field = var_field(cxt, col);
-	if (field < 0 || arr == NULL || !IsA(arr, Const) || ((Const *) arr)->constisnull)
+	if (field < 0)
 		return NULL;
-	if (!btree_comparison(saop->opno, exprType(col), false, &pop) || pop != PM_PRED_EQ)
+	if (!btree_comparison(saop->opno, exprType(col), false, &pop) ||
+		pop != (saop->useOr ? PM_PRED_EQ : PM_PRED_NE))
 		return NULL;
 	ftype = cxt->row_type->fields[field].type;
 	if (!collation_ok(ftype, PM_PRED_IN, saop->inputcollid))
 		return NULL;
-	a = DatumGetArrayTypeP(((Const *) arr)->constvalue);
+	arr = operand_value(cxt, lsecond(saop->args), &deferred);
+	if (deferred)
+		return deferred_pred(cxt);
+	if (arr == NULL)
+		return NULL;
+	if (arr->constisnull)
+		return new_pred(cxt, PM_PRED_FALSE);	/* = ANY(NULL), <> ALL(NULL): NULL */
+	a = DatumGetArrayTypeP(arr->constvalue);
 	get_typlenbyvalalign(ARR_ELEMTYPE(a), &typlen, &typbyval, &typalign);
 	deconstruct_array(a, ARR_ELEMTYPE(a), typlen, typbyval, typalign, &elems, &nulls, &n);
+	if (!saop->useOr)
+	{
+		/* every element differs: an AND of <> (one NULL element: never true) */
+		p = new_pred(cxt, PM_PRED_AND);
+		p->children = pm_arena_zalloc(cxt->arena, sizeof(pm_predicate *) * (n > 0 ? n : 1));
+		if (p->children == NULL)
+			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+		for (int i = 0; i < n; i++)
+		{
+			Const		ec;
+			pm_value	lo,
+						hi;
+			pm_predicate *child;
+
+			if (nulls[i])
+				return new_pred(cxt, PM_PRED_FALSE);
+			memset(&ec, 0, sizeof(ec));
+			ec.consttype = ARR_ELEMTYPE(a);
+			ec.constvalue = elems[i];
+			child = comparison(cxt, PM_PRED_NE, field, const_fit(ftype, &ec, &lo, &hi), &lo, &hi);
+			if (child != NULL)
+				p->children[p->nchildren++] = child;
+		}
+		return p->nchildren > 0 ? p : NULL;
+	}
 	p = new_pred(cxt, PM_PRED_IN);
 	p->field = field;
 	p->literals = pm_arena_zalloc(cxt->arena, sizeof(pm_value) * (n > 0 ? n : 1));
@@ -522,17 +797,109 @@ translate_in(TranslateContext *cxt, ScalarArrayOpExpr *saop)
 	return p;
 }
 
+/* A boolean column by itself: b, NOT b, b IS [NOT] TRUE/FALSE/UNKNOWN. */
+static int
+bool_field(TranslateContext *cxt, Node *node)
+{
+	int			field;
+
+	if (node == NULL || !IsA(node, Var) || exprType(node) != BOOLOID)
+		return -1;
+	field = var_field(cxt, node);
+	if (field < 0 || cxt->row_type->fields[field].type->id != PM_TYPE_BOOLEAN)
+		return -1;
+	return field;
+}
+
+static pm_predicate *
+bool_equals(TranslateContext *cxt, int field, bool value)
+{
+	pm_value	v;
+
+	memset(&v, 0, sizeof(v));
+	v.u.i64 = value ? 1 : 0;
+	return new_leaf(cxt, PM_PRED_EQ, field, &v);
+}
+
+static pm_predicate *
+translate_boolean_test(TranslateContext *cxt, BooleanTest *bt)
+{
+	int			field = bool_field(cxt, (Node *) bt->arg);
+	pm_predicate *or;
+
+	if (field < 0)
+		return NULL;
+	switch (bt->booltesttype)
+	{
+		case IS_TRUE:
+			return bool_equals(cxt, field, true);
+		case IS_FALSE:
+			return bool_equals(cxt, field, false);
+		case IS_UNKNOWN:
+			return new_leaf(cxt, PM_PRED_IS_NULL, field, NULL);
+		case IS_NOT_UNKNOWN:
+			return new_leaf(cxt, PM_PRED_IS_NOT_NULL, field, NULL);
+		case IS_NOT_TRUE:
+		case IS_NOT_FALSE:
+			or = and_of(cxt, bool_equals(cxt, field, bt->booltesttype == IS_NOT_FALSE),
+						new_leaf(cxt, PM_PRED_IS_NULL, field, NULL));
+			or->op = PM_PRED_OR;
+			return or;
+	}
+	return NULL;
+}
+
+/*
+ * NOT of one comparison: the comparison with its negator, which a btree
+ * operator family gives with the same NULL behaviour (NOT (x < 5) is
+ * x >= 5, NULL for NULL; floats included, NaN being above every number in
+ * both); NOT of a boolean column or a null test. NOT of anything we prune
+ * inexactly (AND with untranslatable parts, LIKE) is not pushed.
+ */
+static pm_predicate *
+translate_not(TranslateContext *cxt, Node *arg)
+{
+	int			field;
+
+	if (arg == NULL)
+		return NULL;
+	if ((field = bool_field(cxt, arg)) >= 0)
+		return bool_equals(cxt, field, false);
+	if (IsA(arg, NullTest) && !((NullTest *) arg)->argisrow &&
+		(field = var_field(cxt, (Node *) ((NullTest *) arg)->arg)) >= 0)
+		return new_leaf(cxt, ((NullTest *) arg)->nulltesttype == IS_NULL ?
+						PM_PRED_IS_NOT_NULL : PM_PRED_IS_NULL, field, NULL);
+	if (IsA(arg, OpExpr))
+	{
+		OpExpr	   *negated = copyObject((OpExpr *) arg);
+
+		negated->opno = get_negator(negated->opno);
+		if (!OidIsValid(negated->opno))
+			return NULL;
+		negated->opfuncid = InvalidOid;
+		/* LIKE's negator is NOT LIKE: no btree member, so nothing is pushed */
+		return translate_opexpr(cxt, negated);
+	}
+	return NULL;
+}
+
 static pm_predicate *
 translate_qual(TranslateContext *cxt, Node *node)
 {
+	int			field;
+
 	if (node == NULL)
 		return NULL;
+	if ((field = bool_field(cxt, node)) >= 0)
+		return bool_equals(cxt, field, true);
 	switch (nodeTag(node))
 	{
 		case T_OpExpr:
 			return translate_opexpr(cxt, (OpExpr *) node);
 		case T_ScalarArrayOpExpr:
 			return translate_in(cxt, (ScalarArrayOpExpr *) node);
+		case T_BooleanTest:
+			return translate_boolean_test(cxt, (BooleanTest *) node);
 		case T_NullTest:
 			{
 				NullTest   *nt = (NullTest *) node;
@@ -552,7 +919,7 @@ translate_qual(TranslateContext *cxt, Node *node)
 				ListCell   *lc;
 
 				if (b->boolop == NOT_EXPR)
-					return NULL;
+					return translate_not(cxt, linitial(b->args));
 				p = new_pred(cxt, b->boolop == AND_EXPR ? PM_PRED_AND : PM_PRED_OR);
 				p->children = pm_arena_zalloc(cxt->arena,
 											  sizeof(pm_predicate *) * list_length(b->args));
@@ -577,15 +944,20 @@ translate_qual(TranslateContext *cxt, Node *node)
 	}
 }
 
+/*
+ * The predicate of a scan's quals. ps is the executing scan (run-time
+ * values are evaluated in it), or NULL while planning. *npushed counts the
+ * quals pushed with constants, *nruntime those with run-time values.
+ */
 pm_predicate *
 pmfdw_build_predicate(List *quals, Relation rel, Index relid, const pm_type *row_type,
-					  pm_arena *arena, int *npushed)
+					  pm_arena *arena, PlanState *ps, int *npushed, int *nruntime)
 {
-	TranslateContext cxt = {rel, relid, row_type, arena};
+	TranslateContext cxt = {rel, relid, row_type, arena, ps, false};
 	pm_predicate *and = new_pred(&cxt, PM_PRED_AND);
 	ListCell   *lc;
 
-	*npushed = 0;
+	*npushed = *nruntime = 0;
 	and->children = pm_arena_zalloc(arena, sizeof(pm_predicate *) * (list_length(quals) + 1));
 	foreach(lc, quals)
 	{
@@ -594,10 +966,15 @@ pmfdw_build_predicate(List *quals, Relation rel, Index relid, const pm_type *row
 
 		if (IsA(q, RestrictInfo))
 			q = (Node *) ((RestrictInfo *) q)->clause;
+		cxt.runtime = false;
 		p = translate_qual(&cxt, q);
-		if (p != NULL)
-			and->children[and->nchildren++] = p;
+		if (p == NULL)
+			continue;
+		and->children[and->nchildren++] = p;
+		if (cxt.runtime)
+			(*nruntime)++;
+		else
+			(*npushed)++;
 	}
-	*npushed = and->nchildren;
 	return and->nchildren > 0 ? and : NULL;
 }

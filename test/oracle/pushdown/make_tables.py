@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write the Paimon tables of sql/pushdown.sql with the Java oracle (oracle.sh).
 
-Usage: make_tables.py <warehouse>   (the directory is replaced; database "pd")
+Usage: make_tables.py <warehouse> [table ...]   (the directory is replaced; database "pd";
+       without table names: every table but pr)
 
 Prints nothing on success (pg_regress compares the output); on failure prints one
 line "make_tables: FAILED (<table>)" and the oracle's output goes to <warehouse>.log.
@@ -16,6 +17,11 @@ Tables:
               sub-microsecond nanos
   pd.bkf      bucket key x DOUBLE over 8 buckets: -0.0 and 0.0
   pd.parts    partitioned by p (1, 2), 60 rows each in two commits, a text column
+  pd.pr       (sql/pushdown_params.sql) partitioned by p (0..3), one file per partition
+              in four commits; file c holds k, s in [100c, 100c+9], names by file
+              "apple", "apricot", "banana", "\u00e9t\u00e9" + digit, dt in month c+1 of
+              2021, ts in that month at 06:00, flag true in files 0 and 2, bytes
+              0xc0+c, 0xff, digit
 """
 import json
 import os
@@ -63,6 +69,18 @@ def bk_rows():
     return [rows]
 
 
+def pr_rows():
+    names = ["apple", "apricot", "banana", "\u00e9t\u00e9"]
+    commits = []
+    for c in range(4):
+        commits.append([[c * 100 + i, c, c * 100 + i, c * 100 + i, "%s%d" % (names[c], i),
+                         "2021-%02d-%02d" % (c + 1, i + 1),
+                         "2021-%02d-%02dT06:00:00.000000" % (c + 1, i + 1),
+                         c % 2 == 0, bytes([0xc0 + c, 0xff, i]).hex()]
+                        for i in range(10)])
+    return commits
+
+
 def tables():
     yield "dec", {"columns": [
         {"name": "id", "type": "INT"}, {"name": "d", "type": "DECIMAL(38, 30)"},
@@ -88,6 +106,14 @@ def tables():
         {"name": "name", "type": "STRING"}, {"name": "v", "type": "INT"}],
         "partition_keys": ["p"],
         "options": {"file.format": "parquet", "bucket": "-1"}}, parts_rows()
+    yield "pr", {"columns": [
+        {"name": "id", "type": "INT"}, {"name": "p", "type": "INT"},
+        {"name": "k", "type": "INT"}, {"name": "s", "type": "SMALLINT"},
+        {"name": "name", "type": "STRING"}, {"name": "dt", "type": "DATE"},
+        {"name": "ts", "type": "TIMESTAMP(6)"}, {"name": "flag", "type": "BOOLEAN"},
+        {"name": "bin", "type": "BYTES"}],
+        "partition_keys": ["p"],
+        "options": {"file.format": "parquet", "bucket": "-1"}}, pr_rows()
 
 
 def main():
@@ -96,7 +122,10 @@ def main():
     os.makedirs(os.path.join(wh, "_spec"))
     os.chmod(wh, 0o755)
     log = open(wh + ".log", "w")
+    only = sys.argv[2:]
     for name, spec, commits in tables():
+        if (name not in only) if only else name == "pr":
+            continue
         tj = os.path.join(wh, "_spec", name + ".table.json")
         oj = os.path.join(wh, "_spec", name + ".ops.jsonl")
         with open(tj, "w") as f:

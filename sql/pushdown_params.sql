@@ -126,6 +126,14 @@ EXECUTE q_ts('2021-02-05 12:00');
 PREPARE q_tz(timestamptz) AS SELECT count(*) FROM pd.pr WHERE dt < $1;
 EXPLAIN (COSTS OFF) EXECUTE q_tz('2021-02-05 12:00+00');
 EXECUTE q_tz('2021-02-05 12:00+00');
+-- a PL/pgSQL variable is a parameter too
+CREATE FUNCTION pd.count_from(lo int) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE n bigint;
+BEGIN
+  SELECT count(*) INTO n FROM pd.pr WHERE k >= lo AND name LIKE 'b%';
+  RETURN n;
+END $$;
+SELECT pd.count_from(0), pd.count_from(205), pd.count_from(300);
 RESET plan_cache_mode;
 DEALLOCATE ALL;
 

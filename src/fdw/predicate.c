@@ -4,9 +4,9 @@
  *
  * Translates what can be decided from partition values and min/max/null
  * statistics: column op value (=, <>, <, <=, >, >=), IN lists and <> ALL,
- * IS [NOT] NULL, boolean columns (b, NOT b, b IS [NOT] TRUE/FALSE), NOT of a
- * comparison (its negator), LIKE with a literal prefix (the byte range of
- * the prefix), and AND/OR of those. The column may be widened by a cast
+ * IS [NOT] NULL, boolean columns (b, NOT b, b IS [NOT] TRUE/FALSE), LIKE
+ * with a literal prefix (the byte range of the prefix), and AND/OR of those
+ * (NOT of the others comes as their negation from the planner). The column may be widened by a cast
  * that keeps order (int2 -> int4 -> int8, float4 -> float8). A value is a
  * constant or a run-time value (a Param: $1 of a prepared statement, a
  * value from an outer plan or an initplan, or ARRAY[] of those), which is
@@ -849,40 +849,6 @@ translate_boolean_test(TranslateContext *cxt, BooleanTest *bt)
 	return NULL;
 }
 
-/*
- * NOT of one comparison: the comparison with its negator, which a btree
- * operator family gives with the same NULL behaviour (NOT (x < 5) is
- * x >= 5, NULL for NULL; floats included, NaN being above every number in
- * both); NOT of a boolean column or a null test. NOT of anything we prune
- * inexactly (AND with untranslatable parts, LIKE) is not pushed.
- */
-static pm_predicate *
-translate_not(TranslateContext *cxt, Node *arg)
-{
-	int			field;
-
-	if (arg == NULL)
-		return NULL;
-	if ((field = bool_field(cxt, arg)) >= 0)
-		return bool_equals(cxt, field, false);
-	if (IsA(arg, NullTest) && !((NullTest *) arg)->argisrow &&
-		(field = var_field(cxt, (Node *) ((NullTest *) arg)->arg)) >= 0)
-		return new_leaf(cxt, ((NullTest *) arg)->nulltesttype == IS_NULL ?
-						PM_PRED_IS_NOT_NULL : PM_PRED_IS_NULL, field, NULL);
-	if (IsA(arg, OpExpr))
-	{
-		OpExpr	   *negated = copyObject((OpExpr *) arg);
-
-		negated->opno = get_negator(negated->opno);
-		if (!OidIsValid(negated->opno))
-			return NULL;
-		negated->opfuncid = InvalidOid;
-		/* LIKE's negator is NOT LIKE: no btree member, so nothing is pushed */
-		return translate_opexpr(cxt, negated);
-	}
-	return NULL;
-}
-
 static pm_predicate *
 translate_qual(TranslateContext *cxt, Node *node)
 {
@@ -918,8 +884,18 @@ translate_qual(TranslateContext *cxt, Node *node)
 				pm_predicate *p;
 				ListCell   *lc;
 
+				/*
+				 * The planner already turned NOT of a comparison, null test or
+				 * boolean test into its negation (negate_clause: the negator
+				 * of a btree operator, with the same NULL and NaN behaviour):
+				 * what is left here is NOT of a boolean column.
+				 */
 				if (b->boolop == NOT_EXPR)
-					return translate_not(cxt, linitial(b->args));
+				{
+					int			bf = bool_field(cxt, linitial(b->args));
+
+					return bf >= 0 ? bool_equals(cxt, bf, false) : NULL;
+				}
 				p = new_pred(cxt, b->boolop == AND_EXPR ? PM_PRED_AND : PM_PRED_OR);
 				p->children = pm_arena_zalloc(cxt->arena,
 											  sizeof(pm_predicate *) * list_length(b->args));

@@ -233,6 +233,20 @@ BEGIN
   RETURN wrong;
 END $$;
 SELECT pd.param_mismatches();
+-- a parallel scan: every participant prunes with the same values, so they
+-- number the same files
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET max_parallel_workers_per_gather = 2;
+PREPARE q_par(int) AS SELECT count(*), sum(k) FROM pd.pr WHERE k >= $1;
+EXECUTE q_par(0);
+EXECUTE q_par(100);
+EXECUTE q_par(305);
+EXECUTE q_par(2000);
+SELECT count(*), sum(k) FROM pd.pr WHERE k >= (SELECT max(k) FROM heap_pr) - 100;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET max_parallel_workers_per_gather;
 RESET plan_cache_mode;
 DEALLOCATE ALL;
 

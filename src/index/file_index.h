@@ -72,6 +72,15 @@ pm_file_index_result_clear(pm_file_index_result *r)
 	pm_file_index_result_init(r);
 }
 
+/*
+ * Deserialize one portable RoaringBitmap (Java's serialized form) of at most
+ * n bytes at p, checked by pm_roaring_portable_check first; *used = the
+ * bytes it took (may be NULL). PM_ERR_CORRUPT if malformed. Free the
+ * bitmap with roaring_bitmap_free.
+ */
+extern pm_code pm_file_index_read_bitmap(const uint8_t *p, size_t n, roaring_bitmap_t **out,
+										 size_t *used, pm_error *err);
+
 /* One (column, index kind) entry of a container. */
 typedef struct pm_file_index_entry
 {

@@ -160,8 +160,8 @@ pm_bloom_filter_index_open(const pm_env *env, const uint8_t *buf, size_t len,
 	if (len - 4 > (size_t) INT32_MAX / 8)
 		return pm_fail(err, PM_ERR_CORRUPT, "bloom filter index of %zu bytes is too long", len);
 	/* Java adds the bytes as signed: equal to BE for any sane count */
-	k = (uint32_t) ((int32_t) (int8_t) buf[0] * 16777216 + (int32_t) (int8_t) buf[1] * 65536 +
-					(int32_t) (int8_t) buf[2] * 256 + (int32_t) (int8_t) buf[3]);
+	k = (uint32_t) ((int64_t) (int8_t) buf[0] * 16777216 + (int64_t) (int8_t) buf[1] * 65536 +
+					(int64_t) (int8_t) buf[2] * 256 + (int64_t) (int8_t) buf[3]);
 	if ((int32_t) k > MAX_HASH_FUNCTIONS)
 		return pm_fail(err, PM_ERR_CORRUPT, "bloom filter index with %d hash functions",
 					   (int32_t) k);

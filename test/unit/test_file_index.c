@@ -903,6 +903,105 @@ test_bitmap_float_zero(void **state)
 	pm_bitmap_index_free(idx);
 }
 
+/* ---- planning: files dropped by their indexes ---- */
+
+/*
+ * Plan rel with "field op literal" (lits[0..n)) and return the files kept
+ * and pruned by index; *by_stats = pruned by statistics.
+ */
+static void
+plan_counts(const char *rel, pm_pred_op op, int field, int n, int64_t *kept, int64_t *by_index,
+			int64_t *by_stats)
+{
+	pm_table_open_options opts = {0};
+	pm_fileio  *io = pm_local_fileio_create(pm_env_default());
+	pm_predicate p = {.op = op, .field = field, .nliterals = n, .literals = lits};
+	pm_table   *t;
+	pm_scan    *scan;
+	pm_error	err;
+	const pm_scan_stats *st;
+
+	unit_require_corpus();
+	if (pm_table_open(pm_env_default(), io, unit_corpus_path(rel), &opts, &t, &err) != PM_OK)
+		fail_msg("%s: %s", rel, err.message);
+	if (pm_table_scan_plan(t, &p, &scan, &err) != PM_OK)
+		fail_msg("%s: plan: %s", rel, err.message);
+	st = pm_scan_get_stats(scan);
+	*kept = st->files_selected;
+	*by_index = st->files_pruned_index;
+	*by_stats = st->files_pruned_stats;
+	pm_scan_free(scan);
+	pm_table_close(t);
+	pm_local_fileio_destroy(io);
+}
+
+#define EXPECT_PLAN(rel, op, field, n, k, i, s) do { \
+	int64_t kept_, idx_, st_; \
+	plan_counts(rel, op, field, n, &kept_, &idx_, &st_); \
+	if (kept_ != (k) || idx_ != (i) || st_ != (s)) \
+		fail_msg("%s line %d: kept %lld by index %lld by stats %lld", rel, __LINE__, \
+				 (long long) kept_, (long long) idx_, (long long) st_); \
+} while (0)
+
+static void
+test_plan_prunes_by_index(void **state)
+{
+	const char *bm = "tables/parquet/append_with_bitmap.db/append_with_bitmap";
+	const char *bm1 = "tables/parquet/append_with_bitmap_v1.db/append_with_bitmap_v1";
+	const char *side = "tables/parquet/append_with_bitmap_no_embedding.db/append_with_bitmap_no_embedding";
+	const char *bf = "tables/parquet/append_with_bloomfilter.db/append_with_bloomfilter";
+	const char *pk = "tables/parquet/pk_with_bitmap_dv.db/pk_with_bitmap_dv";
+	const char *alt = "tables/parquet/append_with_bitmap_alter_table.db/append_with_bitmap_alter_table";
+
+	/* f0 = 'Carol': inside [Alice, Tony], so only the index can drop it */
+	str_lit(0, "Carol");
+	EXPECT_PLAN(bm, PM_PRED_EQ, 0, 1, 0, 1, 0);
+	EXPECT_PLAN(bm1, PM_PRED_EQ, 0, 1, 0, 1, 0);
+	EXPECT_PLAN(side, PM_PRED_EQ, 0, 1, 0, 1, 0);
+	EXPECT_PLAN(bf, PM_PRED_EQ, 0, 1, 0, 1, 0);
+	EXPECT_PLAN(pk, PM_PRED_EQ, 1, 1, 0, 1, 0);
+	str_lit(0, "Bob");
+	EXPECT_PLAN(bm, PM_PRED_EQ, 0, 1, 1, 0, 0);
+	EXPECT_PLAN(bf, PM_PRED_EQ, 0, 1, 1, 0, 0);
+	EXPECT_PLAN(pk, PM_PRED_EQ, 1, 1, 1, 0, 0);
+	/* beyond the max: statistics drop it first */
+	str_lit(0, "Zed");
+	EXPECT_PLAN(bm, PM_PRED_EQ, 0, 1, 0, 0, 1);
+	/* IN: kept if one literal may match */
+	str_lit(0, "Carol");
+	str_lit(1, "Lucy");
+	EXPECT_PLAN(bm, PM_PRED_IN, 0, 2, 1, 0, 0);
+	str_lit(1, "Dave");
+	EXPECT_PLAN(bm, PM_PRED_IN, 0, 2, 0, 1, 0);
+	/* f1 = 15 (f1 in [10, 20]); bloom f1 = 150 (f1 in [20, 500]) */
+	int_lit(0, 15);
+	EXPECT_PLAN(bm, PM_PRED_EQ, 1, 1, 0, 1, 0);
+	int_lit(0, 150);
+	EXPECT_PLAN(bf, PM_PRED_EQ, 1, 1, 0, 1, 0);
+	int_lit(0, 200);
+	EXPECT_PLAN(bf, PM_PRED_EQ, 1, 1, 1, 0, 0);
+	/* f1 IS NULL: no row of f1 is null (stats drop it as well) */
+	EXPECT_PLAN(bm, PM_PRED_IS_NULL, 1, 0, 0, 0, 1);
+	/* f2 IS NULL: row 7 */
+	EXPECT_PLAN(bm, PM_PRED_IS_NULL, 2, 0, 1, 0, 0);
+
+	/*
+	 * After the alter: f1 INT -> BIGINT (field 0), f0 renamed f4 (field 1).
+	 * Old file: f0 Alice Bob Emily Tony Lucy Bob Tony Alice, f1 10/20;
+	 * new file: f4 Alice Emily Bob David, f1 30 20 10 30.
+	 */
+	str_lit(0, "Carol");
+	EXPECT_PLAN(alt, PM_PRED_EQ, 1, 1, 0, 2, 0);
+	str_lit(0, "Tony");
+	EXPECT_PLAN(alt, PM_PRED_EQ, 1, 1, 1, 0, 1);
+	str_lit(0, "Bob");
+	EXPECT_PLAN(alt, PM_PRED_EQ, 1, 1, 2, 0, 0);
+	int_lit(0, 15);
+	EXPECT_PLAN(alt, PM_PRED_EQ, 0, 1, 0, 2, 0);
+	int_lit(0, 20);
+	EXPECT_PLAN(alt, PM_PRED_EQ, 0, 1, 2, 0, 0);
+}
+
 int
 main(void)
 {
@@ -918,6 +1017,7 @@ main(void)
 		cmocka_unit_test(test_bloom_synthetic),
 		cmocka_unit_test(test_container_synthetic),
 		cmocka_unit_test(test_bitmap_float_zero),
+		cmocka_unit_test(test_plan_prunes_by_index),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

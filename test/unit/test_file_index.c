@@ -909,6 +909,9 @@ test_bitmap_float_zero(void **state)
  * Plan rel with "field op literal" (lits[0..n)) and return the files kept
  * and pruned by index; *by_stats = pruned by statistics.
  */
+static const char *override_key;	/* set this table option ... */
+static const char *override_value;	/* ... to this before planning */
+
 static void
 plan_counts(const char *rel, pm_pred_op op, int field, int n, int64_t *kept, int64_t *by_index,
 			int64_t *by_stats)
@@ -924,6 +927,19 @@ plan_counts(const char *rel, pm_pred_op op, int field, int n, int64_t *kept, int
 	unit_require_corpus();
 	if (pm_table_open(pm_env_default(), io, unit_corpus_path(rel), &opts, &t, &err) != PM_OK)
 		fail_msg("%s: %s", rel, err.message);
+	if (override_key != NULL)
+	{
+		const pm_schema *sc = pm_table_schema(t);
+		bool		found = false;
+
+		for (int i = 0; i < sc->noptions; i++)
+			if (strcmp(sc->option_keys[i], override_key) == 0)
+			{
+				sc->option_values[i] = override_value;
+				found = true;
+			}
+		assert_true(found);
+	}
 	if (pm_table_scan_plan(t, &p, &scan, &err) != PM_OK)
 		fail_msg("%s: plan: %s", rel, err.message);
 	st = pm_scan_get_stats(scan);
@@ -1002,6 +1018,42 @@ test_plan_prunes_by_index(void **state)
 	EXPECT_PLAN(alt, PM_PRED_EQ, 0, 1, 2, 0, 0);
 }
 
+/*
+ * The safety rule of primary-key tables: with deletion vectors (no merge
+ * of the visible files) value fields prune; without, they must not (a
+ * newer version of a row may shadow an older one in another file).
+ * file-index.read.enabled = false turns index pruning off.
+ */
+static void
+test_plan_index_rules(void **state)
+{
+	const char *pk = "tables/parquet/pk_with_bitmap_dv.db/pk_with_bitmap_dv";
+	const char *bm = "tables/parquet/append_with_bitmap.db/append_with_bitmap";
+	int64_t		kept,
+				by_index,
+				by_stats;
+
+	str_lit(0, "Carol");
+	EXPECT_PLAN(pk, PM_PRED_EQ, 1, 1, 0, 1, 0);
+	override_key = "deletion-vectors.enabled";
+	override_value = "false";
+	plan_counts(pk, PM_PRED_EQ, 1, 1, &kept, &by_index, &by_stats);
+	assert_int_equal(by_index, 0);
+	assert_true(kept >= 1);
+	override_key = "file-index.read.enabled";
+	plan_counts(pk, PM_PRED_EQ, 1, 1, &kept, &by_index, &by_stats);
+	assert_int_equal(by_index, 0);
+	assert_int_equal(kept, 1);
+	override_key = NULL;
+	EXPECT_PLAN(bm, PM_PRED_EQ, 0, 1, 0, 1, 0);
+	override_key = "file-index.read.enabled";
+	override_value = "FALSE";
+	EXPECT_PLAN(bm, PM_PRED_EQ, 0, 1, 1, 0, 0);
+	override_value = "true";
+	EXPECT_PLAN(bm, PM_PRED_EQ, 0, 1, 0, 1, 0);
+	override_key = NULL;
+}
+
 int
 main(void)
 {
@@ -1018,6 +1070,7 @@ main(void)
 		cmocka_unit_test(test_container_synthetic),
 		cmocka_unit_test(test_bitmap_float_zero),
 		cmocka_unit_test(test_plan_prunes_by_index),
+		cmocka_unit_test(test_plan_index_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

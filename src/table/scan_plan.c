@@ -655,6 +655,110 @@ typedef struct index_ask
 } index_ask;
 
 /*
+ * The field of the file's schema a leaf asks about, if its index may be
+ * used: found by field id, of a usable type, and (merge reads) a key field.
+ */
+static const pm_field *
+leaf_file_field(const index_ask *ia, const pm_predicate *p)
+{
+	pm_table   *t = ia->scan->table;
+	const pm_type *frow = ia->file_schema->row_type;
+	const pm_field *tf;
+
+	if (p->field < 0 || p->field >= t->schema->row_type->nfields)
+		return NULL;
+	if (!ia->all_fields)
+	{
+		bool		is_key = false;
+
+		for (int k = 0; k < t->ntrimmed_pk; k++)
+			if (t->trimmed_pk[k] == p->field)
+				is_key = true;
+		if (!is_key)
+			return NULL;
+	}
+	tf = &t->schema->row_type->fields[p->field];
+	for (int i = 0; i < frow->nfields; i++)
+		if (frow->fields[i].id == tf->id)
+			return index_type_usable(tf->type, frow->fields[i].type) ? &frow->fields[i] : NULL;
+	return NULL;
+}
+
+/* True if some leaf of p asks about the file's column named column. */
+static bool
+filter_asks_column(const index_ask *ia, const pm_predicate *p, const char *column)
+{
+	const pm_field *ff;
+
+	switch (p->op)
+	{
+		case PM_PRED_AND:
+		case PM_PRED_OR:
+			for (int i = 0; i < p->nchildren; i++)
+				if (filter_asks_column(ia, p->children[i], column))
+					return true;
+			return false;
+		case PM_PRED_FALSE:
+			return false;
+		default:
+			ff = leaf_file_field(ia, p);
+			return ff != NULL && strcmp(ff->name, column) == 0;
+	}
+}
+
+/*
+ * Open a .index sidecar reading only its head and the bodies of the
+ * columns the filter asks about (a default bloom filter is ~585 KiB per
+ * column); the other bodies stay zero and are never evaluated.
+ */
+static pm_code
+open_sidecar(index_ask *ia, const pm_predicate *filter, const char *path, pm_arena *arena,
+			 pm_error *err)
+{
+	pm_fileio  *io = ia->scan->table->io;
+	pm_file    *file;
+	uint64_t	size;
+	uint8_t    *buf = NULL;
+	uint32_t	head_len;
+	pm_code		rc;
+
+	PM_TRY(pm_file_open(io, path, &file, err));
+	rc = pm_file_size(io, file, &size, err);
+	if (rc == PM_OK && (size < 20 || size > ((uint64_t) 1 << 30)))
+		rc = pm_fail(err, PM_ERR_CORRUPT, "file index of %llu bytes", (unsigned long long) size);
+	if (rc == PM_OK && (buf = pm_arena_zalloc(arena, (size_t) size)) == NULL)
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (rc == PM_OK)
+		rc = pm_file_pread(io, file, buf, 20, 0, err);
+	if (rc == PM_OK)
+	{
+		/* the container checks the head length; read what it claims, within the file */
+		head_len = (uint32_t) buf[12] << 24 | (uint32_t) buf[13] << 16 |
+			(uint32_t) buf[14] << 8 | buf[15];
+		if (head_len > 20)
+			rc = pm_file_pread(io, file, buf + 20, (size_t) (head_len < size ? head_len : size) - 20,
+							   20, err);
+	}
+	if (rc == PM_OK)
+		rc = pm_file_index_open(ia->scan->table->env, buf, (size_t) size, &ia->fi, err);
+	for (int i = 0; rc == PM_OK && i < pm_file_index_nentries(ia->fi); i++)
+	{
+		const pm_file_index_entry *e = pm_file_index_entry_at(ia->fi, i);
+
+		if (!e->empty && e->len > 0 && filter_asks_column(ia, filter, e->column))
+			rc = pm_file_pread(io, file, (uint8_t *) e->body, e->len,
+							   (uint64_t) (e->body - buf), err);
+	}
+	pm_file_close(io, file);
+	if (rc != PM_OK && ia->fi != NULL)
+	{
+		pm_file_index_free(ia->fi);
+		ia->fi = NULL;
+	}
+	return rc;
+}
+
+/*
  * True when the file's indexes prove that no row matches p: AND skips if
  * one child does, OR if every child does, a leaf if the index of its field
  * (found by field id in the file's schema, by its name there) says so.
@@ -662,10 +766,7 @@ typedef struct index_ask
 static pm_code
 index_skips(index_ask *ia, const pm_predicate *p, bool *skip, pm_error *err)
 {
-	pm_table   *t = ia->scan->table;
-	const pm_field *tf;
-	const pm_type *frow = ia->file_schema->row_type;
-	const pm_field *ff = NULL;
+	const pm_field *ff;
 	pm_file_index_result r;
 	bool		child;
 
@@ -691,23 +792,7 @@ index_skips(index_ask *ia, const pm_predicate *p, bool *skip, pm_error *err)
 		default:
 			break;
 	}
-	if (p->field < 0 || p->field >= t->schema->row_type->nfields)
-		return PM_OK;
-	if (!ia->all_fields)
-	{
-		bool		is_key = false;
-
-		for (int k = 0; k < t->ntrimmed_pk; k++)
-			if (t->trimmed_pk[k] == p->field)
-				is_key = true;
-		if (!is_key)
-			return PM_OK;
-	}
-	tf = &t->schema->row_type->fields[p->field];
-	for (int i = 0; i < frow->nfields; i++)
-		if (frow->fields[i].id == tf->id)
-			ff = &frow->fields[i];
-	if (ff == NULL || !index_type_usable(tf->type, ff->type))
+	if ((ff = leaf_file_field(ia, p)) == NULL)
 		return PM_OK;
 	PM_TRY(pm_file_index_eval(ia->fi, ff->name, ff->type, p, &r, err));
 	*skip = r.skip;
@@ -742,12 +827,12 @@ index_prune(pm_scan *scan, prune_state *ps, const pm_manifest_entry *e, const pm
 	ia.all_fields = !scan->needs_merge ||
 		(option_true(t->schema, "deletion-vectors.enabled") &&
 		 !option_true(t->schema, "deletion-vectors.merge-on-read"));
+	PM_TRY(pm_table_schema_by_id(t, f->schema_id, &ia.file_schema, err));
 	if (bytes == NULL)
 	{
 		const char *sidecar = NULL;
 		const char *dir;
 		char	   *path;
-		uint8_t    *data;
 		size_t		flen = strlen(f->file_name);
 
 		for (int i = 0; i < f->nextra_files; i++)
@@ -772,11 +857,10 @@ index_prune(pm_scan *scan, prune_state *ps, const pm_manifest_entry *e, const pm
 			PM_TRY(bucket_path(scan, e, pv, ps->tmp, &dir, err));
 		if ((path = pm_arena_sprintf(ps->tmp, "%s/%s", dir, sidecar)) == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		PM_TRY(pm_fileio_read_all(t->io, path, ps->tmp, (size_t) 1 << 30, &data, &len, err));
-		bytes = data;
+		rc = open_sidecar(&ia, ps->filter, path, ps->tmp, err);
 	}
-	PM_TRY(pm_table_schema_by_id(t, f->schema_id, &ia.file_schema, err));
-	rc = pm_file_index_open(t->env, bytes, len, &ia.fi, err);
+	else
+		rc = pm_file_index_open(t->env, bytes, len, &ia.fi, err);
 	if (rc == PM_OK)
 	{
 		rc = index_skips(&ia, ps->filter, pruned, err);

@@ -12,7 +12,10 @@
  *		postpone buckets)
  *	 5. prune by partition values (_PARTITION), then by value statistics
  *		(append tables only: for primary-key tables a newer record of a key
- *		may live in a file whose stats do not match)
+ *		may live in a file whose stats do not match), then by file indexes
+ *		(embedded in the entry or in its .index sidecar; same rule, except
+ *		that primary-key tables with deletion vectors, whose visible files
+ *		need no merge, use every field, as Java does)
  *	 6. group by (partition, bucket) into splits; resolve file paths
  *
  * Partition directories are rendered from the _PARTITION values
@@ -21,10 +24,12 @@
  * Spec: ../shared/docs/paimon-format-metadata.md §1.3-1.4, §5, §6.4, §13.1.
  *-------------------------------------------------------------------------
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "index/file_index.h"
 #include "row/binary_row.h"
 #include "row/bucket.h"
 #include "table/index_manifest.h"
@@ -294,6 +299,29 @@ read_manifests(pm_scan *scan, const char *list_name, const pm_predicate *filter,
 	return rc;
 }
 
+/* <table>/[data-file.path-directory/]<partition path>/bucket-<N> of an entry. */
+static pm_code
+bucket_path(pm_scan *scan, const pm_manifest_entry *e, const pm_value *partition_values,
+			pm_arena *arena, const char **out, pm_error *err)
+{
+	pm_table   *t = scan->table;
+	const char *data_dir = pm_schema_option(t->schema, "data-file.path-directory");
+	char	   *ppath;
+
+	PM_TRY(pm_partition_path(t->schema, t->partition_type, t->partition_default_name,
+							 partition_values, arena, &ppath, err));
+	if (e->bucket == -2)
+		*out = pm_arena_sprintf(arena, "%s/%s%s%sbucket-postpone", t->path,
+								data_dir ? data_dir : "", data_dir ? "/" : "", ppath);
+	else
+		*out = pm_arena_sprintf(arena, "%s/%s%s%sbucket-%d", t->path,
+								data_dir ? data_dir : "", data_dir ? "/" : "", ppath,
+								(int) e->bucket);
+	if (*out == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	return PM_OK;
+}
+
 static pm_code
 resolve_file(pm_scan *scan, const char *bucket_path, pm_data_file_meta *f, pm_error *err)
 {
@@ -349,7 +377,6 @@ static pm_code
 build_splits(pm_scan *scan, selected_file *sel, int nsel, pm_value **values_of, pm_error *err)
 {
 	pm_table   *t = scan->table;
-	const char *data_dir = pm_schema_option(t->schema, "data-file.path-directory");
 	int			i = 0;
 
 	scan->splits = pm_arena_zalloc(scan->arena, sizeof(pm_split) * (nsel + 1));
@@ -360,7 +387,6 @@ build_splits(pm_scan *scan, selected_file *sel, int nsel, pm_value **values_of, 
 		pm_manifest_entry *first = sel[i].entry;
 		pm_split   *sp = &scan->splits[scan->nsplits];
 		int			j = i;
-		char	   *ppath;
 		bool		new_partition;
 
 		while (j < nsel && sel[j].entry->bucket == first->bucket &&
@@ -380,15 +406,7 @@ build_splits(pm_scan *scan, selected_file *sel, int nsel, pm_value **values_of, 
 		sp->partition_values = values_of[sel[i].order];
 		sp->bucket = first->bucket;
 		sp->total_buckets = first->total_buckets;
-		PM_TRY(pm_partition_path(t->schema, t->partition_type, t->partition_default_name,
-								 sp->partition_values, scan->arena, &ppath, err));
-		if (first->bucket == -2)
-			sp->bucket_path = pm_arena_sprintf(scan->arena, "%s/%s%s%sbucket-postpone", t->path,
-											   data_dir ? data_dir : "", data_dir ? "/" : "", ppath);
-		else
-			sp->bucket_path = pm_arena_sprintf(scan->arena, "%s/%s%s%sbucket-%d", t->path,
-											   data_dir ? data_dir : "", data_dir ? "/" : "", ppath,
-											   (int) first->bucket);
+		PM_TRY(bucket_path(scan, first, sp->partition_values, scan->arena, &sp->bucket_path, err));
 		sp->files = pm_arena_zalloc(scan->arena, sizeof(pm_data_file_meta *) * (j - i));
 		if (sp->bucket_path == NULL || sp->files == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
@@ -488,8 +506,12 @@ typedef enum prune_result
 	KEEP,
 	PRUNED_PARTITION,
 	PRUNED_BUCKET,
-	PRUNED_STATS
+	PRUNED_STATS,
+	PRUNED_INDEX
 } prune_result;
+
+static pm_code index_prune(pm_scan *scan, prune_state *ps, const pm_manifest_entry *e,
+						   const pm_value *pv, bool *pruned, pm_error *err);
 
 /*
  * Decide one live file: by its partition values (exact), its bucket, then
@@ -544,8 +566,309 @@ prune_file(pm_scan *scan, prune_state *ps, const pm_manifest_entry *e, const pm_
 				memset(&ps->ranges[f], 0, sizeof(pm_field_range));
 		}
 	if (!pm_stats_filter_may_match(ps->filter, row, ps->ranges, ntf))
+	{
 		*result = PRUNED_STATS;
+		return PM_OK;
+	}
+	{
+		bool		pruned;
+
+		PM_TRY(index_prune(scan, ps, e, pv, &pruned, err));
+		if (pruned)
+			*result = PRUNED_INDEX;
+	}
 	return PM_OK;
+}
+
+/* ---- file-index pruning ------------------------------------------------- */
+
+/* True if some leaf of p is a comparison a file index may answer. */
+static bool
+has_index_leaf(const pm_predicate *p)
+{
+	switch (p->op)
+	{
+		case PM_PRED_AND:
+		case PM_PRED_OR:
+			for (int i = 0; i < p->nchildren; i++)
+				if (has_index_leaf(p->children[i]))
+					return true;
+			return false;
+		case PM_PRED_FALSE:
+			return false;
+		default:
+			return true;
+	}
+}
+
+static int
+integer_rank(pm_type_id id)
+{
+	switch (id)
+	{
+		case PM_TYPE_TINYINT:
+			return 1;
+		case PM_TYPE_SMALLINT:
+			return 2;
+		case PM_TYPE_INT:
+			return 3;
+		case PM_TYPE_BIGINT:
+			return 4;
+		default:
+			return 0;
+	}
+}
+
+/*
+ * Whether a literal of the table's field type can be looked up in an index
+ * written under the file's type: the same type (and precision), or an
+ * integer widened since (every file value fits the literal's type).
+ */
+static bool
+index_type_usable(const pm_type *table_type, const pm_type *file_type)
+{
+	int			rt = integer_rank(table_type->id),
+				rf = integer_rank(file_type->id);
+
+	if (rt > 0 && rf > 0)
+		return rf <= rt;
+	if (table_type->id != file_type->id)
+		return false;
+	switch (table_type->id)
+	{
+		case PM_TYPE_TIME:
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			return table_type->precision == file_type->precision;
+		default:
+			return true;
+	}
+}
+
+/* What one file's index is asked with. */
+typedef struct index_ask
+{
+	pm_scan    *scan;
+	pm_file_index *fi;
+	const pm_schema *file_schema;	/* the schema the file was written with */
+	bool		all_fields;		/* false: primary-key fields only (merge reads) */
+} index_ask;
+
+/*
+ * The field of the file's schema a leaf asks about, if its index may be
+ * used: found by field id, of a usable type, and (merge reads) a key field.
+ */
+static const pm_field *
+leaf_file_field(const index_ask *ia, const pm_predicate *p)
+{
+	pm_table   *t = ia->scan->table;
+	const pm_type *frow = ia->file_schema->row_type;
+	const pm_field *tf;
+
+	if (p->field < 0 || p->field >= t->schema->row_type->nfields)
+		return NULL;
+	if (!ia->all_fields)
+	{
+		bool		is_key = false;
+
+		for (int k = 0; k < t->ntrimmed_pk; k++)
+			if (t->trimmed_pk[k] == p->field)
+				is_key = true;
+		if (!is_key)
+			return NULL;
+	}
+	tf = &t->schema->row_type->fields[p->field];
+	for (int i = 0; i < frow->nfields; i++)
+		if (frow->fields[i].id == tf->id)
+			return index_type_usable(tf->type, frow->fields[i].type) ? &frow->fields[i] : NULL;
+	return NULL;
+}
+
+/* True if some leaf of p asks about the file's column named column. */
+static bool
+filter_asks_column(const index_ask *ia, const pm_predicate *p, const char *column)
+{
+	const pm_field *ff;
+
+	switch (p->op)
+	{
+		case PM_PRED_AND:
+		case PM_PRED_OR:
+			for (int i = 0; i < p->nchildren; i++)
+				if (filter_asks_column(ia, p->children[i], column))
+					return true;
+			return false;
+		case PM_PRED_FALSE:
+			return false;
+		default:
+			ff = leaf_file_field(ia, p);
+			return ff != NULL && strcmp(ff->name, column) == 0;
+	}
+}
+
+/*
+ * Open a .index sidecar reading only its head and the bodies of the
+ * columns the filter asks about (a default bloom filter is ~585 KiB per
+ * column); the other bodies stay zero and are never evaluated.
+ */
+static pm_code
+open_sidecar(index_ask *ia, const pm_predicate *filter, const char *path, pm_arena *arena,
+			 pm_error *err)
+{
+	pm_fileio  *io = ia->scan->table->io;
+	pm_file    *file;
+	uint64_t	size;
+	uint8_t    *buf = NULL;
+	uint32_t	head_len;
+	pm_code		rc;
+
+	PM_TRY(pm_file_open(io, path, &file, err));
+	rc = pm_file_size(io, file, &size, err);
+	if (rc == PM_OK && (size < 20 || size > ((uint64_t) 1 << 30)))
+		rc = pm_fail(err, PM_ERR_CORRUPT, "file index of %llu bytes", (unsigned long long) size);
+	if (rc == PM_OK && (buf = pm_arena_zalloc(arena, (size_t) size)) == NULL)
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (rc == PM_OK)
+		rc = pm_file_pread(io, file, buf, 20, 0, err);
+	if (rc == PM_OK)
+	{
+		/* the container checks the head length; read what it claims, within the file */
+		head_len = (uint32_t) buf[12] << 24 | (uint32_t) buf[13] << 16 |
+			(uint32_t) buf[14] << 8 | buf[15];
+		if (head_len > 20)
+			rc = pm_file_pread(io, file, buf + 20, (size_t) (head_len < size ? head_len : size) - 20,
+							   20, err);
+	}
+	if (rc == PM_OK)
+		rc = pm_file_index_open(ia->scan->table->env, buf, (size_t) size, &ia->fi, err);
+	for (int i = 0; rc == PM_OK && i < pm_file_index_nentries(ia->fi); i++)
+	{
+		const pm_file_index_entry *e = pm_file_index_entry_at(ia->fi, i);
+
+		if (!e->empty && e->len > 0 && filter_asks_column(ia, filter, e->column))
+			rc = pm_file_pread(io, file, (uint8_t *) e->body, e->len,
+							   (uint64_t) (e->body - buf), err);
+	}
+	pm_file_close(io, file);
+	if (rc != PM_OK && ia->fi != NULL)
+	{
+		pm_file_index_free(ia->fi);
+		ia->fi = NULL;
+	}
+	return rc;
+}
+
+/*
+ * True when the file's indexes prove that no row matches p: AND skips if
+ * one child does, OR if every child does, a leaf if the index of its field
+ * (found by field id in the file's schema, by its name there) says so.
+ */
+static pm_code
+index_skips(index_ask *ia, const pm_predicate *p, bool *skip, pm_error *err)
+{
+	const pm_field *ff;
+	pm_file_index_result r;
+	bool		child;
+
+	*skip = false;
+	switch (p->op)
+	{
+		case PM_PRED_AND:
+			for (int i = 0; i < p->nchildren && !*skip; i++)
+				PM_TRY(index_skips(ia, p->children[i], skip, err));
+			return PM_OK;
+		case PM_PRED_OR:
+			for (int i = 0; i < p->nchildren; i++)
+			{
+				PM_TRY(index_skips(ia, p->children[i], &child, err));
+				if (!child)
+					return PM_OK;
+			}
+			*skip = p->nchildren > 0;
+			return PM_OK;
+		case PM_PRED_FALSE:
+			*skip = true;
+			return PM_OK;
+		default:
+			break;
+	}
+	if ((ff = leaf_file_field(ia, p)) == NULL)
+		return PM_OK;
+	PM_TRY(pm_file_index_eval(ia->fi, ff->name, ff->type, p, &r, err));
+	*skip = r.skip;
+	pm_file_index_result_clear(&r);
+	return PM_OK;
+}
+
+/*
+ * Ask a kept file's indexes (embedded, else the .index sidecar next to the
+ * data file) whether the filter can match; *pruned when they prove not.
+ */
+static pm_code
+index_prune(pm_scan *scan, prune_state *ps, const pm_manifest_entry *e, const pm_value *pv,
+			bool *pruned, pm_error *err)
+{
+	pm_table   *t = scan->table;
+	const pm_data_file_meta *f = &e->file;
+	const char *v = pm_schema_option(t->schema, "file-index.read.enabled");
+	const uint8_t *bytes = f->embedded_file_index;
+	size_t		len = (size_t) f->embedded_file_index_len;
+	index_ask	ia;
+	pm_code		rc;
+
+	*pruned = false;
+	if (v != NULL && strcasecmp(v, "false") == 0)
+		return PM_OK;
+	if (!has_index_leaf(ps->filter))
+		return PM_OK;
+	memset(&ia, 0, sizeof(ia));
+	ia.scan = scan;
+	/* Java: indexes of primary-key tables only with deletion vectors */
+	ia.all_fields = !scan->needs_merge ||
+		(option_true(t->schema, "deletion-vectors.enabled") &&
+		 !option_true(t->schema, "deletion-vectors.merge-on-read"));
+	PM_TRY(pm_table_schema_by_id(t, f->schema_id, &ia.file_schema, err));
+	if (bytes == NULL)
+	{
+		const char *sidecar = NULL;
+		const char *dir;
+		char	   *path;
+		size_t		flen = strlen(f->file_name);
+
+		for (int i = 0; i < f->nextra_files; i++)
+		{
+			const char *x = f->extra_files[i];
+
+			if (strncmp(x, f->file_name, flen) == 0 && strcmp(x + flen, ".index") == 0)
+				sidecar = x;
+		}
+		if (sidecar == NULL)
+			return PM_OK;
+		if (f->external_path != NULL)
+		{
+			char	   *slash;
+
+			PM_TRY(pm_path_map_resolve(t->path_map, f->external_path, ps->tmp, &path, err));
+			if ((slash = strrchr(path, '/')) != NULL)
+				*slash = '\0';
+			dir = path;
+		}
+		else
+			PM_TRY(bucket_path(scan, e, pv, ps->tmp, &dir, err));
+		if ((path = pm_arena_sprintf(ps->tmp, "%s/%s", dir, sidecar)) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		rc = open_sidecar(&ia, ps->filter, path, ps->tmp, err);
+	}
+	else
+		rc = pm_file_index_open(t->env, bytes, len, &ia.fi, err);
+	if (rc == PM_OK)
+	{
+		rc = index_skips(&ia, ps->filter, pruned, err);
+		pm_file_index_free(ia.fi);
+	}
+	if (rc != PM_OK && err->path[0] == '\0')
+		snprintf(err->path, sizeof(err->path), "%s", f->file_name);
+	return rc;
 }
 
 /* Batch-scan visibility (§6.4): postpone buckets; level 0 with DV / first-row. */
@@ -598,6 +921,9 @@ select_files(pm_scan *scan, prune_state *ps, pm_manifest_entry **live, int nlive
 				continue;
 			case PRUNED_STATS:
 				scan->stats.files_pruned_stats++;
+				continue;
+			case PRUNED_INDEX:
+				scan->stats.files_pruned_index++;
 				continue;
 			case KEEP:
 				break;

@@ -228,7 +228,8 @@ check_pruning_soundness(const char *rel, int64_t *checks, int64_t *pruned,
 							 (long long) kept);
 				assert_int_equal(st_pruned.files_total, st_all.files_total);
 				assert_int_equal(st_pruned.files_selected + st_pruned.files_pruned_partition +
-								 st_pruned.files_pruned_bucket + st_pruned.files_pruned_stats,
+								 st_pruned.files_pruned_bucket + st_pruned.files_pruned_stats +
+								 st_pruned.files_pruned_index,
 								 st_pruned.files_total);
 				(*checks)++;
 				*pruned += st_all.files_selected - st_pruned.files_selected;

@@ -302,6 +302,18 @@ pm_bsi_index_open(const pm_env *env, const uint8_t *buf, size_t len, const pm_ty
 	if (rc == PM_OK && idx->has[0] && idx->has[1] &&
 		roaring_bitmap_intersect(idx->bs[0].ebm, idx->bs[1].ebm))
 		rc = pm_fail(err, PM_ERR_CORRUPT, "bsi index gives a row both a positive and a negative value");
+	if (rc == PM_OK && idx->has[1] && idx->min[1] == 0)
+	{
+		/* |v| of a negative value is at least 1: a stored 0 would be no value at all */
+		roaring_bitmap_t *zero = pm_bit_slices_range(&idx->bs[1], 0, 0);
+
+		if (zero == NULL)
+			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		else if (!roaring_bitmap_is_empty(zero))
+			rc = pm_fail(err, PM_ERR_CORRUPT, "bsi index holds a negative value of 0");
+		if (zero != NULL)
+			roaring_bitmap_free(zero);
+	}
 	if (rc != PM_OK)
 	{
 		pm_bsi_index_free(idx);

@@ -389,6 +389,26 @@ test_inconsistent(void **state)
 	pm_error_clear(&err);
 	assert_int_equal(pm_bsi_index_open(pm_env_default(), buf, b.n, t, &idx, &err), PM_ERR_CORRUPT);
 	assert_non_null(strstr(err.message, "slices"));
+	/* a negative value of 0 (|v| = 0 in the negative BSI): LT 0 and GE 0 would both miss it */
+	{
+		bbuf		z = {0};
+
+		put8(&z, 1);
+		put32(&z, 1);
+		put8(&z, 0);			/* no positive BSI */
+		put8(&z, 1);
+		put8(&z, 1);
+		put64(&z, 0);
+		put64(&z, 1);
+		put_bitmap(&z, roaring_bitmap_from_range(0, 1, 1));	/* row 0 has a value */
+		put32(&z, 1);
+		put_bitmap(&z, roaring_bitmap_create());	/* whose bits are all 0 */
+		pm_error_clear(&err);
+		assert_int_equal(pm_bsi_index_open(pm_env_default(), z.p, z.n, t, &idx, &err),
+						 PM_ERR_CORRUPT);
+		assert_non_null(strstr(err.message, "negative value of 0"));
+		free(z.p);
+	}
 	/* a flag that is not a boolean */
 	memcpy(buf, b.p, b.n);
 	buf[5] = 2;

@@ -69,6 +69,21 @@ ask(idx *x, pm_pred_op op, pm_value *lits, int n)
 	return res.rows;
 }
 
+/*
+ * a within b, by set difference: CRoaring 0.2's _equals compares run
+ * containers run by run, and a portable bitmap may split a run in two
+ * adjacent ones (valid, read as the same set).
+ */
+static bool
+within(const roaring_bitmap_t *a, const roaring_bitmap_t *b)
+{
+	roaring_bitmap_t *d = roaring_bitmap_andnot(a, b);
+	bool		empty = roaring_bitmap_is_empty(d);
+
+	roaring_bitmap_free(d);
+	return empty;
+}
+
 /* a and b are disjoint and their union is u */
 static void
 check_split(const roaring_bitmap_t *a, const roaring_bitmap_t *b, const roaring_bitmap_t *u)
@@ -80,7 +95,7 @@ check_split(const roaring_bitmap_t *a, const roaring_bitmap_t *b, const roaring_
 	if (roaring_bitmap_intersect(a, b))
 		abort();
 	all = roaring_bitmap_or(a, b);
-	if (!roaring_bitmap_equals(all, u))
+	if (!within(all, u) || !within(u, all))
 		abort();
 	roaring_bitmap_free(all);
 }
@@ -96,15 +111,15 @@ check_literal(idx *x, pm_value *lits, const roaring_bitmap_t *notnull)
 	for (int i = 0; i < 6; i++)
 	{
 		r[i] = ask(x, ops[i], lits, 1);
-		if (r[i] != NULL && !roaring_bitmap_is_subset(r[i], notnull))
+		if (r[i] != NULL && !within(r[i], notnull))
 			abort();
 	}
 	check_split(r[0], r[1], notnull);
 	check_split(r[2], r[5], notnull);
 	check_split(r[3], r[4], notnull);
-	if (r[0] != NULL && r[3] != NULL && !roaring_bitmap_is_subset(r[0], r[3]))
+	if (r[0] != NULL && r[3] != NULL && !within(r[0], r[3]))
 		abort();
-	if (r[0] != NULL && r[5] != NULL && !roaring_bitmap_is_subset(r[0], r[5]))
+	if (r[0] != NULL && r[5] != NULL && !within(r[0], r[5]))
 		abort();
 	in = ask(x, PM_PRED_IN, lits, 2);
 	if (in != NULL && r[0] != NULL)
@@ -114,7 +129,7 @@ check_literal(idx *x, pm_value *lits, const roaring_bitmap_t *notnull)
 		if (eq2 != NULL)
 		{
 			roaring_bitmap_or_inplace(eq2, r[0]);
-			if (!roaring_bitmap_equals(eq2, in))
+			if (!within(eq2, in) || !within(in, eq2))
 				abort();
 			roaring_bitmap_free(eq2);
 		}

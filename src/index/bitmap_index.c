@@ -353,7 +353,7 @@ add_rows(pm_bitmap_index *idx, int32_t offset, int32_t length, roaring_bitmap_t 
 			return pm_fail(err, PM_ERR_CORRUPT, "bitmap index length %d outside its bytes", length);
 		avail = (size_t) length;
 	}
-	PM_TRY(pm_file_index_read_bitmap(idx->buf + at, avail, &bm, NULL, err));
+	PM_TRY(pm_file_index_read_bitmap(idx->buf + at, avail, -1, "bitmap index", &bm, NULL, err));
 	roaring_bitmap_or_inplace(acc, bm);
 	roaring_bitmap_free(bm);
 	return PM_OK;

@@ -18,6 +18,8 @@
 
 #include "index/bitmap_index.h"
 #include "index/bloom_filter_index.h"
+#include "index/bsi_index.h"
+#include "index/range_bitmap_index.h"
 #include "index/roaring_portable.h"
 
 struct pm_file_index
@@ -36,20 +38,23 @@ be32(const uint8_t *p)
 }
 
 pm_code
-pm_file_index_read_bitmap(const uint8_t *p, size_t n, roaring_bitmap_t **out, size_t *used,
-						  pm_error *err)
+pm_file_index_read_bitmap(const uint8_t *p, size_t n, int64_t limit, const char *what,
+						  roaring_bitmap_t **out, size_t *used, pm_error *err)
 {
 	size_t		size = 0;
-	int64_t		max;
+	int64_t		max = -1;
 	roaring_bitmap_t *bm;
 
 	*out = NULL;
 	PM_TRY(pm_roaring_portable_check(p, n, &size, &max, err));
+	if (limit >= 0 && max >= limit)
+		return pm_fail(err, PM_ERR_CORRUPT, "%s holds row %lld of %lld rows", what,
+					   (long long) max, (long long) limit);
 	if (roaring_bitmap_portable_deserialize_size((const char *) p, n) != size)
-		return pm_fail(err, PM_ERR_CORRUPT, "invalid roaring bitmap in file index");
+		return pm_fail(err, PM_ERR_CORRUPT, "invalid roaring bitmap in %s", what);
 	bm = roaring_bitmap_portable_deserialize_safe((const char *) p, size);
 	if (bm == NULL)
-		return pm_fail(err, PM_ERR_CORRUPT, "invalid roaring bitmap in file index");
+		return pm_fail(err, PM_ERR_CORRUPT, "invalid roaring bitmap in %s", what);
 	*out = bm;
 	if (used != NULL)
 		*used = size;
@@ -248,6 +253,17 @@ eval_empty(const pm_predicate *leaf, pm_file_index_result *out)
 	}
 }
 
+/*
+ * An index a kind reader cannot use for this column's type (PM_ERR_UNSUPPORTED
+ * from its open) answers "no information", as unknown kinds do.
+ */
+static pm_code
+no_information(pm_error *err)
+{
+	pm_error_clear(err);
+	return PM_OK;
+}
+
 /* One entry's answer; kinds not built in answer "no information". */
 static pm_code
 eval_entry(const pm_env *env, const pm_file_index_entry *e, const pm_type *type,
@@ -276,7 +292,28 @@ eval_entry(const pm_env *env, const pm_file_index_entry *e, const pm_type *type,
 		rc = pm_bloom_filter_index_eval(idx, leaf, out, err);
 		pm_bloom_filter_index_free(idx);
 	}
-	/* "range-bitmap" and "bsi" plug in here once their readers are built */
+	else if (strcmp(e->kind, "range-bitmap") == 0)
+	{
+		pm_range_bitmap_index *idx;
+
+		rc = pm_range_bitmap_index_open(env, e->body, e->len, type, &idx, err);
+		if (rc == PM_ERR_UNSUPPORTED)
+			return no_information(err);
+		PM_TRY(rc);
+		rc = pm_range_bitmap_index_eval(idx, leaf, out, err);
+		pm_range_bitmap_index_free(idx);
+	}
+	else if (strcmp(e->kind, "bsi") == 0)
+	{
+		pm_bsi_index *idx;
+
+		rc = pm_bsi_index_open(env, e->body, e->len, type, &idx, err);
+		if (rc == PM_ERR_UNSUPPORTED)
+			return no_information(err);
+		PM_TRY(rc);
+		rc = pm_bsi_index_eval(idx, leaf, out, err);
+		pm_bsi_index_free(idx);
+	}
 	return rc;
 }
 

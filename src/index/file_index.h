@@ -74,11 +74,13 @@ pm_file_index_result_clear(pm_file_index_result *r)
 
 /*
  * Deserialize one portable RoaringBitmap (Java's serialized form) of at most
- * n bytes at p, checked by pm_roaring_portable_check first; *used = the
- * bytes it took (may be NULL). PM_ERR_CORRUPT if malformed. Free the
- * bitmap with roaring_bitmap_free.
+ * n bytes at p, checked by pm_roaring_portable_check first; every value must
+ * be below limit (a row count; < 0: no bound); *used = the bytes it took (may
+ * be NULL). PM_ERR_CORRUPT naming what if malformed. Free the bitmap with
+ * roaring_bitmap_free.
  */
-extern pm_code pm_file_index_read_bitmap(const uint8_t *p, size_t n, roaring_bitmap_t **out,
+extern pm_code pm_file_index_read_bitmap(const uint8_t *p, size_t n, int64_t limit,
+										 const char *what, roaring_bitmap_t **out,
 										 size_t *used, pm_error *err);
 
 /* One (column, index kind) entry of a container. */

@@ -746,7 +746,7 @@ build_bitmap_v1_single_rows(wbuf *w, int32_t rows, const int64_t *keys, int n, i
 static void
 test_container_synthetic(void **state)
 {
-	static const char *const kinds[] = {"bitmap", "bsi", "bitmap"};
+	static const char *const kinds[] = {"bitmap", "no-such-kind", "bitmap"};
 	const int64_t keys[] = {10, 20, 30};
 	wbuf		bodies[3] = {0};
 	wbuf		w;

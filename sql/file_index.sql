@@ -17,6 +17,9 @@ IMPORT FOREIGN SCHEMA "append_with_bitmap_no_embedding" FROM SERVER fi_pq INTO f
 IMPORT FOREIGN SCHEMA "append_with_bloomfilter" FROM SERVER fi_pq INTO fi;
 IMPORT FOREIGN SCHEMA "pk_with_bitmap_dv" FROM SERVER fi_pq INTO fi;
 IMPORT FOREIGN SCHEMA "append_with_bitmap_alter_table" FROM SERVER fi_pq INTO fi;
+IMPORT FOREIGN SCHEMA "append_with_rangebitmap" FROM SERVER fi_pq INTO fi;
+IMPORT FOREIGN SCHEMA "append_with_rangebitmap_multi_chunk" FROM SERVER fi_pq INTO fi;
+IMPORT FOREIGN SCHEMA "append_with_bsi" FROM SERVER fi_pq INTO fi;
 
 -- bitmap v2, embedded: 'Carol' is absent, 'Bob' in rows 1 and 5
 EXPLAIN (COSTS OFF) SELECT * FROM fi.append_with_bitmap WHERE f0 = 'Carol';
@@ -66,6 +69,29 @@ EXPLAIN (COSTS OFF) SELECT * FROM fi.append_with_bitmap_alter_table WHERE f1 = 1
 EXPLAIN (COSTS OFF) SELECT * FROM fi.append_with_bitmap_alter_table WHERE f4 = 'Bob';
 SELECT * FROM fi.append_with_bitmap_alter_table WHERE f4 = 'Bob' ORDER BY f3;
 SELECT * FROM fi.append_with_bitmap_alter_table WHERE f4 || '' = 'Bob' ORDER BY f3;
+
+-- range bitmaps in a .index sidecar: f0 holds 3 5 7 9 10 17 NULL NULL
+EXPLAIN (COSTS OFF) SELECT * FROM fi.append_with_rangebitmap WHERE f0 = 4;
+SELECT * FROM fi.append_with_rangebitmap WHERE f0 = 4;
+EXPLAIN (COSTS OFF) SELECT * FROM fi.append_with_rangebitmap WHERE f0 > 10 AND f0 < 17;
+SELECT * FROM fi.append_with_rangebitmap WHERE f0 > 10 AND f0 < 17;
+EXPLAIN (COSTS OFF) SELECT * FROM fi.append_with_rangebitmap WHERE f0 > 9 AND f0 < 17;
+SELECT * FROM fi.append_with_rangebitmap WHERE f0 > 9 AND f0 < 17;
+SELECT * FROM fi.append_with_rangebitmap WHERE f0 + 0 > 9 AND f0 + 0 < 17;
+EXPLAIN (COSTS OFF) SELECT * FROM fi.append_with_rangebitmap WHERE f4 = '2024-01-04';
+EXPLAIN (COSTS OFF) SELECT * FROM fi.append_with_rangebitmap_multi_chunk WHERE f1 IN (150, 250);
+EXPLAIN (COSTS OFF) SELECT * FROM fi.append_with_rangebitmap_multi_chunk WHERE f1 IN (150, 300);
+SELECT * FROM fi.append_with_rangebitmap_multi_chunk WHERE f1 IN (150, 300);
+SELECT * FROM fi.append_with_rangebitmap_multi_chunk WHERE f1 + 0 IN (150, 300);
+
+-- bit-slice indexes (f1, f2, f4) in a .index sidecar: f1 holds 20 50 100 100 200 300 500 NULL
+EXPLAIN (COSTS OFF) SELECT * FROM fi.append_with_bsi WHERE f1 = 150;
+SELECT * FROM fi.append_with_bsi WHERE f1 = 150;
+EXPLAIN (COSTS OFF) SELECT * FROM fi.append_with_bsi WHERE f1 > 300 AND f1 < 500;
+EXPLAIN (COSTS OFF) SELECT * FROM fi.append_with_bsi WHERE f1 >= 300 AND f1 < 500;
+SELECT * FROM fi.append_with_bsi WHERE f1 >= 300 AND f1 < 500;
+SELECT * FROM fi.append_with_bsi WHERE f1 + 0 >= 300 AND f1 + 0 < 500;
+EXPLAIN (COSTS OFF) SELECT * FROM fi.append_with_bsi WHERE f2 = 0;
 
 DROP SCHEMA fi CASCADE;
 DROP SERVER fi_pq;

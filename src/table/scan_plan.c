@@ -759,44 +759,65 @@ open_sidecar(index_ask *ia, const pm_predicate *filter, const char *path, pm_are
 }
 
 /*
- * True when the file's indexes prove that no row matches p: AND skips if
- * one child does, OR if every child does, a leaf if the index of its field
- * (found by field id in the file's schema, by its name there) says so.
+ * What the file's indexes say about p: a leaf asks the index of its field
+ * (found by field id in the file's schema, by its name there); AND
+ * intersects the row sets its children know (and skips if one child does),
+ * OR unites them (knowing nothing if one child knows nothing, skipping if
+ * every child does). An empty row set is a skip.
  */
 static pm_code
-index_skips(index_ask *ia, const pm_predicate *p, bool *skip, pm_error *err)
+index_rows(index_ask *ia, const pm_predicate *p, pm_file_index_result *out, pm_error *err)
 {
 	const pm_field *ff;
-	pm_file_index_result r;
-	bool		child;
+	pm_file_index_result child;
+	bool		is_and = p->op == PM_PRED_AND;
 
-	*skip = false;
+	pm_file_index_result_init(out);
 	switch (p->op)
 	{
 		case PM_PRED_AND:
-			for (int i = 0; i < p->nchildren && !*skip; i++)
-				PM_TRY(index_skips(ia, p->children[i], skip, err));
-			return PM_OK;
 		case PM_PRED_OR:
+			out->skip = !is_and && p->nchildren > 0;	/* OR: until a child may match */
 			for (int i = 0; i < p->nchildren; i++)
 			{
-				PM_TRY(index_skips(ia, p->children[i], &child, err));
-				if (!child)
-					return PM_OK;
+				pm_code		rc = index_rows(ia, p->children[i], &child, err);
+
+				if (rc != PM_OK || (is_and ? child.skip : child.rows == NULL && !child.skip))
+				{
+					/* an error; AND: no row; OR: a branch that may match anything */
+					pm_file_index_result_clear(out);
+					out->skip = rc == PM_OK && is_and;
+					return rc;
+				}
+				if (child.skip || child.rows == NULL)
+					continue;	/* OR: adds no row; AND: restricts nothing */
+				out->skip = false;
+				if (out->rows == NULL)
+				{
+					out->rows = child.rows;
+					child.rows = NULL;
+				}
+				else if (is_and)
+					roaring_bitmap_and_inplace(out->rows, child.rows);
+				else
+					roaring_bitmap_or_inplace(out->rows, child.rows);
+				pm_file_index_result_clear(&child);
 			}
-			*skip = p->nchildren > 0;
-			return PM_OK;
+			break;
 		case PM_PRED_FALSE:
-			*skip = true;
+			out->skip = true;
 			return PM_OK;
 		default:
+			if ((ff = leaf_file_field(ia, p)) == NULL)
+				return PM_OK;
+			PM_TRY(pm_file_index_eval(ia->fi, ff->name, ff->type, p, out, err));
 			break;
 	}
-	if ((ff = leaf_file_field(ia, p)) == NULL)
-		return PM_OK;
-	PM_TRY(pm_file_index_eval(ia->fi, ff->name, ff->type, p, &r, err));
-	*skip = r.skip;
-	pm_file_index_result_clear(&r);
+	if (out->rows != NULL && roaring_bitmap_is_empty(out->rows))
+	{
+		pm_file_index_result_clear(out);
+		out->skip = true;
+	}
 	return PM_OK;
 }
 
@@ -863,7 +884,11 @@ index_prune(pm_scan *scan, prune_state *ps, const pm_manifest_entry *e, const pm
 		rc = pm_file_index_open(t->env, bytes, len, &ia.fi, err);
 	if (rc == PM_OK)
 	{
-		rc = index_skips(&ia, ps->filter, pruned, err);
+		pm_file_index_result r;
+
+		rc = index_rows(&ia, ps->filter, &r, err);
+		*pruned = rc == PM_OK && r.skip;
+		pm_file_index_result_clear(&r);
 		pm_file_index_free(ia.fi);
 	}
 	if (rc != PM_OK && err->path[0] == '\0')

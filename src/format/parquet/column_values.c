@@ -148,6 +148,16 @@ floor_div(int64_t a, int64_t b)
 	return q;
 }
 
+/* a - floor_div(a, b) * b, in [0, b) for b > 0, without the product (which
+ * leaves int64 for a near INT64_MIN) */
+static inline int64_t
+floor_mod(int64_t a, int64_t b)
+{
+	int64_t		r = a % b;
+
+	return r < 0 ? r + b : r;
+}
+
 static bool
 grow_data(pm_vector *v, int64_t *cap, int64_t extra, pm_arena *arena)
 {
@@ -292,7 +302,7 @@ pm_pq_column_convert(pm_pq_column *c, const pm_pq_values *src, int64_t s0, int64
 					int64_t		x;
 
 					memcpy(&x, sp + (size_t) i * 8, 8);
-					v->nanos[d0 + i] = (uint16_t) (x - floor_div(x, 1000) * 1000);
+					v->nanos[d0 + i] = (uint16_t) floor_mod(x, 1000);
 				}
 			}
 			break;

@@ -15,7 +15,9 @@ ROOT=$(pwd)
 export PAIMON_CORPUS=${PAIMON_CORPUS:-$(cd "$ROOT/.." && pwd)/shared/corpus}
 
 bash scripts/install-deps.sh
-make -s -j2
+# from scratch with -Werror: a compiler warning fails the run
+make -s clean
+make -s -j2 WERROR=1
 make -s install
 
 status=0

@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 
+from input_required import missing_input
+
 
 def psql(sql):
     return subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1",
@@ -47,6 +49,9 @@ def main():
                                                        os.path.join(here, "..", "..", "..", "shared", "corpus")))
     args = ap.parse_args()
     src = os.path.join(os.path.abspath(args.corpus), "tables", "parquet", "append_10.db")
+    if not os.path.isdir(src):
+        return missing_input("run_corrupt", "corpus table not found at %s (set PAIMON_CORPUS or --corpus)"
+                             % src)
     # (name, which file, damage, accepted SQLSTATEs, file must be named)
     cases = [
         ("truncated data file", "**/data-*.parquet", damage_truncate, {"XX001"}, True),

@@ -429,7 +429,7 @@ test_manifest_values(void **state)
 {
 	const char *dir = "tables/parquet/append_09.db/append_09";
 	char		path[1024];
-	pm_fileio  *io = pm_local_fileio_create(pm_env_default());
+	pm_fileio  *io;
 	pm_format_read_options opt = {manifest_type(), 0, NULL};
 	pm_format_reader *r;
 	pm_batch   *b;
@@ -439,7 +439,8 @@ test_manifest_values(void **state)
 	const uint8_t *p;
 
 	(void) state;
-	unit_require_corpus();
+	unit_require_corpus();		/* before allocating: a skip does not free */
+	io = pm_local_fileio_create(pm_env_default());
 	pm_error_clear(&err);
 	snprintf(path, sizeof(path), "%s/manifest/manifest-97ddb443-4cd9-42e9-9871-4d51d4fa1b49-0",
 			 unit_corpus_path(dir));
@@ -622,12 +623,13 @@ walk_tables(pm_fileio *io, const char *dir, int depth, walk_stats *ws)
 static void
 test_all_orc_manifests(void **state)
 {
-	pm_fileio  *io = pm_local_fileio_create(pm_env_default());
+	pm_fileio  *io;
 	walk_stats	ws = {0};
 	char		root[1024];
 
 	(void) state;
-	unit_require_corpus();
+	unit_require_corpus();		/* before allocating: a skip does not free */
+	io = pm_local_fileio_create(pm_env_default());
 	snprintf(root, sizeof(root), "%s", unit_corpus_path("tables"));
 	walk_tables(io, root, 3, &ws);
 	print_message("orc manifests %d, lists %d, entries %lld, data files checked %lld\n",
@@ -900,7 +902,7 @@ test_corrupt(void **state)
 {
 	const char *rel = "tables/parquet/append_09.db/append_09/manifest/"
 		"manifest-97ddb443-4cd9-42e9-9871-4d51d4fa1b49-0";
-	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_fileio  *io;
 	uint8_t    *buf,
 			   *mut;
 	long		len;
@@ -910,7 +912,8 @@ test_corrupt(void **state)
 	int			corrupt = 0;
 
 	(void) state;
-	unit_require_corpus();
+	unit_require_corpus();		/* before allocating: a skip does not free */
+	io = pm_memory_fileio_create(pm_env_default());
 	f = fopen(unit_corpus_path(rel), "rb");
 	assert_non_null(f);
 	fseek(f, 0, SEEK_END);

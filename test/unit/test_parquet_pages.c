@@ -15,6 +15,7 @@
  */
 #include "unit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -994,6 +995,15 @@ test_nanos_int64_extremes(void **state)
 	{
 		wbuf		file = build_file(&f);
 
+		if (getenv("PARQUET_SEED_OUT") != NULL)
+		{
+			/* how test/fuzz/corpus/parquet/ub_nanos_int64_min was made */
+			FILE	   *out = fopen(getenv("PARQUET_SEED_OUT"), "wb");
+
+			assert_non_null(out);
+			assert_int_equal(fwrite(file.p, 1, file.n, out), file.n);
+			fclose(out);
+		}
 		assert_int_equal(open_file(&res, &file, row_of(1, names, types), 0), PM_OK);
 	}
 	while (pm_format_reader_next(res.r, &res.b, &res.err) == PM_OK && res.b != NULL)

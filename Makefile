@@ -1,6 +1,7 @@
 # paimon_fdw: PGXS build of the extension, plus the core library's own tests.
 #
-#   make && make install        the extension (needs pg_config)
+#   make && make install        the extension (needs pg_config); WERROR=1 makes
+#                               any compiler warning an error (CI builds so)
 #   make check-unit             core unit tests + fuzz corpus replay, no Postgres
 #   make installcheck           pg_regress tests against a running server
 #   make fuzz                   libFuzzer harnesses (clang)
@@ -23,6 +24,9 @@ SHLIB_LINK += $(CORE_LIBS)
 PG_CPPFLAGS += -Isrc
 # header dependencies: a changed header rebuilds the objects that include it
 PG_CFLAGS += -std=gnu11 -MMD -MP
+ifeq ($(WERROR),1)
+PG_CFLAGS += -Werror
+endif
 EXTRA_CLEAN = $(OBJS:.o=.d)
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
@@ -39,10 +43,13 @@ endif
 # The core without Postgres: unit tests and fuzz replay. Compiled with no
 # Postgres include path, so a stray #include "postgres.h" fails here.
 # ---------------------------------------------------------------------------
-UNIT_CC ?= cc
+UNIT_CC ?= clang
+# -fno-sanitize-recover: undefined behaviour aborts the test like a crash
+# instead of printing a line and carrying on.
+SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all
 UNIT_CFLAGS ?= -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
-	-fsanitize=address,undefined -fno-omit-frame-pointer -Isrc -Itest/unit
-UNIT_BUILD = build/unit
+	$(SANITIZE) -fno-omit-frame-pointer -Isrc -Itest/unit
+UNIT_BUILD = build/unit-$(notdir $(UNIT_CC))
 UNIT_CORE_OBJS = $(patsubst %.c,$(UNIT_BUILD)/%.o,$(CORE_SRCS))
 UNIT_TESTS = $(patsubst test/unit/%.c,$(UNIT_BUILD)/%,$(sort $(wildcard test/unit/test_*.c)))
 UNIT_HELPERS = $(patsubst %.c,$(UNIT_BUILD)/%.o,$(sort $(filter-out test/unit/test_%.c,$(wildcard test/unit/*.c))))
@@ -80,7 +87,7 @@ FUZZ_BUILD = build/fuzz
 fuzz: $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 $(FUZZ_BUILD)/fuzz_%: test/fuzz/fuzz_%.c $(CORE_SRCS)
 	@mkdir -p $(FUZZ_BUILD)
-	$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -Isrc $< $(CORE_SRCS) $(CORE_LIBS) -lm -o $@
+	$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer $(SANITIZE) -Isrc $< $(CORE_SRCS) $(CORE_LIBS) -lm -o $@
 
 clean-unit:
 	rm -rf build

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what paimon_fdw needs on Debian 12 (as root): PostgreSQL 15 and its
 # server headers, the compression/JSON/io_uring/roaring libraries, cmocka,
-# clang (fuzzers), Java 17 + Maven and Python 3 (the reference oracle), and
+# clang (unit tests and fuzzers), Java 17 + Maven and Python 3 (the reference oracle), and
 # the en_US.UTF-8 locale (the oracle's second cluster: text under a real
 # collation). Idempotent: packages already present are not reinstalled, a
 # locale already generated is not generated again.

@@ -32,7 +32,7 @@ vfail(pm_error *err, pm_code code, int sys_errno, const char *fmt, va_list ap)
 }
 
 pm_code
-pm_fail(pm_error *err, pm_code code, const char *fmt,...)
+(pm_fail) (pm_error *err, pm_code code, const char *fmt,...)
 {
 	va_list		ap;
 
@@ -43,7 +43,7 @@ pm_fail(pm_error *err, pm_code code, const char *fmt,...)
 }
 
 pm_code
-pm_fail_errno(pm_error *err, int sys_errno, const char *fmt,...)
+(pm_fail_errno) (pm_error *err, int sys_errno, const char *fmt,...)
 {
 	va_list		ap;
 

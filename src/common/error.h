@@ -53,6 +53,22 @@ extern pm_code pm_fail(pm_error *err, pm_code code, const char *fmt,...) PM_PRIN
 /* Like pm_fail, with the errno that caused an I/O failure. */
 extern pm_code pm_fail_errno(pm_error *err, int sys_errno, const char *fmt,...) PM_PRINTF(3, 4);
 
+/*
+ * The calls above return their code through a macro, so the compiler sees
+ * that a failure path returns non-OK: after PM_TRY(f(..., &out)), out was
+ * set (no false -Wmaybe-uninitialized where f's failure is a pm_fail).
+ * `code` is evaluated twice: pass a constant or a plain expression.
+ */
+static inline pm_code
+pm_code_of_(pm_code code, pm_code recorded)
+{
+	(void) recorded;
+	return code;
+}
+#define pm_fail(err, code, ...) pm_code_of_((code), pm_fail((err), (code), __VA_ARGS__))
+#define pm_fail_errno(err, sys_errno, ...) \
+	pm_code_of_(PM_ERR_IO, pm_fail_errno((err), (sys_errno), __VA_ARGS__))
+
 /* Set the detail line of an error already recorded. */
 extern void pm_error_detail(pm_error *err, const char *fmt,...) PM_PRINTF(2, 3);
 

@@ -98,11 +98,11 @@ heap_push(pm_merge_reader *m, int run)
 	while (i > 0)
 	{
 		int			p = (i - 1) / 2;
+		int			t;
 
 		if (run_compare(m, m->heap[p], m->heap[i]) <= 0)
 			break;
-		int			t = m->heap[p];
-
+		t = m->heap[p];
 		m->heap[p] = m->heap[i];
 		m->heap[i] = t;
 		i = p;
@@ -120,7 +120,8 @@ heap_pop(pm_merge_reader *m)
 	{
 		int			l = 2 * i + 1,
 					r = l + 1,
-					s = i;
+					s = i,
+					t;
 
 		if (l < m->nheap && run_compare(m, m->heap[l], m->heap[s]) < 0)
 			s = l;
@@ -128,8 +129,7 @@ heap_pop(pm_merge_reader *m)
 			s = r;
 		if (s == i)
 			break;
-		int			t = m->heap[s];
-
+		t = m->heap[s];
 		m->heap[s] = m->heap[i];
 		m->heap[i] = t;
 		i = s;

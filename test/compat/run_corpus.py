@@ -29,6 +29,8 @@ import struct
 import subprocess
 import sys
 
+from input_required import missing_input
+
 # Tables whose external paths were recorded on the writer's machine:
 # recorded prefix -> directory relative to the table's .db directory.
 EXTERNAL_PREFIXES = {
@@ -213,6 +215,9 @@ def main():
     args = ap.parse_args()
     corpus = os.path.abspath(args.corpus)
     required = set(k for k in args.require.split(",") if k)
+    if not os.path.isdir(os.path.join(corpus, "expected")):
+        return missing_input("run_corpus", "Paimon corpus not found at %s (set PAIMON_CORPUS or --corpus)"
+                             % corpus)
     psql("CREATE EXTENSION IF NOT EXISTS paimon_fdw")
     psql("DO $$DECLARE s text; BEGIN FOR s IN SELECT srvname FROM pg_foreign_server WHERE srvname LIKE 'corpus_srv_%' "
          "LOOP EXECUTE format('DROP SERVER %I CASCADE', s); END LOOP; END$$")
@@ -220,10 +225,16 @@ def main():
     counts = {}
     failed_required = 0
     for path in sorted(glob.glob(os.path.join(corpus, "expected", "*.json"))):
-        case = json.load(open(path))
-        if args.case and case["case"] not in args.case:
+        try:
+            case = json.load(open(path))
+            name, kind = case["case"], case["table_kind"]
+        except Exception as e:  # noqa: BLE001 - a case we cannot read is a failure
+            print("FAIL  ?      %-48s unreadable case file: %s" % (os.path.basename(path), e))
+            counts.setdefault("?", [0, 0])[1] += 1
+            failed_required += 1
             continue
-        kind = case.get("table_kind", "?")
+        if args.case and name not in args.case:
+            continue
         try:
             ok, msg = run_case(corpus, path, servers)
         except Exception as e:  # noqa: BLE001 - report and go on
@@ -231,13 +242,22 @@ def main():
         c = counts.setdefault(kind, [0, 0])
         c[0 if ok else 1] += 1
         status = "ok  " if ok else ("FAIL" if kind in required else "xfail")
-        print("%-5s %-6s %-48s %s" % (status, kind, case["case"], msg))
+        print("%-5s %-6s %-48s %s" % (status, kind, name, msg))
         if not ok and kind in required:
             failed_required += 1
     for kind, (p, f) in sorted(counts.items()):
         print("corpus %-6s: %d passed, %d failed%s" % (kind, p, f, "" if kind in required else " (not required yet)"))
     total_p = sum(c[0] for k, c in counts.items() if k in required)
-    total_f = sum(c[1] for k, c in counts.items() if k in required)
+    total_f = sum(c[1] for k, c in counts.items() if k in required or k == "?")
+    # zero cases is not a pass: every required kind has cases, --case names one
+    if args.case:
+        missing = [] if counts else ["--case"]
+    else:
+        missing = sorted(required - set(counts))
+    for what in missing:
+        print("FAIL  %-6s no case ran" % what)
+        total_f += 1
+        failed_required += 1
     print("%d passed, %d failed" % (total_p, total_f))
     return 1 if failed_required else 0
 

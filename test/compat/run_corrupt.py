@@ -21,6 +21,8 @@ import sys
 import tempfile
 import zlib
 
+from input_required import missing_input
+
 
 def psql(sql):
     return subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1",
@@ -73,6 +75,10 @@ def main():
                                                        os.path.join(here, "..", "..", "..", "shared", "corpus")))
     args = ap.parse_args()
     tables = os.path.join(os.path.abspath(args.corpus), "tables", "parquet")
+    for db in (APPEND_10[0], PK_BITMAP_DV[0]):
+        if not os.path.isdir(os.path.join(tables, db + ".db")):
+            return missing_input("run_corrupt", "corpus table not found at %s (set PAIMON_CORPUS or --corpus)"
+                                 % os.path.join(tables, db + ".db"))
     # (name, table, which file, damage, accepted SQLSTATEs, file must be named)
     cases = [
         ("truncated data file", APPEND_10, "**/data-*.parquet", damage_truncate, {"XX001"}, True),

@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+from input_required import missing_input
+
 TABLE_DB = "append_10.db"
 TABLE = "append_10"
 
@@ -100,9 +102,8 @@ def main():
     args = ap.parse_args()
     src = os.path.join(os.path.abspath(args.corpus), "tables", "parquet")
     if not os.path.isdir(os.path.join(src, TABLE_DB)):
-        print("FAIL  corpus table %s not found under %s" % (TABLE_DB, src))
-        print("0 passed, 1 failed")
-        return 1
+        return missing_input("run_options", "corpus table %s not found under %s (set PAIMON_CORPUS or --corpus)"
+                             % (TABLE_DB, src))
     passed = failed = 0
     psql("CREATE EXTENSION IF NOT EXISTS paimon_fdw")
 

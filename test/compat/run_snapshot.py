@@ -29,6 +29,8 @@ import subprocess
 import sys
 import tempfile
 
+from input_required import missing_input
+
 TABLE = "append_09"
 
 
@@ -252,9 +254,8 @@ def main():
     args = ap.parse_args()
     corpus = os.path.abspath(args.corpus)
     if not os.path.isdir(os.path.join(corpus, "tables", "parquet", TABLE + ".db")):
-        print("FAIL  corpus table %s not found under %s" % (TABLE, corpus))
-        print("0 passed, 1 failed")
-        return 1
+        return missing_input("run_snapshot", "corpus table %s not found under %s (set PAIMON_CORPUS or --corpus)"
+                             % (TABLE, corpus))
     psql("CREATE EXTENSION IF NOT EXISTS paimon_fdw")
     w = Warehouse(corpus)
     passed = failed = 0

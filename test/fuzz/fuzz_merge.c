@@ -34,20 +34,20 @@ static const char *const option_sets[] = {
 	"\"merge-engine\":\"first-row\",\"ignore-delete\":\"true\"",
 	"\"merge-engine\":\"partial-update\",\"ignore-delete\":\"true\"",
 	"\"merge-engine\":\"partial-update\",\"partial-update.remove-record-on-delete\":\"true\"",
-	"\"merge-engine\":\"partial-update\",\"fields.a.sequence-group\":\"b,c\",\"fields.f.sequence-group\":\"d,e\","
+	("\"merge-engine\":\"partial-update\",\"fields.a.sequence-group\":\"b,c\",\"fields.f.sequence-group\":\"d,e\","
 	"\"fields.c.aggregate-function\":\"collect\",\"fields.e.aggregate-function\":\"sum\","
-	"\"partial-update.remove-record-on-sequence-group\":\"a\"",
-	"\"merge-engine\":\"aggregation\",\"fields.a.aggregate-function\":\"sum\",\"fields.b.aggregate-function\":\"listagg\","
+	"\"partial-update.remove-record-on-sequence-group\":\"a\""),
+	("\"merge-engine\":\"aggregation\",\"fields.a.aggregate-function\":\"sum\",\"fields.b.aggregate-function\":\"listagg\","
 	"\"fields.c.aggregate-function\":\"collect\",\"fields.d.aggregate-function\":\"merge_map\","
 	"\"fields.e.aggregate-function\":\"product\",\"fields.f.aggregate-function\":\"bool_or\","
 	"\"fields.g.aggregate-function\":\"max\",\"fields.b.ignore-retract\":\"true\","
-	"\"fields.f.ignore-retract\":\"true\",\"fields.g.ignore-retract\":\"true\"",
-	"\"merge-engine\":\"aggregation\",\"fields.default-aggregate-function\":\"last_value\","
+	"\"fields.f.ignore-retract\":\"true\",\"fields.g.ignore-retract\":\"true\""),
+	("\"merge-engine\":\"aggregation\",\"fields.default-aggregate-function\":\"last_value\","
 	"\"fields.c.aggregate-function\":\"collect\",\"fields.c.distinct\":\"true\","
 	"\"fields.b.aggregate-function\":\"listagg\",\"fields.b.distinct\":\"true\","
-	"\"aggregation.remove-record-on-delete\":\"true\"",
-	"\"merge-engine\":\"aggregation\",\"fields.default-aggregate-function\":\"first_non_null_value\","
-	"\"fields.a.aggregate-function\":\"min\",\"fields.e.aggregate-function\":\"sum\",\"fields.g.aggregate-function\":\"sum\"",
+	"\"aggregation.remove-record-on-delete\":\"true\""),
+	("\"merge-engine\":\"aggregation\",\"fields.default-aggregate-function\":\"first_non_null_value\","
+	"\"fields.a.aggregate-function\":\"min\",\"fields.e.aggregate-function\":\"sum\",\"fields.g.aggregate-function\":\"sum\""),
 };
 
 typedef struct fz_run

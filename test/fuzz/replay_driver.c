@@ -75,5 +75,11 @@ main(int argc, char **argv)
 			closedir(d);
 	}
 	printf("replayed %d inputs\n", count);
+	if (count == 0)
+	{
+		/* a missing or empty seed directory must not pass as a clean replay */
+		fprintf(stderr, "no input replayed: the seed directory is missing or empty\n");
+		return 1;
+	}
 	return 0;
 }

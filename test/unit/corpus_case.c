@@ -873,10 +873,21 @@ corpus_case_check(const char *case_path, bool merged)
 				got = {0};
 	pm_scan_stats stats;
 
-	assert_non_null(c);
+	if (c == NULL)
+		fail_msg("%s: not valid JSON: %s (line %d)", case_path, jerr.text, jerr.line);
 	name = json_string_value(json_object_get(c, "case"));
 	table_rel = json_string_value(json_object_get(c, "table"));
 	pred_text = json_string_value(json_object_get(c, "predicate"));
+	columns = json_object_get(c, "columns");
+	rows = json_object_get(c, "rows");
+	/* a case without its rows would compare nothing */
+	if (name == NULL || table_rel == NULL || !json_is_array(columns) ||
+		json_array_size(columns) == 0 || !json_is_array(rows) ||
+		(json_object_get(c, "predicate") != NULL && pred_text == NULL &&
+		 !json_is_null(json_object_get(c, "predicate"))))
+		fail_msg("%s: a case needs strings \"case\" and \"table\", a non-empty array "
+				 "\"columns\", an array \"rows\" and a string or null \"predicate\"",
+				 case_path);
 	table_dir = strdup(unit_corpus_path(table_rel));
 	memset(&opts, 0, sizeof(opts));
 	if (json_is_integer(json_object_get(c, "snapshot")))
@@ -893,7 +904,6 @@ corpus_case_check(const char *case_path, bool merged)
 		assert_int_equal(pm_table_schema(table)->id,
 						 json_integer_value(json_object_get(c, "schema_id")));
 	row = pm_table_schema(table)->row_type;
-	columns = json_object_get(c, "columns");
 	ncols = (int) json_array_size(columns);
 	for (int i = 0; i < ncols; i++)
 	{
@@ -917,7 +927,6 @@ corpus_case_check(const char *case_path, bool merged)
 			fields[nfields++] = pf[i];
 	}
 
-	rows = json_object_get(c, "rows");
 	for (size_t i = 0; i < json_array_size(rows); i++)
 	{
 		sbuf		sb = {0};
@@ -955,6 +964,27 @@ corpus_case_check(const char *case_path, bool merged)
 	json_decref(c);
 }
 
+/* A test that fails with the message in its state (a case file we cannot use). */
+static void
+fail_with_state(void **state)
+{
+	fail_msg("%s", (const char *) *state);
+}
+
+/* The test standing for the cases of an absent corpus: skipped or failed. */
+static void
+missing_cases(void **state)
+{
+	unit_require_corpus();		/* skips or fails when the corpus is absent */
+	fail_msg("%s", (const char *) *state);
+}
+
+/*
+ * Missing input never passes silently: an absent corpus gives one test that
+ * is skipped (or fails, when input is required), a case file that cannot be
+ * parsed or has no table_kind a failing test of its name, and a corpus
+ * without any case of `kind` a failing test.
+ */
 int
 corpus_case_tests(const char *kind, void (*fn) (void **state), const struct CMUnitTest *extra,
 				  int nextra, struct CMUnitTest **out)
@@ -964,8 +994,10 @@ corpus_case_tests(const char *kind, void (*fn) (void **state), const struct CMUn
 	struct dirent *de;
 	struct CMUnitTest *tests = NULL;
 	char	  **names = NULL;
+	char		msg[4400];
 	int			nn = 0,
-				n = 0;
+				n = 0,
+				ncases = 0;
 
 	while (d != NULL && (de = readdir(d)) != NULL)
 	{
@@ -981,27 +1013,49 @@ corpus_case_tests(const char *kind, void (*fn) (void **state), const struct CMUn
 		closedir(d);
 	if (nn > 0)
 		qsort(names, nn, sizeof(char *), cmp_str);
-	tests = calloc((size_t) (nn + nextra + 1), sizeof(*tests));
+	tests = calloc((size_t) (nn + nextra + 2), sizeof(*tests));
 	for (int i = 0; i < nn; i++)
 	{
 		char		path[4096];
 		json_t	   *c;
 		json_error_t jerr;
+		const char *case_kind;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		c = json_load_file(path, 0, &jerr);
-		if (c != NULL && json_is_string(json_object_get(c, "table_kind")) &&
-			strcmp(json_string_value(json_object_get(c, "table_kind")), kind) == 0)
+		case_kind = json_string_value(json_object_get(c, "table_kind"));
+		if (c == NULL || case_kind == NULL)
+		{
+			if (c == NULL)
+				snprintf(msg, sizeof(msg), "%s: not valid JSON: %s (line %d)", path, jerr.text,
+						 jerr.line);
+			else
+				snprintf(msg, sizeof(msg), "%s: no string \"table_kind\"", path);
+			tests[n].name = strdup(names[i]);
+			tests[n].test_func = fail_with_state;
+			tests[n].initial_state = strdup(msg);
+			n++;
+		}
+		else if (strcmp(case_kind, kind) == 0)
 		{
 			tests[n].name = strdup(names[i]);
 			tests[n].test_func = fn;
 			tests[n].initial_state = strdup(path);
 			n++;
+			ncases++;
 		}
 		json_decref(c);
 		free(names[i]);
 	}
 	free(names);
+	if (ncases == 0)
+	{
+		snprintf(msg, sizeof(msg), "no expected case of table_kind \"%s\" in %s", kind, dir);
+		tests[n].name = strdup("corpus cases");
+		tests[n].test_func = missing_cases;
+		tests[n].initial_state = strdup(msg);
+		n++;
+	}
 	free(dir);
 	for (int i = 0; i < nextra; i++)
 		tests[n++] = extra[i];

@@ -87,6 +87,8 @@ extern void corpus_case_check(const char *case_path, bool merged);
  * The cmocka tests of every expected case of table_kind `kind` (test
  * function fn, state = the case file's path, name = its file name), in
  * file name order, followed by the nextra extra tests. Returns the count.
+ * Never zero cases silently: an absent corpus is one skipped (or, when input
+ * is required, failed) test, an unparsable case file a failed one.
  */
 extern int	corpus_case_tests(const char *kind, void (*fn) (void **state),
 							  const struct CMUnitTest *extra, int nextra,

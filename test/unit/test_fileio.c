@@ -78,6 +78,7 @@ check_local(bool use_uring)
 	assert_true(io->exists(io, path));
 	assert_false(io->is_dir(io, path));
 	/* a second write_new conflicts and leaves the file alone */
+	pm_error_clear(&err);
 	assert_int_equal(io->write_new(io, path, "x", 1, &err), PM_ERR_CONFLICT);
 	assert_string_equal(err.path, path);
 

@@ -15,6 +15,7 @@
  */
 #include "unit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -960,6 +961,69 @@ test_bss_nanos_flba_time(void **state)
 }
 
 /*
+ * INT64 TIMESTAMP(NANOS) at the ends of int64: microseconds are the floor,
+ * the nanosecond remainder is in [0, 1000). Near INT64_MIN the remainder
+ * used to be computed as x - floor(x / 1000) * 1000, whose product leaves
+ * int64 (UBSan: signed integer overflow, found by fuzz_parquet).
+ */
+static void
+test_nanos_int64_extremes(void **state)
+{
+	static const int64_t vals[] = {INT64_MIN, INT64_MIN + 1, INT64_MIN + 808, -1001, -1, 0,
+	999, INT64_MAX};
+	const int	n = (int) (sizeof(vals) / sizeof(vals[0]));
+	file_spec	f;
+	page_spec	p;
+	result		res;
+	const char *names[] = {"ts"};
+	const pm_type *types[] = {typ(PM_TYPE_TIMESTAMP, 9)};
+	int64_t		seen = 0;
+
+	memset(&f, 0, sizeof(f));
+	f.ncols = 1;
+	f.list_col = -1;
+	f.cols[0] = (col_spec) {"ts", PM_PQ_INT64, PM_PQ_REQUIRED, -1, 0, 0, 0, PM_PQ_UNIT_NANOS, PM_PQ_CODEC_UNCOMPRESSED};
+	f.nrg = 1;
+	f.rg_rows[0] = n;
+	f.chunk_values[0][0] = n;
+	memset(&p, 0, sizeof(p));
+	put(&p.body, vals, sizeof(vals));
+	p.type = PM_PQ_PAGE_DATA;
+	p.num_values = n;
+	p.encoding = PM_PQ_ENC_PLAIN;
+	write_page(&f.chunks[0][0], &f.cols[0], &p);
+	{
+		wbuf		file = build_file(&f);
+
+		if (getenv("PARQUET_SEED_OUT") != NULL)
+		{
+			/* how test/fuzz/corpus/parquet/ub_nanos_int64_min was made */
+			FILE	   *out = fopen(getenv("PARQUET_SEED_OUT"), "wb");
+
+			assert_non_null(out);
+			assert_int_equal(fwrite(file.p, 1, file.n, out), file.n);
+			fclose(out);
+		}
+		assert_int_equal(open_file(&res, &file, row_of(1, names, types), 0), PM_OK);
+	}
+	while (pm_format_reader_next(res.r, &res.b, &res.err) == PM_OK && res.b != NULL)
+	{
+		for (int64_t i = 0; i < res.b->nrows; i++)
+		{
+			__int128	x = vals[seen + i];
+			__int128	want_us = x >= 0 ? x / 1000 : -((-x + 999) / 1000);
+
+			assert_true(PM_VEC_VALUES(&res.b->cols[0], int64_t)[i] == want_us);
+			assert_true(res.b->cols[0].nanos[i] == x - want_us * 1000);
+		}
+		seen += res.b->nrows;
+	}
+	assert_int_equal(res.err.code, PM_OK);
+	assert_int_equal(seen, n);
+	close_file(&res);
+}
+
+/*
  * LIST<INT32> (optional list, optional elements) in v1 pages that split
  * rows: row r has r % 4 elements (r % 4 == 0: null list for r % 8 == 0,
  * empty otherwise); element j of row r is null when (r + j) % 3 == 0.
@@ -1152,6 +1216,7 @@ main(void)
 		cmocka_unit_test(test_v2_delta_snappy_rle_bool),
 		cmocka_unit_test(test_strings_delta_dict),
 		cmocka_unit_test(test_bss_nanos_flba_time),
+		cmocka_unit_test(test_nanos_int64_extremes),
 		cmocka_unit_test(test_list_rows_span_pages),
 		cmocka_unit_test(test_bad_pages),
 	};

@@ -8,6 +8,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -19,7 +20,19 @@
  */
 extern const char *unit_corpus_path(const char *relative);
 
-/* Skip the current test (cmocka skip()) when the corpus is absent. */
+/*
+ * Whether missing input is an error: in CI (CI=true) or with
+ * PAIMON_REQUIRE_CORPUS=1 (scripts/test.sh sets it in CI).
+ */
+extern bool unit_input_required(void);
+
+/*
+ * When the corpus is absent: fail the current test if input is required,
+ * else skip it (cmocka skip(), counted as skipped) saying why.
+ */
 extern void unit_require_corpus(void);
+
+/* The same for any missing input: fail or skip with `reason`. */
+extern void unit_missing_input(const char *reason);
 
 #endif

@@ -28,6 +28,8 @@
 
 #include <string.h>
 
+#include "common/floor_div.h"
+
 /*
  * Items per array/map value when an item can take zero bytes (e.g. "null"):
  * such counts cannot be checked against the bytes left, and must not let a
@@ -696,16 +698,6 @@ decimal_value(dctx *d, const uint8_t *b, int64_t len, pm_int128 *out)
 	return PM_OK;
 }
 
-static inline int64_t
-floor_div(int64_t a, int64_t b)
-{
-	int64_t		q = a / b;
-
-	if ((a % b != 0) && ((a < 0) != (b < 0)))
-		q--;
-	return q;
-}
-
 /* ----------------------------------------------------------------------
  * Skipping (values nobody asked for)
  * ----------------------------------------------------------------------
@@ -894,8 +886,8 @@ decode_timestamp(dctx *d, const plan_node *n)
 		micros = v;
 	else
 	{
-		micros = floor_div(v, 1000);
-		nanos = (uint16_t) (v - micros * 1000);
+		micros = pm_floor_div(v, 1000);
+		nanos = (uint16_t) pm_floor_mod(v, 1000);
 	}
 	ROOM(d, s);
 	if (n->want_nanos && nanos != 0 && s->vec->nanos == NULL &&
@@ -991,7 +983,7 @@ decode(dctx *d, const plan_node *n, int depth)
 			return PM_OK;
 		case OP_TIME_MICROS:
 			PM_TRY(rd_long(d, &i64));
-			i64 = floor_div(i64, 1000);
+			i64 = pm_floor_div(i64, 1000);
 			if (i64 < INT32_MIN || i64 > INT32_MAX)
 				return pm_fail(d->err, PM_ERR_CORRUPT, "avro time-micros out of range");
 			PUT(d, s, int32_t, (int32_t) i64);

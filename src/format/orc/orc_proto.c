@@ -228,26 +228,24 @@ parse_type(pb b, pm_arena *arena, orc_type *t, pm_error *err)
 	{
 		bool		ok = true;
 
+		/* a value is stored only once read: v is unset after a failed read */
 		if (f == 1)
 		{
-			ok = pb_uint(&b, wt, &v);
-			t->kind = v > 1000 ? 1000 : (int) v;
+			if ((ok = pb_uint(&b, wt, &v)))
+				t->kind = v > 1000 ? 1000 : (int) v;
 		}
 		else if (f == 2 && wt == WT_LEN)
 		{
 			pb			s;
 
 			ok = pb_len(&b, &s);
-			while (ok && s.p < s.end)
-			{
-				ok = pb_varint(&s, &v);
+			while (ok && s.p < s.end && (ok = pb_varint(&s, &v)))
 				t->subtypes[t->nsubtypes++] = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
-			}
 		}
 		else if (f == 2)
 		{
-			ok = pb_uint(&b, wt, &v);
-			t->subtypes[t->nsubtypes++] = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
+			if ((ok = pb_uint(&b, wt, &v)))
+				t->subtypes[t->nsubtypes++] = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
 		}
 		else if (f == 3 && wt == WT_LEN)
 		{
@@ -259,14 +257,10 @@ parse_type(pb b, pm_arena *arena, orc_type *t, pm_error *err)
 		}
 		else if (f == 4 || f == 5 || f == 6)
 		{
-			ok = pb_uint(&b, wt, &v);
-			v = v > UINT32_MAX ? UINT32_MAX : v;
-			if (f == 4)
-				t->max_length = (uint32_t) v;
-			else if (f == 5)
-				t->precision = (uint32_t) v;
-			else
-				t->scale = (uint32_t) v;
+			uint32_t   *dst = f == 4 ? &t->max_length : f == 5 ? &t->precision : &t->scale;
+
+			if ((ok = pb_uint(&b, wt, &v)))
+				*dst = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
 		}
 		else
 			ok = pb_skip(&b, wt);
@@ -387,15 +381,16 @@ parse_stream(pb b, orc_stream_info *s, pm_error *err)
 	{
 		bool		ok;
 
+		/* a value is stored only once read: v is unset after a failed read */
 		if (f == 1)
 		{
-			ok = pb_uint(&b, wt, &v);
-			s->kind = v > 1000 ? 1000 : (int) v;
+			if ((ok = pb_uint(&b, wt, &v)))
+				s->kind = v > 1000 ? 1000 : (int) v;
 		}
 		else if (f == 2)
 		{
-			ok = pb_uint(&b, wt, &v);
-			s->column = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
+			if ((ok = pb_uint(&b, wt, &v)))
+				s->column = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
 		}
 		else if (f == 3)
 			ok = pb_uint(&b, wt, &s->length);
@@ -422,15 +417,16 @@ parse_encoding(pb b, int *kind, uint32_t *dict_size, pm_error *err)
 	{
 		bool		ok;
 
+		/* a value is stored only once read: v is unset after a failed read */
 		if (f == 1)
 		{
-			ok = pb_uint(&b, wt, &v);
-			*kind = v > 3 ? 1000 : (int) v;
+			if ((ok = pb_uint(&b, wt, &v)))
+				*kind = v > 3 ? 1000 : (int) v;
 		}
 		else if (f == 2)
 		{
-			ok = pb_uint(&b, wt, &v);
-			*dict_size = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
+			if ((ok = pb_uint(&b, wt, &v)))
+				*dict_size = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
 		}
 		else
 			ok = pb_skip(&b, wt);

@@ -16,6 +16,8 @@
 
 #include <string.h>
 
+#include "common/floor_div.h"
+
 /* ---------------------------------------------------- type conversion */
 
 static int
@@ -138,16 +140,6 @@ pm_pq_column_choose_conv(const pm_pq_node *n, const pm_type *t, int64_t *time_di
 }
 /* ----------------------------------------------------------- conversion */
 
-static inline int64_t
-floor_div(int64_t a, int64_t b)
-{
-	int64_t		q = a / b;
-
-	if ((a % b != 0) && ((a < 0) != (b < 0)))
-		q--;
-	return q;
-}
-
 static bool
 grow_data(pm_vector *v, int64_t *cap, int64_t extra, pm_arena *arena)
 {
@@ -268,7 +260,7 @@ pm_pq_column_convert(pm_pq_column *c, const pm_pq_values *src, int64_t s0, int64
 			{
 				int64_t		div = c->time_div;
 
-				CONV_LOOP(int64_t, int32_t, (int32_t) floor_div(x, div));
+				CONV_LOOP(int64_t, int32_t, (int32_t) pm_floor_div(x, div));
 				break;
 			}
 		case PM_PQ_CV_TS_MILLIS:
@@ -282,7 +274,7 @@ pm_pq_column_convert(pm_pq_column *c, const pm_pq_values *src, int64_t s0, int64
 				memset(v->nanos + d0, 0, sizeof(uint16_t) * (size_t) k);
 			break;
 		case PM_PQ_CV_TS_NANOS:
-			CONV_LOOP(int64_t, int64_t, floor_div(x, 1000));
+			CONV_LOOP(int64_t, int64_t, pm_floor_div(x, 1000));
 			if (v->nanos)
 			{
 				const uint8_t *sp = src->fixed + (size_t) s0 * 8;
@@ -292,7 +284,7 @@ pm_pq_column_convert(pm_pq_column *c, const pm_pq_values *src, int64_t s0, int64
 					int64_t		x;
 
 					memcpy(&x, sp + (size_t) i * 8, 8);
-					v->nanos[d0 + i] = (uint16_t) (x - floor_div(x, 1000) * 1000);
+					v->nanos[d0 + i] = (uint16_t) pm_floor_mod(x, 1000);
 				}
 			}
 			break;

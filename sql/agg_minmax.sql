@@ -38,6 +38,8 @@ SELECT min(f2), max(f2), min(f3), max(f3), min(f4), max(f4), min(f5), max(f5), c
 FROM (SELECT * FROM mm.append_complex_data OFFSET 0) s;
 -- a partition column has statistics too: pushed; min(col + 0) is not
 EXPLAIN (COSTS OFF) SELECT min(f1) FROM mm.append_complex_data;
+SELECT min(f1), max(f1) FROM mm.append_complex_data;
+SELECT min(f1), max(f1) FROM (SELECT * FROM mm.append_complex_data OFFSET 0) s;
 EXPLAIN (COSTS OFF) SELECT min(f2 + 0) FROM mm.append_complex_data;
 
 -- tinyint, smallint, int, bigint, date, decimal(2,2): pushed

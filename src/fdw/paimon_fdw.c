@@ -38,6 +38,11 @@
 #include "optimizer/cost.h"
 #include "port/atomics.h"
 #include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datum.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+#include "utils/typcache.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -45,6 +50,7 @@
 
 #include "common/arena.h"
 #include "lsm/table_read.h"
+#include "table/scan_min_max.h"
 #include "table/split.h"
 #include "table/table.h"
 
@@ -75,13 +81,23 @@ enum FdwScanPrivateIndex
 	FdwScanPrivateRetrievedAttrs,	/* IntList of attnums */
 	FdwScanPrivateFunnel,		/* List of String: enum FunnelIndex */
 	FdwScanPrivateTableOid,		/* String: the foreign table's OID */
-	FdwScanPrivateCountOnly		/* Boolean-ish String "1": count(*) pushed down */
+	FdwScanPrivateCountOnly,	/* Boolean-ish String "1": count(*) pushed down */
+	FdwScanPrivateAggs			/* per output column an IntList (AggKind, attnum) */
 };
+
+/* What a column of a pushed-down aggregate row holds */
+typedef enum AggKind
+{
+	AGG_COUNT_STAR,
+	AGG_MIN,
+	AGG_MAX
+} AggKind;
 
 typedef struct PaimonFdwPlanState
 {
 	Oid			tableoid;
 	bool		count_exact;	/* file row counts are the table's row count */
+	Bitmapset  *minmax_exact;	/* attnums whose min/max the metadata knows */
 	PaimonFdwTableOptions opts;
 	Bitmapset  *attrs_used;
 	int64		funnel[FUNNEL_COUNT];
@@ -124,6 +140,7 @@ typedef struct PaimonFdwScanState
 	int64		claimed;		/* unit this participant took last, -1 none */
 	bool		count_only;		/* count(*) pushed down: one row of counts */
 	bool		count_done;
+	List	   *aggs;			/* min/max/count(*) pushed down: FdwScanPrivateAggs */
 	pm_batch   *batch;
 	int64		row;			/* next row of batch */
 	bool		done;
@@ -211,6 +228,53 @@ count_is_exact(const pm_scan *scan)
 	return !pm_scan_needs_merge(scan) && !pm_scan_has_deletion_vectors(scan);
 }
 
+/*
+ * The attributes in the query's output whose min and max the scan's file
+ * statistics know exactly (planning allocates in the planner's context).
+ */
+static Bitmapset *
+minmax_exact_attrs(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
+				   pm_table *table, pm_scan *scan)
+{
+	Bitmapset  *attrs = NULL;
+	Bitmapset  *exact = NULL;
+	const pm_type *row_type = pm_table_schema(table)->row_type;
+	Relation	rel = table_open(foreigntableid, NoLock);
+	int			i = -1;
+
+	pull_varattnos((Node *) baserel->reltarget->exprs, baserel->relid, &attrs);
+	while ((i = bms_next_member(attrs, i)) >= 0)
+	{
+		AttrNumber	attnum = i + FirstLowInvalidHeapAttributeNumber;
+		Form_pg_attribute att;
+		int			field;
+		pm_field_min_max mm;
+		pm_error	err;
+
+		if (attnum <= 0)
+			continue;
+		att = TupleDescAttr(RelationGetDescr(rel), attnum - 1);
+		if (att->attisdropped)
+			continue;
+		field = pm_type_field_index(row_type, NameStr(att->attname));
+		if (field < 0 || !pm_min_max_type_supported(row_type->fields[field].type) ||
+			pmfdw_type_oid(row_type->fields[field].type) != att->atttypid)
+			continue;
+		pm_error_clear(&err);
+		if (pm_scan_field_min_max(scan, field, &mm, &err) != PM_OK)
+			pmfdw_error(&err);
+		if (mm.exact)
+		{
+			MemoryContext old = MemoryContextSwitchTo(root->planner_cxt);
+
+			exact = bms_add_member(exact, attnum);
+			MemoryContextSwitchTo(old);
+		}
+	}
+	table_close(rel, NoLock);
+	return exact;
+}
+
 static void
 paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 {
@@ -265,6 +329,8 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	fpinfo->funnel[FUNNEL_PUSHED_QUALS] = npushed;
 	fpinfo->funnel[FUNNEL_RUNTIME_QUALS] = nruntime;
 	fpinfo->count_exact = count_is_exact(scan);
+	if (fpinfo->count_exact && baserel->baserestrictinfo == NIL)
+		fpinfo->minmax_exact = minmax_exact_attrs(root, baserel, foreigntableid, table, scan);
 	pm_scan_free(scan);
 	pm_arena_destroy(arena);
 	pm_table_close(table);
@@ -357,10 +423,13 @@ paimonGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	List	   *funnel = NIL;
 	List	   *fdw_scan_tlist = NIL;
 	bool		count_only = baserel->reloptkind == RELOPT_UPPER_REL;
+	List	   *aggs = NIL;
 	Index		scan_relid = baserel->relid;
 
 	if (count_only)
 	{
+		aggs = (List *) lsecond(best_path->fdw_private);
+		count_only = aggs == NIL;
 		/* count(*) answered from metadata: the plan produces the aggregates */
 		fpinfo = (PaimonFdwPlanState *) linitial(best_path->fdw_private);
 		scan_relid = 0;
@@ -389,21 +458,74 @@ paimonGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 		funnel = lappend(funnel, makeString(psprintf(INT64_FORMAT, fpinfo->funnel[i])));
 
 	return make_foreignscan(tlist, scan_clauses, scan_relid, NIL,
-							list_make4(retrieved, funnel,
+							list_make5(retrieved, funnel,
 									   makeString(psprintf("%u", fpinfo->tableoid)),
-									   makeString(count_only ? "1" : "0")),
+									   makeString(count_only ? "1" : "0"), aggs),
 							fdw_scan_tlist, NIL, outer_plan);
 }
 
 /*
  * paimonGetForeignUpperPaths
- *		Push SELECT count(*) down when the metadata knows the answer.
+ *		Push SELECT count(*), min(col), max(col) down when the metadata
+ *		knows the answer.
  *
- * Only a plain count(*) (any number of them) over the whole table, no
- * WHERE, GROUP BY or HAVING, on a scan whose file row counts are exact
- * (append table, no deletion vectors). The executor re-checks exactness on
- * the snapshot it reads and counts rows by scanning if it no longer holds.
+ * Only plain count(*), min(col) and max(col) (any number of them) over the
+ * whole table, no WHERE, GROUP BY or HAVING, on a scan whose file row
+ * counts are exact (append table, no deletion vectors) and, for min/max,
+ * whose file statistics hold the column's exact min and max
+ * (scan_min_max.h). The executor re-checks exactness on the snapshot it
+ * reads and computes the answer by scanning if it no longer holds.
  */
+
+/* The kind of a pushable aggregate and its column (0 for count(*)); -1: not pushable. */
+static int
+pushable_agg(Aggref *agg, Index relid, const PaimonFdwPlanState *fpinfo, AttrNumber *attnum)
+{
+	TargetEntry *te;
+	Var		   *var;
+	bool		is_min;
+
+	*attnum = 0;
+	if (agg->aggfilter != NULL || agg->aggdistinct != NIL || agg->aggorder != NIL ||
+		agg->agglevelsup != 0 || agg->aggsplit != AGGSPLIT_SIMPLE)
+		return -1;
+	if (agg->aggfnoid == F_COUNT_)
+		return agg->aggstar ? AGG_COUNT_STAR : -1;
+	switch (agg->aggfnoid)
+	{
+		case F_MIN_INT2:
+		case F_MIN_INT4:
+		case F_MIN_INT8:
+		case F_MIN_DATE:
+		case F_MIN_TIMESTAMP:
+		case F_MIN_TIMESTAMPTZ:
+		case F_MIN_NUMERIC:
+			is_min = true;
+			break;
+		case F_MAX_INT2:
+		case F_MAX_INT4:
+		case F_MAX_INT8:
+		case F_MAX_DATE:
+		case F_MAX_TIMESTAMP:
+		case F_MAX_TIMESTAMPTZ:
+		case F_MAX_NUMERIC:
+			is_min = false;
+			break;
+		default:
+			return -1;
+	}
+	if (list_length(agg->args) != 1)
+		return -1;
+	te = linitial_node(TargetEntry, agg->args);
+	var = (Var *) te->expr;
+	if (!IsA(var, Var) || var->varno != relid || var->varlevelsup != 0 ||
+		var->varattno <= 0 || var->vartype != agg->aggtype ||
+		!bms_is_member(var->varattno, fpinfo->minmax_exact))
+		return -1;
+	*attnum = var->varattno;
+	return is_min ? AGG_MIN : AGG_MAX;
+}
+
 static void
 paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 						   RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
@@ -412,6 +534,8 @@ paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	Query	   *parse = root->parse;
 	PathTarget *target;
 	ForeignPath *upper;
+	List	   *aggs = NIL;
+	bool		only_count = true;
 	ListCell   *lc;
 
 	if (stage != UPPERREL_GROUP_AGG || input_rel->reloptkind != RELOPT_BASEREL ||
@@ -425,15 +549,21 @@ paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	foreach(lc, target->exprs)
 	{
 		Aggref	   *agg = (Aggref *) lfirst(lc);
+		AttrNumber	attnum;
+		int			kind;
 
-		if (!IsA(agg, Aggref) || agg->aggfnoid != F_COUNT_ || !agg->aggstar ||
-			agg->aggfilter != NULL || agg->aggdistinct != NIL || agg->aggorder != NIL ||
-			agg->agglevelsup != 0 || agg->aggsplit != AGGSPLIT_SIMPLE)
+		if (!IsA(agg, Aggref))
 			return;
+		kind = pushable_agg(agg, input_rel->relid, fpinfo, &attnum);
+		if (kind < 0)
+			return;
+		if (kind != AGG_COUNT_STAR)
+			only_count = false;
+		aggs = lappend(aggs, list_make2_int(kind, attnum));
 	}
 	output_rel->fdw_private = fpinfo;
 	upper = create_foreign_upper_path(root, output_rel, target, 1, 1, 1 + cpu_tuple_cost,
-									  NIL, NULL, list_make1(fpinfo));
+									  NIL, NULL, list_make2(fpinfo, only_count ? NIL : aggs));
 	upper->path.parallel_safe = false;	/* as the plain scan: not in a worker */
 	add_path(output_rel, (Path *) upper);
 }
@@ -448,6 +578,12 @@ static bool
 scan_count_only(ForeignScan *plan)
 {
 	return strcmp(strVal(list_nth(plan->fdw_private, FdwScanPrivateCountOnly)), "1") == 0;
+}
+
+static List *
+scan_aggs(ForeignScan *plan)
+{
+	return (List *) list_nth(plan->fdw_private, FdwScanPrivateAggs);
 }
 
 static char *
@@ -476,6 +612,8 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	ExplainPropertyText("Paimon Table", psprintf("%s.%s", opts.database, opts.table), es);
 	if (scan_count_only(plan))
 		ExplainPropertyText("Aggregate Pushdown", "count(*) from file metadata", es);
+	else if (scan_aggs(plan) != NIL)
+		ExplainPropertyText("Aggregate Pushdown", "min/max/count(*) from file metadata", es);
 	/* the funnel is a property of the snapshot: deterministic, so always shown */
 	ExplainPropertyInteger("Snapshot", NULL, v[FUNNEL_SNAPSHOT], es);
 	ExplainPropertyInteger("Pushed Filters", NULL, v[FUNNEL_PUSHED_QUALS], es);
@@ -551,9 +689,10 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	fs->io = pmfdw_fileio_create(fs->cxt);
 	fs->table = open_table(&fs->opts, fs->env, fs->io, NULL);
 
-	if (scan_count_only(plan))
+	if (scan_count_only(plan) || scan_aggs(plan) != NIL)
 	{
 		fs->count_only = true;
+		fs->aggs = scan_aggs(plan);
 		fs->fields = palloc(sizeof(int));
 		pm_error_clear(&err);
 		if (pm_table_scan_plan(fs->table, NULL, &fs->scan, &err) != PM_OK)
@@ -701,6 +840,222 @@ count_rows(PaimonFdwScanState *fs)
 	return n;
 }
 
+/* days and microseconds between 1970-01-01 and 2000-01-01 */
+#define AGG_UNIX_TO_PG_DAYS		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
+
+/* A min/max statistic as a Datum of the column's type (scan_min_max.h types). */
+static Datum
+stat_datum(const pm_type *type, const pm_value *v)
+{
+	switch (type->id)
+	{
+		case PM_TYPE_TINYINT:
+		case PM_TYPE_SMALLINT:
+			return Int16GetDatum((int16) v->u.i64);
+		case PM_TYPE_INT:
+			return Int32GetDatum((int32) v->u.i64);
+		case PM_TYPE_BIGINT:
+			return Int64GetDatum(v->u.i64);
+		case PM_TYPE_DATE:
+			return DateADTGetDatum((DateADT) (v->u.i64 - AGG_UNIX_TO_PG_DAYS));
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			/* microseconds, the nanos below them dropped: the floor Postgres reads */
+			return Int64GetDatum(v->u.i64 - AGG_UNIX_TO_PG_DAYS * USECS_PER_DAY);
+		case PM_TYPE_DECIMAL:
+			{
+				pm_int128	u = v->u.i128;
+				bool		neg = u < 0;
+				unsigned __int128 a = neg ? -(unsigned __int128) u : (unsigned __int128) u;
+				char		digits[64];
+				char		text[80];
+				int			n = 0;
+				int			k = 0;
+
+				do
+				{
+					digits[n++] = (char) ('0' + (int) (a % 10));
+					a /= 10;
+				} while (a != 0);
+				while (n <= type->scale)
+					digits[n++] = '0';
+				if (neg)
+					text[k++] = '-';
+				for (int i = n - 1; i >= 0; i--)
+				{
+					text[k++] = digits[i];
+					if (i == type->scale && i > 0)
+						text[k++] = '.';
+				}
+				text[k] = '\0';
+				return DirectFunctionCall3(numeric_in, CStringGetDatum(text),
+										   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+			}
+		default:
+			elog(ERROR, "unexpected Paimon type %s for min/max", pm_type_id_name(type->id));
+	}
+	return (Datum) 0;
+}
+
+/*
+ * min/max of the pushed-down aggregates by reading their columns: the
+ * snapshot being read no longer lets the metadata answer.
+ */
+static void
+aggregate_by_scanning(PaimonFdwScanState *fs, Relation rel, int *fields, Oid *types,
+					  int64 *count, Datum *values, bool *nulls)
+{
+	int			n = list_length(fs->aggs);
+	PmfdwColumnConverter *conv = palloc(sizeof(PmfdwColumnConverter) * n);
+	FmgrInfo  **cmp = palloc0(sizeof(FmgrInfo *) * n);
+	const pm_type *row_type = pm_table_schema(fs->table)->row_type;
+	pm_table_read *read;
+	pm_batch   *batch;
+	pm_error	err;
+	ListCell   *lc;
+	int			i = 0;
+
+	foreach(lc, fs->aggs)
+	{
+		List	   *agg = lfirst(lc);
+
+		nulls[i] = true;
+		if (linitial_int(agg) != AGG_COUNT_STAR)
+		{
+			pmfdw_converter_init(&conv[i], row_type->fields[fields[i]].type, types[i],
+								 NameStr(TupleDescAttr(RelationGetDescr(rel),
+													   lsecond_int(agg) - 1)->attname));
+			cmp[i] = &lookup_type_cache(types[i], TYPECACHE_CMP_PROC_FINFO)->cmp_proc_finfo;
+			if (!OidIsValid(cmp[i]->fn_oid))
+				elog(ERROR, "no comparison function for type %u", types[i]);
+		}
+		i++;
+	}
+	*count = 0;
+	pm_error_clear(&err);
+	if (pm_table_read_open(fs->scan, fields, n, &read, &err) != PM_OK)
+		pmfdw_error(&err);
+	fs->read = read;
+	for (;;)
+	{
+		MemoryContext old;
+
+		CHECK_FOR_INTERRUPTS();
+		if (pm_table_read_next(read, &batch, &err) != PM_OK)
+			pmfdw_error(&err);
+		if (batch == NULL)
+			break;
+		*count += batch->nrows;
+		MemoryContextReset(fs->batch_cxt);
+		old = MemoryContextSwitchTo(fs->batch_cxt);
+		i = 0;
+		foreach(lc, fs->aggs)
+		{
+			int			kind = linitial_int((List *) lfirst(lc));
+
+			for (int64 r = 0; kind != AGG_COUNT_STAR && r < batch->nrows; r++)
+			{
+				bool		isnull;
+				Datum		d = pmfdw_convert_value(&conv[i], &batch->cols[i], r, &isnull);
+				int			c;
+
+				if (isnull)
+					continue;
+				if (!nulls[i])
+				{
+					c = DatumGetInt32(FunctionCall2Coll(cmp[i], InvalidOid, d, values[i]));
+					if (kind == AGG_MIN ? c >= 0 : c <= 0)
+						continue;
+				}
+				MemoryContextSwitchTo(fs->cxt);
+				values[i] = datumCopy(d, types[i] != NUMERICOID, types[i] == NUMERICOID ? -1 : 8);
+				MemoryContextSwitchTo(fs->batch_cxt);
+				nulls[i] = false;
+			}
+			i++;
+		}
+		MemoryContextSwitchTo(old);
+	}
+}
+
+/*
+ * The row of pushed-down count(*)/min/max aggregates: from the metadata
+ * when it is exact for the snapshot being read (checked again here: the
+ * plan may be older than the table), else by reading the columns.
+ */
+static void
+aggregate_row(ForeignScanState *node, PaimonFdwScanState *fs, TupleTableSlot *slot)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	Relation	rel = table_open(scan_table_oid(plan), AccessShareLock);
+	const pm_type *row_type = pm_table_schema(fs->table)->row_type;
+	int			n = list_length(fs->aggs);
+	int		   *fields = palloc0(sizeof(int) * n);
+	Oid		   *types = palloc0(sizeof(Oid) * n);
+	Datum	   *values = palloc0(sizeof(Datum) * n);
+	bool	   *nulls = palloc0(sizeof(bool) * n);
+	bool		exact = count_is_exact(fs->scan);
+	int64		count = pm_scan_get_stats(fs->scan)->rows_selected;
+	MemoryContext old = MemoryContextSwitchTo(fs->cxt);
+	ListCell   *lc;
+	int			i = 0;
+
+	foreach(lc, fs->aggs)
+	{
+		List	   *agg = lfirst(lc);
+		Form_pg_attribute att;
+		pm_error	err;
+		pm_field_min_max mm;	/* on the stack: pm_value needs 16-byte alignment */
+
+		values[i] = Int64GetDatum(count);
+		if (linitial_int(agg) != AGG_COUNT_STAR)
+		{
+			att = TupleDescAttr(RelationGetDescr(rel), lsecond_int(agg) - 1);
+			fields[i] = attr_field(rel, row_type, lsecond_int(agg));
+			types[i] = att->atttypid;
+			if (!pm_min_max_type_supported(row_type->fields[fields[i]].type) ||
+				pmfdw_type_oid(row_type->fields[fields[i]].type) != types[i])
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+						 errmsg("column \"%s\" changed type since the query was planned",
+								NameStr(att->attname))));
+			pm_error_clear(&err);
+			if (pm_scan_field_min_max(fs->scan, fields[i], &mm, &err) != PM_OK)
+				pmfdw_error(&err);
+			if (!mm.exact)
+				exact = false;
+			else if (mm.all_null)
+				nulls[i] = true;
+			else
+				values[i] = stat_datum(row_type->fields[fields[i]].type,
+									   linitial_int(agg) == AGG_MIN ? &mm.min : &mm.max);
+		}
+		i++;
+	}
+	if (exact)
+	{
+		memcpy(slot->tts_values, values, sizeof(Datum) * n);
+		memcpy(slot->tts_isnull, nulls, sizeof(bool) * n);
+	}
+	else
+	{
+		aggregate_by_scanning(fs, rel, fields, types, &count, slot->tts_values,
+							  slot->tts_isnull);
+		i = 0;
+		foreach(lc, fs->aggs)
+		{
+			if (linitial_int((List *) lfirst(lc)) == AGG_COUNT_STAR)
+			{
+				slot->tts_values[i] = Int64GetDatum(count);
+				slot->tts_isnull[i] = false;
+			}
+			i++;
+		}
+	}
+	MemoryContextSwitchTo(old);
+	table_close(rel, NoLock);
+}
+
 static TupleTableSlot *
 paimonIterateForeignScan(ForeignScanState *node)
 {
@@ -718,6 +1073,12 @@ paimonIterateForeignScan(ForeignScanState *node)
 
 		if (fs->count_done)
 			return slot;
+		if (fs->aggs != NIL)
+		{
+			aggregate_row(node, fs, slot);
+			fs->count_done = true;
+			return ExecStoreVirtualTuple(slot);
+		}
 		n = count_rows(fs);
 		for (int a = 0; a < natts; a++)
 		{

@@ -1,0 +1,43 @@
+/*-------------------------------------------------------------------------
+ * scan_min_max.h
+ *	  The exact min and max of a field over a planned scan, from the value
+ *	  statistics of its data files alone (no data file is read).
+ *
+ * Exact only where every selected file is read as it is (no merge, no
+ * deletion vector) and every file holding a non-null value of the field
+ * records untruncated min/max statistics for it, written under the same
+ * type. Only types whose statistics are never truncated or approximated:
+ * integers, DATE, TIMESTAMP(_LTZ), DECIMAL. Strings (truncate(16) by
+ * default), floats (NaN left out) and the rest are never exact here.
+ *
+ * Spec: ../shared/docs/paimon-format-metadata.md §9 (SimpleStats).
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TABLE_SCAN_MIN_MAX_H
+#define PM_TABLE_SCAN_MIN_MAX_H
+
+#include <stdbool.h>
+
+#include "common/error.h"
+#include "common/value.h"
+#include "table/split.h"
+
+typedef struct pm_field_min_max
+{
+	bool		exact;			/* false: metadata cannot tell, read the rows */
+	bool		all_null;		/* exact and no non-null value (or no rows) */
+	pm_value	min;			/* exact and !all_null */
+	pm_value	max;
+} pm_field_min_max;
+
+/* Whether min/max statistics of fields of this type can ever be exact. */
+extern bool pm_min_max_type_supported(const pm_type *type);
+
+/*
+ * The min and max of table field `field` over the scan's selected files.
+ * Errors only for out-of-memory or a missing schema file.
+ */
+extern pm_code pm_scan_field_min_max(pm_scan *scan, int field, pm_field_min_max *out,
+									 pm_error *err);
+
+#endif							/* PM_TABLE_SCAN_MIN_MAX_H */

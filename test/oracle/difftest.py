@@ -817,11 +817,13 @@ class Sql:
             sql.append('IMPORT FOREIGN SCHEMA "%s" FROM SERVER %s INTO %s%s;' % (DB, srv, schema, opt))
         self.psql("\n".join(sql))
 
-    def read(self, seed, table, snap, where=None):
+    def read(self, seed, table, snap, where=None, pushdown=True):
         schema = "dt%d_%s" % (seed, "s%d" % snap if snap else "latest")
-        out = self.psql("SET timezone = '%s';\nSET extra_float_digits = 1;\n"
+        out = self.psql("SET timezone = '%s';\nSET extra_float_digits = 1;\n%s"
                         "SELECT to_json(t) FROM %s.%s t%s;" % (
-                            self.timezone, schema, table, " WHERE " + where if where else ""))
+                            self.timezone,
+                            "" if pushdown else "SET paimon_fdw.enable_pushdown = off;\n",
+                            schema, table, " WHERE " + where if where else ""))
         rows = []
         for line in out.splitlines():
             if line.strip():
@@ -973,12 +975,16 @@ def run_seed(seed, args, sql, use_py, tmproot):
                     case.predicates_run += 1
                     if args.verbose:
                         print("    %s WHERE %s -> %d rows" % (label, where, len(expected)))
-                    try:
-                        failures += compare("sql-vs-java %s WHERE %s" % (label, where), types,
-                                            expected, sql.read(seed, table, snap, where))
-                    except Exception as e:  # noqa: BLE001
-                        failures.append("sql-vs-java %s WHERE %s: query failed: %s" % (
-                            label, where, str(e).strip()[-1500:]))
+                    # with pruning, then with no qual pushed (paimon_fdw.enable_pushdown)
+                    for pushdown in (True, False):
+                        leg = "" if pushdown else " (pushdown off)"
+                        try:
+                            failures += compare("sql-vs-java %s WHERE %s%s" % (label, where, leg),
+                                                types, expected,
+                                                sql.read(seed, table, snap, where, pushdown))
+                        except Exception as e:  # noqa: BLE001
+                            failures.append("sql-vs-java %s WHERE %s%s: query failed: %s" % (
+                                label, where, leg, str(e).strip()[-1500:]))
             except Exception as e:  # noqa: BLE001
                 failures.append("sql-vs-java %s: query failed: %s" % (label, str(e).strip()[-2000:]))
         # 3. py-vs-java

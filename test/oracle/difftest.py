@@ -312,6 +312,21 @@ class Case:
             self.primary_keys = []
         if rnd.random() < 0.2 and fmt == "parquet":
             options["parquet.block.size"] = "4096"
+        # File indexes on some columns (their own generator: the rest of the seed's table
+        # stays as it was). Indexed columns keep their name and type (no schema change).
+        self.index_columns = set()
+        irnd = random.Random("file-index/%d" % seed)
+        if irnd.random() < 0.4:
+            kinds = (("bloom-filter", ("INT", "BIGINT", "STRING")),
+                     ("bitmap", ("INT", "BIGINT", "STRING")),
+                     ("range-bitmap", ("INT", "BIGINT")), ("bsi", ("INT", "BIGINT")))
+            for kind, ok in kinds:
+                fit = [c["name"] for c in cols
+                       if c["name"] not in part and base_type(c["type"])[0] in ok]
+                if fit and irnd.random() < 0.6:
+                    chosen = irnd.sample(fit, irnd.randint(1, min(2, len(fit))))
+                    options["file-index.%s.columns" % kind] = ",".join(chosen)
+                    self.index_columns.update(chosen)
         for i, c in enumerate(cols):
             c["fid"] = i  # stable identity across renames/widenings (like Paimon field ids)
         self.next_fid = len(cols)
@@ -467,7 +482,7 @@ class Case:
     def _schema_change(self, rows):
         rnd = self.rnd
         protected = set(self.partition_keys) | {"id", self.anchor} | set(self.primary_keys) | \
-            set(getattr(self, "sum_columns", []))
+            set(getattr(self, "sum_columns", [])) | self.index_columns
         free = [i for i, c in enumerate(self.columns) if c["name"] not in protected]
         kind = rnd.choice(["add", "add", "drop", "rename", "widen"])
         if kind == "add" or not free:
@@ -1079,6 +1094,10 @@ def main():
                 case.options["bucket"], len(case.partition_keys), len(case.columns), len(case.ops))
             if "orc.timestamp-ltz.legacy.type" in case.options:
                 desc += " ltz-legacy=" + case.options["orc.timestamp-ltz.legacy.type"]
+            idx = [k.split(".")[1] + "(" + v + ")" for k, v in sorted(case.options.items())
+                   if k.startswith("file-index.") and k.endswith(".columns")]
+            if idx:
+                desc += " index=" + "+".join(idx)
             if args.paimon_version:
                 desc += " paimon-" + args.paimon_version
             if args.pk:

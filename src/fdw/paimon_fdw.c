@@ -56,6 +56,14 @@
 
 PG_MODULE_MAGIC;
 
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	pmfdw_guc_init();
+}
+
 PG_FUNCTION_INFO_V1(paimon_fdw_handler);
 
 /* What the funnel in fdw_private holds, in order (String nodes). */
@@ -287,6 +295,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	pm_scan    *scan;
 	pm_arena   *arena;
 	pm_predicate *pred;
+	pm_scan_options options;
 	pm_error	err;
 	Relation	rel;
 	const pm_scan_stats *st;
@@ -309,12 +318,16 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	if (arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	rel = table_open(foreigntableid, NoLock);
-	pred = pmfdw_build_predicate(baserel->baserestrictinfo, rel, baserel->relid,
-								 pm_table_schema(table)->row_type, arena, NULL,
-								 &npushed, &nruntime);
+	pred = NULL;
+	npushed = nruntime = 0;
+	if (pmfdw_enable_pushdown)
+		pred = pmfdw_build_predicate(baserel->baserestrictinfo, rel, baserel->relid,
+									 pm_table_schema(table)->row_type, arena, NULL,
+									 &npushed, &nruntime);
 	table_close(rel, NoLock);
+	pmfdw_scan_options(&options);
 	pm_error_clear(&err);
-	if (pm_table_scan_plan(table, pred, &scan, &err) != PM_OK)
+	if (pm_table_scan_plan_with(table, pred, &options, &scan, &err) != PM_OK)
 		pmfdw_error(&err);
 	st = pm_scan_get_stats(scan);
 	fpinfo->funnel[FUNNEL_SNAPSHOT] = pm_table_snapshot_id(table);
@@ -741,6 +754,7 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 	MemoryContext old = MemoryContextSwitchTo(pred_cxt);
 	pm_arena   *arena = pm_arena_create(fs->env);
 	pm_predicate *pred;
+	pm_scan_options options;
 	pm_error	err;
 	const pm_scan_stats *st;
 	int			npushed;
@@ -748,12 +762,15 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 
 	if (arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	pred = pmfdw_build_predicate(plan->scan.plan.qual, rel, plan->scan.scanrelid,
-								 pm_table_schema(fs->table)->row_type, arena, &node->ss.ps,
-								 &npushed, &nruntime);
+	pred = NULL;
+	if (pmfdw_enable_pushdown)
+		pred = pmfdw_build_predicate(plan->scan.plan.qual, rel, plan->scan.scanrelid,
+									 pm_table_schema(fs->table)->row_type, arena, &node->ss.ps,
+									 &npushed, &nruntime);
+	pmfdw_scan_options(&options);
 	MemoryContextSwitchTo(fs->cxt);
 	pm_error_clear(&err);
-	if (pm_table_scan_plan(fs->table, pred, &fs->scan, &err) != PM_OK)
+	if (pm_table_scan_plan_with(fs->table, pred, &options, &fs->scan, &err) != PM_OK)
 		pmfdw_error(&err);
 	pm_arena_destroy(arena);
 	MemoryContextDelete(pred_cxt);

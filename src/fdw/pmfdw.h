@@ -106,4 +106,12 @@ extern struct pm_predicate *pmfdw_build_predicate(List *quals, Relation rel, Ind
 												  struct PlanState *ps,
 												  int *npushed, int *nruntime);
 
+/* ---- guc.c ---- */
+extern bool pmfdw_enable_pushdown;
+extern bool pmfdw_enable_stats_pruning;
+extern bool pmfdw_enable_file_index;
+
+extern void pmfdw_guc_init(void);
+extern void pmfdw_scan_options(pm_scan_options *options);
+
 #endif							/* PMFDW_H */

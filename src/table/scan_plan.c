@@ -263,7 +263,8 @@ read_manifests(pm_scan *scan, const char *list_name, const pm_predicate *filter,
 	if (path == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	PM_TRY(pm_manifest_list_read(t->env, t->io, path, scan->arena, &metas, &n, err));
-	if (filter != NULL && !scan->needs_merge && t->npartition > 0)
+	if (filter != NULL && !scan->needs_merge && t->npartition > 0 &&
+		scan->options.prune_partitions)
 	{
 		ranges = pm_arena_zalloc(scan->arena, sizeof(pm_field_range) *
 								 (t->schema->row_type->nfields + 1));
@@ -542,34 +543,39 @@ prune_file(pm_scan *scan, prune_state *ps, const pm_manifest_entry *e, const pm_
 		r->min = pv[k];
 		r->max = pv[k];
 	}
-	if (!pm_stats_filter_may_match(ps->filter, row, ps->ranges, ntf))
+	if (scan->options.prune_partitions &&
+		!pm_stats_filter_may_match(ps->filter, row, ps->ranges, ntf))
 	{
 		*result = PRUNED_PARTITION;
 		return PM_OK;
 	}
-	if (!bucket_may_match(ps->bucket, e))
+	if (scan->options.prune_partitions && !bucket_may_match(ps->bucket, e))
 	{
 		*result = PRUNED_BUCKET;
 		return PM_OK;
 	}
 	pm_arena_reset(ps->tmp);
-	PM_TRY(pm_stats_filter_file_ranges(t, &e->file, ps->tmp, ps->ranges, err));
-	if (scan->needs_merge)
-		for (int f = 0; f < ntf; f++)
-		{
-			bool		is_key = false;
-
-			for (int k = 0; k < t->ntrimmed_pk; k++)
-				if (t->trimmed_pk[k] == f)
-					is_key = true;
-			if (!is_key)
-				memset(&ps->ranges[f], 0, sizeof(pm_field_range));
-		}
-	if (!pm_stats_filter_may_match(ps->filter, row, ps->ranges, ntf))
+	if (scan->options.prune_stats)
 	{
-		*result = PRUNED_STATS;
-		return PM_OK;
+		PM_TRY(pm_stats_filter_file_ranges(t, &e->file, ps->tmp, ps->ranges, err));
+		if (scan->needs_merge)
+			for (int f = 0; f < ntf; f++)
+			{
+				bool		is_key = false;
+
+				for (int k = 0; k < t->ntrimmed_pk; k++)
+					if (t->trimmed_pk[k] == f)
+						is_key = true;
+				if (!is_key)
+					memset(&ps->ranges[f], 0, sizeof(pm_field_range));
+			}
+		if (!pm_stats_filter_may_match(ps->filter, row, ps->ranges, ntf))
+		{
+			*result = PRUNED_STATS;
+			return PM_OK;
+		}
 	}
+	if (scan->options.prune_file_index)
 	{
 		bool		pruned;
 
@@ -1040,6 +1046,15 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 pm_code
 pm_table_scan_plan(pm_table *table, const pm_predicate *filter, pm_scan **out, pm_error *err)
 {
+	return pm_table_scan_plan_with(table, filter, NULL, out, err);
+}
+
+pm_code
+pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,
+						const pm_scan_options *options, pm_scan **out, pm_error *err)
+{
+	static const pm_scan_options all_on = {true, true, true};
+
 	pm_arena   *arena = pm_arena_create(table->env);
 	pm_scan    *scan;
 	pm_code		rc;
@@ -1055,6 +1070,7 @@ pm_table_scan_plan(pm_table *table, const pm_predicate *filter, pm_scan **out, p
 	}
 	scan->table = table;
 	scan->arena = arena;
+	scan->options = options != NULL ? *options : all_on;
 	rc = plan(scan, filter, err);
 	if (rc != PM_OK)
 	{

@@ -107,6 +107,21 @@ typedef struct pm_scan pm_scan;
  */
 extern pm_code pm_table_scan_plan(pm_table *table, const pm_predicate *filter,
 								  pm_scan **out, pm_error *err);
+
+/*
+ * Which pruning stages may use the filter (tests compare results with a
+ * stage on and off). NULL options: every stage on.
+ */
+typedef struct pm_scan_options
+{
+	bool		prune_partitions;	/* partitions, manifests and buckets */
+	bool		prune_stats;	/* min/max/null-count statistics */
+	bool		prune_file_index;	/* bloom, bitmap, range bitmap, BSI */
+} pm_scan_options;
+
+extern pm_code pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,
+									   const pm_scan_options *options,
+									   pm_scan **out, pm_error *err);
 extern const pm_scan_stats *pm_scan_get_stats(const pm_scan *scan);
 extern void pm_scan_free(pm_scan *scan);
 

@@ -44,6 +44,7 @@ struct pm_scan
 	pm_split   *splits;
 	bool		needs_merge;	/* primary-key table: src/lsm/ must merge */
 	bool		has_deletion_vectors;	/* some selected file has a DV */
+	pm_scan_options options;	/* pruning stages in use */
 };
 
 /* "<prefix><decimal long>" -> id (schema.c); false if not of that form. */

@@ -312,6 +312,21 @@ class Case:
             self.primary_keys = []
         if rnd.random() < 0.2 and fmt == "parquet":
             options["parquet.block.size"] = "4096"
+        # File indexes on some columns (their own generator: the rest of the seed's table
+        # stays as it was). Indexed columns keep their name and type (no schema change).
+        self.index_columns = set()
+        irnd = random.Random("file-index/%d" % seed)
+        if irnd.random() < 0.4:
+            kinds = (("bloom-filter", ("INT", "BIGINT", "STRING")),
+                     ("bitmap", ("INT", "BIGINT", "STRING")),
+                     ("range-bitmap", ("INT", "BIGINT")), ("bsi", ("INT", "BIGINT")))
+            for kind, ok in kinds:
+                fit = [c["name"] for c in cols
+                       if c["name"] not in part and base_type(c["type"])[0] in ok]
+                if fit and irnd.random() < 0.6:
+                    chosen = irnd.sample(fit, irnd.randint(1, min(2, len(fit))))
+                    options["file-index.%s.columns" % kind] = ",".join(chosen)
+                    self.index_columns.update(chosen)
         for i, c in enumerate(cols):
             c["fid"] = i  # stable identity across renames/widenings (like Paimon field ids)
         self.next_fid = len(cols)
@@ -467,7 +482,7 @@ class Case:
     def _schema_change(self, rows):
         rnd = self.rnd
         protected = set(self.partition_keys) | {"id", self.anchor} | set(self.primary_keys) | \
-            set(getattr(self, "sum_columns", []))
+            set(getattr(self, "sum_columns", [])) | self.index_columns
         free = [i for i, c in enumerate(self.columns) if c["name"] not in protected]
         kind = rnd.choice(["add", "add", "drop", "rename", "widen"])
         if kind == "add" or not free:
@@ -817,11 +832,13 @@ class Sql:
             sql.append('IMPORT FOREIGN SCHEMA "%s" FROM SERVER %s INTO %s%s;' % (DB, srv, schema, opt))
         self.psql("\n".join(sql))
 
-    def read(self, seed, table, snap, where=None):
+    def read(self, seed, table, snap, where=None, pushdown=True):
         schema = "dt%d_%s" % (seed, "s%d" % snap if snap else "latest")
-        out = self.psql("SET timezone = '%s';\nSET extra_float_digits = 1;\n"
+        out = self.psql("SET timezone = '%s';\nSET extra_float_digits = 1;\n%s"
                         "SELECT to_json(t) FROM %s.%s t%s;" % (
-                            self.timezone, schema, table, " WHERE " + where if where else ""))
+                            self.timezone,
+                            "" if pushdown else "SET paimon_fdw.enable_pushdown = off;\n",
+                            schema, table, " WHERE " + where if where else ""))
         rows = []
         for line in out.splitlines():
             if line.strip():
@@ -973,12 +990,16 @@ def run_seed(seed, args, sql, use_py, tmproot):
                     case.predicates_run += 1
                     if args.verbose:
                         print("    %s WHERE %s -> %d rows" % (label, where, len(expected)))
-                    try:
-                        failures += compare("sql-vs-java %s WHERE %s" % (label, where), types,
-                                            expected, sql.read(seed, table, snap, where))
-                    except Exception as e:  # noqa: BLE001
-                        failures.append("sql-vs-java %s WHERE %s: query failed: %s" % (
-                            label, where, str(e).strip()[-1500:]))
+                    # with pruning, then with no qual pushed (paimon_fdw.enable_pushdown)
+                    for pushdown in (True, False):
+                        leg = "" if pushdown else " (pushdown off)"
+                        try:
+                            failures += compare("sql-vs-java %s WHERE %s%s" % (label, where, leg),
+                                                types, expected,
+                                                sql.read(seed, table, snap, where, pushdown))
+                        except Exception as e:  # noqa: BLE001
+                            failures.append("sql-vs-java %s WHERE %s%s: query failed: %s" % (
+                                label, where, leg, str(e).strip()[-1500:]))
             except Exception as e:  # noqa: BLE001
                 failures.append("sql-vs-java %s: query failed: %s" % (label, str(e).strip()[-2000:]))
         # 3. py-vs-java
@@ -1073,6 +1094,10 @@ def main():
                 case.options["bucket"], len(case.partition_keys), len(case.columns), len(case.ops))
             if "orc.timestamp-ltz.legacy.type" in case.options:
                 desc += " ltz-legacy=" + case.options["orc.timestamp-ltz.legacy.type"]
+            idx = [k.split(".")[1] + "(" + v + ")" for k, v in sorted(case.options.items())
+                   if k.startswith("file-index.") and k.endswith(".columns")]
+            if idx:
+                desc += " index=" + "+".join(idx)
             if args.paimon_version:
                 desc += " paimon-" + args.paimon_version
             if args.pk:

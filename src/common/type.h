@@ -71,6 +71,28 @@ struct pm_type
 	const pm_field *fields;		/* ROW */
 };
 
+/*
+ * Width rank of an integer type (TINYINT 1 .. BIGINT 4), 0 for any other
+ * type: a widening from a to b is rank(a) > 0 && rank(b) > rank(a).
+ */
+static inline int
+pm_type_int_rank(pm_type_id id)
+{
+	switch (id)
+	{
+		case PM_TYPE_TINYINT:
+			return 1;
+		case PM_TYPE_SMALLINT:
+			return 2;
+		case PM_TYPE_INT:
+			return 3;
+		case PM_TYPE_BIGINT:
+			return 4;
+		default:
+			return 0;
+	}
+}
+
 /* Build a type in an arena; NULL on out-of-memory. */
 extern pm_type *pm_type_new(pm_arena *arena, pm_type_id id, bool nullable);
 extern pm_type *pm_type_new_decimal(pm_arena *arena, int32_t precision, int32_t scale, bool nullable);

@@ -103,6 +103,17 @@ slices_eq(const pm_bit_slices *b, uint64_t c)
 	return state;
 }
 
+void
+pm_bit_slices_free(const pm_env *env, pm_bit_slices *b)
+{
+	if (b->ebm != NULL)
+		roaring_bitmap_free(b->ebm);
+	for (int i = 0; i < b->nslices; i++)
+		if (b->slices[i] != NULL)
+			roaring_bitmap_free(b->slices[i]);
+	pm_free(env, b->slices);
+}
+
 roaring_bitmap_t *
 pm_bit_slices_range(const pm_bit_slices *b, uint64_t lo, uint64_t hi)
 {
@@ -143,14 +154,7 @@ pm_bsi_index_free(pm_bsi_index *idx)
 		return;
 	pm_env_untrack(&idx->resource);
 	for (int s = 0; s < 2; s++)
-	{
-		if (idx->bs[s].ebm != NULL)
-			roaring_bitmap_free(idx->bs[s].ebm);
-		for (int i = 0; i < idx->bs[s].nslices; i++)
-			if (idx->bs[s].slices[i] != NULL)
-				roaring_bitmap_free(idx->bs[s].slices[i]);
-		pm_free(idx->env, idx->bs[s].slices);
-	}
+		pm_bit_slices_free(idx->env, &idx->bs[s]);
 	pm_free(idx->env, idx);
 }
 

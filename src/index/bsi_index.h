@@ -63,6 +63,9 @@ typedef struct pm_bit_slices
 	roaring_bitmap_t **slices;
 } pm_bit_slices;
 
+/* Free the bitmaps and the slice array (allocated from env); b may be partly built. */
+extern void pm_bit_slices_free(const pm_env *env, pm_bit_slices *b);
+
 /* Rows (in ebm) whose v satisfies lo <= v <= hi; NULL on out-of-memory. */
 extern roaring_bitmap_t *pm_bit_slices_range(const pm_bit_slices *b, uint64_t lo, uint64_t hi);
 

@@ -499,12 +499,7 @@ pm_range_bitmap_index_free(pm_range_bitmap_index *idx)
 	if (idx == NULL)
 		return;
 	pm_env_untrack(&idx->resource);
-	if (idx->bs.ebm != NULL)
-		roaring_bitmap_free(idx->bs.ebm);
-	for (int i = 0; i < idx->bs.nslices; i++)
-		if (idx->bs.slices[i] != NULL)
-			roaring_bitmap_free(idx->bs.slices[i]);
-	pm_free(idx->env, idx->bs.slices);
+	pm_bit_slices_free(idx->env, &idx->bs);
 	pm_free(idx->env, idx->keys);
 	pm_free(idx->env, idx);
 }

@@ -607,24 +607,6 @@ has_index_leaf(const pm_predicate *p)
 	}
 }
 
-static int
-integer_rank(pm_type_id id)
-{
-	switch (id)
-	{
-		case PM_TYPE_TINYINT:
-			return 1;
-		case PM_TYPE_SMALLINT:
-			return 2;
-		case PM_TYPE_INT:
-			return 3;
-		case PM_TYPE_BIGINT:
-			return 4;
-		default:
-			return 0;
-	}
-}
-
 /*
  * Whether a literal of the table's field type can be looked up in an index
  * written under the file's type: the same type (and precision), or an
@@ -633,8 +615,8 @@ integer_rank(pm_type_id id)
 static bool
 index_type_usable(const pm_type *table_type, const pm_type *file_type)
 {
-	int			rt = integer_rank(table_type->id),
-				rf = integer_rank(file_type->id);
+	int			rt = pm_type_int_rank(table_type->id),
+				rf = pm_type_int_rank(file_type->id);
 
 	if (rt > 0 && rf > 0)
 		return rf <= rt;

@@ -79,24 +79,6 @@ same_repr(const pm_type *a, const pm_type *b)
 	return true;
 }
 
-static int
-int_rank(pm_type_id id)
-{
-	switch (id)
-	{
-		case PM_TYPE_TINYINT:
-			return 1;
-		case PM_TYPE_SMALLINT:
-			return 2;
-		case PM_TYPE_INT:
-			return 3;
-		case PM_TYPE_BIGINT:
-			return 4;
-		default:
-			return 0;
-	}
-}
-
 static int64_t
 get_int(const pm_vector *v, int64_t i)
 {
@@ -263,7 +245,7 @@ cast_vector(const pm_vector *src, const pm_type *to, pm_arena *arena, pm_vector 
 	*dst = *src;
 	dst->type = to;
 	dst->nanos = NULL;
-	if (int_rank(from->id) > 0 && int_rank(to->id) > int_rank(from->id))
+	if (pm_type_int_rank(from->id) > 0 && pm_type_int_rank(to->id) > pm_type_int_rank(from->id))
 	{
 		int			size = pm_type_value_size(to->id);
 
@@ -289,7 +271,7 @@ cast_vector(const pm_vector *src, const pm_type *to, pm_arena *arena, pm_vector 
 		}
 		return PM_OK;
 	}
-	if ((int_rank(from->id) > 0 || from->id == PM_TYPE_FLOAT) &&
+	if ((pm_type_int_rank(from->id) > 0 || from->id == PM_TYPE_FLOAT) &&
 		(to->id == PM_TYPE_FLOAT || to->id == PM_TYPE_DOUBLE) && from->id != to->id)
 	{
 		dst->values = pm_arena_alloc(arena, (size_t) (n > 0 ? n : 1) * 8);
@@ -331,7 +313,7 @@ cast_vector(const pm_vector *src, const pm_type *to, pm_arena *arena, pm_vector 
 		return PM_OK;
 	}
 	if (pm_type_is_string(to->id) &&
-		(int_rank(from->id) > 0 || from->id == PM_TYPE_BOOLEAN || from->id == PM_TYPE_DECIMAL ||
+		(pm_type_int_rank(from->id) > 0 || from->id == PM_TYPE_BOOLEAN || from->id == PM_TYPE_DECIMAL ||
 		 from->id == PM_TYPE_DATE))
 		return cast_to_string(src, arena, dst, err);
 	return pm_fail(err, PM_ERR_UNSUPPORTED,

@@ -65,6 +65,39 @@ pm_file_close(pm_fileio *io, pm_file *f)
 }
 
 pm_code
+pm_out_file_create(pm_fileio *io, const char *path, pm_out_file **out, pm_error *err)
+{
+	*out = NULL;
+	if (io->create == NULL)
+	{
+		pm_fail(err, PM_ERR_UNSUPPORTED, "this file system cannot write files");
+		pm_error_set_path(err, path);
+		return PM_ERR_UNSUPPORTED;
+	}
+	return io->create(io, path, out, err);
+}
+
+pm_code
+pm_out_file_append(pm_fileio *io, pm_out_file *f, const void *data, size_t len,
+				   pm_error *err)
+{
+	return io->append(io, f, data, len, err);
+}
+
+pm_code
+pm_out_file_finish(pm_fileio *io, pm_out_file *f, pm_error *err)
+{
+	return io->finish(io, f, err);
+}
+
+void
+pm_out_file_discard(pm_fileio *io, pm_out_file *f)
+{
+	if (f != NULL)
+		io->discard(io, f);
+}
+
+pm_code
 pm_fileio_read_all(pm_fileio *io, const char *path, pm_arena *arena, size_t max_size,
 				   uint8_t **data, size_t *len, pm_error *err)
 {

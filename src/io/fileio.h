@@ -22,6 +22,7 @@
 #include "common/error.h"
 
 typedef struct pm_file pm_file;		/* opaque, owned by the FileIO */
+typedef struct pm_out_file pm_out_file;	/* a file being written */
 
 /* One range of a batched read: `length` bytes at `offset` into `buf`. */
 typedef struct pm_read_range
@@ -74,6 +75,21 @@ struct pm_fileio
 	pm_code		(*remove) (pm_fileio *io, const char *path, pm_error *err);
 	pm_code		(*mkdirs) (pm_fileio *io, const char *path, pm_error *err);
 
+	/*
+	 * Streaming output (data and metadata files, whose names are unique):
+	 * create fails with PM_ERR_CONFLICT if the path exists (O_EXCL); append
+	 * writes at the end; finish makes the bytes durable (fsync) and closes;
+	 * discard closes and removes the file. Exactly one of finish/discard is
+	 * called per created file (after a failed finish, discard). May be NULL
+	 * in read-only FileIOs. Files still open when the owner abandons the
+	 * FileIO on ERROR are closed (and removed) by the FileIO's owner.
+	 */
+	pm_code		(*create) (pm_fileio *io, const char *path, pm_out_file **out, pm_error *err);
+	pm_code		(*append) (pm_fileio *io, pm_out_file *f, const void *data, size_t len,
+						   pm_error *err);
+	pm_code		(*finish) (pm_fileio *io, pm_out_file *f, pm_error *err);
+	void		(*discard) (pm_fileio *io, pm_out_file *f);
+
 	void	   *state;			/* the implementation's own */
 };
 
@@ -85,6 +101,14 @@ extern pm_code pm_file_pread(pm_fileio *io, pm_file *f, void *buf, size_t len,
 extern pm_code pm_file_read_ranges(pm_fileio *io, pm_file *f, pm_read_range *ranges,
 								   int nranges, pm_error *err);
 extern void pm_file_close(pm_fileio *io, pm_file *f);
+
+/* Output wrappers: PM_ERR_UNSUPPORTED if the FileIO cannot write. */
+extern pm_code pm_out_file_create(pm_fileio *io, const char *path, pm_out_file **out,
+								  pm_error *err);
+extern pm_code pm_out_file_append(pm_fileio *io, pm_out_file *f, const void *data,
+								  size_t len, pm_error *err);
+extern pm_code pm_out_file_finish(pm_fileio *io, pm_out_file *f, pm_error *err);
+extern void pm_out_file_discard(pm_fileio *io, pm_out_file *f);
 
 /*
  * Read a whole file into arena (plus a terminating NUL not counted in len).

@@ -44,6 +44,14 @@ extern pm_code pm_schema_load(pm_fileio *io, const char *table_path, int64_t id,
 extern pm_code pm_schema_load_latest(pm_fileio *io, const char *table_path,
 									 pm_arena *arena, pm_schema **out, pm_error *err);
 
+/*
+ * Schema JSON as Java 1.4.2's SchemaSerializer writes it (TableSchema:
+ * version, id, fields with their types, highestFieldId, partitionKeys,
+ * primaryKeys, options, comment, timeMillis), in arena.
+ */
+extern pm_code pm_schema_to_json(const pm_schema *schema, pm_arena *arena,
+								 char **json, size_t *len, pm_error *err);
+
 /* Parse a schema from JSON text (used by _load; exposed for tests and fuzzing). */
 extern pm_code pm_schema_parse(const char *json, size_t len, pm_arena *arena,
 							   pm_schema **out, pm_error *err);

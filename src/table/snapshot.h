@@ -36,6 +36,13 @@ typedef struct pm_snapshot
 	int64_t		next_row_id;	/* -1 if absent */
 } pm_snapshot;
 
+/*
+ * Snapshot JSON as Java 1.4.2's Snapshot.toJson writes it (field names,
+ * order, nulls), in arena.
+ */
+extern pm_code pm_snapshot_to_json(const pm_snapshot *snapshot, pm_arena *arena,
+								   char **json, size_t *len, pm_error *err);
+
 /* Parse snapshot JSON (exposed for tests and fuzzing). */
 extern pm_code pm_snapshot_parse(const char *json, size_t len, pm_arena *arena,
 								 pm_snapshot **out, pm_error *err);

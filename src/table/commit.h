@@ -1,0 +1,60 @@
+/*-------------------------------------------------------------------------
+ * commit.h
+ *	  Committing new files as a Paimon snapshot, as Java's
+ *	  FileStoreCommitImpl does: a manifest of the changes, a manifest list,
+ *	  the snapshot JSON published with rename-without-replace
+ *	  (pm_fileio write_new), then the LATEST hint. When another writer
+ *	  published the same snapshot id first, re-read the latest snapshot,
+ *	  check for conflicts as Java does, and retry.
+ *
+ * Spec: ../shared/docs/paimon-format-metadata.md (snapshots, commit);
+ * apache/paimon FileStoreCommitImpl.java, Snapshot.java.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TABLE_COMMIT_H
+#define PM_TABLE_COMMIT_H
+
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/env.h"
+#include "common/error.h"
+#include "io/fileio.h"
+#include "table/schema.h"
+#include "table/split.h"
+
+/* The changed files of one bucket of one partition. */
+typedef struct pm_commit_change
+{
+	const uint8_t *partition;	/* serialized BinaryRow */
+	int32_t		partition_len;
+	int32_t		bucket;
+	int32_t		total_buckets;
+	int			nadded;
+	const pm_data_file_meta *added; /* ADD entries (new level-0 or compacted files) */
+	int			ndeleted;
+	const pm_data_file_meta *deleted;	/* DELETE entries (compaction inputs) */
+} pm_commit_change;
+
+typedef struct pm_commit_request
+{
+	const char *commit_user;	/* one per writer (a UUID), as Java's */
+	int64_t		commit_identifier;	/* increasing per commit_user */
+	const char *commit_kind;	/* "APPEND", "COMPACT" or "OVERWRITE" */
+	const pm_schema *schema;	/* the schema the files were written with */
+	int			nchanges;
+	const pm_commit_change *changes;
+} pm_commit_request;
+
+/*
+ * Publish the request as the next snapshot of the table at table_path.
+ * *snapshot_id is the id it got. Nothing to commit (no change) publishes
+ * nothing and sets *snapshot_id to 0. PM_ERR_CONFLICT: a concurrent commit
+ * made this one impossible (e.g. a file to delete is gone); the files the
+ * request names are then the caller's to remove.
+ */
+extern pm_code pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
+							   const pm_commit_request *request, pm_arena *arena,
+							   int64_t *snapshot_id, pm_error *err);
+
+#endif							/* PM_TABLE_COMMIT_H */

@@ -1,0 +1,57 @@
+/*-------------------------------------------------------------------------
+ * manifest_write.h
+ *	  Writing manifests and manifest lists as Apache Paimon 1.4.2 writes
+ *	  them: Avro object container files (manifest.format, default avro)
+ *	  compressed with manifest.compression (default zstd), records built as
+ *	  column batches of the ManifestEntry / ManifestFileMeta row types and
+ *	  written through the format writer (format/format_writer.h).
+ *
+ * Spec: ../shared/docs/paimon-format-metadata.md §5-§6; apache/paimon
+ * ManifestFile.java, ManifestList.java, ManifestEntrySerializer.java,
+ * DataFileMetaSerializer.java, ManifestFileMetaSerializer.java.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TABLE_MANIFEST_WRITE_H
+#define PM_TABLE_MANIFEST_WRITE_H
+
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/env.h"
+#include "common/error.h"
+#include "common/type.h"
+#include "format/format_reader.h"
+#include "io/fileio.h"
+#include "table/manifest_entry.h"
+#include "table/manifest_list.h"
+
+typedef struct pm_manifest_write_options
+{
+	pm_file_format format;		/* manifest.format; only AVRO for now */
+	const char *compression;	/* manifest.compression; NULL = "zstd" */
+} pm_manifest_write_options;
+
+/*
+ * Write `entries` (in order) to a new <table_path>/manifest/manifest-<uuid>-0
+ * and describe it in *meta (file name and size, added/deleted counts,
+ * partition stats over `partition_type`, schema id, bucket and level
+ * ranges), all in arena.
+ */
+extern pm_code pm_manifest_file_write(const pm_env *env, pm_fileio *io, const char *table_path,
+									  const pm_manifest_write_options *options,
+									  const pm_type *partition_type, int64_t schema_id,
+									  const pm_manifest_entry *entries, int count,
+									  pm_arena *arena, pm_manifest_file_meta *meta,
+									  pm_error *err);
+
+/*
+ * Write `metas` (in order) to a new <table_path>/manifest/manifest-list-<uuid>-<n>;
+ * its name (in arena) and size are returned.
+ */
+extern pm_code pm_manifest_list_write(const pm_env *env, pm_fileio *io, const char *table_path,
+									  const pm_manifest_write_options *options,
+									  const pm_manifest_file_meta *metas, int count,
+									  pm_arena *arena, const char **file_name,
+									  int64_t *file_size, pm_error *err);
+
+#endif							/* PM_TABLE_MANIFEST_WRITE_H */

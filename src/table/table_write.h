@@ -1,0 +1,84 @@
+/*-------------------------------------------------------------------------
+ * table_write.h
+ *	  Writing rows into a Paimon table: route each row to its partition and
+ *	  bucket, write data files (rolling at target-file-size), and commit
+ *	  them as one snapshot; or abort and remove every file written.
+ *
+ * Append tables (no primary key): bucket -1 (unaware) or a fixed bucket
+ * count hashed on bucket-key, as Java's AppendOnlyWriter. Primary-key
+ * tables: the LSM writer in src/lsm/ (sorted level-0 files with _KEY_,
+ * _SEQUENCE_NUMBER and _VALUE_KIND). Tables and options the writer does not
+ * implement are refused at open with PM_ERR_UNSUPPORTED naming them.
+ *
+ * Spec: ../shared/docs/paimon-format-data.md §1, §4.7; apache/paimon
+ * AppendOnlyWriter.java, RowDataRollingFileWriter.java, MergeTreeWriter.java.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TABLE_TABLE_WRITE_H
+#define PM_TABLE_TABLE_WRITE_H
+
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/env.h"
+#include "common/error.h"
+#include "common/vector.h"
+#include "io/fileio.h"
+#include "table/schema.h"
+
+/* Row kinds as Paimon's RowKind byte values. */
+typedef enum pm_row_kind
+{
+	PM_ROW_INSERT = 0,			/* +I */
+	PM_ROW_UPDATE_BEFORE = 1,	/* -U */
+	PM_ROW_UPDATE_AFTER = 2,	/* +U */
+	PM_ROW_DELETE = 3			/* -D */
+} pm_row_kind;
+
+typedef struct pm_table_writer pm_table_writer;
+
+/*
+ * A writer for the table at table_path in its latest schema (loaded by the
+ * writer). commit_user names this writer in the snapshots it commits.
+ */
+extern pm_code pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
+									const char *commit_user, pm_table_writer **out,
+									pm_error *err);
+
+/* The schema rows must follow (all columns, in schema order). */
+extern const pm_schema *pm_table_writer_schema(const pm_table_writer *writer);
+
+/*
+ * Write a batch of rows (one vector per column of the schema). row_kinds:
+ * one pm_row_kind per row, or NULL for all INSERT. The writer copies what
+ * it keeps; the batch can be reused as soon as this returns.
+ */
+extern pm_code pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch,
+									 const uint8_t *row_kinds, pm_error *err);
+
+/*
+ * Flush everything and publish one snapshot (commit_identifier increases
+ * per commit of this commit_user). *snapshot_id = 0 if nothing was written.
+ * The writer stays usable for the next commit. On failure the files of
+ * this commit are removed.
+ */
+extern pm_code pm_table_writer_commit(pm_table_writer *writer, int64_t commit_identifier,
+									  int64_t *snapshot_id, pm_error *err);
+
+/* Remove every file written since the last commit and free the writer. */
+extern void pm_table_writer_abort(pm_table_writer *writer);
+
+/* Free the writer (after a commit; anything uncommitted is removed). */
+extern void pm_table_writer_close(pm_table_writer *writer);
+
+/*
+ * Create a new table: write <table_path>/schema/schema-0 as Java's
+ * SchemaManager.createTable would for this schema (field ids, highest
+ * field id, options as given, timeMillis now). Validates as Java's
+ * SchemaValidation does (primary key contains the partition keys, bucket
+ * settings, merge engine options); PM_ERR_CONFLICT if the table exists.
+ */
+extern pm_code pm_table_create(const pm_env *env, pm_fileio *io, const char *table_path,
+							   const pm_schema *schema, pm_error *err);
+
+#endif							/* PM_TABLE_TABLE_WRITE_H */

@@ -765,13 +765,19 @@ test_refusals(void **state)
 	pm_vector	v;
 
 	f[0].type = pm_type_new(a, PM_TYPE_INT, false);
-	f[1].type = pm_type_new_array(a, pm_type_new(a, PM_TYPE_INT, true), true);
+	{
+		pm_type    *ms = pm_type_new(a, PM_TYPE_MULTISET, true);
+
+		ms->element = pm_type_new(a, PM_TYPE_INT, true);
+		f[1].type = ms;
+		f[1].name = "ms";
+	}
 	schema = pm_type_new_row(a, f, 2, false);
 	o = options(schema, "zstd", 0, 0);
 	pm_error_clear(&err);
 	assert_int_equal(pm_format_writer_open(PM_FORMAT_PARQUET, pm_env_default(), io, "/w/x.parquet",
 										   &o, &w, &err), PM_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err.message, "arr"));
+	assert_non_null(strstr(err.message, "\"ms\""));
 	assert_false(io->exists(io, "/w/x.parquet"));
 
 	schema = pm_type_new_row(a, f, 1, false);
@@ -876,6 +882,363 @@ test_int96_bytes(void **state)
 	pm_arena_destroy(a);
 }
 
+/* ------------------------------------------------------------ nested */
+
+/* Render value i of v (any type used below) into out, for comparisons. */
+static void
+render(const pm_vector *v, int64_t i, char *out, size_t cap)
+{
+	size_t		n = strlen(out);
+
+#define PUT(...) snprintf(out + strlen(out), cap - strlen(out), __VA_ARGS__)
+	(void) n;
+	if (pm_vector_is_null(v, i))
+	{
+		PUT("null");
+		return;
+	}
+	switch (v->type->id)
+	{
+		case PM_TYPE_INT:
+			PUT("%d", PM_VEC_VALUES(v, int32_t)[i]);
+			break;
+		case PM_TYPE_BIGINT:
+			PUT("%lld", (long long) PM_VEC_VALUES(v, int64_t)[i]);
+			break;
+		case PM_TYPE_DOUBLE:
+			PUT("%.17g", PM_VEC_VALUES(v, double)[i]);
+			break;
+		case PM_TYPE_VARCHAR:
+			{
+				int32_t		len;
+				const uint8_t *p = pm_vector_bytes(v, i, &len);
+
+				PUT("'%.*s'", (int) len, (const char *) p);
+				break;
+			}
+		case PM_TYPE_ARRAY:
+			PUT("[");
+			for (int32_t j = v->offsets[i]; j < v->offsets[i + 1]; j++)
+			{
+				render(&v->children[0], j, out, cap);
+				PUT(",");
+			}
+			PUT("]");
+			break;
+		case PM_TYPE_MAP:
+			PUT("{");
+			for (int32_t j = v->offsets[i]; j < v->offsets[i + 1]; j++)
+			{
+				render(&v->children[0], j, out, cap);
+				PUT(":");
+				render(&v->children[1], j, out, cap);
+				PUT(",");
+			}
+			PUT("}");
+			break;
+		case PM_TYPE_ROW:
+			PUT("(");
+			for (int k = 0; k < v->nchildren; k++)
+			{
+				render(&v->children[k], i, out, cap);
+				PUT(";");
+			}
+			PUT(")");
+			break;
+		default:
+			PUT("?");
+	}
+#undef PUT
+}
+
+static void
+put_str(pm_vector *v, int64_t i, const char *s, int64_t *dcap, pm_arena *a)
+{
+	int32_t		len = (int32_t) strlen(s);
+
+	assert_true(pm_vector_append_data(v, dcap, s, len, a));
+	v->offsets[i + 1] = v->offsets[i] + len;
+}
+
+static void
+set_null(pm_vector *v, int64_t i)
+{
+	v->nulls[i] = 1;
+	if (v->offsets != NULL)
+		v->offsets[i + 1] = v->offsets[i];
+}
+
+/* A vector of `type` with room for cap values (and NULLs), children too. */
+static void
+vinit(pm_vector *v, const pm_type *type, int64_t cap, pm_arena *a)
+{
+	assert_true(pm_vector_init(v, type, cap, true, a));
+}
+
+#define NN 2500
+#define CAP (NN * 8)
+
+static const pm_type *
+nested_schema(pm_arena *a)
+{
+	pm_type    *str = pm_type_new(a, PM_TYPE_VARCHAR, true);
+	pm_type    *str_nn = pm_type_new(a, PM_TYPE_VARCHAR, false);
+	pm_type    *i32 = pm_type_new(a, PM_TYPE_INT, true);
+	pm_field	inner_c[1] = {{11, "x", NULL, NULL}};
+	pm_field	rf[3] = {{12, "a", NULL, NULL}, {13, "b", NULL, NULL}, {14, "c", NULL, NULL}};
+	pm_field	kv[2] = {{15, "k", NULL, NULL}, {16, "v", NULL, NULL}};
+	pm_field	f[7] = {{1, "arr", NULL, NULL}, {2, "tags", NULL, NULL}, {3, "m", NULL, NULL},
+	{4, "r", NULL, NULL}, {5, "aa", NULL, NULL}, {6, "ar", NULL, NULL}, {7, "id", NULL, NULL}};
+
+	str->length = str_nn->length = 2147483647;
+	inner_c[0].type = str;
+	rf[0].type = i32;
+	rf[1].type = pm_type_new_array(a, pm_type_new(a, PM_TYPE_DOUBLE, true), true);
+	rf[2].type = pm_type_new_row(a, inner_c, 1, true);
+	kv[0].type = i32;
+	kv[1].type = str;
+	f[0].type = pm_type_new_array(a, i32, true);
+	f[1].type = pm_type_new_array(a, str_nn, false);
+	f[2].type = pm_type_new_map(a, str_nn, pm_type_new(a, PM_TYPE_BIGINT, true), true);
+	f[3].type = pm_type_new_row(a, rf, 3, true);
+	f[4].type = pm_type_new_array(a, pm_type_new_array(a, i32, true), true);
+	f[5].type = pm_type_new_array(a, pm_type_new_row(a, kv, 2, true), true);
+	f[6].type = pm_type_new(a, PM_TYPE_BIGINT, false);
+	return pm_type_new_row(a, f, 7, false);
+}
+
+static void
+nested_batch(pm_batch *b, const pm_type *schema, pm_arena *a)
+{
+	pm_vector  *c = pm_arena_zalloc(a, sizeof(pm_vector) * 7);
+	int64_t		dc[16] = {0};
+	char		s[64];
+	int32_t		e1 = 0,
+				e2 = 0,
+				e3 = 0,
+				e4 = 0,
+				e5i = 0,
+				e6 = 0;
+
+	for (int k = 0; k < 7; k++)
+	{
+		vinit(&c[k], schema->fields[k].type, NN, a);
+		c[k].length = NN;
+	}
+	vinit(&c[0].children[0], c[0].type->element, CAP, a);
+	vinit(&c[1].children[0], c[1].type->element, CAP, a);
+	vinit(&c[2].children[0], c[2].type->element, CAP, a);
+	vinit(&c[2].children[1], c[2].type->value, CAP, a);
+	vinit(&c[3].children[1].children[0], c[3].children[1].type->element, CAP, a);
+	vinit(&c[4].children[0], c[4].type->element, CAP, a);
+	vinit(&c[4].children[0].children[0], c[4].type->element->element, CAP, a);
+	vinit(&c[5].children[0], c[5].type->element, CAP, a);
+	for (int64_t r = 0; r < NN; r++)
+	{
+		/* arr ARRAY<INT>: NULL, empty, or elements some NULL */
+		if (r % 7 == 0)
+			set_null(&c[0], r);
+		else
+		{
+			int			n = r % 7 == 1 ? 0 : (int) (r % 5);
+
+			for (int j = 0; j < n; j++, e1++)
+			{
+				if ((r + j) % 4 == 0)
+					c[0].children[0].nulls[e1] = 1;
+				else
+					PM_VEC_VALUES(&c[0].children[0], int32_t)[e1] = (int32_t) (r * 10 + j);
+			}
+			c[0].offsets[r + 1] = e1;
+		}
+		/* tags ARRAY<STRING NOT NULL> NOT NULL */
+		for (int j = 0; j < r % 3; j++, e2++)
+		{
+			snprintf(s, sizeof(s), "t%lld_%d", (long long) r, j);
+			put_str(&c[1].children[0], e2, s, &dc[0], a);
+		}
+		c[1].offsets[r + 1] = e2;
+		/* m MAP<STRING NOT NULL, BIGINT> */
+		if (r % 6 == 0)
+			set_null(&c[2], r);
+		else
+		{
+			for (int j = 0; j < r % 4; j++, e3++)
+			{
+				snprintf(s, sizeof(s), "k%d", j);
+				put_str(&c[2].children[0], e3, s, &dc[1], a);
+				if (j == 1)
+					c[2].children[1].nulls[e3] = 1;
+				else
+					PM_VEC_VALUES(&c[2].children[1], int64_t)[e3] = r * j;
+			}
+			c[2].offsets[r + 1] = e3;
+		}
+		/* r ROW<a INT, b ARRAY<DOUBLE>, c ROW<x STRING>> */
+		{
+			pm_vector  *rv = &c[3];
+			pm_vector  *bv = &rv->children[1];
+			pm_vector  *cv = &rv->children[2];
+
+			if (r % 9 == 0)
+			{
+				set_null(rv, r);
+				rv->children[0].nulls[r] = 1;
+				set_null(bv, r);
+				set_null(cv, r);
+				set_null(&cv->children[0], r);
+			}
+			else
+			{
+				if (r % 5 == 0)
+					rv->children[0].nulls[r] = 1;
+				else
+					PM_VEC_VALUES(&rv->children[0], int32_t)[r] = (int32_t) r;
+				if (r % 8 == 0)
+					set_null(bv, r);
+				else
+				{
+					for (int j = 0; j < r % 3; j++, e4++)
+						PM_VEC_VALUES(&bv->children[0], double)[e4] = r + j / 4.0;
+					bv->offsets[r + 1] = e4;
+				}
+				if (r % 10 == 3)
+				{
+					set_null(cv, r);
+					set_null(&cv->children[0], r);
+				}
+				else
+				{
+					snprintf(s, sizeof(s), "x%lld", (long long) r);
+					put_str(&cv->children[0], r, s, &dc[2], a);
+				}
+			}
+		}
+		/* aa ARRAY<ARRAY<INT>> */
+		{
+			pm_vector  *inner = &c[4].children[0];
+			int32_t		outer_n = (int32_t) (r % 4);
+			int32_t		base = c[4].offsets[r];
+
+			for (int j = 0; j < outer_n; j++)
+			{
+				int32_t		ei = base + j;
+
+				if (j == 2)
+					set_null(inner, ei);
+				else
+				{
+					for (int k = 0; k < j; k++, e5i++)
+						PM_VEC_VALUES(&inner->children[0], int32_t)[e5i] = (int32_t) (r + j + k);
+					inner->offsets[ei + 1] = e5i;
+				}
+			}
+			c[4].offsets[r + 1] = base + outer_n;
+			inner->length = c[4].offsets[r + 1];
+		}
+		/* ar ARRAY<ROW<k INT, v STRING>> */
+		for (int j = 0; j < r % 3; j++, e6++)
+		{
+			pm_vector  *rw = &c[5].children[0];
+
+			PM_VEC_VALUES(&rw->children[0], int32_t)[e6] = j;
+			if (j == 1)
+				set_null(&rw->children[1], e6);
+			else
+				put_str(&rw->children[1], e6, "v", &dc[3], a);
+		}
+		c[5].offsets[r + 1] = e6;
+		/* id */
+		PM_VEC_VALUES(&c[6], int64_t)[r] = r;
+	}
+	c[6].nulls = NULL;
+	c[1].nulls = NULL;
+	b->nrows = NN;
+	b->first_row = 0;
+	b->ncols = 7;
+	b->cols = c;
+}
+
+/* Nested types in the 3-level LIST / MAP layout, read back with our reader. */
+static void
+test_nested_roundtrip(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	const pm_type *schema = nested_schema(a);
+	pm_format_write_options o = options(schema, "zstd", 32 << 10, 1024);
+	pm_format_writer *w;
+	pm_format_write_result res;
+	pm_format_read_options ro;
+	pm_format_reader *r;
+	pm_batch	b;
+	pm_batch   *rb;
+	pm_error	err;
+	pm_pq_metadata md;
+	int64_t		row = 0;
+	char	   *want = malloc(1 << 16);
+	char	   *got = malloc(1 << 16);
+
+	nested_batch(&b, schema, a);
+	pm_error_clear(&err);
+	assert_int_equal(pm_format_writer_open(PM_FORMAT_PARQUET, pm_env_default(), io, "/w/n.parquet",
+										   &o, &w, &err), PM_OK);
+	assert_int_equal(pm_format_writer_write(w, &b, &err), PM_OK);
+	if (pm_format_writer_finish(w, a, &res, &err) != PM_OK)
+		fail_msg("finish: %s", err.message);
+	assert_int_equal(res.row_count, NN);
+	assert_int_equal(res.ncols, 7);
+	assert_false(res.stats[0].has_min_max);
+	assert_int_equal(res.stats[0].null_count, (NN + 6) / 7);
+	assert_int_equal(res.stats[2].null_count, (NN + 5) / 6);
+	assert_true(res.stats[6].has_min_max);
+	assert_int_equal(res.stats[6].max.u.i64, NN - 1);
+
+	parse_footer(io, "/w/n.parquet", a, &md);
+	assert_true(md.nrow_groups > 1);
+	/* ids as ParquetSchemaConverter gives them */
+	assert_int_equal(md.nleaves, 11);
+	assert_string_equal(md.leaves[0]->name, "element");
+	assert_int_equal(md.leaves[0]->field_id, 536870911 + 1 * 1024 + 1);
+	assert_string_equal(md.leaves[0]->parent->name, "list");
+	assert_int_equal(md.leaves[0]->parent->parent->converted, PM_PQ_CT_LIST);
+	assert_string_equal(md.leaves[2]->name, "key");
+	assert_int_equal(md.leaves[2]->repetition, PM_PQ_REQUIRED);
+	assert_int_equal(md.leaves[2]->field_id, 536870911 - 3 * 1024 - 1);
+	assert_int_equal(md.leaves[3]->field_id, 536870911 + 3 * 1024 + 1);
+	assert_int_equal(md.leaves[2]->parent->converted, PM_PQ_CT_MAP_KEY_VALUE);
+	assert_int_equal(md.leaves[7]->field_id, 536870911 + 5 * 1024 + 2);	/* aa element.element */
+
+	memset(&ro, 0, sizeof(ro));
+	ro.schema = schema;
+	ro.batch_size = 301;
+	assert_int_equal(pm_format_reader_open(PM_FORMAT_PARQUET, pm_env_default(), io, "/w/n.parquet",
+										   &ro, &r, &err), PM_OK);
+	for (;;)
+	{
+		if (pm_format_reader_next(r, &rb, &err) != PM_OK)
+			fail_msg("next: %s", err.message);
+		if (rb == NULL)
+			break;
+		for (int64_t i = 0; i < rb->nrows; i++, row++)
+			for (int k = 0; k < 7; k++)
+			{
+				want[0] = got[0] = '\0';
+				render(&b.cols[k], row, want, 1 << 16);
+				render(&rb->cols[k], i, got, 1 << 16);
+				if (strcmp(want, got) != 0)
+					fail_msg("row %lld col %d: wrote %s read %s", (long long) row, k, want, got);
+			}
+	}
+	assert_int_equal(row, NN);
+	pm_format_reader_close(r);
+	keep_copy(io, "/w/n.parquet", "nested", a);
+	free(want);
+	free(got);
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -891,6 +1254,7 @@ main(void)
 		cmocka_unit_test(test_write_failure),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_int96_bytes),
+		cmocka_unit_test(test_nested_roundtrip),
 	};
 
 	keep_dir = getenv("PM_PARQUET_WRITER_KEEP");

@@ -30,8 +30,13 @@
  * Page indexes follow their row group's chunks (parquet-mr puts all of
  * them before the footer; readers find them by offset).
  *
- * Nested types (ARRAY, MAP, MULTISET, ROW), VARIANT and BLOB are refused
- * at open with PM_ERR_UNSUPPORTED naming the column.
+ * Nested types as ParquetSchemaConverter lays them out: ARRAY a LIST group
+ * > repeated "list" > "element"; MAP a MAP group > repeated MAP_KEY_VALUE
+ * "key_value" > REQUIRED "key", "value"; ROW a plain group; element, key
+ * and value ids from SpecialFields (base +/- id * 1024 + depth). Values are
+ * shredded into repetition/definition levels (Dremel). MULTISET (Java
+ * writes it as a MAP of element to count), VARIANT and BLOB are refused at
+ * open with PM_ERR_UNSUPPORTED naming the column.
  *
  * Memory: every buffer (page values and levels, the row group's column
  * chunks, the footer) is a pm_byte_buffer reused across pages and row
@@ -105,25 +110,50 @@ typedef struct pw_page
 				max_len;		/* into the column's page_bounds */
 } pw_page;
 
+/*
+ * One step from a top-level value down to a leaf value: the type at that
+ * level, which child leads on (ROW: field index; MAP: 0 key, 1 value), and
+ * whether a NULL is possible there (map keys never are: Parquet keys are
+ * REQUIRED, as ParquetSchemaConverter makes them).
+ */
+typedef struct pw_step
+{
+	const pm_type *type;
+	int			child;
+	bool		nullable;
+} pw_step;
+
+#define PW_MAX_DEPTH	32		/* nesting of ARRAY/MAP/ROW types */
+
+/* One leaf column of the Parquet schema (a top-level field or below one). */
 typedef struct pw_column
 {
-	const pm_field *field;
+	const pm_field *field;		/* the top-level field it belongs to */
+	const pm_type *type;		/* of the leaf values */
 	int			physical;		/* pm_pq_physical */
 	int32_t		type_length;	/* FIXED_LEN_BYTE_ARRAY */
-	bool		optional;
 	pw_kind		kind;
 	int			ts_unit;		/* TIMESTAMP: PM_PQ_UNIT_MILLIS/MICROS, or 0 (INT96) */
+	int			nsteps;
+	pw_step		steps[PW_MAX_DEPTH];
+	int			npath;
+	const char *path[2 * PW_MAX_DEPTH];	/* path_in_schema */
+	int			max_def;
+	int			max_rep;
 
 	/* the page being filled */
 	pm_byte_buffer values;		/* PLAIN values */
-	pm_byte_buffer defs;		/* one byte (0/1) per value, optional columns */
-	int64_t		page_values;
+	pm_byte_buffer defs;		/* definition level per entry (max_def > 0) */
+	pm_byte_buffer reps;		/* repetition level per entry (max_rep > 0) */
+	int64_t		page_values;	/* entries (values, NULLs, empty lists) */
+	int64_t		page_rows;
 	int64_t		bool_bits;		/* BOOLEAN: values bit-packed so far */
 	pw_stat		page;
 
 	/* the row group's chunk */
 	pm_byte_buffer chunk;		/* page headers + compressed pages */
 	int64_t		chunk_values;
+	int64_t		chunk_rows;
 	int64_t		chunk_uncompressed;	/* headers + uncompressed bodies */
 	pw_stat		chunk_stat;
 	bool		page_index_ok;	/* a ColumnIndex can be written */
@@ -144,7 +174,10 @@ typedef struct parquet_writer
 	pm_out_file *out;
 	char	   *path;
 	const pm_type *schema;
-	int			ncols;
+	int			ntop;			/* top-level fields */
+	int		   *top_first;		/* ntop + 1: first leaf of each, then ncols */
+	int64_t    *top_nulls;		/* NULL top-level values (nested fields' stats) */
+	int			ncols;			/* leaves */
 	pw_column  *cols;
 	int			codec;			/* PM_PQ_CODEC_* */
 	int			zstd_level;
@@ -458,12 +491,11 @@ decimal_bytes(int precision)
 	return n;
 }
 
-static pm_code
-column_setup(parquet_writer *w, pw_column *c, const pm_field *f, pm_error *err)
+/* Physical layout of a primitive Paimon type; false if it has none. */
+static bool
+leaf_layout(pw_column *c, const pm_type *t)
 {
-	const pm_type *t = f->type;
-
-	c->optional = t->nullable;
+	c->type = t;
 	c->type_length = 0;
 	c->ts_unit = 0;
 	switch (t->id)
@@ -494,12 +526,7 @@ column_setup(parquet_writer *w, pw_column *c, const pm_field *f, pm_error *err)
 			break;
 		case PM_TYPE_DECIMAL:
 			if (t->precision < 1 || t->precision > 38)
-			{
-				pm_fail(err, PM_ERR_UNSUPPORTED, "column \"%s\": DECIMAL precision %d is not supported",
-						f->name, t->precision);
-				pm_error_set_path(err, w->path);
-				return err->code;
-			}
+				return false;
 			c->kind = PW_K_DECIMAL;
 			if (t->precision <= 9)
 				c->physical = PM_PQ_INT32;
@@ -539,22 +566,115 @@ column_setup(parquet_writer *w, pw_column *c, const pm_field *f, pm_error *err)
 			c->kind = PW_K_BYTES;
 			break;
 		default:
-			pm_fail(err, PM_ERR_UNSUPPORTED,
-					"column \"%s\": writing %s columns to Parquet files is not supported yet",
-					f->name, pm_type_id_name(t->id));
-			pm_error_set_path(err, w->path);
-			return err->code;
+			return false;
 	}
+	return true;
+}
+
+static pm_code
+refuse_type(parquet_writer *w, const pm_field *f, const pm_type *t, pm_error *err)
+{
+	if (t->id == PM_TYPE_DECIMAL)
+		pm_fail(err, PM_ERR_UNSUPPORTED, "column \"%s\": DECIMAL precision %d is not supported",
+				f->name, t->precision);
+	else
+		pm_fail(err, PM_ERR_UNSUPPORTED,
+				"column \"%s\": writing %s values to Parquet files is not supported yet",
+				f->name, pm_type_id_name(t->id));
+	pm_error_set_path(err, w->path);
+	return err->code;
+}
+
+/*
+ * Walk the type of top-level field f down to its leaves (in schema order):
+ * count them (cols NULL) or fill cols[*n...] with their steps, paths and
+ * levels. `c` holds the steps and path so far.
+ */
+static pm_code
+walk_leaves(parquet_writer *w, const pm_field *f, const pm_type *t, const char *name,
+			bool nullable, pw_column *c, int def, int rep, pw_column *cols, int *n,
+			pm_error *err)
+{
+	pw_step    *st;
+
+	if (c->nsteps >= PW_MAX_DEPTH || c->npath + 2 > 2 * PW_MAX_DEPTH)
+	{
+		pm_fail(err, PM_ERR_UNSUPPORTED, "column \"%s\": types nested too deeply", f->name);
+		pm_error_set_path(err, w->path);
+		return err->code;
+	}
+	st = &c->steps[c->nsteps++];
+	st->type = t;
+	st->child = 0;
+	st->nullable = nullable;
+	c->path[c->npath++] = name;
+	if (nullable)
+		def++;
+	switch (t->id)
+	{
+		case PM_TYPE_ARRAY:
+			c->path[c->npath++] = "list";
+			PM_TRY(walk_leaves(w, f, t->element, "element", t->element->nullable, c,
+							   def + 1, rep + 1, cols, n, err));
+			c->npath--;
+			break;
+		case PM_TYPE_MAP:
+			c->path[c->npath++] = "key_value";
+			st->child = 0;
+			PM_TRY(walk_leaves(w, f, t->element, "key", false, c, def + 1, rep + 1, cols, n, err));
+			st->child = 1;
+			PM_TRY(walk_leaves(w, f, t->value, "value", t->value->nullable, c, def + 1, rep + 1,
+							   cols, n, err));
+			c->npath--;
+			break;
+		case PM_TYPE_ROW:
+			for (int i = 0; i < t->nfields; i++)
+			{
+				st->child = i;
+				PM_TRY(walk_leaves(w, f, t->fields[i].type, t->fields[i].name,
+								   t->fields[i].type->nullable, c, def, rep, cols, n, err));
+			}
+			break;
+		default:
+			{
+				pw_column	probe;
+
+				if (!leaf_layout(&probe, t))
+					return refuse_type(w, f, t, err);
+				if (cols != NULL)
+				{
+					pw_column  *leaf = &cols[*n];
+
+					leaf_layout(leaf, t);
+					leaf->field = f;
+					leaf->nsteps = c->nsteps;
+					memcpy(leaf->steps, c->steps, sizeof(pw_step) * (size_t) c->nsteps);
+					leaf->npath = c->npath;
+					memcpy(leaf->path, c->path, sizeof(char *) * (size_t) c->npath);
+					leaf->max_def = def;
+					leaf->max_rep = rep;
+				}
+				(*n)++;
+				break;
+			}
+	}
+	c->nsteps--;
+	c->npath--;
+	return PM_OK;
+}
+
+static void
+column_buffers_init(parquet_writer *w, pw_column *c)
+{
 	pm_byte_buffer_init(&c->values, w->env);
 	pm_byte_buffer_init(&c->defs, w->env);
+	pm_byte_buffer_init(&c->reps, w->env);
 	pm_byte_buffer_init(&c->chunk, w->env);
 	pm_byte_buffer_init(&c->page_bounds, w->env);
 	stat_init(&c->page, w->env);
 	stat_init(&c->chunk_stat, w->env);
 	stat_init(&c->file_stat, w->env);
 	c->page_index_ok = true;
-	c->field = f;				/* set last: writer_free frees columns that have it */
-	return PM_OK;
 }
 
 /* A TimeUnit union value as field id. */
@@ -567,12 +687,16 @@ write_time_unit(pm_thrift_writer *t, int16_t id, int unit)
 	pm_thrift_write_struct_end(t);
 }
 
-/* SchemaElement of a top-level column (as a list element). */
+/* SchemaElement of a primitive column (as a list element). */
 static void
-write_schema_element(pm_thrift_writer *t, const pw_column *c)
+write_primitive_element(pm_thrift_writer *t, const char *name, const pm_type *ty,
+						bool nullable, int32_t field_id)
 {
-	const pm_type *ty = c->field->type;
+	pw_column	c_;
+	pw_column  *c = &c_;
 	int			converted = PM_PQ_CT_NONE;
+
+	leaf_layout(c, ty);			/* checked when the leaves were collected */
 
 	switch (ty->id)
 	{
@@ -610,8 +734,8 @@ write_schema_element(pm_thrift_writer *t, const pw_column *c)
 	pm_thrift_write_i32_field(t, 1, c->physical);
 	if (c->physical == PM_PQ_FIXED_LEN_BYTE_ARRAY)
 		pm_thrift_write_i32_field(t, 2, c->type_length);
-	pm_thrift_write_i32_field(t, 3, c->optional ? PM_PQ_OPTIONAL : PM_PQ_REQUIRED);
-	pm_thrift_write_binary_field(t, 4, c->field->name, (uint32_t) strlen(c->field->name));
+	pm_thrift_write_i32_field(t, 3, nullable ? PM_PQ_OPTIONAL : PM_PQ_REQUIRED);
+	pm_thrift_write_binary_field(t, 4, name, (uint32_t) strlen(name));
 	if (converted != PM_PQ_CT_NONE)
 		pm_thrift_write_i32_field(t, 6, converted);
 	if (ty->id == PM_TYPE_DECIMAL)
@@ -619,7 +743,7 @@ write_schema_element(pm_thrift_writer *t, const pw_column *c)
 		pm_thrift_write_i32_field(t, 7, ty->scale);
 		pm_thrift_write_i32_field(t, 8, ty->precision);
 	}
-	pm_thrift_write_i32_field(t, 9, c->field->id);
+	pm_thrift_write_i32_field(t, 9, field_id);
 
 	/* LogicalType union */
 	switch (ty->id)
@@ -680,6 +804,107 @@ write_schema_element(pm_thrift_writer *t, const pw_column *c)
 	pm_thrift_write_struct_end(t);
 }
 
+/* SchemaElement of a group: converted type and LogicalType member (or -1). */
+static void
+write_group_element(pm_thrift_writer *t, const char *name, int repetition, int nchildren,
+					int converted, int logical, bool has_id, int32_t field_id)
+{
+	pm_thrift_write_elem_struct_begin(t);
+	pm_thrift_write_i32_field(t, 3, repetition);
+	pm_thrift_write_binary_field(t, 4, name, (uint32_t) strlen(name));
+	pm_thrift_write_i32_field(t, 5, nchildren);
+	if (converted != PM_PQ_CT_NONE)
+		pm_thrift_write_i32_field(t, 6, converted);
+	if (has_id)
+		pm_thrift_write_i32_field(t, 9, field_id);
+	if (logical > 0)
+	{
+		pm_thrift_write_struct_begin(t, 10);
+		pm_thrift_write_struct_begin(t, (int16_t) logical);
+		pm_thrift_write_struct_end(t);
+		pm_thrift_write_struct_end(t);
+	}
+	pm_thrift_write_struct_end(t);
+}
+
+/*
+ * Paimon's ids of nested elements (SpecialFields, Java int arithmetic):
+ * base + id * 1024 + depth for array elements and map values, base - id *
+ * 1024 - depth for map keys, base = Integer.MAX_VALUE / 4.
+ */
+static int32_t
+nested_field_id(int32_t field_id, int depth, bool key)
+{
+	uint32_t	base = (uint32_t) (INT32_MAX / 4);
+	uint32_t	off = (uint32_t) field_id * 1024u + (uint32_t) depth;
+
+	return (int32_t) (key ? base - off : base + off);
+}
+
+/*
+ * The SchemaElements of a field as ParquetSchemaConverter.convertToParquetType
+ * (name, type, fieldId, depth) builds them: ARRAY a LIST group holding a
+ * repeated group "list" holding "element"; MAP a MAP group holding a
+ * repeated MAP_KEY_VALUE group "key_value" with a REQUIRED "key" and a
+ * "value"; ROW a group of its fields (with their own ids, depth 0).
+ */
+static void
+write_schema_node(pm_thrift_writer *t, const char *name, const pm_type *ty, bool nullable,
+				  int32_t id, int32_t field_id, int depth)
+{
+	int			repetition = nullable ? PM_PQ_OPTIONAL : PM_PQ_REQUIRED;
+
+	switch (ty->id)
+	{
+		case PM_TYPE_ARRAY:
+			write_group_element(t, name, repetition, 1, PM_PQ_CT_LIST, PM_PQ_LT_LIST, true, id);
+			write_group_element(t, "list", PM_PQ_REPEATED, 1, PM_PQ_CT_NONE, 0, false, 0);
+			write_schema_node(t, "element", ty->element, ty->element->nullable,
+							  nested_field_id(field_id, depth + 1, false), field_id, depth + 1);
+			break;
+		case PM_TYPE_MAP:
+			write_group_element(t, name, repetition, 1, PM_PQ_CT_MAP, PM_PQ_LT_MAP, true, id);
+			write_group_element(t, "key_value", PM_PQ_REPEATED, 2, PM_PQ_CT_MAP_KEY_VALUE, 0,
+								false, 0);
+			write_schema_node(t, "key", ty->element, false,
+							  nested_field_id(field_id, depth + 1, true), field_id, depth + 1);
+			write_schema_node(t, "value", ty->value, ty->value->nullable,
+							  nested_field_id(field_id, depth + 1, false), field_id, depth + 1);
+			break;
+		case PM_TYPE_ROW:
+			write_group_element(t, name, repetition, ty->nfields, PM_PQ_CT_NONE, 0, true, id);
+			for (int i = 0; i < ty->nfields; i++)
+				write_schema_node(t, ty->fields[i].name, ty->fields[i].type,
+								  ty->fields[i].type->nullable, ty->fields[i].id,
+								  ty->fields[i].id, 0);
+			break;
+		default:
+			write_primitive_element(t, name, ty, nullable, id);
+			break;
+	}
+}
+
+/* Number of SchemaElements write_schema_node writes for a type. */
+static int
+schema_node_count(const pm_type *ty)
+{
+	int			n = 1;
+
+	switch (ty->id)
+	{
+		case PM_TYPE_ARRAY:
+			return 2 + schema_node_count(ty->element);
+		case PM_TYPE_MAP:
+			return 2 + schema_node_count(ty->element) + schema_node_count(ty->value);
+		case PM_TYPE_ROW:
+			for (int i = 0; i < ty->nfields; i++)
+				n += schema_node_count(ty->fields[i].type);
+			return n;
+		default:
+			return 1;
+	}
+}
+
 /* ---------------------------------------------------------------- */
 /* levels																*/
 /* ---------------------------------------------------------------- */
@@ -694,13 +919,28 @@ run_length(const uint8_t *v, int64_t i, int64_t n)
 	return j - i;
 }
 
+/* Bits needed for levels up to max (parquet's BytesUtils.getWidthFromMaxInt). */
+static int
+level_bit_width(int max)
+{
+	int			w = 0;
+
+	while (max > 0)
+	{
+		w++;
+		max >>= 1;
+	}
+	return w;
+}
+
 /*
- * RLE / bit-packed hybrid encoding of 0/1 levels (bit width 1): runs of 8
- * or more equal levels as RLE runs, the rest as bit-packed groups of 8
- * (the last group zero-padded).
+ * RLE / bit-packed hybrid encoding of levels of bit width bw (1..8): runs
+ * of 8 or more equal levels as RLE runs (value in one byte), the rest as
+ * bit-packed groups of 8 levels in bw bytes, LSB first (the last group
+ * zero-padded).
  */
 static void
-encode_levels(const uint8_t *v, int64_t n, pm_byte_buffer *out)
+encode_levels(const uint8_t *v, int64_t n, int bw, pm_byte_buffer *out)
 {
 	int64_t		i = 0;
 
@@ -727,16 +967,17 @@ encode_levels(const uint8_t *v, int64_t n, pm_byte_buffer *out)
 		pm_byte_buffer_put_uvarint(out, ((uint64_t) groups << 1) | 1);
 		for (int64_t g = 0; g < groups; g++)
 		{
-			uint8_t		byte = 0;
+			uint64_t	bits = 0;
 
 			for (int k = 0; k < 8; k++)
 			{
 				int64_t		p = start + g * 8 + k;
 
-				if (p < i && v[p])
-					byte |= (uint8_t) (1 << k);
+				if (p < i)
+					bits |= (uint64_t) v[p] << (k * bw);
 			}
-			pm_byte_buffer_put_u8(out, byte);
+			for (int k = 0; k < bw; k++)
+				pm_byte_buffer_put_u8(out, (uint8_t) (bits >> (8 * k)));
 		}
 	}
 }
@@ -850,16 +1091,20 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 	if (c->page_values == 0)
 		return PM_OK;
 
-	/* body: [def levels with a 4-byte length] values */
+	/* body: [rep levels] [def levels], each with a 4-byte length, values */
 	pm_byte_buffer_reset(&w->body);
-	if (c->optional)
+	for (int which = 0; which < 2; which++)
 	{
+		int			max = which == 0 ? c->max_rep : c->max_def;
 		size_t		at;
 		uint32_t	len;
 
+		if (max == 0)
+			continue;
 		pm_byte_buffer_put_le32(&w->body, 0);
 		at = w->body.len;
-		encode_levels(c->defs.data, c->page_values, &w->body);
+		encode_levels(which == 0 ? c->reps.data : c->defs.data, c->page_values,
+					  level_bit_width(max), &w->body);
 		if (w->body.failed)
 			return oom(w, err);
 		len = (uint32_t) (w->body.len - at);
@@ -899,8 +1144,8 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 	pm_thrift_write_struct_begin(&t, 5);
 	pm_thrift_write_i32_field(&t, 1, (int32_t) c->page_values);
 	pm_thrift_write_i32_field(&t, 2, PM_PQ_ENC_PLAIN);
-	pm_thrift_write_i32_field(&t, 3, c->optional ? PM_PQ_ENC_RLE : PM_PQ_ENC_BIT_PACKED);
-	pm_thrift_write_i32_field(&t, 4, PM_PQ_ENC_BIT_PACKED);
+	pm_thrift_write_i32_field(&t, 3, c->max_def > 0 ? PM_PQ_ENC_RLE : PM_PQ_ENC_BIT_PACKED);
+	pm_thrift_write_i32_field(&t, 4, c->max_rep > 0 ? PM_PQ_ENC_RLE : PM_PQ_ENC_BIT_PACKED);
 	pm_thrift_write_struct_end(&t);
 	pm_thrift_write_stop(&t);
 
@@ -921,7 +1166,7 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 	pg = &c->pages[c->npages++];
 	pg->offset = (int64_t) c->chunk.len;
 	pg->size = (int32_t) (w->header.len + comp_len);
-	pg->first_row = c->chunk_values;
+	pg->first_row = c->chunk_rows;
 	pg->nulls = nulls;
 	pg->null_page = !c->page.has && !c->page.nan;
 	pg->min_off = pg->min_len = pg->max_off = pg->max_len = 0;
@@ -942,12 +1187,15 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 	if (w->header.failed || c->chunk.failed || c->page_bounds.failed)
 		return oom(w, err);
 	c->chunk_values += c->page_values;
+	c->chunk_rows += c->page_rows;
 	c->chunk_uncompressed += (int64_t) (w->header.len + w->body.len);
 	stat_merge(c->kind, &c->chunk_stat, &c->page);
 
 	pm_byte_buffer_reset(&c->values);
 	pm_byte_buffer_reset(&c->defs);
+	pm_byte_buffer_reset(&c->reps);
 	c->page_values = 0;
+	c->page_rows = 0;
 	c->bool_bits = 0;
 	stat_reset(&c->page);
 	return PM_OK;
@@ -1065,7 +1313,7 @@ write_column_chunk(parquet_writer *w, pm_thrift_writer *t, const pw_column *c,
 	{
 		/* ColumnMetaData */
 		pm_thrift_write_i32_field(t, 1, c->physical);
-		if (c->optional)
+		if (c->max_def > 0 || c->max_rep > 0)
 		{
 			pm_thrift_write_list_field(t, 2, 3, PM_TC_I32);
 			pm_thrift_write_i32(t, PM_PQ_ENC_PLAIN);
@@ -1078,8 +1326,9 @@ write_column_chunk(parquet_writer *w, pm_thrift_writer *t, const pw_column *c,
 			pm_thrift_write_i32(t, PM_PQ_ENC_PLAIN);
 			pm_thrift_write_i32(t, PM_PQ_ENC_BIT_PACKED);
 		}
-		pm_thrift_write_list_field(t, 3, 1, PM_TC_BINARY);
-		pm_thrift_write_binary(t, c->field->name, (uint32_t) strlen(c->field->name));
+		pm_thrift_write_list_field(t, 3, (uint32_t) c->npath, PM_TC_BINARY);
+		for (int k = 0; k < c->npath; k++)
+			pm_thrift_write_binary(t, c->path[k], (uint32_t) strlen(c->path[k]));
 		pm_thrift_write_i32_field(t, 4, w->codec);
 		pm_thrift_write_i64_field(t, 5, c->chunk_values);
 		pm_thrift_write_i64_field(t, 6, c->chunk_uncompressed);
@@ -1170,6 +1419,7 @@ flush_row_group(parquet_writer *w, pm_error *err)
 		pm_byte_buffer_reset(&c->chunk);
 		pm_byte_buffer_reset(&c->page_bounds);
 		c->chunk_values = 0;
+		c->chunk_rows = 0;
 		c->chunk_uncompressed = 0;
 		c->npages = 0;
 		c->page_index_ok = true;
@@ -1208,166 +1458,232 @@ put_int96(pm_byte_buffer *b, int64_t micros, uint16_t nanos)
 	pm_byte_buffer_put_le32(b, (uint32_t) (int32_t) (day + 2440588));
 }
 
-/* Append rows [start, start + n) of vector v to column c, flushing full pages. */
+/* Append the PLAIN encoding of value i of leaf vector v to c's page. */
+static void
+put_value(pw_column *c, const pm_vector *v, int64_t r)
+{
+	const pm_type *ty = c->type;
+	pm_byte_buffer *b = &c->values;
+
+	switch (ty->id)
+	{
+		case PM_TYPE_BOOLEAN:
+			{
+				uint8_t		x = PM_VEC_VALUES(v, uint8_t)[r] ? 1 : 0;
+
+				if (c->bool_bits % 8 == 0)
+					pm_byte_buffer_put_u8(b, 0);
+				if (x && !b->failed)
+					b->data[b->len - 1] |= (uint8_t) (1 << (c->bool_bits % 8));
+				c->bool_bits++;
+				stat_int(&c->page, x);
+				break;
+			}
+		case PM_TYPE_TINYINT:
+			{
+				int32_t		x = PM_VEC_VALUES(v, int8_t)[r];
+
+				pm_byte_buffer_put_le32(b, (uint32_t) x);
+				stat_int(&c->page, x);
+				break;
+			}
+		case PM_TYPE_SMALLINT:
+			{
+				int32_t		x = PM_VEC_VALUES(v, int16_t)[r];
+
+				pm_byte_buffer_put_le32(b, (uint32_t) x);
+				stat_int(&c->page, x);
+				break;
+			}
+		case PM_TYPE_INT:
+		case PM_TYPE_DATE:
+		case PM_TYPE_TIME:
+			{
+				int32_t		x = PM_VEC_VALUES(v, int32_t)[r];
+
+				pm_byte_buffer_put_le32(b, (uint32_t) x);
+				stat_int(&c->page, x);
+				break;
+			}
+		case PM_TYPE_BIGINT:
+			{
+				int64_t		x = PM_VEC_VALUES(v, int64_t)[r];
+
+				pm_byte_buffer_put_le64(b, (uint64_t) x);
+				stat_int(&c->page, x);
+				break;
+			}
+		case PM_TYPE_FLOAT:
+			{
+				float		x = PM_VEC_VALUES(v, float)[r];
+				uint32_t	u;
+
+				memcpy(&u, &x, 4);
+				pm_byte_buffer_put_le32(b, u);
+				stat_double(&c->page, x);
+				break;
+			}
+		case PM_TYPE_DOUBLE:
+			{
+				double		x = PM_VEC_VALUES(v, double)[r];
+				uint64_t	u;
+
+				memcpy(&u, &x, 8);
+				pm_byte_buffer_put_le64(b, u);
+				stat_double(&c->page, x);
+				break;
+			}
+		case PM_TYPE_DECIMAL:
+			{
+				pm_int128	x = PM_VEC_VALUES(v, pm_int128)[r];
+
+				if (c->physical == PM_PQ_INT32)
+					pm_byte_buffer_put_le32(b, (uint32_t) (int32_t) x);
+				else if (c->physical == PM_PQ_INT64)
+					pm_byte_buffer_put_le64(b, (uint64_t) (int64_t) x);
+				else
+				{
+					uint8_t		t[16];
+
+					decimal_be(x, c->type_length, t);
+					pm_byte_buffer_append(b, t, (size_t) c->type_length);
+				}
+				stat_decimal(&c->page, x);
+				break;
+			}
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			{
+				int64_t		us = PM_VEC_VALUES(v, int64_t)[r];
+				uint16_t	ns = v->nanos != NULL ? v->nanos[r] : 0;
+
+				if (c->ts_unit == PM_PQ_UNIT_MILLIS)
+				{
+					int64_t		ms = pm_floor_div(us, 1000);
+
+					pm_byte_buffer_put_le64(b, (uint64_t) ms);
+					stat_int(&c->page, ms);
+				}
+				else if (c->ts_unit == PM_PQ_UNIT_MICROS)
+				{
+					pm_byte_buffer_put_le64(b, (uint64_t) us);
+					stat_int(&c->page, us);
+				}
+				else
+				{
+					put_int96(b, us, ns);
+					stat_ts96(&c->page, us, ns);
+				}
+				break;
+			}
+		default:
+			{
+				int32_t		len;
+				const uint8_t *p = pm_vector_bytes(v, r, &len);
+
+				pm_byte_buffer_put_le32(b, (uint32_t) len);
+				pm_byte_buffer_append(b, p, (size_t) len);
+				stat_bytes(&c->page, p, (size_t) len);
+				break;
+			}
+	}
+}
+
+static pm_code
+null_violation(parquet_writer *w, pw_column *c, bool key, pm_error *err)
+{
+	if (key)
+		pm_fail(err, PM_ERR_INVALID, "NULL map key in column \"%s\"", c->field->name);
+	else
+		pm_fail(err, PM_ERR_INVALID, "NULL value in non-nullable column \"%s\"",
+				c->field->name);
+	pm_error_set_path(err, w->path);
+	w->failed = true;
+	return err->code;
+}
+
+/* One level entry (and the value when defined to the leaf). */
+static inline void
+emit(pw_column *c, int rep, int def, const pm_vector *v, int64_t i)
+{
+	if (c->max_rep > 0)
+		pm_byte_buffer_put_u8(&c->reps, (uint8_t) rep);
+	if (c->max_def > 0)
+		pm_byte_buffer_put_u8(&c->defs, (uint8_t) def);
+	c->page_values++;
+	if (def == c->max_def)
+		put_value(c, v, i);
+	else
+		c->page.nulls++;
+}
+
+/*
+ * Dremel shredding of value i of vector v at step s of leaf c: rep is the
+ * repetition level of the first entry, def the definition level reached
+ * above this step.
+ */
+static pm_code
+shred(parquet_writer *w, pw_column *c, int s, const pm_vector *v, int64_t i, int rep,
+	  int def, int rep_here, pm_error *err)
+{
+	const pw_step *st = &c->steps[s];
+
+	if (pm_vector_is_null(v, i))
+	{
+		if (!st->nullable)
+			return null_violation(w, c, s > 0 && c->steps[s - 1].type->id == PM_TYPE_MAP &&
+								  c->steps[s - 1].child == 0, err);
+		emit(c, rep, def, v, i);
+		return PM_OK;
+	}
+	if (st->nullable)
+		def++;
+	switch (st->type->id)
+	{
+		case PM_TYPE_ROW:
+			return shred(w, c, s + 1, &v->children[st->child], i, rep, def, rep_here, err);
+		case PM_TYPE_ARRAY:
+		case PM_TYPE_MAP:
+			{
+				int32_t		from = v->offsets[i];
+				int32_t		to = v->offsets[i + 1];
+				const pm_vector *child = &v->children[st->type->id == PM_TYPE_MAP ? st->child : 0];
+
+				if (to == from)
+				{
+					emit(c, rep, def, v, i);	/* empty: defined up to the group */
+					return PM_OK;
+				}
+				for (int32_t j = from; j < to; j++)
+					PM_TRY(shred(w, c, s + 1, child, j, j == from ? rep : rep_here + 1,
+								 def + 1, rep_here + 1, err));
+				return PM_OK;
+			}
+		default:
+			emit(c, rep, def, v, i);
+			return PM_OK;
+	}
+}
+
+/* Append rows [start, start + n) of top-level vector v to leaf c, flushing full pages. */
 static pm_code
 append_column(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start, int64_t n,
 			  pm_error *err)
 {
-	const pm_type *ty = c->field->type;
-
 	for (int64_t r = start; r < start + n; r++)
 	{
-		bool		null = pm_vector_is_null(v, r);
-
-		if (c->optional)
-			pm_byte_buffer_put_u8(&c->defs, null ? 0 : 1);
-		else if (null)
+		PM_TRY(shred(w, c, 0, v, r, 0, 0, 0, err));
+		c->page_rows++;
+		if ((int64_t) (c->values.len + (c->defs.len + c->reps.len) / 8) >= w->page_bytes ||
+			c->page_rows >= PW_PAGE_ROW_LIMIT)
 		{
-			pm_fail(err, PM_ERR_INVALID, "NULL value in non-nullable column \"%s\"",
-					c->field->name);
-			pm_error_set_path(err, w->path);
-			w->failed = true;
-			return err->code;
-		}
-		c->page_values++;
-		if (null)
-			c->page.nulls++;
-		else
-		{
-			pm_byte_buffer *b = &c->values;
-
-			switch (ty->id)
-			{
-				case PM_TYPE_BOOLEAN:
-					{
-						uint8_t		x = PM_VEC_VALUES(v, uint8_t)[r] ? 1 : 0;
-
-						if (c->bool_bits % 8 == 0)
-							pm_byte_buffer_put_u8(b, 0);
-						if (x && !b->failed)
-							b->data[b->len - 1] |= (uint8_t) (1 << (c->bool_bits % 8));
-						c->bool_bits++;
-						stat_int(&c->page, x);
-						break;
-					}
-				case PM_TYPE_TINYINT:
-					{
-						int32_t		x = PM_VEC_VALUES(v, int8_t)[r];
-
-						pm_byte_buffer_put_le32(b, (uint32_t) x);
-						stat_int(&c->page, x);
-						break;
-					}
-				case PM_TYPE_SMALLINT:
-					{
-						int32_t		x = PM_VEC_VALUES(v, int16_t)[r];
-
-						pm_byte_buffer_put_le32(b, (uint32_t) x);
-						stat_int(&c->page, x);
-						break;
-					}
-				case PM_TYPE_INT:
-				case PM_TYPE_DATE:
-				case PM_TYPE_TIME:
-					{
-						int32_t		x = PM_VEC_VALUES(v, int32_t)[r];
-
-						pm_byte_buffer_put_le32(b, (uint32_t) x);
-						stat_int(&c->page, x);
-						break;
-					}
-				case PM_TYPE_BIGINT:
-					{
-						int64_t		x = PM_VEC_VALUES(v, int64_t)[r];
-
-						pm_byte_buffer_put_le64(b, (uint64_t) x);
-						stat_int(&c->page, x);
-						break;
-					}
-				case PM_TYPE_FLOAT:
-					{
-						float		x = PM_VEC_VALUES(v, float)[r];
-						uint32_t	u;
-
-						memcpy(&u, &x, 4);
-						pm_byte_buffer_put_le32(b, u);
-						stat_double(&c->page, x);
-						break;
-					}
-				case PM_TYPE_DOUBLE:
-					{
-						double		x = PM_VEC_VALUES(v, double)[r];
-						uint64_t	u;
-
-						memcpy(&u, &x, 8);
-						pm_byte_buffer_put_le64(b, u);
-						stat_double(&c->page, x);
-						break;
-					}
-				case PM_TYPE_DECIMAL:
-					{
-						pm_int128	x = PM_VEC_VALUES(v, pm_int128)[r];
-
-						if (c->physical == PM_PQ_INT32)
-							pm_byte_buffer_put_le32(b, (uint32_t) (int32_t) x);
-						else if (c->physical == PM_PQ_INT64)
-							pm_byte_buffer_put_le64(b, (uint64_t) (int64_t) x);
-						else
-						{
-							uint8_t		t[16];
-
-							decimal_be(x, c->type_length, t);
-							pm_byte_buffer_append(b, t, (size_t) c->type_length);
-						}
-						stat_decimal(&c->page, x);
-						break;
-					}
-				case PM_TYPE_TIMESTAMP:
-				case PM_TYPE_TIMESTAMP_LTZ:
-					{
-						int64_t		us = PM_VEC_VALUES(v, int64_t)[r];
-						uint16_t	ns = v->nanos != NULL ? v->nanos[r] : 0;
-
-						if (c->ts_unit == PM_PQ_UNIT_MILLIS)
-						{
-							int64_t		ms = pm_floor_div(us, 1000);
-
-							pm_byte_buffer_put_le64(b, (uint64_t) ms);
-							stat_int(&c->page, ms);
-						}
-						else if (c->ts_unit == PM_PQ_UNIT_MICROS)
-						{
-							pm_byte_buffer_put_le64(b, (uint64_t) us);
-							stat_int(&c->page, us);
-						}
-						else
-						{
-							put_int96(b, us, ns);
-							stat_ts96(&c->page, us, ns);
-						}
-						break;
-					}
-				default:
-					{
-						int32_t		len;
-						const uint8_t *p = pm_vector_bytes(v, r, &len);
-
-						pm_byte_buffer_put_le32(b, (uint32_t) len);
-						pm_byte_buffer_append(b, p, (size_t) len);
-						stat_bytes(&c->page, p, (size_t) len);
-						break;
-					}
-			}
-		}
-		if ((int64_t) c->values.len + c->page_values / 8 >= w->page_bytes ||
-			c->page_values >= PW_PAGE_ROW_LIMIT)
-		{
-			if (c->values.failed || c->defs.failed)
+			if (c->values.failed || c->defs.failed || c->reps.failed)
 				return oom(w, err);
 			PM_TRY(flush_page(w, c, err));
 		}
 	}
-	if (c->values.failed || c->defs.failed || c->page.bmin.failed || c->page.bmax.failed)
+	if (c->values.failed || c->defs.failed || c->reps.failed || c->page.bmin.failed ||
+		c->page.bmax.failed)
 		return oom(w, err);
 	return PM_OK;
 }
@@ -1387,10 +1703,11 @@ writer_free(parquet_writer *w)
 		{
 			pw_column  *c = &w->cols[i];
 
-			if (c->field == NULL)
-				continue;
+			if (c->values.env == NULL)
+				continue;		/* buffers never set up */
 			pm_byte_buffer_free(&c->values);
 			pm_byte_buffer_free(&c->defs);
+			pm_byte_buffer_free(&c->reps);
 			pm_byte_buffer_free(&c->chunk);
 			pm_byte_buffer_free(&c->page_bounds);
 			stat_free(&c->page);
@@ -1400,6 +1717,8 @@ writer_free(parquet_writer *w)
 		}
 		pm_free(env, w->cols);
 	}
+	pm_free(env, w->top_first);
+	pm_free(env, w->top_nulls);
 	pm_byte_buffer_free(&w->footer_rgs);
 	pm_byte_buffer_free(&w->body);
 	pm_byte_buffer_free(&w->header);
@@ -1431,19 +1750,20 @@ pw_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 		pm_error_set_path(err, w->path);
 		return err->code;
 	}
-	if (batch->ncols != w->ncols)
+	if (batch->ncols != w->ntop)
 	{
 		pm_fail(err, PM_ERR_INVALID, "batch of %d columns written to a Parquet file of %d",
-				batch->ncols, w->ncols);
+				batch->ncols, w->ntop);
 		pm_error_set_path(err, w->path);
 		return err->code;
 	}
-	for (int i = 0; i < w->ncols; i++)
+	for (int i = 0; i < w->ntop; i++)
 	{
-		if (batch->cols[i].type == NULL || batch->cols[i].type->id != w->cols[i].field->type->id)
+		if (batch->cols[i].type == NULL ||
+			batch->cols[i].type->id != w->schema->fields[i].type->id)
 		{
 			pm_fail(err, PM_ERR_INVALID, "column \"%s\": batch vector of another type",
-					w->cols[i].field->name);
+					w->schema->fields[i].name);
 			pm_error_set_path(err, w->path);
 			return err->code;
 		}
@@ -1453,8 +1773,16 @@ pw_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 	{
 		int64_t		n = batch->nrows - start < PW_SLICE_ROWS ? batch->nrows - start : PW_SLICE_ROWS;
 
-		for (int i = 0; i < w->ncols; i++)
-			PM_TRY(append_column(w, &w->cols[i], &batch->cols[i], start, n, err));
+		for (int i = 0; i < w->ntop; i++)
+		{
+			const pm_vector *v = &batch->cols[i];
+
+			if (v->nulls != NULL)
+				for (int64_t r = start; r < start + n; r++)
+					w->top_nulls[i] += v->nulls[r] != 0;
+			for (int j = w->top_first[i]; j < w->top_first[i + 1]; j++)
+				PM_TRY(append_column(w, &w->cols[j], v, start, n, err));
+		}
 		w->rg_rows += n;
 		if (buffered_bytes(w) >= w->row_group_bytes)
 			PM_TRY(flush_row_group(w, err));
@@ -1542,13 +1870,23 @@ write_footer(parquet_writer *w, pm_error *err)
 	pm_byte_buffer_reset(b);
 	pm_thrift_writer_init(&t, b);
 	pm_thrift_write_i32_field(&t, 1, 1);
-	pm_thrift_write_list_field(&t, 2, (uint32_t) w->ncols + 1, PM_TC_STRUCT);
+	{
+		int			nodes = 1;
+
+		for (int i = 0; i < w->ntop; i++)
+			nodes += schema_node_count(w->schema->fields[i].type);
+		pm_thrift_write_list_field(&t, 2, (uint32_t) nodes, PM_TC_STRUCT);
+	}
 	pm_thrift_write_elem_struct_begin(&t);
 	pm_thrift_write_binary_field(&t, 4, "paimon_schema", 13);
-	pm_thrift_write_i32_field(&t, 5, w->ncols);
+	pm_thrift_write_i32_field(&t, 5, w->ntop);
 	pm_thrift_write_struct_end(&t);
-	for (int i = 0; i < w->ncols; i++)
-		write_schema_element(&t, &w->cols[i]);
+	for (int i = 0; i < w->ntop; i++)
+	{
+		const pm_field *f = &w->schema->fields[i];
+
+		write_schema_node(&t, f->name, f->type, f->type->nullable, f->id, f->id, 0);
+	}
 	pm_thrift_write_i64_field(&t, 3, w->total_rows);
 	pm_thrift_write_list_field(&t, 4, (uint32_t) w->nrow_groups, PM_TC_STRUCT);
 	pm_byte_buffer_append(b, w->footer_rgs.data, w->footer_rgs.len);
@@ -1593,12 +1931,26 @@ pw_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 	if (rc == PM_OK)
 	{
 		result->stats = pm_arena_zalloc(arena, sizeof(pm_column_stats) *
-										(size_t) (w->ncols > 0 ? w->ncols : 1));
+										(size_t) (w->ntop > 0 ? w->ntop : 1));
 		if (result->stats == NULL)
 			rc = oom(w, err);
-		for (int i = 0; rc == PM_OK && i < w->ncols; i++)
-			if (!result_stats(&w->cols[i], arena, &result->stats[i]))
-				rc = oom(w, err);
+		for (int i = 0; rc == PM_OK && i < w->ntop; i++)
+		{
+			const pw_column *c = &w->cols[w->top_first[i]];
+
+			if (w->top_first[i + 1] - w->top_first[i] == 1 && c->nsteps == 1)
+			{
+				if (!result_stats(c, arena, &result->stats[i]))
+					rc = oom(w, err);
+			}
+			else
+			{
+				/* nested: no min/max, NULLs of the field itself */
+				result->stats[i].has_min_max = false;
+				result->stats[i].min.is_null = result->stats[i].max.is_null = true;
+				result->stats[i].null_count = w->top_nulls[i];
+			}
+		}
 	}
 	if (rc == PM_OK)
 	{
@@ -1614,7 +1966,7 @@ pw_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 	}
 	result->row_count = w->total_rows;
 	result->file_size = w->file_pos;
-	result->ncols = w->ncols;
+	result->ncols = w->ntop;
 	writer_free(w);
 	return PM_OK;
 }
@@ -1676,15 +2028,63 @@ pm_parquet_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	pm_byte_buffer_init(&w->stat_buf, env);
 	w->path = pm_alloc(env, plen + 1);
 	w->scratch = pm_arena_create(env);
-	w->ncols = schema->nfields;
-	w->cols = pm_alloc(env, sizeof(pw_column) * (size_t) (w->ncols > 0 ? w->ncols : 1));
-	if (w->path == NULL || w->scratch == NULL || w->cols == NULL)
+	w->ntop = schema->nfields;
+	w->top_first = pm_alloc(env, sizeof(int) * (size_t) (w->ntop + 1));
+	w->top_nulls = pm_alloc(env, sizeof(int64_t) * (size_t) (w->ntop + 1));
+	if (w->path == NULL || w->scratch == NULL || w->top_first == NULL || w->top_nulls == NULL)
 	{
 		writer_free(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a Parquet writer");
 	}
 	memcpy(w->path, path, plen + 1);
-	memset(w->cols, 0, sizeof(pw_column) * (size_t) (w->ncols > 0 ? w->ncols : 1));
+	memset(w->top_nulls, 0, sizeof(int64_t) * (size_t) (w->ntop + 1));
+
+	/* the leaf columns: count, then fill */
+	{
+		pw_column  *walk = pm_alloc(env, sizeof(pw_column));
+		int			n = 0;
+
+		if (walk == NULL)
+		{
+			writer_free(w);
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a Parquet writer");
+		}
+		memset(walk, 0, sizeof(pw_column));
+		for (int pass = 0; pass < 2; pass++)
+		{
+			n = 0;
+			for (int i = 0; i < w->ntop; i++)
+			{
+				const pm_field *f = &schema->fields[i];
+
+				w->top_first[i] = n;
+				rc = walk_leaves(w, f, f->type, f->name, f->type->nullable, walk, 0, 0,
+								 pass == 0 ? NULL : w->cols, &n, err);
+				if (rc != PM_OK)
+				{
+					pm_free(env, walk);
+					writer_free(w);
+					return rc;
+				}
+			}
+			w->top_first[w->ntop] = n;
+			if (pass == 0)
+			{
+				w->cols = pm_alloc(env, sizeof(pw_column) * (size_t) (n > 0 ? n : 1));
+				if (w->cols == NULL)
+				{
+					pm_free(env, walk);
+					writer_free(w);
+					return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a Parquet writer");
+				}
+				memset(w->cols, 0, sizeof(pw_column) * (size_t) (n > 0 ? n : 1));
+			}
+		}
+		pm_free(env, walk);
+		w->ncols = n;
+		for (int i = 0; i < n; i++)
+			column_buffers_init(w, &w->cols[i]);
+	}
 
 	if (codec_from_name(options->compression, &w->codec) != PM_OK)
 	{
@@ -1698,14 +2098,6 @@ pm_parquet_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	w->row_group_bytes = options->row_group_bytes > 0 ? options->row_group_bytes :
 		PW_DEFAULT_ROW_GROUP_BYTES;
 	w->page_bytes = options->page_bytes > 0 ? options->page_bytes : PW_DEFAULT_PAGE_BYTES;
-	for (int i = 0; i < w->ncols; i++)
-	{
-		if (column_setup(w, &w->cols[i], &schema->fields[i], err) != PM_OK)
-		{
-			writer_free(w);
-			return err->code;
-		}
-	}
 
 	rc = pm_out_file_create(io, path, &w->out, err);
 	if (rc == PM_OK)

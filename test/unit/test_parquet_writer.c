@@ -123,12 +123,23 @@ pow10_128(int p)
  * vector's micros + nanos). Row 1 holds minimums, row 2 maximums, row 3
  * zeros, -0.0 and empty strings; nullable columns are NULL every 11 rows.
  */
+/*
+ * Low cardinality (dictionary pages): rows from 4 on below g_low_until
+ * repeat g_card distinct values; later rows are all distinct.
+ */
+static int64_t g_card;
+static int64_t g_low_until;
+
 static pm_value
 gen(int c, int64_t r, uint8_t *buf)
 {
 	const colspec *cs = &COLS[c];
-	uint64_t	h = mix((uint64_t) r * 131 + (uint64_t) c);
+	uint64_t	h;
 	pm_value	v;
+
+	if (g_card > 0 && r > 3 && r < g_low_until)
+		r = 4 + r % g_card;
+	h = mix((uint64_t) r * 131 + (uint64_t) c);
 
 	memset(&v, 0, sizeof(v));
 	if (cs->nullable && r % 11 == 0)
@@ -504,7 +515,8 @@ keep_copy(pm_fileio *io, const char *path, const char *name, pm_arena *a)
 	if (keep_dir == NULL)
 		return;
 	assert_int_equal(pm_fileio_read_all(io, path, a, (size_t) 1 << 30, &data, &len, &err), PM_OK);
-	snprintf(out, sizeof(out), "%s/%s.parquet", keep_dir, name);
+	snprintf(out, sizeof(out), "%s/%s%s.parquet", keep_dir, name,
+			 g_card > 0 ? (g_low_until == INT64_MAX ? "-dict" : "-dictfull") : "");
 	f = fopen(out, "wb");
 	assert_non_null(f);
 	assert_int_equal(fwrite(data, 1, len, f), len);
@@ -547,6 +559,17 @@ roundtrip(const char *codec, int pq_codec, int64_t nrows, int64_t rg, int64_t pa
 		for (int c = 0; c < NCOLS; c++)
 			assert_int_equal(md.row_groups[g].columns[c].codec, pq_codec);
 	keep_copy(io, "/w/data.parquet", codec, a);
+	if (keep_dir != NULL && g_card > 0)
+	{
+		/* the same rows without dictionary, for comparing with another reader */
+		char		name[64];
+
+		o.dictionary = false;
+		res = write_file(io, "/w/plain.parquet", schema, &o, nrows, batch, a);
+		read_back(io, "/w/plain.parquet", schema, nrows);
+		snprintf(name, sizeof(name), "%s-plain", codec);
+		keep_copy(io, "/w/plain.parquet", name, a);
+	}
 	pm_memory_fileio_destroy(io);
 	pm_arena_destroy(a);
 }
@@ -583,6 +606,18 @@ test_roundtrip_lz4(void **state)
 {
 	/* pages above Hadoop's 256 KiB lz4 block: several blocks per page */
 	roundtrip("lz4", PM_PQ_CODEC_LZ4, 30000, 0, 1 << 20, 10000, 1);
+}
+
+/* Dictionary pages: low-cardinality values, then a dictionary that fills up mid-chunk. */
+static void
+test_roundtrip_dictionary(void **state)
+{
+	g_card = 37;
+	g_low_until = INT64_MAX;
+	roundtrip("zstd", PM_PQ_CODEC_ZSTD, 20000, 32 << 10, 8192, 4096, 2);
+	g_low_until = 4000;
+	roundtrip("snappy", PM_PQ_CODEC_SNAPPY, 60000, 0, 64 << 10, 8192, 1);
+	g_card = 0;
 }
 
 static void
@@ -1248,6 +1283,7 @@ main(void)
 		cmocka_unit_test(test_roundtrip_snappy),
 		cmocka_unit_test(test_roundtrip_gzip),
 		cmocka_unit_test(test_roundtrip_lz4),
+		cmocka_unit_test(test_roundtrip_dictionary),
 		cmocka_unit_test(test_empty_file),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_stats_nan_and_nulls),

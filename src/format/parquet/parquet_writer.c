@@ -25,8 +25,12 @@
  * the deprecated min/max for numeric types, none but null_count for
  * INT96), a ColumnIndex (untruncated bounds, none for INT96 or when a
  * float page holds NaN) and OffsetIndex per chunk, TYPE_ORDER column
- * orders. Dictionary encoding is not written (plain only): Java reads
- * plain pages as well, the files are only larger for repetitive columns.
+ * orders. Dictionary encoding as parquet-mr's v1 writer (when
+ * options->dictionary; never for BOOLEAN): a DICTIONARY_PAGE of PLAIN
+ * values first in the chunk, PLAIN_DICTIONARY data pages (bit width byte +
+ * RLE/bit-packed indexes); PLAIN instead when the chunk's first page does
+ * not gain from it, and for the rest of the chunk once the dictionary
+ * passes 1 MiB (parquet.dictionary.page.size).
  * Page indexes follow their row group's chunks (parquet-mr puts all of
  * them before the footer; readers find them by offset).
  *
@@ -61,6 +65,7 @@
 #define PW_DEFAULT_PAGE_BYTES		((int64_t) 1 << 20)
 #define PW_PAGE_ROW_LIMIT			20000	/* parquet-mr page.row.count.limit */
 #define PW_SLICE_ROWS				1024	/* rows between row-group size checks */
+#define PW_DICT_PAGE_BYTES			((size_t) 1 << 20)	/* parquet.dictionary.page.size */
 #define PW_CREATED_BY				"paimon_fdw version 0.1 (build parquet-mr compatible writer)"
 
 /* Hadoop's Lz4Codec block (256 KiB buffer less its overhead bufferSize/255 + 16) */
@@ -157,6 +162,23 @@ typedef struct pw_column
 	int64_t		chunk_uncompressed;	/* headers + uncompressed bodies */
 	pw_stat		chunk_stat;
 	bool		page_index_ok;	/* a ColumnIndex can be written */
+
+	/*
+	 * Dictionary of the chunk (parquet-mr's v1 dictionary writer): distinct
+	 * PLAIN-encoded values, an open-addressing hash of them, the page's
+	 * indexes. dict_on: values still go in; once the dictionary passes
+	 * PW_DICT_PAGE_BYTES (or does not pay on the first page) it stops and
+	 * the remaining pages of the chunk are PLAIN.
+	 */
+	bool		dict_on;
+	pm_byte_buffer dict;		/* the dictionary page's PLAIN values */
+	uint32_t   *dict_off;		/* dict_n + 1 entry starts */
+	int32_t		dict_n;
+	int32_t		dict_cap;
+	uint32_t   *slots;			/* entry + 1, 0 = empty; nslots a power of 2 */
+	uint32_t	nslots;
+	pm_byte_buffer idx;			/* uint32 dictionary index per page value */
+	int			npages_dict;	/* data pages of the chunk dictionary-encoded */
 	pw_page    *pages;
 	int			npages;
 	int			pages_cap;
@@ -183,6 +205,7 @@ typedef struct parquet_writer
 	int			zstd_level;
 	int64_t		row_group_bytes;
 	int64_t		page_bytes;
+	bool		dictionary;
 
 	int64_t		file_pos;		/* bytes appended to the file */
 	int64_t		rg_rows;		/* rows in the current row group */
@@ -671,6 +694,8 @@ column_buffers_init(parquet_writer *w, pw_column *c)
 	pm_byte_buffer_init(&c->reps, w->env);
 	pm_byte_buffer_init(&c->chunk, w->env);
 	pm_byte_buffer_init(&c->page_bounds, w->env);
+	pm_byte_buffer_init(&c->dict, w->env);
+	pm_byte_buffer_init(&c->idx, w->env);
 	stat_init(&c->page, w->env);
 	stat_init(&c->chunk_stat, w->env);
 	stat_init(&c->file_stat, w->env);
@@ -909,19 +934,27 @@ schema_node_count(const pm_type *ty)
 /* levels																*/
 /* ---------------------------------------------------------------- */
 
-static int64_t
-run_length(const uint8_t *v, int64_t i, int64_t n)
+/* Value i of an array of uint8 (levels) or uint32 (dictionary indexes). */
+static inline uint32_t
+rle_get(const void *v, int elem_size, int64_t i)
 {
+	return elem_size == 1 ? ((const uint8_t *) v)[i] : ((const uint32_t *) v)[i];
+}
+
+static int64_t
+run_length(const void *v, int elem_size, int64_t i, int64_t n)
+{
+	uint32_t	x = rle_get(v, elem_size, i);
 	int64_t		j = i + 1;
 
-	while (j < n && v[j] == v[i])
+	while (j < n && rle_get(v, elem_size, j) == x)
 		j++;
 	return j - i;
 }
 
-/* Bits needed for levels up to max (parquet's BytesUtils.getWidthFromMaxInt). */
+/* Bits needed for values up to max (parquet's BytesUtils.getWidthFromMaxInt). */
 static int
-level_bit_width(int max)
+bit_width(uint32_t max)
 {
 	int			w = 0;
 
@@ -934,52 +967,173 @@ level_bit_width(int max)
 }
 
 /*
- * RLE / bit-packed hybrid encoding of levels of bit width bw (1..8): runs
- * of 8 or more equal levels as RLE runs (value in one byte), the rest as
- * bit-packed groups of 8 levels in bw bytes, LSB first (the last group
- * zero-padded).
+ * RLE / bit-packed hybrid encoding of n values of bit width bw (0..32):
+ * runs of 8 or more equal values as RLE runs (value in ceil(bw/8) bytes),
+ * the rest as bit-packed groups of 8 values in bw bytes, LSB first (the
+ * last group zero-padded). Levels and dictionary indexes both use it.
  */
 static void
-encode_levels(const uint8_t *v, int64_t n, int bw, pm_byte_buffer *out)
+encode_rle(const void *v, int elem_size, int64_t n, int bw, pm_byte_buffer *out)
 {
 	int64_t		i = 0;
 
 	while (i < n)
 	{
-		int64_t		r = run_length(v, i, n);
+		int64_t		r = run_length(v, elem_size, i, n);
 		int64_t		start;
 		int64_t		groups;
 
 		if (r >= 8)
 		{
+			uint32_t	x = rle_get(v, elem_size, i);
+
 			pm_byte_buffer_put_uvarint(out, (uint64_t) r << 1);
-			pm_byte_buffer_put_u8(out, v[i]);
+			for (int k = 0; k < (bw + 7) / 8; k++)
+				pm_byte_buffer_put_u8(out, (uint8_t) (x >> (8 * k)));
 			i += r;
 			continue;
 		}
 		start = i;
 		do
 			i += 8;
-		while (i < n && run_length(v, i, n) < 8);
+		while (i < n && run_length(v, elem_size, i, n) < 8);
 		if (i > n)
 			i = n;
 		groups = (i - start + 7) / 8;
 		pm_byte_buffer_put_uvarint(out, ((uint64_t) groups << 1) | 1);
-		for (int64_t g = 0; g < groups; g++)
+		if (!pm_byte_buffer_reserve(out, (size_t) (groups * bw)))
+			return;
 		{
-			uint64_t	bits = 0;
+			uint64_t	acc = 0;
+			int			nbits = 0;
 
-			for (int k = 0; k < 8; k++)
+			for (int64_t p = start; p < start + groups * 8; p++)
 			{
-				int64_t		p = start + g * 8 + k;
+				uint64_t	x = p < i ? rle_get(v, elem_size, p) : 0;
 
-				if (p < i)
-					bits |= (uint64_t) v[p] << (k * bw);
+				acc |= x << nbits;
+				nbits += bw;
+				while (nbits >= 8)
+				{
+					out->data[out->len++] = (uint8_t) acc;
+					acc >>= 8;
+					nbits -= 8;
+				}
 			}
-			for (int k = 0; k < bw; k++)
-				pm_byte_buffer_put_u8(out, (uint8_t) (bits >> (8 * k)));
 		}
 	}
+}
+
+/* ---------------------------------------------------------------- */
+/* dictionary															*/
+/* ---------------------------------------------------------------- */
+
+static inline uint64_t
+hash_bytes(const uint8_t *p, size_t n)
+{
+	uint64_t	h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+/* Empty the dictionary; on (again) if the options and the type allow it. */
+static void
+dict_reset(parquet_writer *w, pw_column *c)
+{
+	pm_byte_buffer_reset(&c->dict);
+	c->dict_n = 0;
+	if (c->slots != NULL)
+		memset(c->slots, 0, sizeof(uint32_t) * c->nslots);
+	c->dict_on = w->dictionary && c->kind != PW_K_BOOL;
+	c->npages_dict = 0;
+}
+
+static bool
+dict_grow_slots(parquet_writer *w, pw_column *c)
+{
+	uint32_t	n = c->nslots == 0 ? 1024 : c->nslots * 2;
+	uint32_t   *ns = pm_alloc(w->env, sizeof(uint32_t) * n);
+
+	if (ns == NULL)
+		return false;
+	memset(ns, 0, sizeof(uint32_t) * n);
+	for (int32_t e = 0; e < c->dict_n; e++)
+	{
+		uint32_t	h = (uint32_t) hash_bytes(c->dict.data + c->dict_off[e],
+										  c->dict_off[e + 1] - c->dict_off[e]) & (n - 1);
+
+		while (ns[h] != 0)
+			h = (h + 1) & (n - 1);
+		ns[h] = (uint32_t) e + 1;
+	}
+	pm_free(w->env, c->slots);
+	c->slots = ns;
+	c->nslots = n;
+	return true;
+}
+
+/*
+ * Add the PLAIN encoding p[0..n) of one value to the dictionary and its
+ * index to the page's. False on out-of-memory. Turns the dictionary off
+ * when it would pass its size limit.
+ */
+static bool
+dict_add(parquet_writer *w, pw_column *c, const uint8_t *p, size_t n)
+{
+	uint32_t	h;
+	uint32_t	e;
+
+	if ((uint64_t) (c->dict_n + 1) * 2 > c->nslots && !dict_grow_slots(w, c))
+		return false;
+	h = (uint32_t) hash_bytes(p, n) & (c->nslots - 1);
+	while ((e = c->slots[h]) != 0)
+	{
+		uint32_t	o = c->dict_off[e - 1];
+
+		if (c->dict_off[e] - o == n && memcmp(c->dict.data + o, p, n) == 0)
+			break;
+		h = (h + 1) & (c->nslots - 1);
+	}
+	if (e == 0)
+	{
+		if (c->dict.len + n > PW_DICT_PAGE_BYTES)
+		{
+			c->dict_on = false;	/* full: the rest of the chunk is PLAIN */
+			return true;
+		}
+		if (c->dict_n + 2 > c->dict_cap)
+		{
+			int32_t		ncap = c->dict_cap == 0 ? 256 : c->dict_cap * 2;
+			uint32_t   *no = pm_alloc(w->env, sizeof(uint32_t) * (size_t) ncap);
+
+			if (no == NULL)
+				return false;
+			if (c->dict_n > 0)
+				memcpy(no, c->dict_off, sizeof(uint32_t) * (size_t) (c->dict_n + 1));
+			else
+				no[0] = 0;
+			pm_free(w->env, c->dict_off);
+			c->dict_off = no;
+			c->dict_cap = ncap;
+		}
+		if (c->dict_n == 0)
+			c->dict_off[0] = 0;
+		pm_byte_buffer_append(&c->dict, p, n);
+		if (c->dict.failed)
+			return false;
+		c->dict_n++;
+		c->dict_off[c->dict_n] = (uint32_t) c->dict.len;
+		e = (uint32_t) c->dict_n;
+		c->slots[h] = e;
+	}
+	{
+		uint32_t	index = e - 1;
+
+		pm_byte_buffer_append(&c->idx, &index, sizeof(index));
+	}
+	return !c->idx.failed;
 }
 
 /* ---------------------------------------------------------------- */
@@ -1087,6 +1241,7 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 	pm_thrift_writer t;
 	pw_page    *pg;
 	int64_t		nulls = c->page.nulls;
+	bool		use_dict;
 
 	if (c->page_values == 0)
 		return PM_OK;
@@ -1103,15 +1258,36 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 			continue;
 		pm_byte_buffer_put_le32(&w->body, 0);
 		at = w->body.len;
-		encode_levels(which == 0 ? c->reps.data : c->defs.data, c->page_values,
-					  level_bit_width(max), &w->body);
+		encode_rle(which == 0 ? c->reps.data : c->defs.data, 1, c->page_values,
+				   bit_width((uint32_t) max), &w->body);
 		if (w->body.failed)
 			return oom(w, err);
 		len = (uint32_t) (w->body.len - at);
 		for (int k = 0; k < 4; k++)
 			w->body.data[at - 4 + (size_t) k] = (uint8_t) (len >> (8 * k));
 	}
-	pm_byte_buffer_append(&w->body, c->values.data, c->values.len);
+	/*
+	 * values: dictionary indexes (bit width byte + RLE/bit-packed) while the
+	 * dictionary is on, unless on the chunk's first page they do not beat
+	 * PLAIN (parquet-mr's isCompressionSatisfying); else PLAIN.
+	 */
+	use_dict = c->dict_on;
+	if (use_dict)
+	{
+		size_t		at = w->body.len;
+		int			bw = bit_width(c->dict_n > 0 ? (uint32_t) (c->dict_n - 1) : 0);
+
+		pm_byte_buffer_put_u8(&w->body, (uint8_t) bw);
+		encode_rle(c->idx.data, 4, (int64_t) (c->idx.len / 4), bw, &w->body);
+		if (c->npages == 0 && (w->body.len - at) + c->dict.len >= c->values.len)
+		{
+			w->body.len = at;
+			use_dict = false;
+			c->dict_on = false;
+		}
+	}
+	if (!use_dict)
+		pm_byte_buffer_append(&w->body, c->values.data, c->values.len);
 	if (w->body.failed || w->body.len > INT32_MAX)
 	{
 		if (!w->body.failed)
@@ -1143,7 +1319,7 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 	pm_thrift_write_i32_field(&t, 4, (int32_t) crc);
 	pm_thrift_write_struct_begin(&t, 5);
 	pm_thrift_write_i32_field(&t, 1, (int32_t) c->page_values);
-	pm_thrift_write_i32_field(&t, 2, PM_PQ_ENC_PLAIN);
+	pm_thrift_write_i32_field(&t, 2, use_dict ? PM_PQ_ENC_PLAIN_DICTIONARY : PM_PQ_ENC_PLAIN);
 	pm_thrift_write_i32_field(&t, 3, c->max_def > 0 ? PM_PQ_ENC_RLE : PM_PQ_ENC_BIT_PACKED);
 	pm_thrift_write_i32_field(&t, 4, c->max_rep > 0 ? PM_PQ_ENC_RLE : PM_PQ_ENC_BIT_PACKED);
 	pm_thrift_write_struct_end(&t);
@@ -1194,6 +1370,9 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 	pm_byte_buffer_reset(&c->values);
 	pm_byte_buffer_reset(&c->defs);
 	pm_byte_buffer_reset(&c->reps);
+	pm_byte_buffer_reset(&c->idx);
+	if (use_dict)
+		c->npages_dict++;
 	c->page_values = 0;
 	c->page_rows = 0;
 	c->bool_bits = 0;
@@ -1239,6 +1418,7 @@ write_statistics(parquet_writer *w, pm_thrift_writer *t, int16_t id, const pw_co
 typedef struct pw_chunk_pos
 {
 	int64_t		start;
+	int64_t		dict_len;		/* dictionary page (header + body) at start, or 0 */
 	int64_t		ci_offset;
 	int32_t		ci_length;		/* 0: no ColumnIndex */
 	int64_t		oi_offset;
@@ -1289,7 +1469,7 @@ write_offset_index(parquet_writer *w, pw_column *c, pw_chunk_pos *pos, pm_error 
 	for (int i = 0; i < c->npages; i++)
 	{
 		pm_thrift_write_elem_struct_begin(&t);
-		pm_thrift_write_i64_field(&t, 1, pos->start + c->pages[i].offset);
+		pm_thrift_write_i64_field(&t, 1, pos->start + pos->dict_len + c->pages[i].offset);
 		pm_thrift_write_i32_field(&t, 2, c->pages[i].size);
 		pm_thrift_write_i64_field(&t, 3, c->pages[i].first_row);
 		pm_thrift_write_struct_end(&t);
@@ -1307,41 +1487,62 @@ static void
 write_column_chunk(parquet_writer *w, pm_thrift_writer *t, const pw_column *c,
 				   const pw_chunk_pos *pos)
 {
+	int			npages_plain = c->npages - c->npages_dict;
+	int			enc[4];
+	int			nenc = 0;
+
+	if (c->npages_dict > 0)
+		enc[nenc++] = PM_PQ_ENC_PLAIN_DICTIONARY;
+	if (npages_plain > 0)
+		enc[nenc++] = PM_PQ_ENC_PLAIN;
+	if (c->max_def > 0 || c->max_rep > 0)
+		enc[nenc++] = PM_PQ_ENC_RLE;
+	enc[nenc++] = PM_PQ_ENC_BIT_PACKED;
+
 	pm_thrift_write_elem_struct_begin(t);
 	pm_thrift_write_i64_field(t, 2, pos->start);
 	pm_thrift_write_struct_begin(t, 3);
 	{
 		/* ColumnMetaData */
 		pm_thrift_write_i32_field(t, 1, c->physical);
-		if (c->max_def > 0 || c->max_rep > 0)
-		{
-			pm_thrift_write_list_field(t, 2, 3, PM_TC_I32);
-			pm_thrift_write_i32(t, PM_PQ_ENC_PLAIN);
-			pm_thrift_write_i32(t, PM_PQ_ENC_RLE);
-			pm_thrift_write_i32(t, PM_PQ_ENC_BIT_PACKED);
-		}
-		else
-		{
-			pm_thrift_write_list_field(t, 2, 2, PM_TC_I32);
-			pm_thrift_write_i32(t, PM_PQ_ENC_PLAIN);
-			pm_thrift_write_i32(t, PM_PQ_ENC_BIT_PACKED);
-		}
+		pm_thrift_write_list_field(t, 2, (uint32_t) nenc, PM_TC_I32);
+		for (int k = 0; k < nenc; k++)
+			pm_thrift_write_i32(t, enc[k]);
 		pm_thrift_write_list_field(t, 3, (uint32_t) c->npath, PM_TC_BINARY);
 		for (int k = 0; k < c->npath; k++)
 			pm_thrift_write_binary(t, c->path[k], (uint32_t) strlen(c->path[k]));
 		pm_thrift_write_i32_field(t, 4, w->codec);
 		pm_thrift_write_i64_field(t, 5, c->chunk_values);
 		pm_thrift_write_i64_field(t, 6, c->chunk_uncompressed);
-		pm_thrift_write_i64_field(t, 7, (int64_t) c->chunk.len);
-		pm_thrift_write_i64_field(t, 9, pos->start);
+		pm_thrift_write_i64_field(t, 7, (int64_t) c->chunk.len + pos->dict_len);
+		pm_thrift_write_i64_field(t, 9, pos->start + pos->dict_len);
+		if (pos->dict_len > 0)
+			pm_thrift_write_i64_field(t, 11, pos->start);
 		write_statistics(w, t, 12, c);
-		/* encoding_stats: every data page PLAIN */
-		pm_thrift_write_list_field(t, 13, 1, PM_TC_STRUCT);
-		pm_thrift_write_elem_struct_begin(t);
-		pm_thrift_write_i32_field(t, 1, PM_PQ_PAGE_DATA);
-		pm_thrift_write_i32_field(t, 2, PM_PQ_ENC_PLAIN);
-		pm_thrift_write_i32_field(t, 3, c->npages);
-		pm_thrift_write_struct_end(t);
+		/* encoding_stats: pages per type and encoding */
+		pm_thrift_write_list_field(t, 13, (uint32_t) ((c->npages_dict > 0 ? 2 : 0) +
+													  (npages_plain > 0 ? 1 : 0)), PM_TC_STRUCT);
+		if (c->npages_dict > 0)
+		{
+			pm_thrift_write_elem_struct_begin(t);
+			pm_thrift_write_i32_field(t, 1, PM_PQ_PAGE_DICTIONARY);
+			pm_thrift_write_i32_field(t, 2, PM_PQ_ENC_PLAIN_DICTIONARY);
+			pm_thrift_write_i32_field(t, 3, 1);
+			pm_thrift_write_struct_end(t);
+			pm_thrift_write_elem_struct_begin(t);
+			pm_thrift_write_i32_field(t, 1, PM_PQ_PAGE_DATA);
+			pm_thrift_write_i32_field(t, 2, PM_PQ_ENC_PLAIN_DICTIONARY);
+			pm_thrift_write_i32_field(t, 3, c->npages_dict);
+			pm_thrift_write_struct_end(t);
+		}
+		if (npages_plain > 0)
+		{
+			pm_thrift_write_elem_struct_begin(t);
+			pm_thrift_write_i32_field(t, 1, PM_PQ_PAGE_DATA);
+			pm_thrift_write_i32_field(t, 2, PM_PQ_ENC_PLAIN);
+			pm_thrift_write_i32_field(t, 3, npages_plain);
+			pm_thrift_write_struct_end(t);
+		}
 	}
 	pm_thrift_write_struct_end(t);
 	pm_thrift_write_i64_field(t, 4, pos->oi_offset);
@@ -1352,6 +1553,40 @@ write_column_chunk(parquet_writer *w, pm_thrift_writer *t, const pw_column *c,
 		pm_thrift_write_i32_field(t, 7, pos->ci_length);
 	}
 	pm_thrift_write_struct_end(t);
+}
+
+/* The chunk's DICTIONARY_PAGE (PLAIN values), at pos->start. */
+static pm_code
+write_dictionary_page(parquet_writer *w, pw_column *c, pw_chunk_pos *pos, pm_error *err)
+{
+	const uint8_t *comp;
+	size_t		comp_len;
+	pm_thrift_writer t;
+
+	if (compress_page(w, c->dict.data, c->dict.len, &comp, &comp_len, err) != PM_OK)
+	{
+		pm_error_set_path(err, w->path);
+		w->failed = true;
+		return err->code;
+	}
+	pm_byte_buffer_reset(&w->header);
+	pm_thrift_writer_init(&t, &w->header);
+	pm_thrift_write_i32_field(&t, 1, PM_PQ_PAGE_DICTIONARY);
+	pm_thrift_write_i32_field(&t, 2, (int32_t) c->dict.len);
+	pm_thrift_write_i32_field(&t, 3, (int32_t) comp_len);
+	pm_thrift_write_i32_field(&t, 4, (int32_t) (uint32_t) crc32(0L, comp, (uInt) comp_len));
+	pm_thrift_write_struct_begin(&t, 7);
+	pm_thrift_write_i32_field(&t, 1, c->dict_n);
+	pm_thrift_write_i32_field(&t, 2, PM_PQ_ENC_PLAIN_DICTIONARY);
+	pm_thrift_write_struct_end(&t);
+	pm_thrift_write_stop(&t);
+	if (w->header.failed)
+		return oom(w, err);
+	PM_TRY(write_file(w, w->header.data, w->header.len, err));
+	PM_TRY(write_file(w, comp, comp_len, err));
+	pos->dict_len = (int64_t) (w->header.len + comp_len);
+	c->chunk_uncompressed += (int64_t) (w->header.len + c->dict.len);
+	return PM_OK;
 }
 
 static pm_code
@@ -1385,9 +1620,12 @@ flush_row_group(parquet_writer *w, pm_error *err)
 		pw_column  *c = &w->cols[i];
 
 		pos[i].start = w->file_pos;
+		pos[i].dict_len = 0;
+		if (c->npages_dict > 0)
+			PM_TRY(write_dictionary_page(w, c, &pos[i], err));
 		PM_TRY(write_file(w, c->chunk.data, c->chunk.len, err));
 		uncompressed += c->chunk_uncompressed;
-		compressed += (int64_t) c->chunk.len;
+		compressed += (int64_t) c->chunk.len + pos[i].dict_len;
 	}
 	for (int i = 0; i < w->ncols; i++)
 		PM_TRY(write_column_index(w, &w->cols[i], &pos[i], err));
@@ -1423,6 +1661,7 @@ flush_row_group(parquet_writer *w, pm_error *err)
 		c->chunk_uncompressed = 0;
 		c->npages = 0;
 		c->page_index_ok = true;
+		dict_reset(w, c);
 	}
 	w->nrow_groups++;
 	w->total_rows += w->rg_rows;
@@ -1436,7 +1675,7 @@ buffered_bytes(parquet_writer *w)
 	int64_t		n = 0;
 
 	for (int i = 0; i < w->ncols; i++)
-		n += (int64_t) (w->cols[i].chunk.len + w->cols[i].values.len) +
+		n += (int64_t) (w->cols[i].chunk.len + w->cols[i].values.len + w->cols[i].dict.len) +
 			w->cols[i].page_values / 8;
 	return n;
 }
@@ -1460,10 +1699,11 @@ put_int96(pm_byte_buffer *b, int64_t micros, uint16_t nanos)
 
 /* Append the PLAIN encoding of value i of leaf vector v to c's page. */
 static void
-put_value(pw_column *c, const pm_vector *v, int64_t r)
+put_value(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t r)
 {
 	const pm_type *ty = c->type;
 	pm_byte_buffer *b = &c->values;
+	size_t		start = b->len;
 
 	switch (ty->id)
 	{
@@ -1587,6 +1827,8 @@ put_value(pw_column *c, const pm_vector *v, int64_t r)
 				break;
 			}
 	}
+	if (c->dict_on && !b->failed && !dict_add(w, c, b->data + start, b->len - start))
+		c->dict.failed = true;
 }
 
 static pm_code
@@ -1604,7 +1846,7 @@ null_violation(parquet_writer *w, pw_column *c, bool key, pm_error *err)
 
 /* One level entry (and the value when defined to the leaf). */
 static inline void
-emit(pw_column *c, int rep, int def, const pm_vector *v, int64_t i)
+emit(parquet_writer *w, pw_column *c, int rep, int def, const pm_vector *v, int64_t i)
 {
 	if (c->max_rep > 0)
 		pm_byte_buffer_put_u8(&c->reps, (uint8_t) rep);
@@ -1612,7 +1854,7 @@ emit(pw_column *c, int rep, int def, const pm_vector *v, int64_t i)
 		pm_byte_buffer_put_u8(&c->defs, (uint8_t) def);
 	c->page_values++;
 	if (def == c->max_def)
-		put_value(c, v, i);
+		put_value(w, c, v, i);
 	else
 		c->page.nulls++;
 }
@@ -1633,7 +1875,7 @@ shred(parquet_writer *w, pw_column *c, int s, const pm_vector *v, int64_t i, int
 		if (!st->nullable)
 			return null_violation(w, c, s > 0 && c->steps[s - 1].type->id == PM_TYPE_MAP &&
 								  c->steps[s - 1].child == 0, err);
-		emit(c, rep, def, v, i);
+		emit(w, c, rep, def, v, i);
 		return PM_OK;
 	}
 	if (st->nullable)
@@ -1651,7 +1893,7 @@ shred(parquet_writer *w, pw_column *c, int s, const pm_vector *v, int64_t i, int
 
 				if (to == from)
 				{
-					emit(c, rep, def, v, i);	/* empty: defined up to the group */
+					emit(w, c, rep, def, v, i);	/* empty: defined up to the group */
 					return PM_OK;
 				}
 				for (int32_t j = from; j < to; j++)
@@ -1660,7 +1902,7 @@ shred(parquet_writer *w, pw_column *c, int s, const pm_vector *v, int64_t i, int
 				return PM_OK;
 			}
 		default:
-			emit(c, rep, def, v, i);
+			emit(w, c, rep, def, v, i);
 			return PM_OK;
 	}
 }
@@ -1677,13 +1919,14 @@ append_column(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start
 		if ((int64_t) (c->values.len + (c->defs.len + c->reps.len) / 8) >= w->page_bytes ||
 			c->page_rows >= PW_PAGE_ROW_LIMIT)
 		{
-			if (c->values.failed || c->defs.failed || c->reps.failed)
+			if (c->values.failed || c->defs.failed || c->reps.failed || c->dict.failed ||
+				c->idx.failed)
 				return oom(w, err);
 			PM_TRY(flush_page(w, c, err));
 		}
 	}
 	if (c->values.failed || c->defs.failed || c->reps.failed || c->page.bmin.failed ||
-		c->page.bmax.failed)
+		c->page.bmax.failed || c->dict.failed || c->idx.failed)
 		return oom(w, err);
 	return PM_OK;
 }
@@ -1708,6 +1951,10 @@ writer_free(parquet_writer *w)
 			pm_byte_buffer_free(&c->values);
 			pm_byte_buffer_free(&c->defs);
 			pm_byte_buffer_free(&c->reps);
+			pm_byte_buffer_free(&c->dict);
+			pm_byte_buffer_free(&c->idx);
+			pm_free(env, c->dict_off);
+			pm_free(env, c->slots);
 			pm_byte_buffer_free(&c->chunk);
 			pm_byte_buffer_free(&c->page_bounds);
 			stat_free(&c->page);
@@ -2098,6 +2345,9 @@ pm_parquet_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	w->row_group_bytes = options->row_group_bytes > 0 ? options->row_group_bytes :
 		PW_DEFAULT_ROW_GROUP_BYTES;
 	w->page_bytes = options->page_bytes > 0 ? options->page_bytes : PW_DEFAULT_PAGE_BYTES;
+	w->dictionary = options->dictionary;
+	for (int i = 0; i < w->ncols; i++)
+		dict_reset(w, &w->cols[i]);
 
 	rc = pm_out_file_create(io, path, &w->out, err);
 	if (rc == PM_OK)

@@ -5,6 +5,7 @@
  */
 #include "format/format_writer.h"
 
+#include "format/avro/avro_writer.h"
 #include "format/parquet/parquet_writer.h"
 
 pm_code
@@ -20,10 +21,7 @@ pm_format_writer_open(pm_file_format format, const pm_env *env, pm_fileio *io,
 		case PM_FORMAT_PARQUET:
 			return pm_parquet_writer_open(env, io, path, options, out, err);
 		case PM_FORMAT_AVRO:
-			/* pm_avro_writer_open (format/avro/avro_writer.c) is not in main yet */
-			rc = pm_fail(err, PM_ERR_UNSUPPORTED, "writing Avro data files is not supported yet");
-			pm_error_set_path(err, path);
-			return rc;
+			return pm_avro_writer_open(env, io, path, options, out, err);
 		case PM_FORMAT_ORC:
 			rc = pm_fail(err, PM_ERR_UNSUPPORTED, "writing ORC files is not supported yet");
 			pm_error_set_path(err, path);

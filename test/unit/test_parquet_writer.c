@@ -1274,6 +1274,97 @@ test_nested_roundtrip(void **state)
 	pm_arena_destroy(a);
 }
 
+/*
+ * Values larger than a page (a page holds one), long strings whose column
+ * index bounds are cut to 64 bytes (a max of 0xff bytes is kept whole).
+ */
+static void
+test_big_values(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_field	f[2] = {{1, "s", NULL, NULL}, {2, "b", NULL, NULL}};
+	pm_type    *st = pm_type_new(a, PM_TYPE_VARCHAR, true);
+	pm_type    *bt = pm_type_new(a, PM_TYPE_VARBINARY, false);
+	const pm_type *schema;
+	pm_format_write_options o;
+	pm_format_writer *w;
+	pm_format_write_result res;
+	pm_format_read_options ro;
+	pm_format_reader *r;
+	pm_batch	b;
+	pm_batch   *rb;
+	pm_vector	v[2];
+	pm_error	err;
+	int64_t		dc[2] = {0, 0};
+	size_t		big = (size_t) 3 << 20;
+	uint8_t    *buf = malloc(big);
+	int			nrows = 6;
+	int64_t		row = 0;
+
+	st->length = bt->length = 2147483647;
+	f[0].type = st;
+	f[1].type = bt;
+	schema = pm_type_new_row(a, f, 2, false);
+	o = options(schema, "lz4", 0, 256 << 10);
+	assert_true(pm_vector_init(&v[0], st, nrows, true, a));
+	assert_true(pm_vector_init(&v[1], bt, nrows, false, a));
+	for (int i = 0; i < nrows; i++)
+	{
+		size_t		n = i % 2 == 0 ? big - (size_t) i : (size_t) 100 + (size_t) i;
+
+		memset(buf, 'a' + i, n);
+		assert_true(pm_vector_append_data(&v[0], &dc[0], buf, (int64_t) n, a));
+		v[0].offsets[i + 1] = v[0].offsets[i] + (int32_t) n;
+		memset(buf, i == 3 ? 0xff : i, n);
+		assert_true(pm_vector_append_data(&v[1], &dc[1], buf, (int64_t) n, a));
+		v[1].offsets[i + 1] = v[1].offsets[i] + (int32_t) n;
+	}
+	v[0].length = v[1].length = nrows;
+	b.nrows = nrows;
+	b.first_row = 0;
+	b.ncols = 2;
+	b.cols = v;
+	pm_error_clear(&err);
+	assert_int_equal(pm_format_writer_open(PM_FORMAT_PARQUET, pm_env_default(), io, "/w/big.parquet",
+										   &o, &w, &err), PM_OK);
+	assert_int_equal(pm_format_writer_write(w, &b, &err), PM_OK);
+	assert_int_equal(pm_format_writer_write(w, &b, &err), PM_OK);
+	assert_int_equal(pm_format_writer_finish(w, a, &res, &err), PM_OK);
+	assert_int_equal(res.row_count, 2 * nrows);
+	assert_int_equal(res.stats[0].max.u.bytes.len, 105);	/* 'f' x 105 */
+	assert_int_equal(res.stats[0].max.u.bytes.ptr[0], 'f');
+	assert_int_equal(res.stats[0].min.u.bytes.len, (int32_t) big);	/* 'a' x 3 MiB */
+
+	memset(&ro, 0, sizeof(ro));
+	ro.schema = schema;
+	assert_int_equal(pm_format_reader_open(PM_FORMAT_PARQUET, pm_env_default(), io, "/w/big.parquet",
+										   &ro, &r, &err), PM_OK);
+	for (;;)
+	{
+		assert_int_equal(pm_format_reader_next(r, &rb, &err), PM_OK);
+		if (rb == NULL)
+			break;
+		for (int64_t i = 0; i < rb->nrows; i++, row++)
+			for (int k = 0; k < 2; k++)
+			{
+				int32_t		l1,
+							l2;
+				const uint8_t *p1 = pm_vector_bytes(&v[k], row % nrows, &l1);
+				const uint8_t *p2 = pm_vector_bytes(&rb->cols[k], i, &l2);
+
+				assert_int_equal(l1, l2);
+				assert_memory_equal(p1, p2, (size_t) l1);
+			}
+	}
+	assert_int_equal(row, 2 * nrows);
+	pm_format_reader_close(r);
+	keep_copy(io, "/w/big.parquet", "big", a);
+	free(buf);
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -1291,6 +1382,7 @@ main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_int96_bytes),
 		cmocka_unit_test(test_nested_roundtrip),
+		cmocka_unit_test(test_big_values),
 	};
 
 	keep_dir = getenv("PM_PARQUET_WRITER_KEEP");

@@ -23,8 +23,8 @@
  * page CRC32, pages of page_bytes (1 MiB) or 20000 rows, row groups of
  * row_group_bytes (128 MiB), chunk statistics (min/max/null_count, also
  * the deprecated min/max for numeric types, none but null_count for
- * INT96), a ColumnIndex (untruncated bounds, none for INT96 or when a
- * float page holds NaN) and OffsetIndex per chunk, TYPE_ORDER column
+ * INT96), a ColumnIndex (binary bounds cut to 64 bytes, none for INT96
+ * or when a float page holds NaN) and OffsetIndex per chunk, TYPE_ORDER column
  * orders. Dictionary encoding as parquet-mr's v1 writer (when
  * options->dictionary; never for BOOLEAN): a DICTIONARY_PAGE of PLAIN
  * values first in the chunk, PLAIN_DICTIONARY data pages (bit width byte +
@@ -66,6 +66,7 @@
 #define PW_PAGE_ROW_LIMIT			20000	/* parquet-mr page.row.count.limit */
 #define PW_SLICE_ROWS				1024	/* rows between row-group size checks */
 #define PW_DICT_PAGE_BYTES			((size_t) 1 << 20)	/* parquet.dictionary.page.size */
+#define PW_INDEX_TRUNCATE			64	/* parquet.columnindex.truncate.length */
 #define PW_CREATED_BY				"paimon_fdw version 0.1 (build parquet-mr compatible writer)"
 
 /* Hadoop's Lz4Codec block (256 KiB buffer less its overhead bufferSize/255 + 16) */
@@ -1231,6 +1232,33 @@ column_index_bound_ok(const pw_column *c, const pw_stat *s)
 	return c->kind != PW_K_TS96 && !s->nan;
 }
 
+/*
+ * ColumnIndex bounds of binary columns cut to PW_INDEX_TRUNCATE bytes as
+ * parquet-mr does (parquet.columnindex.truncate.length): the min to its
+ * prefix, the max to its prefix with the last byte below 0xff incremented
+ * (still an upper bound), or kept whole when the prefix is all 0xff.
+ */
+static void
+truncate_bounds(uint8_t *bounds, pw_page *pg)
+{
+	if (pg->min_len > PW_INDEX_TRUNCATE)
+		pg->min_len = PW_INDEX_TRUNCATE;
+	if (pg->max_len > PW_INDEX_TRUNCATE)
+	{
+		uint8_t    *m = bounds + pg->max_off;
+
+		for (int k = PW_INDEX_TRUNCATE - 1; k >= 0; k--)
+		{
+			if (m[k] != 0xff)
+			{
+				m[k]++;
+				pg->max_len = (uint32_t) k + 1;
+				break;
+			}
+		}
+	}
+}
+
 /* Turn the current page of c into a compressed DATA_PAGE in its chunk. */
 static pm_code
 flush_page(parquet_writer *w, pw_column *c, pm_error *err)
@@ -1356,6 +1384,8 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 		pg->max_off = (uint32_t) c->page_bounds.len;
 		encode_bound(c, &c->page, true, &c->page_bounds);
 		pg->max_len = (uint32_t) c->page_bounds.len - pg->max_off;
+		if (c->kind == PW_K_BYTES && !c->page_bounds.failed)
+			truncate_bounds(c->page_bounds.data, pg);
 	}
 
 	pm_byte_buffer_append(&c->chunk, w->header.data, w->header.len);

@@ -1365,6 +1365,61 @@ test_big_values(void **state)
 	pm_arena_destroy(a);
 }
 
+/* Stats of one DOUBLE column holding vals[0..n). */
+static pm_column_stats
+double_stats(const double *vals, int n, pm_arena *a)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_field	f[1] = {{1, "x", NULL, NULL}};
+	const pm_type *schema;
+	pm_format_write_options o;
+	pm_format_writer *w;
+	pm_format_write_result res;
+	pm_batch	b;
+	pm_vector	v;
+	pm_error	err;
+
+	f[0].type = pm_type_new(a, PM_TYPE_DOUBLE, false);
+	schema = pm_type_new_row(a, f, 1, false);
+	o = options(schema, "none", 0, 0);
+	assert_true(pm_vector_init(&v, f[0].type, n, false, a));
+	memcpy(v.values, vals, sizeof(double) * (size_t) n);
+	v.length = n;
+	b.nrows = n;
+	b.first_row = 0;
+	b.ncols = 1;
+	b.cols = &v;
+	assert_int_equal(pm_format_writer_open(PM_FORMAT_PARQUET, pm_env_default(), io, "/w/z.parquet",
+										   &o, &w, &err), PM_OK);
+	assert_int_equal(pm_format_writer_write(w, &b, &err), PM_OK);
+	assert_int_equal(pm_format_writer_finish(w, a, &res, &err), PM_OK);
+	pm_memory_fileio_destroy(io);
+	return res.stats[0];
+}
+
+/* Float statistics are exact in Java's Double.compare order: -0.0 < 0.0. */
+static void
+test_float_zero_stats(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	double		pos[2] = {0.0, 0.0};
+	double		mixed[3] = {0.0, -0.0, 0.0};
+	double		neg[1] = {-0.0};
+	pm_column_stats s;
+
+	s = double_stats(pos, 2, a);
+	assert_true(s.has_min_max);
+	assert_false(signbit(s.min.u.f64));
+	assert_false(signbit(s.max.u.f64));
+	s = double_stats(mixed, 3, a);
+	assert_true(signbit(s.min.u.f64));
+	assert_false(signbit(s.max.u.f64));
+	s = double_stats(neg, 1, a);
+	assert_true(signbit(s.min.u.f64));
+	assert_true(signbit(s.max.u.f64));
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -1383,6 +1438,7 @@ main(void)
 		cmocka_unit_test(test_int96_bytes),
 		cmocka_unit_test(test_nested_roundtrip),
 		cmocka_unit_test(test_big_values),
+		cmocka_unit_test(test_float_zero_stats),
 	};
 
 	keep_dir = getenv("PM_PARQUET_WRITER_KEEP");

@@ -315,10 +315,10 @@ stat_double(pw_stat *s, double v)
 		s->dmin = s->dmax = v;
 		return;
 	}
-	/* parquet-mr compares with < and >: -0.0 and 0.0 are equal */
-	if (v < s->dmin)
+	/* Java's Float.compare / Double.compare order: -0.0 below 0.0 */
+	if (v < s->dmin || (v == s->dmin && signbit(v) && !signbit(s->dmin)))
 		s->dmin = v;
-	if (v > s->dmax)
+	if (v > s->dmax || (v == s->dmax && !signbit(v) && signbit(s->dmax)))
 		s->dmax = v;
 }
 
@@ -2103,8 +2103,8 @@ result_stats(const pw_column *c, pm_arena *arena, pm_column_stats *out)
 			break;
 		case PW_K_FLOAT:
 		case PW_K_DOUBLE:
-			out->min.u.f64 = s->dmin == 0.0 ? -0.0 : s->dmin;
-			out->max.u.f64 = s->dmax == 0.0 ? 0.0 : s->dmax;
+			out->min.u.f64 = s->dmin;
+			out->max.u.f64 = s->dmax;
 			break;
 		case PW_K_DECIMAL:
 			out->min.u.i128 = s->qmin;

@@ -846,6 +846,24 @@ test_refusals(void **state)
 	assert_int_equal(pm_format_writer_finish(w, a, &res, &err), PM_ERR_INVALID);
 	assert_false(io->exists(io, "/w/x.parquet"));
 	assert_int_equal(pm_memory_fileio_open_files(io), 0);
+
+	/* a DECIMAL(9, 2) value of 10 digits */
+	f[0].type = pm_type_new_decimal(a, 9, 2, false);
+	f[0].name = "amount";
+	schema = pm_type_new_row(a, f, 1, false);
+	o = options(schema, "zstd", 0, 0);
+	assert_int_equal(pm_format_writer_open(PM_FORMAT_PARQUET, pm_env_default(), io, "/w/d.parquet",
+										   &o, &w, &err), PM_OK);
+	assert_true(pm_vector_init(&v, f[0].type, 2, false, a));
+	v.length = 2;
+	PM_VEC_VALUES(&v, pm_int128)[0] = 999999999;
+	PM_VEC_VALUES(&v, pm_int128)[1] = -1000000000;
+	pm_error_clear(&err);
+	assert_int_equal(pm_format_writer_write(w, &b, &err), PM_ERR_INVALID);
+	assert_non_null(strstr(err.message, "amount"));
+	pm_format_writer_abort(w);
+	assert_false(io->exists(io, "/w/d.parquet"));
+	assert_int_equal(pm_memory_fileio_open_files(io), 0);
 	pm_memory_fileio_destroy(io);
 	pm_arena_destroy(a);
 }

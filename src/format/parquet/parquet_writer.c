@@ -140,6 +140,8 @@ typedef struct pw_column
 	int32_t		type_length;	/* FIXED_LEN_BYTE_ARRAY */
 	pw_kind		kind;
 	int			ts_unit;		/* TIMESTAMP: PM_PQ_UNIT_MILLIS/MICROS, or 0 (INT96) */
+	pm_int128	dec_limit;		/* DECIMAL: 10^precision, unscaled values stay below */
+	bool		bad_value;		/* a value did not fit its type */
 	int			nsteps;
 	pw_step		steps[PW_MAX_DEPTH];
 	int			npath;
@@ -552,6 +554,9 @@ leaf_layout(pw_column *c, const pm_type *t)
 			if (t->precision < 1 || t->precision > 38)
 				return false;
 			c->kind = PW_K_DECIMAL;
+			c->dec_limit = 1;
+			for (int k = 0; k < t->precision; k++)
+				c->dec_limit *= 10;
 			if (t->precision <= 9)
 				c->physical = PM_PQ_INT32;
 			else if (t->precision <= 18)
@@ -1807,6 +1812,12 @@ put_value(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t r)
 			{
 				pm_int128	x = PM_VEC_VALUES(v, pm_int128)[r];
 
+				if (x >= c->dec_limit || x <= -c->dec_limit)
+				{
+					c->bad_value = true;	/* more digits than the precision */
+					x = 0;
+				}
+
 				if (c->physical == PM_PQ_INT32)
 					pm_byte_buffer_put_le32(b, (uint32_t) (int32_t) x);
 				else if (c->physical == PM_PQ_INT64)
@@ -1945,6 +1956,8 @@ append_column(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start
 	for (int64_t r = start; r < start + n; r++)
 	{
 		PM_TRY(shred(w, c, 0, v, r, 0, 0, 0, err));
+		if (c->bad_value)
+			break;
 		c->page_rows++;
 		if ((int64_t) (c->values.len + (c->defs.len + c->reps.len) / 8) >= w->page_bytes ||
 			c->page_rows >= PW_PAGE_ROW_LIMIT)
@@ -1958,6 +1971,14 @@ append_column(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start
 	if (c->values.failed || c->defs.failed || c->reps.failed || c->page.bmin.failed ||
 		c->page.bmax.failed || c->dict.failed || c->idx.failed)
 		return oom(w, err);
+	if (c->bad_value)
+	{
+		pm_fail(err, PM_ERR_INVALID, "column \"%s\": value out of range for DECIMAL(%d, %d)",
+				c->field->name, c->type->precision, c->type->scale);
+		pm_error_set_path(err, w->path);
+		w->failed = true;
+		return err->code;
+	}
 	return PM_OK;
 }
 

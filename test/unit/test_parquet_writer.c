@@ -961,6 +961,21 @@ render(const pm_vector *v, int64_t i, char *out, size_t cap)
 		case PM_TYPE_DOUBLE:
 			PUT("%.17g", PM_VEC_VALUES(v, double)[i]);
 			break;
+		case PM_TYPE_BOOLEAN:
+			PUT("%s", PM_VEC_VALUES(v, uint8_t)[i] ? "t" : "f");
+			break;
+		case PM_TYPE_DECIMAL:
+			{
+				pm_int128	x = PM_VEC_VALUES(v, pm_int128)[i];
+
+				PUT("%llx:%llx", (unsigned long long) ((unsigned __int128) x >> 64),
+					(unsigned long long) x);
+				break;
+			}
+		case PM_TYPE_TIMESTAMP:
+			PUT("%lld.%u", (long long) PM_VEC_VALUES(v, int64_t)[i],
+				v->nanos != NULL ? v->nanos[i] : 0);
+			break;
 		case PM_TYPE_VARCHAR:
 			{
 				int32_t		len;
@@ -1438,6 +1453,269 @@ test_float_zero_stats(void **state)
 	pm_arena_destroy(a);
 }
 
+/* ------------------------------------------------------------ random */
+
+static uint64_t rng_state;
+
+static uint64_t
+rnd(void)
+{
+	rng_state = mix(rng_state);
+	return rng_state;
+}
+
+static int32_t next_field_id;
+
+/* A random type: leaves at depth 3, nested types less likely deeper. */
+static const pm_type *
+random_type(pm_arena *a, int depth, bool nullable)
+{
+	int			k = (int) (rnd() % (depth >= 3 ? 9 : 13));
+	pm_type    *t;
+
+	switch (k)
+	{
+		case 0:
+			return pm_type_new(a, PM_TYPE_INT, nullable);
+		case 1:
+			return pm_type_new(a, PM_TYPE_BIGINT, nullable);
+		case 2:
+			return pm_type_new(a, PM_TYPE_DOUBLE, nullable);
+		case 3:
+		case 4:
+			t = pm_type_new(a, PM_TYPE_VARCHAR, nullable);
+			t->length = 2147483647;
+			return t;
+		case 5:
+			return pm_type_new(a, PM_TYPE_BOOLEAN, nullable);
+		case 6:
+			return pm_type_new_decimal(a, rnd() % 2 ? 38 : 10, 2, nullable);
+		case 7:
+		case 8:
+			t = pm_type_new(a, PM_TYPE_TIMESTAMP, nullable);
+			t->precision = rnd() % 2 ? 9 : 3;
+			return t;
+		case 9:
+		case 10:
+			return pm_type_new_array(a, random_type(a, depth + 1, rnd() % 3 != 0), nullable);
+		case 11:
+			{
+				pm_type    *key = pm_type_new(a, rnd() % 2 ? PM_TYPE_INT : PM_TYPE_VARCHAR, false);
+
+				key->length = 2147483647;
+				return pm_type_new_map(a, key, random_type(a, depth + 1, rnd() % 3 != 0),
+									   nullable);
+			}
+		default:
+			{
+				pm_field	f[3];
+				int			n = 1 + (int) (rnd() % 3);
+				static const char *names[3] = {"f0", "f1", "f2"};
+
+				for (int i = 0; i < n; i++)
+				{
+					memset(&f[i], 0, sizeof(f[i]));
+					f[i].id = next_field_id++;
+					f[i].name = names[i];
+					f[i].type = random_type(a, depth + 1, rnd() % 3 != 0);
+				}
+				return pm_type_new_row(a, f, n, nullable);
+			}
+	}
+}
+
+/*
+ * Fill v with n random values of its type: `card` distinct values per leaf
+ * (0: all distinct), NULLs with probability null_pct % where allowed.
+ */
+static void
+random_vector(pm_vector *v, const pm_type *t, int64_t n, int card, int null_pct, pm_arena *a)
+{
+	int64_t		dcap = 0;
+	int64_t		total = 0;
+
+	assert_true(pm_vector_init(v, t, n, true, a));
+	v->length = n;
+	if (t->id == PM_TYPE_TIMESTAMP && t->precision > 6)
+		v->nanos = pm_arena_zalloc(a, sizeof(uint16_t) * (size_t) (n > 0 ? n : 1));
+	for (int64_t i = 0; i < n; i++)
+	{
+		uint64_t	x = card > 0 ? mix(rnd() % (uint64_t) card + (uint64_t) t->id) : rnd();
+		bool		null = t->nullable && (int) (rnd() % 100) < null_pct;
+
+		if (null)
+		{
+			v->nulls[i] = 1;
+			if (v->offsets != NULL)
+				v->offsets[i + 1] = v->offsets[i];
+			continue;
+		}
+		switch (t->id)
+		{
+			case PM_TYPE_INT:
+				PM_VEC_VALUES(v, int32_t)[i] = (int32_t) x;
+				break;
+			case PM_TYPE_BIGINT:
+				PM_VEC_VALUES(v, int64_t)[i] = (int64_t) x;
+				break;
+			case PM_TYPE_DOUBLE:
+				PM_VEC_VALUES(v, double)[i] = (double) (int64_t) x / 7.0;
+				break;
+			case PM_TYPE_BOOLEAN:
+				PM_VEC_VALUES(v, uint8_t)[i] = (uint8_t) (x & 1);
+				break;
+			case PM_TYPE_DECIMAL:
+				PM_VEC_VALUES(v, pm_int128)[i] = (pm_int128) (int64_t) x % (t->precision > 18 ?
+																		   INT64_MAX : 10000000000LL);
+				break;
+			case PM_TYPE_TIMESTAMP:
+				{
+					int64_t		us = (int64_t) (x % 4000000000000000ULL) - 2000000000000000LL;
+
+					if (t->precision <= 3)
+						us -= ((us % 1000) + 1000) % 1000;	/* whole millis */
+					PM_VEC_VALUES(v, int64_t)[i] = us;
+					if (v->nanos != NULL)
+						v->nanos[i] = (uint16_t) ((x >> 40) % 1000);
+					break;
+				}
+			case PM_TYPE_VARCHAR:
+				{
+					char		s[32];
+					int			len = snprintf(s, sizeof(s), "%llx", (unsigned long long) (x % 100000000));
+
+					len = (int) (x % 7 == 0 ? 0 : len);
+					assert_true(pm_vector_append_data(v, &dcap, s, len, a));
+					v->offsets[i + 1] = v->offsets[i] + len;
+					break;
+				}
+			case PM_TYPE_ARRAY:
+			case PM_TYPE_MAP:
+				total += (int64_t) (rnd() % 4);
+				v->offsets[i + 1] = (int32_t) total;
+				break;
+			default:
+				break;
+		}
+	}
+	if (t->id == PM_TYPE_ARRAY)
+		random_vector(&v->children[0], t->element, total, card, null_pct, a);
+	else if (t->id == PM_TYPE_MAP)
+	{
+		random_vector(&v->children[0], t->element, total, 0, 0, a);
+		random_vector(&v->children[1], t->value, total, card, null_pct, a);
+	}
+	else if (t->id == PM_TYPE_ROW)
+		for (int k = 0; k < t->nfields; k++)
+			random_vector(&v->children[k], t->fields[k].type, n, card, null_pct, a);
+}
+
+/*
+ * Random schemas (nested up to 3 levels), cardinalities, NULL rates, page
+ * and row-group sizes, codecs and dictionary on/off: what our reader reads
+ * back renders the same as what was written.
+ */
+static void
+test_random_roundtrip(void **state)
+{
+	static const char *codecs[] = {"none", "zstd", "snappy", "gzip", "lz4"};
+	static const int cards[] = {1, 2, 37, 0};
+	static const int null_pcts[] = {0, 10, 50, 100};
+	char	   *want = malloc(1 << 16);
+	char	   *got = malloc(1 << 16);
+
+	for (int iter = 0; iter < 60; iter++)
+	{
+		pm_arena   *a = pm_arena_create(pm_env_default());
+		pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+		pm_field	f[6];
+		int			ncols;
+		int64_t		nrows;
+		const pm_type *schema;
+		pm_format_write_options o;
+		pm_format_writer *w;
+		pm_format_write_result res;
+		pm_format_read_options ro;
+		pm_format_reader *r;
+		pm_batch	b;
+		pm_batch   *rb;
+		pm_error	err;
+		int64_t		row = 0;
+		int			card;
+		int			null_pct;
+
+		rng_state = (uint64_t) iter * 7919 + 1;
+		next_field_id = 1000;
+		ncols = 1 + (int) (rnd() % 6);
+		nrows = (int64_t) (rnd() % 3000);
+		card = cards[rnd() % 4];
+		null_pct = null_pcts[rnd() % 4];
+		for (int i = 0; i < ncols; i++)
+		{
+			static const char *names[6] = {"c0", "c1", "c2", "c3", "c4", "c5"};
+
+			memset(&f[i], 0, sizeof(f[i]));
+			f[i].id = i;
+			f[i].name = names[i];
+			f[i].type = random_type(a, 0, rnd() % 4 != 0);
+		}
+		schema = pm_type_new_row(a, f, ncols, false);
+		o = options(schema, codecs[rnd() % 5], (int64_t) (2 + rnd() % 64) << 10,
+					(int64_t) (256 + rnd() % 8192));
+		o.dictionary = rnd() % 4 != 0;
+		b.nrows = nrows;
+		b.first_row = 0;
+		b.ncols = ncols;
+		b.cols = pm_arena_zalloc(a, sizeof(pm_vector) * (size_t) ncols);
+		for (int i = 0; i < ncols; i++)
+			random_vector(&b.cols[i], f[i].type, nrows, card, null_pct, a);
+
+		pm_error_clear(&err);
+		assert_int_equal(pm_format_writer_open(PM_FORMAT_PARQUET, pm_env_default(), io,
+											   "/w/r.parquet", &o, &w, &err), PM_OK);
+		if (pm_format_writer_write(w, &b, &err) != PM_OK ||
+			pm_format_writer_finish(w, a, &res, &err) != PM_OK)
+			fail_msg("iteration %d: %s", iter, err.message);
+		assert_int_equal(res.row_count, nrows);
+
+		memset(&ro, 0, sizeof(ro));
+		ro.schema = schema;
+		ro.batch_size = 1 + (int) (rnd() % 1000);
+		if (pm_format_reader_open(PM_FORMAT_PARQUET, pm_env_default(), io, "/w/r.parquet", &ro,
+								  &r, &err) != PM_OK)
+			fail_msg("iteration %d: open: %s", iter, err.message);
+		for (;;)
+		{
+			if (pm_format_reader_next(r, &rb, &err) != PM_OK)
+				fail_msg("iteration %d: next: %s", iter, err.message);
+			if (rb == NULL)
+				break;
+			for (int64_t i = 0; i < rb->nrows; i++, row++)
+				for (int k = 0; k < ncols; k++)
+				{
+					want[0] = got[0] = '\0';
+					render(&b.cols[k], row, want, 1 << 16);
+					render(&rb->cols[k], i, got, 1 << 16);
+					if (strcmp(want, got) != 0)
+						fail_msg("iteration %d row %lld col %d (%s): wrote %s read %s", iter,
+								 (long long) row, k, pm_type_id_name(f[k].type->id), want, got);
+				}
+		}
+		assert_int_equal(row, nrows);
+		pm_format_reader_close(r);
+		{
+			char		name[32];
+
+			snprintf(name, sizeof(name), "random-%02d", iter);
+			keep_copy(io, "/w/r.parquet", name, a);
+		}
+		pm_memory_fileio_destroy(io);
+		pm_arena_destroy(a);
+	}
+	free(want);
+	free(got);
+}
+
 int
 main(void)
 {
@@ -1457,6 +1735,7 @@ main(void)
 		cmocka_unit_test(test_nested_roundtrip),
 		cmocka_unit_test(test_big_values),
 		cmocka_unit_test(test_float_zero_stats),
+		cmocka_unit_test(test_random_roundtrip),
 	};
 
 	keep_dir = getenv("PM_PARQUET_WRITER_KEEP");

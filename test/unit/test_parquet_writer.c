@@ -6,8 +6,8 @@
  *	  value with our reader; footer facts (schema, codec, row groups);
  *	  statistics; failures leave no file.
  *
- * PM_PARQUET_WRITER_KEEP=dir keeps a written file per codec in dir for a
- * check with another reader (test/unit/README or the report of the change).
+ * PM_PARQUET_WRITER_KEEP=dir keeps copies of the written files in dir, to
+ * check them with other readers (pyarrow, Paimon's Java reader) by hand.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -555,6 +555,10 @@ roundtrip(const char *codec, int pq_codec, int64_t nrows, int64_t rg, int64_t pa
 		assert_int_equal(md.leaves[c]->repetition,
 						 COLS[c].nullable ? PM_PQ_OPTIONAL : PM_PQ_REQUIRED);
 	}
+	/* FIXED_LEN_BYTE_ARRAY widths of DECIMAL(38) and DECIMAL(20) */
+	assert_int_equal(md.leaves[9]->physical, PM_PQ_FIXED_LEN_BYTE_ARRAY);
+	assert_int_equal(md.leaves[9]->type_length, 16);
+	assert_int_equal(md.leaves[10]->type_length, 9);
 	for (int g = 0; g < md.nrow_groups; g++)
 		for (int c = 0; c < NCOLS; c++)
 			assert_int_equal(md.row_groups[g].columns[c].codec, pq_codec);

@@ -506,13 +506,20 @@ encode_bound(const pw_column *c, const pw_stat *s, bool is_max, pm_byte_buffer *
 /* schema																*/
 /* ---------------------------------------------------------------- */
 
-/* Bytes of the FIXED_LEN_BYTE_ARRAY of a decimal (computeMinBytesForDecimalPrecision). */
+/*
+ * Bytes of the FIXED_LEN_BYTE_ARRAY of a decimal: the fewest n with
+ * 2^(8n - 1) >= 10^precision (computeMinBytesForDecimalPrecision, there in
+ * doubles; no boundary is close enough for them to differ), precision <= 38.
+ */
 static int
 decimal_bytes(int precision)
 {
+	unsigned __int128 lim = 1;
 	int			n = 1;
 
-	while (pow(2.0, 8.0 * n - 1) < pow(10.0, precision))
+	for (int i = 0; i < precision; i++)
+		lim *= 10;
+	while (((unsigned __int128) 1 << (8 * n - 1)) < lim)
 		n++;
 	return n;
 }

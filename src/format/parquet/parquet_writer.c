@@ -19,8 +19,11 @@
  * decimals as big-endian two's complement, sign-padded.
  *
  * Layout (parquet-mr 1.16 defaults, which Paimon keeps): data pages v1,
- * PLAIN values, RLE/bit-packed definition levels with a 4-byte length,
- * page CRC32, pages of page_bytes (1 MiB) or 20000 rows, row groups of
+ * PLAIN values, RLE/bit-packed repetition and definition levels each with
+ * a 4-byte length, page CRC32, codecs zstd (options->zstd_level), snappy,
+ * gzip, lz4 (parquet-mr's LZ4 = Hadoop block framing, as Paimon's "lz4"
+ * names CompressionCodecName.LZ4) and none; pages of page_bytes (1 MiB) or
+ * 20000 rows, row groups of
  * row_group_bytes (128 MiB), chunk statistics (min/max/null_count, also
  * the deprecated min/max for numeric types, none but null_count for
  * INT96), a ColumnIndex (binary bounds cut to 64 bytes, none for INT96
@@ -32,7 +35,9 @@
  * not gain from it, and for the rest of the chunk once the dictionary
  * passes 1 MiB (parquet.dictionary.page.size).
  * Page indexes follow their row group's chunks (parquet-mr puts all of
- * them before the footer; readers find them by offset).
+ * them before the footer; readers find them by offset). created_by names
+ * this writer: parquet-mr ignores binary statistics only of old parquet-mr
+ * versions (CorruptStatistics), so Java trusts ours.
  *
  * Nested types as ParquetSchemaConverter lays them out: ARRAY a LIST group
  * > repeated "list" > "element"; MAP a MAP group > repeated MAP_KEY_VALUE

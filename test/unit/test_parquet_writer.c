@@ -807,7 +807,8 @@ test_refusals(void **state)
 	{
 		pm_type    *ms = pm_type_new(a, PM_TYPE_MULTISET, true);
 
-		ms->element = pm_type_new(a, PM_TYPE_INT, true);
+		/* a multiset of a nested type */
+		ms->element = pm_type_new_array(a, pm_type_new(a, PM_TYPE_INT, true), true);
 		f[1].type = ms;
 		f[1].name = "ms";
 	}
@@ -989,6 +990,7 @@ render(const pm_vector *v, int64_t i, char *out, size_t cap)
 				break;
 			}
 		case PM_TYPE_ARRAY:
+		case PM_TYPE_MULTISET:
 			PUT("[");
 			for (int32_t j = v->offsets[i]; j < v->offsets[i + 1]; j++)
 			{
@@ -1720,6 +1722,149 @@ test_random_roundtrip(void **state)
 	free(got);
 }
 
+/*
+ * MULTISET<T> is written as Java writes it, MAP<T, INT> from distinct
+ * elements to counts; our reader gives back the distinct elements.
+ */
+static void
+test_multiset(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_field	f[3] = {{1, "id", NULL, NULL}, {2, "ms", NULL, NULL}, {3, "mi", NULL, NULL}};
+	pm_type    *ms = pm_type_new(a, PM_TYPE_MULTISET, true);
+	pm_type    *mi = pm_type_new(a, PM_TYPE_MULTISET, false);
+	pm_type    *str = pm_type_new(a, PM_TYPE_VARCHAR, false);
+	const pm_type *schema;
+	pm_format_write_options o;
+	pm_format_writer *w;
+	pm_format_write_result res;
+	pm_format_read_options ro;
+	pm_format_reader *r;
+	pm_batch	b;
+	pm_batch   *rb;
+	pm_vector	v[3];
+	pm_error	err;
+	pm_pq_metadata md;
+	int64_t		dcap = 0;
+	int			n = 400;
+	int32_t		es = 0,
+				ei = 0;
+	int64_t		row = 0;
+	char		want[256];
+	char		got[256];
+
+	str->length = 2147483647;
+	ms->element = str;
+	mi->element = pm_type_new(a, PM_TYPE_INT, false);
+	f[0].type = pm_type_new(a, PM_TYPE_BIGINT, false);
+	f[1].type = ms;
+	f[2].type = mi;
+	schema = pm_type_new_row(a, f, 3, false);
+	o = options(schema, "zstd", 0, 1024);
+	assert_true(pm_vector_init(&v[0], f[0].type, n, false, a));
+	assert_true(pm_vector_init(&v[1], ms, n, true, a));
+	assert_true(pm_vector_init(&v[2], mi, n, false, a));
+	assert_true(pm_vector_init(&v[1].children[0], str, n * 6, false, a));
+	assert_true(pm_vector_init(&v[2].children[0], mi->element, n * 5, false, a));
+	for (int i = 0; i < n; i++)
+	{
+		PM_VEC_VALUES(&v[0], int64_t)[i] = i;
+		if (i % 5 == 0)
+		{
+			v[1].nulls[i] = 1;
+			v[1].offsets[i + 1] = es;
+		}
+		else
+		{
+			for (int j = 0; j < i % 6; j++, es++)
+			{
+				char		s[8];
+				int			len = snprintf(s, sizeof(s), "x%d", (i + j * j) % 3);
+
+				assert_true(pm_vector_append_data(&v[1].children[0], &dcap, s, len, a));
+				v[1].children[0].offsets[es + 1] = v[1].children[0].offsets[es] + len;
+			}
+			v[1].offsets[i + 1] = es;
+		}
+		for (int j = 0; j < i % 5; j++, ei++)
+			PM_VEC_VALUES(&v[2].children[0], int32_t)[ei] = (i * j) % 2;
+		v[2].offsets[i + 1] = ei;
+	}
+	v[0].length = v[1].length = v[2].length = n;
+	b.nrows = n;
+	b.first_row = 0;
+	b.ncols = 3;
+	b.cols = v;
+	pm_error_clear(&err);
+	assert_int_equal(pm_format_writer_open(PM_FORMAT_PARQUET, pm_env_default(), io, "/w/m.parquet",
+										   &o, &w, &err), PM_OK);
+	assert_int_equal(pm_format_writer_write(w, &b, &err), PM_OK);
+	assert_int_equal(pm_format_writer_finish(w, a, &res, &err), PM_OK);
+	assert_false(res.stats[1].has_min_max);
+	assert_int_equal(res.stats[1].null_count, n / 5);
+
+	/* the layout: MAP > key_value > REQUIRED key, REQUIRED INT32 value */
+	parse_footer(io, "/w/m.parquet", a, &md);
+	assert_int_equal(md.nleaves, 5);
+	assert_string_equal(md.leaves[1]->name, "key");
+	assert_int_equal(md.leaves[1]->repetition, PM_PQ_REQUIRED);
+	assert_int_equal(md.leaves[1]->parent->parent->converted, PM_PQ_CT_MAP);
+	assert_string_equal(md.leaves[2]->name, "value");
+	assert_int_equal(md.leaves[2]->physical, PM_PQ_INT32);
+	assert_int_equal(md.leaves[2]->repetition, PM_PQ_REQUIRED);
+	assert_int_equal(md.leaves[2]->field_id, 536870911 + 2 * 1024 + 1);
+
+	memset(&ro, 0, sizeof(ro));
+	ro.schema = schema;
+	assert_int_equal(pm_format_reader_open(PM_FORMAT_PARQUET, pm_env_default(), io, "/w/m.parquet",
+										   &ro, &r, &err), PM_OK);
+	for (;;)
+	{
+		assert_int_equal(pm_format_reader_next(r, &rb, &err), PM_OK);
+		if (rb == NULL)
+			break;
+		for (int64_t i = 0; i < rb->nrows; i++, row++)
+		{
+			/* distinct elements in order of first occurrence */
+			want[0] = '\0';
+			if (row % 5 == 0)
+				snprintf(want, sizeof(want), "null");
+			else
+			{
+				bool		seen[3] = {false, false, false};
+
+				strcat(want, "[");
+				for (int j = 0; j < row % 6; j++)
+				{
+					int			e = (int) ((row + j * j) % 3);
+
+					if (!seen[e])
+						snprintf(want + strlen(want), sizeof(want) - strlen(want), "'x%d',", e);
+					seen[e] = true;
+				}
+				strcat(want, "]");
+			}
+			got[0] = '\0';
+			render(&rb->cols[1], i, got, sizeof(got));
+			assert_string_equal(got, want);
+			got[0] = '\0';
+			render(&rb->cols[2], i, got, sizeof(got));
+			if (row % 5 == 0)
+				assert_string_equal(got, "[]");
+			else if (row % 2 == 0 || row % 5 == 1)
+				assert_string_equal(got, "[0,]");
+			else
+				assert_string_equal(got, "[0,1,]");
+		}
+	}
+	assert_int_equal(row, n);
+	pm_format_reader_close(r);
+	keep_copy(io, "/w/m.parquet", "multiset", a);
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -1740,6 +1885,7 @@ main(void)
 		cmocka_unit_test(test_big_values),
 		cmocka_unit_test(test_float_zero_stats),
 		cmocka_unit_test(test_random_roundtrip),
+		cmocka_unit_test(test_multiset),
 	};
 
 	keep_dir = getenv("PM_PARQUET_WRITER_KEEP");

@@ -43,9 +43,10 @@
  * > repeated "list" > "element"; MAP a MAP group > repeated MAP_KEY_VALUE
  * "key_value" > REQUIRED "key", "value"; ROW a plain group; element, key
  * and value ids from SpecialFields (base +/- id * 1024 + depth). Values are
- * shredded into repetition/definition levels (Dremel). MULTISET (Java
- * writes it as a MAP of element to count), VARIANT and BLOB are refused at
- * open with PM_ERR_UNSUPPORTED naming the column.
+ * shredded into repetition/definition levels (Dremel). MULTISET<T> as Java
+ * writes it: MAP<T NOT NULL, INT NOT NULL> from each distinct element to
+ * its count (T primitive; a nested T is refused). VARIANT and BLOB are
+ * refused at open with PM_ERR_UNSUPPORTED naming the column.
  *
  * Memory: every buffer (page values and levels, the row group's column
  * chunks, the footer) is a pm_byte_buffer reused across pages and row
@@ -76,6 +77,9 @@
 
 /* Hadoop's Lz4Codec block (256 KiB buffer less its overhead bufferSize/255 + 16) */
 #define PW_HADOOP_LZ4_MAX_INPUT		(262144 - (262144 / 255 + 16))
+
+/* The count of a MULTISET element (the value of Java's MAP<element, INT NOT NULL>). */
+static const pm_type pw_count_type = {.id = PM_TYPE_INT, .nullable = false};
 
 /* How values of a column compare (statistics). */
 typedef enum pw_kind
@@ -668,6 +672,23 @@ walk_leaves(parquet_writer *w, const pm_field *f, const pm_type *t, const char *
 							   cols, n, err));
 			c->npath--;
 			break;
+		case PM_TYPE_MULTISET:
+			{
+				pw_column	probe;
+
+				/* elements are grouped by value: only primitive ones */
+				if (!leaf_layout(&probe, t->element))
+					return refuse_type(w, f, t, err);
+				c->path[c->npath++] = "key_value";
+				st->child = 0;
+				PM_TRY(walk_leaves(w, f, t->element, "key", false, c, def + 1, rep + 1, cols, n,
+								   err));
+				st->child = 1;
+				PM_TRY(walk_leaves(w, f, &pw_count_type, "value", false, c, def + 1, rep + 1,
+								   cols, n, err));
+				c->npath--;
+				break;
+			}
 		case PM_TYPE_ROW:
 			for (int i = 0; i < t->nfields; i++)
 			{
@@ -914,6 +935,16 @@ write_schema_node(pm_thrift_writer *t, const char *name, const pm_type *ty, bool
 			write_schema_node(t, "value", ty->value, ty->value->nullable,
 							  nested_field_id(field_id, depth + 1, false), field_id, depth + 1);
 			break;
+		case PM_TYPE_MULTISET:
+			/* MAP<element NOT NULL, INT NOT NULL> of counts */
+			write_group_element(t, name, repetition, 1, PM_PQ_CT_MAP, PM_PQ_LT_MAP, true, id);
+			write_group_element(t, "key_value", PM_PQ_REPEATED, 2, PM_PQ_CT_MAP_KEY_VALUE, 0,
+								false, 0);
+			write_schema_node(t, "key", ty->element, false,
+							  nested_field_id(field_id, depth + 1, true), field_id, depth + 1);
+			write_schema_node(t, "value", &pw_count_type, false,
+							  nested_field_id(field_id, depth + 1, false), field_id, depth + 1);
+			break;
 		case PM_TYPE_ROW:
 			write_group_element(t, name, repetition, ty->nfields, PM_PQ_CT_NONE, 0, true, id);
 			for (int i = 0; i < ty->nfields; i++)
@@ -939,6 +970,8 @@ schema_node_count(const pm_type *ty)
 			return 2 + schema_node_count(ty->element);
 		case PM_TYPE_MAP:
 			return 2 + schema_node_count(ty->element) + schema_node_count(ty->value);
+		case PM_TYPE_MULTISET:
+			return 2 + schema_node_count(ty->element) + 1;
 		case PM_TYPE_ROW:
 			for (int i = 0; i < ty->nfields; i++)
 				n += schema_node_count(ty->fields[i].type);
@@ -1912,6 +1945,85 @@ emit(parquet_writer *w, pw_column *c, int rep, int def, const pm_vector *v, int6
 		c->page.nulls++;
 }
 
+static pm_code shred(parquet_writer *w, pw_column *c, int s, const pm_vector *v, int64_t i,
+					 int rep, int def, int rep_here, pm_error *err);
+
+/* Whether elements j and k of a primitive vector are equal (bitwise, as Java's equals). */
+static bool
+element_equal(const pm_vector *v, int64_t j, int64_t k)
+{
+	bool		nj = pm_vector_is_null(v, j);
+	bool		nk = pm_vector_is_null(v, k);
+	int			size = pm_type_value_size(v->type->id);
+
+	if (nj || nk)
+		return nj == nk;
+	if (size == 0)
+	{
+		int32_t		lj,
+					lk;
+		const uint8_t *pj = pm_vector_bytes(v, j, &lj);
+		const uint8_t *pk = pm_vector_bytes(v, k, &lk);
+
+		return lj == lk && (lj == 0 || memcmp(pj, pk, (size_t) lj) == 0);
+	}
+	if (v->type->id == PM_TYPE_BOOLEAN)
+		return (PM_VEC_VALUES(v, uint8_t)[j] != 0) == (PM_VEC_VALUES(v, uint8_t)[k] != 0);
+	if (v->nanos != NULL && v->nanos[j] != v->nanos[k])
+		return false;
+	return memcmp((const uint8_t *) v->values + (size_t) j * (size_t) size,
+				  (const uint8_t *) v->values + (size_t) k * (size_t) size, (size_t) size) == 0;
+}
+
+/*
+ * A MULTISET value as Java writes it, a map from each distinct element (in
+ * order of first occurrence) to its count; distinct elements are found by
+ * comparing with the earlier ones (quadratic in one value's elements).
+ */
+static pm_code
+shred_multiset(parquet_writer *w, pw_column *c, int s, const pm_vector *v, int64_t i,
+			   int rep, int def, int rep_here, pm_error *err)
+{
+	const pw_step *st = &c->steps[s];
+	const pm_vector *elems = &v->children[0];
+	int32_t		from = v->offsets[i];
+	int32_t		to = v->offsets[i + 1];
+	bool		first = true;
+
+	if (to == from)
+	{
+		emit(w, c, rep, def, v, i);
+		return PM_OK;
+	}
+	for (int32_t j = from; j < to; j++)
+	{
+		int32_t		count = 1;
+		bool		seen = false;
+
+		for (int32_t k = from; k < j && !seen; k++)
+			seen = element_equal(elems, k, j);
+		if (seen)
+			continue;
+		if (st->child == 0)
+			PM_TRY(shred(w, c, s + 1, elems, j, first ? rep : rep_here + 1, def + 1,
+						 rep_here + 1, err));
+		else
+		{
+			pm_vector	cv;
+
+			for (int32_t k = j + 1; k < to; k++)
+				count += element_equal(elems, k, j);
+			memset(&cv, 0, sizeof(cv));
+			cv.type = &pw_count_type;
+			cv.length = 1;
+			cv.values = &count;
+			emit(w, c, first ? rep : rep_here + 1, def + 1, &cv, 0);
+		}
+		first = false;
+	}
+	return PM_OK;
+}
+
 /*
  * Dremel shredding of value i of vector v at step s of leaf c: rep is the
  * repetition level of the first entry, def the definition level reached
@@ -1937,6 +2049,8 @@ shred(parquet_writer *w, pw_column *c, int s, const pm_vector *v, int64_t i, int
 	{
 		case PM_TYPE_ROW:
 			return shred(w, c, s + 1, &v->children[st->child], i, rep, def, rep_here, err);
+		case PM_TYPE_MULTISET:
+			return shred_multiset(w, c, s, v, i, rep, def, rep_here, err);
 		case PM_TYPE_ARRAY:
 		case PM_TYPE_MAP:
 			{

@@ -852,6 +852,35 @@ test_refusals(void **state)
 	assert_false(io->exists(io, "/w/x.parquet"));
 	assert_int_equal(pm_memory_fileio_open_files(io), 0);
 
+	/* a NULL map key */
+	{
+		pm_field	mf[1] = {{9, "mp", NULL, NULL}};
+		pm_type    *kt = pm_type_new(a, PM_TYPE_INT, true);
+		pm_vector	mv;
+
+		mf[0].type = pm_type_new_map(a, kt, pm_type_new(a, PM_TYPE_INT, true), true);
+		schema = pm_type_new_row(a, mf, 1, false);
+		o = options(schema, "zstd", 0, 0);
+		assert_int_equal(pm_format_writer_open(PM_FORMAT_PARQUET, pm_env_default(), io,
+											   "/w/k.parquet", &o, &w, &err), PM_OK);
+		assert_true(pm_vector_init(&mv, mf[0].type, 1, true, a));
+		assert_true(pm_vector_init(&mv.children[0], kt, 2, true, a));
+		assert_true(pm_vector_init(&mv.children[1], mf[0].type->value, 2, true, a));
+		mv.length = 1;
+		mv.offsets[1] = 2;
+		mv.children[0].length = mv.children[1].length = 2;
+		mv.children[0].nulls[1] = 1;
+		b.nrows = 1;
+		b.cols = &mv;
+		pm_error_clear(&err);
+		assert_int_equal(pm_format_writer_write(w, &b, &err), PM_ERR_INVALID);
+		assert_non_null(strstr(err.message, "NULL map key"));
+		pm_format_writer_abort(w);
+		assert_false(io->exists(io, "/w/k.parquet"));
+		b.nrows = 2;
+		b.cols = &v;
+	}
+
 	/* a DECIMAL(9, 2) value of 10 digits */
 	f[0].type = pm_type_new_decimal(a, 9, 2, false);
 	f[0].name = "amount";

@@ -1344,7 +1344,8 @@ test_nested_roundtrip(void **state)
 
 /*
  * Values larger than a page (a page holds one), long strings whose column
- * index bounds are cut to 64 bytes (a max of 0xff bytes is kept whole).
+ * index bounds are cut to 64 bytes (a max of 0xff bytes is kept whole),
+ * row groups bounded when rows are big.
  */
 static void
 test_big_values(void **state)
@@ -1374,7 +1375,7 @@ test_big_values(void **state)
 	f[0].type = st;
 	f[1].type = bt;
 	schema = pm_type_new_row(a, f, 2, false);
-	o = options(schema, "lz4", 0, 256 << 10);
+	o = options(schema, "none", 8 << 20, 256 << 10);
 	assert_true(pm_vector_init(&v[0], st, nrows, true, a));
 	assert_true(pm_vector_init(&v[1], bt, nrows, false, a));
 	for (int i = 0; i < nrows; i++)
@@ -1403,6 +1404,18 @@ test_big_values(void **state)
 	assert_int_equal(res.stats[0].max.u.bytes.len, 105);	/* 'f' x 105 */
 	assert_int_equal(res.stats[0].max.u.bytes.ptr[0], 'f');
 	assert_int_equal(res.stats[0].min.u.bytes.len, (int32_t) big);	/* 'a' x 3 MiB */
+	{
+		pm_pq_metadata md;
+
+		/*
+		 * 12 rows of 3 MiB or 100 bytes (twice), row groups of 8 MiB: the
+		 * second batch is cut into slices by the size of the rows seen.
+		 */
+		parse_footer(io, "/w/big.parquet", a, &md);
+		assert_true(md.nrow_groups >= 3);
+		for (int g = 0; g < md.nrow_groups; g++)
+			assert_true(md.row_groups[g].num_rows <= 6);
+	}
 
 	memset(&ro, 0, sizeof(ro));
 	ro.schema = schema;

@@ -2163,6 +2163,29 @@ pw_abort(pm_format_writer *base)
 	writer_free(w);
 }
 
+/*
+ * Rows to append before the next row-group size check: PW_SLICE_ROWS for
+ * small rows, fewer when the rows seen so far say that many would pass
+ * half the room left in the row group (parquet-mr also checks adaptively),
+ * so big rows cannot overshoot row_group_bytes by more than half of it.
+ */
+static int64_t
+slice_rows(parquet_writer *w)
+{
+	int64_t		buffered = buffered_bytes(w);
+	int64_t		per_row;
+	int64_t		room;
+
+	if (w->rg_rows > 0)
+		per_row = buffered / w->rg_rows + 1;
+	else if (w->total_rows > 0)
+		per_row = w->file_pos / w->total_rows + 1;
+	else
+		return 1;				/* nothing known yet: measure one row */
+	room = (w->row_group_bytes - buffered) / 2 / per_row;
+	return room < 1 ? 1 : (room > PW_SLICE_ROWS ? PW_SLICE_ROWS : room);
+}
+
 static pm_code
 pw_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 {
@@ -2193,9 +2216,11 @@ pw_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 		}
 	}
 	PM_TRY(pm_check_interrupts(w->env, err));
-	for (int64_t start = 0; start < batch->nrows; start += PW_SLICE_ROWS)
+	for (int64_t start = 0, n; start < batch->nrows; start += n)
 	{
-		int64_t		n = batch->nrows - start < PW_SLICE_ROWS ? batch->nrows - start : PW_SLICE_ROWS;
+		n = slice_rows(w);
+		if (n > batch->nrows - start)
+			n = batch->nrows - start;
 
 		for (int i = 0; i < w->ntop; i++)
 		{

@@ -22,7 +22,9 @@
  *
  * Memory: each open data file buffers one row group in its format writer;
  * at most MAX_OPEN_FILES are open at once (the least recently used one is
- * finished to make room), so memory stays bounded with many partitions.
+ * finished to make room). Where several files can be open (partitioned or
+ * fixed-bucket tables) a row group is at most write-buffer-size (256 MiB)
+ * / MAX_OPEN_FILES, so all open files together stay within the buffer.
  *-------------------------------------------------------------------------
  */
 #include "table/table_write.h"
@@ -159,6 +161,15 @@ pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 	w->fopt.row_group_bytes = w->opt.row_group_bytes;
 	w->fopt.page_bytes = w->opt.page_bytes;
 	w->fopt.dictionary = w->opt.dictionary;
+	if (w->opt.npartition_keys > 0 || w->opt.bucket > 0)
+	{
+		int64_t		per_file = w->opt.write_buffer_size / MAX_OPEN_FILES;
+
+		if (per_file < 1024 * 1024)
+			per_file = 1024 * 1024;
+		if (w->fopt.row_group_bytes == 0 || w->fopt.row_group_bytes > per_file)
+			w->fopt.row_group_bytes = per_file;
+	}
 	w->empty_row_type = pm_type_new_row(arena, NULL, 0, false);
 	if (w->empty_row_type == NULL)
 	{

@@ -287,6 +287,11 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 		PM_TRY(pm_parse_memory_size("target-file-size", v, &o->target_file_size, err));
 	if (o->target_file_size <= 0)
 		return pm_fail(err, PM_ERR_INVALID, "target-file-size must be positive");
+	o->write_buffer_size = 256LL * 1024 * 1024;
+	if ((v = pm_schema_option(s, "write-buffer-size")) != NULL)
+		PM_TRY(pm_parse_memory_size("write-buffer-size", v, &o->write_buffer_size, err));
+	if (o->write_buffer_size <= 0)
+		return pm_fail(err, PM_ERR_INVALID, "write-buffer-size must be positive");
 	v = pm_schema_option(s, "data-file.prefix");
 	o->data_file_prefix = v != NULL ? v : "data-";
 	if (strchr(o->data_file_prefix, '/') != NULL)

@@ -36,6 +36,7 @@ typedef struct pm_write_options
 	int64_t		page_bytes;		/* parquet.page.size, 0 = writer default */
 	bool		dictionary;		/* parquet.enable.dictionary (default true) */
 	int64_t		target_file_size;	/* target-file-size (append default 256 MiB) */
+	int64_t		write_buffer_size;	/* write-buffer-size (default 256 MiB): memory of open files */
 	const char *data_file_prefix;	/* data-file.prefix (default "data-") */
 	const char *partition_default_name; /* partition.default-name */
 	int32_t		bucket;			/* -1 unaware, or N >= 1 */

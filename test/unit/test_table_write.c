@@ -694,6 +694,37 @@ test_create_refusals(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/* 300 partitions in one batch: at most 16 files open, every row lands. */
+static void
+test_many_partitions(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_schema  *s = make_schema(arena, false, 0, NULL, NULL);
+	static const char *by_name[] = {"name"};
+	pm_table_writer *w;
+	pm_error	err;
+	int64_t		sid;
+	readback	r;
+
+	(void) state;
+	s->npartition_keys = 1;
+	s->partition_keys = by_name;
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/wh/db.db/many", s, &err), PM_OK);
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, "/wh/db.db/many", "u", &w, &err), PM_OK);
+	write_rows(w, arena, 0, 300, 300);
+	write_rows(w, arena, 0, 300, 300);	/* the same partitions again: reopened */
+	assert_int_equal(pm_table_writer_commit(w, 1, &sid, &err), PM_OK);
+	pm_table_writer_close(w);
+	r = read_back(io, "/wh/db.db/many");
+	assert_int_equal(r.rows, 600);
+	assert_int_equal(r.id_sum, 2 * id_sum(0, 300));
+	assert_true(r.names_ok);
+	assert_int_equal(r.nfiles, 600);	/* each partition's file was closed for the others */
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 int
 main(void)
 {
@@ -705,6 +736,7 @@ main(void)
 		cmocka_unit_test(test_delete_conflict),
 		cmocka_unit_test(test_abort_and_roll),
 		cmocka_unit_test(test_create_refusals),
+		cmocka_unit_test(test_many_partitions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

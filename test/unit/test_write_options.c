@@ -63,6 +63,7 @@ test_defaults(void **state)
 	assert_string_equal(o.compression, "zstd");
 	assert_int_equal(o.zstd_level, 1);
 	assert_int_equal(o.target_file_size, 256LL * 1024 * 1024);
+	assert_int_equal(o.write_buffer_size, 256LL * 1024 * 1024);
 	assert_string_equal(o.data_file_prefix, "data-");
 	assert_string_equal(o.partition_default_name, "__DEFAULT_PARTITION__");
 	assert_int_equal(o.bucket, -1);

@@ -9,9 +9,10 @@
  *	  once is an error); duplicate or unknown columns in them are errors;
  *	  primary-key columns become NOT NULL.
  *	- Field ids (Schema.Builder.column + ReassignFieldId): each top-level
- *	  column takes the next id, then the fields of its nested ROW types
- *	  (depth first, a field before its own nested fields); highestFieldId
- *	  is the last id given. The ids of the schema passed in are ignored.
+ *	  column takes the next id, then the fields of its nested ROW types in
+ *	  order, each after the fields nested in its own type (Java evaluates
+ *	  RowType.Builder.field(name, type.accept(visitor)) argument first);
+ *	  highestFieldId is the last id given. The ids passed in are ignored.
  *	- SchemaValidation.validateTableSchema: the subset that decides what
  *	  files look like (bucket / bucket-key rules, primitive key columns,
  *	  merge-engine values, changelog-producer needs a primary key,
@@ -65,10 +66,11 @@ reassign(const pm_type *t, pm_arena *arena, int32_t *next)
 					return NULL;
 				for (int i = 0; i < t->nfields; i++)
 				{
+					/* RowType.Builder.field(name, type.accept(this)): the type first */
 					f[i] = t->fields[i];
-					f[i].id = ++(*next);
 					if ((f[i].type = reassign(t->fields[i].type, arena, next)) == NULL)
 						return NULL;
+					f[i].id = ++(*next);
 				}
 				c->fields = f;
 				break;

@@ -78,8 +78,9 @@ extern void pm_table_writer_close(pm_table_writer *writer);
  * Create a new table: write <table_path>/schema/schema-0 as Java's
  * SchemaManager.createTable would for this schema: the field ids of
  * schema->row_type (nested ROW fields included) are ignored and assigned
- * as Java's Schema.Builder does (0, 1, ... in column order, nested fields
- * depth first after their column), highestFieldId the last one; the
+ * as Java's Schema.Builder does (a column takes the next id, then the
+ * fields of its nested ROWs, each after its own nested fields),
+ * highestFieldId the last one; the
  * options "primary-key"/"partition" become the key lists; primary-key
  * columns become NOT NULL; options kept as given; timeMillis now.
  * id and version of `schema` are ignored (0 and 3). Validates as Java's

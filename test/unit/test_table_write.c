@@ -725,6 +725,45 @@ test_many_partitions(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/* Field ids as Java's Schema.Builder + ReassignFieldId give them. */
+static void
+test_create_field_ids(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_type    *t_int = pm_type_new(arena, PM_TYPE_INT, true);
+	pm_field	inner[1] = {{77, "x", t_int, NULL}};
+	pm_field	mid[2] = {{77, "a", NULL, NULL}, {77, "b", t_int, NULL}};
+	pm_field	cols[3] = {{77, "c0", t_int, NULL}, {77, "r", NULL, NULL}, {77, "c2", NULL, NULL}};
+	pm_schema	s;
+	pm_schema  *back;
+	pm_error	err;
+	const pm_type *r,
+			   *arr_row;
+
+	(void) state;
+	mid[0].type = pm_type_new_row(arena, inner, 1, true);
+	cols[1].type = pm_type_new_row(arena, mid, 2, true);
+	cols[2].type = pm_type_new_array(arena, pm_type_new_row(arena, inner, 1, true), true);
+	memset(&s, 0, sizeof(s));
+	s.row_type = pm_type_new_row(arena, cols, 3, false);
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/ids", &s, &err), PM_OK);
+	assert_int_equal(pm_schema_load(io, "/ids", 0, arena, &back, &err), PM_OK);
+	/* c0 0; r 1 { a { x 2 } 3, b 4 }; c2 5 ARRAY<ROW<x 6>> */
+	assert_int_equal(back->row_type->fields[0].id, 0);
+	assert_int_equal(back->row_type->fields[1].id, 1);
+	r = back->row_type->fields[1].type;
+	assert_int_equal(r->fields[0].type->fields[0].id, 2);
+	assert_int_equal(r->fields[0].id, 3);
+	assert_int_equal(r->fields[1].id, 4);
+	assert_int_equal(back->row_type->fields[2].id, 5);
+	arr_row = back->row_type->fields[2].type->element;
+	assert_int_equal(arr_row->fields[0].id, 6);
+	assert_int_equal(back->highest_field_id, 6);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 int
 main(void)
 {
@@ -737,6 +776,7 @@ main(void)
 		cmocka_unit_test(test_abort_and_roll),
 		cmocka_unit_test(test_create_refusals),
 		cmocka_unit_test(test_many_partitions),
+		cmocka_unit_test(test_create_field_ids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

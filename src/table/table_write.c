@@ -490,19 +490,16 @@ write_rows(pm_table_writer *w, bucket_writer *bw, const pm_batch *batch, const i
 	return PM_OK;
 }
 
-/* Partition row and bucket of row i. */
+/* Partition values and bucket of row i. */
 static pm_code
-route_row(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pvalues,
-		  pm_value *bvalues, uint8_t **partition, size_t *partition_len, int32_t *bucket,
-		  pm_error *err)
+route_values(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pvalues,
+			 pm_value *bvalues, int32_t *bucket, pm_error *err)
 {
 	const pm_write_options *o = &w->opt;
 
 	for (int k = 0; k < o->npartition_keys; k++)
 		if (!pm_vector_value(&batch->cols[o->partition_fields[k]], i, &pvalues[k]))
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "nested partition keys are not written");
-	PM_TRY(pm_binary_row_encode_serialized(w->scratch, o->partition_type, pvalues, partition,
-										   partition_len, err));
 	*bucket = 0;
 	if (o->bucket > 0)
 	{
@@ -511,6 +508,69 @@ route_row(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pvalue
 				return pm_fail(err, PM_ERR_UNSUPPORTED, "nested bucket keys are not written");
 		PM_TRY(pm_bucket_of(o->bucket_key_type, bvalues, o->bucket, bucket, err));
 	}
+	return PM_OK;
+}
+
+/*
+ * The targets of the last rows of a batch, by partition values and bucket:
+ * most rows find theirs here without encoding their partition BinaryRow.
+ */
+#define ROUTE_CACHE 16
+
+typedef struct route_entry
+{
+	int32_t		bucket;
+	pm_value   *values;			/* partition values (bytes point into the batch) */
+	bucket_writer *bw;
+} route_entry;
+
+static bool
+same_partition(const pm_type *ptype, const pm_value *a, const pm_value *b)
+{
+	for (int k = 0; k < ptype->nfields; k++)
+	{
+		if (a[k].is_null != b[k].is_null)
+			return false;
+		if (!a[k].is_null && pm_value_compare(ptype->fields[k].type, &a[k], &b[k]) != 0)
+			return false;
+	}
+	return true;
+}
+
+static pm_code
+route_row(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pvalues,
+		  pm_value *bvalues, route_entry *cache, int *ncache, int *next_slot,
+		  bucket_writer **out, pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+	int32_t		bucket;
+	uint8_t    *part;
+	size_t		part_len;
+	route_entry *e;
+
+	PM_TRY(route_values(w, batch, i, pvalues, bvalues, &bucket, err));
+	for (int c = 0; c < *ncache; c++)
+		if (cache[c].bucket == bucket && same_partition(o->partition_type, cache[c].values, pvalues))
+		{
+			*out = cache[c].bw;
+			return PM_OK;
+		}
+	PM_TRY(pm_binary_row_encode_serialized(w->scratch, o->partition_type, pvalues, &part,
+										   &part_len, err));
+	PM_TRY(get_bucket_writer(w, part, (int32_t) part_len, pvalues, bucket, out, err));
+	if (*ncache < ROUTE_CACHE)
+		e = &cache[(*ncache)++];
+	else
+	{
+		e = &cache[*next_slot];
+		*next_slot = (*next_slot + 1) % ROUTE_CACHE;
+	}
+	e->bucket = bucket;
+	e->bw = *out;
+	if (e->values == NULL &&
+		(e->values = pm_arena_alloc(w->scratch, sizeof(pm_value) * (size_t) (o->npartition_keys + 1))) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	memcpy(e->values, pvalues, sizeof(pm_value) * (size_t) o->npartition_keys);
 	return PM_OK;
 }
 
@@ -524,12 +584,16 @@ write_batch(pm_table_writer *w, const pm_batch *batch, pm_error *err)
 	bucket_writer **target;
 	int64_t    *rows;
 	bool	   *done;
+	route_entry cache[ROUTE_CACHE];
+	int			ncache = 0;
+	int			next_slot = 0;
 
 	if (batch->ncols != w->schema->row_type->nfields)
 		return pm_fail(err, PM_ERR_INVALID, "a batch of %d columns for a table of %d",
 					   batch->ncols, w->schema->row_type->nfields);
 	if (n == 0)
 		return PM_OK;
+	memset(cache, 0, sizeof(cache));
 	pvalues = pm_arena_zalloc(w->scratch, sizeof(pm_value) * (size_t) (o->npartition_keys + 1));
 	bvalues = pm_arena_zalloc(w->scratch, sizeof(pm_value) * (size_t) (o->nbucket_keys + 1));
 	if (pvalues == NULL || bvalues == NULL)
@@ -538,12 +602,8 @@ write_batch(pm_table_writer *w, const pm_batch *batch, pm_error *err)
 	if (o->npartition_keys == 0 && o->bucket == -1)
 	{
 		bucket_writer *bw;
-		uint8_t    *part;
-		size_t		part_len;
-		int32_t		bucket;
 
-		PM_TRY(route_row(w, batch, 0, pvalues, bvalues, &part, &part_len, &bucket, err));
-		PM_TRY(get_bucket_writer(w, part, (int32_t) part_len, pvalues, bucket, &bw, err));
+		PM_TRY(route_row(w, batch, 0, pvalues, bvalues, cache, &ncache, &next_slot, &bw, err));
 		return write_rows(w, bw, batch, NULL, n, err);
 	}
 
@@ -553,14 +613,8 @@ write_batch(pm_table_writer *w, const pm_batch *batch, pm_error *err)
 	if (target == NULL || rows == NULL || done == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	for (int64_t i = 0; i < n; i++)
-	{
-		uint8_t    *part;
-		size_t		part_len;
-		int32_t		bucket;
-
-		PM_TRY(route_row(w, batch, i, pvalues, bvalues, &part, &part_len, &bucket, err));
-		PM_TRY(get_bucket_writer(w, part, (int32_t) part_len, pvalues, bucket, &target[i], err));
-	}
+		PM_TRY(route_row(w, batch, i, pvalues, bvalues, cache, &ncache, &next_slot, &target[i],
+						 err));
 	/* one gathered sub-batch per target, rows in input order */
 	for (int64_t i = 0; i < n; i++)
 	{

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# write_check.sh [warehouse]
+# write_check.sh [warehouse] [--difftest SEEDS]
 #   Java writes a table of many types (partitioned, unaware bucket, one commit);
 #   copy_table (the core's writer) copies its rows into a new table; then
 #   - the value stats of each of our files equal Java's for the same rows,
 #   - Java (1.3.1 and 1.4.2) reads our table as the same rows as its own,
 #   - Java appends to our table and reads all rows back.
+#   --difftest N: also copy the tables of difftest.py seeds 1..N (random types,
+#   partitions, buckets, formats, schema changes; --nested) into Parquet tables
+#   of ours and compare Java 1.4.2's reads of both (MAP entry order aside).
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 wh=${1:-$(mktemp -d /tmp/pm_write_check_XXXXXX)}
+seeds=0
+if [ "${2:-}" = --difftest ]; then seeds=${3:-10}; fi
 mkdir -p "$wh"
 cc=${UNIT_CC:-clang}
 oracle="$root/test/oracle/oracle.sh"
@@ -78,4 +83,25 @@ done
 "$oracle" write "$wh" wc ours_t "$wh/more.jsonl" >/dev/null
 n=$("$oracle" read "$wh" wc ours_t | wc -l)
 if [ "$n" = 601 ]; then echo "Java appended to our table: 601 rows"; else echo "FAIL: $n rows after Java's append"; fail=1; fi
+
+if [ "$seeds" -gt 0 ]; then
+	python3 "$root/test/oracle/difftest.py" --seeds "$seeds" --no-sql --nested --keep \
+		--tmp "$wh/difftest" --paimon-version 1.4.2 >/dev/null
+	for d in "$wh"/difftest/seed*/wh; do
+		t=$(ls "$d/difft.db" | grep -v '^ours_' | head -1)
+		if ! ASAN_OPTIONS=detect_leaks=0 "$wh/copy_table" "$d/difft.db/$t" "$d/difft.db/ours_$t" --parquet > "$d/copy.out" 2>&1; then
+			echo "NOTE $t: $(grep -E 'copy_table:|compared' "$d/copy.out" | tr '\n' ' ')"
+		fi
+		norm='import json,sys
+def n(v): return sorted((n(x) for x in v), key=json.dumps) if isinstance(v, list) and v and all(isinstance(x, list) and len(x) == 2 for x in v) else ([n(x) for x in v] if isinstance(v, list) else v)
+for l in sys.stdin: print(json.dumps(n(json.loads(l))))'
+		"$oracle" read "$d" difft "$t" | python3 -c "$norm" | sort > "$d/java.rows"
+		"$oracle" read "$d" difft "ours_$t" | python3 -c "$norm" | sort > "$d/ours.rows"
+		if cmp -s "$d/java.rows" "$d/ours.rows"; then
+			echo "difftest $t: Java reads our copy as the original ($(wc -l < "$d/ours.rows") rows)"
+		else
+			echo "FAIL difftest $t: Java reads our copy differently"; diff "$d/java.rows" "$d/ours.rows" | head -4; fail=1
+		fi
+	done
+fi
 exit $fail

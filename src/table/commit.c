@@ -23,8 +23,10 @@
  *	   lost race -> drop this attempt's base list, wait as RetryWaiter
  *	   (10 ms * 2^r, at most 10 s, + up to 20% jitter) and retry, at most
  *	   commit.max-retries (10) times.
- *	7. Then the LATEST hint (RenamingSnapshotCommit -> commitLatestHint);
- *	   Java writes EARLIEST only when expiring snapshots, so neither do we.
+ *	7. Then the LATEST hint (RenamingSnapshotCommit -> commitLatestHint).
+ *	   Java writes EARLIEST when its commit expires snapshots (by default
+ *	   after every commit); we expire nothing, and write EARLIEST = 1 with
+ *	   the first snapshot so that a table of ours looks like Java's.
  * Any failure before the publish removes the manifests and lists written.
  *-------------------------------------------------------------------------
  */
@@ -284,18 +286,23 @@ inherited_statistics(pm_fileio *io, const char *table_path, const pm_snapshot *l
 	return keep ? latest->statistics : NULL;
 }
 
-/* LATEST := id (Java overwrites the hint in place; a reader tolerates a missing one). */
+/*
+ * <hint> := id (Java overwrites hints in place, HintFileUtils.commitHint;
+ * readers tolerate a missing or stale one). replace = false: only if absent.
+ */
 static void
-write_latest_hint(pm_fileio *io, const char *table_path, int64_t id, pm_arena *arena)
+write_hint(pm_fileio *io, const char *table_path, const char *hint, int64_t id, bool replace,
+		   pm_arena *arena)
 {
-	char	   *path = pm_arena_sprintf(arena, "%s/snapshot/LATEST", table_path);
+	char	   *path = pm_arena_sprintf(arena, "%s/snapshot/%s", table_path, hint);
 	char		text[32];
 	pm_error	ignored;
 
 	if (path == NULL || io->write_new == NULL)
 		return;
 	snprintf(text, sizeof(text), "%lld", (long long) id);
-	remove_quietly(io, path);
+	if (replace)
+		remove_quietly(io, path);
 	(void) io->write_new(io, path, text, strlen(text), &ignored);
 }
 
@@ -419,7 +426,9 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 		rc = io->write_new(io, snap_path, json, json_len, err);
 		if (rc == PM_OK)
 		{
-			write_latest_hint(io, table_path, snap.id, arena);
+			write_hint(io, table_path, "LATEST", snap.id, true, arena);
+			if (snap.id == 1)
+				write_hint(io, table_path, "EARLIEST", 1, false, arena);
 			*snapshot_id = snap.id;
 			return PM_OK;
 		}

@@ -332,6 +332,20 @@ roundtrip(pm_fileio *io, const char *dir, bool partitioned, int nopt, const char
 	assert_true(r.dt_ok);
 	if (partitioned)
 		assert_int_equal(r.null_dt, 333);
+	{
+		/* hints: LATEST and, with the first snapshot, EARLIEST */
+		pm_arena   *ha = pm_arena_create(pm_env_default());
+		char	   *p = pm_arena_sprintf(ha, "%s/snapshot/EARLIEST", dir);
+		uint8_t    *text;
+		size_t		len;
+
+		assert_int_equal(pm_fileio_read_all(io, p, ha, 64, &text, &len, &err), PM_OK);
+		assert_string_equal((char *) text, "1");
+		p = pm_arena_sprintf(ha, "%s/snapshot/LATEST", dir);
+		assert_int_equal(pm_fileio_read_all(io, p, ha, 64, &text, &len, &err), PM_OK);
+		assert_string_equal((char *) text, "1");
+		pm_arena_destroy(ha);
+	}
 
 	/* an empty commit publishes nothing; the next commit is snapshot 2 */
 	assert_int_equal(pm_table_writer_commit(w, 2, &sid, &err), PM_OK);
@@ -340,6 +354,19 @@ roundtrip(pm_fileio *io, const char *dir, bool partitioned, int nopt, const char
 	assert_int_equal(pm_table_writer_commit(w, 3, &sid, &err), PM_OK);
 	assert_int_equal(sid, 2);
 	r = read_back(io, dir);
+	{
+		pm_arena   *ha = pm_arena_create(pm_env_default());
+		uint8_t    *text;
+		size_t		len;
+
+		assert_int_equal(pm_fileio_read_all(io, pm_arena_sprintf(ha, "%s/snapshot/LATEST", dir),
+											ha, 64, &text, &len, &err), PM_OK);
+		assert_string_equal((char *) text, "2");
+		assert_int_equal(pm_fileio_read_all(io, pm_arena_sprintf(ha, "%s/snapshot/EARLIEST", dir),
+											ha, 64, &text, &len, &err), PM_OK);
+		assert_string_equal((char *) text, "1");
+		pm_arena_destroy(ha);
+	}
 	assert_int_equal(r.rows, 1010);
 	assert_int_equal(r.total_record_count, 1010);
 	assert_int_equal(r.id_sum, id_sum(0, 1010));

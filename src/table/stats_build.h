@@ -19,6 +19,12 @@
  * strings to n code points (max: last code point incremented, or null
  * min/max when impossible), full keeps the values.
  *
+ * FLOAT/DOUBLE with NaN: parquet-mr 1.16 (Java 1.4.2) orders NaN above
+ * every number (Float/Double.compare): max NaN if any value is NaN, min the
+ * smallest number (NaN if all are NaN), in the footer and so in the
+ * manifest. A format writer that reports no min/max for such a column
+ * (format_writer.h) gives NULL bounds here: valid, not Java's bytes.
+ *
  * Dense store (metadata.stats-dense-store, default true; SimpleStatsConverter):
  * "none" columns are left out and _VALUE_STATS_COLS names the kept ones
  * (NULL when all are kept).

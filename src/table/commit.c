@@ -11,10 +11,11 @@
  *	3. The delta: one manifest of the ADD/DELETE entries and a manifest list
  *	   naming it (written once, reused by every attempt).
  *	4. The base list: latest's base manifests then latest's delta manifests,
- *	   rewritten as a new manifest list. Small manifests are never merged
- *	   here (Java merges when manifest.merge-min-count (30) is reached;
- *	   its next commit does so): the base list grows by one manifest per
- *	   commit of ours.
+ *	   merged as ManifestFileMerger's minor compaction does (runs reaching
+ *	   manifest.target-file-size (8 MiB), or the rest when there are
+ *	   manifest.merge-min-count (30) of them), as a new manifest list.
+ *	   Java's full compaction (small manifests adding up to 16 MiB) is not
+ *	   done: Java's next commit does it.
  *	5. Snapshot version 3: schemaId = the latest schema's id, indexManifest
  *	   and watermark carried over, statistics carried over when its stats
  *	   file has the latest schema id, nextRowId = latest's or 0,
@@ -42,6 +43,7 @@
 #include "table/manifest_list.h"
 #include "table/manifest_write.h"
 #include "table/snapshot.h"
+#include "table/write_options.h"
 
 #define SNAPSHOT_FILE_MAX (16 * 1024 * 1024)
 
@@ -219,14 +221,176 @@ write_delta(const pm_env *env, pm_fileio *io, const char *table_path,
 	return PM_OK;
 }
 
-/* latest's base manifests then its delta manifests, as a new list. */
+/* Paths of manifests written by one attempt (removed if it does not publish). */
+typedef struct written_files
+{
+	char	  **paths;
+	int			n;
+	int			cap;
+} written_files;
+
+static pm_code
+remember(written_files *wf, pm_arena *arena, char *path, pm_error *err)
+{
+	if (wf->n == wf->cap)
+	{
+		int			ncap = wf->cap ? wf->cap * 2 : 8;
+		char	  **grown = pm_arena_realloc(arena, wf->paths, sizeof(char *) * (size_t) wf->cap,
+										 sizeof(char *) * (size_t) ncap);
+
+		if (grown == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		wf->paths = grown;
+		wf->cap = ncap;
+	}
+	wf->paths[wf->n++] = path;
+	return PM_OK;
+}
+
+static bool
+same_file(const pm_manifest_entry *a, const pm_manifest_entry *b)
+{
+	return a->bucket == b->bucket && a->file.level == b->file.level &&
+		a->partition_len == b->partition_len &&
+		memcmp(a->partition, b->partition, (size_t) a->partition_len) == 0 &&
+		strcmp(a->file.file_name, b->file.file_name) == 0 &&
+		((a->file.external_path == NULL && b->file.external_path == NULL) ||
+		 (a->file.external_path != NULL && b->file.external_path != NULL &&
+		  strcmp(a->file.external_path, b->file.external_path) == 0));
+}
+
+/*
+ * ManifestFileMerger.mergeCandidates: the entries of the candidates merged
+ * as FileEntry.mergeEntries does (an ADD and its DELETE cancel; a DELETE
+ * whose ADD is in an older manifest stays), written as one new manifest.
+ */
+static pm_code
+merge_candidates(const pm_env *env, pm_fileio *io, const char *table_path,
+				 const pm_manifest_write_options *mopt, const pm_type *ptype,
+				 int64_t schema_id, const pm_manifest_file_meta *cand, int ncand,
+				 pm_arena *arena, pm_manifest_file_meta *out, int *nout,
+				 written_files *wf, pm_error *err)
+{
+	pm_manifest_entry *entries = NULL;
+	int			count = 0,
+				cap = 0;
+	bool	   *gone;
+	pm_manifest_entry *kept;
+	int			nkept = 0;
+	char	   *path;
+
+	if (ncand == 1)
+	{
+		out[(*nout)++] = cand[0];
+		return PM_OK;
+	}
+	for (int i = 0; i < ncand; i++)
+	{
+		char	   *mpath = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, cand[i].file_name);
+
+		if (mpath == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(pm_manifest_entries_read(env, io, mpath, arena, &entries, &count, &cap, err));
+	}
+	gone = pm_arena_zalloc(arena, sizeof(bool) * (size_t) (count + 1));
+	kept = pm_arena_alloc(arena, sizeof(*kept) * (size_t) (count + 1));
+	if (gone == NULL || kept == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < count; i++)
+	{
+		if (entries[i].kind != PM_FILE_KIND_DELETE)
+			continue;
+		for (int j = 0; j < i; j++)
+			if (!gone[j] && entries[j].kind == PM_FILE_KIND_ADD && same_file(&entries[j], &entries[i]))
+			{
+				gone[j] = gone[i] = true;
+				break;
+			}
+	}
+	for (int i = 0; i < count; i++)
+		if (!gone[i])
+			kept[nkept++] = entries[i];
+	if (nkept == 0)
+		return PM_OK;
+	PM_TRY(pm_manifest_file_write(env, io, table_path, mopt, ptype, schema_id, kept, nkept, arena,
+								  &out[*nout], err));
+	path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, out[*nout].file_name);
+	if (path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(remember(wf, arena, path, err));
+	(*nout)++;
+	return PM_OK;
+}
+
+/*
+ * ManifestFileMerger.tryMinorCompaction: runs of manifests reaching
+ * manifest.target-file-size are merged into one; the rest is merged when
+ * there are at least manifest.merge-min-count of them. (The full
+ * compaction Java tries first, when manifests smaller than the target or
+ * with deletes add up to manifest.full-compaction-threshold-size, is not
+ * done: the next Java commit does it.)
+ */
+static pm_code
+minor_compaction(const pm_env *env, pm_fileio *io, const char *table_path,
+				 const pm_schema *schema, const pm_manifest_write_options *mopt,
+				 const pm_type *ptype, int64_t schema_id, const pm_manifest_file_meta *in,
+				 int nin, pm_arena *arena, pm_manifest_file_meta **out, int *nout,
+				 written_files *wf, pm_error *err)
+{
+	int64_t		target = 8LL * 1024 * 1024;
+	int64_t		min_count = 30;
+	const char *v;
+	pm_manifest_file_meta *res = pm_arena_alloc(arena, sizeof(*res) * (size_t) (nin + 1));
+	int			first = 0;
+	int64_t		total = 0;
+
+	if (res == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if ((v = pm_schema_option(schema, "manifest.target-file-size")) != NULL)
+		PM_TRY(pm_parse_memory_size("manifest.target-file-size", v, &target, err));
+	if ((v = pm_schema_option(schema, "manifest.merge-min-count")) != NULL)
+		min_count = atoi(v);
+	*nout = 0;
+	for (int i = 0; i < nin; i++)
+	{
+		total += in[i].file_size;
+		if (total >= target)
+		{
+			PM_TRY(merge_candidates(env, io, table_path, mopt, ptype, schema_id, in + first,
+									i - first + 1, arena, res, nout, wf, err));
+			first = i + 1;
+			total = 0;
+		}
+	}
+	if (nin - first >= min_count)
+		PM_TRY(merge_candidates(env, io, table_path, mopt, ptype, schema_id, in + first,
+								nin - first, arena, res, nout, wf, err));
+	else
+		for (int i = first; i < nin; i++)
+			res[(*nout)++] = in[i];
+	*out = res;
+	return PM_OK;
+}
+
+static void
+drop_files(pm_fileio *io, written_files *wf)
+{
+	for (int i = 0; i < wf->n; i++)
+		remove_quietly(io, wf->paths[i]);
+	wf->n = 0;
+}
+
+/* latest's base manifests then its delta manifests, merged as Java would, as a new list. */
 static pm_code
 write_base(const pm_env *env, pm_fileio *io, const char *table_path, const pm_snapshot *latest,
-		   const pm_manifest_write_options *mopt, pm_arena *arena, const char **name,
-		   int64_t *size, pm_error *err)
+		   const pm_schema *schema, int64_t schema_id, const pm_manifest_write_options *mopt,
+		   pm_arena *arena, const char **name, int64_t *size, written_files *wf, pm_error *err)
 {
 	pm_manifest_file_meta *all = NULL;
+	pm_manifest_file_meta *merged;
 	int			nall = 0;
+	int			nmerged;
+	const pm_type *ptype;
 	const char *lists[2] = {latest ? latest->base_manifest_list : NULL,
 	latest ? latest->delta_manifest_list : NULL};
 
@@ -253,7 +417,19 @@ write_base(const pm_env *env, pm_fileio *io, const char *table_path, const pm_sn
 		memcpy(all + nall, metas, sizeof(*all) * (size_t) nmetas);
 		nall += nmetas;
 	}
-	return pm_manifest_list_write(env, io, table_path, mopt, all, nall, arena, name, size, err);
+	PM_TRY(partition_type_of(schema, arena, &ptype, err));
+	PM_TRY(minor_compaction(env, io, table_path, schema, mopt, ptype, schema_id, all, nall,
+							arena, &merged, &nmerged, wf, err));
+	PM_TRY(pm_manifest_list_write(env, io, table_path, mopt, merged, nmerged, arena, name, size,
+								  err));
+	{
+		char	   *path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, *name);
+
+		if (path == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(remember(wf, arena, path, err));
+	}
+	return PM_OK;
 }
 
 /*
@@ -366,7 +542,7 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 		pm_schema  *latest_schema;
 		const char *base_list = NULL;
 		int64_t		base_list_size = 0;
-		char	   *base_path;
+		written_files attempt_files = {NULL, 0, 0};
 		pm_snapshot snap;
 		char	   *json;
 		size_t		json_len;
@@ -382,10 +558,12 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 			goto fail;
 		if ((rc = pm_schema_load_latest(io, table_path, arena, &latest_schema, err)) != PM_OK)
 			goto fail;
-		if ((rc = write_base(env, io, table_path, latest, &mopt, arena, &base_list,
-							 &base_list_size, err)) != PM_OK)
+		if ((rc = write_base(env, io, table_path, latest, req->schema, latest_schema->id, &mopt,
+							 arena, &base_list, &base_list_size, &attempt_files, err)) != PM_OK)
+		{
+			drop_files(io, &attempt_files);
 			goto fail;
-		base_path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, base_list);
+		}
 
 		memset(&snap, 0, sizeof(snap));
 		snap.version = 3;
@@ -412,14 +590,14 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 		snap.next_row_id = latest && latest->next_row_id >= 0 ? latest->next_row_id : 0;
 		if ((rc = pm_snapshot_to_json(&snap, arena, &json, &json_len, err)) != PM_OK)
 		{
-			remove_quietly(io, base_path);
+			drop_files(io, &attempt_files);
 			goto fail;
 		}
 		snap_path = pm_arena_sprintf(arena, "%s/snapshot/snapshot-%lld", table_path,
 									 (long long) snap.id);
-		if (snap_path == NULL || base_path == NULL)
+		if (snap_path == NULL)
 		{
-			remove_quietly(io, base_path);
+			drop_files(io, &attempt_files);
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 			goto fail;
 		}
@@ -432,7 +610,7 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 			*snapshot_id = snap.id;
 			return PM_OK;
 		}
-		remove_quietly(io, base_path);
+		drop_files(io, &attempt_files);
 		if (rc != PM_ERR_CONFLICT)
 			goto fail;
 		if (attempt >= retries)

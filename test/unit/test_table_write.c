@@ -26,6 +26,7 @@
 #include "row/bucket.h"
 #include "row/value.h"
 #include "table/commit.h"
+#include "table/manifest_list.h"
 #include "table/snapshot.h"
 #include "table/split.h"
 #include "table/table.h"
@@ -791,6 +792,51 @@ test_create_field_ids(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/* 35 one-row commits: the base manifest list is merged once 30 manifests pile up. */
+static void
+test_manifest_merge(void **state)
+{
+	pm_fileio  *io = pm_local_fileio_create(pm_env_default());
+	char	   *dir = table_dir("append_manifest_merge");
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_schema  *s = make_schema(arena, true, 0, NULL, NULL);
+	pm_table_writer *w;
+	pm_error	err;
+	int64_t		sid;
+	int			most = 0;
+	readback	r;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, dir, "u", &w, &err), PM_OK);
+	for (int c = 0; c < 35; c++)
+	{
+		pm_snapshot *snap;
+		pm_manifest_file_meta *metas;
+		int			n;
+
+		write_rows(w, arena, c, 1, 1);
+		assert_int_equal(pm_table_writer_commit(w, c + 1, &sid, &err), PM_OK);
+		assert_int_equal(pm_snapshot_load(io, dir, sid, arena, &snap, &err), PM_OK);
+		assert_int_equal(pm_manifest_list_read(pm_env_default(), io,
+											   pm_arena_sprintf(arena, "%s/manifest/%s", dir, snap->base_manifest_list),
+											   arena, &metas, &n, &err), PM_OK);
+		if (n > most)
+			most = n;
+		if (sid == 31)
+			assert_int_equal(n, 1);	/* 30 manifests merged into one */
+	}
+	assert_int_equal(most, 29);
+	pm_table_writer_close(w);
+	r = read_back(io, dir);
+	assert_int_equal(r.rows, 35);
+	assert_int_equal(r.id_sum, id_sum(0, 35));
+	assert_true(r.dt_ok);
+	pm_arena_destroy(arena);
+	drop_dir(dir);
+	pm_local_fileio_destroy(io);
+}
+
 int
 main(void)
 {
@@ -804,6 +850,7 @@ main(void)
 		cmocka_unit_test(test_create_refusals),
 		cmocka_unit_test(test_many_partitions),
 		cmocka_unit_test(test_create_field_ids),
+		cmocka_unit_test(test_manifest_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

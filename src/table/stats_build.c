@@ -267,6 +267,32 @@ typedef enum stats_source
 	SOURCE_VALUES				/* null count, min, max */
 } stats_source;
 
+/*
+ * What Java's SimpleStatsCollector gets from the rows of an Avro file
+ * (RollingFileWriter.createStatsProducer: Avro files collect per record):
+ * values that are not Comparable (byte[], InternalArray/Map/Row, Variant)
+ * keep their null count only; every other type its min and max (also
+ * TIMESTAMP(p > 6)).
+ */
+static stats_source
+avro_source(const pm_type *type, const pm_column_stats *c)
+{
+	switch (type->id)
+	{
+		case PM_TYPE_ARRAY:
+		case PM_TYPE_MULTISET:
+		case PM_TYPE_MAP:
+		case PM_TYPE_ROW:
+		case PM_TYPE_VARIANT:
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+		case PM_TYPE_BLOB:
+			return SOURCE_COUNT_ONLY;
+		default:
+			return c->has_min_max ? SOURCE_VALUES : SOURCE_COUNT_ONLY;
+	}
+}
+
 static stats_source
 parquet_source(const pm_type *type, const pm_column_stats *c)
 {
@@ -295,8 +321,9 @@ parquet_source(const pm_type *type, const pm_column_stats *c)
 
 pm_code
 pm_value_stats_build(const pm_type *row_type, const pm_stats_mode *modes, bool dense,
-					 const pm_column_stats *columns, pm_arena *arena, pm_simple_stats *out,
-					 const char ***stats_cols, int *nstats_cols, pm_error *err)
+					 pm_file_format format, const pm_column_stats *columns, pm_arena *arena,
+					 pm_simple_stats *out, const char ***stats_cols, int *nstats_cols,
+					 pm_error *err)
 {
 	int			n = row_type->nfields;
 	size_t		slots = (size_t) (n > 0 ? n : 1);
@@ -319,8 +346,15 @@ pm_value_stats_build(const pm_type *row_type, const pm_stats_mode *modes, bool d
 	{
 		const pm_type *type = row_type->fields[i].type;
 		const pm_column_stats *c = &columns[i];
-		stats_source source = parquet_source(type, c);
+		stats_source source;
 
+		if (format == PM_FORMAT_PARQUET)
+			source = parquet_source(type, c);
+		else if (format == PM_FORMAT_AVRO)
+			source = avro_source(type, c);
+		else
+			return pm_fail(err, PM_ERR_UNSUPPORTED, "value statistics of %s data files",
+						   format == PM_FORMAT_ORC ? "ORC" : "these");
 		mins[i].is_null = true;
 		maxs[i].is_null = true;
 		nulls[i] = -1;

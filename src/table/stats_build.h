@@ -25,6 +25,14 @@
  * manifest. A format writer that reports no min/max for such a column
  * (format_writer.h) gives NULL bounds here: valid, not Java's bytes.
  *
+ * Avro data files (RollingFileWriter.createStatsProducer: SimpleStatsCollector
+ * over every record): values that are not Comparable in Java (BINARY/
+ * VARBINARY, ARRAY/MAP/MULTISET/ROW, VARIANT) keep only their null count
+ * (not "none"); all other types their min/max, TIMESTAMP(p > 6) included.
+ * Collecting with truncate(n) gives the same bounds as truncating the
+ * exact min/max (truncation is monotone, and a max that cannot be
+ * truncated fails either way). All modes none: every column "none".
+ *
  * Dense store (metadata.stats-dense-store, default true; SimpleStatsConverter):
  * "none" columns are left out and _VALUE_STATS_COLS names the kept ones
  * (NULL when all are kept).
@@ -64,16 +72,16 @@ extern pm_code pm_stats_modes_of_schema(const pm_schema *schema, pm_arena *arena
 										pm_stats_mode **modes, pm_error *err);
 
 /*
- * Build the value stats of one Parquet data file whose columns are
- * row_type's fields: out->min/max rows and null counts, and the dense
+ * Build the value stats of one data file (PARQUET or AVRO) whose columns
+ * are row_type's fields: out->min/max rows and null counts, and the dense
  * column list (*nstats_cols = -1 and *stats_cols NULL when all columns are
- * kept). All in arena.
+ * kept). All in arena. ORC: PM_ERR_UNSUPPORTED.
  */
 extern pm_code pm_value_stats_build(const pm_type *row_type, const pm_stats_mode *modes,
-									bool dense, const pm_column_stats *columns,
-									pm_arena *arena, pm_simple_stats *out,
-									const char ***stats_cols, int *nstats_cols,
-									pm_error *err);
+									bool dense, pm_file_format format,
+									const pm_column_stats *columns, pm_arena *arena,
+									pm_simple_stats *out, const char ***stats_cols,
+									int *nstats_cols, pm_error *err);
 
 /*
  * Java's TruncateSimpleColStatsCollector on a UTF-8 string: the min bound

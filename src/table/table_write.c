@@ -395,8 +395,8 @@ finish_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 	m->key_stats.nnull_counts = 0;
 	m->key_stats.null_counts = NULL;
 	PM_TRY(pm_value_stats_build(w->schema->row_type, w->opt.stats_modes, w->opt.stats_dense,
-								res.stats, w->commit_arena, &m->value_stats, &stats_cols,
-								&nstats_cols, err));
+								w->opt.format, res.stats, w->commit_arena, &m->value_stats,
+								&stats_cols, &nstats_cols, err));
 	m->value_stats_cols = stats_cols;
 	m->nvalue_stats_cols = nstats_cols;
 	m->min_sequence_number = bw->next_seq - rows;

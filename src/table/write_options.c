@@ -265,10 +265,18 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 		o->format = PM_FORMAT_PARQUET;
 		o->format_name = "parquet";
 	}
+	else if (strcasecmp(v, "avro") == 0)
+	{
+		o->format = PM_FORMAT_AVRO;
+		o->format_name = "avro";
+	}
 	else
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "table option file.format = \"%s\": only parquet data files are written", v);
+					   "table option file.format = \"%s\": only parquet and avro data files are written", v);
 
+	if (o->format == PM_FORMAT_AVRO && (v = pm_schema_option(s, "avro.codec")) != NULL)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option avro.codec = \"%s\": set file.compression instead", v);
 	v = pm_schema_option(s, "file.compression");
 	o->compression = v != NULL ? v : "zstd";
 	o->zstd_level = 1;

@@ -5,7 +5,7 @@
  *
  * The writer implements APPEND tables (no primary key) with bucket -1
  * (unaware: every file in bucket-0, _TOTAL_BUCKETS -1) or a fixed bucket
- * count hashed on bucket-key, Parquet data files. Everything that would
+ * count hashed on bucket-key, Parquet or Avro data files. Everything that would
  * make Java expect something this writer does not produce is refused with
  * PM_ERR_UNSUPPORTED naming the option (or the table kind).
  *
@@ -28,8 +28,8 @@
 
 typedef struct pm_write_options
 {
-	pm_file_format format;		/* file.format (default parquet) */
-	const char *format_name;	/* "parquet": the file name extension */
+	pm_file_format format;		/* file.format (default parquet; avro) */
+	const char *format_name;	/* "parquet"/"avro": the file name extension */
 	const char *compression;	/* file.compression (default zstd) */
 	int			zstd_level;		/* file.compression.zstd-level (default 1) */
 	int64_t		row_group_bytes;	/* parquet.block.size, 0 = writer default */

@@ -175,7 +175,7 @@ test_dense(void **state)
 	c[4].has_min_max = true;
 	c[4].null_count = 4;
 	/* the nested column is "none" whatever its mode: dropped */
-	assert_int_equal(pm_value_stats_build(row, modes, true, c, arena, &st, &cols, &ncols, &err),
+	assert_int_equal(pm_value_stats_build(row, modes, true, PM_FORMAT_PARQUET, c, arena, &st, &cols, &ncols, &err),
 					 PM_OK);
 	assert_int_equal(ncols, 4);
 	assert_string_equal(cols[0], "i");
@@ -201,7 +201,7 @@ test_dense(void **state)
 		assert_true(v4[3].is_null);
 	}
 	/* not dense: all five columns, the nested one with a null count of null */
-	assert_int_equal(pm_value_stats_build(row, modes, false, c, arena, &st, &cols, &ncols, &err),
+	assert_int_equal(pm_value_stats_build(row, modes, false, PM_FORMAT_PARQUET, c, arena, &st, &cols, &ncols, &err),
 					 PM_OK);
 	assert_int_equal(ncols, -1);
 	assert_null(cols);
@@ -210,7 +210,7 @@ test_dense(void **state)
 	pm_arena_destroy(arena);
 }
 
-/* ---- Java's recorded stats, rebuilt from the rows of its Parquet files ---- */
+/* ---- Java's recorded stats, rebuilt from the rows of its Parquet and Avro files ---- */
 
 /* Exact column stats of the rows of one file, as the format writer reports them. */
 static void
@@ -362,11 +362,12 @@ check_table_stats(const char *rel)
 			const char **cols;
 			int			ncols;
 
-			if (file->format != PM_FORMAT_PARQUET || file->schema_id != schema->id)
+			if ((file->format != PM_FORMAT_PARQUET && file->format != PM_FORMAT_AVRO) ||
+				file->schema_id != schema->id)
 				continue;
 			cs = pm_arena_alloc(arena, sizeof(*cs) * (size_t) row->nfields);
 			file_column_stats(table, file, row, arena, cs);
-			assert_int_equal(pm_value_stats_build(row, modes, dense, cs, arena, &st, &cols, &ncols,
+			assert_int_equal(pm_value_stats_build(row, modes, dense, file->format, cs, arena, &st, &cols, &ncols,
 												  &err), PM_OK);
 			if (ncols != file->nvalue_stats_cols)
 				fail_msg("%s %s: %d stats cols, Java %d", rel, file->file_name, ncols,
@@ -400,13 +401,22 @@ test_corpus_parquet_stats(void **state)
 		"tables/parquet/append_complex_data.db/append_complex_data",
 		"tables/parquet/append_with_multiple_ts_precision_and_timezone.db/append_with_multiple_ts_precision_and_timezone",
 		"tables/parquet/append_with_bitmap.db/append_with_bitmap",
+		"tables/avro/append_multiple.db/append_multiple",
+		"tables/avro/append_with_multiple_map.db/append_with_multiple_map",
 	};
 	int			checked = 0;
 
 	(void) state;
 	unit_require_corpus();
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
-		checked += check_table_stats(tables[i]);
+	{
+		int			n = check_table_stats(tables[i]);
+
+		if (n == 0)
+			fail_msg("%s: no file checked", tables[i]);
+		checked += n;
+	}
+	print_message("%d files of Java's checked\n", checked);
 	assert_true(checked >= 5);
 }
 

@@ -408,6 +408,18 @@ test_append_unpartitioned_memory(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+static void
+test_append_avro_memory(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	static const char *keys[] = {"file.format"};
+	static const char *vals[] = {"avro"};
+
+	(void) state;
+	roundtrip(io, "/mem/wh/db.db/avro", true, 1, keys, vals);
+	pm_memory_fileio_destroy(io);
+}
+
 /* Fixed buckets: rows in the bucket Paimon's hash gives; sequence numbers continue. */
 static void
 test_fixed_bucket(void **state)
@@ -843,6 +855,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_append_partitioned_local),
 		cmocka_unit_test(test_append_unpartitioned_memory),
+		cmocka_unit_test(test_append_avro_memory),
 		cmocka_unit_test(test_fixed_bucket),
 		cmocka_unit_test(test_race_retry),
 		cmocka_unit_test(test_delete_conflict),

@@ -131,6 +131,11 @@ test_refusals(void **state)
 		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "file.format");
 	}
 	{
+		static const char *const kv[] = {"file.format", "avro", "avro.codec", "snappy"};
+
+		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "avro.codec");
+	}
+	{
 		static const char *const kv[] = {"deletion-vectors.enabled", "true"};
 
 		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "deletion-vectors.enabled");

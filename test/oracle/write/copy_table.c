@@ -136,7 +136,7 @@ main(int argc, char **argv)
 			if (a->bucket != c->bucket || a->partition_len != c->partition_len ||
 				memcmp(a->partition, c->partition, (size_t) a->partition_len) != 0 ||
 				a->nfiles != 1 || c->nfiles != 1 ||
-				a->files[0]->format != PM_FORMAT_PARQUET ||
+				a->files[0]->format != c->files[0]->format ||
 				a->files[0]->schema_id != c->files[0]->schema_id)
 				continue;
 			x = &a->files[0]->value_stats;

@@ -260,12 +260,20 @@ local_write_new(pm_fileio *io, const char *path, const void *data, size_t len,
 	int			e;
 	struct timespec ts;
 
-	/* a temporary name in the same directory, unique to this attempt */
+	/*
+	 * A hidden temporary name in the same directory, unique to this attempt:
+	 * ".<name>.<pid>.<ns>.<attempt>.tmp", as Java's tryToWriteAtomic hides
+	 * its own. A crash can leave it behind, and Java parses every name that
+	 * starts with "snapshot-" in snapshot/ as a version number.
+	 */
+	const char *slash = strrchr(path, '/');
+	int			dirlen = slash != NULL ? (int) (slash - path + 1) : 0;
+
 	for (int attempt = 0; attempt < 100; attempt++)
 	{
 		clock_gettime(CLOCK_REALTIME, &ts);
-		if (snprintf(tmp, sizeof(tmp), "%s.%ld.%ld.%d.tmp", path, (long) getpid(),
-					 (long) ts.tv_nsec, attempt) >= (int) sizeof(tmp))
+		if (snprintf(tmp, sizeof(tmp), "%.*s.%s.%ld.%ld.%d.tmp", dirlen, path, path + dirlen,
+					 (long) getpid(), (long) ts.tv_nsec, attempt) >= (int) sizeof(tmp))
 		{
 			pm_fail(err, PM_ERR_INVALID, "path too long");
 			pm_error_set_path(err, path);

@@ -140,6 +140,21 @@ pm_snapshot_parse(const char *json, size_t len, pm_arena *arena, pm_snapshot **o
 	return rc;
 }
 
+void
+pm_snapshot_init(pm_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->version = 3;				/* Snapshot.CURRENT_VERSION */
+	s->base_manifest_list_size = -1;
+	s->delta_manifest_list_size = -1;
+	s->changelog_manifest_list_size = -1;
+	s->total_record_count = -1;
+	s->delta_record_count = -1;
+	s->changelog_record_count = -1;
+	s->watermark = INT64_MIN;
+	s->next_row_id = -1;
+}
+
 /* Snapshot.toJson (release-1.4.2): the @JsonProperty fields in order. */
 pm_code
 pm_snapshot_to_json(const pm_snapshot *s, pm_arena *arena, char **json, size_t *len,

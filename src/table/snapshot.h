@@ -20,7 +20,7 @@
  * A snapshot as Java 1.4.2's Snapshot.java holds it. Optional fields carry
  * an "absent" value (NULL, -1, INT64_MIN, has_properties false) and are
  * then left out of the JSON, as Java's @JsonInclude(NON_NULL) does; a
- * writer sets every field (a zeroed struct is not "all absent").
+ * writer starts from pm_snapshot_init (a zeroed struct is not "all absent").
  */
 typedef struct pm_snapshot
 {
@@ -49,6 +49,13 @@ typedef struct pm_snapshot
 	const char **property_values;
 	int64_t		next_row_id;	/* -1 if absent */
 } pm_snapshot;
+
+/*
+ * A snapshot with every optional field absent (version 3, the version Java
+ * 1.4.2 writes; sizes, counts and next row id -1, watermark INT64_MIN,
+ * NULL names, no properties): start here and set what the commit knows.
+ */
+extern void pm_snapshot_init(pm_snapshot *snapshot);
 
 /*
  * Snapshot JSON as Java 1.4.2's Snapshot.toJson writes it (field names,

@@ -462,6 +462,36 @@ test_snapshot_missing_required(void **state)
 	pm_arena_destroy(arena);
 }
 
+/* pm_snapshot_init + the fields a commit sets: exactly Java 1.4.2's layout of such a snapshot. */
+static void
+test_snapshot_init(void **state)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_snapshot s;
+	char	   *json;
+	size_t		len;
+	pm_error	err;
+
+	(void) state;
+	pm_snapshot_init(&s);
+	s.id = 2;
+	s.schema_id = 0;
+	s.base_manifest_list = "manifest-list-cd00c4ae-cd43-4ca6-8c2a-2ad7ba851526-0";
+	s.base_manifest_list_size = 1131;
+	s.delta_manifest_list = "manifest-list-cd00c4ae-cd43-4ca6-8c2a-2ad7ba851526-1";
+	s.delta_manifest_list_size = 1125;
+	s.commit_user = "46c069ec-1461-4525-837a-efb54c4f517e";
+	s.commit_identifier = INT64_MAX;
+	s.commit_kind = "APPEND";
+	s.time_millis = 1796301924557;
+	s.total_record_count = 3;
+	s.delta_record_count = 1;
+	s.next_row_id = 0;
+	assert_int_equal(pm_snapshot_to_json(&s, arena, &json, &len, &err), PM_OK);
+	assert_string_equal(json, java142_snapshot);
+	pm_arena_destroy(arena);
+}
+
 int
 main(void)
 {
@@ -469,6 +499,7 @@ main(void)
 		cmocka_unit_test(test_java142_bytes),
 		cmocka_unit_test(test_optional_fields_and_escapes),
 		cmocka_unit_test(test_snapshot_missing_required),
+		cmocka_unit_test(test_snapshot_init),
 		cmocka_unit_test(test_corpus_round_trip),
 	};
 

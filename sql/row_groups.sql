@@ -91,13 +91,24 @@ SET paimon_fdw.enable_row_group_pruning = off;
 SELECT rg_parts('SELECT * FROM rg.rg_parquet WHERE id BETWEEN 1234 AND 1300');
 RESET paimon_fdw.enable_row_group_pruning;
 
--- ORC: the same rows in small stripes
+-- ORC: the same rows in small stripes (stripe statistics)
 SELECT rg_parts('SELECT * FROM rg.rg_orc WHERE id BETWEEN 1234 AND 1300');
 SELECT rg_same('SELECT * FROM rg.rg_orc WHERE id BETWEEN 1234 AND 1300');
+SELECT rg_parts('SELECT * FROM rg.rg_orc WHERE s = ''k0042''');
 SELECT rg_same('SELECT * FROM rg.rg_orc WHERE s = ''k0042''');
+SELECT rg_parts('SELECT * FROM rg.rg_orc WHERE n IS NULL');
 SELECT rg_same('SELECT * FROM rg.rg_orc WHERE n IS NULL');
+SELECT rg_parts('SELECT * FROM rg.rg_orc WHERE n IS NOT NULL');
+SELECT rg_same('SELECT * FROM rg.rg_orc WHERE n IS NOT NULL');
+SELECT rg_parts('SELECT * FROM rg.rg_orc WHERE x > 1400');
 SELECT rg_same('SELECT * FROM rg.rg_orc WHERE x > 1400');
-SELECT rg_same('SELECT * FROM rg.rg_orc WHERE d >= 2990 OR ts < ''2021-01-01 00:01:00''');
+SELECT rg_parts('SELECT * FROM rg.rg_orc WHERE x < 10');
+SELECT rg_same('SELECT * FROM rg.rg_orc WHERE x < 10');
+SELECT rg_parts('SELECT * FROM rg.rg_orc WHERE d >= 2990 OR dt = ''2021-01-02''');
+SELECT rg_same('SELECT * FROM rg.rg_orc WHERE d >= 2990 OR dt = ''2021-01-02''');
+-- timestamps: ORC statistics are not used (writer zones, legacy encodings)
+SELECT rg_parts('SELECT * FROM rg.rg_orc WHERE ts < ''2021-01-01 00:01:00''');
+SELECT rg_same('SELECT * FROM rg.rg_orc WHERE ts < ''2021-01-01 00:01:00''');
 
 -- primary key with deletion vectors, fully compacted: the file is read
 -- without a merge, so value columns prune too (x = -1, n = -1 for the

@@ -37,4 +37,19 @@ typedef struct pm_value
 	}			u;
 } pm_value;
 
+/*
+ * What is known about one column over a set of rows (a data file, a
+ * Parquet row group, an ORC stripe): statistics pruning's input
+ * (table/stats_filter.h).
+ */
+typedef struct pm_field_range
+{
+	bool		known;			/* false: nothing known, keep */
+	bool		has_min_max;	/* min/max valid (and comparable) */
+	pm_value	min;
+	pm_value	max;
+	int64_t		null_count;		/* -1 unknown */
+	int64_t		row_count;		/* -1 unknown */
+} pm_field_range;
+
 #endif							/* PM_COMMON_VALUE_H */

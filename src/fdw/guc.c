@@ -6,6 +6,8 @@
  *	  paimon_fdw.enable_pushdown		off: no qual is pushed to the scan
  *	  paimon_fdw.enable_stats_pruning	min/max/null-count statistics
  *	  paimon_fdw.enable_file_index		file indexes (bloom, bitmap, ...)
+ *	  paimon_fdw.enable_row_group_pruning	Parquet row groups and ORC stripes
+ *										by their statistics
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -17,6 +19,7 @@
 bool		pmfdw_enable_pushdown = true;
 bool		pmfdw_enable_stats_pruning = true;
 bool		pmfdw_enable_file_index = true;
+bool		pmfdw_enable_row_group_pruning = true;
 
 void
 pmfdw_guc_init(void)
@@ -36,6 +39,12 @@ pmfdw_guc_init(void)
 							 "range bitmap, BSI).",
 							 NULL, &pmfdw_enable_file_index, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.enable_row_group_pruning",
+							 "Skips Parquet row groups and ORC stripes by their statistics.",
+							 "Only where no merge needs the skipped rows (append tables, files "
+							 "of deletion-vector tables; primary-key fields otherwise).",
+							 &pmfdw_enable_row_group_pruning, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }
 
@@ -46,4 +55,5 @@ pmfdw_scan_options(pm_scan_options *options)
 	options->prune_partitions = true;
 	options->prune_stats = pmfdw_enable_stats_pruning;
 	options->prune_file_index = pmfdw_enable_file_index;
+	options->prune_row_groups = pmfdw_enable_row_group_pruning;
 }

@@ -608,6 +608,16 @@ funnel_text(int64 total, int64 partition, int64 bucket, int64 stats, int64 index
 					total, partition, bucket, stats, index, read);
 }
 
+static void add_read_counts(pm_scan_stats *to, const pm_scan_stats *st);
+
+/* "3 of 40 read (37 pruned by statistics)" */
+static char *
+parts_text(int64 total, int64 pruned)
+{
+	return psprintf(INT64_FORMAT " of " INT64_FORMAT " read (" INT64_FORMAT
+					" pruned by statistics)", total - pruned, total, pruned);
+}
+
 static void
 paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 {
@@ -649,6 +659,30 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										fs->executed.files_pruned_stats,
 										fs->executed.files_pruned_index,
 										fs->executed.files_selected), es);
+	}
+	/*
+	 * Parts of files skipped while reading (EXPLAIN ANALYZE; this process's
+	 * share only, so not shown for parallel scans). Files of one part each
+	 * say nothing the Data Files line does not: shown only when some file
+	 * has several parts or a part was skipped.
+	 */
+	if (es->analyze && fs != NULL && fs->pstate == NULL)
+	{
+		pm_scan_stats rd = {0};
+
+		add_read_counts(&rd, &fs->executed);
+		if (fs->scan != NULL)
+			add_read_counts(&rd, pm_scan_get_stats(fs->scan));
+		if (rd.row_groups_total + rd.stripes_total > fs->executed.files_selected ||
+			rd.row_groups_pruned + rd.stripes_pruned > 0)
+		{
+			if (rd.row_groups_total > 0)
+				ExplainPropertyText("Row Groups", parts_text(rd.row_groups_total,
+															 rd.row_groups_pruned), es);
+			if (rd.stripes_total > 0)
+				ExplainPropertyText("Stripes", parts_text(rd.stripes_total,
+														  rd.stripes_pruned), es);
+		}
 	}
 	if (es->costs)
 		ExplainPropertyInteger("Rows In Selected Files", NULL, v[FUNNEL_ROWS_SELECTED], es);
@@ -1138,13 +1172,26 @@ paimonIterateForeignScan(ForeignScanState *node)
 	return ExecStoreVirtualTuple(slot);
 }
 
+/* Add what reading the scan's files pruned inside them to fs->executed. */
+static void
+add_read_counts(pm_scan_stats *to, const pm_scan_stats *st)
+{
+	to->row_groups_total += st->row_groups_total;
+	to->row_groups_pruned += st->row_groups_pruned;
+	to->stripes_total += st->stripes_total;
+	to->stripes_pruned += st->stripes_pruned;
+}
+
 static void
 close_scan(PaimonFdwScanState *fs)
 {
 	pm_table_read_close(fs->read);
 	fs->read = NULL;
 	if (fs->scan)
+	{
+		add_read_counts(&fs->executed, pm_scan_get_stats(fs->scan));
 		pm_scan_free(fs->scan);
+	}
 	fs->scan = NULL;
 }
 

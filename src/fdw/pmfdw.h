@@ -110,6 +110,7 @@ extern struct pm_predicate *pmfdw_build_predicate(List *quals, Relation rel, Ind
 extern bool pmfdw_enable_pushdown;
 extern bool pmfdw_enable_stats_pruning;
 extern bool pmfdw_enable_file_index;
+extern bool pmfdw_enable_row_group_pruning;
 
 extern void pmfdw_guc_init(void);
 extern void pmfdw_scan_options(pm_scan_options *options);

@@ -28,6 +28,7 @@
 #include "common/env.h"
 #include "common/error.h"
 #include "common/type.h"
+#include "common/value.h"
 #include "common/vector.h"
 #include "io/fileio.h"
 
@@ -39,6 +40,19 @@ typedef enum pm_file_format
 } pm_file_format;
 
 #define PM_DEFAULT_BATCH_SIZE 4096
+
+/*
+ * Skipping parts of a file (Parquet row groups, ORC stripes) by their
+ * statistics. Before reading a part with rows, the reader calls the
+ * filter with what the part's statistics say about each requested column
+ * (ranges[i] for field i of the request, min/max in the requested type;
+ * known = false where the statistics are missing or cannot be trusted,
+ * e.g. nested columns, INT96, unsigned or unknown sort orders) and skips
+ * the part when it returns false. Batches keep their file positions
+ * (batch->first_row) across skipped parts.
+ */
+typedef bool (*pm_part_filter_fn) (void *ctx, const pm_field_range *ranges, int nranges,
+								   int64_t nrows);
 
 typedef struct pm_format_read_options
 {
@@ -52,6 +66,9 @@ typedef struct pm_format_read_options
 	 * zero default) = Paimon's default legacy encoding (see orc_reader.h).
 	 */
 	bool		orc_ltz_instant;
+	/* NULL: read every part (Avro ignores it) */
+	pm_part_filter_fn part_filter;
+	void	   *part_filter_ctx;
 } pm_format_read_options;
 
 typedef struct pm_format_reader pm_format_reader;

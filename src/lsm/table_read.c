@@ -10,6 +10,10 @@
  *				file read as is, deletion-vector rows removed;
  *	 merge		otherwise: every data file is one sorted run (its DV
  *				applied), merged by pm_merge_reader with the table's engine.
+ * Statistics pruning inside files (pm_read_filter, split.h): every field
+ * for append tables and for the raw files of deletion-vector tables (no
+ * merge needs the skipped rows), the primary key fields only for files
+ * that are merged or read raw without deletion vectors.
  * Which levels are visible (level 0 skipped for DV and first-row tables)
  * is decided by scan planning (src/table/scan_plan.c), per §4.8, and
  * checked again here. Append tables go through pm_scan_reader, except when
@@ -126,11 +130,16 @@ file_run_next(void *state, pm_batch **batch, pm_error *err)
 	*batch = NULL;
 	if (fr->reader == NULL)
 	{
+		pm_read_filter filter;
+
 		if (r->snapshot_ordering && fr->file->file_source < 0)
 			return pm_fail(err, PM_ERR_INVALID,
 						   "sequence.snapshot-ordering requires data files with fileSource metadata");
-		PM_TRY(pm_data_file_reader_open(r->table, fr->file, r->read_fields, r->nread, true, 0,
-										&fr->reader, err));
+
+		/* a merged file: only parts whose keys cannot match are skipped */
+		pm_scan_read_filter(r->scan, false, &filter);
+		PM_TRY(pm_data_file_reader_open_filtered(r->table, fr->file, r->read_fields, r->nread,
+												 true, 0, &filter, &fr->reader, err));
 	}
 	PM_TRY(pm_data_file_reader_next(fr->reader, batch, err));
 
@@ -298,6 +307,7 @@ raw_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 		if (r->raw_reader == NULL)
 		{
 			const pm_data_file_meta *f;
+			pm_read_filter filter;
 
 			if (r->raw_file >= r->raw_split->nfiles)
 			{
@@ -308,8 +318,11 @@ raw_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 			if (!file_visible(r, f) || !claim_unit(r))
 				continue;
 			PM_TRY(load_dv(r, f, &r->raw_dv, err));
-			PM_TRY(pm_data_file_reader_open(r->table, f, r->read_fields, r->nfields, false, 0,
-											&r->raw_reader, err));
+			/* no merge: every field of append tables and DV tables may prune */
+			pm_scan_read_filter(r->scan, r->append_dv || (r->dv_enabled && r->skip_level0),
+								&filter);
+			PM_TRY(pm_data_file_reader_open_filtered(r->table, f, r->read_fields, r->nfields,
+													 false, 0, &filter, &r->raw_reader, err));
 		}
 		PM_TRY(pm_data_file_reader_next(r->raw_reader, &b, err));
 		if (b == NULL)

@@ -1025,6 +1025,61 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 	return PM_OK;
 }
 
+/*
+ * A deep copy of p in arena (the caller's filter may not outlive planning;
+ * reads use it later to prune inside files). NULL on out-of-memory or a
+ * tree deeper than the evaluator looks.
+ */
+static pm_predicate *
+predicate_copy(pm_arena *arena, const pm_predicate *p, const pm_type *row, int depth)
+{
+	pm_predicate *c;
+
+	if (depth > 200 || (c = pm_arena_alloc(arena, sizeof(*c))) == NULL)
+		return NULL;
+	*c = *p;
+	c->literals = NULL;
+	c->children = NULL;
+	if (p->nliterals > 0 && p->literals != NULL)
+	{
+		if ((c->literals = pm_arena_alloc(arena, sizeof(pm_value) * p->nliterals)) == NULL)
+			return NULL;
+		for (int i = 0; i < p->nliterals; i++)
+		{
+			pm_value   *v = &c->literals[i];
+
+			*v = p->literals[i];
+			if (!v->is_null && p->field >= 0 && p->field < row->nfields &&
+				pm_type_is_varlen(row->fields[p->field].type->id) && v->u.bytes.len > 0)
+			{
+				uint8_t    *b = pm_arena_alloc(arena, (size_t) v->u.bytes.len);
+
+				if (b == NULL)
+					return NULL;
+				memcpy(b, v->u.bytes.ptr, (size_t) v->u.bytes.len);
+				v->u.bytes.ptr = b;
+			}
+		}
+	}
+	if (p->nchildren > 0 && p->children != NULL)
+	{
+		if ((c->children = pm_arena_alloc(arena, sizeof(pm_predicate *) * p->nchildren)) == NULL)
+			return NULL;
+		for (int i = 0; i < p->nchildren; i++)
+			if ((c->children[i] = predicate_copy(arena, p->children[i], row, depth + 1)) == NULL)
+				return NULL;
+	}
+	return c;
+}
+
+void
+pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out)
+{
+	out->pred = scan->options.prune_row_groups ? scan->filter : NULL;
+	out->value_fields = value_fields;
+	out->counts = &scan->stats;
+}
+
 pm_code
 pm_table_scan_plan(pm_table *table, const pm_predicate *filter, pm_scan **out, pm_error *err)
 {
@@ -1035,7 +1090,7 @@ pm_code
 pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,
 						const pm_scan_options *options, pm_scan **out, pm_error *err)
 {
-	static const pm_scan_options all_on = {true, true, true};
+	static const pm_scan_options all_on = {true, true, true, true};
 
 	pm_arena   *arena = pm_arena_create(table->env);
 	pm_scan    *scan;
@@ -1053,7 +1108,12 @@ pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,
 	scan->table = table;
 	scan->arena = arena;
 	scan->options = options != NULL ? *options : all_on;
-	rc = plan(scan, filter, err);
+	rc = PM_OK;
+	if (filter != NULL && scan->options.prune_row_groups &&
+		(scan->filter = predicate_copy(arena, filter, table->schema->row_type, 0)) == NULL)
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (rc == PM_OK)
+		rc = plan(scan, filter, err);
 	if (rc != PM_OK)
 	{
 		pm_arena_destroy(arena);

@@ -138,6 +138,29 @@ extern pm_fileio *pm_table_fileio(const pm_table *table);
 extern pm_code pm_table_schema_by_id(pm_table *table, int64_t schema_id,
 									 const pm_schema **out, pm_error *err);
 
+/*
+ * Statistics pruning inside a data file (Parquet row groups, ORC stripes):
+ * a part is skipped when the scan's filter cannot match what its
+ * statistics say (table/stats_filter.c decides, as for whole files).
+ *
+ * value_fields says which fields may prune. Only where no merge needs the
+ * skipped rows: append tables, and files read as they are under deletion
+ * vectors (no merge: every live row is the only version of its key). A
+ * file that takes part in a merge (or a raw read without deletion
+ * vectors) prunes by the trimmed primary key fields only: every version
+ * of a key has the same key, so a part whose keys cannot match holds no
+ * version of a matching key.
+ */
+typedef struct pm_read_filter
+{
+	const pm_predicate *pred;	/* over table fields; NULL: read every part */
+	bool		value_fields;	/* false: primary-key fields only */
+	pm_scan_stats *counts;		/* parts considered / skipped; may be NULL */
+} pm_read_filter;
+
+/* The scan's in-file filter (pred NULL when there is none or it is off). */
+extern void pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out);
+
 typedef struct pm_data_file_reader pm_data_file_reader;
 
 /*
@@ -163,6 +186,15 @@ extern pm_code pm_data_file_reader_open(pm_table *table, const pm_data_file_meta
 										bool with_key_value_system_fields,
 										int batch_size,
 										pm_data_file_reader **out, pm_error *err);
+/* The same, skipping the parts of the file that filter (may be NULL) excludes. */
+extern pm_code pm_data_file_reader_open_filtered(pm_table *table,
+												 const pm_data_file_meta *file,
+												 const int *fields, int nfields,
+												 bool with_key_value_system_fields,
+												 int batch_size,
+												 const pm_read_filter *filter,
+												 pm_data_file_reader **out,
+												 pm_error *err);
 /* Next batch, or *batch = NULL at the end of the file. */
 extern pm_code pm_data_file_reader_next(pm_data_file_reader *reader, pm_batch **batch,
 										pm_error *err);

@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "table/split.h"
+#include "table/stats_filter.h"
 #include "table/table_int.h"
 #include "table/table_options.h"
 
@@ -39,6 +40,11 @@ struct pm_data_file_reader
 	int		   *out_src;		/* column of the reader's batch, -1 = NULL */
 	const char **out_names;		/* for messages */
 	int			nrequest;
+	const pm_type **request_types;	/* file types of the requested columns */
+	int		   *out_field;		/* table field of each output, -1 = system */
+	pm_read_filter filter;		/* pred NULL: no pruning inside the file */
+	bool	   *prunes;			/* per table field: may prune parts */
+	pm_field_range *table_ranges;	/* per table field, for part_may_match */
 	pm_batch	batch;
 	int64_t		position;
 	int			batch_size;
@@ -335,9 +341,86 @@ add_request(pm_data_file_reader *r, pm_field *request, const char *name, const p
 		}
 	request[r->nrequest].name = name;
 	request[r->nrequest].type = type;
+	r->request_types[r->nrequest] = type;
 	request[r->nrequest].id = id;
 	request[r->nrequest].description = NULL;
 	*index = r->nrequest++;
+	return PM_OK;
+}
+
+/*
+ * The format reader's part filter: the part's statistics of the requested
+ * columns become ranges of the table fields read from them (a field the
+ * file lacks is all NULL; min/max only where the file's type compares
+ * like the table's), then the scan's filter decides.
+ */
+static bool
+part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+{
+	pm_data_file_reader *r = ctx;
+	const pm_type *trow = r->table->schema->row_type;
+	pm_field_range *tr = r->table_ranges;
+	bool		keep;
+
+	for (int f = 0; f < trow->nfields; f++)
+	{
+		memset(&tr[f], 0, sizeof(pm_field_range));
+		tr[f].null_count = -1;
+		tr[f].row_count = -1;
+	}
+	for (int o = 0; o < r->nout; o++)
+	{
+		int			f = r->out_field[o];
+		int			src = r->out_src[o];
+
+		if (f < 0 || f >= trow->nfields || !r->prunes[f])
+			continue;
+		if (src < 0)
+		{
+			tr[f].known = true;
+			tr[f].row_count = nrows;
+			tr[f].null_count = nrows;
+			continue;
+		}
+		if (src >= nranges || !ranges[src].known)
+			continue;
+		tr[f] = ranges[src];
+		if (!pm_stats_type_compatible(r->out_types[o], r->request_types[src]))
+			tr[f].has_min_max = false;
+	}
+	keep = pm_stats_filter_may_match(r->filter.pred, trow, tr, trow->nfields);
+	if (r->filter.counts != NULL)
+	{
+		if (r->file->format == PM_FORMAT_ORC)
+		{
+			r->filter.counts->stripes_total++;
+			r->filter.counts->stripes_pruned += keep ? 0 : 1;
+		}
+		else
+		{
+			r->filter.counts->row_groups_total++;
+			r->filter.counts->row_groups_pruned += keep ? 0 : 1;
+		}
+	}
+	return keep;
+}
+
+static pm_code
+setup_part_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error *err)
+{
+	pm_table   *t = r->table;
+	int			ntf = t->schema->row_type->nfields;
+
+	r->prunes = pm_arena_zalloc(r->arena, sizeof(bool) * (size_t) (ntf + 1));
+	r->table_ranges = pm_arena_zalloc(r->arena, sizeof(pm_field_range) * (size_t) (ntf + 1));
+	if (r->prunes == NULL || r->table_ranges == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int f = 0; f < ntf; f++)
+		r->prunes[f] = r->filter.value_fields;
+	for (int k = 0; k < t->ntrimmed_pk; k++)
+		r->prunes[t->trimmed_pk[k]] = true;
+	opts->part_filter = part_may_match;
+	opts->part_filter_ctx = r;
 	return PM_OK;
 }
 
@@ -361,10 +444,13 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 	r->out_types = pm_arena_zalloc(r->arena, sizeof(pm_type *) * (r->nout + 1));
 	r->out_src = pm_arena_zalloc(r->arena, sizeof(int) * (r->nout + 1));
 	r->out_names = pm_arena_zalloc(r->arena, sizeof(char *) * (r->nout + 1));
+	r->out_field = pm_arena_zalloc(r->arena, sizeof(int) * (r->nout + 1));
+	r->request_types = pm_arena_zalloc(r->arena, sizeof(pm_type *) * (r->nout + 1));
 	request = pm_arena_zalloc(r->arena, sizeof(pm_field) * (r->nout + 1));
 	big = pm_type_new(r->arena, PM_TYPE_BIGINT, false);
 	tiny = pm_type_new(r->arena, PM_TYPE_TINYINT, false);
 	if (r->out_types == NULL || r->out_src == NULL || r->out_names == NULL ||
+		r->out_field == NULL || r->request_types == NULL ||
 		request == NULL || big == NULL || tiny == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 
@@ -377,6 +463,7 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		r->out_types[o] = tf->type;
 		r->out_names[o] = tf->name;
 		r->out_src[o] = -1;
+		r->out_field[o] = t->trimmed_pk[k];
 		if (fi >= 0)
 		{
 			name = pm_arena_sprintf(r->arena, KEY_FIELD_PREFIX "%s", frow->fields[fi].name);
@@ -391,10 +478,12 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 	{
 		r->out_types[o] = big;
 		r->out_names[o] = "_SEQUENCE_NUMBER";
+		r->out_field[o] = -1;
 		PM_TRY(add_request(r, request, "_SEQUENCE_NUMBER", big, -1, &r->out_src[o], err));
 		o++;
 		r->out_types[o] = tiny;
 		r->out_names[o] = "_VALUE_KIND";
+		r->out_field[o] = -1;
 		PM_TRY(add_request(r, request, "_VALUE_KIND", tiny, -2, &r->out_src[o], err));
 		o++;
 	}
@@ -410,6 +499,7 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		r->out_types[o] = tf->type;
 		r->out_names[o] = tf->name;
 		r->out_src[o] = -1;
+		r->out_field[o] = fields[i];
 		if (fi >= 0)
 			PM_TRY(add_request(r, request, frow->fields[fi].name, frow->fields[fi].type,
 							   frow->fields[fi].id, &r->out_src[o], err));
@@ -431,6 +521,8 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		opts.batch_size = r->batch_size;
 		if (r->file->format == PM_FORMAT_ORC)
 			PM_TRY(orc_ltz_instant(t->schema, &opts.orc_ltz_instant, err));
+		if (r->filter.pred != NULL)
+			PM_TRY(setup_part_filter(r, &opts, err));
 		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
 									 &r->reader, err));
 	}
@@ -441,6 +533,18 @@ pm_code
 pm_data_file_reader_open(pm_table *table, const pm_data_file_meta *file, const int *fields,
 						 int nfields, bool with_key_value_system_fields, int batch_size,
 						 pm_data_file_reader **out, pm_error *err)
+{
+	return pm_data_file_reader_open_filtered(table, file, fields, nfields,
+											 with_key_value_system_fields, batch_size, NULL,
+											 out, err);
+}
+
+pm_code
+pm_data_file_reader_open_filtered(pm_table *table, const pm_data_file_meta *file,
+								  const int *fields, int nfields,
+								  bool with_key_value_system_fields, int batch_size,
+								  const pm_read_filter *filter, pm_data_file_reader **out,
+								  pm_error *err)
 {
 	pm_arena   *arena = pm_arena_create(table->env);
 	pm_data_file_reader *r;
@@ -459,6 +563,8 @@ pm_data_file_reader_open(pm_table *table, const pm_data_file_meta *file, const i
 	r->file = file;
 	r->arena = arena;
 	r->batch_size = batch_size > 0 ? batch_size : PM_DEFAULT_BATCH_SIZE;
+	if (filter != NULL)
+		r->filter = *filter;
 	rc = setup(r, fields, nfields, with_key_value_system_fields, err);
 	if (rc != PM_OK)
 	{
@@ -537,8 +643,9 @@ pm_data_file_reader_next(pm_data_file_reader *r, pm_batch **batch, pm_error *err
 		}
 	}
 	r->batch.nrows = nrows;
-	r->batch.first_row = r->position;
-	r->position += nrows;
+	/* the format reader's position: parts it skipped are not counted */
+	r->batch.first_row = in != NULL ? in->first_row : r->position;
+	r->position = r->batch.first_row + nrows;
 	*batch = &r->batch;
 	return PM_OK;
 }
@@ -642,8 +749,15 @@ pm_scan_reader_next(pm_scan_reader *r, pm_batch **batch, pm_error *err)
 			r->file++;			/* another participant reads this file */
 			continue;
 		}
-		PM_TRY(pm_data_file_reader_open(r->scan->table, sp->files[r->file], r->fields,
-										r->nfields, false, 0, &r->current, err));
+		{
+			pm_read_filter filter;
+
+			/* append table: no merge, every field may prune */
+			pm_scan_read_filter(r->scan, true, &filter);
+			PM_TRY(pm_data_file_reader_open_filtered(r->scan->table, sp->files[r->file],
+													 r->fields, r->nfields, false, 0,
+													 &filter, &r->current, err));
+		}
 	}
 }
 

@@ -194,9 +194,8 @@ pm_stats_filter_may_match(const pm_predicate *pred, const pm_type *row_type,
 	return may_match(pred, row_type, ranges, nranges, 0);
 }
 
-/* Same value representation for statistics comparison purposes. */
-static bool
-stats_type_compatible(const pm_type *table_type, const pm_type *file_type)
+bool
+pm_stats_type_compatible(const pm_type *table_type, const pm_type *file_type)
 {
 	if (pm_type_is_nested(table_type->id) || pm_type_is_nested(file_type->id))
 		return false;
@@ -308,7 +307,7 @@ pm_stats_filter_file_ranges(pm_table *table, const pm_data_file_meta *file, pm_a
 		if (st->nnull_counts == ncols && st->null_counts[col] >= 0)
 			r->null_count = st->null_counts[col];
 		if (have_values && !mins[col].is_null && !maxs[col].is_null &&
-			stats_type_compatible(trow->fields[ti].type, frow->fields[fi].type))
+			pm_stats_type_compatible(trow->fields[ti].type, frow->fields[fi].type))
 		{
 			r->has_min_max = true;
 			r->min = mins[col];

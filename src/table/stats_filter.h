@@ -23,17 +23,6 @@
 #include "table/predicate.h"
 #include "table/split.h"
 
-/* What is known about one table field over a set of rows. */
-typedef struct pm_field_range
-{
-	bool		known;			/* false: nothing known, keep */
-	bool		has_min_max;	/* min/max valid (and comparable) */
-	pm_value	min;
-	pm_value	max;
-	int64_t		null_count;		/* -1 unknown */
-	int64_t		row_count;		/* -1 unknown */
-} pm_field_range;
-
 /*
  * May any row with these per-field ranges (indexed by table field,
  * row_type = the table schema's ROW) satisfy pred? NULL pred: true.
@@ -43,6 +32,13 @@ extern bool pm_stats_filter_may_match(const pm_predicate *pred, const pm_type *r
 
 /* Three-way comparison of two non-null values of type; 2 if incomparable. */
 extern int	pm_stats_value_compare(const pm_type *type, const pm_value *a, const pm_value *b);
+
+/*
+ * Whether statistics of a column written as file_type may be compared with
+ * literals of table_type (same value representation and order; never
+ * CHAR, whose statistics may hold padded values).
+ */
+extern bool pm_stats_type_compatible(const pm_type *table_type, const pm_type *file_type);
 
 /*
  * Fill ranges[ntable_fields] from a data file's value statistics, mapped to

@@ -97,6 +97,11 @@ typedef struct pm_scan_stats
 	int64_t		splits;
 	int64_t		partitions_selected;
 	int64_t		files_pruned_bucket;	/* by bucket (equality on the bucket key) */
+	/* counted while the files are read (see pm_read_filter in split.h) */
+	int64_t		row_groups_total;	/* Parquet row groups with rows considered */
+	int64_t		row_groups_pruned;	/* ... skipped by their statistics */
+	int64_t		stripes_total;	/* ORC stripes with rows considered */
+	int64_t		stripes_pruned;
 } pm_scan_stats;
 
 typedef struct pm_scan pm_scan;
@@ -117,6 +122,7 @@ typedef struct pm_scan_options
 	bool		prune_partitions;	/* partitions, manifests and buckets */
 	bool		prune_stats;	/* min/max/null-count statistics */
 	bool		prune_file_index;	/* bloom, bitmap, range bitmap, BSI */
+	bool		prune_row_groups;	/* Parquet row groups, ORC stripes by statistics */
 } pm_scan_options;
 
 extern pm_code pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,

@@ -45,6 +45,7 @@ struct pm_scan
 	bool		needs_merge;	/* primary-key table: src/lsm/ must merge */
 	bool		has_deletion_vectors;	/* some selected file has a DV */
 	pm_scan_options options;	/* pruning stages in use */
+	const pm_predicate *filter; /* copy of the planning filter (in arena) */
 };
 
 /* "<prefix><decimal long>" -> id (schema.c); false if not of that form. */

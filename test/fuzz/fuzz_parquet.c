@@ -6,7 +6,8 @@
  * Input: a whole Parquet file, served by the in-memory FileIO. It is read
  * twice: with a fixed ROW type naming the columns of the corpus seeds
  * (maps, lists, rows, INT96/INT64 timestamps, decimals, strings, absent
- * fields) and with the type the file's own footer stands for. Properties:
+ * fields) and with the type the file's own footer stands for; each again
+ * with a part filter that skips every other row group by its statistics. Properties:
  * an error sets err->code and the path; batches never exceed the batch
  * size and number rows consecutively; offsets are monotonic and inside
  * their data / child vectors; nulls are 0/1; nanos stay below 1000.
@@ -29,15 +30,60 @@ check_vector(const pm_vector *v, int64_t n)
 		abort();
 }
 
+/*
+ * Part filter of the third read: touches every range it is given (bytes
+ * must be readable, counts sane) and skips every other part, so that the
+ * statistics decoding and the skipping run on every input.
+ */
+static int	parts_seen;
+
+static bool
+skip_every_other(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+{
+	const pm_type *schema = ctx;
+	volatile uint8_t sink = 0;
+
+	if (nrows <= 0 || nranges != schema->nfields)
+		abort();
+	for (int i = 0; i < nranges; i++)
+	{
+		const pm_field_range *r = &ranges[i];
+
+		if (!r->known)
+			continue;
+		if (r->null_count > nrows || r->null_count < -1)
+			abort();
+		if (r->has_min_max && pm_type_is_varlen(schema->fields[i].type->id))
+			for (int k = 0; k < 2; k++)
+			{
+				const pm_value *v = k == 0 ? &r->min : &r->max;
+
+				if (v->u.bytes.len < 0)
+					abort();
+				for (int32_t j = 0; j < v->u.bytes.len; j++)
+					sink ^= v->u.bytes.ptr[j];
+			}
+	}
+	(void) sink;
+	return (parts_seen++ % 2) == 0;
+}
+
 static void
-read_with(pm_fileio *io, const pm_type *schema)
+read_with(pm_fileio *io, const pm_type *schema, bool filtered)
 {
 	pm_format_read_options opt = {.schema = schema, .batch_size = BATCH};
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_error	err;
 	int64_t		total = 0;
+	int64_t		next = 0;		/* first row the next batch may start at */
 
+	if (filtered)
+	{
+		opt.part_filter = skip_every_other;
+		opt.part_filter_ctx = (void *) schema;
+		parts_seen = 0;
+	}
 	pm_error_clear(&err);
 	if (pm_parquet_reader_open(pm_env_default(), io, "/f", &opt, &r, &err) != PM_OK)
 	{
@@ -56,16 +102,17 @@ read_with(pm_fileio *io, const pm_type *schema)
 		}
 		if (b == NULL)
 		{
-			if (total != pm_format_reader_row_count(r))
+			if (filtered ? total > pm_format_reader_row_count(r) : total != pm_format_reader_row_count(r))
 				abort();
 			break;
 		}
-		if (b->nrows <= 0 || b->nrows > BATCH || b->first_row != total ||
+		if (b->nrows <= 0 || b->nrows > BATCH || (filtered ? b->first_row < next : b->first_row != total) ||
 			b->ncols != schema->nfields)
 			abort();
 		for (int c = 0; c < b->ncols; c++)
 			check_vector(&b->cols[c], b->nrows);
 		total += b->nrows;
+		next = b->first_row + b->nrows;
 	}
 	pm_format_reader_close(r);
 }
@@ -136,11 +183,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pm_error_clear(&err);
 	if (a == NULL || io == NULL || pm_memory_fileio_add(io, "/f", data, size, &err) != PM_OK)
 		abort();
-	read_with(io, fixed_schema(a));
+	read_with(io, fixed_schema(a), false);
+	read_with(io, fixed_schema(a), true);
 	pm_error_clear(&err);
 	if (pm_pq_metadata_from_file_bytes(data, size, a, &md, &err) == PM_OK &&
 		pm_pq_schema_to_type(&md, a, &own, &err) == PM_OK)
-		read_with(io, own);
+	{
+		read_with(io, own, false);
+		read_with(io, own, true);
+	}
 	if (pm_memory_fileio_open_files(io) != 0)
 		abort();
 	pm_memory_fileio_destroy(io);

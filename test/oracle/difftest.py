@@ -327,6 +327,17 @@ class Case:
                     chosen = irnd.sample(fit, irnd.randint(1, min(2, len(fit))))
                     options["file-index.%s.columns" % kind] = ",".join(chosen)
                     self.index_columns.update(chosen)
+        # Several row groups / stripes per file (own generator, as above), so that the
+        # pushed-down predicates prune inside files (paimon_fdw.enable_row_group_pruning):
+        # parquet-mr checks the row group size every 10 rows with these settings
+        grnd = random.Random("row-groups/%d" % seed)
+        if grnd.random() < 0.35:
+            if fmt == "parquet":
+                options.update({"parquet.block.size": "1024", "parquet.page.size": "256",
+                                "parquet.block.size.row.check.min": "10",
+                                "parquet.block.size.row.check.max": "10"})
+            elif fmt == "orc":
+                options.update({"orc.stripe.size": "1024", "orc.rows.between.memory.checks": "1"})
         for i, c in enumerate(cols):
             c["fid"] = i  # stable identity across renames/widenings (like Paimon field ids)
         self.next_fid = len(cols)

@@ -132,7 +132,48 @@ typedef struct orc_stripe_footer
 	char	   *writer_timezone;	/* "" if absent */
 } orc_stripe_footer;
 
+/*
+ * ColumnStatistics of one column of one stripe, as far as pruning uses
+ * them (Metadata.stripeStats[i].colStats[column id]). Bytes point into the
+ * decompressed metadata section.
+ */
+typedef struct orc_col_stats
+{
+	bool		has_nvalues;
+	uint64_t	nvalues;		/* 1: numberOfValues (non-null values) */
+	bool		has_int;		/* 2: IntegerStatistics min and max */
+	int64_t		int_min;
+	int64_t		int_max;
+	bool		has_double;		/* 3: DoubleStatistics min and max */
+	double		double_min;
+	double		double_max;
+	const uint8_t *str_min;		/* 4: StringStatistics minimum or lowerBound */
+	uint32_t	str_min_len;
+	const uint8_t *str_max;		/* maximum or upperBound */
+	uint32_t	str_max_len;
+	const uint8_t *dec_min;		/* 6: DecimalStatistics, decimal text */
+	uint32_t	dec_min_len;
+	const uint8_t *dec_max;
+	uint32_t	dec_max_len;
+	bool		has_date;		/* 7: DateStatistics min and max */
+	int32_t		date_min;
+	int32_t		date_max;
+} orc_col_stats;
+
+typedef struct orc_stripe_stats
+{
+	int			ncols;
+	orc_col_stats *cols;		/* by column id */
+} orc_stripe_stats;
+
 /* orc_proto.c: hand-written decoders of the protobuf messages above */
+/*
+ * Metadata (the stripe statistics section): *nstripes entries. Statistics
+ * it cannot decode are left absent (pruning then keeps the stripe); only a
+ * malformed message structure is an error.
+ */
+extern pm_code orc_parse_metadata(const uint8_t *buf, size_t len, pm_arena *arena,
+								  int *nstripes, orc_stripe_stats **out, pm_error *err);
 extern pm_code orc_parse_postscript(const uint8_t *buf, size_t len, orc_postscript *ps,
 									pm_error *err);
 extern pm_code orc_parse_footer(const uint8_t *buf, size_t len, pm_arena *arena,

@@ -497,3 +497,260 @@ orc_parse_stripe_footer(const uint8_t *buf, size_t len, pm_arena *arena,
 	}
 	return malformed ? bad(err, "stripe footer") : PM_OK;
 }
+
+/* ---- stripe statistics (Metadata) ------------------------------------- */
+
+static int64_t
+pb_unzigzag(uint64_t v)
+{
+	return (int64_t) (v >> 1) ^ -(int64_t) (v & 1);
+}
+
+static bool
+pb_double(pb *b, int wt, double *out)
+{
+	uint64_t	u = 0;
+
+	if (wt != WT_64 || b->end - b->p < 8)
+		return false;
+	for (int i = 7; i >= 0; i--)
+		u = (u << 8) | b->p[i];
+	memcpy(out, &u, sizeof(u));
+	b->p += 8;
+	return true;
+}
+
+/* Min and max of Integer/Double/Date statistics; false on bad structure. */
+static bool
+parse_min_max(pb b, int kind, orc_col_stats *cs)
+{
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	bool		has_min = false,
+				has_max = false;
+	uint64_t	v;
+	double		d;
+
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		if ((f == 1 || f == 2) && kind == 3 && wt == WT_64)
+		{
+			if (!pb_double(&b, wt, &d))
+				return false;
+			if (f == 1)
+				cs->double_min = d, has_min = true;
+			else
+				cs->double_max = d, has_max = true;
+		}
+		else if ((f == 1 || f == 2) && kind != 3 && wt == WT_VARINT)
+		{
+			int64_t		x;
+
+			if (!pb_varint(&b, &v))
+				return false;
+			x = pb_unzigzag(v);
+			if (kind == 2)
+			{
+				if (f == 1)
+					cs->int_min = x, has_min = true;
+				else
+					cs->int_max = x, has_max = true;
+			}
+			else if (x >= INT32_MIN && x <= INT32_MAX)
+			{
+				if (f == 1)
+					cs->date_min = (int32_t) x, has_min = true;
+				else
+					cs->date_max = (int32_t) x, has_max = true;
+			}
+		}
+		else if (!pb_skip(&b, wt))
+			return false;
+	}
+	if (malformed)
+		return false;
+	if (kind == 2)
+		cs->has_int = has_min && has_max;
+	else if (kind == 3)
+		cs->has_double = has_min && has_max;
+	else
+		cs->has_date = has_min && has_max;
+	return true;
+}
+
+/*
+ * String (kind 4: minimum 1, maximum 2, lowerBound 4, upperBound 5) and
+ * decimal (kind 6: minimum 1, maximum 2) statistics.
+ */
+static bool
+parse_text_min_max(pb b, int kind, orc_col_stats *cs)
+{
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	pb			mn = {NULL, NULL},
+				mx = {NULL, NULL},
+				lo = {NULL, NULL},
+				hi = {NULL, NULL};
+
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		pb			s;
+
+		if (wt == WT_LEN && (f == 1 || f == 2 || (kind == 4 && (f == 4 || f == 5))))
+		{
+			if (!pb_len(&b, &s))
+				return false;
+			if (f == 1)
+				mn = s;
+			else if (f == 2)
+				mx = s;
+			else if (f == 4)
+				lo = s;
+			else
+				hi = s;
+		}
+		else if (!pb_skip(&b, wt))
+			return false;
+	}
+	if (malformed)
+		return false;
+	if (mn.p == NULL)
+		mn = lo;
+	if (mx.p == NULL)
+		mx = hi;
+	if (mn.p == NULL || mx.p == NULL)
+		return true;
+	if (kind == 4)
+	{
+		cs->str_min = mn.p;
+		cs->str_min_len = (uint32_t) (mn.end - mn.p);
+		cs->str_max = mx.p;
+		cs->str_max_len = (uint32_t) (mx.end - mx.p);
+	}
+	else
+	{
+		cs->dec_min = mn.p;
+		cs->dec_min_len = (uint32_t) (mn.end - mn.p);
+		cs->dec_max = mx.p;
+		cs->dec_max_len = (uint32_t) (mx.end - mx.p);
+	}
+	return true;
+}
+
+static bool
+parse_col_stats(pb b, orc_col_stats *cs)
+{
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+
+	memset(cs, 0, sizeof(*cs));
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		pb			s;
+		bool		ok = true;
+
+		if (f == 1 && wt == WT_VARINT)
+		{
+			if (!pb_varint(&b, &cs->nvalues))
+				return false;
+			cs->has_nvalues = true;
+			continue;
+		}
+		if (wt != WT_LEN || (f != 2 && f != 3 && f != 4 && f != 6 && f != 7))
+		{
+			if (!pb_skip(&b, wt))
+				return false;
+			continue;
+		}
+		if (!pb_len(&b, &s))
+			return false;
+		if (f == 4 || f == 6)
+			ok = parse_text_min_max(s, (int) f, cs);
+		else
+			ok = parse_min_max(s, (int) f, cs);
+		if (!ok)
+			return false;
+	}
+	return !malformed;
+}
+
+/* Metadata: 1 repeated StripeStatistics { 1 repeated ColumnStatistics } */
+pm_code
+orc_parse_metadata(const uint8_t *buf, size_t len, pm_arena *arena, int *nstripes,
+				   orc_stripe_stats **out, pm_error *err)
+{
+	pb			b = {buf, buf + len};
+	pb			scan = b;
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	int			n = 0;
+	orc_stripe_stats *ss;
+
+	*nstripes = 0;
+	*out = NULL;
+	while (pb_tag(&scan, &f, &wt, &malformed))
+	{
+		if (f == 1 && wt == WT_LEN)
+			n++;
+		if (!pb_skip(&scan, wt))
+			return bad(err, "metadata");
+	}
+	if (malformed)
+		return bad(err, "metadata");
+	ss = pm_arena_zalloc(arena, sizeof(orc_stripe_stats) * (size_t) (n + 1));
+	if (ss == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading orc metadata");
+	n = 0;
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		pb			st,
+					st_scan,
+					cs;
+		uint32_t	g;
+		int			gwt;
+		int			ncols = 0;
+
+		if (!(f == 1 && wt == WT_LEN))
+		{
+			if (!pb_skip(&b, wt))
+				return bad(err, "metadata");
+			continue;
+		}
+		if (!pb_len(&b, &st))
+			return bad(err, "metadata");
+		st_scan = st;
+		while (pb_tag(&st_scan, &g, &gwt, &malformed))
+		{
+			if (g == 1 && gwt == WT_LEN)
+				ncols++;
+			if (!pb_skip(&st_scan, gwt))
+				return bad(err, "stripe statistics");
+		}
+		if (malformed)
+			return bad(err, "stripe statistics");
+		ss[n].cols = pm_arena_zalloc(arena, sizeof(orc_col_stats) * (size_t) (ncols + 1));
+		if (ss[n].cols == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading orc metadata");
+		while (pb_tag(&st, &g, &gwt, &malformed))
+		{
+			if (g == 1 && gwt == WT_LEN)
+			{
+				if (!pb_len(&st, &cs) || !parse_col_stats(cs, &ss[n].cols[ss[n].ncols]))
+					return bad(err, "column statistics");
+				ss[n].ncols++;
+			}
+			else if (!pb_skip(&st, gwt))
+				return bad(err, "stripe statistics");
+		}
+		n++;
+	}
+	if (malformed)
+		return bad(err, "metadata");
+	*nstripes = n;
+	*out = ss;
+	return PM_OK;
+}

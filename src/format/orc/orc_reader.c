@@ -120,6 +120,12 @@ typedef struct orc_reader
 	int64_t		elem_cap;		/* bound on nested elements per batch */
 	stream_slot *slots;			/* [ntypes][ORC_NSTREAM_SLOTS] */
 	pm_batch	batch;
+	/* stripe pruning (format_reader.h); stripe_stats NULL: none usable */
+	pm_part_filter_fn part_filter;
+	void	   *part_filter_ctx;
+	int			nstripe_stats;
+	orc_stripe_stats *stripe_stats;
+	pm_field_range *ranges;		/* per requested column */
 } orc_reader;
 
 static const pm_format_reader_ops orc_ops;
@@ -1162,6 +1168,196 @@ read_col(orc_reader *r, col_reader *c, pm_vector *v, int64_t n, const uint8_t *p
 }
 
 /* ---------------------------------------------------------------------
+ * Stripe statistics
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * The Metadata section (stripe statistics, between the last stripe and the
+ * footer). Statistics are an optimisation: a section that cannot be read
+ * or decoded leaves every stripe to be read.
+ */
+static void
+read_stripe_stats(orc_reader *r)
+{
+	uint64_t	ps_and_footer;
+	uint64_t	mstart;
+	uint8_t    *buf;
+	const uint8_t *md;
+	size_t		md_len;
+	pm_error	err;
+	int			n;
+	orc_stripe_stats *ss;
+	uint8_t		ps_len_byte;
+
+	if (r->ps.metadata_length == 0 || r->ps.metadata_length > MAX_FOOTER)
+		return;
+	if (pm_file_pread(r->io, r->file, &ps_len_byte, 1, r->file_size - 1, &err) != PM_OK)
+		return;
+	ps_and_footer = 1 + (uint64_t) ps_len_byte + r->ps.footer_length;
+	if (ps_and_footer + r->ps.metadata_length > r->file_size)
+		return;
+	mstart = r->file_size - ps_and_footer - r->ps.metadata_length;
+	buf = pm_arena_alloc(r->file_arena, (size_t) r->ps.metadata_length + 1);
+	if (buf == NULL ||
+		pm_file_pread(r->io, r->file, buf, (size_t) r->ps.metadata_length, mstart, &err) != PM_OK ||
+		orc_decompress_stream((int) r->ps.compression, r->ps.block_size, buf,
+							  (size_t) r->ps.metadata_length, r->file_arena, MAX_STREAM_OUT,
+							  &md, &md_len, &err) != PM_OK ||
+		orc_parse_metadata(md, md_len, r->file_arena, &n, &ss, &err) != PM_OK ||
+		n != r->footer.nstripes)
+		return;
+	r->nstripe_stats = n;
+	r->stripe_stats = ss;
+}
+
+/* Decimal text ("-12.5") as an unscaled value at scale; false if not exact. */
+static bool
+decimal_text(const uint8_t *p, uint32_t len, int scale, pm_int128 *out)
+{
+	pm_int128	v = 0;
+	bool		neg = false,
+				point = false,
+				any = false;
+	int			frac = 0,
+				digits = 0;
+
+	if (len > 0 && (p[0] == '-' || p[0] == '+'))
+	{
+		neg = p[0] == '-';
+		p++;
+		len--;
+	}
+	for (uint32_t i = 0; i < len; i++)
+	{
+		if (p[i] == '.' && !point)
+		{
+			point = true;
+			continue;
+		}
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+		if (point)
+			frac++;
+		if (v != 0 || p[i] != '0')
+			digits++;
+		if (digits > 38)
+			return false;
+		v = v * 10 + (p[i] - '0');
+		any = true;
+	}
+	if (!any || frac > scale)
+		return false;
+	for (; frac < scale; frac++)
+	{
+		if (++digits > 38)
+			return false;
+		v *= 10;
+	}
+	*out = neg ? -v : v;
+	return true;
+}
+
+/* What stripe `s`'s statistics say about requested column c. */
+static void
+stripe_range(const orc_reader *r, int s, const col_reader *c, pm_field_range *out)
+{
+	uint64_t	nrows = r->footer.stripes[s].nrows;
+	const orc_col_stats *cs;
+	int			kind;
+
+	memset(out, 0, sizeof(*out));
+	out->null_count = -1;
+	out->row_count = (int64_t) nrows;
+	if (c->col < 0)
+	{
+		out->known = true;
+		out->null_count = (int64_t) nrows;
+		return;
+	}
+	if (c->col >= r->stripe_stats[s].ncols || c->ot == NULL)
+		return;
+	cs = &r->stripe_stats[s].cols[c->col];
+	kind = c->ot->kind;
+	out->known = true;
+	if (cs->has_nvalues && cs->nvalues <= nrows)
+		out->null_count = (int64_t) (nrows - cs->nvalues);
+	switch (c->type->id)
+	{
+		case PM_TYPE_TINYINT:
+		case PM_TYPE_SMALLINT:
+		case PM_TYPE_INT:
+		case PM_TYPE_BIGINT:
+			if (cs->has_int && (kind == ORC_BYTE || kind == ORC_SHORT || kind == ORC_INT ||
+								kind == ORC_LONG))
+			{
+				out->min.u.i64 = cs->int_min;
+				out->max.u.i64 = cs->int_max;
+				out->has_min_max = true;
+			}
+			break;
+		case PM_TYPE_FLOAT:
+		case PM_TYPE_DOUBLE:
+			if (cs->has_double && (kind == ORC_FLOAT || kind == ORC_DOUBLE))
+			{
+				out->min.u.f64 = cs->double_min;
+				out->max.u.f64 = cs->double_max;
+				out->has_min_max = true;
+			}
+			break;
+		case PM_TYPE_VARCHAR:
+			/* byte-wise unsigned order (ORC's Text comparison); never CHAR */
+			if (cs->str_min != NULL && (kind == ORC_STRING || kind == ORC_VARCHAR))
+			{
+				out->min.u.bytes.ptr = cs->str_min;
+				out->min.u.bytes.len = (int32_t) cs->str_min_len;
+				out->max.u.bytes.ptr = cs->str_max;
+				out->max.u.bytes.len = (int32_t) cs->str_max_len;
+				out->has_min_max = cs->str_min_len <= INT32_MAX && cs->str_max_len <= INT32_MAX;
+			}
+			break;
+		case PM_TYPE_DECIMAL:
+			if (cs->dec_min != NULL && kind == ORC_DECIMAL &&
+				decimal_text(cs->dec_min, cs->dec_min_len, c->type->scale, &out->min.u.i128) &&
+				decimal_text(cs->dec_max, cs->dec_max_len, c->type->scale, &out->max.u.i128))
+				out->has_min_max = true;
+			break;
+		case PM_TYPE_DATE:
+			if (cs->has_date && kind == ORC_DATE)
+			{
+				out->min.u.i64 = cs->date_min;
+				out->max.u.i64 = cs->date_max;
+				out->has_min_max = true;
+			}
+			break;
+		default:
+			/* booleans, binary, timestamps (zones, legacy encodings): unused */
+			break;
+	}
+}
+
+/* Whether stripe s may hold a matching row (no filter or no statistics: yes). */
+static bool
+stripe_may_match(orc_reader *r, int s)
+{
+	if (r->part_filter == NULL)
+		return true;
+	for (int i = 0; i < r->ncols; i++)
+	{
+		if (r->stripe_stats != NULL)
+			stripe_range(r, s, &r->cols[i], &r->ranges[i]);
+		else
+		{
+			memset(&r->ranges[i], 0, sizeof(pm_field_range));
+			r->ranges[i].null_count = -1;
+			r->ranges[i].row_count = -1;
+		}
+	}
+	return r->part_filter(r->part_filter_ctx, r->ranges, r->ncols,
+						  (int64_t) r->footer.stripes[s].nrows);
+}
+
+/* ---------------------------------------------------------------------
  * The reader
  * ---------------------------------------------------------------------
  */
@@ -1180,6 +1376,13 @@ orc_next(pm_format_reader *base, pm_batch **out, pm_error *err)
 		if (r->stripe + 1 >= r->footer.nstripes)
 			return PM_OK;
 		r->stripe++;
+		if (r->footer.stripes[r->stripe].nrows > 0 && !stripe_may_match(r, r->stripe))
+		{
+			/* skipped: its rows still count for the positions after it */
+			r->stripe_rows = r->footer.stripes[r->stripe].nrows;
+			r->stripe_pos = r->stripe_rows;
+			continue;
+		}
 		rc = load_stripe(r, err);
 		if (rc != PM_OK)
 		{
@@ -1306,6 +1509,16 @@ pm_orc_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 		}
 	}
 	r->elem_cap = INT32_MAX;
+	if (rc == PM_OK && options->part_filter != NULL)
+	{
+		r->part_filter = options->part_filter;
+		r->part_filter_ctx = options->part_filter_ctx;
+		r->ranges = pm_arena_zalloc(r->file_arena, sizeof(pm_field_range) * (r->ncols + 1));
+		if (r->ranges == NULL)
+			rc = nomem(err);
+		else
+			read_stripe_stats(r);
+	}
 	if (rc == PM_OK)
 	{
 		*out = &r->base;

@@ -279,6 +279,65 @@ collect_leaves(pm_pq_node *n, pm_pq_node **leaves)
 
 /* ------------------------------------------------------------ row groups */
 
+/* Statistics (binary values point into the footer buffer). */
+static void
+parse_statistics(pm_thrift_reader *t, pm_pq_chunk *c)
+{
+	int16_t		id;
+	int			ft;
+
+	if (!pm_thrift_struct_begin(t))
+		return;
+	c->has_stats = true;
+	c->stats.null_count = -1;
+	while (pm_thrift_field(t, &id, &ft))
+	{
+		const uint8_t **bp = NULL;
+		uint32_t   *lp = NULL;
+
+		switch (id)
+		{
+			case 1:
+				bp = &c->stats.max;
+				lp = &c->stats.max_len;
+				break;
+			case 2:
+				bp = &c->stats.min;
+				lp = &c->stats.min_len;
+				break;
+			case 5:
+				bp = &c->stats.max_value;
+				lp = &c->stats.max_value_len;
+				break;
+			case 6:
+				bp = &c->stats.min_value;
+				lp = &c->stats.min_value_len;
+				break;
+			case 3:
+				if (ft == PM_TC_I64 || ft == PM_TC_I32 || ft == PM_TC_I16 || ft == PM_TC_BYTE)
+				{
+					c->stats.null_count = pm_thrift_field_int(t, ft);
+					if (c->stats.null_count < 0)
+						c->stats.null_count = -1;
+				}
+				else
+					pm_thrift_skip(t, ft);
+				continue;
+			default:
+				break;
+		}
+		if (bp != NULL && ft == PM_TC_BINARY)
+		{
+			*bp = pm_thrift_binary(t, lp);
+			if (*bp == NULL)
+				*lp = 0;
+		}
+		else
+			pm_thrift_skip(t, ft);
+	}
+	pm_thrift_struct_end(t);
+}
+
 static void
 parse_column_meta(pm_thrift_reader *t, pm_pq_chunk *c)
 {
@@ -309,6 +368,12 @@ parse_column_meta(pm_thrift_reader *t, pm_pq_chunk *c)
 				break;
 			case 11:
 				c->dictionary_page_offset = pm_thrift_field_int(t, ft);
+				break;
+			case 12:
+				if (ft == PM_TC_STRUCT && !c->has_stats)
+					parse_statistics(t, c);
+				else
+					pm_thrift_skip(t, ft);
 				break;
 			default:
 				pm_thrift_skip(t, ft);
@@ -391,6 +456,50 @@ parse_row_group(pm_thrift_reader *t, pm_pq_row_group *rg, pm_arena *arena,
 }
 
 /* -------------------------------------------------------------- footer */
+
+/* column_orders: a list of ColumnOrder unions; member 1 is TYPE_ORDER. */
+static void
+parse_column_orders(pm_thrift_reader *t, pm_pq_metadata *md, pm_arena *arena, bool *nomem)
+{
+	uint32_t	n;
+	int			et;
+	bool	   *orders;
+
+	if (!pm_thrift_list(t, &n, &et))
+		return;
+	if (et != PM_TC_STRUCT)
+	{
+		pm_thrift_fail(t, "column orders are not structs");
+		return;
+	}
+	orders = pm_arena_zalloc(arena, sizeof(bool) * (n + 1));
+	if (orders == NULL)
+	{
+		*nomem = true;
+		pm_thrift_fail(t, "out of memory");
+		return;
+	}
+	if (!pm_thrift_struct_begin(t))
+		return;
+	for (uint32_t i = 0; i < n && !t->failed; i++)
+	{
+		int16_t		id;
+		int			ft;
+
+		if (!pm_thrift_struct_begin(t))
+			break;
+		while (pm_thrift_field(t, &id, &ft))
+		{
+			if (id == 1 && ft == PM_TC_STRUCT)
+				orders[i] = true;
+			pm_thrift_skip(t, ft);
+		}
+		pm_thrift_struct_end(t);
+	}
+	pm_thrift_struct_end(t);
+	md->ncolumn_orders = (int) n;
+	md->type_defined_order = orders;
+}
 
 static pm_code
 check_row_groups(pm_pq_metadata *md, uint64_t file_size, pm_error *err)
@@ -535,6 +644,12 @@ pm_pq_metadata_parse(const uint8_t *buf, size_t len, uint64_t file_size,
 					if (s != NULL)
 						md->created_by = pm_arena_strndup(arena, (const char *) s, l);
 				}
+				else
+					pm_thrift_skip(&t, ft);
+				break;
+			case 7:
+				if (ft == PM_TC_LIST && md->type_defined_order == NULL)
+					parse_column_orders(&t, md, arena, &nomem);
 				else
 					pm_thrift_skip(&t, ft);
 				break;

@@ -3,8 +3,10 @@
  *	  Parquet footer (FileMetaData) and page headers decoded into C structs.
  *
  * Only what the reader uses is kept: the schema tree (with definition and
- * repetition levels per node), row groups and their column chunks. The rest
- * (statistics, page indexes, key/value metadata) is skipped.
+ * repetition levels per node), row groups and their column chunks with
+ * their statistics (raw bytes, interpreted by parquet_stats.c) and the
+ * file's column orders. The rest (page indexes, key/value metadata) is
+ * skipped.
  *
  * Spec: apache/parquet-format src/main/thrift/parquet.thrift.
  *-------------------------------------------------------------------------
@@ -140,6 +142,20 @@ struct pm_pq_node
 	int			leaf_index;		/* column index for leaves, else -1 */
 };
 
+/* Statistics of a column chunk as stored (PLAIN bytes; NULL = absent). */
+typedef struct pm_pq_stats
+{
+	const uint8_t *min_value;	/* 6: min_value, in the column order */
+	uint32_t	min_value_len;
+	const uint8_t *max_value;	/* 5: max_value */
+	uint32_t	max_value_len;
+	const uint8_t *min;			/* 2: deprecated min, signed comparison */
+	uint32_t	min_len;
+	const uint8_t *max;			/* 1: deprecated max */
+	uint32_t	max_len;
+	int64_t		null_count;		/* 3: -1 if absent */
+} pm_pq_stats;
+
 typedef struct pm_pq_chunk
 {
 	int			physical;
@@ -149,6 +165,8 @@ typedef struct pm_pq_chunk
 	int64_t		data_page_offset;
 	int64_t		dictionary_page_offset;	/* 0 if none */
 	bool		has_meta;
+	bool		has_stats;
+	pm_pq_stats stats;
 } pm_pq_chunk;
 
 typedef struct pm_pq_row_group
@@ -169,6 +187,13 @@ typedef struct pm_pq_metadata
 	int			nrow_groups;
 	pm_pq_row_group *row_groups;
 	const char *created_by;		/* may be NULL */
+	/*
+	 * column_orders: per leaf, true when its order is TYPE_ORDER (the only
+	 * one defined); NULL when the footer has none (min_value/max_value
+	 * then mean nothing).
+	 */
+	int			ncolumn_orders;
+	const bool *type_defined_order;
 } pm_pq_metadata;
 
 typedef struct pm_pq_page_header

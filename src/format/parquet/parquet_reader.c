@@ -10,6 +10,10 @@
  * fills a batch of up to batch_size rows, column by column, crossing page
  * boundaries (column_reader.c) and assembling nested vectors.
  *
+ * With a part filter (format_reader.h), a row group whose column-chunk
+ * statistics (parquet_stats.c) prove that no row can match is skipped
+ * without reading its chunks.
+ *
  * Lifetimes: reader arena (footer, plan) for the reader's life; row-group
  * arena (chunk bytes, dictionaries) reset per row group; batch arena
  * (vectors) reset per batch; each column's page arena reset per page.
@@ -25,6 +29,7 @@
 #include "format/parquet/column_reader.h"
 #include "format/parquet/parquet_assembly.h"
 #include "format/parquet/parquet_metadata.h"
+#include "format/parquet/parquet_stats.h"
 
 typedef struct pm_parquet_reader
 {
@@ -46,6 +51,9 @@ typedef struct pm_parquet_reader
 	int64_t		rg_done;		/* rows of the row group already returned */
 	pm_batch	batch;
 	bool		failed;
+	pm_part_filter_fn part_filter;	/* NULL: read every row group */
+	void	   *part_filter_ctx;
+	pm_field_range *ranges;		/* per requested column, for part_filter */
 } pm_parquet_reader;
 
 static const pm_format_reader_ops parquet_ops;
@@ -242,6 +250,20 @@ parquet_next(pm_format_reader *base, pm_batch **out, pm_error *err)
 		r->rg_done = 0;
 		if (r->md.row_groups[r->rg].num_rows == 0)
 			continue;
+		if (r->part_filter != NULL)
+		{
+			bool		read;
+
+			pm_arena_reset(r->rg_arena);
+			pm_pq_row_group_ranges(&r->md, &r->plan, r->rg, r->rg_arena, r->ranges);
+			read = r->part_filter(r->part_filter_ctx, r->ranges, r->plan.ncols,
+								  r->md.row_groups[r->rg].num_rows);
+			if (!read)
+			{
+				r->rg_done = r->md.row_groups[r->rg].num_rows;
+				continue;
+			}
+		}
 		rc = load_row_group(r, r->rg, err);
 		if (rc != PM_OK)
 		{
@@ -363,6 +385,14 @@ pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 		rc = read_footer(r, err);
 	if (rc == PM_OK)
 		rc = pm_pq_plan_build(options->schema, &r->md, env, r->arena, &r->plan, err);
+	if (rc == PM_OK && options->part_filter != NULL)
+	{
+		r->part_filter = options->part_filter;
+		r->part_filter_ctx = options->part_filter_ctx;
+		r->ranges = pm_arena_zalloc(r->arena, sizeof(pm_field_range) * (size_t) (r->plan.ncols + 1));
+		if (r->ranges == NULL)
+			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory opening a parquet file");
+	}
 	if (rc != PM_OK)
 	{
 		pm_error_set_path(err, path);

@@ -2,7 +2,7 @@
 """Write the Paimon tables of sql/pushdown.sql with the Java oracle (oracle.sh).
 
 Usage: make_tables.py <warehouse> [table ...]   (the directory is replaced; database "pd";
-       without table names: every table but pr)
+       without table names: every table but pr and the rg_* tables)
 
 Prints nothing on success (pg_regress compares the output); on failure prints one
 line "make_tables: FAILED (<table>)" and the oracle's output goes to <warehouse>.log.
@@ -22,6 +22,19 @@ Tables:
               "apple", "apricot", "banana", "\u00e9t\u00e9" + digit, dt in month c+1 of
               2021, ts in that month at 06:00, flag true in files 0 and 2, bytes
               0xc0+c, 0xff, digit
+  pd.rg_parquet (sql/row_groups.sql) one Parquet file of 3000 rows in row groups of about
+              100 rows (parquet.block.size): id 0..2999 in order, g = id / 100, s = "k" + id
+              in 4 digits, x = id / 2 DOUBLE with NaN at id % 1000 = 999, n = id INT but
+              NULL for ids 1000..1999, d = id + 0.25 DECIMAL(20,2) (fixed bytes),
+              m = id + 0.5 DECIMAL(10,2) (int64), ts = 2021-01-01 + id seconds, dt =
+              2021-01-01 + id / 100 days
+  pd.rg_orc   the same rows in an ORC file of small stripes (orc.stripe.size)
+  pd.rg_pk    the same columns, primary key id, deletion vectors, 1 bucket: rows written,
+              then x and n updated for ids 0..299 (x = -1, n = -1) and a full compaction
+              so that the file is read without a merge
+  pd.rg_mor   primary key id, 1 bucket, no deletion vectors: the same rows in one commit
+              and the ids 0..299 updated in a second one (x = -1, n = -1), not compacted:
+              the two files are merged on read
 """
 import json
 import os
@@ -81,6 +94,39 @@ def pr_rows():
     return commits
 
 
+def rg_row(i):
+    x = "NaN" if i % 1000 == 999 else i / 2
+    n = None if 1000 <= i < 2000 else i
+    return [i, i // 100, "k%04d" % i, x, n, "%d.25" % i, "%d.50" % i,
+            "2021-01-01T%02d:%02d:%02d.000000" % (i // 3600, (i // 60) % 60, i % 60),
+            "2021-%02d-%02d" % (1 + (i // 100) // 28, 1 + (i // 100) % 28)]
+
+
+def rg_columns(pk):
+    return [{"name": "id", "type": "INT NOT NULL" if pk else "INT"},
+            {"name": "g", "type": "INT"}, {"name": "s", "type": "STRING"},
+            {"name": "x", "type": "DOUBLE"}, {"name": "n", "type": "INT"},
+            {"name": "d", "type": "DECIMAL(20, 2)"}, {"name": "m", "type": "DECIMAL(10, 2)"},
+            {"name": "ts", "type": "TIMESTAMP(6)"}, {"name": "dt", "type": "DATE"}]
+
+
+def rg_updates():
+    rows = []
+    for i in range(300):
+        r = rg_row(i)
+        r[3] = -1.0
+        r[4] = -1
+        rows.append(r)
+    return rows
+
+
+# Small row groups / stripes: parquet-mr checks the size every 10..100 rows here
+RG_PARQUET = {"parquet.block.size": "2048", "parquet.block.size.row.check.min": "10",
+              "parquet.block.size.row.check.max": "100", "parquet.page.size": "512"}
+RG_ORC = {"orc.stripe.size": "4096", "orc.rows.between.memory.checks": "50",
+          "orc.row.index.stride": "1000"}
+
+
 def tables():
     yield "dec", {"columns": [
         {"name": "id", "type": "INT"}, {"name": "d", "type": "DECIMAL(38, 30)"},
@@ -114,6 +160,19 @@ def tables():
         {"name": "bin", "type": "BYTES"}],
         "partition_keys": ["p"],
         "options": {"file.format": "parquet", "bucket": "-1"}}, pr_rows()
+    rows = [rg_row(i) for i in range(3000)]
+    yield "rg_parquet", {"columns": rg_columns(False),
+        "options": dict(RG_PARQUET, **{"file.format": "parquet", "bucket": "-1"})}, [rows]
+    yield "rg_orc", {"columns": rg_columns(False),
+        "options": dict(RG_ORC, **{"file.format": "orc", "bucket": "-1"})}, [rows]
+    yield "rg_pk", {"columns": rg_columns(True), "primary_keys": ["id"],
+        "options": dict(RG_PARQUET, **{"file.format": "parquet", "bucket": "1",
+                                       "deletion-vectors.enabled": "true"})}, \
+        [rows, rg_updates(), "compact"]
+    yield "rg_mor", {"columns": rg_columns(True), "primary_keys": ["id"],
+        "options": dict(RG_PARQUET, **{"file.format": "parquet", "bucket": "1",
+                                       "num-sorted-run.compaction-trigger": "10"})}, \
+        [rows, rg_updates()]
 
 
 def main():
@@ -124,7 +183,7 @@ def main():
     log = open(wh + ".log", "w")
     only = sys.argv[2:]
     for name, spec, commits in tables():
-        if (name not in only) if only else name == "pr":
+        if (name not in only) if only else (name == "pr" or name.startswith("rg_")):
             continue
         tj = os.path.join(wh, "_spec", name + ".table.json")
         oj = os.path.join(wh, "_spec", name + ".ops.jsonl")
@@ -132,6 +191,9 @@ def main():
             json.dump(spec, f)
         with open(oj, "w") as f:
             for rows in commits:
+                if rows == "compact":
+                    f.write('{"op": "compact"}\n')
+                    continue
                 for r in rows:
                     f.write(json.dumps({"op": "+I", "row": r}) + "\n")
                 f.write('{"op": "commit"}\n')

@@ -790,6 +790,22 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 	MemoryContextSwitchTo(old);
 }
 
+/* error context of converting a batch: where its rows came from */
+static void
+source_context(void *arg)
+{
+	pm_table_read *read = arg;
+	bool		merged;
+	const char *path = read != NULL ? pm_table_read_source(read, &merged) : NULL;
+
+	if (path == NULL)
+		return;
+	if (merged)
+		errcontext("rows merged from the Paimon files of bucket \"%s\"", path);
+	else
+		errcontext("Paimon file \"%s\"", path);
+}
+
 /*
  * Convert every retrieved column of the new batch at once (column at a
  * time is where the per-type loops are tight); rows are then served from
@@ -801,6 +817,7 @@ convert_batch(PaimonFdwScanState *fs)
 {
 	int64		n = fs->batch->nrows;
 	MemoryContext old;
+	ErrorContextCallback errcb;
 
 	MemoryContextReset(fs->batch_cxt);
 	if (n > fs->col_capacity)
@@ -817,9 +834,14 @@ convert_batch(PaimonFdwScanState *fs)
 		fs->col_capacity = n;
 	}
 	old = MemoryContextSwitchTo(fs->batch_cxt);
+	errcb.callback = source_context;
+	errcb.arg = fs->read;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
 	for (int i = 0; i < fs->nfields; i++)
 		pmfdw_convert_column(&fs->conv[i], &fs->batch->cols[i], n,
 							 fs->col_values[i], fs->col_nulls[i]);
+	error_context_stack = errcb.previous;
 	MemoryContextSwitchTo(old);
 }
 
@@ -857,12 +879,12 @@ count_rows(PaimonFdwScanState *fs)
 	return n;
 }
 
-/* days and microseconds between 1970-01-01 and 2000-01-01 */
-#define AGG_UNIX_TO_PG_DAYS		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
-
-/* A min/max statistic as a Datum of the column's type (scan_min_max.h types). */
+/*
+ * A min/max statistic of column col as a Datum of the column's type
+ * (scan_min_max.h types).
+ */
 static Datum
-stat_datum(const pm_type *type, const pm_value *v)
+stat_datum(const pm_type *type, const pm_value *v, const char *col)
 {
 	switch (type->id)
 	{
@@ -874,11 +896,11 @@ stat_datum(const pm_type *type, const pm_value *v)
 		case PM_TYPE_BIGINT:
 			return Int64GetDatum(v->u.i64);
 		case PM_TYPE_DATE:
-			return DateADTGetDatum((DateADT) (v->u.i64 - AGG_UNIX_TO_PG_DAYS));
+			return pmfdw_date_datum(v->u.i64, col);
 		case PM_TYPE_TIMESTAMP:
 		case PM_TYPE_TIMESTAMP_LTZ:
 			/* microseconds, the nanos below them dropped: the floor Postgres reads */
-			return Int64GetDatum(v->u.i64 - AGG_UNIX_TO_PG_DAYS * USECS_PER_DAY);
+			return pmfdw_timestamp_datum(v->u.i64, col);
 		case PM_TYPE_DECIMAL:
 			{
 				pm_int128	u = v->u.i128;
@@ -956,6 +978,7 @@ aggregate_by_scanning(PaimonFdwScanState *fs, Relation rel, int *fields, Oid *ty
 	for (;;)
 	{
 		MemoryContext old;
+		ErrorContextCallback errcb;
 
 		CHECK_FOR_INTERRUPTS();
 		if (pm_table_read_next(read, &batch, &err) != PM_OK)
@@ -965,6 +988,10 @@ aggregate_by_scanning(PaimonFdwScanState *fs, Relation rel, int *fields, Oid *ty
 		*count += batch->nrows;
 		MemoryContextReset(fs->batch_cxt);
 		old = MemoryContextSwitchTo(fs->batch_cxt);
+		errcb.callback = source_context;
+		errcb.arg = read;
+		errcb.previous = error_context_stack;
+		error_context_stack = &errcb;
 		i = 0;
 		foreach(lc, fs->aggs)
 		{
@@ -991,6 +1018,7 @@ aggregate_by_scanning(PaimonFdwScanState *fs, Relation rel, int *fields, Oid *ty
 			}
 			i++;
 		}
+		error_context_stack = errcb.previous;
 		MemoryContextSwitchTo(old);
 	}
 }
@@ -1045,7 +1073,8 @@ aggregate_row(ForeignScanState *node, PaimonFdwScanState *fs, TupleTableSlot *sl
 				nulls[i] = true;
 			else
 				values[i] = stat_datum(row_type->fields[fields[i]].type,
-									   linitial_int(agg) == AGG_MIN ? &mm.min : &mm.max);
+									   linitial_int(agg) == AGG_MIN ? &mm.min : &mm.max,
+									   NameStr(att->attname));
 		}
 		i++;
 	}

@@ -73,6 +73,7 @@ typedef struct PmfdwColumnConverter
 {
 	const pm_type *ptype;
 	Oid			pgtype;			/* target column type */
+	const char *colname;		/* for messages */
 	Oid			elemtype;		/* for arrays */
 	int16		elemlen;
 	bool		elembyval;
@@ -93,8 +94,12 @@ extern Datum pmfdw_convert_value(PmfdwColumnConverter *conv, const pm_vector *ve
 extern void pmfdw_convert_column(PmfdwColumnConverter *conv, const pm_vector *vec,
 								 int64 nrows, Datum *values, bool *nulls);
 
-/* JSON text of a nested value (ROW object, MAP [[k,v],...], ARRAY). */
-extern void pmfdw_append_json(StringInfo buf, const pm_vector *vec, int64 row);
+/*
+ * Days / microseconds since 1970-01-01 as a date / timestamp(tz) Datum;
+ * ERROR 22008 naming column `col` outside Postgres' range.
+ */
+extern Datum pmfdw_date_datum(int64 days, const char *col);
+extern Datum pmfdw_timestamp_datum(int64 micros, const char *col);
 
 /* ---- predicate.c ---- */
 struct pm_predicate;

@@ -177,7 +177,11 @@ def write_avro(path, schema, records, meta):
     meta[b"avro.schema"] = json.dumps(schema).encode()
     meta[b"avro.codec"] = b"null"
     sync = b"paimon_fdw_craft"
-    body = b"".join(_encode(schema, r, {}) for r in records)
+    encoded = {}     # the same record object repeated is encoded once
+    for r in records:
+        if id(r) not in encoded:
+            encoded[id(r)] = _encode(schema, r, {})
+    body = b"".join(encoded[id(r)] for r in records)
     header = MAGIC + _long(len(meta)) + b"".join(_bytes(k) + _bytes(v) for k, v in meta.items()) \
         + _long(0) + sync
     with open(path, "wb") as f:

@@ -100,10 +100,8 @@ time_datum(int32 ms, const char *col)
 }
 
 /*
- * A Paimon string (UTF-8, as Java writes it) in the database encoding:
- * validated (an invalid sequence or a NUL byte, which text cannot hold, is
- * ERROR 22021) and converted when the database is neither UTF-8 nor
- * SQL_ASCII. Returns p itself or a palloc'd copy; *outlen is its length.
+ * A Paimon string is UTF-8 (as Java writes it): an invalid sequence, or a
+ * NUL byte, which text cannot hold, is ERROR 22021.
  */
 static void
 check_utf8(const uint8_t *p, int32 len, const char *col)
@@ -130,6 +128,11 @@ database_takes_utf8(void)
 	return db == PG_UTF8 || db == PG_SQL_ASCII;
 }
 
+/*
+ * A Paimon string in the database encoding: checked, and converted when the
+ * database is neither UTF-8 nor SQL_ASCII. Returns p itself or a palloc'd
+ * copy; *outlen is its length.
+ */
 static const char *
 server_string(const uint8_t *p, int32 len, int32 *outlen, const char *col)
 {

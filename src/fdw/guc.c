@@ -6,17 +6,31 @@
  *	  paimon_fdw.enable_pushdown		off: no qual is pushed to the scan
  *	  paimon_fdw.enable_stats_pruning	min/max/null-count statistics
  *	  paimon_fdw.enable_file_index		file indexes (bloom, bitmap, ...)
+ *
+ *	  and one for the reads themselves:
+ *
+ *	  paimon_fdw.enable_io_uring		off: plain pread (e.g. under valgrind,
+ *										which cannot see io_uring's writes)
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "utils/guc.h"
 
+#include "io/fileio.h"
 #include "pmfdw.h"
 
 bool		pmfdw_enable_pushdown = true;
 bool		pmfdw_enable_stats_pruning = true;
 bool		pmfdw_enable_file_index = true;
+static bool enable_io_uring = true;
+
+static void
+assign_io_uring(bool newval, void *extra)
+{
+	(void) extra;
+	pm_uring_set_enabled(newval);
+}
 
 void
 pmfdw_guc_init(void)
@@ -36,6 +50,11 @@ pmfdw_guc_init(void)
 							 "range bitmap, BSI).",
 							 NULL, &pmfdw_enable_file_index, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.enable_io_uring",
+							 "Reads Paimon files through io_uring where the kernel allows it.",
+							 "When off, files are read with pread.",
+							 &enable_io_uring, true, PGC_SUSET, 0,
+							 NULL, assign_io_uring, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }
 

@@ -309,7 +309,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 
 	/* the core's objects live in cxt, deleted before returning */
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "paimon_fdw plan",
-								ALLOCSET_DEFAULT_SIZES);
+								PMFDW_CONTEXT_SIZES);
 	old = MemoryContextSwitchTo(cxt);
 	env = pmfdw_env_create(cxt);
 	io = pmfdw_fileio_create(cxt);
@@ -693,9 +693,9 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	fs = palloc0(sizeof(PaimonFdwScanState));
 	node->fdw_state = fs;
 	fs->cxt = AllocSetContextCreate(estate->es_query_cxt, "paimon_fdw scan",
-									ALLOCSET_DEFAULT_SIZES);
+									PMFDW_CONTEXT_SIZES);
 	fs->batch_cxt = AllocSetContextCreate(fs->cxt, "paimon_fdw batch",
-										  ALLOCSET_DEFAULT_SIZES);
+										  PMFDW_CONTEXT_SIZES);
 	old = MemoryContextSwitchTo(fs->cxt);
 	pmfdw_get_table_options(scan_table_oid(plan), &fs->opts);
 	fs->env = pmfdw_env_create(fs->cxt);
@@ -750,7 +750,7 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	Relation	rel = node->ss.ss_currentRelation;
 	MemoryContext pred_cxt = AllocSetContextCreate(fs->cxt, "paimon_fdw predicate",
-												   ALLOCSET_SMALL_SIZES);
+												   PMFDW_CONTEXT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(pred_cxt);
 	pm_arena   *arena = pm_arena_create(fs->env);
 	pm_predicate *pred;

@@ -59,6 +59,19 @@ extern pm_env *pmfdw_env_create(MemoryContext cxt);
 /* A FileIO over VFDs; lives in cxt. */
 extern pm_fileio *pmfdw_fileio_create(MemoryContext cxt);
 
+/*
+ * Sizes of the memory contexts the FDW creates. Built with
+ * -DPMFDW_UNCACHED_CONTEXTS (test/valgrind/run.sh does), their first block
+ * differs from Postgres' defaults, so a deleted context goes back to malloc
+ * instead of Postgres' context freelist and valgrind sees any use of its
+ * memory after the delete.
+ */
+#ifdef PMFDW_UNCACHED_CONTEXTS
+#define PMFDW_CONTEXT_SIZES 0, 16 * 1024, ALLOCSET_DEFAULT_MAXSIZE
+#else
+#define PMFDW_CONTEXT_SIZES ALLOCSET_DEFAULT_SIZES
+#endif
+
 /* ---- typemap.c ---- */
 /* Postgres type text for a Paimon type ("bigint", "numeric(10,2)", "jsonb"). */
 extern char *pmfdw_type_sql(const pm_type *type);

@@ -54,6 +54,9 @@ python3 test/compat/run_options.py --corpus "$PAIMON_CORPUS" 2>&1 | tee "$LOGS/o
 echo "== snapshot consistency through SQL (commits between and inside statements)"
 python3 test/compat/run_snapshot.py --corpus "$PAIMON_CORPUS" 2>&1 | tee "$LOGS/snapshot.log" || status=1
 
+echo "== statement_timeout while the core plans (a table of 50000 manifests)"
+python3 test/compat/run_cancel.py --corpus "$PAIMON_CORPUS" 2>&1 | tee "$LOGS/cancel.log" || status=1
+
 echo "== reference oracle (Apache Paimon Java)"
 bash test/oracle/run.sh 2>&1 | tee "$LOGS/oracle.log" || status=1
 
@@ -72,7 +75,7 @@ add "$(grep -ho '\[  PASSED  \] [0-9]*' "$LOGS/unit.log" | awk '{s += $4} END {p
 	"$(grep -ho '\[  SKIPPED \] [0-9]* test' "$LOGS/unit.log" | awk '{s += $4} END {print s + 0}')"
 add "$(sed -n 's/.*All \([0-9]*\) tests passed.*/\1/p' "$LOGS/regress.log" | head -1)" \
 	"$(sed -n 's/.* \([0-9]*\) of [0-9]* tests failed.*/\1/p' "$LOGS/regress.log" | head -1)"
-for f in corpus corrupt options snapshot oracle; do
+for f in corpus corrupt options snapshot cancel oracle; do
 	[ -f "$LOGS/$f.log" ] || continue
 	line=$(grep -E '^([A-Za-z_]+: )?[0-9]+ passed, [0-9]+ failed' "$LOGS/$f.log" | tail -1 | sed 's/^[A-Za-z_]*: //')
 	# "P passed, F failed[, S skipped]"

@@ -8,18 +8,32 @@
  *	  paimon_fdw.enable_file_index		file indexes (bloom, bitmap, ...)
  *	  paimon_fdw.enable_row_group_pruning	Parquet row groups and ORC stripes
  *										by their statistics
+ *
+ *	  and one for the reads themselves:
+ *
+ *	  paimon_fdw.enable_io_uring		off: plain pread (e.g. under valgrind,
+ *										which cannot see io_uring's writes)
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "utils/guc.h"
 
+#include "io/fileio.h"
 #include "pmfdw.h"
 
 bool		pmfdw_enable_pushdown = true;
 bool		pmfdw_enable_stats_pruning = true;
 bool		pmfdw_enable_file_index = true;
 bool		pmfdw_enable_row_group_pruning = true;
+static bool enable_io_uring = true;
+
+static void
+assign_io_uring(bool newval, void *extra)
+{
+	(void) extra;
+	pm_uring_set_enabled(newval);
+}
 
 void
 pmfdw_guc_init(void)
@@ -45,6 +59,11 @@ pmfdw_guc_init(void)
 							 "of deletion-vector tables; primary-key fields otherwise).",
 							 &pmfdw_enable_row_group_pruning, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.enable_io_uring",
+							 "Reads Paimon files through io_uring where the kernel allows it.",
+							 "When off, files are read with pread.",
+							 &enable_io_uring, true, PGC_SUSET, 0,
+							 NULL, assign_io_uring, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }
 

@@ -111,7 +111,7 @@ paimonImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		pmfdw_check_name("table", ((RangeVar *) lfirst(lc))->relname);
 
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "paimon_fdw import",
-								ALLOCSET_DEFAULT_SIZES);
+								PMFDW_CONTEXT_SIZES);
 	old = MemoryContextSwitchTo(cxt);
 	env = pmfdw_env_create(cxt);
 	io = pmfdw_fileio_create(cxt);

@@ -309,7 +309,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 
 	/* the core's objects live in cxt, deleted before returning */
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "paimon_fdw plan",
-								ALLOCSET_DEFAULT_SIZES);
+								PMFDW_CONTEXT_SIZES);
 	old = MemoryContextSwitchTo(cxt);
 	env = pmfdw_env_create(cxt);
 	io = pmfdw_fileio_create(cxt);
@@ -727,9 +727,9 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	fs = palloc0(sizeof(PaimonFdwScanState));
 	node->fdw_state = fs;
 	fs->cxt = AllocSetContextCreate(estate->es_query_cxt, "paimon_fdw scan",
-									ALLOCSET_DEFAULT_SIZES);
+									PMFDW_CONTEXT_SIZES);
 	fs->batch_cxt = AllocSetContextCreate(fs->cxt, "paimon_fdw batch",
-										  ALLOCSET_DEFAULT_SIZES);
+										  PMFDW_CONTEXT_SIZES);
 	old = MemoryContextSwitchTo(fs->cxt);
 	pmfdw_get_table_options(scan_table_oid(plan), &fs->opts);
 	fs->env = pmfdw_env_create(fs->cxt);
@@ -784,7 +784,7 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	Relation	rel = node->ss.ss_currentRelation;
 	MemoryContext pred_cxt = AllocSetContextCreate(fs->cxt, "paimon_fdw predicate",
-												   ALLOCSET_SMALL_SIZES);
+												   PMFDW_CONTEXT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(pred_cxt);
 	pm_arena   *arena = pm_arena_create(fs->env);
 	pm_predicate *pred;
@@ -824,6 +824,22 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 	MemoryContextSwitchTo(old);
 }
 
+/* error context of converting a batch: where its rows came from */
+static void
+source_context(void *arg)
+{
+	pm_table_read *read = arg;
+	bool		merged;
+	const char *path = read != NULL ? pm_table_read_source(read, &merged) : NULL;
+
+	if (path == NULL)
+		return;
+	if (merged)
+		errcontext("rows merged from the Paimon files of bucket \"%s\"", path);
+	else
+		errcontext("Paimon file \"%s\"", path);
+}
+
 /*
  * Convert every retrieved column of the new batch at once (column at a
  * time is where the per-type loops are tight); rows are then served from
@@ -835,6 +851,7 @@ convert_batch(PaimonFdwScanState *fs)
 {
 	int64		n = fs->batch->nrows;
 	MemoryContext old;
+	ErrorContextCallback errcb;
 
 	MemoryContextReset(fs->batch_cxt);
 	if (n > fs->col_capacity)
@@ -851,9 +868,14 @@ convert_batch(PaimonFdwScanState *fs)
 		fs->col_capacity = n;
 	}
 	old = MemoryContextSwitchTo(fs->batch_cxt);
+	errcb.callback = source_context;
+	errcb.arg = fs->read;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
 	for (int i = 0; i < fs->nfields; i++)
 		pmfdw_convert_column(&fs->conv[i], &fs->batch->cols[i], n,
 							 fs->col_values[i], fs->col_nulls[i]);
+	error_context_stack = errcb.previous;
 	MemoryContextSwitchTo(old);
 }
 
@@ -891,12 +913,12 @@ count_rows(PaimonFdwScanState *fs)
 	return n;
 }
 
-/* days and microseconds between 1970-01-01 and 2000-01-01 */
-#define AGG_UNIX_TO_PG_DAYS		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
-
-/* A min/max statistic as a Datum of the column's type (scan_min_max.h types). */
+/*
+ * A min/max statistic of column col as a Datum of the column's type
+ * (scan_min_max.h types).
+ */
 static Datum
-stat_datum(const pm_type *type, const pm_value *v)
+stat_datum(const pm_type *type, const pm_value *v, const char *col)
 {
 	switch (type->id)
 	{
@@ -908,11 +930,11 @@ stat_datum(const pm_type *type, const pm_value *v)
 		case PM_TYPE_BIGINT:
 			return Int64GetDatum(v->u.i64);
 		case PM_TYPE_DATE:
-			return DateADTGetDatum((DateADT) (v->u.i64 - AGG_UNIX_TO_PG_DAYS));
+			return pmfdw_date_datum(v->u.i64, col);
 		case PM_TYPE_TIMESTAMP:
 		case PM_TYPE_TIMESTAMP_LTZ:
 			/* microseconds, the nanos below them dropped: the floor Postgres reads */
-			return Int64GetDatum(v->u.i64 - AGG_UNIX_TO_PG_DAYS * USECS_PER_DAY);
+			return pmfdw_timestamp_datum(v->u.i64, col);
 		case PM_TYPE_DECIMAL:
 			{
 				pm_int128	u = v->u.i128;
@@ -990,6 +1012,7 @@ aggregate_by_scanning(PaimonFdwScanState *fs, Relation rel, int *fields, Oid *ty
 	for (;;)
 	{
 		MemoryContext old;
+		ErrorContextCallback errcb;
 
 		CHECK_FOR_INTERRUPTS();
 		if (pm_table_read_next(read, &batch, &err) != PM_OK)
@@ -999,6 +1022,10 @@ aggregate_by_scanning(PaimonFdwScanState *fs, Relation rel, int *fields, Oid *ty
 		*count += batch->nrows;
 		MemoryContextReset(fs->batch_cxt);
 		old = MemoryContextSwitchTo(fs->batch_cxt);
+		errcb.callback = source_context;
+		errcb.arg = read;
+		errcb.previous = error_context_stack;
+		error_context_stack = &errcb;
 		i = 0;
 		foreach(lc, fs->aggs)
 		{
@@ -1025,6 +1052,7 @@ aggregate_by_scanning(PaimonFdwScanState *fs, Relation rel, int *fields, Oid *ty
 			}
 			i++;
 		}
+		error_context_stack = errcb.previous;
 		MemoryContextSwitchTo(old);
 	}
 }
@@ -1079,7 +1107,8 @@ aggregate_row(ForeignScanState *node, PaimonFdwScanState *fs, TupleTableSlot *sl
 				nulls[i] = true;
 			else
 				values[i] = stat_datum(row_type->fields[fields[i]].type,
-									   linitial_int(agg) == AGG_MIN ? &mm.min : &mm.max);
+									   linitial_int(agg) == AGG_MIN ? &mm.min : &mm.max,
+									   NameStr(att->attname));
 		}
 		i++;
 	}

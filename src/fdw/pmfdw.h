@@ -59,6 +59,19 @@ extern pm_env *pmfdw_env_create(MemoryContext cxt);
 /* A FileIO over VFDs; lives in cxt. */
 extern pm_fileio *pmfdw_fileio_create(MemoryContext cxt);
 
+/*
+ * Sizes of the memory contexts the FDW creates. Built with
+ * -DPMFDW_UNCACHED_CONTEXTS (test/valgrind/run.sh does), their first block
+ * differs from Postgres' defaults, so a deleted context goes back to malloc
+ * instead of Postgres' context freelist and valgrind sees any use of its
+ * memory after the delete.
+ */
+#ifdef PMFDW_UNCACHED_CONTEXTS
+#define PMFDW_CONTEXT_SIZES 0, 16 * 1024, ALLOCSET_DEFAULT_MAXSIZE
+#else
+#define PMFDW_CONTEXT_SIZES ALLOCSET_DEFAULT_SIZES
+#endif
+
 /* ---- typemap.c ---- */
 /* Postgres type text for a Paimon type ("bigint", "numeric(10,2)", "jsonb"). */
 extern char *pmfdw_type_sql(const pm_type *type);
@@ -73,6 +86,7 @@ typedef struct PmfdwColumnConverter
 {
 	const pm_type *ptype;
 	Oid			pgtype;			/* target column type */
+	const char *colname;		/* for messages */
 	Oid			elemtype;		/* for arrays */
 	int16		elemlen;
 	bool		elembyval;
@@ -93,8 +107,12 @@ extern Datum pmfdw_convert_value(PmfdwColumnConverter *conv, const pm_vector *ve
 extern void pmfdw_convert_column(PmfdwColumnConverter *conv, const pm_vector *vec,
 								 int64 nrows, Datum *values, bool *nulls);
 
-/* JSON text of a nested value (ROW object, MAP [[k,v],...], ARRAY). */
-extern void pmfdw_append_json(StringInfo buf, const pm_vector *vec, int64 row);
+/*
+ * Days / microseconds since 1970-01-01 as a date / timestamp(tz) Datum;
+ * ERROR 22008 naming column `col` outside Postgres' range.
+ */
+extern Datum pmfdw_date_datum(int64 days, const char *col);
+extern Datum pmfdw_timestamp_datum(int64 micros, const char *col);
 
 /* ---- predicate.c ---- */
 struct pm_predicate;

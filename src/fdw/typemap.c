@@ -20,6 +20,14 @@
  *
  * Timestamps with more than 6 fraction digits are truncated to microseconds
  * in timestamp/timestamptz columns (as Paimon's Timestamp.toMicros does).
+ *
+ * Values are never trusted: a DATE, TIME, TIMESTAMP or TIMESTAMP_LTZ
+ * outside Postgres' range (dates 4714-11-24 BC .. 5874897 AD, timestamps
+ * 4714-11-24 BC .. 294276 AD, times 00:00 .. 24:00; a finite file value
+ * never becomes +-infinity) is an ERROR 22008, a DECIMAL with more digits
+ * than its precision 22003, and strings must be valid UTF-8 (22021; they
+ * are converted to the database encoding when it differs). Every error
+ * names the column; the scan's error context names the file.
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"
@@ -33,6 +41,7 @@
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/datetime.h"
+#include "mb/pg_wchar.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
 #include "common/shortest_dec.h"
@@ -43,6 +52,133 @@
 /* days and microseconds between 1970-01-01 and 2000-01-01 */
 #define UNIX_TO_PG_DAYS		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
 #define UNIX_TO_PG_MICROS	(UNIX_TO_PG_DAYS * USECS_PER_DAY)
+
+/* Postgres' ranges in Paimon's units (since 1970-01-01; TIME in ms of day) */
+#define MIN_UNIX_DAYS		((int64) DATETIME_MIN_JULIAN - UNIX_EPOCH_JDATE)
+#define END_UNIX_DAYS		((int64) DATE_END_JULIAN - UNIX_EPOCH_JDATE)
+#define MIN_UNIX_MICROS		(MIN_TIMESTAMP + UNIX_TO_PG_MICROS)
+/* END_TIMESTAMP + UNIX_TO_PG_MICROS is beyond int64: checked after the shift */
+#define UNIX_MICROS_VALID(us) \
+	((us) >= MIN_UNIX_MICROS && IS_VALID_TIMESTAMP((us) - UNIX_TO_PG_MICROS))
+#define MAX_TIME_MILLIS		((int64) (USECS_PER_DAY / 1000))
+
+static void pg_attribute_noreturn()
+datetime_out_of_range(const char *what, int64 v, const char *unit, const char *col)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_FIELD_OVERFLOW),
+			 errmsg("%s out of range in column \"%s\"", what, col),
+			 errdetail("The file holds " INT64_FORMAT " %s, outside PostgreSQL's range.",
+					   v, unit)));
+}
+
+/* days since 1970-01-01 as a date, or ERROR */
+Datum
+pmfdw_date_datum(int64 days, const char *col)
+{
+	if (days < MIN_UNIX_DAYS || days >= END_UNIX_DAYS)
+		datetime_out_of_range("date", days, "days since 1970-01-01", col);
+	return DateADTGetDatum((DateADT) (days - UNIX_TO_PG_DAYS));
+}
+
+/* microseconds since 1970-01-01 as a timestamp(tz), or ERROR */
+Datum
+pmfdw_timestamp_datum(int64 micros, const char *col)
+{
+	if (!UNIX_MICROS_VALID(micros))
+		datetime_out_of_range("timestamp", micros, "microseconds since 1970-01-01", col);
+	return TimestampGetDatum(micros - UNIX_TO_PG_MICROS);
+}
+
+/* milliseconds of the day as a time, or ERROR */
+static Datum
+time_datum(int32 ms, const char *col)
+{
+	if (ms < 0 || ms > MAX_TIME_MILLIS)
+		datetime_out_of_range("time", ms, "milliseconds of the day", col);
+	return TimeADTGetDatum((TimeADT) ms * 1000);
+}
+
+/*
+ * A Paimon string is UTF-8 (as Java writes it): an invalid sequence, or a
+ * NUL byte, which text cannot hold, is ERROR 22021.
+ */
+static void
+check_utf8(const uint8_t *p, int32 len, const char *col)
+{
+	int			good = pg_encoding_verifymbstr(PG_UTF8, (const char *) p, len);
+
+	if (good != len)
+		ereport(ERROR,
+				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+				 errmsg("invalid UTF-8 in column \"%s\"", col),
+				 p[good] == 0 ?
+				 errdetail("A %d-byte string holds a NUL byte at offset %d, which text cannot hold.",
+						   len, good) :
+				 errdetail("Byte 0x%02x at offset %d of a %d-byte string is not valid UTF-8.",
+						   p[good], good, len)));
+}
+
+/* whether strings go to the database as they are (after check_utf8) */
+static bool
+database_takes_utf8(void)
+{
+	int			db = GetDatabaseEncoding();
+
+	return db == PG_UTF8 || db == PG_SQL_ASCII;
+}
+
+/*
+ * A Paimon string in the database encoding: checked, and converted when the
+ * database is neither UTF-8 nor SQL_ASCII. Returns p itself or a palloc'd
+ * copy; *outlen is its length.
+ */
+static const char *
+server_string(const uint8_t *p, int32 len, int32 *outlen, const char *col)
+{
+	const char *s;
+
+	check_utf8(p, len, col);
+	*outlen = len;
+	if (database_takes_utf8())
+		return (const char *) p;
+	s = pg_any_to_server((const char *) p, len, PG_UTF8);
+	if (s != (const char *) p)
+		*outlen = (int32) strlen(s);
+	return s;
+}
+
+/* the same, as a text Datum */
+static Datum
+text_datum(const uint8_t *p, int32 len, const char *col)
+{
+	int32		n;
+	const char *s = server_string(p, len, &n, col);
+
+	return PointerGetDatum(cstring_to_text_with_len(s, n));
+}
+
+/*
+ * Whether |unscaled| < 10^precision: a DECIMAL(p,s) value of the file
+ * within its declared type (Paimon's precision is at most 38).
+ */
+static void
+check_decimal(pm_int128 unscaled, int precision, int scale, const char *col)
+{
+	unsigned __int128 a = unscaled < 0 ? -(unsigned __int128) unscaled : (unsigned __int128) unscaled;
+	unsigned __int128 limit = 1;
+
+	if (precision < 1 || precision > 38)
+		return;					/* 10^39 > 2^127: every int128 fits */
+	for (int i = 0; i < precision; i++)
+		limit *= 10;
+	if (a >= limit)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("decimal value out of range in column \"%s\"", col),
+				 errdetail("The file holds a value of more than %d digits for DECIMAL(%d,%d).",
+						   precision, precision, scale)));
+}
 
 static bool
 is_scalar(const pm_type *t)
@@ -179,6 +315,7 @@ pmfdw_converter_init(PmfdwColumnConverter *conv, const pm_type *ptype, Oid pgtyp
 	memset(conv, 0, sizeof(*conv));
 	conv->ptype = ptype;
 	conv->pgtype = pgtype;
+	conv->colname = pstrdup(colname);
 	if (!compatible(ptype, pgtype))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -247,13 +384,15 @@ append_decimal(StringInfo buf, pm_int128 unscaled, int scale)
 }
 
 static void
-append_date(StringInfo buf, int32 days)
+append_date(StringInfo buf, int64 days, const char *col)
 {
 	int			y,
 				m,
 				d;
 
-	j2date(days + UNIX_EPOCH_JDATE, &y, &m, &d);
+	if (days < MIN_UNIX_DAYS || days >= END_UNIX_DAYS)
+		datetime_out_of_range("date", days, "days since 1970-01-01", col);
+	j2date((int) (days + UNIX_EPOCH_JDATE), &y, &m, &d);
 	if (y <= 0)
 		appendStringInfo(buf, "%04d-%02d-%02d BC", 1 - y, m, d);
 	else
@@ -262,19 +401,21 @@ append_date(StringInfo buf, int32 days)
 
 /* ISO timestamp with exactly `precision` fraction digits */
 static void
-append_timestamp(StringInfo buf, int64 micros, int nanos, int precision)
+append_timestamp(StringInfo buf, int64 micros, int nanos, int precision, const char *col)
 {
 	int64		days = micros / USECS_PER_DAY;
 	int64		rem = micros % USECS_PER_DAY;
 	int64		frac_ns;
 	char		fracbuf[16];
 
+	if (!UNIX_MICROS_VALID(micros))
+		datetime_out_of_range("timestamp", micros, "microseconds since 1970-01-01", col);
 	if (rem < 0)
 	{
 		rem += USECS_PER_DAY;
 		days -= 1;
 	}
-	append_date(buf, (int32) days);
+	append_date(buf, days, col);
 	appendStringInfo(buf, "T%02d:%02d:%02d",
 					 (int) (rem / USECS_PER_HOUR),
 					 (int) ((rem / USECS_PER_MINUTE) % 60),
@@ -289,19 +430,28 @@ append_timestamp(StringInfo buf, int64 micros, int nanos, int precision)
 }
 
 static void
-append_json_string(StringInfo buf, const char *s, int len)
+append_json_string(StringInfo buf, const uint8_t *p, int32 len, const char *col)
 {
-	char	   *tmp = pnstrdup(s, len);
+	int32		n;
+	const char *s = server_string(p, len, &n, col);
+	char	   *tmp = pnstrdup(s, n);
 
 	escape_json(buf, tmp);
 	pfree(tmp);
 }
 
 static void
-append_json_value(StringInfo buf, const pm_vector *vec, int64 row);
+append_json(StringInfo buf, const pm_vector *vec, int64 row, const char *col);
+
+/* JSON text of a non-finite float: a string, as Paimon's corpus has it */
+static void
+append_json_nonfinite(StringInfo buf, double f)
+{
+	escape_json(buf, isnan(f) ? "NaN" : (f > 0 ? "Infinity" : "-Infinity"));
+}
 
 static void
-append_json_scalar(StringInfo buf, const pm_vector *vec, int64 row)
+append_json_scalar(StringInfo buf, const pm_vector *vec, int64 row, const char *col)
 {
 	const pm_type *t = vec->type;
 
@@ -327,7 +477,7 @@ append_json_scalar(StringInfo buf, const pm_vector *vec, int64 row)
 				float		f = PM_VEC_VALUES(vec, float)[row];
 
 				if (isnan(f) || isinf(f))
-					append_json_string(buf, isnan(f) ? "NaN" : (f > 0 ? "Infinity" : "-Infinity"), isnan(f) ? 3 : (f > 0 ? 8 : 9));
+					append_json_nonfinite(buf, f);
 				else
 				{
 					char		tmp[32];
@@ -342,7 +492,7 @@ append_json_scalar(StringInfo buf, const pm_vector *vec, int64 row)
 				double		f = PM_VEC_VALUES(vec, double)[row];
 
 				if (isnan(f) || isinf(f))
-					append_json_string(buf, isnan(f) ? "NaN" : (f > 0 ? "Infinity" : "-Infinity"), isnan(f) ? 3 : (f > 0 ? 8 : 9));
+					append_json_nonfinite(buf, f);
 				else
 				{
 					char		tmp[32];
@@ -356,6 +506,7 @@ append_json_scalar(StringInfo buf, const pm_vector *vec, int64 row)
 			{
 				StringInfoData d;
 
+				check_decimal(PM_VEC_VALUES(vec, pm_int128)[row], t->precision, t->scale, col);
 				initStringInfo(&d);
 				append_decimal(&d, PM_VEC_VALUES(vec, pm_int128)[row], t->scale);
 				escape_json(buf, d.data);
@@ -368,7 +519,7 @@ append_json_scalar(StringInfo buf, const pm_vector *vec, int64 row)
 				int32		len;
 				const uint8_t *p = pm_vector_bytes(vec, row, &len);
 
-				append_json_string(buf, (const char *) p, len);
+				append_json_string(buf, p, len, col);
 				break;
 			}
 		case PM_TYPE_BINARY:
@@ -391,13 +542,15 @@ append_json_scalar(StringInfo buf, const pm_vector *vec, int64 row)
 			}
 		case PM_TYPE_DATE:
 			appendStringInfoChar(buf, '"');
-			append_date(buf, PM_VEC_VALUES(vec, int32_t)[row]);
+			append_date(buf, PM_VEC_VALUES(vec, int32_t)[row], col);
 			appendStringInfoChar(buf, '"');
 			break;
 		case PM_TYPE_TIME:
 			{
 				int32		ms = PM_VEC_VALUES(vec, int32_t)[row];
 
+				if (ms < 0 || ms > MAX_TIME_MILLIS)
+					datetime_out_of_range("time", ms, "milliseconds of the day", col);
 				appendStringInfo(buf, "\"%02d:%02d:%02d", ms / 3600000, (ms / 60000) % 60,
 								 (ms / 1000) % 60);
 				if (t->precision > 0)
@@ -415,7 +568,7 @@ append_json_scalar(StringInfo buf, const pm_vector *vec, int64 row)
 		case PM_TYPE_TIMESTAMP_LTZ:
 			appendStringInfoChar(buf, '"');
 			append_timestamp(buf, PM_VEC_VALUES(vec, int64_t)[row],
-							 vec->nanos ? vec->nanos[row] : 0, t->precision);
+							 vec->nanos ? vec->nanos[row] : 0, t->precision, col);
 			if (t->id == PM_TYPE_TIMESTAMP_LTZ)
 				appendStringInfoChar(buf, 'Z');
 			appendStringInfoChar(buf, '"');
@@ -426,18 +579,19 @@ append_json_scalar(StringInfo buf, const pm_vector *vec, int64 row)
 }
 
 static void
-append_json_value(StringInfo buf, const pm_vector *vec, int64 row)
+append_json_value(StringInfo buf, const pm_vector *vec, int64 row, const char *col)
 {
 	if (pm_vector_is_null(vec, row))
 	{
 		appendStringInfoString(buf, "null");
 		return;
 	}
-	pmfdw_append_json(buf, vec, row);
+	append_json(buf, vec, row, col);
 }
 
-void
-pmfdw_append_json(StringInfo buf, const pm_vector *vec, int64 row)
+/* JSON text of a value (ROW object, MAP [[k,v],...], ARRAY, scalar) */
+static void
+append_json(StringInfo buf, const pm_vector *vec, int64 row, const char *col)
 {
 	const pm_type *t = vec->type;
 
@@ -451,7 +605,7 @@ pmfdw_append_json(StringInfo buf, const pm_vector *vec, int64 row)
 					appendStringInfoString(buf, ", ");
 				escape_json(buf, t->fields[i].name);
 				appendStringInfoString(buf, ": ");
-				append_json_value(buf, &vec->children[i], row);
+				append_json_value(buf, &vec->children[i], row, col);
 			}
 			appendStringInfoChar(buf, '}');
 			break;
@@ -462,7 +616,7 @@ pmfdw_append_json(StringInfo buf, const pm_vector *vec, int64 row)
 			{
 				if (i > vec->offsets[row])
 					appendStringInfoString(buf, ", ");
-				append_json_value(buf, &vec->children[0], i);
+				append_json_value(buf, &vec->children[0], i, col);
 			}
 			appendStringInfoChar(buf, ']');
 			break;
@@ -473,25 +627,26 @@ pmfdw_append_json(StringInfo buf, const pm_vector *vec, int64 row)
 				if (i > vec->offsets[row])
 					appendStringInfoString(buf, ", ");
 				appendStringInfoChar(buf, '[');
-				append_json_value(buf, &vec->children[0], i);
+				append_json_value(buf, &vec->children[0], i, col);
 				appendStringInfoString(buf, ", ");
-				append_json_value(buf, &vec->children[1], i);
+				append_json_value(buf, &vec->children[1], i, col);
 				appendStringInfoChar(buf, ']');
 			}
 			appendStringInfoChar(buf, ']');
 			break;
 		default:
-			append_json_scalar(buf, vec, row);
+			append_json_scalar(buf, vec, row, col);
 			break;
 	}
 }
 
 static Datum
-numeric_from_decimal(pm_int128 unscaled, int scale)
+numeric_from_decimal(pm_int128 unscaled, int precision, int scale, const char *col)
 {
 	StringInfoData buf;
 	Datum		d;
 
+	check_decimal(unscaled, precision, scale, col);
 	/* fast paths: fits int64 */
 	if (unscaled >= PG_INT64_MIN && unscaled <= PG_INT64_MAX)
 	{
@@ -521,7 +676,7 @@ static Datum bytes_datum(const uint8_t *p, int32 len)
 
 /* A scalar value as a Datum of its natural Postgres type. */
 static Datum
-scalar_datum(const pm_vector *vec, int64 row, Oid pgtype)
+scalar_datum(const pm_vector *vec, int64 row, Oid pgtype, const char *col)
 {
 	const pm_type *t = vec->type;
 
@@ -554,14 +709,15 @@ scalar_datum(const pm_vector *vec, int64 row, Oid pgtype)
 		case PM_TYPE_DOUBLE:
 			return Float8GetDatum(PM_VEC_VALUES(vec, double)[row]);
 		case PM_TYPE_DECIMAL:
-			return numeric_from_decimal(PM_VEC_VALUES(vec, pm_int128)[row], t->scale);
+			return numeric_from_decimal(PM_VEC_VALUES(vec, pm_int128)[row], t->precision,
+										t->scale, col);
 		case PM_TYPE_CHAR:
 		case PM_TYPE_VARCHAR:
 			{
 				int32		len;
 				const uint8_t *p = pm_vector_bytes(vec, row, &len);
 
-				return PointerGetDatum(cstring_to_text_with_len((const char *) p, len));
+				return text_datum(p, len, col);
 			}
 		case PM_TYPE_BINARY:
 		case PM_TYPE_VARBINARY:
@@ -573,12 +729,12 @@ scalar_datum(const pm_vector *vec, int64 row, Oid pgtype)
 				return bytes_datum(p, len);
 			}
 		case PM_TYPE_DATE:
-			return DateADTGetDatum((DateADT) (PM_VEC_VALUES(vec, int32_t)[row] - UNIX_TO_PG_DAYS));
+			return pmfdw_date_datum(PM_VEC_VALUES(vec, int32_t)[row], col);
 		case PM_TYPE_TIME:
-			return TimeADTGetDatum((TimeADT) PM_VEC_VALUES(vec, int32_t)[row] * 1000);
+			return time_datum(PM_VEC_VALUES(vec, int32_t)[row], col);
 		case PM_TYPE_TIMESTAMP:
 		case PM_TYPE_TIMESTAMP_LTZ:
-			return TimestampGetDatum(PM_VEC_VALUES(vec, int64_t)[row] - UNIX_TO_PG_MICROS);
+			return pmfdw_timestamp_datum(PM_VEC_VALUES(vec, int64_t)[row], col);
 		default:
 			elog(ERROR, "unexpected Paimon type %s", pm_type_id_name(t->id));
 	}
@@ -599,14 +755,14 @@ pmfdw_convert_value(PmfdwColumnConverter *conv, const pm_vector *vec, int64 row,
 		conv->pgtype == VARCHAROID || conv->pgtype == BPCHAROID)
 	{
 		if (pm_type_is_string(vec->type->id))
-			return scalar_datum(vec, row, TEXTOID);
+			return scalar_datum(vec, row, TEXTOID, conv->colname);
 		if (conv->pgtype == JSONBOID || pm_type_is_nested(vec->type->id))
 		{
 			StringInfoData buf;
 			Datum		d;
 
 			initStringInfo(&buf);
-			pmfdw_append_json(&buf, vec, row);
+			append_json(&buf, vec, row, conv->colname);
 			if (conv->pgtype == JSONBOID)
 				d = DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
 			else
@@ -628,18 +784,23 @@ pmfdw_convert_value(PmfdwColumnConverter *conv, const pm_vector *vec, int64 row,
 		for (int i = 0; i < n; i++)
 		{
 			nulls[i] = pm_vector_is_null(elems, lo + i);
-			values[i] = nulls[i] ? (Datum) 0 : scalar_datum(elems, lo + i, conv->elemtype);
+			values[i] = nulls[i] ? (Datum) 0 : scalar_datum(elems, lo + i, conv->elemtype, conv->colname);
 		}
 		return PointerGetDatum(construct_md_array(values, nulls, n > 0 ? 1 : 0, dims, lbs,
 												  conv->elemtype, conv->elemlen,
 												  conv->elembyval, conv->elemalign));
 	}
-	return scalar_datum(vec, row, conv->pgtype);
+	return scalar_datum(vec, row, conv->pgtype, conv->colname);
 }
 
-/* text/bytea values of a varlen vector, laid out in one allocation */
+/*
+ * text/bytea values of a varlen vector, laid out in one allocation; with
+ * utf8_col, each value is checked to be valid UTF-8 (the caller makes sure
+ * the database takes UTF-8 as it is).
+ */
 static void
-convert_varlen_column(const pm_vector *vec, int64 nrows, Datum *values, bool *nulls)
+convert_varlen_column(const pm_vector *vec, int64 nrows, Datum *values, bool *nulls,
+					  const char *utf8_col)
 {
 	Size		total = 0;
 	char	   *buf;
@@ -659,6 +820,8 @@ convert_varlen_column(const pm_vector *vec, int64 nrows, Datum *values, bool *nu
 			continue;
 		}
 		p = pm_vector_bytes(vec, i, &len);
+		if (utf8_col != NULL)
+			check_utf8(p, len, utf8_col);
 		SET_VARSIZE(buf, VARHDRSZ + len);
 		memcpy(VARDATA(buf), p, len);
 		values[i] = PointerGetDatum(buf);
@@ -740,7 +903,7 @@ pmfdw_convert_column(PmfdwColumnConverter *conv, const pm_vector *vec, int64 nro
 		case PM_TYPE_DATE:
 			if (pg == DATEOID)
 			{
-				CONVERT_LOOP(int32_t, DateADTGetDatum((DateADT) (v_ - UNIX_TO_PG_DAYS)));
+				CONVERT_LOOP(int32_t, nulls[i] ? (Datum) 0 : pmfdw_date_datum(v_, conv->colname));
 				return;
 			}
 			break;
@@ -748,15 +911,16 @@ pmfdw_convert_column(PmfdwColumnConverter *conv, const pm_vector *vec, int64 nro
 		case PM_TYPE_TIMESTAMP_LTZ:
 			if (pg == TIMESTAMPOID || pg == TIMESTAMPTZOID)
 			{
-				CONVERT_LOOP(int64_t, TimestampGetDatum(v_ - UNIX_TO_PG_MICROS));
+				CONVERT_LOOP(int64_t,
+							 nulls[i] ? (Datum) 0 : pmfdw_timestamp_datum(v_, conv->colname));
 				return;
 			}
 			break;
 		case PM_TYPE_CHAR:
 		case PM_TYPE_VARCHAR:
-			if (pg == TEXTOID || pg == VARCHAROID || pg == BPCHAROID)
+			if ((pg == TEXTOID || pg == VARCHAROID || pg == BPCHAROID) && database_takes_utf8())
 			{
-				convert_varlen_column(vec, nrows, values, nulls);
+				convert_varlen_column(vec, nrows, values, nulls, conv->colname);
 				return;
 			}
 			break;
@@ -765,7 +929,7 @@ pmfdw_convert_column(PmfdwColumnConverter *conv, const pm_vector *vec, int64 nro
 		case PM_TYPE_BLOB:
 			if (pg == BYTEAOID)
 			{
-				convert_varlen_column(vec, nrows, values, nulls);
+				convert_varlen_column(vec, nrows, values, nulls, NULL);
 				return;
 			}
 			break;

@@ -69,10 +69,12 @@ struct pm_table_read
 	bool		append_dv;		/* append table with deletion vectors: all raw */
 	int			split;			/* next split to start */
 	pm_merge_reader *merge;		/* current split, merge path */
+	const char *merge_path;		/* its bucket directory */
 	/* current split, raw path */
 	const pm_split *raw_split;
 	int			raw_file;
 	pm_data_file_reader *raw_reader;
+	const char *raw_path;		/* raw_reader's file */
 	pm_deletion_vector *raw_dv;
 	pm_arena   *raw_arena;		/* DV-filtered batches */
 	pm_batch	raw_batch;
@@ -318,6 +320,7 @@ raw_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 			if (!file_visible(r, f) || !claim_unit(r))
 				continue;
 			PM_TRY(load_dv(r, f, &r->raw_dv, err));
+			r->raw_path = f->path;
 			/* no merge: every field of append tables and DV tables may prune */
 			pm_scan_read_filter(r->scan, r->append_dv || (r->dv_enabled && r->skip_level0),
 								&filter);
@@ -505,8 +508,25 @@ pm_table_read_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 			r->raw_file = 0;
 		}
 		else if (claim_unit(r))
+		{
+			r->merge_path = sp->bucket_path;
 			PM_TRY(start_merge(r, sp, err));
+		}
 	}
+}
+
+const char *
+pm_table_read_source(const pm_table_read *r, bool *merged)
+{
+	*merged = false;
+	if (r->reader != NULL)
+		return pm_scan_reader_source(r->reader);
+	if (r->merge != NULL)
+	{
+		*merged = true;
+		return r->merge_path;
+	}
+	return r->raw_reader != NULL ? r->raw_path : NULL;
 }
 
 void

@@ -44,6 +44,13 @@ extern pm_code pm_table_read_next(pm_table_read *read, pm_batch **batch, pm_erro
 extern void pm_table_read_close(pm_table_read *read);
 
 /*
+ * Where the rows of the last batch came from, for messages: the local path
+ * of a data file, or, for rows merged from the files of one bucket
+ * (*merged = true), that bucket's directory. NULL before the first batch.
+ */
+extern const char *pm_table_read_source(const pm_table_read *read, bool *merged);
+
+/*
  * Parallel reads: read only the units of work (a file read as is, a split
  * merged) that fn claims; see pm_unit_claim_fn in table/table.h. Set before
  * the first _next call.

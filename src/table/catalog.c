@@ -55,6 +55,7 @@ is_table_dir(pm_fileio *io, const char *dir, pm_arena *arena)
 	int			n;
 	pm_error	err;
 
+	pm_error_clear(&err);		/* io->list may add a path to it */
 	if (schema_dir == NULL || io->list(io, schema_dir, arena, &names, &n, &err) != PM_OK)
 		return false;
 	for (int i = 0; i < n; i++)

@@ -157,6 +157,7 @@ bucket_may_match(bucket_filter *bf, const pm_manifest_entry *e)
 
 	if (bf == NULL || e->total_buckets <= 0 || e->bucket < 0)
 		return true;
+	pm_error_clear(&ignored);
 	if (bf->cached_total != e->total_buckets)
 	{
 		if (pm_bucket_of(bf->key_type, bf->values, e->total_buckets, &bf->cached_bucket,
@@ -216,6 +217,7 @@ manifest_may_match(pm_scan *scan, const pm_manifest_file_meta *m, const pm_predi
 		st->max_values == NULL || st->nnull_counts != t->npartition)
 		return true;
 	pm_arena_reset(tmp);
+	pm_error_clear(&ignored);
 	mins = pm_arena_zalloc(tmp, sizeof(pm_value) * t->npartition);
 	maxs = pm_arena_zalloc(tmp, sizeof(pm_value) * t->npartition);
 	if (mins == NULL || maxs == NULL ||
@@ -364,6 +366,7 @@ resolve_file(pm_scan *scan, const char *bucket_path, pm_data_file_meta *f, pm_er
 		pm_error	ferr;
 
 		/* unknown extensions: default to the table's file.format */
+		pm_error_clear(&ferr);
 		if (pm_file_format_from_path(f->file_name, &f->format, &ferr) != PM_OK)
 		{
 			const char *fmt = pm_schema_option(t->schema, "file.format");

@@ -250,6 +250,7 @@ read_hint(pm_fileio *io, const char *table_path, const char *name, pm_arena *are
 	pm_error	err;
 	int64_t		v = 0;
 
+	pm_error_clear(&err);		/* the read may add a path to it */
 	if (path == NULL || pm_fileio_read_all(io, path, arena, 64, &data, &len, &err) != PM_OK)
 		return 0;
 	for (size_t i = 0; i < len; i++)

@@ -761,6 +761,12 @@ pm_scan_reader_next(pm_scan_reader *r, pm_batch **batch, pm_error *err)
 	}
 }
 
+const char *
+pm_scan_reader_source(const pm_scan_reader *r)
+{
+	return r->current != NULL ? r->current->file->path : NULL;
+}
+
 void
 pm_scan_reader_set_claim(pm_scan_reader *r, pm_unit_claim_fn fn, void *ctx)
 {

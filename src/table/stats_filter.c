@@ -234,6 +234,7 @@ pm_stats_filter_file_ranges(pm_table *table, const pm_data_file_meta *file, pm_a
 	int			arity;
 	pm_error	ignored;
 
+	pm_error_clear(&ignored);
 	for (int i = 0; i < trow->nfields; i++)
 		memset(&ranges[i], 0, sizeof(pm_field_range));
 	PM_TRY(pm_table_schema_by_id(table, file->schema_id, &fs, err));

@@ -143,6 +143,8 @@ extern pm_code pm_scan_reader_open(pm_scan *scan, const int *fields, int nfields
 /* Next batch or *batch = NULL at the end; valid until the next call. */
 extern pm_code pm_scan_reader_next(pm_scan_reader *reader, pm_batch **batch, pm_error *err);
 extern void pm_scan_reader_close(pm_scan_reader *reader);
+/* Local path of the data file the last batch came from (NULL before any). */
+extern const char *pm_scan_reader_source(const pm_scan_reader *reader);
 
 /*
  * Parallel reads. A read is made of units of work: each data file read as

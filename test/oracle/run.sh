@@ -7,7 +7,9 @@
 #      and, when available, pypaimon; compared with Java's own reads; then a few tables
 #      written by pypaimon (when available)
 #   4. verify_read.py self-check on the sample warehouse
-#   5. zones and locale, per Paimon release (ORACLE_PAIMON_VERSIONS): a few seeds
+#   5. the writers: Java reads data files and metadata the core wrote
+#      (write/write_check.sh, metadata/check.sh)
+#   6. zones and locale, per Paimon release (ORACLE_PAIMON_VERSIONS): a few seeds
 #      written by a JVM in Asia/Shanghai, also read by Java in America/New_York,
 #      read through SQL in a session in Asia/Kolkata (+05:30) of a second throwaway
 #      cluster initialised with --locale=en_US.UTF-8 (scripts/pg-tmp.sh)
@@ -100,6 +102,16 @@ else
     echo "run.sh: make_sample_warehouse.sh failed"
     failed=$((failed + 1))
 fi
+
+# The writers (issue 8): Java reads what the core writes. write_check.sh: our
+# Parquet and Avro copies of Java's tables (value stats byte for byte, Java 1.3.1
+# and 1.4.2 read them, Java appends), plus random difftest tables copied by us;
+# metadata/check.sh: our manifests, manifest lists and snapshot JSON on top of
+# Java's tables (a few corpus tables here; METADATA_TABLES=. for all of them).
+echo "-- writers: Java reads the core's data files, manifests and snapshots"
+step bash "$here/write/write_check.sh" "$tmp/write" --difftest "${ORACLE_WRITE_SEEDS:-8}"
+step env METADATA_TABLES="${METADATA_TABLES:-^(append_with_bitmap|append_complex_data|pk_table_partial_update|pk_dv_index_in_data_no_external)\$}" \
+    bash "$here/metadata/check.sh"
 
 # Zones and locale: the writer JVM, Java's reader and the SQL session in three different
 # non-UTC zones, text compared under en_US.UTF-8. Seeds: ORC tables with TIMESTAMP_LTZ in

@@ -56,8 +56,12 @@ extern void pmfdw_error(const pm_error *err) pg_attribute_noreturn();
 /* ---- env.c: allocator and FileIO for the core ---- */
 /* A pm_env allocating in cxt (NULL on OOM, never ERROR). Lives in cxt. */
 extern pm_env *pmfdw_env_create(MemoryContext cxt);
-/* A FileIO over VFDs; lives in cxt. */
+/* A FileIO over VFDs, reading and writing; lives in cxt. */
 extern pm_fileio *pmfdw_fileio_create(MemoryContext cxt);
+/* Remove every file this FileIO created (that still exists); how many. */
+extern int	pmfdw_fileio_remove_created(pm_fileio *io);
+/* Forget the files created so far (they were committed). */
+extern void pmfdw_fileio_forget_created(pm_fileio *io);
 
 /* ---- typemap.c ---- */
 /* Postgres type text for a Paimon type ("bigint", "numeric(10,2)", "jsonb"). */

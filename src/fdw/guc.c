@@ -6,6 +6,8 @@
  *	  paimon_fdw.enable_pushdown		off: no qual is pushed to the scan
  *	  paimon_fdw.enable_stats_pruning	min/max/null-count statistics
  *	  paimon_fdw.enable_file_index		file indexes (bloom, bitmap, ...)
+ *
+ *	  paimon_fdw.write_batch_size		rows per batch handed to the writer
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -17,6 +19,7 @@
 bool		pmfdw_enable_pushdown = true;
 bool		pmfdw_enable_stats_pruning = true;
 bool		pmfdw_enable_file_index = true;
+int			pmfdw_write_batch_size = 4096;
 
 void
 pmfdw_guc_init(void)
@@ -36,6 +39,10 @@ pmfdw_guc_init(void)
 							 "range bitmap, BSI).",
 							 NULL, &pmfdw_enable_file_index, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	DefineCustomIntVariable("paimon_fdw.write_batch_size",
+							"Rows that INSERT and COPY convert into one column batch for the Paimon writer.",
+							NULL, &pmfdw_write_batch_size, 4096, 1, 1000000, PGC_USERSET, 0,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }
 

@@ -20,6 +20,7 @@
 #include "io/fileio.h"
 #include "nodes/pg_list.h"
 #include "table/table.h"
+#include "executor/tuptable.h"
 #include "utils/rel.h"
 
 /* ---- options.c ---- */
@@ -100,6 +101,25 @@ extern void pmfdw_convert_column(PmfdwColumnConverter *conv, const pm_vector *ve
 /* JSON text of a nested value (ROW object, MAP [[k,v],...], ARRAY). */
 extern void pmfdw_append_json(StringInfo buf, const pm_vector *vec, int64 row);
 
+/* ---- row_batch.c: inserted rows into column batches for the writer ---- */
+typedef struct PmfdwRowBatch PmfdwRowBatch;
+
+/*
+ * A batch of up to capacity rows of row_type (the Paimon schema), filled
+ * from the columns of rel matched by name. ERROR when a column has no
+ * field or cannot feed it. Lives in the current memory context and env.
+ */
+extern PmfdwRowBatch *pmfdw_row_batch_create(pm_env *env, const pm_type *row_type,
+											 Relation rel, int capacity);
+/* Append the slot's row (checked and converted; ERROR on a bad value). */
+extern void pmfdw_row_batch_add(PmfdwRowBatch *b, TupleTableSlot *slot);
+extern int64 pmfdw_row_batch_rows(const PmfdwRowBatch *b);
+extern bool pmfdw_row_batch_full(const PmfdwRowBatch *b);
+/* The rows added since the last reset, as a batch for pm_table_writer_write. */
+extern const pm_batch *pmfdw_row_batch_get(PmfdwRowBatch *b);
+/* Empty the batch, keeping its buffers. */
+extern void pmfdw_row_batch_reset(PmfdwRowBatch *b);
+
 /* ---- predicate.c ---- */
 struct pm_predicate;
 struct pm_arena;
@@ -114,6 +134,7 @@ extern struct pm_predicate *pmfdw_build_predicate(List *quals, Relation rel, Ind
 extern bool pmfdw_enable_pushdown;
 extern bool pmfdw_enable_stats_pruning;
 extern bool pmfdw_enable_file_index;
+extern int	pmfdw_write_batch_size;
 
 extern void pmfdw_guc_init(void);
 extern void pmfdw_scan_options(pm_scan_options *options);

@@ -120,6 +120,17 @@ extern const pm_batch *pmfdw_row_batch_get(PmfdwRowBatch *b);
 /* Empty the batch, keeping its buffers. */
 extern void pmfdw_row_batch_reset(PmfdwRowBatch *b);
 
+/* ---- import.c ---- */
+/*
+ * CREATE FOREIGN TABLE <qualified_name> with the columns of schema (as
+ * IMPORT FOREIGN SCHEMA makes them); extra_options: ", name 'value'..." or
+ * NULL.
+ */
+struct pm_schema;
+extern char *pmfdw_foreign_table_sql(const char *qualified_name, const struct pm_schema *schema,
+									 const char *servername, const char *database,
+									 const char *table, const char *extra_options);
+
 /* ---- predicate.c ---- */
 struct pm_predicate;
 struct pm_arena;

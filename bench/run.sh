@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark: read a Paimon append table (10M rows x 7 columns, Parquet/zstd,
 # written by Apache Paimon Java) through paimon_fdw, next to the same rows in
-# a Postgres heap table. Prints the median of several runs per query.
+# a Postgres heap table and DuckDB (from PyPI, in bench/.venv) reading the
+# table's own Parquet files. Prints the median of several runs per query.
 #
 #   bash bench/run.sh [--runs N] [--rows N] [--warehouse DIR]
 #
@@ -62,6 +63,21 @@ NAMES+=("count(*)");            QUERIES+=("SELECT count(*) FROM %s")
 NAMES+=("sum(1 column)");       QUERIES+=("SELECT sum(${C[1]}) FROM %s")
 NAMES+=("2-of-7 projection");   QUERIES+=("SELECT sum(${C[1]}), max(${C[4]}) FROM %s")
 NAMES+=("all 7 columns");       QUERIES+=("SELECT count(${C[0]}), count(${C[1]}), count(${C[2]}), count(${C[3]}), count(${C[4]}), count(${C[5]}), count(${C[6]}) FROM %s")
+NAMES+=("sum(decimal)");        QUERIES+=("SELECT sum(${C[6]}) FROM %s")
+NAMES+=("group by int");        QUERIES+=("SELECT ${C[1]}, count(*), sum(${C[3]}) FROM %s GROUP BY ${C[1]}")
+NAMES+=("order by limit 10");   QUERIES+=("SELECT * FROM %s ORDER BY ${C[3]} DESC LIMIT 10")
+
+# DuckDB on the same files (an append table without deletion vectors: the
+# files are the rows). Its venv is made once.
+if [ ! -x bench/.venv/bin/python ]; then
+	python3 -m venv bench/.venv
+	bench/.venv/bin/pip install -q duckdb
+fi
+FILES="$WAREHOUSE/bench.db/$TABLE/bucket-*/*.parquet"
+duck_ms() {	# $1 = threads, $2 = query over table t
+	bench/.venv/bin/python bench/duckdb_query.py --files "$FILES" --threads "$1" \
+		--runs "$RUNS" --query "$2"
+}
 
 median_ms() {	# $1 = settings, $2 = query
 	local times=()
@@ -72,7 +88,8 @@ median_ms() {	# $1 = settings, $2 = query
 	printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
 }
 
-printf '\n%-20s %12s %12s %12s %12s %9s %9s\n' "query (median ms)" "fdw" "fdw 1 core" "heap" "heap 1 core" "speedup" "1 core"
+printf '\n%-20s %10s %10s %10s %10s %10s %10s %9s %9s\n' "query (median ms)" "fdw" "fdw 1 core" "heap" "heap 1 core" \
+	"duckdb" "duck 1 th" "heap/fdw" "1 core"
 for i in "${!NAMES[@]}"; do
 	q=${QUERIES[$i]}
 	# warm the OS cache once
@@ -81,9 +98,12 @@ for i in "${!NAMES[@]}"; do
 	f1=$(median_ms "SET max_parallel_workers_per_gather = 0" "$(printf "$q" "p.\"$TABLE\"")")
 	h=$(median_ms "SET max_parallel_workers_per_gather = 2" "$(printf "$q" heap)")
 	h1=$(median_ms "SET max_parallel_workers_per_gather = 0" "$(printf "$q" heap)")
-	printf '%-20s %12s %12s %12s %12s %8sx %8sx\n' "${NAMES[$i]}" "$f" "$f1" "$h" "$h1" \
+	d=$(duck_ms 2 "$(printf "$q" t)")
+	d1=$(duck_ms 1 "$(printf "$q" t)")
+	printf '%-20s %10s %10s %10s %10s %10s %10s %8sx %8sx\n' "${NAMES[$i]}" "$f" "$f1" "$h" "$h1" "$d" "$d1" \
 		"$(awk -v h="$h" -v f="$f" 'BEGIN {printf "%.2f", h / f}')" \
 		"$(awk -v h="$h1" -v f="$f1" 'BEGIN {printf "%.2f", h / f}')"
 done
-echo "(fdw and heap: up to 2 parallel workers, Postgres' default; speedup = heap / fdw, each"
-echo " at the same parallelism; $RUNS runs each, median)"
+echo "(fdw and heap: up to 2 parallel workers, Postgres' default; duckdb: 2 threads; '1 core' /"
+echo " '1 th': no parallel workers / 1 thread; heap/fdw = heap time / fdw time at the same"
+echo " parallelism; $RUNS runs each, median)"

@@ -7,6 +7,9 @@
  * atomically" that Paimon commits need: the bytes go to a temporary file
  * in the same directory, are fsynced, and are published with link(2),
  * which fails with EEXIST instead of replacing (rename-without-replace).
+ * Streaming output (create/append/finish/discard) writes a new file in
+ * place: O_CREAT | O_EXCL (PM_ERR_CONFLICT if it exists), full writes,
+ * fsync of the file and its directory at finish, unlink at discard.
  *-------------------------------------------------------------------------
  */
 #include "io/fileio.h"
@@ -209,6 +212,11 @@ write_all(int fd, const uint8_t *p, size_t len)
 				continue;
 			return PM_ERR_IO;
 		}
+		if (n == 0)
+		{
+			errno = ENOSPC;		/* no progress: treat as a full disk */
+			return PM_ERR_IO;
+		}
 		p += n;
 		len -= (size_t) n;
 	}
@@ -300,6 +308,82 @@ local_write_new(pm_fileio *io, const char *path, const void *data, size_t len,
 	return PM_OK;
 }
 
+struct pm_out_file
+{
+	int			fd;
+	char		path[];
+};
+
+static pm_code
+local_create(pm_fileio *io, const char *path, pm_out_file **out, pm_error *err)
+{
+	local_state *st = io->state;
+	size_t		plen = strlen(path);
+	pm_out_file *f;
+	int			fd;
+
+	*out = NULL;
+	f = pm_alloc(st->env, sizeof(pm_out_file) + plen + 1);
+	if (f == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory creating a file");
+	do
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+	{
+		int			e = errno;
+
+		pm_free(st->env, f);
+		if (e == EEXIST)
+		{
+			pm_fail(err, PM_ERR_CONFLICT, "file already exists");
+			pm_error_set_path(err, path);
+			return PM_ERR_CONFLICT;
+		}
+		return fail_path(err, e, path, "create file");
+	}
+	f->fd = fd;
+	memcpy(f->path, path, plen + 1);
+	*out = f;
+	return PM_OK;
+}
+
+static pm_code
+local_append(pm_fileio *io, pm_out_file *f, const void *data, size_t len, pm_error *err)
+{
+	if (write_all(f->fd, data, len) != PM_OK)
+		return fail_path(err, errno, f->path, "write file");
+	return PM_OK;
+}
+
+static pm_code
+local_finish(pm_fileio *io, pm_out_file *f, pm_error *err)
+{
+	local_state *st = io->state;
+	int			e;
+
+	if (fsync(f->fd) != 0)
+		return fail_path(err, errno, f->path, "fsync file");
+	e = close(f->fd) == 0 ? 0 : errno;
+	f->fd = -1;
+	if (e != 0)
+		return fail_path(err, e, f->path, "close file");
+	fsync_parent(f->path);
+	pm_free(st->env, f);
+	return PM_OK;
+}
+
+static void
+local_discard(pm_fileio *io, pm_out_file *f)
+{
+	local_state *st = io->state;
+
+	if (f->fd >= 0)
+		close(f->fd);
+	unlink(f->path);
+	pm_free(st->env, f);
+}
+
 static pm_code
 local_remove(pm_fileio *io, const char *path, pm_error *err)
 {
@@ -367,6 +451,10 @@ pm_local_fileio_create(const pm_env *env)
 	io->write_new = local_write_new;
 	io->remove = local_remove;
 	io->mkdirs = local_mkdirs;
+	io->create = local_create;
+	io->append = local_append;
+	io->finish = local_finish;
+	io->discard = local_discard;
 	io->state = st;
 	return io;
 }

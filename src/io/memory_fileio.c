@@ -19,6 +19,7 @@ typedef struct mem_entry
 	bool		is_dir;
 	uint8_t    *data;
 	size_t		len;
+	size_t		cap;			/* allocated bytes of data (files being written) */
 	char		path[];
 } mem_entry;
 
@@ -32,9 +33,17 @@ typedef struct mem_state
 	char	   *fail_open_path;
 	pm_code		fail_open_code;
 	int			open_files;
+	int			writes;
+	int			fail_write_at;	/* output call number that fails, 0: none */
+	pm_code		fail_write_code;
 } mem_state;
 
 struct pm_file
+{
+	mem_entry  *entry;
+};
+
+struct pm_out_file
 {
 	mem_entry  *entry;
 };
@@ -82,6 +91,7 @@ add_entry(mem_state *st, const char *path, const void *data, size_t len, bool is
 		if (len > 0)
 			memcpy(e->data, data, len);
 		e->len = len;
+		e->cap = len + 1;
 	}
 	e->next = st->entries;
 	st->entries = e;
@@ -303,6 +313,99 @@ mem_remove(pm_fileio *io, const char *path, pm_error *err)
 }
 
 static pm_code
+mem_create(pm_fileio *io, const char *path, pm_out_file **out, pm_error *err)
+{
+	mem_state  *st = io->state;
+	pm_out_file *f;
+
+	*out = NULL;
+	if (mem_exists(io, path))
+	{
+		pm_fail(err, PM_ERR_CONFLICT, "file already exists");
+		pm_error_set_path(err, path);
+		return PM_ERR_CONFLICT;
+	}
+	f = pm_alloc(st->env, sizeof(pm_out_file));
+	if (f == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory creating a file");
+	f->entry = add_entry(st, path, NULL, 0, false);
+	if (f->entry == NULL)
+	{
+		pm_free(st->env, f);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory creating a file");
+	}
+	st->open_files++;
+	*out = f;
+	return PM_OK;
+}
+
+static pm_code
+count_write(mem_state *st, pm_out_file *f, pm_error *err)
+{
+	st->writes++;
+	if (st->fail_write_at > 0 && st->writes == st->fail_write_at)
+	{
+		pm_code		code = st->fail_write_code;
+
+		st->fail_write_at = 0;
+		if (code == PM_ERR_IO)
+			pm_fail_errno(err, EIO, "injected write failure");
+		else
+			pm_fail(err, code, "injected write failure");
+		pm_error_set_path(err, f->entry->path);
+		return code;
+	}
+	return PM_OK;
+}
+
+static pm_code
+mem_append(pm_fileio *io, pm_out_file *f, const void *data, size_t len, pm_error *err)
+{
+	mem_state  *st = io->state;
+	mem_entry  *e = f->entry;
+
+	PM_TRY(count_write(st, f, err));
+	if (len > e->cap - e->len)
+	{
+		size_t		ncap = e->cap * 2 > e->len + len ? e->cap * 2 : e->len + len;
+		uint8_t    *nd = pm_alloc(st->env, ncap);
+
+		if (nd == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory writing a file");
+		if (e->len > 0)
+			memcpy(nd, e->data, e->len);
+		pm_free(st->env, e->data);
+		e->data = nd;
+		e->cap = ncap;
+	}
+	if (len > 0)
+		memcpy(e->data + e->len, data, len);
+	e->len += len;
+	return PM_OK;
+}
+
+static pm_code
+mem_finish(pm_fileio *io, pm_out_file *f, pm_error *err)
+{
+	mem_state  *st = io->state;
+
+	PM_TRY(count_write(st, f, err));
+	st->open_files--;
+	pm_free(st->env, f);
+	return PM_OK;
+}
+
+static void
+mem_discard(pm_fileio *io, pm_out_file *f)
+{
+	mem_state  *st = io->state;
+
+	f->entry->dead = true;
+	st->open_files--;
+	pm_free(st->env, f);
+}
+
+static pm_code
 mem_mkdirs(pm_fileio *io, const char *path, pm_error *err)
 {
 	mem_state  *st = io->state;
@@ -343,6 +446,10 @@ pm_memory_fileio_create(const pm_env *env)
 	io->write_new = mem_write_new;
 	io->remove = mem_remove;
 	io->mkdirs = mem_mkdirs;
+	io->create = mem_create;
+	io->append = mem_append;
+	io->finish = mem_finish;
+	io->discard = mem_discard;
 	io->state = st;
 	return io;
 }
@@ -390,6 +497,15 @@ pm_memory_fileio_fail_read(pm_fileio *io, int nth, pm_code code)
 
 	st->fail_at = nth > 0 ? st->reads + nth : 0;
 	st->fail_code = code;
+}
+
+void
+pm_memory_fileio_fail_write(pm_fileio *io, int nth, pm_code code)
+{
+	mem_state  *st = io->state;
+
+	st->fail_write_at = nth > 0 ? st->writes + nth : 0;
+	st->fail_write_code = code;
 }
 
 void

@@ -4,7 +4,8 @@
  *
  * Files are byte buffers keyed by path; directories exist implicitly (any
  * file below them) or explicitly (mkdirs). Reads can be made to fail to test
- * the error paths of the layers above.
+ * the error paths of the layers above, and so can writes of files
+ * created through the streaming output ops.
  *-------------------------------------------------------------------------
  */
 #ifndef PM_IO_MEMORY_FILEIO_H
@@ -27,10 +28,20 @@ extern pm_code pm_memory_fileio_add(pm_fileio *io, const char *path, const void 
  */
 extern void pm_memory_fileio_fail_read(pm_fileio *io, int nth, pm_code code);
 
+/*
+ * Make the nth output call from now (1 = the next; append and finish calls
+ * count one each) fail with code (PM_ERR_IO gets sys_errno EIO). 0 turns
+ * the injection off. The failure happens once.
+ */
+extern void pm_memory_fileio_fail_write(pm_fileio *io, int nth, pm_code code);
+
 /* Make every open of path fail with code (PM_OK: stop). One path at a time. */
 extern void pm_memory_fileio_fail_open(pm_fileio *io, const char *path, pm_code code);
 
-/* Reads (pread + read_ranges calls) so far, and files currently open. */
+/*
+ * Reads (pread + read_ranges calls) so far, and files currently open (for
+ * reading, or created and neither finished nor discarded).
+ */
 extern int	pm_memory_fileio_read_count(pm_fileio *io);
 extern int	pm_memory_fileio_open_files(pm_fileio *io);
 

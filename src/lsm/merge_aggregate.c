@@ -30,7 +30,7 @@
 
 #include "index/roaring_portable.h"
 #include "lsm/key_compare.h"
-#include "lsm/vector_builder.h"
+#include "common/vector_builder.h"
 
 static const pm_merge_cell null_cell = {NULL, 0};
 

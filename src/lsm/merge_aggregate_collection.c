@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "lsm/key_compare.h"
-#include "lsm/vector_builder.h"
+#include "common/vector_builder.h"
 
 static const pm_merge_cell null_cell = {NULL, 0};
 

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "lsm/key_compare.h"
-#include "lsm/vector_builder.h"
+#include "common/vector_builder.h"
 
 #define DEFAULT_BATCH_SIZE 1024
 

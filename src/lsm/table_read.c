@@ -29,7 +29,7 @@
 #include "index/deletion_vector.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
-#include "lsm/vector_builder.h"
+#include "common/vector_builder.h"
 #include "table/split.h"
 
 /* One data file as a sorted run of the merge. */

@@ -671,3 +671,80 @@ pm_data_type_to_string(const pm_type *type, pm_arena *arena)
 	to_string(type, buf, sizeof(buf), &len, 0);
 	return pm_arena_strdup(arena, buf);
 }
+
+static void
+write_json(pm_json_out *out, const pm_type *t, int depth)
+{
+	const char *suffix = t->nullable ? "" : " NOT NULL";
+	char		tag[32];
+
+	if (depth > MAX_DEPTH)
+	{
+		out->failed = out->too_deep = true;
+		return;
+	}
+	switch (t->id)
+	{
+		case PM_TYPE_ARRAY:
+		case PM_TYPE_MULTISET:
+			snprintf(tag, sizeof(tag), "%s%s", t->id == PM_TYPE_ARRAY ? "ARRAY" : "MULTISET", suffix);
+			pm_json_begin_object(out);
+			pm_json_field_string(out, "type", tag);
+			pm_json_name(out, "element");
+			write_json(out, t->element, depth + 1);
+			pm_json_end_object(out);
+			break;
+		case PM_TYPE_MAP:
+			snprintf(tag, sizeof(tag), "MAP%s", suffix);
+			pm_json_begin_object(out);
+			pm_json_field_string(out, "type", tag);
+			pm_json_name(out, "key");
+			write_json(out, t->element, depth + 1);
+			pm_json_name(out, "value");
+			write_json(out, t->value, depth + 1);
+			pm_json_end_object(out);
+			break;
+		case PM_TYPE_ROW:
+			snprintf(tag, sizeof(tag), "ROW%s", suffix);
+			pm_json_begin_object(out);
+			pm_json_field_string(out, "type", tag);
+			pm_json_name(out, "fields");
+			pm_json_begin_array(out);
+			for (int i = 0; i < t->nfields; i++)
+				pm_data_field_write_json(out, &t->fields[i], NULL);
+			pm_json_end_array(out);
+			pm_json_end_object(out);
+			break;
+		default:
+			{
+				char	   *s = pm_data_type_to_string(t, out->arena);
+
+				if (s == NULL)
+					out->failed = true;
+				else
+					pm_json_string(out, s);
+			}
+			break;
+	}
+}
+
+void
+pm_data_type_write_json(pm_json_out *out, const pm_type *type)
+{
+	write_json(out, type, 0);
+}
+
+void
+pm_data_field_write_json(pm_json_out *out, const pm_field *field, const char *default_value)
+{
+	pm_json_begin_object(out);
+	pm_json_field_int(out, "id", field->id);
+	pm_json_field_string(out, "name", field->name);
+	pm_json_name(out, "type");
+	pm_data_type_write_json(out, field->type);
+	if (field->description != NULL)
+		pm_json_field_string(out, "description", field->description);
+	if (default_value != NULL)
+		pm_json_field_string(out, "defaultValue", default_value);
+	pm_json_end_object(out);
+}

@@ -19,6 +19,7 @@
 
 #include "common/arena.h"
 #include "common/error.h"
+#include "common/json_out.h"
 #include "common/type.h"
 
 /*
@@ -41,5 +42,17 @@ extern int32_t pm_data_type_max_field_id(const pm_type *type);
 
 /* SQL-ish text of a type as Paimon writes it ("DECIMAL(5, 2) NOT NULL"), in arena. */
 extern char *pm_data_type_to_string(const pm_type *type, pm_arena *arena);
+
+/*
+ * Write a type / a DataField as Java 1.4.2 serializes them into schema
+ * files: atomic types as their SQL string, ARRAY/MULTISET {"type",
+ * "element"}, MAP {"type", "key", "value"}, ROW {"type", "fields"} with
+ * "... NOT NULL" in "type" when not nullable; a field is {"id", "name",
+ * "type", "description"?, "defaultValue"?} (DataType/ArrayType/MapType/
+ * MultisetType/RowType/DataField.serializeJson).
+ */
+extern void pm_data_type_write_json(pm_json_out *out, const pm_type *type);
+extern void pm_data_field_write_json(pm_json_out *out, const pm_field *field,
+									 const char *default_value);
 
 #endif							/* PM_ROW_DATA_TYPE_H */

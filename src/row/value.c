@@ -282,3 +282,56 @@ pm_value_format(pm_arena *arena, const pm_type *type, const pm_value *value)
 			}
 	}
 }
+
+bool
+pm_vector_value(const pm_vector *v, int64_t i, pm_value *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (pm_vector_is_null(v, i))
+	{
+		out->is_null = true;
+		return true;
+	}
+	switch (v->type->id)
+	{
+		case PM_TYPE_BOOLEAN:
+			out->u.i64 = PM_VEC_VALUES(v, uint8_t)[i] != 0;
+			return true;
+		case PM_TYPE_TINYINT:
+			out->u.i64 = PM_VEC_VALUES(v, int8_t)[i];
+			return true;
+		case PM_TYPE_SMALLINT:
+			out->u.i64 = PM_VEC_VALUES(v, int16_t)[i];
+			return true;
+		case PM_TYPE_INT:
+		case PM_TYPE_DATE:
+		case PM_TYPE_TIME:
+			out->u.i64 = PM_VEC_VALUES(v, int32_t)[i];
+			return true;
+		case PM_TYPE_BIGINT:
+			out->u.i64 = PM_VEC_VALUES(v, int64_t)[i];
+			return true;
+		case PM_TYPE_FLOAT:
+			out->u.f64 = PM_VEC_VALUES(v, float)[i];
+			return true;
+		case PM_TYPE_DOUBLE:
+			out->u.f64 = PM_VEC_VALUES(v, double)[i];
+			return true;
+		case PM_TYPE_DECIMAL:
+			out->u.i128 = PM_VEC_VALUES(v, pm_int128)[i];
+			return true;
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			out->u.i64 = PM_VEC_VALUES(v, int64_t)[i];
+			out->nanos = v->nanos != NULL ? v->nanos[i] : 0;
+			return true;
+		case PM_TYPE_ARRAY:
+		case PM_TYPE_MULTISET:
+		case PM_TYPE_MAP:
+		case PM_TYPE_ROW:
+			return false;
+		default:
+			out->u.bytes.ptr = pm_vector_bytes(v, i, &out->u.bytes.len);
+			return true;
+	}
+}

@@ -15,6 +15,7 @@
 #include "common/arena.h"
 #include "common/type.h"
 #include "common/value.h"
+#include "common/vector.h"
 
 /*
  * <0, 0, >0 as a sorts before, equal to, after b. Both must be non-null and
@@ -30,6 +31,13 @@ extern int	pm_value_compare(const pm_type *type, const pm_value *a, const pm_val
  * binaries as \x0a1b.
  */
 extern char *pm_value_format(pm_arena *arena, const pm_type *type, const pm_value *value);
+
+/*
+ * Value i of a vector of a scalar type (common/vector.h layout to the
+ * common/value.h convention; bytes point into the vector). false for
+ * nested types (ARRAY/MULTISET/MAP/ROW), which have no single value.
+ */
+extern bool pm_vector_value(const pm_vector *v, int64_t i, pm_value *out);
 
 /* Days since 1970-01-01 to proleptic Gregorian year, month (1-12), day. */
 extern void pm_date_from_days(int64_t days, int64_t *year, int *month, int *day);

@@ -5,8 +5,7 @@
  *
  * One requested ROW type covers every DataFileMeta version from 0.4 to 2.x:
  * fields a writer did not have read as NULL (format reader contract) and
- * get their documented defaults. _CREATION_TIME is not read (nothing below
- * the FDW uses it). Identity for merging includes the level (§6.4: a DELETE
+ * get their documented defaults. Identity for merging includes the level (§6.4: a DELETE
  * L0 + ADD L5 of one file name is an upgrade).
  *
  * Spec: ../shared/docs/paimon-format-metadata.md §6.
@@ -16,6 +15,7 @@
 
 #include <string.h>
 
+#include "common/floor_div.h"
 #include "format/format_reader.h"
 #include "row/data_type.h"
 #include "table/manifest_list.h"
@@ -31,7 +31,8 @@
 	"_MIN_SEQUENCE_NUMBER BIGINT, _MAX_SEQUENCE_NUMBER BIGINT, _SCHEMA_ID BIGINT, " \
 	"_LEVEL INT, _EXTRA_FILES ARRAY<STRING>, _DELETE_ROW_COUNT BIGINT, " \
 	"_EMBEDDED_FILE_INDEX BYTES, _FILE_SOURCE TINYINT, _VALUE_STATS_COLS ARRAY<STRING>, " \
-	"_EXTERNAL_PATH STRING, _FIRST_ROW_ID BIGINT, _WRITE_COLS ARRAY<STRING>>>"
+	"_EXTERNAL_PATH STRING, _FIRST_ROW_ID BIGINT, _WRITE_COLS ARRAY<STRING>, " \
+	"_CREATION_TIME TIMESTAMP(3)>>"
 
 /* indexes into the _FILE row */
 enum
@@ -39,7 +40,7 @@ enum
 	F_NAME, F_SIZE, F_ROWS, F_MIN_KEY, F_MAX_KEY, F_KEY_STATS, F_VALUE_STATS,
 	F_MIN_SEQ, F_MAX_SEQ, F_SCHEMA_ID, F_LEVEL, F_EXTRA, F_DELETE_ROWS,
 	F_EMBEDDED_INDEX, F_SOURCE, F_STATS_COLS, F_EXTERNAL, F_FIRST_ROW_ID,
-	F_WRITE_COLS, F_COUNT
+	F_WRITE_COLS, F_CREATION_TIME, F_COUNT
 };
 
 static pm_code
@@ -100,6 +101,10 @@ decode_row(const pm_batch *b, int64_t i, pm_arena *arena, pm_manifest_entry *e,
 	f->first_row_id = pm_meta_vector_int(&c[F_FIRST_ROW_ID], i, 0);
 	if (!pm_meta_vector_strings(&c[F_WRITE_COLS], i, arena, &f->write_cols, &f->nwrite_cols))
 		nomem = true;
+	/* TIMESTAMP(3) as read: microseconds; Java stores the millisecond */
+	f->has_creation_time = !pm_vector_is_null(&c[F_CREATION_TIME], i) &&
+		c[F_CREATION_TIME].length > i;
+	f->creation_time_millis = pm_floor_div(pm_meta_vector_int(&c[F_CREATION_TIME], i, 0), 1000);
 	if (nomem)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	if (!pm_catalog_name_valid(f->file_name))

@@ -24,7 +24,8 @@
 	"ROW<_VERSION INT, _FILE_NAME STRING, _FILE_SIZE BIGINT, " \
 	"_NUM_ADDED_FILES BIGINT, _NUM_DELETED_FILES BIGINT, " \
 	"_PARTITION_STATS " PM_SIMPLE_STATS_TYPE ", _SCHEMA_ID BIGINT, " \
-	"_MIN_BUCKET INT, _MAX_BUCKET INT, _MIN_LEVEL INT, _MAX_LEVEL INT>"
+	"_MIN_BUCKET INT, _MAX_BUCKET INT, _MIN_LEVEL INT, _MAX_LEVEL INT, " \
+	"_MIN_ROW_ID BIGINT, _MAX_ROW_ID BIGINT>"
 
 int64_t
 pm_meta_vector_int(const pm_vector *v, int64_t i, int64_t if_null)
@@ -292,6 +293,9 @@ list_row(void *ctx, const pm_batch *b, int64_t i, pm_error *err)
 	m->has_level_range = !pm_vector_is_null(&b->cols[9], i) && !pm_vector_is_null(&b->cols[10], i);
 	m->min_level = (int32_t) pm_meta_vector_int(&b->cols[9], i, 0);
 	m->max_level = (int32_t) pm_meta_vector_int(&b->cols[10], i, 0);
+	m->has_row_id_range = !pm_vector_is_null(&b->cols[11], i) && !pm_vector_is_null(&b->cols[12], i);
+	m->min_row_id = pm_meta_vector_int(&b->cols[11], i, 0);
+	m->max_row_id = pm_meta_vector_int(&b->cols[12], i, 0);
 	if (nomem)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	if (!pm_catalog_name_valid(m->file_name))

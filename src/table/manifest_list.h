@@ -37,6 +37,9 @@ typedef struct pm_manifest_file_meta
 	bool		has_level_range;
 	int32_t		min_level;
 	int32_t		max_level;
+	bool		has_row_id_range;	/* _MIN_ROW_ID/_MAX_ROW_ID (1.3+) not null */
+	int64_t		min_row_id;
+	int64_t		max_row_id;
 } pm_manifest_file_meta;
 
 /*

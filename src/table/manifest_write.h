@@ -27,15 +27,23 @@
 
 typedef struct pm_manifest_write_options
 {
-	pm_file_format format;		/* manifest.format; only AVRO for now */
+	pm_file_format format;		/* manifest.format; only AVRO for now (else PM_ERR_UNSUPPORTED) */
 	const char *compression;	/* manifest.compression; NULL = "zstd" */
 } pm_manifest_write_options;
 
 /*
  * Write `entries` (in order) to a new <table_path>/manifest/manifest-<uuid>-0
- * and describe it in *meta (file name and size, added/deleted counts,
- * partition stats over `partition_type`, schema id, bucket and level
- * ranges), all in arena.
+ * (the directory is created if missing) and describe it in *meta as Java's
+ * ManifestEntryWriter does (file name and size, added/deleted counts,
+ * partition stats over `partition_type` in full mode, schema id = the
+ * largest of the files' or `schema_id` when there are none, bucket and
+ * level ranges, row id range when every file has a first row id; with no
+ * entries the ranges are Java's MAX/MIN sentinels), all in arena.
+ * In an entry, NULL min/max keys and NULL stats min/max values are written
+ * as Java's EMPTY_ROW (DataFileMeta.EMPTY_MIN_KEY, SimpleStats.EMPTY_STATS);
+ * the other "absent" conventions are pm_data_file_meta's (-1 counts and
+ * file source, has_* flags, NULL strings). A file of the table written by
+ * Java 1.4.2 has the same Avro schema byte for byte.
  */
 extern pm_code pm_manifest_file_write(const pm_env *env, pm_fileio *io, const char *table_path,
 									  const pm_manifest_write_options *options,
@@ -45,8 +53,9 @@ extern pm_code pm_manifest_file_write(const pm_env *env, pm_fileio *io, const ch
 									  pm_error *err);
 
 /*
- * Write `metas` (in order) to a new <table_path>/manifest/manifest-list-<uuid>-<n>;
- * its name (in arena) and size are returned.
+ * Write `metas` (in order) to a new <table_path>/manifest/manifest-list-<uuid>-0
+ * (a fresh uuid per list); its name (in arena) and size are returned.
+ * _MIN/_MAX_BUCKET, _LEVEL and _ROW_ID are NULL where the has_* flag is false.
  */
 extern pm_code pm_manifest_list_write(const pm_env *env, pm_fileio *io, const char *table_path,
 									  const pm_manifest_write_options *options,

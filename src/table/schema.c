@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_out.h"
 #include "row/data_type.h"
 #include "table/table_int.h"
 
@@ -147,7 +148,17 @@ parse_root(const json_t *root, pm_arena *arena, pm_schema *s, pm_error *err)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < nfields; i++)
 	{
+		const json_t *dflt = json_object_get(json_array_get(fields, i), "defaultValue");
+
 		PM_TRY(pm_data_field_from_json(json_array_get(fields, i), arena, &f[i], err));
+		if (json_is_string(dflt))
+		{
+			if (s->default_values == NULL)
+				s->default_values = pm_arena_zalloc(arena, sizeof(char *) * (nfields + 1));
+			if (s->default_values == NULL ||
+				(s->default_values[i] = pm_arena_strdup(arena, json_string_value(dflt))) == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		}
 		for (size_t k = 0; k < i; k++)
 			if (strcmp(f[k].name, f[i].name) == 0 || f[k].id == f[i].id)
 				return pm_fail(err, PM_ERR_CORRUPT, "schema has duplicate field \"%.100s\"", f[i].name);
@@ -233,6 +244,53 @@ pm_schema_load(pm_fileio *io, const char *table_path, int64_t id, pm_arena *aren
 		return pm_fail(err, PM_ERR_CORRUPT, "schema file says id %lld", (long long) (*out)->id);
 	}
 	return PM_OK;
+}
+
+/* SchemaSerializer.serialize (release-1.4.2), field by field. */
+pm_code
+pm_schema_to_json(const pm_schema *schema, pm_arena *arena, char **json, size_t *len,
+				  pm_error *err)
+{
+	pm_json_out *out = pm_arena_alloc(arena, sizeof(pm_json_out));
+	const pm_type *row = schema->row_type;
+
+	*json = NULL;
+	*len = 0;
+	if (out == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (row == NULL || row->id != PM_TYPE_ROW)
+		return pm_fail(err, PM_ERR_INVALID, "schema without a ROW type");
+	pm_json_out_init(out, arena);
+	pm_json_begin_object(out);
+	pm_json_field_int(out, "version", schema->version);
+	pm_json_field_int(out, "id", schema->id);
+	pm_json_name(out, "fields");
+	pm_json_begin_array(out);
+	for (int i = 0; i < row->nfields; i++)
+		pm_data_field_write_json(out, &row->fields[i],
+								 schema->default_values ? schema->default_values[i] : NULL);
+	pm_json_end_array(out);
+	pm_json_field_int(out, "highestFieldId", schema->highest_field_id);
+	pm_json_name(out, "partitionKeys");
+	pm_json_begin_array(out);
+	for (int i = 0; i < schema->npartition_keys; i++)
+		pm_json_string(out, schema->partition_keys[i]);
+	pm_json_end_array(out);
+	pm_json_name(out, "primaryKeys");
+	pm_json_begin_array(out);
+	for (int i = 0; i < schema->nprimary_keys; i++)
+		pm_json_string(out, schema->primary_keys[i]);
+	pm_json_end_array(out);
+	pm_json_name(out, "options");
+	pm_json_begin_object(out);
+	for (int i = 0; i < schema->noptions; i++)
+		pm_json_field_string(out, schema->option_keys[i], schema->option_values[i]);
+	pm_json_end_object(out);
+	if (schema->comment != NULL)
+		pm_json_field_string(out, "comment", schema->comment);
+	pm_json_field_int(out, "timeMillis", schema->time_millis);
+	pm_json_end_object(out);
+	return pm_json_out_finish(out, json, len, err);
 }
 
 /* "<prefix><decimal long>" -> id; false if the suffix is not a decimal long */

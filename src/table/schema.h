@@ -21,6 +21,12 @@ typedef struct pm_schema
 	int64_t		id;
 	int			version;
 	const pm_type *row_type;	/* ROW of the table's columns, with field ids */
+	/*
+	 * "defaultValue" of each top-level field (row_type->nfields entries,
+	 * NULL = none), or NULL if no field has one. Default values of nested
+	 * ROW fields are not kept.
+	 */
+	const char **default_values;
 	int			npartition_keys;
 	const char **partition_keys;
 	int			nprimary_keys;

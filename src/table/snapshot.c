@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "common/json_out.h"
 #include "table/catalog.h"
 #include "table/table_int.h"
 
@@ -42,6 +43,39 @@ opt_int(const json_t *root, const char *key, int64_t dflt)
 	return json_is_integer(j) ? (int64_t) json_integer_value(j) : dflt;
 }
 
+/* "properties": a string map (Map<String, String>), order kept. */
+static pm_code
+parse_properties(const json_t *obj, pm_arena *arena, pm_snapshot *s, pm_error *err)
+{
+	const char *key;
+	json_t	   *value;
+	size_t		n;
+	int			i = 0;
+
+	if (obj == NULL || json_is_null(obj))
+		return PM_OK;
+	if (!json_is_object(obj))
+		return pm_fail(err, PM_ERR_CORRUPT, "snapshot properties are not an object");
+	n = json_object_size(obj);
+	s->property_keys = pm_arena_zalloc(arena, sizeof(char *) * (n + 1));
+	s->property_values = pm_arena_zalloc(arena, sizeof(char *) * (n + 1));
+	if (s->property_keys == NULL || s->property_values == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	json_object_foreach((json_t *) obj, key, value)
+	{
+		if (!json_is_string(value))
+			return pm_fail(err, PM_ERR_CORRUPT, "snapshot property \"%.100s\" is not a string", key);
+		s->property_keys[i] = pm_arena_strdup(arena, key);
+		s->property_values[i] = pm_arena_strdup(arena, json_string_value(value));
+		if (s->property_keys[i] == NULL || s->property_values[i] == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		i++;
+	}
+	s->has_properties = true;
+	s->nproperties = i;
+	return PM_OK;
+}
+
 static pm_code
 parse_root(const json_t *root, pm_arena *arena, pm_snapshot *s, pm_error *err)
 {
@@ -56,8 +90,11 @@ parse_root(const json_t *root, pm_arena *arena, pm_snapshot *s, pm_error *err)
 	s->id = opt_int(root, "id", 0);
 	s->schema_id = opt_int(root, "schemaId", 0);
 	s->base_manifest_list = opt_string(root, "baseManifestList", arena, &nomem);
+	s->base_manifest_list_size = opt_int(root, "baseManifestListSize", -1);
 	s->delta_manifest_list = opt_string(root, "deltaManifestList", arena, &nomem);
+	s->delta_manifest_list_size = opt_int(root, "deltaManifestListSize", -1);
 	s->changelog_manifest_list = opt_string(root, "changelogManifestList", arena, &nomem);
+	s->changelog_manifest_list_size = opt_int(root, "changelogManifestListSize", -1);
 	s->index_manifest = opt_string(root, "indexManifest", arena, &nomem);
 	s->commit_user = opt_string(root, "commitUser", arena, &nomem);
 	s->commit_identifier = opt_int(root, "commitIdentifier", 0);
@@ -67,7 +104,10 @@ parse_root(const json_t *root, pm_arena *arena, pm_snapshot *s, pm_error *err)
 	s->delta_record_count = opt_int(root, "deltaRecordCount", -1);
 	s->changelog_record_count = opt_int(root, "changelogRecordCount", -1);
 	s->watermark = opt_int(root, "watermark", INT64_MIN);
+	s->statistics = opt_string(root, "statistics", arena, &nomem);
 	s->next_row_id = opt_int(root, "nextRowId", -1);
+	if (!nomem)
+		PM_TRY(parse_properties(json_object_get(root, "properties"), arena, s, err));
 	if (nomem)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	if (s->base_manifest_list == NULL || s->delta_manifest_list == NULL)
@@ -98,6 +138,78 @@ pm_snapshot_parse(const char *json, size_t len, pm_arena *arena, pm_snapshot **o
 	if (rc == PM_OK)
 		*out = s;
 	return rc;
+}
+
+void
+pm_snapshot_init(pm_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->version = 3;				/* Snapshot.CURRENT_VERSION */
+	s->base_manifest_list_size = -1;
+	s->delta_manifest_list_size = -1;
+	s->changelog_manifest_list_size = -1;
+	s->total_record_count = -1;
+	s->delta_record_count = -1;
+	s->changelog_record_count = -1;
+	s->watermark = INT64_MIN;
+	s->next_row_id = -1;
+}
+
+/* Snapshot.toJson (release-1.4.2): the @JsonProperty fields in order. */
+pm_code
+pm_snapshot_to_json(const pm_snapshot *s, pm_arena *arena, char **json, size_t *len,
+					pm_error *err)
+{
+	pm_json_out *out = pm_arena_alloc(arena, sizeof(pm_json_out));
+
+	*json = NULL;
+	*len = 0;
+	if (out == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (s->base_manifest_list == NULL || s->delta_manifest_list == NULL ||
+		s->commit_user == NULL || s->commit_kind == NULL)
+		return pm_fail(err, PM_ERR_INVALID, "snapshot lacks a manifest list, commit user or kind");
+	pm_json_out_init(out, arena);
+	pm_json_begin_object(out);
+	pm_json_field_int(out, "version", s->version);
+	pm_json_field_int(out, "id", s->id);
+	pm_json_field_int(out, "schemaId", s->schema_id);
+	pm_json_field_string(out, "baseManifestList", s->base_manifest_list);
+	if (s->base_manifest_list_size >= 0)
+		pm_json_field_int(out, "baseManifestListSize", s->base_manifest_list_size);
+	pm_json_field_string(out, "deltaManifestList", s->delta_manifest_list);
+	if (s->delta_manifest_list_size >= 0)
+		pm_json_field_int(out, "deltaManifestListSize", s->delta_manifest_list_size);
+	if (s->changelog_manifest_list != NULL)
+		pm_json_field_string(out, "changelogManifestList", s->changelog_manifest_list);
+	if (s->changelog_manifest_list_size >= 0)
+		pm_json_field_int(out, "changelogManifestListSize", s->changelog_manifest_list_size);
+	if (s->index_manifest != NULL)
+		pm_json_field_string(out, "indexManifest", s->index_manifest);
+	pm_json_field_string(out, "commitUser", s->commit_user);
+	pm_json_field_int(out, "commitIdentifier", s->commit_identifier);
+	pm_json_field_string(out, "commitKind", s->commit_kind);
+	pm_json_field_int(out, "timeMillis", s->time_millis);
+	pm_json_field_int(out, "totalRecordCount", s->total_record_count);
+	pm_json_field_int(out, "deltaRecordCount", s->delta_record_count);
+	if (s->changelog_record_count >= 0)
+		pm_json_field_int(out, "changelogRecordCount", s->changelog_record_count);
+	if (s->watermark != INT64_MIN)
+		pm_json_field_int(out, "watermark", s->watermark);
+	if (s->statistics != NULL)
+		pm_json_field_string(out, "statistics", s->statistics);
+	if (s->has_properties)
+	{
+		pm_json_name(out, "properties");
+		pm_json_begin_object(out);
+		for (int i = 0; i < s->nproperties; i++)
+			pm_json_field_string(out, s->property_keys[i], s->property_values[i]);
+		pm_json_end_object(out);
+	}
+	if (s->next_row_id >= 0)
+		pm_json_field_int(out, "nextRowId", s->next_row_id);
+	pm_json_end_object(out);
+	return pm_json_out_finish(out, json, len, err);
 }
 
 pm_code

@@ -16,29 +16,53 @@
 #include "common/error.h"
 #include "io/fileio.h"
 
+/*
+ * A snapshot as Java 1.4.2's Snapshot.java holds it. Optional fields carry
+ * an "absent" value (NULL, -1, INT64_MIN, has_properties false) and are
+ * then left out of the JSON, as Java's @JsonInclude(NON_NULL) does; a
+ * writer starts from pm_snapshot_init (a zeroed struct is not "all absent").
+ */
 typedef struct pm_snapshot
 {
-	int			version;		/* absent => 1 */
+	int			version;		/* absent => 1; Java 1.4.2 writes 3 */
 	int64_t		id;
 	int64_t		schema_id;
 	const char *base_manifest_list;
+	int64_t		base_manifest_list_size;	/* -1 if absent (Paimon <= 1.0) */
 	const char *delta_manifest_list;
+	int64_t		delta_manifest_list_size;	/* -1 if absent */
 	const char *changelog_manifest_list;	/* NULL if none */
+	int64_t		changelog_manifest_list_size;	/* -1 if absent */
 	const char *index_manifest; /* NULL if none */
 	const char *commit_user;
 	int64_t		commit_identifier;
 	const char *commit_kind;	/* APPEND, COMPACT, OVERWRITE, ANALYZE */
 	int64_t		time_millis;
-	int64_t		total_record_count; /* -1 if absent */
-	int64_t		delta_record_count; /* -1 if absent */
+	int64_t		total_record_count; /* -1 if absent (always written) */
+	int64_t		delta_record_count; /* may be negative; -1 if absent (always written) */
 	int64_t		changelog_record_count; /* -1 if absent */
 	int64_t		watermark;		/* INT64_MIN if absent */
+	const char *statistics;		/* stats file name; NULL if none */
+	bool		has_properties; /* "properties" present (may be empty) */
+	int			nproperties;
+	const char **property_keys; /* in file order */
+	const char **property_values;
 	int64_t		next_row_id;	/* -1 if absent */
 } pm_snapshot;
 
 /*
+ * A snapshot with every optional field absent (version 3, the version Java
+ * 1.4.2 writes; sizes, counts and next row id -1, watermark INT64_MIN,
+ * NULL names, no properties): start here and set what the commit knows.
+ */
+extern void pm_snapshot_init(pm_snapshot *snapshot);
+
+/*
  * Snapshot JSON as Java 1.4.2's Snapshot.toJson writes it (field names,
- * order, nulls), in arena.
+ * order, absent fields left out, Jackson's pretty layout), in arena.
+ * totalRecordCount/deltaRecordCount are always written, as held (Java's are
+ * primitives; a delta is negative when deletes outnumber inserts); fields
+ * 1.4.2 no longer has (logOffsets, uuid) are not.
  */
 extern pm_code pm_snapshot_to_json(const pm_snapshot *snapshot, pm_arena *arena,
 								   char **json, size_t *len, pm_error *err);

@@ -49,9 +49,12 @@ extern pm_code pm_table_writer_open(const pm_env *env, pm_fileio *io, const char
 extern const pm_schema *pm_table_writer_schema(const pm_table_writer *writer);
 
 /*
- * Write a batch of rows (one vector per column of the schema). row_kinds:
- * one pm_row_kind per row, or NULL for all INSERT. The writer copies what
- * it keeps; the batch can be reused as soon as this returns.
+ * Write a batch of rows (one vector per column of the schema, in the
+ * schema's types, common/vector.h layout). row_kinds: one pm_row_kind per
+ * row, or NULL for all INSERT (append tables take only INSERT rows:
+ * anything else is PM_ERR_UNSUPPORTED). The writer copies what it keeps;
+ * the batch can be reused as soon as this returns. After a failure the
+ * writer must be aborted.
  */
 extern pm_code pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch,
 									 const uint8_t *row_kinds, pm_error *err);
@@ -73,10 +76,20 @@ extern void pm_table_writer_close(pm_table_writer *writer);
 
 /*
  * Create a new table: write <table_path>/schema/schema-0 as Java's
- * SchemaManager.createTable would for this schema (field ids, highest
- * field id, options as given, timeMillis now). Validates as Java's
- * SchemaValidation does (primary key contains the partition keys, bucket
- * settings, merge engine options); PM_ERR_CONFLICT if the table exists.
+ * SchemaManager.createTable would for this schema: the field ids of
+ * schema->row_type (nested ROW fields included) are ignored and assigned
+ * as Java's Schema.Builder does (a column takes the next id, then the
+ * fields of its nested ROWs, each after its own nested fields),
+ * highestFieldId the last one; the
+ * options "primary-key"/"partition" become the key lists; primary-key
+ * columns become NOT NULL; options kept as given; timeMillis now.
+ * id and version of `schema` are ignored (0 and 3). Validates as Java's
+ * Schema/TableSchema/SchemaValidation do where it decides the files
+ * (duplicate or unknown key columns, nested key types, primary key equal
+ * to the partition keys, bucket / bucket-key rules, merge-engine values,
+ * changelog-producer without primary key, fields.<f>.* naming a column):
+ * PM_ERR_INVALID with Java's message. PM_ERR_CONFLICT if the table
+ * exists (any schema file, or schema-0 published by someone else first).
  */
 extern pm_code pm_table_create(const pm_env *env, pm_fileio *io, const char *table_path,
 							   const pm_schema *schema, pm_error *err);

@@ -20,7 +20,7 @@
 #include "common/arena.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
-#include "lsm/vector_builder.h"
+#include "common/vector_builder.h"
 #include "table/schema.h"
 
 #define NRUNS 4

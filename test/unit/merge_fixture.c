@@ -12,7 +12,7 @@
 #include "common/arena.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
-#include "lsm/vector_builder.h"
+#include "common/vector_builder.h"
 
 #define MAXCOLS 16
 #define MAXROWS 64

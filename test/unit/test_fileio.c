@@ -11,6 +11,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "io/fileio.h"
 #include "io/memory_fileio.h"
@@ -274,6 +275,106 @@ test_memory(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/* create/append/finish/discard on any FileIO; dir is an existing directory */
+static void
+check_output(pm_fileio *io, const char *dir)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_error	err;
+	char		path[512];
+	char		gone[512];
+	pm_out_file *f;
+	pm_out_file *g;
+	size_t		n = 3 << 20;
+	uint8_t    *data = pattern(n);
+	uint8_t    *all;
+	size_t		len;
+
+	snprintf(path, sizeof(path), "%s/out.bin", dir);
+	snprintf(gone, sizeof(gone), "%s/gone.bin", dir);
+	assert_int_equal(pm_out_file_create(io, path, &f, &err), PM_OK);
+	/* a second create of the same name conflicts, while open and after */
+	pm_error_clear(&err);
+	assert_int_equal(pm_out_file_create(io, path, &g, &err), PM_ERR_CONFLICT);
+	assert_null(g);
+	assert_string_equal(err.path, path);
+	assert_int_equal(pm_out_file_append(io, f, data, 10, &err), PM_OK);
+	assert_int_equal(pm_out_file_append(io, f, data + 10, 0, &err), PM_OK);
+	assert_int_equal(pm_out_file_append(io, f, data + 10, n - 10, &err), PM_OK);
+	assert_int_equal(pm_out_file_finish(io, f, &err), PM_OK);
+	assert_int_equal(pm_out_file_create(io, path, &g, &err), PM_ERR_CONFLICT);
+	assert_int_equal(pm_fileio_read_all(io, path, a, n, &all, &len, &err), PM_OK);
+	assert_int_equal(len, n);
+	assert_memory_equal(all, data, n);
+
+	/* discard leaves nothing, and the name can be created again */
+	assert_int_equal(pm_out_file_create(io, gone, &f, &err), PM_OK);
+	assert_int_equal(pm_out_file_append(io, f, data, 100, &err), PM_OK);
+	pm_out_file_discard(io, f);
+	assert_false(io->exists(io, gone));
+	assert_int_equal(pm_out_file_create(io, gone, &f, &err), PM_OK);
+	pm_out_file_discard(io, f);
+	assert_false(io->exists(io, gone));
+	free(data);
+	pm_arena_destroy(a);
+}
+
+static void
+test_local_output(void **state)
+{
+	pm_fileio  *io = pm_local_fileio_create(pm_env_default());
+	pm_error	err;
+	pm_out_file *f;
+	char		path[512];
+
+	check_output(io, tmpdir);
+	/* the local FS has no directory-less files: creating below a missing dir fails */
+	snprintf(path, sizeof(path), "%s/none/x", tmpdir);
+	assert_int_equal(pm_out_file_create(io, path, &f, &err), PM_ERR_NOT_FOUND);
+	/* the mode is 0644 (under the usual umask 022) */
+	{
+		struct stat sb;
+
+		snprintf(path, sizeof(path), "%s/out.bin", tmpdir);
+		assert_int_equal(stat(path, &sb), 0);
+		assert_int_equal(sb.st_mode & 0777, 0644 & ~umask(022));
+	}
+	pm_local_fileio_destroy(io);
+}
+
+static void
+test_memory_output(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_error	err;
+	pm_out_file *f;
+
+	check_output(io, "/m");
+	assert_int_equal(pm_memory_fileio_open_files(io), 0);
+
+	/* an injected append failure, then discard: no file */
+	assert_int_equal(pm_out_file_create(io, "/m/f1", &f, &err), PM_OK);
+	assert_int_equal(pm_memory_fileio_open_files(io), 1);
+	pm_memory_fileio_fail_write(io, 2, PM_ERR_IO);
+	assert_int_equal(pm_out_file_append(io, f, "ab", 2, &err), PM_OK);
+	pm_error_clear(&err);
+	assert_int_equal(pm_out_file_append(io, f, "cd", 2, &err), PM_ERR_IO);
+	assert_int_equal(err.sys_errno, 5);
+	assert_string_equal(err.path, "/m/f1");
+	pm_out_file_discard(io, f);
+	assert_false(io->exists(io, "/m/f1"));
+
+	/* a failed finish, then discard (the contract): no file */
+	assert_int_equal(pm_out_file_create(io, "/m/f2", &f, &err), PM_OK);
+	assert_int_equal(pm_out_file_append(io, f, "ab", 2, &err), PM_OK);
+	pm_memory_fileio_fail_write(io, 1, PM_ERR_IO);
+	assert_int_equal(pm_out_file_finish(io, f, &err), PM_ERR_IO);
+	pm_out_file_discard(io, f);
+	assert_false(io->exists(io, "/m/f2"));
+	assert_int_equal(pm_memory_fileio_open_files(io), 0);
+	pm_memory_fileio_destroy(io);
+}
+
 int
 main(void)
 {
@@ -282,6 +383,8 @@ main(void)
 		cmocka_unit_test(test_local_pread),
 		cmocka_unit_test(test_fd_pread),
 		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_local_output),
+		cmocka_unit_test(test_memory_output),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

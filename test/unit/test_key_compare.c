@@ -13,7 +13,7 @@
 
 #include "common/arena.h"
 #include "lsm/key_compare.h"
-#include "lsm/vector_builder.h"
+#include "common/vector_builder.h"
 
 static pm_arena *arena;
 

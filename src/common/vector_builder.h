@@ -2,15 +2,16 @@
  * vector_builder.h
  *	  Grow a column vector value by value, deep-copying from other vectors.
  *
- * The merge reader assembles its output batches row by row from values
+ * The merge reader (src/lsm/) assembles its output batches row by row from values
  * scattered over the input batches (and from values the merge engine
- * computed); this is the one place that knows how to copy a value of any
+ * computed), the table writer routes rows to partitions and buckets;
+ * this is the one place that knows how to copy a value of any
  * type, nested ones included, into a growing pm_vector. All memory comes
  * from the arena given at init (reset it to drop the vector).
  *-------------------------------------------------------------------------
  */
-#ifndef PM_LSM_VECTOR_BUILDER_H
-#define PM_LSM_VECTOR_BUILDER_H
+#ifndef PM_COMMON_VECTOR_BUILDER_H
+#define PM_COMMON_VECTOR_BUILDER_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -65,4 +66,4 @@ extern bool pm_vector_builder_append_bytes(pm_vector_builder *b, const void *byt
 extern pm_vector *pm_vector_copy_value(pm_arena *arena, const pm_type *type,
 									   const pm_vector *src, int64_t row);
 
-#endif							/* PM_LSM_VECTOR_BUILDER_H */
+#endif							/* PM_COMMON_VECTOR_BUILDER_H */

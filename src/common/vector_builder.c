@@ -6,7 +6,7 @@
  * with it, collection children (ARRAY/MAP elements) by element count.
  *-------------------------------------------------------------------------
  */
-#include "lsm/vector_builder.h"
+#include "common/vector_builder.h"
 
 #include <string.h>
 

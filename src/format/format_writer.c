@@ -1,0 +1,33 @@
+/*-------------------------------------------------------------------------
+ * format_writer.c
+ *	  Dispatch to the Parquet and Avro writers (ORC is not written yet).
+ *-------------------------------------------------------------------------
+ */
+#include "format/format_writer.h"
+
+#include "format/avro/avro_writer.h"
+#include "format/parquet/parquet_writer.h"
+
+pm_code
+pm_format_writer_open(pm_file_format format, const pm_env *env, pm_fileio *io,
+					  const char *path, const pm_format_write_options *options,
+					  pm_format_writer **out, pm_error *err)
+{
+	pm_code		rc;
+
+	*out = NULL;
+	switch (format)
+	{
+		case PM_FORMAT_PARQUET:
+			return pm_parquet_writer_open(env, io, path, options, out, err);
+		case PM_FORMAT_AVRO:
+			return pm_avro_writer_open(env, io, path, options, out, err);
+		case PM_FORMAT_ORC:
+			rc = pm_fail(err, PM_ERR_UNSUPPORTED, "writing ORC files is not supported yet");
+			pm_error_set_path(err, path);
+			return rc;
+	}
+	rc = pm_fail(err, PM_ERR_INVALID, "unknown file format %d", (int) format);
+	pm_error_set_path(err, path);
+	return rc;
+}

@@ -1,0 +1,640 @@
+/*-------------------------------------------------------------------------
+ * commit.c
+ *	  Publishing a snapshot as Java 1.4.2's FileStoreCommitImpl does for
+ *	  APPEND commits (commit.h).
+ *
+ * One attempt (tryCommitOnce):
+ *	1. latest = the latest snapshot (or none); new id = latest + 1.
+ *	2. With DELETE entries: every deleted file must still be live in latest
+ *	   ("File deletion conflicts detected! Give up committing.":
+ *	   PM_ERR_CONFLICT, not retried).
+ *	3. The delta: one manifest of the ADD/DELETE entries and a manifest list
+ *	   naming it (written once, reused by every attempt).
+ *	4. The base list: latest's base manifests then latest's delta manifests,
+ *	   merged as ManifestFileMerger's minor compaction does (runs reaching
+ *	   manifest.target-file-size (8 MiB), or the rest when there are
+ *	   manifest.merge-min-count (30) of them), as a new manifest list.
+ *	   Java's full compaction (small manifests adding up to 16 MiB) is not
+ *	   done: Java's next commit does it.
+ *	5. Snapshot version 3: schemaId = the latest schema's id, indexManifest
+ *	   and watermark carried over, statistics carried over when its stats
+ *	   file has the latest schema id, nextRowId = latest's or 0,
+ *	   totalRecordCount = latest's + delta, timeMillis now.
+ *	6. Publish snapshot/snapshot-<id> with write_new (fails if it exists):
+ *	   lost race -> drop this attempt's base list, wait as RetryWaiter
+ *	   (10 ms * 2^r, at most 10 s, + up to 20% jitter) and retry, at most
+ *	   commit.max-retries (10) times.
+ *	7. Then the LATEST hint (RenamingSnapshotCommit -> commitLatestHint).
+ *	   Java writes EARLIEST when its commit expires snapshots (by default
+ *	   after every commit); we expire nothing, and write EARLIEST = 1 with
+ *	   the first snapshot so that a table of ours looks like Java's.
+ * Any failure before the publish removes the manifests and lists written.
+ *-------------------------------------------------------------------------
+ */
+#include "table/commit.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "table/manifest_entry.h"
+#include "table/manifest_list.h"
+#include "table/manifest_write.h"
+#include "table/snapshot.h"
+#include "table/write_options.h"
+
+#define SNAPSHOT_FILE_MAX (16 * 1024 * 1024)
+
+static int64_t
+now_millis(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+sleep_millis(int64_t ms)
+{
+	struct timespec ts;
+
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (ms % 1000) * 1000000;
+	nanosleep(&ts, NULL);
+}
+
+static void
+remove_quietly(pm_fileio *io, const char *path)
+{
+	pm_error	ignored;
+
+	if (path != NULL && io->remove != NULL)
+		(void) io->remove(io, path, &ignored);
+}
+
+static bool
+same_identifier(const pm_manifest_entry *e, const pm_commit_change *c,
+				const pm_data_file_meta *f)
+{
+	return e->bucket == c->bucket && e->partition_len == c->partition_len &&
+		memcmp(e->partition, c->partition, (size_t) c->partition_len) == 0 &&
+		e->file.level == f->level && strcmp(e->file.file_name, f->file_name) == 0;
+}
+
+/* Rule 3 of the conflict checks: every file deleted must still be live. */
+static pm_code
+check_deletes(const pm_env *env, pm_fileio *io, const char *table_path,
+			  const pm_snapshot *latest, const pm_commit_request *req, pm_arena *arena,
+			  pm_error *err)
+{
+	const char *lists[2] = {latest ? latest->base_manifest_list : NULL,
+	latest ? latest->delta_manifest_list : NULL};
+	pm_manifest_entry *entries = NULL;
+	int			count = 0,
+				cap = 0;
+	pm_manifest_entry **live = NULL;
+	int			nlive = 0;
+
+	for (int l = 0; l < 2; l++)
+	{
+		pm_manifest_file_meta *metas;
+		int			nmetas;
+		char	   *path;
+
+		if (lists[l] == NULL)
+			continue;
+		path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, lists[l]);
+		if (path == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(pm_manifest_list_read(env, io, path, arena, &metas, &nmetas, err));
+		for (int m = 0; m < nmetas; m++)
+		{
+			char	   *mpath = pm_arena_sprintf(arena, "%s/manifest/%s", table_path,
+												 metas[m].file_name);
+
+			if (mpath == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			PM_TRY(pm_manifest_entries_read(env, io, mpath, arena, &entries, &count, &cap, err));
+		}
+	}
+	if (count > 0)
+		PM_TRY(pm_manifest_entries_merge(entries, count, arena, &live, &nlive, err));
+	for (int c = 0; c < req->nchanges; c++)
+	{
+		const pm_commit_change *ch = &req->changes[c];
+
+		for (int d = 0; d < ch->ndeleted; d++)
+		{
+			bool		found = false;
+
+			for (int i = 0; i < nlive && !found; i++)
+				found = same_identifier(live[i], ch, &ch->deleted[d]);
+			if (!found)
+				return pm_fail(err, PM_ERR_CONFLICT,
+							   "File deletion conflicts detected! Give up committing. (%s is no longer live)",
+							   ch->deleted[d].file_name);
+		}
+	}
+	return PM_OK;
+}
+
+/* The ROW type of the partition keys (manifest partition stats). */
+static pm_code
+partition_type_of(const pm_schema *s, pm_arena *arena, const pm_type **out, pm_error *err)
+{
+	pm_field   *f = pm_arena_alloc(arena, sizeof(pm_field) * (size_t) (s->npartition_keys + 1));
+	pm_type    *t;
+
+	if (f == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < s->npartition_keys; i++)
+	{
+		int			idx = pm_type_field_index(s->row_type, s->partition_keys[i]);
+
+		if (idx < 0)
+			return pm_fail(err, PM_ERR_CORRUPT, "partition key \"%s\" is not a field",
+						   s->partition_keys[i]);
+		f[i] = s->row_type->fields[idx];
+	}
+	t = pm_type_new_row(arena, f, s->npartition_keys, false);
+	if (t == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	*out = t;
+	return PM_OK;
+}
+
+/* The delta manifest (ADD and DELETE entries in request order) and its list. */
+static pm_code
+write_delta(const pm_env *env, pm_fileio *io, const char *table_path,
+			const pm_commit_request *req, const pm_manifest_write_options *mopt,
+			pm_arena *arena, char **manifest_path, char **list_name, int64_t *list_size,
+			int64_t *delta_records, pm_error *err)
+{
+	int			n = 0;
+	pm_manifest_entry *entries;
+	pm_manifest_file_meta meta;
+	const pm_type *ptype;
+	const char *name;
+
+	for (int c = 0; c < req->nchanges; c++)
+		n += req->changes[c].nadded + req->changes[c].ndeleted;
+	entries = pm_arena_zalloc(arena, sizeof(*entries) * (size_t) (n + 1));
+	if (entries == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	n = 0;
+	*delta_records = 0;
+	for (int c = 0; c < req->nchanges; c++)
+	{
+		const pm_commit_change *ch = &req->changes[c];
+
+		for (int k = 0; k < 2; k++)
+		{
+			int			cnt = k == 0 ? ch->ndeleted : ch->nadded;
+			const pm_data_file_meta *files = k == 0 ? ch->deleted : ch->added;
+
+			for (int i = 0; i < cnt; i++)
+			{
+				pm_manifest_entry *e = &entries[n++];
+
+				e->kind = k == 0 ? PM_FILE_KIND_DELETE : PM_FILE_KIND_ADD;
+				e->partition = ch->partition;
+				e->partition_len = ch->partition_len;
+				e->bucket = ch->bucket;
+				e->total_buckets = ch->total_buckets;
+				e->file = files[i];
+				*delta_records += k == 0 ? -files[i].row_count : files[i].row_count;
+			}
+		}
+	}
+	PM_TRY(partition_type_of(req->schema, arena, &ptype, err));
+	PM_TRY(pm_manifest_file_write(env, io, table_path, mopt, ptype, req->schema->id, entries, n,
+								  arena, &meta, err));
+	*manifest_path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, meta.file_name);
+	if (*manifest_path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(pm_manifest_list_write(env, io, table_path, mopt, &meta, 1, arena, &name, list_size,
+								  err));
+	*list_name = (char *) name;
+	return PM_OK;
+}
+
+/* Paths of manifests written by one attempt (removed if it does not publish). */
+typedef struct written_files
+{
+	char	  **paths;
+	int			n;
+	int			cap;
+} written_files;
+
+static pm_code
+remember(written_files *wf, pm_arena *arena, char *path, pm_error *err)
+{
+	if (wf->n == wf->cap)
+	{
+		int			ncap = wf->cap ? wf->cap * 2 : 8;
+		char	  **grown = pm_arena_realloc(arena, wf->paths, sizeof(char *) * (size_t) wf->cap,
+										 sizeof(char *) * (size_t) ncap);
+
+		if (grown == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		wf->paths = grown;
+		wf->cap = ncap;
+	}
+	wf->paths[wf->n++] = path;
+	return PM_OK;
+}
+
+static bool
+same_file(const pm_manifest_entry *a, const pm_manifest_entry *b)
+{
+	return a->bucket == b->bucket && a->file.level == b->file.level &&
+		a->partition_len == b->partition_len &&
+		memcmp(a->partition, b->partition, (size_t) a->partition_len) == 0 &&
+		strcmp(a->file.file_name, b->file.file_name) == 0 &&
+		((a->file.external_path == NULL && b->file.external_path == NULL) ||
+		 (a->file.external_path != NULL && b->file.external_path != NULL &&
+		  strcmp(a->file.external_path, b->file.external_path) == 0));
+}
+
+/*
+ * ManifestFileMerger.mergeCandidates: the entries of the candidates merged
+ * as FileEntry.mergeEntries does (an ADD and its DELETE cancel; a DELETE
+ * whose ADD is in an older manifest stays), written as one new manifest.
+ */
+static pm_code
+merge_candidates(const pm_env *env, pm_fileio *io, const char *table_path,
+				 const pm_manifest_write_options *mopt, const pm_type *ptype,
+				 int64_t schema_id, const pm_manifest_file_meta *cand, int ncand,
+				 pm_arena *arena, pm_manifest_file_meta *out, int *nout,
+				 written_files *wf, pm_error *err)
+{
+	pm_manifest_entry *entries = NULL;
+	int			count = 0,
+				cap = 0;
+	bool	   *gone;
+	pm_manifest_entry *kept;
+	int			nkept = 0;
+	char	   *path;
+
+	if (ncand == 1)
+	{
+		out[(*nout)++] = cand[0];
+		return PM_OK;
+	}
+	for (int i = 0; i < ncand; i++)
+	{
+		char	   *mpath = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, cand[i].file_name);
+
+		if (mpath == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(pm_manifest_entries_read(env, io, mpath, arena, &entries, &count, &cap, err));
+	}
+	gone = pm_arena_zalloc(arena, sizeof(bool) * (size_t) (count + 1));
+	kept = pm_arena_alloc(arena, sizeof(*kept) * (size_t) (count + 1));
+	if (gone == NULL || kept == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < count; i++)
+	{
+		if (entries[i].kind != PM_FILE_KIND_DELETE)
+			continue;
+		for (int j = 0; j < i; j++)
+			if (!gone[j] && entries[j].kind == PM_FILE_KIND_ADD && same_file(&entries[j], &entries[i]))
+			{
+				gone[j] = gone[i] = true;
+				break;
+			}
+	}
+	for (int i = 0; i < count; i++)
+		if (!gone[i])
+			kept[nkept++] = entries[i];
+	if (nkept == 0)
+		return PM_OK;
+	PM_TRY(pm_manifest_file_write(env, io, table_path, mopt, ptype, schema_id, kept, nkept, arena,
+								  &out[*nout], err));
+	path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, out[*nout].file_name);
+	if (path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(remember(wf, arena, path, err));
+	(*nout)++;
+	return PM_OK;
+}
+
+/*
+ * ManifestFileMerger.tryMinorCompaction: runs of manifests reaching
+ * manifest.target-file-size are merged into one; the rest is merged when
+ * there are at least manifest.merge-min-count of them. (The full
+ * compaction Java tries first, when manifests smaller than the target or
+ * with deletes add up to manifest.full-compaction-threshold-size, is not
+ * done: the next Java commit does it.)
+ */
+static pm_code
+minor_compaction(const pm_env *env, pm_fileio *io, const char *table_path,
+				 const pm_schema *schema, const pm_manifest_write_options *mopt,
+				 const pm_type *ptype, int64_t schema_id, const pm_manifest_file_meta *in,
+				 int nin, pm_arena *arena, pm_manifest_file_meta **out, int *nout,
+				 written_files *wf, pm_error *err)
+{
+	int64_t		target = 8LL * 1024 * 1024;
+	int64_t		min_count = 30;
+	const char *v;
+	pm_manifest_file_meta *res = pm_arena_alloc(arena, sizeof(*res) * (size_t) (nin + 1));
+	int			first = 0;
+	int64_t		total = 0;
+
+	if (res == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if ((v = pm_schema_option(schema, "manifest.target-file-size")) != NULL)
+		PM_TRY(pm_parse_memory_size("manifest.target-file-size", v, &target, err));
+	if ((v = pm_schema_option(schema, "manifest.merge-min-count")) != NULL)
+		min_count = atoi(v);
+	*nout = 0;
+	for (int i = 0; i < nin; i++)
+	{
+		total += in[i].file_size;
+		if (total >= target)
+		{
+			PM_TRY(merge_candidates(env, io, table_path, mopt, ptype, schema_id, in + first,
+									i - first + 1, arena, res, nout, wf, err));
+			first = i + 1;
+			total = 0;
+		}
+	}
+	if (nin - first >= min_count)
+		PM_TRY(merge_candidates(env, io, table_path, mopt, ptype, schema_id, in + first,
+								nin - first, arena, res, nout, wf, err));
+	else
+		for (int i = first; i < nin; i++)
+			res[(*nout)++] = in[i];
+	*out = res;
+	return PM_OK;
+}
+
+static void
+drop_files(pm_fileio *io, written_files *wf)
+{
+	for (int i = 0; i < wf->n; i++)
+		remove_quietly(io, wf->paths[i]);
+	wf->n = 0;
+}
+
+/* latest's base manifests then its delta manifests, merged as Java would, as a new list. */
+static pm_code
+write_base(const pm_env *env, pm_fileio *io, const char *table_path, const pm_snapshot *latest,
+		   const pm_schema *schema, int64_t schema_id, const pm_manifest_write_options *mopt,
+		   pm_arena *arena, const char **name, int64_t *size, written_files *wf, pm_error *err)
+{
+	pm_manifest_file_meta *all = NULL;
+	pm_manifest_file_meta *merged;
+	int			nall = 0;
+	int			nmerged;
+	const pm_type *ptype;
+	const char *lists[2] = {latest ? latest->base_manifest_list : NULL,
+	latest ? latest->delta_manifest_list : NULL};
+
+	for (int l = 0; l < 2; l++)
+	{
+		pm_manifest_file_meta *metas;
+		int			nmetas;
+		char	   *path;
+		pm_manifest_file_meta *grown;
+
+		if (lists[l] == NULL)
+			continue;
+		path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, lists[l]);
+		if (path == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(pm_manifest_list_read(env, io, path, arena, &metas, &nmetas, err));
+		if (nmetas == 0)
+			continue;
+		grown = pm_arena_realloc(arena, all, sizeof(*all) * (size_t) nall,
+								 sizeof(*all) * (size_t) (nall + nmetas + 1));
+		if (grown == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		all = grown;
+		memcpy(all + nall, metas, sizeof(*all) * (size_t) nmetas);
+		nall += nmetas;
+	}
+	PM_TRY(partition_type_of(schema, arena, &ptype, err));
+	PM_TRY(minor_compaction(env, io, table_path, schema, mopt, ptype, schema_id, all, nall,
+							arena, &merged, &nmerged, wf, err));
+	PM_TRY(pm_manifest_list_write(env, io, table_path, mopt, merged, nmerged, arena, name, size,
+								  err));
+	{
+		char	   *path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, *name);
+
+		if (path == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(remember(wf, arena, path, err));
+	}
+	return PM_OK;
+}
+
+/*
+ * The statistics file of latest, kept when it was computed on the latest
+ * schema (FileStoreCommitImpl: "Schema changed, stats will not be
+ * inherited").
+ */
+static const char *
+inherited_statistics(pm_fileio *io, const char *table_path, const pm_snapshot *latest,
+					 int64_t latest_schema_id, pm_arena *arena)
+{
+	char	   *path;
+	uint8_t    *data;
+	size_t		len;
+	pm_error	ignored;
+	json_t	   *root;
+	json_t	   *sid;
+	bool		keep;
+
+	if (latest == NULL || latest->statistics == NULL)
+		return NULL;
+	path = pm_arena_sprintf(arena, "%s/statistics/%s", table_path, latest->statistics);
+	if (path == NULL ||
+		pm_fileio_read_all(io, path, arena, SNAPSHOT_FILE_MAX, &data, &len, &ignored) != PM_OK)
+		return NULL;
+	root = json_loadb((const char *) data, len, 0, NULL);
+	sid = root ? json_object_get(root, "schemaId") : NULL;
+	keep = sid != NULL && json_is_integer(sid) && json_integer_value(sid) == latest_schema_id;
+	json_decref(root);
+	return keep ? latest->statistics : NULL;
+}
+
+/*
+ * <hint> := id (Java overwrites hints in place, HintFileUtils.commitHint;
+ * readers tolerate a missing or stale one). replace = false: only if absent.
+ */
+static void
+write_hint(pm_fileio *io, const char *table_path, const char *hint, int64_t id, bool replace,
+		   pm_arena *arena)
+{
+	char	   *path = pm_arena_sprintf(arena, "%s/snapshot/%s", table_path, hint);
+	char		text[32];
+	pm_error	ignored;
+
+	if (path == NULL || io->write_new == NULL)
+		return;
+	snprintf(text, sizeof(text), "%lld", (long long) id);
+	if (replace)
+		remove_quietly(io, path);
+	(void) io->write_new(io, path, text, strlen(text), &ignored);
+}
+
+static int
+max_retries(const pm_schema *s)
+{
+	const char *v = pm_schema_option(s, "commit.max-retries");
+	int			n = v != NULL ? atoi(v) : 10;
+
+	return n >= 0 ? n : 10;
+}
+
+pm_code
+pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
+				const pm_commit_request *req, pm_arena *arena, int64_t *snapshot_id,
+				pm_error *err)
+{
+	pm_manifest_write_options mopt;
+	char	   *manifest_path = NULL;
+	char	   *delta_list = NULL;
+	int64_t		delta_list_size = 0;
+	int64_t		delta_records = 0;
+	bool		any = false;
+	bool		has_deletes = false;
+	pm_code		rc;
+	int			retries = max_retries(req->schema);
+	const char *mcomp = pm_schema_option(req->schema, "manifest.compression");
+
+	*snapshot_id = 0;
+	for (int c = 0; c < req->nchanges; c++)
+	{
+		any |= req->changes[c].nadded > 0 || req->changes[c].ndeleted > 0;
+		has_deletes |= req->changes[c].ndeleted > 0;
+	}
+	if (!any)
+		return PM_OK;
+	if (io->write_new == NULL || io->mkdirs == NULL)
+		return pm_fail(err, PM_ERR_UNSUPPORTED, "the FileIO cannot write");
+	memset(&mopt, 0, sizeof(mopt));
+	mopt.format = PM_FORMAT_AVRO;
+	mopt.compression = mcomp != NULL ? mcomp : "zstd";
+
+	{
+		char	   *mdir = pm_arena_sprintf(arena, "%s/manifest", table_path);
+		char	   *sdir = pm_arena_sprintf(arena, "%s/snapshot", table_path);
+
+		if (mdir == NULL || sdir == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(io->mkdirs(io, mdir, err));
+		PM_TRY(io->mkdirs(io, sdir, err));
+	}
+	rc = write_delta(env, io, table_path, req, &mopt, arena, &manifest_path, &delta_list,
+					 &delta_list_size, &delta_records, err);
+	if (rc != PM_OK)
+		goto fail;
+
+	for (int attempt = 0;; attempt++)
+	{
+		int64_t		latest_id;
+		pm_snapshot *latest = NULL;
+		pm_schema  *latest_schema;
+		const char *base_list = NULL;
+		int64_t		base_list_size = 0;
+		written_files attempt_files = {NULL, 0, 0};
+		pm_snapshot snap;
+		char	   *json;
+		size_t		json_len;
+		char	   *snap_path;
+
+		if ((rc = pm_snapshot_latest_id(io, table_path, arena, &latest_id, err)) != PM_OK)
+			goto fail;
+		if (latest_id > 0 &&
+			(rc = pm_snapshot_load(io, table_path, latest_id, arena, &latest, err)) != PM_OK)
+			goto fail;
+		if (has_deletes &&
+			(rc = check_deletes(env, io, table_path, latest, req, arena, err)) != PM_OK)
+			goto fail;
+		if ((rc = pm_schema_load_latest(io, table_path, arena, &latest_schema, err)) != PM_OK)
+			goto fail;
+		if ((rc = write_base(env, io, table_path, latest, req->schema, latest_schema->id, &mopt,
+							 arena, &base_list, &base_list_size, &attempt_files, err)) != PM_OK)
+		{
+			drop_files(io, &attempt_files);
+			goto fail;
+		}
+
+		memset(&snap, 0, sizeof(snap));
+		snap.version = 3;
+		snap.id = latest_id + 1;
+		snap.schema_id = latest_schema->id;
+		snap.base_manifest_list = base_list;
+		snap.base_manifest_list_size = base_list_size;
+		snap.delta_manifest_list = delta_list;
+		snap.delta_manifest_list_size = delta_list_size;
+		snap.changelog_manifest_list = NULL;
+		snap.changelog_manifest_list_size = -1;
+		snap.index_manifest = latest ? latest->index_manifest : NULL;
+		snap.commit_user = req->commit_user;
+		snap.commit_identifier = req->commit_identifier;
+		snap.commit_kind = req->commit_kind;
+		snap.time_millis = now_millis();
+		snap.total_record_count = (latest && latest->total_record_count > 0 ?
+								   latest->total_record_count : 0) + delta_records;
+		snap.delta_record_count = delta_records;
+		snap.changelog_record_count = -1;
+		snap.watermark = latest ? latest->watermark : INT64_MIN;
+		snap.statistics = inherited_statistics(io, table_path, latest, latest_schema->id, arena);
+		snap.has_properties = false;
+		snap.next_row_id = latest && latest->next_row_id >= 0 ? latest->next_row_id : 0;
+		if ((rc = pm_snapshot_to_json(&snap, arena, &json, &json_len, err)) != PM_OK)
+		{
+			drop_files(io, &attempt_files);
+			goto fail;
+		}
+		snap_path = pm_arena_sprintf(arena, "%s/snapshot/snapshot-%lld", table_path,
+									 (long long) snap.id);
+		if (snap_path == NULL)
+		{
+			drop_files(io, &attempt_files);
+			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			goto fail;
+		}
+		rc = io->write_new(io, snap_path, json, json_len, err);
+		if (rc == PM_OK)
+		{
+			write_hint(io, table_path, "LATEST", snap.id, true, arena);
+			if (snap.id == 1)
+				write_hint(io, table_path, "EARLIEST", 1, false, arena);
+			*snapshot_id = snap.id;
+			return PM_OK;
+		}
+		drop_files(io, &attempt_files);
+		if (rc != PM_ERR_CONFLICT)
+			goto fail;
+		if (attempt >= retries)
+		{
+			rc = pm_fail(err, PM_ERR_CONFLICT,
+						 "commit of %s lost the race for a snapshot id %d times; giving up",
+						 table_path, attempt + 1);
+			goto fail;
+		}
+		{
+			/* RetryWaiter: min(10 ms * 2^r, 10 s) + up to 20% random */
+			int64_t		wait = attempt < 10 ? ((int64_t) 10 << attempt) : 10000;
+
+			if (wait > 10000)
+				wait = 10000;
+			sleep_millis(wait + (int64_t) (rand() % (int) (wait / 5 > 1 ? wait / 5 : 1)));
+		}
+		if ((rc = pm_check_interrupts(env, err)) != PM_OK)
+			goto fail;
+	}
+
+fail:
+	if (delta_list != NULL)
+		remove_quietly(io, pm_arena_sprintf(arena, "%s/manifest/%s", table_path, delta_list));
+	remove_quietly(io, manifest_path);
+	return rc;
+}

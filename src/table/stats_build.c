@@ -1,0 +1,406 @@
+/*-------------------------------------------------------------------------
+ * stats_build.c
+ *	  SimpleStats of a written data file as Java 1.4.2 records them
+ *	  (StatsCollectorFactories, ParquetSimpleStatsExtractor,
+ *	  *SimpleColStatsCollector.convert, SimpleStatsConverter).
+ *-------------------------------------------------------------------------
+ */
+#include "table/stats_build.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "row/binary_row.h"
+
+pm_code
+pm_stats_mode_parse(const char *text, pm_stats_mode *out, pm_error *err)
+{
+	out->truncate_length = 0;
+	if (strcasecmp(text, "none") == 0)
+		out->kind = PM_STATS_MODE_NONE;
+	else if (strcasecmp(text, "counts") == 0)
+		out->kind = PM_STATS_MODE_COUNTS;
+	else if (strcasecmp(text, "full") == 0)
+		out->kind = PM_STATS_MODE_FULL;
+	else
+	{
+		/* Java: Pattern TRUNCATE\((\d+)\) on the upper-cased text, then
+		 * Integer.parseInt and a length > 0 check */
+		const char *p = text;
+		long		n = 0;
+		const char *digits;
+
+		if (strncasecmp(p, "truncate(", 9) != 0)
+			return pm_fail(err, PM_ERR_INVALID, "unexpected stats mode \"%s\"", text);
+		p += 9;
+		digits = p;
+		while (*p >= '0' && *p <= '9')
+		{
+			n = n * 10 + (*p - '0');
+			if (n > 2147483647L)
+				return pm_fail(err, PM_ERR_INVALID, "unexpected stats mode \"%s\"", text);
+			p++;
+		}
+		if (p == digits || strcmp(p, ")") != 0)
+			return pm_fail(err, PM_ERR_INVALID, "unexpected stats mode \"%s\"", text);
+		if (n <= 0)
+			return pm_fail(err, PM_ERR_INVALID,
+						   "stats mode \"%s\": truncate length should be larger than zero", text);
+		out->kind = PM_STATS_MODE_TRUNCATE;
+		out->truncate_length = (int) n;
+	}
+	return PM_OK;
+}
+
+/* SpecialFields.isSystemField(String) */
+static bool
+is_system_field_name(const char *name)
+{
+	return strncmp(name, "_KEY_", 5) == 0 || strcmp(name, "_SEQUENCE_NUMBER") == 0 ||
+		strcmp(name, "_VALUE_KIND") == 0 || strcmp(name, "_LEVEL") == 0 ||
+		strcmp(name, "rowkind") == 0 || strcmp(name, "_ROW_ID") == 0;
+}
+
+pm_code
+pm_stats_modes_of_schema(const pm_schema *schema, pm_arena *arena, pm_stats_mode **modes,
+						 pm_error *err)
+{
+	const pm_type *row = schema->row_type;
+	const char *table_mode = pm_schema_option(schema, "metadata.stats-mode");
+	const char *keep_text = pm_schema_option(schema, "metadata.stats-keep-first-n-columns");
+	pm_stats_mode table;
+	long		keep_first = -1;
+	int			column_count = 0;
+	pm_stats_mode *m;
+
+	PM_TRY(pm_stats_mode_parse(table_mode != NULL ? table_mode : "truncate(16)", &table, err));
+	if (keep_text != NULL)
+	{
+		char	   *end;
+
+		errno = 0;
+		keep_first = strtol(keep_text, &end, 10);
+		if (errno != 0 || end == keep_text || *end != '\0' || keep_first < INT32_MIN ||
+			keep_first > INT32_MAX)
+			return pm_fail(err, PM_ERR_INVALID,
+						   "metadata.stats-keep-first-n-columns \"%s\" is not an integer",
+						   keep_text);
+	}
+	m = pm_arena_zalloc(arena, sizeof(*m) * (size_t) (row->nfields > 0 ? row->nfields : 1));
+	if (m == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < row->nfields; i++)
+	{
+		const char *name = row->fields[i].name;
+		char	   *key = pm_arena_sprintf(arena, "fields.%s.stats-mode", name);
+		const char *field_mode;
+
+		if (key == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		field_mode = pm_schema_option(schema, key);
+		if (field_mode != NULL)
+		{
+			PM_TRY(pm_stats_mode_parse(field_mode, &m[i], err));
+			column_count++;
+		}
+		else if (is_system_field_name(name))
+		{
+			m[i].kind = PM_STATS_MODE_TRUNCATE;
+			m[i].truncate_length = 128;
+		}
+		else
+		{
+			if (keep_first >= 0 && column_count >= keep_first)
+				m[i].kind = PM_STATS_MODE_NONE;
+			else
+				m[i] = table;
+			column_count++;
+		}
+	}
+	*modes = m;
+	return PM_OK;
+}
+
+/* Bytes of the UTF-8 sequence starting with lead byte b (BinaryString.numBytesForFirstByte). */
+static int
+utf8_bytes_for_first_byte(uint8_t b)
+{
+	if (b >= 0xF0)
+		return 4;
+	if (b >= 0xE0)
+		return 3;
+	if (b >= 0xC0)
+		return 2;
+	return 1;
+}
+
+static uint32_t
+utf8_decode(const uint8_t *s, int n)
+{
+	switch (n)
+	{
+		case 1:
+			return s[0];
+		case 2:
+			return ((uint32_t) (s[0] & 0x1F) << 6) | (s[1] & 0x3F);
+		case 3:
+			return ((uint32_t) (s[0] & 0x0F) << 12) | ((uint32_t) (s[1] & 0x3F) << 6) |
+				(s[2] & 0x3F);
+		default:
+			return ((uint32_t) (s[0] & 0x07) << 18) | ((uint32_t) (s[1] & 0x3F) << 12) |
+				((uint32_t) (s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+	}
+}
+
+static int
+utf8_encode(uint32_t cp, uint8_t *out)
+{
+	if (cp < 0x80)
+	{
+		out[0] = (uint8_t) cp;
+		return 1;
+	}
+	if (cp < 0x800)
+	{
+		out[0] = (uint8_t) (0xC0 | (cp >> 6));
+		out[1] = (uint8_t) (0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000)
+	{
+		out[0] = (uint8_t) (0xE0 | (cp >> 12));
+		out[1] = (uint8_t) (0x80 | ((cp >> 6) & 0x3F));
+		out[2] = (uint8_t) (0x80 | (cp & 0x3F));
+		return 3;
+	}
+	out[0] = (uint8_t) (0xF0 | (cp >> 18));
+	out[1] = (uint8_t) (0x80 | ((cp >> 12) & 0x3F));
+	out[2] = (uint8_t) (0x80 | ((cp >> 6) & 0x3F));
+	out[3] = (uint8_t) (0x80 | (cp & 0x3F));
+	return 4;
+}
+
+bool
+pm_stats_truncate_string(const uint8_t *s, int32_t len, int n, pm_arena *arena,
+						 const uint8_t **min, int32_t *min_len,
+						 const uint8_t **max, int32_t *max_len, bool *max_ok)
+{
+	int32_t		prefix = 0;
+	int			count = 0;
+
+	/* BinaryString.substring(0, n): n code points by their lead bytes */
+	while (prefix < len && count < n)
+	{
+		prefix += utf8_bytes_for_first_byte(s[prefix]);
+		count++;
+	}
+	if (prefix > len)
+		prefix = len;
+	*min = s;
+	*min_len = prefix;
+	*max_ok = true;
+	if (prefix == len)
+	{
+		/* fits: max is the value itself */
+		*max = s;
+		*max_len = len;
+		return true;
+	}
+
+	/*
+	 * Walk code points from the last of the prefix to the first; the first
+	 * one that can be incremented (cp + 1 <= U+10FFFF) ends the max. Java
+	 * appends U+D7FF + 1 as a lone high surrogate, which its UTF-8 encoder
+	 * writes as '?'.
+	 */
+	{
+		int32_t    *starts = pm_arena_alloc(arena, sizeof(int32_t) * (size_t) count);
+		int32_t		pos = 0;
+		uint8_t    *buf;
+
+		if (starts == NULL)
+			return false;
+		for (int i = 0; i < count; i++)
+		{
+			starts[i] = pos;
+			pos += utf8_bytes_for_first_byte(s[pos]);
+		}
+		buf = pm_arena_alloc(arena, (size_t) prefix + 4);
+		if (buf == NULL)
+			return false;
+		for (int i = count - 1; i >= 0; i--)
+		{
+			int			nb = utf8_bytes_for_first_byte(s[starts[i]]);
+			uint32_t	next;
+			int32_t		out_len;
+
+			if (starts[i] + nb > prefix)
+				nb = prefix - starts[i];
+			next = utf8_decode(s + starts[i], nb) + 1;
+			if (next > 0x10FFFF)
+				continue;
+			memcpy(buf, s, (size_t) starts[i]);
+			out_len = starts[i];
+			if (next == 0xD800)
+				buf[out_len++] = '?';
+			else
+				out_len += utf8_encode(next, buf + out_len);
+			*max = buf;
+			*max_len = out_len;
+			return true;
+		}
+		*max_ok = false;
+		*max = NULL;
+		*max_len = 0;
+		return true;
+	}
+}
+
+/* What Java's ParquetSimpleStatsExtractor gives for a column, before the mode. */
+typedef enum stats_source
+{
+	SOURCE_NOTHING,				/* no footer statistics: "none" whatever the mode */
+	SOURCE_COUNT_ONLY,			/* null count; min/max null */
+	SOURCE_VALUES				/* null count, min, max */
+} stats_source;
+
+static stats_source
+parquet_source(const pm_type *type, const pm_column_stats *c)
+{
+	switch (type->id)
+	{
+		case PM_TYPE_ARRAY:
+		case PM_TYPE_MULTISET:
+		case PM_TYPE_MAP:
+		case PM_TYPE_ROW:
+		case PM_TYPE_VARIANT:
+			return SOURCE_NOTHING;
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+		case PM_TYPE_BLOB:
+			return SOURCE_COUNT_ONLY;
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			if (type->precision > 6)
+				return SOURCE_COUNT_ONLY;
+			break;
+		default:
+			break;
+	}
+	return c->has_min_max ? SOURCE_VALUES : SOURCE_COUNT_ONLY;
+}
+
+pm_code
+pm_value_stats_build(const pm_type *row_type, const pm_stats_mode *modes, bool dense,
+					 const pm_column_stats *columns, pm_arena *arena, pm_simple_stats *out,
+					 const char ***stats_cols, int *nstats_cols, pm_error *err)
+{
+	int			n = row_type->nfields;
+	size_t		slots = (size_t) (n > 0 ? n : 1);
+	pm_value   *mins = pm_arena_zalloc(arena, sizeof(pm_value) * slots);
+	pm_value   *maxs = pm_arena_zalloc(arena, sizeof(pm_value) * slots);
+	int64_t    *nulls = pm_arena_zalloc(arena, sizeof(int64_t) * slots);
+	bool	   *is_none = pm_arena_zalloc(arena, sizeof(bool) * slots);
+	pm_field   *kept_fields = pm_arena_zalloc(arena, sizeof(pm_field) * slots);
+	const char **kept_names = pm_arena_zalloc(arena, sizeof(char *) * slots);
+	int			nkept = 0;
+	pm_type    *kept_type;
+	uint8_t    *buf;
+	size_t		len;
+
+	if (mins == NULL || maxs == NULL || nulls == NULL || is_none == NULL ||
+		kept_fields == NULL || kept_names == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+
+	for (int i = 0; i < n; i++)
+	{
+		const pm_type *type = row_type->fields[i].type;
+		const pm_column_stats *c = &columns[i];
+		stats_source source = parquet_source(type, c);
+
+		mins[i].is_null = true;
+		maxs[i].is_null = true;
+		nulls[i] = -1;
+		if (source == SOURCE_NOTHING || modes[i].kind == PM_STATS_MODE_NONE)
+		{
+			is_none[i] = true;
+			continue;
+		}
+		nulls[i] = c->null_count;
+		if (source == SOURCE_VALUES && modes[i].kind != PM_STATS_MODE_COUNTS)
+		{
+			mins[i] = c->min;
+			maxs[i] = c->max;
+			if (modes[i].kind == PM_STATS_MODE_TRUNCATE && pm_type_is_string(type->id))
+			{
+				const uint8_t *tmin,
+						   *tmax,
+						   *unused;
+				int32_t		tmin_len,
+							tmax_len,
+							unused_len;
+				bool		ok;
+
+				/* convert(): min from the min, max from the max */
+				if (!pm_stats_truncate_string(c->min.u.bytes.ptr, c->min.u.bytes.len,
+											  modes[i].truncate_length, arena,
+											  &tmin, &tmin_len, &unused, &unused_len, &ok) ||
+					!pm_stats_truncate_string(c->max.u.bytes.ptr, c->max.u.bytes.len,
+											  modes[i].truncate_length, arena,
+											  &unused, &unused_len, &tmax, &tmax_len, &ok))
+					return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+				if (!ok)
+				{
+					mins[i].is_null = true;
+					maxs[i].is_null = true;
+				}
+				else
+				{
+					mins[i].u.bytes.ptr = tmin;
+					mins[i].u.bytes.len = tmin_len;
+					maxs[i].u.bytes.ptr = tmax;
+					maxs[i].u.bytes.len = tmax_len;
+				}
+			}
+		}
+	}
+
+	for (int i = 0; i < n; i++)
+	{
+		if (dense && is_none[i])
+			continue;
+		kept_fields[nkept] = row_type->fields[i];
+		kept_names[nkept] = row_type->fields[i].name;
+		mins[nkept] = mins[i];
+		maxs[nkept] = maxs[i];
+		nulls[nkept] = nulls[i];
+		nkept++;
+	}
+	kept_type = pm_type_new_row(arena, kept_fields, nkept, true);
+	if (kept_type == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+
+	PM_TRY(pm_binary_row_encode_serialized(arena, kept_type, mins, &buf, &len, err));
+	out->min_values = buf;
+	out->min_values_len = (int32_t) len;
+	PM_TRY(pm_binary_row_encode_serialized(arena, kept_type, maxs, &buf, &len, err));
+	out->max_values = buf;
+	out->max_values_len = (int32_t) len;
+	out->nnull_counts = nkept;
+	out->null_counts = nulls;
+
+	if (nkept == n)
+	{
+		*stats_cols = NULL;
+		*nstats_cols = -1;
+	}
+	else
+	{
+		*stats_cols = kept_names;
+		*nstats_cols = nkept;
+	}
+	return PM_OK;
+}

@@ -1,0 +1,780 @@
+/*-------------------------------------------------------------------------
+ * table_write.c
+ *	  Writing rows into an APPEND table (table_write.h): route rows to their
+ *	  partition and bucket, one open data file per (partition, bucket),
+ *	  rolled at target-file-size, described as Java's RowDataFileWriter
+ *	  describes its files, committed as one snapshot (commit.c).
+ *
+ * Java facts (release-1.4.2):
+ *	- File names: <data-file.prefix><uuid>-<n>.<format>, one uuid per
+ *	  (partition, bucket) writer, n counting its files
+ *	  (io/DataFilePathFactory.java).
+ *	- Sequence numbers: a writer counts from restoredMaxSeq + 1; a file has
+ *	  [counter - rows, counter - 1] (io/RowDataFileWriter.java). Unaware-
+ *	  bucket appends never restore (AppendFileStoreWrite ignores previous
+ *	  files: every writer starts at 0); fixed-bucket appends restore the
+ *	  bucket's max sequence number from the latest snapshot
+ *	  (BucketedAppendFileStoreWrite, AbstractFileStoreWrite).
+ *	- DataFileMeta.forAppend: empty min/max key and key stats, level 0,
+ *	  creation time = LocalDateTime.now() as epoch millis (the writer's
+ *	  local wall clock), delete row count 0, file source APPEND.
+ *	- Buckets: unaware (-1) files go to bucket-0 with _TOTAL_BUCKETS -1.
+ *
+ * Memory: each open data file buffers one row group in its format writer;
+ * at most MAX_OPEN_FILES are open at once (the least recently used one is
+ * finished to make room). Where several files can be open (partitioned or
+ * fixed-bucket tables) a row group is at most write-buffer-size (256 MiB)
+ * / MAX_OPEN_FILES, so all open files together stay within the buffer.
+ *-------------------------------------------------------------------------
+ */
+#include "table/table_write.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/uuid.h"
+#include "common/vector_builder.h"
+#include "format/format_writer.h"
+#include "row/binary_row.h"
+#include "row/bucket.h"
+#include "row/value.h"
+#include "table/commit.h"
+#include "table/partition_path.h"
+#include "table/snapshot.h"
+#include "table/split.h"
+#include "table/stats_build.h"
+#include "table/table.h"
+#include "table/write_options.h"
+
+#define MAX_OPEN_FILES 16
+
+typedef struct bucket_writer
+{
+	uint8_t    *partition;		/* serialized BinaryRow */
+	int32_t		partition_len;
+	uint32_t	hash;
+	int32_t		bucket;
+	char	   *dir;			/* <table>/<partition path>bucket-<b> */
+	char		uuid[PM_UUID_TEXT_LEN + 1];
+	int64_t		file_counter;
+	int64_t		next_seq;
+	/* the open file */
+	pm_format_writer *fw;
+	char	   *fw_name;
+	int64_t		fw_rows;
+	int64_t		last_use;
+	/* files finished since the last commit (in the writer's commit arena) */
+	pm_data_file_meta *files;
+	int			nfiles;
+	int			files_cap;
+	struct bucket_writer *next; /* hash chain */
+} bucket_writer;
+
+/* Max sequence number and bucket count of a bucket in the latest snapshot. */
+typedef struct restored_bucket
+{
+	const uint8_t *partition;
+	int32_t		partition_len;
+	int32_t		bucket;
+	int32_t		total_buckets;
+	int64_t		max_seq;
+} restored_bucket;
+
+struct pm_table_writer
+{
+	const pm_env *env;
+	pm_fileio  *io;
+	pm_arena   *arena;			/* lives as long as the writer */
+	pm_arena   *commit_arena;	/* file metas of the pending commit */
+	pm_arena   *scratch;		/* per write call */
+	char	   *table_path;
+	char	   *commit_user;
+	pm_schema  *schema;
+	pm_write_options opt;
+	pm_format_write_options fopt;
+	const pm_type *empty_row_type;
+	uint8_t    *empty_row;		/* serialized BinaryRow of arity 0 */
+	int32_t		empty_row_len;
+	bucket_writer **table;		/* hash table of bucket writers */
+	int			table_size;
+	int			nwriters;
+	int			nopen;
+	int64_t		clock;
+	bool		restored_loaded;
+	restored_bucket *restored;
+	int			nrestored;
+};
+
+static uint32_t
+hash_key(const uint8_t *partition, int32_t len, int32_t bucket)
+{
+	uint32_t	h = 2166136261u;
+
+	for (int32_t i = 0; i < len; i++)
+		h = (h ^ partition[i]) * 16777619u;
+	return (h ^ (uint32_t) bucket) * 16777619u;
+}
+
+pm_code
+pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
+					 const char *commit_user, pm_table_writer **out, pm_error *err)
+{
+	pm_arena   *arena = pm_arena_create(env);
+	pm_table_writer *w;
+	pm_code		rc;
+	pm_value	none;
+	size_t		len;
+
+	*out = NULL;
+	if (arena == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	w = pm_arena_zalloc(arena, sizeof(*w));
+	if (w == NULL)
+	{
+		pm_arena_destroy(arena);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	w->env = env;
+	w->io = io;
+	w->arena = arena;
+	w->commit_arena = pm_arena_create(env);
+	w->scratch = pm_arena_create(env);
+	w->table_path = pm_arena_strdup(arena, table_path);
+	w->commit_user = pm_arena_strdup(arena, commit_user);
+	w->table_size = 64;
+	w->table = pm_arena_zalloc(arena, sizeof(bucket_writer *) * (size_t) w->table_size);
+	if (w->commit_arena == NULL || w->scratch == NULL || w->table_path == NULL ||
+		w->commit_user == NULL || w->table == NULL)
+	{
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	if ((rc = pm_schema_load_latest(io, table_path, arena, &w->schema, err)) != PM_OK)
+		goto fail;
+	if ((rc = pm_write_options_parse(w->schema, arena, &w->opt, err)) != PM_OK)
+		goto fail;
+	w->fopt.schema = w->schema->row_type;
+	w->fopt.compression = w->opt.compression;
+	w->fopt.zstd_level = w->opt.zstd_level;
+	w->fopt.row_group_bytes = w->opt.row_group_bytes;
+	w->fopt.page_bytes = w->opt.page_bytes;
+	w->fopt.dictionary = w->opt.dictionary;
+	if (w->opt.npartition_keys > 0 || w->opt.bucket > 0)
+	{
+		int64_t		per_file = w->opt.write_buffer_size / MAX_OPEN_FILES;
+
+		if (per_file < 1024 * 1024)
+			per_file = 1024 * 1024;
+		if (w->fopt.row_group_bytes == 0 || w->fopt.row_group_bytes > per_file)
+			w->fopt.row_group_bytes = per_file;
+	}
+	w->empty_row_type = pm_type_new_row(arena, NULL, 0, false);
+	if (w->empty_row_type == NULL)
+	{
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	memset(&none, 0, sizeof(none));
+	if ((rc = pm_binary_row_encode_serialized(arena, w->empty_row_type, &none, &w->empty_row,
+											  &len, err)) != PM_OK)
+		goto fail;
+	w->empty_row_len = (int32_t) len;
+	*out = w;
+	return PM_OK;
+
+fail:
+	if (w->commit_arena)
+		pm_arena_destroy(w->commit_arena);
+	if (w->scratch)
+		pm_arena_destroy(w->scratch);
+	pm_arena_destroy(arena);
+	return rc;
+}
+
+const pm_schema *
+pm_table_writer_schema(const pm_table_writer *writer)
+{
+	return writer->schema;
+}
+
+/* The latest snapshot's buckets (fixed-bucket tables restore sequence numbers). */
+static pm_code
+load_restored(pm_table_writer *w, pm_error *err)
+{
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_code		rc;
+	int			n;
+
+	w->restored_loaded = true;
+	PM_TRY(pm_table_open(w->env, w->io, w->table_path, NULL, &table, err));
+	if ((rc = pm_table_scan_plan(table, NULL, &scan, err)) != PM_OK)
+	{
+		pm_table_close(table);
+		return rc;
+	}
+	n = pm_scan_split_count(scan);
+	w->restored = pm_arena_zalloc(w->arena, sizeof(restored_bucket) * (size_t) (n + 1));
+	if (w->restored == NULL)
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; rc == PM_OK && i < n; i++)
+	{
+		const pm_split *sp = pm_scan_get_split(scan, i);
+		restored_bucket *r = &w->restored[w->nrestored++];
+		uint8_t    *copy = pm_arena_alloc(w->arena, (size_t) sp->partition_len + 1);
+
+		if (copy == NULL)
+		{
+			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			break;
+		}
+		memcpy(copy, sp->partition, (size_t) sp->partition_len);
+		r->partition = copy;
+		r->partition_len = sp->partition_len;
+		r->bucket = sp->bucket;
+		r->total_buckets = sp->total_buckets;
+		r->max_seq = -1;
+		for (int f = 0; f < sp->nfiles; f++)
+			if (sp->files[f]->max_sequence_number > r->max_seq)
+				r->max_seq = sp->files[f]->max_sequence_number;
+	}
+	pm_scan_free(scan);
+	pm_table_close(table);
+	return rc;
+}
+
+static pm_code
+restore_bucket(pm_table_writer *w, bucket_writer *bw, pm_error *err)
+{
+	bw->next_seq = 0;
+	if (w->opt.bucket == -1)
+		return PM_OK;			/* unaware: Java ignores previous files */
+	if (!w->restored_loaded)
+		PM_TRY(load_restored(w, err));
+	for (int i = 0; i < w->nrestored; i++)
+	{
+		restored_bucket *r = &w->restored[i];
+
+		if (r->partition_len != bw->partition_len ||
+			memcmp(r->partition, bw->partition, (size_t) bw->partition_len) != 0)
+			continue;
+		if (r->total_buckets > 0 && r->total_buckets != w->opt.bucket)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "a partition of the table was written with %d buckets, the table now has %d: rescaled buckets are not written",
+						   r->total_buckets, w->opt.bucket);
+		if (r->bucket == bw->bucket)
+			bw->next_seq = r->max_seq + 1;
+	}
+	return PM_OK;
+}
+
+static pm_code
+get_bucket_writer(pm_table_writer *w, const uint8_t *partition, int32_t partition_len,
+				  const pm_value *partition_values, int32_t bucket, bucket_writer **out,
+				  pm_error *err)
+{
+	uint32_t	h = hash_key(partition, partition_len, bucket);
+	int			slot = (int) (h % (uint32_t) w->table_size);
+	bucket_writer *bw;
+	char	   *ppath;
+
+	for (bw = w->table[slot]; bw != NULL; bw = bw->next)
+		if (bw->hash == h && bw->bucket == bucket && bw->partition_len == partition_len &&
+			memcmp(bw->partition, partition, (size_t) partition_len) == 0)
+		{
+			*out = bw;
+			return PM_OK;
+		}
+	if (w->nwriters >= w->table_size * 2)
+	{
+		int			nsize = w->table_size * 4;
+		bucket_writer **nt = pm_arena_zalloc(w->arena, sizeof(bucket_writer *) * (size_t) nsize);
+
+		if (nt == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int i = 0; i < w->table_size; i++)
+			while (w->table[i] != NULL)
+			{
+				bucket_writer *b = w->table[i];
+
+				w->table[i] = b->next;
+				b->next = nt[b->hash % (uint32_t) nsize];
+				nt[b->hash % (uint32_t) nsize] = b;
+			}
+		w->table = nt;
+		w->table_size = nsize;
+		slot = (int) (h % (uint32_t) w->table_size);
+	}
+	bw = pm_arena_zalloc(w->arena, sizeof(*bw));
+	if (bw == NULL || (bw->partition = pm_arena_alloc(w->arena, (size_t) partition_len)) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	memcpy(bw->partition, partition, (size_t) partition_len);
+	bw->partition_len = partition_len;
+	bw->hash = h;
+	bw->bucket = bucket;
+	PM_TRY(pm_partition_path(w->schema, w->opt.partition_type, w->opt.partition_default_name,
+							 partition_values, w->scratch, &ppath, err));
+	bw->dir = pm_arena_sprintf(w->arena, "%s/%sbucket-%d", w->table_path, ppath, (int) bucket);
+	if (bw->dir == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(pm_uuid_random(bw->uuid, err));
+	PM_TRY(restore_bucket(w, bw, err));
+	bw->next = w->table[slot];
+	w->table[slot] = bw;
+	w->nwriters++;
+	*out = bw;
+	return PM_OK;
+}
+
+/* LocalDateTime.now() as epoch millis: the local wall clock read as UTC. */
+static int64_t
+local_wall_clock_millis(void)
+{
+	struct timespec ts;
+	struct tm	tm;
+	time_t		secs;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	secs = ts.tv_sec;
+	localtime_r(&secs, &tm);
+	return ((int64_t) ts.tv_sec + tm.tm_gmtoff) * 1000 + ts.tv_nsec / 1000000;
+}
+
+static pm_code
+finish_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
+{
+	pm_format_write_result res;
+	pm_data_file_meta *m;
+	pm_code		rc;
+	const char **stats_cols;
+	int			nstats_cols;
+	int64_t		rows = bw->fw_rows;
+
+	if (bw->fw == NULL)
+		return PM_OK;
+	rc = pm_format_writer_finish(bw->fw, w->commit_arena, &res, err);
+	bw->fw = NULL;
+	w->nopen--;
+	if (rc != PM_OK)
+		return rc;				/* the format writer discarded the file */
+	if (bw->nfiles == bw->files_cap)
+	{
+		int			ncap = bw->files_cap ? bw->files_cap * 2 : 4;
+		pm_data_file_meta *grown = pm_arena_realloc(w->commit_arena, bw->files,
+													sizeof(*grown) * (size_t) bw->files_cap,
+													sizeof(*grown) * (size_t) ncap);
+
+		if (grown == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		bw->files = grown;
+		bw->files_cap = ncap;
+	}
+	m = &bw->files[bw->nfiles];
+	memset(m, 0, sizeof(*m));
+	m->file_name = bw->fw_name;
+	m->path = pm_arena_sprintf(w->commit_arena, "%s/%s", bw->dir, bw->fw_name);
+	if (m->path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	bw->nfiles++;				/* from here on abort removes it */
+	if (res.row_count != rows)
+		return pm_fail(err, PM_ERR_CORRUPT, "%s: the format writer wrote %lld rows, not %lld",
+					   m->path, (long long) res.row_count, (long long) rows);
+	m->format = w->opt.format;
+	m->file_size = res.file_size;
+	m->row_count = res.row_count;
+	m->min_key = w->empty_row;
+	m->min_key_len = w->empty_row_len;
+	m->max_key = w->empty_row;
+	m->max_key_len = w->empty_row_len;
+	m->key_stats.min_values = w->empty_row;
+	m->key_stats.min_values_len = w->empty_row_len;
+	m->key_stats.max_values = w->empty_row;
+	m->key_stats.max_values_len = w->empty_row_len;
+	m->key_stats.nnull_counts = 0;
+	m->key_stats.null_counts = NULL;
+	PM_TRY(pm_value_stats_build(w->schema->row_type, w->opt.stats_modes, w->opt.stats_dense,
+								res.stats, w->commit_arena, &m->value_stats, &stats_cols,
+								&nstats_cols, err));
+	m->value_stats_cols = stats_cols;
+	m->nvalue_stats_cols = nstats_cols;
+	m->min_sequence_number = bw->next_seq - rows;
+	m->max_sequence_number = bw->next_seq - 1;
+	m->schema_id = w->schema->id;
+	m->level = 0;
+	m->nextra_files = 0;
+	m->has_creation_time = true;
+	m->creation_time_millis = local_wall_clock_millis();
+	m->delete_row_count = 0;
+	m->file_source = 0;
+	m->external_path = NULL;
+	m->has_first_row_id = false;
+	m->nwrite_cols = -1;
+	m->deletion_file = NULL;
+	return PM_OK;
+}
+
+/* The least recently used open file is finished to make room for another. */
+static pm_code
+make_room(pm_table_writer *w, pm_error *err)
+{
+	bucket_writer *lru = NULL;
+
+	if (w->nopen < MAX_OPEN_FILES)
+		return PM_OK;
+	for (int i = 0; i < w->table_size; i++)
+		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
+			if (bw->fw != NULL && (lru == NULL || bw->last_use < lru->last_use))
+				lru = bw;
+	return lru != NULL ? finish_file(w, lru, err) : PM_OK;
+}
+
+static pm_code
+open_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
+{
+	char	   *path;
+
+	PM_TRY(make_room(w, err));
+	bw->fw_name = pm_arena_sprintf(w->commit_arena, "%s%s-%lld.%s", w->opt.data_file_prefix,
+								   bw->uuid, (long long) bw->file_counter, w->opt.format_name);
+	path = pm_arena_sprintf(w->scratch, "%s/%s", bw->dir, bw->fw_name);
+	if (bw->fw_name == NULL || path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	bw->file_counter++;
+	if (bw->file_counter == 1)
+		PM_TRY(w->io->mkdirs ? w->io->mkdirs(w->io, bw->dir, err)
+			   : pm_fail(err, PM_ERR_UNSUPPORTED, "the FileIO cannot write"));
+	PM_TRY(pm_format_writer_open(w->opt.format, w->env, w->io, path, &w->fopt, &bw->fw, err));
+	bw->fw_rows = 0;
+	w->nopen++;
+	return PM_OK;
+}
+
+/* Write batch rows (all of them when rows is NULL) to one bucket writer. */
+static pm_code
+write_rows(pm_table_writer *w, bucket_writer *bw, const pm_batch *batch, const int64_t *rows,
+		   int64_t nrows, pm_error *err)
+{
+	pm_batch	sub;
+	const pm_batch *b = batch;
+
+	if (rows != NULL)
+	{
+		sub.nrows = nrows;
+		sub.first_row = 0;
+		sub.ncols = batch->ncols;
+		sub.cols = pm_arena_zalloc(w->scratch, sizeof(pm_vector) * (size_t) batch->ncols);
+		if (sub.cols == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int c = 0; c < batch->ncols; c++)
+		{
+			pm_vector_builder vb;
+
+			if (!pm_vector_builder_init(&vb, &sub.cols[c], batch->cols[c].type, nrows, w->scratch))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			for (int64_t i = 0; i < nrows; i++)
+				if (!pm_vector_builder_append(&vb, &batch->cols[c], rows[i]))
+					return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		}
+		b = &sub;
+	}
+	if (bw->fw == NULL)
+		PM_TRY(open_file(w, bw, err));
+	bw->last_use = ++w->clock;
+	PM_TRY(pm_format_writer_write(bw->fw, b, err));
+	bw->fw_rows += b->nrows;
+	bw->next_seq += b->nrows;
+	if (pm_format_writer_estimated_size(bw->fw) >= w->opt.target_file_size)
+		PM_TRY(finish_file(w, bw, err));
+	return PM_OK;
+}
+
+/* Partition values and bucket of row i. */
+static pm_code
+route_values(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pvalues,
+			 pm_value *bvalues, int32_t *bucket, pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+
+	for (int k = 0; k < o->npartition_keys; k++)
+		if (!pm_vector_value(&batch->cols[o->partition_fields[k]], i, &pvalues[k]))
+			return pm_fail(err, PM_ERR_UNSUPPORTED, "nested partition keys are not written");
+	*bucket = 0;
+	if (o->bucket > 0)
+	{
+		for (int k = 0; k < o->nbucket_keys; k++)
+			if (!pm_vector_value(&batch->cols[o->bucket_key_fields[k]], i, &bvalues[k]))
+				return pm_fail(err, PM_ERR_UNSUPPORTED, "nested bucket keys are not written");
+		PM_TRY(pm_bucket_of(o->bucket_key_type, bvalues, o->bucket, bucket, err));
+	}
+	return PM_OK;
+}
+
+/*
+ * The targets of the last rows of a batch, by partition values and bucket:
+ * most rows find theirs here without encoding their partition BinaryRow.
+ */
+#define ROUTE_CACHE 16
+
+typedef struct route_entry
+{
+	int32_t		bucket;
+	pm_value   *values;			/* partition values (bytes point into the batch) */
+	bucket_writer *bw;
+} route_entry;
+
+static bool
+same_partition(const pm_type *ptype, const pm_value *a, const pm_value *b)
+{
+	for (int k = 0; k < ptype->nfields; k++)
+	{
+		if (a[k].is_null != b[k].is_null)
+			return false;
+		if (!a[k].is_null && pm_value_compare(ptype->fields[k].type, &a[k], &b[k]) != 0)
+			return false;
+	}
+	return true;
+}
+
+static pm_code
+route_row(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pvalues,
+		  pm_value *bvalues, route_entry *cache, int *ncache, int *next_slot,
+		  bucket_writer **out, pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+	int32_t		bucket;
+	uint8_t    *part;
+	size_t		part_len;
+	route_entry *e;
+
+	PM_TRY(route_values(w, batch, i, pvalues, bvalues, &bucket, err));
+	for (int c = 0; c < *ncache; c++)
+		if (cache[c].bucket == bucket && same_partition(o->partition_type, cache[c].values, pvalues))
+		{
+			*out = cache[c].bw;
+			return PM_OK;
+		}
+	PM_TRY(pm_binary_row_encode_serialized(w->scratch, o->partition_type, pvalues, &part,
+										   &part_len, err));
+	PM_TRY(get_bucket_writer(w, part, (int32_t) part_len, pvalues, bucket, out, err));
+	if (*ncache < ROUTE_CACHE)
+		e = &cache[(*ncache)++];
+	else
+	{
+		e = &cache[*next_slot];
+		*next_slot = (*next_slot + 1) % ROUTE_CACHE;
+	}
+	e->bucket = bucket;
+	e->bw = *out;
+	if (e->values == NULL &&
+		(e->values = pm_arena_alloc(w->scratch, sizeof(pm_value) * (size_t) (o->npartition_keys + 1))) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	memcpy(e->values, pvalues, sizeof(pm_value) * (size_t) o->npartition_keys);
+	return PM_OK;
+}
+
+static pm_code
+write_batch(pm_table_writer *w, const pm_batch *batch, pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+	int64_t		n = batch->nrows;
+	pm_value   *pvalues;
+	pm_value   *bvalues;
+	bucket_writer **target;
+	int64_t    *rows;
+	bool	   *done;
+	route_entry cache[ROUTE_CACHE];
+	int			ncache = 0;
+	int			next_slot = 0;
+
+	if (batch->ncols != w->schema->row_type->nfields)
+		return pm_fail(err, PM_ERR_INVALID, "a batch of %d columns for a table of %d",
+					   batch->ncols, w->schema->row_type->nfields);
+	if (n == 0)
+		return PM_OK;
+	memset(cache, 0, sizeof(cache));
+	pvalues = pm_arena_zalloc(w->scratch, sizeof(pm_value) * (size_t) (o->npartition_keys + 1));
+	bvalues = pm_arena_zalloc(w->scratch, sizeof(pm_value) * (size_t) (o->nbucket_keys + 1));
+	if (pvalues == NULL || bvalues == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+
+	if (o->npartition_keys == 0 && o->bucket == -1)
+	{
+		bucket_writer *bw;
+
+		PM_TRY(route_row(w, batch, 0, pvalues, bvalues, cache, &ncache, &next_slot, &bw, err));
+		return write_rows(w, bw, batch, NULL, n, err);
+	}
+
+	target = pm_arena_alloc(w->scratch, sizeof(*target) * (size_t) n);
+	rows = pm_arena_alloc(w->scratch, sizeof(*rows) * (size_t) n);
+	done = pm_arena_zalloc(w->scratch, sizeof(*done) * (size_t) n);
+	if (target == NULL || rows == NULL || done == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < n; i++)
+		PM_TRY(route_row(w, batch, i, pvalues, bvalues, cache, &ncache, &next_slot, &target[i],
+						 err));
+	/* one gathered sub-batch per target, rows in input order */
+	for (int64_t i = 0; i < n; i++)
+	{
+		int64_t		nrows = 0;
+
+		if (done[i])
+			continue;
+		for (int64_t j = i; j < n; j++)
+			if (!done[j] && target[j] == target[i])
+			{
+				rows[nrows++] = j;
+				done[j] = true;
+			}
+		PM_TRY(write_rows(w, target[i], batch, nrows == n ? NULL : rows, nrows, err));
+	}
+	return PM_OK;
+}
+
+pm_code
+pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint8_t *row_kinds,
+					  pm_error *err)
+{
+	pm_code		rc;
+
+	if (row_kinds != NULL)
+		for (int64_t i = 0; i < batch->nrows; i++)
+			if (row_kinds[i] != PM_ROW_INSERT)
+				return pm_fail(err, PM_ERR_UNSUPPORTED,
+							   "append tables take only inserted rows (row kind %d)",
+							   (int) row_kinds[i]);
+	rc = write_batch(writer, batch, err);
+	pm_arena_reset(writer->scratch);
+	return rc;
+}
+
+/* Remove the files written since the last commit and close the open ones. */
+static void
+discard_pending(pm_table_writer *w)
+{
+	pm_error	ignored;
+
+	for (int i = 0; i < w->table_size; i++)
+		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
+		{
+			if (bw->fw != NULL)
+			{
+				pm_format_writer_abort(bw->fw);
+				bw->fw = NULL;
+				w->nopen--;
+			}
+			for (int f = 0; f < bw->nfiles; f++)
+				if (w->io->remove != NULL)
+					(void) w->io->remove(w->io, bw->files[f].path, &ignored);
+			bw->nfiles = 0;
+			bw->files = NULL;
+			bw->files_cap = 0;
+		}
+	pm_arena_reset(w->commit_arena);
+}
+
+static void
+forget_committed(pm_table_writer *w)
+{
+	for (int i = 0; i < w->table_size; i++)
+		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
+		{
+			bw->nfiles = 0;
+			bw->files = NULL;
+			bw->files_cap = 0;
+		}
+	pm_arena_reset(w->commit_arena);
+}
+
+pm_code
+pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *snapshot_id,
+					   pm_error *err)
+{
+	pm_commit_change *changes;
+	pm_commit_request req;
+	int			nchanges = 0;
+	pm_code		rc = PM_OK;
+	pm_arena   *arena;
+
+	*snapshot_id = 0;
+	/* Java's prepareCommit closes every writer's current file */
+	for (int i = 0; rc == PM_OK && i < w->table_size; i++)
+		for (bucket_writer *bw = w->table[i]; rc == PM_OK && bw != NULL; bw = bw->next)
+			rc = finish_file(w, bw, err);
+	if (rc != PM_OK)
+	{
+		discard_pending(w);
+		return rc;
+	}
+	changes = pm_arena_zalloc(w->commit_arena, sizeof(*changes) * (size_t) (w->nwriters + 1));
+	if (changes == NULL)
+	{
+		discard_pending(w);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	for (int i = 0; i < w->table_size; i++)
+		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
+		{
+			pm_commit_change *c;
+
+			if (bw->nfiles == 0)
+				continue;
+			c = &changes[nchanges++];
+			c->partition = bw->partition;
+			c->partition_len = bw->partition_len;
+			c->bucket = bw->bucket;
+			c->total_buckets = w->opt.bucket > 0 ? w->opt.bucket : -1;
+			c->nadded = bw->nfiles;
+			c->added = bw->files;
+		}
+	if (nchanges == 0)
+	{
+		forget_committed(w);
+		return PM_OK;
+	}
+	memset(&req, 0, sizeof(req));
+	req.commit_user = w->commit_user;
+	req.commit_identifier = commit_identifier;
+	req.commit_kind = "APPEND";
+	req.schema = w->schema;
+	req.nchanges = nchanges;
+	req.changes = changes;
+	arena = pm_arena_create(w->env);
+	if (arena == NULL)
+	{
+		discard_pending(w);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	rc = pm_table_commit(w->env, w->io, w->table_path, &req, arena, snapshot_id, err);
+	pm_arena_destroy(arena);
+	if (rc != PM_OK)
+		discard_pending(w);
+	else
+		forget_committed(w);
+	return rc;
+}
+
+static void
+free_writer(pm_table_writer *w)
+{
+	pm_arena_destroy(w->commit_arena);
+	pm_arena_destroy(w->scratch);
+	pm_arena_destroy(w->arena);
+}
+
+void
+pm_table_writer_abort(pm_table_writer *writer)
+{
+	if (writer == NULL)
+		return;
+	discard_pending(writer);
+	free_writer(writer);
+}
+
+void
+pm_table_writer_close(pm_table_writer *writer)
+{
+	pm_table_writer_abort(writer);
+}

@@ -1,0 +1,321 @@
+/*-------------------------------------------------------------------------
+ * write_options.c
+ *	  The writer's refusal list and the options it honours (write_options.h).
+ *-------------------------------------------------------------------------
+ */
+#include "table/write_options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/*
+ * Options whose non-default value this writer cannot honour. values: the
+ * accepted values ('|'-separated, any case), NULL = any value refused.
+ */
+typedef struct refused_option
+{
+	const char *key;
+	const char *accepted;
+	const char *why;
+} refused_option;
+
+static const refused_option refused[] = {
+	{"bucket-function.type", "default", "only the default bucket function is written"},
+	{"file.format.per.level", NULL, "per-level file formats are not written"},
+	{"file.compression.per.level", NULL, "per-level compression is not written"},
+	{"file.suffix.include.compression", "false", "compression suffixes in file names are not written"},
+	{"data-file.path-directory", NULL, "data files in a separate directory are not written"},
+	{"data-file.external-paths", NULL, "external data paths are not written"},
+	{"data-file.external-paths.strategy", "none", "external data paths are not written"},
+	{"deletion-vectors.enabled", "false", "tables with deletion vectors are not written yet"},
+	{"row-tracking.enabled", "false", "row tracking is not written"},
+	{"data-evolution.enabled", "false", "data evolution is not written"},
+	{"changelog-producer", "none", "changelog files are not written"},
+	{"type", "table", "only Paimon tables (type=table) are written"},
+	{"branch", "main", "only the main branch is written"},
+	{"chain-table.enabled", "false", "chain tables are not written"},
+	{"blob-field", NULL, "blob files are not written"},
+	{"blob-descriptor-field", NULL, "blob files are not written"},
+	{"vector.file.format", NULL, "vector files are not written"},
+	{"metadata.stats-mode.per.level", NULL, "per-level stats modes are not written"},
+	{"manifest.format", "avro", "only Avro manifests are written"},
+};
+
+static bool
+accepted_value(const char *accepted, const char *value)
+{
+	const char *p = accepted;
+	size_t		n = strlen(value);
+
+	while (p != NULL && *p != '\0')
+	{
+		const char *bar = strchr(p, '|');
+		size_t		len = bar ? (size_t) (bar - p) : strlen(p);
+
+		if (len == n && strncasecmp(p, value, n) == 0)
+			return true;
+		p = bar ? bar + 1 : NULL;
+	}
+	return false;
+}
+
+/* "file-index.<type>.columns" and the like: file indexes are not written. */
+static bool
+is_file_index_option(const char *key)
+{
+	return strncmp(key, "file-index.", 11) == 0 &&
+		strcmp(key, "file-index.read.enabled") != 0 &&
+		strcmp(key, "file-index.in-manifest-threshold") != 0;
+}
+
+pm_code
+pm_parse_memory_size(const char *key, const char *text, int64_t *bytes, pm_error *err)
+{
+	const char *p = text;
+	const char *digits;
+	const char *unit;
+	size_t		unit_len;
+	int64_t		n = 0;
+	int64_t		mult = 1;
+
+	while (isspace((unsigned char) *p))
+		p++;
+	digits = p;
+	while (*p >= '0' && *p <= '9')
+	{
+		if (n > (INT64_MAX - 9) / 10)
+			return pm_fail(err, PM_ERR_INVALID, "%s \"%s\" is too large", key, text);
+		n = n * 10 + (*p - '0');
+		p++;
+	}
+	if (p == digits)
+		return pm_fail(err, PM_ERR_INVALID, "%s \"%s\" is not a memory size", key, text);
+	while (isspace((unsigned char) *p))
+		p++;
+	unit = p;
+	unit_len = strlen(unit);
+	while (unit_len > 0 && isspace((unsigned char) unit[unit_len - 1]))
+		unit_len--;
+#define UNIT_IS(s) (unit_len == strlen(s) && strncasecmp(unit, s, unit_len) == 0)
+	if (unit_len == 0 || UNIT_IS("b") || UNIT_IS("bytes"))
+		mult = 1;
+	else if (UNIT_IS("k") || UNIT_IS("kb") || UNIT_IS("kibibytes"))
+		mult = 1024;
+	else if (UNIT_IS("m") || UNIT_IS("mb") || UNIT_IS("mebibytes"))
+		mult = 1024 * 1024;
+	else if (UNIT_IS("g") || UNIT_IS("gb") || UNIT_IS("gibibytes"))
+		mult = 1024LL * 1024 * 1024;
+	else if (UNIT_IS("t") || UNIT_IS("tb") || UNIT_IS("tebibytes"))
+		mult = 1024LL * 1024 * 1024 * 1024;
+	else
+		return pm_fail(err, PM_ERR_INVALID, "%s \"%s\": unknown memory unit", key, text);
+#undef UNIT_IS
+	if (n > INT64_MAX / mult)
+		return pm_fail(err, PM_ERR_INVALID, "%s \"%s\" is too large", key, text);
+	*bytes = n * mult;
+	return PM_OK;
+}
+
+static pm_code
+parse_int(const char *key, const char *text, int64_t lo, int64_t hi, int64_t *out,
+		  pm_error *err)
+{
+	char	   *end;
+	long long	v;
+
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	while (isspace((unsigned char) *end))
+		end++;
+	if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi)
+		return pm_fail(err, PM_ERR_INVALID, "%s \"%s\" is not a valid integer", key, text);
+	*out = v;
+	return PM_OK;
+}
+
+static bool
+option_true(const pm_schema *s, const char *key, bool dflt)
+{
+	const char *v = pm_schema_option(s, key);
+
+	if (v == NULL)
+		return dflt;
+	return strcasecmp(v, "true") == 0;
+}
+
+static pm_code
+parse_keys(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *err)
+{
+	const pm_type *row = s->row_type;
+	int		   *pidx = pm_arena_alloc(arena, sizeof(int) * (size_t) (s->npartition_keys + 1));
+	pm_field   *pf = pm_arena_alloc(arena, sizeof(pm_field) * (size_t) (s->npartition_keys + 1));
+	const char *bk = pm_schema_option(s, "bucket-key");
+
+	if (pidx == NULL || pf == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < s->npartition_keys; i++)
+	{
+		pidx[i] = pm_type_field_index(row, s->partition_keys[i]);
+		if (pidx[i] < 0)
+			return pm_fail(err, PM_ERR_INVALID, "partition key \"%s\" is not a column of the table",
+						   s->partition_keys[i]);
+		if (pm_type_is_nested(row->fields[pidx[i]].type->id))
+			return pm_fail(err, PM_ERR_UNSUPPORTED, "partition key \"%s\" has a nested type",
+						   s->partition_keys[i]);
+		pf[i] = row->fields[pidx[i]];
+	}
+	o->npartition_keys = s->npartition_keys;
+	o->partition_fields = pidx;
+	o->partition_type = pm_type_new_row(arena, pf, s->npartition_keys, false);
+	if (o->partition_type == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+
+	o->nbucket_keys = 0;
+	o->bucket_key_fields = NULL;
+	o->bucket_key_type = NULL;
+	if (o->bucket == -1)
+	{
+		if (bk != NULL)
+			return pm_fail(err, PM_ERR_INVALID,
+						   "Cannot define 'bucket-key' with bucket = -1, please remove the 'bucket-key' setting or specify a bucket number.");
+		return PM_OK;
+	}
+	if (bk == NULL || *bk == '\0')
+		return pm_fail(err, PM_ERR_INVALID, "You should define a 'bucket-key' for bucketed append mode.");
+	{
+		int			cap = 1;
+		int		   *bidx;
+		pm_field   *bf;
+		const char *p = bk;
+		int			n = 0;
+
+		for (const char *q = bk; *q; q++)
+			if (*q == ',')
+				cap++;
+		bidx = pm_arena_alloc(arena, sizeof(int) * (size_t) cap);
+		bf = pm_arena_alloc(arena, sizeof(pm_field) * (size_t) cap);
+		if (bidx == NULL || bf == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		while (p != NULL)
+		{
+			const char *comma = strchr(p, ',');
+			size_t		len = comma ? (size_t) (comma - p) : strlen(p);
+			char	   *name = pm_arena_strndup(arena, p, len);
+			int			idx;
+
+			if (name == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			idx = pm_type_field_index(row, name);
+			if (idx < 0)
+				return pm_fail(err, PM_ERR_INVALID, "bucket-key \"%s\" is not a column of the table", name);
+			if (pm_type_is_nested(row->fields[idx].type->id))
+				return pm_fail(err, PM_ERR_INVALID, "nested type can not in bucket-key, in your table these key are [%s]", name);
+			for (int k = 0; k < s->npartition_keys; k++)
+				if (strcmp(s->partition_keys[k], name) == 0)
+					return pm_fail(err, PM_ERR_INVALID,
+								   "Field names %s should not contains any partition keys", name);
+			bidx[n] = idx;
+			bf[n] = row->fields[idx];
+			n++;
+			p = comma ? comma + 1 : NULL;
+		}
+		o->nbucket_keys = n;
+		o->bucket_key_fields = bidx;
+		o->bucket_key_type = pm_type_new_row(arena, bf, n, false);
+		if (o->bucket_key_type == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	return PM_OK;
+}
+
+pm_code
+pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *err)
+{
+	const char *v;
+	int64_t		n;
+
+	memset(o, 0, sizeof(*o));
+	if (s->nprimary_keys > 0)
+		return pm_fail(err, PM_ERR_UNSUPPORTED, "writing primary-key tables is not supported yet");
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+	{
+		if (refused[i].why == NULL)
+			continue;
+		v = pm_schema_option(s, refused[i].key);
+		if (v != NULL && (refused[i].accepted == NULL || !accepted_value(refused[i].accepted, v)))
+			return pm_fail(err, PM_ERR_UNSUPPORTED, "table option %s = \"%s\": %s",
+						   refused[i].key, v, refused[i].why);
+	}
+	for (int i = 0; i < s->noptions; i++)
+		if (is_file_index_option(s->option_keys[i]))
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "table option %s = \"%s\": file indexes are not written yet",
+						   s->option_keys[i], s->option_values[i]);
+	for (int i = 0; i < s->row_type->nfields; i++)
+		if (s->row_type->fields[i].type->id == PM_TYPE_BLOB)
+			return pm_fail(err, PM_ERR_UNSUPPORTED, "column \"%s\": BLOB columns are not written",
+						   s->row_type->fields[i].name);
+
+	v = pm_schema_option(s, "file.format");
+	if (v == NULL || strcasecmp(v, "parquet") == 0)
+	{
+		o->format = PM_FORMAT_PARQUET;
+		o->format_name = "parquet";
+	}
+	else
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option file.format = \"%s\": only parquet data files are written", v);
+
+	v = pm_schema_option(s, "file.compression");
+	o->compression = v != NULL ? v : "zstd";
+	o->zstd_level = 1;
+	if ((v = pm_schema_option(s, "file.compression.zstd-level")) != NULL)
+	{
+		PM_TRY(parse_int("file.compression.zstd-level", v, -131072, 22, &n, err));
+		o->zstd_level = (int) n;
+	}
+	if ((v = pm_schema_option(s, "parquet.block.size")) != NULL)
+		PM_TRY(pm_parse_memory_size("parquet.block.size", v, &o->row_group_bytes, err));
+	if ((v = pm_schema_option(s, "parquet.page.size")) != NULL)
+		PM_TRY(pm_parse_memory_size("parquet.page.size", v, &o->page_bytes, err));
+	o->dictionary = option_true(s, "parquet.enable.dictionary", true);
+	o->target_file_size = 256LL * 1024 * 1024;
+	if ((v = pm_schema_option(s, "target-file-size")) != NULL)
+		PM_TRY(pm_parse_memory_size("target-file-size", v, &o->target_file_size, err));
+	if (o->target_file_size <= 0)
+		return pm_fail(err, PM_ERR_INVALID, "target-file-size must be positive");
+	o->write_buffer_size = 256LL * 1024 * 1024;
+	if ((v = pm_schema_option(s, "write-buffer-size")) != NULL)
+		PM_TRY(pm_parse_memory_size("write-buffer-size", v, &o->write_buffer_size, err));
+	if (o->write_buffer_size <= 0)
+		return pm_fail(err, PM_ERR_INVALID, "write-buffer-size must be positive");
+	v = pm_schema_option(s, "data-file.prefix");
+	o->data_file_prefix = v != NULL ? v : "data-";
+	if (strchr(o->data_file_prefix, '/') != NULL)
+		return pm_fail(err, PM_ERR_UNSUPPORTED, "table option data-file.prefix = \"%s\": a '/' in the prefix is not written", o->data_file_prefix);
+	v = pm_schema_option(s, "partition.default-name");
+	o->partition_default_name = v != NULL ? v : "__DEFAULT_PARTITION__";
+	v = pm_schema_option(s, "manifest.compression");
+	o->manifest_compression = v != NULL ? v : "zstd";
+
+	o->bucket = -1;
+	if ((v = pm_schema_option(s, "bucket")) != NULL)
+	{
+		PM_TRY(parse_int("bucket", v, INT32_MIN, INT32_MAX, &n, err));
+		if (n == -2)
+			return pm_fail(err, PM_ERR_UNSUPPORTED, "table option bucket = -2: postpone-bucket tables are not written yet");
+		if (n != -1 && n < 1)
+			return pm_fail(err, PM_ERR_INVALID, "The number of buckets needs to be greater than 0.");
+		o->bucket = (int32_t) n;
+	}
+	if (o->bucket == -1 && pm_schema_option(s, "full-compaction.delta-commits") != NULL)
+		return pm_fail(err, PM_ERR_INVALID,
+					   "AppendOnlyTable of unaware or dynamic bucket does not support 'full-compaction.delta-commits'");
+	PM_TRY(parse_keys(s, arena, o, err));
+	PM_TRY(pm_stats_modes_of_schema(s, arena, &o->stats_modes, err));
+	o->stats_dense = option_true(s, "metadata.stats-dense-store", true);
+	return PM_OK;
+}

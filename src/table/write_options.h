@@ -1,0 +1,70 @@
+/*-------------------------------------------------------------------------
+ * write_options.h
+ *	  What a table's schema and options mean for writing it: the refusal
+ *	  list of the writer and the options it honours, parsed once.
+ *
+ * The writer implements APPEND tables (no primary key) with bucket -1
+ * (unaware: every file in bucket-0, _TOTAL_BUCKETS -1) or a fixed bucket
+ * count hashed on bucket-key, Parquet data files. Everything that would
+ * make Java expect something this writer does not produce is refused with
+ * PM_ERR_UNSUPPORTED naming the option (or the table kind).
+ *
+ * Spec: apache/paimon CoreOptions.java (defaults), DataFilePathFactory.java
+ * (file names), BucketMode / SchemaValidation.validateBucket.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TABLE_WRITE_OPTIONS_H
+#define PM_TABLE_WRITE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/error.h"
+#include "common/type.h"
+#include "format/format_reader.h"
+#include "table/schema.h"
+#include "table/stats_build.h"
+
+typedef struct pm_write_options
+{
+	pm_file_format format;		/* file.format (default parquet) */
+	const char *format_name;	/* "parquet": the file name extension */
+	const char *compression;	/* file.compression (default zstd) */
+	int			zstd_level;		/* file.compression.zstd-level (default 1) */
+	int64_t		row_group_bytes;	/* parquet.block.size, 0 = writer default */
+	int64_t		page_bytes;		/* parquet.page.size, 0 = writer default */
+	bool		dictionary;		/* parquet.enable.dictionary (default true) */
+	int64_t		target_file_size;	/* target-file-size (append default 256 MiB) */
+	int64_t		write_buffer_size;	/* write-buffer-size (default 256 MiB): memory of open files */
+	const char *data_file_prefix;	/* data-file.prefix (default "data-") */
+	const char *partition_default_name; /* partition.default-name */
+	int32_t		bucket;			/* -1 unaware, or N >= 1 */
+	int			nbucket_keys;
+	const int  *bucket_key_fields;	/* indexes into the row type, option order */
+	const pm_type *bucket_key_type; /* ROW of the bucket-key fields */
+	int			npartition_keys;
+	const int  *partition_fields;	/* indexes into the row type */
+	const pm_type *partition_type;	/* ROW of the partition fields */
+	pm_stats_mode *stats_modes;		/* per field */
+	bool		stats_dense;	/* metadata.stats-dense-store (default true) */
+	const char *manifest_compression;	/* manifest.compression (default zstd) */
+} pm_write_options;
+
+/*
+ * Check that this writer can write tables of this schema as Java would
+ * and parse the options it honours (in arena). PM_ERR_UNSUPPORTED names
+ * what is refused; PM_ERR_INVALID an option value Java would reject.
+ */
+extern pm_code pm_write_options_parse(const pm_schema *schema, pm_arena *arena,
+									  pm_write_options *out, pm_error *err);
+
+/*
+ * Java's MemorySize.parse: "<number>[ ]<unit>" with units b/bytes,
+ * k/kb/kibibytes, m/mb/mebibytes, g/gb/gibibytes, t/tb/tebibytes (any
+ * case; powers of 1024), no unit = bytes.
+ */
+extern pm_code pm_parse_memory_size(const char *key, const char *text, int64_t *bytes,
+									pm_error *err);
+
+#endif							/* PM_TABLE_WRITE_OPTIONS_H */

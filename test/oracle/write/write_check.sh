@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# write_check.sh [warehouse] [--difftest SEEDS]
+#   Java writes a table of many types (partitioned, unaware bucket, one commit);
+#   copy_table (the core's writer) copies its rows into a new table; then
+#   - the value stats of each of our files equal Java's for the same rows,
+#   - Java (1.3.1 and 1.4.2) reads our table as the same rows as its own,
+#   - Java appends to our table and reads all rows back.
+#   --difftest N: also copy the tables of difftest.py seeds 1..N (random types,
+#   partitions, buckets, formats, schema changes; --nested) into Parquet tables
+#   of ours and compare Java 1.4.2's reads of both (MAP entry order aside).
+# Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+wh=${1:-$(mktemp -d /tmp/pm_write_check_XXXXXX)}
+seeds=0
+if [ "${2:-}" = --difftest ]; then seeds=${3:-10}; fi
+mkdir -p "$wh"
+cc=${UNIT_CC:-clang}
+oracle="$root/test/oracle/oracle.sh"
+
+make -s -C "$root" -j2 "build/unit-$cc/libpaimon.a" >/dev/null
+$cc -std=gnu11 -O1 -g -fsanitize=address,undefined -I"$root/src" "$here/copy_table.c" \
+	"$root/build/unit-$cc/libpaimon.a" -lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm \
+	-o "$wh/copy_table"
+
+python3 - "$wh" <<'PY'
+import json, sys
+wh = sys.argv[1]
+table = {"columns": [
+    {"name": "id", "type": "INT"}, {"name": "b", "type": "BIGINT"},
+    {"name": "s", "type": "STRING"}, {"name": "d", "type": "DOUBLE"},
+    {"name": "f", "type": "FLOAT"}, {"name": "flag", "type": "BOOLEAN"},
+    {"name": "dec", "type": "DECIMAL(10, 2)"}, {"name": "dec30", "type": "DECIMAL(30, 5)"},
+    {"name": "day", "type": "DATE"}, {"name": "ts3", "type": "TIMESTAMP(3)"},
+    {"name": "ts6", "type": "TIMESTAMP(6)"}, {"name": "ts9", "type": "TIMESTAMP(9)"},
+    {"name": "bin", "type": "BYTES"}, {"name": "arr", "type": "ARRAY<INT>"},
+    {"name": "allnull", "type": "STRING"}, {"name": "dt", "type": "STRING"}],
+    "partition_keys": ["dt"], "primary_keys": [],
+    "options": {"file.format": "parquet", "fields.b.stats-mode": "counts",
+                "fields.d.stats-mode": "full", "fields.ts6.stats-mode": "none"}}
+json.dump(table, open(wh + "/table.json", "w"))
+with open(wh + "/ops.jsonl", "w") as out:
+    for i in range(600):
+        s = None if i % 11 == 0 else ("long string number %d with \u00e9 and \u4e00 %s" % (i, "z" * (i % 30)) if i % 3 else "s%d" % i)
+        if i == 5:
+            s = "\U0010ffff\U0010ffff" * 10
+        row = [i, None if i % 13 == 0 else i * 1000003 - 7, s,
+               None if i % 17 == 0 else i / 7.0 - 30, None if i % 19 == 0 else i / 4.0,
+               None if i % 5 == 0 else i % 2 == 0,
+               None if i % 23 == 0 else "%d.%02d" % (i - 300, i % 100),
+               "%d.%05d" % (i * 1234567, i % 100000),
+               "2026-%02d-%02d" % (1 + i % 12, 1 + i % 28),
+               "2026-12-03T10:%02d:%02d.%03d" % (i % 60, (i * 7) % 60, i % 1000),
+               "2026-12-03T11:%02d:%02d.%06d" % (i % 60, (i * 3) % 60, i * 997 % 1000000),
+               "2026-12-03T12:%02d:%02d.%09d" % (i % 60, (i * 5) % 60, i * 123457 % 1000000000),
+               None if i % 7 == 0 else bytes([i % 256, (i * 3) % 256]).hex(),
+               None if i % 9 == 0 else [i, None, -i],
+               None,
+               ["2026-12-01", "2026-12-02", None][i % 3]]
+        out.write(json.dumps({"op": "+I", "row": row}) + "\n")
+    out.write(json.dumps({"op": "commit"}) + "\n")
+with open(wh + "/more.jsonl", "w") as out:
+    out.write(json.dumps({"op": "+I", "row": [9001] + [None] * 14 + ["2026-12-02"]}) + "\n")
+    out.write(json.dumps({"op": "commit"}) + "\n")
+PY
+
+export ORACLE_PAIMON_VERSION=1.4.2
+"$oracle" create "$wh" wc java_t "$wh/table.json" >/dev/null
+"$oracle" write "$wh" wc java_t "$wh/ops.jsonl" >/dev/null
+"$wh/copy_table" "$wh/wc.db/java_t" "$wh/wc.db/ours_t"
+
+fail=0
+for v in 1.3.1 1.4.2; do
+	ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" wc java_t | sort > "$wh/java_$v.rows"
+	ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" wc ours_t | sort > "$wh/ours_$v.rows"
+	if cmp -s "$wh/java_$v.rows" "$wh/ours_$v.rows" && [ -s "$wh/ours_$v.rows" ]; then
+		echo "Java $v reads our table as its own: $(wc -l < "$wh/ours_$v.rows") rows"
+	else
+		echo "FAIL: Java $v reads our table differently"; diff "$wh/java_$v.rows" "$wh/ours_$v.rows" | head -5; fail=1
+	fi
+done
+"$oracle" write "$wh" wc ours_t "$wh/more.jsonl" >/dev/null
+n=$("$oracle" read "$wh" wc ours_t | wc -l)
+if [ "$n" = 601 ]; then echo "Java appended to our table: 601 rows"; else echo "FAIL: $n rows after Java's append"; fail=1; fi
+
+if [ "$seeds" -gt 0 ]; then
+	python3 "$root/test/oracle/difftest.py" --seeds "$seeds" --no-sql --nested --keep \
+		--tmp "$wh/difftest" --paimon-version 1.4.2 >/dev/null
+	for d in "$wh"/difftest/seed*/wh; do
+		t=$(ls "$d/difft.db" | grep -v '^ours_' | head -1)
+		if ! ASAN_OPTIONS=detect_leaks=0 "$wh/copy_table" "$d/difft.db/$t" "$d/difft.db/ours_$t" --parquet > "$d/copy.out" 2>&1; then
+			echo "NOTE $t: $(grep -E 'copy_table:|compared' "$d/copy.out" | tr '\n' ' ')"
+		fi
+		norm='import json,sys
+def n(v): return sorted((n(x) for x in v), key=json.dumps) if isinstance(v, list) and v and all(isinstance(x, list) and len(x) == 2 for x in v) else ([n(x) for x in v] if isinstance(v, list) else v)
+for l in sys.stdin: print(json.dumps(n(json.loads(l))))'
+		"$oracle" read "$d" difft "$t" | python3 -c "$norm" | sort > "$d/java.rows"
+		"$oracle" read "$d" difft "ours_$t" | python3 -c "$norm" | sort > "$d/ours.rows"
+		if cmp -s "$d/java.rows" "$d/ours.rows"; then
+			echo "difftest $t: Java reads our copy as the original ($(wc -l < "$d/ours.rows") rows)"
+		else
+			echo "FAIL difftest $t: Java reads our copy differently"; diff "$d/java.rows" "$d/ours.rows" | head -4; fail=1
+		fi
+	done
+fi
+exit $fail

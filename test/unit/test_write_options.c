@@ -1,0 +1,239 @@
+/*-------------------------------------------------------------------------
+ * test_write_options.c
+ *	  The append writer's option parsing and refusals (table/write_options.c).
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+
+#include <string.h>
+
+#include "common/env.h"
+#include "table/write_options.h"
+
+typedef struct fixture
+{
+	pm_arena   *arena;
+	pm_schema	s;
+	const char *keys[8];
+	const char *vals[8];
+} fixture;
+
+static void
+setup_schema(fixture *f)
+{
+	pm_type    *t_int = pm_type_new(f->arena, PM_TYPE_INT, true);
+	pm_type    *t_str = pm_type_new(f->arena, PM_TYPE_VARCHAR, true);
+	pm_type    *t_arr = pm_type_new_array(f->arena, t_int, true);
+	pm_field	fields[4] = {
+		{0, "id", t_int, NULL}, {1, "name", t_str, NULL}, {2, "dt", t_str, NULL},
+		{3, "tags", t_arr, NULL}
+	};
+
+	memset(&f->s, 0, sizeof(f->s));
+	f->s.row_type = pm_type_new_row(f->arena, fields, 4, false);
+	f->s.option_keys = f->keys;
+	f->s.option_values = f->vals;
+}
+
+static pm_code
+parse_with(fixture *f, int n, const char *const *kv, pm_write_options *o, pm_error *err)
+{
+	for (int i = 0; i < n; i++)
+	{
+		f->keys[i] = kv[2 * i];
+		f->vals[i] = kv[2 * i + 1];
+	}
+	f->s.noptions = n;
+	return pm_write_options_parse(&f->s, f->arena, o, err);
+}
+
+static void
+test_defaults(void **state)
+{
+	fixture		f;
+	pm_write_options o;
+	pm_error	err;
+
+	(void) state;
+	f.arena = pm_arena_create(pm_env_default());
+	setup_schema(&f);
+	assert_int_equal(parse_with(&f, 0, NULL, &o, &err), PM_OK);
+	assert_int_equal(o.format, PM_FORMAT_PARQUET);
+	assert_string_equal(o.format_name, "parquet");
+	assert_string_equal(o.compression, "zstd");
+	assert_int_equal(o.zstd_level, 1);
+	assert_int_equal(o.target_file_size, 256LL * 1024 * 1024);
+	assert_int_equal(o.write_buffer_size, 256LL * 1024 * 1024);
+	assert_string_equal(o.data_file_prefix, "data-");
+	assert_string_equal(o.partition_default_name, "__DEFAULT_PARTITION__");
+	assert_int_equal(o.bucket, -1);
+	assert_int_equal(o.nbucket_keys, 0);
+	assert_true(o.stats_dense);
+	assert_int_equal(o.stats_modes[1].kind, PM_STATS_MODE_TRUNCATE);
+	assert_int_equal(o.stats_modes[1].truncate_length, 16);
+	pm_arena_destroy(f.arena);
+}
+
+static void
+test_fixed_bucket_partitioned(void **state)
+{
+	fixture		f;
+	pm_write_options o;
+	pm_error	err;
+	static const char *const kv[] = {
+		"bucket", "4", "bucket-key", "name,id", "target-file-size", "64 mb",
+		"file.compression", "snappy", "data-file.prefix", "part-"
+	};
+	static const char *partition[] = {"dt"};
+
+	(void) state;
+	f.arena = pm_arena_create(pm_env_default());
+	setup_schema(&f);
+	f.s.npartition_keys = 1;
+	f.s.partition_keys = partition;
+	assert_int_equal(parse_with(&f, 5, kv, &o, &err), PM_OK);
+	assert_int_equal(o.bucket, 4);
+	assert_int_equal(o.nbucket_keys, 2);
+	assert_int_equal(o.bucket_key_fields[0], 1);	/* option order, not column order */
+	assert_int_equal(o.bucket_key_fields[1], 0);
+	assert_int_equal(o.npartition_keys, 1);
+	assert_int_equal(o.partition_fields[0], 2);
+	assert_int_equal(o.target_file_size, 64LL * 1024 * 1024);
+	assert_string_equal(o.compression, "snappy");
+	assert_string_equal(o.data_file_prefix, "part-");
+	pm_arena_destroy(f.arena);
+}
+
+static void
+expect(fixture *f, int n, const char *const *kv, pm_code code, const char *needle)
+{
+	pm_write_options o;
+	pm_error	err;
+
+	assert_int_equal(parse_with(f, n, kv, &o, &err), code);
+	if (strstr(err.message, needle) == NULL)
+		fail_msg("\"%s\" does not name \"%s\"", err.message, needle);
+}
+
+static void
+test_refusals(void **state)
+{
+	fixture		f;
+	static const char *primary[] = {"id"};
+	static const char *partition_dt[] = {"dt"};
+
+	(void) state;
+	f.arena = pm_arena_create(pm_env_default());
+	setup_schema(&f);
+	{
+		static const char *const kv[] = {"file.format", "orc"};
+
+		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "file.format");
+	}
+	{
+		static const char *const kv[] = {"deletion-vectors.enabled", "true"};
+
+		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "deletion-vectors.enabled");
+	}
+	{
+		static const char *const kv[] = {"deletion-vectors.enabled", "FALSE"};
+		pm_write_options o;
+		pm_error	err;
+
+		assert_int_equal(parse_with(&f, 1, kv, &o, &err), PM_OK);
+	}
+	{
+		static const char *const kv[] = {"file-index.bloom-filter.columns", "id"};
+
+		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "file-index.bloom-filter.columns");
+	}
+	{
+		static const char *const kv[] = {"data-file.external-paths", "file:/x"};
+
+		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "data-file.external-paths");
+	}
+	{
+		static const char *const kv[] = {"bucket", "-2"};
+
+		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "postpone");
+	}
+	{
+		static const char *const kv[] = {"bucket", "0"};
+
+		expect(&f, 1, kv, PM_ERR_INVALID, "greater than 0");
+	}
+	{
+		static const char *const kv[] = {"bucket", "2"};
+
+		expect(&f, 1, kv, PM_ERR_INVALID, "bucket-key");
+	}
+	{
+		static const char *const kv[] = {"bucket-key", "id"};
+
+		expect(&f, 1, kv, PM_ERR_INVALID, "bucket = -1");
+	}
+	{
+		static const char *const kv[] = {"bucket", "2", "bucket-key", "tags"};
+
+		expect(&f, 2, kv, PM_ERR_INVALID, "nested");
+	}
+	{
+		static const char *const kv[] = {"bucket", "2", "bucket-key", "nope"};
+
+		expect(&f, 2, kv, PM_ERR_INVALID, "nope");
+	}
+	{
+		static const char *const kv[] = {"target-file-size", "12 parsecs"};
+
+		expect(&f, 1, kv, PM_ERR_INVALID, "target-file-size");
+	}
+	{
+		static const char *const kv[] = {"metadata.stats-mode", "truncate(0)"};
+
+		expect(&f, 1, kv, PM_ERR_INVALID, "truncate");
+	}
+	f.s.npartition_keys = 1;
+	f.s.partition_keys = partition_dt;
+	{
+		static const char *const kv[] = {"bucket", "2", "bucket-key", "dt"};
+
+		expect(&f, 2, kv, PM_ERR_INVALID, "partition keys");
+	}
+	f.s.npartition_keys = 0;
+	f.s.nprimary_keys = 1;
+	f.s.primary_keys = primary;
+	expect(&f, 0, NULL, PM_ERR_UNSUPPORTED, "primary-key tables");
+	pm_arena_destroy(f.arena);
+}
+
+static void
+test_memory_size(void **state)
+{
+	int64_t		b;
+	pm_error	err;
+
+	(void) state;
+	assert_int_equal(pm_parse_memory_size("k", "128", &b, &err), PM_OK);
+	assert_int_equal(b, 128);
+	assert_int_equal(pm_parse_memory_size("k", " 256 MB ", &b, &err), PM_OK);
+	assert_int_equal(b, 256LL << 20);
+	assert_int_equal(pm_parse_memory_size("k", "1g", &b, &err), PM_OK);
+	assert_int_equal(b, 1LL << 30);
+	assert_int_equal(pm_parse_memory_size("k", "2 kibibytes", &b, &err), PM_OK);
+	assert_int_equal(b, 2048);
+	assert_int_equal(pm_parse_memory_size("k", "mb", &b, &err), PM_ERR_INVALID);
+	assert_int_equal(pm_parse_memory_size("k", "99999999999 tb", &b, &err), PM_ERR_INVALID);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_fixed_bucket_partitioned),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_memory_size),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

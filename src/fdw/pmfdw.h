@@ -120,6 +120,43 @@ extern const pm_batch *pmfdw_row_batch_get(PmfdwRowBatch *b);
 /* Empty the batch, keeping its buffers. */
 extern void pmfdw_row_batch_reset(PmfdwRowBatch *b);
 
+/* ---- xact_write.c: one writer per Paimon table per transaction ---- */
+typedef struct PmfdwXactWriter PmfdwXactWriter;
+
+/* The transaction's writer for the table (opened at first use). */
+extern PmfdwXactWriter *pmfdw_xact_writer(const PaimonFdwTableOptions *opts);
+/* The schema rows follow (all fields, in order). */
+extern const pm_type *pmfdw_xact_writer_row_type(PmfdwXactWriter *w);
+/* Hand a batch of rows to the writer (committed at transaction commit). */
+extern void pmfdw_xact_writer_write(PmfdwXactWriter *w, const pm_batch *batch);
+
+/* ---- modify.c: INSERT and COPY FROM ---- */
+struct PlannerInfo;
+struct ModifyTable;
+struct ModifyTableState;
+struct ResultRelInfo;
+struct EState;
+/* ERROR (42501) unless the user may write server files. */
+extern void pmfdw_check_write_privilege(void);
+extern int	paimonIsForeignRelUpdatable(Relation rel);
+extern List *paimonPlanForeignModify(struct PlannerInfo *root, struct ModifyTable *plan,
+									 Index resultRelation, int subplan_index);
+extern void paimonBeginForeignModify(struct ModifyTableState *mtstate,
+									 struct ResultRelInfo *rinfo, List *fdw_private,
+									 int subplan_index, int eflags);
+extern void paimonBeginForeignInsert(struct ModifyTableState *mtstate,
+									 struct ResultRelInfo *rinfo);
+extern TupleTableSlot *paimonExecForeignInsert(struct EState *estate,
+											   struct ResultRelInfo *rinfo,
+											   TupleTableSlot *slot, TupleTableSlot *planSlot);
+extern TupleTableSlot **paimonExecForeignBatchInsert(struct EState *estate,
+													 struct ResultRelInfo *rinfo,
+													 TupleTableSlot **slots,
+													 TupleTableSlot **planSlots, int *numSlots);
+extern int	paimonGetForeignModifyBatchSize(struct ResultRelInfo *rinfo);
+/* also EndForeignInsert: COPY and routed partitions keep the same state */
+extern void paimonEndForeignModify(struct EState *estate, struct ResultRelInfo *rinfo);
+
 /* ---- import.c ---- */
 /*
  * CREATE FOREIGN TABLE <qualified_name> with the columns of schema (as

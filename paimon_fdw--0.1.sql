@@ -16,3 +16,21 @@ LANGUAGE C STRICT;
 CREATE FOREIGN DATA WRAPPER paimon_fdw
   HANDLER paimon_fdw_handler
   VALIDATOR paimon_fdw_validator;
+
+-- Writing (README "Writing"): create Paimon databases and tables. Both need
+-- superuser or pg_write_server_files, and USAGE on the server.
+CREATE FUNCTION paimon_create_database(server name, database text,
+                                       if_not_exists boolean DEFAULT false)
+RETURNS void
+AS 'MODULE_PATHNAME'
+LANGUAGE C;
+
+CREATE FUNCTION paimon_create_table(server name, database text, table_name text,
+                                    columns text,
+                                    primary_key text[] DEFAULT NULL,
+                                    partition_keys text[] DEFAULT NULL,
+                                    options jsonb DEFAULT NULL,
+                                    foreign_table text DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME'
+LANGUAGE C;

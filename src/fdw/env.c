@@ -18,6 +18,19 @@
  * (pm_env_release_all). On the normal path everything is closed before
  * and the callbacks find nothing.
  *
+ * Writing: files are created with PathNameOpenFilePerm(O_EXCL), written
+ * with FileWrite and made durable with FileSync, so an ERROR closes them
+ * too (the reset callback closes and removes a file still being written).
+ * Their mode follows the directory they land in (a file gets the parent's
+ * read/write bits, a directory the parent's bits): the postmaster's umask
+ * would otherwise make them readable by the server's own user only, while
+ * the other engines of the lake (Flink, Spark, Java) must read them.
+ * The FileIO remembers the path of every file it created (create and
+ * write_new), so that the owner of a transaction's writes can remove
+ * whatever is left of them when the transaction aborts
+ * (pmfdw_fileio_remove_created) or forget them once committed
+ * (pmfdw_fileio_forget_created).
+ *
  * The interrupt hook tells the core to stop (PM_ERR_CANCELED) when a query
  * cancel or termination is pending and could be served; it never raises:
  * pmfdw_error() then runs CHECK_FOR_INTERRUPTS() so that Postgres raises
@@ -116,6 +129,8 @@ typedef struct VfdState
 {
 	MemoryContext cxt;
 	dlist_head	open_files;
+	dlist_head	out_files;		/* files being written */
+	dlist_head	created;		/* CreatedFile: every file created */
 	MemoryContextCallback on_reset;
 } VfdState;
 
@@ -297,7 +312,336 @@ vfd_is_dir(pm_fileio *io, const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The context goes away: close the VFDs the core abandoned (an ERROR mid-scan). */
+/* ---- writing ---- */
+
+/* A file being written */
+struct pm_out_file
+{
+	File		vfd;
+	char	   *path;
+	off_t		size;			/* bytes written so far */
+	dlist_node	node;			/* in VfdState.out_files */
+};
+
+/* Largest chunk handed to one FileWrite (its length is an int). */
+#define WRITE_CHUNK (1 << 30)
+
+static pm_code
+fail_path(pm_error *err, int e, const char *path, const char *what)
+{
+	pm_fail_errno(err, e, "could not %s", what);
+	pm_error_set_path(err, path);
+	return err->code;
+}
+
+/* Mode bits of path's parent directory, or 0755 if it cannot be read. */
+static mode_t
+parent_mode(const char *path)
+{
+	char		dir[MAXPGPATH];
+	char	   *slash;
+	struct stat st;
+
+	strlcpy(dir, path, sizeof(dir));
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		return 0755;
+	if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st) != 0)
+		return 0755;
+	return st.st_mode & 0777;
+}
+
+/* The path of a file this FileIO created */
+typedef struct CreatedFile
+{
+	dlist_node	node;			/* in VfdState.created */
+	char		path[FLEXIBLE_ARRAY_MEMBER];
+} CreatedFile;
+
+/* Remember a created file (the path outlives the pm_out_file); never raises. */
+static bool
+remember_created(VfdState *st, const char *path)
+{
+	size_t		len = strlen(path);
+	CreatedFile *c = MemoryContextAllocExtended(st->cxt, offsetof(CreatedFile, path) + len + 1,
+												MCXT_ALLOC_NO_OOM);
+
+	if (c == NULL)
+		return false;
+	memcpy(c->path, path, len + 1);
+	dlist_push_tail(&st->created, &c->node);
+	return true;
+}
+
+/* Open path for writing, new (O_EXCL), with the mode its directory suggests. */
+static pm_code
+open_new(const char *path, File *vfd, pm_error *err)
+{
+	int			fd;
+
+	*vfd = PathNameOpenFilePerm(path, O_WRONLY | O_CREAT | O_EXCL | PG_BINARY, 0600);
+	if (*vfd < 0)
+	{
+		if (errno == EEXIST)
+		{
+			pm_fail(err, PM_ERR_CONFLICT, "file already exists");
+			pm_error_set_path(err, path);
+			return PM_ERR_CONFLICT;
+		}
+		return fail_path(err, errno, path, "create file");
+	}
+	fd = FileGetRawDesc(*vfd);
+	if (fd >= 0)
+		(void) fchmod(fd, parent_mode(path) & 0666);
+	return PM_OK;
+}
+
+/* Write len bytes at off, in chunks, retrying short writes. */
+static pm_code
+write_at(File vfd, const char *path, const void *data, size_t len, off_t off, pm_error *err)
+{
+	const char *p = data;
+
+	while (len > 0)
+	{
+		int			chunk = len > WRITE_CHUNK ? WRITE_CHUNK : (int) len;
+		int			n;
+
+		errno = 0;
+		n = FileWrite(vfd, (char *) p, chunk, off, WAIT_EVENT_DATA_FILE_WRITE);
+		if (n <= 0)
+			return fail_path(err, errno != 0 ? errno : ENOSPC, path, "write file");
+		p += n;
+		off += n;
+		len -= n;
+	}
+	return PM_OK;
+}
+
+static pm_code
+vfd_create(pm_fileio *io, const char *path, pm_out_file **out, pm_error *err)
+{
+	VfdState   *st = io->state;
+	pm_out_file *f;
+	File		vfd;
+
+	*out = NULL;
+	f = MemoryContextAllocExtended(st->cxt, sizeof(pm_out_file), MCXT_ALLOC_NO_OOM);
+	if (f == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	f->path = MemoryContextAllocExtended(st->cxt, strlen(path) + 1, MCXT_ALLOC_NO_OOM);
+	if (f->path == NULL)
+	{
+		pfree(f);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	strcpy(f->path, path);
+	if (open_new(path, &vfd, err) != PM_OK)
+	{
+		pfree(f->path);
+		pfree(f);
+		return err->code;
+	}
+	if (!remember_created(st, path))
+	{
+		FileClose(vfd);
+		(void) unlink(path);
+		pfree(f->path);
+		pfree(f);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	f->vfd = vfd;
+	f->size = 0;
+	dlist_push_head(&st->out_files, &f->node);
+	*out = f;
+	return PM_OK;
+}
+
+static pm_code
+vfd_append(pm_fileio *io, pm_out_file *f, const void *data, size_t len, pm_error *err)
+{
+	if (write_at(f->vfd, f->path, data, len, f->size, err) != PM_OK)
+		return err->code;
+	f->size += len;
+	return PM_OK;
+}
+
+static void
+free_out_file(pm_out_file *f)
+{
+	dlist_delete(&f->node);
+	FileClose(f->vfd);
+	pfree(f->path);
+	pfree(f);
+}
+
+static pm_code
+vfd_finish(pm_fileio *io, pm_out_file *f, pm_error *err)
+{
+	if (FileSync(f->vfd, WAIT_EVENT_DATA_FILE_SYNC) != 0)
+		return fail_path(err, errno, f->path, "fsync file");
+	free_out_file(f);
+	return PM_OK;
+}
+
+static void
+vfd_discard(pm_fileio *io, pm_out_file *f)
+{
+	if (f == NULL)
+		return;
+	(void) unlink(f->path);
+	free_out_file(f);
+}
+
+/*
+ * Create path with these contents, atomically, failing if it exists: the
+ * bytes go to a temporary file beside it, are fsynced, and are published
+ * with link(2), which never replaces an existing file.
+ */
+static pm_code
+vfd_write_new(pm_fileio *io, const char *path, const void *data, size_t len, pm_error *err)
+{
+	VfdState   *st = io->state;
+	char		tmp[MAXPGPATH];
+	File		vfd = -1;
+	int			e;
+
+	for (int attempt = 0; attempt < 100; attempt++)
+	{
+		if (snprintf(tmp, sizeof(tmp), "%s.%d.%d.tmp", path, MyProcPid, attempt) >=
+			(int) sizeof(tmp))
+		{
+			pm_fail(err, PM_ERR_INVALID, "path too long");
+			pm_error_set_path(err, path);
+			return PM_ERR_INVALID;
+		}
+		if (open_new(tmp, &vfd, err) == PM_OK || err->code != PM_ERR_CONFLICT)
+			break;
+		pm_error_clear(err);
+	}
+	if (vfd < 0)
+		return err->code != PM_OK ? err->code : fail_path(err, EEXIST, path, "create temporary file");
+	if (write_at(vfd, path, data, len, 0, err) != PM_OK)
+	{
+		FileClose(vfd);
+		(void) unlink(tmp);
+		return err->code;
+	}
+	if (FileSync(vfd, WAIT_EVENT_DATA_FILE_SYNC) != 0)
+	{
+		e = errno;
+		FileClose(vfd);
+		(void) unlink(tmp);
+		return fail_path(err, e, path, "fsync file");
+	}
+	FileClose(vfd);
+	if (link(tmp, path) != 0)
+	{
+		e = errno;
+		(void) unlink(tmp);
+		if (e == EEXIST)
+		{
+			pm_fail(err, PM_ERR_CONFLICT, "file already exists");
+			pm_error_set_path(err, path);
+			return PM_ERR_CONFLICT;
+		}
+		return fail_path(err, e, path, "create file");
+	}
+	(void) unlink(tmp);
+	if (!remember_created(st, path))
+	{
+		(void) unlink(path);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	return PM_OK;
+}
+
+static pm_code
+vfd_remove(pm_fileio *io, const char *path, pm_error *err)
+{
+	if (unlink(path) == 0)
+		return PM_OK;
+	if ((errno == EISDIR || errno == EPERM) && rmdir(path) == 0)
+		return PM_OK;
+	return fail_path(err, errno, path, "remove file");
+}
+
+static pm_code
+vfd_mkdirs(pm_fileio *io, const char *path, pm_error *err)
+{
+	char		buf[MAXPGPATH];
+	size_t		len = strlen(path);
+
+	if (len == 0 || len >= sizeof(buf))
+	{
+		pm_fail(err, PM_ERR_INVALID, "invalid directory path");
+		pm_error_set_path(err, path);
+		return PM_ERR_INVALID;
+	}
+	memcpy(buf, path, len + 1);
+	for (size_t i = 1; i <= len; i++)
+	{
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0700) == 0)
+			(void) chmod(buf, parent_mode(buf));
+		else if (errno != EEXIST)
+			return fail_path(err, errno, path, "create directory");
+		if (i < len)
+			buf[i] = '/';
+	}
+	if (!vfd_is_dir(io, path))
+	{
+		pm_fail(err, PM_ERR_IO, "could not create directory: a file is in the way");
+		pm_error_set_path(err, path);
+		return PM_ERR_IO;
+	}
+	return PM_OK;
+}
+
+int
+pmfdw_fileio_remove_created(pm_fileio *io)
+{
+	VfdState   *st = io->state;
+	dlist_mutable_iter it;
+	int			removed = 0;
+
+	dlist_foreach_modify(it, &st->created)
+	{
+		CreatedFile *c = dlist_container(CreatedFile, node, it.cur);
+
+		if (unlink(c->path) == 0)
+			removed++;
+		dlist_delete(&c->node);
+		pfree(c);
+	}
+	return removed;
+}
+
+void
+pmfdw_fileio_forget_created(pm_fileio *io)
+{
+	VfdState   *st = io->state;
+	dlist_mutable_iter it;
+
+	dlist_foreach_modify(it, &st->created)
+	{
+		CreatedFile *c = dlist_container(CreatedFile, node, it.cur);
+
+		dlist_delete(&c->node);
+		pfree(c);
+	}
+}
+
+/*
+ * The context goes away: close the VFDs the core abandoned (an ERROR
+ * mid-scan), and close and remove the files it was writing.
+ */
 static void
 close_open_files(void *arg)
 {
@@ -311,6 +655,14 @@ close_open_files(void *arg)
 		dlist_delete(&f->node);
 		FileClose(f->vfd);
 	}
+	dlist_foreach_modify(it, &st->out_files)
+	{
+		pm_out_file *f = dlist_container(pm_out_file, node, it.cur);
+
+		dlist_delete(&f->node);
+		FileClose(f->vfd);
+		(void) unlink(f->path);
+	}
 }
 
 pm_fileio *
@@ -321,6 +673,8 @@ pmfdw_fileio_create(MemoryContext cxt)
 
 	st->cxt = cxt;
 	dlist_init(&st->open_files);
+	dlist_init(&st->out_files);
+	dlist_init(&st->created);
 	st->on_reset.func = close_open_files;
 	st->on_reset.arg = st;
 	MemoryContextRegisterResetCallback(cxt, &st->on_reset);
@@ -332,6 +686,13 @@ pmfdw_fileio_create(MemoryContext cxt)
 	io->list = vfd_list;
 	io->exists = vfd_exists;
 	io->is_dir = vfd_is_dir;
+	io->write_new = vfd_write_new;
+	io->remove = vfd_remove;
+	io->mkdirs = vfd_mkdirs;
+	io->create = vfd_create;
+	io->append = vfd_append;
+	io->finish = vfd_finish;
+	io->discard = vfd_discard;
 	io->state = st;
 	return io;
 }

@@ -13,6 +13,10 @@
  *
  *	  paimon_fdw.enable_io_uring		off: plain pread (e.g. under valgrind,
  *										which cannot see io_uring's writes)
+ *
+ *	  and one for writing:
+ *
+ *	  paimon_fdw.write_batch_size		rows per batch handed to the writer
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -34,6 +38,7 @@ assign_io_uring(bool newval, void *extra)
 	(void) extra;
 	pm_uring_set_enabled(newval);
 }
+int			pmfdw_write_batch_size = 4096;
 
 void
 pmfdw_guc_init(void)
@@ -64,6 +69,10 @@ pmfdw_guc_init(void)
 							 "When off, files are read with pread.",
 							 &enable_io_uring, true, PGC_SUSET, 0,
 							 NULL, assign_io_uring, NULL);
+	DefineCustomIntVariable("paimon_fdw.write_batch_size",
+							"Rows that INSERT and COPY convert into one column batch for the Paimon writer.",
+							NULL, &pmfdw_write_batch_size, 4096, 1, 1000000, PGC_USERSET, 0,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }
 

@@ -26,6 +26,30 @@
 
 List	   *paimonImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);
 
+/* CREATE FOREIGN TABLE for a Paimon schema (the columns IMPORT gives). */
+char *
+pmfdw_foreign_table_sql(const char *qualified_name, const pm_schema *schema,
+						const char *servername, const char *database, const char *table,
+						const char *extra_options)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "CREATE FOREIGN TABLE %s (\n", qualified_name);
+	for (int f = 0; f < schema->row_type->nfields; f++)
+	{
+		const pm_field *field = &schema->row_type->fields[f];
+
+		appendStringInfo(&buf, "%s  %s %s%s", f > 0 ? ",\n" : "",
+						 quote_identifier(field->name), pmfdw_type_sql(field->type),
+						 field->type->nullable ? "" : " NOT NULL");
+	}
+	appendStringInfo(&buf, "\n) SERVER %s OPTIONS (database %s, table %s%s)",
+					 quote_identifier(servername), quote_literal_cstr(database),
+					 quote_literal_cstr(table), extra_options ? extra_options : "");
+	return buf.data;
+}
+
 static bool
 table_wanted(ImportForeignSchemaStmt *stmt, const char *name)
 {
@@ -138,6 +162,7 @@ paimonImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		const pm_schema *schema;
 		StringInfoData buf;
 		char	   *path;
+		char	   *sql;
 
 		if (!table_wanted(stmt, names[i]))
 			continue;
@@ -154,32 +179,18 @@ paimonImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		schema = pm_table_schema(table);
 
 		initStringInfo(&buf);
-		appendStringInfo(&buf, "CREATE FOREIGN TABLE %s (\n",
-						 quote_identifier(names[i]));
-		for (int f = 0; f < schema->row_type->nfields; f++)
-		{
-			const pm_field *field = &schema->row_type->fields[f];
-
-			appendStringInfo(&buf, "%s  %s %s%s", f > 0 ? ",\n" : "",
-							 quote_identifier(field->name), pmfdw_type_sql(field->type),
-							 field->type->nullable ? "" : " NOT NULL");
-		}
-		appendStringInfo(&buf, "\n) SERVER %s OPTIONS (database ",
-						 quote_identifier(server->servername));
-		appendStringInfoString(&buf, quote_literal_cstr(stmt->remote_schema));
-		appendStringInfoString(&buf, ", table ");
-		appendStringInfoString(&buf, quote_literal_cstr(names[i]));
 		if (snapshot_id > 0)
 			appendStringInfo(&buf, ", snapshot_id '" INT64_FORMAT "'", snapshot_id);
 		if (tag != NULL)
 			appendStringInfo(&buf, ", tag %s", quote_literal_cstr(tag));
 		if (timestamp != NULL)
 			appendStringInfo(&buf, ", \"timestamp\" %s", quote_literal_cstr(timestamp));
-		appendStringInfoString(&buf, ")");
+		sql = pmfdw_foreign_table_sql(quote_identifier(names[i]), schema, server->servername,
+									  stmt->remote_schema, names[i], buf.data);
 		pm_table_close(table);
 
 		MemoryContextSwitchTo(old);
-		commands = lappend(commands, pstrdup(buf.data));
+		commands = lappend(commands, pstrdup(sql));
 		MemoryContextSwitchTo(cxt);
 	}
 	pm_arena_destroy(arena);

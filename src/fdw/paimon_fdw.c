@@ -1338,5 +1338,14 @@ paimon_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ReInitializeDSMForeignScan = paimonReInitializeDSMForeignScan;
 	routine->InitializeWorkerForeignScan = paimonInitializeWorkerForeignScan;
 	routine->ImportForeignSchema = paimonImportForeignSchema;
+	routine->IsForeignRelUpdatable = paimonIsForeignRelUpdatable;
+	routine->PlanForeignModify = paimonPlanForeignModify;
+	routine->BeginForeignModify = paimonBeginForeignModify;
+	routine->ExecForeignInsert = paimonExecForeignInsert;
+	routine->ExecForeignBatchInsert = paimonExecForeignBatchInsert;
+	routine->GetForeignModifyBatchSize = paimonGetForeignModifyBatchSize;
+	routine->EndForeignModify = paimonEndForeignModify;
+	routine->BeginForeignInsert = paimonBeginForeignInsert;
+	routine->EndForeignInsert = paimonEndForeignModify;	/* same state */
 	PG_RETURN_POINTER(routine);
 }

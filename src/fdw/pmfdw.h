@@ -20,6 +20,7 @@
 #include "io/fileio.h"
 #include "nodes/pg_list.h"
 #include "table/table.h"
+#include "executor/tuptable.h"
 #include "utils/rel.h"
 
 /* ---- options.c ---- */
@@ -56,8 +57,12 @@ extern void pmfdw_error(const pm_error *err) pg_attribute_noreturn();
 /* ---- env.c: allocator and FileIO for the core ---- */
 /* A pm_env allocating in cxt (NULL on OOM, never ERROR). Lives in cxt. */
 extern pm_env *pmfdw_env_create(MemoryContext cxt);
-/* A FileIO over VFDs; lives in cxt. */
+/* A FileIO over VFDs, reading and writing; lives in cxt. */
 extern pm_fileio *pmfdw_fileio_create(MemoryContext cxt);
+/* Remove every file this FileIO created (that still exists); how many. */
+extern int	pmfdw_fileio_remove_created(pm_fileio *io);
+/* Forget the files created so far (they were committed). */
+extern void pmfdw_fileio_forget_created(pm_fileio *io);
 
 /*
  * Sizes of the memory contexts the FDW creates. Built with
@@ -114,6 +119,73 @@ extern void pmfdw_convert_column(PmfdwColumnConverter *conv, const pm_vector *ve
 extern Datum pmfdw_date_datum(int64 days, const char *col);
 extern Datum pmfdw_timestamp_datum(int64 micros, const char *col);
 
+/* ---- row_batch.c: inserted rows into column batches for the writer ---- */
+typedef struct PmfdwRowBatch PmfdwRowBatch;
+
+/*
+ * A batch of up to capacity rows of row_type (the Paimon schema), filled
+ * from the columns of rel matched by name. ERROR when a column has no
+ * field or cannot feed it. Lives in the current memory context and env.
+ */
+extern PmfdwRowBatch *pmfdw_row_batch_create(pm_env *env, const pm_type *row_type,
+											 Relation rel, int capacity);
+/* Append the slot's row (checked and converted; ERROR on a bad value). */
+extern void pmfdw_row_batch_add(PmfdwRowBatch *b, TupleTableSlot *slot);
+extern int64 pmfdw_row_batch_rows(const PmfdwRowBatch *b);
+extern bool pmfdw_row_batch_full(const PmfdwRowBatch *b);
+/* The rows added since the last reset, as a batch for pm_table_writer_write. */
+extern const pm_batch *pmfdw_row_batch_get(PmfdwRowBatch *b);
+/* Empty the batch, keeping its buffers. */
+extern void pmfdw_row_batch_reset(PmfdwRowBatch *b);
+
+/* ---- xact_write.c: one writer per Paimon table per transaction ---- */
+typedef struct PmfdwXactWriter PmfdwXactWriter;
+
+/* The transaction's writer for the table (opened at first use). */
+extern PmfdwXactWriter *pmfdw_xact_writer(const PaimonFdwTableOptions *opts);
+/* The schema rows follow (all fields, in order). */
+extern const pm_type *pmfdw_xact_writer_row_type(PmfdwXactWriter *w);
+/* Hand a batch of rows to the writer (committed at transaction commit). */
+extern void pmfdw_xact_writer_write(PmfdwXactWriter *w, const pm_batch *batch);
+
+/* ---- modify.c: INSERT and COPY FROM ---- */
+struct PlannerInfo;
+struct ModifyTable;
+struct ModifyTableState;
+struct ResultRelInfo;
+struct EState;
+/* ERROR (42501) unless the user may write server files. */
+extern void pmfdw_check_write_privilege(void);
+extern int	paimonIsForeignRelUpdatable(Relation rel);
+extern List *paimonPlanForeignModify(struct PlannerInfo *root, struct ModifyTable *plan,
+									 Index resultRelation, int subplan_index);
+extern void paimonBeginForeignModify(struct ModifyTableState *mtstate,
+									 struct ResultRelInfo *rinfo, List *fdw_private,
+									 int subplan_index, int eflags);
+extern void paimonBeginForeignInsert(struct ModifyTableState *mtstate,
+									 struct ResultRelInfo *rinfo);
+extern TupleTableSlot *paimonExecForeignInsert(struct EState *estate,
+											   struct ResultRelInfo *rinfo,
+											   TupleTableSlot *slot, TupleTableSlot *planSlot);
+extern TupleTableSlot **paimonExecForeignBatchInsert(struct EState *estate,
+													 struct ResultRelInfo *rinfo,
+													 TupleTableSlot **slots,
+													 TupleTableSlot **planSlots, int *numSlots);
+extern int	paimonGetForeignModifyBatchSize(struct ResultRelInfo *rinfo);
+/* also EndForeignInsert: COPY and routed partitions keep the same state */
+extern void paimonEndForeignModify(struct EState *estate, struct ResultRelInfo *rinfo);
+
+/* ---- import.c ---- */
+/*
+ * CREATE FOREIGN TABLE <qualified_name> with the columns of schema (as
+ * IMPORT FOREIGN SCHEMA makes them); extra_options: ", name 'value'..." or
+ * NULL.
+ */
+struct pm_schema;
+extern char *pmfdw_foreign_table_sql(const char *qualified_name, const struct pm_schema *schema,
+									 const char *servername, const char *database,
+									 const char *table, const char *extra_options);
+
 /* ---- predicate.c ---- */
 struct pm_predicate;
 struct pm_arena;
@@ -129,6 +201,7 @@ extern bool pmfdw_enable_pushdown;
 extern bool pmfdw_enable_stats_pruning;
 extern bool pmfdw_enable_file_index;
 extern bool pmfdw_enable_row_group_pruning;
+extern int	pmfdw_write_batch_size;
 
 extern void pmfdw_guc_init(void);
 extern void pmfdw_scan_options(pm_scan_options *options);

@@ -510,10 +510,18 @@ vfd_write_new(pm_fileio *io, const char *path, const void *data, size_t len, pm_
 	File		vfd = -1;
 	int			e;
 
+	/*
+	 * A hidden name beside it (".<name>.<pid>.<n>.tmp"), as Java's
+	 * tryToWriteAtomic: one left by a crash must not look like a snapshot-*
+	 * file, which Java parses as a version number.
+	 */
+	const char *slash = strrchr(path, '/');
+	int			dirlen = slash != NULL ? (int) (slash - path + 1) : 0;
+
 	for (int attempt = 0; attempt < 100; attempt++)
 	{
-		if (snprintf(tmp, sizeof(tmp), "%s.%d.%d.tmp", path, MyProcPid, attempt) >=
-			(int) sizeof(tmp))
+		if (snprintf(tmp, sizeof(tmp), "%.*s.%s.%d.%d.tmp", dirlen, path, path + dirlen,
+					 MyProcPid, attempt) >= (int) sizeof(tmp))
 		{
 			pm_fail(err, PM_ERR_INVALID, "path too long");
 			pm_error_set_path(err, path);

@@ -6,6 +6,7 @@
  *	  paimon_fdw.enable_pushdown		off: no qual is pushed to the scan
  *	  paimon_fdw.enable_stats_pruning	min/max/null-count statistics
  *	  paimon_fdw.enable_file_index		file indexes (bloom, bitmap, ...)
+ *	  paimon_fdw.enable_aggregate_pushdown	aggregates computed on batches
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -17,6 +18,7 @@
 bool		pmfdw_enable_pushdown = true;
 bool		pmfdw_enable_stats_pruning = true;
 bool		pmfdw_enable_file_index = true;
+bool		pmfdw_enable_aggregate_pushdown = true;
 
 void
 pmfdw_guc_init(void)
@@ -35,6 +37,12 @@ pmfdw_guc_init(void)
 							 "Prunes Paimon files by their file indexes (bloom filter, bitmap, "
 							 "range bitmap, BSI).",
 							 NULL, &pmfdw_enable_file_index, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.enable_aggregate_pushdown",
+							 "Computes aggregates (count, sum, avg, min, max, GROUP BY) on column "
+							 "batches inside paimon_fdw.",
+							 "When off, Postgres aggregates the scanned rows itself.",
+							 &pmfdw_enable_aggregate_pushdown, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }

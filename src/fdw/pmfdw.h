@@ -93,6 +93,9 @@ extern Datum pmfdw_convert_value(PmfdwColumnConverter *conv, const pm_vector *ve
 extern void pmfdw_convert_column(PmfdwColumnConverter *conv, const pm_vector *vec,
 								 int64 nrows, Datum *values, bool *nulls);
 
+/* A DECIMAL's unscaled value as numeric with `scale` fraction digits. */
+extern Datum pmfdw_numeric_from_decimal(pm_int128 unscaled, int scale);
+
 /* JSON text of a nested value (ROW object, MAP [[k,v],...], ARRAY). */
 extern void pmfdw_append_json(StringInfo buf, const pm_vector *vec, int64 row);
 
@@ -110,8 +113,34 @@ extern struct pm_predicate *pmfdw_build_predicate(List *quals, Relation rel, Ind
 extern bool pmfdw_enable_pushdown;
 extern bool pmfdw_enable_stats_pruning;
 extern bool pmfdw_enable_file_index;
+extern bool pmfdw_enable_aggregate_pushdown;
 
 extern void pmfdw_guc_init(void);
 extern void pmfdw_scan_options(pm_scan_options *options);
+
+/* ---- agg_pushdown.c: aggregates computed on batches ---- */
+struct PlannerInfo;
+struct RelOptInfo;
+struct TupleTableSlot;
+typedef struct PmfdwAggRelInfo PmfdwAggRelInfo;
+typedef struct PmfdwAggExec PmfdwAggExec;
+
+/* What planning needs of the table's columns, allocated in cxt. */
+extern PmfdwAggRelInfo *pmfdw_agg_rel_info(Relation rel, const pm_type *row_type,
+										   MemoryContext cxt);
+/*
+ * The spec of an aggregation of input_rel the core can compute, or NIL;
+ * *groups: the estimated number of result rows.
+ */
+extern List *pmfdw_agg_pushdown_spec(struct PlannerInfo *root, struct RelOptInfo *input_rel,
+									 struct RelOptInfo *output_rel, Oid relid,
+									 const PmfdwAggRelInfo *info, double *groups);
+/* "count(*), sum(a) GROUP BY b" */
+extern const char *pmfdw_agg_pushdown_text(List *spec);
+extern PmfdwAggExec *pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *table,
+										  pm_scan *scan, pm_env *env, MemoryContext parent);
+/* Fill slot's values with the next result row; false after the last. */
+extern bool pmfdw_agg_exec_next(PmfdwAggExec *ex, struct TupleTableSlot *slot);
+extern void pmfdw_agg_exec_rescan(PmfdwAggExec *ex);
 
 #endif							/* PMFDW_H */

@@ -510,6 +510,12 @@ numeric_from_decimal(pm_int128 unscaled, int scale)
 	return d;
 }
 
+Datum
+pmfdw_numeric_from_decimal(pm_int128 unscaled, int scale)
+{
+	return numeric_from_decimal(unscaled, scale);
+}
+
 static Datum bytes_datum(const uint8_t *p, int32 len)
 {
 	bytea	   *b = (bytea *) palloc(len + VARHDRSZ);

@@ -287,6 +287,12 @@ pm_hash_agg_set_pass(pm_hash_agg *agg, uint32_t npasses, uint32_t pass)
 	}
 }
 
+void
+pm_hash_agg_set_max_groups(pm_hash_agg *agg, int64_t max_groups)
+{
+	agg->max_groups = max_groups < 1 ? 1 : max_groups;
+}
+
 bool
 pm_hash_agg_full(const pm_hash_agg *agg)
 {

@@ -111,6 +111,9 @@ extern pm_code pm_hash_agg_add(pm_hash_agg *agg, const pm_batch *batch, pm_error
  */
 extern void pm_hash_agg_set_pass(pm_hash_agg *agg, uint32_t npasses, uint32_t pass);
 
+/* Raise the group limit (a caller that stops splitting into passes). */
+extern void pm_hash_agg_set_max_groups(pm_hash_agg *agg, int64_t max_groups);
+
 /* Whether a batch needed a group beyond max_groups (the groups are incomplete). */
 extern bool pm_hash_agg_full(const pm_hash_agg *agg);
 

@@ -75,7 +75,7 @@ BEGIN
 			 FROM pg_attribute WHERE attrelid = t AND attnum > 0 AND NOT attisdropped ORDER BY attnum LOOP
 		IF c.ty IN ('smallint', 'integer', 'bigint', 'real', 'double precision', 'numeric') THEN
 			aggs := aggs || format('count(%1$s), sum(%1$s), avg(%1$s), min(%1$s), max(%1$s)', c.n);
-		ELSIF c.ty IN ('date', 'timestamp without time zone', 'timestamp with time zone') THEN
+		ELSIF c.ty IN ('date', 'timestamp without time zone', 'timestamp with time zone', 'text') THEN
 			aggs := aggs || format('count(%1$s), min(%1$s), max(%1$s)', c.n);
 		ELSE
 			aggs := aggs || format('count(%s)', c.n);
@@ -111,6 +111,11 @@ SELECT c.oid::regclass AS tbl, s.*
 FROM pg_class c, agg_sweep(c.oid) s
 WHERE c.relnamespace = 'ag'::regnamespace AND c.relkind = 'f'
 ORDER BY 1::text;
+
+-- min/max of text only under the "C" collation (bytes order)
+EXPLAIN (COSTS OFF) SELECT min(f8), max(f8 COLLATE "C") FROM ag.parquet_append_table;
+SELECT min(f8), max(f8) FROM ag.parquet_append_table;
+EXPLAIN (COSTS OFF) SELECT max(f8 COLLATE "und-x-icu") FROM ag.parquet_append_table;
 
 -- what EXPLAIN shows, and result types as Postgres' aggregates give them
 EXPLAIN (COSTS OFF)

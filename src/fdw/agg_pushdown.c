@@ -3,7 +3,8 @@
  *	  Aggregates computed on column batches inside the extension
  *	  (GetForeignUpperPaths, UPPERREL_GROUP_AGG): count(*), count(col),
  *	  sum, avg, min, max over integers, floats, numeric, date and
- *	  timestamp, grouped by columns of those types (not float), over the
+ *	  timestamp (min/max of text too, under the "C" collation), grouped by
+ *	  columns of those types (not float, not text), over the
  *	  whole table (no WHERE clause), for any table kind: the core reads
  *	  rows after the merge (table_read) and aggregates them
  *	  (table/scan_aggregate.h).
@@ -45,6 +46,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/numeric.h"
+#include "utils/pg_locale.h"
 #include "utils/selfuncs.h"
 #include "utils/timestamp.h"
 
@@ -137,6 +139,7 @@ agg_kind_of(Oid fnoid)
 		case F_MIN_DATE:
 		case F_MIN_TIMESTAMP:
 		case F_MIN_TIMESTAMPTZ:
+		case F_MIN_TEXT:
 			return PM_AGG_MIN;
 		case F_MAX_INT2:
 		case F_MAX_INT4:
@@ -147,6 +150,7 @@ agg_kind_of(Oid fnoid)
 		case F_MAX_DATE:
 		case F_MAX_TIMESTAMP:
 		case F_MAX_TIMESTAMPTZ:
+		case F_MAX_TEXT:
 			return PM_AGG_MAX;
 		default:
 			return -1;
@@ -168,6 +172,10 @@ agg_entry(Aggref *agg, Index relid, Oid reloid, const PmfdwAggRelInfo *info, Str
 	kind = agg_kind_of(agg->aggfnoid);
 	if (kind < 0)
 		return NIL;
+	/* strings compare as bytes: only where the collation does too */
+	if ((agg->aggfnoid == F_MIN_TEXT || agg->aggfnoid == F_MAX_TEXT) &&
+		!lc_collate_is_c(agg->inputcollid))
+		return NIL;
 	if (kind == PM_AGG_COUNT_STAR)
 	{
 		if (!agg->aggstar)
@@ -178,6 +186,9 @@ agg_entry(Aggref *agg, Index relid, Oid reloid, const PmfdwAggRelInfo *info, Str
 	if (list_length(agg->args) != 1)
 		return NIL;
 	var = (Var *) linitial_node(TargetEntry, agg->args)->expr;
+	/* a COLLATE clause: the same value, the collation is checked above */
+	if (IsA(var, RelabelType) && ((RelabelType *) var)->resulttype == exprType((Node *) ((RelabelType *) var)->arg))
+		var = (Var *) ((RelabelType *) var)->arg;
 	if (!IsA(var, Var) || var->varno != relid || var->varlevelsup != 0 ||
 		!attr_type(info, var->varattno, &t) || !pm_agg_supported(kind, &t))
 		return NIL;
@@ -570,6 +581,9 @@ agg_result(PmfdwAggExec *ex, int i, const pm_agg_state *s, bool *isnull)
 			}
 		case PM_AGG_MIN:
 		case PM_AGG_MAX:
+			if (t->id == PM_TYPE_CHAR || t->id == PM_TYPE_VARCHAR)
+				return PointerGetDatum(cstring_to_text_with_len((const char *) s->v.str.bytes,
+																s->v.str.len));
 			if (t->id == PM_TYPE_FLOAT)
 				return Float4GetDatum(s->v.f4);
 			if (t->id == PM_TYPE_DOUBLE)

@@ -93,7 +93,8 @@ pm_agg_supported(pm_agg_kind kind, const pm_type *type)
 		case PM_AGG_MIN:
 		case PM_AGG_MAX:
 			return number || type->id == PM_TYPE_DATE || type->id == PM_TYPE_TIMESTAMP ||
-				type->id == PM_TYPE_TIMESTAMP_LTZ;
+				type->id == PM_TYPE_TIMESTAMP_LTZ || type->id == PM_TYPE_CHAR ||
+				type->id == PM_TYPE_VARCHAR;
 	}
 	return false;
 }
@@ -270,9 +271,36 @@ pm_hash_agg_create(const pm_env *env, const pm_type *const *col_types, int nkeys
 	return PM_OK;
 }
 
+static bool
+is_string_agg(const pm_hash_agg *agg, int a)
+{
+	const pm_agg_spec *sp = &agg->specs[a];
+	pm_type_id	t;
+
+	if (sp->kind != PM_AGG_MIN && sp->kind != PM_AGG_MAX)
+		return false;
+	t = agg->col_types[sp->column]->id;
+	return t == PM_TYPE_CHAR || t == PM_TYPE_VARCHAR;
+}
+
+/* Free the bytes string min/max states own. */
+static void
+free_strings(pm_hash_agg *agg)
+{
+	for (int a = 0; a < agg->naggs; a++)
+		if (is_string_agg(agg, a))
+			for (int64_t g = 0; g < agg->ngroups; g++)
+				if (agg->states[a][g].v.str.bytes != NULL)
+				{
+					pm_free(agg->env, agg->states[a][g].v.str.bytes);
+					agg->states[a][g].v.str.bytes = NULL;
+				}
+}
+
 void
 pm_hash_agg_set_pass(pm_hash_agg *agg, uint32_t npasses, uint32_t pass)
 {
+	free_strings(agg);
 	agg->npasses = npasses;
 	agg->pass = pass;
 	agg->full = false;
@@ -331,6 +359,8 @@ pm_hash_agg_free(pm_hash_agg *agg)
 {
 	if (agg == NULL)
 		return;
+	if (agg->states != NULL && agg->specs != NULL)
+		free_strings(agg);
 	for (int a = 0; a < agg->naggs && agg->states; a++)
 		if (agg->states[a])
 			pm_free(agg->env, agg->states[a]);
@@ -566,6 +596,58 @@ float_accum(pm_hash_agg *agg, pm_agg_state *s, double x)
 #define MIN_I64(T)	AGG_LOOP(T, { if (s->n == 0 || (int64_t) x < s->v.i64) s->v.i64 = x; s->n++; })
 #define MAX_I64(T)	AGG_LOOP(T, { if (s->n == 0 || (int64_t) x > s->v.i64) s->v.i64 = x; s->n++; })
 
+/*
+ * min/max of strings: memcmp, then the shorter first (varstr_cmp under the
+ * "C" collation); the state keeps its own copy of the bytes.
+ */
+static pm_code
+update_string(pm_hash_agg *agg, bool is_min, pm_agg_state *st, const pm_vector *v, int64_t n,
+			  const int32_t *gid, pm_error *err)
+{
+	for (int64_t r = 0; r < n; r++)
+	{
+		pm_agg_state *s;
+		int32_t		len;
+		const uint8_t *p;
+		int			c;
+
+		if ((gid != NULL && gid[r] < 0) || pm_vector_is_null(v, r))
+			continue;
+		s = &st[gid != NULL ? gid[r] : 0];
+		p = pm_vector_bytes(v, r, &len);
+		if (s->n > 0)
+		{
+			int32_t		m = len < s->v.str.len ? len : s->v.str.len;
+
+			c = m > 0 ? memcmp(p, s->v.str.bytes, (size_t) m) : 0;
+			if (c == 0)
+				c = len < s->v.str.len ? -1 : (len > s->v.str.len ? 1 : 0);
+			if (is_min ? c >= 0 : c <= 0)
+			{
+				s->n++;
+				continue;
+			}
+		}
+		if (len > s->v.str.cap || s->v.str.bytes == NULL)
+		{
+			int32_t		cap = len < 16 ? 16 : len;
+			uint8_t    *b = agg_alloc(agg, (size_t) cap, err);
+
+			if (b == NULL)
+				return err->code;
+			if (s->v.str.bytes != NULL)
+				pm_free(agg->env, s->v.str.bytes);
+			s->v.str.bytes = b;
+			s->v.str.cap = cap;
+		}
+		if (len > 0)
+			memcpy(s->v.str.bytes, p, (size_t) len);
+		s->v.str.len = len;
+		s->n++;
+	}
+	return PM_OK;
+}
+
 static void
 update(pm_hash_agg *agg, const pm_agg_spec *spec, pm_agg_state *st, const pm_batch *batch,
 	   const int32_t *gid)
@@ -734,6 +816,12 @@ pm_hash_agg_add(pm_hash_agg *agg, const pm_batch *batch, pm_error *err)
 		gid = agg->gid;
 	}
 	for (int a = 0; a < agg->naggs; a++)
-		update(agg, &agg->specs[a], agg->states[a], batch, gid);
+	{
+		if (is_string_agg(agg, a))
+			PM_TRY(update_string(agg, agg->specs[a].kind == PM_AGG_MIN, agg->states[a],
+								 &batch->cols[agg->specs[a].column], batch->nrows, gid, err));
+		else
+			update(agg, &agg->specs[a], agg->states[a], batch, gid);
+	}
 	return PM_OK;
 }

@@ -24,6 +24,9 @@
  *	 MIN, MAX	FLOAT / DOUBLE				v.f4 / v.f8, NaN above every number,
  *											ties keep the later value
  *	 MIN, MAX	DECIMAL						v.i128 unscaled
+ *	 MIN, MAX	CHAR, VARCHAR				v.str: bytes (owned by the
+ *											aggregation), ordered as memcmp then
+ *											length: Postgres' "C" collation
  *
  * and n counts the non-null inputs of every kind (0: the result is NULL
  * except for counts). Float sums whose result overflows to infinity from
@@ -76,6 +79,12 @@ typedef struct pm_agg_state
 		float		f4;
 		double		f8;
 		pm_int128	i128;
+		struct
+		{
+			uint8_t    *bytes;
+			int32_t		len;
+			int32_t		cap;
+		}			str;
 	}			v;
 	union
 	{

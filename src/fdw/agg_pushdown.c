@@ -4,8 +4,10 @@
  *	  (GetForeignUpperPaths, UPPERREL_GROUP_AGG): count(*), count(col),
  *	  sum, avg, min, max over integers, floats, numeric, date and
  *	  timestamp (min/max of text too, under the "C" collation), grouped by
- *	  columns of those types (not float, not text), over the
- *	  whole table (no WHERE clause), for any table kind: the core reads
+ *	  columns of those types (not float, not text), for any table kind,
+ *	  without WHERE clause or with one the core evaluates exactly on the
+ *	  rows (every qual translated exactly: predicate.c, evaluated per row
+ *	  by table/batch_filter.h, constants only): the core reads
  *	  rows after the merge (table_read) and aggregates them
  *	  (table/scan_aggregate.h).
  *
@@ -23,7 +25,7 @@
  * answers.
  *
  * The plan carries a spec (fdw_private, copyable nodes): the EXPLAIN text,
- * then per output column an IntList (role, pm_agg_kind, attnum, oid):
+ * the quals (their Vars of base relation relid), relid, then per output column an IntList (role, pm_agg_kind, attnum, oid):
  * role 0 a grouping key (oid: its type), 1 an aggregate (oid: aggfnoid).
  *-------------------------------------------------------------------------
  */
@@ -38,6 +40,7 @@
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "optimizer/restrictinfo.h"
 #include "optimizer/tlist.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
@@ -50,7 +53,10 @@
 #include "utils/selfuncs.h"
 #include "utils/timestamp.h"
 
+#include "common/arena.h"
 #include "lsm/table_read.h"
+#include "table/batch_filter.h"
+#include "table/predicate.h"
 #include "table/scan_aggregate.h"
 
 /* days and microseconds between 1970-01-01 and 2000-01-01 */
@@ -63,17 +69,36 @@
 /* Per attribute of the foreign table: its Paimon type, as planning saw it. */
 struct PmfdwAggRelInfo
 {
+	bool		quals_ok;		/* no quals, or the core evaluates them exactly */
 	int			natts;
 	pm_type_id *type_id;		/* per attnum - 1; -1: no field or a type mismatch */
 	int		   *precision;
 };
 
 PmfdwAggRelInfo *
-pmfdw_agg_rel_info(Relation rel, const pm_type *row_type, MemoryContext cxt)
+pmfdw_agg_rel_info(Relation rel, Index relid, List *quals, const pm_type *row_type,
+				   MemoryContext cxt)
 {
-	MemoryContext old = MemoryContextSwitchTo(cxt);
+	bool		quals_ok = quals == NIL;
+	MemoryContext old;
 	TupleDesc	desc = RelationGetDescr(rel);
-	PmfdwAggRelInfo *info = palloc0(sizeof(PmfdwAggRelInfo));
+	PmfdwAggRelInfo *info;
+
+	if (!quals_ok && pmfdw_enable_pushdown)
+	{
+		/* a throwaway arena in the caller's (short-lived) context */
+		pm_arena   *arena = pm_arena_create(pmfdw_env_create(CurrentMemoryContext));
+		pm_predicate *pred;
+
+		if (arena == NULL)
+			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+		pred = pmfdw_exact_predicate(quals, rel, relid, row_type, arena);
+		quals_ok = pred != NULL && pm_batch_filter_supported(pred, row_type);
+		pm_arena_destroy(arena);
+	}
+	old = MemoryContextSwitchTo(cxt);
+	info = palloc0(sizeof(PmfdwAggRelInfo));
+	info->quals_ok = quals_ok;
 
 	info->natts = desc->natts;
 	info->type_id = palloc(sizeof(pm_type_id) * Max(desc->natts, 1));
@@ -220,7 +245,7 @@ pmfdw_agg_pushdown_spec(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *ou
 	ListCell   *lc;
 
 	if (!pmfdw_enable_aggregate_pushdown || info == NULL || target == NULL ||
-		input_rel->baserestrictinfo != NIL || parse->groupingSets != NIL ||
+		!info->quals_ok || parse->groupingSets != NIL ||
 		parse->havingQual != NULL || !parse->hasAggs)
 		return NIL;
 	initStringInfo(&aggs_text);
@@ -301,7 +326,11 @@ pmfdw_agg_pushdown_spec(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *ou
 
 	if (nkeys > 0)
 		appendStringInfo(&aggs_text, " GROUP BY %s", keys_text.data);
-	return lcons(makeString(aggs_text.data), spec);
+	if (input_rel->baserestrictinfo != NIL)
+		appendStringInfoString(&aggs_text, ", WHERE evaluated on batches");
+	return lcons(makeString(aggs_text.data),
+				 lcons(extract_actual_clauses(input_rel->baserestrictinfo, false),
+					   lcons(makeInteger((int) input_rel->relid), spec)));
 }
 
 const char *
@@ -331,6 +360,10 @@ struct PmfdwAggExec
 	int		   *key_cols;
 	int			naggs;
 	pm_agg_spec *specs;
+	pm_predicate *pred;			/* the WHERE clause, or NULL */
+	int		   *field_col;		/* batch column of each table field, for pred */
+	uint8	   *sel;			/* rows of the batch pred keeps */
+	int64		sel_cap;
 	pm_hash_agg *agg;
 	bool		started;
 	uint32		npasses;
@@ -339,8 +372,26 @@ struct PmfdwAggExec
 	int64		next_group;
 };
 
+/* Add the table fields pred reads to the batch columns. */
+static void
+add_pred_fields(PmfdwAggExec *ex, const pm_predicate *p, const pm_type *row_type)
+{
+	if (p->op == PM_PRED_AND || p->op == PM_PRED_OR)
+	{
+		for (int i = 0; i < p->nchildren; i++)
+			add_pred_fields(ex, p->children[i], row_type);
+		return;
+	}
+	if (p->op == PM_PRED_FALSE || ex->field_col[p->field] >= 0)
+		return;
+	ex->field_col[p->field] = ex->nfields;
+	ex->fields[ex->nfields] = p->field;
+	ex->col_types[ex->nfields] = row_type->fields[p->field].type;
+	ex->nfields++;
+}
+
 PmfdwAggExec *
-pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *table, pm_scan *scan,
+pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *table, pm_scan **scan,
 					 pm_env *env, MemoryContext parent)
 {
 	PmfdwAggExec *ex;
@@ -348,27 +399,33 @@ pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *table, pm_scan *scan,
 											  ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	const pm_type *row_type = pm_table_schema(table)->row_type;
-	int			n = list_length(spec) - 1;
+	int			n = list_length(spec) - 3;
+	List	   *quals = (List *) lsecond(spec);
+	Index		relid = (Index) intVal(lthird(spec));
 	ListCell   *lc;
 	int			i = 0;
 	pm_error	err;
+	pm_scan_options options;
+	pm_arena   *arena;
 
 	ex = palloc0(sizeof(PmfdwAggExec));
 	ex->cxt = cxt;
 	ex->row_cxt = AllocSetContextCreate(cxt, "paimon_fdw aggregate row", ALLOCSET_SMALL_SIZES);
 	ex->env = env;
-	ex->scan = scan;
 	ex->nout = n;
 	ex->role = palloc(sizeof(int) * n);
 	ex->kind = palloc(sizeof(int) * n);
 	ex->oid = palloc(sizeof(Oid) * n);
 	ex->col = palloc(sizeof(int) * n);
 	ex->out_type = palloc0(sizeof(pm_type *) * n);
-	ex->fields = palloc(sizeof(int) * (n + 1));
-	ex->col_types = palloc(sizeof(pm_type *) * (n + 1));
+	ex->fields = palloc(sizeof(int) * (n + row_type->nfields + 1));
+	ex->col_types = palloc(sizeof(pm_type *) * (n + row_type->nfields + 1));
+	ex->field_col = palloc(sizeof(int) * (row_type->nfields + 1));
+	for (int f = 0; f < row_type->nfields; f++)
+		ex->field_col[f] = -1;
 	ex->key_cols = palloc(sizeof(int) * (n + 1));
 	ex->specs = palloc(sizeof(pm_agg_spec) * (n + 1));
-	for_each_from(lc, spec, 1)
+	for_each_from(lc, spec, 3)
 	{
 		List	   *entry = lfirst(lc);
 		AttrNumber	attnum = lthird_int(entry);
@@ -388,14 +445,13 @@ pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *table, pm_scan *scan,
 						(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
 						 errmsg("column \"%s\" changed type since the query was planned",
 								NameStr(att->attname))));
-			for (int j = 0; j < ex->nfields; j++)
-				if (ex->fields[j] == f)
-					c = j;
+			c = ex->field_col[f];
 			if (c < 0)
 			{
 				c = ex->nfields++;
 				ex->fields[c] = f;
 				ex->col_types[c] = row_type->fields[f].type;
+				ex->field_col[f] = c;
 			}
 			ex->out_type[i] = ex->col_types[c];
 		}
@@ -413,7 +469,25 @@ pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *table, pm_scan *scan,
 		}
 		i++;
 	}
+	/* the WHERE clause, exact as at planning, prunes and filters the rows */
+	arena = pm_arena_create(env);
+	if (arena == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	if (quals != NIL)
+	{
+		ex->pred = pmfdw_exact_predicate(quals, rel, relid, row_type, arena);
+		if (ex->pred == NULL || !pm_batch_filter_supported(ex->pred, row_type))
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+					 errmsg("the columns of foreign table \"%s\" changed since the query was planned",
+							RelationGetRelationName(rel))));
+		add_pred_fields(ex, ex->pred, row_type);
+	}
+	pmfdw_scan_options(&options);
 	pm_error_clear(&err);
+	if (pm_table_scan_plan_with(table, ex->pred, &options, scan, &err) != PM_OK)
+		pmfdw_error(&err);
+	ex->scan = *scan;
 	if (pm_hash_agg_create(env, ex->col_types, ex->nkeys, ex->key_cols, ex->naggs, ex->specs,
 						   max_groups(ex->nkeys, ex->naggs), &ex->agg, &err) != PM_OK)
 		pmfdw_error(&err);
@@ -450,7 +524,23 @@ run_pass(PmfdwAggExec *ex)
 			}
 			if (batch == NULL)
 				break;
-			if (pm_hash_agg_add(ex->agg, batch, &err) != PM_OK)
+			if (ex->pred != NULL)
+			{
+				if (batch->nrows > ex->sel_cap)
+				{
+					if (ex->sel)
+						pfree(ex->sel);
+					ex->sel = MemoryContextAllocHuge(ex->cxt, batch->nrows);
+					ex->sel_cap = batch->nrows;
+				}
+				if (pm_batch_filter(ex->env, ex->pred, batch, ex->field_col, ex->sel,
+									&err) != PM_OK)
+				{
+					pm_table_read_close(read);
+					pmfdw_error(&err);
+				}
+			}
+			if (pm_hash_agg_add(ex->agg, batch, ex->pred ? ex->sel : NULL, &err) != PM_OK)
 			{
 				pm_table_read_close(read);
 				pmfdw_error(&err);

@@ -327,7 +327,8 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		pred = pmfdw_build_predicate(baserel->baserestrictinfo, rel, baserel->relid,
 									 pm_table_schema(table)->row_type, arena, NULL,
 									 &npushed, &nruntime);
-	fpinfo->agg_info = pmfdw_agg_rel_info(rel, pm_table_schema(table)->row_type, old);
+	fpinfo->agg_info = pmfdw_agg_rel_info(rel, baserel->relid, baserel->baserestrictinfo,
+										  pm_table_schema(table)->row_type, old);
 	table_close(rel, NoLock);
 	pmfdw_scan_options(&options);
 	pm_error_clear(&err);
@@ -765,10 +766,7 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	{
 		Relation	agg_rel = table_open(scan_table_oid(plan), AccessShareLock);
 
-		pm_error_clear(&err);
-		if (pm_table_scan_plan(fs->table, NULL, &fs->scan, &err) != PM_OK)
-			pmfdw_error(&err);
-		fs->agg_exec = pmfdw_agg_exec_begin(scan_agg_spec(plan), agg_rel, fs->table, fs->scan,
+		fs->agg_exec = pmfdw_agg_exec_begin(scan_agg_spec(plan), agg_rel, fs->table, &fs->scan,
 											fs->env, fs->cxt);
 		table_close(agg_rel, NoLock);
 		MemoryContextSwitchTo(old);

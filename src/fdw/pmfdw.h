@@ -108,6 +108,9 @@ extern struct pm_predicate *pmfdw_build_predicate(List *quals, Relation rel, Ind
 												  struct pm_arena *arena,
 												  struct PlanState *ps,
 												  int *npushed, int *nruntime);
+extern struct pm_predicate *pmfdw_exact_predicate(List *quals, Relation rel, Index relid,
+												  const pm_type *row_type,
+												  struct pm_arena *arena);
 
 /* ---- guc.c ---- */
 extern bool pmfdw_enable_pushdown;
@@ -125,9 +128,12 @@ struct TupleTableSlot;
 typedef struct PmfdwAggRelInfo PmfdwAggRelInfo;
 typedef struct PmfdwAggExec PmfdwAggExec;
 
-/* What planning needs of the table's columns, allocated in cxt. */
-extern PmfdwAggRelInfo *pmfdw_agg_rel_info(Relation rel, const pm_type *row_type,
-										   MemoryContext cxt);
+/*
+ * What planning needs of the table's columns and quals (baserestrictinfo
+ * of relid), allocated in cxt.
+ */
+extern PmfdwAggRelInfo *pmfdw_agg_rel_info(Relation rel, Index relid, List *quals,
+										   const pm_type *row_type, MemoryContext cxt);
 /*
  * The spec of an aggregation of input_rel the core can compute, or NIL;
  * *groups: the estimated number of result rows.
@@ -137,8 +143,9 @@ extern List *pmfdw_agg_pushdown_spec(struct PlannerInfo *root, struct RelOptInfo
 									 const PmfdwAggRelInfo *info, double *groups);
 /* "count(*), sum(a) GROUP BY b" */
 extern const char *pmfdw_agg_pushdown_text(List *spec);
+/* Plans the scan (*scan, the caller frees it) with the spec's quals. */
 extern PmfdwAggExec *pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *table,
-										  pm_scan *scan, pm_env *env, MemoryContext parent);
+										  pm_scan **scan, pm_env *env, MemoryContext parent);
 /* Fill slot's values with the next result row; false after the last. */
 extern bool pmfdw_agg_exec_next(PmfdwAggExec *ex, struct TupleTableSlot *slot);
 extern void pmfdw_agg_exec_rescan(PmfdwAggExec *ex);

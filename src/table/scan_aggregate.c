@@ -459,7 +459,7 @@ gather_key(pm_hash_agg *agg, const pm_vector *v, int k, int64_t n)
 }
 
 static pm_code
-assign_groups(pm_hash_agg *agg, const pm_batch *batch, pm_error *err)
+assign_groups(pm_hash_agg *agg, const pm_batch *batch, const uint8_t *sel, pm_error *err)
 {
 	int64_t		n = batch->nrows;
 	int			nk = agg->nkeys;
@@ -476,6 +476,11 @@ assign_groups(pm_hash_agg *agg, const pm_batch *batch, pm_error *err)
 		uint64_t	i;
 		int64_t		g;
 
+		if (sel != NULL && !sel[r])
+		{
+			agg->gid[r] = -1;
+			continue;
+		}
 		for (int k = 0; k < nk; k++)
 			h = mix64(h ^ (uint64_t) key[k]) + (uint64_t) k;
 		if ((h & (agg->npasses - 1)) != agg->pass)
@@ -802,7 +807,7 @@ update(pm_hash_agg *agg, const pm_agg_spec *spec, pm_agg_state *st, const pm_bat
 }
 
 pm_code
-pm_hash_agg_add(pm_hash_agg *agg, const pm_batch *batch, pm_error *err)
+pm_hash_agg_add(pm_hash_agg *agg, const pm_batch *batch, const uint8_t *sel, pm_error *err)
 {
 	const int32_t *gid = NULL;
 
@@ -810,9 +815,16 @@ pm_hash_agg_add(pm_hash_agg *agg, const pm_batch *batch, pm_error *err)
 		return PM_OK;
 	if (agg->nkeys > 0)
 	{
-		PM_TRY(assign_groups(agg, batch, err));
+		PM_TRY(assign_groups(agg, batch, sel, err));
 		if (agg->full)
 			return PM_OK;
+		gid = agg->gid;
+	}
+	else if (sel != NULL)
+	{
+		PM_TRY(reserve_scratch(agg, batch->nrows, err));
+		for (int64_t r = 0; r < batch->nrows; r++)
+			agg->gid[r] = sel[r] ? 0 : -1;
 		gid = agg->gid;
 	}
 	for (int a = 0; a < agg->naggs; a++)

@@ -111,8 +111,12 @@ extern pm_code pm_hash_agg_create(const pm_env *env, const pm_type *const *col_t
 								  int naggs, const pm_agg_spec *specs,
 								  int64_t max_groups, pm_hash_agg **out, pm_error *err);
 
-/* Aggregate the rows of a batch (a full aggregation ignores it). */
-extern pm_code pm_hash_agg_add(pm_hash_agg *agg, const pm_batch *batch, pm_error *err);
+/*
+ * Aggregate the rows of a batch, only those with sel[r] != 0 when sel is
+ * given (a full aggregation ignores the batch).
+ */
+extern pm_code pm_hash_agg_add(pm_hash_agg *agg, const pm_batch *batch, const uint8_t *sel,
+							   pm_error *err);
 
 /*
  * Drop every group and aggregate only the groups whose key hash is

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "row/data_type.h"
+#include "table/batch_filter.h"
 #include "table/scan_aggregate.h"
 
 /* ROW<k INT, i INT, b BIGINT, d DOUBLE, m DECIMAL(38,2)> */
@@ -89,7 +90,7 @@ test_groups_and_nulls(void **state)
 	pm_error_clear(&err);
 	assert_int_equal(pm_hash_agg_create(pm_env_default(), fx.types, 1, keys, 5, specs, 100,
 										&agg, &err), PM_OK);
-	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, NULL, &err), PM_OK);
 	assert_int_equal(pm_hash_agg_ngroups(agg), 3);
 	for (int64_t g = 0; g < 3; g++)
 	{
@@ -145,7 +146,7 @@ test_wide_sum_and_floats(void **state)
 	pm_error_clear(&err);
 	assert_int_equal(pm_hash_agg_create(pm_env_default(), fx.types, 0, NULL, 5, specs, 1,
 										&agg, &err), PM_OK);
-	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, NULL, &err), PM_OK);
 	assert_int_equal(pm_hash_agg_ngroups(agg), 1);
 	s = pm_hash_agg_state(agg, 0, 0);
 	/* 2 * (2^63 - 1) - 5 = 2^64 - 7: carry into the high part */
@@ -169,7 +170,7 @@ test_wide_sum_and_floats(void **state)
 	PM_VEC_VALUES(&fx.cols[3], double)[2] = 0;
 	assert_int_equal(pm_hash_agg_create(pm_env_default(), fx.types, 0, NULL, 1, specs, 1,
 										&agg, &err), PM_OK);
-	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, NULL, &err), PM_OK);
 	assert_true(pm_hash_agg_overflowed(agg));
 	pm_hash_agg_free(agg);
 }
@@ -191,12 +192,12 @@ test_passes(void **state)
 	pm_error_clear(&err);
 	assert_int_equal(pm_hash_agg_create(pm_env_default(), fx.types, 1, keys, 1, specs, 100,
 										&agg, &err), PM_OK);
-	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, NULL, &err), PM_OK);
 	assert_true(pm_hash_agg_full(agg));
 	for (uint32_t p = 0; p < 8; p++)
 	{
 		pm_hash_agg_set_pass(agg, 8, p);
-		assert_int_equal(pm_hash_agg_add(agg, &fx.batch, &err), PM_OK);
+		assert_int_equal(pm_hash_agg_add(agg, &fx.batch, NULL, &err), PM_OK);
 		assert_false(pm_hash_agg_full(agg));
 		total_groups += pm_hash_agg_ngroups(agg);
 		for (int64_t g = 0; g < pm_hash_agg_ngroups(agg); g++)
@@ -207,6 +208,53 @@ test_passes(void **state)
 	pm_hash_agg_free(agg);
 }
 
+/* WHERE (i > 0 AND k IN (1, 2)) OR d IS NULL, evaluated per row, then aggregated */
+static void
+test_filtered(void **state)
+{
+	pm_value	zero = {0};
+	pm_value	ks[2] = {{0}, {0}};
+	pm_predicate gt = {PM_PRED_GT, 1, 1, &zero, 0, NULL};
+	pm_predicate in = {PM_PRED_IN, 0, 2, ks, 0, NULL};
+	pm_predicate *and_children[] = {&gt, &in};
+	pm_predicate and = {PM_PRED_AND, 0, 0, NULL, 2, and_children};
+	pm_predicate isnull = {PM_PRED_IS_NULL, 3, 0, NULL, 0, NULL};
+	pm_predicate *or_children[] = {&and, &isnull};
+	pm_predicate or = {PM_PRED_OR, 0, 0, NULL, 2, or_children};
+	int			field_col[] = {0, 1, 2, 3, 4};
+	uint8_t		sel[6];
+	uint8_t		want[] = {1, 0, 1, 0, 0, 0};
+	pm_agg_spec specs[] = {{PM_AGG_COUNT_STAR, 0}, {PM_AGG_SUM, 1}};
+	pm_hash_agg *agg;
+	pm_error	err;
+
+	(void) state;
+	ks[0].u.i64 = 1;
+	ks[1].u.i64 = 2;
+	batch_of(6);
+	/* k: 1, 2, 3, 1, NULL, 2; i: 10, -1, 5, NULL, 7, 0; d NULL in row 2 */
+	{
+		int32_t		k[] = {1, 2, 3, 1, 0, 2};
+		int32_t		i[] = {10, -1, 5, 0, 7, 0};
+
+		memcpy(fx.cols[0].values, k, sizeof(k));
+		memcpy(fx.cols[1].values, i, sizeof(i));
+		fx.cols[0].nulls[4] = 1;
+		fx.cols[1].nulls[3] = 1;
+		fx.cols[3].nulls[2] = 1;
+	}
+	assert_true(pm_batch_filter_supported(&or, fx.row));
+	pm_error_clear(&err);
+	assert_int_equal(pm_batch_filter(pm_env_default(), &or, &fx.batch, field_col, sel, &err), PM_OK);
+	assert_memory_equal(sel, want, 6);
+	assert_int_equal(pm_hash_agg_create(pm_env_default(), fx.types, 0, NULL, 2, specs, 1,
+										&agg, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, sel, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_state(agg, 0, 0)->n, 2);
+	assert_int_equal(pm_hash_agg_state(agg, 0, 1)->v.i64, 15);
+	pm_hash_agg_free(agg);
+}
+
 int
 main(void)
 {
@@ -214,6 +262,7 @@ main(void)
 		cmocka_unit_test(test_groups_and_nulls),
 		cmocka_unit_test(test_wide_sum_and_floats),
 		cmocka_unit_test(test_passes),
+		cmocka_unit_test(test_filtered),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -3,6 +3,9 @@
 -- decimal columns whose every file records untruncated min/max); every
 -- pushed answer is compared with the same aggregate computed by Postgres
 -- over a scan (OFFSET 0 keeps the aggregate out of the foreign scan).
+-- "Not pushed" below means not answered from the metadata: such aggregates
+-- are now computed on column batches instead (EXPLAIN lists them; see
+-- agg_pushdown.sql), or by Postgres when that cannot be done either.
 \set SHOW_CONTEXT never
 \getenv corpus PAIMON_CORPUS
 SET TimeZone = 'UTC';

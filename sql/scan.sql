@@ -18,7 +18,8 @@ SELECT * FROM a09.append_09 ORDER BY f0, f1, f2;
 SELECT f0, f3 FROM a09.append_09 WHERE f3 IS NULL;
 SELECT count(*) FROM a09.append_09;
 -- count(*) is answered from file metadata when that is exact (append table,
--- no deletion vectors, no WHERE); otherwise rows are counted by a scan
+-- no deletion vectors, no WHERE); otherwise rows are counted by a scan (on
+-- batches, see agg_pushdown.sql)
 EXPLAIN (COSTS OFF) SELECT count(*) FROM a09.append_09;
 SELECT count(*), count(*) AS again FROM a09.append_09;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM a09.append_09 WHERE f1 = 10;
@@ -71,7 +72,8 @@ IMPORT FOREIGN SCHEMA "append_complex_build_in_fieldid" FROM SERVER pq INTO cx;
 \d cx.append_complex_build_in_fieldid
 SELECT * FROM cx.append_complex_build_in_fieldid ORDER BY f5 NULLS LAST LIMIT 3;
 
--- primary-key tables: merged on read (deduplicate, deletes); count(*) scans
+-- primary-key tables: merged on read (deduplicate, deletes); count(*) counts
+-- the merged rows on batches
 CREATE SCHEMA pk;
 IMPORT FOREIGN SCHEMA "pk_table_scan_and_read_mor" FROM SERVER pq INTO pk;
 SELECT * FROM pk.pk_table_scan_and_read_mor ORDER BY 1, 2, 3;

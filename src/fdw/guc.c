@@ -8,6 +8,7 @@
  *	  paimon_fdw.enable_file_index		file indexes (bloom, bitmap, ...)
  *	  paimon_fdw.enable_row_group_pruning	Parquet row groups and ORC stripes
  *										by their statistics
+ *	  paimon_fdw.enable_aggregate_pushdown	aggregates computed on batches
  *
  *	  and one for the reads themselves:
  *
@@ -29,6 +30,7 @@
 bool		pmfdw_enable_pushdown = true;
 bool		pmfdw_enable_stats_pruning = true;
 bool		pmfdw_enable_file_index = true;
+bool		pmfdw_enable_aggregate_pushdown = true;
 bool		pmfdw_enable_row_group_pruning = true;
 static bool enable_io_uring = true;
 
@@ -73,6 +75,12 @@ pmfdw_guc_init(void)
 							"Rows that INSERT and COPY convert into one column batch for the Paimon writer.",
 							NULL, &pmfdw_write_batch_size, 4096, 1, 1000000, PGC_USERSET, 0,
 							NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.enable_aggregate_pushdown",
+							 "Computes aggregates (count, sum, avg, min, max, GROUP BY) on column "
+							 "batches inside paimon_fdw.",
+							 "When off, Postgres aggregates the scanned rows itself.",
+							 &pmfdw_enable_aggregate_pushdown, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }
 

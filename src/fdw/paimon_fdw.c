@@ -90,7 +90,8 @@ enum FdwScanPrivateIndex
 	FdwScanPrivateFunnel,		/* List of String: enum FunnelIndex */
 	FdwScanPrivateTableOid,		/* String: the foreign table's OID */
 	FdwScanPrivateCountOnly,	/* Boolean-ish String "1": count(*) pushed down */
-	FdwScanPrivateAggs			/* per output column an IntList (AggKind, attnum) */
+	FdwScanPrivateAggs,			/* per output column an IntList (AggKind, attnum) */
+	FdwScanPrivateAggSpec		/* aggregates computed on batches (agg_pushdown.c) */
 };
 
 /* What a column of a pushed-down aggregate row holds */
@@ -106,6 +107,7 @@ typedef struct PaimonFdwPlanState
 	Oid			tableoid;
 	bool		count_exact;	/* file row counts are the table's row count */
 	Bitmapset  *minmax_exact;	/* attnums whose min/max the metadata knows */
+	PmfdwAggRelInfo *agg_info;	/* the columns' Paimon types, for agg_pushdown.c */
 	PaimonFdwTableOptions opts;
 	Bitmapset  *attrs_used;
 	int64		funnel[FUNNEL_COUNT];
@@ -149,6 +151,7 @@ typedef struct PaimonFdwScanState
 	bool		count_only;		/* count(*) pushed down: one row of counts */
 	bool		count_done;
 	List	   *aggs;			/* min/max/count(*) pushed down: FdwScanPrivateAggs */
+	PmfdwAggExec *agg_exec;		/* aggregates computed on batches, else NULL */
 	pm_batch   *batch;
 	int64		row;			/* next row of batch */
 	bool		done;
@@ -324,6 +327,8 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		pred = pmfdw_build_predicate(baserel->baserestrictinfo, rel, baserel->relid,
 									 pm_table_schema(table)->row_type, arena, NULL,
 									 &npushed, &nruntime);
+	fpinfo->agg_info = pmfdw_agg_rel_info(rel, baserel->relid, baserel->baserestrictinfo,
+										  pm_table_schema(table)->row_type, old);
 	table_close(rel, NoLock);
 	pmfdw_scan_options(&options);
 	pm_error_clear(&err);
@@ -437,12 +442,15 @@ paimonGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	List	   *fdw_scan_tlist = NIL;
 	bool		count_only = baserel->reloptkind == RELOPT_UPPER_REL;
 	List	   *aggs = NIL;
+	List	   *agg_spec = NIL;
 	Index		scan_relid = baserel->relid;
 
 	if (count_only)
 	{
 		aggs = (List *) lsecond(best_path->fdw_private);
-		count_only = aggs == NIL;
+		if (list_length(best_path->fdw_private) > 2)
+			agg_spec = (List *) lthird(best_path->fdw_private);
+		count_only = aggs == NIL && agg_spec == NIL;
 		/* count(*) answered from metadata: the plan produces the aggregates */
 		fpinfo = (PaimonFdwPlanState *) linitial(best_path->fdw_private);
 		scan_relid = 0;
@@ -471,14 +479,15 @@ paimonGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 		funnel = lappend(funnel, makeString(psprintf(INT64_FORMAT, fpinfo->funnel[i])));
 
 	return make_foreignscan(tlist, scan_clauses, scan_relid, NIL,
-							list_make5(retrieved, funnel,
-									   makeString(psprintf("%u", fpinfo->tableoid)),
-									   makeString(count_only ? "1" : "0"), aggs),
+							lappend(list_make5(retrieved, funnel,
+											   makeString(psprintf("%u", fpinfo->tableoid)),
+											   makeString(count_only ? "1" : "0"), aggs),
+									agg_spec),
 							fdw_scan_tlist, NIL, outer_plan);
 }
 
 /*
- * paimonGetForeignUpperPaths
+ * add_metadata_agg_path
  *		Push SELECT count(*), min(col), max(col) down when the metadata
  *		knows the answer.
  *
@@ -539,9 +548,9 @@ pushable_agg(Aggref *agg, Index relid, const PaimonFdwPlanState *fpinfo, AttrNum
 	return is_min ? AGG_MIN : AGG_MAX;
 }
 
-static void
-paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
-						   RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
+static bool
+add_metadata_agg_path(PlannerInfo *root, UpperRelationKind stage,
+					  RelOptInfo *input_rel, RelOptInfo *output_rel)
 {
 	PaimonFdwPlanState *fpinfo = input_rel->fdw_private;
 	Query	   *parse = root->parse;
@@ -555,10 +564,10 @@ paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		fpinfo == NULL || !fpinfo->count_exact || input_rel->baserestrictinfo != NIL ||
 		parse->groupClause != NIL || parse->groupingSets != NIL ||
 		parse->havingQual != NULL || output_rel->fdw_private != NULL)
-		return;
+		return false;
 	target = root->upper_targets[UPPERREL_GROUP_AGG];
 	if (target == NULL || target->exprs == NIL)
-		return;
+		return false;
 	foreach(lc, target->exprs)
 	{
 		Aggref	   *agg = (Aggref *) lfirst(lc);
@@ -566,10 +575,10 @@ paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		int			kind;
 
 		if (!IsA(agg, Aggref))
-			return;
+			return false;
 		kind = pushable_agg(agg, input_rel->relid, fpinfo, &attnum);
 		if (kind < 0)
-			return;
+			return false;
 		if (kind != AGG_COUNT_STAR)
 			only_count = false;
 		aggs = lappend(aggs, list_make2_int(kind, attnum));
@@ -577,6 +586,46 @@ paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	output_rel->fdw_private = fpinfo;
 	upper = create_foreign_upper_path(root, output_rel, target, 1, 1, 1 + cpu_tuple_cost,
 									  NIL, NULL, list_make2(fpinfo, only_count ? NIL : aggs));
+	upper->path.parallel_safe = false;	/* as the plain scan: not in a worker */
+	add_path(output_rel, (Path *) upper);
+	return true;
+}
+
+/*
+ * paimonGetForeignUpperPaths
+ *		Aggregates from the metadata when it knows them, else computed on
+ *		column batches when agg_pushdown.c can (paimon_fdw.enable_aggregate_pushdown).
+ */
+static void
+paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
+						   RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
+{
+	PaimonFdwPlanState *fpinfo = input_rel->fdw_private;
+	List	   *spec;
+	ForeignPath *upper;
+	int64		rows;
+	double		groups = 1;
+
+	if (!pmfdw_enable_aggregate_pushdown || stage != UPPERREL_GROUP_AGG ||
+		input_rel->reloptkind != RELOPT_BASEREL || fpinfo == NULL ||
+		output_rel->fdw_private != NULL)
+		return;
+	if (add_metadata_agg_path(root, stage, input_rel, output_rel))
+		return;
+	spec = pmfdw_agg_pushdown_spec(root, input_rel, output_rel, fpinfo->tableoid,
+								   fpinfo->agg_info, &groups);
+	if (spec == NIL)
+		return;
+	/* decoding the columns and a few operations per value, no tuple per row */
+	rows = fpinfo->funnel[FUNNEL_ROWS_SELECTED];
+	output_rel->fdw_private = fpinfo;
+	upper = create_foreign_upper_path(root, output_rel, root->upper_targets[UPPERREL_GROUP_AGG],
+									  groups, 10 + rows * 0.1 * cpu_operator_cost +
+									  fpinfo->funnel[FUNNEL_FILES_SELECTED] * 10.0,
+									  10 + rows * 0.1 * cpu_operator_cost +
+									  fpinfo->funnel[FUNNEL_FILES_SELECTED] * 10.0 +
+									  groups * cpu_tuple_cost,
+									  NIL, NULL, list_make3(fpinfo, NIL, spec));
 	upper->path.parallel_safe = false;	/* as the plain scan: not in a worker */
 	add_path(output_rel, (Path *) upper);
 }
@@ -597,6 +646,14 @@ static List *
 scan_aggs(ForeignScan *plan)
 {
 	return (List *) list_nth(plan->fdw_private, FdwScanPrivateAggs);
+}
+
+static List *
+scan_agg_spec(ForeignScan *plan)
+{
+	if (list_length(plan->fdw_private) <= FdwScanPrivateAggSpec)
+		return NIL;
+	return (List *) list_nth(plan->fdw_private, FdwScanPrivateAggSpec);
 }
 
 static char *
@@ -637,6 +694,9 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		ExplainPropertyText("Aggregate Pushdown", "count(*) from file metadata", es);
 	else if (scan_aggs(plan) != NIL)
 		ExplainPropertyText("Aggregate Pushdown", "min/max/count(*) from file metadata", es);
+	else if (scan_agg_spec(plan) != NIL)
+		ExplainPropertyText("Aggregate Pushdown", pmfdw_agg_pushdown_text(scan_agg_spec(plan)),
+							es);
 	/* the funnel is a property of the snapshot: deterministic, so always shown */
 	ExplainPropertyInteger("Snapshot", NULL, v[FUNNEL_SNAPSHOT], es);
 	ExplainPropertyInteger("Pushed Filters", NULL, v[FUNNEL_PUSHED_QUALS], es);
@@ -736,6 +796,16 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	fs->io = pmfdw_fileio_create(fs->cxt);
 	fs->table = open_table(&fs->opts, fs->env, fs->io, NULL);
 
+	if (scan_agg_spec(plan) != NIL)
+	{
+		Relation	agg_rel = table_open(scan_table_oid(plan), AccessShareLock);
+
+		fs->agg_exec = pmfdw_agg_exec_begin(scan_agg_spec(plan), agg_rel, fs->table, &fs->scan,
+											fs->env, fs->cxt);
+		table_close(agg_rel, NoLock);
+		MemoryContextSwitchTo(old);
+		return;
+	}
 	if (scan_count_only(plan) || scan_aggs(plan) != NIL)
 	{
 		fs->count_only = true;
@@ -1145,6 +1215,8 @@ paimonIterateForeignScan(ForeignScanState *node)
 	int64		row;
 
 	ExecClearTuple(slot);
+	if (fs->agg_exec != NULL)
+		return pmfdw_agg_exec_next(fs->agg_exec, slot) ? ExecStoreVirtualTuple(slot) : slot;
 	if (!fs->started && !fs->count_only)
 		start_read(node, fs);
 	if (fs->count_only)
@@ -1229,6 +1301,11 @@ paimonReScanForeignScan(ForeignScanState *node)
 {
 	PaimonFdwScanState *fs = node->fdw_state;
 
+	if (fs->agg_exec != NULL)
+	{
+		pmfdw_agg_exec_rescan(fs->agg_exec);
+		return;
+	}
 	if (fs->count_only)
 	{
 		fs->count_done = false;

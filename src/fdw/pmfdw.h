@@ -112,6 +112,9 @@ extern Datum pmfdw_convert_value(PmfdwColumnConverter *conv, const pm_vector *ve
 extern void pmfdw_convert_column(PmfdwColumnConverter *conv, const pm_vector *vec,
 								 int64 nrows, Datum *values, bool *nulls);
 
+/* A DECIMAL's unscaled value as numeric with `scale` fraction digits. */
+extern Datum pmfdw_numeric_from_decimal(pm_int128 unscaled, int scale);
+
 /*
  * Days / microseconds since 1970-01-01 as a date / timestamp(tz) Datum;
  * ERROR 22008 naming column `col` outside Postgres' range.
@@ -195,6 +198,9 @@ extern struct pm_predicate *pmfdw_build_predicate(List *quals, Relation rel, Ind
 												  struct pm_arena *arena,
 												  struct PlanState *ps,
 												  int *npushed, int *nruntime);
+extern struct pm_predicate *pmfdw_exact_predicate(List *quals, Relation rel, Index relid,
+												  const pm_type *row_type,
+												  struct pm_arena *arena);
 
 /* ---- guc.c ---- */
 extern bool pmfdw_enable_pushdown;
@@ -202,8 +208,38 @@ extern bool pmfdw_enable_stats_pruning;
 extern bool pmfdw_enable_file_index;
 extern bool pmfdw_enable_row_group_pruning;
 extern int	pmfdw_write_batch_size;
+extern bool pmfdw_enable_aggregate_pushdown;
 
 extern void pmfdw_guc_init(void);
 extern void pmfdw_scan_options(pm_scan_options *options);
+
+/* ---- agg_pushdown.c: aggregates computed on batches ---- */
+struct PlannerInfo;
+struct RelOptInfo;
+struct TupleTableSlot;
+typedef struct PmfdwAggRelInfo PmfdwAggRelInfo;
+typedef struct PmfdwAggExec PmfdwAggExec;
+
+/*
+ * What planning needs of the table's columns and quals (baserestrictinfo
+ * of relid), allocated in cxt.
+ */
+extern PmfdwAggRelInfo *pmfdw_agg_rel_info(Relation rel, Index relid, List *quals,
+										   const pm_type *row_type, MemoryContext cxt);
+/*
+ * The spec of an aggregation of input_rel the core can compute, or NIL;
+ * *groups: the estimated number of result rows.
+ */
+extern List *pmfdw_agg_pushdown_spec(struct PlannerInfo *root, struct RelOptInfo *input_rel,
+									 struct RelOptInfo *output_rel, Oid relid,
+									 const PmfdwAggRelInfo *info, double *groups);
+/* "count(*), sum(a) GROUP BY b" */
+extern const char *pmfdw_agg_pushdown_text(List *spec);
+/* Plans the scan (*scan, the caller frees it) with the spec's quals. */
+extern PmfdwAggExec *pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *table,
+										  pm_scan **scan, pm_env *env, MemoryContext parent);
+/* Fill slot's values with the next result row; false after the last. */
+extern bool pmfdw_agg_exec_next(PmfdwAggExec *ex, struct TupleTableSlot *slot);
+extern void pmfdw_agg_exec_rescan(PmfdwAggExec *ex);
 
 #endif							/* PMFDW_H */

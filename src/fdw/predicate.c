@@ -62,6 +62,7 @@ typedef struct TranslateContext
 	pm_arena   *arena;
 	PlanState  *ps;				/* the executing scan; NULL while planning */
 	bool		runtime;		/* the qual being translated uses a run-time value */
+	bool		inexact;		/* a translation keeps more rows than the qual */
 } TranslateContext;
 
 /*
@@ -584,7 +585,12 @@ like_prefix(TranslateContext *cxt, int field, const uint8 *pat, int n)
 	for (int i = 0; i < n && !wildcard; i++)
 	{
 		if (pat[i] == '%' || pat[i] == '_')
+		{
 			wildcard = true;
+			/* only a trailing % makes the prefix range exact */
+			if (pat[i] != '%' || i != n - 1)
+				cxt->inexact = true;
+		}
 		else if (pat[i] == '\\' && ++i >= n)
 			return NULL;		/* ends with the escape: LIKE raises an error */
 		else
@@ -907,6 +913,7 @@ translate_qual(TranslateContext *cxt, Node *node)
 					{
 						if (b->boolop == OR_EXPR)
 							return NULL;
+						cxt->inexact = true;
 						continue;
 					}
 					p->children[p->nchildren++] = child;
@@ -929,7 +936,7 @@ pm_predicate *
 pmfdw_build_predicate(List *quals, Relation rel, Index relid, const pm_type *row_type,
 					  pm_arena *arena, PlanState *ps, int *npushed, int *nruntime)
 {
-	TranslateContext cxt = {rel, relid, row_type, arena, ps, false};
+	TranslateContext cxt = {rel, relid, row_type, arena, ps, false, false};
 	pm_predicate *and = new_pred(&cxt, PM_PRED_AND);
 	ListCell   *lc;
 
@@ -953,4 +960,38 @@ pmfdw_build_predicate(List *quals, Relation rel, Index relid, const pm_type *row
 			(*npushed)++;
 	}
 	return and->nchildren > 0 ? and : NULL;
+}
+
+/*
+ * The predicate of quals when it keeps exactly the rows they keep (every
+ * qual translated, with constants only, none widened to a range it does
+ * not fill): then evaluating it on the rows (table/batch_filter.h) can
+ * replace the quals. NULL otherwise, and for no quals.
+ */
+pm_predicate *
+pmfdw_exact_predicate(List *quals, Relation rel, Index relid, const pm_type *row_type,
+					  pm_arena *arena)
+{
+	TranslateContext cxt = {rel, relid, row_type, arena, NULL, false, false};
+	pm_predicate *and;
+	ListCell   *lc;
+
+	if (quals == NIL)
+		return NULL;
+	and = new_pred(&cxt, PM_PRED_AND);
+	and->children = pm_arena_zalloc(arena, sizeof(pm_predicate *) * (list_length(quals) + 1));
+	foreach(lc, quals)
+	{
+		Node	   *q = lfirst(lc);
+		pm_predicate *p;
+
+		if (IsA(q, RestrictInfo))
+			q = (Node *) ((RestrictInfo *) q)->clause;
+		cxt.runtime = false;
+		p = translate_qual(&cxt, q);
+		if (p == NULL || cxt.runtime || cxt.inexact)
+			return NULL;
+		and->children[and->nchildren++] = p;
+	}
+	return and;
 }

@@ -665,6 +665,12 @@ numeric_from_decimal(pm_int128 unscaled, int precision, int scale, const char *c
 	return d;
 }
 
+Datum
+pmfdw_numeric_from_decimal(pm_int128 unscaled, int scale)
+{
+	return numeric_from_decimal(unscaled, scale);
+}
+
 static Datum bytes_datum(const uint8_t *p, int32 len)
 {
 	bytea	   *b = (bytea *) palloc(len + VARHDRSZ);

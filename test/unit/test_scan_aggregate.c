@@ -1,0 +1,269 @@
+/*-------------------------------------------------------------------------
+ * test_scan_aggregate.c
+ *	  Hash aggregation on batches: groups (NULL keys one group), Postgres'
+ *	  transition arithmetic (wrapping int64 sums, exact wide sums across
+ *	  the 2^64 carry, float overflow, NaN ordering of min/max), and the
+ *	  passes that bound the number of groups.
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "row/data_type.h"
+#include "table/batch_filter.h"
+#include "table/scan_aggregate.h"
+
+/* ROW<k INT, i INT, b BIGINT, d DOUBLE, m DECIMAL(38,2)> */
+typedef struct fixture
+{
+	pm_arena   *arena;
+	const pm_type *row;
+	const pm_type *types[5];
+	pm_vector	cols[5];
+	pm_batch	batch;
+} fixture;
+
+static fixture fx;
+
+static int
+setup(void **state)
+{
+	pm_error	err;
+
+	(void) state;
+	memset(&fx, 0, sizeof(fx));
+	fx.arena = pm_arena_create(pm_env_default());
+	pm_error_clear(&err);
+	if (pm_data_type_parse("ROW<k INT, i INT, b BIGINT, d DOUBLE, m DECIMAL(38,2)>", fx.arena,
+						   &fx.row, &err) != PM_OK)
+		return -1;
+	for (int c = 0; c < 5; c++)
+		fx.types[c] = fx.row->fields[c].type;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void) state;
+	pm_arena_destroy(fx.arena);
+	return 0;
+}
+
+/* A batch of n rows, every column with a null byte array. */
+static void
+batch_of(int64_t n)
+{
+	for (int c = 0; c < 5; c++)
+		assert_true(pm_vector_init(&fx.cols[c], fx.types[c], n, true, fx.arena));
+	for (int c = 0; c < 5; c++)
+		fx.cols[c].length = n;
+	fx.batch.nrows = n;
+	fx.batch.ncols = 5;
+	fx.batch.cols = fx.cols;
+}
+
+static void
+test_groups_and_nulls(void **state)
+{
+	pm_agg_spec specs[] = {{PM_AGG_COUNT_STAR, 0}, {PM_AGG_COUNT, 1}, {PM_AGG_SUM, 1},
+	{PM_AGG_MIN, 1}, {PM_AGG_MAX, 1}};
+	int			keys[] = {0};
+	pm_hash_agg *agg;
+	pm_error	err;
+	int64_t		found[3] = {0};
+
+	(void) state;
+	batch_of(6);
+	/* k: 1, 2, NULL, 1, NULL, 2; i: 10, NULL, 5, -3, 7, NULL */
+	int32_t		k[] = {1, 2, 0, 1, 0, 2};
+	int32_t		i[] = {10, 0, 5, -3, 7, 0};
+	uint8_t		kn[] = {0, 0, 1, 0, 1, 0};
+	uint8_t		in[] = {0, 1, 0, 0, 0, 1};
+
+	memcpy(fx.cols[0].values, k, sizeof(k));
+	memcpy(fx.cols[1].values, i, sizeof(i));
+	memcpy(fx.cols[0].nulls, kn, 6);
+	memcpy(fx.cols[1].nulls, in, 6);
+	pm_error_clear(&err);
+	assert_int_equal(pm_hash_agg_create(pm_env_default(), fx.types, 1, keys, 5, specs, 100,
+										&agg, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, NULL, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_ngroups(agg), 3);
+	for (int64_t g = 0; g < 3; g++)
+	{
+		int64_t		key;
+		int			which = pm_hash_agg_key(agg, g, 0, &key) ? (int) key : 0;
+
+		found[which]++;
+		if (which == 1)
+		{
+			assert_int_equal(pm_hash_agg_state(agg, g, 0)->n, 2);
+			assert_int_equal(pm_hash_agg_state(agg, g, 1)->n, 2);
+			assert_int_equal(pm_hash_agg_state(agg, g, 2)->v.i64, 7);
+			assert_int_equal(pm_hash_agg_state(agg, g, 3)->v.i64, -3);
+			assert_int_equal(pm_hash_agg_state(agg, g, 4)->v.i64, 10);
+		}
+		else if (which == 2)
+		{
+			/* all inputs NULL: count 0, sum/min/max NULL (n = 0) */
+			assert_int_equal(pm_hash_agg_state(agg, g, 0)->n, 2);
+			assert_int_equal(pm_hash_agg_state(agg, g, 1)->n, 0);
+			assert_int_equal(pm_hash_agg_state(agg, g, 2)->n, 0);
+		}
+		else
+			assert_int_equal(pm_hash_agg_state(agg, g, 2)->v.i64, 12);
+	}
+	assert_int_equal(found[0], 1);
+	assert_int_equal(found[1], 1);
+	assert_int_equal(found[2], 1);
+	pm_hash_agg_free(agg);
+}
+
+static void
+test_wide_sum_and_floats(void **state)
+{
+	pm_agg_spec specs[] = {{PM_AGG_SUM, 2}, {PM_AGG_SUM, 4}, {PM_AGG_MAX, 3}, {PM_AGG_MIN, 3},
+	{PM_AGG_SUM, 3}};
+	pm_hash_agg *agg;
+	pm_error	err;
+	const pm_agg_state *s;
+	pm_int128	big = ((pm_int128) 1 << 126);
+
+	(void) state;
+	batch_of(3);
+	PM_VEC_VALUES(&fx.cols[2], int64_t)[0] = INT64_MAX;
+	PM_VEC_VALUES(&fx.cols[2], int64_t)[1] = INT64_MAX;
+	PM_VEC_VALUES(&fx.cols[2], int64_t)[2] = -5;
+	PM_VEC_VALUES(&fx.cols[4], pm_int128)[0] = big;
+	PM_VEC_VALUES(&fx.cols[4], pm_int128)[1] = big;
+	PM_VEC_VALUES(&fx.cols[4], pm_int128)[2] = big;
+	PM_VEC_VALUES(&fx.cols[3], double)[0] = 1.0;
+	PM_VEC_VALUES(&fx.cols[3], double)[1] = NAN;
+	PM_VEC_VALUES(&fx.cols[3], double)[2] = -INFINITY;
+	pm_error_clear(&err);
+	assert_int_equal(pm_hash_agg_create(pm_env_default(), fx.types, 0, NULL, 5, specs, 1,
+										&agg, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, NULL, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_ngroups(agg), 1);
+	s = pm_hash_agg_state(agg, 0, 0);
+	/* 2 * (2^63 - 1) - 5 = 2^64 - 7: carry into the high part */
+	assert_true(s->v.i128 == 0);
+	assert_true(s->w.u64 == UINT64_MAX - 6);
+	s = pm_hash_agg_state(agg, 0, 1);
+	/* 3 * 2^126 = 2^127 + 2^126: beyond int128, exact as hi * 2^64 + lo */
+	assert_true(s->v.i128 == ((pm_int128) 3 << 62));
+	assert_true(s->w.u64 == 0);
+	assert_true(isnan(pm_hash_agg_state(agg, 0, 2)->v.f8));
+	assert_true(pm_hash_agg_state(agg, 0, 3)->v.f8 == -INFINITY);
+	assert_true(isnan(pm_hash_agg_state(agg, 0, 4)->v.f8));
+	assert_false(pm_hash_agg_overflowed(agg));
+	pm_hash_agg_free(agg);
+
+	/* 1e308 + 1e308 overflows from finite operands: Postgres raises */
+	specs[0].kind = PM_AGG_SUM;
+	specs[0].column = 3;
+	PM_VEC_VALUES(&fx.cols[3], double)[0] = 1e308;
+	PM_VEC_VALUES(&fx.cols[3], double)[1] = 1e308;
+	PM_VEC_VALUES(&fx.cols[3], double)[2] = 0;
+	assert_int_equal(pm_hash_agg_create(pm_env_default(), fx.types, 0, NULL, 1, specs, 1,
+										&agg, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, NULL, &err), PM_OK);
+	assert_true(pm_hash_agg_overflowed(agg));
+	pm_hash_agg_free(agg);
+}
+
+static void
+test_passes(void **state)
+{
+	pm_agg_spec specs[] = {{PM_AGG_COUNT_STAR, 0}};
+	int			keys[] = {0};
+	pm_hash_agg *agg;
+	pm_error	err;
+	int64_t		total_groups = 0;
+	int64_t		total_rows = 0;
+
+	(void) state;
+	batch_of(1000);
+	for (int r = 0; r < 1000; r++)
+		PM_VEC_VALUES(&fx.cols[0], int32_t)[r] = r % 300;
+	pm_error_clear(&err);
+	assert_int_equal(pm_hash_agg_create(pm_env_default(), fx.types, 1, keys, 1, specs, 100,
+										&agg, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, NULL, &err), PM_OK);
+	assert_true(pm_hash_agg_full(agg));
+	for (uint32_t p = 0; p < 8; p++)
+	{
+		pm_hash_agg_set_pass(agg, 8, p);
+		assert_int_equal(pm_hash_agg_add(agg, &fx.batch, NULL, &err), PM_OK);
+		assert_false(pm_hash_agg_full(agg));
+		total_groups += pm_hash_agg_ngroups(agg);
+		for (int64_t g = 0; g < pm_hash_agg_ngroups(agg); g++)
+			total_rows += pm_hash_agg_state(agg, g, 0)->n;
+	}
+	assert_int_equal(total_groups, 300);
+	assert_int_equal(total_rows, 1000);
+	pm_hash_agg_free(agg);
+}
+
+/* WHERE (i > 0 AND k IN (1, 2)) OR d IS NULL, evaluated per row, then aggregated */
+static void
+test_filtered(void **state)
+{
+	pm_value	zero = {0};
+	pm_value	ks[2] = {{0}, {0}};
+	pm_predicate gt = {PM_PRED_GT, 1, 1, &zero, 0, NULL};
+	pm_predicate in = {PM_PRED_IN, 0, 2, ks, 0, NULL};
+	pm_predicate *and_children[] = {&gt, &in};
+	pm_predicate and = {PM_PRED_AND, 0, 0, NULL, 2, and_children};
+	pm_predicate isnull = {PM_PRED_IS_NULL, 3, 0, NULL, 0, NULL};
+	pm_predicate *or_children[] = {&and, &isnull};
+	pm_predicate or = {PM_PRED_OR, 0, 0, NULL, 2, or_children};
+	int			field_col[] = {0, 1, 2, 3, 4};
+	uint8_t		sel[6];
+	uint8_t		want[] = {1, 0, 1, 0, 0, 0};
+	pm_agg_spec specs[] = {{PM_AGG_COUNT_STAR, 0}, {PM_AGG_SUM, 1}};
+	pm_hash_agg *agg;
+	pm_error	err;
+
+	(void) state;
+	ks[0].u.i64 = 1;
+	ks[1].u.i64 = 2;
+	batch_of(6);
+	/* k: 1, 2, 3, 1, NULL, 2; i: 10, -1, 5, NULL, 7, 0; d NULL in row 2 */
+	{
+		int32_t		k[] = {1, 2, 3, 1, 0, 2};
+		int32_t		i[] = {10, -1, 5, 0, 7, 0};
+
+		memcpy(fx.cols[0].values, k, sizeof(k));
+		memcpy(fx.cols[1].values, i, sizeof(i));
+		fx.cols[0].nulls[4] = 1;
+		fx.cols[1].nulls[3] = 1;
+		fx.cols[3].nulls[2] = 1;
+	}
+	assert_true(pm_batch_filter_supported(&or, fx.row));
+	pm_error_clear(&err);
+	assert_int_equal(pm_batch_filter(pm_env_default(), &or, &fx.batch, field_col, sel, &err), PM_OK);
+	assert_memory_equal(sel, want, 6);
+	assert_int_equal(pm_hash_agg_create(pm_env_default(), fx.types, 0, NULL, 2, specs, 1,
+										&agg, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_add(agg, &fx.batch, sel, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_state(agg, 0, 0)->n, 2);
+	assert_int_equal(pm_hash_agg_state(agg, 0, 1)->v.i64, 15);
+	pm_hash_agg_free(agg);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_groups_and_nulls),
+		cmocka_unit_test(test_wide_sum_and_floats),
+		cmocka_unit_test(test_passes),
+		cmocka_unit_test(test_filtered),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

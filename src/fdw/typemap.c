@@ -643,10 +643,17 @@ append_json(StringInfo buf, const pm_vector *vec, int64 row, const char *col)
 static Datum
 numeric_from_decimal(pm_int128 unscaled, int precision, int scale, const char *col)
 {
+	check_decimal(unscaled, precision, scale, col);
+	return pmfdw_numeric_from_decimal(unscaled, scale);
+}
+
+/* Any unscaled value (e.g. a pushed-down sum) as numeric; no precision bound. */
+Datum
+pmfdw_numeric_from_decimal(pm_int128 unscaled, int scale)
+{
 	StringInfoData buf;
 	Datum		d;
 
-	check_decimal(unscaled, precision, scale, col);
 	/* fast paths: fits int64 */
 	if (unscaled >= PG_INT64_MIN && unscaled <= PG_INT64_MAX)
 	{
@@ -663,12 +670,6 @@ numeric_from_decimal(pm_int128 unscaled, int precision, int scale, const char *c
 							ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 	pfree(buf.data);
 	return d;
-}
-
-Datum
-pmfdw_numeric_from_decimal(pm_int128 unscaled, int scale)
-{
-	return numeric_from_decimal(unscaled, scale);
 }
 
 static Datum bytes_datum(const uint8_t *p, int32 len)

@@ -307,14 +307,52 @@ open_out(const pm_env *env, pm_fileio *io, const char *table_path,
 	return pm_format_writer_open(format, env, io, out->path, &wo, &out->writer, err);
 }
 
+/* Builds the batch of n items (manifest entries or manifest file metas) in f->arena. */
+typedef pm_code (*batch_fill_fn) (filler *f, const pm_type *type, const void *items, int n,
+								  const empty_row *e, pm_batch *b, pm_error *err);
+
+/*
+ * Write count items (item_size bytes each) through out, CHUNK_ROWS at a
+ * time (each batch built in chunk, reset after it), then finish the file;
+ * the writer is gone afterwards whatever the outcome of the finish.
+ */
+static pm_code
+write_batches(out_file *out, const pm_type *type, batch_fill_fn fill, const void *items,
+			  size_t item_size, int count, const empty_row *e, pm_arena *chunk,
+			  pm_arena *work, pm_format_write_result *res, pm_error *err)
+{
+	pm_code		rc = PM_OK;
+
+	for (int start = 0; rc == PM_OK && start < count; start += CHUNK_ROWS)
+	{
+		int			n = count - start < CHUNK_ROWS ? count - start : CHUNK_ROWS;
+		filler		f;
+		pm_batch	b;
+
+		memset(&f, 0, sizeof(f));
+		f.arena = chunk;
+		rc = fill(&f, type, (const char *) items + (size_t) start * item_size, n, e, &b, err);
+		if (rc == PM_OK)
+			rc = pm_format_writer_write(out->writer, &b, err);
+		pm_arena_reset(chunk);
+	}
+	if (rc == PM_OK)
+	{
+		rc = pm_format_writer_finish(out->writer, work, res, err);
+		out->writer = NULL;
+	}
+	return rc;
+}
+
 /* ---------------------------------------------------------------------
  * Manifest files
  * --------------------------------------------------------------------- */
 
 static pm_code
-entries_batch(filler *f, const pm_type *type, const pm_manifest_entry *entries, int n,
+entries_batch(filler *f, const pm_type *type, const void *items, int n,
 			  const empty_row *e, pm_batch *b, pm_error *err)
 {
+	const pm_manifest_entry *entries = items;
 	pm_vector  *cols;
 	pm_vector  *fv,
 			   *c;
@@ -572,24 +610,9 @@ pm_manifest_file_write(const pm_env *env, pm_fileio *io, const char *table_path,
 		rc = partition_stats_result(&ps, arena, &meta->partition_stats, err);
 	if (rc == PM_OK)
 		rc = open_out(env, io, table_path, options, "manifest-", type, arena, &out, err);
-	for (int start = 0; rc == PM_OK && start < count; start += CHUNK_ROWS)
-	{
-		int			n = count - start < CHUNK_ROWS ? count - start : CHUNK_ROWS;
-		filler		f;
-		pm_batch	b;
-
-		memset(&f, 0, sizeof(f));
-		f.arena = chunk;
-		rc = entries_batch(&f, type, entries + start, n, &e, &b, err);
-		if (rc == PM_OK)
-			rc = pm_format_writer_write(out.writer, &b, err);
-		pm_arena_reset(chunk);
-	}
 	if (rc == PM_OK)
-	{
-		rc = pm_format_writer_finish(out.writer, work, &res, err);
-		out.writer = NULL;
-	}
+		rc = write_batches(&out, type, entries_batch, entries, sizeof(pm_manifest_entry), count, &e,
+						   chunk, work, &res, err);
 	if (rc == PM_OK)
 	{
 		meta->file_name = out.name;
@@ -626,9 +649,10 @@ done:
  * --------------------------------------------------------------------- */
 
 static pm_code
-metas_batch(filler *f, const pm_type *type, const pm_manifest_file_meta *metas, int n,
+metas_batch(filler *f, const pm_type *type, const void *items, int n,
 			const empty_row *e, pm_batch *b, pm_error *err)
 {
+	const pm_manifest_file_meta *metas = items;
 	pm_vector  *cols = pm_arena_zalloc(f->arena, sizeof(pm_vector) * (size_t) type->nfields);
 	int64_t		n_stats = 0,
 				i_stats = 0;
@@ -723,24 +747,9 @@ pm_manifest_list_write(const pm_env *env, pm_fileio *io, const char *table_path,
 		rc = empty_row_make(work, &e, err);
 	if (rc == PM_OK)
 		rc = open_out(env, io, table_path, options, "manifest-list-", type, arena, &out, err);
-	for (int start = 0; rc == PM_OK && start < count; start += CHUNK_ROWS)
-	{
-		int			n = count - start < CHUNK_ROWS ? count - start : CHUNK_ROWS;
-		filler		f;
-		pm_batch	b;
-
-		memset(&f, 0, sizeof(f));
-		f.arena = chunk;
-		rc = metas_batch(&f, type, metas + start, n, &e, &b, err);
-		if (rc == PM_OK)
-			rc = pm_format_writer_write(out.writer, &b, err);
-		pm_arena_reset(chunk);
-	}
 	if (rc == PM_OK)
-	{
-		rc = pm_format_writer_finish(out.writer, work, &res, err);
-		out.writer = NULL;
-	}
+		rc = write_batches(&out, type, metas_batch, metas, sizeof(pm_manifest_file_meta), count, &e,
+						   chunk, work, &res, err);
 	if (rc == PM_OK)
 	{
 		*file_name = out.name;

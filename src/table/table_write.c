@@ -634,6 +634,16 @@ write_batch(pm_table_writer *w, const pm_batch *batch, pm_error *err)
 }
 
 pm_code
+pm_table_writer_accepts(const pm_table_writer *writer, pm_row_kind kind, pm_error *err)
+{
+	(void) writer;				/* only append tables are opened so far */
+	if (kind != PM_ROW_INSERT)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "append tables take only inserted rows: UPDATE and DELETE need a primary key");
+	return PM_OK;
+}
+
+pm_code
 pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint8_t *row_kinds,
 					  pm_error *err)
 {
@@ -641,10 +651,7 @@ pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint
 
 	if (row_kinds != NULL)
 		for (int64_t i = 0; i < batch->nrows; i++)
-			if (row_kinds[i] != PM_ROW_INSERT)
-				return pm_fail(err, PM_ERR_UNSUPPORTED,
-							   "append tables take only inserted rows (row kind %d)",
-							   (int) row_kinds[i]);
+			PM_TRY(pm_table_writer_accepts(writer, (pm_row_kind) row_kinds[i], err));
 	rc = write_batch(writer, batch, err);
 	pm_arena_reset(writer->scratch);
 	return rc;

@@ -56,6 +56,17 @@ extern const pm_schema *pm_table_writer_schema(const pm_table_writer *writer);
  * the batch can be reused as soon as this returns. After a failure the
  * writer must be aborted.
  */
+/*
+ * Whether the table takes rows of this kind, before any is written: PM_OK,
+ * or PM_ERR_UNSUPPORTED with the reason Java gives (append tables take only
+ * INSERT; a first-row table or 'ignore-delete' refuses -U/-D; a
+ * partial-update table refuses -D without 'partial-update.remove-record-on-delete'
+ * or sequence groups, ...). The FDW calls it when it plans an UPDATE or
+ * DELETE, so the error comes before any row is read.
+ */
+extern pm_code pm_table_writer_accepts(const pm_table_writer *writer, pm_row_kind kind,
+									   pm_error *err);
+
 extern pm_code pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch,
 									 const uint8_t *row_kinds, pm_error *err);
 

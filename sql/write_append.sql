@@ -168,7 +168,7 @@ INSERT INTO scalars_wide VALUES (60000, 1, 1, 'not a date');
 INSERT INTO scalars_wide VALUES (60000, -128, 1e30, '2026-01-01');
 SELECT id, ti, f, dt FROM scalars WHERE id = 60000;
 \set SHOW_CONTEXT never
--- UPDATE, DELETE, ON CONFLICT: not supported yet
+-- UPDATE, DELETE: append tables take only inserts (0A000, before any row is read); ON CONFLICT
 UPDATE scalars SET s = 'x';
 DELETE FROM scalars;
 INSERT INTO scalars (id) VALUES (1) ON CONFLICT DO NOTHING;

@@ -1421,6 +1421,9 @@ paimon_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ExecForeignInsert = paimonExecForeignInsert;
 	routine->ExecForeignBatchInsert = paimonExecForeignBatchInsert;
 	routine->GetForeignModifyBatchSize = paimonGetForeignModifyBatchSize;
+	routine->AddForeignUpdateTargets = paimonAddForeignUpdateTargets;
+	routine->ExecForeignUpdate = paimonExecForeignUpdate;
+	routine->ExecForeignDelete = paimonExecForeignDelete;
 	routine->EndForeignModify = paimonEndForeignModify;
 	routine->BeginForeignInsert = paimonBeginForeignInsert;
 	routine->EndForeignInsert = paimonEndForeignModify;	/* same state */

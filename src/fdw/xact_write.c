@@ -159,8 +159,27 @@ pmfdw_xact_writer_row_type(PmfdwXactWriter *w)
 	return pm_table_writer_schema(w->writer)->row_type;
 }
 
+const pm_schema *
+pmfdw_xact_writer_schema(PmfdwXactWriter *w)
+{
+	return pm_table_writer_schema(w->writer);
+}
+
 void
-pmfdw_xact_writer_write(PmfdwXactWriter *w, const pm_batch *batch)
+pmfdw_xact_writer_check_accepts(PmfdwXactWriter *w, uint8 kind, const char *what)
+{
+	pm_error	err;
+
+	pm_error_clear(&err);
+	if (pm_table_writer_accepts(w->writer, (pm_row_kind) kind, &err) != PM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot %s Paimon table \"%s\": %s", what, w->name, err.message),
+				 err.detail[0] ? errdetail("%s", err.detail) : 0));
+}
+
+void
+pmfdw_xact_writer_write(PmfdwXactWriter *w, const pm_batch *batch, const uint8 *kinds)
 {
 	pm_error	err;
 
@@ -170,7 +189,7 @@ pmfdw_xact_writer_write(PmfdwXactWriter *w, const pm_batch *batch)
 		return;
 	w->last_write_subid = Max(w->last_write_subid, GetCurrentSubTransactionId());
 	pm_error_clear(&err);
-	if (pm_table_writer_write(w->writer, batch, NULL, &err) != PM_OK)
+	if (pm_table_writer_write(w->writer, batch, kinds, &err) != PM_OK)
 		pmfdw_error(&err);
 	w->rows += batch->nrows;
 }

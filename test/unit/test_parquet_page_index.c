@@ -12,6 +12,7 @@
 #include "unit.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format/format_reader.h"
@@ -56,7 +57,7 @@ schema(pm_arena *a)
 }
 
 static void
-write_file(pm_fileio *io, const pm_type *t)
+write_rows(pm_fileio *io, const pm_type *t, int64_t nrows, int64_t page_bytes, const char *codec)
 {
 	pm_format_write_options o;
 	pm_format_writer *w;
@@ -66,19 +67,19 @@ write_file(pm_fileio *io, const pm_type *t)
 
 	memset(&o, 0, sizeof(o));
 	o.schema = t;
-	o.compression = "zstd";
+	o.compression = codec;
 	o.zstd_level = 1;
 	o.row_group_bytes = 256 * 1024;
-	o.page_bytes = 2048;
+	o.page_bytes = page_bytes;
 	o.dictionary = true;
 	pm_error_clear(&err);
 	if (pm_format_writer_open(PM_FORMAT_PARQUET, pm_env_default(), io, PATH, &o, &w, &err) != PM_OK)
 		fail_msg("open: %s", err.message);
-	for (int64_t from = 0; from < NROWS; from += 5000)
+	for (int64_t from = 0; from < nrows; from += 5000)
 	{
 		pm_arena   *ba = pm_arena_create(pm_env_default());
 		pm_batch	b;
-		int64_t		n = 5000;
+		int64_t		n = nrows - from < 5000 ? nrows - from : 5000;
 
 		memset(&b, 0, sizeof(b));
 		b.nrows = n;
@@ -118,6 +119,12 @@ write_file(pm_fileio *io, const pm_type *t)
 	if (pm_format_writer_finish(w, a, &res, &err) != PM_OK)
 		fail_msg("finish: %s", err.message);
 	pm_arena_destroy(a);
+}
+
+static void
+write_file(pm_fileio *io, const pm_type *t)
+{
+	write_rows(io, t, NROWS, 2048, "zstd");
 }
 
 /* Filter: column col (BIGINT or INT) may hold a value in [lo, hi]. */
@@ -444,6 +451,47 @@ test_java_truncated_bounds(void **state)
 	pm_arena_destroy(a);
 }
 
+/*
+ * A small uncompressed file of many pages (the fuzz seed
+ * test/fuzz/corpus/parquet/seed_page_index; written to
+ * $PM_PAGE_INDEX_KEEP/seed_page_index when set): rows 300..309 read
+ * through its page index alone.
+ */
+static void
+test_small_file(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	const pm_type *t = schema(a);
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	range_filter f = {0, 300, 309, 0};
+	read_result res;
+	const char *keep = getenv("PM_PAGE_INDEX_KEEP");
+
+	(void) state;
+	write_rows(io, t, 600, 256, "none");
+	res = read_file(io, t, may_match, may_match, &f, NULL);
+	assert_int_equal(res.matching, 10);
+	assert_true(res.rows < 100);
+	assert_true(res.pages_skipped > 0);
+	if (keep != NULL)
+	{
+		char		out[512];
+		uint8_t    *data;
+		size_t		len;
+		pm_error	err;
+		FILE	   *fp;
+
+		assert_int_equal(pm_fileio_read_all(io, PATH, a, (size_t) 1 << 20, &data, &len, &err), PM_OK);
+		snprintf(out, sizeof(out), "%s/seed_page_index", keep);
+		fp = fopen(out, "wb");
+		assert_non_null(fp);
+		assert_int_equal(fwrite(data, 1, len, fp), len);
+		fclose(fp);
+	}
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -454,6 +502,7 @@ main(void)
 		cmocka_unit_test(test_keep_all),
 		cmocka_unit_test(test_row_selection),
 		cmocka_unit_test(test_java_truncated_bounds),
+		cmocka_unit_test(test_small_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -743,6 +743,13 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 				ExplainPropertyText("Stripes", parts_text(rd.stripes_total,
 														  rd.stripes_pruned), es);
 		}
+		/* Parquet pages, where their page index was read and skipped some */
+		if (rd.pages_pruned > 0)
+			ExplainPropertyText("Pages",
+								psprintf(INT64_FORMAT " of " INT64_FORMAT " read (" INT64_FORMAT
+										 " pruned by page index)",
+										 rd.pages_total - rd.pages_pruned, rd.pages_total,
+										 rd.pages_pruned), es);
 	}
 	if (es->costs)
 		ExplainPropertyInteger("Rows In Selected Files", NULL, v[FUNNEL_ROWS_SELECTED], es);
@@ -1281,6 +1288,8 @@ add_read_counts(pm_scan_stats *to, const pm_scan_stats *st)
 	to->row_groups_pruned += st->row_groups_pruned;
 	to->stripes_total += st->stripes_total;
 	to->stripes_pruned += st->stripes_pruned;
+	to->pages_total += st->pages_total;
+	to->pages_pruned += st->pages_pruned;
 }
 
 static void

@@ -1078,7 +1078,9 @@ predicate_copy(pm_arena *arena, const pm_predicate *p, const pm_type *row, int d
 void
 pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out)
 {
-	out->pred = scan->options.prune_row_groups ? scan->filter : NULL;
+	out->pred = scan->filter;
+	out->parts = scan->options.prune_row_groups;
+	out->pages = scan->options.prune_pages;
 	out->value_fields = value_fields;
 	out->counts = &scan->stats;
 }
@@ -1093,7 +1095,7 @@ pm_code
 pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,
 						const pm_scan_options *options, pm_scan **out, pm_error *err)
 {
-	static const pm_scan_options all_on = {true, true, true, true};
+	static const pm_scan_options all_on = {true, true, true, true, true};
 
 	pm_arena   *arena = pm_arena_create(table->env);
 	pm_scan    *scan;
@@ -1112,7 +1114,7 @@ pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,
 	scan->arena = arena;
 	scan->options = options != NULL ? *options : all_on;
 	rc = PM_OK;
-	if (filter != NULL && scan->options.prune_row_groups &&
+	if (filter != NULL && (scan->options.prune_row_groups || scan->options.prune_pages) &&
 		(scan->filter = predicate_copy(arena, filter, table->schema->row_type, 0)) == NULL)
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	if (rc == PM_OK)

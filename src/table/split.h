@@ -154,6 +154,8 @@ extern pm_code pm_table_schema_by_id(pm_table *table, int64_t schema_id,
 typedef struct pm_read_filter
 {
 	const pm_predicate *pred;	/* over table fields; NULL: read every part */
+	bool		parts;			/* skip Parquet row groups and ORC stripes */
+	bool		pages;			/* skip Parquet pages */
 	bool		value_fields;	/* false: primary-key fields only */
 	pm_scan_stats *counts;		/* parts considered / skipped; may be NULL */
 } pm_read_filter;

@@ -19,6 +19,7 @@
 #include "lsm/key_compare.h"
 
 #define OUT_BATCH 4096
+#define START_ROWS 64			/* records a buffer has room for at first */
 
 struct pm_write_buffer
 {
@@ -32,7 +33,7 @@ struct pm_write_buffer
 	int64_t    *seqs;
 	uint8_t    *kinds;
 	int64_t		n;
-	int64_t		cap;
+	int64_t		cap;			/* 0: not started (nothing allocated) */
 };
 
 static pm_code
@@ -46,17 +47,18 @@ start(pm_write_buffer *buf, pm_error *err)
 	buf->rows.cols = pm_arena_zalloc(buf->arena, sizeof(pm_vector) * (size_t) (buf->ncols + 1));
 	buf->builders = pm_arena_zalloc(buf->arena,
 									sizeof(pm_vector_builder) * (size_t) (buf->ncols + 1));
-	buf->cap = 1024;
-	buf->seqs = pm_arena_alloc(buf->arena, sizeof(int64_t) * (size_t) buf->cap);
-	buf->kinds = pm_arena_alloc(buf->arena, (size_t) buf->cap);
+	buf->cap = 0;				/* until everything is allocated */
+	buf->seqs = pm_arena_alloc(buf->arena, sizeof(int64_t) * START_ROWS);
+	buf->kinds = pm_arena_alloc(buf->arena, START_ROWS);
 	buf->n = 0;
 	if (buf->rows.cols == NULL || buf->builders == NULL || buf->seqs == NULL ||
 		buf->kinds == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	for (int c = 0; c < buf->ncols; c++)
 		if (!pm_vector_builder_init(&buf->builders[c], &buf->rows.cols[c], row->fields[c].type,
-									1024, buf->arena))
+									START_ROWS, buf->arena))
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	buf->cap = START_ROWS;
 	return PM_OK;
 }
 
@@ -65,7 +67,6 @@ pm_write_buffer_create(const pm_env *env, const pm_kv_layout *layout, pm_merge_e
 					   pm_write_buffer **out, pm_error *err)
 {
 	pm_write_buffer *buf = pm_alloc(env, sizeof(*buf));
-	pm_code		rc;
 
 	*out = NULL;
 	if (buf == NULL)
@@ -81,11 +82,6 @@ pm_write_buffer_create(const pm_env *env, const pm_kv_layout *layout, pm_merge_e
 		pm_free(env, buf);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
-	if ((rc = start(buf, err)) != PM_OK)
-	{
-		pm_write_buffer_free(buf);
-		return rc;
-	}
 	*out = buf;
 	return PM_OK;
 }
@@ -94,6 +90,8 @@ pm_code
 pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, int64_t row, int64_t seq,
 					int kind, pm_error *err)
 {
+	if (buf->cap == 0)
+		PM_TRY(start(buf, err));	/* an idle bucket holds no memory */
 	if (buf->n == buf->cap)
 	{
 		int64_t		ncap = buf->cap * 2;
@@ -133,15 +131,9 @@ pm_write_buffer_memory(const pm_write_buffer *buf)
 void
 pm_write_buffer_clear(pm_write_buffer *buf)
 {
-	pm_error	ignored;
-
 	pm_arena_reset(buf->arena);
-	if (start(buf, &ignored) != PM_OK)
-	{
-		/* out of memory: an empty buffer that fails its next put */
-		buf->cap = 0;
-		buf->n = 0;
-	}
+	buf->cap = 0;
+	buf->n = 0;
 }
 
 void
@@ -319,8 +311,6 @@ pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out, pm_error *er
 
 	if (buf->n == 0)
 		return PM_OK;
-	if (buf->cap == 0)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) buf->n);
 	keys = pm_arena_alloc(buf->arena, sizeof(pm_vector) * (size_t) (l->nkeys + 1));
 	memset(&o, 0, sizeof(o));

@@ -183,6 +183,65 @@ cmp_records(const void *pa, const void *pb, void *arg)
 	return pm_merge_engine_compare_records(ctx->buf->engine, &ra, &rb);
 }
 
+typedef struct int_key_row
+{
+	int64_t		key;
+	int64_t		row;
+} int_key_row;
+
+static int
+cmp_int_key_rows(const void *pa, const void *pb)
+{
+	const int_key_row *a = pa;
+	const int_key_row *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+/*
+ * The common case fast: one INT/BIGINT/DATE key without NULLs and no
+ * sequence.field. Records are numbered in the order they came, so within a
+ * key the buffer position orders them as _SEQUENCE_NUMBER does; the sort
+ * is then on (key, position) pairs. False: not this case (or no memory).
+ */
+static bool
+sort_int_key(const pm_write_buffer *buf, const pm_vector *keys, int64_t *idx)
+{
+	const int  *seq_cols;
+	int			nseq;
+	bool		desc;
+	int_key_row *pairs;
+	pm_type_id	t;
+
+	pm_merge_engine_sequence_fields(buf->engine, &seq_cols, &nseq, &desc);
+	if (buf->layout->nkeys != 1 || nseq > 0)
+		return false;
+	t = keys[0].type->id;
+	if (t != PM_TYPE_INT && t != PM_TYPE_BIGINT && t != PM_TYPE_DATE)
+		return false;
+	pairs = pm_alloc(buf->env, sizeof(*pairs) * (size_t) buf->n);
+	if (pairs == NULL)
+		return false;
+	for (int64_t i = 0; i < buf->n; i++)
+	{
+		if (pm_vector_is_null(&keys[0], i))
+		{
+			pm_free(buf->env, pairs);
+			return false;		/* NULLs first: the general sort */
+		}
+		pairs[i].key = t == PM_TYPE_BIGINT ? PM_VEC_VALUES(&keys[0], int64_t)[i]
+			: PM_VEC_VALUES(&keys[0], int32_t)[i];
+		pairs[i].row = i;
+	}
+	qsort(pairs, (size_t) buf->n, sizeof(*pairs), cmp_int_key_rows);
+	for (int64_t i = 0; i < buf->n; i++)
+		idx[i] = pairs[i].row;
+	pm_free(buf->env, pairs);
+	return true;
+}
+
 typedef struct out_batch
 {
 	pm_arena   *arena;
@@ -327,7 +386,8 @@ pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out, pm_error *er
 	ctx.buf = buf;
 	ctx.keys = keys;
 	ctx.nkeys = l->nkeys;
-	qsort_r(idx, (size_t) buf->n, sizeof(int64_t), cmp_records, &ctx);
+	if (!sort_int_key(buf, keys, idx))
+		qsort_r(idx, (size_t) buf->n, sizeof(int64_t), cmp_records, &ctx);
 	rc = flush_sorted(buf, idx, out, &o, keys, err);
 done:
 	if (idx)

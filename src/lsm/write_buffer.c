@@ -19,6 +19,7 @@
 #include "lsm/key_compare.h"
 
 #define OUT_BATCH 4096
+#define START_ROWS 64			/* records a buffer has room for at first */
 
 struct pm_write_buffer
 {
@@ -32,7 +33,7 @@ struct pm_write_buffer
 	int64_t    *seqs;
 	uint8_t    *kinds;
 	int64_t		n;
-	int64_t		cap;
+	int64_t		cap;			/* 0: not started (nothing allocated) */
 };
 
 static pm_code
@@ -46,17 +47,18 @@ start(pm_write_buffer *buf, pm_error *err)
 	buf->rows.cols = pm_arena_zalloc(buf->arena, sizeof(pm_vector) * (size_t) (buf->ncols + 1));
 	buf->builders = pm_arena_zalloc(buf->arena,
 									sizeof(pm_vector_builder) * (size_t) (buf->ncols + 1));
-	buf->cap = 1024;
-	buf->seqs = pm_arena_alloc(buf->arena, sizeof(int64_t) * (size_t) buf->cap);
-	buf->kinds = pm_arena_alloc(buf->arena, (size_t) buf->cap);
+	buf->cap = 0;				/* until everything is allocated */
+	buf->seqs = pm_arena_alloc(buf->arena, sizeof(int64_t) * START_ROWS);
+	buf->kinds = pm_arena_alloc(buf->arena, START_ROWS);
 	buf->n = 0;
 	if (buf->rows.cols == NULL || buf->builders == NULL || buf->seqs == NULL ||
 		buf->kinds == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	for (int c = 0; c < buf->ncols; c++)
 		if (!pm_vector_builder_init(&buf->builders[c], &buf->rows.cols[c], row->fields[c].type,
-									1024, buf->arena))
+									START_ROWS, buf->arena))
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	buf->cap = START_ROWS;
 	return PM_OK;
 }
 
@@ -65,7 +67,6 @@ pm_write_buffer_create(const pm_env *env, const pm_kv_layout *layout, pm_merge_e
 					   pm_write_buffer **out, pm_error *err)
 {
 	pm_write_buffer *buf = pm_alloc(env, sizeof(*buf));
-	pm_code		rc;
 
 	*out = NULL;
 	if (buf == NULL)
@@ -81,11 +82,6 @@ pm_write_buffer_create(const pm_env *env, const pm_kv_layout *layout, pm_merge_e
 		pm_free(env, buf);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
-	if ((rc = start(buf, err)) != PM_OK)
-	{
-		pm_write_buffer_free(buf);
-		return rc;
-	}
 	*out = buf;
 	return PM_OK;
 }
@@ -94,6 +90,8 @@ pm_code
 pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, int64_t row, int64_t seq,
 					int kind, pm_error *err)
 {
+	if (buf->cap == 0)
+		PM_TRY(start(buf, err));	/* an idle bucket holds no memory */
 	if (buf->n == buf->cap)
 	{
 		int64_t		ncap = buf->cap * 2;
@@ -133,15 +131,9 @@ pm_write_buffer_memory(const pm_write_buffer *buf)
 void
 pm_write_buffer_clear(pm_write_buffer *buf)
 {
-	pm_error	ignored;
-
 	pm_arena_reset(buf->arena);
-	if (start(buf, &ignored) != PM_OK)
-	{
-		/* out of memory: an empty buffer that fails its next put */
-		buf->cap = 0;
-		buf->n = 0;
-	}
+	buf->cap = 0;
+	buf->n = 0;
 }
 
 void
@@ -189,6 +181,65 @@ cmp_records(const void *pa, const void *pb, void *arg)
 	record_of(ctx->buf, a, &ra);
 	record_of(ctx->buf, b, &rb);
 	return pm_merge_engine_compare_records(ctx->buf->engine, &ra, &rb);
+}
+
+typedef struct int_key_row
+{
+	int64_t		key;
+	int64_t		row;
+} int_key_row;
+
+static int
+cmp_int_key_rows(const void *pa, const void *pb)
+{
+	const int_key_row *a = pa;
+	const int_key_row *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+/*
+ * The common case fast: one INT/BIGINT/DATE key without NULLs and no
+ * sequence.field. Records are numbered in the order they came, so within a
+ * key the buffer position orders them as _SEQUENCE_NUMBER does; the sort
+ * is then on (key, position) pairs. False: not this case (or no memory).
+ */
+static bool
+sort_int_key(const pm_write_buffer *buf, const pm_vector *keys, int64_t *idx)
+{
+	const int  *seq_cols;
+	int			nseq;
+	bool		desc;
+	int_key_row *pairs;
+	pm_type_id	t;
+
+	pm_merge_engine_sequence_fields(buf->engine, &seq_cols, &nseq, &desc);
+	if (buf->layout->nkeys != 1 || nseq > 0)
+		return false;
+	t = keys[0].type->id;
+	if (t != PM_TYPE_INT && t != PM_TYPE_BIGINT && t != PM_TYPE_DATE)
+		return false;
+	pairs = pm_alloc(buf->env, sizeof(*pairs) * (size_t) buf->n);
+	if (pairs == NULL)
+		return false;
+	for (int64_t i = 0; i < buf->n; i++)
+	{
+		if (pm_vector_is_null(&keys[0], i))
+		{
+			pm_free(buf->env, pairs);
+			return false;		/* NULLs first: the general sort */
+		}
+		pairs[i].key = t == PM_TYPE_BIGINT ? PM_VEC_VALUES(&keys[0], int64_t)[i]
+			: PM_VEC_VALUES(&keys[0], int32_t)[i];
+		pairs[i].row = i;
+	}
+	qsort(pairs, (size_t) buf->n, sizeof(*pairs), cmp_int_key_rows);
+	for (int64_t i = 0; i < buf->n; i++)
+		idx[i] = pairs[i].row;
+	pm_free(buf->env, pairs);
+	return true;
 }
 
 typedef struct out_batch
@@ -319,8 +370,6 @@ pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out, pm_error *er
 
 	if (buf->n == 0)
 		return PM_OK;
-	if (buf->cap == 0)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) buf->n);
 	keys = pm_arena_alloc(buf->arena, sizeof(pm_vector) * (size_t) (l->nkeys + 1));
 	memset(&o, 0, sizeof(o));
@@ -337,7 +386,8 @@ pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out, pm_error *er
 	ctx.buf = buf;
 	ctx.keys = keys;
 	ctx.nkeys = l->nkeys;
-	qsort_r(idx, (size_t) buf->n, sizeof(int64_t), cmp_records, &ctx);
+	if (!sort_int_key(buf, keys, idx))
+		qsort_r(idx, (size_t) buf->n, sizeof(int64_t), cmp_records, &ctx);
 	rc = flush_sorted(buf, idx, out, &o, keys, err);
 done:
 	if (idx)

@@ -46,7 +46,10 @@ extern pm_code pm_write_buffer_create(const pm_env *env, const pm_kv_layout *lay
 extern pm_code pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, int64_t row,
 								   int64_t seq, int kind, pm_error *err);
 
-/* Records held, and the bytes they take. */
+/*
+ * Records held, and the bytes they take (an empty buffer keeps at most
+ * one arena block, and allocates nothing until its first record).
+ */
 extern int64_t pm_write_buffer_size(const pm_write_buffer *buf);
 extern int64_t pm_write_buffer_memory(const pm_write_buffer *buf);
 

@@ -659,6 +659,16 @@ write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kin
 	bvalues = pm_arena_zalloc(w->scratch, sizeof(pm_value) * (size_t) (o->nbucket_keys + 1));
 	if (pvalues == NULL || bvalues == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	/*
+	 * TableWriteImpl.checkNullability (every row, before the row kind
+	 * filter), for the whole batch before any row is buffered
+	 */
+	for (int c = 0; c < w->schema->row_type->nfields; c++)
+		if (!w->schema->row_type->fields[c].type->nullable && batch->cols[c].nulls != NULL)
+			for (int64_t i = 0; i < batch->nrows; i++)
+				if (pm_vector_is_null(&batch->cols[c], i))
+					return pm_fail(err, PM_ERR_INVALID, "Cannot write null to non-null column(%s)",
+								   w->schema->row_type->fields[c].name);
 	for (int64_t i = 0; i < batch->nrows; i++)
 	{
 		int			kind = row_kinds != NULL ? row_kinds[i] : PM_ROW_INSERT;
@@ -668,10 +678,6 @@ write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kin
 			continue;
 		if (kind == PM_ROW_UPDATE_BEFORE && (o->ignore_delete || o->ignore_update_before))
 			continue;
-		for (int k = 0; k < o->ntrimmed_keys; k++)
-			if (pm_vector_is_null(&batch->cols[o->trimmed_key_fields[k]], i))
-				return pm_fail(err, PM_ERR_INVALID, "primary key \"%s\" is NULL",
-							   w->schema->row_type->fields[o->trimmed_key_fields[k]].name);
 		PM_TRY(route_row(w, batch, i, pvalues, bvalues, cache, &ncache, &next_slot, &bw, err));
 		PM_TRY(pm_merge_tree_writer_write(bw->mt, batch, i, kind, err));
 	}

@@ -531,6 +531,14 @@ test_refusals(void **state)
 		result		r;
 
 		write_kinds(w, arena, rows, kinds, 2);
+		{
+			/* TableWriteImpl.checkNullability: also for a -D row */
+			pm_batch   *nb = make_batch(arena, pm_table_writer_schema(w)->row_type, rows, 2);
+
+			nb->cols[0].nulls[1] = 1;
+			assert_int_equal(pm_table_writer_write(w, nb, kinds, &err), PM_ERR_INVALID);
+			assert_non_null(strstr(err.message, "Cannot write null to non-null column(id)"));
+		}
 		commit(w, 1, 1);
 		pm_table_writer_close(w);
 		read_all(io, "/mem/wh/db.db/ign", &r);

@@ -231,7 +231,7 @@ SELECT f->>'name' AS name, f->>'type' AS type
   FROM jsonb_array_elements(pg_read_file(:'wh' || '/db.db/names/schema/schema-0')::jsonb->'fields') f;
 SELECT count(*) FROM pg_ls_dir(:'wh' || '/db.db') d WHERE d = 'bad';
 
--- primary-key tables are created (Java writes them) but not written yet
+-- primary-key tables are created and written (more in write_pk)
 SELECT paimon_create_table('wr', 'db', 'pk', 'id INT, v STRING', primary_key => ARRAY['id'],
                            options => '{"bucket": "1"}', foreign_table => 'pk');
 \d pk

@@ -3,9 +3,10 @@
  *	  One Paimon writer per table per transaction, committed when the
  *	  Postgres transaction commits.
  *
- * The first INSERT or COPY into a Paimon table in a transaction opens a
- * pm_table_writer on it (foreign tables naming the same Paimon table share
- * it); every statement hands it its rows. At XACT_EVENT_PRE_COMMIT each
+ * The first INSERT, COPY, UPDATE or DELETE on a Paimon table (append or
+ * primary-key) in a transaction opens a pm_table_writer on it (foreign
+ * tables naming the same Paimon table share it); every statement hands it
+ * its rows with their row kinds. At XACT_EVENT_PRE_COMMIT each
  * writer publishes one snapshot (pm_table_writer_commit); an error there
  * aborts the transaction. Paimon has no transaction across tables: a
  * transaction writing two Paimon tables commits them one after the other,
@@ -124,18 +125,12 @@ pmfdw_xact_writer(const PaimonFdwTableOptions *opts)
 				 errmsg("Paimon table \"%s\" does not exist", w->name),
 				 errdetail("Directory \"%s\" was not found.", w->table_path)));
 
-	/* primary-key tables need the LSM writer: not yet */
 	arena = pm_arena_create(w->env);
 	if (arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	pm_error_clear(&err);
 	if (pm_schema_load_latest(w->io, w->table_path, arena, &schema, &err) != PM_OK)
 		pmfdw_error(&err);
-	if (schema->nprimary_keys > 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("writing to Paimon primary-key table \"%s\" is not supported yet", w->name),
-				 errdetail("INSERT and COPY write append tables (tables without a primary key).")));
 
 	/* the commit user as Java's CoreOptions.createCommitUser makes it */
 	if (pm_uuid_random(uuid, &err) != PM_OK)

@@ -123,7 +123,19 @@ extract_keys(const pm_table *t, const pm_predicate *pred, pm_arena *arena, key_s
 			for (int l = 0; l < leaf->nliterals; l++)
 				if (!leaf->literals[l].is_null && pick-- == 0)
 				{
-					ks->values[(size_t) k * n + i] = leaf->literals[l];
+					pm_value   *v = &ks->values[(size_t) k * n + i];
+
+					/* the keys outlive the caller's predicate (key filter) */
+					*v = leaf->literals[l];
+					if (pm_type_is_varlen(kfields[i].type->id) && v->u.bytes.len > 0)
+					{
+						uint8_t    *b = pm_arena_alloc(arena, (size_t) v->u.bytes.len);
+
+						if (b == NULL)
+							return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+						memcpy(b, v->u.bytes.ptr, (size_t) v->u.bytes.len);
+						v->u.bytes.ptr = b;
+					}
 					break;
 				}
 		}
@@ -480,6 +492,22 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 		return rc;
 	}
 	scan->stats.splits = scan->nsplits;
+	{
+		int		   *all = pm_arena_zalloc(arena, sizeof(int) * (ks.nkeys + 1));
+
+		if (all == NULL)
+		{
+			pm_arena_destroy(arena);
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		}
+		for (int k = 0; k < ks.nkeys; k++)
+			all[k] = k;
+		if ((scan->key_filter = keys_predicate(&ks, all, ks.nkeys, arena)) == NULL)
+		{
+			pm_arena_destroy(arena);
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		}
+	}
 	my.bucket = one_bucket;
 	if (st != NULL)
 	{
@@ -494,4 +522,10 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 	}
 	*out = scan;
 	return PM_OK;
+}
+
+const pm_predicate *
+pm_point_lookup_key_filter(const pm_scan *scan)
+{
+	return scan->key_filter;
 }

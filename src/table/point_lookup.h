@@ -59,4 +59,12 @@ typedef struct pm_point_lookup_stats
 extern pm_code pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 									pm_point_lookup_stats *st, pm_error *err);
 
+/*
+ * The keys of a lookup's scan as a predicate over table fields ("k1 = a
+ * AND k2 = b" per key, ORed): a row of another key fails the predicate the
+ * lookup was planned with, so a caller may drop it before anything else
+ * (table/batch_filter.h evaluates it). NULL for scans that are no lookup.
+ */
+extern const pm_predicate *pm_point_lookup_key_filter(const pm_scan *scan);
+
 #endif							/* PM_TABLE_POINT_LOOKUP_H */

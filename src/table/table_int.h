@@ -46,6 +46,7 @@ struct pm_scan
 	bool		has_deletion_vectors;	/* some selected file has a DV */
 	pm_scan_options options;	/* pruning stages in use */
 	const pm_predicate *filter; /* copy of the planning filter (in arena) */
+	const pm_predicate *key_filter; /* point lookups: the keys (point_lookup.h) */
 };
 
 /* "<prefix><decimal long>" -> id (schema.c); false if not of that form. */

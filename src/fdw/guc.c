@@ -10,6 +10,9 @@
  *										by their statistics
  *	  paimon_fdw.enable_page_index		Parquet pages by their ColumnIndex
  *	  paimon_fdw.enable_aggregate_pushdown	aggregates computed on batches
+ *	  paimon_fdw.enable_point_lookup	primary-key lookups (WHERE on the whole
+ *										key, lookup joins) read only the files
+ *										that may hold the keys
  *
  *	  and one for the reads themselves:
  *
@@ -34,6 +37,7 @@ bool		pmfdw_enable_file_index = true;
 bool		pmfdw_enable_aggregate_pushdown = true;
 bool		pmfdw_enable_row_group_pruning = true;
 bool		pmfdw_enable_page_index = true;
+bool		pmfdw_enable_point_lookup = true;
 static bool enable_io_uring = true;
 
 static void
@@ -87,6 +91,14 @@ pmfdw_guc_init(void)
 							 "batches inside paimon_fdw.",
 							 "When off, Postgres aggregates the scanned rows itself.",
 							 &pmfdw_enable_aggregate_pushdown, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.enable_point_lookup",
+							 "Looks primary keys up in Paimon primary-key tables.",
+							 "When the quals pin every primary-key column (= or IN, constants, "
+							 "parameters or a join's outer values), only the files that may hold "
+							 "the keys are read, and joins on the key may rescan the table per "
+							 "outer row. When off, such scans plan and read as any other.",
+							 &pmfdw_enable_point_lookup, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }

@@ -230,6 +230,30 @@ extern struct pm_predicate *pmfdw_exact_predicate(List *quals, Relation rel, Ind
 												  const pm_type *row_type,
 												  struct pm_arena *arena);
 
+/* ---- lookup_path.c: point lookups and lookup joins ---- */
+struct PlannerInfo;
+struct RelOptInfo;
+
+/* What a lookup's cost is estimated from (the scan planned with constants). */
+typedef struct PmfdwLookupEstimate
+{
+	int64		files_selected;
+	int64		rows_selected;
+	int64		splits;
+	int64		partitions;
+	int			ncols;
+} PmfdwLookupEstimate;
+
+extern List *pmfdw_lookup_key_attnums(Relation rel, pm_table *table);
+extern bool pmfdw_quals_pin_key(List *quals, Index relid, List *key_attnums);
+extern int	pmfdw_count_key_quals(List *quals, Index relid, List *key_attnums);
+extern void pmfdw_add_lookup_paths(struct PlannerInfo *root, struct RelOptInfo *baserel,
+								   List *key_attnums, const PmfdwLookupEstimate *est);
+extern int64 pmfdw_lookup_rows(const pm_env *env, const struct pm_predicate *key_filter,
+							   const pm_type *row_type, const pm_batch *b, const int *fields,
+							   int nfields, int64 *rows);
+extern bool pmfdw_filter_fields_present(const struct pm_predicate *p, const int *col_of_field);
+
 /* ---- guc.c ---- */
 extern bool pmfdw_enable_pushdown;
 extern bool pmfdw_enable_stats_pruning;
@@ -238,6 +262,7 @@ extern bool pmfdw_enable_row_group_pruning;
 extern bool pmfdw_enable_page_index;
 extern int	pmfdw_write_batch_size;
 extern bool pmfdw_enable_aggregate_pushdown;
+extern bool pmfdw_enable_point_lookup;
 
 extern void pmfdw_guc_init(void);
 extern void pmfdw_scan_options(pm_scan_options *options);

@@ -30,6 +30,7 @@
 #include <strings.h>
 
 #include "index/file_index.h"
+#include "index/index_rows.h"
 #include "row/binary_row.h"
 #include "row/bucket.h"
 #include "table/index_manifest.h"
@@ -836,6 +837,49 @@ index_rows(index_ask *ia, const pm_predicate *p, pm_file_index_result *out, pm_e
 	return PM_OK;
 }
 
+/* Remember the rows the indexes leave in file f (see pm_scan_file_rows). */
+static pm_code
+keep_file_rows(pm_scan *scan, const pm_data_file_meta *f, const roaring_bitmap_t *rows,
+			   pm_error *err)
+{
+	const pm_row_selection *sel;
+
+	if (!pm_index_rows_selection(rows, f->row_count, PM_INDEX_ROWS_MAX_GAP, scan->arena, &sel))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (sel == NULL)
+		return PM_OK;
+	if (!pm_arena_array_grow(scan->arena, (void **) &scan->file_rows, &scan->file_rows_cap,
+							 scan->nfile_rows, sizeof(pm_file_rows), INT32_MAX / 2))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	scan->file_rows[scan->nfile_rows].file = f;
+	scan->file_rows[scan->nfile_rows].rows = sel;
+	scan->nfile_rows++;
+	return PM_OK;
+}
+
+static int
+cmp_file_rows(const void *pa, const void *pb)
+{
+	uintptr_t	a = (uintptr_t) ((const pm_file_rows *) pa)->file;
+	uintptr_t	b = (uintptr_t) ((const pm_file_rows *) pb)->file;
+
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const pm_row_selection *
+pm_scan_file_rows(const pm_scan *scan, const pm_data_file_meta *file)
+{
+	pm_file_rows key;
+	const pm_file_rows *hit;
+
+	if (scan == NULL || scan->nfile_rows == 0)
+		return NULL;
+	key.file = file;
+	hit = bsearch(&key, scan->file_rows, (size_t) scan->nfile_rows, sizeof(pm_file_rows),
+				  cmp_file_rows);
+	return hit != NULL ? hit->rows : NULL;
+}
+
 /* The name of f's .index sidecar among its extra files (index), or -1. */
 static int
 sidecar_index(const pm_data_file_meta *f)
@@ -859,7 +903,8 @@ sidecar_index(const pm_data_file_meta *f)
  */
 static pm_code
 file_index_prune(pm_scan *scan, const pm_predicate *filter, const pm_data_file_meta *f,
-				 const char *sidecar_path, pm_arena *tmp, bool *pruned, pm_error *err)
+				 const char *sidecar_path, pm_arena *tmp, bool keep_rows, bool *pruned,
+				 pm_error *err)
 {
 	pm_table   *t = scan->table;
 	index_ask	ia;
@@ -886,6 +931,9 @@ file_index_prune(pm_scan *scan, const pm_predicate *filter, const pm_data_file_m
 
 		rc = index_rows(&ia, filter, &r, err);
 		*pruned = rc == PM_OK && r.skip;
+		/* rows of a kept file: a selection for its reader (page skipping) */
+		if (keep_rows && rc == PM_OK && !r.skip && r.rows != NULL && scan->options.prune_pages)
+			rc = keep_file_rows(scan, f, r.rows, err);
 		pm_file_index_result_clear(&r);
 		pm_file_index_free(ia.fi);
 	}
@@ -938,7 +986,7 @@ index_prune(pm_scan *scan, prune_state *ps, const pm_manifest_entry *e, const pm
 		if ((path = pm_arena_sprintf(ps->tmp, "%s/%s", dir, f->extra_files[sidecar])) == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
-	return file_index_prune(scan, ps->filter, f, path, ps->tmp, pruned, err);
+	return file_index_prune(scan, ps->filter, f, path, ps->tmp, true, pruned, err);
 }
 
 pm_code
@@ -956,8 +1004,8 @@ pm_scan_file_index_skips(pm_scan *scan, const pm_predicate *filter,
 	if (f->embedded_file_index == NULL && (sidecar < 0 || f->extra_file_paths == NULL))
 		return PM_OK;
 	return file_index_prune(scan, filter, f,
-							sidecar >= 0 ? f->extra_file_paths[sidecar] : NULL, tmp, skips,
-							err);
+							sidecar >= 0 ? f->extra_file_paths[sidecar] : NULL, tmp, false,
+							skips, err);
 }
 
 /* Batch-scan visibility (§6.4): postpone buckets; level 0 with DV / first-row. */
@@ -1092,6 +1140,9 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 	if (rc != PM_OK)
 		return rc;
 	qsort(sel, nsel, sizeof(selected_file), cmp_selected);
+	if (scan->nfile_rows > 1)
+		qsort(scan->file_rows, (size_t) scan->nfile_rows, sizeof(pm_file_rows),
+			  cmp_file_rows);
 	PM_TRY(build_splits(scan, sel, nsel, values_of, err));
 	PM_TRY(attach_deletion_vectors(scan, err));
 	for (int i = 0; i < scan->nsplits; i++)
@@ -1158,6 +1209,7 @@ void
 pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out)
 {
 	out->pred = scan->filter;
+	out->scan = scan;
 	out->parts = scan->options.prune_row_groups;
 	out->pages = scan->options.prune_pages;
 	out->value_fields = value_fields;

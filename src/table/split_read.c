@@ -550,6 +550,9 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 			PM_TRY(orc_ltz_instant(t->schema, &opts.orc_ltz_instant, err));
 		if (r->filter.pred != NULL)
 			PM_TRY(setup_part_filter(r, &opts, err));
+		/* a file index's rows: only where no merge needs the others */
+		if (r->filter.pred != NULL && r->filter.value_fields && r->filter.pages)
+			opts.row_selection = pm_scan_file_rows(r->filter.scan, r->file);
 		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
 									 &r->reader, err));
 	}

@@ -9,6 +9,7 @@
  *	  paimon_fdw.enable_row_group_pruning	Parquet row groups and ORC stripes
  *										by their statistics
  *	  paimon_fdw.enable_aggregate_pushdown	aggregates computed on batches
+ *	  paimon_fdw.enable_topn_pushdown	ORDER BY ... LIMIT n kept on batches
  *
  *	  and one for the reads themselves:
  *
@@ -31,6 +32,7 @@ bool		pmfdw_enable_pushdown = true;
 bool		pmfdw_enable_stats_pruning = true;
 bool		pmfdw_enable_file_index = true;
 bool		pmfdw_enable_aggregate_pushdown = true;
+bool		pmfdw_enable_topn_pushdown = true;
 bool		pmfdw_enable_row_group_pruning = true;
 static bool enable_io_uring = true;
 
@@ -80,6 +82,12 @@ pmfdw_guc_init(void)
 							 "batches inside paimon_fdw.",
 							 "When off, Postgres aggregates the scanned rows itself.",
 							 &pmfdw_enable_aggregate_pushdown, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.enable_topn_pushdown",
+							 "Keeps the first rows of ORDER BY ... LIMIT n on column batches "
+							 "inside paimon_fdw (top-N).",
+							 "When off, Postgres sorts the scanned rows itself.",
+							 &pmfdw_enable_topn_pushdown, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }

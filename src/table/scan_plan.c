@@ -1081,6 +1081,15 @@ pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out)
 	out->pred = scan->options.prune_row_groups ? scan->filter : NULL;
 	out->value_fields = value_fields;
 	out->counts = &scan->stats;
+	out->keep = value_fields && scan->options.prune_row_groups ? scan->part_keep : NULL;
+	out->keep_ctx = scan->part_keep_ctx;
+}
+
+void
+pm_scan_set_part_keep(pm_scan *scan, pm_part_keep_fn fn, void *ctx)
+{
+	scan->part_keep = fn;
+	scan->part_keep_ctx = ctx;
 }
 
 pm_code

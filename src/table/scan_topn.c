@@ -503,8 +503,11 @@ pm_topn_part_may_enter(const pm_topn *t, const pm_field_range *range)
 	}
 	root = t->heap[0];
 	root_null = pm_vector_is_null(rv, root);
-	/* NULL rows enter when they tie with a NULL root or sort first */
-	if (range->null_count != 0 && (root_null || key->nulls_first))
+	/*
+	 * NULL rows enter when they sort first (before a non-NULL root), or
+	 * tie with a NULL root and a later key may decide.
+	 */
+	if (range->null_count != 0 && (root_null ? t->nkeys > 1 : key->nulls_first))
 		return true;
 	if (range->row_count >= 0 && range->null_count == range->row_count)
 		return false;			/* only NULLs, and they cannot enter */

@@ -156,9 +156,15 @@ typedef struct pm_read_filter
 	const pm_predicate *pred;	/* over table fields; NULL: read every part */
 	bool		value_fields;	/* false: primary-key fields only */
 	pm_scan_stats *counts;		/* parts considered / skipped; may be NULL */
+	/* also skip the parts this says no to (value_fields only); may be NULL */
+	pm_part_keep_fn keep;
+	void	   *keep_ctx;
 } pm_read_filter;
 
-/* The scan's in-file filter (pred NULL when there is none or it is off). */
+/*
+ * The scan's in-file filter (pred NULL when there is none or it is off;
+ * keep set only with value_fields, see pm_scan_set_part_keep).
+ */
 extern void pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out);
 
 typedef struct pm_data_file_reader pm_data_file_reader;

@@ -388,7 +388,10 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 		if (!pm_stats_type_compatible(r->out_types[o], r->request_types[src]))
 			tr[f].has_min_max = false;
 	}
-	keep = pm_stats_filter_may_match(r->filter.pred, trow, tr, trow->nfields);
+	keep = r->filter.pred == NULL ||
+		pm_stats_filter_may_match(r->filter.pred, trow, tr, trow->nfields);
+	if (keep && r->filter.keep != NULL)
+		keep = r->filter.keep(r->filter.keep_ctx, tr, trow->nfields);
 	if (r->filter.counts != NULL)
 	{
 		if (r->file->format == PM_FORMAT_ORC)
@@ -521,7 +524,7 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		opts.batch_size = r->batch_size;
 		if (r->file->format == PM_FORMAT_ORC)
 			PM_TRY(orc_ltz_instant(t->schema, &opts.orc_ltz_instant, err));
-		if (r->filter.pred != NULL)
+		if (r->filter.pred != NULL || r->filter.keep != NULL)
 			PM_TRY(setup_part_filter(r, &opts, err));
 		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
 									 &r->reader, err));

@@ -46,6 +46,8 @@ struct pm_scan
 	bool		has_deletion_vectors;	/* some selected file has a DV */
 	pm_scan_options options;	/* pruning stages in use */
 	const pm_predicate *filter; /* copy of the planning filter (in arena) */
+	pm_part_keep_fn part_keep;	/* pm_scan_set_part_keep, or NULL */
+	void	   *part_keep_ctx;
 };
 
 /* "<prefix><decimal long>" -> id (schema.c); false if not of that form. */

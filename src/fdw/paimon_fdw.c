@@ -112,6 +112,7 @@ typedef struct PaimonFdwPlanState
 	PaimonFdwTableOptions opts;
 	Bitmapset  *attrs_used;
 	int64		funnel[FUNNEL_COUNT];
+	int64		bytes_selected; /* of the selected files */
 } PaimonFdwPlanState;
 
 /*
@@ -348,6 +349,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	fpinfo->funnel[FUNNEL_SPLITS] = st->splits;
 	fpinfo->funnel[FUNNEL_PUSHED_QUALS] = npushed;
 	fpinfo->funnel[FUNNEL_RUNTIME_QUALS] = nruntime;
+	fpinfo->bytes_selected = st->bytes_selected;
 	fpinfo->count_exact = count_is_exact(scan);
 	if (fpinfo->count_exact && baserel->baserestrictinfo == NIL)
 		fpinfo->minmax_exact = minmax_exact_attrs(root, baserel, foreigntableid, table, scan);
@@ -391,6 +393,7 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 	Cost		startup = 10;
 	Cost		run;
 	ForeignPath *path;
+	int64		units;
 
 	/* decoding a column value costs less than a heap tuple's worth of work */
 	run = fpinfo->funnel[FUNNEL_ROWS_SELECTED] * (cpu_tuple_cost + 0.25 * cpu_operator_cost * ncols) +
@@ -409,15 +412,18 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 	add_path(baserel, (Path *) path);
 
 	/*
-	 * A parallel scan: participants take data files (or merged splits) one
-	 * at a time. Worth it with several files; the leader's share shrinks as
+	 * A parallel scan: participants take units of work one at a time: data
+	 * files (or merged splits), and the row groups / stripes of files of at
+	 * least paimon_fdw.parallel_split_size (about one unit per that many
+	 * bytes). Worth it with several units; the leader's share shrinks as
 	 * workers are added, as in cost_seqscan.
 	 */
-	if (baserel->consider_parallel && fpinfo->funnel[FUNNEL_FILES_SELECTED] > 1 &&
-		max_parallel_workers_per_gather > 0)
+	units = fpinfo->funnel[FUNNEL_FILES_SELECTED];
+	if (pmfdw_parallel_split_size > 0)
+		units = Max(units, fpinfo->bytes_selected / ((int64) pmfdw_parallel_split_size * 1024));
+	if (baserel->consider_parallel && units > 1 && max_parallel_workers_per_gather > 0)
 	{
-		int			workers = (int) Min(fpinfo->funnel[FUNNEL_FILES_SELECTED] - 1,
-										max_parallel_workers_per_gather);
+		int			workers = (int) Min(units - 1, max_parallel_workers_per_gather);
 		double		divisor = workers;
 		double		leader = 1.0 - 0.3 * workers;
 		ForeignPath *pp;
@@ -956,7 +962,10 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 	if (pm_table_read_open(fs->scan, fs->fields, fs->nfields, &fs->read, &err) != PM_OK)
 		pmfdw_error(&err);
 	if (fs->pstate != NULL)
+	{
 		pm_table_read_set_claim(fs->read, parallel_claim, fs);
+		pm_scan_set_part_units(fs->scan, (int64) pmfdw_parallel_split_size * 1024);
+	}
 	fs->started = true;
 	MemoryContextSwitchTo(old);
 }

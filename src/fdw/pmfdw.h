@@ -210,6 +210,7 @@ extern bool pmfdw_enable_row_group_pruning;
 extern int	pmfdw_write_batch_size;
 extern bool pmfdw_enable_aggregate_pushdown;
 extern bool pmfdw_enable_topn_pushdown;
+extern int	pmfdw_parallel_split_size;	/* kB, 0: files are units */
 
 extern void pmfdw_guc_init(void);
 extern void pmfdw_scan_options(pm_scan_options *options);

@@ -392,6 +392,9 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 		pm_stats_filter_may_match(r->filter.pred, trow, tr, trow->nfields);
 	if (keep && r->filter.keep != NULL)
 		keep = r->filter.keep(r->filter.keep_ctx, tr, trow->nfields);
+	/* the parts read by other participants are not counted as pruned */
+	if (keep && r->filter.claim != NULL)
+		return r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++);
 	if (r->filter.counts != NULL)
 	{
 		if (r->file->format == PM_FORMAT_ORC)
@@ -524,11 +527,14 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		opts.batch_size = r->batch_size;
 		if (r->file->format == PM_FORMAT_ORC)
 			PM_TRY(orc_ltz_instant(t->schema, &opts.orc_ltz_instant, err));
-		if (r->filter.pred != NULL || r->filter.keep != NULL)
+		if (r->filter.pred != NULL || r->filter.keep != NULL || r->filter.claim != NULL)
 			PM_TRY(setup_part_filter(r, &opts, err));
 		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
 									 &r->reader, err));
 	}
+	else if (r->filter.claim != NULL &&
+			 !r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++))
+		r->position = r->file->row_count;	/* another participant's: no rows */
 	return PM_OK;
 }
 
@@ -747,16 +753,23 @@ pm_scan_reader_next(pm_scan_reader *r, pm_batch **batch, pm_error *err)
 			r->file = 0;
 			continue;
 		}
-		if (r->claim != NULL && !r->claim(r->claim_ctx, r->unit++))
-		{
-			r->file++;			/* another participant reads this file */
-			continue;
-		}
 		{
 			pm_read_filter filter;
 
 			/* append table: no merge, every field may prune */
 			pm_scan_read_filter(r->scan, true, &filter);
+			if (r->claim != NULL && pm_scan_file_has_part_units(r->scan, sp->files[r->file]))
+			{
+				/* the participants share its parts */
+				filter.claim = r->claim;
+				filter.claim_ctx = r->claim_ctx;
+				filter.unit = &r->unit;
+			}
+			else if (r->claim != NULL && !r->claim(r->claim_ctx, r->unit++))
+			{
+				r->file++;		/* another participant reads this file */
+				continue;
+			}
 			PM_TRY(pm_data_file_reader_open_filtered(r->scan->table, sp->files[r->file],
 													 r->fields, r->nfields, false, 0,
 													 &filter, &r->current, err));

@@ -173,4 +173,14 @@ typedef bool (*pm_unit_claim_fn) (void *ctx, int64_t unit);
 /* Set before the first _next call. */
 extern void pm_scan_reader_set_claim(pm_scan_reader *reader, pm_unit_claim_fn fn, void *ctx);
 
+/*
+ * Finer units: a Parquet or ORC data file of at least min_file_bytes that
+ * is read as it is (no merge) is not one unit but one per part (row group,
+ * stripe) that the scan's filter keeps, numbered in file order, so that
+ * the participants share even a single large file. Every participant then
+ * opens such files (their footers) to number the parts. 0 (the default):
+ * every file is one unit. Set before reading.
+ */
+extern void pm_scan_set_part_units(pm_scan *scan, int64_t min_file_bytes);
+
 #endif							/* PM_TABLE_TABLE_H */

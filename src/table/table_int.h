@@ -48,6 +48,7 @@ struct pm_scan
 	const pm_predicate *filter; /* copy of the planning filter (in arena) */
 	pm_part_keep_fn part_keep;	/* pm_scan_set_part_keep, or NULL */
 	void	   *part_keep_ctx;
+	int64_t		part_unit_bytes;	/* pm_scan_set_part_units; 0: files are units */
 };
 
 /* "<prefix><decimal long>" -> id (schema.c); false if not of that form. */

@@ -13,6 +13,12 @@
  *	  paimon_fdw.enable_point_lookup	primary-key lookups (WHERE on the whole
  *										key, lookup joins) read only the files
  *										that may hold the keys
+ *	  paimon_fdw.enable_topn_pushdown	ORDER BY ... LIMIT n kept on batches
+ *
+ *	  and one for parallel scans:
+ *
+ *	  paimon_fdw.parallel_split_size	data files at least this large are
+ *										shared by row group / stripe
  *
  *	  and one for the reads themselves:
  *
@@ -31,10 +37,14 @@
 #include "io/fileio.h"
 #include "pmfdw.h"
 
+#include <limits.h>
+
 bool		pmfdw_enable_pushdown = true;
 bool		pmfdw_enable_stats_pruning = true;
 bool		pmfdw_enable_file_index = true;
 bool		pmfdw_enable_aggregate_pushdown = true;
+bool		pmfdw_enable_topn_pushdown = true;
+int			pmfdw_parallel_split_size = 8192;	/* kB */
 bool		pmfdw_enable_row_group_pruning = true;
 bool		pmfdw_enable_page_index = true;
 bool		pmfdw_enable_point_lookup = true;
@@ -100,6 +110,19 @@ pmfdw_guc_init(void)
 							 "outer row. When off, such scans plan and read as any other.",
 							 &pmfdw_enable_point_lookup, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.enable_topn_pushdown",
+							 "Keeps the first rows of ORDER BY ... LIMIT n on column batches "
+							 "inside paimon_fdw (top-N).",
+							 "When off, Postgres sorts the scanned rows itself.",
+							 &pmfdw_enable_topn_pushdown, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomIntVariable("paimon_fdw.parallel_split_size",
+							"Data files at least this large are shared by Parquet row group "
+							"or ORC stripe among the processes of a parallel scan.",
+							"Smaller files go whole to one process; 0: every file does. "
+							"The planner expects one unit of work per this many bytes.",
+							&pmfdw_parallel_split_size, 8192, 0, INT_MAX / 2, PGC_USERSET,
+							GUC_UNIT_KB, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }
 

@@ -1214,6 +1214,31 @@ pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out)
 	out->pages = scan->options.prune_pages;
 	out->value_fields = value_fields;
 	out->counts = &scan->stats;
+	out->keep = value_fields && scan->options.prune_row_groups ? scan->part_keep : NULL;
+	out->keep_ctx = scan->part_keep_ctx;
+	out->claim = NULL;
+	out->claim_ctx = NULL;
+	out->unit = NULL;
+}
+
+void
+pm_scan_set_part_keep(pm_scan *scan, pm_part_keep_fn fn, void *ctx)
+{
+	scan->part_keep = fn;
+	scan->part_keep_ctx = ctx;
+}
+
+void
+pm_scan_set_part_units(pm_scan *scan, int64_t min_file_bytes)
+{
+	scan->part_unit_bytes = min_file_bytes > 0 ? min_file_bytes : 0;
+}
+
+bool
+pm_scan_file_has_part_units(const pm_scan *scan, const pm_data_file_meta *file)
+{
+	return scan->part_unit_bytes > 0 && file->format != PM_FORMAT_AVRO &&
+		file->file_size >= scan->part_unit_bytes;
 }
 
 pm_code

@@ -51,6 +51,9 @@ struct pm_scan
 	int			nfile_rows;
 	int			file_rows_cap;
 	struct pm_file_rows *file_rows;
+	pm_part_keep_fn part_keep;	/* pm_scan_set_part_keep, or NULL */
+	void	   *part_keep_ctx;
+	int64_t		part_unit_bytes;	/* pm_scan_set_part_units; 0: files are units */
 };
 
 /* The row selection of one kept data file (file-index row bitmaps). */

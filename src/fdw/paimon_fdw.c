@@ -49,6 +49,7 @@
 #include "utils/rel.h"
 
 #include "common/arena.h"
+#include "common/meta_cache.h"
 #include "lsm/table_read.h"
 #include "table/scan_min_max.h"
 #include "table/split.h"
@@ -157,6 +158,8 @@ typedef struct PaimonFdwScanState
 	bool		done;
 	int64		executed_plans; /* scans planned (first scan and rescans) */
 	pm_scan_stats executed;		/* their funnels, summed */
+	int64		cache_hits;		/* metadata cache lookups of this scan */
+	int64		cache_misses;
 } PaimonFdwScanState;
 
 /*
@@ -744,6 +747,11 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 														  rd.stripes_pruned), es);
 		}
 	}
+	/* lookups depend on what earlier queries of the backend cached: a summary item */
+	if (es->analyze && es->summary && fs != NULL && pm_meta_cache_enabled())
+		ExplainPropertyText("Metadata Cache",
+							psprintf(INT64_FORMAT " hits, " INT64_FORMAT " misses",
+									 fs->cache_hits, fs->cache_misses), es);
 	if (es->costs)
 		ExplainPropertyInteger("Rows In Selected Files", NULL, v[FUNNEL_ROWS_SELECTED], es);
 	if (es->verbose)
@@ -772,7 +780,7 @@ bind_columns(PaimonFdwScanState *fs, Relation rel)
 }
 
 static void
-paimonBeginForeignScan(ForeignScanState *node, int eflags)
+begin_scan(ForeignScanState *node, int eflags)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	EState	   *estate = node->ss.ps.state;
@@ -1207,7 +1215,7 @@ aggregate_row(ForeignScanState *node, PaimonFdwScanState *fs, TupleTableSlot *sl
 }
 
 static TupleTableSlot *
-paimonIterateForeignScan(ForeignScanState *node)
+iterate_scan(ForeignScanState *node)
 {
 	PaimonFdwScanState *fs = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
@@ -1271,6 +1279,45 @@ paimonIterateForeignScan(ForeignScanState *node)
 		slot->tts_isnull[a] = fs->col_nulls[i][row];
 	}
 	return ExecStoreVirtualTuple(slot);
+}
+
+/*
+ * Begin and iterate, counting the metadata cache lookups they make (the
+ * table's metadata, manifests and footers) for EXPLAIN ANALYZE.
+ */
+static void
+count_cache_lookups(ForeignScanState *node, const pm_meta_cache_stats *before)
+{
+	PaimonFdwScanState *fs = node->fdw_state;
+	pm_meta_cache_stats after;
+
+	if (fs == NULL)
+		return;
+	pm_meta_cache_get_stats(&after);
+	fs->cache_hits += after.hits - before->hits;
+	fs->cache_misses += after.misses - before->misses;
+}
+
+static void
+paimonBeginForeignScan(ForeignScanState *node, int eflags)
+{
+	pm_meta_cache_stats before;
+
+	pm_meta_cache_get_stats(&before);
+	begin_scan(node, eflags);
+	count_cache_lookups(node, &before);
+}
+
+static TupleTableSlot *
+paimonIterateForeignScan(ForeignScanState *node)
+{
+	pm_meta_cache_stats before;
+	TupleTableSlot *slot;
+
+	pm_meta_cache_get_stats(&before);
+	slot = iterate_scan(node);
+	count_cache_lookups(node, &before);
+	return slot;
 }
 
 /* Add what reading the scan's files pruned inside them to fs->executed. */

@@ -169,9 +169,9 @@ typedef struct PaimonFdwScanState
  * of the table (snapshot_pin.c), else the latest, which is then pinned.
  * Errors are reported.
  */
-static pm_table *
-open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io,
-		   const pm_table_version *version)
+pm_table *
+pmfdw_open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io,
+				 const pm_table_version *version)
 {
 	pm_table_open_options o = {0};
 	pm_table   *table;
@@ -308,6 +308,8 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	int			npushed;
 	int			nruntime;
 	ListCell   *lc;
+	double		metadata_rows;
+	bool		analyzed = baserel->tuples >= 0;	/* pg_class.reltuples, -1 before ANALYZE */
 
 	/* the plan state and its option strings live in the planner's context */
 	fpinfo->tableoid = foreigntableid;
@@ -319,7 +321,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	old = MemoryContextSwitchTo(cxt);
 	env = pmfdw_env_create(cxt);
 	io = pmfdw_fileio_create(cxt);
-	table = open_table(&fpinfo->opts, env, io, NULL);
+	table = pmfdw_open_table(&fpinfo->opts, env, io, NULL);
 	arena = pm_arena_create(env);
 	if (arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
@@ -349,6 +351,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	fpinfo->funnel[FUNNEL_SPLITS] = st->splits;
 	fpinfo->funnel[FUNNEL_PUSHED_QUALS] = npushed;
 	fpinfo->funnel[FUNNEL_RUNTIME_QUALS] = nruntime;
+	metadata_rows = pmfdw_metadata_rows(root, baserel, foreigntableid, table, scan);
 	fpinfo->count_exact = count_is_exact(scan);
 	if (fpinfo->count_exact && baserel->baserestrictinfo == NIL)
 		fpinfo->minmax_exact = minmax_exact_attrs(root, baserel, foreigntableid, table, scan);
@@ -367,20 +370,10 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		pull_varattnos((Node *) ri->clause, baserel->relid, &fpinfo->attrs_used);
 	}
 
-	/*
-	 * Pruning and the quals' selectivity estimate the same rows: apply the
-	 * selectivity once, to the table's rows (those of the pruned files
-	 * estimated at the kept files' average), and never expect more than the
-	 * kept files hold.
-	 */
-	baserel->tuples = (double) fpinfo->funnel[FUNNEL_ROWS_SELECTED];
-	if (fpinfo->funnel[FUNNEL_FILES_SELECTED] > 0)
-		baserel->tuples *= (double) fpinfo->funnel[FUNNEL_FILES_TOTAL] /
-			fpinfo->funnel[FUNNEL_FILES_SELECTED];
-	baserel->rows = clamp_row_est(Min(baserel->tuples *
-									  clauselist_selectivity(root, baserel->baserestrictinfo,
-															 0, JOIN_INNER, NULL),
-									  (double) fpinfo->funnel[FUNNEL_ROWS_SELECTED]));
+	/* estimate.c: from the metadata until ANALYZE gives Postgres statistics */
+	pmfdw_set_rel_size(root, baserel, analyzed, fpinfo->funnel[FUNNEL_FILES_TOTAL],
+					   fpinfo->funnel[FUNNEL_FILES_SELECTED],
+					   fpinfo->funnel[FUNNEL_ROWS_SELECTED], metadata_rows);
 	baserel->fdw_private = fpinfo;
 }
 
@@ -802,7 +795,7 @@ begin_scan(ForeignScanState *node, int eflags)
 	pmfdw_get_table_options(scan_table_oid(plan), &fs->opts);
 	fs->env = pmfdw_env_create(fs->cxt);
 	fs->io = pmfdw_fileio_create(fs->cxt);
-	fs->table = open_table(&fs->opts, fs->env, fs->io, NULL);
+	fs->table = pmfdw_open_table(&fs->opts, fs->env, fs->io, NULL);
 
 	if (scan_agg_spec(plan) != NIL)
 	{
@@ -1420,7 +1413,7 @@ paimonInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void *co
 
 		pm_table_close(fs->table);
 		fs->table = NULL;
-		fs->table = open_table(&fs->opts, fs->env, fs->io, &ps->version);
+		fs->table = pmfdw_open_table(&fs->opts, fs->env, fs->io, &ps->version);
 		bind_columns(fs, node->ss.ss_currentRelation);
 		MemoryContextSwitchTo(old);
 	}
@@ -1448,6 +1441,7 @@ paimon_fdw_handler(PG_FUNCTION_ARGS)
 	FdwRoutine *routine = makeNode(FdwRoutine);
 
 	routine->GetForeignRelSize = paimonGetForeignRelSize;
+	routine->AnalyzeForeignTable = paimonAnalyzeForeignTable;
 	routine->GetForeignPaths = paimonGetForeignPaths;
 	routine->GetForeignPlan = paimonGetForeignPlan;
 	routine->ExplainForeignScan = paimonExplainForeignScan;

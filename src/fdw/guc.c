@@ -25,6 +25,11 @@
  *	  paimon_fdw.enable_io_uring		off: plain pread (e.g. under valgrind,
  *										which cannot see io_uring's writes)
  *
+ *	  and one for the per-backend cache of immutable metadata (manifest
+ *	  lists, manifests, file footers; common/meta_cache.h):
+ *
+ *	  paimon_fdw.metadata_cache_size	its byte budget (0: off)
+ *
  *	  and one for writing:
  *
  *	  paimon_fdw.write_batch_size		rows per batch handed to the writer
@@ -32,8 +37,11 @@
  */
 #include "postgres.h"
 
+#include <limits.h>
+
 #include "utils/guc.h"
 
+#include "common/meta_cache.h"
 #include "io/fileio.h"
 #include "pmfdw.h"
 
@@ -57,6 +65,15 @@ assign_io_uring(bool newval, void *extra)
 	pm_uring_set_enabled(newval);
 }
 int			pmfdw_write_batch_size = 4096;
+
+static int	metadata_cache_kb = 64 * 1024;
+
+static void
+assign_metadata_cache_size(int newval, void *extra)
+{
+	(void) extra;
+	pm_meta_cache_set_budget((size_t) newval * 1024);
+}
 
 void
 pmfdw_guc_init(void)
@@ -123,6 +140,14 @@ pmfdw_guc_init(void)
 							"The planner expects one unit of work per this many bytes.",
 							&pmfdw_parallel_split_size, 8192, 0, INT_MAX / 2, PGC_USERSET,
 							GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("paimon_fdw.metadata_cache_size",
+							"Memory each backend keeps for Paimon metadata that files make "
+							"immutable (manifest lists, manifests, Parquet/ORC footers).",
+							"Least recently used entries are dropped to stay within it; 0 turns "
+							"the cache off. The latest snapshot is still looked up by every "
+							"statement.",
+							&metadata_cache_kb, 64 * 1024, 0, INT_MAX / 2, PGC_USERSET,
+							GUC_UNIT_KB, NULL, assign_metadata_cache_size, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }
 

@@ -49,6 +49,7 @@
 #include "utils/rel.h"
 
 #include "common/arena.h"
+#include "common/meta_cache.h"
 #include "lsm/table_read.h"
 #include "table/point_lookup.h"
 #include "table/scan_min_max.h"
@@ -180,6 +181,8 @@ typedef struct PaimonFdwScanState
 	int64	   *key_rows;		/* rows of the batch with a looked-up key */
 	int64		nkey_rows;		/* -1: every row of the batch */
 	int64		key_rows_cap;
+	int64		cache_hits;		/* metadata cache lookups of this scan */
+	int64		cache_misses;
 } PaimonFdwScanState;
 
 /*
@@ -189,9 +192,9 @@ typedef struct PaimonFdwScanState
  * of the table (snapshot_pin.c), else the latest, which is then pinned.
  * Errors are reported.
  */
-static pm_table *
-open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io,
-		   const pm_table_version *version)
+pm_table *
+pmfdw_open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io,
+				 const pm_table_version *version)
 {
 	pm_table_open_options o = {0};
 	pm_table   *table;
@@ -328,6 +331,8 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	int			npushed;
 	int			nruntime;
 	ListCell   *lc;
+	double		metadata_rows;
+	bool		analyzed = baserel->tuples >= 0;	/* pg_class.reltuples, -1 before ANALYZE */
 
 	/* the plan state and its option strings live in the planner's context */
 	fpinfo->tableoid = foreigntableid;
@@ -339,7 +344,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	old = MemoryContextSwitchTo(cxt);
 	env = pmfdw_env_create(cxt);
 	io = pmfdw_fileio_create(cxt);
-	table = open_table(&fpinfo->opts, env, io, NULL);
+	table = pmfdw_open_table(&fpinfo->opts, env, io, NULL);
 	arena = pm_arena_create(env);
 	if (arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
@@ -404,6 +409,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	fpinfo->funnel[FUNNEL_PUSHED_QUALS] = npushed;
 	fpinfo->funnel[FUNNEL_RUNTIME_QUALS] = nruntime;
 	fpinfo->bytes_selected = st->bytes_selected;
+	metadata_rows = pmfdw_metadata_rows(root, baserel, foreigntableid, table, scan);
 	fpinfo->count_exact = count_is_exact(scan);
 	if (fpinfo->count_exact && baserel->baserestrictinfo == NIL)
 		fpinfo->minmax_exact = minmax_exact_attrs(root, baserel, foreigntableid, table, scan);
@@ -422,20 +428,10 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		pull_varattnos((Node *) ri->clause, baserel->relid, &fpinfo->attrs_used);
 	}
 
-	/*
-	 * Pruning and the quals' selectivity estimate the same rows: apply the
-	 * selectivity once, to the table's rows (those of the pruned files
-	 * estimated at the kept files' average), and never expect more than the
-	 * kept files hold.
-	 */
-	baserel->tuples = (double) fpinfo->funnel[FUNNEL_ROWS_SELECTED];
-	if (fpinfo->funnel[FUNNEL_FILES_SELECTED] > 0)
-		baserel->tuples *= (double) fpinfo->funnel[FUNNEL_FILES_TOTAL] /
-			fpinfo->funnel[FUNNEL_FILES_SELECTED];
-	baserel->rows = clamp_row_est(Min(baserel->tuples *
-									  clauselist_selectivity(root, baserel->baserestrictinfo,
-															 0, JOIN_INNER, NULL),
-									  (double) fpinfo->funnel[FUNNEL_ROWS_SELECTED]));
+	/* estimate.c: from the metadata until ANALYZE gives Postgres statistics */
+	pmfdw_set_rel_size(root, baserel, analyzed, fpinfo->funnel[FUNNEL_FILES_TOTAL],
+					   fpinfo->funnel[FUNNEL_FILES_SELECTED],
+					   fpinfo->funnel[FUNNEL_ROWS_SELECTED], metadata_rows);
 	/* a lookup finds at most one row per key and partition */
 	if (fpinfo->funnel[FUNNEL_LOOKUP] == 1)
 		baserel->rows = clamp_row_est(Min(baserel->rows,
@@ -941,6 +937,11 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										 rd.pages_total - rd.pages_pruned, rd.pages_total,
 										 rd.pages_pruned), es);
 	}
+	/* lookups depend on what earlier queries of the backend cached: a summary item */
+	if (es->analyze && es->summary && fs != NULL && pm_meta_cache_enabled())
+		ExplainPropertyText("Metadata Cache",
+							psprintf(INT64_FORMAT " hits, " INT64_FORMAT " misses",
+									 fs->cache_hits, fs->cache_misses), es);
 	if (es->costs)
 		ExplainPropertyInteger("Rows In Selected Files", NULL, v[FUNNEL_ROWS_SELECTED], es);
 	if (es->verbose)
@@ -969,7 +970,7 @@ bind_columns(PaimonFdwScanState *fs, Relation rel)
 }
 
 static void
-paimonBeginForeignScan(ForeignScanState *node, int eflags)
+begin_scan(ForeignScanState *node, int eflags)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	EState	   *estate = node->ss.ps.state;
@@ -991,7 +992,7 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	pmfdw_get_table_options(scan_table_oid(plan), &fs->opts);
 	fs->env = pmfdw_env_create(fs->cxt);
 	fs->io = pmfdw_fileio_create(fs->cxt);
-	fs->table = open_table(&fs->opts, fs->env, fs->io, NULL);
+	fs->table = pmfdw_open_table(&fs->opts, fs->env, fs->io, NULL);
 
 	if (scan_agg_spec(plan) != NIL)
 	{
@@ -1470,7 +1471,7 @@ select_key_rows(PaimonFdwScanState *fs)
 }
 
 static TupleTableSlot *
-paimonIterateForeignScan(ForeignScanState *node)
+iterate_scan(ForeignScanState *node)
 {
 	PaimonFdwScanState *fs = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
@@ -1540,6 +1541,45 @@ paimonIterateForeignScan(ForeignScanState *node)
 		slot->tts_isnull[a] = fs->col_nulls[i][row];
 	}
 	return ExecStoreVirtualTuple(slot);
+}
+
+/*
+ * Begin and iterate, counting the metadata cache lookups they make (the
+ * table's metadata, manifests and footers) for EXPLAIN ANALYZE.
+ */
+static void
+count_cache_lookups(ForeignScanState *node, const pm_meta_cache_stats *before)
+{
+	PaimonFdwScanState *fs = node->fdw_state;
+	pm_meta_cache_stats after;
+
+	if (fs == NULL)
+		return;
+	pm_meta_cache_get_stats(&after);
+	fs->cache_hits += after.hits - before->hits;
+	fs->cache_misses += after.misses - before->misses;
+}
+
+static void
+paimonBeginForeignScan(ForeignScanState *node, int eflags)
+{
+	pm_meta_cache_stats before;
+
+	pm_meta_cache_get_stats(&before);
+	begin_scan(node, eflags);
+	count_cache_lookups(node, &before);
+}
+
+static TupleTableSlot *
+paimonIterateForeignScan(ForeignScanState *node)
+{
+	pm_meta_cache_stats before;
+	TupleTableSlot *slot;
+
+	pm_meta_cache_get_stats(&before);
+	slot = iterate_scan(node);
+	count_cache_lookups(node, &before);
+	return slot;
 }
 
 /* Add what reading the scan's files pruned inside them to fs->executed. */
@@ -1650,7 +1690,7 @@ paimonInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void *co
 
 		pm_table_close(fs->table);
 		fs->table = NULL;
-		fs->table = open_table(&fs->opts, fs->env, fs->io, &ps->version);
+		fs->table = pmfdw_open_table(&fs->opts, fs->env, fs->io, &ps->version);
 		bind_columns(fs, node->ss.ss_currentRelation);
 		MemoryContextSwitchTo(old);
 	}
@@ -1680,6 +1720,7 @@ paimon_fdw_handler(PG_FUNCTION_ARGS)
 	FdwRoutine *routine = makeNode(FdwRoutine);
 
 	routine->GetForeignRelSize = paimonGetForeignRelSize;
+	routine->AnalyzeForeignTable = paimonAnalyzeForeignTable;
 	routine->GetForeignPaths = paimonGetForeignPaths;
 	routine->GetForeignPlan = paimonGetForeignPlan;
 	routine->ExplainForeignScan = paimonExplainForeignScan;

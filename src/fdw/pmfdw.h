@@ -21,6 +21,7 @@
 #include "nodes/pg_list.h"
 #include "table/table.h"
 #include "executor/tuptable.h"
+#include "foreign/fdwapi.h"
 #include "utils/rel.h"
 
 /* ---- options.c ---- */
@@ -41,6 +42,37 @@ extern int64 pmfdw_parse_snapshot_id(const char *value);
 /* ERROR (42602) unless name may become one path component. */
 extern void pmfdw_check_name(const char *kind, const char *name);
 extern int64 pmfdw_parse_timestamp_millis(const char *value);
+
+/*
+ * Open the table a foreign table names (paimon_fdw.c): at version when
+ * given, else the pinned or latest version, or the snapshot its options
+ * ask for. Errors are reported.
+ */
+extern pm_table *pmfdw_open_table(const PaimonFdwTableOptions *opts, pm_env *env,
+								  pm_fileio *io, const pm_table_version *version);
+
+/* ---- estimate.c: row estimates and ANALYZE ---- */
+struct PlannerInfo;
+struct RelOptInfo;
+
+/*
+ * Rows of the planned scan that the quals keep: those pushed with constants
+ * estimated from the files' statistics (scan_estimate.h), the others at
+ * Postgres' selectivity; -1 when no qual is pushed.
+ */
+extern double pmfdw_metadata_rows(struct PlannerInfo *root, struct RelOptInfo *baserel,
+								  Oid foreigntableid, pm_table *table, pm_scan *scan);
+
+/*
+ * Set baserel->tuples and ->rows: without ANALYZE statistics (analyzed
+ * false) metadata_rows when known, else Postgres' selectivity of the quals.
+ */
+extern void pmfdw_set_rel_size(struct PlannerInfo *root, struct RelOptInfo *baserel,
+							   bool analyzed, int64 files_total, int64 files_selected,
+							   int64 rows_selected, double metadata_rows);
+
+extern bool paimonAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
+									  BlockNumber *totalpages);
 
 /* ---- snapshot_pin.c: one version of a table per statement / transaction ---- */
 /* The version this statement or transaction reads of table_path, or NULL. */

@@ -275,7 +275,8 @@ manifest_may_match(pm_scan *scan, const pm_manifest_file_meta *m, const pm_predi
  * entry counts go to *skipped_adds / *skipped_deletes for the funnel.
  */
 static pm_code
-read_manifests(pm_scan *scan, const char *list_name, const pm_predicate *filter,
+read_manifests(pm_scan *scan, const char *list_name, int64_t list_size,
+			   const pm_predicate *filter,
 			   pm_manifest_entry **entries, int *count, int *cap,
 			   int64_t *skipped_adds, int64_t *skipped_deletes, pm_error *err)
 {
@@ -289,7 +290,8 @@ read_manifests(pm_scan *scan, const char *list_name, const pm_predicate *filter,
 
 	if (path == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	PM_TRY(pm_manifest_list_read(t->env, t->io, path, scan->arena, &metas, &n, err));
+	PM_TRY(pm_manifest_list_read_cached(t->env, t->io, path, list_size, scan->arena, &metas, &n,
+										err));
 	if (filter != NULL && !scan->needs_merge && t->npartition > 0 &&
 		scan->options.prune_partitions)
 	{
@@ -319,8 +321,8 @@ read_manifests(pm_scan *scan, const char *list_name, const pm_predicate *filter,
 		if (mpath == NULL)
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		else
-			rc = pm_manifest_entries_read(t->env, t->io, mpath, scan->arena, entries, count,
-										  cap, err);
+			rc = pm_manifest_entries_read_cached(t->env, t->io, mpath, metas[i].file_size,
+												 scan->arena, entries, count, cap, err);
 		scan->stats.manifests_read++;
 	}
 	pm_arena_destroy(tmp);
@@ -1099,9 +1101,11 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 	memset(&ps, 0, sizeof(ps));
 	ps.filter = filter;
 	PM_TRY(bucket_filter_init(scan, filter, &ps.bucket, err));
-	PM_TRY(read_manifests(scan, t->snapshot->base_manifest_list, filter, &entries, &count, &cap,
+	PM_TRY(read_manifests(scan, t->snapshot->base_manifest_list,
+						  t->snapshot->base_manifest_list_size, filter, &entries, &count, &cap,
 						  &skipped_adds, &skipped_deletes, err));
-	PM_TRY(read_manifests(scan, t->snapshot->delta_manifest_list, filter, &entries, &count, &cap,
+	PM_TRY(read_manifests(scan, t->snapshot->delta_manifest_list,
+						  t->snapshot->delta_manifest_list_size, filter, &entries, &count, &cap,
 						  &skipped_adds, &skipped_deletes, err));
 	PM_TRY(pm_manifest_entries_merge(entries, count, scan->arena, &live, &nlive, err));
 	if (skipped_adds > 0 || skipped_deletes > 0)

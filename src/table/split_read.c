@@ -421,7 +421,7 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 	/* the parts read by other participants are not counted as pruned */
 	if (keep && r->filter.claim != NULL)
 		return r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++);
-	if (r->filter.counts != NULL)
+	if (r->filter.counts != NULL && r->filter.parts)
 	{
 		if (r->file->format == PM_FORMAT_ORC)
 		{

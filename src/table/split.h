@@ -154,12 +154,22 @@ extern pm_code pm_table_schema_by_id(pm_table *table, int64_t schema_id,
 typedef struct pm_read_filter
 {
 	const pm_predicate *pred;	/* over table fields; NULL: read every part */
+	const pm_scan *scan;		/* its file-index row selections (value_fields only) */
+	bool		parts;			/* skip Parquet row groups and ORC stripes */
+	bool		pages;			/* skip Parquet pages */
 	bool		value_fields;	/* false: primary-key fields only */
 	pm_scan_stats *counts;		/* parts considered / skipped; may be NULL */
 } pm_read_filter;
 
 /* The scan's in-file filter (pred NULL when there is none or it is off). */
 extern void pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out);
+
+/*
+ * The rows of a selected data file its file indexes leave (bitmap, range
+ * bitmap, BSI), NULL for every row; planned with page pruning on only.
+ */
+extern const pm_row_selection *pm_scan_file_rows(const pm_scan *scan,
+												 const pm_data_file_meta *file);
 
 typedef struct pm_data_file_reader pm_data_file_reader;
 

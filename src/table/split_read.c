@@ -355,12 +355,11 @@ add_request(pm_data_file_reader *r, pm_field *request, const char *name, const p
  * like the table's), then the scan's filter decides.
  */
 static bool
-part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+ranges_may_match(pm_data_file_reader *r, const pm_field_range *ranges, int nranges,
+				 int64_t nrows)
 {
-	pm_data_file_reader *r = ctx;
 	const pm_type *trow = r->table->schema->row_type;
 	pm_field_range *tr = r->table_ranges;
-	bool		keep;
 
 	for (int f = 0; f < trow->nfields; f++)
 	{
@@ -388,7 +387,19 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 		if (!pm_stats_type_compatible(r->out_types[o], r->request_types[src]))
 			tr[f].has_min_max = false;
 	}
-	keep = pm_stats_filter_may_match(r->filter.pred, trow, tr, trow->nfields);
+	return pm_stats_filter_may_match(r->filter.pred, trow, tr, trow->nfields);
+}
+
+/* Row groups and stripes: counted (EXPLAIN ANALYZE). */
+static bool
+part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+{
+	pm_data_file_reader *r = ctx;
+	bool		keep;
+
+	if (!r->filter.parts)
+		return true;
+	keep = ranges_may_match(r, ranges, nranges, nrows);
 	if (r->filter.counts != NULL)
 	{
 		if (r->file->format == PM_FORMAT_ORC)
@@ -403,6 +414,13 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 		}
 	}
 	return keep;
+}
+
+/* Pieces of Parquet row groups by their pages' ColumnIndex (counted by the reader). */
+static bool
+page_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+{
+	return ranges_may_match(ctx, ranges, nranges, nrows);
 }
 
 static pm_code
@@ -421,6 +439,15 @@ setup_part_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error
 		r->prunes[t->trimmed_pk[k]] = true;
 	opts->part_filter = part_may_match;
 	opts->part_filter_ctx = r;
+	if (r->filter.pages)
+	{
+		opts->page_filter = page_may_match;
+		if (r->filter.counts != NULL)
+		{
+			opts->pages_total = &r->filter.counts->pages_total;
+			opts->pages_skipped = &r->filter.counts->pages_pruned;
+		}
+	}
 	return PM_OK;
 }
 
@@ -523,6 +550,9 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 			PM_TRY(orc_ltz_instant(t->schema, &opts.orc_ltz_instant, err));
 		if (r->filter.pred != NULL)
 			PM_TRY(setup_part_filter(r, &opts, err));
+		/* a file index's rows: only where no merge needs the others */
+		if (r->filter.pred != NULL && r->filter.value_fields && r->filter.pages)
+			opts.row_selection = pm_scan_file_rows(r->filter.scan, r->file);
 		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
 									 &r->reader, err));
 	}

@@ -102,6 +102,12 @@ typedef struct pm_scan_stats
 	int64_t		row_groups_pruned;	/* ... skipped by their statistics */
 	int64_t		stripes_total;	/* ORC stripes with rows considered */
 	int64_t		stripes_pruned;
+	/*
+	 * Parquet data pages of the columns read, in the row groups read, whose
+	 * OffsetIndex was used; those skipped by the ColumnIndex
+	 */
+	int64_t		pages_total;
+	int64_t		pages_pruned;
 } pm_scan_stats;
 
 typedef struct pm_scan pm_scan;
@@ -123,6 +129,7 @@ typedef struct pm_scan_options
 	bool		prune_stats;	/* min/max/null-count statistics */
 	bool		prune_file_index;	/* bloom, bitmap, range bitmap, BSI */
 	bool		prune_row_groups;	/* Parquet row groups, ORC stripes by statistics */
+	bool		prune_pages;	/* Parquet pages by their ColumnIndex */
 } pm_scan_options;
 
 extern pm_code pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,

@@ -4,7 +4,9 @@
 #   with the core's writer) against Java writing the same ops into a table of
 #   the same schema: deduplicate (+I/-U/+U/-D over three commits, Parquet and
 #   Avro, partitioned), partial-update with sequence groups, aggregation
-#   (sum, max), sequence.field. For each:
+#   (sum, max; sum and last_non_null_value with -U/+U and -D),
+#   partial-update with remove-record-on-delete, ignore-delete, sequence.field
+#   of one and of two fields (PK_CHECK_TABLES picks some). For each:
 #   - our level-0 file metas equal Java's for the same commits (pk_write
 #     --compare: row count, sequence range, min/max key, key and value stats,
 #     delete row count, level), byte for byte;
@@ -115,12 +117,61 @@ for c in range(2):
     ops.append({"op": "commit"})
 save("seqf", {"columns": scols, "primary_keys": ["id"], "partition_keys": [],
               "options": {"bucket": "2", "sequence.field": "ts"}}, ops)
+# aggregation with retraction: sum and last_non_null_value take -U/+U pairs and -D
+rcols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "s", "type": "BIGINT"},
+         {"name": "l", "type": "STRING"}]
+ops = []
+for c in range(2):
+    for i in range(200):
+        ops.append({"op": "+I", "row": [i % 60, i * (c + 1), "l%d" % i]})
+    for i in range(0, 60, 4):
+        ops.append({"op": "-U", "row": [i, i, "l%d" % i]})
+        ops.append({"op": "+U", "row": [i, 1000 + i, "u%d" % i]})
+    for i in range(1, 60, 9):
+        ops.append({"op": "-D", "row": [i, 5, None]})
+    ops.append({"op": "commit"})
+save("agg_retract", {"columns": rcols, "primary_keys": ["id"], "partition_keys": [],
+                     "options": {"bucket": "2", "merge-engine": "aggregation",
+                                 "fields.s.aggregate-function": "sum"}}, ops)
+
+# partial-update with remove-record-on-delete; deduplicate with ignore-delete
+ops = []
+for c in range(2):
+    for i in range(150):
+        ops.append({"op": "+I", "row": [i % 70, "a%d" % i if i % 2 else None, i, None, c, None]})
+    for i in range(c, 70, 6):
+        ops.append({"op": "-D", "row": [i, None, None, None, None, None]})
+    ops.append({"op": "commit"})
+save("pu_remove", {"columns": ucols, "primary_keys": ["id"], "partition_keys": [],
+                   "options": {"bucket": "2", "merge-engine": "partial-update",
+                               "partial-update.remove-record-on-delete": "true"}}, ops)
+ops = []
+for i in range(100):
+    ops.append({"op": "+I", "row": [i, "n%d" % i, i, None, None]})
+    if i % 3 == 0:
+        ops.append({"op": "-D", "row": [i, None, None, None, None]})
+        ops.append({"op": "-U", "row": [i, None, None, None, None]})
+ops.append({"op": "commit"})
+save("ignore_delete", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+                       "options": {"bucket": "2", "ignore-delete": "true"}}, ops)
+
+# sequence.field of two fields
+mcols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "s1", "type": "INT"},
+         {"name": "s2", "type": "BIGINT"}, {"name": "v", "type": "STRING"}]
+ops = []
+for c in range(2):
+    for i in range(300):
+        s1, s2 = rnd.randrange(3), rnd.randrange(5)
+        ops.append({"op": "+I", "row": [i % 50, s1, s2, "v%d-%d" % (c, i)]})
+    ops.append({"op": "commit"})
+save("seq2", {"columns": mcols, "primary_keys": ["id"], "partition_keys": [],
+              "options": {"bucket": "2", "sequence.field": "s1,s2"}}, ops)
 with open(wh + "/compact.jsonl", "w") as out:
     out.write(json.dumps({"op": "compact"}) + "\n")
 PY
 
 fail=0
-for t in dedup dedup_avro part partial agg seqf; do
+for t in ${PK_CHECK_TABLES:-dedup dedup_avro part partial agg seqf agg_retract pu_remove ignore_delete seq2}; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null

@@ -372,6 +372,15 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "table option %s = \"%s\": file indexes are not written yet",
 						   s->option_keys[i], s->option_values[i]);
+	/*
+	 * DataField.defaultValue: Java's TableWriteImpl.wrapDefaultValue
+	 * (DefaultValueRow) writes it where a row has NULL
+	 */
+	for (int i = 0; s->default_values != NULL && i < s->row_type->nfields; i++)
+		if (s->default_values[i] != NULL)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "column \"%s\" has a default value (%s): columns with default values are not written yet",
+						   s->row_type->fields[i].name, s->default_values[i]);
 	for (int i = 0; i < s->row_type->nfields; i++)
 		if (s->row_type->fields[i].type->id == PM_TYPE_BLOB)
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "column \"%s\": BLOB columns are not written",

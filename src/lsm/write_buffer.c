@@ -36,6 +36,39 @@ struct pm_write_buffer
 	int64_t		cap;			/* 0: not started (nothing allocated) */
 };
 
+/*
+ * pm_vector_builder_append with the common case inline: a non-NULL value
+ * of 4 or 8 bytes (INT, DATE, TIME, FLOAT, BIGINT, DOUBLE) into a vector
+ * with room for it; everything else through the builder.
+ */
+static inline bool
+append_value(pm_vector_builder *b, const pm_vector *src, int64_t row)
+{
+	pm_vector  *v = b->v;
+
+	if (v->length < b->capacity && v->nulls != NULL && !pm_vector_is_null(src, row))
+	{
+		switch (v->type->id)
+		{
+			case PM_TYPE_INT:
+			case PM_TYPE_DATE:
+			case PM_TYPE_TIME:
+			case PM_TYPE_FLOAT:
+				((uint32_t *) v->values)[v->length] = ((const uint32_t *) src->values)[row];
+				v->nulls[v->length++] = 0;
+				return true;
+			case PM_TYPE_BIGINT:
+			case PM_TYPE_DOUBLE:
+				((uint64_t *) v->values)[v->length] = ((const uint64_t *) src->values)[row];
+				v->nulls[v->length++] = 0;
+				return true;
+			default:
+				break;
+		}
+	}
+	return pm_vector_builder_append(b, src, row);
+}
+
 static pm_code
 start(pm_write_buffer *buf, pm_error *err)
 {
@@ -107,7 +140,7 @@ pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, int64_t row, in
 		buf->cap = ncap;
 	}
 	for (int c = 0; c < buf->ncols; c++)
-		if (!pm_vector_builder_append(&buf->builders[c], &batch->cols[c], row))
+		if (!append_value(&buf->builders[c], &batch->cols[c], row))
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	buf->seqs[buf->n] = seq;
 	buf->kinds[buf->n] = (uint8_t) kind;
@@ -189,15 +222,39 @@ typedef struct int_key_row
 	int64_t		row;
 } int_key_row;
 
-static int
-cmp_int_key_rows(const void *pa, const void *pb)
+/*
+ * Sort pairs by key, keeping the order of equal keys (they come in row
+ * order): an LSD radix sort on the key's bytes (sign bit flipped), a byte
+ * skipped when every key has the same one. tmp: room for n pairs.
+ */
+static void
+radix_sort_pairs(int_key_row *pairs, int_key_row *tmp, int64_t n)
 {
-	const int_key_row *a = pa;
-	const int_key_row *b = pb;
+	int_key_row *src = pairs,
+			   *dst = tmp;
 
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return a->row < b->row ? -1 : a->row > b->row;
+	for (int shift = 0; shift < 64; shift += 8)
+	{
+		int64_t		count[257];
+
+		memset(count, 0, sizeof(count));
+		for (int64_t i = 0; i < n; i++)
+			count[(((uint64_t) src[i].key ^ ((uint64_t) 1 << 63)) >> shift & 0xFF) + 1]++;
+		if (count[(((uint64_t) src[0].key ^ ((uint64_t) 1 << 63)) >> shift & 0xFF) + 1] == n)
+			continue;			/* one value of this byte: nothing moves */
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (int64_t i = 0; i < n; i++)
+			dst[count[((uint64_t) src[i].key ^ ((uint64_t) 1 << 63)) >> shift & 0xFF]++] = src[i];
+		{
+			int_key_row *t = src;
+
+			src = dst;
+			dst = t;
+		}
+	}
+	if (src != pairs)
+		memcpy(pairs, src, sizeof(*pairs) * (size_t) n);
 }
 
 /*
@@ -221,7 +278,7 @@ sort_int_key(const pm_write_buffer *buf, const pm_vector *keys, int64_t *idx)
 	t = keys[0].type->id;
 	if (t != PM_TYPE_INT && t != PM_TYPE_BIGINT && t != PM_TYPE_DATE)
 		return false;
-	pairs = pm_alloc(buf->env, sizeof(*pairs) * (size_t) buf->n);
+	pairs = pm_alloc(buf->env, sizeof(*pairs) * (size_t) buf->n * 2);
 	if (pairs == NULL)
 		return false;
 	for (int64_t i = 0; i < buf->n; i++)
@@ -235,7 +292,7 @@ sort_int_key(const pm_write_buffer *buf, const pm_vector *keys, int64_t *idx)
 			: PM_VEC_VALUES(&keys[0], int32_t)[i];
 		pairs[i].row = i;
 	}
-	qsort(pairs, (size_t) buf->n, sizeof(*pairs), cmp_int_key_rows);
+	radix_sort_pairs(pairs, pairs + buf->n, buf->n);
 	for (int64_t i = 0; i < buf->n; i++)
 		idx[i] = pairs[i].row;
 	pm_free(buf->env, pairs);
@@ -284,18 +341,18 @@ out_append(out_batch *o, const pm_write_buffer *buf, int64_t key_row, int64_t se
 	pm_vector  *kv = &o->b.cols[nk + 1];
 
 	for (int k = 0; k < nk && ok; k++)
-		ok = pm_vector_builder_append(&o->vb[k], &buf->rows.cols[l->key_fields[k]], key_row);
+		ok = append_value(&o->vb[k], &buf->rows.cols[l->key_fields[k]], key_row);
 	/* the fixed-width system columns: append a value, then set it */
 	ok = ok && pm_vector_builder_append_null(&o->vb[nk]) &&
 		pm_vector_builder_append_null(&o->vb[nk + 1]);
 	for (int j = 0; j < buf->ncols && ok; j++)
 	{
 		if (cells == NULL)
-			ok = pm_vector_builder_append(&o->vb[nk + 2 + j], &buf->rows.cols[j], key_row);
+			ok = append_value(&o->vb[nk + 2 + j], &buf->rows.cols[j], key_row);
 		else if (cells[j].vec == NULL)
 			ok = pm_vector_builder_append_null(&o->vb[nk + 2 + j]);
 		else
-			ok = pm_vector_builder_append(&o->vb[nk + 2 + j], cells[j].vec, cells[j].row);
+			ok = append_value(&o->vb[nk + 2 + j], cells[j].vec, cells[j].row);
 	}
 	if (!ok)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");

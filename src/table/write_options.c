@@ -346,6 +346,7 @@ parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_e
 		option_true(s, "deduplicate.ignore-delete", false) ||
 		option_true(s, "partial-update.ignore-delete", false);
 	o->ignore_update_before = option_true(s, "ignore-update-before", false);
+	o->write_buffer_spillable = option_true(s, "write-buffer-spillable", true);
 	return PM_OK;
 }
 

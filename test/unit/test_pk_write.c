@@ -12,7 +12,9 @@
 #include "unit.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/env.h"
 #include "io/fileio.h"
@@ -346,24 +348,31 @@ test_dedup(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
-/* A tiny write-buffer-size: several level-0 files per bucket, same rows. */
+/*
+ * A tiny write-buffer-size: spilled to local files and merged at commit into
+ * one level-0 file (write-buffer-spillable, the default), or flushed as
+ * several level-0 files (write-buffer-spillable = false); same rows, and
+ * no spill file left behind.
+ */
 static void
-test_small_buffer(void **state)
+small_buffer(bool spillable)
 {
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
 	pm_arena   *arena = pm_arena_create(pm_env_default());
 	const char *dir = "/mem/wh/db.db/small";
-	static const char *keys[] = {"bucket", "write-buffer-size"};
-	static const char *vals[] = {"1", "64 kb"};
-	pm_schema  *s = make_schema(arena, 2, keys, vals);
+	static const char *keys[] = {"bucket", "write-buffer-size", "write-buffer-spillable"};
+	static const char *vals[] = {"1", "64 kb", "false"};
+	pm_schema  *s = make_schema(arena, spillable ? 2 : 3, keys, vals);
 	pm_table_writer *w;
 	pm_error	err;
 	trow		rows[MAXID];
 	result		r;
 	pm_table   *table;
 	pm_scan    *scan;
+	char		tmp[] = "/tmp/pm_spill_test_XXXXXX";
 
-	(void) state;
+	assert_non_null(mkdtemp(tmp));
+	setenv("TMPDIR", tmp, 1);
 	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
 	w = open_writer(io, dir);
 	for (int round = 0; round < 20; round++)
@@ -374,6 +383,8 @@ test_small_buffer(void **state)
 	}
 	commit(w, 1, 1);
 	pm_table_writer_close(w);
+	unsetenv("TMPDIR");
+	assert_int_equal(rmdir(tmp), 0);	/* empty: every spill file removed */
 	read_all(io, dir, &r);
 	assert_int_equal(r.nrows, MAXID);
 	for (int i = 0; i < MAXID; i++)
@@ -383,11 +394,28 @@ test_small_buffer(void **state)
 	}
 	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
 	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
-	assert_true(pm_scan_get_split(scan, 0)->nfiles > 2);
+	if (spillable)
+		assert_int_equal(pm_scan_get_split(scan, 0)->nfiles, 1);
+	else
+		assert_true(pm_scan_get_split(scan, 0)->nfiles > 2);
 	pm_scan_free(scan);
 	pm_table_close(table);
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);
+}
+
+static void
+test_small_buffer_spill(void **state)
+{
+	(void) state;
+	small_buffer(true);
+}
+
+static void
+test_small_buffer_flush(void **state)
+{
+	(void) state;
+	small_buffer(false);
 }
 
 /* partial-update: column subsets merge; aggregation: sum and max. */
@@ -654,7 +682,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dedup),
-		cmocka_unit_test(test_small_buffer),
+		cmocka_unit_test(test_small_buffer_spill),
+		cmocka_unit_test(test_small_buffer_flush),
 		cmocka_unit_test(test_partial_update_and_aggregation),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_sequence_field),

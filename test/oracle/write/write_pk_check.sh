@@ -8,7 +8,8 @@
 #   partial-update with remove-record-on-delete, ignore-delete, sequence.field
 #   of one and of two fields, a composite key with a string part and a
 #   bucket-key, a write buffer filling up within a commit (*_nometa: file
-#   metas not compared) (PK_CHECK_TABLES picks some). For each:
+#   metas not compared), and spilling to local files (one sorted run per
+#   commit, metas as Java's) (PK_CHECK_TABLES picks some). For each:
 #   - our level-0 file metas equal Java's for the same commits (pk_write
 #     --compare: row count, sequence range, min/max key, key and value stats,
 #     delete row count, level), byte for byte;
@@ -191,12 +192,23 @@ for c in range(2):
 save("flush_nometa", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                       "options": {"bucket": "2", "write-buffer-size": "256 kb",
                                   "write-buffer-spillable": "false"}}, ops)
+# the same with the write buffer spilling (Java's default, write-buffer-spillable):
+# one sorted run per commit and bucket however small the buffer, file metas as Java's
+ops = []
+for c in range(2):
+    for i in range(20000):
+        ops.append({"op": "+I", "row": [(i * 7919 + c) % 6000, "x%d" % i, i, i / 2.0, None]})
+    for i in range(c, 6000, 97):
+        ops.append({"op": "-D", "row": [i, None, None, None, None]})
+    ops.append({"op": "commit"})
+save("spill", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+               "options": {"bucket": "2", "write-buffer-size": "256 kb"}}, ops)
 with open(wh + "/compact.jsonl", "w") as out:
     out.write(json.dumps({"op": "compact"}) + "\n")
 PY
 
 fail=0
-for t in ${PK_CHECK_TABLES:-dedup dedup_avro part partial agg seqf agg_retract pu_remove ignore_delete seq2 composite flush_nometa}; do
+for t in ${PK_CHECK_TABLES:-dedup dedup_avro part partial agg seqf agg_retract pu_remove ignore_delete seq2 composite flush_nometa spill}; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null

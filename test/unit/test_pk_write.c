@@ -677,6 +677,79 @@ test_negative_keys(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/*
+ * sequence.field through spilled runs: per key the largest w wins, ties
+ * to the later record, as without spilling; partial-update through spilled
+ * runs keeps every key's last non-NULL values.
+ */
+static void
+test_spill_merges(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *keys[] = {"bucket", "write-buffer-size", "sequence.field"};
+	static const char *vals[] = {"1", "64 kb", "w"};
+	static const char *pkeys[] = {"bucket", "write-buffer-size", "merge-engine"};
+	static const char *pvals[] = {"1", "64 kb", "partial-update"};
+	pm_table_writer *w;
+	pm_error	err;
+	trow		rows[MAXID];
+	result		r;
+	int64_t		best_w[MAXID],
+				best_v[MAXID];
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/spseq",
+									 make_schema(arena, 3, keys, vals), &err), PM_OK);
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/sppu",
+									 make_schema(arena, 3, pkeys, pvals), &err), PM_OK);
+	for (int t = 0; t < 2; t++)
+	{
+		w = open_writer(io, t == 0 ? "/mem/wh/db.db/spseq" : "/mem/wh/db.db/sppu");
+		for (int k = 0; k < MAXID; k++)
+			best_w[k] = -1;
+		for (int round = 0; round < 20; round++)
+		{
+			for (int i = 0; i < MAXID; i++)
+			{
+				int			id = (i * 5 + round) % MAXID;
+				int64_t		wv = (round * 7 + id) % 20;
+
+				if (t == 0)
+					rows[i] = (trow) {id, true, round * 1000 + id, wv};
+				else			/* v in even rounds, w in odd ones */
+					rows[i] = (trow) {id, false, round % 2 ? INT64_MIN : round * 1000 + id,
+									  round % 2 ? round : INT64_MIN};
+				if (t == 0 && wv >= best_w[id])
+				{
+					best_w[id] = wv;
+					best_v[id] = round * 1000 + id;
+				}
+			}
+			write_kinds(w, arena, rows, NULL, MAXID);
+		}
+		commit(w, 1, 1);
+		pm_table_writer_close(w);
+		read_all(io, t == 0 ? "/mem/wh/db.db/spseq" : "/mem/wh/db.db/sppu", &r);
+		assert_int_equal(r.nrows, MAXID);
+		for (int k = 0; k < MAXID; k++)
+		{
+			if (t == 0)
+			{
+				assert_int_equal(r.w[k], best_w[k]);
+				assert_int_equal(r.v[k], best_v[k]);
+			}
+			else
+			{
+				assert_int_equal(r.v[k], 18 * 1000 + k);
+				assert_int_equal(r.w[k], 19);
+			}
+		}
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 int
 main(void)
 {
@@ -688,6 +761,7 @@ main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_sequence_field),
 		cmocka_unit_test(test_negative_keys),
+		cmocka_unit_test(test_spill_merges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -750,6 +750,43 @@ test_spill_merges(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/* An abort after spilling removes the spill files and leaves no snapshot. */
+static void
+test_spill_abort(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *keys[] = {"bucket", "write-buffer-size"};
+	static const char *vals[] = {"2", "64 kb"};
+	pm_table_writer *w;
+	pm_error	err;
+	trow		rows[MAXID];
+	char		tmp[] = "/tmp/pm_spill_abort_XXXXXX";
+	pm_table   *table;
+
+	(void) state;
+	assert_non_null(mkdtemp(tmp));
+	setenv("TMPDIR", tmp, 1);
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/spab",
+									 make_schema(arena, 2, keys, vals), &err), PM_OK);
+	w = open_writer(io, "/mem/wh/db.db/spab");
+	for (int round = 0; round < 20; round++)
+	{
+		for (int i = 0; i < MAXID; i++)
+			rows[i] = (trow) {i, true, round, round};
+		write_kinds(w, arena, rows, NULL, MAXID);
+	}
+	assert_int_not_equal(rmdir(tmp), 0);	/* spill files are there */
+	pm_table_writer_abort(w);
+	unsetenv("TMPDIR");
+	assert_int_equal(rmdir(tmp), 0);
+	assert_int_equal(pm_table_open(pm_env_default(), io, "/mem/wh/db.db/spab", NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_snapshot_id(table), 0);
+	pm_table_close(table);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 int
 main(void)
 {
@@ -762,6 +799,7 @@ main(void)
 		cmocka_unit_test(test_sequence_field),
 		cmocka_unit_test(test_negative_keys),
 		cmocka_unit_test(test_spill_merges),
+		cmocka_unit_test(test_spill_abort),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -423,7 +423,9 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 	/* the parts read by other participants are not counted as pruned */
 	if (keep && r->filter.claim != NULL)
 		return r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++);
-	if (r->filter.counts != NULL)
+	/* counted where a stage could skip them (not for the page index alone) */
+	if (r->filter.counts != NULL &&
+		((r->filter.parts && r->filter.pred != NULL) || r->filter.keep != NULL))
 	{
 		if (r->file->format == PM_FORMAT_ORC)
 		{
@@ -556,7 +558,7 @@ setup_part_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error
 		r->prunes[t->trimmed_pk[k]] = true;
 	opts->part_filter = part_may_match;
 	opts->part_filter_ctx = r;
-	if (r->filter.pages)
+	if (r->filter.pages && r->filter.pred != NULL)
 	{
 		opts->page_filter = page_may_match;
 		if (r->filter.counts != NULL)

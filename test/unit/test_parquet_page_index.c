@@ -515,6 +515,17 @@ test_late_materialization(void **state)
 	/* nothing kept: no batch */
 	res = read_file(io, t, row_in_range, NULL, NULL, &none, NULL);
 	assert_int_equal(res.rows, 0);
+	/*
+	 * almost every row kept: after 16 batches (of 1000 rows, each losing
+	 * its first row, a NULL) the rest of the file is read plainly
+	 */
+	{
+		range_filter all = {1, 0, 999, 0};
+
+		res = read_file(io, t, row_in_range, NULL, NULL, &all, NULL);
+		assert_int_equal(res.matching, NROWS - NROWS / 10);
+		assert_int_equal(res.rows, NROWS - 16);
+	}
 	/* with a row selection */
 	{
 		static const int64_t start[] = {10000, 30000};

@@ -85,7 +85,17 @@ typedef struct pm_parquet_reader
 	pm_row_filter_fn row_filter;
 	bool	   *filter_col;		/* per requested column: the filter reads it */
 	bool	   *filter_leaf;	/* per plan leaf: of a filter column */
+	int64_t		late_batches;	/* batches judged so far */
+	int64_t		late_rows;		/* their rows */
+	int64_t		late_kept;		/* rows of the spans they kept */
 } pm_parquet_reader;
+
+/*
+ * Late materialization pays a filter pass per batch and saves decoding
+ * only where spans are short: after LATE_PROBE batches, a file whose spans
+ * kept more than half of the rows is read plainly from there on.
+ */
+#define LATE_PROBE	16
 
 static const pm_format_reader_ops parquet_ops;
 
@@ -731,11 +741,26 @@ parquet_next(pm_format_reader *base, pm_batch **out, pm_error *err)
 			if (lo == hi)
 			{
 				r->rg_done += nrows;	/* no row kept: the other columns are not decoded */
+				r->late_batches++;
+				r->late_rows += nrows;
 				continue;
 			}
 			for (int i = 0; i < b->ncols; i++)
 				if (r->filter_col[i] && !slice_vector(&b->cols[i], lo, hi, r->batch_arena))
 					return fail_path(r, err, pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch"));
+			rc = read_columns(r, false, r->rg_done + lo, hi - lo, err);
+			if (rc != PM_OK)
+				break;
+			r->late_batches++;
+			r->late_rows += nrows;
+			r->late_kept += hi - lo;
+			if (r->late_batches >= LATE_PROBE && r->late_kept * 2 > r->late_rows)
+				r->late = false;	/* no gain here: every column at once from now on */
+			b->nrows = hi - lo;
+			b->first_row = r->rg_first_row + r->rg_done + lo;
+			r->rg_done += nrows;
+			*out = b;
+			return PM_OK;
 		}
 		rc = read_columns(r, false, r->rg_done + lo, hi - lo, err);
 		if (rc != PM_OK)

@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# write_pk_check.sh [warehouse]
+#   Primary-key tables written by the core (pk_write.c applies an ops.jsonl
+#   with the core's writer) against Java writing the same ops into a table of
+#   the same schema: deduplicate (+I/-U/+U/-D over three commits, Parquet and
+#   Avro, partitioned), partial-update with sequence groups, aggregation
+#   (sum, max; sum and last_non_null_value with -U/+U and -D),
+#   partial-update with remove-record-on-delete, ignore-delete, sequence.field
+#   of one and of two fields, a composite key with a string part and a
+#   bucket-key, a write buffer filling up within a commit (*_nometa: file
+#   metas not compared), and spilling to local files (one sorted run per
+#   commit, metas as Java's) (PK_CHECK_TABLES picks some). For each:
+#   - our level-0 file metas equal Java's for the same commits (pk_write
+#     --compare: row count, sequence range, min/max key, key and value stats,
+#     delete row count, level), byte for byte;
+#   - Java 1.3.1 and 1.4.2 read our table as Java's own, row for row;
+#   - Java 1.4.2's full compaction of our table reads the same rows again.
+# Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+wh=${1:-$(mktemp -d /tmp/pm_write_pk_XXXXXX)}
+mkdir -p "$wh"
+cc=${UNIT_CC:-clang}
+oracle="$root/test/oracle/oracle.sh"
+
+make -s -C "$root" -j2 "build/unit-$cc/libpaimon.a" >/dev/null
+$cc -std=gnu11 -O1 -g -fsanitize=address,undefined -I"$root/src" "$here/pk_write.c" \
+	"$root/build/unit-$cc/libpaimon.a" -lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm \
+	-o "$wh/pk_write"
+
+python3 - "$wh" <<'PY'
+import json, random, sys
+wh = sys.argv[1]
+rnd = random.Random(8)
+def save(name, table, ops):
+    json.dump(table, open("%s/%s.json" % (wh, name), "w"))
+    with open("%s/%s.jsonl" % (wh, name), "w") as out:
+        for op in ops:
+            out.write(json.dumps(op) + "\n")
+
+# deduplicate: inserts, updates as -U/+U pairs, deletes, re-inserts
+cols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "name", "type": "STRING"},
+        {"name": "v", "type": "BIGINT"}, {"name": "d", "type": "DOUBLE"}, {"name": "ok", "type": "BOOLEAN"}]
+ops = []
+for i in rnd.sample(range(400), 400):
+    ops.append({"op": "+I", "row": [i, None if i % 7 == 0 else "name %d" % i, i * 10, i / 3.0, i % 2 == 0]})
+for i in range(0, 400, 5):   # same key twice in one commit: the later wins
+    ops.append({"op": "+I", "row": [i, "again %d" % i, -i, None, None]})
+ops.append({"op": "commit"})
+for i in range(0, 400, 3):
+    ops.append({"op": "-U", "row": [i, None, None, None, None]})
+    ops.append({"op": "+U", "row": [i, "upd %d" % i, i * 100, 0.5, True]})
+for i in range(1, 400, 11):
+    ops.append({"op": "-D", "row": [i, None, None, None, None]})
+ops.append({"op": "commit"})
+for i in range(1, 100, 11):
+    ops.append({"op": "+I", "row": [i, "back %d" % i, 7, 7.0, False]})
+ops.append({"op": "-D", "row": [1000, None, None, None, None]})   # a key never written
+ops.append({"op": "commit"})
+save("dedup", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+               "options": {"bucket": "2"}}, ops)
+save("dedup_avro", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+                    "options": {"bucket": "3", "file.format": "avro"}}, ops)
+
+# partitioned: PK (id, dt), partition dt
+pcols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "dt", "type": "STRING NOT NULL"},
+         {"name": "v", "type": "BIGINT"}]
+ops = []
+for c in range(2):
+    for i in range(300):
+        ops.append({"op": "+I", "row": [i % 100, "2026-12-0%d" % (1 + i % 3), c * 1000 + i]})
+    ops.append({"op": "-D", "row": [c + 5, "2026-12-01", None]})
+    ops.append({"op": "commit"})
+save("part", {"columns": pcols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
+              "options": {"bucket": "3"}}, ops)
+
+# partial-update with two sequence groups, streams out of order, a group retracted
+ucols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "a", "type": "STRING"},
+         {"name": "a_seq", "type": "BIGINT"}, {"name": "b", "type": "BIGINT"},
+         {"name": "b_seq", "type": "BIGINT"}, {"name": "c", "type": "STRING"}]
+ops = []
+for c in range(3):
+    for i in rnd.sample(range(200), 150):
+        s = rnd.randrange(1000)
+        if rnd.random() < 0.5:
+            ops.append({"op": "+I", "row": [i, "a%d-%d" % (i, s), s, None, None, None]})
+        else:
+            ops.append({"op": "+I", "row": [i, None, None, s * 2, s, "c%d" % c]})
+    for i in range(0, 200, 17):
+        ops.append({"op": "-D", "row": [i, None, 2000, None, None, None]})
+    ops.append({"op": "commit"})
+save("partial", {"columns": ucols, "primary_keys": ["id"], "partition_keys": [],
+                 "options": {"bucket": "2", "merge-engine": "partial-update",
+                             "fields.a_seq.sequence-group": "a",
+                             "fields.b_seq.sequence-group": "b"}}, ops)
+
+# aggregation: sum and max, inserts over three commits
+acols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "s", "type": "BIGINT"},
+         {"name": "m", "type": "DOUBLE"}, {"name": "last", "type": "STRING"}]
+ops = []
+for c in range(3):
+    for i in range(500):
+        ops.append({"op": "+I", "row": [i % 120, i + c, None if i % 9 == 0 else rnd.random() * 100,
+                                        None if i % 4 == 0 else "l%d" % i]})
+    ops.append({"op": "commit"})
+save("agg", {"columns": acols, "primary_keys": ["id"], "partition_keys": [],
+             "options": {"bucket": "2", "merge-engine": "aggregation",
+                         "fields.s.aggregate-function": "sum",
+                         "fields.m.aggregate-function": "max"}}, ops)
+
+# sequence.field: the largest ts wins whatever the order of writing
+scols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "ts", "type": "BIGINT"},
+         {"name": "v", "type": "STRING"}]
+ops = []
+for c in range(2):
+    for i in range(300):
+        ts = rnd.randrange(50)
+        ops.append({"op": "+I", "row": [i % 80, ts, "v%d-%d-%d" % (c, i, ts)]})
+    ops.append({"op": "commit"})
+save("seqf", {"columns": scols, "primary_keys": ["id"], "partition_keys": [],
+              "options": {"bucket": "2", "sequence.field": "ts"}}, ops)
+# aggregation with retraction: sum and last_non_null_value take -U/+U pairs and -D
+rcols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "s", "type": "BIGINT"},
+         {"name": "l", "type": "STRING"}]
+ops = []
+for c in range(2):
+    for i in range(200):
+        ops.append({"op": "+I", "row": [i % 60, i * (c + 1), "l%d" % i]})
+    for i in range(0, 60, 4):
+        ops.append({"op": "-U", "row": [i, i, "l%d" % i]})
+        ops.append({"op": "+U", "row": [i, 1000 + i, "u%d" % i]})
+    for i in range(1, 60, 9):
+        ops.append({"op": "-D", "row": [i, 5, None]})
+    ops.append({"op": "commit"})
+save("agg_retract", {"columns": rcols, "primary_keys": ["id"], "partition_keys": [],
+                     "options": {"bucket": "2", "merge-engine": "aggregation",
+                                 "fields.s.aggregate-function": "sum"}}, ops)
+
+# partial-update with remove-record-on-delete; deduplicate with ignore-delete
+ops = []
+for c in range(2):
+    for i in range(150):
+        ops.append({"op": "+I", "row": [i % 70, "a%d" % i if i % 2 else None, i, None, c, None]})
+    for i in range(c, 70, 6):
+        ops.append({"op": "-D", "row": [i, None, None, None, None, None]})
+    ops.append({"op": "commit"})
+save("pu_remove", {"columns": ucols, "primary_keys": ["id"], "partition_keys": [],
+                   "options": {"bucket": "2", "merge-engine": "partial-update",
+                               "partial-update.remove-record-on-delete": "true"}}, ops)
+ops = []
+for i in range(100):
+    ops.append({"op": "+I", "row": [i, "n%d" % i, i, None, None]})
+    if i % 3 == 0:
+        ops.append({"op": "-D", "row": [i, None, None, None, None]})
+        ops.append({"op": "-U", "row": [i, None, None, None, None]})
+ops.append({"op": "commit"})
+save("ignore_delete", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+                       "options": {"bucket": "2", "ignore-delete": "true"}}, ops)
+
+# sequence.field of two fields
+mcols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "s1", "type": "INT"},
+         {"name": "s2", "type": "BIGINT"}, {"name": "v", "type": "STRING"}]
+ops = []
+for c in range(2):
+    for i in range(300):
+        s1, s2 = rnd.randrange(3), rnd.randrange(5)
+        ops.append({"op": "+I", "row": [i % 50, s1, s2, "v%d-%d" % (c, i)]})
+    ops.append({"op": "commit"})
+save("seq2", {"columns": mcols, "primary_keys": ["id"], "partition_keys": [],
+              "options": {"bucket": "2", "sequence.field": "s1,s2"}}, ops)
+# composite key with a string part (unicode, prefixes, empty), a bucket-key, doubles
+ccols = [{"name": "k", "type": "STRING NOT NULL"}, {"name": "id", "type": "BIGINT NOT NULL"},
+         {"name": "d", "type": "DOUBLE"}, {"name": "flag", "type": "BOOLEAN"}]
+words = ["", "a", "ab", "abc", "b", "\u00e9t\u00e9", "\u4e00\u4e8c", "z" * 40, "Zeta", "\U0001f600"]
+ops = []
+for c in range(3):
+    for i in range(400):
+        ops.append({"op": "+I", "row": [rnd.choice(words), rnd.randrange(-5, 30) * 10 ** rnd.randrange(0, 12),
+                                        None if i % 10 == 0 else rnd.uniform(-1e6, 1e6), i % 3 == 0]})
+    ops.append({"op": "-D", "row": ["a", 0, None, None]})
+    ops.append({"op": "commit"})
+save("composite", {"columns": ccols, "primary_keys": ["k", "id"], "partition_keys": [],
+                   "options": {"bucket": "3", "bucket-key": "k"}}, ops)
+# a write buffer that fills: level-0 runs flushed within one commit (where
+# they are cut differs between Java and us: rows compared, not file metas)
+ops = []
+for c in range(2):
+    for i in range(20000):
+        ops.append({"op": "+I", "row": [(i * 7919 + c) % 6000, "x%d" % i, i, i / 2.0, None]})
+    ops.append({"op": "commit"})
+save("flush_nometa", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+                      "options": {"bucket": "2", "write-buffer-size": "256 kb",
+                                  "write-buffer-spillable": "false"}}, ops)
+# the same with the write buffer spilling (Java's default, write-buffer-spillable):
+# one sorted run per commit and bucket however small the buffer, file metas as Java's
+ops = []
+for c in range(2):
+    for i in range(20000):
+        ops.append({"op": "+I", "row": [(i * 7919 + c) % 6000, "x%d" % i, i, i / 2.0, None]})
+    for i in range(c, 6000, 97):
+        ops.append({"op": "-D", "row": [i, None, None, None, None]})
+    ops.append({"op": "commit"})
+save("spill", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+               "options": {"bucket": "2", "write-buffer-size": "256 kb"}}, ops)
+with open(wh + "/compact.jsonl", "w") as out:
+    out.write(json.dumps({"op": "compact"}) + "\n")
+PY
+
+fail=0
+for t in ${PK_CHECK_TABLES:-dedup dedup_avro part partial agg seqf agg_retract pu_remove ignore_delete seq2 composite flush_nometa spill}; do
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null
+	"$wh/pk_write" "$wh/pk.db/ours_$t" "$wh/$t.jsonl" >/dev/null
+	nfiles=$(find "$wh/pk.db/ours_$t" -name 'data-*' | wc -l)
+	if [ "${t%_nometa}" != "$t" ]; then
+		echo "$t: $nfiles data files of ours (file metas not compared)"
+	elif out=$(ASAN_OPTIONS=detect_leaks=0 "$wh/pk_write" --compare "$wh/pk.db/java_$t" "$wh/pk.db/ours_$t"); then
+		echo "$t: our file metas equal Java's ($out)"
+	else
+		echo "FAIL $t: $out"; fail=1
+	fi
+	for v in 1.3.1 1.4.2; do
+		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" pk "java_$t" | sort > "$wh/java_${t}_$v.rows"
+		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" pk "ours_$t" | sort > "$wh/ours_${t}_$v.rows"
+		if cmp -s "$wh/java_${t}_$v.rows" "$wh/ours_${t}_$v.rows" && [ -s "$wh/ours_${t}_$v.rows" ]; then
+			echo "$t: Java $v reads our primary-key table as its own: $(wc -l < "$wh/ours_${t}_$v.rows") rows"
+		else
+			echo "FAIL $t: Java $v reads our primary-key table differently"
+			diff "$wh/java_${t}_$v.rows" "$wh/ours_${t}_$v.rows" | head -6; fail=1
+		fi
+	done
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "ours_$t" "$wh/compact.jsonl" >/dev/null
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" pk "ours_$t" | sort > "$wh/ours_${t}_compacted.rows"
+	if cmp -s "$wh/java_${t}_1.4.2.rows" "$wh/ours_${t}_compacted.rows"; then
+		echo "$t: Java's full compaction of our files gives the same rows"
+	else
+		echo "FAIL $t: Java's full compaction of our files gives other rows"
+		diff "$wh/java_${t}_1.4.2.rows" "$wh/ours_${t}_compacted.rows" | head -6; fail=1
+	fi
+done
+exit $fail

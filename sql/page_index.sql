@@ -76,6 +76,20 @@ SELECT pg_same('SELECT * FROM pg.pg_parquet WHERE s LIKE ''k1999%''');
 SELECT pg_same('SELECT * FROM pg.pg_parquet WHERE n IS NULL');
 SELECT pg_same('SELECT * FROM pg.pg_parquet WHERE n IS NOT NULL AND n < 100');
 SELECT count(*) FROM pg.pg_parquet WHERE n IS NOT NULL AND n < 100;
+-- a bitmap index's rows (file-index row selection): every page of cat spans
+-- "rare", only the bitmap knows where its 20 rows are; with the file index
+-- off no page is skipped
+SELECT pg_parts('SELECT * FROM pg.pg_parquet WHERE cat = ''rare''');
+SELECT id, cat FROM pg.pg_parquet WHERE cat = 'rare' ORDER BY id;
+SELECT pg_same('SELECT * FROM pg.pg_parquet WHERE cat = ''rare''');
+SELECT pg_same('SELECT * FROM pg.pg_parquet WHERE cat = ''rare'' OR id = 7');
+SET paimon_fdw.enable_file_index = off;
+SELECT pg_parts('SELECT * FROM pg.pg_parquet WHERE cat = ''rare''');
+SELECT count(*) FROM pg.pg_parquet WHERE cat = 'rare';
+RESET paimon_fdw.enable_file_index;
+-- every other row: the bitmap's rows are one range, nothing skipped
+SELECT pg_parts('SELECT * FROM pg.pg_parquet WHERE cat = ''a''');
+SELECT pg_same('SELECT * FROM pg.pg_parquet WHERE cat = ''a''');
 -- the unsorted column: its pages span every value, nothing pruned
 SELECT pg_parts('SELECT * FROM pg.pg_parquet WHERE u = 777');
 SELECT pg_same('SELECT * FROM pg.pg_parquet WHERE u = 777');

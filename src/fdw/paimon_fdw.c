@@ -49,7 +49,9 @@
 #include "utils/rel.h"
 
 #include "common/arena.h"
+#include "common/meta_cache.h"
 #include "lsm/table_read.h"
+#include "table/point_lookup.h"
 #include "table/scan_min_max.h"
 #include "table/split.h"
 #include "table/table.h"
@@ -80,6 +82,14 @@ enum FunnelIndex
 	FUNNEL_SPLITS,
 	FUNNEL_PUSHED_QUALS,
 	FUNNEL_RUNTIME_QUALS,		/* pushed with run-time values */
+	FUNNEL_LOOKUP,				/* point lookup: 0 none, 1 of constant keys, 2 of run-time keys */
+	FUNNEL_LOOKUP_KEYS,			/* constant keys: what the lookup found (lookup_path.c) */
+	FUNNEL_LOOKUP_BUCKET,		/* the one bucket, or -1 */
+	FUNNEL_LOOKUP_BUCKETS,		/* how many buckets (0: no fixed buckets) */
+	FUNNEL_LOOKUP_PROBED,
+	FUNNEL_LOOKUP_RANGE,
+	FUNNEL_LOOKUP_BLOOM,
+	FUNNEL_LOOKUP_READ,
 	FUNNEL_COUNT
 };
 
@@ -91,7 +101,8 @@ enum FdwScanPrivateIndex
 	FdwScanPrivateTableOid,		/* String: the foreign table's OID */
 	FdwScanPrivateCountOnly,	/* Boolean-ish String "1": count(*) pushed down */
 	FdwScanPrivateAggs,			/* per output column an IntList (AggKind, attnum) */
-	FdwScanPrivateAggSpec		/* aggregates computed on batches (agg_pushdown.c) */
+	FdwScanPrivateAggSpec,		/* aggregates computed on batches (agg_pushdown.c) */
+	FdwScanPrivateTopnSpec		/* ORDER BY ... LIMIT n on batches (topn_pushdown.c) */
 };
 
 /* What a column of a pushed-down aggregate row holds */
@@ -111,6 +122,10 @@ typedef struct PaimonFdwPlanState
 	PaimonFdwTableOptions opts;
 	Bitmapset  *attrs_used;
 	int64		funnel[FUNNEL_COUNT];
+	List	   *key_attnums;	/* point lookups: the trimmed primary key's columns */
+	int64		lookup_partitions;	/* partitions a constant lookup reads */
+	PmfdwLookupEstimate lookup_est;
+	int64		bytes_selected; /* of the selected files */
 } PaimonFdwPlanState;
 
 /*
@@ -152,11 +167,22 @@ typedef struct PaimonFdwScanState
 	bool		count_done;
 	List	   *aggs;			/* min/max/count(*) pushed down: FdwScanPrivateAggs */
 	PmfdwAggExec *agg_exec;		/* aggregates computed on batches, else NULL */
+	PmfdwTopnExec *topn_exec;	/* top-N kept on batches, else NULL */
 	pm_batch   *batch;
 	int64		row;			/* next row of batch */
 	bool		done;
 	int64		executed_plans; /* scans planned (first scan and rescans) */
 	pm_scan_stats executed;		/* their funnels, summed */
+	/* point lookups (lookup_path.c) */
+	bool		lookup_tried;	/* base_scan planned if the table has a key */
+	pm_scan    *base_scan;		/* the files of the snapshot, planned once per scan node */
+	const struct pm_predicate *key_filter;	/* of fs->scan when it is a lookup */
+	pm_point_lookup_stats lookups;	/* executed lookups, summed */
+	int64	   *key_rows;		/* rows of the batch with a looked-up key */
+	int64		nkey_rows;		/* -1: every row of the batch */
+	int64		key_rows_cap;
+	int64		cache_hits;		/* metadata cache lookups of this scan */
+	int64		cache_misses;
 } PaimonFdwScanState;
 
 /*
@@ -166,9 +192,9 @@ typedef struct PaimonFdwScanState
  * of the table (snapshot_pin.c), else the latest, which is then pinned.
  * Errors are reported.
  */
-static pm_table *
-open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io,
-		   const pm_table_version *version)
+pm_table *
+pmfdw_open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io,
+				 const pm_table_version *version)
 {
 	pm_table_open_options o = {0};
 	pm_table   *table;
@@ -305,6 +331,8 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	int			npushed;
 	int			nruntime;
 	ListCell   *lc;
+	double		metadata_rows;
+	bool		analyzed = baserel->tuples >= 0;	/* pg_class.reltuples, -1 before ANALYZE */
 
 	/* the plan state and its option strings live in the planner's context */
 	fpinfo->tableoid = foreigntableid;
@@ -316,7 +344,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	old = MemoryContextSwitchTo(cxt);
 	env = pmfdw_env_create(cxt);
 	io = pmfdw_fileio_create(cxt);
-	table = open_table(&fpinfo->opts, env, io, NULL);
+	table = pmfdw_open_table(&fpinfo->opts, env, io, NULL);
 	arena = pm_arena_create(env);
 	if (arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
@@ -335,6 +363,40 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	if (pm_table_scan_plan_with(table, pred, &options, &scan, &err) != PM_OK)
 		pmfdw_error(&err);
 	st = pm_scan_get_stats(scan);
+	if (pmfdw_enable_point_lookup && pmfdw_enable_pushdown && pm_scan_needs_merge(scan))
+	{
+		pm_scan    *lookup = NULL;
+		pm_point_lookup_stats ls = {0};
+
+		rel = table_open(foreigntableid, NoLock);
+		MemoryContextSwitchTo(old);	/* the planner's: the list outlives cxt */
+		fpinfo->key_attnums = pmfdw_lookup_key_attnums(rel, table);
+		MemoryContextSwitchTo(cxt);
+		table_close(rel, NoLock);
+		fpinfo->lookup_est.files_selected = st->files_selected;
+		fpinfo->lookup_est.rows_selected = st->rows_selected;
+		fpinfo->lookup_est.splits = st->splits;
+		fpinfo->lookup_est.partitions = st->partitions_selected;
+		if (fpinfo->key_attnums != NIL && pred != NULL &&
+			pm_point_lookup_plan(scan, pred, &lookup, &ls, &err) != PM_OK)
+			pmfdw_error(&err);
+		if (lookup != NULL)
+		{
+			/* the funnel of the files the lookup reads */
+			fpinfo->funnel[FUNNEL_LOOKUP] = 1;
+			fpinfo->funnel[FUNNEL_LOOKUP_KEYS] = ls.keys;
+			fpinfo->funnel[FUNNEL_LOOKUP_BUCKET] = ls.bucket;
+			fpinfo->funnel[FUNNEL_LOOKUP_BUCKETS] = ls.buckets;
+			fpinfo->funnel[FUNNEL_LOOKUP_PROBED] = ls.files_probed;
+			fpinfo->funnel[FUNNEL_LOOKUP_RANGE] = ls.key_range_rejects;
+			fpinfo->funnel[FUNNEL_LOOKUP_BLOOM] = ls.bloom_rejects;
+			fpinfo->funnel[FUNNEL_LOOKUP_READ] = ls.files_read;
+			pm_scan_free(scan);
+			scan = lookup;
+			st = pm_scan_get_stats(scan);
+			fpinfo->lookup_partitions = st->partitions_selected;
+		}
+	}
 	fpinfo->funnel[FUNNEL_SNAPSHOT] = pm_table_snapshot_id(table);
 	fpinfo->funnel[FUNNEL_FILES_TOTAL] = st->files_total;
 	fpinfo->funnel[FUNNEL_PRUNED_PARTITION] = st->files_pruned_partition;
@@ -346,6 +408,8 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	fpinfo->funnel[FUNNEL_SPLITS] = st->splits;
 	fpinfo->funnel[FUNNEL_PUSHED_QUALS] = npushed;
 	fpinfo->funnel[FUNNEL_RUNTIME_QUALS] = nruntime;
+	fpinfo->bytes_selected = st->bytes_selected;
+	metadata_rows = pmfdw_metadata_rows(root, baserel, foreigntableid, table, scan);
 	fpinfo->count_exact = count_is_exact(scan);
 	if (fpinfo->count_exact && baserel->baserestrictinfo == NIL)
 		fpinfo->minmax_exact = minmax_exact_attrs(root, baserel, foreigntableid, table, scan);
@@ -364,20 +428,15 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		pull_varattnos((Node *) ri->clause, baserel->relid, &fpinfo->attrs_used);
 	}
 
-	/*
-	 * Pruning and the quals' selectivity estimate the same rows: apply the
-	 * selectivity once, to the table's rows (those of the pruned files
-	 * estimated at the kept files' average), and never expect more than the
-	 * kept files hold.
-	 */
-	baserel->tuples = (double) fpinfo->funnel[FUNNEL_ROWS_SELECTED];
-	if (fpinfo->funnel[FUNNEL_FILES_SELECTED] > 0)
-		baserel->tuples *= (double) fpinfo->funnel[FUNNEL_FILES_TOTAL] /
-			fpinfo->funnel[FUNNEL_FILES_SELECTED];
-	baserel->rows = clamp_row_est(Min(baserel->tuples *
-									  clauselist_selectivity(root, baserel->baserestrictinfo,
-															 0, JOIN_INNER, NULL),
-									  (double) fpinfo->funnel[FUNNEL_ROWS_SELECTED]));
+	/* estimate.c: from the metadata until ANALYZE gives Postgres statistics */
+	pmfdw_set_rel_size(root, baserel, analyzed, fpinfo->funnel[FUNNEL_FILES_TOTAL],
+					   fpinfo->funnel[FUNNEL_FILES_SELECTED],
+					   fpinfo->funnel[FUNNEL_ROWS_SELECTED], metadata_rows);
+	/* a lookup finds at most one row per key and partition */
+	if (fpinfo->funnel[FUNNEL_LOOKUP] == 1)
+		baserel->rows = clamp_row_est(Min(baserel->rows,
+										  (double) fpinfo->funnel[FUNNEL_LOOKUP_KEYS] *
+										  Max(fpinfo->lookup_partitions, 1)));
 	baserel->fdw_private = fpinfo;
 }
 
@@ -389,6 +448,7 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 	Cost		startup = 10;
 	Cost		run;
 	ForeignPath *path;
+	int64		units;
 
 	/* decoding a column value costs less than a heap tuple's worth of work */
 	run = fpinfo->funnel[FUNNEL_ROWS_SELECTED] * (cpu_tuple_cost + 0.25 * cpu_operator_cost * ncols) +
@@ -406,16 +466,26 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 	path->path.parallel_safe = false;
 	add_path(baserel, (Path *) path);
 
+	/* lookup joins: a path per set of outer rels whose join clauses pin the key */
+	if (pmfdw_enable_point_lookup && fpinfo->funnel[FUNNEL_LOOKUP] == 0)
+	{
+		fpinfo->lookup_est.ncols = ncols;
+		pmfdw_add_lookup_paths(root, baserel, fpinfo->key_attnums, &fpinfo->lookup_est);
+	}
+
 	/*
-	 * A parallel scan: participants take data files (or merged splits) one
-	 * at a time. Worth it with several files; the leader's share shrinks as
+	 * A parallel scan: participants take units of work one at a time: data
+	 * files (or merged splits), and the row groups / stripes of files of at
+	 * least paimon_fdw.parallel_split_size (about one unit per that many
+	 * bytes). Worth it with several units; the leader's share shrinks as
 	 * workers are added, as in cost_seqscan.
 	 */
-	if (baserel->consider_parallel && fpinfo->funnel[FUNNEL_FILES_SELECTED] > 1 &&
-		max_parallel_workers_per_gather > 0)
+	units = fpinfo->funnel[FUNNEL_FILES_SELECTED];
+	if (pmfdw_parallel_split_size > 0)
+		units = Max(units, fpinfo->bytes_selected / ((int64) pmfdw_parallel_split_size * 1024));
+	if (baserel->consider_parallel && units > 1 && max_parallel_workers_per_gather > 0)
 	{
-		int			workers = (int) Min(fpinfo->funnel[FUNNEL_FILES_SELECTED] - 1,
-										max_parallel_workers_per_gather);
+		int			workers = (int) Min(units - 1, max_parallel_workers_per_gather);
 		double		divisor = workers;
 		double		leader = 1.0 - 0.3 * workers;
 		ForeignPath *pp;
@@ -443,18 +513,25 @@ paimonGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	bool		count_only = baserel->reloptkind == RELOPT_UPPER_REL;
 	List	   *aggs = NIL;
 	List	   *agg_spec = NIL;
+	List	   *topn_spec = NIL;
 	Index		scan_relid = baserel->relid;
+	int			lookup_kind = 0;
+	int			runtime_quals = 0;
 
 	if (count_only)
 	{
 		aggs = (List *) lsecond(best_path->fdw_private);
 		if (list_length(best_path->fdw_private) > 2)
 			agg_spec = (List *) lthird(best_path->fdw_private);
-		count_only = aggs == NIL && agg_spec == NIL;
-		/* count(*) answered from metadata: the plan produces the aggregates */
+		if (list_length(best_path->fdw_private) > 3)
+			topn_spec = (List *) lfourth(best_path->fdw_private);
+		count_only = aggs == NIL && agg_spec == NIL && topn_spec == NIL;
+		/* aggregates: the plan produces them; top-N: the columns of its rows */
 		fpinfo = (PaimonFdwPlanState *) linitial(best_path->fdw_private);
 		scan_relid = 0;
-		fdw_scan_tlist = add_to_flat_tlist(NIL, baserel->reltarget->exprs);
+		fdw_scan_tlist = add_to_flat_tlist(NIL, topn_spec != NIL ?
+										   pmfdw_topn_scan_vars(topn_spec) :
+										   baserel->reltarget->exprs);
 		scan_clauses = NIL;
 	}
 	else
@@ -474,15 +551,32 @@ paimonGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 		table_close(rel, NoLock);
 		/* every qual is rechecked locally: pruning is inexact */
 		scan_clauses = extract_actual_clauses(scan_clauses, false);
+		/* keys known when the scan runs: $1, an outer row (lookup join) */
+		if (pmfdw_enable_point_lookup && fpinfo->funnel[FUNNEL_LOOKUP] == 0 &&
+			pmfdw_quals_pin_key(scan_clauses, baserel->relid, fpinfo->key_attnums))
+			lookup_kind = 2;
+		/* a lookup join's key clauses take the outer row's values at each rescan */
+		if (lookup_kind == 2 && best_path->path.param_info != NULL)
+			runtime_quals = pmfdw_count_key_quals(best_path->path.param_info->ppi_clauses,
+												  baserel->relid, fpinfo->key_attnums);
 	}
 	for (int i = 0; i < FUNNEL_COUNT; i++)
-		funnel = lappend(funnel, makeString(psprintf(INT64_FORMAT, fpinfo->funnel[i])));
+	{
+		int64		v = fpinfo->funnel[i];
+
+		if (i == FUNNEL_LOOKUP && lookup_kind > 0)
+			v = lookup_kind;
+		else if (i == FUNNEL_RUNTIME_QUALS)
+			v += runtime_quals;
+		funnel = lappend(funnel, makeString(psprintf(INT64_FORMAT, v)));
+	}
 
 	return make_foreignscan(tlist, scan_clauses, scan_relid, NIL,
-							lappend(list_make5(retrieved, funnel,
-											   makeString(psprintf("%u", fpinfo->tableoid)),
-											   makeString(count_only ? "1" : "0"), aggs),
-									agg_spec),
+							lappend(lappend(list_make5(retrieved, funnel,
+													   makeString(psprintf("%u", fpinfo->tableoid)),
+													   makeString(count_only ? "1" : "0"), aggs),
+											agg_spec),
+									topn_spec),
 							fdw_scan_tlist, NIL, outer_plan);
 }
 
@@ -592,9 +686,42 @@ add_metadata_agg_path(PlannerInfo *root, UpperRelationKind stage,
 }
 
 /*
+ * add_topn_path
+ *		ORDER BY ... LIMIT n kept on batches when topn_pushdown.c can
+ *		(paimon_fdw.enable_topn_pushdown): a path of the ordered rel with
+ *		the query's sort order, returning at most n rows.
+ */
+static void
+add_topn_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
+{
+	PaimonFdwPlanState *fpinfo = input_rel->fdw_private;
+	double		rows = 1;
+	List	   *spec = pmfdw_topn_pushdown_spec(root, input_rel, fpinfo->tableoid,
+											   fpinfo->agg_info, &rows);
+	int			ncols = Max(bms_num_members(fpinfo->attrs_used), 1);
+	int64		selected = fpinfo->funnel[FUNNEL_ROWS_SELECTED];
+	Cost		cost;
+	ForeignPath *upper;
+
+	if (spec == NIL)
+		return;
+	/* decoding the columns and a comparison per row, no tuple per row */
+	cost = 10 + selected * 0.1 * cpu_operator_cost * (ncols + 1) +
+		fpinfo->funnel[FUNNEL_FILES_SELECTED] * 10.0;
+	output_rel->fdw_private = fpinfo;
+	upper = create_foreign_upper_path(root, output_rel, root->upper_targets[UPPERREL_ORDERED],
+									  rows, cost, cost + rows * cpu_tuple_cost,
+									  root->sort_pathkeys, NULL,
+									  list_make4(fpinfo, NIL, NIL, spec));
+	upper->path.parallel_safe = false;	/* as the plain scan: not in a worker */
+	add_path(output_rel, (Path *) upper);
+}
+
+/*
  * paimonGetForeignUpperPaths
  *		Aggregates from the metadata when it knows them, else computed on
- *		column batches when agg_pushdown.c can (paimon_fdw.enable_aggregate_pushdown).
+ *		column batches when agg_pushdown.c can (paimon_fdw.enable_aggregate_pushdown);
+ *		ORDER BY ... LIMIT n kept on batches (topn_pushdown.c).
  */
 static void
 paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
@@ -606,9 +733,15 @@ paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	int64		rows;
 	double		groups = 1;
 
-	if (!pmfdw_enable_aggregate_pushdown || stage != UPPERREL_GROUP_AGG ||
-		input_rel->reloptkind != RELOPT_BASEREL || fpinfo == NULL ||
+	if (input_rel->reloptkind != RELOPT_BASEREL || fpinfo == NULL ||
 		output_rel->fdw_private != NULL)
+		return;
+	if (stage == UPPERREL_ORDERED)
+	{
+		add_topn_path(root, input_rel, output_rel);
+		return;
+	}
+	if (!pmfdw_enable_aggregate_pushdown || stage != UPPERREL_GROUP_AGG)
 		return;
 	if (add_metadata_agg_path(root, stage, input_rel, output_rel))
 		return;
@@ -636,6 +769,15 @@ scan_table_oid(ForeignScan *plan)
 	return (Oid) strtoul(strVal(list_nth(plan->fdw_private, FdwScanPrivateTableOid)), NULL, 10);
 }
 
+/* FUNNEL_LOOKUP of the plan: 0 no point lookup, 1 constant keys, 2 run-time keys */
+static int64
+scan_lookup_kind(ForeignScan *plan)
+{
+	List	   *funnel = list_nth(plan->fdw_private, FdwScanPrivateFunnel);
+
+	return strtoll(strVal(list_nth(funnel, FUNNEL_LOOKUP)), NULL, 10);
+}
+
 static bool
 scan_count_only(ForeignScan *plan)
 {
@@ -656,6 +798,14 @@ scan_agg_spec(ForeignScan *plan)
 	return (List *) list_nth(plan->fdw_private, FdwScanPrivateAggSpec);
 }
 
+static List *
+scan_topn_spec(ForeignScan *plan)
+{
+	if (list_length(plan->fdw_private) <= FdwScanPrivateTopnSpec)
+		return NIL;
+	return (List *) list_nth(plan->fdw_private, FdwScanPrivateTopnSpec);
+}
+
 static char *
 funnel_text(int64 total, int64 partition, int64 bucket, int64 stats, int64 index, int64 read)
 {
@@ -666,6 +816,24 @@ funnel_text(int64 total, int64 partition, int64 bucket, int64 stats, int64 index
 }
 
 static void add_read_counts(pm_scan_stats *to, const pm_scan_stats *st);
+
+/* "bucket 1, 3 files probed, 1 outside key range, 0 bloom rejects" */
+static char *
+lookup_text(int64 keys, int64 bucket, int64 buckets, int64 probed, int64 range, int64 bloom)
+{
+	char	   *where;
+
+	if (buckets == 1 && bucket >= 0)
+		where = psprintf("bucket " INT64_FORMAT, bucket);
+	else if (buckets == 0)
+		where = pstrdup("every bucket");
+	else
+		where = psprintf(INT64_FORMAT " buckets", buckets);
+	return psprintf("%s%s, " INT64_FORMAT " files probed, " INT64_FORMAT
+					" outside key range, " INT64_FORMAT " bloom rejects",
+					keys == 1 ? "" : psprintf(INT64_FORMAT " keys, ", keys), where,
+					probed, range, bloom);
+}
 
 /* "3 of 40 read (37 pruned by statistics)" */
 static char *
@@ -697,6 +865,8 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	else if (scan_agg_spec(plan) != NIL)
 		ExplainPropertyText("Aggregate Pushdown", pmfdw_agg_pushdown_text(scan_agg_spec(plan)),
 							es);
+	else if (scan_topn_spec(plan) != NIL)
+		ExplainPropertyText("Top-N Pushdown", pmfdw_topn_pushdown_text(scan_topn_spec(plan)), es);
 	/* the funnel is a property of the snapshot: deterministic, so always shown */
 	ExplainPropertyInteger("Snapshot", NULL, v[FUNNEL_SNAPSHOT], es);
 	ExplainPropertyInteger("Pushed Filters", NULL, v[FUNNEL_PUSHED_QUALS], es);
@@ -708,6 +878,22 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 									v[FUNNEL_PRUNED_BUCKET], v[FUNNEL_PRUNED_STATS],
 									v[FUNNEL_PRUNED_INDEX], v[FUNNEL_FILES_SELECTED]), es);
 	ExplainPropertyInteger("Splits", NULL, v[FUNNEL_SPLITS], es);
+	if (v[FUNNEL_LOOKUP] == 1)
+		ExplainPropertyText("Point Lookup",
+							lookup_text(v[FUNNEL_LOOKUP_KEYS], v[FUNNEL_LOOKUP_BUCKET],
+										v[FUNNEL_LOOKUP_BUCKETS], v[FUNNEL_LOOKUP_PROBED],
+										v[FUNNEL_LOOKUP_RANGE], v[FUNNEL_LOOKUP_BLOOM]), es);
+	else if (v[FUNNEL_LOOKUP] == 2)
+		ExplainPropertyText("Point Lookup", "keys known at run time", es);
+	if (es->analyze && fs != NULL && fs->lookups.lookups > 0)
+		ExplainPropertyText("Point Lookups (executed)",
+							psprintf(INT64_FORMAT " lookups of " INT64_FORMAT " keys, "
+									 INT64_FORMAT " files probed, " INT64_FORMAT
+									 " outside key range, " INT64_FORMAT " bloom rejects, "
+									 INT64_FORMAT " read",
+									 fs->lookups.lookups, fs->lookups.keys,
+									 fs->lookups.files_probed, fs->lookups.key_range_rejects,
+									 fs->lookups.bloom_rejects, fs->lookups.files_read), es);
 	if (es->analyze && v[FUNNEL_RUNTIME_QUALS] > 0 && fs != NULL && fs->executed_plans > 0)
 	{
 		/* what the scans pruned with the parameters' values, summed over (re)scans */
@@ -751,6 +937,11 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										 rd.pages_total - rd.pages_pruned, rd.pages_total,
 										 rd.pages_pruned), es);
 	}
+	/* lookups depend on what earlier queries of the backend cached: a summary item */
+	if (es->analyze && es->summary && fs != NULL && pm_meta_cache_enabled())
+		ExplainPropertyText("Metadata Cache",
+							psprintf(INT64_FORMAT " hits, " INT64_FORMAT " misses",
+									 fs->cache_hits, fs->cache_misses), es);
 	if (es->costs)
 		ExplainPropertyInteger("Rows In Selected Files", NULL, v[FUNNEL_ROWS_SELECTED], es);
 	if (es->verbose)
@@ -779,7 +970,7 @@ bind_columns(PaimonFdwScanState *fs, Relation rel)
 }
 
 static void
-paimonBeginForeignScan(ForeignScanState *node, int eflags)
+begin_scan(ForeignScanState *node, int eflags)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	EState	   *estate = node->ss.ps.state;
@@ -801,7 +992,7 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	pmfdw_get_table_options(scan_table_oid(plan), &fs->opts);
 	fs->env = pmfdw_env_create(fs->cxt);
 	fs->io = pmfdw_fileio_create(fs->cxt);
-	fs->table = open_table(&fs->opts, fs->env, fs->io, NULL);
+	fs->table = pmfdw_open_table(&fs->opts, fs->env, fs->io, NULL);
 
 	if (scan_agg_spec(plan) != NIL)
 	{
@@ -810,6 +1001,16 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 		fs->agg_exec = pmfdw_agg_exec_begin(scan_agg_spec(plan), agg_rel, fs->table, &fs->scan,
 											fs->env, fs->cxt);
 		table_close(agg_rel, NoLock);
+		MemoryContextSwitchTo(old);
+		return;
+	}
+	if (scan_topn_spec(plan) != NIL)
+	{
+		Relation	topn_rel = table_open(scan_table_oid(plan), AccessShareLock);
+
+		fs->topn_exec = pmfdw_topn_exec_begin(scan_topn_spec(plan), topn_rel, fs->table,
+											  &fs->scan, fs->env, fs->cxt);
+		table_close(topn_rel, NoLock);
 		MemoryContextSwitchTo(old);
 		return;
 	}
@@ -879,9 +1080,39 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 									 pm_table_schema(fs->table)->row_type, arena, &node->ss.ps,
 									 &npushed, &nruntime);
 	pmfdw_scan_options(&options);
-	MemoryContextSwitchTo(fs->cxt);
 	pm_error_clear(&err);
-	if (pm_table_scan_plan_with(fs->table, pred, &options, &fs->scan, &err) != PM_OK)
+	fs->scan = NULL;
+	fs->key_filter = NULL;
+	if (!fs->lookup_tried && pred != NULL && pmfdw_enable_point_lookup &&
+		scan_lookup_kind(plan) > 0)
+	{
+		/*
+		 * A point lookup: the snapshot's files are planned once, with the
+		 * quals known without run-time values; each (re)scan keeps those
+		 * that may hold its keys.
+		 */
+		pm_predicate *static_pred = pred;
+
+		if (nruntime > 0)
+			static_pred = pmfdw_build_predicate(plan->scan.plan.qual, rel, plan->scan.scanrelid,
+												pm_table_schema(fs->table)->row_type, arena,
+												NULL, &npushed, &nruntime);
+		MemoryContextSwitchTo(fs->cxt);
+		if (pm_table_scan_plan_with(fs->table, static_pred, &options, &fs->base_scan,
+									&err) != PM_OK)
+			pmfdw_error(&err);
+		fs->lookup_tried = true;
+	}
+	MemoryContextSwitchTo(fs->cxt);
+	if (fs->base_scan != NULL && pred != NULL)
+	{
+		if (pm_point_lookup_plan(fs->base_scan, pred, &fs->scan, &fs->lookups, &err) != PM_OK)
+			pmfdw_error(&err);
+		if (fs->scan != NULL)
+			fs->key_filter = pm_point_lookup_key_filter(fs->scan);
+	}
+	if (fs->scan == NULL &&
+		pm_table_scan_plan_with(fs->table, pred, &options, &fs->scan, &err) != PM_OK)
 		pmfdw_error(&err);
 	pm_arena_destroy(arena);
 	MemoryContextDelete(pred_cxt);
@@ -896,7 +1127,10 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 	if (pm_table_read_open(fs->scan, fs->fields, fs->nfields, &fs->read, &err) != PM_OK)
 		pmfdw_error(&err);
 	if (fs->pstate != NULL)
+	{
 		pm_table_read_set_claim(fs->read, parallel_claim, fs);
+		pm_scan_set_part_units(fs->scan, (int64) pmfdw_parallel_split_size * 1024);
+	}
 	fs->started = true;
 	MemoryContextSwitchTo(old);
 }
@@ -1213,8 +1447,31 @@ aggregate_row(ForeignScanState *node, PaimonFdwScanState *fs, TupleTableSlot *sl
 	table_close(rel, NoLock);
 }
 
+/*
+ * A lookup's batch: the rows of a looked-up key (fs->key_rows), false if
+ * none. The merge hands over every key of the files it read; Postgres
+ * would drop the others after converting them.
+ */
+static bool
+select_key_rows(PaimonFdwScanState *fs)
+{
+	MemoryContext old = MemoryContextSwitchTo(fs->cxt);
+
+	if (fs->batch->nrows > fs->key_rows_cap)
+	{
+		if (fs->key_rows)
+			pfree(fs->key_rows);
+		fs->key_rows = MemoryContextAllocHuge(fs->cxt, sizeof(int64) * fs->batch->nrows);
+		fs->key_rows_cap = fs->batch->nrows;
+	}
+	fs->nkey_rows = pmfdw_lookup_rows(fs->env, fs->key_filter, pm_table_schema(fs->table)->row_type,
+									  fs->batch, fs->fields, fs->nfields, fs->key_rows);
+	MemoryContextSwitchTo(old);
+	return fs->nkey_rows != 0;
+}
+
 static TupleTableSlot *
-paimonIterateForeignScan(ForeignScanState *node)
+iterate_scan(ForeignScanState *node)
 {
 	PaimonFdwScanState *fs = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
@@ -1224,6 +1481,8 @@ paimonIterateForeignScan(ForeignScanState *node)
 	ExecClearTuple(slot);
 	if (fs->agg_exec != NULL)
 		return pmfdw_agg_exec_next(fs->agg_exec, slot) ? ExecStoreVirtualTuple(slot) : slot;
+	if (fs->topn_exec != NULL)
+		return pmfdw_topn_exec_next(fs->topn_exec, slot) ? ExecStoreVirtualTuple(slot) : slot;
 	if (!fs->started && !fs->count_only)
 		start_read(node, fs);
 	if (fs->count_only)
@@ -1247,7 +1506,8 @@ paimonIterateForeignScan(ForeignScanState *node)
 		fs->count_done = true;
 		return ExecStoreVirtualTuple(slot);
 	}
-	while (!fs->done && (fs->batch == NULL || fs->row >= fs->batch->nrows))
+	while (!fs->done && (fs->batch == NULL ||
+						 fs->row >= (fs->nkey_rows >= 0 ? fs->nkey_rows : fs->batch->nrows)))
 	{
 		pm_error	err;
 		MemoryContext old;
@@ -1259,15 +1519,18 @@ paimonIterateForeignScan(ForeignScanState *node)
 			pmfdw_error(&err);
 		MemoryContextSwitchTo(old);
 		fs->row = 0;
+		fs->nkey_rows = -1;
 		if (fs->batch == NULL)
 			fs->done = true;
+		else if (fs->key_filter != NULL && !select_key_rows(fs))
+			continue;			/* no row of a looked-up key: not even converted */
 		else
 			convert_batch(fs);
 	}
 	if (fs->done)
 		return slot;
 
-	row = fs->row++;
+	row = fs->nkey_rows >= 0 ? fs->key_rows[fs->row++] : fs->row++;
 	if (fs->nfields < natts)
 		memset(slot->tts_isnull, true, sizeof(bool) * natts);
 	for (int i = 0; i < fs->nfields; i++)
@@ -1278,6 +1541,45 @@ paimonIterateForeignScan(ForeignScanState *node)
 		slot->tts_isnull[a] = fs->col_nulls[i][row];
 	}
 	return ExecStoreVirtualTuple(slot);
+}
+
+/*
+ * Begin and iterate, counting the metadata cache lookups they make (the
+ * table's metadata, manifests and footers) for EXPLAIN ANALYZE.
+ */
+static void
+count_cache_lookups(ForeignScanState *node, const pm_meta_cache_stats *before)
+{
+	PaimonFdwScanState *fs = node->fdw_state;
+	pm_meta_cache_stats after;
+
+	if (fs == NULL)
+		return;
+	pm_meta_cache_get_stats(&after);
+	fs->cache_hits += after.hits - before->hits;
+	fs->cache_misses += after.misses - before->misses;
+}
+
+static void
+paimonBeginForeignScan(ForeignScanState *node, int eflags)
+{
+	pm_meta_cache_stats before;
+
+	pm_meta_cache_get_stats(&before);
+	begin_scan(node, eflags);
+	count_cache_lookups(node, &before);
+}
+
+static TupleTableSlot *
+paimonIterateForeignScan(ForeignScanState *node)
+{
+	pm_meta_cache_stats before;
+	TupleTableSlot *slot;
+
+	pm_meta_cache_get_stats(&before);
+	slot = iterate_scan(node);
+	count_cache_lookups(node, &before);
+	return slot;
 }
 
 /* Add what reading the scan's files pruned inside them to fs->executed. */
@@ -1303,6 +1605,7 @@ close_scan(PaimonFdwScanState *fs)
 		pm_scan_free(fs->scan);
 	}
 	fs->scan = NULL;
+	fs->key_filter = NULL;
 }
 
 static void
@@ -1315,13 +1618,18 @@ paimonReScanForeignScan(ForeignScanState *node)
 		pmfdw_agg_exec_rescan(fs->agg_exec);
 		return;
 	}
+	if (fs->topn_exec != NULL)
+	{
+		pmfdw_topn_exec_rescan(fs->topn_exec);
+		return;
+	}
 	if (fs->count_only)
 	{
 		fs->count_done = false;
 		return;
 	}
 	close_scan(fs);
-	fs->started = false;		/* re-planned at the next row */
+	fs->started = false;		/* re-planned (or looked up) at the next row */
 	fs->claimed = -1;
 	fs->batch = NULL;
 	fs->row = 0;
@@ -1382,7 +1690,7 @@ paimonInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void *co
 
 		pm_table_close(fs->table);
 		fs->table = NULL;
-		fs->table = open_table(&fs->opts, fs->env, fs->io, &ps->version);
+		fs->table = pmfdw_open_table(&fs->opts, fs->env, fs->io, &ps->version);
 		bind_columns(fs, node->ss.ss_currentRelation);
 		MemoryContextSwitchTo(old);
 	}
@@ -1397,6 +1705,8 @@ paimonEndForeignScan(ForeignScanState *node)
 	if (fs == NULL)
 		return;
 	close_scan(fs);
+	pm_scan_free(fs->base_scan);
+	fs->base_scan = NULL;
 	pm_table_close(fs->table);
 	MemoryContextDelete(fs->cxt);
 	node->fdw_state = NULL;
@@ -1410,6 +1720,7 @@ paimon_fdw_handler(PG_FUNCTION_ARGS)
 	FdwRoutine *routine = makeNode(FdwRoutine);
 
 	routine->GetForeignRelSize = paimonGetForeignRelSize;
+	routine->AnalyzeForeignTable = paimonAnalyzeForeignTable;
 	routine->GetForeignPaths = paimonGetForeignPaths;
 	routine->GetForeignPlan = paimonGetForeignPlan;
 	routine->ExplainForeignScan = paimonExplainForeignScan;

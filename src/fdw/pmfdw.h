@@ -21,6 +21,7 @@
 #include "nodes/pg_list.h"
 #include "table/table.h"
 #include "executor/tuptable.h"
+#include "foreign/fdwapi.h"
 #include "utils/rel.h"
 
 /* ---- options.c ---- */
@@ -41,6 +42,37 @@ extern int64 pmfdw_parse_snapshot_id(const char *value);
 /* ERROR (42602) unless name may become one path component. */
 extern void pmfdw_check_name(const char *kind, const char *name);
 extern int64 pmfdw_parse_timestamp_millis(const char *value);
+
+/*
+ * Open the table a foreign table names (paimon_fdw.c): at version when
+ * given, else the pinned or latest version, or the snapshot its options
+ * ask for. Errors are reported.
+ */
+extern pm_table *pmfdw_open_table(const PaimonFdwTableOptions *opts, pm_env *env,
+								  pm_fileio *io, const pm_table_version *version);
+
+/* ---- estimate.c: row estimates and ANALYZE ---- */
+struct PlannerInfo;
+struct RelOptInfo;
+
+/*
+ * Rows of the planned scan that the quals keep: those pushed with constants
+ * estimated from the files' statistics (scan_estimate.h), the others at
+ * Postgres' selectivity; -1 when no qual is pushed.
+ */
+extern double pmfdw_metadata_rows(struct PlannerInfo *root, struct RelOptInfo *baserel,
+								  Oid foreigntableid, pm_table *table, pm_scan *scan);
+
+/*
+ * Set baserel->tuples and ->rows: without ANALYZE statistics (analyzed
+ * false) metadata_rows when known, else Postgres' selectivity of the quals.
+ */
+extern void pmfdw_set_rel_size(struct PlannerInfo *root, struct RelOptInfo *baserel,
+							   bool analyzed, int64 files_total, int64 files_selected,
+							   int64 rows_selected, double metadata_rows);
+
+extern bool paimonAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
+									  BlockNumber *totalpages);
 
 /* ---- snapshot_pin.c: one version of a table per statement / transaction ---- */
 /* The version this statement or transaction reads of table_path, or NULL. */
@@ -230,6 +262,30 @@ extern struct pm_predicate *pmfdw_exact_predicate(List *quals, Relation rel, Ind
 												  const pm_type *row_type,
 												  struct pm_arena *arena);
 
+/* ---- lookup_path.c: point lookups and lookup joins ---- */
+struct PlannerInfo;
+struct RelOptInfo;
+
+/* What a lookup's cost is estimated from (the scan planned with constants). */
+typedef struct PmfdwLookupEstimate
+{
+	int64		files_selected;
+	int64		rows_selected;
+	int64		splits;
+	int64		partitions;
+	int			ncols;
+} PmfdwLookupEstimate;
+
+extern List *pmfdw_lookup_key_attnums(Relation rel, pm_table *table);
+extern bool pmfdw_quals_pin_key(List *quals, Index relid, List *key_attnums);
+extern int	pmfdw_count_key_quals(List *quals, Index relid, List *key_attnums);
+extern void pmfdw_add_lookup_paths(struct PlannerInfo *root, struct RelOptInfo *baserel,
+								   List *key_attnums, const PmfdwLookupEstimate *est);
+extern int64 pmfdw_lookup_rows(const pm_env *env, const struct pm_predicate *key_filter,
+							   const pm_type *row_type, const pm_batch *b, const int *fields,
+							   int nfields, int64 *rows);
+extern bool pmfdw_filter_fields_present(const struct pm_predicate *p, const int *col_of_field);
+
 /* ---- guc.c ---- */
 extern bool pmfdw_enable_pushdown;
 extern bool pmfdw_enable_stats_pruning;
@@ -238,6 +294,9 @@ extern bool pmfdw_enable_row_group_pruning;
 extern bool pmfdw_enable_page_index;
 extern int	pmfdw_write_batch_size;
 extern bool pmfdw_enable_aggregate_pushdown;
+extern bool pmfdw_enable_point_lookup;
+extern bool pmfdw_enable_topn_pushdown;
+extern int	pmfdw_parallel_split_size;	/* kB, 0: files are units */
 
 extern void pmfdw_guc_init(void);
 extern void pmfdw_scan_options(pm_scan_options *options);
@@ -270,5 +329,34 @@ extern PmfdwAggExec *pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *ta
 /* Fill slot's values with the next result row; false after the last. */
 extern bool pmfdw_agg_exec_next(PmfdwAggExec *ex, struct TupleTableSlot *slot);
 extern void pmfdw_agg_exec_rescan(PmfdwAggExec *ex);
+/* Whether the rel's quals are none or all evaluated exactly on batches. */
+extern bool pmfdw_agg_rel_quals_exact(const PmfdwAggRelInfo *info);
+/*
+ * A pm_type standing for the attribute's Paimon type (id and precision
+ * only) when the column maps to it exactly; false otherwise.
+ */
+extern bool pmfdw_agg_rel_attr_type(const PmfdwAggRelInfo *info, AttrNumber attnum,
+									pm_type *t);
+
+/* ---- topn_pushdown.c: ORDER BY ... LIMIT n kept on batches ---- */
+typedef struct PmfdwTopnExec PmfdwTopnExec;
+
+/*
+ * The spec of a top-N of input_rel (UPPERREL_ORDERED) the core can keep,
+ * or NIL; *rows: the estimated result rows.
+ */
+extern List *pmfdw_topn_pushdown_spec(struct PlannerInfo *root, struct RelOptInfo *input_rel,
+									  Oid relid, const PmfdwAggRelInfo *info, double *rows);
+/* "c DESC NULLS LAST, a LIMIT 10" */
+extern const char *pmfdw_topn_pushdown_text(List *spec);
+/* The Vars the scan returns (its fdw_scan_tlist, flattened). */
+extern List *pmfdw_topn_scan_vars(List *spec);
+/* Plans the scan (*scan, the caller frees it) with the spec's quals. */
+extern PmfdwTopnExec *pmfdw_topn_exec_begin(List *spec, Relation rel, pm_table *table,
+											pm_scan **scan, pm_env *env,
+											MemoryContext parent);
+/* Fill slot's values with the next row in order; false after the last. */
+extern bool pmfdw_topn_exec_next(PmfdwTopnExec *ex, struct TupleTableSlot *slot);
+extern void pmfdw_topn_exec_rescan(PmfdwTopnExec *ex);
 
 #endif							/* PMFDW_H */

@@ -30,6 +30,7 @@
 #include <strings.h>
 
 #include "index/file_index.h"
+#include "index/index_rows.h"
 #include "row/binary_row.h"
 #include "row/bucket.h"
 #include "table/index_manifest.h"
@@ -85,47 +86,71 @@ typedef struct bucket_filter
  * With "k = const" for every bucket-key field (default bucket function),
  * the one bucket of each bucket count that can hold matches (§10).
  */
+/*
+ * The bucket-key fields (option bucket-key, else the trimmed primary key)
+ * as table field indexes, when the default bucket function assigns buckets;
+ * false otherwise (or when a name is unknown).
+ */
+bool
+pm_table_bucket_key_fields(const pm_table *t, int *idx, int max, int *n)
+{
+	const pm_schema *s = t->schema;
+	const char *keys = pm_schema_option(s, "bucket-key");
+	const char *func = pm_schema_option(s, "bucket-function.type");
+	int			nkeys = 0;
+
+	*n = 0;
+	if (func != NULL && strcasecmp(func, "default") != 0)
+		return false;
+	if (keys != NULL)
+	{
+		const char *p = keys;
+
+		while (*p)
+		{
+			const char *end = strchr(p, ',');
+			size_t		len = end ? (size_t) (end - p) : strlen(p);
+			char		name[256];
+
+			if (len == 0 || len >= sizeof(name) || nkeys >= max)
+				return false;
+			memcpy(name, p, len);
+			name[len] = '\0';
+			idx[nkeys] = pm_type_field_index(s->row_type, name);
+			if (idx[nkeys] < 0)
+				return false;
+			nkeys++;
+			p = end ? end + 1 : p + len;
+		}
+	}
+	else
+	{
+		if (t->ntrimmed_pk > max)
+			return false;
+		for (int i = 0; i < t->ntrimmed_pk; i++)
+			idx[nkeys++] = t->trimmed_pk[i];
+	}
+	*n = nkeys;
+	return nkeys > 0;
+}
+
+/*
+ * With "k = const" for every bucket-key field (default bucket function),
+ * the one bucket of each bucket count that can hold matches (§10).
+ */
 static pm_code
 bucket_filter_init(pm_scan *scan, const pm_predicate *filter, bucket_filter **out,
 				   pm_error *err)
 {
 	pm_table   *t = scan->table;
 	const pm_schema *s = t->schema;
-	const char *keys = pm_schema_option(s, "bucket-key");
-	const char *func = pm_schema_option(s, "bucket-function.type");
 	int			nkeys = 0;
 	int			idx[64];
 	pm_field   *fields;
 	bucket_filter *bf;
 
 	*out = NULL;
-	if (filter == NULL || (func != NULL && strcasecmp(func, "default") != 0))
-		return PM_OK;
-	if (keys != NULL)
-	{
-		const char *p = keys;
-
-		while (*p && nkeys < 64)
-		{
-			const char *end = strchr(p, ',');
-			size_t		len = end ? (size_t) (end - p) : strlen(p);
-			char		name[256];
-
-			if (len == 0 || len >= sizeof(name))
-				return PM_OK;
-			memcpy(name, p, len);
-			name[len] = '\0';
-			idx[nkeys] = pm_type_field_index(s->row_type, name);
-			if (idx[nkeys] < 0)
-				return PM_OK;
-			nkeys++;
-			p = end ? end + 1 : p + len;
-		}
-	}
-	else
-		for (int i = 0; i < t->ntrimmed_pk && i < 64; i++)
-			idx[nkeys++] = t->trimmed_pk[i];
-	if (nkeys == 0)
+	if (filter == NULL || !pm_table_bucket_key_fields(t, idx, 64, &nkeys))
 		return PM_OK;
 	bf = pm_arena_zalloc(scan->arena, sizeof(bucket_filter));
 	fields = pm_arena_zalloc(scan->arena, sizeof(pm_field) * nkeys);
@@ -250,7 +275,8 @@ manifest_may_match(pm_scan *scan, const pm_manifest_file_meta *m, const pm_predi
  * entry counts go to *skipped_adds / *skipped_deletes for the funnel.
  */
 static pm_code
-read_manifests(pm_scan *scan, const char *list_name, const pm_predicate *filter,
+read_manifests(pm_scan *scan, const char *list_name, int64_t list_size,
+			   const pm_predicate *filter,
 			   pm_manifest_entry **entries, int *count, int *cap,
 			   int64_t *skipped_adds, int64_t *skipped_deletes, pm_error *err)
 {
@@ -264,7 +290,8 @@ read_manifests(pm_scan *scan, const char *list_name, const pm_predicate *filter,
 
 	if (path == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	PM_TRY(pm_manifest_list_read(t->env, t->io, path, scan->arena, &metas, &n, err));
+	PM_TRY(pm_manifest_list_read_cached(t->env, t->io, path, list_size, scan->arena, &metas, &n,
+										err));
 	if (filter != NULL && !scan->needs_merge && t->npartition > 0 &&
 		scan->options.prune_partitions)
 	{
@@ -294,8 +321,8 @@ read_manifests(pm_scan *scan, const char *list_name, const pm_predicate *filter,
 		if (mpath == NULL)
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		else
-			rc = pm_manifest_entries_read(t->env, t->io, mpath, scan->arena, entries, count,
-										  cap, err);
+			rc = pm_manifest_entries_read_cached(t->env, t->io, mpath, metas[i].file_size,
+												 scan->arena, entries, count, cap, err);
 		scan->stats.manifests_read++;
 	}
 	pm_arena_destroy(tmp);
@@ -812,6 +839,119 @@ index_rows(index_ask *ia, const pm_predicate *p, pm_file_index_result *out, pm_e
 	return PM_OK;
 }
 
+/* Remember the rows the indexes leave in file f (see pm_scan_file_rows). */
+static pm_code
+keep_file_rows(pm_scan *scan, const pm_data_file_meta *f, const roaring_bitmap_t *rows,
+			   pm_error *err)
+{
+	const pm_row_selection *sel;
+
+	if (!pm_index_rows_selection(rows, f->row_count, PM_INDEX_ROWS_MAX_GAP, scan->arena, &sel))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (sel == NULL)
+		return PM_OK;
+	if (!pm_arena_array_grow(scan->arena, (void **) &scan->file_rows, &scan->file_rows_cap,
+							 scan->nfile_rows, sizeof(pm_file_rows), INT32_MAX / 2))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	scan->file_rows[scan->nfile_rows].file = f;
+	scan->file_rows[scan->nfile_rows].rows = sel;
+	scan->nfile_rows++;
+	return PM_OK;
+}
+
+static int
+cmp_file_rows(const void *pa, const void *pb)
+{
+	uintptr_t	a = (uintptr_t) ((const pm_file_rows *) pa)->file;
+	uintptr_t	b = (uintptr_t) ((const pm_file_rows *) pb)->file;
+
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const pm_row_selection *
+pm_scan_file_rows(const pm_scan *scan, const pm_data_file_meta *file)
+{
+	pm_file_rows key;
+	const pm_file_rows *hit;
+
+	if (scan == NULL || scan->nfile_rows == 0)
+		return NULL;
+	key.file = file;
+	hit = bsearch(&key, scan->file_rows, (size_t) scan->nfile_rows, sizeof(pm_file_rows),
+				  cmp_file_rows);
+	return hit != NULL ? hit->rows : NULL;
+}
+
+/* The name of f's .index sidecar among its extra files (index), or -1. */
+static int
+sidecar_index(const pm_data_file_meta *f)
+{
+	size_t		flen = strlen(f->file_name);
+
+	for (int i = 0; i < f->nextra_files; i++)
+	{
+		const char *x = f->extra_files[i];
+
+		if (strncmp(x, f->file_name, flen) == 0 && strcmp(x + flen, ".index") == 0)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Ask a file's indexes (embedded, else the .index sidecar at sidecar_path,
+ * NULL if it has none) whether filter can match; *pruned when they prove
+ * not.
+ */
+static pm_code
+file_index_prune(pm_scan *scan, const pm_predicate *filter, const pm_data_file_meta *f,
+				 const char *sidecar_path, pm_arena *tmp, bool keep_rows, bool *pruned,
+				 pm_error *err)
+{
+	pm_table   *t = scan->table;
+	index_ask	ia;
+	pm_code		rc;
+
+	*pruned = false;
+	memset(&ia, 0, sizeof(ia));
+	ia.scan = scan;
+	/* Java: indexes of primary-key tables only with deletion vectors */
+	ia.all_fields = !scan->needs_merge ||
+		(option_true(t->schema, "deletion-vectors.enabled") &&
+		 !option_true(t->schema, "deletion-vectors.merge-on-read"));
+	PM_TRY(pm_table_schema_by_id(t, f->schema_id, &ia.file_schema, err));
+	if (f->embedded_file_index != NULL)
+		rc = pm_file_index_open(t->env, f->embedded_file_index,
+								(size_t) f->embedded_file_index_len, &ia.fi, err);
+	else if (sidecar_path != NULL)
+		rc = open_sidecar(&ia, filter, sidecar_path, tmp, err);
+	else
+		return PM_OK;
+	if (rc == PM_OK)
+	{
+		pm_file_index_result r;
+
+		rc = index_rows(&ia, filter, &r, err);
+		*pruned = rc == PM_OK && r.skip;
+		/* rows of a kept file: a selection for its reader (page skipping) */
+		if (keep_rows && rc == PM_OK && !r.skip && r.rows != NULL && scan->options.prune_pages)
+			rc = keep_file_rows(scan, f, r.rows, err);
+		pm_file_index_result_clear(&r);
+		pm_file_index_free(ia.fi);
+	}
+	if (rc != PM_OK && err->path[0] == '\0')
+		snprintf(err->path, sizeof(err->path), "%s", f->file_name);
+	return rc;
+}
+
+static bool
+file_index_read_enabled(const pm_table *t)
+{
+	const char *v = pm_schema_option(t->schema, "file-index.read.enabled");
+
+	return v == NULL || strcasecmp(v, "false") != 0;
+}
+
 /*
  * Ask a kept file's indexes (embedded, else the .index sidecar next to the
  * data file) whether the filter can match; *pruned when they prove not.
@@ -822,39 +962,17 @@ index_prune(pm_scan *scan, prune_state *ps, const pm_manifest_entry *e, const pm
 {
 	pm_table   *t = scan->table;
 	const pm_data_file_meta *f = &e->file;
-	const char *v = pm_schema_option(t->schema, "file-index.read.enabled");
-	const uint8_t *bytes = f->embedded_file_index;
-	size_t		len = (size_t) f->embedded_file_index_len;
-	index_ask	ia;
-	pm_code		rc;
+	char	   *path = NULL;
+	int			sidecar;
 
 	*pruned = false;
-	if (v != NULL && strcasecmp(v, "false") == 0)
+	if (!file_index_read_enabled(t) || !has_index_leaf(ps->filter))
 		return PM_OK;
-	if (!has_index_leaf(ps->filter))
-		return PM_OK;
-	memset(&ia, 0, sizeof(ia));
-	ia.scan = scan;
-	/* Java: indexes of primary-key tables only with deletion vectors */
-	ia.all_fields = !scan->needs_merge ||
-		(option_true(t->schema, "deletion-vectors.enabled") &&
-		 !option_true(t->schema, "deletion-vectors.merge-on-read"));
-	PM_TRY(pm_table_schema_by_id(t, f->schema_id, &ia.file_schema, err));
-	if (bytes == NULL)
+	if (f->embedded_file_index == NULL)
 	{
-		const char *sidecar = NULL;
 		const char *dir;
-		char	   *path;
-		size_t		flen = strlen(f->file_name);
 
-		for (int i = 0; i < f->nextra_files; i++)
-		{
-			const char *x = f->extra_files[i];
-
-			if (strncmp(x, f->file_name, flen) == 0 && strcmp(x + flen, ".index") == 0)
-				sidecar = x;
-		}
-		if (sidecar == NULL)
+		if ((sidecar = sidecar_index(f)) < 0)
 			return PM_OK;
 		if (f->external_path != NULL)
 		{
@@ -867,24 +985,29 @@ index_prune(pm_scan *scan, prune_state *ps, const pm_manifest_entry *e, const pm
 		}
 		else
 			PM_TRY(bucket_path(scan, e, pv, ps->tmp, &dir, err));
-		if ((path = pm_arena_sprintf(ps->tmp, "%s/%s", dir, sidecar)) == NULL)
+		if ((path = pm_arena_sprintf(ps->tmp, "%s/%s", dir, f->extra_files[sidecar])) == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		rc = open_sidecar(&ia, ps->filter, path, ps->tmp, err);
 	}
-	else
-		rc = pm_file_index_open(t->env, bytes, len, &ia.fi, err);
-	if (rc == PM_OK)
-	{
-		pm_file_index_result r;
+	return file_index_prune(scan, ps->filter, f, path, ps->tmp, true, pruned, err);
+}
 
-		rc = index_rows(&ia, ps->filter, &r, err);
-		*pruned = rc == PM_OK && r.skip;
-		pm_file_index_result_clear(&r);
-		pm_file_index_free(ia.fi);
-	}
-	if (rc != PM_OK && err->path[0] == '\0')
-		snprintf(err->path, sizeof(err->path), "%s", f->file_name);
-	return rc;
+pm_code
+pm_scan_file_index_skips(pm_scan *scan, const pm_predicate *filter,
+						 const pm_data_file_meta *f, pm_arena *tmp, bool *skips,
+						 pm_error *err)
+{
+	int			sidecar;
+
+	*skips = false;
+	if (!scan->options.prune_file_index || !file_index_read_enabled(scan->table) ||
+		filter == NULL || !has_index_leaf(filter))
+		return PM_OK;
+	sidecar = f->embedded_file_index == NULL ? sidecar_index(f) : -1;
+	if (f->embedded_file_index == NULL && (sidecar < 0 || f->extra_file_paths == NULL))
+		return PM_OK;
+	return file_index_prune(scan, filter, f,
+							sidecar >= 0 ? f->extra_file_paths[sidecar] : NULL, tmp, false,
+							skips, err);
 }
 
 /* Batch-scan visibility (§6.4): postpone buckets; level 0 with DV / first-row. */
@@ -978,9 +1101,11 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 	memset(&ps, 0, sizeof(ps));
 	ps.filter = filter;
 	PM_TRY(bucket_filter_init(scan, filter, &ps.bucket, err));
-	PM_TRY(read_manifests(scan, t->snapshot->base_manifest_list, filter, &entries, &count, &cap,
+	PM_TRY(read_manifests(scan, t->snapshot->base_manifest_list,
+						  t->snapshot->base_manifest_list_size, filter, &entries, &count, &cap,
 						  &skipped_adds, &skipped_deletes, err));
-	PM_TRY(read_manifests(scan, t->snapshot->delta_manifest_list, filter, &entries, &count, &cap,
+	PM_TRY(read_manifests(scan, t->snapshot->delta_manifest_list,
+						  t->snapshot->delta_manifest_list_size, filter, &entries, &count, &cap,
 						  &skipped_adds, &skipped_deletes, err));
 	PM_TRY(pm_manifest_entries_merge(entries, count, scan->arena, &live, &nlive, err));
 	if (skipped_adds > 0 || skipped_deletes > 0)
@@ -1019,6 +1144,9 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 	if (rc != PM_OK)
 		return rc;
 	qsort(sel, nsel, sizeof(selected_file), cmp_selected);
+	if (scan->nfile_rows > 1)
+		qsort(scan->file_rows, (size_t) scan->nfile_rows, sizeof(pm_file_rows),
+			  cmp_file_rows);
 	PM_TRY(build_splits(scan, sel, nsel, values_of, err));
 	PM_TRY(attach_deletion_vectors(scan, err));
 	for (int i = 0; i < scan->nsplits; i++)
@@ -1075,14 +1203,46 @@ predicate_copy(pm_arena *arena, const pm_predicate *p, const pm_type *row, int d
 	return c;
 }
 
+pm_predicate *
+pm_predicate_copy(pm_arena *arena, const pm_predicate *p, const pm_type *row)
+{
+	return predicate_copy(arena, p, row, 0);
+}
+
 void
 pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out)
 {
 	out->pred = scan->filter;
+	out->scan = scan;
 	out->parts = scan->options.prune_row_groups;
 	out->pages = scan->options.prune_pages;
 	out->value_fields = value_fields;
 	out->counts = &scan->stats;
+	out->keep = value_fields && scan->options.prune_row_groups ? scan->part_keep : NULL;
+	out->keep_ctx = scan->part_keep_ctx;
+	out->claim = NULL;
+	out->claim_ctx = NULL;
+	out->unit = NULL;
+}
+
+void
+pm_scan_set_part_keep(pm_scan *scan, pm_part_keep_fn fn, void *ctx)
+{
+	scan->part_keep = fn;
+	scan->part_keep_ctx = ctx;
+}
+
+void
+pm_scan_set_part_units(pm_scan *scan, int64_t min_file_bytes)
+{
+	scan->part_unit_bytes = min_file_bytes > 0 ? min_file_bytes : 0;
+}
+
+bool
+pm_scan_file_has_part_units(const pm_scan *scan, const pm_data_file_meta *file)
+{
+	return scan->part_unit_bytes > 0 && file->format != PM_FORMAT_AVRO &&
+		file->file_size >= scan->part_unit_bytes;
 }
 
 pm_code

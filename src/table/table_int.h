@@ -46,7 +46,22 @@ struct pm_scan
 	bool		has_deletion_vectors;	/* some selected file has a DV */
 	pm_scan_options options;	/* pruning stages in use */
 	const pm_predicate *filter; /* copy of the planning filter (in arena) */
+	const pm_predicate *key_filter; /* point lookups: the keys (point_lookup.h) */
+	/* rows the file indexes leave in kept files, sorted by file (pm_scan_file_rows) */
+	int			nfile_rows;
+	int			file_rows_cap;
+	struct pm_file_rows *file_rows;
+	pm_part_keep_fn part_keep;	/* pm_scan_set_part_keep, or NULL */
+	void	   *part_keep_ctx;
+	int64_t		part_unit_bytes;	/* pm_scan_set_part_units; 0: files are units */
 };
+
+/* The row selection of one kept data file (file-index row bitmaps). */
+typedef struct pm_file_rows
+{
+	const pm_data_file_meta *file;
+	const pm_row_selection *rows;
+} pm_file_rows;
 
 /* "<prefix><decimal long>" -> id (schema.c); false if not of that form. */
 extern bool pm_versioned_name_id(const char *name, const char *prefix, int64_t *id);
@@ -77,5 +92,29 @@ extern pm_code pm_metadata_file_scan(const pm_env *env, pm_fileio *io, const cha
  */
 extern bool pm_arena_array_grow(pm_arena *arena, void **array, int *cap, int n,
 								size_t elem_size, int max_elems);
+
+/*
+ * The bucket-key fields (bucket-key option, else the trimmed primary key)
+ * as table field indexes, at most max; false when the table's bucket
+ * function is not the default one or a name is unknown (scan_plan.c).
+ */
+extern bool pm_table_bucket_key_fields(const pm_table *t, int *idx, int max, int *n);
+
+/*
+ * Whether a planned file's indexes (embedded, or its resolved .index
+ * sidecar) prove that filter matches no row (*skips), under the same rules
+ * as planning: key fields only for files that are merged, nothing when the
+ * scan's file-index stage is off (scan_plan.c).
+ */
+extern pm_code pm_scan_file_index_skips(pm_scan *scan, const pm_predicate *filter,
+										const pm_data_file_meta *f, pm_arena *tmp,
+										bool *skips, pm_error *err);
+
+/*
+ * A deep copy of p in arena (literals' bytes included), NULL on
+ * out-of-memory or a tree too deep (scan_plan.c).
+ */
+extern pm_predicate *pm_predicate_copy(pm_arena *arena, const pm_predicate *p,
+									   const pm_type *row);
 
 #endif							/* PM_TABLE_TABLE_INT_H */

@@ -19,6 +19,7 @@
 #include "format/format_writer.h"
 #include "format/parquet/parquet_metadata.h"
 #include "format/parquet/parquet_page_index.h"
+#include "index/index_rows.h"
 #include "io/memory_fileio.h"
 #include "row/data_type.h"
 
@@ -492,6 +493,41 @@ test_small_file(void **state)
 	pm_arena_destroy(a);
 }
 
+/* A file index's row bitmap as ranges: gaps below max_gap merged, rows past the file dropped. */
+static void
+test_index_rows(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	roaring_bitmap_t *b = roaring_bitmap_create();
+	const pm_row_selection *sel;
+	static const uint32_t rows[] = {5, 6, 7, 2000, 2001, 2100, 9999, 10000, 12000};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		roaring_bitmap_add(b, rows[i]);
+	assert_true(pm_index_rows_selection(b, 10000, 64, a, &sel));
+	assert_non_null(sel);
+	assert_int_equal(sel->n, 4);
+	assert_int_equal(sel->start[0], 5);
+	assert_int_equal(sel->end[0], 8);
+	assert_int_equal(sel->start[1], 2000);
+	assert_int_equal(sel->end[1], 2002);
+	assert_int_equal(sel->start[2], 2100);
+	assert_int_equal(sel->end[2], 2101);
+	assert_int_equal(sel->start[3], 9999);
+	assert_int_equal(sel->end[3], 10000);
+	/* a wider gap merges the first three */
+	assert_true(pm_index_rows_selection(b, 10000, 2100, a, &sel));
+	assert_int_equal(sel->n, 2);
+	assert_int_equal(sel->end[0], 2101);
+	/* every row: no selection */
+	roaring_bitmap_add_range(b, 0, 10000);
+	assert_true(pm_index_rows_selection(b, 10000, 64, a, &sel));
+	assert_null(sel);
+	roaring_bitmap_free(b);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -503,6 +539,7 @@ main(void)
 		cmocka_unit_test(test_row_selection),
 		cmocka_unit_test(test_java_truncated_bounds),
 		cmocka_unit_test(test_small_file),
+		cmocka_unit_test(test_index_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,8 @@
  *	  The Parquet pm_format_reader: footer, row groups, batches.
  *
  * open: reads the footer (one pread of the file's tail, a second only for
- * footers above 64 KiB), decodes it (parquet_metadata.c) and plans the read of the
+ * footers above 64 KiB; none when the metadata cache holds the footer bytes
+ * of this path and size), decodes it (parquet_metadata.c) and plans the read of the
  * requested columns by name (parquet_assembly.c). next: on entering a row
  * group, reads the column chunks of the requested leaves only, with one
  * pm_file_read_ranges call (io_uring underneath where available); then
@@ -31,6 +32,7 @@
 
 #include <string.h>
 
+#include "common/meta_cache.h"
 #include "format/parquet/column_reader.h"
 #include "format/parquet/parquet_assembly.h"
 #include "format/parquet/parquet_metadata.h"
@@ -106,11 +108,18 @@ read_footer(pm_parquet_reader *r, pm_error *err)
 	const uint8_t *t8;
 	uint32_t	flen;
 	const uint8_t *foot;
+	pm_meta_bytes *cached;
+	pm_meta_bytes footer;
 
 	PM_TRY(pm_file_size(r->io, r->file, &r->file_size, err));
 	size = r->file_size;
 	if (size < 12)
 		return pm_fail(err, PM_ERR_CORRUPT, "file too small to be parquet");
+	cached = pm_meta_cache_fetch(PM_META_PARQUET_FOOTER, r->path, (int64_t) size, r->arena,
+								 pm_meta_bytes_flatten);
+	if (cached != NULL)
+		return pm_pq_metadata_parse(cached->data, (uint32_t) cached->len,
+									size - 8 - cached->len, r->arena, &r->md, err);
 	tail_len = size < FOOTER_GUESS ? (size_t) size : FOOTER_GUESS;
 	tail = pm_arena_alloc(r->arena, tail_len);
 	if (tail == NULL)
@@ -140,7 +149,12 @@ read_footer(pm_parquet_reader *r, pm_error *err)
 		PM_TRY(pm_file_pread(r->io, r->file, buf, flen, size - 8 - flen, err));
 		foot = buf;
 	}
-	return pm_pq_metadata_parse(foot, flen, size - 8 - flen, r->arena, &r->md, err);
+	PM_TRY(pm_pq_metadata_parse(foot, flen, size - 8 - flen, r->arena, &r->md, err));
+	footer.data = foot;
+	footer.len = flen;
+	pm_meta_cache_store(PM_META_PARQUET_FOOTER, r->path, (int64_t) size, &footer,
+						pm_meta_bytes_flatten);
+	return PM_OK;
 }
 
 /* First byte of a chunk (its dictionary page, if any, comes first). */

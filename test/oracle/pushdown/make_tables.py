@@ -37,8 +37,10 @@ Tables:
               the two files are merged on read
   pd.pg_parquet (sql/page_index.sql) one Parquet file, one row group of 20000 rows in
               pages of about 1 KiB (parquet.page.size): id 0..19999 in order, u = id * 7919
-              mod 20000 (unsorted, distinct), s = "k" + id in 5 digits, cat = "c" + id mod 7,
-              n = id but NULL where id mod 10 = 0; a bitmap index on cat, a bloom filter on u
+              mod 20000 (unsorted, distinct), s = "k" + id in 5 digits, cat = "rare" for ids
+              5000..5009 and 15000..15009, else "a" (odd ids) or "z" (so every page spans
+              "rare"), n = id but NULL where id mod 10 = 0; a bitmap index on cat, a bloom
+              filter on u
 """
 import json
 import os
@@ -131,8 +133,14 @@ RG_ORC = {"orc.stripe.size": "4096", "orc.rows.between.memory.checks": "50",
           "orc.row.index.stride": "1000"}
 
 
+def pg_cat(i):
+    if 5000 <= i < 5010 or 15000 <= i < 15010:
+        return "rare"
+    return "a" if i % 2 else "z"
+
+
 def pg_row(i):
-    return [i, i * 7919 % 20000, "k%05d" % i, "c%d" % (i % 7), None if i % 10 == 0 else i]
+    return [i, i * 7919 % 20000, "k%05d" % i, pg_cat(i), None if i % 10 == 0 else i]
 
 
 def tables():

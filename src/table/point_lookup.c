@@ -1,0 +1,531 @@
+/*-------------------------------------------------------------------------
+ * point_lookup.c
+ *	  pm_point_lookup_plan: the files of a planned scan that may hold the
+ *	  primary keys a predicate pins (see point_lookup.h).
+ *
+ *	 1. keys: per trimmed primary-key field an "=" or IN conjunct of the
+ *		predicate; the keys are their cross product
+ *	 2. per split of the base scan: its partition values against the
+ *		predicate; its bucket against the keys' buckets (default bucket
+ *		function, fixed buckets)
+ *	 3. per file of a kept split: the keys within [_MIN_KEY, _MAX_KEY]
+ *		(decoded with the trimmed key's types when the file's schema has
+ *		the same ones, else every key), then the file index asked with
+ *		"key1 OR key2 ..." of those keys
+ *
+ * Spec: ../shared/docs/paimon-format-data.md §7; paimon-format-metadata.md
+ * §10.3 (bucket function); apache/paimon mergetree/LookupLevels.java.
+ *-------------------------------------------------------------------------
+ */
+#include "table/point_lookup.h"
+
+#include <string.h>
+
+#include "row/binary_row.h"
+#include "row/bucket.h"
+#include "table/stats_filter.h"
+#include "table/table_int.h"
+
+/* The keys a predicate pins. */
+typedef struct key_set
+{
+	int			nfields;		/* = trimmed primary-key fields */
+	const int  *fields;			/* table field indexes */
+	const pm_type *key_type;	/* ROW of those fields (table types) */
+	int			nkeys;
+	pm_value   *values;			/* nkeys x nfields */
+} key_set;
+
+/*
+ * The literals of the first conjunct of p that pins field: "field = v"
+ * (1 literal) or "field IN (...)"; NULL if none.
+ */
+static const pm_predicate *
+pinning_leaf(const pm_predicate *p, int field, int depth)
+{
+	if (p == NULL || depth > 64)
+		return NULL;
+	if (p->op == PM_PRED_AND)
+	{
+		const pm_predicate *found = NULL;
+
+		for (int i = 0; i < p->nchildren; i++)
+		{
+			const pm_predicate *c = pinning_leaf(p->children[i], field, depth + 1);
+
+			/* "=" beats IN: fewer keys */
+			if (c != NULL && (found == NULL || c->nliterals < found->nliterals))
+				found = c;
+		}
+		return found;
+	}
+	if (p->field == field && p->literals != NULL && p->nliterals >= 1 &&
+		((p->op == PM_PRED_EQ && p->nliterals == 1) || p->op == PM_PRED_IN))
+		return p;
+	return NULL;
+}
+
+/* false: pred does not pin every key field, or pins too many keys. */
+static pm_code
+extract_keys(const pm_table *t, const pm_predicate *pred, pm_arena *arena, key_set *ks,
+			 bool *found, pm_error *err)
+{
+	const pm_type *row = t->schema->row_type;
+	const pm_predicate *leaves[64];
+	pm_field   *kfields;
+	int64_t		nkeys = 1;
+	int			n = t->ntrimmed_pk;
+
+	*found = false;
+	memset(ks, 0, sizeof(*ks));
+	if (pred == NULL || n <= 0 || n > 64)
+		return PM_OK;
+	for (int i = 0; i < n; i++)
+	{
+		int			nonnull = 0;
+
+		if ((leaves[i] = pinning_leaf(pred, t->trimmed_pk[i], 0)) == NULL)
+			return PM_OK;
+		for (int l = 0; l < leaves[i]->nliterals; l++)
+			if (!leaves[i]->literals[l].is_null)
+				nonnull++;
+		nkeys *= nonnull;		/* a NULL equals no key */
+		if (nkeys > PM_POINT_LOOKUP_MAX_KEYS)
+			return PM_OK;
+	}
+	kfields = pm_arena_zalloc(arena, sizeof(pm_field) * n);
+	ks->values = pm_arena_zalloc(arena, sizeof(pm_value) * (size_t) (nkeys * n + 1));
+	if (kfields == NULL || ks->values == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+		kfields[i] = row->fields[t->trimmed_pk[i]];
+	if ((ks->key_type = pm_type_new_row(arena, kfields, n, false)) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	ks->nfields = n;
+	ks->fields = t->trimmed_pk;
+	ks->nkeys = (int) nkeys;
+	/* the cross product, the last field varying fastest */
+	for (int k = 0; k < ks->nkeys; k++)
+	{
+		int			rest = k;
+
+		for (int i = n - 1; i >= 0; i--)
+		{
+			const pm_predicate *leaf = leaves[i];
+			int			nonnull = 0;
+			int			pick;
+
+			for (int l = 0; l < leaf->nliterals; l++)
+				if (!leaf->literals[l].is_null)
+					nonnull++;
+			pick = rest % nonnull;
+			rest /= nonnull;
+			for (int l = 0; l < leaf->nliterals; l++)
+				if (!leaf->literals[l].is_null && pick-- == 0)
+				{
+					pm_value   *v = &ks->values[(size_t) k * n + i];
+
+					/* the keys outlive the caller's predicate (key filter) */
+					*v = leaf->literals[l];
+					if (pm_type_is_varlen(kfields[i].type->id) && v->u.bytes.len > 0)
+					{
+						uint8_t    *b = pm_arena_alloc(arena, (size_t) v->u.bytes.len);
+
+						if (b == NULL)
+							return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+						memcpy(b, v->u.bytes.ptr, (size_t) v->u.bytes.len);
+						v->u.bytes.ptr = b;
+					}
+					break;
+				}
+		}
+	}
+	*found = true;
+	return PM_OK;
+}
+
+/* May a split of these partition values hold rows pred admits? */
+static bool
+partition_may_match(const pm_table *t, const pm_split *sp, const pm_predicate *pred,
+					pm_field_range *ranges)
+{
+	const pm_type *row = t->schema->row_type;
+
+	if (t->npartition == 0)
+		return true;
+	memset(ranges, 0, sizeof(pm_field_range) * row->nfields);
+	for (int k = 0; k < t->npartition; k++)
+	{
+		pm_field_range *r = &ranges[t->partition_fields[k]];
+		const pm_value *v = &sp->partition_values[k];
+
+		r->known = true;
+		r->row_count = 1;
+		r->null_count = v->is_null ? 1 : 0;
+		r->has_min_max = !v->is_null;
+		r->min = *v;
+		r->max = *v;
+	}
+	return pm_stats_filter_may_match(pred, row, ranges, row->nfields);
+}
+
+/* How to compute the bucket of a key: the bucket-key values from the key. */
+typedef struct bucket_of_key
+{
+	bool		usable;
+	const pm_type *type;		/* ROW of the bucket-key fields */
+	int			nfields;
+	int			key_pos[64];	/* position of each bucket-key field in the key */
+	pm_value   *values;			/* scratch */
+} bucket_of_key;
+
+static pm_code
+bucket_of_key_init(const pm_table *t, const key_set *ks, pm_arena *arena, bucket_of_key *b,
+				   pm_error *err)
+{
+	int			idx[64];
+	int			n;
+	pm_field   *fields;
+
+	memset(b, 0, sizeof(*b));
+	if (!pm_table_bucket_key_fields(t, idx, 64, &n))
+		return PM_OK;
+	for (int i = 0; i < n; i++)
+	{
+		b->key_pos[i] = -1;
+		for (int k = 0; k < ks->nfields; k++)
+			if (ks->fields[k] == idx[i])
+				b->key_pos[i] = k;
+		if (b->key_pos[i] < 0)
+			return PM_OK;		/* not part of the key: every bucket */
+	}
+	fields = pm_arena_zalloc(arena, sizeof(pm_field) * n);
+	b->values = pm_arena_zalloc(arena, sizeof(pm_value) * n);
+	if (fields == NULL || b->values == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+		fields[i] = t->schema->row_type->fields[idx[i]];
+	if ((b->type = pm_type_new_row(arena, fields, n, false)) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	b->nfields = n;
+	b->usable = true;
+	return PM_OK;
+}
+
+/* Is key k in the split's bucket? true when that cannot be told. */
+static bool
+key_in_bucket(bucket_of_key *b, const key_set *ks, int k, const pm_split *sp)
+{
+	pm_error	ignored;
+	int32_t		bucket;
+
+	if (!b->usable || sp->total_buckets <= 0 || sp->bucket < 0)
+		return true;
+	for (int i = 0; i < b->nfields; i++)
+		b->values[i] = ks->values[(size_t) k * ks->nfields + b->key_pos[i]];
+	pm_error_clear(&ignored);
+	if (pm_bucket_of(b->type, b->values, sp->total_buckets, &bucket, &ignored) != PM_OK)
+		return true;
+	return bucket == sp->bucket;
+}
+
+/*
+ * Key order (§4.2): field by field; 2 when some field cannot be compared.
+ */
+static int
+key_compare(const key_set *ks, const pm_value *key, const pm_value *bound)
+{
+	for (int i = 0; i < ks->nfields; i++)
+	{
+		int			c;
+
+		if (bound[i].is_null)
+			return 2;
+		c = pm_stats_value_compare(ks->key_type->fields[i].type, &key[i], &bound[i]);
+		if (c != 0)
+			return c;
+	}
+	return 0;
+}
+
+/*
+ * A file's [_MIN_KEY, _MAX_KEY] decoded with the key's types; false when it
+ * cannot be used (missing, another arity, key types changed since the
+ * file's schema).
+ */
+static bool
+file_key_range(pm_table *t, const key_set *ks, const pm_data_file_meta *f, pm_arena *tmp,
+			   pm_value **min, pm_value **max)
+{
+	pm_error	ignored;
+	int			arity;
+
+	pm_error_clear(&ignored);
+	if (f->min_key == NULL || f->max_key == NULL)
+		return false;
+	if (f->schema_id != t->schema->id)
+	{
+		const pm_schema *fs;
+
+		if (pm_table_schema_by_id(t, f->schema_id, &fs, &ignored) != PM_OK)
+			return false;
+		for (int i = 0; i < ks->nfields; i++)
+		{
+			const pm_field *tf = &ks->key_type->fields[i];
+			int			fi = pm_type_field_index_by_id(fs->row_type, tf->id);
+			const pm_type *ft;
+
+			if (fi < 0)
+				return false;
+			ft = fs->row_type->fields[fi].type;
+			if (ft->id != tf->type->id || ft->precision != tf->type->precision ||
+				ft->scale != tf->type->scale)
+				return false;
+		}
+	}
+	*min = pm_arena_zalloc(tmp, sizeof(pm_value) * ks->nfields);
+	*max = pm_arena_zalloc(tmp, sizeof(pm_value) * ks->nfields);
+	return *min != NULL && *max != NULL &&
+		pm_binary_row_serialized_arity(f->min_key, f->min_key_len, &arity, &ignored) == PM_OK &&
+		arity == ks->nfields &&
+		pm_binary_row_serialized_arity(f->max_key, f->max_key_len, &arity, &ignored) == PM_OK &&
+		arity == ks->nfields &&
+		pm_binary_row_decode_serialized(f->min_key, f->min_key_len, ks->key_type, *min,
+										&ignored) == PM_OK &&
+		pm_binary_row_decode_serialized(f->max_key, f->max_key_len, ks->key_type, *max,
+										&ignored) == PM_OK;
+}
+
+/* "k1 = a AND k2 = b" of each key in keys, ORed (in tmp). */
+static pm_predicate *
+keys_predicate(const key_set *ks, const int *keys, int n, pm_arena *tmp)
+{
+	pm_predicate *or = pm_arena_zalloc(tmp, sizeof(pm_predicate));
+
+	if (or == NULL || (or->children = pm_arena_zalloc(tmp, sizeof(pm_predicate *) * n)) == NULL)
+		return NULL;
+	or->op = PM_PRED_OR;
+	for (int j = 0; j < n; j++)
+	{
+		pm_predicate *and = pm_arena_zalloc(tmp, sizeof(pm_predicate));
+		pm_predicate *leaves = pm_arena_zalloc(tmp, sizeof(pm_predicate) * ks->nfields);
+
+		if (and == NULL || leaves == NULL ||
+			(and->children = pm_arena_zalloc(tmp, sizeof(pm_predicate *) * ks->nfields)) == NULL)
+			return NULL;
+		and->op = PM_PRED_AND;
+		for (int i = 0; i < ks->nfields; i++)
+		{
+			leaves[i].op = PM_PRED_EQ;
+			leaves[i].field = ks->fields[i];
+			leaves[i].nliterals = 1;
+			leaves[i].literals = &ks->values[(size_t) keys[j] * ks->nfields + i];
+			and->children[and->nchildren++] = &leaves[i];
+		}
+		or->children[or->nchildren++] = and;
+	}
+	return or;
+}
+
+pm_code
+pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
+					 pm_point_lookup_stats *st, pm_error *err)
+{
+	pm_table   *t = base->table;
+	pm_arena   *arena;
+	pm_arena   *tmp = NULL;
+	pm_scan    *scan;
+	key_set		ks;
+	bucket_of_key bk;
+	pm_field_range *ranges;
+	int		   *split_keys;
+	int		   *file_keys;
+	bool		found;
+	pm_point_lookup_stats my = {0};
+	int32_t		one_bucket = -1;
+	pm_code		rc = PM_OK;
+
+	*out = NULL;
+	if (!base->needs_merge || pred == NULL)
+		return PM_OK;
+	if ((arena = pm_arena_create(t->env)) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	scan = pm_arena_zalloc(arena, sizeof(pm_scan));
+	if (scan == NULL)
+	{
+		pm_arena_destroy(arena);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	scan->table = t;
+	scan->arena = arena;
+	rc = extract_keys(t, pred, arena, &ks, &found, err);
+	if (rc != PM_OK || !found)
+	{
+		pm_arena_destroy(arena);
+		return rc;
+	}
+	scan->options = base->options;
+	scan->needs_merge = true;
+	scan->stats = base->stats;
+	scan->stats.files_selected = scan->stats.rows_selected = scan->stats.bytes_selected = 0;
+	scan->stats.splits = scan->stats.partitions_selected = 0;
+	scan->stats.row_groups_total = scan->stats.row_groups_pruned = 0;
+	scan->stats.stripes_total = scan->stats.stripes_pruned = 0;
+	if (base->options.prune_row_groups &&
+		(scan->filter = pm_predicate_copy(arena, pred, t->schema->row_type)) == NULL)
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	ranges = pm_arena_zalloc(arena, sizeof(pm_field_range) * (t->schema->row_type->nfields + 1));
+	split_keys = pm_arena_zalloc(arena, sizeof(int) * (ks.nkeys + 1));
+	file_keys = pm_arena_zalloc(arena, sizeof(int) * (ks.nkeys + 1));
+	scan->splits = pm_arena_zalloc(arena, sizeof(pm_split) * (base->nsplits + 1));
+	if (rc == PM_OK && (ranges == NULL || split_keys == NULL || file_keys == NULL ||
+						scan->splits == NULL || (tmp = pm_arena_create(t->env)) == NULL))
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (rc == PM_OK)
+		rc = bucket_of_key_init(t, &ks, arena, &bk, err);
+	my.lookups = 1;
+	my.keys = ks.nkeys;
+	for (int s = 0; rc == PM_OK && s < base->nsplits; s++)
+	{
+		const pm_split *sp = &base->splits[s];
+		pm_split   *dst = &scan->splits[scan->nsplits];
+		int			nsk = 0;
+
+		if (!partition_may_match(t, sp, pred, ranges))
+		{
+			scan->stats.files_pruned_partition += sp->nfiles;
+			continue;
+		}
+		for (int k = 0; k < ks.nkeys; k++)
+			if (key_in_bucket(&bk, &ks, k, sp))
+				split_keys[nsk++] = k;
+		if (nsk == 0)
+		{
+			scan->stats.files_pruned_bucket += sp->nfiles;
+			continue;
+		}
+		if (bk.usable && sp->bucket >= 0 && sp->total_buckets > 0)
+		{
+			my.buckets++;
+			one_bucket = my.buckets == 1 ? sp->bucket : -1;
+		}
+		*dst = *sp;
+		dst->nfiles = 0;
+		dst->row_count = 0;
+		dst->files = pm_arena_zalloc(arena, sizeof(pm_data_file_meta *) * (sp->nfiles + 1));
+		if (dst->files == NULL)
+		{
+			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			break;
+		}
+		for (int i = 0; i < sp->nfiles; i++)
+		{
+			const pm_data_file_meta *f = sp->files[i];
+			pm_value   *min,
+					   *max;
+			int			nfk = 0;
+			bool		skips = false;
+
+			my.files_probed++;
+			pm_arena_reset(tmp);
+			if (file_key_range(t, &ks, f, tmp, &min, &max))
+			{
+				for (int j = 0; j < nsk; j++)
+				{
+					const pm_value *key = &ks.values[(size_t) split_keys[j] * ks.nfields];
+					int			lo = key_compare(&ks, key, min);
+					int			hi = key_compare(&ks, key, max);
+
+					if (lo == 2 || hi == 2 || (lo >= 0 && hi <= 0))
+						file_keys[nfk++] = split_keys[j];
+				}
+			}
+			else
+			{
+				memcpy(file_keys, split_keys, sizeof(int) * nsk);
+				nfk = nsk;
+			}
+			if (nfk == 0)
+			{
+				my.key_range_rejects++;
+				scan->stats.files_pruned_stats++;
+				continue;
+			}
+			{
+				pm_predicate *kp = keys_predicate(&ks, file_keys, nfk, tmp);
+
+				if (kp == NULL)
+					rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+				else
+					rc = pm_scan_file_index_skips(base, kp, f, tmp, &skips, err);
+				if (rc != PM_OK)
+					break;
+			}
+			if (skips)
+			{
+				my.bloom_rejects++;
+				scan->stats.files_pruned_index++;
+				continue;
+			}
+			dst->files[dst->nfiles++] = f;
+			dst->row_count += f->row_count;
+			if (f->deletion_file != NULL)
+				scan->has_deletion_vectors = true;
+			my.files_read++;
+			scan->stats.files_selected++;
+			scan->stats.rows_selected += f->row_count;
+			scan->stats.bytes_selected += f->file_size;
+		}
+		if (dst->nfiles > 0)
+		{
+			if (scan->nsplits == 0 || scan->splits[scan->nsplits - 1].partition_len != sp->partition_len ||
+				memcmp(scan->splits[scan->nsplits - 1].partition, sp->partition,
+					   (size_t) sp->partition_len) != 0)
+				scan->stats.partitions_selected++;
+			scan->nsplits++;
+		}
+	}
+	pm_arena_destroy(tmp);
+	if (rc != PM_OK)
+	{
+		pm_arena_destroy(arena);
+		return rc;
+	}
+	scan->stats.splits = scan->nsplits;
+	{
+		int		   *all = pm_arena_zalloc(arena, sizeof(int) * (ks.nkeys + 1));
+
+		if (all == NULL)
+		{
+			pm_arena_destroy(arena);
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		}
+		for (int k = 0; k < ks.nkeys; k++)
+			all[k] = k;
+		if ((scan->key_filter = keys_predicate(&ks, all, ks.nkeys, arena)) == NULL)
+		{
+			pm_arena_destroy(arena);
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		}
+	}
+	my.bucket = one_bucket;
+	if (st != NULL)
+	{
+		st->lookups += my.lookups;
+		st->keys += my.keys;
+		st->bucket = my.bucket;
+		st->buckets += my.buckets;
+		st->files_probed += my.files_probed;
+		st->key_range_rejects += my.key_range_rejects;
+		st->bloom_rejects += my.bloom_rejects;
+		st->files_read += my.files_read;
+	}
+	*out = scan;
+	return PM_OK;
+}
+
+const pm_predicate *
+pm_point_lookup_key_filter(const pm_scan *scan)
+{
+	return scan->key_filter;
+}

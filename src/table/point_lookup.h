@@ -1,0 +1,70 @@
+/*-------------------------------------------------------------------------
+ * point_lookup.h
+ *	  Point lookups on primary-key tables: the files that may hold a key.
+ *
+ * When a predicate pins every field of the trimmed primary key to a value
+ * ("k = v" for each, or "k IN (v1, ...)" for some, at most
+ * PM_POINT_LOOKUP_MAX_KEYS keys in all), a lookup keeps, of an already
+ * planned scan (the base: snapshot, manifests, partition/statistics
+ * pruning done once), only
+ *	 - the splits whose partition values the predicate admits,
+ *	 - the buckets Paimon's bucket function gives the keys (fixed-bucket
+ *	   tables; dynamic-bucket tables keep every bucket),
+ *	 - the files whose [_MIN_KEY, _MAX_KEY] holds a key and whose file
+ *	   index (bloom filter, bitmap) does not rule every such key out.
+ * Every file that may hold a version of a key stays, whatever its level,
+ * so merging what is read gives the key's current row (deletion vectors
+ * still apply): the result is a pm_scan that pm_table_read reads like any
+ * other. Rows of other keys may come along (the caller rechecks).
+ *
+ * The base scan is not changed and may serve many lookups (one per rescan
+ * of a lookup join): the lookup's scan refers to the base's files, so the
+ * base must outlive it. Free the lookup's scan with pm_scan_free.
+ *
+ * Spec: ../shared/docs/paimon-format-data.md §7, §4.8;
+ * apache/paimon mergetree/LookupLevels.java, bucket/DefaultBucketFunction.java.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TABLE_POINT_LOOKUP_H
+#define PM_TABLE_POINT_LOOKUP_H
+
+#include <stdint.h>
+
+#include "common/error.h"
+#include "table/predicate.h"
+#include "table/table.h"
+
+#define PM_POINT_LOOKUP_MAX_KEYS 1024
+
+/* What lookups pruned (summed by the caller over rescans). */
+typedef struct pm_point_lookup_stats
+{
+	int64_t		lookups;		/* lookups planned */
+	int64_t		keys;			/* keys looked up */
+	int32_t		bucket;			/* the one bucket of the last lookup; -1 several or none */
+	int64_t		buckets;		/* distinct buckets of the keys (fixed-bucket tables) */
+	int64_t		files_probed;	/* files of the keys' partitions and buckets */
+	int64_t		key_range_rejects;	/* no key within [_MIN_KEY, _MAX_KEY] */
+	int64_t		bloom_rejects;	/* the file index rules out every key in range */
+	int64_t		files_read;		/* files kept */
+} pm_point_lookup_stats;
+
+/*
+ * A lookup of the keys pred pins, on base. *out = NULL (and nothing
+ * counted) when pred does not pin every trimmed primary-key field, when
+ * the table has no primary key, or when the keys are too many. Otherwise
+ * *out is a scan of the files that may hold the keys, and st (if not NULL)
+ * gets this lookup's counts added.
+ */
+extern pm_code pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
+									pm_point_lookup_stats *st, pm_error *err);
+
+/*
+ * The keys of a lookup's scan as a predicate over table fields ("k1 = a
+ * AND k2 = b" per key, ORed): a row of another key fails the predicate the
+ * lookup was planned with, so a caller may drop it before anything else
+ * (table/batch_filter.h evaluates it). NULL for scans that are no lookup.
+ */
+extern const pm_predicate *pm_point_lookup_key_filter(const pm_scan *scan);
+
+#endif							/* PM_TABLE_POINT_LOOKUP_H */

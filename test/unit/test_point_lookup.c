@@ -1,0 +1,463 @@
+/*-------------------------------------------------------------------------
+ * test_point_lookup.c
+ *	  pm_point_lookup_plan on the corpus' fixed-bucket primary-key tables:
+ *	  every key of the table looked up alone (on a base scan planned
+ *	  without a filter, as a lookup join's rescans use it, and on one
+ *	  planned with the key) gives exactly that key's row of a full merged
+ *	  scan; a key that is not there gives none; IN lists give the rows of
+ *	  their keys; the lookups read fewer files than the table has.
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+#include "corpus_case.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/env.h"
+#include "io/fileio.h"
+#include "lsm/table_read.h"
+#include "row/value.h"
+#include "table/point_lookup.h"
+#include "table/split.h"
+#include "table/table.h"
+
+#define MAX_ROWS 4096
+
+typedef struct table_rows
+{
+	int			n;
+	char	   *row[MAX_ROWS];	/* every field's text, '|'-separated */
+	char	   *key[MAX_ROWS];	/* the primary key's text */
+	pm_value   *keyv[MAX_ROWS]; /* the primary key's values (bytes copied) */
+} table_rows;
+
+typedef struct lookup_table
+{
+	pm_table   *table;
+	pm_fileio  *io;
+	pm_arena   *arena;
+	const pm_type *row;
+	int			npk;
+	int			pk[16];			/* primary-key fields (partition keys included) */
+	int			nfields;
+	int			fields[256];
+} lookup_table;
+
+static void
+open_lookup_table(lookup_table *lt, const char *rel)
+{
+	pm_table_open_options opts;
+	pm_error	err;
+	const pm_schema *s;
+
+	memset(lt, 0, sizeof(*lt));
+	unit_require_corpus();
+	lt->io = pm_local_fileio_create(pm_env_default());
+	lt->arena = pm_arena_create(pm_env_default());
+	memset(&opts, 0, sizeof(opts));
+	pm_error_clear(&err);
+	if (pm_table_open(pm_env_default(), lt->io, unit_corpus_path(rel), &opts, &lt->table,
+					  &err) != PM_OK)
+		fail_msg("%s: open: %s", rel, err.message);
+	s = pm_table_schema(lt->table);
+	lt->row = s->row_type;
+	for (int i = 0; i < s->nprimary_keys; i++)
+	{
+		lt->pk[lt->npk] = pm_type_field_index(lt->row, s->primary_keys[i]);
+		assert_true(lt->pk[lt->npk] >= 0);
+		lt->npk++;
+	}
+	for (int f = 0; f < lt->row->nfields; f++)
+		lt->fields[lt->nfields++] = f;
+}
+
+static void
+close_lookup_table(lookup_table *lt)
+{
+	pm_table_close(lt->table);
+	pm_arena_destroy(lt->arena);
+	pm_local_fileio_destroy(lt->io);
+}
+
+static char *
+row_text(const pm_batch *b, const int *cols, int ncols, int64_t i)
+{
+	sbuf		sb = {0};
+
+	for (int c = 0; c < ncols; c++)
+	{
+		if (c > 0)
+			sb_str(&sb, "|");
+		fmt_value(&sb, &b->cols[cols[c]], i);
+	}
+	return sb.s;
+}
+
+/* The rows of scan (merged); with key != NULL only those of that key text. */
+static void
+lookup_rows(lookup_table *lt, pm_scan *scan, table_rows *out, const char *key)
+{
+	pm_table_read *read;
+	pm_batch   *b;
+	pm_error	err;
+	int			all[256];
+	int			pkcol[16];
+
+	for (int f = 0; f < lt->nfields; f++)
+		all[f] = f;
+	for (int k = 0; k < lt->npk; k++)
+		pkcol[k] = lt->pk[k];
+	out->n = 0;
+	pm_error_clear(&err);
+	if (pm_table_read_open(scan, lt->fields, lt->nfields, &read, &err) != PM_OK)
+		fail_msg("read open: %s", err.message);
+	for (;;)
+	{
+		if (pm_table_read_next(read, &b, &err) != PM_OK)
+			fail_msg("read: %s %s", err.message, err.path);
+		if (b == NULL)
+			break;
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			char	   *kt = row_text(b, pkcol, lt->npk, i);
+
+			if (key != NULL && strcmp(kt, key) != 0)
+			{
+				free(kt);
+				continue;
+			}
+			assert_true(out->n < MAX_ROWS);
+			out->key[out->n] = kt;
+			out->row[out->n] = row_text(b, all, lt->nfields, i);
+			out->keyv[out->n] = pm_arena_zalloc(lt->arena, sizeof(pm_value) * lt->npk);
+			for (int k = 0; k < lt->npk; k++)
+			{
+				pm_value   *v = &out->keyv[out->n][k];
+
+				assert_true(pm_vector_value(&b->cols[lt->pk[k]], i, v));
+				if (!v->is_null && pm_type_is_varlen(lt->row->fields[lt->pk[k]].type->id))
+				{
+					uint8_t    *copy = pm_arena_alloc(lt->arena, (size_t) v->u.bytes.len + 1);
+
+					memcpy(copy, v->u.bytes.ptr, (size_t) v->u.bytes.len);
+					v->u.bytes.ptr = copy;
+				}
+			}
+			out->n++;
+		}
+	}
+	pm_table_read_close(read);
+}
+
+static void
+free_rows(table_rows *r)
+{
+	for (int i = 0; i < r->n; i++)
+	{
+		free(r->row[i]);
+		free(r->key[i]);
+	}
+	r->n = 0;
+}
+
+/* "pk1 = v1 AND ..." with the last key field IN (in_values) when nin > 0. */
+static pm_predicate *
+key_pred(lookup_table *lt, const pm_value *key, const pm_value *in_values, int nin)
+{
+	pm_predicate *and = pm_arena_zalloc(lt->arena, sizeof(pm_predicate));
+
+	and->op = PM_PRED_AND;
+	and->children = pm_arena_zalloc(lt->arena, sizeof(pm_predicate *) * lt->npk);
+	for (int k = 0; k < lt->npk; k++)
+	{
+		pm_predicate *leaf = pm_arena_zalloc(lt->arena, sizeof(pm_predicate));
+
+		leaf->field = lt->pk[k];
+		if (k == lt->npk - 1 && nin > 0)
+		{
+			leaf->op = PM_PRED_IN;
+			leaf->nliterals = nin;
+			leaf->literals = (pm_value *) in_values;
+		}
+		else
+		{
+			leaf->op = PM_PRED_EQ;
+			leaf->nliterals = 1;
+			leaf->literals = (pm_value *) &key[k];
+		}
+		and->children[and->nchildren++] = leaf;
+	}
+	return and;
+}
+
+static pm_scan *
+plan(lookup_table *lt, const pm_predicate *pred)
+{
+	pm_scan    *scan;
+	pm_error	err;
+
+	pm_error_clear(&err);
+	if (pm_table_scan_plan(lt->table, pred, &scan, &err) != PM_OK)
+		fail_msg("plan: %s", err.message);
+	return scan;
+}
+
+static pm_scan *
+lookup(pm_scan *base, const pm_predicate *pred, pm_point_lookup_stats *st)
+{
+	pm_scan    *scan;
+	pm_error	err;
+
+	pm_error_clear(&err);
+	if (pm_point_lookup_plan(base, pred, &scan, st, &err) != PM_OK)
+		fail_msg("lookup: %s", err.message);
+	assert_non_null(scan);
+	return scan;
+}
+
+static void
+check_table(const char *rel, bool expect_fewer_files)
+{
+	lookup_table lt;
+	table_rows *all = calloc(1, sizeof(table_rows));
+	table_rows *got = calloc(1, sizeof(table_rows));
+	pm_scan    *base;
+	pm_point_lookup_stats st = {0};
+	int64_t		files_total;
+
+	open_lookup_table(&lt, rel);
+	base = plan(&lt, NULL);
+	files_total = pm_scan_get_stats(base)->files_selected;
+	lookup_rows(&lt, base, all, NULL);
+	assert_true(all->n > 0);
+
+	/* each key alone: on the unfiltered base, and on a base planned with it */
+	for (int i = 0; i < all->n; i++)
+	{
+		pm_predicate *p = key_pred(&lt, all->keyv[i], NULL, 0);
+		pm_scan    *ls = lookup(base, p, &st);
+		pm_scan    *kbase = plan(&lt, p);
+		pm_scan    *ls2 = lookup(kbase, p, NULL);
+
+		lookup_rows(&lt, ls, got, all->key[i]);
+		if (got->n != 1 || strcmp(got->row[0], all->row[i]) != 0)
+			fail_msg("%s: key %s: %d rows, first %s, want %s", rel, all->key[i], got->n,
+					 got->n > 0 ? got->row[0] : "-", all->row[i]);
+		free_rows(got);
+		lookup_rows(&lt, ls2, got, all->key[i]);
+		assert_int_equal(got->n, 1);
+		assert_string_equal(got->row[0], all->row[i]);
+		free_rows(got);
+		pm_scan_free(ls2);
+		pm_scan_free(kbase);
+		pm_scan_free(ls);
+	}
+	assert_int_equal(st.lookups, all->n);
+	assert_int_equal(st.files_probed, st.key_range_rejects + st.bloom_rejects + st.files_read);
+	print_message("%s: %d keys, %lld files, probed %lld, key range rejects %lld, "
+				  "bloom rejects %lld, read %lld\n", rel, all->n, (long long) files_total,
+				  (long long) st.files_probed, (long long) st.key_range_rejects,
+				  (long long) st.bloom_rejects, (long long) st.files_read);
+	if (expect_fewer_files)
+		assert_true(st.files_read < (int64_t) all->n * files_total);
+
+	/* a key that is not there: the last key field past every value */
+	{
+		pm_value   *k = pm_arena_zalloc(lt.arena, sizeof(pm_value) * lt.npk);
+		const pm_type *lastt = lt.row->fields[lt.pk[lt.npk - 1]].type;
+		pm_scan    *ls;
+		table_rows *none = calloc(1, sizeof(table_rows));
+
+		memcpy(k, all->keyv[0], sizeof(pm_value) * lt.npk);
+		if (lastt->id == PM_TYPE_INT || lastt->id == PM_TYPE_BIGINT ||
+			lastt->id == PM_TYPE_SMALLINT)
+		{
+			k[lt.npk - 1].u.i64 = lastt->id == PM_TYPE_SMALLINT ? 32767 : 2147483647;
+			ls = lookup(base, key_pred(&lt, k, NULL, 0), NULL);
+			lookup_rows(&lt, ls, none, NULL);
+			/* whatever came along belongs to other keys */
+			for (int i = 0; i < none->n; i++)
+			{
+				char	   *last = strrchr(none->key[i], '|');
+
+				assert_false(last != NULL ? strcmp(last + 1, "2147483647") == 0 ||
+							 strcmp(last + 1, "32767") == 0 : false);
+			}
+			free_rows(none);
+			pm_scan_free(ls);
+		}
+		free(none);
+	}
+
+	/* IN: the first key's other fields, the last field IN the first rows' values */
+	{
+		int			nin = all->n < 5 ? all->n : 5;
+		pm_value   *in = pm_arena_zalloc(lt.arena, sizeof(pm_value) * nin);
+		pm_scan    *ls;
+		int			want = 0;
+
+		for (int i = 0; i < nin; i++)
+			in[i] = all->keyv[i][lt.npk - 1];
+		ls = lookup(base, key_pred(&lt, all->keyv[0], in, nin), NULL);
+		lookup_rows(&lt, ls, got, NULL);
+		/* every row of a matching key came, as the full scan has it */
+		for (int j = 0; j < all->n; j++)
+		{
+			bool		match = true;
+			bool		found = false;
+
+			for (int k = 0; k + 1 < lt.npk && match; k++)
+				match = pm_value_compare(lt.row->fields[lt.pk[k]].type, &all->keyv[j][k],
+										 &all->keyv[0][k]) == 0;
+			if (match)
+			{
+				match = false;
+				for (int i = 0; i < nin; i++)
+					if (pm_value_compare(lt.row->fields[lt.pk[lt.npk - 1]].type,
+										 &all->keyv[j][lt.npk - 1], &in[i]) == 0)
+						match = true;
+			}
+			if (!match)
+				continue;
+			want++;
+			for (int i = 0; i < got->n; i++)
+				if (strcmp(got->row[i], all->row[j]) == 0)
+					found = true;
+			if (!found)
+				fail_msg("%s: IN lookup lost row %s", rel, all->row[j]);
+		}
+		assert_true(want >= 1);
+		free_rows(got);
+		pm_scan_free(ls);
+	}
+
+	/* not a point lookup: a key field left open */
+	if (lt.npk > 1)
+	{
+		pm_predicate *p = key_pred(&lt, all->keyv[0], NULL, 0);
+		pm_scan    *ls;
+		pm_error	err;
+
+		p->nchildren--;
+		pm_error_clear(&err);
+		assert_int_equal(pm_point_lookup_plan(base, p, &ls, NULL, &err), PM_OK);
+		/* the open field may be a partition key: then it still pins the trimmed key */
+		if (pm_table_schema(lt.table)->npartition_keys == 0)
+			assert_null(ls);
+		pm_scan_free(ls);
+	}
+
+	free_rows(all);
+	free(all);
+	free(got);
+	pm_scan_free(base);
+	close_lookup_table(&lt);
+}
+
+static void
+test_mor_partitioned(void **state)
+{
+	check_table("tables/parquet/pk_table_scan_and_read_mor.db/pk_table_scan_and_read_mor", true);
+}
+
+static void
+test_partial_update(void **state)
+{
+	check_table("tables/parquet/pk_table_partial_update.db/pk_table_partial_update", false);
+}
+
+static void
+test_dv(void **state)
+{
+	check_table("tables/parquet/pk_table_scan_and_read_dv.db/pk_table_scan_and_read_dv", false);
+}
+
+static void
+test_first_row(void **state)
+{
+	check_table("tables/parquet/pk_table_scan_and_read_first_row.db/pk_table_scan_and_read_first_row",
+				false);
+}
+
+static void
+test_total_buckets_orc(void **state)
+{
+	check_table("tables/orc/pk_table_with_total_buckets.db/pk_table_with_total_buckets", true);
+}
+
+static void
+test_aggregation(void **state)
+{
+	check_table("tables/parquet/pk_compact_lookup.db/pk_compact_lookup", false);
+}
+
+static void
+test_many_rows(void **state)
+{
+	check_table("tables/parquet/pk_btree_e2e.db/pk_btree_e2e", false);
+}
+
+static void
+test_schema_evolution(void **state)
+{
+	check_table("tables/parquet/pk_table_with_alter_table.db/pk_table_with_alter_table", false);
+}
+
+static void
+test_avro_types(void **state)
+{
+	check_table("tables/avro/pk_with_multiple_type.db/pk_with_multiple_type", false);
+}
+
+static void
+test_bitmap_dv(void **state)
+{
+	check_table("tables/parquet/pk_with_bitmap_dv.db/pk_with_bitmap_dv", false);
+}
+
+/* An append table is never a point lookup. */
+static void
+test_append_table(void **state)
+{
+	lookup_table lt;
+	pm_scan    *base,
+			   *ls;
+	pm_predicate leaf = {0};
+	pm_value	v = {0};
+	pm_error	err;
+
+	open_lookup_table(&lt, "tables/parquet/append_with_bitmap.db/append_with_bitmap");
+	base = plan(&lt, NULL);
+	v.u.i64 = 1;
+	leaf.op = PM_PRED_EQ;
+	leaf.field = 1;
+	leaf.nliterals = 1;
+	leaf.literals = &v;
+	pm_error_clear(&err);
+	assert_int_equal(pm_point_lookup_plan(base, &leaf, &ls, NULL, &err), PM_OK);
+	assert_null(ls);
+	pm_scan_free(base);
+	close_lookup_table(&lt);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mor_partitioned),
+		cmocka_unit_test(test_partial_update),
+		cmocka_unit_test(test_dv),
+		cmocka_unit_test(test_first_row),
+		cmocka_unit_test(test_total_buckets_orc),
+		cmocka_unit_test(test_aggregation),
+		cmocka_unit_test(test_many_rows),
+		cmocka_unit_test(test_schema_evolution),
+		cmocka_unit_test(test_avro_types),
+		cmocka_unit_test(test_bitmap_dv),
+		cmocka_unit_test(test_append_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Concurrent writers: several Postgres sessions INSERT into one Paimon table at once.
 
-For each table kind (append, bucket -1; append, 2 fixed buckets; partitioned), W writer
+For each table kind (append, bucket -1; append, 2 fixed buckets; partitioned; primary
+key with 2 buckets, each writer its own keys), W writer
 threads (default 2) each run R rounds (default 25); in every round all writers wait at a
 barrier and then start their transaction at the same moment (one psql session per
 round, so the commits race: each writer's snapshot rename loses to another's now and
@@ -45,6 +46,9 @@ KINDS = [
      None, {"bucket": "2", "bucket-key": "i"}),
     ("parted", "w INT NOT NULL, r INT NOT NULL, i INT NOT NULL, note STRING",
      ["w"], {"bucket": "-1"}),
+    # primary key (w, r, i): the writers' keys are disjoint, their buckets shared
+    ("pk", "w INT NOT NULL, r INT NOT NULL, i INT NOT NULL, note STRING",
+     None, {"bucket": "2", "primary-key": "w,r,i"}),
 ]
 
 

@@ -12,7 +12,8 @@ SIGKILL (the postmaster then restarts every session, as after any backend crash)
   4. Java (the oracle's Paimon release) reads the same rows;
   5. the files the killed COPY left are orphans: data files under the bucket directories
      that no snapshot references (Java's file list of the latest snapshot is unchanged);
-     they are listed (paimon_remove_orphan_files is the tool that removes them);
+     they are listed, and paimon_remove_orphan_files (older_than now) removes
+     exactly them, the table reading the same afterwards;
   6. the table stays writable: one more INSERT becomes snapshot 3, and we and Java read
      the committed rows plus it.
 
@@ -195,9 +196,23 @@ def main():
     if refs_after != refs_before:
         msgs.append("Java's data files changed: %s" % sorted(refs_after ^ refs_before))
     orphans = sorted(data_files(after) - refs_after)
+    sizes = {o: os.path.getsize(os.path.join(tdir, o)) for o in orphans}
     for o in orphans:
         if o in before:
             msgs.append("%s: an orphan that was there before the COPY" % o)
+
+    # paimon_remove_orphan_files removes exactly them; the table reads the same
+    out = psql("SELECT path FROM paimon_remove_orphan_files('%s', older_than => now());"
+               % FT).stdout
+    removed = sorted(os.path.relpath(p, tdir) for p in out.split())
+    if removed != orphans:
+        msgs.append("paimon_remove_orphan_files removed %s, the orphans are %s" % (removed, orphans))
+    left = table_files(tdir)
+    if any(o in left for o in orphans) or data_files(left) != refs_after:
+        msgs.append("after paimon_remove_orphan_files: data files %s, referenced %s"
+                    % (sorted(data_files(left)), sorted(refs_after)))
+    if ids_of(difftest.java_read(wh, TABLE)) != committed:
+        msgs.append("after paimon_remove_orphan_files: Java reads other rows")
 
     # 6. still writable
     psql("INSERT INTO %s SELECT i, 'p1', 'after', i FROM generate_series(9001, 9100) i;" % FT)
@@ -214,12 +229,11 @@ def main():
 
     passed = not msgs
     print("%s COPY of %d rows killed after %d rows read: %d committed rows read by us and Java, "
-          "no snapshot or manifest added, %d orphan files left%s"
+          "no snapshot or manifest added, %d orphan files left and removed%s"
           % ("ok  " if passed else "FAIL", args.rows, processed, 8000, len(orphans),
              ", then one more INSERT committed as snapshot 3" if passed else ""))
     for o in orphans:
-        size = os.path.getsize(os.path.join(tdir, o))
-        print("    orphan: %s (%d bytes)" % (o, size))
+        print("    orphan: %s (%d bytes)" % (o, sizes[o]))
     for m in msgs:
         print("    " + m)
     if passed and not args.keep:

@@ -368,8 +368,7 @@ struct PmfdwAggExec
 	pm_agg_spec *specs;
 	pm_predicate *pred;			/* the WHERE clause, or NULL */
 	int		   *field_col;		/* batch column of each table field, for pred */
-	uint8	   *sel;			/* rows of the batch pred keeps */
-	int64		sel_cap;
+	PmfdwBatchWhere where;		/* pred on batches */
 	pm_hash_agg *agg;
 	bool		started;
 	uint32		npasses;
@@ -494,11 +493,47 @@ pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *table, pm_scan **scan,
 	if (pm_table_scan_plan_with(table, ex->pred, &options, scan, &err) != PM_OK)
 		pmfdw_error(&err);
 	ex->scan = *scan;
+	ex->where.env = env;
+	ex->where.pred = ex->pred;
+	ex->where.field_col = ex->field_col;
+	ex->where.cxt = ex->cxt;
 	if (pm_hash_agg_create(env, ex->col_types, ex->nkeys, ex->key_cols, ex->naggs, ex->specs,
 						   max_groups(ex->nkeys, ex->naggs), &ex->agg, &err) != PM_OK)
 		pmfdw_error(&err);
 	MemoryContextSwitchTo(old);
 	return ex;
+}
+
+pm_batch *
+pmfdw_next_batch_where(PmfdwBatchWhere *where, pm_table_read *read, const uint8 **sel)
+{
+	pm_batch   *batch;
+	pm_error	err;
+
+	pm_error_clear(&err);
+	*sel = NULL;
+	if (pm_table_read_next(read, &batch, &err) != PM_OK)
+	{
+		pm_table_read_close(read);
+		pmfdw_error(&err);
+	}
+	if (batch == NULL || where->pred == NULL)
+		return batch;
+	if (batch->nrows > where->sel_cap)
+	{
+		if (where->sel)
+			pfree(where->sel);
+		where->sel = MemoryContextAllocHuge(where->cxt, batch->nrows);
+		where->sel_cap = batch->nrows;
+	}
+	if (pm_batch_filter(where->env, where->pred, batch, where->field_col, where->sel,
+						&err) != PM_OK)
+	{
+		pm_table_read_close(read);
+		pmfdw_error(&err);
+	}
+	*sel = where->sel;
+	return batch;
 }
 
 /*
@@ -514,6 +549,7 @@ run_pass(PmfdwAggExec *ex)
 	{
 		pm_table_read *read;
 		pm_batch   *batch;
+		const uint8 *sel;
 		pm_error	err;
 
 		pm_hash_agg_set_pass(ex->agg, ex->npasses, ex->pass);
@@ -523,30 +559,9 @@ run_pass(PmfdwAggExec *ex)
 		for (;;)
 		{
 			CHECK_FOR_INTERRUPTS();
-			if (pm_table_read_next(read, &batch, &err) != PM_OK)
-			{
-				pm_table_read_close(read);
-				pmfdw_error(&err);
-			}
-			if (batch == NULL)
+			if ((batch = pmfdw_next_batch_where(&ex->where, read, &sel)) == NULL)
 				break;
-			if (ex->pred != NULL)
-			{
-				if (batch->nrows > ex->sel_cap)
-				{
-					if (ex->sel)
-						pfree(ex->sel);
-					ex->sel = MemoryContextAllocHuge(ex->cxt, batch->nrows);
-					ex->sel_cap = batch->nrows;
-				}
-				if (pm_batch_filter(ex->env, ex->pred, batch, ex->field_col, ex->sel,
-									&err) != PM_OK)
-				{
-					pm_table_read_close(read);
-					pmfdw_error(&err);
-				}
-			}
-			if (pm_hash_agg_add(ex->agg, batch, ex->pred ? ex->sel : NULL, &err) != PM_OK)
+			if (pm_hash_agg_add(ex->agg, batch, sel, &err) != PM_OK)
 			{
 				pm_table_read_close(read);
 				pmfdw_error(&err);

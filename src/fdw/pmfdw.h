@@ -18,6 +18,7 @@
 #include "common/type.h"
 #include "common/vector.h"
 #include "io/fileio.h"
+#include "lsm/table_read.h"
 #include "nodes/pg_list.h"
 #include "table/table.h"
 #include "executor/tuptable.h"
@@ -302,6 +303,25 @@ extern void pmfdw_guc_init(void);
 extern void pmfdw_scan_options(pm_scan_options *options);
 
 /* ---- agg_pushdown.c: aggregates computed on batches ---- */
+
+/*
+ * The WHERE clause evaluated on batches by the executors of pushed-down
+ * aggregates and top-N: the next batch of read and, when pred is set, the
+ * rows it keeps in *sel (a buffer in cxt, grown as batches need). NULL at
+ * the end. An error closes read and ERRORs.
+ */
+typedef struct PmfdwBatchWhere
+{
+	const pm_env *env;
+	const pm_predicate *pred;	/* NULL: every row */
+	const int  *field_col;		/* batch column of each table field */
+	MemoryContext cxt;
+	uint8	   *sel;
+	int64		sel_cap;
+} PmfdwBatchWhere;
+
+extern pm_batch *pmfdw_next_batch_where(PmfdwBatchWhere *where, pm_table_read *read,
+										const uint8 **sel);
 struct PlannerInfo;
 struct RelOptInfo;
 struct TupleTableSlot;

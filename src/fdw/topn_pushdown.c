@@ -204,8 +204,7 @@ struct PmfdwTopnExec
 	int			nkeys;
 	int64		limit;
 	pm_predicate *pred;			/* the WHERE clause, or NULL */
-	uint8	   *sel;
-	int64		sel_cap;
+	PmfdwBatchWhere where;		/* pred on batches */
 	pm_topn    *topn;
 	const pm_batch *result;
 	Datum	  **values;			/* per output column, per result row */
@@ -352,6 +351,10 @@ pmfdw_topn_exec_begin(List *spec, Relation rel, pm_table *table, pm_scan **scan,
 	if (pm_table_scan_plan_with(table, ex->pred, &options, scan, &err) != PM_OK)
 		pmfdw_error(&err);
 	ex->scan = *scan;
+	ex->where.env = env;
+	ex->where.pred = ex->pred;
+	ex->where.field_col = ex->field_col;
+	ex->where.cxt = ex->cxt;
 	if (pm_topn_create(env, ex->col_types, ex->nfields, ex->keys, ex->nkeys, ex->limit,
 					   &ex->topn, &err) != PM_OK)
 		pmfdw_error(&err);
@@ -367,6 +370,7 @@ run_topn(PmfdwTopnExec *ex)
 	MemoryContext old = MemoryContextSwitchTo(ex->cxt);
 	pm_table_read *read;
 	pm_batch   *batch;
+	const uint8 *sel;
 	pm_error	err;
 
 	pm_error_clear(&err);
@@ -377,30 +381,9 @@ run_topn(PmfdwTopnExec *ex)
 	for (;;)
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (pm_table_read_next(read, &batch, &err) != PM_OK)
-		{
-			pm_table_read_close(read);
-			pmfdw_error(&err);
-		}
-		if (batch == NULL)
+		if ((batch = pmfdw_next_batch_where(&ex->where, read, &sel)) == NULL)
 			break;
-		if (ex->pred != NULL)
-		{
-			if (batch->nrows > ex->sel_cap)
-			{
-				if (ex->sel)
-					pfree(ex->sel);
-				ex->sel = MemoryContextAllocHuge(ex->cxt, batch->nrows);
-				ex->sel_cap = batch->nrows;
-			}
-			if (pm_batch_filter(ex->env, ex->pred, batch, ex->field_col, ex->sel,
-								&err) != PM_OK)
-			{
-				pm_table_read_close(read);
-				pmfdw_error(&err);
-			}
-		}
-		if (pm_topn_add(ex->topn, batch, ex->pred ? ex->sel : NULL, &err) != PM_OK)
+		if (pm_topn_add(ex->topn, batch, sel, &err) != PM_OK)
 		{
 			pm_table_read_close(read);
 			pmfdw_error(&err);

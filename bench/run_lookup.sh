@@ -12,11 +12,12 @@
 #   2. a join of 100,000 Postgres rows (random keys) against the table on its key:
 #        SELECT count(*), sum(t.b) FROM outer100k o JOIN <t> t ON t.id = o.id
 #      median wall time of RUNS runs, the plans the planner picks, and the same join
-#      with the Paimon side as a lookup per outer row (enable_hashjoin/mergejoin off).
+#      with the Paimon side as a lookup per outer row (enable_hashjoin/mergejoin off) on
+#      the first NL_ROWS (20) outer rows.
 # Before timing, it checks that both sides give the same rows for sample keys and the
 # same join result.
 #
-#   bash bench/run_lookup.sh [--runs N] [--rows N] [--duration S] [--warehouse DIR]
+#   bash bench/run_lookup.sh [--runs N] [--rows N] [--duration S] [--nl-rows N] [--warehouse DIR]
 #
 # Needs the extension built and installed (make -j2 && make install). Without
 # --warehouse the table is generated once into bench/data/pk_warehouse_<rows> (not
@@ -26,14 +27,16 @@ cd "$(dirname "$0")/.."
 RUNS=3
 ROWS=10000000
 DURATION=10
+NL_ROWS=20
 WAREHOUSE=
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--runs) RUNS=$2; shift 2 ;;
 		--rows) ROWS=$2; shift 2 ;;
 		--duration) DURATION=$2; shift 2 ;;
+		--nl-rows) NL_ROWS=$2; shift 2 ;;
 		--warehouse) WAREHOUSE=$2; shift 2 ;;
-		*) echo "usage: $0 [--runs N] [--rows N] [--duration S] [--warehouse DIR]" >&2; exit 2 ;;
+		*) echo "usage: $0 [--runs N] [--rows N] [--duration S] [--nl-rows N] [--warehouse DIR]" >&2; exit 2 ;;
 	esac
 done
 if [ -z "$WAREHOUSE" ]; then
@@ -131,12 +134,12 @@ plan_of() {
 NL="-c enable_hashjoin=off -c enable_mergejoin=off"
 join_paimon=$(join_ms bench.pk_7col "")
 join_heap=$(join_ms heap "")
-# a lookup per outer row, on 1,000 of the outer rows (100,000 would take too long when
-# a lookup decodes whole row groups)
+# a lookup per outer row, on NL_ROWS of the outer rows (100,000 would take too long
+# while a lookup decodes whole row groups)
 JOIN_ALL=$JOIN
-JOIN="SELECT count(*), sum(t.b) FROM (SELECT * FROM outer100k LIMIT 1000) o JOIN %s t ON t.id = o.id"
-join_lookup_1k=$(join_ms bench.pk_7col "$NL")
-join_heap_nl_1k=$(join_ms heap "$NL")
+JOIN="SELECT count(*), sum(t.b) FROM (SELECT * FROM outer100k LIMIT $NL_ROWS) o JOIN %s t ON t.id = o.id"
+join_lookup_nl=$(join_ms bench.pk_7col "$NL")
+join_heap_nl=$(join_ms heap "$NL")
 JOIN=$JOIN_ALL
 
 echo
@@ -145,6 +148,6 @@ printf '%-42s %14.0f %14.0f %9.3f\n' "lookups/s (pgbench -M prepared, 1 client)"
 	"$(awk -v a="$tps_paimon" -v b="$tps_heap" 'BEGIN {print (b > 0 ? a / b : 0)}')"
 printf '%-42s %14.1f %14.1f %9.2f\n' "join 100k outer rows, ms ($(plan_of bench.pk_7col "") / $(plan_of heap ""))" \
 	"$join_paimon" "$join_heap" "$(awk -v a="$join_paimon" -v b="$join_heap" 'BEGIN {print (b > 0 ? a / b : 0)}')"
-printf '%-42s %14.1f %14.1f %9.2f\n' "join 1k outer rows as nested loop, ms" \
-	"$join_lookup_1k" "$join_heap_nl_1k" "$(awk -v a="$join_lookup_1k" -v b="$join_heap_nl_1k" 'BEGIN {print (b > 0 ? a / b : 0)}')"
+printf '%-42s %14.1f %14.1f %9.2f\n' "join $NL_ROWS outer rows as nested loop, ms" \
+	"$join_lookup_nl" "$join_heap_nl" "$(awk -v a="$join_lookup_nl" -v b="$join_heap_nl" 'BEGIN {print (b > 0 ? a / b : 0)}')"
 echo "(median of $RUNS runs; pgbench runs of ${DURATION}s; $ROWS rows; one core: no parallel workers)"

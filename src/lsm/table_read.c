@@ -31,6 +31,7 @@
 
 #include "common/env.h"
 #include "index/deletion_vector.h"
+#include "row/value.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
 #include "common/vector_builder.h"
@@ -47,6 +48,7 @@ typedef struct file_run
 	pm_deletion_vector *dv;
 	pm_arena   *keyed_arena;	/* point lookups: the batch of the looked-up keys */
 	pm_batch	keyed;
+	bool		past_keys;		/* the file (sorted by key) is past every key */
 } file_run;
 
 struct pm_table_read
@@ -89,6 +91,8 @@ struct pm_table_read
 	/* point lookups: only the looked-up keys' records are merged */
 	const pm_predicate *key_filter;
 	int		   *key_col_of_field;	/* table field -> key column of a KV batch */
+	const pm_value *max_key;	/* the largest looked-up key */
+	const pm_type *const *key_types;	/* of the trimmed key fields */
 };
 
 /* Whether this process reads the next unit of work (always, if not parallel). */
@@ -136,6 +140,24 @@ load_dv(pm_table_read *r, const pm_data_file_meta *f, pm_deletion_vector **dv, p
  * positions no longer hold), batches without such a record skipped. Every
  * record of a key stays, so merging them gives the key's row.
  */
+/* Is the key of row i of a KV batch above the largest looked-up key? */
+static bool
+past_max_key(const pm_table_read *r, const pm_batch *b, int64_t i)
+{
+	for (int k = 0; k < r->nkeys; k++)
+	{
+		pm_value	v;
+		int			c;
+
+		if (!pm_vector_value(&b->cols[k], i, &v) || v.is_null)
+			return false;
+		c = pm_value_compare(r->key_types[k], &v, &r->max_key[k]);
+		if (c != 0)
+			return c > 0;
+	}
+	return false;
+}
+
 static pm_code
 keyed_rows(file_run *fr, pm_batch **batch, pm_error *err)
 {
@@ -149,6 +171,8 @@ keyed_rows(file_run *fr, pm_batch **batch, pm_error *err)
 		pm_vector_builder *bld;
 		int64_t		n = 0;
 
+		if (b->nrows > 0 && past_max_key(r, b, b->nrows - 1))
+			fr->past_keys = true;	/* this batch is the last that may hold a key */
 		if (fr->keyed_arena == NULL && (fr->keyed_arena = pm_arena_create(r->env)) == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory in a point lookup");
 		pm_arena_reset(fr->keyed_arena);
@@ -167,7 +191,10 @@ keyed_rows(file_run *fr, pm_batch **batch, pm_error *err)
 			n += sel[i] != 0;
 		if (n == 0)
 		{
-			PM_TRY(pm_data_file_reader_next(fr->reader, batch, err));
+			if (fr->past_keys)
+				*batch = NULL;
+			else
+				PM_TRY(pm_data_file_reader_next(fr->reader, batch, err));
 			continue;
 		}
 		memset(&fr->keyed, 0, sizeof(fr->keyed));
@@ -200,6 +227,8 @@ file_run_next(void *state, pm_batch **batch, pm_error *err)
 	const pm_table_read *r = fr->read;
 
 	*batch = NULL;
+	if (fr->past_keys)
+		return PM_OK;
 	if (fr->reader == NULL)
 	{
 		pm_read_filter filter;
@@ -522,6 +551,16 @@ open_pk(pm_table_read *r, const int *fields, int nfields, pm_error *err)
 			r->key_col_of_field[keys[k]] = k;
 		if (!pm_batch_filter_supported(r->key_filter, s->row_type))
 			r->key_filter = NULL;
+		r->max_key = pm_point_lookup_max_key(r->scan);
+		{
+			const pm_type **kt = pm_arena_alloc(r->arena, sizeof(pm_type *) * (size_t) (r->nkeys + 1));
+
+			if (kt == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a table read");
+			for (int k = 0; k < r->nkeys; k++)
+				kt[k] = s->row_type->fields[keys[k]].type;
+			r->key_types = kt;
+		}
 	}
 	return PM_OK;
 }

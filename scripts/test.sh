@@ -7,7 +7,9 @@
 #      damaged copies of a corpus table (clear errors, no crash), copies
 #      carrying table options this reader refuses (0A000 naming the option),
 #      and commits landing between and inside statements (snapshot consistency),
-#      and tables written through SQL that Java reads and writes on top of
+#      and tables written through SQL that Java reads and writes on top of,
+#      concurrent writers (no row lost, consecutive snapshots), a backend
+#      killed during COPY (the committed rows only)
 #   4. the reference oracle (Apache Paimon Java from Maven Central) writing
 #      random tables that we read back (test/oracle/), when Java is usable
 # Exits non-zero if anything required fails. Missing input (no ../shared
@@ -61,6 +63,12 @@ python3 test/compat/run_cancel.py --corpus "$PAIMON_CORPUS" 2>&1 | tee "$LOGS/ca
 echo "== writing through SQL, read back and written on top by Apache Paimon Java"
 python3 test/compat/run_write.py 2>&1 | tee "$LOGS/write.log" || status=1
 
+echo "== concurrent writers through SQL (no row lost, consecutive snapshots, Java reads them)"
+python3 test/compat/run_concurrent.py 2>&1 | tee "$LOGS/concurrent.log" || status=1
+
+echo "== kill -9 of a backend during COPY (committed rows only, for us and Java; orphans listed)"
+python3 test/compat/run_kill_copy.py 2>&1 | tee "$LOGS/killcopy.log" || status=1
+
 echo "== reference oracle (Apache Paimon Java)"
 bash test/oracle/run.sh 2>&1 | tee "$LOGS/oracle.log" || status=1
 
@@ -79,7 +87,7 @@ add "$(grep -ho '\[  PASSED  \] [0-9]*' "$LOGS/unit.log" | awk '{s += $4} END {p
 	"$(grep -ho '\[  SKIPPED \] [0-9]* test' "$LOGS/unit.log" | awk '{s += $4} END {print s + 0}')"
 add "$(sed -n 's/.*All \([0-9]*\) tests passed.*/\1/p' "$LOGS/regress.log" | head -1)" \
 	"$(sed -n 's/.* \([0-9]*\) of [0-9]* tests failed.*/\1/p' "$LOGS/regress.log" | head -1)"
-for f in corpus corrupt options snapshot cancel write oracle; do
+for f in corpus corrupt options snapshot cancel write concurrent killcopy oracle; do
 	[ -f "$LOGS/$f.log" ] || continue
 	line=$(grep -E '^([A-Za-z_]+: )?[0-9]+ passed, [0-9]+ failed' "$LOGS/$f.log" | tail -1 | sed 's/^[A-Za-z_]*: //')
 	# "P passed, F failed[, S skipped]"

@@ -168,7 +168,7 @@ INSERT INTO scalars_wide VALUES (60000, 1, 1, 'not a date');
 INSERT INTO scalars_wide VALUES (60000, -128, 1e30, '2026-01-01');
 SELECT id, ti, f, dt FROM scalars WHERE id = 60000;
 \set SHOW_CONTEXT never
--- UPDATE, DELETE, ON CONFLICT: not supported yet
+-- UPDATE, DELETE: append tables take only inserts (0A000, before any row is read); ON CONFLICT
 UPDATE scalars SET s = 'x';
 DELETE FROM scalars;
 INSERT INTO scalars (id) VALUES (1) ON CONFLICT DO NOTHING;
@@ -231,7 +231,7 @@ SELECT f->>'name' AS name, f->>'type' AS type
   FROM jsonb_array_elements(pg_read_file(:'wh' || '/db.db/names/schema/schema-0')::jsonb->'fields') f;
 SELECT count(*) FROM pg_ls_dir(:'wh' || '/db.db') d WHERE d = 'bad';
 
--- primary-key tables are created (Java writes them) but not written yet
+-- primary-key tables are created and written (more in write_pk)
 SELECT paimon_create_table('wr', 'db', 'pk', 'id INT, v STRING', primary_key => ARRAY['id'],
                            options => '{"bucket": "1"}', foreign_table => 'pk');
 \d pk

@@ -119,9 +119,15 @@ pmfdw_agg_rel_info(Relation rel, Index relid, List *quals, const pm_type *row_ty
 	return info;
 }
 
+bool
+pmfdw_agg_rel_quals_exact(const PmfdwAggRelInfo *info)
+{
+	return info->quals_ok;
+}
+
 /* A type standing for the attribute's Paimon type in the core's checks. */
-static bool
-attr_type(const PmfdwAggRelInfo *info, AttrNumber attnum, pm_type *t)
+bool
+pmfdw_agg_rel_attr_type(const PmfdwAggRelInfo *info, AttrNumber attnum, pm_type *t)
 {
 	if (attnum <= 0 || attnum > info->natts || (int) info->type_id[attnum - 1] < 0)
 		return false;
@@ -215,7 +221,7 @@ agg_entry(Aggref *agg, Index relid, Oid reloid, const PmfdwAggRelInfo *info, Str
 	if (IsA(var, RelabelType) && ((RelabelType *) var)->resulttype == exprType((Node *) ((RelabelType *) var)->arg))
 		var = (Var *) ((RelabelType *) var)->arg;
 	if (!IsA(var, Var) || var->varno != relid || var->varlevelsup != 0 ||
-		!attr_type(info, var->varattno, &t) || !pm_agg_supported(kind, &t))
+		!pmfdw_agg_rel_attr_type(info, var->varattno, &t) || !pm_agg_supported(kind, &t))
 		return NIL;
 	appendStringInfo(text, "%s(%s)", get_func_name(agg->aggfnoid),
 					 quote_identifier(get_attname(reloid, var->varattno, false)));
@@ -259,7 +265,7 @@ pmfdw_agg_pushdown_spec(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *ou
 		pm_type		t;
 
 		if (!IsA(var, Var) || var->varno != input_rel->relid || var->varlevelsup != 0 ||
-			!attr_type(info, var->varattno, &t) || !pm_agg_key_supported(&t))
+			!pmfdw_agg_rel_attr_type(info, var->varattno, &t) || !pm_agg_key_supported(&t))
 			return NIL;
 		group_exprs = lappend(group_exprs, var);
 	}

@@ -8,15 +8,27 @@
  *	  paimon_fdw.enable_file_index		file indexes (bloom, bitmap, ...)
  *	  paimon_fdw.enable_row_group_pruning	Parquet row groups and ORC stripes
  *										by their statistics
+ *	  paimon_fdw.enable_page_index		Parquet pages by their ColumnIndex
  *	  paimon_fdw.enable_aggregate_pushdown	aggregates computed on batches
  *	  paimon_fdw.enable_point_lookup	primary-key lookups (WHERE on the whole
  *										key, lookup joins) read only the files
  *										that may hold the keys
+ *	  paimon_fdw.enable_topn_pushdown	ORDER BY ... LIMIT n kept on batches
+ *
+ *	  and one for parallel scans:
+ *
+ *	  paimon_fdw.parallel_split_size	data files at least this large are
+ *										shared by row group / stripe
  *
  *	  and one for the reads themselves:
  *
  *	  paimon_fdw.enable_io_uring		off: plain pread (e.g. under valgrind,
  *										which cannot see io_uring's writes)
+ *
+ *	  and one for the per-backend cache of immutable metadata (manifest
+ *	  lists, manifests, file footers; common/meta_cache.h):
+ *
+ *	  paimon_fdw.metadata_cache_size	its byte budget (0: off)
  *
  *	  and one for writing:
  *
@@ -25,16 +37,24 @@
  */
 #include "postgres.h"
 
+#include <limits.h>
+
 #include "utils/guc.h"
 
+#include "common/meta_cache.h"
 #include "io/fileio.h"
 #include "pmfdw.h"
+
+#include <limits.h>
 
 bool		pmfdw_enable_pushdown = true;
 bool		pmfdw_enable_stats_pruning = true;
 bool		pmfdw_enable_file_index = true;
 bool		pmfdw_enable_aggregate_pushdown = true;
+bool		pmfdw_enable_topn_pushdown = true;
+int			pmfdw_parallel_split_size = 8192;	/* kB */
 bool		pmfdw_enable_row_group_pruning = true;
+bool		pmfdw_enable_page_index = true;
 bool		pmfdw_enable_point_lookup = true;
 static bool enable_io_uring = true;
 
@@ -45,6 +65,15 @@ assign_io_uring(bool newval, void *extra)
 	pm_uring_set_enabled(newval);
 }
 int			pmfdw_write_batch_size = 4096;
+
+static int	metadata_cache_kb = 64 * 1024;
+
+static void
+assign_metadata_cache_size(int newval, void *extra)
+{
+	(void) extra;
+	pm_meta_cache_set_budget((size_t) newval * 1024);
+}
 
 void
 pmfdw_guc_init(void)
@@ -70,6 +99,11 @@ pmfdw_guc_init(void)
 							 "of deletion-vector tables; primary-key fields otherwise).",
 							 &pmfdw_enable_row_group_pruning, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.enable_page_index",
+							 "Skips Parquet pages by their page index (ColumnIndex, OffsetIndex).",
+							 "Only where no merge needs the skipped rows, as for row groups.",
+							 &pmfdw_enable_page_index, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 	DefineCustomBoolVariable("paimon_fdw.enable_io_uring",
 							 "Reads Paimon files through io_uring where the kernel allows it.",
 							 "When off, files are read with pread.",
@@ -93,6 +127,27 @@ pmfdw_guc_init(void)
 							 "outer row. When off, such scans plan and read as any other.",
 							 &pmfdw_enable_point_lookup, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.enable_topn_pushdown",
+							 "Keeps the first rows of ORDER BY ... LIMIT n on column batches "
+							 "inside paimon_fdw (top-N).",
+							 "When off, Postgres sorts the scanned rows itself.",
+							 &pmfdw_enable_topn_pushdown, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomIntVariable("paimon_fdw.parallel_split_size",
+							"Data files at least this large are shared by Parquet row group "
+							"or ORC stripe among the processes of a parallel scan.",
+							"Smaller files go whole to one process; 0: every file does. "
+							"The planner expects one unit of work per this many bytes.",
+							&pmfdw_parallel_split_size, 8192, 0, INT_MAX / 2, PGC_USERSET,
+							GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("paimon_fdw.metadata_cache_size",
+							"Memory each backend keeps for Paimon metadata that files make "
+							"immutable (manifest lists, manifests, Parquet/ORC footers).",
+							"Least recently used entries are dropped to stay within it; 0 turns "
+							"the cache off. The latest snapshot is still looked up by every "
+							"statement.",
+							&metadata_cache_kb, 64 * 1024, 0, INT_MAX / 2, PGC_USERSET,
+							GUC_UNIT_KB, NULL, assign_metadata_cache_size, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }
 
@@ -104,4 +159,5 @@ pmfdw_scan_options(pm_scan_options *options)
 	options->prune_stats = pmfdw_enable_stats_pruning;
 	options->prune_file_index = pmfdw_enable_file_index;
 	options->prune_row_groups = pmfdw_enable_row_group_pruning;
+	options->prune_pages = pmfdw_enable_page_index;
 }

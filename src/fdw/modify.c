@@ -1,39 +1,75 @@
 /*-------------------------------------------------------------------------
  * modify.c
- *	  INSERT and COPY FROM into Paimon foreign tables.
+ *	  INSERT, COPY FROM, UPDATE and DELETE on Paimon foreign tables.
  *
- * Each INSERT (or COPY, or a row routed to a foreign partition) converts
- * its rows into column batches (row_batch.c) of paimon_fdw.write_batch_size
- * rows and hands every full batch, and the last one at the end of the
- * statement, to the transaction's writer for that Paimon table
- * (xact_write.c), which commits at transaction commit. Postgres' own
- * batching (ExecForeignBatchInsert) uses the same size when no RETURNING,
- * trigger or check option asks for rows one by one.
+ * Each statement converts its rows into column batches (row_batch.c) of
+ * paimon_fdw.write_batch_size rows, each row with its Paimon row kind, and
+ * hands every full batch, and the last one at the end of the statement, to
+ * the transaction's writer for that Paimon table (xact_write.c), which
+ * commits at transaction commit. Postgres' own batching
+ * (ExecForeignBatchInsert) uses the same size when no RETURNING, trigger
+ * or check option asks for rows one by one; UPDATE and DELETE fill the
+ * same batches row by row.
  *
- * UPDATE and DELETE are refused (0A000) for now, and so are writes to a
- * foreign table that reads a fixed snapshot (snapshot_id, tag or
- * timestamp) and writes to primary-key tables. Writing needs superuser or
- * pg_write_server_files (42501), checked when the statement starts.
+ * INSERT and COPY write +I rows: on a primary-key table that is an upsert
+ * (the merge engine decides what a second row of a key means).
+ *
+ * UPDATE and DELETE (primary-key tables: the key identifies the row) read
+ * the old row through the scan, as a whole-row junk column ("wholerow",
+ * which the planner adds for UPDATE and AddForeignUpdateTargets for
+ * DELETE), and write:
+ *	 - DELETE: -D with the old row's values;
+ *	 - UPDATE: +U with the new row, preceded by -U with the old row where
+ *	   the merge engine needs the retraction (aggregation), as Java's Flink
+ *	   sink writes them; an UPDATE that changes a primary-key or partition
+ *	   column writes -D for the old row and +I for the new one.
+ * The writer is asked (pm_table_writer_accepts) when the statement starts,
+ * before any row is read, whether the table takes these kinds: append
+ * tables, first-row tables, partial-update tables without
+ * remove-record-on-delete, ... are refused with 0A000 and the core's
+ * reason. UPDATE and DELETE need every field of the Paimon table as a
+ * column of the foreign table (the records carry whole rows).
+ *
+ * Writes to a foreign table that reads a fixed snapshot (snapshot_id, tag
+ * or timestamp) and INSERT ... ON CONFLICT are refused (0A000). Writing
+ * needs superuser or pg_write_server_files (42501), checked when the
+ * statement starts.
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"
 
+#include "access/htup_details.h"
 #include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "foreign/fdwapi.h"
 #include "miscadmin.h"
 #include "nodes/execnodes.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/appendinfo.h"
 #include "optimizer/planmain.h"
 #include "parser/parsetree.h"
 #include "utils/acl.h"
+#include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+
+#include "table/table_write.h"
 
 typedef struct PaimonFdwModifyState
 {
 	MemoryContext cxt;			/* the row batch */
 	PmfdwXactWriter *writer;
 	PmfdwRowBatch *batch;
+	CmdType		operation;		/* CMD_INSERT for INSERT and COPY */
+	/* UPDATE and DELETE */
+	AttrNumber	wholerow_attno; /* junk column of the subplan with the old row */
+	TupleTableSlot *old_slot;	/* the old row, as a row of the foreign table */
+	HeapTupleData old_tuple;	/* old_slot's tuple (the slot points to it) */
+	MemoryContext row_cxt;		/* the old row, reset per row */
+	bool		retract;		/* UPDATE writes -U before +U */
+	int			nkeys;			/* primary-key and partition columns */
+	AttrNumber *keys;
 } PaimonFdwModifyState;
 
 void
@@ -49,7 +85,7 @@ pmfdw_check_write_privilege(void)
 int
 paimonIsForeignRelUpdatable(Relation rel)
 {
-	/* UPDATE and DELETE reach PlanForeignModify, which says they are not supported yet */
+	/* which tables take UPDATE and DELETE is the writer's call, at BeginForeignModify */
 	return (1 << CMD_INSERT) | (1 << CMD_UPDATE) | (1 << CMD_DELETE);
 }
 
@@ -69,12 +105,6 @@ paimonPlanForeignModify(PlannerInfo *root, ModifyTable *plan, Index resultRelati
 	RangeTblEntry *rte = planner_rt_fetch(resultRelation, root);
 	PaimonFdwTableOptions opts;
 
-	if (plan->operation == CMD_UPDATE || plan->operation == CMD_DELETE)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s on Paimon tables is not supported yet",
-						plan->operation == CMD_UPDATE ? "UPDATE" : "DELETE"),
-				 errdetail("paimon_fdw writes with INSERT and COPY FROM into append tables.")));
 	if (plan->onConflictAction != ONCONFLICT_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -84,9 +114,24 @@ paimonPlanForeignModify(PlannerInfo *root, ModifyTable *plan, Index resultRelati
 	return NIL;
 }
 
-/* The state of one INSERT/COPY into one foreign table. */
-static void
-begin_insert(ResultRelInfo *rinfo, EState *estate)
+/*
+ * UPDATE gets a whole-row junk column from the planner (for the unchanged
+ * columns); DELETE needs one too, since its -D record carries the row.
+ * The Var is the one the planner makes, so both uses share it.
+ */
+void
+paimonAddForeignUpdateTargets(PlannerInfo *root, Index rtindex, RangeTblEntry *target_rte,
+							  Relation target_relation)
+{
+	if (root->parse->commandType == CMD_DELETE)
+		add_row_identity_var(root,
+							 makeVar(rtindex, InvalidAttrNumber, RECORDOID, -1, InvalidOid, 0),
+							 rtindex, "wholerow");
+}
+
+/* The state of one INSERT, COPY, UPDATE or DELETE on one foreign table. */
+static PaimonFdwModifyState *
+begin_modify(ResultRelInfo *rinfo, EState *estate, CmdType operation)
 {
 	Relation	rel = rinfo->ri_RelationDesc;
 	PaimonFdwModifyState *ms;
@@ -99,8 +144,9 @@ begin_insert(ResultRelInfo *rinfo, EState *estate)
 	check_writable_options(&opts, RelationGetRelationName(rel));
 
 	ms = palloc0(sizeof(PaimonFdwModifyState));
+	ms->operation = operation;
 	ms->writer = pmfdw_xact_writer(&opts);
-	ms->cxt = AllocSetContextCreate(estate->es_query_cxt, "paimon_fdw insert",
+	ms->cxt = AllocSetContextCreate(estate->es_query_cxt, "paimon_fdw modify",
 									ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(ms->cxt);
 	env = pmfdw_env_create(ms->cxt);
@@ -108,22 +154,108 @@ begin_insert(ResultRelInfo *rinfo, EState *estate)
 									   pmfdw_write_batch_size);
 	MemoryContextSwitchTo(old);
 	rinfo->ri_FdwState = ms;
+	return ms;
+}
+
+static bool
+is_updated(Bitmapset *updated, AttrNumber attnum)
+{
+	return bms_is_member(attnum - FirstLowInvalidHeapAttributeNumber, updated);
+}
+
+/*
+ * UPDATE and DELETE: check the table takes the row kinds they write (before
+ * any row is read), find the old row's junk column and the key columns.
+ */
+static void
+begin_update_delete(PaimonFdwModifyState *ms, ModifyTableState *mtstate, ResultRelInfo *rinfo)
+{
+	EState	   *estate = mtstate->ps.state;
+	Relation	rel = rinfo->ri_RelationDesc;
+	const char *what = ms->operation == CMD_UPDATE ? "UPDATE" : "DELETE";
+	const pm_schema *schema = pmfdw_xact_writer_schema(ms->writer);
+	const pm_type *row_type = schema->row_type;
+	const char *engine = pm_schema_option(schema, "merge-engine");
+	Plan	   *subplan = outerPlanState(mtstate)->plan;
+
+	if (ms->operation == CMD_DELETE)
+		pmfdw_xact_writer_check_accepts(ms->writer, PM_ROW_DELETE, what);
+	else
+	{
+		Bitmapset  *updated = ExecGetUpdatedCols(rinfo, estate);
+
+		pmfdw_xact_writer_check_accepts(ms->writer, PM_ROW_UPDATE_AFTER, what);
+		if (engine != NULL && strcmp(engine, "first-row") == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot UPDATE Paimon table \"%s\": the first-row merge engine keeps the first row of each key",
+							RelationGetRelationName(rel)),
+					 errdetail("An update record would be ignored.")));
+		if (engine != NULL && strcmp(engine, "aggregation") == 0)
+		{
+			/* the old values must be retracted from the aggregates */
+			pmfdw_xact_writer_check_accepts(ms->writer, PM_ROW_UPDATE_BEFORE, what);
+			ms->retract = true;
+		}
+		for (int i = 0; i < schema->nprimary_keys + schema->npartition_keys; i++)
+		{
+			const char *name = i < schema->nprimary_keys ? schema->primary_keys[i]
+				: schema->partition_keys[i - schema->nprimary_keys];
+
+			if (is_updated(updated, pmfdw_row_batch_column(ms->batch, name)))
+			{
+				/* a changed key: -D of the old row, +I of the new one */
+				pmfdw_xact_writer_check_accepts(ms->writer, PM_ROW_DELETE, what);
+				break;
+			}
+		}
+	}
+
+	/* the records carry whole rows: every field needs its column */
+	for (int f = 0; f < row_type->nfields; f++)
+		if (pmfdw_row_batch_column(ms->batch, row_type->fields[f].name) == InvalidAttrNumber)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot %s foreign table \"%s\": it has no column for field \"%s\" of the Paimon table",
+							what, RelationGetRelationName(rel), row_type->fields[f].name),
+					 errdetail("UPDATE and DELETE write whole rows; a foreign table with a subset of the columns can only INSERT.")));
+
+	ms->nkeys = 0;
+	ms->keys = MemoryContextAlloc(ms->cxt, sizeof(AttrNumber) *
+								  (schema->nprimary_keys + schema->npartition_keys + 1));
+	for (int i = 0; i < schema->nprimary_keys + schema->npartition_keys; i++)
+	{
+		const char *name = i < schema->nprimary_keys ? schema->primary_keys[i]
+			: schema->partition_keys[i - schema->nprimary_keys];
+
+		ms->keys[ms->nkeys++] = pmfdw_row_batch_column(ms->batch, name);
+	}
+
+	ms->wholerow_attno = ExecFindJunkAttributeInTlist(subplan->targetlist, "wholerow");
+	if (!AttributeNumberIsValid(ms->wholerow_attno))
+		elog(ERROR, "could not find junk wholerow column");
+	ms->old_slot = ExecInitExtraTupleSlot(estate, RelationGetDescr(rel), &TTSOpsHeapTuple);
+	ms->row_cxt = AllocSetContextCreate(ms->cxt, "paimon_fdw old row", ALLOCSET_SMALL_SIZES);
 }
 
 void
 paimonBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_private,
 				   int subplan_index, int eflags)
 {
+	PaimonFdwModifyState *ms;
+
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
-	begin_insert(rinfo, mtstate->ps.state);
+	ms = begin_modify(rinfo, mtstate->ps.state, mtstate->operation);
+	if (ms->operation == CMD_UPDATE || ms->operation == CMD_DELETE)
+		begin_update_delete(ms, mtstate, rinfo);
 }
 
 void
 paimonBeginForeignInsert(ModifyTableState *mtstate, ResultRelInfo *rinfo)
 {
 	/* COPY FROM, or a partition rows are routed to: no PlanForeignModify ran */
-	begin_insert(rinfo, mtstate->ps.state);
+	begin_modify(rinfo, mtstate->ps.state, CMD_INSERT);
 }
 
 static void
@@ -131,16 +263,17 @@ flush(PaimonFdwModifyState *ms)
 {
 	if (pmfdw_row_batch_rows(ms->batch) == 0)
 		return;
-	pmfdw_xact_writer_write(ms->writer, pmfdw_row_batch_get(ms->batch));
+	pmfdw_xact_writer_write(ms->writer, pmfdw_row_batch_get(ms->batch),
+							pmfdw_row_batch_kinds(ms->batch));
 	pmfdw_row_batch_reset(ms->batch);
 }
 
 static void
-add_row(PaimonFdwModifyState *ms, TupleTableSlot *slot)
+add_row(PaimonFdwModifyState *ms, TupleTableSlot *slot, pm_row_kind kind)
 {
 	MemoryContext old = MemoryContextSwitchTo(ms->cxt);
 
-	pmfdw_row_batch_add(ms->batch, slot);
+	pmfdw_row_batch_add(ms->batch, slot, (uint8) kind);
 	if (pmfdw_row_batch_full(ms->batch))
 		flush(ms);
 	MemoryContextSwitchTo(old);
@@ -150,7 +283,7 @@ TupleTableSlot *
 paimonExecForeignInsert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot,
 				  TupleTableSlot *planSlot)
 {
-	add_row(rinfo->ri_FdwState, slot);
+	add_row(rinfo->ri_FdwState, slot, PM_ROW_INSERT);
 	return slot;
 }
 
@@ -161,8 +294,91 @@ paimonExecForeignBatchInsert(EState *estate, ResultRelInfo *rinfo, TupleTableSlo
 	PaimonFdwModifyState *ms = rinfo->ri_FdwState;
 
 	for (int i = 0; i < *numSlots; i++)
-		add_row(ms, slots[i]);
+		add_row(ms, slots[i], PM_ROW_INSERT);
 	return slots;
+}
+
+/* The old row of an UPDATE or DELETE, from the whole-row junk column. */
+static TupleTableSlot *
+old_row(PaimonFdwModifyState *ms, ResultRelInfo *rinfo, TupleTableSlot *planSlot)
+{
+	HeapTuple	tuple = &ms->old_tuple;
+	HeapTupleHeader td;
+	MemoryContext old;
+	Datum		d;
+	bool		isnull;
+
+	ExecClearTuple(ms->old_slot);
+	MemoryContextReset(ms->row_cxt);
+	d = ExecGetJunkAttribute(planSlot, ms->wholerow_attno, &isnull);
+	if (isnull)
+		elog(ERROR, "wholerow is NULL");
+	old = MemoryContextSwitchTo(ms->row_cxt);
+	td = DatumGetHeapTupleHeader(d);
+	MemoryContextSwitchTo(old);
+	tuple->t_len = HeapTupleHeaderGetDatumLength(td);
+	ItemPointerSetInvalid(&tuple->t_self);
+	tuple->t_tableOid = RelationGetRelid(rinfo->ri_RelationDesc);
+	tuple->t_data = td;
+	ExecForceStoreHeapTuple(tuple, ms->old_slot, false);
+	return ms->old_slot;
+}
+
+/* Whether a primary-key or partition column differs between the rows. */
+static bool
+key_changed(PaimonFdwModifyState *ms, TupleTableSlot *a, TupleTableSlot *b)
+{
+	TupleDesc	desc = a->tts_tupleDescriptor;
+
+	for (int i = 0; i < ms->nkeys; i++)
+	{
+		AttrNumber	attnum = ms->keys[i];
+		Form_pg_attribute att = TupleDescAttr(desc, attnum - 1);
+		bool		null_a,
+					null_b;
+		Datum		va = slot_getattr(a, attnum, &null_a);
+		Datum		vb = slot_getattr(b, attnum, &null_b);
+
+		if (null_a != null_b)
+			return true;
+		if (!null_a && !datum_image_eq(va, vb, att->attbyval, att->attlen))
+			return true;
+	}
+	return false;
+}
+
+TupleTableSlot *
+paimonExecForeignUpdate(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot,
+						TupleTableSlot *planSlot)
+{
+	PaimonFdwModifyState *ms = rinfo->ri_FdwState;
+	TupleTableSlot *old = old_row(ms, rinfo, planSlot);
+
+	if (key_changed(ms, old, slot))
+	{
+		add_row(ms, old, PM_ROW_DELETE);
+		add_row(ms, slot, PM_ROW_INSERT);
+	}
+	else
+	{
+		if (ms->retract)
+			add_row(ms, old, PM_ROW_UPDATE_BEFORE);
+		add_row(ms, slot, PM_ROW_UPDATE_AFTER);
+	}
+	return slot;
+}
+
+TupleTableSlot *
+paimonExecForeignDelete(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot,
+						TupleTableSlot *planSlot)
+{
+	PaimonFdwModifyState *ms = rinfo->ri_FdwState;
+	TupleTableSlot *old = old_row(ms, rinfo, planSlot);
+
+	add_row(ms, old, PM_ROW_DELETE);
+	if (rinfo->ri_projectReturning != NULL)
+		ExecCopySlot(slot, old);
+	return slot;
 }
 
 int

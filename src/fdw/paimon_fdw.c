@@ -49,6 +49,7 @@
 #include "utils/rel.h"
 
 #include "common/arena.h"
+#include "common/meta_cache.h"
 #include "lsm/table_read.h"
 #include "table/point_lookup.h"
 #include "table/scan_min_max.h"
@@ -100,7 +101,8 @@ enum FdwScanPrivateIndex
 	FdwScanPrivateTableOid,		/* String: the foreign table's OID */
 	FdwScanPrivateCountOnly,	/* Boolean-ish String "1": count(*) pushed down */
 	FdwScanPrivateAggs,			/* per output column an IntList (AggKind, attnum) */
-	FdwScanPrivateAggSpec		/* aggregates computed on batches (agg_pushdown.c) */
+	FdwScanPrivateAggSpec,		/* aggregates computed on batches (agg_pushdown.c) */
+	FdwScanPrivateTopnSpec		/* ORDER BY ... LIMIT n on batches (topn_pushdown.c) */
 };
 
 /* What a column of a pushed-down aggregate row holds */
@@ -123,6 +125,7 @@ typedef struct PaimonFdwPlanState
 	List	   *key_attnums;	/* point lookups: the trimmed primary key's columns */
 	int64		lookup_partitions;	/* partitions a constant lookup reads */
 	PmfdwLookupEstimate lookup_est;
+	int64		bytes_selected; /* of the selected files */
 } PaimonFdwPlanState;
 
 /*
@@ -164,6 +167,7 @@ typedef struct PaimonFdwScanState
 	bool		count_done;
 	List	   *aggs;			/* min/max/count(*) pushed down: FdwScanPrivateAggs */
 	PmfdwAggExec *agg_exec;		/* aggregates computed on batches, else NULL */
+	PmfdwTopnExec *topn_exec;	/* top-N kept on batches, else NULL */
 	pm_batch   *batch;
 	int64		row;			/* next row of batch */
 	bool		done;
@@ -177,6 +181,8 @@ typedef struct PaimonFdwScanState
 	int64	   *key_rows;		/* rows of the batch with a looked-up key */
 	int64		nkey_rows;		/* -1: every row of the batch */
 	int64		key_rows_cap;
+	int64		cache_hits;		/* metadata cache lookups of this scan */
+	int64		cache_misses;
 } PaimonFdwScanState;
 
 /*
@@ -186,9 +192,9 @@ typedef struct PaimonFdwScanState
  * of the table (snapshot_pin.c), else the latest, which is then pinned.
  * Errors are reported.
  */
-static pm_table *
-open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io,
-		   const pm_table_version *version)
+pm_table *
+pmfdw_open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io,
+				 const pm_table_version *version)
 {
 	pm_table_open_options o = {0};
 	pm_table   *table;
@@ -325,6 +331,8 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	int			npushed;
 	int			nruntime;
 	ListCell   *lc;
+	double		metadata_rows;
+	bool		analyzed = baserel->tuples >= 0;	/* pg_class.reltuples, -1 before ANALYZE */
 
 	/* the plan state and its option strings live in the planner's context */
 	fpinfo->tableoid = foreigntableid;
@@ -336,7 +344,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	old = MemoryContextSwitchTo(cxt);
 	env = pmfdw_env_create(cxt);
 	io = pmfdw_fileio_create(cxt);
-	table = open_table(&fpinfo->opts, env, io, NULL);
+	table = pmfdw_open_table(&fpinfo->opts, env, io, NULL);
 	arena = pm_arena_create(env);
 	if (arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
@@ -400,6 +408,8 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	fpinfo->funnel[FUNNEL_SPLITS] = st->splits;
 	fpinfo->funnel[FUNNEL_PUSHED_QUALS] = npushed;
 	fpinfo->funnel[FUNNEL_RUNTIME_QUALS] = nruntime;
+	fpinfo->bytes_selected = st->bytes_selected;
+	metadata_rows = pmfdw_metadata_rows(root, baserel, foreigntableid, table, scan);
 	fpinfo->count_exact = count_is_exact(scan);
 	if (fpinfo->count_exact && baserel->baserestrictinfo == NIL)
 		fpinfo->minmax_exact = minmax_exact_attrs(root, baserel, foreigntableid, table, scan);
@@ -418,20 +428,10 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		pull_varattnos((Node *) ri->clause, baserel->relid, &fpinfo->attrs_used);
 	}
 
-	/*
-	 * Pruning and the quals' selectivity estimate the same rows: apply the
-	 * selectivity once, to the table's rows (those of the pruned files
-	 * estimated at the kept files' average), and never expect more than the
-	 * kept files hold.
-	 */
-	baserel->tuples = (double) fpinfo->funnel[FUNNEL_ROWS_SELECTED];
-	if (fpinfo->funnel[FUNNEL_FILES_SELECTED] > 0)
-		baserel->tuples *= (double) fpinfo->funnel[FUNNEL_FILES_TOTAL] /
-			fpinfo->funnel[FUNNEL_FILES_SELECTED];
-	baserel->rows = clamp_row_est(Min(baserel->tuples *
-									  clauselist_selectivity(root, baserel->baserestrictinfo,
-															 0, JOIN_INNER, NULL),
-									  (double) fpinfo->funnel[FUNNEL_ROWS_SELECTED]));
+	/* estimate.c: from the metadata until ANALYZE gives Postgres statistics */
+	pmfdw_set_rel_size(root, baserel, analyzed, fpinfo->funnel[FUNNEL_FILES_TOTAL],
+					   fpinfo->funnel[FUNNEL_FILES_SELECTED],
+					   fpinfo->funnel[FUNNEL_ROWS_SELECTED], metadata_rows);
 	/* a lookup finds at most one row per key and partition */
 	if (fpinfo->funnel[FUNNEL_LOOKUP] == 1)
 		baserel->rows = clamp_row_est(Min(baserel->rows,
@@ -449,6 +449,7 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 	Cost		run;
 	bool		runtime_lookup;
 	ForeignPath *path;
+	int64		units;
 
 	/* decoding a column value costs less than a heap tuple's worth of work */
 	run = fpinfo->funnel[FUNNEL_ROWS_SELECTED] * (cpu_tuple_cost + 0.25 * cpu_operator_cost * ncols) +
@@ -482,16 +483,19 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 		pmfdw_add_lookup_paths(root, baserel, fpinfo->key_attnums, &fpinfo->lookup_est);
 
 	/*
-	 * A parallel scan: participants take data files (or merged splits) one
-	 * at a time. Worth it with several files; the leader's share shrinks as
+	 * A parallel scan: participants take units of work one at a time: data
+	 * files (or merged splits), and the row groups / stripes of files of at
+	 * least paimon_fdw.parallel_split_size (about one unit per that many
+	 * bytes). Worth it with several units; the leader's share shrinks as
 	 * workers are added, as in cost_seqscan.
 	 */
-	if (baserel->consider_parallel && fpinfo->funnel[FUNNEL_FILES_SELECTED] > 1 &&
-		fpinfo->funnel[FUNNEL_LOOKUP] == 0 && !runtime_lookup &&	/* a lookup reads a bucket or so */
-		max_parallel_workers_per_gather > 0)
+	units = fpinfo->funnel[FUNNEL_FILES_SELECTED];
+	if (pmfdw_parallel_split_size > 0)
+		units = Max(units, fpinfo->bytes_selected / ((int64) pmfdw_parallel_split_size * 1024));
+	if (baserel->consider_parallel && units > 1 && max_parallel_workers_per_gather > 0 &&
+		fpinfo->funnel[FUNNEL_LOOKUP] == 0 && !runtime_lookup)	/* a lookup reads a bucket or so */
 	{
-		int			workers = (int) Min(fpinfo->funnel[FUNNEL_FILES_SELECTED] - 1,
-										max_parallel_workers_per_gather);
+		int			workers = (int) Min(units - 1, max_parallel_workers_per_gather);
 		double		divisor = workers;
 		double		leader = 1.0 - 0.3 * workers;
 		ForeignPath *pp;
@@ -519,6 +523,7 @@ paimonGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	bool		count_only = baserel->reloptkind == RELOPT_UPPER_REL;
 	List	   *aggs = NIL;
 	List	   *agg_spec = NIL;
+	List	   *topn_spec = NIL;
 	Index		scan_relid = baserel->relid;
 	int			lookup_kind = 0;
 	int			runtime_quals = 0;
@@ -528,11 +533,15 @@ paimonGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 		aggs = (List *) lsecond(best_path->fdw_private);
 		if (list_length(best_path->fdw_private) > 2)
 			agg_spec = (List *) lthird(best_path->fdw_private);
-		count_only = aggs == NIL && agg_spec == NIL;
-		/* count(*) answered from metadata: the plan produces the aggregates */
+		if (list_length(best_path->fdw_private) > 3)
+			topn_spec = (List *) lfourth(best_path->fdw_private);
+		count_only = aggs == NIL && agg_spec == NIL && topn_spec == NIL;
+		/* aggregates: the plan produces them; top-N: the columns of its rows */
 		fpinfo = (PaimonFdwPlanState *) linitial(best_path->fdw_private);
 		scan_relid = 0;
-		fdw_scan_tlist = add_to_flat_tlist(NIL, baserel->reltarget->exprs);
+		fdw_scan_tlist = add_to_flat_tlist(NIL, topn_spec != NIL ?
+										   pmfdw_topn_scan_vars(topn_spec) :
+										   baserel->reltarget->exprs);
 		scan_clauses = NIL;
 	}
 	else
@@ -573,10 +582,11 @@ paimonGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	}
 
 	return make_foreignscan(tlist, scan_clauses, scan_relid, NIL,
-							lappend(list_make5(retrieved, funnel,
-											   makeString(psprintf("%u", fpinfo->tableoid)),
-											   makeString(count_only ? "1" : "0"), aggs),
-									agg_spec),
+							lappend(lappend(list_make5(retrieved, funnel,
+													   makeString(psprintf("%u", fpinfo->tableoid)),
+													   makeString(count_only ? "1" : "0"), aggs),
+											agg_spec),
+									topn_spec),
 							fdw_scan_tlist, NIL, outer_plan);
 }
 
@@ -686,9 +696,42 @@ add_metadata_agg_path(PlannerInfo *root, UpperRelationKind stage,
 }
 
 /*
+ * add_topn_path
+ *		ORDER BY ... LIMIT n kept on batches when topn_pushdown.c can
+ *		(paimon_fdw.enable_topn_pushdown): a path of the ordered rel with
+ *		the query's sort order, returning at most n rows.
+ */
+static void
+add_topn_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
+{
+	PaimonFdwPlanState *fpinfo = input_rel->fdw_private;
+	double		rows = 1;
+	List	   *spec = pmfdw_topn_pushdown_spec(root, input_rel, fpinfo->tableoid,
+											   fpinfo->agg_info, &rows);
+	int			ncols = Max(bms_num_members(fpinfo->attrs_used), 1);
+	int64		selected = fpinfo->funnel[FUNNEL_ROWS_SELECTED];
+	Cost		cost;
+	ForeignPath *upper;
+
+	if (spec == NIL)
+		return;
+	/* decoding the columns and a comparison per row, no tuple per row */
+	cost = 10 + selected * 0.1 * cpu_operator_cost * (ncols + 1) +
+		fpinfo->funnel[FUNNEL_FILES_SELECTED] * 10.0;
+	output_rel->fdw_private = fpinfo;
+	upper = create_foreign_upper_path(root, output_rel, root->upper_targets[UPPERREL_ORDERED],
+									  rows, cost, cost + rows * cpu_tuple_cost,
+									  root->sort_pathkeys, NULL,
+									  list_make4(fpinfo, NIL, NIL, spec));
+	upper->path.parallel_safe = false;	/* as the plain scan: not in a worker */
+	add_path(output_rel, (Path *) upper);
+}
+
+/*
  * paimonGetForeignUpperPaths
  *		Aggregates from the metadata when it knows them, else computed on
- *		column batches when agg_pushdown.c can (paimon_fdw.enable_aggregate_pushdown).
+ *		column batches when agg_pushdown.c can (paimon_fdw.enable_aggregate_pushdown);
+ *		ORDER BY ... LIMIT n kept on batches (topn_pushdown.c).
  */
 static void
 paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
@@ -700,9 +743,15 @@ paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	int64		rows;
 	double		groups = 1;
 
-	if (!pmfdw_enable_aggregate_pushdown || stage != UPPERREL_GROUP_AGG ||
-		input_rel->reloptkind != RELOPT_BASEREL || fpinfo == NULL ||
+	if (input_rel->reloptkind != RELOPT_BASEREL || fpinfo == NULL ||
 		output_rel->fdw_private != NULL)
+		return;
+	if (stage == UPPERREL_ORDERED)
+	{
+		add_topn_path(root, input_rel, output_rel);
+		return;
+	}
+	if (!pmfdw_enable_aggregate_pushdown || stage != UPPERREL_GROUP_AGG)
 		return;
 	if (add_metadata_agg_path(root, stage, input_rel, output_rel))
 		return;
@@ -757,6 +806,14 @@ scan_agg_spec(ForeignScan *plan)
 	if (list_length(plan->fdw_private) <= FdwScanPrivateAggSpec)
 		return NIL;
 	return (List *) list_nth(plan->fdw_private, FdwScanPrivateAggSpec);
+}
+
+static List *
+scan_topn_spec(ForeignScan *plan)
+{
+	if (list_length(plan->fdw_private) <= FdwScanPrivateTopnSpec)
+		return NIL;
+	return (List *) list_nth(plan->fdw_private, FdwScanPrivateTopnSpec);
 }
 
 static char *
@@ -818,6 +875,8 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	else if (scan_agg_spec(plan) != NIL)
 		ExplainPropertyText("Aggregate Pushdown", pmfdw_agg_pushdown_text(scan_agg_spec(plan)),
 							es);
+	else if (scan_topn_spec(plan) != NIL)
+		ExplainPropertyText("Top-N Pushdown", pmfdw_topn_pushdown_text(scan_topn_spec(plan)), es);
 	/* the funnel is a property of the snapshot: deterministic, so always shown */
 	ExplainPropertyInteger("Snapshot", NULL, v[FUNNEL_SNAPSHOT], es);
 	ExplainPropertyInteger("Pushed Filters", NULL, v[FUNNEL_PUSHED_QUALS], es);
@@ -880,7 +939,19 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 				ExplainPropertyText("Stripes", parts_text(rd.stripes_total,
 														  rd.stripes_pruned), es);
 		}
+		/* Parquet pages, where their page index was read and skipped some */
+		if (rd.pages_pruned > 0)
+			ExplainPropertyText("Pages",
+								psprintf(INT64_FORMAT " of " INT64_FORMAT " read (" INT64_FORMAT
+										 " pruned by page index)",
+										 rd.pages_total - rd.pages_pruned, rd.pages_total,
+										 rd.pages_pruned), es);
 	}
+	/* lookups depend on what earlier queries of the backend cached: a summary item */
+	if (es->analyze && es->summary && fs != NULL && pm_meta_cache_enabled())
+		ExplainPropertyText("Metadata Cache",
+							psprintf(INT64_FORMAT " hits, " INT64_FORMAT " misses",
+									 fs->cache_hits, fs->cache_misses), es);
 	if (es->costs)
 		ExplainPropertyInteger("Rows In Selected Files", NULL, v[FUNNEL_ROWS_SELECTED], es);
 	if (es->verbose)
@@ -909,7 +980,7 @@ bind_columns(PaimonFdwScanState *fs, Relation rel)
 }
 
 static void
-paimonBeginForeignScan(ForeignScanState *node, int eflags)
+begin_scan(ForeignScanState *node, int eflags)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	EState	   *estate = node->ss.ps.state;
@@ -931,7 +1002,7 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 	pmfdw_get_table_options(scan_table_oid(plan), &fs->opts);
 	fs->env = pmfdw_env_create(fs->cxt);
 	fs->io = pmfdw_fileio_create(fs->cxt);
-	fs->table = open_table(&fs->opts, fs->env, fs->io, NULL);
+	fs->table = pmfdw_open_table(&fs->opts, fs->env, fs->io, NULL);
 
 	if (scan_agg_spec(plan) != NIL)
 	{
@@ -940,6 +1011,16 @@ paimonBeginForeignScan(ForeignScanState *node, int eflags)
 		fs->agg_exec = pmfdw_agg_exec_begin(scan_agg_spec(plan), agg_rel, fs->table, &fs->scan,
 											fs->env, fs->cxt);
 		table_close(agg_rel, NoLock);
+		MemoryContextSwitchTo(old);
+		return;
+	}
+	if (scan_topn_spec(plan) != NIL)
+	{
+		Relation	topn_rel = table_open(scan_table_oid(plan), AccessShareLock);
+
+		fs->topn_exec = pmfdw_topn_exec_begin(scan_topn_spec(plan), topn_rel, fs->table,
+											  &fs->scan, fs->env, fs->cxt);
+		table_close(topn_rel, NoLock);
 		MemoryContextSwitchTo(old);
 		return;
 	}
@@ -1056,7 +1137,10 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 	if (pm_table_read_open(fs->scan, fs->fields, fs->nfields, &fs->read, &err) != PM_OK)
 		pmfdw_error(&err);
 	if (fs->pstate != NULL)
+	{
 		pm_table_read_set_claim(fs->read, parallel_claim, fs);
+		pm_scan_set_part_units(fs->scan, (int64) pmfdw_parallel_split_size * 1024);
+	}
 	fs->started = true;
 	MemoryContextSwitchTo(old);
 }
@@ -1397,7 +1481,7 @@ select_key_rows(PaimonFdwScanState *fs)
 }
 
 static TupleTableSlot *
-paimonIterateForeignScan(ForeignScanState *node)
+iterate_scan(ForeignScanState *node)
 {
 	PaimonFdwScanState *fs = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
@@ -1407,6 +1491,8 @@ paimonIterateForeignScan(ForeignScanState *node)
 	ExecClearTuple(slot);
 	if (fs->agg_exec != NULL)
 		return pmfdw_agg_exec_next(fs->agg_exec, slot) ? ExecStoreVirtualTuple(slot) : slot;
+	if (fs->topn_exec != NULL)
+		return pmfdw_topn_exec_next(fs->topn_exec, slot) ? ExecStoreVirtualTuple(slot) : slot;
 	if (!fs->started && !fs->count_only)
 		start_read(node, fs);
 	if (fs->count_only)
@@ -1467,6 +1553,45 @@ paimonIterateForeignScan(ForeignScanState *node)
 	return ExecStoreVirtualTuple(slot);
 }
 
+/*
+ * Begin and iterate, counting the metadata cache lookups they make (the
+ * table's metadata, manifests and footers) for EXPLAIN ANALYZE.
+ */
+static void
+count_cache_lookups(ForeignScanState *node, const pm_meta_cache_stats *before)
+{
+	PaimonFdwScanState *fs = node->fdw_state;
+	pm_meta_cache_stats after;
+
+	if (fs == NULL)
+		return;
+	pm_meta_cache_get_stats(&after);
+	fs->cache_hits += after.hits - before->hits;
+	fs->cache_misses += after.misses - before->misses;
+}
+
+static void
+paimonBeginForeignScan(ForeignScanState *node, int eflags)
+{
+	pm_meta_cache_stats before;
+
+	pm_meta_cache_get_stats(&before);
+	begin_scan(node, eflags);
+	count_cache_lookups(node, &before);
+}
+
+static TupleTableSlot *
+paimonIterateForeignScan(ForeignScanState *node)
+{
+	pm_meta_cache_stats before;
+	TupleTableSlot *slot;
+
+	pm_meta_cache_get_stats(&before);
+	slot = iterate_scan(node);
+	count_cache_lookups(node, &before);
+	return slot;
+}
+
 /* Add what reading the scan's files pruned inside them to fs->executed. */
 static void
 add_read_counts(pm_scan_stats *to, const pm_scan_stats *st)
@@ -1475,6 +1600,8 @@ add_read_counts(pm_scan_stats *to, const pm_scan_stats *st)
 	to->row_groups_pruned += st->row_groups_pruned;
 	to->stripes_total += st->stripes_total;
 	to->stripes_pruned += st->stripes_pruned;
+	to->pages_total += st->pages_total;
+	to->pages_pruned += st->pages_pruned;
 }
 
 static void
@@ -1499,6 +1626,11 @@ paimonReScanForeignScan(ForeignScanState *node)
 	if (fs->agg_exec != NULL)
 	{
 		pmfdw_agg_exec_rescan(fs->agg_exec);
+		return;
+	}
+	if (fs->topn_exec != NULL)
+	{
+		pmfdw_topn_exec_rescan(fs->topn_exec);
 		return;
 	}
 	if (fs->count_only)
@@ -1568,7 +1700,7 @@ paimonInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void *co
 
 		pm_table_close(fs->table);
 		fs->table = NULL;
-		fs->table = open_table(&fs->opts, fs->env, fs->io, &ps->version);
+		fs->table = pmfdw_open_table(&fs->opts, fs->env, fs->io, &ps->version);
 		bind_columns(fs, node->ss.ss_currentRelation);
 		MemoryContextSwitchTo(old);
 	}
@@ -1598,6 +1730,7 @@ paimon_fdw_handler(PG_FUNCTION_ARGS)
 	FdwRoutine *routine = makeNode(FdwRoutine);
 
 	routine->GetForeignRelSize = paimonGetForeignRelSize;
+	routine->AnalyzeForeignTable = paimonAnalyzeForeignTable;
 	routine->GetForeignPaths = paimonGetForeignPaths;
 	routine->GetForeignPlan = paimonGetForeignPlan;
 	routine->ExplainForeignScan = paimonExplainForeignScan;
@@ -1618,6 +1751,9 @@ paimon_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ExecForeignInsert = paimonExecForeignInsert;
 	routine->ExecForeignBatchInsert = paimonExecForeignBatchInsert;
 	routine->GetForeignModifyBatchSize = paimonGetForeignModifyBatchSize;
+	routine->AddForeignUpdateTargets = paimonAddForeignUpdateTargets;
+	routine->ExecForeignUpdate = paimonExecForeignUpdate;
+	routine->ExecForeignDelete = paimonExecForeignDelete;
 	routine->EndForeignModify = paimonEndForeignModify;
 	routine->BeginForeignInsert = paimonBeginForeignInsert;
 	routine->EndForeignInsert = paimonEndForeignModify;	/* same state */

@@ -21,6 +21,7 @@
 #include "nodes/pg_list.h"
 #include "table/table.h"
 #include "executor/tuptable.h"
+#include "foreign/fdwapi.h"
 #include "utils/rel.h"
 
 /* ---- options.c ---- */
@@ -41,6 +42,37 @@ extern int64 pmfdw_parse_snapshot_id(const char *value);
 /* ERROR (42602) unless name may become one path component. */
 extern void pmfdw_check_name(const char *kind, const char *name);
 extern int64 pmfdw_parse_timestamp_millis(const char *value);
+
+/*
+ * Open the table a foreign table names (paimon_fdw.c): at version when
+ * given, else the pinned or latest version, or the snapshot its options
+ * ask for. Errors are reported.
+ */
+extern pm_table *pmfdw_open_table(const PaimonFdwTableOptions *opts, pm_env *env,
+								  pm_fileio *io, const pm_table_version *version);
+
+/* ---- estimate.c: row estimates and ANALYZE ---- */
+struct PlannerInfo;
+struct RelOptInfo;
+
+/*
+ * Rows of the planned scan that the quals keep: those pushed with constants
+ * estimated from the files' statistics (scan_estimate.h), the others at
+ * Postgres' selectivity; -1 when no qual is pushed.
+ */
+extern double pmfdw_metadata_rows(struct PlannerInfo *root, struct RelOptInfo *baserel,
+								  Oid foreigntableid, pm_table *table, pm_scan *scan);
+
+/*
+ * Set baserel->tuples and ->rows: without ANALYZE statistics (analyzed
+ * false) metadata_rows when known, else Postgres' selectivity of the quals.
+ */
+extern void pmfdw_set_rel_size(struct PlannerInfo *root, struct RelOptInfo *baserel,
+							   bool analyzed, int64 files_total, int64 files_selected,
+							   int64 rows_selected, double metadata_rows);
+
+extern bool paimonAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
+									  BlockNumber *totalpages);
 
 /* ---- snapshot_pin.c: one version of a table per statement / transaction ---- */
 /* The version this statement or transaction reads of table_path, or NULL. */
@@ -132,14 +164,21 @@ typedef struct PmfdwRowBatch PmfdwRowBatch;
  */
 extern PmfdwRowBatch *pmfdw_row_batch_create(pm_env *env, const pm_type *row_type,
 											 Relation rel, int capacity);
-/* Append the slot's row (checked and converted; ERROR on a bad value). */
-extern void pmfdw_row_batch_add(PmfdwRowBatch *b, TupleTableSlot *slot);
+/*
+ * Append the slot's row (checked and converted; ERROR on a bad value) with
+ * its row kind (a pm_row_kind: PM_ROW_INSERT for INSERT and COPY).
+ */
+extern void pmfdw_row_batch_add(PmfdwRowBatch *b, TupleTableSlot *slot, uint8 kind);
 extern int64 pmfdw_row_batch_rows(const PmfdwRowBatch *b);
 extern bool pmfdw_row_batch_full(const PmfdwRowBatch *b);
 /* The rows added since the last reset, as a batch for pm_table_writer_write. */
 extern const pm_batch *pmfdw_row_batch_get(PmfdwRowBatch *b);
 /* Empty the batch, keeping its buffers. */
 extern void pmfdw_row_batch_reset(PmfdwRowBatch *b);
+/* The row kinds of the rows of the batch, or NULL when all are inserts. */
+extern const uint8 *pmfdw_row_batch_kinds(const PmfdwRowBatch *b);
+/* The column feeding the Paimon field, InvalidAttrNumber if none. */
+extern AttrNumber pmfdw_row_batch_column(const PmfdwRowBatch *b, const char *field_name);
 
 /* ---- xact_write.c: one writer per Paimon table per transaction ---- */
 typedef struct PmfdwXactWriter PmfdwXactWriter;
@@ -148,10 +187,21 @@ typedef struct PmfdwXactWriter PmfdwXactWriter;
 extern PmfdwXactWriter *pmfdw_xact_writer(const PaimonFdwTableOptions *opts);
 /* The schema rows follow (all fields, in order). */
 extern const pm_type *pmfdw_xact_writer_row_type(PmfdwXactWriter *w);
-/* Hand a batch of rows to the writer (committed at transaction commit). */
-extern void pmfdw_xact_writer_write(PmfdwXactWriter *w, const pm_batch *batch);
+/*
+ * Hand a batch of rows to the writer (committed at transaction commit);
+ * kinds: a pm_row_kind per row, or NULL for all inserts.
+ */
+extern void pmfdw_xact_writer_write(PmfdwXactWriter *w, const pm_batch *batch,
+									const uint8 *kinds);
+/* The table's latest schema, as the writer writes it. */
+extern const struct pm_schema *pmfdw_xact_writer_schema(PmfdwXactWriter *w);
+/*
+ * ERROR (0A000, the core's reason) unless the table takes rows of this
+ * kind (a pm_row_kind); what names the statement ("UPDATE", "DELETE").
+ */
+extern void pmfdw_xact_writer_check_accepts(PmfdwXactWriter *w, uint8 kind, const char *what);
 
-/* ---- modify.c: INSERT and COPY FROM ---- */
+/* ---- modify.c: INSERT, COPY FROM, UPDATE and DELETE ---- */
 struct PlannerInfo;
 struct ModifyTable;
 struct ModifyTableState;
@@ -175,6 +225,16 @@ extern TupleTableSlot **paimonExecForeignBatchInsert(struct EState *estate,
 													 TupleTableSlot **slots,
 													 TupleTableSlot **planSlots, int *numSlots);
 extern int	paimonGetForeignModifyBatchSize(struct ResultRelInfo *rinfo);
+struct RangeTblEntry;
+extern void paimonAddForeignUpdateTargets(struct PlannerInfo *root, Index rtindex,
+										  struct RangeTblEntry *target_rte,
+										  Relation target_relation);
+extern TupleTableSlot *paimonExecForeignUpdate(struct EState *estate,
+											   struct ResultRelInfo *rinfo,
+											   TupleTableSlot *slot, TupleTableSlot *planSlot);
+extern TupleTableSlot *paimonExecForeignDelete(struct EState *estate,
+											   struct ResultRelInfo *rinfo,
+											   TupleTableSlot *slot, TupleTableSlot *planSlot);
 /* also EndForeignInsert: COPY and routed partitions keep the same state */
 extern void paimonEndForeignModify(struct EState *estate, struct ResultRelInfo *rinfo);
 
@@ -233,9 +293,12 @@ extern bool pmfdw_enable_pushdown;
 extern bool pmfdw_enable_stats_pruning;
 extern bool pmfdw_enable_file_index;
 extern bool pmfdw_enable_row_group_pruning;
+extern bool pmfdw_enable_page_index;
 extern int	pmfdw_write_batch_size;
 extern bool pmfdw_enable_aggregate_pushdown;
 extern bool pmfdw_enable_point_lookup;
+extern bool pmfdw_enable_topn_pushdown;
+extern int	pmfdw_parallel_split_size;	/* kB, 0: files are units */
 
 extern void pmfdw_guc_init(void);
 extern void pmfdw_scan_options(pm_scan_options *options);
@@ -268,5 +331,34 @@ extern PmfdwAggExec *pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *ta
 /* Fill slot's values with the next result row; false after the last. */
 extern bool pmfdw_agg_exec_next(PmfdwAggExec *ex, struct TupleTableSlot *slot);
 extern void pmfdw_agg_exec_rescan(PmfdwAggExec *ex);
+/* Whether the rel's quals are none or all evaluated exactly on batches. */
+extern bool pmfdw_agg_rel_quals_exact(const PmfdwAggRelInfo *info);
+/*
+ * A pm_type standing for the attribute's Paimon type (id and precision
+ * only) when the column maps to it exactly; false otherwise.
+ */
+extern bool pmfdw_agg_rel_attr_type(const PmfdwAggRelInfo *info, AttrNumber attnum,
+									pm_type *t);
+
+/* ---- topn_pushdown.c: ORDER BY ... LIMIT n kept on batches ---- */
+typedef struct PmfdwTopnExec PmfdwTopnExec;
+
+/*
+ * The spec of a top-N of input_rel (UPPERREL_ORDERED) the core can keep,
+ * or NIL; *rows: the estimated result rows.
+ */
+extern List *pmfdw_topn_pushdown_spec(struct PlannerInfo *root, struct RelOptInfo *input_rel,
+									  Oid relid, const PmfdwAggRelInfo *info, double *rows);
+/* "c DESC NULLS LAST, a LIMIT 10" */
+extern const char *pmfdw_topn_pushdown_text(List *spec);
+/* The Vars the scan returns (its fdw_scan_tlist, flattened). */
+extern List *pmfdw_topn_scan_vars(List *spec);
+/* Plans the scan (*scan, the caller frees it) with the spec's quals. */
+extern PmfdwTopnExec *pmfdw_topn_exec_begin(List *spec, Relation rel, pm_table *table,
+											pm_scan **scan, pm_env *env,
+											MemoryContext parent);
+/* Fill slot's values with the next row in order; false after the last. */
+extern bool pmfdw_topn_exec_next(PmfdwTopnExec *ex, struct TupleTableSlot *slot);
+extern void pmfdw_topn_exec_rescan(PmfdwTopnExec *ex);
 
 #endif							/* PMFDW_H */

@@ -7,7 +7,9 @@
  * schema order), `capacity` rows at most; rows are appended one by one
  * from a tuple slot and the batch is handed to pm_table_writer_write when
  * full (capacity rows, or BATCH_BYTES of string and binary values), then
- * reset and reused (its buffers stay allocated).
+ * reset and reused (its buffers stay allocated). Each row carries its
+ * Paimon row kind (+I for INSERT and COPY; -U/+U/-D for UPDATE and DELETE
+ * of primary-key tables), handed to the writer beside the batch.
  *
  * Columns are matched to Paimon fields by name, as on the read side; a
  * field without a column (the foreign table leaves it out) gets NULL. Each
@@ -46,6 +48,7 @@
 #include "utils/timestamp.h"
 
 #include "common/arena.h"
+#include "table/table_write.h"
 
 /* days and microseconds between 1970-01-01 and 2000-01-01 */
 #define UNIX_TO_PG_DAYS		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
@@ -87,6 +90,8 @@ struct PmfdwRowBatch
 	int			nfields;
 	FieldWriter *fields;
 	pm_batch	batch;
+	uint8	   *kinds;			/* pm_row_kind of each row */
+	bool		all_inserts;	/* every kind is PM_ROW_INSERT */
 };
 
 static void
@@ -211,6 +216,8 @@ pmfdw_row_batch_create(pm_env *env, const pm_type *row_type, Relation rel, int c
 					 errhint("Foreign table columns are matched to Paimon fields by name.")));
 	}
 
+	b->kinds = palloc(capacity);
+	b->all_inserts = true;
 	b->batch.ncols = b->nfields;
 	b->batch.cols = pm_arena_zalloc(b->arena, sizeof(pm_vector) * (b->nfields + 1));
 	if (b->batch.cols == NULL)
@@ -268,6 +275,22 @@ pmfdw_row_batch_reset(PmfdwRowBatch *b)
 	}
 	b->batch.nrows = 0;
 	b->bytes = 0;
+	b->all_inserts = true;
+}
+
+const uint8 *
+pmfdw_row_batch_kinds(const PmfdwRowBatch *b)
+{
+	return b->all_inserts ? NULL : b->kinds;
+}
+
+AttrNumber
+pmfdw_row_batch_column(const PmfdwRowBatch *b, const char *field_name)
+{
+	for (int f = 0; f < b->nfields; f++)
+		if (strcmp(b->fields[f].field->name, field_name) == 0)
+			return b->fields[f].attnum;
+	return InvalidAttrNumber;
 }
 
 /* ---- one value ---- */
@@ -549,7 +572,7 @@ convert_error_context(void *arg)
 }
 
 void
-pmfdw_row_batch_add(PmfdwRowBatch *b, TupleTableSlot *slot)
+pmfdw_row_batch_add(PmfdwRowBatch *b, TupleTableSlot *slot, uint8 kind)
 {
 	int64		i = b->batch.nrows;
 	ConvertContext cc = {b, -1};
@@ -600,5 +623,8 @@ pmfdw_row_batch_add(PmfdwRowBatch *b, TupleTableSlot *slot)
 			put_scalar(b, fw, v, i, d, pgtype, &fw->data_cap);
 	}
 	error_context_stack = callback.previous;
+	b->kinds[i] = kind;
+	if (kind != PM_ROW_INSERT)
+		b->all_inserts = false;
 	b->batch.nrows = i + 1;
 }

@@ -3,9 +3,10 @@
  *	  One Paimon writer per table per transaction, committed when the
  *	  Postgres transaction commits.
  *
- * The first INSERT or COPY into a Paimon table in a transaction opens a
- * pm_table_writer on it (foreign tables naming the same Paimon table share
- * it); every statement hands it its rows. At XACT_EVENT_PRE_COMMIT each
+ * The first INSERT, COPY, UPDATE or DELETE on a Paimon table (append or
+ * primary-key) in a transaction opens a pm_table_writer on it (foreign
+ * tables naming the same Paimon table share it); every statement hands it
+ * its rows with their row kinds. At XACT_EVENT_PRE_COMMIT each
  * writer publishes one snapshot (pm_table_writer_commit); an error there
  * aborts the transaction. Paimon has no transaction across tables: a
  * transaction writing two Paimon tables commits them one after the other,
@@ -124,18 +125,12 @@ pmfdw_xact_writer(const PaimonFdwTableOptions *opts)
 				 errmsg("Paimon table \"%s\" does not exist", w->name),
 				 errdetail("Directory \"%s\" was not found.", w->table_path)));
 
-	/* primary-key tables need the LSM writer: not yet */
 	arena = pm_arena_create(w->env);
 	if (arena == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	pm_error_clear(&err);
 	if (pm_schema_load_latest(w->io, w->table_path, arena, &schema, &err) != PM_OK)
 		pmfdw_error(&err);
-	if (schema->nprimary_keys > 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("writing to Paimon primary-key table \"%s\" is not supported yet", w->name),
-				 errdetail("INSERT and COPY write append tables (tables without a primary key).")));
 
 	/* the commit user as Java's CoreOptions.createCommitUser makes it */
 	if (pm_uuid_random(uuid, &err) != PM_OK)
@@ -159,8 +154,27 @@ pmfdw_xact_writer_row_type(PmfdwXactWriter *w)
 	return pm_table_writer_schema(w->writer)->row_type;
 }
 
+const pm_schema *
+pmfdw_xact_writer_schema(PmfdwXactWriter *w)
+{
+	return pm_table_writer_schema(w->writer);
+}
+
 void
-pmfdw_xact_writer_write(PmfdwXactWriter *w, const pm_batch *batch)
+pmfdw_xact_writer_check_accepts(PmfdwXactWriter *w, uint8 kind, const char *what)
+{
+	pm_error	err;
+
+	pm_error_clear(&err);
+	if (pm_table_writer_accepts(w->writer, (pm_row_kind) kind, &err) != PM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot %s Paimon table \"%s\": %s", what, w->name, err.message),
+				 err.detail[0] ? errdetail("%s", err.detail) : 0));
+}
+
+void
+pmfdw_xact_writer_write(PmfdwXactWriter *w, const pm_batch *batch, const uint8 *kinds)
 {
 	pm_error	err;
 
@@ -170,7 +184,7 @@ pmfdw_xact_writer_write(PmfdwXactWriter *w, const pm_batch *batch)
 		return;
 	w->last_write_subid = Max(w->last_write_subid, GetCurrentSubTransactionId());
 	pm_error_clear(&err);
-	if (pm_table_writer_write(w->writer, batch, NULL, &err) != PM_OK)
+	if (pm_table_writer_write(w->writer, batch, kinds, &err) != PM_OK)
 		pmfdw_error(&err);
 	w->rows += batch->nrows;
 }

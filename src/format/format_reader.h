@@ -54,6 +54,19 @@ typedef enum pm_file_format
 typedef bool (*pm_part_filter_fn) (void *ctx, const pm_field_range *ranges, int nranges,
 								   int64_t nrows);
 
+/*
+ * Rows of a file that may match (from a file index), file positions in
+ * sorted, disjoint ranges [start[i], end[i]). Readers that can (Parquet,
+ * flat columns) read only the pages holding them and return only them;
+ * others return every row (the caller filters rows anyway).
+ */
+typedef struct pm_row_selection
+{
+	int64_t		n;
+	const int64_t *start;
+	const int64_t *end;
+} pm_row_selection;
+
 typedef struct pm_format_read_options
 {
 	const pm_type *schema;		/* ROW: the columns to read, by name */
@@ -69,6 +82,20 @@ typedef struct pm_format_read_options
 	/* NULL: read every part (Avro ignores it) */
 	pm_part_filter_fn part_filter;
 	void	   *part_filter_ctx;
+	/*
+	 * Parquet page pruning (parquet_page_select.h): the filter is asked,
+	 * with part_filter_ctx, about pieces of a row group the part filter
+	 * kept, with what the pages' ColumnIndex says (nrows: the piece's
+	 * rows). NULL: page indexes are not read. Batches then hold rows of
+	 * one kept range each (first_row stays the file position).
+	 */
+	pm_part_filter_fn page_filter;
+	/* NULL: every row */
+	const pm_row_selection *row_selection;
+	/* if not NULL, incremented: data pages of the columns read in the row
+	 * groups read whose OffsetIndex was used, and those of them skipped */
+	int64_t    *pages_total;
+	int64_t    *pages_skipped;
 } pm_format_read_options;
 
 typedef struct pm_format_reader pm_format_reader;

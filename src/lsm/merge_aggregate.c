@@ -848,6 +848,27 @@ pm_field_agg_agg_reversed(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in
 	return pm_field_agg_agg(agg, in, acc, arena, out, err);
 }
 
+bool
+pm_field_agg_can_retract(const pm_field_agg *agg)
+{
+	if (agg->ignore_retract)
+		return true;
+	switch (agg->kind)
+	{
+		case PM_AGG_PRIMARY_KEY:
+		case PM_AGG_LAST_VALUE:
+		case PM_AGG_LAST_NON_NULL_VALUE:
+		case PM_AGG_SUM:
+		case PM_AGG_PRODUCT:
+		case PM_AGG_COLLECT:
+		case PM_AGG_NESTED_UPDATE:
+		case PM_AGG_MERGE_MAP:
+			return true;		/* the cases of pm_field_agg_retract below */
+		default:
+			return false;
+	}
+}
+
 pm_code
 pm_field_agg_retract(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in,
 					 pm_arena *arena, pm_merge_cell *out, pm_error *err)

@@ -82,6 +82,13 @@ extern pm_code pm_field_agg_init(pm_field_agg *agg, const pm_schema *schema,
 								 const char *func, pm_arena *arena, pm_error *err);
 extern void pm_field_agg_reset(pm_field_agg *agg);
 
+/*
+ * Whether retract() takes a record (FieldAggregator.retract does not throw
+ * UnsupportedOperationException): the functions with a retract in Java,
+ * or any with fields.<f>.ignore-retract.
+ */
+extern bool pm_field_agg_can_retract(const pm_field_agg *agg);
+
 /* agg(acc, in), aggReversed(acc, in) and retract(acc, in) as in Java. */
 extern pm_code pm_field_agg_agg(pm_field_agg *agg, pm_merge_cell acc, pm_merge_cell in,
 								pm_arena *arena, pm_merge_cell *out, pm_error *err);

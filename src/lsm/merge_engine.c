@@ -607,6 +607,42 @@ pm_merge_engine_compare_records(const pm_merge_engine *e, const pm_kv_record *a,
 	return (int) pm_rowkind_is_add(a->kind) - (int) pm_rowkind_is_add(b->kind);
 }
 
+pm_code
+pm_merge_engine_accepts(const pm_merge_engine *e, int kind, pm_error *err)
+{
+	if (pm_rowkind_is_add(kind) || e->ignore_delete)
+		return PM_OK;
+	switch (e->kind)
+	{
+		case PM_MERGE_DEDUPLICATE:
+			return PM_OK;
+		case PM_MERGE_FIRST_ROW:
+			/* FirstRowMergeFunction.add */
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "the first-row merge engine does not accept DELETE or UPDATE_BEFORE records; set 'ignore-delete' to ignore them");
+		case PM_MERGE_PARTIAL_UPDATE:
+			/* PartialUpdateMergeFunction.add */
+			if (e->table_has_groups || e->remove_record_on_delete)
+				return PM_OK;
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "By default, Partial update can not accept delete records, configure 'ignore-delete', 'partial-update.remove-record-on-delete' or sequence groups ('fields.<f>.sequence-group')");
+		case PM_MERGE_AGGREGATION:
+			/* AggregateMergeFunction.add, FieldAggregator.retract */
+			if (kind == PM_ROWKIND_DELETE && e->agg_remove_record_on_delete)
+				return PM_OK;
+			for (int j = 0; j < e->nread; j++)
+				if (e->aggs[j] != NULL && !pm_field_agg_can_retract(e->aggs[j]))
+					return pm_fail(err, PM_ERR_UNSUPPORTED,
+								   "aggregate function \"%s\" of field \"%s\" does not support retraction (%s records); set 'fields.%s.ignore-retract'%s",
+								   e->aggs[j]->name, e->names[j],
+								   kind == PM_ROWKIND_DELETE ? "DELETE" : "UPDATE_BEFORE",
+								   e->names[j],
+								   kind == PM_ROWKIND_DELETE ? " or 'aggregation.remove-record-on-delete'" : "");
+			return PM_OK;
+	}
+	return PM_OK;
+}
+
 void
 pm_merge_engine_reset(pm_merge_engine *e)
 {

@@ -121,6 +121,17 @@ extern void pm_merge_engine_sequence_fields(const pm_merge_engine *engine, const
 extern int	pm_merge_engine_compare_records(const pm_merge_engine *engine,
 											const pm_kv_record *a, const pm_kv_record *b);
 
+/*
+ * Whether records of kind (-U or -D; +I/+U always) can be merged, before
+ * any is written, with the reason Java's merge function throws:
+ * PM_ERR_UNSUPPORTED. deduplicate takes both; first-row neither (without
+ * ignore-delete); partial-update needs ignore-delete,
+ * partial-update.remove-record-on-delete or sequence groups; aggregation
+ * needs every aggregate function to retract (or ignore-retract), -D also
+ * aggregation.remove-record-on-delete.
+ */
+extern pm_code pm_merge_engine_accepts(const pm_merge_engine *engine, int kind, pm_error *err);
+
 /* Start a new key; drops values computed for the previous one. */
 extern void pm_merge_engine_reset(pm_merge_engine *engine);
 

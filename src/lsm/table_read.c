@@ -414,6 +414,7 @@ raw_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 		{
 			const pm_data_file_meta *f;
 			pm_read_filter filter;
+			bool		parts;
 
 			if (r->raw_file >= r->raw_split->nfiles)
 			{
@@ -421,13 +422,21 @@ raw_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 				return PM_OK;
 			}
 			f = r->raw_split->files[r->raw_file++];
-			if (!file_visible(r, f) || !claim_unit(r))
+			/* a large file read as it is: the participants share its parts */
+			parts = r->claim != NULL && pm_scan_file_has_part_units(r->scan, f);
+			if (!file_visible(r, f) || (!parts && !claim_unit(r)))
 				continue;
 			PM_TRY(load_dv(r, f, &r->raw_dv, err));
 			r->raw_path = f->path;
 			/* no merge: every field of append tables and DV tables may prune */
 			pm_scan_read_filter(r->scan, r->append_dv || (r->dv_enabled && r->skip_level0),
 								&filter);
+			if (parts)
+			{
+				filter.claim = r->claim;
+				filter.claim_ctx = r->claim_ctx;
+				filter.unit = &r->unit;
+			}
 			PM_TRY(pm_data_file_reader_open_filtered(r->table, f, r->read_fields, r->nfields,
 													 false, 0, &filter, &r->raw_reader, err));
 		}

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/floor_div.h"
+#include "common/meta_cache.h"
 #include "format/format_reader.h"
 #include "row/data_type.h"
 #include "table/manifest_list.h"
@@ -150,6 +151,109 @@ pm_manifest_entries_read(const pm_env *env, pm_fileio *io, const char *path,
 	entry_reading er = {arena, entries, count, cap};
 
 	return pm_metadata_file_scan(env, io, path, MANIFEST_ENTRY_TYPE, arena, entry_row, &er, err);
+}
+
+/* ---- through the metadata cache ----------------------------------------- */
+
+typedef struct cached_entries
+{
+	int64_t		n;
+	pm_manifest_entry *entries;
+} cached_entries;
+
+static const char **
+flatten_strings(pm_flat *f, const char **src, int n)
+{
+	const char **copy;
+
+	if (src == NULL)
+		return NULL;
+	copy = pm_flat_take(f, sizeof(char *) * (size_t) (n > 0 ? n : 0));
+	for (int i = 0; i < n; i++)
+	{
+		char	   *s = pm_flat_string(f, src[i]);
+
+		if (copy != NULL)
+			copy[i] = s;
+	}
+	return copy;
+}
+
+/* What decode_row fills; path, format and deletion file come later. */
+static void *
+entries_flatten(const void *src, pm_flat *f)
+{
+	const cached_entries *ce = src;
+	cached_entries *copy = pm_flat_take(f, sizeof(cached_entries));
+	pm_manifest_entry *out = pm_flat_take(f, sizeof(pm_manifest_entry) * (size_t) ce->n);
+
+	for (int64_t i = 0; i < ce->n; i++)
+	{
+		const pm_manifest_entry *e = &ce->entries[i];
+		const pm_data_file_meta *s = &e->file;
+		pm_manifest_entry *d = out ? &out[i] : NULL;
+		const uint8_t *partition = pm_flat_bytes(f, e->partition, (size_t) e->partition_len);
+		const char *name = pm_flat_string(f, s->file_name);
+		const uint8_t *min_key = pm_flat_bytes(f, s->min_key, (size_t) s->min_key_len);
+		const uint8_t *max_key = pm_flat_bytes(f, s->max_key, (size_t) s->max_key_len);
+		const char **extra = flatten_strings(f, s->extra_files, s->nextra_files);
+		const uint8_t *index = pm_flat_bytes(f, s->embedded_file_index,
+											 (size_t) s->embedded_file_index_len);
+		const char **stats_cols = flatten_strings(f, s->value_stats_cols, s->nvalue_stats_cols);
+		const char *external = pm_flat_string(f, s->external_path);
+		const char **write_cols = flatten_strings(f, s->write_cols, s->nwrite_cols);
+
+		if (d != NULL)
+		{
+			*d = *e;
+			d->partition = partition;
+			d->file.file_name = name;
+			d->file.min_key = min_key;
+			d->file.max_key = max_key;
+			d->file.extra_files = extra;
+			d->file.embedded_file_index = index;
+			d->file.value_stats_cols = stats_cols;
+			d->file.external_path = external;
+			d->file.write_cols = write_cols;
+		}
+		pm_simple_stats_flatten(f, d ? &d->file.key_stats : NULL, &s->key_stats);
+		pm_simple_stats_flatten(f, d ? &d->file.value_stats : NULL, &s->value_stats);
+	}
+	if (copy == NULL)
+		return NULL;
+	copy->n = ce->n;
+	copy->entries = out;
+	return copy;
+}
+
+pm_code
+pm_manifest_entries_read_cached(const pm_env *env, pm_fileio *io, const char *path,
+								int64_t size, pm_arena *arena, pm_manifest_entry **entries,
+								int *count, int *cap, pm_error *err)
+{
+	cached_entries *hit = pm_meta_cache_fetch(PM_META_MANIFEST, path, size, arena,
+											  entries_flatten);
+	cached_entries read;
+	int			first = *count;
+
+	if (hit != NULL)
+	{
+		for (int64_t i = 0; i < hit->n; i++)
+		{
+			if (!pm_arena_array_grow(arena, (void **) entries, cap, *count, sizeof(**entries),
+									 1 << 26))
+				return *cap >= (1 << 25) ?
+					pm_fail(err, PM_ERR_CORRUPT, "too many manifest entries") :
+					pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			(*entries)[(*count)++] = hit->entries[i];
+		}
+		return PM_OK;
+	}
+	PM_TRY(pm_manifest_entries_read(env, io, path, arena, entries, count, cap, err));
+	read.n = *count - first;
+	read.entries = *entries + first;
+	pm_meta_cache_store(PM_META_MANIFEST, path, size, &read, entries_flatten);
+	return PM_OK;
 }
 
 /* ---- merging by identifier -------------------------------------------- */

@@ -43,6 +43,16 @@ extern pm_code pm_manifest_entries_read(const pm_env *env, pm_fileio *io, const 
 										int *count, int *cap, pm_error *err);
 
 /*
+ * The same through the metadata cache (common/meta_cache.h), keyed by path
+ * and the file size the manifest list records. A hit appends copies in
+ * arena.
+ */
+extern pm_code pm_manifest_entries_read_cached(const pm_env *env, pm_fileio *io,
+											   const char *path, int64_t size,
+											   pm_arena *arena, pm_manifest_entry **entries,
+											   int *count, int *cap, pm_error *err);
+
+/*
  * Merge entries (in manifest order) by identifier (partition, bucket,
  * level, file name, extra files, embedded index, external path): the live
  * ADD entries, in order, as pointers into `entries`. An ADD of a live

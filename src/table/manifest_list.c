@@ -15,6 +15,7 @@
 
 #include <string.h>
 
+#include "common/meta_cache.h"
 #include "format/format_reader.h"
 #include "row/data_type.h"
 #include "table/catalog.h"
@@ -316,5 +317,76 @@ pm_manifest_list_read(const pm_env *env, pm_fileio *io, const char *path,
 	PM_TRY(pm_metadata_file_scan(env, io, path, MANIFEST_LIST_TYPE, arena, list_row, &lr, err));
 	*out = lr.metas;
 	*count = lr.n;
+	return PM_OK;
+}
+
+/* ---- through the metadata cache ----------------------------------------- */
+
+typedef struct cached_list
+{
+	int64_t		n;
+	pm_manifest_file_meta *metas;
+} cached_list;
+
+void
+pm_simple_stats_flatten(pm_flat *f, pm_simple_stats *dst, const pm_simple_stats *src)
+{
+	const uint8_t *min = pm_flat_bytes(f, src->min_values, (size_t) src->min_values_len);
+	const uint8_t *max = pm_flat_bytes(f, src->max_values, (size_t) src->max_values_len);
+	const int64_t *nc = pm_flat_bytes(f, src->null_counts,
+									  sizeof(int64_t) * (src->nnull_counts > 0 ? src->nnull_counts : 0));
+
+	if (dst == NULL)
+		return;
+	*dst = *src;
+	dst->min_values = min;
+	dst->max_values = max;
+	dst->null_counts = nc;
+}
+
+static void *
+list_flatten(const void *src, pm_flat *f)
+{
+	const cached_list *l = src;
+	cached_list *copy = pm_flat_take(f, sizeof(cached_list));
+	pm_manifest_file_meta *metas = pm_flat_take(f, sizeof(pm_manifest_file_meta) * (size_t) l->n);
+
+	for (int64_t i = 0; i < l->n; i++)
+	{
+		const pm_manifest_file_meta *m = &l->metas[i];
+		char	   *name = pm_flat_string(f, m->file_name);
+
+		if (metas != NULL)
+		{
+			metas[i] = *m;
+			metas[i].file_name = name;
+		}
+		pm_simple_stats_flatten(f, metas ? &metas[i].partition_stats : NULL, &m->partition_stats);
+	}
+	if (copy == NULL)
+		return NULL;
+	copy->n = l->n;
+	copy->metas = metas;
+	return copy;
+}
+
+pm_code
+pm_manifest_list_read_cached(const pm_env *env, pm_fileio *io, const char *path, int64_t size,
+							 pm_arena *arena, pm_manifest_file_meta **out, int *count,
+							 pm_error *err)
+{
+	cached_list *hit = pm_meta_cache_fetch(PM_META_MANIFEST_LIST, path, size, arena, list_flatten);
+	cached_list l;
+
+	if (hit != NULL)
+	{
+		*out = hit->metas;
+		*count = (int) hit->n;
+		return PM_OK;
+	}
+	PM_TRY(pm_manifest_list_read(env, io, path, arena, out, count, err));
+	l.n = *count;
+	l.metas = *out;
+	pm_meta_cache_store(PM_META_MANIFEST_LIST, path, size, &l, list_flatten);
 	return PM_OK;
 }

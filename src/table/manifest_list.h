@@ -50,6 +50,16 @@ extern pm_code pm_manifest_list_read(const pm_env *env, pm_fileio *io, const cha
 									 pm_arena *arena, pm_manifest_file_meta **out,
 									 int *count, pm_error *err);
 
+/*
+ * The same through the metadata cache (common/meta_cache.h), keyed by path
+ * and file size (-1 when the snapshot does not record it: manifest list
+ * names are never reused). A hit copies the cached list into arena.
+ */
+extern pm_code pm_manifest_list_read_cached(const pm_env *env, pm_fileio *io, const char *path,
+											int64_t size, pm_arena *arena,
+											pm_manifest_file_meta **out, int *count,
+											pm_error *err);
+
 /* Helpers shared with manifest_entry.c: values of row i of a metadata vector. */
 extern int64_t pm_meta_vector_int(const pm_vector *v, int64_t i, int64_t if_null);
 /* NUL-terminated copy in arena; NULL if the value is null (*nomem on OOM). */
@@ -63,6 +73,11 @@ extern bool pm_meta_vector_strings(const pm_vector *v, int64_t i, pm_arena *aren
 /* A SimpleStats ROW<_MIN_VALUES, _MAX_VALUES, _NULL_COUNTS> value. */
 extern bool pm_meta_vector_stats(const pm_vector *v, int64_t i, pm_arena *arena,
 								 pm_simple_stats *out);
+
+/* Flatten stats (meta_cache.h): into *dst unless measuring (dst NULL). */
+struct pm_flat;
+extern void pm_simple_stats_flatten(struct pm_flat *f, pm_simple_stats *dst,
+									const pm_simple_stats *src);
 
 /* ROW type text of a SimpleStats record as requested from the readers. */
 #define PM_SIMPLE_STATS_TYPE \

@@ -367,6 +367,9 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 	}
 	scan->options = base->options;
 	scan->needs_merge = true;
+	/* the row selections the base's file indexes made (sorted by file, in base's arena) */
+	scan->nfile_rows = base->nfile_rows;
+	scan->file_rows = base->file_rows;
 	scan->stats = base->stats;
 	scan->stats.files_selected = scan->stats.rows_selected = scan->stats.bytes_selected = 0;
 	scan->stats.splits = scan->stats.partitions_selected = 0;

@@ -30,6 +30,7 @@
 #include <strings.h>
 
 #include "index/file_index.h"
+#include "index/index_rows.h"
 #include "row/binary_row.h"
 #include "row/bucket.h"
 #include "table/index_manifest.h"
@@ -274,7 +275,8 @@ manifest_may_match(pm_scan *scan, const pm_manifest_file_meta *m, const pm_predi
  * entry counts go to *skipped_adds / *skipped_deletes for the funnel.
  */
 static pm_code
-read_manifests(pm_scan *scan, const char *list_name, const pm_predicate *filter,
+read_manifests(pm_scan *scan, const char *list_name, int64_t list_size,
+			   const pm_predicate *filter,
 			   pm_manifest_entry **entries, int *count, int *cap,
 			   int64_t *skipped_adds, int64_t *skipped_deletes, pm_error *err)
 {
@@ -288,7 +290,8 @@ read_manifests(pm_scan *scan, const char *list_name, const pm_predicate *filter,
 
 	if (path == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	PM_TRY(pm_manifest_list_read(t->env, t->io, path, scan->arena, &metas, &n, err));
+	PM_TRY(pm_manifest_list_read_cached(t->env, t->io, path, list_size, scan->arena, &metas, &n,
+										err));
 	if (filter != NULL && !scan->needs_merge && t->npartition > 0 &&
 		scan->options.prune_partitions)
 	{
@@ -318,8 +321,8 @@ read_manifests(pm_scan *scan, const char *list_name, const pm_predicate *filter,
 		if (mpath == NULL)
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		else
-			rc = pm_manifest_entries_read(t->env, t->io, mpath, scan->arena, entries, count,
-										  cap, err);
+			rc = pm_manifest_entries_read_cached(t->env, t->io, mpath, metas[i].file_size,
+												 scan->arena, entries, count, cap, err);
 		scan->stats.manifests_read++;
 	}
 	pm_arena_destroy(tmp);
@@ -836,6 +839,49 @@ index_rows(index_ask *ia, const pm_predicate *p, pm_file_index_result *out, pm_e
 	return PM_OK;
 }
 
+/* Remember the rows the indexes leave in file f (see pm_scan_file_rows). */
+static pm_code
+keep_file_rows(pm_scan *scan, const pm_data_file_meta *f, const roaring_bitmap_t *rows,
+			   pm_error *err)
+{
+	const pm_row_selection *sel;
+
+	if (!pm_index_rows_selection(rows, f->row_count, PM_INDEX_ROWS_MAX_GAP, scan->arena, &sel))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (sel == NULL)
+		return PM_OK;
+	if (!pm_arena_array_grow(scan->arena, (void **) &scan->file_rows, &scan->file_rows_cap,
+							 scan->nfile_rows, sizeof(pm_file_rows), INT32_MAX / 2))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	scan->file_rows[scan->nfile_rows].file = f;
+	scan->file_rows[scan->nfile_rows].rows = sel;
+	scan->nfile_rows++;
+	return PM_OK;
+}
+
+static int
+cmp_file_rows(const void *pa, const void *pb)
+{
+	uintptr_t	a = (uintptr_t) ((const pm_file_rows *) pa)->file;
+	uintptr_t	b = (uintptr_t) ((const pm_file_rows *) pb)->file;
+
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const pm_row_selection *
+pm_scan_file_rows(const pm_scan *scan, const pm_data_file_meta *file)
+{
+	pm_file_rows key;
+	const pm_file_rows *hit;
+
+	if (scan == NULL || scan->nfile_rows == 0)
+		return NULL;
+	key.file = file;
+	hit = bsearch(&key, scan->file_rows, (size_t) scan->nfile_rows, sizeof(pm_file_rows),
+				  cmp_file_rows);
+	return hit != NULL ? hit->rows : NULL;
+}
+
 /* The name of f's .index sidecar among its extra files (index), or -1. */
 static int
 sidecar_index(const pm_data_file_meta *f)
@@ -859,7 +905,8 @@ sidecar_index(const pm_data_file_meta *f)
  */
 static pm_code
 file_index_prune(pm_scan *scan, const pm_predicate *filter, const pm_data_file_meta *f,
-				 const char *sidecar_path, pm_arena *tmp, bool *pruned, pm_error *err)
+				 const char *sidecar_path, pm_arena *tmp, bool keep_rows, bool *pruned,
+				 pm_error *err)
 {
 	pm_table   *t = scan->table;
 	index_ask	ia;
@@ -886,6 +933,9 @@ file_index_prune(pm_scan *scan, const pm_predicate *filter, const pm_data_file_m
 
 		rc = index_rows(&ia, filter, &r, err);
 		*pruned = rc == PM_OK && r.skip;
+		/* rows of a kept file: a selection for its reader (page skipping) */
+		if (keep_rows && rc == PM_OK && !r.skip && r.rows != NULL && scan->options.prune_pages)
+			rc = keep_file_rows(scan, f, r.rows, err);
 		pm_file_index_result_clear(&r);
 		pm_file_index_free(ia.fi);
 	}
@@ -938,7 +988,7 @@ index_prune(pm_scan *scan, prune_state *ps, const pm_manifest_entry *e, const pm
 		if ((path = pm_arena_sprintf(ps->tmp, "%s/%s", dir, f->extra_files[sidecar])) == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
-	return file_index_prune(scan, ps->filter, f, path, ps->tmp, pruned, err);
+	return file_index_prune(scan, ps->filter, f, path, ps->tmp, true, pruned, err);
 }
 
 pm_code
@@ -956,8 +1006,8 @@ pm_scan_file_index_skips(pm_scan *scan, const pm_predicate *filter,
 	if (f->embedded_file_index == NULL && (sidecar < 0 || f->extra_file_paths == NULL))
 		return PM_OK;
 	return file_index_prune(scan, filter, f,
-							sidecar >= 0 ? f->extra_file_paths[sidecar] : NULL, tmp, skips,
-							err);
+							sidecar >= 0 ? f->extra_file_paths[sidecar] : NULL, tmp, false,
+							skips, err);
 }
 
 /* Batch-scan visibility (§6.4): postpone buckets; level 0 with DV / first-row. */
@@ -1051,9 +1101,11 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 	memset(&ps, 0, sizeof(ps));
 	ps.filter = filter;
 	PM_TRY(bucket_filter_init(scan, filter, &ps.bucket, err));
-	PM_TRY(read_manifests(scan, t->snapshot->base_manifest_list, filter, &entries, &count, &cap,
+	PM_TRY(read_manifests(scan, t->snapshot->base_manifest_list,
+						  t->snapshot->base_manifest_list_size, filter, &entries, &count, &cap,
 						  &skipped_adds, &skipped_deletes, err));
-	PM_TRY(read_manifests(scan, t->snapshot->delta_manifest_list, filter, &entries, &count, &cap,
+	PM_TRY(read_manifests(scan, t->snapshot->delta_manifest_list,
+						  t->snapshot->delta_manifest_list_size, filter, &entries, &count, &cap,
 						  &skipped_adds, &skipped_deletes, err));
 	PM_TRY(pm_manifest_entries_merge(entries, count, scan->arena, &live, &nlive, err));
 	if (skipped_adds > 0 || skipped_deletes > 0)
@@ -1092,6 +1144,9 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 	if (rc != PM_OK)
 		return rc;
 	qsort(sel, nsel, sizeof(selected_file), cmp_selected);
+	if (scan->nfile_rows > 1)
+		qsort(scan->file_rows, (size_t) scan->nfile_rows, sizeof(pm_file_rows),
+			  cmp_file_rows);
 	PM_TRY(build_splits(scan, sel, nsel, values_of, err));
 	PM_TRY(attach_deletion_vectors(scan, err));
 	for (int i = 0; i < scan->nsplits; i++)
@@ -1157,9 +1212,37 @@ pm_predicate_copy(pm_arena *arena, const pm_predicate *p, const pm_type *row)
 void
 pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out)
 {
-	out->pred = scan->options.prune_row_groups ? scan->filter : NULL;
+	out->pred = scan->filter;
+	out->scan = scan;
+	out->parts = scan->options.prune_row_groups;
+	out->pages = scan->options.prune_pages;
 	out->value_fields = value_fields;
 	out->counts = &scan->stats;
+	out->keep = value_fields && scan->options.prune_row_groups ? scan->part_keep : NULL;
+	out->keep_ctx = scan->part_keep_ctx;
+	out->claim = NULL;
+	out->claim_ctx = NULL;
+	out->unit = NULL;
+}
+
+void
+pm_scan_set_part_keep(pm_scan *scan, pm_part_keep_fn fn, void *ctx)
+{
+	scan->part_keep = fn;
+	scan->part_keep_ctx = ctx;
+}
+
+void
+pm_scan_set_part_units(pm_scan *scan, int64_t min_file_bytes)
+{
+	scan->part_unit_bytes = min_file_bytes > 0 ? min_file_bytes : 0;
+}
+
+bool
+pm_scan_file_has_part_units(const pm_scan *scan, const pm_data_file_meta *file)
+{
+	return scan->part_unit_bytes > 0 && file->format != PM_FORMAT_AVRO &&
+		file->file_size >= scan->part_unit_bytes;
 }
 
 pm_code
@@ -1172,7 +1255,7 @@ pm_code
 pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,
 						const pm_scan_options *options, pm_scan **out, pm_error *err)
 {
-	static const pm_scan_options all_on = {true, true, true, true};
+	static const pm_scan_options all_on = {true, true, true, true, true};
 
 	pm_arena   *arena = pm_arena_create(table->env);
 	pm_scan    *scan;
@@ -1191,7 +1274,7 @@ pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,
 	scan->arena = arena;
 	scan->options = options != NULL ? *options : all_on;
 	rc = PM_OK;
-	if (filter != NULL && scan->options.prune_row_groups &&
+	if (filter != NULL && (scan->options.prune_row_groups || scan->options.prune_pages) &&
 		(scan->filter = predicate_copy(arena, filter, table->schema->row_type, 0)) == NULL)
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	if (rc == PM_OK)

@@ -154,12 +154,40 @@ extern pm_code pm_table_schema_by_id(pm_table *table, int64_t schema_id,
 typedef struct pm_read_filter
 {
 	const pm_predicate *pred;	/* over table fields; NULL: read every part */
+	const pm_scan *scan;		/* its file-index row selections (value_fields only) */
+	bool		parts;			/* skip Parquet row groups and ORC stripes */
+	bool		pages;			/* skip Parquet pages */
 	bool		value_fields;	/* false: primary-key fields only */
 	pm_scan_stats *counts;		/* parts considered / skipped; may be NULL */
+	/* also skip the parts this says no to (value_fields only); may be NULL */
+	pm_part_keep_fn keep;
+	void	   *keep_ctx;
+	/*
+	 * Parallel reads by parts (pm_scan_set_part_units): read only the parts
+	 * claim takes; each part the filter keeps is unit (*unit)++. A file
+	 * read without parts (no column of it requested) is one unit. NULL:
+	 * read every part.
+	 */
+	pm_unit_claim_fn claim;
+	void	   *claim_ctx;
+	int64_t    *unit;
 } pm_read_filter;
 
-/* The scan's in-file filter (pred NULL when there is none or it is off). */
+/* Whether file is read as one unit per part in a parallel read (see table.h). */
+extern bool pm_scan_file_has_part_units(const pm_scan *scan, const pm_data_file_meta *file);
+
+/*
+ * The scan's in-file filter (pred NULL when there is none or it is off;
+ * keep set only with value_fields, see pm_scan_set_part_keep).
+ */
 extern void pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out);
+
+/*
+ * The rows of a selected data file its file indexes leave (bitmap, range
+ * bitmap, BSI), NULL for every row; planned with page pruning on only.
+ */
+extern const pm_row_selection *pm_scan_file_rows(const pm_scan *scan,
+												 const pm_data_file_meta *file);
 
 typedef struct pm_data_file_reader pm_data_file_reader;
 

@@ -354,13 +354,12 @@ add_request(pm_data_file_reader *r, pm_field *request, const char *name, const p
  * file lacks is all NULL; min/max only where the file's type compares
  * like the table's), then the scan's filter decides.
  */
-static bool
-part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+static void
+fill_table_ranges(pm_data_file_reader *r, const pm_field_range *ranges, int nranges,
+				  int64_t nrows)
 {
-	pm_data_file_reader *r = ctx;
 	const pm_type *trow = r->table->schema->row_type;
 	pm_field_range *tr = r->table_ranges;
-	bool		keep;
 
 	for (int f = 0; f < trow->nfields; f++)
 	{
@@ -388,7 +387,40 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 		if (!pm_stats_type_compatible(r->out_types[o], r->request_types[src]))
 			tr[f].has_min_max = false;
 	}
-	keep = pm_stats_filter_may_match(r->filter.pred, trow, tr, trow->nfields);
+}
+
+static bool
+ranges_may_match(pm_data_file_reader *r, const pm_field_range *ranges, int nranges,
+				 int64_t nrows)
+{
+	const pm_type *trow = r->table->schema->row_type;
+
+	fill_table_ranges(r, ranges, nranges, nrows);
+	return r->filter.pred == NULL ||
+		pm_stats_filter_may_match(r->filter.pred, trow, r->table_ranges, trow->nfields);
+}
+
+/*
+ * Row groups and stripes: the scan's filter (when row-group pruning is on),
+ * then the caller's keep test (top-N), then the parallel claim; counted
+ * (EXPLAIN ANALYZE).
+ */
+static bool
+part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+{
+	pm_data_file_reader *r = ctx;
+	const pm_type *trow = r->table->schema->row_type;
+	bool		keep = true;
+
+	if (r->filter.parts && r->filter.pred != NULL)
+		keep = ranges_may_match(r, ranges, nranges, nrows);
+	else if (r->filter.keep != NULL)
+		fill_table_ranges(r, ranges, nranges, nrows);
+	if (keep && r->filter.keep != NULL)
+		keep = r->filter.keep(r->filter.keep_ctx, r->table_ranges, trow->nfields);
+	/* the parts read by other participants are not counted as pruned */
+	if (keep && r->filter.claim != NULL)
+		return r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++);
 	if (r->filter.counts != NULL)
 	{
 		if (r->file->format == PM_FORMAT_ORC)
@@ -403,6 +435,13 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 		}
 	}
 	return keep;
+}
+
+/* Pieces of Parquet row groups by their pages' ColumnIndex (counted by the reader). */
+static bool
+page_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+{
+	return ranges_may_match(ctx, ranges, nranges, nrows);
 }
 
 static pm_code
@@ -421,6 +460,15 @@ setup_part_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error
 		r->prunes[t->trimmed_pk[k]] = true;
 	opts->part_filter = part_may_match;
 	opts->part_filter_ctx = r;
+	if (r->filter.pages)
+	{
+		opts->page_filter = page_may_match;
+		if (r->filter.counts != NULL)
+		{
+			opts->pages_total = &r->filter.counts->pages_total;
+			opts->pages_skipped = &r->filter.counts->pages_pruned;
+		}
+	}
 	return PM_OK;
 }
 
@@ -521,11 +569,17 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		opts.batch_size = r->batch_size;
 		if (r->file->format == PM_FORMAT_ORC)
 			PM_TRY(orc_ltz_instant(t->schema, &opts.orc_ltz_instant, err));
-		if (r->filter.pred != NULL)
+		if (r->filter.pred != NULL || r->filter.keep != NULL || r->filter.claim != NULL)
 			PM_TRY(setup_part_filter(r, &opts, err));
+		/* a file index's rows: only where no merge needs the others */
+		if (r->filter.pred != NULL && r->filter.value_fields && r->filter.pages)
+			opts.row_selection = pm_scan_file_rows(r->filter.scan, r->file);
 		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
 									 &r->reader, err));
 	}
+	else if (r->filter.claim != NULL &&
+			 !r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++))
+		r->position = r->file->row_count;	/* another participant's: no rows */
 	return PM_OK;
 }
 
@@ -744,16 +798,23 @@ pm_scan_reader_next(pm_scan_reader *r, pm_batch **batch, pm_error *err)
 			r->file = 0;
 			continue;
 		}
-		if (r->claim != NULL && !r->claim(r->claim_ctx, r->unit++))
-		{
-			r->file++;			/* another participant reads this file */
-			continue;
-		}
 		{
 			pm_read_filter filter;
 
 			/* append table: no merge, every field may prune */
 			pm_scan_read_filter(r->scan, true, &filter);
+			if (r->claim != NULL && pm_scan_file_has_part_units(r->scan, sp->files[r->file]))
+			{
+				/* the participants share its parts */
+				filter.claim = r->claim;
+				filter.claim_ctx = r->claim_ctx;
+				filter.unit = &r->unit;
+			}
+			else if (r->claim != NULL && !r->claim(r->claim_ctx, r->unit++))
+			{
+				r->file++;		/* another participant reads this file */
+				continue;
+			}
 			PM_TRY(pm_data_file_reader_open_filtered(r->scan->table, sp->files[r->file],
 													 r->fields, r->nfields, false, 0,
 													 &filter, &r->current, err));

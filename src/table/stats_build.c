@@ -68,7 +68,13 @@ pm_code
 pm_stats_modes_of_schema(const pm_schema *schema, pm_arena *arena, pm_stats_mode **modes,
 						 pm_error *err)
 {
-	const pm_type *row = schema->row_type;
+	return pm_stats_modes_of_fields(schema, schema->row_type, false, arena, modes, err);
+}
+
+pm_code
+pm_stats_modes_of_fields(const pm_schema *schema, const pm_type *row, bool avro,
+						 pm_arena *arena, pm_stats_mode **modes, pm_error *err)
+{
 	const char *table_mode = pm_schema_option(schema, "metadata.stats-mode");
 	const char *keep_text = pm_schema_option(schema, "metadata.stats-keep-first-n-columns");
 	pm_stats_mode table;
@@ -106,7 +112,7 @@ pm_stats_modes_of_schema(const pm_schema *schema, pm_arena *arena, pm_stats_mode
 			PM_TRY(pm_stats_mode_parse(field_mode, &m[i], err));
 			column_count++;
 		}
-		else if (is_system_field_name(name))
+		else if (!avro && is_system_field_name(name))
 		{
 			m[i].kind = PM_STATS_MODE_TRUNCATE;
 			m[i].truncate_length = 128;

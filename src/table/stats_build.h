@@ -72,6 +72,18 @@ extern pm_code pm_stats_modes_of_schema(const pm_schema *schema, pm_arena *arena
 										pm_stats_mode **modes, pm_error *err);
 
 /*
+ * The stats mode of every field of `row` (the columns a data file is
+ * written with, e.g. a KeyValue file's _KEY_<pk>, _SEQUENCE_NUMBER,
+ * _VALUE_KIND and value columns) under schema's options: Java's
+ * StatsCollectorFactories.createStatsFactories, or, for Avro data files,
+ * createStatsFactoriesForAvro (no truncate(128) for system fields, every
+ * column counted for metadata.stats-keep-first-n-columns).
+ */
+extern pm_code pm_stats_modes_of_fields(const pm_schema *schema, const pm_type *row, bool avro,
+										pm_arena *arena, pm_stats_mode **modes,
+										pm_error *err);
+
+/*
  * Build the value stats of one data file (PARQUET or AVRO) whose columns
  * are row_type's fields: out->min/max rows and null counts, and the dense
  * column list (*nstats_cols = -1 and *stats_cols NULL when all columns are

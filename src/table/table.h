@@ -102,6 +102,12 @@ typedef struct pm_scan_stats
 	int64_t		row_groups_pruned;	/* ... skipped by their statistics */
 	int64_t		stripes_total;	/* ORC stripes with rows considered */
 	int64_t		stripes_pruned;
+	/*
+	 * Parquet data pages of the columns read, in the row groups read, whose
+	 * OffsetIndex was used; those skipped by the ColumnIndex
+	 */
+	int64_t		pages_total;
+	int64_t		pages_pruned;
 } pm_scan_stats;
 
 typedef struct pm_scan pm_scan;
@@ -123,12 +129,27 @@ typedef struct pm_scan_options
 	bool		prune_stats;	/* min/max/null-count statistics */
 	bool		prune_file_index;	/* bloom, bitmap, range bitmap, BSI */
 	bool		prune_row_groups;	/* Parquet row groups, ORC stripes by statistics */
+	bool		prune_pages;	/* Parquet pages by their ColumnIndex */
 } pm_scan_options;
 
 extern pm_code pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,
 									   const pm_scan_options *options,
 									   pm_scan **out, pm_error *err);
 extern const pm_scan_stats *pm_scan_get_stats(const pm_scan *scan);
+
+/*
+ * A caller's own test of the parts of files (Parquet row groups, ORC
+ * stripes) from their statistics: ranges[f] for table field f (known =
+ * false where nothing is known), as the scan's filter sees them. Asked
+ * only where the skipped rows are nobody else's (no merge needs them) and
+ * when row-group pruning is on, after the filter; a part it says false to
+ * is skipped and counted as pruned by statistics. E.g. a top-N whose heap
+ * is full (scan_topn.h).
+ */
+typedef bool (*pm_part_keep_fn) (void *ctx, const pm_field_range *ranges, int nfields);
+
+/* Set before reading (fn NULL: none). */
+extern void pm_scan_set_part_keep(pm_scan *scan, pm_part_keep_fn fn, void *ctx);
 extern void pm_scan_free(pm_scan *scan);
 
 typedef struct pm_scan_reader pm_scan_reader;
@@ -158,5 +179,15 @@ typedef bool (*pm_unit_claim_fn) (void *ctx, int64_t unit);
 
 /* Set before the first _next call. */
 extern void pm_scan_reader_set_claim(pm_scan_reader *reader, pm_unit_claim_fn fn, void *ctx);
+
+/*
+ * Finer units: a Parquet or ORC data file of at least min_file_bytes that
+ * is read as it is (no merge) is not one unit but one per part (row group,
+ * stripe) that the scan's filter keeps, numbered in file order, so that
+ * the participants share even a single large file. Every participant then
+ * opens such files (their footers) to number the parts. 0 (the default):
+ * every file is one unit. Set before reading.
+ */
+extern void pm_scan_set_part_units(pm_scan *scan, int64_t min_file_bytes);
 
 #endif							/* PM_TABLE_TABLE_H */

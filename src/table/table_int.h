@@ -48,7 +48,21 @@ struct pm_scan
 	const pm_predicate *filter; /* copy of the planning filter (in arena) */
 	const pm_predicate *key_filter; /* point lookups: the keys (point_lookup.h) */
 	const pm_value *max_key;	/* ... and the largest of them in key order */
+	/* rows the file indexes leave in kept files, sorted by file (pm_scan_file_rows) */
+	int			nfile_rows;
+	int			file_rows_cap;
+	struct pm_file_rows *file_rows;
+	pm_part_keep_fn part_keep;	/* pm_scan_set_part_keep, or NULL */
+	void	   *part_keep_ctx;
+	int64_t		part_unit_bytes;	/* pm_scan_set_part_units; 0: files are units */
 };
+
+/* The row selection of one kept data file (file-index row bitmaps). */
+typedef struct pm_file_rows
+{
+	const pm_data_file_meta *file;
+	const pm_row_selection *rows;
+} pm_file_rows;
 
 /* "<prefix><decimal long>" -> id (schema.c); false if not of that form. */
 extern bool pm_versioned_name_id(const char *name, const char *prefix, int64_t *id);

@@ -37,6 +37,9 @@
 #include "common/uuid.h"
 #include "common/vector_builder.h"
 #include "format/format_writer.h"
+#include "lsm/kv_file_writer.h"
+#include "lsm/merge_engine.h"
+#include "lsm/merge_tree_writer.h"
 #include "row/binary_row.h"
 #include "row/bucket.h"
 #include "row/value.h"
@@ -65,6 +68,7 @@ typedef struct bucket_writer
 	char	   *fw_name;
 	int64_t		fw_rows;
 	int64_t		last_use;
+	pm_merge_tree_writer *mt;	/* primary-key tables: the bucket's LSM writer */
 	/* files finished since the last commit (in the writer's commit arena) */
 	pm_data_file_meta *files;
 	int			nfiles;
@@ -102,6 +106,8 @@ struct pm_table_writer
 	int			nwriters;
 	int			nopen;
 	int64_t		clock;
+	pm_kv_layout *layout;		/* primary-key tables */
+	pm_merge_engine *engine;
 	bool		restored_loaded;
 	restored_bucket *restored;
 	int			nrestored;
@@ -181,10 +187,33 @@ pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 											  &len, err)) != PM_OK)
 		goto fail;
 	w->empty_row_len = (int32_t) len;
+	if (w->opt.primary_key)
+	{
+		int			n = w->schema->row_type->nfields;
+		int		   *all = pm_arena_alloc(arena, sizeof(int) * (size_t) (n + 1));
+
+		if (all == NULL)
+		{
+			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			goto fail;
+		}
+		for (int i = 0; i < n; i++)
+			all[i] = i;
+		if ((rc = pm_kv_layout_create(w->schema, &w->opt, arena, &w->layout, err)) != PM_OK ||
+			(rc = pm_merge_engine_create(w->schema, all, n, 0, arena, &w->engine, err)) != PM_OK)
+			goto fail;
+		if (pm_merge_engine_get_kind(w->engine) == PM_MERGE_FIRST_ROW)
+		{
+			rc = pm_fail(err, PM_ERR_UNSUPPORTED,
+						 "table option merge-engine = \"first-row\": first-row tables are not written yet");
+			goto fail;
+		}
+	}
 	*out = w;
 	return PM_OK;
 
 fail:
+	pm_merge_engine_destroy(w->engine);
 	if (w->commit_arena)
 		pm_arena_destroy(w->commit_arena);
 	if (w->scratch)
@@ -321,6 +350,9 @@ get_bucket_writer(pm_table_writer *w, const uint8_t *partition, int32_t partitio
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	PM_TRY(pm_uuid_random(bw->uuid, err));
 	PM_TRY(restore_bucket(w, bw, err));
+	if (w->opt.primary_key)
+		PM_TRY(pm_merge_tree_writer_open(w->env, w->io, w->layout, w->engine, bw->dir, bw->uuid,
+										 bw->next_seq, &bw->mt, err));
 	bw->next = w->table[slot];
 	w->table[slot] = bw;
 	w->nwriters++;
@@ -329,8 +361,8 @@ get_bucket_writer(pm_table_writer *w, const uint8_t *partition, int32_t partitio
 }
 
 /* LocalDateTime.now() as epoch millis: the local wall clock read as UTC. */
-static int64_t
-local_wall_clock_millis(void)
+int64_t
+pm_local_wall_clock_millis(void)
 {
 	struct timespec ts;
 	struct tm	tm;
@@ -405,7 +437,7 @@ finish_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 	m->level = 0;
 	m->nextra_files = 0;
 	m->has_creation_time = true;
-	m->creation_time_millis = local_wall_clock_millis();
+	m->creation_time_millis = pm_local_wall_clock_millis();
 	m->delete_row_count = 0;
 	m->file_source = 0;
 	m->external_path = NULL;
@@ -574,6 +606,84 @@ route_row(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pvalue
 	return PM_OK;
 }
 
+/*
+ * The primary-key writers hold at most write-buffer-size together: while
+ * they hold more, the one holding most is flushed (Java's memory pool
+ * asks the writer with the largest occupancy to flush its memory).
+ */
+static pm_code
+bound_memory(pm_table_writer *w, pm_error *err)
+{
+	for (;;)
+	{
+		int64_t		total = 0;
+		int64_t		most = 0;
+		bucket_writer *largest = NULL;
+
+		for (int i = 0; i < w->table_size; i++)
+			for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
+			{
+				int64_t		m = pm_merge_tree_writer_memory(bw->mt);
+
+				total += m;
+				if (m > most)
+				{
+					most = m;
+					largest = bw;
+				}
+			}
+		if (total < w->opt.write_buffer_size || largest == NULL)
+			return PM_OK;
+		PM_TRY(pm_merge_tree_writer_flush(largest->mt, err));
+	}
+}
+
+/*
+ * Primary-key tables: each row to its bucket's writer, with its kind;
+ * RowKindFilter first (ignore-delete drops -U and -D, ignore-update-before
+ * -U), as TableWriteImpl.writeAndReturn.
+ */
+static pm_code
+write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kinds,
+			   pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+	pm_value   *pvalues;
+	pm_value   *bvalues;
+	route_entry cache[ROUTE_CACHE];
+	int			ncache = 0;
+	int			next_slot = 0;
+
+	memset(cache, 0, sizeof(cache));
+	pvalues = pm_arena_zalloc(w->scratch, sizeof(pm_value) * (size_t) (o->npartition_keys + 1));
+	bvalues = pm_arena_zalloc(w->scratch, sizeof(pm_value) * (size_t) (o->nbucket_keys + 1));
+	if (pvalues == NULL || bvalues == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	/*
+	 * TableWriteImpl.checkNullability (every row, before the row kind
+	 * filter), for the whole batch before any row is buffered
+	 */
+	for (int c = 0; c < w->schema->row_type->nfields; c++)
+		if (!w->schema->row_type->fields[c].type->nullable && batch->cols[c].nulls != NULL)
+			for (int64_t i = 0; i < batch->nrows; i++)
+				if (pm_vector_is_null(&batch->cols[c], i))
+					return pm_fail(err, PM_ERR_INVALID, "Cannot write null to non-null column(%s)",
+								   w->schema->row_type->fields[c].name);
+	for (int64_t i = 0; i < batch->nrows; i++)
+	{
+		int			kind = row_kinds != NULL ? row_kinds[i] : PM_ROW_INSERT;
+		bucket_writer *bw;
+
+		if (kind == PM_ROW_DELETE && o->ignore_delete)
+			continue;
+		if (kind == PM_ROW_UPDATE_BEFORE && (o->ignore_delete || o->ignore_update_before))
+			continue;
+		PM_TRY(route_row(w, batch, i, pvalues, bvalues, cache, &ncache, &next_slot, &bw, err));
+		PM_TRY(pm_merge_tree_writer_write(bw->mt, batch, i, kind, err));
+	}
+	return bound_memory(w, err);
+}
+
 static pm_code
 write_batch(pm_table_writer *w, const pm_batch *batch, pm_error *err)
 {
@@ -636,11 +746,22 @@ write_batch(pm_table_writer *w, const pm_batch *batch, pm_error *err)
 pm_code
 pm_table_writer_accepts(const pm_table_writer *writer, pm_row_kind kind, pm_error *err)
 {
-	(void) writer;				/* only append tables are opened so far */
-	if (kind != PM_ROW_INSERT)
-		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "append tables take only inserted rows: UPDATE and DELETE need a primary key");
-	return PM_OK;
+	const pm_write_options *o = &writer->opt;
+
+	if ((int) kind < PM_ROW_INSERT || kind > PM_ROW_DELETE)
+		return pm_fail(err, PM_ERR_INVALID, "row kind %d is not a Paimon row kind", (int) kind);
+	if (!o->primary_key)
+	{
+		if (kind != PM_ROW_INSERT)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "append tables take only inserted rows: UPDATE and DELETE need a primary key");
+		return PM_OK;
+	}
+	/* RowKindFilter drops these before any merge function sees them */
+	if (kind == PM_ROW_INSERT || kind == PM_ROW_UPDATE_AFTER || o->ignore_delete ||
+		(kind == PM_ROW_UPDATE_BEFORE && o->ignore_update_before))
+		return PM_OK;
+	return pm_merge_engine_accepts(writer->engine, (int) kind, err);
 }
 
 pm_code
@@ -652,7 +773,13 @@ pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint
 	if (row_kinds != NULL)
 		for (int64_t i = 0; i < batch->nrows; i++)
 			PM_TRY(pm_table_writer_accepts(writer, (pm_row_kind) row_kinds[i], err));
-	rc = write_batch(writer, batch, err);
+	if (batch->ncols != writer->schema->row_type->nfields)
+		return pm_fail(err, PM_ERR_INVALID, "a batch of %d columns for a table of %d",
+					   batch->ncols, writer->schema->row_type->nfields);
+	if (writer->opt.primary_key)
+		rc = write_kv_batch(writer, batch, row_kinds, err);
+	else
+		rc = write_batch(writer, batch, err);
 	pm_arena_reset(writer->scratch);
 	return rc;
 }
@@ -675,6 +802,8 @@ discard_pending(pm_table_writer *w)
 			for (int f = 0; f < bw->nfiles; f++)
 				if (w->io->remove != NULL)
 					(void) w->io->remove(w->io, bw->files[f].path, &ignored);
+			if (bw->mt != NULL)
+				pm_merge_tree_writer_forget_files(bw->mt, true);
 			bw->nfiles = 0;
 			bw->files = NULL;
 			bw->files_cap = 0;
@@ -688,6 +817,8 @@ forget_committed(pm_table_writer *w)
 	for (int i = 0; i < w->table_size; i++)
 		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
 		{
+			if (bw->mt != NULL)
+				pm_merge_tree_writer_forget_files(bw->mt, false);
 			bw->nfiles = 0;
 			bw->files = NULL;
 			bw->files_cap = 0;
@@ -706,10 +837,17 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 	pm_arena   *arena;
 
 	*snapshot_id = 0;
-	/* Java's prepareCommit closes every writer's current file */
+	/* Java's prepareCommit closes every writer's current file / flushes its buffer */
 	for (int i = 0; rc == PM_OK && i < w->table_size; i++)
 		for (bucket_writer *bw = w->table[i]; rc == PM_OK && bw != NULL; bw = bw->next)
+		{
 			rc = finish_file(w, bw, err);
+			if (rc == PM_OK && bw->mt != NULL)
+			{
+				rc = pm_merge_tree_writer_flush(bw->mt, err);
+				pm_merge_tree_writer_files(bw->mt, &bw->files, &bw->nfiles);
+			}
+		}
 	if (rc != PM_OK)
 	{
 		discard_pending(w);
@@ -766,6 +904,10 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 static void
 free_writer(pm_table_writer *w)
 {
+	for (int i = 0; i < w->table_size; i++)
+		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
+			pm_merge_tree_writer_free(bw->mt);
+	pm_merge_engine_destroy(w->engine);
 	pm_arena_destroy(w->commit_arena);
 	pm_arena_destroy(w->scratch);
 	pm_arena_destroy(w->arena);

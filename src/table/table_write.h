@@ -85,6 +85,9 @@ extern void pm_table_writer_abort(pm_table_writer *writer);
 /* Free the writer (after a commit; anything uncommitted is removed). */
 extern void pm_table_writer_close(pm_table_writer *writer);
 
+/* Java's LocalDateTime.now() as epoch millis (DataFileMeta creation time). */
+extern int64_t pm_local_wall_clock_millis(void);
+
 /*
  * Create a new table: write <table_path>/schema/schema-0 as Java's
  * SchemaManager.createTable would for this schema: the field ids of

@@ -42,6 +42,22 @@ static const refused_option refused[] = {
 	{"vector.file.format", NULL, "vector files are not written"},
 	{"metadata.stats-mode.per.level", NULL, "per-level stats modes are not written"},
 	{"manifest.format", "avro", "only Avro manifests are written"},
+	{"data-file.thin-mode", "false", "thin-mode data files (no _KEY_ columns) are not written"},
+};
+
+/*
+ * Primary-key tables: what this writer refuses, by name. Only a fixed
+ * bucket count is written (dynamic -1 and postpone -2 need the hash index
+ * / the postpone layout); first-row tables are read by Java's batch read
+ * without level 0 (as deletion-vector tables), so rows we write there
+ * would stay invisible until a compaction this writer does not do.
+ */
+static const refused_option refused_pk[] = {
+	{"merge-engine", "deduplicate|partial-update|aggregation",
+	"first-row tables are not written yet (Java's batch read skips level 0 there)"},
+	{"sequence.field.sort-order", "ascending",
+	"a descending sequence.field is not written (Java's write buffer sorts it ascending)"},
+	{"rowkind.field", NULL, "row kinds taken from a column are not written"},
 };
 
 static bool
@@ -183,6 +199,26 @@ parse_keys(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *e
 						   "Cannot define 'bucket-key' with bucket = -1, please remove the 'bucket-key' setting or specify a bucket number.");
 		return PM_OK;
 	}
+	if ((bk == NULL || *bk == '\0') && s->nprimary_keys > 0)
+	{
+		/* TableSchema.bucketKeys(): the trimmed primary key by default */
+		int		   *bidx = pm_arena_alloc(arena, sizeof(int) * (size_t) (o->ntrimmed_keys + 1));
+		pm_field   *bf = pm_arena_alloc(arena, sizeof(pm_field) * (size_t) (o->ntrimmed_keys + 1));
+
+		if (bidx == NULL || bf == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int k = 0; k < o->ntrimmed_keys; k++)
+		{
+			bidx[k] = o->trimmed_key_fields[k];
+			bf[k] = row->fields[bidx[k]];
+		}
+		o->nbucket_keys = o->ntrimmed_keys;
+		o->bucket_key_fields = bidx;
+		o->bucket_key_type = pm_type_new_row(arena, bf, o->ntrimmed_keys, false);
+		if (o->bucket_key_type == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		return PM_OK;
+	}
 	if (bk == NULL || *bk == '\0')
 		return pm_fail(err, PM_ERR_INVALID, "You should define a 'bucket-key' for bucketed append mode.");
 	{
@@ -217,6 +253,18 @@ parse_keys(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *e
 				if (strcmp(s->partition_keys[k], name) == 0)
 					return pm_fail(err, PM_ERR_INVALID,
 								   "Field names %s should not contains any partition keys", name);
+			if (s->nprimary_keys > 0)
+			{
+				bool		in_pk = false;
+
+				for (int k = 0; k < s->nprimary_keys; k++)
+					in_pk |= strcmp(s->primary_keys[k], name) == 0;
+				/* SchemaValidation.validateBucket */
+				if (!in_pk)
+					return pm_fail(err, PM_ERR_INVALID,
+								   "Primary key constraint should include all bucket keys: \"%s\" is not a primary key",
+								   name);
+			}
 			bidx[n] = idx;
 			bf[n] = row->fields[idx];
 			n++;
@@ -231,6 +279,76 @@ parse_keys(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *e
 	return PM_OK;
 }
 
+static bool
+is_partition_key(const pm_schema *s, const char *name)
+{
+	for (int k = 0; k < s->npartition_keys; k++)
+		if (strcmp(s->partition_keys[k], name) == 0)
+			return true;
+	return false;
+}
+
+/* Primary-key tables: the refusals above and the trimmed key. */
+static pm_code
+parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *err)
+{
+	const pm_type *row = s->row_type;
+	int		   *tk = pm_arena_alloc(arena, sizeof(int) * (size_t) (s->nprimary_keys + 1));
+	int			n = 0;
+	const char *v;
+
+	if (tk == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	o->primary_key = true;
+	for (size_t i = 0; i < sizeof(refused_pk) / sizeof(refused_pk[0]); i++)
+	{
+		if (refused_pk[i].why == NULL)
+			continue;
+		v = pm_schema_option(s, refused_pk[i].key);
+		if (v != NULL && (refused_pk[i].accepted == NULL ||
+						  !accepted_value(refused_pk[i].accepted, v)))
+			return pm_fail(err, PM_ERR_UNSUPPORTED, "table option %s = \"%s\": %s",
+						   refused_pk[i].key, v, refused_pk[i].why);
+	}
+	/* cross-partition upsert: the primary key lacks a partition key */
+	for (int k = 0; k < s->npartition_keys; k++)
+	{
+		bool		in_pk = false;
+
+		for (int j = 0; j < s->nprimary_keys; j++)
+			in_pk |= strcmp(s->primary_keys[j], s->partition_keys[k]) == 0;
+		if (!in_pk)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "partition key \"%s\" is not in the primary key: cross-partition upsert tables are not written",
+						   s->partition_keys[k]);
+	}
+	for (int j = 0; j < s->nprimary_keys; j++)
+	{
+		int			idx = pm_type_field_index(row, s->primary_keys[j]);
+
+		if (idx < 0)
+			return pm_fail(err, PM_ERR_INVALID, "primary key \"%s\" is not a column of the table",
+						   s->primary_keys[j]);
+		if (is_partition_key(s, s->primary_keys[j]))
+			continue;
+		if (pm_type_is_nested(row->fields[idx].type->id))
+			return pm_fail(err, PM_ERR_UNSUPPORTED, "primary key \"%s\" has a nested type",
+						   s->primary_keys[j]);
+		tk[n++] = idx;
+	}
+	if (n == 0)
+		return pm_fail(err, PM_ERR_INVALID,
+					   "Primary key constraint should not be same with partition fields");
+	o->ntrimmed_keys = n;
+	o->trimmed_key_fields = tk;
+	o->ignore_delete = option_true(s, "ignore-delete", false) ||
+		option_true(s, "first-row.ignore-delete", false) ||
+		option_true(s, "deduplicate.ignore-delete", false) ||
+		option_true(s, "partial-update.ignore-delete", false);
+	o->ignore_update_before = option_true(s, "ignore-update-before", false);
+	return PM_OK;
+}
+
 pm_code
 pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *err)
 {
@@ -239,7 +357,7 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 
 	memset(o, 0, sizeof(*o));
 	if (s->nprimary_keys > 0)
-		return pm_fail(err, PM_ERR_UNSUPPORTED, "writing primary-key tables is not supported yet");
+		PM_TRY(parse_primary_key(s, arena, o, err));
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 	{
 		if (refused[i].why == NULL)
@@ -290,7 +408,8 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 	if ((v = pm_schema_option(s, "parquet.page.size")) != NULL)
 		PM_TRY(pm_parse_memory_size("parquet.page.size", v, &o->page_bytes, err));
 	o->dictionary = option_true(s, "parquet.enable.dictionary", true);
-	o->target_file_size = 256LL * 1024 * 1024;
+	/* CoreOptions.targetFileSize(hasPrimaryKey): 128 MiB for primary-key tables */
+	o->target_file_size = (o->primary_key ? 128LL : 256LL) * 1024 * 1024;
 	if ((v = pm_schema_option(s, "target-file-size")) != NULL)
 		PM_TRY(pm_parse_memory_size("target-file-size", v, &o->target_file_size, err));
 	if (o->target_file_size <= 0)
@@ -310,11 +429,17 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 	o->manifest_compression = v != NULL ? v : "zstd";
 
 	o->bucket = -1;
+	if (o->primary_key && pm_schema_option(s, "bucket") == NULL)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "a primary-key table without 'bucket' has dynamic buckets (bucket = -1): not written yet (set a fixed bucket count)");
 	if ((v = pm_schema_option(s, "bucket")) != NULL)
 	{
 		PM_TRY(parse_int("bucket", v, INT32_MIN, INT32_MAX, &n, err));
 		if (n == -2)
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "table option bucket = -2: postpone-bucket tables are not written yet");
+		if (n == -1 && o->primary_key)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "table option bucket = -1: dynamic-bucket primary-key tables are not written yet (set a fixed bucket count)");
 		if (n != -1 && n < 1)
 			return pm_fail(err, PM_ERR_INVALID, "The number of buckets needs to be greater than 0.");
 		o->bucket = (int32_t) n;

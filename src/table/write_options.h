@@ -5,7 +5,9 @@
  *
  * The writer implements APPEND tables (no primary key) with bucket -1
  * (unaware: every file in bucket-0, _TOTAL_BUCKETS -1) or a fixed bucket
- * count hashed on bucket-key, Parquet or Avro data files. Everything that would
+ * count hashed on bucket-key, and PRIMARY-KEY tables with a fixed bucket
+ * count (bucket-key default: the trimmed primary key) and the deduplicate,
+ * partial-update or aggregation merge engine; Parquet or Avro data files. Everything that would
  * make Java expect something this writer does not produce is refused with
  * PM_ERR_UNSUPPORTED naming the option (or the table kind).
  *
@@ -49,6 +51,12 @@ typedef struct pm_write_options
 	pm_stats_mode *stats_modes;		/* per field */
 	bool		stats_dense;	/* metadata.stats-dense-store (default true) */
 	const char *manifest_compression;	/* manifest.compression (default zstd) */
+	/* primary-key tables (nprimary_keys > 0 in the schema) */
+	bool		primary_key;
+	int			ntrimmed_keys;	/* primary keys minus partition keys: the file's key */
+	const int  *trimmed_key_fields; /* indexes into the row type */
+	bool		ignore_delete;	/* ignore-delete: -U/-D dropped (RowKindFilter) */
+	bool		ignore_update_before;	/* ignore-update-before: -U dropped */
 } pm_write_options;
 
 /*

@@ -7,7 +7,10 @@
  * twice: with a fixed ROW type naming the columns of the corpus seeds
  * (maps, lists, rows, INT96/INT64 timestamps, decimals, strings, absent
  * fields) and with the type the file's own footer stands for; each again
- * with a part filter that skips every other row group by its statistics. Properties:
+ * with a part filter that skips every other row group by its statistics,
+ * and once more with a page filter that skips every other piece of a row
+ * group by its page index (ColumnIndex/OffsetIndex decoding, page
+ * skipping) and a row selection. Properties:
  * an error sets err->code and the path; batches never exceed the batch
  * size and number rows consecutively; offsets are monotonic and inside
  * their data / child vectors; nulls are 0/1; nanos stay below 1000.
@@ -31,10 +34,17 @@ check_vector(const pm_vector *v, int64_t n)
 		abort();
 }
 
+/* Rows 3..9, 40..99 and from 130 on: a file index's selection. */
+static const int64_t sel_start[] = {3, 40, 130};
+static const int64_t sel_end[] = {10, 100, INT64_MAX};
+static const pm_row_selection selection = {3, sel_start, sel_end};
+
 static void
-read_with(pm_fileio *io, const pm_type *schema, bool filtered)
+read_with(pm_fileio *io, const pm_type *schema, bool filtered, bool paged)
 {
 	pm_format_read_options opt = {.schema = schema, .batch_size = BATCH};
+	int64_t		pages_total = 0,
+				pages_skipped = 0;
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_error	err;
@@ -46,6 +56,13 @@ read_with(pm_fileio *io, const pm_type *schema, bool filtered)
 		opt.part_filter = skip_every_other;
 		opt.part_filter_ctx = (void *) schema;
 		parts_seen = 0;
+	}
+	if (paged)
+	{
+		opt.page_filter = skip_every_other_page;
+		opt.row_selection = &selection;
+		opt.pages_total = &pages_total;
+		opt.pages_skipped = &pages_skipped;
 	}
 	pm_error_clear(&err);
 	if (pm_parquet_reader_open(pm_env_default(), io, "/f", &opt, &r, &err) != PM_OK)
@@ -77,6 +94,8 @@ read_with(pm_fileio *io, const pm_type *schema, bool filtered)
 		total += b->nrows;
 		next = b->first_row + b->nrows;
 	}
+	if (pages_skipped < 0 || pages_skipped > pages_total)
+		abort();
 	pm_format_reader_close(r);
 }
 
@@ -146,14 +165,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pm_error_clear(&err);
 	if (a == NULL || io == NULL || pm_memory_fileio_add(io, "/f", data, size, &err) != PM_OK)
 		abort();
-	read_with(io, fixed_schema(a), false);
-	read_with(io, fixed_schema(a), true);
+	read_with(io, fixed_schema(a), false, false);
+	read_with(io, fixed_schema(a), true, false);
+	read_with(io, fixed_schema(a), true, true);
 	pm_error_clear(&err);
 	if (pm_pq_metadata_from_file_bytes(data, size, a, &md, &err) == PM_OK &&
 		pm_pq_schema_to_type(&md, a, &own, &err) == PM_OK)
 	{
-		read_with(io, own, false);
-		read_with(io, own, true);
+		read_with(io, own, false, false);
+		read_with(io, own, true, false);
+		read_with(io, own, true, true);
 	}
 	if (pm_memory_fileio_open_files(io) != 0)
 		abort();

@@ -207,7 +207,18 @@ test_refusals(void **state)
 	f.s.npartition_keys = 0;
 	f.s.nprimary_keys = 1;
 	f.s.primary_keys = primary;
-	expect(&f, 0, NULL, PM_ERR_UNSUPPORTED, "primary-key tables");
+	/* primary-key tables: a fixed bucket count only */
+	expect(&f, 0, NULL, PM_ERR_UNSUPPORTED, "dynamic");
+	{
+		static const char *const kv[] = {"bucket", "-2"};
+
+		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "postpone");
+	}
+	{
+		static const char *const kv[] = {"bucket", "2", "data-file.thin-mode", "true"};
+
+		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "thin-mode");
+	}
 	pm_arena_destroy(f.arena);
 }
 

@@ -37,6 +37,7 @@
 
 #include <string.h>
 
+#include "common/meta_cache.h"
 #include "common/tz.h"
 #include "format/orc/orc_int.h"
 
@@ -279,14 +280,26 @@ read_tail(orc_reader *r, pm_error *err)
 	uint64_t	fstart;
 	const uint8_t *footer;
 	size_t		footer_len;
+	pm_meta_bytes *cached;
 
 	if (size < 4)
 		return pm_fail(err, PM_ERR_CORRUPT, "orc file too short (%llu bytes)",
 					   (unsigned long long) size);
-	tail = pm_arena_alloc(r->file_arena, tail_len);
-	if (tail == NULL)
-		return nomem(err);
-	PM_TRY(pm_file_pread(r->io, r->file, tail, tail_len, size - tail_len, err));
+	cached = pm_meta_cache_fetch(PM_META_ORC_TAIL, r->path, (int64_t) size, r->file_arena,
+								 pm_meta_bytes_flatten);
+	if (cached != NULL && cached->len > 0 && cached->len <= size)
+	{
+		tail = (uint8_t *) cached->data;	/* footer + postscript, as read before */
+		tail_len = cached->len;
+	}
+	else
+	{
+		cached = NULL;
+		tail = pm_arena_alloc(r->file_arena, tail_len);
+		if (tail == NULL)
+			return nomem(err);
+		PM_TRY(pm_file_pread(r->io, r->file, tail, tail_len, size - tail_len, err));
+	}
 	ps_len = tail[tail_len - 1];
 	if (ps_len == 0 || ps_len + 1 > tail_len)
 		return pm_fail(err, PM_ERR_CORRUPT, "invalid orc postscript length %zu", ps_len);
@@ -323,6 +336,21 @@ read_tail(orc_reader *r, pm_error *err)
 		if (s->offset < 3 || s->index_length > size || s->data_length > size ||
 			s->footer_length > MAX_FOOTER || end > fstart || end < s->offset)
 			return pm_fail(err, PM_ERR_CORRUPT, "orc stripe %d lies outside the file", i);
+	}
+	if (cached == NULL && pm_meta_cache_enabled())
+	{
+		/* cache the bytes from the footer to the end: footer, postscript, its length */
+		pm_meta_bytes keep;
+		uint8_t    *b = pm_arena_alloc(r->file_arena, (size_t) (size - fstart));
+
+		if (b == NULL)
+			return nomem(err);
+		memcpy(b, fbuf, (size_t) r->ps.footer_length);
+		memcpy(b + r->ps.footer_length, tail + tail_len - 1 - ps_len, ps_len + 1);
+		keep.data = b;
+		keep.len = (size_t) (size - fstart);
+		pm_meta_cache_store(PM_META_ORC_TAIL, r->path, (int64_t) size, &keep,
+							pm_meta_bytes_flatten);
 	}
 	return PM_OK;
 }

@@ -403,6 +403,14 @@ parse_column_chunk(pm_thrift_reader *t, pm_pq_chunk *c, bool *external)
 		}
 		else if (id == 3 && ft == PM_TC_STRUCT)
 			parse_column_meta(t, c);
+		else if (id == 4)
+			c->offset_index_offset = pm_thrift_field_int(t, ft);
+		else if (id == 5)
+			c->offset_index_length = pm_thrift_field_i32(t, ft);
+		else if (id == 6)
+			c->column_index_offset = pm_thrift_field_int(t, ft);
+		else if (id == 7)
+			c->column_index_length = pm_thrift_field_i32(t, ft);
 		else
 			pm_thrift_skip(t, ft);
 	}
@@ -534,6 +542,15 @@ check_row_groups(pm_pq_metadata *md, uint64_t file_size, pm_error *err)
 				return pm_fail(err, PM_ERR_CORRUPT,
 							   "column chunk of \"%s\" lies outside the file",
 							   md->leaves[c]->name);
+			/* a page index outside the file is ignored (the chunk is read whole) */
+			if (ch->offset_index_length <= 0 || ch->offset_index_offset < 4 ||
+				(uint64_t) ch->offset_index_offset > file_size ||
+				(uint64_t) ch->offset_index_length > file_size - (uint64_t) ch->offset_index_offset)
+				ch->offset_index_length = 0;
+			if (ch->column_index_length <= 0 || ch->column_index_offset < 4 ||
+				(uint64_t) ch->column_index_offset > file_size ||
+				(uint64_t) ch->column_index_length > file_size - (uint64_t) ch->column_index_offset)
+				ch->column_index_length = 0;
 			/*
 			 * Every row has at least one level entry in every column, and a
 			 * page holds at most 2^20 entries beyond its bits (see

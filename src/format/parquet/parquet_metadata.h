@@ -4,9 +4,9 @@
  *
  * Only what the reader uses is kept: the schema tree (with definition and
  * repetition levels per node), row groups and their column chunks with
- * their statistics (raw bytes, interpreted by parquet_stats.c) and the
- * file's column orders. The rest (page indexes, key/value metadata) is
- * skipped.
+ * their statistics (raw bytes, interpreted by parquet_stats.c), where
+ * their page indexes lie (decoded by parquet_page_index.c) and the file's
+ * column orders. The rest (key/value metadata, ...) is skipped.
  *
  * Spec: apache/parquet-format src/main/thrift/parquet.thrift.
  *-------------------------------------------------------------------------
@@ -167,6 +167,11 @@ typedef struct pm_pq_chunk
 	bool		has_meta;
 	bool		has_stats;
 	pm_pq_stats stats;
+	/* page indexes (ColumnChunk fields 4..7): length 0 = absent */
+	int64_t		offset_index_offset;
+	int32_t		offset_index_length;
+	int64_t		column_index_offset;
+	int32_t		column_index_length;
 } pm_pq_chunk;
 
 typedef struct pm_pq_row_group

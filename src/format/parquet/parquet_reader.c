@@ -3,7 +3,8 @@
  *	  The Parquet pm_format_reader: footer, row groups, batches.
  *
  * open: reads the footer (one pread of the file's tail, a second only for
- * footers above 64 KiB), decodes it (parquet_metadata.c) and plans the read of the
+ * footers above 64 KiB; none when the metadata cache holds the footer bytes
+ * of this path and size), decodes it (parquet_metadata.c) and plans the read of the
  * requested columns by name (parquet_assembly.c). next: on entering a row
  * group, reads the column chunks of the requested leaves only, with one
  * pm_file_read_ranges call (io_uring underneath where available); then
@@ -12,7 +13,12 @@
  *
  * With a part filter (format_reader.h), a row group whose column-chunk
  * statistics (parquet_stats.c) prove that no row can match is skipped
- * without reading its chunks.
+ * without reading its chunks. With a page filter or a row selection too,
+ * and only flat (non-repeated) leaves, the row group's page indexes are
+ * read first (one batched read) and narrow it to row ranges
+ * (parquet_page_select.c); each leaf then reads its dictionary page and
+ * the pages overlapping the ranges only, batches hold rows of one range,
+ * and a leaf skips the rows between ranges inside a page.
  *
  * Lifetimes: reader arena (footer, plan) for the reader's life; row-group
  * arena (chunk bytes, dictionaries) reset per row group; batch arena
@@ -26,10 +32,21 @@
 
 #include <string.h>
 
+#include "common/meta_cache.h"
 #include "format/parquet/column_reader.h"
 #include "format/parquet/parquet_assembly.h"
 #include "format/parquet/parquet_metadata.h"
+#include "format/parquet/parquet_page_select.h"
 #include "format/parquet/parquet_stats.h"
+
+/* Per planned leaf: its page indexes and which pages its chunk buffer holds. */
+typedef struct pq_leaf_pages
+{
+	int		   *sel;			/* page numbers loaded, in order; NULL: every page */
+	int			nsel;
+	int			next_sel;		/* of sel: the next page to load */
+	int64_t		page_first;		/* row group row of the current page's first entry */
+} pq_leaf_pages;
 
 typedef struct pm_parquet_reader
 {
@@ -48,12 +65,21 @@ typedef struct pm_parquet_reader
 	const pm_type *request;
 	int			rg;				/* current row group, -1 before the first */
 	int64_t		rg_first_row;	/* file position of the row group's first row */
-	int64_t		rg_done;		/* rows of the row group already returned */
+	int64_t		rg_done;		/* next row of the row group to return */
 	pm_batch	batch;
 	bool		failed;
 	pm_part_filter_fn part_filter;	/* NULL: read every row group */
 	void	   *part_filter_ctx;
 	pm_field_range *ranges;		/* per requested column, for part_filter */
+	pm_part_filter_fn page_filter;	/* NULL: page indexes unused */
+	const pm_row_selection *row_selection;	/* NULL: every row */
+	bool		all_flat;		/* no repeated leaf: rows can be skipped */
+	pm_pq_leaf_index *lidx;		/* by plan leaf index: page indexes of the row group */
+	pq_leaf_pages *lpages;		/* by plan leaf index */
+	pm_pq_rows	rows;			/* the current row group's ranges to read */
+	int			cur_range;
+	int64_t    *pages_total;
+	int64_t    *pages_skipped;
 } pm_parquet_reader;
 
 static const pm_format_reader_ops parquet_ops;
@@ -82,11 +108,18 @@ read_footer(pm_parquet_reader *r, pm_error *err)
 	const uint8_t *t8;
 	uint32_t	flen;
 	const uint8_t *foot;
+	pm_meta_bytes *cached;
+	pm_meta_bytes footer;
 
 	PM_TRY(pm_file_size(r->io, r->file, &r->file_size, err));
 	size = r->file_size;
 	if (size < 12)
 		return pm_fail(err, PM_ERR_CORRUPT, "file too small to be parquet");
+	cached = pm_meta_cache_fetch(PM_META_PARQUET_FOOTER, r->path, (int64_t) size, r->arena,
+								 pm_meta_bytes_flatten);
+	if (cached != NULL)
+		return pm_pq_metadata_parse(cached->data, (uint32_t) cached->len,
+									size - 8 - cached->len, r->arena, &r->md, err);
 	tail_len = size < FOOTER_GUESS ? (size_t) size : FOOTER_GUESS;
 	tail = pm_arena_alloc(r->arena, tail_len);
 	if (tail == NULL)
@@ -116,45 +149,240 @@ read_footer(pm_parquet_reader *r, pm_error *err)
 		PM_TRY(pm_file_pread(r->io, r->file, buf, flen, size - 8 - flen, err));
 		foot = buf;
 	}
-	return pm_pq_metadata_parse(foot, flen, size - 8 - flen, r->arena, &r->md, err);
+	PM_TRY(pm_pq_metadata_parse(foot, flen, size - 8 - flen, r->arena, &r->md, err));
+	footer.data = foot;
+	footer.len = flen;
+	pm_meta_cache_store(PM_META_PARQUET_FOOTER, r->path, (int64_t) size, &footer,
+						pm_meta_bytes_flatten);
+	return PM_OK;
 }
 
-/* Read the chunks of row group g for every planned leaf, in one batch. */
+/* First byte of a chunk (its dictionary page, if any, comes first). */
+static int64_t
+chunk_start(const pm_pq_chunk *ch)
+{
+	int64_t		start = ch->data_page_offset;
+
+	if (ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < start)
+		start = ch->dictionary_page_offset;
+	return start;
+}
+
+/*
+ * Read the page indexes of row group g for every planned leaf that has
+ * them, in one batch, into r->lpages (rg_arena).
+ */
+static pm_code
+load_page_indexes(pm_parquet_reader *r, int g, pm_error *err)
+{
+	pm_pq_row_group *rg = &r->md.row_groups[g];
+	int			n = r->plan.nleaves;
+	pm_read_range *ranges;
+	int			nr = 0;
+
+	ranges = pm_arena_zalloc(r->rg_arena, sizeof(pm_read_range) * (size_t) (2 * n + 1));
+	if (ranges == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading parquet page indexes");
+	for (int i = 0; i < n; i++)
+	{
+		pm_pq_chunk *ch = &rg->columns[r->plan.leaves[i]->col.leaf->leaf_index];
+
+		if (ch->offset_index_length > 0)
+		{
+			ranges[nr].offset = (uint64_t) ch->offset_index_offset;
+			ranges[nr].length = (size_t) ch->offset_index_length;
+			nr++;
+			if (ch->column_index_length > 0 && r->plan.leaves[i]->col.target != NULL)
+			{
+				ranges[nr].offset = (uint64_t) ch->column_index_offset;
+				ranges[nr].length = (size_t) ch->column_index_length;
+				nr++;
+			}
+		}
+	}
+	for (int k = 0; k < nr; k++)
+		if ((ranges[k].buf = pm_arena_alloc(r->rg_arena, ranges[k].length)) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading parquet page indexes");
+	if (nr > 0)
+		PM_TRY(pm_file_read_ranges(r->io, r->file, ranges, nr, err));
+	nr = 0;
+	for (int i = 0; i < n; i++)
+	{
+		pm_pq_leaf *lf = r->plan.leaves[i];
+		pm_pq_chunk *ch = &rg->columns[lf->col.leaf->leaf_index];
+		pm_pq_leaf_index *li = &r->lidx[i];
+
+		if (ch->offset_index_length == 0)
+			continue;
+		PM_TRY(pm_pq_offset_index_parse(ranges[nr].buf, ranges[nr].length, ch, rg->num_rows,
+										r->rg_arena, &li->oi, err));
+		li->has_oi = true;
+		nr++;
+		if (ch->column_index_length > 0 && lf->col.target != NULL)
+		{
+			PM_TRY(pm_pq_column_index_parse(ranges[nr].buf, ranges[nr].length,
+											li->oi.npages, r->rg_arena, &li->ci, err));
+			li->has_ci = true;
+			nr++;
+		}
+	}
+	return PM_OK;
+}
+
+/*
+ * The rows of row group g to read into r->rows: all of them, or (page
+ * filter, row selection) those its page indexes and the selection leave.
+ * Page indexes are read only then (r->lpages[].idx).
+ */
+static pm_code
+select_rows(pm_parquet_reader *r, int g, pm_error *err)
+{
+	int64_t		nrows = r->md.row_groups[g].num_rows;
+
+	r->cur_range = 0;
+	r->rows.n = 1;
+	r->rows.start = pm_arena_alloc(r->rg_arena, sizeof(int64_t));
+	r->rows.end = pm_arena_alloc(r->rg_arena, sizeof(int64_t));
+	if (r->rows.start == NULL || r->rows.end == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+	r->rows.start[0] = 0;
+	r->rows.end[0] = nrows;
+	if (r->lidx == NULL)
+		return PM_OK;
+	memset(r->lidx, 0, sizeof(pm_pq_leaf_index) * (size_t) r->plan.nleaves);
+	memset(r->lpages, 0, sizeof(pq_leaf_pages) * (size_t) r->plan.nleaves);
+	PM_TRY(load_page_indexes(r, g, err));
+	if (r->page_filter != NULL &&
+		!pm_pq_select_rows(&r->md, &r->plan, g, r->lidx, r->page_filter, r->part_filter_ctx,
+						   r->ranges, r->rg_arena, &r->rows))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+	if (r->row_selection != NULL)
+	{
+		pm_pq_rows	all = r->rows;
+
+		if (!pm_pq_rows_intersect(&all, r->row_selection, r->rg_first_row, r->rg_arena,
+								  &r->rows))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+	}
+	return PM_OK;
+}
+
+/*
+ * Read the chunks of row group g for every planned leaf, in one batch:
+ * whole chunks, or where the rows to read leave pages out, the bytes
+ * before the first data page (dictionary) and the pages overlapping them.
+ */
 static pm_code
 load_row_group(pm_parquet_reader *r, int g, pm_error *err)
 {
 	pm_pq_row_group *rg = &r->md.row_groups[g];
 	int			n = r->plan.nleaves;
 	pm_read_range *ranges;
+	int			nr = 0;
+	uint8_t   **bufs;
+	size_t	   *lens;
+	int64_t    *nvalues;
+	int64_t		npieces = n;	/* read ranges: a chunk, or its head and pages */
 
-	pm_arena_reset(r->rg_arena);
 	if (n == 0)
 		return PM_OK;
-	ranges = pm_arena_zalloc(r->rg_arena, sizeof(pm_read_range) * (size_t) n);
+	bufs = pm_arena_zalloc(r->rg_arena, sizeof(uint8_t *) * (size_t) n);
+	lens = pm_arena_zalloc(r->rg_arena, sizeof(size_t) * (size_t) n);
+	nvalues = pm_arena_zalloc(r->rg_arena, sizeof(int64_t) * (size_t) n);
+	if (bufs == NULL || lens == NULL || nvalues == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+	/* which pages: sel stays NULL for a leaf read whole */
+	for (int i = 0; i < n; i++)
+	{
+		pm_pq_leaf *lf = r->plan.leaves[i];
+		pm_pq_chunk *ch = &rg->columns[lf->col.leaf->leaf_index];
+		pq_leaf_pages *lp = r->lpages != NULL ? &r->lpages[i] : NULL;
+		const pm_pq_offset_index *oi = r->lidx != NULL ? &r->lidx[i].oi : NULL;
+
+		nvalues[i] = ch->num_values;
+		lens[i] = (size_t) ch->total_compressed_size;
+		if (lp == NULL || !r->lidx[i].has_oi)
+			continue;
+		lp->sel = pm_arena_alloc(r->rg_arena, sizeof(int) * (size_t) (oi->npages + 1));
+		if (lp->sel == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+		lp->nsel = pm_pq_select_pages(oi, rg->num_rows, &r->rows, lp->sel);
+		if (r->pages_total != NULL)
+			*r->pages_total += oi->npages;
+		if (r->pages_skipped != NULL)
+			*r->pages_skipped += oi->npages - lp->nsel;
+		if (lp->nsel == oi->npages)
+		{
+			lp->sel = NULL;		/* every page: read the chunk whole */
+			continue;
+		}
+		npieces += lp->nsel + 1;
+		lens[i] = (size_t) (oi->offset[0] - chunk_start(ch));
+		nvalues[i] = 0;
+		for (int k = 0; k < lp->nsel; k++)
+		{
+			lens[i] += (size_t) oi->size[lp->sel[k]];
+			nvalues[i] += pm_pq_page_rows(oi, lp->sel[k], rg->num_rows);
+		}
+	}
+	if (r->rows.n == 0)
+		return PM_OK;			/* nothing to read in this row group */
+	ranges = pm_arena_zalloc(r->rg_arena, sizeof(pm_read_range) * (size_t) (npieces + 1));
 	if (ranges == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
 	for (int i = 0; i < n; i++)
 	{
-		pm_pq_leaf *lf = r->plan.leaves[i];
-		pm_pq_chunk *ch = &rg->columns[lf->col.leaf->leaf_index];
-		int64_t		start = ch->data_page_offset;
+		pm_pq_chunk *ch = &rg->columns[r->plan.leaves[i]->col.leaf->leaf_index];
+		pq_leaf_pages *lp = r->lpages != NULL ? &r->lpages[i] : NULL;
+		const pm_pq_offset_index *oi = r->lidx != NULL ? &r->lidx[i].oi : NULL;
+		size_t		pos = 0;
 
-		if (ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < start)
-			start = ch->dictionary_page_offset;
-		ranges[i].offset = (uint64_t) start;
-		ranges[i].length = (size_t) ch->total_compressed_size;
-		ranges[i].buf = pm_arena_alloc(r->rg_arena, ranges[i].length);
-		if (ranges[i].buf == NULL)
+		bufs[i] = pm_arena_alloc(r->rg_arena, lens[i] > 0 ? lens[i] : 1);
+		if (bufs[i] == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+		if (lp == NULL || lp->sel == NULL)
+		{
+			ranges[nr].offset = (uint64_t) chunk_start(ch);
+			ranges[nr].length = lens[i];
+			ranges[nr].buf = bufs[i];
+			nr++;
+			continue;
+		}
+		if (oi->offset[0] > chunk_start(ch))
+		{
+			ranges[nr].offset = (uint64_t) chunk_start(ch);
+			ranges[nr].length = (size_t) (oi->offset[0] - chunk_start(ch));
+			ranges[nr].buf = bufs[i];
+			pos = ranges[nr].length;
+			nr++;
+		}
+		for (int k = 0; k < lp->nsel; k++)
+		{
+			int			p = lp->sel[k];
+			uint64_t	off = (uint64_t) oi->offset[p];
+			size_t		len = (size_t) oi->size[p];
+
+			if (k > 0 && lp->sel[k - 1] == p - 1 &&
+				ranges[nr - 1].offset + ranges[nr - 1].length == off)
+				ranges[nr - 1].length += len;
+			else
+			{
+				ranges[nr].offset = off;
+				ranges[nr].length = len;
+				ranges[nr].buf = bufs[i] + pos;
+				nr++;
+			}
+			pos += len;
+		}
 	}
-	PM_TRY(pm_file_read_ranges(r->io, r->file, ranges, n, err));
+	PM_TRY(pm_file_read_ranges(r->io, r->file, ranges, nr, err));
 	for (int i = 0; i < n; i++)
 	{
 		pm_pq_leaf *lf = r->plan.leaves[i];
 		pm_pq_chunk *ch = &rg->columns[lf->col.leaf->leaf_index];
 
-		PM_TRY(pm_pq_column_start_chunk(&lf->col, ranges[i].buf, ranges[i].length, ch->codec,
-										ch->num_values, r->rg_arena, err));
+		PM_TRY(pm_pq_column_start_chunk(&lf->col, bufs[i], lens[i], ch->codec,
+										nvalues[i], r->rg_arena, err));
 		lf->chunk_started = false;
 	}
 	return PM_OK;
@@ -165,6 +393,82 @@ short_chunk(pm_pq_leaf *lf, pm_error *err)
 {
 	return pm_fail(err, PM_ERR_CORRUPT,
 				   "parquet column \"%s\" holds fewer rows than its row group", lf->col.name);
+}
+
+/*
+ * Load the leaf's next data page, keeping track of the row group row it
+ * starts at: from the OffsetIndex when only some pages were read (and the
+ * page must hold the rows it says), else right after the previous page.
+ */
+static pm_code
+leaf_next_page(pm_parquet_reader *r, pm_pq_leaf *lf, bool *have, pm_error *err)
+{
+	pm_pq_column *c = &lf->col;
+	pq_leaf_pages *lp = r->lpages != NULL ? &r->lpages[lf->index] : NULL;
+	int64_t		first = (lp != NULL ? lp->page_first : 0) + c->page_n;
+
+	PM_TRY(pm_pq_column_next_page(c, have, err));
+	if (!*have || lp == NULL)
+		return PM_OK;
+	if (lp->sel != NULL)
+	{
+		const pm_pq_offset_index *oi = &r->lidx[lf->index].oi;
+		int			p;
+
+		if (lp->next_sel >= lp->nsel)
+			return pm_fail(err, PM_ERR_CORRUPT,
+						   "parquet column \"%s\" has more pages than its offset index", c->name);
+		p = lp->sel[lp->next_sel++];
+		first = oi->first_row[p];
+		if (c->page_n != pm_pq_page_rows(oi, p, r->md.row_groups[r->rg].num_rows))
+			return pm_fail(err, PM_ERR_CORRUPT,
+						   "page of parquet column \"%s\" disagrees with its offset index",
+						   c->name);
+	}
+	lp->page_first = first;
+	return PM_OK;
+}
+
+/*
+ * Position a flat leaf at row group row `row` (at or after where it is):
+ * load pages up to the one holding it, skip the entries before it (and
+ * their values).
+ */
+static pm_code
+leaf_seek(pm_parquet_reader *r, pm_pq_leaf *lf, int64_t row, pm_error *err)
+{
+	pm_pq_column *c = &lf->col;
+	pq_leaf_pages *lp = &r->lpages[lf->index];
+	int64_t		k;
+
+	while (lp->page_first + c->page_n <= row)
+	{
+		bool		have;
+
+		PM_TRY(leaf_next_page(r, lf, &have, err));
+		if (!have)
+			return short_chunk(lf, err);
+	}
+	k = row - (lp->page_first + c->page_pos);
+	if (k < 0)
+		return pm_fail(err, PM_ERR_CORRUPT,
+					   "parquet column \"%s\": offset index out of step with its pages", c->name);
+	if (k > 0)
+	{
+		int64_t		nn = k;
+
+		if (c->def != NULL)
+		{
+			uint8_t		md = (uint8_t) c->max_def;
+
+			nn = 0;
+			for (int64_t i = c->page_pos; i < c->page_pos + k; i++)
+				nn += c->def[i] == md;
+		}
+		c->page_pos += k;
+		c->value_pos += nn;
+	}
+	return PM_OK;
 }
 
 /* Read the next nrows rows of one leaf into its nodes. */
@@ -182,7 +486,7 @@ read_leaf_rows(pm_parquet_reader *r, pm_pq_leaf *lf, int64_t nrows, pm_error *er
 
 			if (c->max_rep == 0 && started == nrows)
 				break;
-			PM_TRY(pm_pq_column_next_page(c, &have, err));
+			PM_TRY(leaf_next_page(r, lf, &have, err));
 			if (!have)
 				break;
 		}
@@ -240,38 +544,47 @@ parquet_next(pm_format_reader *base, pm_batch **out, pm_error *err)
 	*out = NULL;
 	if (r->failed)
 		return fail_path(r, err, pm_fail(err, PM_ERR_INVALID, "parquet reader used after an error"));
-	while (r->rg < 0 || r->rg_done >= r->md.row_groups[r->rg].num_rows)
+	for (;;)
 	{
 		if (r->rg >= 0)
+		{
+			/* the next row to read: in the current range or the next one */
+			while (r->cur_range < r->rows.n && r->rows.end[r->cur_range] <= r->rg_done)
+				r->cur_range++;
+			if (r->cur_range < r->rows.n)
+			{
+				if (r->rg_done < r->rows.start[r->cur_range])
+					r->rg_done = r->rows.start[r->cur_range];
+				break;
+			}
 			r->rg_first_row += r->md.row_groups[r->rg].num_rows;
+		}
 		if (r->rg + 1 >= r->md.nrow_groups)
 			return PM_OK;
 		r->rg++;
 		r->rg_done = 0;
+		r->rows.n = 0;
+		r->cur_range = 0;
 		if (r->md.row_groups[r->rg].num_rows == 0)
 			continue;
+		pm_arena_reset(r->rg_arena);
 		if (r->part_filter != NULL)
 		{
-			bool		read;
-
-			pm_arena_reset(r->rg_arena);
 			pm_pq_row_group_ranges(&r->md, &r->plan, r->rg, r->rg_arena, r->ranges);
-			read = r->part_filter(r->part_filter_ctx, r->ranges, r->plan.ncols,
-								  r->md.row_groups[r->rg].num_rows);
-			if (!read)
-			{
-				r->rg_done = r->md.row_groups[r->rg].num_rows;
+			if (!r->part_filter(r->part_filter_ctx, r->ranges, r->plan.ncols,
+								r->md.row_groups[r->rg].num_rows))
 				continue;
-			}
 		}
-		rc = load_row_group(r, r->rg, err);
+		rc = select_rows(r, r->rg, err);
+		if (rc == PM_OK)
+			rc = load_row_group(r, r->rg, err);
 		if (rc != PM_OK)
 		{
 			r->failed = true;
 			return fail_path(r, err, rc);
 		}
 	}
-	nrows = r->md.row_groups[r->rg].num_rows - r->rg_done;
+	nrows = r->rows.end[r->cur_range] - r->rg_done;
 	if (nrows > r->batch_size)
 		nrows = r->batch_size;
 
@@ -286,7 +599,11 @@ parquet_next(pm_format_reader *base, pm_batch **out, pm_error *err)
 			return fail_path(r, err, pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch"));
 	for (int i = 0; i < r->plan.nleaves; i++)
 	{
-		rc = read_leaf_rows(r, r->plan.leaves[i], nrows, err);
+		rc = PM_OK;
+		if (r->lpages != NULL)
+			rc = leaf_seek(r, r->plan.leaves[i], r->rg_done, err);
+		if (rc == PM_OK)
+			rc = read_leaf_rows(r, r->plan.leaves[i], nrows, err);
 		if (rc != PM_OK)
 		{
 			r->failed = true;
@@ -392,6 +709,23 @@ pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 		r->ranges = pm_arena_zalloc(r->arena, sizeof(pm_field_range) * (size_t) (r->plan.ncols + 1));
 		if (r->ranges == NULL)
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory opening a parquet file");
+	}
+	if (rc == PM_OK && (options->page_filter != NULL || options->row_selection != NULL))
+	{
+		r->all_flat = true;
+		for (int i = 0; i < r->plan.nleaves; i++)
+			r->all_flat &= r->plan.leaves[i]->col.max_rep == 0;
+		if (r->all_flat && r->plan.nleaves > 0)
+		{
+			r->page_filter = r->part_filter != NULL ? options->page_filter : NULL;
+			r->row_selection = options->row_selection;
+			r->pages_total = options->pages_total;
+			r->pages_skipped = options->pages_skipped;
+			r->lidx = pm_arena_zalloc(r->arena, sizeof(pm_pq_leaf_index) * (size_t) r->plan.nleaves);
+			r->lpages = pm_arena_zalloc(r->arena, sizeof(pq_leaf_pages) * (size_t) r->plan.nleaves);
+			if (r->lidx == NULL || r->lpages == NULL)
+				rc = pm_fail(err, PM_ERR_NOMEM, "out of memory opening a parquet file");
+		}
 	}
 	if (rc != PM_OK)
 	{

@@ -10,9 +10,8 @@
 
 #include "format/parquet/column_values.h"
 
-/* The flat leaf read for top-level column an, or NULL. */
-static pm_pq_leaf *
-flat_leaf_of(const pm_pq_plan *plan, const pm_pq_anode *an)
+pm_pq_leaf *
+pm_pq_flat_leaf_of(const pm_pq_plan *plan, const pm_pq_anode *an)
 {
 	for (int i = 0; i < plan->nleaves; i++)
 	{
@@ -169,6 +168,16 @@ decode_value(pm_pq_column *c, const uint8_t *b, uint32_t len, pm_arena *arena, p
 	return true;
 }
 
+/* min/max in the column's type order (ColumnIndex bounds, Statistics.min_value/max_value) */
+static bool
+type_order_bounds(const pm_pq_metadata *md, pm_pq_column *c)
+{
+	int			li = c->leaf->leaf_index;
+
+	return md->type_defined_order != NULL && li >= 0 && li < md->ncolumn_orders &&
+		md->type_defined_order[li] && order_usable(c, false);
+}
+
 static void
 chunk_range(const pm_pq_metadata *md, pm_pq_leaf *lf, const pm_pq_row_group *rg,
 			pm_arena *arena, pm_field_range *r)
@@ -193,8 +202,7 @@ chunk_range(const pm_pq_metadata *md, pm_pq_leaf *lf, const pm_pq_row_group *rg,
 	r->null_count = st->null_count >= 0 && st->null_count <= rg->num_rows ? st->null_count : -1;
 	if (st->min_value != NULL && st->max_value != NULL)
 	{
-		if (md->type_defined_order != NULL && li < md->ncolumn_orders &&
-			md->type_defined_order[li] && order_usable(c, false))
+		if (type_order_bounds(md, c))
 		{
 			mn = st->min_value;
 			mnl = st->min_value_len;
@@ -236,8 +244,35 @@ pm_pq_row_group_ranges(const pm_pq_metadata *md, const pm_pq_plan *plan, int g,
 			r->null_count = rg->num_rows;
 			continue;
 		}
-		if (an->kind != PM_PQ_AN_LEAF || (lf = flat_leaf_of(plan, an)) == NULL)
+		if (an->kind != PM_PQ_AN_LEAF || (lf = pm_pq_flat_leaf_of(plan, an)) == NULL)
 			continue;
 		chunk_range(md, lf, rg, arena, r);
 	}
+}
+
+void
+pm_pq_page_range(const pm_pq_metadata *md, pm_pq_leaf *lf, const pm_pq_column_index *ci,
+				 int k, int64_t page_rows, pm_arena *arena, pm_field_range *r)
+{
+	pm_pq_column *c = &lf->col;
+	int64_t		nulls = ci->null_count != NULL ? ci->null_count[k] : -1;
+
+	memset(r, 0, sizeof(*r));
+	r->null_count = -1;
+	r->row_count = -1;
+	if (c->target == NULL || k < 0 || k >= ci->npages)
+		return;
+	r->known = true;
+	r->row_count = page_rows;
+	if (ci->null_page[k])
+	{
+		/* only NULLs: the bounds are empty and mean nothing */
+		r->null_count = page_rows;
+		return;
+	}
+	r->null_count = nulls >= 0 && nulls <= page_rows ? nulls : -1;
+	if (type_order_bounds(md, c) &&
+		decode_value(c, ci->min[k], ci->min_len[k], arena, &r->min) &&
+		decode_value(c, ci->max[k], ci->max_len[k], arena, &r->max))
+		r->has_min_max = true;
 }

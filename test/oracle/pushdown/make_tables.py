@@ -35,6 +35,12 @@ Tables:
   pd.rg_mor   primary key id, 1 bucket, no deletion vectors: the same rows in one commit
               and the ids 0..299 updated in a second one (x = -1, n = -1), not compacted:
               the two files are merged on read
+  pd.pg_parquet (sql/page_index.sql) one Parquet file, one row group of 20000 rows in
+              pages of about 1 KiB (parquet.page.size): id 0..19999 in order, u = id * 7919
+              mod 20000 (unsorted, distinct), s = "k" + id in 5 digits, cat = "rare" for ids
+              5000..5009 and 15000..15009, else "a" (odd ids) or "z" (so every page spans
+              "rare"), n = id but NULL where id mod 10 = 0; a bitmap index on cat, a bloom
+              filter on u
 """
 import json
 import os
@@ -127,6 +133,16 @@ RG_ORC = {"orc.stripe.size": "4096", "orc.rows.between.memory.checks": "50",
           "orc.row.index.stride": "1000"}
 
 
+def pg_cat(i):
+    if 5000 <= i < 5010 or 15000 <= i < 15010:
+        return "rare"
+    return "a" if i % 2 else "z"
+
+
+def pg_row(i):
+    return [i, i * 7919 % 20000, "k%05d" % i, pg_cat(i), None if i % 10 == 0 else i]
+
+
 def tables():
     yield "dec", {"columns": [
         {"name": "id", "type": "INT"}, {"name": "d", "type": "DECIMAL(38, 30)"},
@@ -173,6 +189,16 @@ def tables():
         "options": dict(RG_PARQUET, **{"file.format": "parquet", "bucket": "1",
                                        "num-sorted-run.compaction-trigger": "10"})}, \
         [rows, rg_updates()]
+    yield "pg_parquet", {"columns": [
+        {"name": "id", "type": "INT"}, {"name": "u", "type": "INT"},
+        {"name": "s", "type": "STRING"}, {"name": "cat", "type": "STRING"},
+        {"name": "n", "type": "INT"}],
+        "options": {"file.format": "parquet", "bucket": "-1", "parquet.page.size": "1024",
+                    "parquet.page.size.row.check.min": "10",
+                    "parquet.page.size.row.check.max": "100",
+                    "file-index.bitmap.columns": "cat",
+                    "file-index.bloom-filter.columns": "u"}}, \
+        [[pg_row(i) for i in range(20000)]]
 
 
 def main():
@@ -183,7 +209,7 @@ def main():
     log = open(wh + ".log", "w")
     only = sys.argv[2:]
     for name, spec, commits in tables():
-        if (name not in only) if only else (name == "pr" or name.startswith("rg_")):
+        if (name not in only) if only else (name == "pr" or name.startswith("rg_") or name.startswith("pg_")):
             continue
         tj = os.path.join(wh, "_spec", name + ".table.json")
         oj = os.path.join(wh, "_spec", name + ".ops.jsonl")

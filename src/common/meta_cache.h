@@ -1,0 +1,131 @@
+/*-------------------------------------------------------------------------
+ * meta_cache.h
+ *	  A per-process cache of decoded metadata that files make immutable:
+ *	  manifest lists, manifests' entries, schemas, snapshots, file footers.
+ *
+ * Keys are (kind, local path, file size): Paimon never rewrites a file
+ * under the same name (names carry a UUID, or an id that only grows), and
+ * the size guards against a file deleted by expiry or rollback and written
+ * again; callers of kinds whose name can come back (snapshot-N, schema-N)
+ * also compare the file's bytes (see snapshot.c, schema.c).
+ *
+ * Values are flattened: one malloc'd block holding a root struct and
+ * everything it points to (pm_flat). The cache owns that memory, never a
+ * caller's arena or a query's memory context, and callers never keep
+ * pointers into it: pm_meta_cache_fetch copies a value into the caller's
+ * arena. So an ERROR in the middle of a query can leave nothing dangling,
+ * and eviction can free a block at any time.
+ *
+ * The total charge of the entries (blocks + bookkeeping) stays within a
+ * byte budget, evicting the least recently used first; budget 0 (the
+ * default) turns the cache off and frees it. Not thread-safe: one backend,
+ * one cache.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_COMMON_META_CACHE_H
+#define PM_COMMON_META_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "common/arena.h"
+
+typedef enum pm_meta_kind
+{
+	PM_META_SNAPSHOT,
+	PM_META_SCHEMA,
+	PM_META_MANIFEST_LIST,
+	PM_META_MANIFEST,
+	PM_META_PARQUET_FOOTER,
+	PM_META_ORC_TAIL
+} pm_meta_kind;
+
+typedef struct pm_meta_cache_stats
+{
+	int64_t		hits;
+	int64_t		misses;			/* lookups while the cache was on */
+	int64_t		evictions;		/* entries dropped to stay in budget */
+	int64_t		entries;
+	size_t		bytes;			/* charge of the entries held */
+	size_t		budget;
+} pm_meta_cache_stats;
+
+/* Set the byte budget, evicting down to it; 0 turns the cache off and empties it. */
+extern void pm_meta_cache_set_budget(size_t bytes);
+extern bool pm_meta_cache_enabled(void);
+/* Drop every entry (the counters stay). */
+extern void pm_meta_cache_clear(void);
+extern void pm_meta_cache_get_stats(pm_meta_cache_stats *out);
+
+/*
+ * Flattening: a pm_flat is a bump allocator over one block. With base NULL
+ * it only measures (takes return NULL and nothing may be written); with a
+ * block of the measured size it copies. A flatten function copies the
+ * value `src` through f and returns the copy's root (NULL when measuring);
+ * the root must be its first take.
+ */
+typedef struct pm_flat
+{
+	uint8_t    *base;
+	size_t		used;
+} pm_flat;
+
+typedef void *(*pm_flatten_fn) (const void *src, pm_flat *f);
+
+static inline void *
+pm_flat_take(pm_flat *f, size_t n)
+{
+	size_t		at = (f->used + 15) & ~(size_t) 15;
+
+	f->used = at + n;
+	return f->base != NULL ? f->base + at : NULL;
+}
+
+/* A copy of n bytes of src (NULL stays NULL; also NULL when measuring). */
+static inline void *
+pm_flat_bytes(pm_flat *f, const void *src, size_t n)
+{
+	void	   *p;
+
+	if (src == NULL)
+		return NULL;
+	p = pm_flat_take(f, n);
+	if (p != NULL && n > 0)
+		memcpy(p, src, n);
+	return p;
+}
+
+static inline char *
+pm_flat_string(pm_flat *f, const char *s)
+{
+	return s != NULL ? (char *) pm_flat_bytes(f, s, strlen(s) + 1) : NULL;
+}
+
+/*
+ * A copy in arena of the value cached under the key (its root), or NULL
+ * when it is not cached (a miss; also when the cache is off or arena is out
+ * of memory). Counts a hit or a miss while the cache is on.
+ */
+extern void *pm_meta_cache_fetch(pm_meta_kind kind, const char *path, int64_t size,
+								 pm_arena *arena, pm_flatten_fn fn);
+
+/*
+ * Cache a flattened copy of value under the key (replacing an older one).
+ * Does nothing when the cache is off, the value is larger than the budget
+ * or memory is short: caching is never an error.
+ */
+extern void pm_meta_cache_store(pm_meta_kind kind, const char *path, int64_t size,
+								const void *value, pm_flatten_fn fn);
+
+/* A byte string as a cacheable value (footers). */
+typedef struct pm_meta_bytes
+{
+	const uint8_t *data;
+	size_t		len;
+} pm_meta_bytes;
+
+extern void *pm_meta_bytes_flatten(const void *src, pm_flat *f);
+
+#endif							/* PM_COMMON_META_CACHE_H */

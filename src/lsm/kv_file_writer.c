@@ -1,0 +1,318 @@
+/*-------------------------------------------------------------------------
+ * kv_file_writer.c
+ *	  Level-0 KeyValue data files of a primary-key table (kv_file_writer.h).
+ *-------------------------------------------------------------------------
+ */
+#include "lsm/kv_file_writer.h"
+
+#include <limits.h>
+#include <string.h>
+
+#include "lsm/merge_engine.h"
+#include "row/binary_row.h"
+#include "row/value.h"
+#include "table/table_write.h"
+
+/* SpecialFields.java */
+#define KEY_FIELD_ID_START (INT32_MAX / 2)
+#define SEQUENCE_NUMBER_ID (INT32_MAX - 1)
+#define VALUE_KIND_ID (INT32_MAX - 2)
+
+pm_code
+pm_kv_layout_create(const pm_schema *schema, const pm_write_options *opt, pm_arena *arena,
+					pm_kv_layout **out, pm_error *err)
+{
+	const pm_type *row = schema->row_type;
+	int			nkeys = opt->ntrimmed_keys;
+	int			ncols = nkeys + 2 + row->nfields;
+	pm_kv_layout *l = pm_arena_zalloc(arena, sizeof(*l));
+	pm_field   *kf = pm_arena_zalloc(arena, sizeof(pm_field) * (size_t) (nkeys + 1));
+	pm_field   *ff = pm_arena_zalloc(arena, sizeof(pm_field) * (size_t) ncols);
+
+	if (l == NULL || kf == NULL || ff == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	l->schema = schema;
+	l->opt = opt;
+	l->nkeys = nkeys;
+	l->key_fields = opt->trimmed_key_fields;
+	for (int k = 0; k < nkeys; k++)
+	{
+		const pm_field *f = &row->fields[opt->trimmed_key_fields[k]];
+
+		/* PrimaryKeyTableUtils.addKeyNamePrefix */
+		kf[k].id = f->id + KEY_FIELD_ID_START;
+		kf[k].name = pm_arena_sprintf(arena, "_KEY_%s", f->name);
+		kf[k].type = f->type;
+		kf[k].description = f->description;
+		if (kf[k].name == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		ff[k] = kf[k];
+	}
+	ff[nkeys].id = SEQUENCE_NUMBER_ID;
+	ff[nkeys].name = "_SEQUENCE_NUMBER";
+	ff[nkeys].type = pm_type_new(arena, PM_TYPE_BIGINT, false);
+	ff[nkeys + 1].id = VALUE_KIND_ID;
+	ff[nkeys + 1].name = "_VALUE_KIND";
+	ff[nkeys + 1].type = pm_type_new(arena, PM_TYPE_TINYINT, false);
+	for (int i = 0; i < row->nfields; i++)
+		ff[nkeys + 2 + i] = row->fields[i];
+	l->key_type = pm_type_new_row(arena, kf, nkeys, false);
+	l->file_type = pm_type_new_row(arena, ff, ncols, false);
+	if (ff[nkeys].type == NULL || ff[nkeys + 1].type == NULL || l->key_type == NULL ||
+		l->file_type == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(pm_stats_modes_of_fields(schema, l->file_type, opt->format == PM_FORMAT_AVRO, arena,
+									&l->modes, err));
+	l->fopt.schema = l->file_type;
+	l->fopt.compression = opt->compression;
+	l->fopt.zstd_level = opt->zstd_level;
+	l->fopt.row_group_bytes = opt->row_group_bytes;
+	l->fopt.page_bytes = opt->page_bytes;
+	l->fopt.dictionary = opt->dictionary;
+	*out = l;
+	return PM_OK;
+}
+
+struct pm_kv_file_writer
+{
+	const pm_env *env;
+	pm_fileio  *io;
+	const pm_kv_layout *layout;
+	pm_arena   *arena;			/* the writer's own */
+	pm_arena   *meta_arena;
+	const char *dir;
+	const char *uuid;
+	int64_t    *file_counter;
+	/* the open file */
+	pm_format_writer *fw;
+	char	   *name;
+	int64_t		rows;
+	uint8_t    *min_key;		/* in meta_arena */
+	int32_t		min_key_len;
+	pm_arena   *key_arena;		/* the max key so far (reset per batch) */
+	uint8_t    *max_key;
+	int32_t		max_key_len;
+	int64_t		min_seq;
+	int64_t		max_seq;
+	int64_t		delete_rows;
+	/* files made */
+	pm_data_file_meta *files;
+	int			nfiles;
+	int			cap;
+};
+
+pm_code
+pm_kv_file_writer_open(const pm_env *env, pm_fileio *io, const pm_kv_layout *layout,
+					   const char *dir, const char *uuid, int64_t *file_counter,
+					   pm_arena *meta_arena, pm_kv_file_writer **out, pm_error *err)
+{
+	pm_arena   *arena = pm_arena_create(env);
+	pm_kv_file_writer *w;
+
+	*out = NULL;
+	if (arena == NULL || (w = pm_arena_zalloc(arena, sizeof(*w))) == NULL)
+	{
+		if (arena)
+			pm_arena_destroy(arena);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	w->env = env;
+	w->io = io;
+	w->layout = layout;
+	w->arena = arena;
+	w->key_arena = pm_arena_create(env);
+	if (w->key_arena == NULL)
+	{
+		pm_arena_destroy(arena);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	w->meta_arena = meta_arena;
+	w->dir = dir;
+	w->uuid = uuid;
+	w->file_counter = file_counter;
+	*out = w;
+	return PM_OK;
+}
+
+/* The key of row i of a batch in the file layout, as a serialized BinaryRow. */
+static pm_code
+encode_key(const pm_kv_layout *l, const pm_batch *b, int64_t i, pm_arena *arena,
+		   uint8_t **buf, int32_t *len, pm_error *err)
+{
+	pm_value	vals[64];
+	pm_value   *v = vals;
+	size_t		n;
+
+	if (l->nkeys > 64 && (v = pm_arena_alloc(arena, sizeof(pm_value) * (size_t) l->nkeys)) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int k = 0; k < l->nkeys; k++)
+		if (!pm_vector_value(&b->cols[k], i, &v[k]))
+			return pm_fail(err, PM_ERR_UNSUPPORTED, "nested primary keys are not written");
+	PM_TRY(pm_binary_row_encode_serialized(arena, l->key_type, v, buf, &n, err));
+	*len = (int32_t) n;
+	return PM_OK;
+}
+
+static pm_code
+open_file(pm_kv_file_writer *w, pm_error *err)
+{
+	const pm_write_options *o = w->layout->opt;
+	char	   *path;
+
+	w->name = pm_arena_sprintf(w->meta_arena, "%s%s-%lld.%s", o->data_file_prefix, w->uuid,
+							   (long long) *w->file_counter, o->format_name);
+	path = pm_arena_sprintf(w->arena, "%s/%s", w->dir, w->name);
+	if (w->name == NULL || path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (*w->file_counter == 0)
+		PM_TRY(w->io->mkdirs ? w->io->mkdirs(w->io, w->dir, err)
+			   : pm_fail(err, PM_ERR_UNSUPPORTED, "the FileIO cannot write"));
+	(*w->file_counter)++;
+	PM_TRY(pm_format_writer_open(o->format, w->env, w->io, path, &w->layout->fopt, &w->fw, err));
+	w->rows = 0;
+	w->min_key = NULL;
+	w->min_seq = INT64_MAX;
+	w->max_seq = INT64_MIN;
+	w->delete_rows = 0;
+	return PM_OK;
+}
+
+static pm_code
+finish_file(pm_kv_file_writer *w, pm_error *err)
+{
+	const pm_kv_layout *l = w->layout;
+	const pm_write_options *o = l->opt;
+	pm_format_write_result res;
+	pm_data_file_meta *m;
+	pm_code		rc;
+	const char **cols;
+	int			ncols;
+	int			nk = l->nkeys;
+	uint8_t    *max_key;
+
+	if (w->fw == NULL)
+		return PM_OK;
+	max_key = pm_arena_alloc(w->meta_arena, (size_t) w->max_key_len + 1);
+	if (max_key == NULL)
+	{
+		pm_format_writer_abort(w->fw);
+		w->fw = NULL;
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	memcpy(max_key, w->max_key, (size_t) w->max_key_len);
+	rc = pm_format_writer_finish(w->fw, w->meta_arena, &res, err);
+	w->fw = NULL;
+	if (rc != PM_OK)
+		return rc;				/* the format writer discarded the file */
+	if (w->nfiles == w->cap)
+	{
+		int			ncap = w->cap ? w->cap * 2 : 4;
+		pm_data_file_meta *grown = pm_arena_realloc(w->meta_arena, w->files,
+													sizeof(*grown) * (size_t) w->cap,
+													sizeof(*grown) * (size_t) ncap);
+
+		if (grown == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		w->files = grown;
+		w->cap = ncap;
+	}
+	m = &w->files[w->nfiles];
+	memset(m, 0, sizeof(*m));
+	m->file_name = w->name;
+	m->path = pm_arena_sprintf(w->meta_arena, "%s/%s", w->dir, w->name);
+	if (m->path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	w->nfiles++;				/* from here on the caller removes it on abort */
+	if (res.row_count != w->rows || res.ncols != l->file_type->nfields)
+		return pm_fail(err, PM_ERR_CORRUPT, "%s: the format writer wrote %lld rows, not %lld",
+					   m->path, (long long) res.row_count, (long long) w->rows);
+	m->format = o->format;
+	m->file_size = res.file_size;
+	m->row_count = res.row_count;
+	m->min_key = w->min_key;
+	m->min_key_len = w->min_key_len;
+	m->max_key = max_key;
+	m->max_key_len = w->max_key_len;
+	/* keyStatsConverter.toBinaryAllMode: every key column, not dense */
+	PM_TRY(pm_value_stats_build(l->key_type, l->modes, false, o->format, res.stats,
+								w->meta_arena, &m->key_stats, &cols, &ncols, err));
+	PM_TRY(pm_value_stats_build(l->schema->row_type, l->modes + nk + 2, o->stats_dense,
+								o->format, res.stats + nk + 2, w->meta_arena, &m->value_stats,
+								&cols, &ncols, err));
+	m->value_stats_cols = cols;
+	m->nvalue_stats_cols = ncols;
+	m->min_sequence_number = w->min_seq;
+	m->max_sequence_number = w->max_seq;
+	m->schema_id = l->schema->id;
+	m->level = 0;
+	m->has_creation_time = true;
+	m->creation_time_millis = pm_local_wall_clock_millis();
+	m->delete_row_count = w->delete_rows;
+	m->file_source = 0;			/* APPEND */
+	m->nwrite_cols = -1;
+	return PM_OK;
+}
+
+pm_code
+pm_kv_file_writer_write(pm_kv_file_writer *w, const pm_batch *batch, pm_error *err)
+{
+	const pm_kv_layout *l = w->layout;
+	const pm_vector *seq;
+	const pm_vector *kind;
+
+	if (batch->nrows == 0)
+		return PM_OK;
+	if (w->fw == NULL)
+	{
+		PM_TRY(open_file(w, err));
+		PM_TRY(encode_key(l, batch, 0, w->meta_arena, &w->min_key, &w->min_key_len, err));
+	}
+	seq = &batch->cols[l->nkeys];
+	kind = &batch->cols[l->nkeys + 1];
+	for (int64_t i = 0; i < batch->nrows; i++)
+	{
+		int64_t		s = PM_VEC_VALUES(seq, int64_t)[i];
+		int			k = PM_VEC_VALUES(kind, int8_t)[i];
+
+		if (s < w->min_seq)
+			w->min_seq = s;
+		if (s > w->max_seq)
+			w->max_seq = s;
+		if (!pm_rowkind_is_add(k))
+			w->delete_rows++;	/* RowKind.isRetract: -U and -D */
+	}
+	PM_TRY(pm_format_writer_write(w->fw, batch, err));
+	w->rows += batch->nrows;
+	pm_arena_reset(w->key_arena);
+	PM_TRY(encode_key(l, batch, batch->nrows - 1, w->key_arena, &w->max_key, &w->max_key_len,
+					  err));
+	if (pm_format_writer_estimated_size(w->fw) >= l->opt->target_file_size)
+		PM_TRY(finish_file(w, err));
+	return PM_OK;
+}
+
+pm_code
+pm_kv_file_writer_close(pm_kv_file_writer *w, pm_data_file_meta **files, int *nfiles,
+						pm_error *err)
+{
+	pm_code		rc = finish_file(w, err);
+
+	if (w->fw != NULL)
+		pm_format_writer_abort(w->fw);
+	*files = w->files;
+	*nfiles = w->nfiles;
+	pm_arena_destroy(w->key_arena);
+	pm_arena_destroy(w->arena);
+	return rc;
+}
+
+void
+pm_kv_file_writer_abort(pm_kv_file_writer *w, pm_data_file_meta **files, int *nfiles)
+{
+	if (w->fw != NULL)
+		pm_format_writer_abort(w->fw);
+	*files = w->files;
+	*nfiles = w->nfiles;
+	pm_arena_destroy(w->key_arena);
+	pm_arena_destroy(w->arena);
+}

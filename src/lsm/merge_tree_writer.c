@@ -1,0 +1,166 @@
+/*-------------------------------------------------------------------------
+ * merge_tree_writer.c
+ *	  One bucket of a primary-key table: sequence numbers, write buffer,
+ *	  level-0 flushes (merge_tree_writer.h).
+ *-------------------------------------------------------------------------
+ */
+#include "lsm/merge_tree_writer.h"
+
+#include <string.h>
+
+#include "lsm/write_buffer.h"
+
+struct pm_merge_tree_writer
+{
+	const pm_env *env;
+	pm_fileio  *io;
+	const pm_kv_layout *layout;
+	pm_arena   *arena;			/* dir, uuid */
+	pm_arena   *meta_arena;		/* metas of the files since the last commit */
+	char	   *dir;
+	char	   *uuid;
+	int64_t		file_counter;
+	int64_t		next_seq;
+	pm_write_buffer *buffer;
+	pm_data_file_meta *files;
+	int			nfiles;
+	int			cap;
+};
+
+pm_code
+pm_merge_tree_writer_open(const pm_env *env, pm_fileio *io, const pm_kv_layout *layout,
+						  pm_merge_engine *engine, const char *dir, const char *uuid,
+						  int64_t next_seq, pm_merge_tree_writer **out, pm_error *err)
+{
+	pm_arena   *arena = pm_arena_create(env);
+	pm_merge_tree_writer *w = arena ? pm_arena_zalloc(arena, sizeof(*w)) : NULL;
+	pm_code		rc;
+
+	*out = NULL;
+	if (w == NULL)
+	{
+		if (arena)
+			pm_arena_destroy(arena);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	w->env = env;
+	w->io = io;
+	w->layout = layout;
+	w->arena = arena;
+	w->meta_arena = pm_arena_create(env);
+	w->dir = pm_arena_strdup(arena, dir);
+	w->uuid = pm_arena_strdup(arena, uuid);
+	w->next_seq = next_seq;
+	if (w->meta_arena == NULL || w->dir == NULL || w->uuid == NULL)
+	{
+		pm_merge_tree_writer_free(w);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	if ((rc = pm_write_buffer_create(env, layout, engine, &w->buffer, err)) != PM_OK)
+	{
+		pm_merge_tree_writer_free(w);
+		return rc;
+	}
+	*out = w;
+	return PM_OK;
+}
+
+pm_code
+pm_merge_tree_writer_write(pm_merge_tree_writer *w, const pm_batch *batch, int64_t row,
+						   int kind, pm_error *err)
+{
+	/* MergeTreeWriter.write: newSequenceNumber() */
+	return pm_write_buffer_put(w->buffer, batch, row, w->next_seq++, kind, err);
+}
+
+int64_t
+pm_merge_tree_writer_memory(const pm_merge_tree_writer *w)
+{
+	return pm_write_buffer_size(w->buffer) > 0 ? pm_write_buffer_memory(w->buffer) : 0;
+}
+
+static pm_code
+keep_files(pm_merge_tree_writer *w, const pm_data_file_meta *files, int n, pm_error *err)
+{
+	if (w->nfiles + n > w->cap)
+	{
+		int			ncap = (w->nfiles + n) * 2;
+		pm_data_file_meta *grown = pm_arena_realloc(w->meta_arena, w->files,
+													sizeof(*grown) * (size_t) w->cap,
+													sizeof(*grown) * (size_t) ncap);
+
+		if (grown == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		w->files = grown;
+		w->cap = ncap;
+	}
+	memcpy(w->files + w->nfiles, files, sizeof(*files) * (size_t) n);
+	w->nfiles += n;
+	return PM_OK;
+}
+
+pm_code
+pm_merge_tree_writer_flush(pm_merge_tree_writer *w, pm_error *err)
+{
+	pm_kv_file_writer *fw;
+	pm_data_file_meta *files;
+	int			n;
+	pm_code		rc;
+
+	if (pm_write_buffer_size(w->buffer) == 0)
+		return PM_OK;
+	PM_TRY(pm_kv_file_writer_open(w->env, w->io, w->layout, w->dir, w->uuid, &w->file_counter,
+								  w->meta_arena, &fw, err));
+	rc = pm_write_buffer_flush(w->buffer, fw, err);
+	if (rc == PM_OK)
+		rc = pm_kv_file_writer_close(fw, &files, &n, err);
+	else
+		pm_kv_file_writer_abort(fw, &files, &n);
+	/* every file made is kept, so an abort removes it */
+	if (n > 0)
+	{
+		pm_error	e2;
+		pm_code		rc2 = keep_files(w, files, n, rc == PM_OK ? err : &e2);
+
+		if (rc == PM_OK)
+			rc = rc2;
+	}
+	return rc;
+}
+
+void
+pm_merge_tree_writer_files(const pm_merge_tree_writer *w, pm_data_file_meta **files,
+						   int *nfiles)
+{
+	*files = w->files;
+	*nfiles = w->nfiles;
+}
+
+void
+pm_merge_tree_writer_forget_files(pm_merge_tree_writer *w, bool remove)
+{
+	if (remove)
+	{
+		pm_error	ignored;
+
+		for (int i = 0; i < w->nfiles; i++)
+			if (w->io->remove != NULL)
+				(void) w->io->remove(w->io, w->files[i].path, &ignored);
+		pm_write_buffer_clear(w->buffer);
+	}
+	w->files = NULL;
+	w->nfiles = 0;
+	w->cap = 0;
+	pm_arena_reset(w->meta_arena);
+}
+
+void
+pm_merge_tree_writer_free(pm_merge_tree_writer *w)
+{
+	if (w == NULL)
+		return;
+	pm_write_buffer_free(w->buffer);
+	if (w->meta_arena)
+		pm_arena_destroy(w->meta_arena);
+	pm_arena_destroy(w->arena);
+}

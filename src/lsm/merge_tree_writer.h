@@ -1,0 +1,62 @@
+/*-------------------------------------------------------------------------
+ * merge_tree_writer.h
+ *	  The writer of one bucket of a primary-key table (Java's
+ *	  MergeTreeWriter without compaction): numbers each record with the
+ *	  bucket's next sequence number (restored max + 1), buffers it in the
+ *	  write buffer, and flushes the buffer as one sorted run of level-0
+ *	  files when the writer's memory is needed or at commit
+ *	  (prepareCommit). Files made since the last commit are kept until the
+ *	  commit takes them (or an abort removes them).
+ *
+ * Spec: apache/paimon release-1.4.2 mergetree/MergeTreeWriter.java
+ * (write, flushWriteBuffer, prepareCommit).
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_LSM_MERGE_TREE_WRITER_H
+#define PM_LSM_MERGE_TREE_WRITER_H
+
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/env.h"
+#include "common/error.h"
+#include "common/vector.h"
+#include "io/fileio.h"
+#include "lsm/kv_file_writer.h"
+#include "lsm/merge_engine.h"
+#include "table/split.h"
+
+typedef struct pm_merge_tree_writer pm_merge_tree_writer;
+
+/*
+ * A writer for the bucket directory dir, file names from uuid, sequence
+ * numbers from next_seq on. engine as for pm_write_buffer_create.
+ */
+extern pm_code pm_merge_tree_writer_open(const pm_env *env, pm_fileio *io,
+										 const pm_kv_layout *layout, pm_merge_engine *engine,
+										 const char *dir, const char *uuid, int64_t next_seq,
+										 pm_merge_tree_writer **out, pm_error *err);
+
+/* Buffer row `row` of batch (all table fields) as a record of `kind`. */
+extern pm_code pm_merge_tree_writer_write(pm_merge_tree_writer *w, const pm_batch *batch,
+										  int64_t row, int kind, pm_error *err);
+
+/* Bytes held by the write buffer. */
+extern int64_t pm_merge_tree_writer_memory(const pm_merge_tree_writer *w);
+
+/* Flush the write buffer as level-0 files (nothing if it is empty). */
+extern pm_code pm_merge_tree_writer_flush(pm_merge_tree_writer *w, pm_error *err);
+
+/* The files made since the last _forget_files (valid until then). */
+extern void pm_merge_tree_writer_files(const pm_merge_tree_writer *w, pm_data_file_meta **files,
+									   int *nfiles);
+
+/*
+ * After a commit: the files are the table's now. remove: also delete
+ * them (abort) and drop what is buffered.
+ */
+extern void pm_merge_tree_writer_forget_files(pm_merge_tree_writer *w, bool remove);
+
+extern void pm_merge_tree_writer_free(pm_merge_tree_writer *w);
+
+#endif							/* PM_LSM_MERGE_TREE_WRITER_H */

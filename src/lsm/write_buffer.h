@@ -1,0 +1,65 @@
+/*-------------------------------------------------------------------------
+ * write_buffer.h
+ *	  The in-memory write buffer of one bucket of a primary-key table, as
+ *	  Java's SortBufferWriteBuffer: records (row, sequence number, row kind)
+ *	  are kept as they come; a flush sorts them by (primary key, sequence.field
+ *	  fields ascending, _SEQUENCE_NUMBER) and merges the records of each key
+ *	  with the table's merge function, a key with a single record passing
+ *	  through unchanged (ReducerMergeFunctionWrapper), a key whose merge
+ *	  gives nothing (e.g. only retracts under ignore-delete) dropped. A
+ *	  merged record carries the key, the sequence number of the key's last
+ *	  record in that order (DeduplicateMergeFunction latestKv,
+ *	  PartialUpdateMergeFunction / AggregateMergeFunction latestSequenceNumber),
+ *	  the kind and the row the merge function gives.
+ *
+ * The buffer does not spill: when the writer's memory (write-buffer-size)
+ * is full the buffer is flushed as one sorted run, i.e. one or more
+ * level-0 files, as Java does with write-buffer-spillable = false.
+ *
+ * Spec: apache/paimon release-1.4.2 mergetree/SortBufferWriteBuffer.java,
+ * mergetree/MergeTreeWriter.java, mergetree/compact/ReducerMergeFunctionWrapper.java.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_LSM_WRITE_BUFFER_H
+#define PM_LSM_WRITE_BUFFER_H
+
+#include <stdint.h>
+
+#include "common/env.h"
+#include "common/error.h"
+#include "common/vector.h"
+#include "lsm/kv_file_writer.h"
+#include "lsm/merge_engine.h"
+
+typedef struct pm_write_buffer pm_write_buffer;
+
+/*
+ * A buffer for records of the table of `layout`. engine: the table's
+ * merge engine built for every table field (read_fields 0..n-1) at value
+ * offset 0; shared by the buffers of a writer (flushes run one at a time).
+ */
+extern pm_code pm_write_buffer_create(const pm_env *env, const pm_kv_layout *layout,
+									  pm_merge_engine *engine, pm_write_buffer **out,
+									  pm_error *err);
+
+/* Copy row `row` of batch (all table fields) with its sequence number and kind. */
+extern pm_code pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, int64_t row,
+								   int64_t seq, int kind, pm_error *err);
+
+/*
+ * Records held, and the bytes they take (an empty buffer keeps at most
+ * one arena block, and allocates nothing until its first record).
+ */
+extern int64_t pm_write_buffer_size(const pm_write_buffer *buf);
+extern int64_t pm_write_buffer_memory(const pm_write_buffer *buf);
+
+/* Sort, merge and write every record to out; the buffer is empty after (also on failure). */
+extern pm_code pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out,
+									 pm_error *err);
+
+/* Drop every record. */
+extern void pm_write_buffer_clear(pm_write_buffer *buf);
+
+extern void pm_write_buffer_free(pm_write_buffer *buf);
+
+#endif							/* PM_LSM_WRITE_BUFFER_H */

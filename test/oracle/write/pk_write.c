@@ -1,0 +1,276 @@
+/*-------------------------------------------------------------------------
+ * pk_write.c
+ *	  pk_write <table path> <ops.jsonl>
+ *	  pk_write --compare <Java's table> <our table>
+ *	  Apply the oracle's ops (test/oracle/README.md: {"op": "+I"|"-U"|"+U"|
+ *	  "-D", "row": [...]} and {"op": "commit"}) to an existing table with
+ *	  the core's writer: rows of a commit handed over in batches of up to
+ *	  100 with their row kinds, one writer per commit (so every commit
+ *	  restores the buckets' sequence numbers). Column types: INT, BIGINT,
+ *	  STRING/VARCHAR, DOUBLE, BOOLEAN.
+ *	  --compare: the level-0 file metas of both tables' latest snapshots, per
+ *	  (partition, bucket) in sequence order, must be equal field by field
+ *	  (row count, sequence range, min/max key, key and value stats,
+ *	  _VALUE_STATS_COLS, delete row count, level, file source, schema id):
+ *	  prints "METAS OK <n>" or the first difference and exits 1.
+ *	  Driven by write_pk_check.sh; built
+ *	  against the unit build of libpaimon.a.
+ *-------------------------------------------------------------------------
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/env.h"
+#include "io/fileio.h"
+#include "table/split.h"
+#include "table/table.h"
+#include "table/table_write.h"
+
+#define BATCH 100
+
+static int
+die(const char *what, const char *msg)
+{
+	fprintf(stderr, "pk_write: %s: %s\n", what, msg);
+	exit(1);
+}
+
+static pm_batch *
+make_batch(pm_arena *arena, const pm_type *row, json_t **rows, int n)
+{
+	pm_batch   *b = pm_arena_zalloc(arena, sizeof(*b));
+
+	b->nrows = n;
+	b->ncols = row->nfields;
+	b->cols = pm_arena_zalloc(arena, sizeof(pm_vector) * (size_t) row->nfields);
+	for (int c = 0; c < row->nfields; c++)
+	{
+		pm_vector  *v = &b->cols[c];
+		int64_t		cap = 0;
+
+		if (!pm_vector_init(v, row->fields[c].type, n, true, arena))
+			die("batch", "out of memory");
+		v->length = n;
+		for (int i = 0; i < n; i++)
+		{
+			json_t	   *x = json_array_get(rows[i], (size_t) c);
+			bool		null = x == NULL || json_is_null(x);
+
+			if (null)
+				v->nulls[i] = 1;
+			switch (row->fields[c].type->id)
+			{
+				case PM_TYPE_INT:
+					PM_VEC_VALUES(v, int32_t)[i] = null ? 0 : (int32_t) json_integer_value(x);
+					break;
+				case PM_TYPE_BIGINT:
+					PM_VEC_VALUES(v, int64_t)[i] = null ? 0 : (int64_t) json_integer_value(x);
+					break;
+				case PM_TYPE_DOUBLE:
+					PM_VEC_VALUES(v, double)[i] = null ? 0 : json_number_value(x);
+					break;
+				case PM_TYPE_BOOLEAN:
+					PM_VEC_VALUES(v, bool)[i] = !null && json_is_true(x);
+					break;
+				case PM_TYPE_VARCHAR:
+				case PM_TYPE_CHAR:
+					if (!null && !pm_vector_append_data(v, &cap, json_string_value(x),
+														(int64_t) json_string_length(x), arena))
+						die("batch", "out of memory");
+					v->offsets[i + 1] = (int32_t) v->data_size;
+					break;
+				default:
+					die("batch", "column type not handled by pk_write");
+			}
+		}
+	}
+	return b;
+}
+
+static int
+cmp_files(const void *a, const void *b)
+{
+	const pm_data_file_meta *x = *(const pm_data_file_meta *const *) a;
+	const pm_data_file_meta *y = *(const pm_data_file_meta *const *) b;
+
+	return x->min_sequence_number < y->min_sequence_number ? -1 :
+		x->min_sequence_number > y->min_sequence_number;
+}
+
+static bool
+same_bytes(const uint8_t *a, int32_t an, const uint8_t *b, int32_t bn)
+{
+	return an == bn && (an == 0 || memcmp(a, b, (size_t) an) == 0);
+}
+
+static bool
+same_stats(const pm_simple_stats *a, const pm_simple_stats *b)
+{
+	if (!same_bytes(a->min_values, a->min_values_len, b->min_values, b->min_values_len) ||
+		!same_bytes(a->max_values, a->max_values_len, b->max_values, b->max_values_len) ||
+		a->nnull_counts != b->nnull_counts)
+		return false;
+	for (int i = 0; i < a->nnull_counts; i++)
+		if (a->null_counts[i] != b->null_counts[i])
+			return false;
+	return true;
+}
+
+static bool
+same_meta(const pm_data_file_meta *a, const pm_data_file_meta *b, const char **what)
+{
+	*what = "row_count";
+	if (a->row_count != b->row_count)
+		return false;
+	*what = "sequence range";
+	if (a->min_sequence_number != b->min_sequence_number ||
+		a->max_sequence_number != b->max_sequence_number)
+		return false;
+	*what = "min_key/max_key";
+	if (!same_bytes(a->min_key, a->min_key_len, b->min_key, b->min_key_len) ||
+		!same_bytes(a->max_key, a->max_key_len, b->max_key, b->max_key_len))
+		return false;
+	*what = "key stats";
+	if (!same_stats(&a->key_stats, &b->key_stats))
+		return false;
+	*what = "value stats";
+	if (!same_stats(&a->value_stats, &b->value_stats))
+		return false;
+	*what = "_VALUE_STATS_COLS";
+	if (a->nvalue_stats_cols != b->nvalue_stats_cols)
+		return false;
+	for (int i = 0; i < a->nvalue_stats_cols; i++)
+		if (strcmp(a->value_stats_cols[i], b->value_stats_cols[i]) != 0)
+			return false;
+	*what = "delete row count / level / file source / schema id";
+	return a->delete_row_count == b->delete_row_count && a->level == b->level &&
+		a->file_source == b->file_source && a->schema_id == b->schema_id;
+}
+
+static int
+compare_tables(pm_fileio *io, const char *java, const char *ours)
+{
+	pm_table   *t[2];
+	pm_scan    *s[2];
+	pm_error	err;
+	int			nfiles = 0;
+
+	for (int i = 0; i < 2; i++)
+		if (pm_table_open(pm_env_default(), io, i ? ours : java, NULL, &t[i], &err) != PM_OK ||
+			pm_table_scan_plan(t[i], NULL, &s[i], &err) != PM_OK)
+			return die(i ? ours : java, err.message);
+	if (pm_scan_split_count(s[0]) != pm_scan_split_count(s[1]))
+		return die("compare", "different buckets");
+	for (int i = 0; i < pm_scan_split_count(s[0]); i++)
+	{
+		const pm_split *a = pm_scan_get_split(s[0], i);
+		const pm_split *b = pm_scan_get_split(s[1], i);
+		const pm_data_file_meta *fa[256],
+				   *fb[256];
+
+		if (a->bucket != b->bucket || a->nfiles != b->nfiles || a->nfiles > 256 ||
+			!same_bytes(a->partition, a->partition_len, b->partition, b->partition_len))
+		{
+			printf("METAS DIFF bucket %d: %d files against %d\n", a->bucket, a->nfiles, b->nfiles);
+			return 1;
+		}
+		memcpy(fa, a->files, sizeof(fa[0]) * (size_t) a->nfiles);
+		memcpy(fb, b->files, sizeof(fb[0]) * (size_t) b->nfiles);
+		qsort(fa, (size_t) a->nfiles, sizeof(fa[0]), cmp_files);
+		qsort(fb, (size_t) b->nfiles, sizeof(fb[0]), cmp_files);
+		for (int f = 0; f < a->nfiles; f++)
+		{
+			const char *what;
+
+			if (!same_meta(fa[f], fb[f], &what))
+			{
+				printf("METAS DIFF bucket %d, %s against %s: %s\n", a->bucket,
+					   fa[f]->file_name, fb[f]->file_name, what);
+				return 1;
+			}
+			nfiles++;
+		}
+	}
+	printf("METAS OK %d\n", nfiles);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const pm_env *env = pm_env_default();
+	pm_fileio  *io = pm_local_fileio_create(env);
+	FILE	   *f;
+	char		line[1 << 16];
+	json_t	   *rows[BATCH];
+	uint8_t		kinds[BATCH];
+	int			n = 0;
+	int64_t		ident = 0;
+	pm_table_writer *w = NULL;
+	pm_arena   *arena = pm_arena_create(env);
+	pm_error	err;
+
+	if (argc == 4 && strcmp(argv[1], "--compare") == 0)
+		return compare_tables(io, argv[2], argv[3]);
+	if (argc != 3)
+		return die("usage", "pk_write <table path> <ops.jsonl>");
+	if ((f = fopen(argv[2], "r")) == NULL)
+		return die(argv[2], "cannot open");
+	while (fgets(line, sizeof(line), f) != NULL)
+	{
+		json_error_t jerr;
+		json_t	   *op = json_loads(line, 0, &jerr);
+		const char *kind;
+		bool		commit;
+
+		if (op == NULL)
+			continue;
+		kind = json_string_value(json_object_get(op, "op"));
+		commit = kind != NULL && strcmp(kind, "commit") == 0;
+		if (w == NULL && pm_table_writer_open(env, io, argv[1], "pk-oracle", &w, &err) != PM_OK)
+			return die("open", err.message);
+		if (!commit)
+		{
+			static const char *names[] = {"+I", "-U", "+U", "-D"};
+			int			k = -1;
+
+			for (int i = 0; i < 4; i++)
+				if (kind != NULL && strcmp(kind, names[i]) == 0)
+					k = i;
+			if (k < 0)
+				return die("op", line);
+			rows[n] = json_incref(json_object_get(op, "row"));
+			kinds[n++] = (uint8_t) k;
+		}
+		if (n == BATCH || (commit && n > 0))
+		{
+			pm_batch   *b = make_batch(arena, pm_table_writer_schema(w)->row_type, rows, n);
+
+			if (pm_table_writer_write(w, b, kinds, &err) != PM_OK)
+				return die("write", err.message);
+			for (int i = 0; i < n; i++)
+				json_decref(rows[i]);
+			n = 0;
+			pm_arena_reset(arena);
+		}
+		if (commit)
+		{
+			int64_t		sid;
+
+			if (pm_table_writer_commit(w, ++ident, &sid, &err) != PM_OK)
+				return die("commit", err.message);
+			printf("snapshot %lld\n", (long long) sid);
+			pm_table_writer_close(w);
+			w = NULL;
+		}
+		json_decref(op);
+	}
+	fclose(f);
+	if (w != NULL)
+		pm_table_writer_abort(w);
+	pm_arena_destroy(arena);
+	pm_local_fileio_destroy(io);
+	return 0;
+}

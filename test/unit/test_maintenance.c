@@ -1,0 +1,700 @@
+/*-------------------------------------------------------------------------
+ * test_maintenance.c
+ *	  Table maintenance on the memory FileIO: snapshot expiry
+ *	  (table/snapshot_expire.c), tags (tag.c), rollback (rollback.c) and
+ *	  orphan files (orphan_files.c), on a partitioned append table written
+ *	  by the core's writer, with a "compaction" commit (DELETE + ADD
+ *	  entries) so that expiry has data files to delete.
+ *
+ * Every test checks files on "disk" (gone or kept) and reads the table
+ * back (rows, and time travel to an expired snapshot refused).
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/env.h"
+#include "common/name_set.h"
+#include "io/fileio.h"
+#include "io/memory_fileio.h"
+#include "table/commit.h"
+#include "table/orphan_files.h"
+#include "table/rollback.h"
+#include "table/snapshot.h"
+#include "table/snapshot_expire.h"
+#include "table/split.h"
+#include "table/table.h"
+#include "table/table_write.h"
+#include "table/tag.h"
+
+#define TP "/wh/db.db/t"
+
+/* ---- a table: id INT, dt STRING (partition, NULL for id % 3 == 2) ------- */
+
+static const char *
+dt_of(int id)
+{
+	static const char *const dts[3] = {"2026-12-01", "2026-12-02", NULL};
+
+	return dts[id % 3];
+}
+
+static void
+create_table(pm_fileio *io, pm_arena *arena)
+{
+	pm_schema  *s = pm_arena_zalloc(arena, sizeof(*s));
+	pm_field   *f = pm_arena_zalloc(arena, sizeof(pm_field) * 2);
+	static const char *pkeys[] = {"dt"};
+	pm_error	err;
+
+	f[0] = (pm_field) {0, "id", pm_type_new(arena, PM_TYPE_INT, true), NULL};
+	f[1] = (pm_field) {0, "dt", pm_type_new(arena, PM_TYPE_VARCHAR, true), NULL};
+	s->row_type = pm_type_new_row(arena, f, 2, false);
+	s->npartition_keys = 1;
+	s->partition_keys = pkeys;
+	if (pm_table_create(pm_env_default(), io, TP, s, &err) != PM_OK)
+		fail_msg("create: %s", err.message);
+}
+
+/* One commit of rows start .. start+n-1; its snapshot id. */
+static int64_t
+write_commit(pm_fileio *io, pm_arena *arena, int start, int n, int64_t ident)
+{
+	pm_table_writer *w;
+	pm_batch   *b = pm_arena_zalloc(arena, sizeof(*b));
+	int64_t		cap = 0;
+	int64_t		sid = 0;
+	pm_error	err;
+
+	if (pm_table_writer_open(pm_env_default(), io, TP, "writer", &w, &err) != PM_OK)
+		fail_msg("writer: %s", err.message);
+	b->nrows = n;
+	b->ncols = 2;
+	b->cols = pm_arena_zalloc(arena, sizeof(pm_vector) * 2);
+	for (int c = 0; c < 2; c++)
+	{
+		assert_true(pm_vector_init(&b->cols[c],
+								   pm_table_writer_schema(w)->row_type->fields[c].type, n, true,
+								   arena));
+		b->cols[c].length = n;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		const char *dt = dt_of(start + i);
+
+		PM_VEC_VALUES(&b->cols[0], int32_t)[i] = start + i;
+		if (dt != NULL)
+			assert_true(pm_vector_append_data(&b->cols[1], &cap, dt, (int64_t) strlen(dt), arena));
+		else
+			b->cols[1].nulls[i] = 1;
+		b->cols[1].offsets[i + 1] = (int32_t) b->cols[1].data_size;
+	}
+	if (pm_table_writer_write(w, b, NULL, &err) != PM_OK ||
+		pm_table_writer_commit(w, ident, &sid, &err) != PM_OK)
+		fail_msg("write: %s", err.message);
+	pm_table_writer_close(w);
+	return sid;
+}
+
+/* Rows of the table at snapshot (0: latest) and their id sum; -1 if it cannot open. */
+static int64_t
+count_rows(pm_fileio *io, int64_t snapshot, int64_t *id_sum, pm_code *open_rc)
+{
+	pm_table_open_options o;
+	pm_table   *t;
+	pm_scan    *scan;
+	pm_scan_reader *r = NULL;
+	pm_batch   *b;
+	pm_error	err;
+	int			fields[1] = {0};
+	int64_t		rows = 0;
+	pm_code		rc;
+
+	memset(&o, 0, sizeof(o));
+	o.snapshot_id = snapshot;
+	*id_sum = 0;
+	rc = pm_table_open(pm_env_default(), io, TP, &o, &t, &err);
+	if (open_rc != NULL)
+		*open_rc = rc;
+	if (rc != PM_OK)
+		return -1;
+	if (pm_table_scan_plan(t, NULL, &scan, &err) != PM_OK ||
+		pm_scan_reader_open(scan, fields, 1, &r, &err) != PM_OK)
+		fail_msg("plan: %s", err.message);
+	while ((rc = pm_scan_reader_next(r, &b, &err)) == PM_OK && b != NULL)
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			rows++;
+			*id_sum += PM_VEC_VALUES(&b->cols[0], int32_t)[i];
+		}
+	if (rc != PM_OK)
+		fail_msg("read: %s", err.message);
+	pm_scan_reader_close(r);
+	pm_scan_free(scan);
+	pm_table_close(t);
+	return rows;
+}
+
+/*
+ * A compaction commit: the files of the first split of the latest
+ * snapshot are replaced by byte copies under new names at level 5
+ * (DELETE + ADD entries). The old files' paths go to *old (caller frees).
+ */
+static int64_t
+compact_first_split(pm_fileio *io, pm_arena *arena, char ***old, int *nold)
+{
+	pm_table   *t;
+	pm_scan    *scan;
+	const pm_split *sp;
+	pm_error	err;
+	pm_commit_change ch;
+	pm_commit_request req;
+	pm_data_file_meta *added;
+	pm_data_file_meta *deleted;
+	int64_t		sid = 0;
+
+	assert_int_equal(pm_table_open(pm_env_default(), io, TP, NULL, &t, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(t, NULL, &scan, &err), PM_OK);
+	assert_true(pm_scan_split_count(scan) > 0);
+	sp = pm_scan_get_split(scan, 0);
+	added = pm_arena_zalloc(arena, sizeof(*added) * (size_t) sp->nfiles);
+	deleted = pm_arena_zalloc(arena, sizeof(*deleted) * (size_t) sp->nfiles);
+	*old = calloc((size_t) sp->nfiles + 1, sizeof(char *));
+	*nold = sp->nfiles;
+	for (int i = 0; i < sp->nfiles; i++)
+	{
+		uint8_t    *data;
+		size_t		len;
+		char	   *path;
+
+		deleted[i] = *sp->files[i];
+		added[i] = *sp->files[i];
+		added[i].file_name = pm_arena_sprintf(arena, "data-compacted-%d-%s", i,
+											  sp->files[i]->file_name);
+		added[i].level = 5;
+		path = pm_arena_sprintf(arena, "%s/%s", sp->bucket_path, added[i].file_name);
+		assert_int_equal(pm_fileio_read_all(io, sp->files[i]->path, arena, 1 << 24, &data, &len,
+											&err), PM_OK);
+		assert_int_equal(io->write_new(io, path, data, len, &err), PM_OK);
+		(*old)[i] = strdup(sp->files[i]->path);
+	}
+	memset(&ch, 0, sizeof(ch));
+	ch.partition = sp->partition;
+	ch.partition_len = sp->partition_len;
+	ch.bucket = sp->bucket;
+	ch.total_buckets = sp->total_buckets;
+	ch.nadded = ch.ndeleted = sp->nfiles;
+	ch.added = added;
+	ch.deleted = deleted;
+	memset(&req, 0, sizeof(req));
+	req.commit_user = "compactor";
+	req.commit_identifier = 1;
+	req.commit_kind = "COMPACT";
+	req.schema = pm_table_schema(t);
+	req.nchanges = 1;
+	req.changes = &ch;
+	if (pm_table_commit(pm_env_default(), io, TP, &req, arena, &sid, &err) != PM_OK)
+		fail_msg("compact: %s", err.message);
+	pm_scan_free(scan);
+	pm_table_close(t);
+	return sid;
+}
+
+static bool
+exists(pm_fileio *io, const char *path)
+{
+	return io->exists(io, path);
+}
+
+static bool
+snapshot_exists(pm_fileio *io, int64_t id)
+{
+	char		path[256];
+
+	snprintf(path, sizeof(path), TP "/snapshot/snapshot-%lld", (long long) id);
+	return exists(io, path);
+}
+
+/* The text of a hint file, or "" */
+static const char *
+hint(pm_fileio *io, pm_arena *arena, const char *name)
+{
+	uint8_t    *data;
+	size_t		len;
+	pm_error	err;
+	char		path[256];
+
+	snprintf(path, sizeof(path), TP "/snapshot/%s", name);
+	if (pm_fileio_read_all(io, path, arena, 64, &data, &len, &err) != PM_OK)
+		return "";
+	return (const char *) data;
+}
+
+static pm_table *
+open_latest(pm_fileio *io)
+{
+	pm_table   *t;
+	pm_error	err;
+
+	assert_int_equal(pm_table_open(pm_env_default(), io, TP, NULL, &t, &err), PM_OK);
+	return t;
+}
+
+static pm_expire_options
+expire_opts(int retain_min, int retain_max, int64_t older_than)
+{
+	pm_expire_options o = {retain_min, retain_max, 50, older_than};
+
+	return o;
+}
+
+/*
+ * Snapshots 1-3 append, 4 compacts the first split (deleting files of
+ * snapshots 1-3), 5 appends. *old: the compacted-away files.
+ */
+static void
+build(pm_fileio *io, pm_arena *arena, char ***old, int *nold)
+{
+	create_table(io, arena);
+	assert_int_equal(write_commit(io, arena, 0, 30, 1), 1);
+	assert_int_equal(write_commit(io, arena, 30, 30, 2), 2);
+	assert_int_equal(write_commit(io, arena, 60, 30, 3), 3);
+	assert_int_equal(compact_first_split(io, arena, old, nold), 4);
+	assert_int_equal(write_commit(io, arena, 90, 30, 4), 5);
+}
+
+static void
+free_old(char **old, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(old[i]);
+	free(old);
+}
+
+/* ---- expiry --------------------------------------------------------------- */
+
+static void
+test_expire_deletes_unreferenced(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	char	  **old;
+	int			nold;
+	pm_table   *t;
+	pm_expire_options o;
+	int			expired;
+	int64_t		files;
+	int64_t		sum;
+	int64_t		sum_before;
+	pm_error	err;
+	pm_code		rc;
+	pm_snapshot *s1;
+	char		path[512];
+
+	build(io, arena, &old, &nold);
+	assert_int_equal(count_rows(io, 0, &sum_before, NULL), 120);
+	assert_int_equal(pm_snapshot_load(io, TP, 1, arena, &s1, &err), PM_OK);
+	for (int i = 0; i < nold; i++)
+		assert_true(exists(io, old[i]));
+
+	/* retain_max 2 but retain_min 10 (the default): Java refuses */
+	t = open_latest(io);
+	o = expire_opts(10, 2, INT64_MAX);
+	assert_int_equal(pm_snapshot_expire(t, &o, arena, &expired, &files, &err), PM_ERR_INVALID);
+
+	/* young snapshots are kept by older_than: nothing expires */
+	o = expire_opts(1, 100, 0);
+	assert_int_equal(pm_snapshot_expire(t, &o, arena, &expired, &files, &err), PM_OK);
+	assert_int_equal(expired, 0);
+	assert_true(snapshot_exists(io, 1));
+
+	/* retain_max 2: snapshots 1-3 go, whatever their age */
+	o = expire_opts(1, 2, 0);
+	assert_int_equal(pm_snapshot_expire(t, &o, arena, &expired, &files, &err), PM_OK);
+	assert_int_equal(expired, 3);
+	for (int64_t id = 1; id <= 3; id++)
+		assert_false(snapshot_exists(io, id));
+	assert_true(snapshot_exists(io, 4));
+	assert_true(snapshot_exists(io, 5));
+	assert_string_equal(hint(io, arena, "EARLIEST"), "4");
+	/* snapshot 4's delta deleted the compacted files: end = 4 is in (begin, end] */
+	for (int i = 0; i < nold; i++)
+		assert_false(exists(io, old[i]));
+	/* snapshot 1's manifest lists are gone */
+	snprintf(path, sizeof(path), TP "/manifest/%s", s1->delta_manifest_list);
+	assert_false(exists(io, path));
+	snprintf(path, sizeof(path), TP "/manifest/%s", s1->base_manifest_list);
+	assert_false(exists(io, path));
+	assert_true(files > nold);
+
+	/* the latest rows are intact; time travel to an expired snapshot refuses cleanly */
+	assert_int_equal(count_rows(io, 0, &sum, NULL), 120);
+	assert_int_equal(sum, sum_before);
+	assert_int_equal(count_rows(io, 4, &sum, NULL), 90);
+	assert_int_equal(count_rows(io, 2, &sum, &rc), -1);
+	assert_int_equal(rc, PM_ERR_NOT_FOUND);
+
+	/* retain_min keeps the rest: a second run expires nothing */
+	assert_int_equal(pm_snapshot_expire(t, &o, arena, &expired, &files, &err), PM_OK);
+	assert_int_equal(expired, 0);
+	pm_table_close(t);
+	free_old(old, nold);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/* A tag on snapshot 3 keeps the files it needs through expiry; deleting it frees them. */
+static void
+test_tag_protects_files(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	char	  **old;
+	int			nold;
+	pm_table   *t;
+	pm_expire_options o;
+	int			expired;
+	int64_t		files;
+	int64_t		tagged;
+	int64_t		sum;
+	bool		deleted;
+	pm_error	err;
+	pm_snapshot *s3;
+	pm_table_open_options to;
+	pm_table   *tt;
+	char		path[512];
+
+	build(io, arena, &old, &nold);
+	assert_int_equal(pm_snapshot_load(io, TP, 3, arena, &s3, &err), PM_OK);
+	assert_int_equal(pm_tag_create(io, TP, "t3", 3, arena, &tagged, &err), PM_OK);
+	assert_int_equal(tagged, 3);
+
+	t = open_latest(io);
+	o = expire_opts(1, 1, INT64_MAX);
+	assert_int_equal(pm_snapshot_expire(t, &o, arena, &expired, &files, &err), PM_OK);
+	assert_int_equal(expired, 4);
+	assert_string_equal(hint(io, arena, "EARLIEST"), "5");
+	/* the tag still needs the files snapshot 3 saw, and its manifest lists */
+	for (int i = 0; i < nold; i++)
+		assert_true(exists(io, old[i]));
+	snprintf(path, sizeof(path), TP "/manifest/%s", s3->base_manifest_list);
+	assert_true(exists(io, path));
+
+	/* reading the tag gives snapshot 3's rows */
+	memset(&to, 0, sizeof(to));
+	to.tag = "t3";
+	assert_int_equal(pm_table_open(pm_env_default(), io, TP, &to, &tt, &err), PM_OK);
+	assert_int_equal(pm_table_snapshot_id(tt), 3);
+	pm_table_close(tt);
+
+	/* a tag of an expired snapshot can be tagged again (from the tag) */
+	assert_int_equal(pm_tag_create(io, TP, "again", 3, arena, &tagged, &err), PM_OK);
+	assert_int_equal(tagged, 3);
+	/* deleting one of two tags of a snapshot deletes no data */
+	assert_int_equal(pm_tag_delete(t, "again", arena, &deleted, &files, &err), PM_OK);
+	assert_true(deleted);
+	assert_int_equal(files, 0);
+	for (int i = 0; i < nold; i++)
+		assert_true(exists(io, old[i]));
+
+	/* deleting the last tag of the expired snapshot removes what only it kept */
+	assert_int_equal(pm_tag_delete(t, "t3", arena, &deleted, &files, &err), PM_OK);
+	assert_true(deleted);
+	assert_true(files > 0);
+	for (int i = 0; i < nold; i++)
+		assert_false(exists(io, old[i]));
+	snprintf(path, sizeof(path), TP "/manifest/%s", s3->base_manifest_list);
+	assert_false(exists(io, path));
+	assert_int_equal(count_rows(io, 0, &sum, NULL), 120);
+
+	/* deleting a missing tag is not an error (as Java) */
+	assert_int_equal(pm_tag_delete(t, "t3", arena, &deleted, &files, &err), PM_OK);
+	assert_false(deleted);
+	pm_table_close(t);
+	free_old(old, nold);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/* ---- tags ----------------------------------------------------------------- */
+
+static void
+test_tags(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	char	  **old;
+	int			nold;
+	int64_t		tagged;
+	pm_error	err;
+	pm_tag	   *tags;
+	int			n;
+	uint8_t    *data;
+	size_t		len;
+	pm_snapshot *s3;
+	char	   *json;
+	size_t		jlen;
+
+	build(io, arena, &old, &nold);
+	/* latest by default; the file is the snapshot's JSON as Java writes it */
+	assert_int_equal(pm_tag_create(io, TP, "nightly", 0, arena, &tagged, &err), PM_OK);
+	assert_int_equal(tagged, 5);
+	assert_int_equal(pm_tag_create(io, TP, "three", 3, arena, &tagged, &err), PM_OK);
+	assert_int_equal(pm_fileio_read_all(io, TP "/tag/tag-three", arena, 1 << 20, &data, &len, &err),
+					 PM_OK);
+	assert_int_equal(pm_snapshot_load(io, TP, 3, arena, &s3, &err), PM_OK);
+	assert_int_equal(pm_snapshot_to_json(s3, arena, &json, &jlen, &err), PM_OK);
+	assert_int_equal(len, jlen);
+	assert_memory_equal(data, json, len);
+
+	/* errors */
+	assert_int_equal(pm_tag_create(io, TP, "three", 1, arena, &tagged, &err), PM_ERR_CONFLICT);
+	assert_string_equal(err.message, "Tag 'three' already exists.");
+	assert_int_equal(pm_tag_create(io, TP, "x", 42, arena, &tagged, &err), PM_ERR_NOT_FOUND);
+	assert_int_equal(pm_tag_create(io, TP, "  ", 1, arena, &tagged, &err), PM_ERR_INVALID);
+	assert_int_equal(pm_tag_create(io, TP, "../x", 1, arena, &tagged, &err), PM_ERR_INVALID);
+
+	/* rename */
+	assert_int_equal(pm_tag_rename(io, TP, "three", "drei", arena, &err), PM_OK);
+	assert_false(exists(io, TP "/tag/tag-three"));
+	assert_true(exists(io, TP "/tag/tag-drei"));
+	assert_int_equal(pm_tag_rename(io, TP, "three", "x", arena, &err), PM_ERR_NOT_FOUND);
+	assert_int_equal(pm_tag_rename(io, TP, "drei", "nightly", arena, &err), PM_ERR_CONFLICT);
+
+	/* listed by snapshot id */
+	assert_int_equal(pm_tag_list(io, TP, arena, &tags, &n, &err), PM_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(tags[0].name, "drei");
+	assert_int_equal(tags[0].snapshot->id, 3);
+	assert_string_equal(tags[1].name, "nightly");
+	assert_int_equal(tags[1].snapshot->id, 5);
+	free_old(old, nold);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/* ---- rollback ------------------------------------------------------------- */
+
+static void
+test_rollback(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	char	  **old;
+	int			nold;
+	int64_t		tagged;
+	int			removed;
+	int64_t		sum;
+	int64_t		latest;
+	pm_error	err;
+	pm_table   *t;
+	pm_expire_options o;
+	int			expired;
+	int64_t		files;
+
+	build(io, arena, &old, &nold);
+	assert_int_equal(pm_tag_create(io, TP, "t2", 2, arena, &tagged, &err), PM_OK);
+	assert_int_equal(pm_tag_create(io, TP, "t5", 5, arena, &tagged, &err), PM_OK);
+
+	assert_int_equal(pm_rollback_to_snapshot(io, TP, 42, arena, &removed, &err), PM_ERR_NOT_FOUND);
+	assert_string_equal(err.message, "Rollback snapshot '42' doesn't exist.");
+	assert_int_equal(pm_rollback_to_tag(io, TP, "nope", arena, &removed, &err), PM_ERR_NOT_FOUND);
+
+	/* to snapshot 3: 4 and 5 and the tag of 5 go; LATEST = 3 */
+	assert_int_equal(pm_rollback_to_snapshot(io, TP, 3, arena, &removed, &err), PM_OK);
+	assert_int_equal(removed, 2);
+	assert_false(snapshot_exists(io, 4));
+	assert_false(snapshot_exists(io, 5));
+	assert_false(exists(io, TP "/tag/tag-t5"));
+	assert_true(exists(io, TP "/tag/tag-t2"));
+	assert_string_equal(hint(io, arena, "LATEST"), "3");
+	assert_int_equal(pm_snapshot_latest_id(io, TP, arena, &latest, &err), PM_OK);
+	assert_int_equal(latest, 3);
+	assert_int_equal(count_rows(io, 0, &sum, NULL), 90);
+	/* the next commit continues at 4 */
+	assert_int_equal(write_commit(io, arena, 200, 3, 9), 4);
+
+	/* to a tag whose snapshot expired: the snapshot is written back from the tag */
+	t = open_latest(io);
+	o = expire_opts(1, 1, INT64_MAX);
+	assert_int_equal(pm_snapshot_expire(t, &o, arena, &expired, &files, &err), PM_OK);
+	assert_int_equal(expired, 3);
+	pm_table_close(t);
+	assert_false(snapshot_exists(io, 2));
+	assert_int_equal(pm_rollback_to_snapshot(io, TP, 2, arena, &removed, &err), PM_OK);
+	assert_true(snapshot_exists(io, 2));
+	assert_false(snapshot_exists(io, 4));
+	assert_string_equal(hint(io, arena, "EARLIEST"), "2");
+	assert_string_equal(hint(io, arena, "LATEST"), "2");
+	assert_int_equal(count_rows(io, 0, &sum, NULL), 60);
+	assert_int_equal(sum, 59 * 60 / 2);
+	free_old(old, nold);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/* ---- orphan files --------------------------------------------------------- */
+
+/* Files whose name contains "young" were modified now, the rest long ago. */
+static bool
+fake_stat(void *opaque, const char *path, int64_t *mtime, int64_t *size)
+{
+	*mtime = strstr(path, "young") != NULL ? 1000000 : 10;
+	*size = 7;
+	return true;
+}
+
+static void
+test_orphan_files(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	char	  **old;
+	int			nold;
+	pm_table   *t;
+	pm_orphan_options o = {1000, true, fake_stat, NULL};
+	pm_orphan_file *files;
+	int			n;
+	int64_t		sum;
+	pm_error	err;
+	pm_name_set *found = pm_name_set_create(arena);
+	char	   *s3_base;
+	char	   *s3_delta;
+	static const char *const orphans[] = {
+		TP "/dt=2026-12-01/bucket-0/data-killed-writer.parquet",
+		TP "/dt=__DEFAULT_PARTITION__/bucket-0/.data-x.parquet.123.0.tmp",
+		TP "/manifest/manifest-never-published-0",
+		TP "/snapshot/.snapshot-9.4242.0.tmp",
+		TP "/index/index-lost-0",
+	};
+	static const char *const kept[] = {
+		TP "/dt=2026-12-01/bucket-0/data-young.parquet",	/* too young */
+		TP "/snapshot/snapshot-x",	/* a snapshot- name: never touched */
+		TP "/schema/.schema-1.tmp", /* not a directory Java cleans */
+		TP "/other/data-x.parquet",
+	};
+
+	build(io, arena, &old, &nold);
+	{
+		pm_snapshot *s3;
+
+		assert_int_equal(pm_snapshot_load(io, TP, 3, arena, &s3, &err), PM_OK);
+		s3_base = pm_arena_sprintf(arena, TP "/manifest/%s", s3->base_manifest_list);
+		s3_delta = pm_arena_sprintf(arena, TP "/manifest/%s", s3->delta_manifest_list);
+	}
+	for (size_t i = 0; i < sizeof(orphans) / sizeof(orphans[0]); i++)
+		assert_int_equal(pm_memory_fileio_add(io, orphans[i], "orphan!", 7, &err), PM_OK);
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		assert_int_equal(pm_memory_fileio_add(io, kept[i], "kept!!!", 7, &err), PM_OK);
+
+	t = open_latest(io);
+	/* dry run: reported, nothing deleted */
+	assert_int_equal(pm_orphan_files_clean(t, &o, arena, &files, &n, &err), PM_OK);
+	assert_int_equal(n, (int) (sizeof(orphans) / sizeof(orphans[0])));
+	for (int i = 0; i < n; i++)
+		assert_true(pm_name_set_add_str(found, files[i].path));
+	for (size_t i = 0; i < sizeof(orphans) / sizeof(orphans[0]); i++)
+	{
+		assert_true(pm_name_set_contains_str(found, orphans[i]));
+		assert_true(exists(io, orphans[i]));
+	}
+
+	/* expired snapshots' files kept by a tag are used */
+	{
+		int64_t		tagged;
+		pm_expire_options eo = expire_opts(1, 1, INT64_MAX);
+		int			expired;
+		int64_t		nfiles;
+
+		assert_int_equal(pm_tag_create(io, TP, "t3", 3, arena, &tagged, &err), PM_OK);
+		assert_int_equal(pm_snapshot_expire(t, &eo, arena, &expired, &nfiles, &err), PM_OK);
+		assert_int_equal(expired, 4);
+		assert_int_equal(pm_orphan_files_clean(t, &o, arena, &files, &n, &err), PM_OK);
+		assert_int_equal(n, (int) (sizeof(orphans) / sizeof(orphans[0])));
+	}
+	/*
+	 * The tag file lost (no clean-up): the manifest lists only it used are
+	 * orphans; the data files it kept are not, as in Java: the manifests of
+	 * snapshot 5 still name them (ADD and DELETE entries count alike).
+	 */
+	assert_int_equal(io->remove(io, TP "/tag/tag-t3", &err), PM_OK);
+	assert_int_equal(pm_orphan_files_clean(t, &o, arena, &files, &n, &err), PM_OK);
+	assert_int_equal(n, (int) (sizeof(orphans) / sizeof(orphans[0])) + 2);
+	found = pm_name_set_create(arena);
+	for (int i = 0; i < n; i++)
+		assert_true(pm_name_set_add_str(found, files[i].path));
+	assert_true(pm_name_set_contains_str(found, s3_base));
+	assert_true(pm_name_set_contains_str(found, s3_delta));
+
+	/* for real */
+	o.dry_run = false;
+	assert_int_equal(pm_orphan_files_clean(t, &o, arena, &files, &n, &err), PM_OK);
+	assert_int_equal(n, (int) (sizeof(orphans) / sizeof(orphans[0])) + 2);
+	for (size_t i = 0; i < sizeof(orphans) / sizeof(orphans[0]); i++)
+		assert_false(exists(io, orphans[i]));
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		assert_true(exists(io, kept[i]));
+	for (int i = 0; i < nold; i++)
+		assert_true(exists(io, old[i]));
+	assert_false(exists(io, s3_base));
+	assert_int_equal(count_rows(io, 0, &sum, NULL), 120);
+	/* nothing left */
+	assert_int_equal(pm_orphan_files_clean(t, &o, arena, &files, &n, &err), PM_OK);
+	assert_int_equal(n, 0);
+
+	/* a manifest that cannot be read stops the clean before anything is deleted */
+	assert_int_equal(pm_memory_fileio_add(io, TP "/dt=2026-12-01/bucket-0/data-late.parquet",
+										  "orphan!", 7, &err), PM_OK);
+	{
+		pm_snapshot *s5;
+		char		path[512];
+
+		assert_int_equal(pm_snapshot_load(io, TP, 5, arena, &s5, &err), PM_OK);
+		snprintf(path, sizeof(path), TP "/manifest/%s", s5->delta_manifest_list);
+		assert_int_equal(pm_memory_fileio_add(io, path, "garbage", 7, &err), PM_OK);
+	}
+	assert_int_not_equal(pm_orphan_files_clean(t, &o, arena, &files, &n, &err), PM_OK);
+	assert_true(exists(io, TP "/dt=2026-12-01/bucket-0/data-late.parquet"));
+	pm_table_close(t);
+	free_old(old, nold);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+static void
+test_duration(void **state)
+{
+	int64_t		ms;
+	pm_error	err;
+
+	assert_int_equal(pm_parse_duration_millis("k", "1 h", &ms, &err), PM_OK);
+	assert_int_equal(ms, 3600000);
+	assert_int_equal(pm_parse_duration_millis("k", "30min", &ms, &err), PM_OK);
+	assert_int_equal(ms, 1800000);
+	assert_int_equal(pm_parse_duration_millis("k", "2 DAYS", &ms, &err), PM_OK);
+	assert_int_equal(ms, 2 * 86400000LL);
+	assert_int_equal(pm_parse_duration_millis("k", "250", &ms, &err), PM_OK);
+	assert_int_equal(ms, 250);
+	assert_int_equal(pm_parse_duration_millis("k", "1 week", &ms, &err), PM_ERR_INVALID);
+	assert_int_equal(pm_parse_duration_millis("k", "h", &ms, &err), PM_ERR_INVALID);
+	assert_int_equal(pm_parse_duration_millis("k", "99999999999999999999 d", &ms, &err),
+					 PM_ERR_INVALID);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_expire_deletes_unreferenced),
+		cmocka_unit_test(test_tag_protects_files),
+		cmocka_unit_test(test_tags),
+		cmocka_unit_test(test_rollback),
+		cmocka_unit_test(test_orphan_files),
+		cmocka_unit_test(test_duration),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

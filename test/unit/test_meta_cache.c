@@ -1,0 +1,368 @@
+/*-------------------------------------------------------------------------
+ * test_meta_cache.c
+ *	  The metadata cache (common/meta_cache.h): byte budget and LRU
+ *	  eviction, keys by path and size, off at budget 0; and through the
+ *	  table layer on corpus tables copied into an in-memory FileIO: a second
+ *	  plan and read of the same snapshot hits (manifest lists, manifests,
+ *	  footers) and reads fewer bytes, with the same result; a data file
+ *	  rewritten under its name with another size is read anew, never with
+ *	  the footer cached for the old bytes.
+ *-------------------------------------------------------------------------
+ */
+#define _XOPEN_SOURCE 700
+#include "unit.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/meta_cache.h"
+#include "io/fileio.h"
+#include "io/memory_fileio.h"
+#include "table/table.h"
+
+static pm_meta_bytes
+bytes_of(const char *s)
+{
+	pm_meta_bytes b;
+
+	b.data = (const uint8_t *) s;
+	b.len = strlen(s) + 1;
+	return b;
+}
+
+/* The cached string under (path, size), copied into arena; NULL on a miss. */
+static const char *
+fetch_string(pm_arena *arena, const char *path, int64_t size)
+{
+	pm_meta_bytes *b = pm_meta_cache_fetch(PM_META_PARQUET_FOOTER, path, size, arena,
+										   pm_meta_bytes_flatten);
+
+	return b != NULL ? (const char *) b->data : NULL;
+}
+
+static void
+store_string(const char *path, int64_t size, const char *s)
+{
+	pm_meta_bytes b = bytes_of(s);
+
+	pm_meta_cache_store(PM_META_PARQUET_FOOTER, path, size, &b, pm_meta_bytes_flatten);
+}
+
+static void
+test_budget_and_lru(void **state)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_meta_cache_stats st;
+	char		value[1000];
+	char		path[32];
+	size_t		one;
+
+	(void) state;
+	memset(value, 'v', sizeof(value) - 1);
+	value[sizeof(value) - 1] = 0;
+	pm_meta_cache_set_budget(1 << 20);
+	store_string("/t/a", 1, value);
+	pm_meta_cache_get_stats(&st);
+	assert_int_equal(st.entries, 1);
+	one = st.bytes;
+	assert_true(one > sizeof(value) && one < sizeof(value) + 512);
+
+	/* room for three entries: the fourth evicts the least recently used */
+	pm_meta_cache_set_budget(one * 3 + one / 2);
+	store_string("/t/b", 1, value);
+	store_string("/t/c", 1, value);
+	assert_non_null(fetch_string(arena, "/t/a", 1));	/* a is now newest */
+	store_string("/t/d", 1, value);
+	pm_meta_cache_get_stats(&st);
+	assert_int_equal(st.entries, 3);
+	assert_true(st.bytes <= st.budget);
+	assert_int_equal(st.evictions, 1);
+	assert_null(fetch_string(arena, "/t/b", 1));
+	assert_string_equal(fetch_string(arena, "/t/a", 1), value);
+	assert_non_null(fetch_string(arena, "/t/c", 1));
+	assert_non_null(fetch_string(arena, "/t/d", 1));
+
+	/* shrinking the budget evicts down to it */
+	pm_meta_cache_set_budget(one + one / 2);
+	pm_meta_cache_get_stats(&st);
+	assert_int_equal(st.entries, 1);
+	assert_true(st.bytes <= one + one / 2);
+
+	/* a value larger than the whole budget is not cached, nothing is evicted */
+	{
+		char	   *big = malloc(4 * sizeof(value));
+
+		memset(big, 'x', 4 * sizeof(value) - 1);
+		big[4 * sizeof(value) - 1] = 0;
+		store_string("/t/big", 1, big);
+		free(big);
+	}
+	pm_meta_cache_get_stats(&st);
+	assert_int_equal(st.entries, 1);
+	assert_null(fetch_string(arena, "/t/big", 1));
+
+	/* many entries: the hash table grows, every one is found */
+	pm_meta_cache_set_budget(64 << 20);
+	for (int i = 0; i < 2000; i++)
+	{
+		snprintf(path, sizeof(path), "/t/many-%d", i);
+		store_string(path, i, path);
+	}
+	for (int i = 0; i < 2000; i++)
+	{
+		snprintf(path, sizeof(path), "/t/many-%d", i);
+		assert_string_equal(fetch_string(arena, path, i), path);
+	}
+	pm_meta_cache_set_budget(0);
+	pm_arena_destroy(arena);
+}
+
+static void
+test_key_is_path_and_size(void **state)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_meta_cache_stats before,
+				after;
+
+	(void) state;
+	pm_meta_cache_set_budget(1 << 20);
+	store_string("/t/x", 100, "old");
+	assert_string_equal(fetch_string(arena, "/t/x", 100), "old");
+	/* the same name with another size (deleted and written again) misses */
+	assert_null(fetch_string(arena, "/t/x", 101));
+	assert_null(fetch_string(arena, "/t/x2", 100));
+	store_string("/t/x", 101, "new");
+	assert_string_equal(fetch_string(arena, "/t/x", 101), "new");
+	assert_string_equal(fetch_string(arena, "/t/x", 100), "old");
+	/* storing the same key again replaces the value */
+	store_string("/t/x", 100, "older");
+	assert_string_equal(fetch_string(arena, "/t/x", 100), "older");
+
+	/* budget 0: off, empty, lookups not even counted */
+	pm_meta_cache_set_budget(0);
+	pm_meta_cache_get_stats(&before);
+	assert_int_equal(before.entries, 0);
+	assert_int_equal(before.bytes, 0);
+	store_string("/t/x", 100, "old");
+	assert_null(fetch_string(arena, "/t/x", 100));
+	pm_meta_cache_get_stats(&after);
+	assert_int_equal(after.entries, 0);
+	assert_int_equal(after.misses, before.misses);
+	assert_int_equal(after.hits, before.hits);
+	pm_arena_destroy(arena);
+}
+
+/* ---- through the table layer -------------------------------------------- */
+
+static pm_fileio *tree_io;
+
+static int
+add_file(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	FILE	   *f;
+	uint8_t    *buf;
+	size_t		n;
+	pm_error	err;
+
+	(void) ftw;
+	if (type != FTW_F)
+		return 0;
+	buf = malloc((size_t) sb->st_size + 1);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	n = fread(buf, 1, (size_t) sb->st_size, f);
+	fclose(f);
+	assert_int_equal(n, (size_t) sb->st_size);
+	assert_int_equal(pm_memory_fileio_add(tree_io, path, buf, n, &err), PM_OK);
+	free(buf);
+	return 0;
+}
+
+/* The corpus table rel copied into a memory FileIO; its path in *dir. */
+static pm_fileio *
+load_table(const char *rel, char **dir)
+{
+	unit_require_corpus();
+	*dir = strdup(unit_corpus_path(rel));
+	tree_io = pm_memory_fileio_create(pm_env_default());
+	assert_int_equal(nftw(*dir, add_file, 16, FTW_PHYS), 0);
+	return tree_io;
+}
+
+/* Rows of every field of the latest snapshot, and a checksum of the batches' null counts. */
+typedef struct read_result
+{
+	int64_t		rows;
+	int64_t		nonnull;
+	int64_t		manifests_read;
+	int			reads;			/* FileIO reads the plan and read took */
+	int64_t		hits;
+	int64_t		misses;
+} read_result;
+
+static read_result
+plan_and_read(pm_fileio *io, const char *dir)
+{
+	read_result r = {0};
+	pm_table   *t;
+	pm_scan    *scan;
+	pm_scan_reader *reader;
+	pm_batch   *b;
+	pm_error	err;
+	int			fields[64];
+	int			nfields;
+	int			reads_before = pm_memory_fileio_read_count(io);
+	pm_meta_cache_stats before,
+				after;
+
+	pm_meta_cache_get_stats(&before);
+	pm_error_clear(&err);
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &t, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(t, NULL, &scan, &err), PM_OK);
+	r.manifests_read = pm_scan_get_stats(scan)->manifests_read;
+	nfields = pm_table_schema(t)->row_type->nfields;
+	assert_true(nfields <= 64);
+	for (int i = 0; i < nfields; i++)
+		fields[i] = i;
+	assert_int_equal(pm_scan_reader_open(scan, fields, nfields, &reader, &err), PM_OK);
+	while (pm_scan_reader_next(reader, &b, &err) == PM_OK && b != NULL)
+	{
+		r.rows += b->nrows;
+		for (int c = 0; c < b->ncols; c++)
+			for (int64_t i = 0; i < b->nrows; i++)
+				r.nonnull += !pm_vector_is_null(&b->cols[c], i);
+	}
+	assert_int_equal(err.code, PM_OK);
+	pm_scan_reader_close(reader);
+	pm_scan_free(scan);
+	pm_table_close(t);
+	pm_meta_cache_get_stats(&after);
+	r.reads = pm_memory_fileio_read_count(io) - reads_before;
+	r.hits = after.hits - before.hits;
+	r.misses = after.misses - before.misses;
+	return r;
+}
+
+static void
+check_second_read_hits(const char *rel)
+{
+	char	   *dir;
+	pm_fileio  *io = load_table(rel, &dir);
+	read_result off,
+				first,
+				second;
+
+	pm_meta_cache_set_budget(0);
+	off = plan_and_read(io, dir);
+	assert_true(off.rows > 0);
+	assert_int_equal(off.hits + off.misses, 0);
+
+	pm_meta_cache_set_budget(8 << 20);
+	first = plan_and_read(io, dir);
+	second = plan_and_read(io, dir);
+	/* the first read fills the cache: list(s), manifest(s), one footer per file */
+	assert_int_equal(first.hits, 0);
+	assert_true(first.misses >= 3);
+	assert_int_equal(second.misses, 0);
+	/* (fewer hits than misses before when manifests are ORC: their tails are not looked up) */
+	assert_true(second.hits >= 3 && second.hits <= first.misses);
+	assert_true(second.reads < first.reads);
+	assert_int_equal(first.reads, off.reads);
+	/* same answers with the cache off, filling it and hitting it */
+	assert_int_equal(first.rows, off.rows);
+	assert_int_equal(second.rows, off.rows);
+	assert_int_equal(first.nonnull, off.nonnull);
+	assert_int_equal(second.nonnull, off.nonnull);
+	assert_int_equal(second.manifests_read, off.manifests_read);
+	pm_meta_cache_set_budget(0);
+	pm_memory_fileio_destroy(io);
+	free(dir);
+}
+
+static void
+test_table_hits_parquet(void **state)
+{
+	(void) state;
+	check_second_read_hits("tables/parquet/append_table_with_alter_table.db/append_table_with_alter_table");
+}
+
+static void
+test_table_hits_orc(void **state)
+{
+	(void) state;
+	check_second_read_hits("tables/orc/multi_partition_append_table.db/multi_partition_append_table");
+}
+
+/*
+ * A data file replaced under its name by another file of the table (another
+ * size): read through a warm cache, the answer is what a cold read of the
+ * new bytes gives, not the old footer applied to new bytes.
+ */
+static void
+check_rewritten_file(const char *rel, const char *victim, const char *donor)
+{
+	char	   *dir;
+	pm_fileio  *io = load_table(rel, &dir);
+	char		vpath[4096],
+				dpath[4096];
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	uint8_t    *data;
+	size_t		len;
+	pm_error	err;
+	read_result warm,
+				cold,
+				before;
+
+	snprintf(vpath, sizeof(vpath), "%s/%s", dir, victim);
+	snprintf(dpath, sizeof(dpath), "%s/%s", dir, donor);
+	pm_meta_cache_set_budget(8 << 20);
+	before = plan_and_read(io, dir);
+	assert_int_equal(pm_fileio_read_all(io, dpath, arena, 1 << 20, &data, &len, &err), PM_OK);
+	assert_int_equal(pm_memory_fileio_add(io, vpath, data, len, &err), PM_OK);
+	warm = plan_and_read(io, dir);
+	assert_true(warm.hits > 0);
+	assert_true(warm.misses >= 1);	/* the rewritten file's footer */
+	pm_meta_cache_set_budget(0);
+	cold = plan_and_read(io, dir);
+	assert_int_equal(warm.rows, cold.rows);
+	assert_int_equal(warm.nonnull, cold.nonnull);
+	assert_true(cold.rows != before.rows || cold.nonnull != before.nonnull);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+	free(dir);
+}
+
+static void
+test_rewritten_parquet_file(void **state)
+{
+	(void) state;
+	check_rewritten_file("tables/parquet/parquet_append_table.db/parquet_append_table",
+						 "bucket-0/data-9ea62f34-1dca-49c1-bf7a-d37303d8fb76-1.parquet",
+						 "bucket-0/data-9ea62f34-1dca-49c1-bf7a-d37303d8fb76-0.parquet");
+}
+
+static void
+test_rewritten_orc_file(void **state)
+{
+	(void) state;
+	check_rewritten_file("tables/orc/multi_partition_append_table.db/multi_partition_append_table",
+						 "f1=10/f2=0/bucket-0/data-0074785c-ead5-47e4-b2a9-92ee261b13ca-0.orc",
+						 "f1=10/f2=0/bucket-0/data-1c547e5f-48b2-4917-a996-71d306377661-0.orc");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_budget_and_lru),
+		cmocka_unit_test(test_key_is_path_and_size),
+		cmocka_unit_test(test_table_hits_parquet),
+		cmocka_unit_test(test_table_hits_orc),
+		cmocka_unit_test(test_rewritten_parquet_file),
+		cmocka_unit_test(test_rewritten_orc_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

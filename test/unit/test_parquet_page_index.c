@@ -1,0 +1,546 @@
+/*-------------------------------------------------------------------------
+ * test_parquet_page_index.c
+ *	  Page pruning and row selections in the Parquet reader: files written
+ *	  by our writer with small pages (different page boundaries per
+ *	  column, a dictionary-encoded column, NULLs, several row groups) read
+ *	  with a page filter and with row selections; every row returned must
+ *	  be the row at its position, every matching row must come back, and
+ *	  pages must be skipped. A Java-written corpus file checks the
+ *	  truncated ColumnIndex bounds of parquet-mr.
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/format_reader.h"
+#include "format/format_writer.h"
+#include "format/parquet/parquet_metadata.h"
+#include "format/parquet/parquet_page_index.h"
+#include "index/index_rows.h"
+#include "io/memory_fileio.h"
+#include "row/data_type.h"
+
+#define NROWS	50000
+#define PATH	"/p/pages.parquet"
+
+/* k: row (sorted); v: scattered, NULL every 10th; s: distinct strings; c: 5 values (dictionary) */
+static int32_t
+v_of(int64_t row)
+{
+	return (int32_t) ((row * 7919) % 1000);
+}
+
+static void
+s_of(int64_t row, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "s-%07lld-%s", (long long) row, row % 3 == 0 ? "long-tail-text" : "x");
+}
+
+static void
+c_of(int64_t row, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "cat%d", (int) (row % 5));
+}
+
+static const pm_type *
+schema(pm_arena *a)
+{
+	const pm_type *t;
+	pm_error	err;
+
+	pm_error_clear(&err);
+	if (pm_data_type_parse("ROW<k BIGINT NOT NULL, v INT, s STRING, c STRING>", a, &t, &err) != PM_OK)
+		fail_msg("type: %s", err.message);
+	return t;
+}
+
+static void
+write_rows(pm_fileio *io, const pm_type *t, int64_t nrows, int64_t page_bytes, const char *codec)
+{
+	pm_format_write_options o;
+	pm_format_writer *w;
+	pm_format_write_result res;
+	pm_error	err;
+	pm_arena   *a = pm_arena_create(pm_env_default());
+
+	memset(&o, 0, sizeof(o));
+	o.schema = t;
+	o.compression = codec;
+	o.zstd_level = 1;
+	o.row_group_bytes = 256 * 1024;
+	o.page_bytes = page_bytes;
+	o.dictionary = true;
+	pm_error_clear(&err);
+	if (pm_format_writer_open(PM_FORMAT_PARQUET, pm_env_default(), io, PATH, &o, &w, &err) != PM_OK)
+		fail_msg("open: %s", err.message);
+	for (int64_t from = 0; from < nrows; from += 5000)
+	{
+		pm_arena   *ba = pm_arena_create(pm_env_default());
+		pm_batch	b;
+		int64_t		n = nrows - from < 5000 ? nrows - from : 5000;
+
+		memset(&b, 0, sizeof(b));
+		b.nrows = n;
+		b.ncols = 4;
+		b.cols = pm_arena_zalloc(ba, sizeof(pm_vector) * 4);
+		for (int c = 0; c < 4; c++)
+		{
+			assert_true(pm_vector_init(&b.cols[c], t->fields[c].type, n, c == 1, ba));
+			b.cols[c].length = n;
+		}
+		for (int c = 2; c < 4; c++)
+		{
+			int64_t		cap = 0;
+
+			for (int64_t i = 0; i < n; i++)
+			{
+				char		buf[64];
+
+				if (c == 2)
+					s_of(from + i, buf, sizeof(buf));
+				else
+					c_of(from + i, buf, sizeof(buf));
+				assert_true(pm_vector_append_data(&b.cols[c], &cap, buf, strlen(buf), ba));
+				b.cols[c].offsets[i + 1] = (int32_t) b.cols[c].data_size;
+			}
+		}
+		for (int64_t i = 0; i < n; i++)
+		{
+			PM_VEC_VALUES(&b.cols[0], int64_t)[i] = from + i;
+			PM_VEC_VALUES(&b.cols[1], int32_t)[i] = v_of(from + i);
+			b.cols[1].nulls[i] = (from + i) % 10 == 0;
+		}
+		if (pm_format_writer_write(w, &b, &err) != PM_OK)
+			fail_msg("write: %s", err.message);
+		pm_arena_destroy(ba);
+	}
+	if (pm_format_writer_finish(w, a, &res, &err) != PM_OK)
+		fail_msg("finish: %s", err.message);
+	pm_arena_destroy(a);
+}
+
+static void
+write_file(pm_fileio *io, const pm_type *t)
+{
+	write_rows(io, t, NROWS, 2048, "zstd");
+}
+
+/* Filter: column col (BIGINT or INT) may hold a value in [lo, hi]. */
+typedef struct range_filter
+{
+	int			col;
+	int64_t		lo;
+	int64_t		hi;
+	int			calls;
+} range_filter;
+
+static bool
+may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+{
+	range_filter *f = ctx;
+	const pm_field_range *r = &ranges[f->col];
+
+	(void) nrows;
+	f->calls++;
+	assert_true(f->col < nranges);
+	if (!r->known)
+		return true;
+	if (r->null_count >= 0 && r->null_count == r->row_count)
+		return false;			/* only NULLs: no value in range */
+	if (!r->has_min_max)
+		return true;
+	return !(r->max.u.i64 < f->lo || r->min.u.i64 > f->hi);
+}
+
+static bool
+keep_all(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+{
+	(void) ctx;
+	(void) ranges;
+	(void) nranges;
+	(void) nrows;
+	return true;
+}
+
+typedef struct read_result
+{
+	int64_t		rows;			/* rows returned */
+	int64_t		matching;		/* of them, in the filter's range */
+	int64_t		pages_total;
+	int64_t		pages_skipped;
+	int64_t		last_pos;
+} read_result;
+
+/* Read the file; check every returned row against its position. */
+static read_result
+read_file(pm_fileio *io, const pm_type *t, pm_part_filter_fn part, pm_part_filter_fn page,
+		  range_filter *ctx, const pm_row_selection *sel)
+{
+	pm_format_read_options ro;
+	pm_format_reader *r;
+	pm_batch   *b;
+	pm_error	err;
+	read_result res;
+
+	memset(&res, 0, sizeof(res));
+	res.last_pos = -1;
+	memset(&ro, 0, sizeof(ro));
+	ro.schema = t;
+	ro.batch_size = 1000;
+	ro.part_filter = part;
+	ro.part_filter_ctx = ctx;
+	ro.page_filter = page;
+	ro.row_selection = sel;
+	ro.pages_total = &res.pages_total;
+	ro.pages_skipped = &res.pages_skipped;
+	pm_error_clear(&err);
+	if (pm_format_reader_open(PM_FORMAT_PARQUET, pm_env_default(), io, PATH, &ro, &r, &err) != PM_OK)
+		fail_msg("reader open: %s", err.message);
+	for (;;)
+	{
+		if (pm_format_reader_next(r, &b, &err) != PM_OK)
+			fail_msg("reader next: %s", err.message);
+		if (b == NULL)
+			break;
+		assert_int_equal(b->ncols, 4);
+		assert_true(b->first_row > res.last_pos);
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			int64_t		pos = b->first_row + i;
+			char		want[64];
+			int32_t		len;
+			const uint8_t *got;
+
+			assert_int_equal(PM_VEC_VALUES(&b->cols[0], int64_t)[i], pos);
+			if (pos % 10 == 0)
+				assert_true(pm_vector_is_null(&b->cols[1], i));
+			else
+			{
+				assert_false(pm_vector_is_null(&b->cols[1], i));
+				assert_int_equal(PM_VEC_VALUES(&b->cols[1], int32_t)[i], v_of(pos));
+			}
+			s_of(pos, want, sizeof(want));
+			got = pm_vector_bytes(&b->cols[2], i, &len);
+			assert_int_equal(len, (int32_t) strlen(want));
+			assert_memory_equal(got, want, (size_t) len);
+			c_of(pos, want, sizeof(want));
+			got = pm_vector_bytes(&b->cols[3], i, &len);
+			assert_int_equal(len, (int32_t) strlen(want));
+			assert_memory_equal(got, want, (size_t) len);
+			if (ctx != NULL)
+			{
+				int64_t		x = ctx->col == 0 ? pos : v_of(pos);
+
+				if (!(ctx->col == 1 && pos % 10 == 0) && x >= ctx->lo && x <= ctx->hi)
+					res.matching++;
+			}
+		}
+		res.rows += b->nrows;
+		res.last_pos = b->first_row + b->nrows - 1;
+	}
+	pm_format_reader_close(r);
+	return res;
+}
+
+static pm_fileio *
+fixture(pm_arena *a, const pm_type **t)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+
+	*t = schema(a);
+	write_file(io, *t);
+	return io;
+}
+
+/* A 1% range of the sorted column: only the pages around it are read. */
+static void
+test_sorted_range(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	const pm_type *t;
+	pm_fileio  *io = fixture(a, &t);
+	range_filter f = {0, 20000, 20499, 0};
+	read_result res;
+
+	(void) state;
+	res = read_file(io, t, may_match, may_match, &f, NULL);
+	assert_int_equal(res.matching, 500);
+	assert_true(res.rows >= 500);
+	assert_true(res.rows < 3000);
+	assert_true(res.pages_total > 100);
+	assert_true(res.pages_skipped > res.pages_total * 9 / 10);
+	/* without the page filter: the row groups around the range, whole */
+	f.calls = 0;
+	res = read_file(io, t, may_match, NULL, &f, NULL);
+	assert_int_equal(res.matching, 500);
+	assert_true(res.rows >= 5000);
+	assert_int_equal(res.pages_total, 0);
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
+/* Ranges at the start, the end, and across row groups; nothing; everything. */
+static void
+test_range_edges(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	const pm_type *t;
+	pm_fileio  *io = fixture(a, &t);
+	static const int64_t cases[][2] = {
+		{0, 0}, {NROWS - 1, NROWS - 1}, {0, 5}, {NROWS - 3, NROWS + 10},
+		{12345, 31234}, {-5, -1}, {NROWS, NROWS + 5}, {0, NROWS}
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		range_filter f = {0, cases[i][0], cases[i][1], 0};
+		int64_t		lo = cases[i][0] < 0 ? 0 : cases[i][0];
+		int64_t		hi = cases[i][1] >= NROWS ? NROWS - 1 : cases[i][1];
+		read_result res = read_file(io, t, may_match, may_match, &f, NULL);
+
+		assert_int_equal(res.matching, hi >= lo ? hi - lo + 1 : 0);
+		if (hi < lo)
+			assert_int_equal(res.rows, 0);
+	}
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
+/* Unsorted column: pages by their own min/max; nothing matching is lost. */
+static void
+test_unsorted_column(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	const pm_type *t;
+	pm_fileio  *io = fixture(a, &t);
+	range_filter f = {1, 500, 500, 0};
+	range_filter none = {1, 5000, 6000, 0};
+	read_result res;
+	int64_t		want = 0;
+
+	(void) state;
+	for (int64_t r = 0; r < NROWS; r++)
+		want += r % 10 != 0 && v_of(r) == 500;
+	res = read_file(io, t, may_match, may_match, &f, NULL);
+	assert_int_equal(res.matching, want);
+	res = read_file(io, t, may_match, may_match, &none, NULL);
+	assert_int_equal(res.rows, 0);
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
+/* A page filter that keeps everything returns every row, in order. */
+static void
+test_keep_all(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	const pm_type *t;
+	pm_fileio  *io = fixture(a, &t);
+	read_result res;
+
+	(void) state;
+	res = read_file(io, t, keep_all, keep_all, NULL, NULL);
+	assert_int_equal(res.rows, NROWS);
+	assert_int_equal(res.last_pos, NROWS - 1);
+	assert_true(res.pages_total > 100);
+	assert_int_equal(res.pages_skipped, 0);
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
+/* Row selections (a file index's rows) without and with a page filter. */
+static void
+test_row_selection(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	const pm_type *t;
+	pm_fileio  *io = fixture(a, &t);
+	static const int64_t start[] = {0, 5, 12345, 20000, 49990};
+	static const int64_t end[] = {1, 6, 12400, 40000, 50000};
+	pm_row_selection sel = {5, start, end};
+	pm_row_selection empty = {0, start, end};
+	range_filter f = {0, 30000, 30009, 0};
+	read_result res;
+
+	(void) state;
+	res = read_file(io, t, NULL, NULL, NULL, &sel);
+	assert_int_equal(res.rows, 1 + 1 + 55 + 20000 + 10);
+	assert_true(res.pages_skipped > 0);
+	res = read_file(io, t, NULL, NULL, NULL, &empty);
+	assert_int_equal(res.rows, 0);
+	/* intersected with the page filter's ranges */
+	res = read_file(io, t, may_match, may_match, &f, &sel);
+	assert_int_equal(res.matching, 10);
+	assert_true(res.rows < 2000);
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
+/*
+ * Java's file (parquet-mr 1.15): the ColumnIndex max of _KEY_f0 is its
+ * 64-byte prefix incremented; a page range built from it must still hold
+ * the full 104-byte value, so the row is read.
+ */
+static void
+test_java_truncated_bounds(void **state)
+{
+	const char *dir = unit_corpus_path("tables/parquet/pk_09.db");
+	char		cmd[1024];
+	char		path[1024] = {0};
+	FILE	   *p;
+	pm_fileio  *io;
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	const pm_type *t;
+	pm_format_read_options ro;
+	pm_format_reader *r;
+	pm_batch   *b;
+	pm_error	err;
+	int64_t		rows = 0,
+				total = 0,
+				skipped = 0;
+	bool		found = false;
+
+	(void) state;
+	snprintf(cmd, sizeof(cmd), "ls %s/pk_09/*/bucket-*/data-0f3a001e-*-0.parquet 2>/dev/null",
+			 dir);
+	p = popen(cmd, "r");
+	if (p != NULL)
+	{
+		if (fgets(path, sizeof(path), p) != NULL)
+			path[strcspn(path, "\n")] = '\0';
+		pclose(p);
+	}
+	if (path[0] == '\0')
+	{
+		pm_arena_destroy(a);
+		unit_missing_input("corpus pk_09 data file data-0f3a001e-...-0.parquet");
+		return;
+	}
+	io = pm_local_fileio_create(pm_env_default());
+	pm_error_clear(&err);
+	assert_int_equal(pm_data_type_parse("ROW<_KEY_f0 STRING NOT NULL>", a, &t, &err), PM_OK);
+	memset(&ro, 0, sizeof(ro));
+	ro.schema = t;
+	ro.part_filter = keep_all;
+	ro.page_filter = keep_all;
+	ro.pages_total = &total;
+	ro.pages_skipped = &skipped;
+	if (pm_format_reader_open(PM_FORMAT_PARQUET, pm_env_default(), io, path, &ro, &r, &err) != PM_OK)
+		fail_msg("open %s: %s", path, err.message);
+	while (pm_format_reader_next(r, &b, &err) == PM_OK && b != NULL)
+	{
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			int32_t		len;
+			const uint8_t *v = pm_vector_bytes(&b->cols[0], i, &len);
+
+			found |= len == 104 && memcmp(v, "Two roads", 9) == 0;
+		}
+		rows += b->nrows;
+	}
+	assert_int_equal(err.code, PM_OK);
+	assert_int_equal(rows, pm_format_reader_row_count(r));
+	assert_true(found);
+	assert_true(total > 0);		/* Java wrote an OffsetIndex, and it was read */
+	assert_int_equal(skipped, 0);
+	pm_format_reader_close(r);
+	pm_local_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
+/*
+ * A small uncompressed file of many pages (the fuzz seed
+ * test/fuzz/corpus/parquet/seed_page_index; written to
+ * $PM_PAGE_INDEX_KEEP/seed_page_index when set): rows 300..309 read
+ * through its page index alone.
+ */
+static void
+test_small_file(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	const pm_type *t = schema(a);
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	range_filter f = {0, 300, 309, 0};
+	read_result res;
+	const char *keep = getenv("PM_PAGE_INDEX_KEEP");
+
+	(void) state;
+	write_rows(io, t, 600, 256, "none");
+	res = read_file(io, t, may_match, may_match, &f, NULL);
+	assert_int_equal(res.matching, 10);
+	assert_true(res.rows < 100);
+	assert_true(res.pages_skipped > 0);
+	if (keep != NULL)
+	{
+		char		out[512];
+		uint8_t    *data;
+		size_t		len;
+		pm_error	err;
+		FILE	   *fp;
+
+		assert_int_equal(pm_fileio_read_all(io, PATH, a, (size_t) 1 << 20, &data, &len, &err), PM_OK);
+		snprintf(out, sizeof(out), "%s/seed_page_index", keep);
+		fp = fopen(out, "wb");
+		assert_non_null(fp);
+		assert_int_equal(fwrite(data, 1, len, fp), len);
+		fclose(fp);
+	}
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
+/* A file index's row bitmap as ranges: gaps below max_gap merged, rows past the file dropped. */
+static void
+test_index_rows(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	roaring_bitmap_t *b = roaring_bitmap_create();
+	const pm_row_selection *sel;
+	static const uint32_t rows[] = {5, 6, 7, 2000, 2001, 2100, 9999, 10000, 12000};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		roaring_bitmap_add(b, rows[i]);
+	assert_true(pm_index_rows_selection(b, 10000, 64, a, &sel));
+	assert_non_null(sel);
+	assert_int_equal(sel->n, 4);
+	assert_int_equal(sel->start[0], 5);
+	assert_int_equal(sel->end[0], 8);
+	assert_int_equal(sel->start[1], 2000);
+	assert_int_equal(sel->end[1], 2002);
+	assert_int_equal(sel->start[2], 2100);
+	assert_int_equal(sel->end[2], 2101);
+	assert_int_equal(sel->start[3], 9999);
+	assert_int_equal(sel->end[3], 10000);
+	/* a wider gap merges the first three */
+	assert_true(pm_index_rows_selection(b, 10000, 2100, a, &sel));
+	assert_int_equal(sel->n, 2);
+	assert_int_equal(sel->end[0], 2101);
+	/* every row: no selection */
+	roaring_bitmap_add_range(b, 0, 10000);
+	assert_true(pm_index_rows_selection(b, 10000, 64, a, &sel));
+	assert_null(sel);
+	roaring_bitmap_free(b);
+	pm_arena_destroy(a);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sorted_range),
+		cmocka_unit_test(test_range_edges),
+		cmocka_unit_test(test_unsorted_column),
+		cmocka_unit_test(test_keep_all),
+		cmocka_unit_test(test_row_selection),
+		cmocka_unit_test(test_java_truncated_bounds),
+		cmocka_unit_test(test_small_file),
+		cmocka_unit_test(test_index_rows),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,601 @@
+/*-------------------------------------------------------------------------
+ * test_pk_write.c
+ *	  Writing primary-key tables (lsm/merge_tree_writer.c, write_buffer.c,
+ *	  kv_file_writer.c through table/table_write.c) on the memory FileIO,
+ *	  read back through our own merge-on-read (pm_table_read): records of
+ *	  one key merged at flush, sequence numbers above the bucket's max,
+ *	  -D rows, a small write-buffer-size flushing several level-0 files,
+ *	  partial-update and aggregation, the file metas (level 0, min/max key,
+ *	  sequence range, key stats), and the refusals.
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/env.h"
+#include "io/fileio.h"
+#include "io/memory_fileio.h"
+#include "lsm/table_read.h"
+#include "row/binary_row.h"
+#include "table/split.h"
+#include "table/table.h"
+#include "table/table_write.h"
+
+#define MAXID 512
+
+/* id INT NOT NULL (primary key), name STRING, v BIGINT, w BIGINT */
+static pm_schema *
+make_schema(pm_arena *arena, int nopt, const char **keys, const char **vals)
+{
+	pm_schema  *s = pm_arena_zalloc(arena, sizeof(*s));
+	pm_field   *f = pm_arena_zalloc(arena, sizeof(pm_field) * 4);
+	static const char *pk[] = {"id"};
+
+	f[0] = (pm_field) {0, "id", pm_type_new(arena, PM_TYPE_INT, false), NULL};
+	f[1] = (pm_field) {0, "name", pm_type_new(arena, PM_TYPE_VARCHAR, true), NULL};
+	f[2] = (pm_field) {0, "v", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
+	f[3] = (pm_field) {0, "w", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
+	s->row_type = pm_type_new_row(arena, f, 4, false);
+	s->nprimary_keys = 1;
+	s->primary_keys = pk;
+	s->noptions = nopt;
+	s->option_keys = keys;
+	s->option_values = vals;
+	return s;
+}
+
+/* A row: id, name ("n<v>" or NULL), v, w (INT64_MIN = NULL). */
+typedef struct trow
+{
+	int			id;
+	bool		has_name;
+	int64_t		v;
+	int64_t		w;
+} trow;
+
+static pm_batch *
+make_batch(pm_arena *arena, const pm_type *row, const trow *rows, int n)
+{
+	pm_batch   *b = pm_arena_zalloc(arena, sizeof(*b));
+	int64_t		cap = 0;
+
+	b->nrows = n;
+	b->ncols = 4;
+	b->cols = pm_arena_zalloc(arena, sizeof(pm_vector) * 4);
+	for (int c = 0; c < 4; c++)
+	{
+		assert_true(pm_vector_init(&b->cols[c], row->fields[c].type, n, true, arena));
+		b->cols[c].length = n;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		char		name[32];
+
+		PM_VEC_VALUES(&b->cols[0], int32_t)[i] = rows[i].id;
+		if (rows[i].has_name)
+		{
+			snprintf(name, sizeof(name), "n%lld", (long long) rows[i].v);
+			assert_true(pm_vector_append_data(&b->cols[1], &cap, name, (int64_t) strlen(name), arena));
+		}
+		else
+			b->cols[1].nulls[i] = 1;
+		b->cols[1].offsets[i + 1] = (int32_t) b->cols[1].data_size;
+		if (rows[i].v == INT64_MIN)
+			b->cols[2].nulls[i] = 1;
+		else
+			PM_VEC_VALUES(&b->cols[2], int64_t)[i] = rows[i].v;
+		if (rows[i].w == INT64_MIN)
+			b->cols[3].nulls[i] = 1;
+		else
+			PM_VEC_VALUES(&b->cols[3], int64_t)[i] = rows[i].w;
+	}
+	return b;
+}
+
+/* What a read gives: per id, present and the values. */
+typedef struct result
+{
+	bool		present[MAXID];
+	bool		name_null[MAXID];
+	int64_t		v[MAXID];		/* INT64_MIN = NULL */
+	int64_t		w[MAXID];
+	int			nrows;
+} result;
+
+static void
+read_all(pm_fileio *io, const char *path, result *r)
+{
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_table_read *rd;
+	pm_batch   *b;
+	pm_error	err;
+	int			fields[4] = {0, 1, 2, 3};
+
+	memset(r, 0, sizeof(*r));
+	if (pm_table_open(pm_env_default(), io, path, NULL, &table, &err) != PM_OK)
+		fail_msg("open %s: %s", path, err.message);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+	if (pm_table_read_open(scan, fields, 4, &rd, &err) != PM_OK)
+		fail_msg("read: %s", err.message);
+	for (;;)
+	{
+		if (pm_table_read_next(rd, &b, &err) != PM_OK)
+			fail_msg("next: %s", err.message);
+		if (b == NULL)
+			break;
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			int			id = PM_VEC_VALUES(&b->cols[0], int32_t)[i];
+
+			assert_true(id >= 0 && id < MAXID);
+			assert_false(r->present[id]);
+			r->present[id] = true;
+			r->name_null[id] = pm_vector_is_null(&b->cols[1], i);
+			r->v[id] = pm_vector_is_null(&b->cols[2], i) ? INT64_MIN : PM_VEC_VALUES(&b->cols[2], int64_t)[i];
+			r->w[id] = pm_vector_is_null(&b->cols[3], i) ? INT64_MIN : PM_VEC_VALUES(&b->cols[3], int64_t)[i];
+			if (!r->name_null[id])
+			{
+				int32_t		len;
+				const uint8_t *p = pm_vector_bytes(&b->cols[1], i, &len);
+				char		want[32];
+
+				snprintf(want, sizeof(want), "n%lld", (long long) r->v[id]);
+				assert_int_equal(len, (int32_t) strlen(want));
+				assert_memory_equal(p, want, (size_t) len);
+			}
+			r->nrows++;
+		}
+	}
+	pm_table_read_close(rd);
+	pm_scan_free(scan);
+	pm_table_close(table);
+}
+
+static pm_table_writer *
+open_writer(pm_fileio *io, const char *dir)
+{
+	pm_table_writer *w;
+	pm_error	err;
+
+	if (pm_table_writer_open(pm_env_default(), io, dir, "pk-user", &w, &err) != PM_OK)
+		fail_msg("writer: %s", err.message);
+	return w;
+}
+
+static void
+write_kinds(pm_table_writer *w, pm_arena *arena, const trow *rows, const uint8_t *kinds, int n)
+{
+	pm_error	err;
+	pm_batch   *b = make_batch(arena, pm_table_writer_schema(w)->row_type, rows, n);
+
+	if (pm_table_writer_write(w, b, kinds, &err) != PM_OK)
+		fail_msg("write: %s", err.message);
+}
+
+static void
+commit(pm_table_writer *w, int64_t ident, int64_t want_sid)
+{
+	pm_error	err;
+	int64_t		sid;
+
+	if (pm_table_writer_commit(w, ident, &sid, &err) != PM_OK)
+		fail_msg("commit: %s", err.message);
+	assert_int_equal(sid, want_sid);
+}
+
+/*
+ * Deduplicate, 2 buckets: 300 keys written twice in one commit (the
+ * second value wins), 50 of them deleted; then a second commit updates
+ * 100 keys. File metas checked.
+ */
+static void
+test_dedup(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/dedup";
+	static const char *keys[] = {"bucket"};
+	static const char *vals[] = {"2"};
+	pm_schema  *s = make_schema(arena, 1, keys, vals);
+	pm_table_writer *w;
+	pm_error	err;
+	trow		rows[700];
+	uint8_t		kinds[700];
+	int			n = 0;
+	result		r;
+	pm_table   *table;
+	pm_scan    *scan;
+	int64_t		max_seq[2] = {-1, -1};
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	w = open_writer(io, dir);
+	/* descending ids first, so the buffer has to sort */
+	for (int i = 299; i >= 0; i--)
+	{
+		rows[n] = (trow) {i, true, i, i % 5 == 0 ? INT64_MIN : -i};
+		kinds[n++] = PM_ROW_INSERT;
+	}
+	for (int i = 0; i < 300; i++)
+	{
+		rows[n] = (trow) {i, i % 3 != 0, 1000 + i, 7};
+		kinds[n++] = PM_ROW_UPDATE_AFTER;
+	}
+	for (int i = 0; i < 50; i++)
+	{
+		rows[n] = (trow) {i * 6, false, INT64_MIN, INT64_MIN};
+		kinds[n++] = PM_ROW_DELETE;
+	}
+	write_kinds(w, arena, rows, kinds, 400);
+	write_kinds(w, arena, rows + 400, kinds + 400, n - 400);
+	commit(w, 1, 1);
+	pm_table_writer_close(w);
+
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 250);
+	for (int i = 0; i < 300; i++)
+	{
+		assert_int_equal(r.present[i], i % 6 != 0);
+		if (i % 6 != 0)
+		{
+			assert_int_equal(r.v[i], 1000 + i);
+			assert_int_equal(r.w[i], 7);
+			assert_int_equal(r.name_null[i], i % 3 == 0);
+		}
+	}
+
+	/* one level-0 file per bucket, one row per key (-D kept), sorted keys */
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+	assert_int_equal(pm_scan_split_count(scan), 2);
+	{
+		int64_t		total = 0,
+					deletes = 0;
+
+		for (int i = 0; i < 2; i++)
+		{
+			const pm_split *sp = pm_scan_get_split(scan, i);
+			const pm_data_file_meta *m;
+			pm_value	kmin,
+						kmax;
+			pm_arena   *a = pm_arena_create(pm_env_default());
+			const pm_type *kt;
+			pm_field	kf = {0, "_KEY_id", pm_type_new(a, PM_TYPE_INT, false), NULL};
+
+			assert_int_equal(sp->nfiles, 1);
+			assert_int_equal(sp->total_buckets, 2);
+			m = sp->files[0];
+			assert_int_equal(m->level, 0);
+			assert_int_equal(m->file_source, 0);
+			assert_true(strncmp(m->file_name, "data-", 5) == 0);
+			total += m->row_count;
+			deletes += m->delete_row_count;
+			/* 650 records numbered 0..649 over both buckets */
+			assert_true(m->min_sequence_number >= 0 && m->max_sequence_number <= 649);
+			max_seq[sp->bucket] = m->max_sequence_number;
+			kt = pm_type_new_row(a, &kf, 1, false);
+			assert_int_equal(pm_binary_row_decode_serialized(m->min_key, (size_t) m->min_key_len, kt, &kmin, &err), PM_OK);
+			assert_int_equal(pm_binary_row_decode_serialized(m->max_key, (size_t) m->max_key_len, kt, &kmax, &err), PM_OK);
+			assert_true(kmin.u.i64 <= 1 && kmax.u.i64 >= 298);
+			/* key stats: min/max of _KEY_id equal the keys */
+			{
+				pm_value	smin,
+							smax;
+
+				assert_int_equal(pm_binary_row_decode_serialized(m->key_stats.min_values, (size_t) m->key_stats.min_values_len, kt, &smin, &err), PM_OK);
+				assert_int_equal(pm_binary_row_decode_serialized(m->key_stats.max_values, (size_t) m->key_stats.max_values_len, kt, &smax, &err), PM_OK);
+				assert_int_equal(smin.u.i64, kmin.u.i64);
+				assert_int_equal(smax.u.i64, kmax.u.i64);
+				assert_int_equal(m->key_stats.nnull_counts, 1);
+			}
+			pm_arena_destroy(a);
+		}
+		assert_int_equal(total, 300);
+		assert_int_equal(deletes, 50);
+	}
+	pm_scan_free(scan);
+	pm_table_close(table);
+
+	/* second commit: sequence numbers continue above each bucket's max */
+	w = open_writer(io, dir);
+	n = 0;
+	for (int i = 0; i < 100; i++)
+	{
+		rows[n] = (trow) {i * 3, true, 5000 + i, INT64_MIN};
+		kinds[n++] = PM_ROW_INSERT;
+	}
+	write_kinds(w, arena, rows, kinds, n);
+	commit(w, 2, 2);
+	pm_table_writer_close(w);
+	read_all(io, dir, &r);
+	for (int i = 0; i < 300; i++)
+	{
+		if (i % 3 == 0 && i / 3 < 100)
+		{
+			assert_true(r.present[i]);
+			assert_int_equal(r.v[i], 5000 + i / 3);
+			assert_int_equal(r.w[i], INT64_MIN);
+		}
+		else
+			assert_int_equal(r.present[i], i % 6 != 0);
+	}
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+	for (int i = 0; i < pm_scan_split_count(scan); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(scan, i);
+
+		assert_int_equal(sp->nfiles, 2);
+		for (int f = 0; f < 2; f++)
+			if (sp->files[f]->min_sequence_number > max_seq[sp->bucket])
+				assert_int_equal(sp->files[f]->min_sequence_number, max_seq[sp->bucket] + 1);
+	}
+	pm_scan_free(scan);
+	pm_table_close(table);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/* A tiny write-buffer-size: several level-0 files per bucket, same rows. */
+static void
+test_small_buffer(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/small";
+	static const char *keys[] = {"bucket", "write-buffer-size"};
+	static const char *vals[] = {"1", "64 kb"};
+	pm_schema  *s = make_schema(arena, 2, keys, vals);
+	pm_table_writer *w;
+	pm_error	err;
+	trow		rows[MAXID];
+	result		r;
+	pm_table   *table;
+	pm_scan    *scan;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	w = open_writer(io, dir);
+	for (int round = 0; round < 20; round++)
+	{
+		for (int i = 0; i < MAXID; i++)
+			rows[i] = (trow) {(i * 7 + round) % MAXID, true, round * 10000 + (i * 7 + round) % MAXID, round};
+		write_kinds(w, arena, rows, NULL, MAXID);
+	}
+	commit(w, 1, 1);
+	pm_table_writer_close(w);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, MAXID);
+	for (int i = 0; i < MAXID; i++)
+	{
+		assert_int_equal(r.v[i], 19 * 10000 + i);
+		assert_int_equal(r.w[i], 19);
+	}
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+	assert_true(pm_scan_get_split(scan, 0)->nfiles > 2);
+	pm_scan_free(scan);
+	pm_table_close(table);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/* partial-update: column subsets merge; aggregation: sum and max. */
+static void
+test_partial_update_and_aggregation(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *pkeys[] = {"bucket", "merge-engine"};
+	static const char *pvals[] = {"2", "partial-update"};
+	static const char *akeys[] = {"bucket", "merge-engine", "fields.v.aggregate-function",
+	"fields.w.aggregate-function"};
+	static const char *avals[] = {"3", "aggregation", "sum", "max"};
+	pm_table_writer *w;
+	pm_error	err;
+	trow		rows[200];
+	uint8_t		kinds[200];
+	result		r;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/pu",
+									 make_schema(arena, 2, pkeys, pvals), &err), PM_OK);
+	w = open_writer(io, "/mem/wh/db.db/pu");
+	for (int i = 0; i < 100; i++)
+	{
+		rows[i] = (trow) {i, false, i, INT64_MIN};	/* v only */
+		rows[100 + i] = (trow) {i, false, INT64_MIN, -i};	/* w only */
+	}
+	write_kinds(w, arena, rows, NULL, 200);
+	/* DELETE is refused before anything is written */
+	assert_int_equal(pm_table_writer_accepts(w, PM_ROW_DELETE, &err), PM_ERR_UNSUPPORTED);
+	assert_int_equal(pm_table_writer_accepts(w, PM_ROW_UPDATE_AFTER, &err), PM_OK);
+	kinds[0] = PM_ROW_DELETE;
+	assert_int_equal(pm_table_writer_write(w, make_batch(arena, pm_table_writer_schema(w)->row_type, rows, 1), kinds, &err),
+					 PM_ERR_UNSUPPORTED);
+	commit(w, 1, 1);
+	pm_table_writer_close(w);
+	read_all(io, "/mem/wh/db.db/pu", &r);
+	assert_int_equal(r.nrows, 100);
+	for (int i = 0; i < 100; i++)
+	{
+		assert_int_equal(r.v[i], i);
+		assert_int_equal(r.w[i], -i);
+	}
+
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/agg",
+									 make_schema(arena, 4, akeys, avals), &err), PM_OK);
+	for (int c = 0; c < 2; c++)
+	{
+		w = open_writer(io, "/mem/wh/db.db/agg");
+		for (int i = 0; i < 200; i++)
+		{
+			rows[i] = (trow) {i % 50, false, i, i % 7 == 0 ? INT64_MIN : i * (c + 1)};
+			kinds[i] = PM_ROW_INSERT;
+		}
+		write_kinds(w, arena, rows, kinds, 200);
+		/* max cannot retract */
+		assert_int_equal(pm_table_writer_accepts(w, PM_ROW_UPDATE_BEFORE, &err), PM_ERR_UNSUPPORTED);
+		assert_true(strstr(err.message, "max") != NULL);
+		commit(w, c + 1, c + 1);
+		pm_table_writer_close(w);
+	}
+	read_all(io, "/mem/wh/db.db/agg", &r);
+	assert_int_equal(r.nrows, 50);
+	for (int k = 0; k < 50; k++)
+	{
+		int64_t		sum = 0,
+					max = INT64_MIN;
+
+		for (int c = 0; c < 2; c++)
+			for (int i = k; i < 200; i += 50)
+			{
+				sum += i;
+				if (i % 7 != 0 && i * (c + 1) > max)
+					max = i * (c + 1);
+			}
+		assert_int_equal(r.v[k], sum);
+		assert_int_equal(r.w[k], max);
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+static void
+expect_refused(pm_fileio *io, pm_arena *arena, const char *name, int nopt, const char **keys,
+			   const char **vals, bool partitioned, const char *msg)
+{
+	char		dir[128];
+	pm_schema  *s = make_schema(arena, nopt, keys, vals);
+	pm_table_writer *w;
+	pm_error	err;
+
+	if (partitioned)
+	{
+		static const char *pks[] = {"name"};
+
+		s->npartition_keys = 1;
+		s->partition_keys = pks;
+	}
+	snprintf(dir, sizeof(dir), "/mem/wh/db.db/%s", name);
+	if (pm_table_create(pm_env_default(), io, dir, s, &err) != PM_OK)
+		fail_msg("create %s: %s", name, err.message);
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, dir, "u", &w, &err),
+					 PM_ERR_UNSUPPORTED);
+	if (strstr(err.message, msg) == NULL)
+		fail_msg("%s: \"%s\" lacks \"%s\"", name, err.message, msg);
+}
+
+static void
+test_refusals(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *k1[] = {"bucket"};
+	static const char *dyn[] = {"-1"};
+	static const char *kfr[] = {"bucket", "merge-engine"};
+	static const char *vfr[] = {"2", "first-row"};
+	static const char *kdv[] = {"bucket", "deletion-vectors.enabled"};
+	static const char *vdv[] = {"2", "true"};
+	static const char *kcl[] = {"bucket", "changelog-producer"};
+	static const char *vcl[] = {"2", "lookup"};
+	static const char *kdesc[] = {"bucket", "sequence.field", "sequence.field.sort-order"};
+	static const char *vdesc[] = {"2", "w", "descending"};
+	static const char *two[] = {"2"};
+	static const char *kid[] = {"bucket", "ignore-delete"};
+	static const char *vid[] = {"2", "true"};
+	pm_table_writer *w;
+	pm_error	err;
+
+	(void) state;
+	expect_refused(io, arena, "nobucket", 0, NULL, NULL, false, "dynamic");
+	expect_refused(io, arena, "dynamic", 1, k1, dyn, false, "bucket = -1");
+	expect_refused(io, arena, "firstrow", 2, kfr, vfr, false, "first-row");
+	expect_refused(io, arena, "dv", 2, kdv, vdv, false, "deletion-vectors");
+	expect_refused(io, arena, "changelog", 2, kcl, vcl, false, "changelog-producer");
+	expect_refused(io, arena, "desc", 3, kdesc, vdesc, false, "descending");
+	expect_refused(io, arena, "crosspart", 1, k1, two, true, "cross-partition");
+
+	/* deduplicate takes every kind; ignore-delete drops -U/-D silently */
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/ign",
+									 make_schema(arena, 2, kid, vid), &err), PM_OK);
+	w = open_writer(io, "/mem/wh/db.db/ign");
+	for (int k = PM_ROW_INSERT; k <= PM_ROW_DELETE; k++)
+		assert_int_equal(pm_table_writer_accepts(w, (pm_row_kind) k, &err), PM_OK);
+	{
+		trow		rows[2] = {{1, true, 1, 1}, {1, false, INT64_MIN, INT64_MIN}};
+		uint8_t		kinds[2] = {PM_ROW_INSERT, PM_ROW_DELETE};
+		result		r;
+
+		write_kinds(w, arena, rows, kinds, 2);
+		{
+			/* TableWriteImpl.checkNullability: also for a -D row */
+			pm_batch   *nb = make_batch(arena, pm_table_writer_schema(w)->row_type, rows, 2);
+
+			nb->cols[0].nulls[1] = 1;
+			assert_int_equal(pm_table_writer_write(w, nb, kinds, &err), PM_ERR_INVALID);
+			assert_non_null(strstr(err.message, "Cannot write null to non-null column(id)"));
+		}
+		commit(w, 1, 1);
+		pm_table_writer_close(w);
+		read_all(io, "/mem/wh/db.db/ign", &r);
+		assert_int_equal(r.nrows, 1);
+		assert_int_equal(r.v[1], 1);
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/* sequence.field: the larger w wins whatever the order of writing. */
+static void
+test_sequence_field(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *keys[] = {"bucket", "sequence.field"};
+	static const char *vals[] = {"2", "w"};
+	pm_table_writer *w;
+	pm_error	err;
+	trow		rows[300];
+	result		r;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/seq",
+									 make_schema(arena, 2, keys, vals), &err), PM_OK);
+	w = open_writer(io, "/mem/wh/db.db/seq");
+	for (int i = 0; i < 100; i++)
+	{
+		rows[i] = (trow) {i, true, 1, 50};
+		rows[100 + i] = (trow) {i, true, 2, i % 2 ? 100 : 10};
+		rows[200 + i] = (trow) {i, true, 3, 40};
+	}
+	write_kinds(w, arena, rows, NULL, 300);
+	commit(w, 1, 1);
+	pm_table_writer_close(w);
+	read_all(io, "/mem/wh/db.db/seq", &r);
+	assert_int_equal(r.nrows, 100);
+	for (int i = 0; i < 100; i++)
+	{
+		assert_int_equal(r.w[i], i % 2 ? 100 : 50);
+		assert_int_equal(r.v[i], i % 2 ? 2 : 1);
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dedup),
+		cmocka_unit_test(test_small_buffer),
+		cmocka_unit_test(test_partial_update_and_aggregation),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_sequence_field),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

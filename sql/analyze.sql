@@ -4,7 +4,7 @@
 -- (also for joins with Postgres tables).
 \set SHOW_CONTEXT never
 SELECT current_setting('data_directory') || '/paimon_analyze_test' AS wh \gset
-SELECT 'rm -rf ' || :'wh' AS rm_wh \gset
+SELECT 'cat > /dev/null; rm -rf ' || :'wh' AS rm_wh \gset
 COPY (SELECT 1) TO PROGRAM :'rm_wh';
 CREATE SERVER an FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 SELECT paimon_create_database('an', 'db');

@@ -118,6 +118,21 @@ SELECT * FROM table_files(:'tp');
 SELECT count(*), sum(id) FROM ev;
 SELECT count(*) FROM paimon_remove_orphan_files('ev');
 
+-- the SQLSTATEs: duplicate tag, missing tag / snapshot, bad argument, bad name, NULL
+\set VERBOSITY sqlstate
+SELECT paimon_create_tag('ev', 'first');
+SELECT paimon_create_tag('ev', 'x', 99);
+SELECT paimon_rename_tag('ev', 'nope', 'x');
+SELECT paimon_rollback('ev', '99');
+SELECT paimon_rollback('ev', 'nope');
+SELECT paimon_expire_snapshots('ev', retain_max => 1, retain_min => 2);
+SELECT paimon_expire_snapshots('ev', max_deletes => 0);
+SELECT count(*) FROM paimon_remove_orphan_files('ev', older_than => now() + interval '1 day');
+SELECT paimon_delete_tag('ev', '..');
+SELECT paimon_rollback('ev', NULL);
+SELECT paimon_create_tag(NULL, 'x');
+\set VERBOSITY default
+
 -- errors: not a foreign table, not a paimon_fdw one, privileges
 SELECT paimon_expire_snapshots('orphans');
 CREATE FOREIGN DATA WRAPPER other_fdw;

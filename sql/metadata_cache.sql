@@ -30,8 +30,9 @@ BEGIN
 END $$;
 
 -- a fresh backend: planning read the metadata (misses, not shown), the
--- executor finds it cached: 2 manifest lists and 2 manifests are hits, the
--- footer of the one data file left after pruning is a miss
+-- executor finds it cached: the snapshot, 2 schemas (the table's columns
+-- evolved), 2 manifest lists and 2 manifests are hits, the footer of the one
+-- data file left after pruning is a miss
 SELECT * FROM cache_line('SELECT * FROM mc.append_table_with_alter_table WHERE k = 16');
 -- again: nothing is read twice
 SELECT * FROM cache_line('SELECT * FROM mc.append_table_with_alter_table WHERE k = 16');
@@ -59,7 +60,7 @@ SET paimon_fdw.metadata_cache_size = '64MB';
 
 -- a commit is seen by the next statement, the warm cache notwithstanding
 SELECT current_setting('data_directory') || '/paimon_cache_test' AS wh \gset
-SELECT 'rm -rf ' || :'wh' AS rm_wh \gset
+SELECT 'cat > /dev/null; rm -rf ' || :'wh' AS rm_wh \gset
 COPY (SELECT 1) TO PROGRAM :'rm_wh';
 CREATE SERVER mc_wr FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 SELECT paimon_create_database('mc_wr', 'db');

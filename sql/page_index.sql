@@ -93,6 +93,14 @@ SELECT pg_same('SELECT * FROM pg.pg_parquet WHERE cat = ''a''');
 -- the unsorted column: its pages span every value, nothing pruned
 SELECT pg_parts('SELECT * FROM pg.pg_parquet WHERE u = 777');
 SELECT pg_same('SELECT * FROM pg.pg_parquet WHERE u = 777');
+-- late materialization: the filter's columns are decoded first, the others only
+-- for the rows it keeps (no Pages line: the unsorted column prunes no page)
+SELECT pg_same('SELECT * FROM pg.pg_parquet WHERE u BETWEEN 100 AND 120');
+SELECT id, u, s FROM pg.pg_parquet WHERE u IN (3, 19999) ORDER BY id;
+SELECT pg_same('SELECT * FROM pg.pg_parquet WHERE u < 5 OR n IS NULL AND u > 19990');
+SELECT pg_same('SELECT s, n FROM pg.pg_parquet WHERE u % 1000 = 7 AND u >= 19000');
+SELECT pg_same('SELECT * FROM pg.pg_parquet WHERE s > ''k19990'' AND cat <> ''a''');
+SELECT pg_same('SELECT count(*), max(s) FROM pg.pg_parquet WHERE u > 19900');
 -- nothing matches: no page read
 SELECT pg_parts('SELECT * FROM pg.pg_parquet WHERE id < 0');
 SELECT pg_same('SELECT * FROM pg.pg_parquet WHERE id < 0');

@@ -71,9 +71,10 @@ COMMIT;
 SELECT count(*) FROM users WHERE id = 2;
 
 -- ROLLBACK and an ERROR leave no snapshot and no files, also when the write
--- buffer was flushed to level-0 files before the end (a small write-buffer-size)
+-- buffer was flushed to level-0 files before the end (a small write-buffer-size
+-- that does not spill to local files)
 SELECT paimon_create_table('wpk', 'db', 'small_buf', 'id BIGINT, v STRING, n INT',
-  primary_key => ARRAY['id'], options => '{"bucket": "2", "write-buffer-size": "64kb"}',
+  primary_key => ARRAY['id'], options => '{"bucket": "2", "write-buffer-size": "64kb", "write-buffer-spillable": "false"}',
   foreign_table => 'small_buf');
 INSERT INTO small_buf SELECT g, 'v' || g, g FROM generate_series(1, 20000) g;
 SELECT * FROM pk_files(:'wh' || '/db.db/small_buf') \gset before_

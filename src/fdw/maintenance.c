@@ -226,12 +226,12 @@ paimon_create_tag(PG_FUNCTION_ARGS)
 	int64_t		tagged;
 	pm_error	err;
 
+	maint_begin(&mc, fcinfo);
 	if (!PG_ARGISNULL(2) && snapshot_id < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("snapshot_id must be at least 1")));
 	pmfdw_check_name("tag", name);
-	maint_begin(&mc, fcinfo);
 	pm_error_clear(&err);
 	if (pm_tag_create(mc.io, mc.opts.table_path, name, snapshot_id, mc.arena, &tagged,
 					  &err) != PM_OK)
@@ -250,8 +250,8 @@ paimon_delete_tag(PG_FUNCTION_ARGS)
 	int64_t		files;
 	pm_error	err;
 
-	pmfdw_check_name("tag", name);
 	maint_begin(&mc, fcinfo);
+	pmfdw_check_name("tag", name);
 	maint_open_table(&mc);
 	pm_error_clear(&err);
 	if (pm_tag_delete(mc.table, name, mc.arena, &deleted, &files, &err) != PM_OK)
@@ -273,9 +273,9 @@ paimon_rename_tag(PG_FUNCTION_ARGS)
 	char	   *new_name = required_text(fcinfo, 2, "new tag name");
 	pm_error	err;
 
+	maint_begin(&mc, fcinfo);
 	pmfdw_check_name("tag", name);
 	pmfdw_check_name("tag", new_name);
-	maint_begin(&mc, fcinfo);
 	pm_error_clear(&err);
 	if (pm_tag_rename(mc.io, mc.opts.table_path, name, new_name, mc.arena, &err) != PM_OK)
 		maint_error(&err);
@@ -300,9 +300,9 @@ paimon_rollback(PG_FUNCTION_ARGS)
 
 	for (const char *p = target; *p; p++)
 		digits &= *p >= '0' && *p <= '9';
+	maint_begin(&mc, fcinfo);
 	if (!digits)
 		pmfdw_check_name("tag", target);
-	maint_begin(&mc, fcinfo);
 	pm_error_clear(&err);
 	if (digits)
 	{
@@ -355,6 +355,7 @@ paimon_remove_orphan_files(PG_FUNCTION_ARGS)
 	int64		now = now_millis();
 
 	InitMaterializedSRF(fcinfo, 0);
+	maint_begin(&mc, fcinfo);
 	memset(&o, 0, sizeof(o));
 	o.older_than_millis = PG_ARGISNULL(1) ? now - 24 * 3600 * 1000 :
 		timestamptz_to_millis(PG_GETARG_TIMESTAMPTZ(1));
@@ -365,7 +366,6 @@ paimon_remove_orphan_files(PG_FUNCTION_ARGS)
 				 errdetail("Files being written for a commit that has not landed yet would be removed.")));
 	o.dry_run = !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
 	o.stat = stat_file;
-	maint_begin(&mc, fcinfo);
 	maint_open_table(&mc);
 	pm_error_clear(&err);
 	if (pm_orphan_files_clean(mc.table, &o, mc.arena, &files, &nfiles, &err) != PM_OK)

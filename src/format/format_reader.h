@@ -55,6 +55,14 @@ typedef bool (*pm_part_filter_fn) (void *ctx, const pm_field_range *ranges, int 
 								   int64_t nrows);
 
 /*
+ * Late materialization: sel[i] = 1 where row i of batch may match, else 0
+ * (an exact filter: rows it rejects are dropped). Only the columns the
+ * reader was told the filter reads are filled in batch.
+ */
+typedef pm_code (*pm_row_filter_fn) (void *ctx, const pm_batch *batch, uint8_t *sel,
+									 pm_error *err);
+
+/*
  * Rows of a file that may match (from a file index), file positions in
  * sorted, disjoint ranges [start[i], end[i]). Readers that can (Parquet,
  * flat columns) read only the pages holding them and return only them;
@@ -92,6 +100,15 @@ typedef struct pm_format_read_options
 	pm_part_filter_fn page_filter;
 	/* NULL: every row */
 	const pm_row_selection *row_selection;
+	/*
+	 * Parquet, flat columns only: the columns row_filter_cols[i] marks are
+	 * decoded first, row_filter (ctx part_filter_ctx) judges their rows, and
+	 * the other columns are decoded only for the span of rows it keeps in
+	 * each batch (their pages before it are skipped without decoding); a
+	 * batch it rejects whole costs no other column. NULL: off.
+	 */
+	pm_row_filter_fn row_filter;
+	const bool *row_filter_cols;	/* per requested column */
 	/* if not NULL, incremented: data pages of the columns read in the row
 	 * groups read whose OffsetIndex was used, and those of them skipped */
 	int64_t    *pages_total;

@@ -29,7 +29,8 @@ struct pm_merge_tree_writer
 
 pm_code
 pm_merge_tree_writer_open(const pm_env *env, pm_fileio *io, const pm_kv_layout *layout,
-						  pm_merge_engine *engine, const char *dir, const char *uuid,
+						  pm_merge_engine *engine, pm_merge_engine *run_engine,
+						  const char *spill_dir, const char *dir, const char *uuid,
 						  int64_t next_seq, pm_merge_tree_writer **out, pm_error *err)
 {
 	pm_arena   *arena = pm_arena_create(env);
@@ -56,7 +57,8 @@ pm_merge_tree_writer_open(const pm_env *env, pm_fileio *io, const pm_kv_layout *
 		pm_merge_tree_writer_free(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
-	if ((rc = pm_write_buffer_create(env, layout, engine, &w->buffer, err)) != PM_OK)
+	if ((rc = pm_write_buffer_create(env, layout, engine, run_engine, spill_dir, &w->buffer,
+									 err)) != PM_OK)
 	{
 		pm_merge_tree_writer_free(w);
 		return rc;
@@ -100,6 +102,12 @@ keep_files(pm_merge_tree_writer *w, const pm_data_file_meta *files, int n, pm_er
 }
 
 pm_code
+pm_merge_tree_writer_spill(pm_merge_tree_writer *w, pm_error *err)
+{
+	return pm_write_buffer_spill(w->buffer, err);
+}
+
+pm_code
 pm_merge_tree_writer_flush(pm_merge_tree_writer *w, pm_error *err)
 {
 	pm_kv_file_writer *fw;
@@ -107,7 +115,7 @@ pm_merge_tree_writer_flush(pm_merge_tree_writer *w, pm_error *err)
 	int			n;
 	pm_code		rc;
 
-	if (pm_write_buffer_size(w->buffer) == 0)
+	if (pm_write_buffer_size(w->buffer) == 0 && pm_write_buffer_spill_count(w->buffer) == 0)
 		return PM_OK;
 	PM_TRY(pm_kv_file_writer_open(w->env, w->io, w->layout, w->dir, w->uuid, &w->file_counter,
 								  w->meta_arena, &fw, err));

@@ -4,8 +4,8 @@
  *	  MergeTreeWriter without compaction): numbers each record with the
  *	  bucket's next sequence number (restored max + 1), buffers it in the
  *	  write buffer, and flushes the buffer as one sorted run of level-0
- *	  files when the writer's memory is needed or at commit
- *	  (prepareCommit). Files made since the last commit are kept until the
+ *	  files at commit (prepareCommit), or when the writer's memory is needed
+ *	  and the table does not spill (write-buffer-spillable = false). Files made since the last commit are kept until the
  *	  commit takes them (or an abort removes them).
  *
  * Spec: apache/paimon release-1.4.2 mergetree/MergeTreeWriter.java
@@ -34,6 +34,7 @@ typedef struct pm_merge_tree_writer pm_merge_tree_writer;
  */
 extern pm_code pm_merge_tree_writer_open(const pm_env *env, pm_fileio *io,
 										 const pm_kv_layout *layout, pm_merge_engine *engine,
+										 pm_merge_engine *run_engine, const char *spill_dir,
 										 const char *dir, const char *uuid, int64_t next_seq,
 										 pm_merge_tree_writer **out, pm_error *err);
 
@@ -44,7 +45,10 @@ extern pm_code pm_merge_tree_writer_write(pm_merge_tree_writer *w, const pm_batc
 /* Bytes held by the write buffer. */
 extern int64_t pm_merge_tree_writer_memory(const pm_merge_tree_writer *w);
 
-/* Flush the write buffer as level-0 files (nothing if it is empty). */
+/* Spill the write buffer's records to a local file (write_buffer.h). */
+extern pm_code pm_merge_tree_writer_spill(pm_merge_tree_writer *w, pm_error *err);
+
+/* Flush the write buffer (and what it spilled) as level-0 files (nothing if it is empty). */
 extern pm_code pm_merge_tree_writer_flush(pm_merge_tree_writer *w, pm_error *err);
 
 /* The files made since the last _forget_files (valid until then). */

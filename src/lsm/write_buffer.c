@@ -12,10 +12,14 @@
 #endif
 #include "lsm/write_buffer.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/uuid.h"
 #include "common/vector_builder.h"
+#include "format/format_reader.h"
+#include "io/fileio.h"
 #include "lsm/key_compare.h"
 
 #define OUT_BATCH 4096
@@ -34,7 +38,49 @@ struct pm_write_buffer
 	uint8_t    *kinds;
 	int64_t		n;
 	int64_t		cap;			/* 0: not started (nothing allocated) */
+	/* spilled sorted runs (local Parquet files of the file layout) */
+	pm_merge_engine *run_engine;	/* the engine at value offset nkeys + 2 */
+	pm_fileio  *spill_io;
+	const char *spill_dir;
+	char	  **spills;
+	int			nspill;
+	int			spill_cap;
 };
+
+/*
+ * pm_vector_builder_append with the common case inline: a non-NULL value
+ * of 4 or 8 bytes (INT, DATE, TIME, FLOAT, BIGINT, DOUBLE) into a vector
+ * with room for it; everything else through the builder.
+ */
+static inline bool
+append_value(pm_vector_builder *b, const pm_vector *src, int64_t row)
+{
+	pm_vector  *v = b->v;
+
+	if (v->length < b->capacity && v->nulls != NULL && !pm_vector_is_null(src, row))
+	{
+		switch (v->type->id)
+		{
+			case PM_TYPE_INT:
+			case PM_TYPE_DATE:
+			case PM_TYPE_TIME:
+			case PM_TYPE_FLOAT:
+				((uint32_t *) v->values)[v->length] = ((const uint32_t *) src->values)[row];
+				v->nulls[v->length++] = 0;
+				return true;
+			case PM_TYPE_BIGINT:
+			case PM_TYPE_DOUBLE:
+				((uint64_t *) v->values)[v->length] = ((const uint64_t *) src->values)[row];
+				v->nulls[v->length++] = 0;
+				return true;
+			default:
+				break;
+		}
+	}
+	return pm_vector_builder_append(b, src, row);
+}
+
+static void remove_spills(pm_write_buffer *buf);
 
 static pm_code
 start(pm_write_buffer *buf, pm_error *err)
@@ -64,6 +110,7 @@ start(pm_write_buffer *buf, pm_error *err)
 
 pm_code
 pm_write_buffer_create(const pm_env *env, const pm_kv_layout *layout, pm_merge_engine *engine,
+					   pm_merge_engine *run_engine, const char *spill_dir,
 					   pm_write_buffer **out, pm_error *err)
 {
 	pm_write_buffer *buf = pm_alloc(env, sizeof(*buf));
@@ -76,10 +123,13 @@ pm_write_buffer_create(const pm_env *env, const pm_kv_layout *layout, pm_merge_e
 	buf->layout = layout;
 	buf->engine = engine;
 	buf->ncols = layout->schema->row_type->nfields;
+	buf->run_engine = run_engine;
+	buf->spill_dir = spill_dir;
 	buf->arena = pm_arena_create(env);
-	if (buf->arena == NULL)
+	buf->spill_io = pm_local_fileio_create(env);
+	if (buf->arena == NULL || buf->spill_io == NULL)
 	{
-		pm_free(env, buf);
+		pm_write_buffer_free(buf);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
 	*out = buf;
@@ -107,7 +157,7 @@ pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, int64_t row, in
 		buf->cap = ncap;
 	}
 	for (int c = 0; c < buf->ncols; c++)
-		if (!pm_vector_builder_append(&buf->builders[c], &batch->cols[c], row))
+		if (!append_value(&buf->builders[c], &batch->cols[c], row))
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	buf->seqs[buf->n] = seq;
 	buf->kinds[buf->n] = (uint8_t) kind;
@@ -131,6 +181,7 @@ pm_write_buffer_memory(const pm_write_buffer *buf)
 void
 pm_write_buffer_clear(pm_write_buffer *buf)
 {
+	remove_spills(buf);
 	pm_arena_reset(buf->arena);
 	buf->cap = 0;
 	buf->n = 0;
@@ -141,6 +192,13 @@ pm_write_buffer_free(pm_write_buffer *buf)
 {
 	if (buf == NULL)
 		return;
+	if (buf->spill_io)
+	{
+		remove_spills(buf);
+		pm_local_fileio_destroy(buf->spill_io);
+	}
+	if (buf->spills)
+		pm_free(buf->env, buf->spills);
 	if (buf->arena)
 		pm_arena_destroy(buf->arena);
 	pm_free(buf->env, buf);
@@ -189,15 +247,39 @@ typedef struct int_key_row
 	int64_t		row;
 } int_key_row;
 
-static int
-cmp_int_key_rows(const void *pa, const void *pb)
+/*
+ * Sort pairs by key, keeping the order of equal keys (they come in row
+ * order): an LSD radix sort on the key's bytes (sign bit flipped), a byte
+ * skipped when every key has the same one. tmp: room for n pairs.
+ */
+static void
+radix_sort_pairs(int_key_row *pairs, int_key_row *tmp, int64_t n)
 {
-	const int_key_row *a = pa;
-	const int_key_row *b = pb;
+	int_key_row *src = pairs,
+			   *dst = tmp;
 
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return a->row < b->row ? -1 : a->row > b->row;
+	for (int shift = 0; shift < 64; shift += 8)
+	{
+		int64_t		count[257];
+
+		memset(count, 0, sizeof(count));
+		for (int64_t i = 0; i < n; i++)
+			count[(((uint64_t) src[i].key ^ ((uint64_t) 1 << 63)) >> shift & 0xFF) + 1]++;
+		if (count[(((uint64_t) src[0].key ^ ((uint64_t) 1 << 63)) >> shift & 0xFF) + 1] == n)
+			continue;			/* one value of this byte: nothing moves */
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (int64_t i = 0; i < n; i++)
+			dst[count[((uint64_t) src[i].key ^ ((uint64_t) 1 << 63)) >> shift & 0xFF]++] = src[i];
+		{
+			int_key_row *t = src;
+
+			src = dst;
+			dst = t;
+		}
+	}
+	if (src != pairs)
+		memcpy(pairs, src, sizeof(*pairs) * (size_t) n);
 }
 
 /*
@@ -221,7 +303,7 @@ sort_int_key(const pm_write_buffer *buf, const pm_vector *keys, int64_t *idx)
 	t = keys[0].type->id;
 	if (t != PM_TYPE_INT && t != PM_TYPE_BIGINT && t != PM_TYPE_DATE)
 		return false;
-	pairs = pm_alloc(buf->env, sizeof(*pairs) * (size_t) buf->n);
+	pairs = pm_alloc(buf->env, sizeof(*pairs) * (size_t) buf->n * 2);
 	if (pairs == NULL)
 		return false;
 	for (int64_t i = 0; i < buf->n; i++)
@@ -235,7 +317,7 @@ sort_int_key(const pm_write_buffer *buf, const pm_vector *keys, int64_t *idx)
 			: PM_VEC_VALUES(&keys[0], int32_t)[i];
 		pairs[i].row = i;
 	}
-	qsort(pairs, (size_t) buf->n, sizeof(*pairs), cmp_int_key_rows);
+	radix_sort_pairs(pairs, pairs + buf->n, buf->n);
 	for (int64_t i = 0; i < buf->n; i++)
 		idx[i] = pairs[i].row;
 	pm_free(buf->env, pairs);
@@ -251,7 +333,7 @@ typedef struct out_batch
 } out_batch;
 
 static pm_code
-out_start(out_batch *o, const pm_kv_layout *l, pm_error *err)
+out_start(out_batch *o, const pm_kv_layout *l, int64_t capacity, pm_error *err)
 {
 	const pm_type *ft = l->file_type;
 
@@ -265,37 +347,40 @@ out_start(out_batch *o, const pm_kv_layout *l, pm_error *err)
 	if (o->b.cols == NULL || o->vb == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	for (int c = 0; c < ft->nfields; c++)
-		if (!pm_vector_builder_init(&o->vb[c], &o->b.cols[c], ft->fields[c].type, OUT_BATCH,
+		if (!pm_vector_builder_init(&o->vb[c], &o->b.cols[c], ft->fields[c].type, capacity,
 									o->arena))
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	return PM_OK;
 }
 
-/* Append one output record: key of buffered row key_row, seq, kind, cells (or the row). */
+/*
+ * Append one record in the file layout: the key of row `row` of keys[0..nk-1],
+ * seq, kind, and cells, or (cells NULL) row `row` of vals[0..nfields-1].
+ */
 static pm_code
-out_append(out_batch *o, const pm_write_buffer *buf, int64_t key_row, int64_t seq, int kind,
-		   const pm_merge_cell *cells, pm_error *err)
+out_append(out_batch *o, const pm_kv_layout *l, const pm_vector *keys, const pm_vector *vals,
+		   int64_t row, int64_t seq, int kind, const pm_merge_cell *cells, pm_error *err)
 {
-	const pm_kv_layout *l = buf->layout;
 	int			nk = l->nkeys;
+	int			ncols = l->schema->row_type->nfields;
 	int64_t		n = o->b.nrows;
 	bool		ok = true;
 	pm_vector  *sv = &o->b.cols[nk];
 	pm_vector  *kv = &o->b.cols[nk + 1];
 
 	for (int k = 0; k < nk && ok; k++)
-		ok = pm_vector_builder_append(&o->vb[k], &buf->rows.cols[l->key_fields[k]], key_row);
+		ok = append_value(&o->vb[k], &keys[k], row);
 	/* the fixed-width system columns: append a value, then set it */
 	ok = ok && pm_vector_builder_append_null(&o->vb[nk]) &&
 		pm_vector_builder_append_null(&o->vb[nk + 1]);
-	for (int j = 0; j < buf->ncols && ok; j++)
+	for (int j = 0; j < ncols && ok; j++)
 	{
 		if (cells == NULL)
-			ok = pm_vector_builder_append(&o->vb[nk + 2 + j], &buf->rows.cols[j], key_row);
+			ok = append_value(&o->vb[nk + 2 + j], &vals[j], row);
 		else if (cells[j].vec == NULL)
 			ok = pm_vector_builder_append_null(&o->vb[nk + 2 + j]);
 		else
-			ok = pm_vector_builder_append(&o->vb[nk + 2 + j], cells[j].vec, cells[j].row);
+			ok = append_value(&o->vb[nk + 2 + j], cells[j].vec, cells[j].row);
 	}
 	if (!ok)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
@@ -317,7 +402,7 @@ flush_sorted(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *out, o
 	int64_t		n = buf->n;
 	int64_t		i = 0;
 
-	PM_TRY(out_start(o, l, err));
+	PM_TRY(out_start(o, l, OUT_BATCH, err));
 	while (i < n)
 	{
 		int64_t		j = i + 1;
@@ -327,7 +412,8 @@ flush_sorted(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *out, o
 			j++;
 		last = idx[j - 1];
 		if (j - i == 1)
-			PM_TRY(out_append(o, buf, last, buf->seqs[last], buf->kinds[last], NULL, err));
+			PM_TRY(out_append(o, l, keys, buf->rows.cols, last, buf->seqs[last],
+							  buf->kinds[last], NULL, err));
 		else
 		{
 			bool		has_row;
@@ -344,13 +430,13 @@ flush_sorted(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *out, o
 			}
 			PM_TRY(pm_merge_engine_result(buf->engine, &has_row, &kind, &cells, err));
 			if (has_row)
-				PM_TRY(out_append(o, buf, last, buf->seqs[last], kind, cells, err));
+				PM_TRY(out_append(o, l, keys, NULL, last, buf->seqs[last], kind, cells, err));
 		}
 		i = j;
 		if (o->b.nrows >= OUT_BATCH)
 		{
 			PM_TRY(pm_kv_file_writer_write(out, &o->b, err));
-			PM_TRY(out_start(o, l, err));
+			PM_TRY(out_start(o, l, OUT_BATCH, err));
 		}
 	}
 	if (o->b.nrows > 0)
@@ -358,26 +444,298 @@ flush_sorted(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *out, o
 	return PM_OK;
 }
 
-pm_code
-pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out, pm_error *err)
+/* ---- spilling ------------------------------------------------------------ */
+
+/* Write every record, unmerged, in sorted order to a new local spill file. */
+static pm_code
+spill_sorted(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys, out_batch *o,
+			 pm_error *err)
 {
 	const pm_kv_layout *l = buf->layout;
-	int64_t    *idx;
-	pm_vector  *keys;
-	sort_ctx	ctx;
-	out_batch	o;
+	pm_format_write_options fopt = l->fopt;
+	pm_format_writer *fw = NULL;
+	pm_format_write_result res;
+	char		uuid[PM_UUID_TEXT_LEN + 1];
+	char	   *path;
+	size_t		len;
 	pm_code		rc;
 
-	if (buf->n == 0)
-		return PM_OK;
-	idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) buf->n);
-	keys = pm_arena_alloc(buf->arena, sizeof(pm_vector) * (size_t) (l->nkeys + 1));
-	memset(&o, 0, sizeof(o));
-	o.arena = pm_arena_create(buf->env);
-	if (idx == NULL || keys == NULL || o.arena == NULL)
+	if (buf->nspill == buf->spill_cap)
+	{
+		int			ncap = buf->spill_cap ? buf->spill_cap * 2 : 4;
+		char	  **grown = pm_alloc(buf->env, sizeof(char *) * (size_t) ncap);
+
+		if (grown == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		if (buf->nspill > 0)
+			memcpy(grown, buf->spills, sizeof(char *) * (size_t) buf->nspill);
+		if (buf->spills)
+			pm_free(buf->env, buf->spills);
+		buf->spills = grown;
+		buf->spill_cap = ncap;
+	}
+	PM_TRY(pm_uuid_random(uuid, err));
+	len = strlen(buf->spill_dir) + PM_UUID_TEXT_LEN + 40;
+	path = pm_alloc(buf->env, len);
+	if (path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	snprintf(path, len, "%s/paimon-fdw-spill-%s.parquet", buf->spill_dir, uuid);
+	fopt.compression = "none";	/* local and short-lived */
+	fopt.dictionary = false;
+	if ((rc = pm_format_writer_open(PM_FORMAT_PARQUET, buf->env, buf->spill_io, path, &fopt, &fw,
+									err)) != PM_OK)
+	{
+		pm_free(buf->env, path);
+		return rc;
+	}
+	buf->spills[buf->nspill++] = path;	/* removed with the buffer from here on */
+	rc = out_start(o, l, OUT_BATCH, err);
+	for (int64_t i = 0; rc == PM_OK && i < buf->n; i++)
+	{
+		rc = out_append(o, l, keys, buf->rows.cols, idx[i], buf->seqs[idx[i]],
+						buf->kinds[idx[i]], NULL, err);
+		if (rc == PM_OK && (o->b.nrows >= OUT_BATCH || i == buf->n - 1))
+		{
+			rc = pm_format_writer_write(fw, &o->b, err);
+			if (rc == PM_OK)
+				rc = out_start(o, l, OUT_BATCH, err);
+		}
+	}
+	if (rc != PM_OK)
+	{
+		pm_format_writer_abort(fw);
+		return rc;
+	}
+	return pm_format_writer_finish(fw, o->arena, &res, err);
+}
+
+/* One spilled run being read. */
+typedef struct spill_run
+{
+	pm_format_reader *reader;
+	pm_batch   *b;
+	int64_t		i;
+} spill_run;
+
+static void
+run_record(const pm_kv_layout *l, const spill_run *r, pm_kv_record *rec)
+{
+	rec->batch = r->b;
+	rec->row = r->i;
+	rec->seq = PM_VEC_VALUES(&r->b->cols[l->nkeys], int64_t)[r->i];
+	rec->kind = PM_VEC_VALUES(&r->b->cols[l->nkeys + 1], int8_t)[r->i];
+	rec->level = 0;
+}
+
+/* The write buffer's order on records of two runs. */
+static int
+cmp_runs(const pm_write_buffer *buf, const spill_run *a, const spill_run *b)
+{
+	int			c = pm_key_compare(a->b->cols, a->i, b->b->cols, b->i, buf->layout->nkeys);
+	pm_kv_record ra,
+				rb;
+
+	if (c != 0)
+		return c;
+	run_record(buf->layout, a, &ra);
+	run_record(buf->layout, b, &rb);
+	return pm_merge_engine_compare_records(buf->run_engine, &ra, &rb);
+}
+
+static void
+heap_down(const pm_write_buffer *buf, spill_run **heap, int n, int i)
+{
+	for (;;)
+	{
+		int			m = i,
+					c1 = 2 * i + 1,
+					c2 = 2 * i + 2;
+		spill_run  *t;
+
+		if (c1 < n && cmp_runs(buf, heap[c1], heap[m]) < 0)
+			m = c1;
+		if (c2 < n && cmp_runs(buf, heap[c2], heap[m]) < 0)
+			m = c2;
+		if (m == i)
+			return;
+		t = heap[i];
+		heap[i] = heap[m];
+		heap[m] = t;
+		i = m;
+	}
+}
+
+/* Advance a run to its next record; false at its end. */
+static pm_code
+run_advance(spill_run *r, bool *more, pm_error *err)
+{
+	r->i++;
+	while (r->b == NULL || r->i >= r->b->nrows)
+	{
+		PM_TRY(pm_format_reader_next(r->reader, &r->b, err));
+		r->i = 0;
+		if (r->b == NULL)
+		{
+			*more = false;
+			return PM_OK;
+		}
+	}
+	*more = true;
+	return PM_OK;
+}
+
+/* Merge the records of one key gathered in g and append the result to o. */
+static pm_code
+merge_group(pm_write_buffer *buf, out_batch *g, out_batch *o, pm_error *err)
+{
+	const pm_kv_layout *l = buf->layout;
+	int			nk = l->nkeys;
+	int64_t		last = g->b.nrows - 1;
+	int64_t		seq = PM_VEC_VALUES(&g->b.cols[nk], int64_t)[last];
+	bool		has_row;
+	int			kind;
+	const pm_merge_cell *cells;
+
+	if (g->b.nrows == 1)
+		return out_append(o, l, g->b.cols, g->b.cols + nk + 2, 0, seq,
+						  PM_VEC_VALUES(&g->b.cols[nk + 1], int8_t)[0], NULL, err);
+	pm_merge_engine_reset(buf->run_engine);
+	for (int64_t r = 0; r < g->b.nrows; r++)
+	{
+		pm_kv_record rec;
+
+		rec.batch = &g->b;
+		rec.row = r;
+		rec.seq = PM_VEC_VALUES(&g->b.cols[nk], int64_t)[r];
+		rec.kind = PM_VEC_VALUES(&g->b.cols[nk + 1], int8_t)[r];
+		rec.level = 0;
+		PM_TRY(pm_merge_engine_add(buf->run_engine, &rec, err));
+	}
+	PM_TRY(pm_merge_engine_result(buf->run_engine, &has_row, &kind, &cells, err));
+	return has_row ? out_append(o, l, g->b.cols, NULL, last, seq, kind, cells, err) : PM_OK;
+}
+
+/*
+ * BinaryExternalSortBuffer + MergeIterator: a k-way merge of the spilled
+ * runs in the buffer's order, each key's records merged as in a flush.
+ */
+static pm_code
+merge_spills(pm_write_buffer *buf, pm_kv_file_writer *out, out_batch *o, pm_error *err)
+{
+	const pm_kv_layout *l = buf->layout;
+	int			n = buf->nspill;
+	spill_run  *runs = pm_alloc(buf->env, sizeof(spill_run) * (size_t) n);
+	spill_run **heap = pm_alloc(buf->env, sizeof(spill_run *) * (size_t) n);
+	pm_format_read_options ropt;
+	out_batch	g;
+	int			nheap = 0;
+	pm_code		rc = PM_OK;
+
+	memset(&g, 0, sizeof(g));
+	g.arena = pm_arena_create(buf->env);
+	if (runs == NULL || heap == NULL || g.arena == NULL)
 	{
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		goto done;
+	}
+	memset(runs, 0, sizeof(spill_run) * (size_t) n);
+	memset(&ropt, 0, sizeof(ropt));
+	ropt.schema = l->file_type;
+	ropt.batch_size = 1024;
+	for (int i = 0; rc == PM_OK && i < n; i++)
+	{
+		bool		more;
+
+		rc = pm_format_reader_open(PM_FORMAT_PARQUET, buf->env, buf->spill_io, buf->spills[i],
+								   &ropt, &runs[i].reader, err);
+		runs[i].i = -1;
+		if (rc == PM_OK)
+			rc = run_advance(&runs[i], &more, err);
+		if (rc == PM_OK && more)
+			heap[nheap++] = &runs[i];
+	}
+	for (int i = nheap / 2 - 1; rc == PM_OK && i >= 0; i--)
+		heap_down(buf, heap, nheap, i);
+	if (rc == PM_OK)
+		rc = out_start(o, l, OUT_BATCH, err);
+	if (rc == PM_OK)
+		rc = out_start(&g, l, 8, err);
+	while (rc == PM_OK && nheap > 0)
+	{
+		spill_run  *top = heap[0];
+		bool		more;
+
+		/* a new key: merge the group gathered so far */
+		if (g.b.nrows > 0 &&
+			pm_key_compare(g.b.cols, 0, top->b->cols, top->i, l->nkeys) != 0)
+		{
+			rc = merge_group(buf, &g, o, err);
+			if (rc == PM_OK && o->b.nrows >= OUT_BATCH)
+			{
+				rc = pm_kv_file_writer_write(out, &o->b, err);
+				if (rc == PM_OK)
+					rc = out_start(o, l, OUT_BATCH, err);
+			}
+			if (rc == PM_OK)
+				rc = out_start(&g, l, 8, err);
+			if (rc != PM_OK)
+				break;
+		}
+		rc = out_append(&g, l, top->b->cols, top->b->cols + l->nkeys + 2, top->i,
+						PM_VEC_VALUES(&top->b->cols[l->nkeys], int64_t)[top->i],
+						PM_VEC_VALUES(&top->b->cols[l->nkeys + 1], int8_t)[top->i], NULL, err);
+		if (rc == PM_OK)
+			rc = run_advance(top, &more, err);
+		if (rc != PM_OK)
+			break;
+		if (!more)
+			heap[0] = heap[--nheap];
+		heap_down(buf, heap, nheap, 0);
+	}
+	if (rc == PM_OK && g.b.nrows > 0)
+		rc = merge_group(buf, &g, o, err);
+	if (rc == PM_OK && o->b.nrows > 0)
+		rc = pm_kv_file_writer_write(out, &o->b, err);
+done:
+	for (int i = 0; runs != NULL && i < n; i++)
+		pm_format_reader_close(runs[i].reader);
+	if (runs)
+		pm_free(buf->env, runs);
+	if (heap)
+		pm_free(buf->env, heap);
+	if (g.arena)
+		pm_arena_destroy(g.arena);
+	return rc;
+}
+
+static void
+remove_spills(pm_write_buffer *buf)
+{
+	pm_error	ignored;
+
+	for (int i = 0; i < buf->nspill; i++)
+	{
+		if (buf->spill_io->remove != NULL)
+			(void) buf->spill_io->remove(buf->spill_io, buf->spills[i], &ignored);
+		pm_free(buf->env, buf->spills[i]);
+	}
+	buf->nspill = 0;
+}
+
+/* Sort the buffer's records: idx (n entries) in the buffer's order; keys the key columns. */
+static pm_code
+sort_records(pm_write_buffer *buf, int64_t **idx_out, pm_vector **keys_out, pm_error *err)
+{
+	const pm_kv_layout *l = buf->layout;
+	int64_t    *idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) buf->n);
+	pm_vector  *keys = pm_arena_alloc(buf->arena, sizeof(pm_vector) * (size_t) (l->nkeys + 1));
+	sort_ctx	ctx;
+
+	if (idx == NULL || keys == NULL)
+	{
+		if (idx)
+			pm_free(buf->env, idx);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
 	for (int64_t i = 0; i < buf->n; i++)
 		idx[i] = i;
@@ -388,8 +746,65 @@ pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out, pm_error *er
 	ctx.nkeys = l->nkeys;
 	if (!sort_int_key(buf, keys, idx))
 		qsort_r(idx, (size_t) buf->n, sizeof(int64_t), cmp_records, &ctx);
-	rc = flush_sorted(buf, idx, out, &o, keys, err);
-done:
+	*idx_out = idx;
+	*keys_out = keys;
+	return PM_OK;
+}
+
+pm_code
+pm_write_buffer_spill(pm_write_buffer *buf, pm_error *err)
+{
+	int64_t    *idx;
+	pm_vector  *keys;
+	out_batch	o;
+	pm_code		rc;
+
+	if (buf->n == 0)
+		return PM_OK;
+	PM_TRY(sort_records(buf, &idx, &keys, err));
+	memset(&o, 0, sizeof(o));
+	o.arena = pm_arena_create(buf->env);
+	rc = o.arena == NULL ? pm_fail(err, PM_ERR_NOMEM, "out of memory")
+		: spill_sorted(buf, idx, keys, &o, err);
+	pm_free(buf->env, idx);
+	if (o.arena)
+		pm_arena_destroy(o.arena);
+	/* the records are on disk now (or the writer is aborted) */
+	pm_arena_reset(buf->arena);
+	buf->cap = 0;
+	buf->n = 0;
+	return rc;
+}
+
+int
+pm_write_buffer_spill_count(const pm_write_buffer *buf)
+{
+	return buf->nspill;
+}
+
+pm_code
+pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out, pm_error *err)
+{
+	int64_t    *idx = NULL;
+	pm_vector  *keys;
+	out_batch	o;
+	pm_code		rc = PM_OK;
+
+	if (buf->n == 0 && buf->nspill == 0)
+		return PM_OK;
+	memset(&o, 0, sizeof(o));
+	o.arena = pm_arena_create(buf->env);
+	if (o.arena == NULL)
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	else if (buf->nspill > 0)
+	{
+		/* what is in memory becomes one more run, then all runs merge */
+		rc = pm_write_buffer_spill(buf, err);
+		if (rc == PM_OK)
+			rc = merge_spills(buf, out, &o, err);
+	}
+	else if ((rc = sort_records(buf, &idx, &keys, err)) == PM_OK)
+		rc = flush_sorted(buf, idx, out, &o, keys, err);
 	if (idx)
 		pm_free(buf->env, idx);
 	if (o.arena)

@@ -12,9 +12,15 @@
  *	  PartialUpdateMergeFunction / AggregateMergeFunction latestSequenceNumber),
  *	  the kind and the row the merge function gives.
  *
- * The buffer does not spill: when the writer's memory (write-buffer-size)
- * is full the buffer is flushed as one sorted run, i.e. one or more
- * level-0 files, as Java does with write-buffer-spillable = false.
+ * Spilling (write-buffer-spillable, Java's default; BinaryExternalSortBuffer):
+ * when the writer's memory (write-buffer-size) is full, the buffer's
+ * records are sorted and written, unmerged, to a local temporary Parquet
+ * file (spill_dir); the flush at commit then merges all spilled runs (the
+ * records still in memory become one more) in the same order, so a commit
+ * gives one sorted run of level-0 files however much was written, as
+ * Java's. Without spilling (write-buffer-spillable = false) the caller
+ * flushes a full buffer as its own sorted run instead, as Java does.
+ * Spill files are removed after the merge, on clear and on free.
  *
  * Spec: apache/paimon release-1.4.2 mergetree/SortBufferWriteBuffer.java,
  * mergetree/MergeTreeWriter.java, mergetree/compact/ReducerMergeFunctionWrapper.java.
@@ -36,10 +42,14 @@ typedef struct pm_write_buffer pm_write_buffer;
 /*
  * A buffer for records of the table of `layout`. engine: the table's
  * merge engine built for every table field (read_fields 0..n-1) at value
- * offset 0; shared by the buffers of a writer (flushes run one at a time).
+ * offset 0; run_engine: the same at value offset nkeys + 2 (the file
+ * layout of spilled runs). Both shared by the buffers of a writer
+ * (flushes run one at a time). spill_dir: a local directory for spill
+ * files (must outlive the buffer).
  */
 extern pm_code pm_write_buffer_create(const pm_env *env, const pm_kv_layout *layout,
-									  pm_merge_engine *engine, pm_write_buffer **out,
+									  pm_merge_engine *engine, pm_merge_engine *run_engine,
+									  const char *spill_dir, pm_write_buffer **out,
 									  pm_error *err);
 
 /* Copy row `row` of batch (all table fields) with its sequence number and kind. */
@@ -53,7 +63,16 @@ extern pm_code pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, 
 extern int64_t pm_write_buffer_size(const pm_write_buffer *buf);
 extern int64_t pm_write_buffer_memory(const pm_write_buffer *buf);
 
-/* Sort, merge and write every record to out; the buffer is empty after (also on failure). */
+/* Sort the records in memory and write them to a new spill file; frees their memory. */
+extern pm_code pm_write_buffer_spill(pm_write_buffer *buf, pm_error *err);
+
+/* Spill files held. */
+extern int	pm_write_buffer_spill_count(const pm_write_buffer *buf);
+
+/*
+ * Sort, merge and write every record (spilled ones included) to out; the
+ * buffer is empty after (also on failure).
+ */
 extern pm_code pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out,
 									 pm_error *err);
 

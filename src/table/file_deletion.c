@@ -12,6 +12,7 @@
 #include "table/data_file_path.h"
 #include "table/index_manifest.h"
 #include "table/manifest_list.h"
+#include "table/path_map.h"
 #include "table/table_int.h"
 
 void
@@ -32,6 +33,30 @@ pm_file_deletion_remove(pm_file_deletion *fd, const char *path)
 	if (path != NULL && io->remove != NULL && io->exists(io, path) &&
 		io->remove(io, path, &ignored) == PM_OK)
 		fd->files_deleted++;
+}
+
+pm_code
+pm_file_deletion_check_paths(pm_table *table, pm_arena *arena, pm_error *err)
+{
+	const char *roots = pm_schema_option(table->schema, "data-file.external-paths");
+	char	   *copy;
+	char	   *save = NULL;
+
+	if (roots == NULL)
+		return PM_OK;
+	copy = pm_arena_strdup(arena, roots);
+	if (copy == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+	{
+		char	   *local;
+
+		while (*tok == ' ')
+			tok++;
+		if (*tok != '\0')
+			PM_TRY(pm_path_map_resolve(table->path_map, tok, arena, &local, err));
+	}
+	return PM_OK;
 }
 
 char *

@@ -89,6 +89,13 @@ extern pm_code pm_file_deletion_clean_unused_manifests(pm_file_deletion *fd,
 													   pm_name_set *skip, bool delete_lists,
 													   bool delete_changelog, pm_error *err);
 
+/*
+ * Before deleting anything: every root of data-file.external-paths must
+ * map to a local path (pm_path_map_resolve), else the error (e.g.
+ * PM_ERR_UNSUPPORTED for s3://), so that a clean does not stop half-way.
+ */
+extern pm_code pm_file_deletion_check_paths(pm_table *table, pm_arena *arena, pm_error *err);
+
 /* Remove path, ignoring a missing file (counted when removed). */
 extern void pm_file_deletion_remove(pm_file_deletion *fd, const char *path);
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "common/json_out.h"
+#include "common/meta_cache.h"
 #include "row/data_type.h"
 #include "table/table_int.h"
 
@@ -212,6 +213,102 @@ pm_schema_parse(const char *json, size_t len, pm_arena *arena, pm_schema **out,
 	return rc;
 }
 
+/* ---- through the metadata cache ----------------------------------------- */
+
+/*
+ * schema-N may be written again under its name (a table dropped and created
+ * again, a rollback): the cached parse is used only for the very bytes it
+ * was parsed from, so the file is still read, its parsing saved.
+ */
+typedef struct cached_schema
+{
+	const uint8_t *raw;
+	size_t		len;
+	pm_schema  *schema;
+} cached_schema;
+
+static const char **
+flatten_strings(pm_flat *f, const char *const *src, int n)
+{
+	const char **copy;
+
+	if (src == NULL)
+		return NULL;
+	copy = pm_flat_take(f, sizeof(char *) * (size_t) (n > 0 ? n : 0));
+	for (int i = 0; i < n; i++)
+	{
+		char	   *c = pm_flat_string(f, src[i]);
+
+		if (copy != NULL)
+			copy[i] = c;
+	}
+	return copy;
+}
+
+static const pm_type *
+type_flatten(pm_flat *f, const pm_type *t)
+{
+	pm_type    *copy = pm_flat_take(f, sizeof(pm_type));
+	const pm_type *element = t->element ? type_flatten(f, t->element) : NULL;
+	const pm_type *value = t->value ? type_flatten(f, t->value) : NULL;
+	pm_field   *fields = t->fields ? pm_flat_take(f, sizeof(pm_field) * (size_t) t->nfields) : NULL;
+
+	for (int i = 0; t->fields != NULL && i < t->nfields; i++)
+	{
+		const char *name = pm_flat_string(f, t->fields[i].name);
+		const char *description = pm_flat_string(f, t->fields[i].description);
+		const pm_type *ftype = t->fields[i].type ? type_flatten(f, t->fields[i].type) : NULL;
+
+		if (fields != NULL)
+		{
+			fields[i] = t->fields[i];
+			fields[i].name = name;
+			fields[i].description = description;
+			fields[i].type = ftype;
+		}
+	}
+	if (copy == NULL)
+		return NULL;
+	*copy = *t;
+	copy->element = element;
+	copy->value = value;
+	copy->fields = fields;
+	return copy;
+}
+
+static void *
+schema_flatten(const void *src, pm_flat *f)
+{
+	const cached_schema *cs = src;
+	const pm_schema *s = cs->schema;
+	cached_schema *copy = pm_flat_take(f, sizeof(cached_schema));
+	pm_schema  *sc = pm_flat_take(f, sizeof(pm_schema));
+	const uint8_t *raw = pm_flat_bytes(f, cs->raw, cs->len);
+	const pm_type *row = s->row_type ? type_flatten(f, s->row_type) : NULL;
+	const char **defaults = flatten_strings(f, s->default_values,
+											s->row_type ? s->row_type->nfields : 0);
+	const char **pkeys = flatten_strings(f, s->partition_keys, s->npartition_keys);
+	const char **prims = flatten_strings(f, s->primary_keys, s->nprimary_keys);
+	const char **okeys = flatten_strings(f, s->option_keys, s->noptions);
+	const char **ovalues = flatten_strings(f, s->option_values, s->noptions);
+	const char *comment = pm_flat_string(f, s->comment);
+
+	if (copy == NULL)
+		return NULL;
+	*sc = *s;
+	sc->row_type = row;
+	sc->default_values = defaults;
+	sc->partition_keys = pkeys;
+	sc->primary_keys = prims;
+	sc->option_keys = okeys;
+	sc->option_values = ovalues;
+	sc->comment = comment;
+	copy->raw = raw;
+	copy->len = cs->len;
+	copy->schema = sc;
+	return copy;
+}
+
 pm_code
 pm_schema_load(pm_fileio *io, const char *table_path, int64_t id, pm_arena *arena,
 			   pm_schema **out, pm_error *err)
@@ -232,6 +329,16 @@ pm_schema_load(pm_fileio *io, const char *table_path, int64_t id, pm_arena *aren
 	}
 	if (rc != PM_OK)
 		return rc;
+	{
+		cached_schema *hit = pm_meta_cache_fetch(PM_META_SCHEMA, path, (int64_t) len, arena,
+												 schema_flatten);
+
+		if (hit != NULL && hit->len == len && memcmp(hit->raw, data, len) == 0)
+		{
+			*out = hit->schema;
+			return PM_OK;
+		}
+	}
 	rc = pm_schema_parse((const char *) data, len, arena, out, err);
 	if (rc != PM_OK)
 	{
@@ -242,6 +349,11 @@ pm_schema_load(pm_fileio *io, const char *table_path, int64_t id, pm_arena *aren
 	{
 		pm_error_set_path(err, path);
 		return pm_fail(err, PM_ERR_CORRUPT, "schema file says id %lld", (long long) (*out)->id);
+	}
+	{
+		cached_schema cs = {data, len, *out};
+
+		pm_meta_cache_store(PM_META_SCHEMA, path, (int64_t) len, &cs, schema_flatten);
 	}
 	return PM_OK;
 }

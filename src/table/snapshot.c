@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/json_out.h"
+#include "common/meta_cache.h"
 #include "table/catalog.h"
 #include "table/table_int.h"
 
@@ -212,6 +213,68 @@ pm_snapshot_to_json(const pm_snapshot *s, pm_arena *arena, char **json, size_t *
 	return pm_json_out_finish(out, json, len, err);
 }
 
+/* ---- through the metadata cache ----------------------------------------- */
+
+/*
+ * snapshot-N is written again under its name after a rollback or when a
+ * table is created again: the cached parse is used only for the very bytes
+ * it was parsed from (the file is still read, its parsing saved).
+ */
+typedef struct cached_snapshot
+{
+	const uint8_t *raw;
+	size_t		len;
+	pm_snapshot *snapshot;
+} cached_snapshot;
+
+static void *
+snapshot_flatten(const void *src, pm_flat *f)
+{
+	const cached_snapshot *cs = src;
+	const pm_snapshot *s = cs->snapshot;
+	cached_snapshot *copy = pm_flat_take(f, sizeof(cached_snapshot));
+	pm_snapshot *sc = pm_flat_take(f, sizeof(pm_snapshot));
+	const uint8_t *raw = pm_flat_bytes(f, cs->raw, cs->len);
+	const char *base = pm_flat_string(f, s->base_manifest_list);
+	const char *delta = pm_flat_string(f, s->delta_manifest_list);
+	const char *changelog = pm_flat_string(f, s->changelog_manifest_list);
+	const char *index = pm_flat_string(f, s->index_manifest);
+	const char *user = pm_flat_string(f, s->commit_user);
+	const char *kind = pm_flat_string(f, s->commit_kind);
+	const char *statistics = pm_flat_string(f, s->statistics);
+	const char **keys = s->property_keys ?
+		pm_flat_take(f, sizeof(char *) * (size_t) (s->nproperties + 1)) : NULL;
+	const char **values = s->property_values ?
+		pm_flat_take(f, sizeof(char *) * (size_t) (s->nproperties + 1)) : NULL;
+
+	for (int i = 0; i < s->nproperties; i++)
+	{
+		const char *k = s->property_keys ? pm_flat_string(f, s->property_keys[i]) : NULL;
+		const char *v = s->property_values ? pm_flat_string(f, s->property_values[i]) : NULL;
+
+		if (keys != NULL)
+			keys[i] = k;
+		if (values != NULL)
+			values[i] = v;
+	}
+	if (copy == NULL)
+		return NULL;
+	*sc = *s;
+	sc->base_manifest_list = base;
+	sc->delta_manifest_list = delta;
+	sc->changelog_manifest_list = changelog;
+	sc->index_manifest = index;
+	sc->commit_user = user;
+	sc->commit_kind = kind;
+	sc->statistics = statistics;
+	sc->property_keys = keys;
+	sc->property_values = values;
+	copy->raw = raw;
+	copy->len = cs->len;
+	copy->snapshot = sc;
+	return copy;
+}
+
 pm_code
 pm_snapshot_load(pm_fileio *io, const char *table_path, int64_t id, pm_arena *arena,
 				 pm_snapshot **out, pm_error *err)
@@ -232,11 +295,27 @@ pm_snapshot_load(pm_fileio *io, const char *table_path, int64_t id, pm_arena *ar
 	}
 	if (rc != PM_OK)
 		return rc;
+	{
+		cached_snapshot *hit = pm_meta_cache_fetch(PM_META_SNAPSHOT, path, (int64_t) len,
+												   arena, snapshot_flatten);
+
+		if (hit != NULL && hit->len == len && memcmp(hit->raw, data, len) == 0)
+		{
+			*out = hit->snapshot;
+			return PM_OK;
+		}
+	}
 	rc = pm_snapshot_parse((const char *) data, len, arena, out, err);
 	if (rc == PM_OK && (*out)->id != id)
 		rc = pm_fail(err, PM_ERR_CORRUPT, "snapshot file says id %lld", (long long) (*out)->id);
 	if (rc != PM_OK)
 		pm_error_set_path(err, path);
+	else
+	{
+		cached_snapshot cs = {data, len, *out};
+
+		pm_meta_cache_store(PM_META_SNAPSHOT, path, (int64_t) len, &cs, snapshot_flatten);
+	}
 	return rc;
 }
 

@@ -356,6 +356,7 @@ pm_snapshot_expire(pm_table *t, const pm_expire_options *o, pm_arena *arena, int
 		return pm_fail(err, PM_ERR_INVALID, "the maximum number of snapshots to expire must be >= 1");
 	if (t->io->remove == NULL || t->io->write_new == NULL)
 		return pm_fail(err, PM_ERR_UNSUPPORTED, "the FileIO cannot write");
+	PM_TRY(pm_file_deletion_check_paths(t, arena, err));
 	PM_TRY(pm_snapshot_latest_id(t->io, t->path, arena, &latest, err));
 	if (latest <= 0)
 		return PM_OK;

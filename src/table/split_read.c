@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "table/batch_filter.h"
 #include "table/split.h"
 #include "table/stats_filter.h"
 #include "table/table_int.h"
@@ -45,6 +46,7 @@ struct pm_data_file_reader
 	pm_read_filter filter;		/* pred NULL: no pruning inside the file */
 	bool	   *prunes;			/* per table field: may prune parts */
 	pm_field_range *table_ranges;	/* per table field, for part_may_match */
+	int		   *filter_col;		/* per table field: its column in the reader's batch */
 	pm_batch	batch;
 	int64_t		position;
 	int			batch_size;
@@ -421,7 +423,9 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 	/* the parts read by other participants are not counted as pruned */
 	if (keep && r->filter.claim != NULL)
 		return r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++);
-	if (r->filter.counts != NULL)
+	/* counted where a stage could skip them (not for the page index alone) */
+	if (r->filter.counts != NULL &&
+		((r->filter.parts && r->filter.pred != NULL) || r->filter.keep != NULL))
 	{
 		if (r->file->format == PM_FORMAT_ORC)
 		{
@@ -444,6 +448,100 @@ page_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 	return ranges_may_match(ctx, ranges, nranges, nrows);
 }
 
+/*
+ * Whether a leaf of p compares a TIMESTAMP(7..9) field. Such leaves compare
+ * whole microseconds (predicate.h), and so do the batch filter and the
+ * file indexes' row sets (a BSI keeps microseconds); a caller comparing
+ * nanoseconds would judge rows with sub-microsecond digits otherwise.
+ * Rows are dropped inside the scan (late materialization, index rows)
+ * only without such leaves; files and pages are pruned either way.
+ */
+static bool
+reads_sub_micros(const pm_predicate *p, const pm_type *trow, int depth)
+{
+	const pm_type *t;
+
+	if (depth > 64)
+		return true;
+	if (p->op == PM_PRED_AND || p->op == PM_PRED_OR)
+	{
+		for (int i = 0; i < p->nchildren; i++)
+			if (reads_sub_micros(p->children[i], trow, depth + 1))
+				return true;
+		return false;
+	}
+	if (p->op == PM_PRED_FALSE || p->field < 0 || p->field >= trow->nfields)
+		return false;
+	t = trow->fields[p->field].type;
+	return (t->id == PM_TYPE_TIMESTAMP || t->id == PM_TYPE_TIMESTAMP_LTZ) && t->precision > 6;
+}
+
+/* Late materialization: the scan's filter, exactly, on the filter columns. */
+static pm_code
+row_may_match(void *ctx, const pm_batch *batch, uint8_t *sel, pm_error *err)
+{
+	pm_data_file_reader *r = ctx;
+
+	return pm_batch_filter(r->table->env, r->filter.pred, batch, r->filter_col, sel, err);
+}
+
+/* Mark the table fields the leaves of p read; false if one is not read as stored. */
+static bool
+filter_fields(pm_data_file_reader *r, const pm_predicate *p, bool *cols, int depth)
+{
+	if (depth > 64)
+		return false;
+	if (p->op == PM_PRED_AND || p->op == PM_PRED_OR)
+	{
+		for (int i = 0; i < p->nchildren; i++)
+			if (!filter_fields(r, p->children[i], cols, depth + 1))
+				return false;
+		return true;
+	}
+	if (p->op == PM_PRED_FALSE)
+		return true;
+	for (int o = 0; o < r->nout; o++)
+	{
+		int			src = r->out_src[o];
+
+		if (r->out_field[o] != p->field)
+			continue;
+		/* values as the file holds them, in the table's representation */
+		if (src < 0 || src >= r->nrequest || !same_repr(r->out_types[o], r->request_types[src]) ||
+			r->out_types[o]->id != r->request_types[src]->id)
+			return false;
+		r->filter_col[p->field] = src;
+		cols[src] = true;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Late materialization (Parquet): where the filter is exact on vectors and
+ * reads columns stored as the table reads them, the reader decodes them
+ * first and the others only for the rows it keeps. Only where no merge
+ * needs the other rows.
+ */
+static pm_code
+setup_row_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error *err)
+{
+	const pm_type *trow = r->table->schema->row_type;
+	bool	   *cols;
+
+	if (!pm_batch_filter_supported(r->filter.pred, trow))
+		return PM_OK;
+	cols = pm_arena_zalloc(r->arena, sizeof(bool) * (size_t) (r->nrequest + 1));
+	r->filter_col = pm_arena_zalloc(r->arena, sizeof(int) * (size_t) (trow->nfields + 1));
+	if (cols == NULL || r->filter_col == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (!filter_fields(r, r->filter.pred, cols, 0))
+		return PM_OK;
+	opts->row_filter = row_may_match;
+	opts->row_filter_cols = cols;
+	return PM_OK;
+}
+
 static pm_code
 setup_part_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error *err)
 {
@@ -460,7 +558,7 @@ setup_part_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error
 		r->prunes[t->trimmed_pk[k]] = true;
 	opts->part_filter = part_may_match;
 	opts->part_filter_ctx = r;
-	if (r->filter.pages)
+	if (r->filter.pages && r->filter.pred != NULL)
 	{
 		opts->page_filter = page_may_match;
 		if (r->filter.counts != NULL)
@@ -571,9 +669,14 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 			PM_TRY(orc_ltz_instant(t->schema, &opts.orc_ltz_instant, err));
 		if (r->filter.pred != NULL || r->filter.keep != NULL || r->filter.claim != NULL)
 			PM_TRY(setup_part_filter(r, &opts, err));
-		/* a file index's rows: only where no merge needs the others */
-		if (r->filter.pred != NULL && r->filter.value_fields && r->filter.pages)
+		/* rows dropped inside the file: only where no merge needs the others */
+		if (r->filter.pred != NULL && r->filter.value_fields && r->filter.pages &&
+			!reads_sub_micros(r->filter.pred, t->schema->row_type, 0))
+		{
 			opts.row_selection = pm_scan_file_rows(r->filter.scan, r->file);
+			if (r->file->format == PM_FORMAT_PARQUET)
+				PM_TRY(setup_row_filter(r, &opts, err));
+		}
 		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
 									 &r->reader, err));
 	}

@@ -108,6 +108,8 @@ struct pm_table_writer
 	int64_t		clock;
 	pm_kv_layout *layout;		/* primary-key tables */
 	pm_merge_engine *engine;
+	pm_merge_engine *run_engine;	/* the same on the file layout (spilled runs) */
+	const char *spill_dir;
 	bool		restored_loaded;
 	restored_bucket *restored;
 	int			nrestored;
@@ -200,8 +202,13 @@ pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 		for (int i = 0; i < n; i++)
 			all[i] = i;
 		if ((rc = pm_kv_layout_create(w->schema, &w->opt, arena, &w->layout, err)) != PM_OK ||
-			(rc = pm_merge_engine_create(w->schema, all, n, 0, arena, &w->engine, err)) != PM_OK)
+			(rc = pm_merge_engine_create(w->schema, all, n, 0, arena, &w->engine, err)) != PM_OK ||
+			(rc = pm_merge_engine_create(w->schema, all, n, w->layout->nkeys + 2, arena,
+										 &w->run_engine, err)) != PM_OK)
 			goto fail;
+		/* Java's IOManager temp directory: java.io.tmpdir */
+		w->spill_dir = getenv("TMPDIR") != NULL && getenv("TMPDIR")[0] != '\0'
+			? pm_arena_strdup(arena, getenv("TMPDIR")) : "/tmp";
 		if (pm_merge_engine_get_kind(w->engine) == PM_MERGE_FIRST_ROW)
 		{
 			rc = pm_fail(err, PM_ERR_UNSUPPORTED,
@@ -214,6 +221,7 @@ pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 
 fail:
 	pm_merge_engine_destroy(w->engine);
+	pm_merge_engine_destroy(w->run_engine);
 	if (w->commit_arena)
 		pm_arena_destroy(w->commit_arena);
 	if (w->scratch)
@@ -351,8 +359,9 @@ get_bucket_writer(pm_table_writer *w, const uint8_t *partition, int32_t partitio
 	PM_TRY(pm_uuid_random(bw->uuid, err));
 	PM_TRY(restore_bucket(w, bw, err));
 	if (w->opt.primary_key)
-		PM_TRY(pm_merge_tree_writer_open(w->env, w->io, w->layout, w->engine, bw->dir, bw->uuid,
-										 bw->next_seq, &bw->mt, err));
+		PM_TRY(pm_merge_tree_writer_open(w->env, w->io, w->layout, w->engine, w->run_engine,
+										 w->spill_dir, bw->dir, bw->uuid, bw->next_seq, &bw->mt,
+										 err));
 	bw->next = w->table[slot];
 	w->table[slot] = bw;
 	w->nwriters++;
@@ -608,8 +617,10 @@ route_row(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pvalue
 
 /*
  * The primary-key writers hold at most write-buffer-size together: while
- * they hold more, the one holding most is flushed (Java's memory pool
- * asks the writer with the largest occupancy to flush its memory).
+ * they hold more, the one holding most spills its records to a local file
+ * (write-buffer-spillable, the default) or is flushed as level-0 files
+ * (Java's memory pool asks the writer with the largest occupancy to
+ * flushMemory: SortBufferWriteBuffer spills, or MergeTreeWriter flushes).
  */
 static pm_code
 bound_memory(pm_table_writer *w, pm_error *err)
@@ -634,7 +645,10 @@ bound_memory(pm_table_writer *w, pm_error *err)
 			}
 		if (total < w->opt.write_buffer_size || largest == NULL)
 			return PM_OK;
-		PM_TRY(pm_merge_tree_writer_flush(largest->mt, err));
+		if (w->opt.write_buffer_spillable)
+			PM_TRY(pm_merge_tree_writer_spill(largest->mt, err));
+		else
+			PM_TRY(pm_merge_tree_writer_flush(largest->mt, err));
 	}
 }
 
@@ -908,6 +922,7 @@ free_writer(pm_table_writer *w)
 		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
 			pm_merge_tree_writer_free(bw->mt);
 	pm_merge_engine_destroy(w->engine);
+	pm_merge_engine_destroy(w->run_engine);
 	pm_arena_destroy(w->commit_arena);
 	pm_arena_destroy(w->scratch);
 	pm_arena_destroy(w->arena);

@@ -278,6 +278,7 @@ pm_tag_delete(pm_table *table, const char *name, pm_arena *arena, bool *deleted,
 	PM_TRY(check_tag_name(name, err));
 	if (table->io->remove == NULL)
 		return pm_fail(err, PM_ERR_UNSUPPORTED, "the FileIO cannot write");
+	PM_TRY(pm_file_deletion_check_paths(table, arena, err));
 	path = tag_path(arena, table->path, name);
 	if (path == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");

@@ -346,6 +346,7 @@ parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_e
 		option_true(s, "deduplicate.ignore-delete", false) ||
 		option_true(s, "partial-update.ignore-delete", false);
 	o->ignore_update_before = option_true(s, "ignore-update-before", false);
+	o->write_buffer_spillable = option_true(s, "write-buffer-spillable", true);
 	return PM_OK;
 }
 
@@ -372,6 +373,15 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "table option %s = \"%s\": file indexes are not written yet",
 						   s->option_keys[i], s->option_values[i]);
+	/*
+	 * DataField.defaultValue: Java's TableWriteImpl.wrapDefaultValue
+	 * (DefaultValueRow) writes it where a row has NULL
+	 */
+	for (int i = 0; s->default_values != NULL && i < s->row_type->nfields; i++)
+		if (s->default_values[i] != NULL)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "column \"%s\" has a default value (%s): columns with default values are not written yet",
+						   s->row_type->fields[i].name, s->default_values[i]);
 	for (int i = 0; i < s->row_type->nfields; i++)
 		if (s->row_type->fields[i].type->id == PM_TYPE_BLOB)
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "column \"%s\": BLOB columns are not written",

@@ -57,6 +57,7 @@ typedef struct pm_write_options
 	const int  *trimmed_key_fields; /* indexes into the row type */
 	bool		ignore_delete;	/* ignore-delete: -U/-D dropped (RowKindFilter) */
 	bool		ignore_update_before;	/* ignore-update-before: -U dropped */
+	bool		write_buffer_spillable; /* write-buffer-spillable (default true) */
 } pm_write_options;
 
 /*

@@ -10,7 +10,9 @@
  * with a part filter that skips every other row group by its statistics,
  * and once more with a page filter that skips every other piece of a row
  * group by its page index (ColumnIndex/OffsetIndex decoding, page
- * skipping) and a row selection. Properties:
+ * skipping), a row selection and a row filter on the first column that
+ * keeps a few rows per batch (late materialization: the other columns
+ * decoded for a span, pages before it passed undecoded). Properties:
  * an error sets err->code and the path; batches never exceed the batch
  * size and number rows consecutively; offsets are monotonic and inside
  * their data / child vectors; nulls are 0/1; nanos stay below 1000.
@@ -39,12 +41,28 @@ static const int64_t sel_start[] = {3, 40, 130};
 static const int64_t sel_end[] = {10, 100, INT64_MAX};
 static const pm_row_selection selection = {3, sel_start, sel_end};
 
+/* Row filter of the paged read: rows whose file position is 3 mod 7, after a check of the batch. */
+static pm_code
+keep_some_rows(void *ctx, const pm_batch *b, uint8_t *sel, pm_error *err)
+{
+	const pm_type *schema = ctx;
+
+	(void) err;
+	if (b->nrows <= 0 || b->ncols != schema->nfields || b->cols[0].length != b->nrows)
+		abort();
+	check_vector(&b->cols[0], b->nrows);
+	for (int64_t i = 0; i < b->nrows; i++)
+		sel[i] = (b->first_row + i) % 7 == 3;
+	return PM_OK;
+}
+
 static void
 read_with(pm_fileio *io, const pm_type *schema, bool filtered, bool paged)
 {
 	pm_format_read_options opt = {.schema = schema, .batch_size = BATCH};
 	int64_t		pages_total = 0,
 				pages_skipped = 0;
+	bool	   *first_column = NULL;	/* row filter: the first column */
 	pm_format_reader *r;
 	pm_batch   *b;
 	pm_error	err;
@@ -63,12 +81,19 @@ read_with(pm_fileio *io, const pm_type *schema, bool filtered, bool paged)
 		opt.row_selection = &selection;
 		opt.pages_total = &pages_total;
 		opt.pages_skipped = &pages_skipped;
+		if (schema->nfields > 0 && (first_column = calloc((size_t) schema->nfields, 1)) != NULL)
+		{
+			first_column[0] = true;
+			opt.row_filter = keep_some_rows;
+			opt.row_filter_cols = first_column;
+		}
 	}
 	pm_error_clear(&err);
 	if (pm_parquet_reader_open(pm_env_default(), io, "/f", &opt, &r, &err) != PM_OK)
 	{
 		if (err.code == PM_OK || strcmp(err.path, "/f") != 0)
 			abort();
+		free(first_column);
 		return;
 	}
 	for (int iter = 0; iter < 100000; iter++)
@@ -97,6 +122,7 @@ read_with(pm_fileio *io, const pm_type *schema, bool filtered, bool paged)
 	if (pages_skipped < 0 || pages_skipped > pages_total)
 		abort();
 	pm_format_reader_close(r);
+	free(first_column);
 }
 
 static pm_type *

@@ -8,7 +8,8 @@
 #      written by pypaimon (when available)
 #   4. verify_read.py self-check on the sample warehouse
 #   5. the writers: Java reads data files and metadata the core wrote
-#      (write/write_check.sh, metadata/check.sh)
+#      (write/write_check.sh, metadata/check.sh), and tables after the core's
+#      maintenance (maintenance/check.sh)
 #   6. zones and locale, per Paimon release (ORACLE_PAIMON_VERSIONS): a few seeds
 #      written by a JVM in Asia/Shanghai, also read by Java in America/New_York,
 #      read through SQL in a session in Asia/Kolkata (+05:30) of a second throwaway
@@ -114,6 +115,10 @@ echo "-- writers: Java reads the core's primary-key tables and compacts them"
 step bash "$here/write/write_pk_check.sh" "$tmp/write_pk"
 step env METADATA_TABLES="${METADATA_TABLES:-^(append_with_bitmap|append_complex_data|pk_table_partial_update|pk_dv_index_in_data_no_external)\$}" \
     bash "$here/metadata/check.sh"
+# Maintenance (issue 8): Java reads tables (and their tags) after the core's
+# snapshot expiry, tags, rollback and orphan-file removal, and commits on top.
+echo "-- maintenance: Java reads tables after our expire / tag / rollback / orphan clean"
+step bash "$here/maintenance/check.sh"
 
 # Zones and locale: the writer JVM, Java's reader and the SQL session in three different
 # non-UTC zones, text compared under en_US.UTF-8. Seeds: ORC tables with TIMESTAMP_LTZ in

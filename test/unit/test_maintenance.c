@@ -664,6 +664,52 @@ test_orphan_files(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/* A data-file.external-paths root that cannot be mapped locally: refused before deleting anything. */
+static void
+test_unmappable_external_paths(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	char	  **old;
+	int			nold;
+	uint8_t    *data;
+	size_t		len;
+	pm_error	err;
+	char	   *opt;
+	char	   *json;
+	pm_table   *t;
+	pm_expire_options o = expire_opts(1, 1, INT64_MAX);
+	int			expired;
+	int64_t		files;
+	bool		deleted;
+	int64_t		tagged;
+
+	build(io, arena, &old, &nold);
+	assert_int_equal(pm_tag_create(io, TP, "t3", 3, arena, &tagged, &err), PM_OK);
+	assert_int_equal(pm_fileio_read_all(io, TP "/schema/schema-0", arena, 1 << 20, &data, &len,
+										&err), PM_OK);
+	opt = strstr((char *) data, "\"options\" : {");
+	assert_non_null(opt);
+	opt += strlen("\"options\" : {");
+	json = pm_arena_sprintf(arena, "%.*s \"data-file.external-paths\" : \"s3://bucket/x\"%s%s",
+							(int) (opt - (char *) data), (char *) data,
+							strspn(opt, " \n") < strlen(opt) && opt[strspn(opt, " \n")] == '}' ? "" : ",",
+							opt);
+	assert_int_equal(pm_memory_fileio_add(io, TP "/schema/schema-0", json, strlen(json), &err), PM_OK);
+	t = open_latest(io);
+	assert_int_equal(pm_snapshot_expire(t, &o, arena, &expired, &files, &err), PM_ERR_UNSUPPORTED);
+	assert_int_equal(pm_tag_delete(t, "t3", arena, &deleted, &files, &err), PM_ERR_UNSUPPORTED);
+	for (int64_t id = 1; id <= 5; id++)
+		assert_true(snapshot_exists(io, id));
+	assert_true(exists(io, TP "/tag/tag-t3"));
+	for (int i = 0; i < nold; i++)
+		assert_true(exists(io, old[i]));
+	pm_table_close(t);
+	free_old(old, nold);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 static void
 test_duration(void **state)
 {
@@ -693,6 +739,7 @@ main(void)
 		cmocka_unit_test(test_tags),
 		cmocka_unit_test(test_rollback),
 		cmocka_unit_test(test_orphan_files),
+		cmocka_unit_test(test_unmappable_external_paths),
 		cmocka_unit_test(test_duration),
 	};
 

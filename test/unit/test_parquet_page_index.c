@@ -155,6 +155,33 @@ may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
 	return !(r->max.u.i64 < f->lo || r->min.u.i64 > f->hi);
 }
 
+/* Row filter: the exact predicate of may_match on column col of the batch. */
+static range_filter *row_ctx_seen;
+
+static pm_code
+row_in_range(void *ctx, const pm_batch *b, uint8_t *sel, pm_error *err)
+{
+	range_filter *f = ctx;
+	const pm_vector *v = &b->cols[f->col];
+
+	(void) err;
+	row_ctx_seen = f;
+	assert_int_equal(v->length, b->nrows);
+	for (int64_t i = 0; i < b->nrows; i++)
+	{
+		int64_t		x;
+
+		if (pm_vector_is_null(v, i))
+		{
+			sel[i] = 0;
+			continue;
+		}
+		x = f->col == 0 ? PM_VEC_VALUES(v, int64_t)[i] : PM_VEC_VALUES(v, int32_t)[i];
+		sel[i] = x >= f->lo && x <= f->hi;
+	}
+	return PM_OK;
+}
+
 static bool
 keep_all(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
 {
@@ -176,9 +203,10 @@ typedef struct read_result
 
 /* Read the file; check every returned row against its position. */
 static read_result
-read_file(pm_fileio *io, const pm_type *t, pm_part_filter_fn part, pm_part_filter_fn page,
-		  range_filter *ctx, const pm_row_selection *sel)
+read_file(pm_fileio *io, const pm_type *t, pm_row_filter_fn rowf, pm_part_filter_fn part,
+		  pm_part_filter_fn page, range_filter *ctx, const pm_row_selection *sel)
 {
+	static const bool filter_cols[4][4] = {{true}, {false, true}};
 	pm_format_read_options ro;
 	pm_format_reader *r;
 	pm_batch   *b;
@@ -194,6 +222,8 @@ read_file(pm_fileio *io, const pm_type *t, pm_part_filter_fn part, pm_part_filte
 	ro.part_filter_ctx = ctx;
 	ro.page_filter = page;
 	ro.row_selection = sel;
+	ro.row_filter = rowf;
+	ro.row_filter_cols = ctx != NULL ? filter_cols[ctx->col] : NULL;
 	ro.pages_total = &res.pages_total;
 	ro.pages_skipped = &res.pages_skipped;
 	pm_error_clear(&err);
@@ -206,6 +236,7 @@ read_file(pm_fileio *io, const pm_type *t, pm_part_filter_fn part, pm_part_filte
 		if (b == NULL)
 			break;
 		assert_int_equal(b->ncols, 4);
+		assert_true(b->nrows > 0);
 		assert_true(b->first_row > res.last_pos);
 		for (int64_t i = 0; i < b->nrows; i++)
 		{
@@ -266,7 +297,7 @@ test_sorted_range(void **state)
 	read_result res;
 
 	(void) state;
-	res = read_file(io, t, may_match, may_match, &f, NULL);
+	res = read_file(io, t, NULL, may_match, may_match, &f, NULL);
 	assert_int_equal(res.matching, 500);
 	assert_true(res.rows >= 500);
 	assert_true(res.rows < 3000);
@@ -274,7 +305,7 @@ test_sorted_range(void **state)
 	assert_true(res.pages_skipped > res.pages_total * 9 / 10);
 	/* without the page filter: the row groups around the range, whole */
 	f.calls = 0;
-	res = read_file(io, t, may_match, NULL, &f, NULL);
+	res = read_file(io, t, NULL, may_match, NULL, &f, NULL);
 	assert_int_equal(res.matching, 500);
 	assert_true(res.rows >= 5000);
 	assert_int_equal(res.pages_total, 0);
@@ -300,7 +331,7 @@ test_range_edges(void **state)
 		range_filter f = {0, cases[i][0], cases[i][1], 0};
 		int64_t		lo = cases[i][0] < 0 ? 0 : cases[i][0];
 		int64_t		hi = cases[i][1] >= NROWS ? NROWS - 1 : cases[i][1];
-		read_result res = read_file(io, t, may_match, may_match, &f, NULL);
+		read_result res = read_file(io, t, NULL, may_match, may_match, &f, NULL);
 
 		assert_int_equal(res.matching, hi >= lo ? hi - lo + 1 : 0);
 		if (hi < lo)
@@ -325,9 +356,9 @@ test_unsorted_column(void **state)
 	(void) state;
 	for (int64_t r = 0; r < NROWS; r++)
 		want += r % 10 != 0 && v_of(r) == 500;
-	res = read_file(io, t, may_match, may_match, &f, NULL);
+	res = read_file(io, t, NULL, may_match, may_match, &f, NULL);
 	assert_int_equal(res.matching, want);
-	res = read_file(io, t, may_match, may_match, &none, NULL);
+	res = read_file(io, t, NULL, may_match, may_match, &none, NULL);
 	assert_int_equal(res.rows, 0);
 	pm_memory_fileio_destroy(io);
 	pm_arena_destroy(a);
@@ -343,7 +374,7 @@ test_keep_all(void **state)
 	read_result res;
 
 	(void) state;
-	res = read_file(io, t, keep_all, keep_all, NULL, NULL);
+	res = read_file(io, t, NULL, keep_all, keep_all, NULL, NULL);
 	assert_int_equal(res.rows, NROWS);
 	assert_int_equal(res.last_pos, NROWS - 1);
 	assert_true(res.pages_total > 100);
@@ -367,13 +398,13 @@ test_row_selection(void **state)
 	read_result res;
 
 	(void) state;
-	res = read_file(io, t, NULL, NULL, NULL, &sel);
+	res = read_file(io, t, NULL, NULL, NULL, NULL, &sel);
 	assert_int_equal(res.rows, 1 + 1 + 55 + 20000 + 10);
 	assert_true(res.pages_skipped > 0);
-	res = read_file(io, t, NULL, NULL, NULL, &empty);
+	res = read_file(io, t, NULL, NULL, NULL, NULL, &empty);
 	assert_int_equal(res.rows, 0);
 	/* intersected with the page filter's ranges */
-	res = read_file(io, t, may_match, may_match, &f, &sel);
+	res = read_file(io, t, NULL, may_match, may_match, &f, &sel);
 	assert_int_equal(res.matching, 10);
 	assert_true(res.rows < 2000);
 	pm_memory_fileio_destroy(io);
@@ -453,6 +484,67 @@ test_java_truncated_bounds(void **state)
 }
 
 /*
+ * Late materialization: the filter column first, the others only for the
+ * span of kept rows of each batch. v = 123 holds in one row of every 1000
+ * (batches of 1000 rows): exactly the matching rows come back.
+ */
+static void
+test_late_materialization(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	const pm_type *t;
+	pm_fileio  *io = fixture(a, &t);
+	range_filter f = {1, 123, 123, 0};
+	range_filter g = {0, 777, 1776, 0};
+	range_filter none = {1, 5000, 6000, 0};
+	read_result res;
+	int64_t		want = 0;
+
+	(void) state;
+	for (int64_t r = 0; r < NROWS; r++)
+		want += r % 10 != 0 && v_of(r) == 123;
+	assert_true(want > 10);
+	res = read_file(io, t, row_in_range, NULL, NULL, &f, NULL);
+	assert_true(row_ctx_seen == &f);
+	assert_int_equal(res.matching, want);
+	assert_int_equal(res.rows, want);
+	/* with page pruning too, on the sorted column: a span of 1000 rows */
+	res = read_file(io, t, row_in_range, may_match, may_match, &g, NULL);
+	assert_int_equal(res.matching, 1000);
+	assert_int_equal(res.rows, 1000);
+	/* nothing kept: no batch */
+	res = read_file(io, t, row_in_range, NULL, NULL, &none, NULL);
+	assert_int_equal(res.rows, 0);
+	/*
+	 * almost every row kept: after 16 batches (of 1000 rows, each losing
+	 * its first row, a NULL) the rest of the file is read plainly
+	 */
+	{
+		range_filter all = {1, 0, 999, 0};
+
+		res = read_file(io, t, row_in_range, NULL, NULL, &all, NULL);
+		assert_int_equal(res.matching, NROWS - NROWS / 10);
+		assert_int_equal(res.rows, NROWS - 16);
+	}
+	/* with a row selection */
+	{
+		static const int64_t start[] = {10000, 30000};
+		static const int64_t end[] = {20000, 30500};
+		pm_row_selection sel = {2, start, end};
+		int64_t		want_sel = 0;
+
+		for (int64_t r = 0; r < NROWS; r++)
+			want_sel += ((r >= 10000 && r < 20000) || (r >= 30000 && r < 30500)) &&
+				r % 10 != 0 && v_of(r) == 123;
+		res = read_file(io, t, row_in_range, NULL, NULL, &f, &sel);
+		assert_int_equal(res.matching, want_sel);
+		assert_int_equal(res.rows, want_sel);
+	}
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
+/*
  * A small uncompressed file of many pages (the fuzz seed
  * test/fuzz/corpus/parquet/seed_page_index; written to
  * $PM_PAGE_INDEX_KEEP/seed_page_index when set): rows 300..309 read
@@ -470,7 +562,7 @@ test_small_file(void **state)
 
 	(void) state;
 	write_rows(io, t, 600, 256, "none");
-	res = read_file(io, t, may_match, may_match, &f, NULL);
+	res = read_file(io, t, NULL, may_match, may_match, &f, NULL);
 	assert_int_equal(res.matching, 10);
 	assert_true(res.rows < 100);
 	assert_true(res.pages_skipped > 0);
@@ -540,6 +632,7 @@ main(void)
 		cmocka_unit_test(test_java_truncated_bounds),
 		cmocka_unit_test(test_small_file),
 		cmocka_unit_test(test_index_rows),
+		cmocka_unit_test(test_late_materialization),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,7 +12,9 @@
 #include "unit.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/env.h"
 #include "io/fileio.h"
@@ -105,7 +107,7 @@ typedef struct result
 } result;
 
 static void
-read_all(pm_fileio *io, const char *path, result *r)
+read_all_offset(pm_fileio *io, const char *path, result *r, int offset)
 {
 	pm_table   *table;
 	pm_scan    *scan;
@@ -128,7 +130,7 @@ read_all(pm_fileio *io, const char *path, result *r)
 			break;
 		for (int64_t i = 0; i < b->nrows; i++)
 		{
-			int			id = PM_VEC_VALUES(&b->cols[0], int32_t)[i];
+			int			id = PM_VEC_VALUES(&b->cols[0], int32_t)[i] + offset;
 
 			assert_true(id >= 0 && id < MAXID);
 			assert_false(r->present[id]);
@@ -143,6 +145,7 @@ read_all(pm_fileio *io, const char *path, result *r)
 				char		want[32];
 
 				snprintf(want, sizeof(want), "n%lld", (long long) r->v[id]);
+				(void) offset;
 				assert_int_equal(len, (int32_t) strlen(want));
 				assert_memory_equal(p, want, (size_t) len);
 			}
@@ -152,6 +155,12 @@ read_all(pm_fileio *io, const char *path, result *r)
 	pm_table_read_close(rd);
 	pm_scan_free(scan);
 	pm_table_close(table);
+}
+
+static void
+read_all(pm_fileio *io, const char *path, result *r)
+{
+	read_all_offset(io, path, r, 0);
 }
 
 static pm_table_writer *
@@ -339,24 +348,31 @@ test_dedup(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
-/* A tiny write-buffer-size: several level-0 files per bucket, same rows. */
+/*
+ * A tiny write-buffer-size: spilled to local files and merged at commit into
+ * one level-0 file (write-buffer-spillable, the default), or flushed as
+ * several level-0 files (write-buffer-spillable = false); same rows, and
+ * no spill file left behind.
+ */
 static void
-test_small_buffer(void **state)
+small_buffer(bool spillable)
 {
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
 	pm_arena   *arena = pm_arena_create(pm_env_default());
 	const char *dir = "/mem/wh/db.db/small";
-	static const char *keys[] = {"bucket", "write-buffer-size"};
-	static const char *vals[] = {"1", "64 kb"};
-	pm_schema  *s = make_schema(arena, 2, keys, vals);
+	static const char *keys[] = {"bucket", "write-buffer-size", "write-buffer-spillable"};
+	static const char *vals[] = {"1", "64 kb", "false"};
+	pm_schema  *s = make_schema(arena, spillable ? 2 : 3, keys, vals);
 	pm_table_writer *w;
 	pm_error	err;
 	trow		rows[MAXID];
 	result		r;
 	pm_table   *table;
 	pm_scan    *scan;
+	char		tmp[] = "/tmp/pm_spill_test_XXXXXX";
 
-	(void) state;
+	assert_non_null(mkdtemp(tmp));
+	setenv("TMPDIR", tmp, 1);
 	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
 	w = open_writer(io, dir);
 	for (int round = 0; round < 20; round++)
@@ -367,6 +383,8 @@ test_small_buffer(void **state)
 	}
 	commit(w, 1, 1);
 	pm_table_writer_close(w);
+	unsetenv("TMPDIR");
+	assert_int_equal(rmdir(tmp), 0);	/* empty: every spill file removed */
 	read_all(io, dir, &r);
 	assert_int_equal(r.nrows, MAXID);
 	for (int i = 0; i < MAXID; i++)
@@ -376,11 +394,28 @@ test_small_buffer(void **state)
 	}
 	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
 	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
-	assert_true(pm_scan_get_split(scan, 0)->nfiles > 2);
+	if (spillable)
+		assert_int_equal(pm_scan_get_split(scan, 0)->nfiles, 1);
+	else
+		assert_true(pm_scan_get_split(scan, 0)->nfiles > 2);
 	pm_scan_free(scan);
 	pm_table_close(table);
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);
+}
+
+static void
+test_small_buffer_spill(void **state)
+{
+	(void) state;
+	small_buffer(true);
+}
+
+static void
+test_small_buffer_flush(void **state)
+{
+	(void) state;
+	small_buffer(false);
 }
 
 /* partial-update: column subsets merge; aggregation: sum and max. */
@@ -586,15 +621,185 @@ test_sequence_field(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/*
+ * Negative and positive keys (the radix sort of one integer key flips the
+ * sign bit): every key's last record wins, files sorted by key.
+ */
+static void
+test_negative_keys(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *keys[] = {"bucket"};
+	static const char *vals[] = {"1"};
+	pm_table_writer *w;
+	pm_error	err;
+	trow		rows[2 * MAXID];
+	result		r;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/neg",
+									 make_schema(arena, 1, keys, vals), &err), PM_OK);
+	w = open_writer(io, "/mem/wh/db.db/neg");
+	for (int i = 0; i < 2 * MAXID; i++)
+	{
+		int			id = (i * 37) % MAXID - MAXID / 2;
+
+		rows[i] = (trow) {id, true, i < MAXID ? id : 100000 + id, i};
+	}
+	write_kinds(w, arena, rows, NULL, 2 * MAXID);
+	commit(w, 1, 1);
+	pm_table_writer_close(w);
+	read_all_offset(io, "/mem/wh/db.db/neg", &r, MAXID / 2);
+	assert_int_equal(r.nrows, MAXID);
+	for (int k = 0; k < MAXID; k++)
+		assert_int_equal(r.v[k], 100000 + k - MAXID / 2);
+	{
+		pm_table   *table;
+		pm_scan    *scan;
+		const pm_data_file_meta *m;
+		pm_field	kf = {0, "_KEY_id", pm_type_new(arena, PM_TYPE_INT, false), NULL};
+		const pm_type *kt = pm_type_new_row(arena, &kf, 1, false);
+		pm_value	kmin,
+					kmax;
+
+		assert_int_equal(pm_table_open(pm_env_default(), io, "/mem/wh/db.db/neg", NULL, &table, &err), PM_OK);
+		assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+		m = pm_scan_get_split(scan, 0)->files[0];
+		assert_int_equal(pm_binary_row_decode_serialized(m->min_key, (size_t) m->min_key_len, kt, &kmin, &err), PM_OK);
+		assert_int_equal(pm_binary_row_decode_serialized(m->max_key, (size_t) m->max_key_len, kt, &kmax, &err), PM_OK);
+		assert_int_equal(kmin.u.i64, -MAXID / 2);
+		assert_int_equal(kmax.u.i64, MAXID / 2 - 1);
+		pm_scan_free(scan);
+		pm_table_close(table);
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/*
+ * sequence.field through spilled runs: per key the largest w wins, ties
+ * to the later record, as without spilling; partial-update through spilled
+ * runs keeps every key's last non-NULL values.
+ */
+static void
+test_spill_merges(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *keys[] = {"bucket", "write-buffer-size", "sequence.field"};
+	static const char *vals[] = {"1", "64 kb", "w"};
+	static const char *pkeys[] = {"bucket", "write-buffer-size", "merge-engine"};
+	static const char *pvals[] = {"1", "64 kb", "partial-update"};
+	pm_table_writer *w;
+	pm_error	err;
+	trow		rows[MAXID];
+	result		r;
+	int64_t		best_w[MAXID],
+				best_v[MAXID];
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/spseq",
+									 make_schema(arena, 3, keys, vals), &err), PM_OK);
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/sppu",
+									 make_schema(arena, 3, pkeys, pvals), &err), PM_OK);
+	for (int t = 0; t < 2; t++)
+	{
+		w = open_writer(io, t == 0 ? "/mem/wh/db.db/spseq" : "/mem/wh/db.db/sppu");
+		for (int k = 0; k < MAXID; k++)
+			best_w[k] = -1;
+		for (int round = 0; round < 20; round++)
+		{
+			for (int i = 0; i < MAXID; i++)
+			{
+				int			id = (i * 5 + round) % MAXID;
+				int64_t		wv = (round * 7 + id) % 20;
+
+				if (t == 0)
+					rows[i] = (trow) {id, true, round * 1000 + id, wv};
+				else			/* v in even rounds, w in odd ones */
+					rows[i] = (trow) {id, false, round % 2 ? INT64_MIN : round * 1000 + id,
+									  round % 2 ? round : INT64_MIN};
+				if (t == 0 && wv >= best_w[id])
+				{
+					best_w[id] = wv;
+					best_v[id] = round * 1000 + id;
+				}
+			}
+			write_kinds(w, arena, rows, NULL, MAXID);
+		}
+		commit(w, 1, 1);
+		pm_table_writer_close(w);
+		read_all(io, t == 0 ? "/mem/wh/db.db/spseq" : "/mem/wh/db.db/sppu", &r);
+		assert_int_equal(r.nrows, MAXID);
+		for (int k = 0; k < MAXID; k++)
+		{
+			if (t == 0)
+			{
+				assert_int_equal(r.w[k], best_w[k]);
+				assert_int_equal(r.v[k], best_v[k]);
+			}
+			else
+			{
+				assert_int_equal(r.v[k], 18 * 1000 + k);
+				assert_int_equal(r.w[k], 19);
+			}
+		}
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/* An abort after spilling removes the spill files and leaves no snapshot. */
+static void
+test_spill_abort(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *keys[] = {"bucket", "write-buffer-size"};
+	static const char *vals[] = {"2", "64 kb"};
+	pm_table_writer *w;
+	pm_error	err;
+	trow		rows[MAXID];
+	char		tmp[] = "/tmp/pm_spill_abort_XXXXXX";
+	pm_table   *table;
+
+	(void) state;
+	assert_non_null(mkdtemp(tmp));
+	setenv("TMPDIR", tmp, 1);
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/spab",
+									 make_schema(arena, 2, keys, vals), &err), PM_OK);
+	w = open_writer(io, "/mem/wh/db.db/spab");
+	for (int round = 0; round < 20; round++)
+	{
+		for (int i = 0; i < MAXID; i++)
+			rows[i] = (trow) {i, true, round, round};
+		write_kinds(w, arena, rows, NULL, MAXID);
+	}
+	assert_int_not_equal(rmdir(tmp), 0);	/* spill files are there */
+	pm_table_writer_abort(w);
+	unsetenv("TMPDIR");
+	assert_int_equal(rmdir(tmp), 0);
+	assert_int_equal(pm_table_open(pm_env_default(), io, "/mem/wh/db.db/spab", NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_snapshot_id(table), 0);
+	pm_table_close(table);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dedup),
-		cmocka_unit_test(test_small_buffer),
+		cmocka_unit_test(test_small_buffer_spill),
+		cmocka_unit_test(test_small_buffer_flush),
 		cmocka_unit_test(test_partial_update_and_aggregation),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_sequence_field),
+		cmocka_unit_test(test_negative_keys),
+		cmocka_unit_test(test_spill_merges),
+		cmocka_unit_test(test_spill_abort),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

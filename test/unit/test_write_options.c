@@ -207,6 +207,17 @@ test_refusals(void **state)
 	f.s.npartition_keys = 0;
 	f.s.nprimary_keys = 1;
 	f.s.primary_keys = primary;
+	{
+		/* a column with a default value: Java writes the default for NULL */
+		const char *dflt[8] = {NULL};
+
+		dflt[1] = "7";
+		f.s.default_values = dflt;
+		f.s.nprimary_keys = 0;
+		expect(&f, 0, NULL, PM_ERR_UNSUPPORTED, "default value");
+		f.s.default_values = NULL;
+		f.s.nprimary_keys = 1;
+	}
 	/* primary-key tables: a fixed bucket count only */
 	expect(&f, 0, NULL, PM_ERR_UNSUPPORTED, "dynamic");
 	{

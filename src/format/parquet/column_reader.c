@@ -754,6 +754,67 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 }
 
 pm_code
+pm_pq_column_peek_page(pm_pq_column *c, int64_t *num_values, bool *have, pm_error *err)
+{
+	*have = false;
+	*num_values = 0;
+	for (;;)
+	{
+		pm_pq_page_header ph;
+		size_t		left = c->chunk_len - c->chunk_pos;
+		const uint8_t *payload;
+
+		if (left == 0)
+			return PM_OK;
+		PM_TRY(pm_pq_page_header_parse(c->chunk + c->chunk_pos, left, &ph, err));
+		if ((size_t) ph.compressed_size > left - ph.header_len)
+			return corrupt(c, err, "page extends beyond its column chunk");
+		payload = c->chunk + c->chunk_pos + ph.header_len;
+		if ((ph.type == PM_PQ_PAGE_DATA || ph.type == PM_PQ_PAGE_DATA_V2) && ph.num_values > 0)
+		{
+			*num_values = ph.num_values;
+			*have = true;
+			return PM_OK;
+		}
+		c->chunk_pos += ph.header_len + (size_t) ph.compressed_size;
+		if (ph.type == PM_PQ_PAGE_DICTIONARY)
+			PM_TRY(read_dictionary(c, &ph, payload, err));
+		else if (ph.type == PM_PQ_PAGE_DATA || ph.type == PM_PQ_PAGE_DATA_V2)
+			c->seen_data = true;
+	}
+}
+
+pm_code
+pm_pq_column_skip_page(pm_pq_column *c, pm_error *err)
+{
+	pm_pq_page_header ph;
+	size_t		left = c->chunk_len - c->chunk_pos;
+
+	if (left == 0)
+		return corrupt(c, err, "no page to skip");
+	PM_TRY(pm_pq_page_header_parse(c->chunk + c->chunk_pos, left, &ph, err));
+	if ((size_t) ph.compressed_size > left - ph.header_len)
+		return corrupt(c, err, "page extends beyond its column chunk");
+	if ((ph.type != PM_PQ_PAGE_DATA && ph.type != PM_PQ_PAGE_DATA_V2) || ph.num_values <= 0)
+		return corrupt(c, err, "no data page to skip");
+	if (ph.num_values > c->values_left)
+		return corrupt(c, err, "more values than its column chunk declares");
+	c->values_left -= ph.num_values;
+	c->chunk_pos += ph.header_len + (size_t) ph.compressed_size;
+	c->seen_data = true;
+	pm_arena_reset(c->page_arena);
+	c->def = NULL;
+	c->rep = NULL;
+	c->page_dict = false;
+	memset(&c->vals, 0, sizeof(c->vals));
+	c->page_n = ph.num_values;
+	c->page_pos = ph.num_values;
+	c->page_nonnull = 0;
+	c->value_pos = 0;
+	return PM_OK;
+}
+
+pm_code
 pm_pq_column_next_page(pm_pq_column *c, bool *have, pm_error *err)
 {
 	*have = false;

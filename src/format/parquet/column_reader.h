@@ -136,6 +136,16 @@ extern pm_code pm_pq_column_start_chunk(pm_pq_column *c, const uint8_t *chunk, s
 extern pm_code pm_pq_column_next_page(pm_pq_column *c, bool *have, pm_error *err);
 
 /*
+ * Late materialization: look at the next data page without decoding it
+ * (dictionary pages on the way are decoded): *have = false at the end of
+ * the chunk, else *num_values = its level entries. pm_pq_column_skip_page
+ * then passes it by (its entries count as read: page_pos = page_n).
+ */
+extern pm_code pm_pq_column_peek_page(pm_pq_column *c, int64_t *num_values, bool *have,
+									  pm_error *err);
+extern pm_code pm_pq_column_skip_page(pm_pq_column *c, pm_error *err);
+
+/*
  * Write the page's next k values into v's slots [slot0, slot0 + nslots):
  * the non-null slots (v->nulls, which must exist if k < nslots) get the
  * values in order. For varlen vectors offsets[slot0] must be set; data goes

@@ -80,7 +80,22 @@ typedef struct pm_parquet_reader
 	int			cur_range;
 	int64_t    *pages_total;
 	int64_t    *pages_skipped;
+	/* late materialization (format_reader.h row_filter) */
+	bool		late;
+	pm_row_filter_fn row_filter;
+	bool	   *filter_col;		/* per requested column: the filter reads it */
+	bool	   *filter_leaf;	/* per plan leaf: of a filter column */
+	int64_t		late_batches;	/* batches judged so far */
+	int64_t		late_rows;		/* their rows */
+	int64_t		late_kept;		/* rows of the spans they kept */
 } pm_parquet_reader;
+
+/*
+ * Late materialization pays a filter pass per batch and saves decoding
+ * only where spans are short: after LATE_PROBE batches, a file whose spans
+ * kept more than half of the rows is read plainly from there on.
+ */
+#define LATE_PROBE	16
 
 static const pm_format_reader_ops parquet_ops;
 
@@ -251,6 +266,8 @@ select_rows(pm_parquet_reader *r, int g, pm_error *err)
 		return PM_OK;
 	memset(r->lidx, 0, sizeof(pm_pq_leaf_index) * (size_t) r->plan.nleaves);
 	memset(r->lpages, 0, sizeof(pq_leaf_pages) * (size_t) r->plan.nleaves);
+	if (r->page_filter == NULL && r->row_selection == NULL)
+		return PM_OK;			/* late materialization only: rows skipped, no index */
 	PM_TRY(load_page_indexes(r, g, err));
 	if (r->page_filter != NULL &&
 		!pm_pq_select_rows(&r->md, &r->plan, g, r->lidx, r->page_filter, r->part_filter_ctx,
@@ -444,7 +461,35 @@ leaf_seek(pm_parquet_reader *r, pm_pq_leaf *lf, int64_t row, pm_error *err)
 	while (lp->page_first + c->page_n <= row)
 	{
 		bool		have;
+		int64_t		nv;
+		int64_t		next_first = lp->page_first + c->page_n;
 
+		/* a page wholly before the row is passed by undecoded */
+		PM_TRY(pm_pq_column_peek_page(c, &nv, &have, err));
+		if (!have)
+			return short_chunk(lf, err);
+		if (lp->sel != NULL)
+		{
+			const pm_pq_offset_index *oi = &r->lidx[lf->index].oi;
+
+			if (lp->next_sel >= lp->nsel)
+				return pm_fail(err, PM_ERR_CORRUPT,
+							   "parquet column \"%s\" has more pages than its offset index",
+							   c->name);
+			next_first = oi->first_row[lp->sel[lp->next_sel]];
+		}
+		if (next_first + nv <= row)
+		{
+			if (lp->sel != NULL &&
+				nv != pm_pq_page_rows(&r->lidx[lf->index].oi, lp->sel[lp->next_sel++],
+									  r->md.row_groups[r->rg].num_rows))
+				return pm_fail(err, PM_ERR_CORRUPT,
+							   "page of parquet column \"%s\" disagrees with its offset index",
+							   c->name);
+			PM_TRY(pm_pq_column_skip_page(c, err));
+			lp->page_first = next_first;
+			continue;
+		}
 		PM_TRY(leaf_next_page(r, lf, &have, err));
 		if (!have)
 			return short_chunk(lf, err);
@@ -533,17 +578,14 @@ read_leaf_rows(pm_parquet_reader *r, pm_pq_leaf *lf, int64_t nrows, pm_error *er
 	return PM_OK;
 }
 
+/*
+ * Move to the next row to read (r->rg, r->rg_done inside a range of
+ * r->rows), entering and loading row groups; *eof at the end of the file.
+ */
 static pm_code
-parquet_next(pm_format_reader *base, pm_batch **out, pm_error *err)
+position(pm_parquet_reader *r, bool *eof, pm_error *err)
 {
-	pm_parquet_reader *r = (pm_parquet_reader *) base;
-	pm_batch   *b = &r->batch;
-	int64_t		nrows;
-	pm_code		rc;
-
-	*out = NULL;
-	if (r->failed)
-		return fail_path(r, err, pm_fail(err, PM_ERR_INVALID, "parquet reader used after an error"));
+	*eof = false;
 	for (;;)
 	{
 		if (r->rg >= 0)
@@ -555,12 +597,15 @@ parquet_next(pm_format_reader *base, pm_batch **out, pm_error *err)
 			{
 				if (r->rg_done < r->rows.start[r->cur_range])
 					r->rg_done = r->rows.start[r->cur_range];
-				break;
+				return PM_OK;
 			}
 			r->rg_first_row += r->md.row_groups[r->rg].num_rows;
 		}
 		if (r->rg + 1 >= r->md.nrow_groups)
+		{
+			*eof = true;
 			return PM_OK;
+		}
 		r->rg++;
 		r->rg_done = 0;
 		r->rows.n = 0;
@@ -575,62 +620,162 @@ parquet_next(pm_format_reader *base, pm_batch **out, pm_error *err)
 								r->md.row_groups[r->rg].num_rows))
 				continue;
 		}
-		rc = select_rows(r, r->rg, err);
-		if (rc == PM_OK)
-			rc = load_row_group(r, r->rg, err);
-		if (rc != PM_OK)
-		{
-			r->failed = true;
-			return fail_path(r, err, rc);
-		}
+		PM_TRY(select_rows(r, r->rg, err));
+		PM_TRY(load_row_group(r, r->rg, err));
 	}
-	nrows = r->rows.end[r->cur_range] - r->rg_done;
-	if (nrows > r->batch_size)
-		nrows = r->batch_size;
+}
 
-	pm_arena_reset(r->batch_arena);
-	memset(b, 0, sizeof(*b));
-	b->ncols = r->plan.ncols;
-	b->cols = pm_arena_zalloc(r->batch_arena, sizeof(pm_vector) * (size_t) (b->ncols + 1));
-	if (b->cols == NULL)
-		return fail_path(r, err, pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch"));
-	for (int i = 0; i < b->ncols; i++)
-		if (!pm_pq_anode_setup(r->plan.cols[i], &b->cols[i], nrows, r->batch_arena))
-			return fail_path(r, err, pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch"));
+/*
+ * Decode row group rows [row, row + n) of the filter columns (filter) or
+ * of the others (!filter); of every column when not late.
+ */
+static pm_code
+read_columns(pm_parquet_reader *r, bool filter, int64_t row, int64_t n, pm_error *err)
+{
 	for (int i = 0; i < r->plan.nleaves; i++)
 	{
-		rc = PM_OK;
+		if (r->late && r->filter_leaf[i] != filter)
+			continue;
 		if (r->lpages != NULL)
-			rc = leaf_seek(r, r->plan.leaves[i], r->rg_done, err);
-		if (rc == PM_OK)
-			rc = read_leaf_rows(r, r->plan.leaves[i], nrows, err);
-		if (rc != PM_OK)
-		{
-			r->failed = true;
-			return fail_path(r, err, rc);
-		}
+			PM_TRY(leaf_seek(r, r->plan.leaves[i], row, err));
+		PM_TRY(read_leaf_rows(r, r->plan.leaves[i], n, err));
 	}
-	for (int i = 0; i < b->ncols; i++)
+	for (int i = 0; i < r->plan.ncols; i++)
 	{
 		pm_pq_anode *an = r->plan.cols[i];
 
+		if (r->late && r->filter_col[i] != filter)
+			continue;
 		if (an->kind == PM_PQ_AN_MISSING &&
-			!pm_pq_anode_append_nulls(an, nrows, r->batch_arena))
-			return fail_path(r, err, pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch"));
-		if (an->vec->length != nrows || !pm_pq_anode_consistent(an))
-		{
-			r->failed = true;
-			return fail_path(r, err, pm_fail(err, PM_ERR_CORRUPT,
-											 "inconsistent levels in parquet column \"%s\" (%lld rows in a batch of %lld)",
-											 r->request->fields[i].name,
-											 (long long) an->vec->length, (long long) nrows));
-		}
+			!pm_pq_anode_append_nulls(an, n, r->batch_arena))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch");
+		if (an->vec->length != n || !pm_pq_anode_consistent(an))
+			return pm_fail(err, PM_ERR_CORRUPT,
+						   "inconsistent levels in parquet column \"%s\" (%lld rows in a batch of %lld)",
+						   r->request->fields[i].name, (long long) an->vec->length,
+						   (long long) n);
 		pm_pq_anode_finish(an);
 	}
-	b->nrows = nrows;
-	b->first_row = r->rg_first_row + r->rg_done;
-	r->rg_done += nrows;
-	*out = b;
+	return PM_OK;
+}
+
+/* Keep values [lo, hi) of a flat vector (late materialization). */
+static bool
+slice_vector(pm_vector *v, int64_t lo, int64_t hi, pm_arena *arena)
+{
+	if (v->nulls != NULL)
+		v->nulls += lo;
+	if (v->nanos != NULL)
+		v->nanos += lo;
+	if (v->offsets != NULL)
+	{
+		int32_t    *o = pm_arena_alloc(arena, sizeof(int32_t) * (size_t) (hi - lo + 1));
+		int32_t		base = v->offsets[lo];
+
+		if (o == NULL)
+			return false;
+		for (int64_t k = 0; k <= hi - lo; k++)
+			o[k] = v->offsets[lo + k] - base;
+		if (base > 0)
+			v->data += base;
+		v->data_size = o[hi - lo];
+		v->offsets = o;
+	}
+	else if (v->values != NULL && lo > 0)
+		v->values = (uint8_t *) v->values + lo * pm_type_value_size(v->type->id);
+	v->length = hi - lo;
+	return true;
+}
+
+static pm_code
+parquet_next(pm_format_reader *base, pm_batch **out, pm_error *err)
+{
+	pm_parquet_reader *r = (pm_parquet_reader *) base;
+	pm_batch   *b = &r->batch;
+	pm_code		rc = PM_OK;
+
+	*out = NULL;
+	if (r->failed)
+		return fail_path(r, err, pm_fail(err, PM_ERR_INVALID, "parquet reader used after an error"));
+	for (;;)
+	{
+		bool		eof;
+		int64_t		nrows,
+					lo = 0,
+					hi;
+
+		rc = position(r, &eof, err);
+		if (rc != PM_OK || eof)
+			break;
+		nrows = r->rows.end[r->cur_range] - r->rg_done;
+		if (nrows > r->batch_size)
+			nrows = r->batch_size;
+		hi = nrows;
+		pm_arena_reset(r->batch_arena);
+		memset(b, 0, sizeof(*b));
+		b->ncols = r->plan.ncols;
+		b->cols = pm_arena_zalloc(r->batch_arena, sizeof(pm_vector) * (size_t) (b->ncols + 1));
+		if (b->cols == NULL)
+			return fail_path(r, err, pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch"));
+		for (int i = 0; i < b->ncols; i++)
+			if (!pm_pq_anode_setup(r->plan.cols[i], &b->cols[i], nrows, r->batch_arena))
+				return fail_path(r, err, pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch"));
+		if (r->late)
+		{
+			uint8_t    *sel = pm_arena_zalloc(r->batch_arena, (size_t) nrows);
+
+			if (sel == NULL)
+				return fail_path(r, err, pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch"));
+			rc = read_columns(r, true, r->rg_done, nrows, err);
+			if (rc != PM_OK)
+				break;
+			b->nrows = nrows;
+			b->first_row = r->rg_first_row + r->rg_done;
+			rc = r->row_filter(r->part_filter_ctx, b, sel, err);
+			if (rc != PM_OK)
+				break;
+			while (lo < nrows && sel[lo] == 0)
+				lo++;
+			while (hi > lo && sel[hi - 1] == 0)
+				hi--;
+			if (lo == hi)
+			{
+				r->rg_done += nrows;	/* no row kept: the other columns are not decoded */
+				r->late_batches++;
+				r->late_rows += nrows;
+				continue;
+			}
+			for (int i = 0; i < b->ncols; i++)
+				if (r->filter_col[i] && !slice_vector(&b->cols[i], lo, hi, r->batch_arena))
+					return fail_path(r, err, pm_fail(err, PM_ERR_NOMEM, "out of memory for a parquet batch"));
+			rc = read_columns(r, false, r->rg_done + lo, hi - lo, err);
+			if (rc != PM_OK)
+				break;
+			r->late_batches++;
+			r->late_rows += nrows;
+			r->late_kept += hi - lo;
+			if (r->late_batches >= LATE_PROBE && r->late_kept * 2 > r->late_rows)
+				r->late = false;	/* no gain here: every column at once from now on */
+			b->nrows = hi - lo;
+			b->first_row = r->rg_first_row + r->rg_done + lo;
+			r->rg_done += nrows;
+			*out = b;
+			return PM_OK;
+		}
+		rc = read_columns(r, false, r->rg_done + lo, hi - lo, err);
+		if (rc != PM_OK)
+			break;
+		b->nrows = hi - lo;
+		b->first_row = r->rg_first_row + r->rg_done + lo;
+		r->rg_done += nrows;
+		*out = b;
+		return PM_OK;
+	}
+	if (rc != PM_OK)
+	{
+		r->failed = true;
+		return fail_path(r, err, rc);
+	}
 	return PM_OK;
 }
 
@@ -656,6 +801,43 @@ parquet_close(pm_format_reader *base)
 	pm_arena_destroy(r->rg_arena);
 	pm_arena_destroy(r->arena);
 	pm_free(env, r);
+}
+
+/*
+ * Late materialization when every requested column is a flat leaf (or
+ * absent) and the filter reads some of them (r->late; else off).
+ */
+static pm_code
+setup_late(pm_parquet_reader *r, const pm_format_read_options *options, pm_error *err)
+{
+	bool		any = false;
+
+	for (int i = 0; i < r->plan.ncols; i++)
+	{
+		pm_pq_anode *an = r->plan.cols[i];
+
+		if (an->kind != PM_PQ_AN_MISSING &&
+			(an->kind != PM_PQ_AN_LEAF || pm_pq_flat_leaf_of(&r->plan, an) == NULL))
+			return PM_OK;
+		any |= options->row_filter_cols[i];
+	}
+	if (!any)
+		return PM_OK;
+	r->filter_col = pm_arena_zalloc(r->arena, sizeof(bool) * (size_t) (r->plan.ncols + 1));
+	r->filter_leaf = pm_arena_zalloc(r->arena, sizeof(bool) * (size_t) (r->plan.nleaves + 1));
+	if (r->filter_col == NULL || r->filter_leaf == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a parquet file");
+	for (int i = 0; i < r->plan.ncols; i++)
+	{
+		r->filter_col[i] = options->row_filter_cols[i];
+		for (int k = 0; k < r->plan.nleaves; k++)
+			if (r->plan.leaves[k]->leaf_an == r->plan.cols[i])
+				r->filter_leaf[k] = r->filter_col[i];
+	}
+	r->row_filter = options->row_filter;
+	r->part_filter_ctx = options->part_filter_ctx;
+	r->late = true;
+	return PM_OK;
 }
 
 static const pm_format_reader_ops parquet_ops = {
@@ -710,7 +892,8 @@ pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 		if (r->ranges == NULL)
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory opening a parquet file");
 	}
-	if (rc == PM_OK && (options->page_filter != NULL || options->row_selection != NULL))
+	if (rc == PM_OK && (options->page_filter != NULL || options->row_selection != NULL ||
+						(options->row_filter != NULL && options->row_filter_cols != NULL)))
 	{
 		r->all_flat = true;
 		for (int i = 0; i < r->plan.nleaves; i++)
@@ -721,6 +904,8 @@ pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 			r->row_selection = options->row_selection;
 			r->pages_total = options->pages_total;
 			r->pages_skipped = options->pages_skipped;
+			if (options->row_filter != NULL && options->row_filter_cols != NULL)
+				rc = setup_late(r, options, err);
 			r->lidx = pm_arena_zalloc(r->arena, sizeof(pm_pq_leaf_index) * (size_t) r->plan.nleaves);
 			r->lpages = pm_arena_zalloc(r->arena, sizeof(pq_leaf_pages) * (size_t) r->plan.nleaves);
 			if (r->lidx == NULL || r->lpages == NULL)

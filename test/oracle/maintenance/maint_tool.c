@@ -1,0 +1,147 @@
+/*-------------------------------------------------------------------------
+ * maint_tool.c
+ *	  Command-line driver of the core's table maintenance (for check.sh, so
+ *	  that Java can check what it does to tables Java wrote):
+ *
+ *	  maint_tool <table> expire <retain_min> <retain_max> <older_than_ms>
+ *	  maint_tool <table> tag-create <name> [<snapshot id>]
+ *	  maint_tool <table> tag-delete <name>
+ *	  maint_tool <table> tag-rename <name> <new name>
+ *	  maint_tool <table> rollback <snapshot id | tag>
+ *	  maint_tool <table> orphans <older_than_ms | now> [dry]
+ *
+ * Prints what was done on stdout; errors on stderr with exit status 1.
+ * Built by check.sh against the unit build of libpaimon.
+ *-------------------------------------------------------------------------
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "common/env.h"
+#include "io/fileio.h"
+#include "table/orphan_files.h"
+#include "table/rollback.h"
+#include "table/snapshot_expire.h"
+#include "table/tag.h"
+
+static int
+die(const pm_error *err)
+{
+	fprintf(stderr, "error: %s%s%s\n", err->message, err->path[0] ? " in " : "", err->path);
+	return 1;
+}
+
+static bool
+stat_file(void *opaque, const char *path, int64_t *mtime, int64_t *size)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return false;
+	*mtime = (int64_t) st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+	*size = (int64_t) st.st_size;
+	return true;
+}
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+main(int argc, char **argv)
+{
+	const pm_env *env = pm_env_default();
+	pm_fileio  *io = pm_local_fileio_create(env);
+	pm_arena   *arena = pm_arena_create(env);
+	pm_table   *t = NULL;
+	pm_error	err;
+	const char *path;
+	const char *cmd;
+
+	if (argc < 3 || io == NULL || arena == NULL)
+	{
+		fprintf(stderr, "usage: maint_tool <table> <command> [args]\n");
+		return 2;
+	}
+	path = argv[1];
+	cmd = argv[2];
+	pm_error_clear(&err);
+	if (pm_table_open(env, io, path, NULL, &t, &err) != PM_OK)
+		return die(&err);
+	if (strcmp(cmd, "expire") == 0 && argc == 6)
+	{
+		pm_expire_options o = {atoi(argv[3]), atoi(argv[4]), 50, strtoll(argv[5], NULL, 10)};
+		int			expired;
+		int64_t		files;
+
+		if (pm_snapshot_expire(t, &o, arena, &expired, &files, &err) != PM_OK)
+			return die(&err);
+		printf("expired %d snapshots, %lld files\n", expired, (long long) files);
+	}
+	else if (strcmp(cmd, "tag-create") == 0 && (argc == 4 || argc == 5))
+	{
+		int64_t		id;
+
+		if (pm_tag_create(io, path, argv[3], argc == 5 ? strtoll(argv[4], NULL, 10) : 0, arena,
+						  &id, &err) != PM_OK)
+			return die(&err);
+		printf("tagged snapshot %lld\n", (long long) id);
+	}
+	else if (strcmp(cmd, "tag-delete") == 0 && argc == 4)
+	{
+		bool		deleted;
+		int64_t		files;
+
+		if (pm_tag_delete(t, argv[3], arena, &deleted, &files, &err) != PM_OK)
+			return die(&err);
+		printf("deleted %d, %lld files\n", deleted, (long long) files);
+	}
+	else if (strcmp(cmd, "tag-rename") == 0 && argc == 5)
+	{
+		if (pm_tag_rename(io, path, argv[3], argv[4], arena, &err) != PM_OK)
+			return die(&err);
+		printf("renamed\n");
+	}
+	else if (strcmp(cmd, "rollback") == 0 && argc == 4)
+	{
+		int			removed;
+		char	   *end;
+		long long	id = strtoll(argv[3], &end, 10);
+		pm_code		rc = *end == '\0' && end != argv[3] ?
+			pm_rollback_to_snapshot(io, path, id, arena, &removed, &err) :
+			pm_rollback_to_tag(io, path, argv[3], arena, &removed, &err);
+
+		if (rc != PM_OK)
+			return die(&err);
+		printf("removed %d snapshots\n", removed);
+	}
+	else if (strcmp(cmd, "orphans") == 0 && (argc == 4 || argc == 5))
+	{
+		pm_orphan_options o = {strcmp(argv[3], "now") == 0 ? now_ms() : strtoll(argv[3], NULL, 10),
+		argc == 5, stat_file, NULL};
+		pm_orphan_file *files;
+		int			n;
+
+		if (pm_orphan_files_clean(t, &o, arena, &files, &n, &err) != PM_OK)
+			return die(&err);
+		for (int i = 0; i < n; i++)
+			printf("%s\n", files[i].path);
+	}
+	else
+	{
+		fprintf(stderr, "maint_tool: bad command or arguments\n");
+		return 2;
+	}
+	pm_table_close(t);
+	pm_arena_destroy(arena);
+	pm_local_fileio_destroy(io);
+	return 0;
+}

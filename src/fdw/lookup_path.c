@@ -213,8 +213,8 @@ key_member(PlannerInfo *root, RelOptInfo *rel, EquivalenceClass *ec,
  * opened and its rows decoded and merged, the other keys' rows dropped
  * before they become tuples.
  */
-static void
-lookup_cost(const PmfdwLookupEstimate *est, double rows, Cost *startup, Cost *total)
+void
+pmfdw_lookup_cost(const PmfdwLookupEstimate *est, double rows, Cost *startup, Cost *total)
 {
 	double		splits = Max(est->splits, 1);
 	double		files_per_bucket = (double) est->files_selected / splits;
@@ -289,7 +289,7 @@ pmfdw_add_lookup_paths(PlannerInfo *root, RelOptInfo *baserel, List *key_attnums
 			continue;
 		/* one row per key and partition at most */
 		rows = clamp_row_est(Min(ppi->ppi_rows, (double) Max(est->partitions, 1)));
-		lookup_cost(est, rows, &startup, &total);
+		pmfdw_lookup_cost(est, rows, &startup, &total);
 		path = create_foreignscan_path(root, baserel, NULL, rows, startup, total,
 									   NIL, required_outer, NULL, NIL);
 		path->path.parallel_safe = false;	/* as the plain scan */

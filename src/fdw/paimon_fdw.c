@@ -447,6 +447,7 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 	int			ncols = Max(bms_num_members(fpinfo->attrs_used), 1);
 	Cost		startup = 10;
 	Cost		run;
+	bool		runtime_lookup;
 	ForeignPath *path;
 	int64		units;
 
@@ -454,6 +455,17 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 	run = fpinfo->funnel[FUNNEL_ROWS_SELECTED] * (cpu_tuple_cost + 0.25 * cpu_operator_cost * ncols) +
 		fpinfo->funnel[FUNNEL_FILES_SELECTED] * 10.0;
 	run += baserel->rows * cpu_tuple_cost;
+	fpinfo->lookup_est.ncols = ncols;
+	/* keys known only at run time ($1): a lookup, not a scan */
+	runtime_lookup = pmfdw_enable_point_lookup && fpinfo->funnel[FUNNEL_LOOKUP] == 0 &&
+		pmfdw_quals_pin_key(baserel->baserestrictinfo, baserel->relid, fpinfo->key_attnums);
+	if (runtime_lookup)
+	{
+		Cost		total;
+
+		pmfdw_lookup_cost(&fpinfo->lookup_est, baserel->rows, &startup, &total);
+		run = total - startup;
+	}
 	path = create_foreignscan_path(root, baserel, NULL, baserel->rows,
 								   startup, startup + run, NIL, NULL, NULL, NIL);
 
@@ -467,11 +479,8 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 	add_path(baserel, (Path *) path);
 
 	/* lookup joins: a path per set of outer rels whose join clauses pin the key */
-	if (pmfdw_enable_point_lookup && fpinfo->funnel[FUNNEL_LOOKUP] == 0)
-	{
-		fpinfo->lookup_est.ncols = ncols;
+	if (pmfdw_enable_point_lookup && fpinfo->funnel[FUNNEL_LOOKUP] == 0 && !runtime_lookup)
 		pmfdw_add_lookup_paths(root, baserel, fpinfo->key_attnums, &fpinfo->lookup_est);
-	}
 
 	/*
 	 * A parallel scan: participants take units of work one at a time: data
@@ -483,7 +492,8 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 	units = fpinfo->funnel[FUNNEL_FILES_SELECTED];
 	if (pmfdw_parallel_split_size > 0)
 		units = Max(units, fpinfo->bytes_selected / ((int64) pmfdw_parallel_split_size * 1024));
-	if (baserel->consider_parallel && units > 1 && max_parallel_workers_per_gather > 0)
+	if (baserel->consider_parallel && units > 1 && max_parallel_workers_per_gather > 0 &&
+		fpinfo->funnel[FUNNEL_LOOKUP] == 0 && !runtime_lookup)	/* a lookup reads a bucket or so */
 	{
 		int			workers = (int) Min(units - 1, max_parallel_workers_per_gather);
 		double		divisor = workers;

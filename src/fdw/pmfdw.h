@@ -280,6 +280,8 @@ typedef struct PmfdwLookupEstimate
 extern List *pmfdw_lookup_key_attnums(Relation rel, pm_table *table);
 extern bool pmfdw_quals_pin_key(List *quals, Index relid, List *key_attnums);
 extern int	pmfdw_count_key_quals(List *quals, Index relid, List *key_attnums);
+extern void pmfdw_lookup_cost(const PmfdwLookupEstimate *est, double rows, Cost *startup,
+							  Cost *total);
 extern void pmfdw_add_lookup_paths(struct PlannerInfo *root, struct RelOptInfo *baserel,
 								   List *key_attnums, const PmfdwLookupEstimate *est);
 extern int64 pmfdw_lookup_rows(const pm_env *env, const struct pm_predicate *key_filter,

@@ -31,9 +31,12 @@
 
 #include "common/env.h"
 #include "index/deletion_vector.h"
+#include "row/value.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
 #include "common/vector_builder.h"
+#include "table/batch_filter.h"
+#include "table/point_lookup.h"
 #include "table/split.h"
 
 /* One data file as a sorted run of the merge. */
@@ -43,6 +46,9 @@ typedef struct file_run
 	const pm_data_file_meta *file;
 	pm_data_file_reader *reader;	/* opened on first use */
 	pm_deletion_vector *dv;
+	pm_arena   *keyed_arena;	/* point lookups: the batch of the looked-up keys */
+	pm_batch	keyed;
+	bool		past_keys;		/* the file (sorted by key) is past every key */
 } file_run;
 
 struct pm_table_read
@@ -82,6 +88,11 @@ struct pm_table_read
 	pm_unit_claim_fn claim;
 	void	   *claim_ctx;
 	int64_t		unit;			/* number of the next unit */
+	/* point lookups: only the looked-up keys' records are merged */
+	const pm_predicate *key_filter;
+	int		   *key_col_of_field;	/* table field -> key column of a KV batch */
+	const pm_value *max_key;	/* the largest looked-up key */
+	const pm_type *const *key_types;	/* of the trimmed key fields */
 };
 
 /* Whether this process reads the next unit of work (always, if not parallel). */
@@ -123,6 +134,92 @@ load_dv(pm_table_read *r, const pm_data_file_meta *f, pm_deletion_vector **dv, p
 
 /* ---- merge path: runs ---------------------------------------------------- */
 
+/*
+ * A point lookup's run: of each batch only the records of the looked-up
+ * keys, deletion-vector rows dropped here (the merge then gets no DV:
+ * positions no longer hold), batches without such a record skipped. Every
+ * record of a key stays, so merging them gives the key's row.
+ */
+/* Is the key of row i of a KV batch above the largest looked-up key? */
+static bool
+past_max_key(const pm_table_read *r, const pm_batch *b, int64_t i)
+{
+	for (int k = 0; k < r->nkeys; k++)
+	{
+		pm_value	v;
+		int			c;
+
+		if (!pm_vector_value(&b->cols[k], i, &v) || v.is_null)
+			return false;
+		c = pm_value_compare(r->key_types[k], &v, &r->max_key[k]);
+		if (c != 0)
+			return c > 0;
+	}
+	return false;
+}
+
+static pm_code
+keyed_rows(file_run *fr, pm_batch **batch, pm_error *err)
+{
+	const pm_table_read *r = fr->read;
+
+	while (*batch != NULL)
+	{
+		const pm_batch *b = *batch;
+		uint8_t    *sel,
+				   *keep;
+		pm_vector_builder *bld;
+		int64_t		n = 0;
+
+		if (b->nrows > 0 && past_max_key(r, b, b->nrows - 1))
+			fr->past_keys = true;	/* this batch is the last that may hold a key */
+		if (fr->keyed_arena == NULL && (fr->keyed_arena = pm_arena_create(r->env)) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory in a point lookup");
+		pm_arena_reset(fr->keyed_arena);
+		sel = pm_arena_alloc(fr->keyed_arena, (size_t) (b->nrows > 0 ? b->nrows : 1));
+		keep = pm_arena_alloc(fr->keyed_arena, (size_t) (b->nrows > 0 ? b->nrows : 1));
+		if (sel == NULL || keep == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory in a point lookup");
+		PM_TRY(pm_batch_filter(r->env, r->key_filter, b, r->key_col_of_field, sel, err));
+		if (fr->dv != NULL && pm_deletion_vector_cardinality(fr->dv) > 0)
+		{
+			pm_deletion_vector_apply(fr->dv, b, keep);
+			for (int64_t i = 0; i < b->nrows; i++)
+				sel[i] &= keep[i];
+		}
+		for (int64_t i = 0; i < b->nrows; i++)
+			n += sel[i] != 0;
+		if (n == 0)
+		{
+			if (fr->past_keys)
+				*batch = NULL;
+			else
+				PM_TRY(pm_data_file_reader_next(fr->reader, batch, err));
+			continue;
+		}
+		memset(&fr->keyed, 0, sizeof(fr->keyed));
+		fr->keyed.cols = pm_arena_zalloc(fr->keyed_arena, sizeof(pm_vector) * (size_t) (b->ncols + 1));
+		bld = pm_arena_zalloc(fr->keyed_arena, sizeof(pm_vector_builder) * (size_t) (b->ncols + 1));
+		if (fr->keyed.cols == NULL || bld == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory in a point lookup");
+		fr->keyed.ncols = b->ncols;
+		fr->keyed.first_row = b->first_row;
+		fr->keyed.nrows = n;
+		for (int c = 0; c < b->ncols; c++)
+		{
+			if (!pm_vector_builder_init(&bld[c], &fr->keyed.cols[c], b->cols[c].type, n,
+										fr->keyed_arena))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory in a point lookup");
+			for (int64_t i = 0; i < b->nrows; i++)
+				if (sel[i] && !pm_vector_builder_append(&bld[c], &b->cols[c], i))
+					return pm_fail(err, PM_ERR_NOMEM, "out of memory in a point lookup");
+		}
+		*batch = &fr->keyed;
+		return PM_OK;
+	}
+	return PM_OK;
+}
+
 static pm_code
 file_run_next(void *state, pm_batch **batch, pm_error *err)
 {
@@ -130,6 +227,8 @@ file_run_next(void *state, pm_batch **batch, pm_error *err)
 	const pm_table_read *r = fr->read;
 
 	*batch = NULL;
+	if (fr->past_keys)
+		return PM_OK;
 	if (fr->reader == NULL)
 	{
 		pm_read_filter filter;
@@ -144,6 +243,8 @@ file_run_next(void *state, pm_batch **batch, pm_error *err)
 												 true, 0, &filter, &fr->reader, err));
 	}
 	PM_TRY(pm_data_file_reader_next(fr->reader, batch, err));
+	if (r->key_filter != NULL)
+		PM_TRY(keyed_rows(fr, batch, err));
 
 	/*
 	 * sequence.snapshot-ordering: records of APPEND files take the file's
@@ -169,6 +270,8 @@ file_run_close(void *state)
 	fr->reader = NULL;
 	pm_deletion_vector_destroy(fr->dv);
 	fr->dv = NULL;
+	pm_arena_destroy(fr->keyed_arena);
+	fr->keyed_arena = NULL;
 }
 
 /*
@@ -240,7 +343,8 @@ start_merge(pm_table_read *r, const pm_split *sp, pm_error *err)
 		runs[n].state = &frs[n];
 		if (rc == PM_OK)
 			rc = load_dv(r, sp->files[i], &frs[n].dv, err);
-		runs[n].dv = frs[n].dv;
+		/* a lookup's runs drop deleted rows themselves (keyed_rows) */
+		runs[n].dv = r->key_filter != NULL ? NULL : frs[n].dv;
 		runs[n].level = sp->files[i]->level;
 		n++;
 	}
@@ -443,6 +547,30 @@ open_pk(pm_table_read *r, const int *fields, int nfields, pm_error *err)
 	}
 	r->skip_level0 = (r->dv_enabled && !option_true(s, "deletion-vectors.merge-on-read")) ||
 		r->first_row;
+	r->key_filter = pm_point_lookup_key_filter(r->scan);
+	if (r->key_filter != NULL)
+	{
+		r->key_col_of_field = pm_arena_alloc(r->arena, sizeof(int) *
+											 (size_t) (s->row_type->nfields + 1));
+		if (r->key_col_of_field == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a table read");
+		for (int f = 0; f < s->row_type->nfields; f++)
+			r->key_col_of_field[f] = -1;
+		for (int k = 0; k < r->nkeys; k++)
+			r->key_col_of_field[keys[k]] = k;
+		if (!pm_batch_filter_supported(r->key_filter, s->row_type))
+			r->key_filter = NULL;
+		r->max_key = pm_point_lookup_max_key(r->scan);
+		{
+			const pm_type **kt = pm_arena_alloc(r->arena, sizeof(pm_type *) * (size_t) (r->nkeys + 1));
+
+			if (kt == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a table read");
+			for (int k = 0; k < r->nkeys; k++)
+				kt[k] = s->row_type->fields[keys[k]].type;
+			r->key_types = kt;
+		}
+	}
 	return PM_OK;
 }
 

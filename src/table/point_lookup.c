@@ -23,6 +23,7 @@
 
 #include "row/binary_row.h"
 #include "row/bucket.h"
+#include "row/value.h"
 #include "table/stats_filter.h"
 #include "table/table_int.h"
 
@@ -366,6 +367,9 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 	}
 	scan->options = base->options;
 	scan->needs_merge = true;
+	/* the row selections the base's file indexes made (sorted by file, in base's arena) */
+	scan->nfile_rows = base->nfile_rows;
+	scan->file_rows = base->file_rows;
 	scan->stats = base->stats;
 	scan->stats.files_selected = scan->stats.rows_selected = scan->stats.bytes_selected = 0;
 	scan->stats.splits = scan->stats.partitions_selected = 0;
@@ -508,6 +512,28 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		}
 	}
+	/* the largest key, field by field in key order */
+	{
+		const pm_value *max = ks.values;
+
+		for (int k = 1; k < ks.nkeys; k++)
+		{
+			const pm_value *key = &ks.values[(size_t) k * ks.nfields];
+
+			for (int i = 0; i < ks.nfields; i++)
+			{
+				int			c = pm_value_compare(ks.key_type->fields[i].type, &key[i], &max[i]);
+
+				if (c != 0)
+				{
+					if (c > 0)
+						max = key;
+					break;
+				}
+			}
+		}
+		scan->max_key = max;
+	}
 	my.bucket = one_bucket;
 	if (st != NULL)
 	{
@@ -528,4 +554,10 @@ const pm_predicate *
 pm_point_lookup_key_filter(const pm_scan *scan)
 {
 	return scan->key_filter;
+}
+
+const pm_value *
+pm_point_lookup_max_key(const pm_scan *scan)
+{
+	return scan->max_key;
 }

@@ -67,4 +67,12 @@ extern pm_code pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_
  */
 extern const pm_predicate *pm_point_lookup_key_filter(const pm_scan *scan);
 
+/*
+ * The largest of a lookup's keys in Paimon's key order (§4.2), one value
+ * per trimmed primary-key field: data files are sorted by key, so a reader
+ * past it has seen every record of the keys. NULL for scans that are no
+ * lookup.
+ */
+extern const pm_value *pm_point_lookup_max_key(const pm_scan *scan);
+
 #endif							/* PM_TABLE_POINT_LOOKUP_H */

@@ -47,6 +47,7 @@ struct pm_scan
 	pm_scan_options options;	/* pruning stages in use */
 	const pm_predicate *filter; /* copy of the planning filter (in arena) */
 	const pm_predicate *key_filter; /* point lookups: the keys (point_lookup.h) */
+	const pm_value *max_key;	/* ... and the largest of them in key order */
 	/* rows the file indexes leave in kept files, sorted by file (pm_scan_file_rows) */
 	int			nfile_rows;
 	int			file_rows_cap;

@@ -74,3 +74,11 @@ CREATE FUNCTION paimon_remove_orphan_files(tbl regclass,
 RETURNS SETOF record
 AS 'MODULE_PATHNAME'
 LANGUAGE C VOLATILE;
+
+CREATE FUNCTION paimon_compact(tbl regclass, partition text DEFAULT NULL,
+                               OUT snapshot_id bigint, OUT buckets int,
+                               OUT files_deleted int, OUT files_added int,
+                               OUT rows bigint)
+RETURNS record
+AS 'MODULE_PATHNAME'
+LANGUAGE C VOLATILE;

@@ -12,6 +12,8 @@
  *	  paimon_rollback(tbl, snapshot_or_tag text) -> snapshot id now latest
  *	  paimon_remove_orphan_files(tbl, older_than timestamptz, dry_run bool)
  *		  -> SETOF (path text, size bigint): the files removed
+ *	  paimon_compact(tbl, partition text) -> (snapshot_id, buckets,
+ *		  files_deleted, files_added, rows): full compaction (lsm/compact.h)
  *
  * The work is the core's (table/snapshot_expire.h, tag.h, rollback.h,
  * orphan_files.h); this file checks privileges, turns arguments into core
@@ -39,6 +41,7 @@
 #include "utils/timestamp.h"
 
 #include "common/arena.h"
+#include "lsm/compact.h"
 #include "table/orphan_files.h"
 #include "table/rollback.h"
 #include "table/snapshot.h"
@@ -51,6 +54,7 @@ PG_FUNCTION_INFO_V1(paimon_delete_tag);
 PG_FUNCTION_INFO_V1(paimon_rename_tag);
 PG_FUNCTION_INFO_V1(paimon_rollback);
 PG_FUNCTION_INFO_V1(paimon_remove_orphan_files);
+PG_FUNCTION_INFO_V1(paimon_compact);
 
 /* What one call works with; everything lives in cxt. */
 typedef struct MaintCall
@@ -381,4 +385,70 @@ paimon_remove_orphan_files(PG_FUNCTION_ARGS)
 	}
 	maint_end(&mc);
 	return (Datum) 0;
+}
+
+/* A NOTICE every 10 seconds of a long compaction. */
+typedef struct CompactProgress
+{
+	TimestampTz last;
+} CompactProgress;
+
+static void
+compact_progress(void *ctx, int done, int total, int64_t rows)
+{
+	CompactProgress *p = ctx;
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (TimestampDifferenceExceeds(p->last, now, 10000) && done < total)
+	{
+		ereport(NOTICE,
+				(errmsg("paimon_compact: %d of %d buckets compacted, %lld rows written",
+						done, total, (long long) rows)));
+		p->last = now;
+	}
+}
+
+/*
+ * paimon_compact(tbl, partition DEFAULT NULL): full compaction of every
+ * bucket (or of one partition, "k1=v1,k2=v2" as Java's compact
+ * procedure), one COMPACT snapshot.
+ */
+Datum
+paimon_compact(PG_FUNCTION_ARGS)
+{
+	MaintCall	mc;
+	pm_compact_options o;
+	pm_compact_result res;
+	CompactProgress progress;
+	pm_error	err;
+	TupleDesc	tupdesc;
+	Datum		values[5];
+	bool		nulls[5] = {false, false, false, false, false};
+	HeapTuple	tuple;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("paimon_compact must be called in a context that accepts a record")));
+	maint_begin(&mc, fcinfo);
+	maint_open_table(&mc);
+	memset(&o, 0, sizeof(o));
+	if (!PG_ARGISNULL(1))
+		o.partition = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	progress.last = GetCurrentTimestamp();
+	o.progress = compact_progress;
+	o.progress_ctx = &progress;
+	pm_error_clear(&err);
+	if (pm_table_compact(mc.table, mc.opts.table_path, &o, &res, &err) != PM_OK)
+		pmfdw_error(&err);
+	maint_end(&mc);
+	tupdesc = BlessTupleDesc(tupdesc);
+	values[0] = Int64GetDatum(res.snapshot_id);
+	nulls[0] = res.snapshot_id == 0;
+	values[1] = Int32GetDatum(res.buckets);
+	values[2] = Int32GetDatum(res.files_in);
+	values[3] = Int32GetDatum(res.files_out);
+	values[4] = Int64GetDatum(res.rows_out);
+	tuple = heap_form_tuple(tupdesc, values, nulls);
+	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
 }

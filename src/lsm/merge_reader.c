@@ -47,6 +47,8 @@ struct pm_merge_reader
 	int			nheap;
 	bool		started;
 	bool		lookup;			/* see pm_merge_reader_set_lookup */
+	const pm_type *seq_type;	/* see pm_merge_reader_set_kv_output */
+	const pm_type *kind_type;
 	int		   *group;			/* runs of the current key */
 	pm_kv_record *recs;
 	pm_arena   *out_arena;
@@ -184,26 +186,32 @@ pm_merge_reader_open(const pm_env *env, pm_merge_engine *engine, int nkeys,
 static pm_code
 start_output(pm_merge_reader *m, pm_error *err)
 {
+	int			ncols = m->noutput + (m->seq_type != NULL ? 2 : 0);
+
 	pm_arena_reset(m->out_arena);
 	memset(&m->out, 0, sizeof(m->out));
-	m->out.ncols = m->noutput;
-	if (m->noutput == 0)
+	m->out.ncols = ncols;
+	if (ncols == 0)
 		return PM_OK;
-	m->out.cols = pm_arena_zalloc(m->out_arena, sizeof(pm_vector) * (size_t) m->noutput);
-	m->builders = pm_arena_zalloc(m->out_arena,
-								  sizeof(pm_vector_builder) * (size_t) m->noutput);
+	m->out.cols = pm_arena_zalloc(m->out_arena, sizeof(pm_vector) * (size_t) ncols);
+	m->builders = pm_arena_zalloc(m->out_arena, sizeof(pm_vector_builder) * (size_t) ncols);
 	if (m->out.cols == NULL || m->builders == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
-	for (int j = 0; j < m->noutput; j++)
-		if (!pm_vector_builder_init(&m->builders[j], &m->out.cols[j], m->output_types[j],
+	for (int j = 0; j < ncols; j++)
+	{
+		const pm_type *t = j < m->noutput ? m->output_types[j] :
+			(j == m->noutput ? m->seq_type : m->kind_type);
+
+		if (!pm_vector_builder_init(&m->builders[j], &m->out.cols[j], t,
 									m->batch_size, m->out_arena))
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
+	}
 	return PM_OK;
 }
 
 static pm_code
 emit(pm_merge_reader *m, const pm_merge_cell *cells, const pm_kv_record *single,
-	 pm_error *err)
+	 int64_t seq, int kind, pm_error *err)
 {
 	int			voff = m->nkeys + 2;
 
@@ -217,6 +225,16 @@ emit(pm_merge_reader *m, const pm_merge_cell *cells, const pm_kv_record *single,
 		else
 			ok = pm_vector_builder_append(&m->builders[j], cells[j].vec, cells[j].row);
 		if (!ok)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
+	}
+	if (m->seq_type != NULL)
+	{
+		int8_t		k = (int8_t) kind;
+		pm_vector	sv = {.type = m->seq_type, .length = 1, .values = &seq};
+		pm_vector	kv = {.type = m->kind_type, .length = 1, .values = &k};
+
+		if (!pm_vector_builder_append(&m->builders[m->noutput], &sv, 0) ||
+			!pm_vector_builder_append(&m->builders[m->noutput + 1], &kv, 0))
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
 	}
 	m->out.nrows++;
@@ -278,7 +296,7 @@ merge_one_key(pm_merge_reader *m, pm_error *err)
 	if (n == 1)
 	{
 		if (pm_rowkind_is_add(m->recs[0].kind))
-			PM_TRY(emit(m, NULL, &m->recs[0], err));
+			PM_TRY(emit(m, NULL, &m->recs[0], m->recs[0].seq, m->recs[0].kind, err));
 	}
 	else
 	{
@@ -299,7 +317,16 @@ merge_one_key(pm_merge_reader *m, pm_error *err)
 				PM_TRY(pm_merge_engine_add(m->engine, &m->recs[i], err));
 		PM_TRY(pm_merge_engine_result(m->engine, &has_row, &kind, &cells, err));
 		if (has_row && pm_rowkind_is_add(kind))
-			PM_TRY(emit(m, cells, NULL, err));
+		{
+			/*
+			 * The result's sequence number, as Java's merge functions set
+			 * it: the first record's for first-row, the latest's otherwise.
+			 */
+			int64_t		seq = pm_merge_engine_get_kind(m->engine) == PM_MERGE_FIRST_ROW ?
+				m->recs[0].seq : m->recs[n - 1].seq;
+
+			PM_TRY(emit(m, cells, NULL, seq, kind, err));
+		}
 	}
 	/* now the records are copied: advance their runs */
 	for (int i = 0; i < n; i++)
@@ -317,6 +344,14 @@ void
 pm_merge_reader_set_lookup(pm_merge_reader *m, bool lookup)
 {
 	m->lookup = lookup;
+}
+
+void
+pm_merge_reader_set_kv_output(pm_merge_reader *m, const pm_type *seq_type,
+							  const pm_type *kind_type)
+{
+	m->seq_type = seq_type;
+	m->kind_type = kind_type;
 }
 
 pm_code

@@ -60,6 +60,17 @@ typedef struct pm_merge_reader pm_merge_reader;
 extern void pm_merge_reader_set_lookup(pm_merge_reader *m, bool lookup);
 
 /*
+ * Compaction: each output row also carries its _SEQUENCE_NUMBER (column
+ * noutput, seq_type BIGINT) and _VALUE_KIND (column noutput + 1, kind_type
+ * TINYINT) as Java's merge functions set them: the record's own for a key
+ * with one record; else the merged kind and the sequence number of the
+ * latest record in merge order (the first for first-row). Set before the
+ * first _next call.
+ */
+extern void pm_merge_reader_set_kv_output(pm_merge_reader *m, const pm_type *seq_type,
+										  const pm_type *kind_type);
+
+/*
  * Merge nruns runs (copied; the reader closes them) whose batches carry
  * nkeys key columns and the engine's value columns; output the first
  * noutput value columns, of types output_types. batch_size 0 = 1024.

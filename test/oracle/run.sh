@@ -9,7 +9,8 @@
 #   4. verify_read.py self-check on the sample warehouse
 #   5. the writers: Java reads data files and metadata the core wrote
 #      (write/write_check.sh, metadata/check.sh), and tables after the core's
-#      maintenance (maintenance/check.sh)
+#      maintenance (maintenance/check.sh) and full compaction
+#      (compact/compact_check.sh)
 #   6. zones and locale, per Paimon release (ORACLE_PAIMON_VERSIONS): a few seeds
 #      written by a JVM in Asia/Shanghai, also read by Java in America/New_York,
 #      read through SQL in a session in Asia/Kolkata (+05:30) of a second throwaway
@@ -119,6 +120,8 @@ step env METADATA_TABLES="${METADATA_TABLES:-^(append_with_bitmap|append_complex
 # snapshot expiry, tags, rollback and orphan-file removal, and commits on top.
 echo "-- maintenance: Java reads tables after our expire / tag / rollback / orphan clean"
 step bash "$here/maintenance/check.sh"
+echo "-- compaction: Java reads tables after our full compaction, compacts on top, we compact on top of Java's"
+step bash "$here/compact/compact_check.sh" "$tmp/compact"
 
 # Zones and locale: the writer JVM, Java's reader and the SQL session in three different
 # non-UTC zones, text compared under en_US.UTF-8. Seeds: ORC tables with TIMESTAMP_LTZ in

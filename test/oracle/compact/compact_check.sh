@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# compact_check.sh [warehouse]
+#   Full compaction by the core (compact_table.c: pm_table_compact, the work
+#   of SQL paimon_compact) against Java's full compaction of the same
+#   commits: deduplicate (partitioned, -U/+U and -D), partial-update with
+#   sequence groups, aggregation, sequence.field. For each table:
+#   1. Java writes the ops and compacts (java_<t>); the core writes the same
+#      ops (pk_write) and compacts (ours_<t>);
+#   2. Java 1.3.1 and 1.4.2 read ours_<t> as java_<t>, row for row, and
+#      the files of both (partition, bucket, level, row count, sequence
+#      range) are the same: one file per bucket at the max level;
+#   3. Java 1.4.2 writes more commits on top of our compacted files and
+#      compacts them (both tables); the core writes more and compacts again,
+#      reading Java's compacted files; Java reads both tables alike.
+# Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+wh=${1:-$(mktemp -d /tmp/pm_compact_XXXXXX)}
+mkdir -p "$wh"
+cc=${UNIT_CC:-clang}
+oracle="$root/test/oracle/oracle.sh"
+libs="-lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm"
+
+make -s -C "$root" -j2 "build/unit-$cc/libpaimon.a" >/dev/null
+for tool in "$root/test/oracle/write/pk_write.c" "$here/compact_table.c"; do
+	$cc -std=gnu11 -O1 -g -fsanitize=address,undefined -I"$root/src" "$tool" \
+		"$root/build/unit-$cc/libpaimon.a" $libs -o "$wh/$(basename "$tool" .c)"
+done
+
+python3 - "$wh" <<'PY'
+import json, random, sys
+wh = sys.argv[1]
+rnd = random.Random(81)
+def save(name, table, phases):
+    json.dump(table, open("%s/%s.json" % (wh, name), "w"))
+    for p, ops in enumerate(phases):
+        with open("%s/%s.%d.jsonl" % (wh, name, p), "w") as out:
+            for op in ops:
+                out.write(json.dumps(op) + "\n")
+
+# deduplicate, partitioned, updates and deletes
+cols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "dt", "type": "STRING NOT NULL"},
+        {"name": "name", "type": "STRING"}, {"name": "v", "type": "BIGINT"},
+        {"name": "d", "type": "DOUBLE"}, {"name": "ok", "type": "BOOLEAN"}]
+def dedup_ops(base, commits):
+    ops = []
+    for c in range(commits):
+        for i in rnd.sample(range(300), 200):
+            dt = "2026-12-0%d" % (1 + i % 2)
+            ops.append({"op": "+I", "row": [i, dt, None if i % 7 == 0 else "n%d-%d" % (i, base + c),
+                                            i * 10 + c, i / 3.0, i % 2 == 0]})
+        for i in range(c, 300, 13):
+            ops.append({"op": "-D", "row": [i, "2026-12-0%d" % (1 + i % 2), None, None, None, None]})
+        for i in range(c + 1, 300, 11):
+            ops.append({"op": "-U", "row": [i, "2026-12-0%d" % (1 + i % 2), None, None, None, None]})
+            ops.append({"op": "+U", "row": [i, "2026-12-0%d" % (1 + i % 2), "u%d" % i, -i, 0.5, True]})
+        ops.append({"op": "commit"})
+    return ops
+save("dedup", {"columns": cols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
+               "options": {"bucket": "2"}},
+     [dedup_ops(0, 3), dedup_ops(10, 2), dedup_ops(20, 2)])
+
+# partial-update with two sequence groups
+ucols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "a", "type": "STRING"},
+         {"name": "a_seq", "type": "BIGINT"}, {"name": "b", "type": "BIGINT"},
+         {"name": "b_seq", "type": "BIGINT"}, {"name": "c", "type": "STRING"}]
+def pu_ops(base, commits):
+    ops = []
+    for c in range(commits):
+        for i in rnd.sample(range(200), 150):
+            s = rnd.randrange(1000)
+            if rnd.random() < 0.5:
+                ops.append({"op": "+I", "row": [i, "a%d-%d" % (i, s), s, None, None, None]})
+            else:
+                ops.append({"op": "+I", "row": [i, None, None, s * 2, s, "c%d" % (base + c)]})
+        ops.append({"op": "commit"})
+    return ops
+save("partial", {"columns": ucols, "primary_keys": ["id"], "partition_keys": [],
+                 "options": {"bucket": "2", "merge-engine": "partial-update",
+                             "fields.a_seq.sequence-group": "a",
+                             "fields.b_seq.sequence-group": "b"}},
+     [pu_ops(0, 3), pu_ops(10, 2), pu_ops(20, 2)])
+
+# aggregation: sum and max
+acols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "s", "type": "BIGINT"},
+         {"name": "m", "type": "DOUBLE"}, {"name": "last", "type": "STRING"}]
+def agg_ops(base, commits):
+    ops = []
+    for c in range(commits):
+        for i in range(400):
+            ops.append({"op": "+I", "row": [i % 120, i + base + c, None if i % 9 == 0 else rnd.random() * 100,
+                                            None if i % 4 == 0 else "l%d" % i]})
+        ops.append({"op": "commit"})
+    return ops
+save("agg", {"columns": acols, "primary_keys": ["id"], "partition_keys": [],
+             "options": {"bucket": "3", "merge-engine": "aggregation",
+                         "fields.s.aggregate-function": "sum",
+                         "fields.m.aggregate-function": "max"}},
+     [agg_ops(0, 3), agg_ops(10, 2), agg_ops(20, 2)])
+
+# sequence.field: the largest ts wins whatever the order of writing
+scols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "ts", "type": "BIGINT"},
+         {"name": "v", "type": "STRING"}]
+def seq_ops(base, commits):
+    ops = []
+    for c in range(commits):
+        for i in range(300):
+            ts = rnd.randrange(50)
+            ops.append({"op": "+I", "row": [i % 80, ts, "v%d-%d-%d" % (base + c, i, ts)]})
+        ops.append({"op": "commit"})
+    return ops
+save("seqf", {"columns": scols, "primary_keys": ["id"], "partition_keys": [],
+              "options": {"bucket": "2", "sequence.field": "ts"}},
+     [seq_ops(0, 2), seq_ops(10, 2), seq_ops(20, 2)])
+with open(wh + "/compact.jsonl", "w") as out:
+    out.write(json.dumps({"op": "compact"}) + "\n")
+PY
+
+# the files of a table's scan: (partition, bucket, level, rows, sequence range), sorted
+files() {
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" files "$wh" cpt "$1" | python3 -c '
+import json, sys
+for f in sorted((json.dumps(f["partition"]), f["bucket"], f["level"], f["row_count"],
+                 f["min_sequence_number"], f["max_sequence_number"]) for f in json.load(sys.stdin)):
+    print(*f)'
+}
+
+# same rows in both tables for each version given; same files
+same() {
+	local t=$1 what=$2
+	shift 2
+	for v in "$@"; do
+		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" cpt "java_$t" | sort > "$wh/java_$t.rows"
+		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" cpt "ours_$t" | sort > "$wh/ours_$t.rows"
+		if [ -s "$wh/java_$t.rows" ] && cmp -s "$wh/java_$t.rows" "$wh/ours_$t.rows"; then
+			echo "$t: $what: Java $v reads the same $(wc -l < "$wh/ours_$t.rows") rows"
+		else
+			echo "FAIL $t: $what: Java $v reads other rows"
+			diff "$wh/java_$t.rows" "$wh/ours_$t.rows" | head -6; fail=1
+		fi
+	done
+	files "java_$t" > "$wh/java_$t.files"
+	files "ours_$t" > "$wh/ours_$t.files"
+	if cmp -s "$wh/java_$t.files" "$wh/ours_$t.files"; then
+		echo "$t: $what: the same $(wc -l < "$wh/ours_$t.files") files (level, rows, sequence range)"
+	else
+		echo "FAIL $t: $what: other files than Java's"
+		diff "$wh/java_$t.files" "$wh/ours_$t.files" | head -6; fail=1
+	fi
+}
+
+fail=0
+for t in ${COMPACT_CHECK_TABLES:-dedup partial agg seqf}; do
+	for side in java ours; do
+		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" cpt "${side}_$t" "$wh/$t.json" >/dev/null
+	done
+	tdir="$wh/cpt.db/ours_$t"
+	# 1. the same commits, then a full compaction by each
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "java_$t" "$wh/$t.0.jsonl" >/dev/null
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "java_$t" "$wh/compact.jsonl" >/dev/null
+	"$wh/pk_write" "$tdir" "$wh/$t.0.jsonl" >/dev/null
+	"$wh/compact_table" "$tdir" >/dev/null
+	same "$t" "after our compaction" 1.3.1 1.4.2
+	# 2. Java writes on top of our compacted files and compacts them
+	for side in java ours; do
+		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "${side}_$t" "$wh/$t.1.jsonl" >/dev/null
+		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "${side}_$t" "$wh/compact.jsonl" >/dev/null
+	done
+	same "$t" "after Java's compaction of ours" 1.4.2
+	# 3. we write on top of Java's compacted files and compact them
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "java_$t" "$wh/$t.2.jsonl" >/dev/null
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "java_$t" "$wh/compact.jsonl" >/dev/null
+	"$wh/pk_write" "$tdir" "$wh/$t.2.jsonl" >/dev/null
+	"$wh/compact_table" "$tdir" >/dev/null
+	same "$t" "after our compaction of Java's" 1.3.1 1.4.2
+done
+[ "$fail" = 0 ] && echo "compact_check: OK" || { echo "compact_check: FAILED"; exit 1; }

@@ -1,0 +1,433 @@
+/*-------------------------------------------------------------------------
+ * test_compact.c
+ *	  Full compaction (lsm/compact.c) of primary-key tables written by the
+ *	  core's writer on the memory FileIO: the rows read back are the same,
+ *	  every file is at the max level (num-levels - 1) with file source
+ *	  COMPACT, no retract rows, sequence ranges kept, rolling at
+ *	  target-file-size, a second compaction does nothing, a later write
+ *	  still wins, one partition only, and the refusals.
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/env.h"
+#include "io/fileio.h"
+#include "io/memory_fileio.h"
+#include "lsm/compact.h"
+#include "lsm/table_read.h"
+#include "row/binary_row.h"
+#include "table/split.h"
+#include "table/table.h"
+#include "table/table_write.h"
+
+#define MAXID 4096
+
+/* id INT NOT NULL (primary key), name STRING, v BIGINT, w BIGINT */
+static pm_schema *
+make_schema(pm_arena *arena, int nopt, const char **keys, const char **vals)
+{
+	pm_schema  *s = pm_arena_zalloc(arena, sizeof(*s));
+	pm_field   *f = pm_arena_zalloc(arena, sizeof(pm_field) * 4);
+	static const char *pk[] = {"id"};
+
+	f[0] = (pm_field) {0, "id", pm_type_new(arena, PM_TYPE_INT, false), NULL};
+	f[1] = (pm_field) {0, "name", pm_type_new(arena, PM_TYPE_VARCHAR, true), NULL};
+	f[2] = (pm_field) {0, "v", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
+	f[3] = (pm_field) {0, "w", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
+	s->row_type = pm_type_new_row(arena, f, 4, false);
+	s->nprimary_keys = 1;
+	s->primary_keys = pk;
+	s->noptions = nopt;
+	s->option_keys = keys;
+	s->option_values = vals;
+	return s;
+}
+
+/* A row: id, name ("n<v>" or NULL), v, w (INT64_MIN = NULL). */
+typedef struct trow
+{
+	int			id;
+	bool		has_name;
+	int64_t		v;
+	int64_t		w;
+} trow;
+
+static pm_batch *
+make_batch(pm_arena *arena, const pm_type *row, const trow *rows, int n)
+{
+	pm_batch   *b = pm_arena_zalloc(arena, sizeof(*b));
+	int64_t		cap = 0;
+
+	b->nrows = n;
+	b->ncols = 4;
+	b->cols = pm_arena_zalloc(arena, sizeof(pm_vector) * 4);
+	for (int c = 0; c < 4; c++)
+	{
+		assert_true(pm_vector_init(&b->cols[c], row->fields[c].type, n, true, arena));
+		b->cols[c].length = n;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		char		name[32];
+
+		PM_VEC_VALUES(&b->cols[0], int32_t)[i] = rows[i].id;
+		if (rows[i].has_name)
+		{
+			snprintf(name, sizeof(name), "n%lld", (long long) rows[i].v);
+			assert_true(pm_vector_append_data(&b->cols[1], &cap, name, (int64_t) strlen(name), arena));
+		}
+		else
+			b->cols[1].nulls[i] = 1;
+		b->cols[1].offsets[i + 1] = (int32_t) b->cols[1].data_size;
+		if (rows[i].v == INT64_MIN)
+			b->cols[2].nulls[i] = 1;
+		else
+			PM_VEC_VALUES(&b->cols[2], int64_t)[i] = rows[i].v;
+		if (rows[i].w == INT64_MIN)
+			b->cols[3].nulls[i] = 1;
+		else
+			PM_VEC_VALUES(&b->cols[3], int64_t)[i] = rows[i].w;
+	}
+	return b;
+}
+
+/* What a read gives: per id, present and the values. */
+typedef struct result
+{
+	bool		present[MAXID];
+	bool		name_null[MAXID];
+	int64_t		v[MAXID];		/* INT64_MIN = NULL */
+	int64_t		w[MAXID];
+	int			nrows;
+} result;
+
+static void
+read_all_offset(pm_fileio *io, const char *path, result *r, int offset)
+{
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_table_read *rd;
+	pm_batch   *b;
+	pm_error	err;
+	int			fields[4] = {0, 1, 2, 3};
+
+	memset(r, 0, sizeof(*r));
+	if (pm_table_open(pm_env_default(), io, path, NULL, &table, &err) != PM_OK)
+		fail_msg("open %s: %s", path, err.message);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+	if (pm_table_read_open(scan, fields, 4, &rd, &err) != PM_OK)
+		fail_msg("read: %s", err.message);
+	for (;;)
+	{
+		if (pm_table_read_next(rd, &b, &err) != PM_OK)
+			fail_msg("next: %s", err.message);
+		if (b == NULL)
+			break;
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			int			id = PM_VEC_VALUES(&b->cols[0], int32_t)[i] + offset;
+
+			assert_true(id >= 0 && id < MAXID);
+			assert_false(r->present[id]);
+			r->present[id] = true;
+			r->name_null[id] = pm_vector_is_null(&b->cols[1], i);
+			r->v[id] = pm_vector_is_null(&b->cols[2], i) ? INT64_MIN : PM_VEC_VALUES(&b->cols[2], int64_t)[i];
+			r->w[id] = pm_vector_is_null(&b->cols[3], i) ? INT64_MIN : PM_VEC_VALUES(&b->cols[3], int64_t)[i];
+			if (!r->name_null[id])
+			{
+				int32_t		len;
+				const uint8_t *p = pm_vector_bytes(&b->cols[1], i, &len);
+				char		want[32];
+
+				snprintf(want, sizeof(want), "n%lld", (long long) r->v[id]);
+				(void) offset;
+				assert_int_equal(len, (int32_t) strlen(want));
+				assert_memory_equal(p, want, (size_t) len);
+			}
+			r->nrows++;
+		}
+	}
+	pm_table_read_close(rd);
+	pm_scan_free(scan);
+	pm_table_close(table);
+}
+
+static void
+read_all(pm_fileio *io, const char *path, result *r)
+{
+	read_all_offset(io, path, r, 0);
+}
+
+static pm_table_writer *
+open_writer(pm_fileio *io, const char *dir)
+{
+	pm_table_writer *w;
+	pm_error	err;
+
+	if (pm_table_writer_open(pm_env_default(), io, dir, "pk-user", &w, &err) != PM_OK)
+		fail_msg("writer: %s", err.message);
+	return w;
+}
+
+static void
+write_kinds(pm_table_writer *w, pm_arena *arena, const trow *rows, const uint8_t *kinds, int n)
+{
+	pm_error	err;
+	pm_batch   *b = make_batch(arena, pm_table_writer_schema(w)->row_type, rows, n);
+
+	if (pm_table_writer_write(w, b, kinds, &err) != PM_OK)
+		fail_msg("write: %s", err.message);
+}
+
+static void
+commit(pm_table_writer *w, int64_t ident, int64_t want_sid)
+{
+	pm_error	err;
+	int64_t		sid;
+
+	if (pm_table_writer_commit(w, ident, &sid, &err) != PM_OK)
+		fail_msg("commit: %s", err.message);
+	assert_int_equal(sid, want_sid);
+}
+
+static void
+compact(pm_fileio *io, const char *dir, const char *partition, pm_compact_result *res)
+{
+	pm_table   *table;
+	pm_error	err;
+	pm_compact_options o;
+
+	memset(&o, 0, sizeof(o));
+	o.partition = partition;
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	if (pm_table_compact(table, dir, &o, res, &err) != PM_OK)
+		fail_msg("compact: %s", err.message);
+	pm_table_close(table);
+}
+
+/* Files of the latest snapshot: count, and all at `level`, COMPACT, no retracts. */
+static int
+check_files(pm_fileio *io, const char *dir, int level, int64_t *max_seq)
+{
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_error	err;
+	int			nfiles = 0;
+
+	*max_seq = -1;
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+	for (int i = 0; i < pm_scan_split_count(scan); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(scan, i);
+
+		for (int f = 0; f < sp->nfiles; f++)
+		{
+			const pm_data_file_meta *m = sp->files[f];
+
+			assert_int_equal(m->level, level);
+			assert_int_equal(m->file_source, 1);
+			assert_int_equal(m->delete_row_count, 0);
+			if (m->max_sequence_number > *max_seq)
+				*max_seq = m->max_sequence_number;
+			nfiles++;
+		}
+	}
+	pm_scan_free(scan);
+	pm_table_close(table);
+	return nfiles;
+}
+
+static void
+assert_same(const result *a, const result *b)
+{
+	assert_int_equal(a->nrows, b->nrows);
+	for (int i = 0; i < MAXID; i++)
+	{
+		assert_int_equal(a->present[i], b->present[i]);
+		if (!a->present[i])
+			continue;
+		assert_int_equal(a->name_null[i], b->name_null[i]);
+		assert_true(a->v[i] == b->v[i]);
+		assert_true(a->w[i] == b->w[i]);
+	}
+}
+
+/* Three commits (inserts, updates, deletes) into 2 buckets, compacted. */
+static void
+test_dedup_compact(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/c";
+	static const char *keys[] = {"bucket"};
+	static const char *vals[] = {"2"};
+	pm_schema  *s = make_schema(arena, 1, keys, vals);
+	pm_table_writer *w;
+	pm_error	err;
+	trow		rows[MAXID];
+	uint8_t		kinds[MAXID];
+	result		before,
+				after;
+	pm_compact_result res;
+	int64_t		max_seq;
+	int			n;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	for (int c = 0; c < 3; c++)
+	{
+		n = 0;
+		for (int i = c; i < 400; i += 1 + c)
+		{
+			rows[n] = (trow) {i, i % 4 != 0, i * 10 + c, c == 1 ? INT64_MIN : c};
+			kinds[n++] = PM_ROW_INSERT;
+		}
+		for (int i = c; i < 400 && n < MAXID; i += 9)
+		{
+			rows[n] = (trow) {i, false, INT64_MIN, INT64_MIN};
+			kinds[n++] = PM_ROW_DELETE;
+		}
+		w = open_writer(io, dir);
+		write_kinds(w, arena, rows, kinds, n);
+		commit(w, 1, c + 1);
+		pm_table_writer_close(w);
+	}
+	read_all(io, dir, &before);
+	assert_true(before.nrows > 100);
+
+	compact(io, dir, NULL, &res);
+	assert_int_equal(res.snapshot_id, 4);
+	assert_int_equal(res.buckets, 2);
+	assert_int_equal(res.files_in, 6);
+	assert_int_equal(res.files_out, 2);
+	assert_int_equal(res.rows_out, before.nrows);
+	read_all(io, dir, &after);
+	assert_same(&before, &after);
+	/* default num-levels: num-sorted-run.compaction-trigger (5) + 1 */
+	assert_int_equal(check_files(io, dir, 5, &max_seq), 2);
+
+	/* nothing left to do */
+	compact(io, dir, NULL, &res);
+	assert_int_equal(res.snapshot_id, 0);
+	assert_int_equal(res.buckets, 0);
+
+	/* a later write wins over the compacted rows: sequence numbers were kept */
+	rows[0] = (trow) {1, true, 77777, 1};
+	kinds[0] = PM_ROW_INSERT;
+	w = open_writer(io, dir);
+	write_kinds(w, arena, rows, kinds, 1);
+	commit(w, 1, 5);
+	pm_table_writer_close(w);
+	compact(io, dir, NULL, &res);
+	assert_int_equal(res.snapshot_id, 6);
+	assert_int_equal(res.buckets, 1);
+	read_all(io, dir, &after);
+	assert_true(after.present[1]);
+	assert_true(after.v[1] == 77777);
+	assert_int_equal(after.nrows, before.nrows + (before.present[1] ? 0 : 1));
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/* num-levels and a small target-file-size: several files at level 2 (rolled per merged batch of 1024 rows). */
+static void
+test_levels_and_rolling(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/r";
+	static const char *keys[] = {"bucket", "num-levels", "target-file-size"};
+	static const char *vals[] = {"1", "3", "1 b"};
+	pm_schema  *s = make_schema(arena, 3, keys, vals);
+	pm_table_writer *w;
+	pm_error	err;
+	trow		rows[MAXID];
+	uint8_t		kinds[MAXID];
+	result		before,
+				after;
+	pm_compact_result res;
+	int64_t		max_seq;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	for (int c = 0; c < 2; c++)
+	{
+		for (int i = 0; i < 3000; i++)
+		{
+			rows[i] = (trow) {i, true, i + c * 10000, c};
+			kinds[i] = PM_ROW_INSERT;
+		}
+		w = open_writer(io, dir);
+		write_kinds(w, arena, rows, kinds, 3000);
+		commit(w, 1, c + 1);
+		pm_table_writer_close(w);
+	}
+	read_all(io, dir, &before);
+	compact(io, dir, NULL, &res);
+	assert_true(res.files_out > 1);
+	assert_int_equal(check_files(io, dir, 2, &max_seq), res.files_out);
+	assert_int_equal(max_seq, 5999);
+	read_all(io, dir, &after);
+	assert_same(&before, &after);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+static void
+test_refusals(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *k1[] = {"bucket", "deletion-vectors.enabled"};
+	static const char *v1[] = {"1", "true"};
+	static const char *k2[] = {"bucket", "merge-engine"};
+	static const char *v2[] = {"1", "first-row"};
+	static const char *k3[] = {"bucket"};
+	static const char *v3[] = {"1"};
+	struct
+	{
+		const char *dir;
+		pm_schema  *s;
+		const char *partition;
+		pm_code		want;
+	}			cases[3];
+	pm_error	err;
+
+	(void) state;
+	cases[0] = (typeof(cases[0])) {"/mem/wh/db.db/dv", make_schema(arena, 2, k1, v1), NULL, PM_ERR_UNSUPPORTED};
+	cases[1] = (typeof(cases[0])) {"/mem/wh/db.db/fr", make_schema(arena, 2, k2, v2), NULL, PM_ERR_UNSUPPORTED};
+	cases[2] = (typeof(cases[0])) {"/mem/wh/db.db/np", make_schema(arena, 1, k3, v3), "a=1", PM_ERR_INVALID};
+	for (int i = 0; i < 3; i++)
+	{
+		pm_table   *table;
+		pm_compact_options o;
+		pm_compact_result res;
+
+		memset(&o, 0, sizeof(o));
+		o.partition = cases[i].partition;
+		assert_int_equal(pm_table_create(pm_env_default(), io, cases[i].dir, cases[i].s, &err), PM_OK);
+		assert_int_equal(pm_table_open(pm_env_default(), io, cases[i].dir, NULL, &table, &err), PM_OK);
+		assert_int_equal(pm_table_compact(table, cases[i].dir, &o, &res, &err), cases[i].want);
+		pm_table_close(table);
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dedup_compact),
+		cmocka_unit_test(test_levels_and_rolling),
+		cmocka_unit_test(test_refusals),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -38,33 +38,11 @@ changelog_id_range(pm_fileio *io, const char *table_path, pm_arena *arena, int64
 				   int64_t *hi, pm_error *err)
 {
 	char	   *dir = pm_arena_sprintf(arena, "%s/changelog", table_path);
-	char	  **names;
-	int			n;
-	pm_code		rc;
 
 	*lo = *hi = 0;
 	if (dir == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	rc = io->list(io, dir, arena, &names, &n, err);
-	if (rc == PM_ERR_NOT_FOUND)
-	{
-		pm_error_clear(err);
-		return PM_OK;
-	}
-	if (rc != PM_OK)
-		return rc;
-	for (int i = 0; i < n; i++)
-	{
-		int64_t		id;
-
-		if (!pm_versioned_name_id(names[i], "changelog-", &id))
-			continue;
-		if (*lo == 0 || id < *lo)
-			*lo = id;
-		if (id > *hi)
-			*hi = id;
-	}
-	return PM_OK;
+	return pm_versioned_id_range(io, dir, "changelog-", arena, lo, hi, err);
 }
 
 static pm_code

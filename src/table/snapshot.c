@@ -349,18 +349,15 @@ snapshot_exists(pm_fileio *io, const char *table_path, int64_t id, pm_arena *are
 	return path != NULL && io->exists(io, path);
 }
 
-static pm_code
-list_extreme(pm_fileio *io, const char *table_path, pm_arena *arena, bool want_max,
-			 int64_t *id, pm_error *err)
+pm_code
+pm_versioned_id_range(pm_fileio *io, const char *dir, const char *prefix, pm_arena *arena,
+					  int64_t *lo, int64_t *hi, pm_error *err)
 {
-	char	   *dir = pm_arena_sprintf(arena, "%s/snapshot", table_path);
 	char	  **names;
 	int			n;
 	pm_code		rc;
 
-	*id = 0;
-	if (dir == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	*lo = *hi = 0;
 	rc = io->list(io, dir, arena, &names, &n, err);
 	if (rc == PM_ERR_NOT_FOUND)
 	{
@@ -373,11 +370,29 @@ list_extreme(pm_fileio *io, const char *table_path, pm_arena *arena, bool want_m
 	{
 		int64_t		v;
 
-		if (!pm_versioned_name_id(names[i], "snapshot-", &v))
+		if (!pm_versioned_name_id(names[i], prefix, &v))
 			continue;
-		if (*id == 0 || (want_max ? v > *id : v < *id))
-			*id = v;
+		if (*lo == 0 || v < *lo)
+			*lo = v;
+		if (v > *hi)
+			*hi = v;
 	}
+	return PM_OK;
+}
+
+static pm_code
+list_extreme(pm_fileio *io, const char *table_path, pm_arena *arena, bool want_max,
+			 int64_t *id, pm_error *err)
+{
+	char	   *dir = pm_arena_sprintf(arena, "%s/snapshot", table_path);
+	int64_t		lo,
+				hi;
+
+	*id = 0;
+	if (dir == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(pm_versioned_id_range(io, dir, "snapshot-", arena, &lo, &hi, err));
+	*id = want_max ? hi : lo;
 	return PM_OK;
 }
 

@@ -67,6 +67,13 @@ typedef struct pm_file_rows
 /* "<prefix><decimal long>" -> id (schema.c); false if not of that form. */
 extern bool pm_versioned_name_id(const char *name, const char *prefix, int64_t *id);
 
+/*
+ * The smallest and largest id of the "<prefix><id>" files in dir (0, 0 if
+ * none or no dir).
+ */
+extern pm_code pm_versioned_id_range(pm_fileio *io, const char *dir, const char *prefix,
+									 pm_arena *arena, int64_t *lo, int64_t *hi, pm_error *err);
+
 /* The format of a metadata file from its magic bytes (Avro, ORC or Parquet). */
 extern pm_code pm_metadata_file_format(pm_fileio *io, const char *path,
 									   pm_file_format *format, pm_error *err);

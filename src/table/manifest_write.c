@@ -733,12 +733,17 @@ metas_batch(filler *f, const pm_type *type, const void *items, int n,
 	return PM_OK;
 }
 
-pm_code
-pm_manifest_list_write(const pm_env *env, pm_fileio *io, const char *table_path,
-					   const pm_manifest_write_options *options,
-					   const pm_manifest_file_meta *metas, int count,
-					   pm_arena *arena, const char **file_name,
-					   int64_t *file_size, pm_error *err)
+/*
+ * Write count items through fill into a new <table_path>/manifest/<prefix>
+ * <uuid>-0 of the ROW type type_text; its name (in arena) and size are
+ * returned. Manifest lists and index manifests are written this way.
+ */
+static pm_code
+write_items_file(const pm_env *env, pm_fileio *io, const char *table_path,
+				 const pm_manifest_write_options *options, const char *prefix,
+				 const char *type_text, batch_fill_fn fill, const void *items,
+				 size_t item_size, int count, pm_arena *arena, const char **file_name,
+				 int64_t *file_size, pm_error *err)
 {
 	pm_arena   *work = pm_arena_create(env);
 	pm_arena   *chunk = pm_arena_create(env);
@@ -756,14 +761,13 @@ pm_manifest_list_write(const pm_env *env, pm_fileio *io, const char *table_path,
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	rc = pm_data_type_parse(MANIFEST_LIST_WRITE_TYPE, work, &type, err);
+	rc = pm_data_type_parse(type_text, work, &type, err);
 	if (rc == PM_OK)
 		rc = empty_row_make(work, &e, err);
 	if (rc == PM_OK)
-		rc = open_out(env, io, table_path, options, "manifest-list-", type, arena, &out, err);
+		rc = open_out(env, io, table_path, options, prefix, type, arena, &out, err);
 	if (rc == PM_OK)
-		rc = write_batches(&out, type, metas_batch, metas, sizeof(pm_manifest_file_meta), count, &e,
-						   chunk, work, &res, err);
+		rc = write_batches(&out, type, fill, items, item_size, count, &e, chunk, work, &res, err);
 	if (rc == PM_OK)
 	{
 		*file_name = out.name;
@@ -778,6 +782,19 @@ done:
 	if (work != NULL)
 		pm_arena_destroy(work);
 	return rc;
+}
+
+pm_code
+pm_manifest_list_write(const pm_env *env, pm_fileio *io, const char *table_path,
+					   const pm_manifest_write_options *options,
+					   const pm_manifest_file_meta *metas, int count,
+					   pm_arena *arena, const char **file_name,
+					   int64_t *file_size, pm_error *err)
+{
+	return write_items_file(env, io, table_path, options, "manifest-list-",
+							MANIFEST_LIST_WRITE_TYPE, metas_batch, metas,
+							sizeof(pm_manifest_file_meta), count, arena, file_name, file_size,
+							err);
 }
 
 /* ---------------------------------------------------------------------
@@ -865,41 +882,8 @@ pm_index_manifest_write(const pm_env *env, pm_fileio *io, const char *table_path
 						pm_arena *arena, const char **file_name,
 						int64_t *file_size, pm_error *err)
 {
-	pm_arena   *work = pm_arena_create(env);
-	pm_arena   *chunk = pm_arena_create(env);
-	const pm_type *type;
-	empty_row	e;
-	out_file	out;
-	pm_format_write_result res;
-	pm_code		rc;
-
-	*file_name = NULL;
-	*file_size = 0;
-	memset(&out, 0, sizeof(out));
-	if (work == NULL || chunk == NULL)
-	{
-		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		goto done;
-	}
-	rc = pm_data_type_parse(INDEX_MANIFEST_WRITE_TYPE, work, &type, err);
-	if (rc == PM_OK)
-		rc = open_out(env, io, table_path, options, "index-manifest-", type, arena, &out, err);
-	memset(&e, 0, sizeof(e));
-	if (rc == PM_OK)
-		rc = write_batches(&out, type, index_entries_batch, entries,
-						   sizeof(pm_index_manifest_entry), count, &e, chunk, work, &res, err);
-	if (rc == PM_OK)
-	{
-		*file_name = out.name;
-		*file_size = res.file_size;
-	}
-done:
-	pm_format_writer_abort(out.writer);
-	if (rc != PM_OK && out.path != NULL)
-		pm_error_set_path(err, out.path);
-	if (chunk != NULL)
-		pm_arena_destroy(chunk);
-	if (work != NULL)
-		pm_arena_destroy(work);
-	return rc;
+	return write_items_file(env, io, table_path, options, "index-manifest-",
+							INDEX_MANIFEST_WRITE_TYPE, index_entries_batch, entries,
+							sizeof(pm_index_manifest_entry), count, arena, file_name, file_size,
+							err);
 }

@@ -27,6 +27,9 @@
 
 #include "pk_fixture.h"
 
+/* keys of the tests below (at most MAXID) */
+#define NKEYS 512
+
 /*
  * Deduplicate, 2 buckets: 300 keys written twice in one commit (the
  * second value wins), 50 of them deleted; then a second commit updates
@@ -197,7 +200,7 @@ small_buffer(bool spillable)
 	pm_schema  *s = make_schema(arena, spillable ? 2 : 3, keys, vals);
 	pm_table_writer *w;
 	pm_error	err;
-	trow		rows[MAXID];
+	trow		rows[NKEYS];
 	result		r;
 	pm_table   *table;
 	pm_scan    *scan;
@@ -209,17 +212,17 @@ small_buffer(bool spillable)
 	w = open_writer(io, dir);
 	for (int round = 0; round < 20; round++)
 	{
-		for (int i = 0; i < MAXID; i++)
-			rows[i] = (trow) {(i * 7 + round) % MAXID, true, round * 10000 + (i * 7 + round) % MAXID, round};
-		write_kinds(w, arena, rows, NULL, MAXID);
+		for (int i = 0; i < NKEYS; i++)
+			rows[i] = (trow) {(i * 7 + round) % NKEYS, true, round * 10000 + (i * 7 + round) % NKEYS, round};
+		write_kinds(w, arena, rows, NULL, NKEYS);
 	}
 	commit(w, 1, 1);
 	pm_table_writer_close(w);
 	unsetenv("TMPDIR");
 	assert_int_equal(rmdir(tmp), 0);	/* empty: every spill file removed */
 	read_all(io, dir, &r);
-	assert_int_equal(r.nrows, MAXID);
-	for (int i = 0; i < MAXID; i++)
+	assert_int_equal(r.nrows, NKEYS);
+	for (int i = 0; i < NKEYS; i++)
 	{
 		assert_int_equal(r.v[i], 19 * 10000 + i);
 		assert_int_equal(r.w[i], 19);
@@ -466,26 +469,26 @@ test_negative_keys(void **state)
 	static const char *vals[] = {"1"};
 	pm_table_writer *w;
 	pm_error	err;
-	trow		rows[2 * MAXID];
+	trow		rows[2 * NKEYS];
 	result		r;
 
 	(void) state;
 	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/neg",
 									 make_schema(arena, 1, keys, vals), &err), PM_OK);
 	w = open_writer(io, "/mem/wh/db.db/neg");
-	for (int i = 0; i < 2 * MAXID; i++)
+	for (int i = 0; i < 2 * NKEYS; i++)
 	{
-		int			id = (i * 37) % MAXID - MAXID / 2;
+		int			id = (i * 37) % NKEYS - NKEYS / 2;
 
-		rows[i] = (trow) {id, true, i < MAXID ? id : 100000 + id, i};
+		rows[i] = (trow) {id, true, i < NKEYS ? id : 100000 + id, i};
 	}
-	write_kinds(w, arena, rows, NULL, 2 * MAXID);
+	write_kinds(w, arena, rows, NULL, 2 * NKEYS);
 	commit(w, 1, 1);
 	pm_table_writer_close(w);
-	read_all_offset(io, "/mem/wh/db.db/neg", &r, MAXID / 2);
-	assert_int_equal(r.nrows, MAXID);
-	for (int k = 0; k < MAXID; k++)
-		assert_int_equal(r.v[k], 100000 + k - MAXID / 2);
+	read_all_offset(io, "/mem/wh/db.db/neg", &r, NKEYS / 2);
+	assert_int_equal(r.nrows, NKEYS);
+	for (int k = 0; k < NKEYS; k++)
+		assert_int_equal(r.v[k], 100000 + k - NKEYS / 2);
 	{
 		pm_table   *table;
 		pm_scan    *scan;
@@ -500,8 +503,8 @@ test_negative_keys(void **state)
 		m = pm_scan_get_split(scan, 0)->files[0];
 		assert_int_equal(pm_binary_row_decode_serialized(m->min_key, (size_t) m->min_key_len, kt, &kmin, &err), PM_OK);
 		assert_int_equal(pm_binary_row_decode_serialized(m->max_key, (size_t) m->max_key_len, kt, &kmax, &err), PM_OK);
-		assert_int_equal(kmin.u.i64, -MAXID / 2);
-		assert_int_equal(kmax.u.i64, MAXID / 2 - 1);
+		assert_int_equal(kmin.u.i64, -NKEYS / 2);
+		assert_int_equal(kmax.u.i64, NKEYS / 2 - 1);
 		pm_scan_free(scan);
 		pm_table_close(table);
 	}
@@ -525,10 +528,10 @@ test_spill_merges(void **state)
 	static const char *pvals[] = {"1", "64 kb", "partial-update"};
 	pm_table_writer *w;
 	pm_error	err;
-	trow		rows[MAXID];
+	trow		rows[NKEYS];
 	result		r;
-	int64_t		best_w[MAXID],
-				best_v[MAXID];
+	int64_t		best_w[NKEYS],
+				best_v[NKEYS];
 
 	(void) state;
 	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/spseq",
@@ -538,13 +541,13 @@ test_spill_merges(void **state)
 	for (int t = 0; t < 2; t++)
 	{
 		w = open_writer(io, t == 0 ? "/mem/wh/db.db/spseq" : "/mem/wh/db.db/sppu");
-		for (int k = 0; k < MAXID; k++)
+		for (int k = 0; k < NKEYS; k++)
 			best_w[k] = -1;
 		for (int round = 0; round < 20; round++)
 		{
-			for (int i = 0; i < MAXID; i++)
+			for (int i = 0; i < NKEYS; i++)
 			{
-				int			id = (i * 5 + round) % MAXID;
+				int			id = (i * 5 + round) % NKEYS;
 				int64_t		wv = (round * 7 + id) % 20;
 
 				if (t == 0)
@@ -558,13 +561,13 @@ test_spill_merges(void **state)
 					best_v[id] = round * 1000 + id;
 				}
 			}
-			write_kinds(w, arena, rows, NULL, MAXID);
+			write_kinds(w, arena, rows, NULL, NKEYS);
 		}
 		commit(w, 1, 1);
 		pm_table_writer_close(w);
 		read_all(io, t == 0 ? "/mem/wh/db.db/spseq" : "/mem/wh/db.db/sppu", &r);
-		assert_int_equal(r.nrows, MAXID);
-		for (int k = 0; k < MAXID; k++)
+		assert_int_equal(r.nrows, NKEYS);
+		for (int k = 0; k < NKEYS; k++)
 		{
 			if (t == 0)
 			{
@@ -592,7 +595,7 @@ test_spill_abort(void **state)
 	static const char *vals[] = {"2", "64 kb"};
 	pm_table_writer *w;
 	pm_error	err;
-	trow		rows[MAXID];
+	trow		rows[NKEYS];
 	char		tmp[] = "/tmp/pm_spill_abort_XXXXXX";
 	pm_table   *table;
 
@@ -604,9 +607,9 @@ test_spill_abort(void **state)
 	w = open_writer(io, "/mem/wh/db.db/spab");
 	for (int round = 0; round < 20; round++)
 	{
-		for (int i = 0; i < MAXID; i++)
+		for (int i = 0; i < NKEYS; i++)
 			rows[i] = (trow) {i, true, round, round};
-		write_kinds(w, arena, rows, NULL, MAXID);
+		write_kinds(w, arena, rows, NULL, NKEYS);
 	}
 	assert_int_not_equal(rmdir(tmp), 0);	/* spill files are there */
 	pm_table_writer_abort(w);

@@ -24,6 +24,7 @@
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
 #include "table/commit.h"
+#include "table/data_file_index.h"
 #include "table/partition_path.h"
 #include "table/split.h"
 #include "table/write_options.h"
@@ -274,13 +275,7 @@ remove_written(compact_state *cs)
 {
 	for (int i = 0; i < cs->nchanges; i++)
 		for (int f = 0; f < cs->changes[i].nadded; f++)
-		{
-			pm_error	ignored;
-
-			pm_error_clear(&ignored);
-			if (cs->io->remove != NULL && cs->changes[i].added[f].path != NULL)
-				(void) cs->io->remove(cs->io, cs->changes[i].added[f].path, &ignored);
-		}
+			pm_data_file_remove_written(cs->io, &cs->changes[i].added[f]);
 }
 
 static pm_code

@@ -252,6 +252,148 @@ test_refusals(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/* Sorted runs of the single bucket of the latest snapshot; levels seen into *levels_mask. */
+static int
+sorted_runs(pm_fileio *io, const char *dir, unsigned *levels_mask)
+{
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_error	err;
+	int			runs = 0;
+	unsigned	levels = 0;
+
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+	for (int i = 0; i < pm_scan_split_count(scan); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(scan, i);
+
+		for (int f = 0; f < sp->nfiles; f++)
+		{
+			if (sp->files[f]->level == 0)
+				runs++;
+			levels |= 1u << sp->files[f]->level;
+		}
+	}
+	for (int l = 1; l < 32; l++)
+		if (levels & (1u << l))
+			runs++;
+	*levels_mask |= levels;
+	pm_scan_free(scan);
+	pm_table_close(table);
+	return runs;
+}
+
+/*
+ * Compaction at commit: 14 commits of overlapping keys with updates and
+ * deletes into one bucket with num-sorted-run.compaction-trigger 3. After
+ * every commit the rows are the model's, the sorted runs stay at most 3,
+ * a compacting commit publishes APPEND then COMPACT; some compactions are
+ * partial (output below the max level, deletes kept there). Without
+ * compaction the runs pile up.
+ */
+static void
+at_commit(bool enabled)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/auto";
+	static const char *keys[] = {"bucket", "num-sorted-run.compaction-trigger"};
+	static const char *vals[] = {"1", "3"};
+	pm_schema  *s = make_schema(arena, 2, keys, vals);
+	pm_error	err;
+	static trow rows[MAXID];
+	static uint8_t kinds[MAXID];
+	static result model,
+				got;
+	int64_t		sid = 0;
+	int			compactions = 0,
+				runs = 0;
+	unsigned	levels = 0;
+
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	memset(&model, 0, sizeof(model));
+	for (int c = 0; c < 14; c++)
+	{
+		pm_table_writer *w = open_writer(io, dir);
+		const pm_writer_compaction *wc;
+		int			n = 0;
+		int64_t		id;
+
+		pm_table_writer_set_compaction(w, enabled);
+		/* a growing-then-shrinking batch: run sizes differ, so size ratio picks partially */
+		for (int i = 0; i < 60 + (c % 4) * 150; i++)
+		{
+			int			key = (c * 37 + i * 3) % 900;
+
+			rows[n] = (trow) {key, true, c * 1000 + key, c};
+			kinds[n++] = PM_ROW_INSERT;
+			model.present[key] = true;
+			model.name_null[key] = false;
+			model.v[key] = c * 1000 + key;
+			model.w[key] = c;
+		}
+		for (int key = c; key < 900; key += 41)
+		{
+			rows[n] = (trow) {key, false, 0, 0};
+			kinds[n++] = PM_ROW_DELETE;
+			model.present[key] = false;
+		}
+		write_kinds(w, arena, rows, kinds, n);
+		if (pm_table_writer_commit(w, 1, &id, &err) != PM_OK)
+			fail_msg("commit: %s", err.message);
+		assert_int_equal(id, sid + 1);
+		wc = pm_table_writer_compaction(w);
+		assert_false(wc->failed);
+		if (wc->snapshot_id != 0)
+		{
+			assert_int_equal(wc->snapshot_id, id + 1);
+			assert_true(wc->files_in >= 2);
+			compactions++;
+			sid = id + 1;
+		}
+		else
+			sid = id;
+		pm_table_writer_close(w);
+		model.nrows = 0;
+		for (int k = 0; k < MAXID; k++)
+			model.nrows += model.present[k];
+		read_all(io, dir, &got);
+		assert_same(&model, &got);
+		runs = sorted_runs(io, dir, &levels);
+		if (enabled)
+			assert_true(runs <= 3);
+	}
+	if (enabled)
+	{
+		assert_true(compactions >= 4);
+		/* partial compactions: some files went to a level between 1 and the max (3) */
+		assert_true((levels & ((1u << 1) | (1u << 2))) != 0);
+		assert_true((levels & (1u << 3)) != 0);
+	}
+	else
+	{
+		assert_int_equal(compactions, 0);
+		assert_int_equal(runs, 14);
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+static void
+test_compact_at_commit(void **state)
+{
+	(void) state;
+	at_commit(true);
+}
+
+static void
+test_no_compact_at_commit(void **state)
+{
+	(void) state;
+	at_commit(false);
+}
+
 int
 main(void)
 {
@@ -259,6 +401,8 @@ main(void)
 		cmocka_unit_test(test_dedup_compact),
 		cmocka_unit_test(test_levels_and_rolling),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_compact_at_commit),
+		cmocka_unit_test(test_no_compact_at_commit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

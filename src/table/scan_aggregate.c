@@ -799,12 +799,31 @@ float_accum(pm_hash_agg *agg, pm_agg_state *s, double x)
 static inline uint64_t
 str_prefix(const uint8_t *p, int32_t len)
 {
-	uint8_t		b[8] = {0};
+	uint64_t	w = 0;
 
-	memcpy(b, p, (size_t) (len < 8 ? len : 8));
-	return ((uint64_t) b[0] << 56) | ((uint64_t) b[1] << 48) | ((uint64_t) b[2] << 40) |
-		((uint64_t) b[3] << 32) | ((uint64_t) b[4] << 24) | ((uint64_t) b[5] << 16) |
-		((uint64_t) b[6] << 8) | (uint64_t) b[7];
+	if (len >= 8)
+	{
+		memcpy(&w, p, 8);		/* one load */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		w = __builtin_bswap64(w);
+#endif
+		return w;
+	}
+	if (len >= 4)
+	{
+		/* bytes 0..3 and len-4..len-1 (overlapping), each big-endian */
+		uint64_t	a = ((uint64_t) p[0] << 24) | ((uint64_t) p[1] << 16) |
+			((uint64_t) p[2] << 8) | p[3];
+		const uint8_t *q = p + len - 4;
+		uint64_t	b = ((uint64_t) q[0] << 24) | ((uint64_t) q[1] << 16) |
+			((uint64_t) q[2] << 8) | q[3];
+
+		return (a << 32) | (b << (64 - 8 * len));
+	}
+	if (len > 0)
+		w = ((uint64_t) p[0] << 56) | ((uint64_t) p[len >> 1] << (56 - 8 * (len >> 1))) |
+			((uint64_t) p[len - 1] << (56 - 8 * (len - 1)));
+	return w;
 }
 
 /*

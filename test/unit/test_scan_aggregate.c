@@ -336,7 +336,9 @@ test_string_min_max(void **state)
 	}			strs[] = {
 		{"abcdefgh", 8}, {"", 0}, {"a", 1}, {"a\0", 2}, {"ab", 2}, {"abcdefgh\0", 9},
 		{"abcdefghi", 9}, {"abcdefgha", 9}, {"abcdefgh\xff", 9}, {"\xff", 1}, {"zz", 2},
-		{"b", 1}, {"abcdefg", 7}, {"abcdefgh\xff\x01", 10}, {"\0", 1}, {"\xff\xff", 2}
+		{"b", 1}, {"abcdefg", 7}, {"abcdefgh\xff\x01", 10}, {"\0", 1}, {"\xff\xff", 2},
+		{"abc", 3}, {"abd", 3}, {"abcd", 4}, {"abce", 4}, {"abcde", 5}, {"abcdf\xff", 6},
+		{"abcdef", 6}, {"zzzzzz", 6}, {"zzzzz\xff", 6}, {"zzz\0", 4}, {"zz\xff", 3}
 	};
 	enum
 	{

@@ -3,7 +3,8 @@
 #   File indexes written by the core (issue 8): Java 1.4.2 writes two
 #   partitioned tables with bloom-filter, bitmap (v1 and v2) and range-bitmap
 #   columns, one with the indexes embedded in the manifest, one with
-#   '<data file>.index' sidecars; copy_table copies each with the core's
+#   '<data file>.index' sidecars (primary-key tables: write_pk_check.sh's
+#   dedup tables); copy_table copies each with the core's
 #   writer (same rows, same order, one file per partition); then
 #   - our index containers equal Java's byte for byte, embedded or sidecar as
 #     Java placed them ("INDEX OK"),
@@ -76,8 +77,8 @@ for t in embedded sidecar; do
 	"$oracle" create "$wh" ic "java_$t" "$wh/$t.json" >/dev/null
 	"$oracle" write "$wh" ic "java_$t" "$wh/ops.jsonl" >/dev/null
 	if ASAN_OPTIONS=detect_leaks=0 "$wh/copy_table" "$wh/ic.db/java_$t" "$wh/ic.db/ours_$t" > "$wh/copy_$t.out" 2>&1 &&
-		[ "$(grep -c '^INDEX OK' "$wh/copy_$t.out")" = 3 ] && ! grep -q '^INDEX DIFF' "$wh/copy_$t.out"; then
-		echo "$t: our 3 index containers are Java's bytes ($(sed -n 's/^INDEX OK bucket [0-9]* (\(.*\))$/\1/p' "$wh/copy_$t.out" | paste -sd ';'))"
+		[ "$(grep -c '^INDEX OK' "$wh/copy_$t.out")" -ge 3 ] && ! grep -q '^INDEX DIFF' "$wh/copy_$t.out"; then
+		echo "$t: our $(grep -c '^INDEX OK' "$wh/copy_$t.out") index containers are Java's bytes ($(sed -n 's/^INDEX OK bucket [0-9]* (\(.*\))$/\1/p' "$wh/copy_$t.out" | paste -sd ';'))"
 	else
 		echo "FAIL $t: index containers differ"; grep -E 'INDEX|STATS DIFF|copy_table' "$wh/copy_$t.out" | head -8; fail=1
 	fi

@@ -1749,8 +1749,6 @@ paimon_fdw_handler(PG_FUNCTION_ARGS)
 	routine->PlanForeignModify = paimonPlanForeignModify;
 	routine->BeginForeignModify = paimonBeginForeignModify;
 	routine->ExecForeignInsert = paimonExecForeignInsert;
-	routine->ExecForeignBatchInsert = paimonExecForeignBatchInsert;
-	routine->GetForeignModifyBatchSize = paimonGetForeignModifyBatchSize;
 	routine->AddForeignUpdateTargets = paimonAddForeignUpdateTargets;
 	routine->ExecForeignUpdate = paimonExecForeignUpdate;
 	routine->ExecForeignDelete = paimonExecForeignDelete;

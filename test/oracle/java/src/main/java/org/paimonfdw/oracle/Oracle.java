@@ -14,6 +14,8 @@
  *   dump     <warehouse> <db> <table>      (schema + rows of latest and of every snapshot)
  *   scenario <warehouse> <db> <table> <table.json> <ops.jsonl>   (create + write + dump)
  *   gen-bench <warehouse> <db> <table> <rows> <commits> [seed]
+ *   assign-vectors <scenario.json>   (Java's PartitionIndex on given HASH index files:
+ *                                     the bucket of each key hash; for unit test vectors)
  *
  * Rows are JSON arrays in column order, with the value encoding of
  * shared/corpus/expected/README.md (decimals as strings with s digits, timestamps as ISO
@@ -39,6 +41,8 @@ import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.index.HashBucketAssigner;
+import org.apache.paimon.index.PartitionIndex;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.operation.BaseAppendFileStoreWrite;
 import org.apache.paimon.options.Options;
@@ -55,12 +59,14 @@ import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.Json
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.util.RawValue;
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.DynamicBucketRowKeyExtractor;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
@@ -77,6 +83,7 @@ import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.types.TimeType;
 import org.apache.paimon.types.TimestampType;
+import org.apache.paimon.utils.Int2ShortHashMap;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -109,6 +116,10 @@ public final class Oracle {
     static final JsonNodeFactory NF = JsonNodeFactory.instance;
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 2 && args[0].equals("assign-vectors")) {
+            assignVectors(JSON.readTree(Files.readString(Paths.get(args[1]))));
+            return;
+        }
         if (args.length < 4) {
             usage();
         }
@@ -347,15 +358,62 @@ public final class Oracle {
         Table table = catalog.getTable(id);
         RowType rt = table.rowType();
         BatchWriteBuilder wb = table.newBatchWriteBuilder();
+        /* dynamic-bucket tables: the bucket of each row from Java's own assigner, as
+           Flink's HashBucketAssignerOperator with one assigner (it loads the hash index) */
+        FileStoreTable ft = (FileStoreTable) table;
+        HashBucketAssigner assigner = null;
+        DynamicBucketRowKeyExtractor keys = null;
+        if (ft.bucketMode() == BucketMode.HASH_DYNAMIC) {
+            assigner = new HashBucketAssigner(ft.snapshotManager(), "oracle",
+                    ft.store().newIndexFileHandler(), 1, 1, 0,
+                    ft.coreOptions().dynamicBucketTargetRowNum(),
+                    ft.coreOptions().dynamicBucketMaxBuckets());
+            keys = new DynamicBucketRowKeyExtractor(ft.schema());
+        }
         try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
             w.withIOManager(IOManager.create(System.getProperty("java.io.tmpdir")));
             for (JsonNode op : ops) {
                 GenericRow row = toRow(rt, op.get("row"));
                 row.setRowKind(RowKind.fromShortString(op.get("op").asText()));
-                w.write(row);
+                if (assigner != null) {
+                    keys.setRecord(row);
+                    w.write(row, assigner.assign(keys.partition(), keys.trimmedPrimaryKey().hashCode()));
+                } else {
+                    w.write(row);
+                }
             }
             c.commit(w.prepareCommit());
         }
+    }
+
+    /*
+     * {"target": N, "max": M, "files": [[bucket, [hash, ...]], ...], "assign": [hash, ...]}:
+     * the index of one partition loaded from those HASH index files in that order (the
+     * loop of PartitionIndex.loadIndex, one assigner), then the buckets Java's
+     * PartitionIndex.assign gives the hashes of "assign" (maxBucketId tracked as
+     * HashBucketAssigner does). Prints one JSON array of buckets.
+     */
+    static void assignVectors(JsonNode sc) {
+        long target = sc.get("target").asLong();
+        int max = sc.get("max").asInt();
+        Int2ShortHashMap.Builder mapBuilder = Int2ShortHashMap.builder();
+        Map<Integer, Long> buckets = new HashMap<>();
+        for (JsonNode f : sc.get("files")) {
+            int bucket = f.get(0).asInt();
+            for (JsonNode h : f.get(1)) {
+                mapBuilder.put(h.asInt(), (short) bucket);
+                buckets.compute(bucket, (b, n) -> n == null ? 1 : n + 1);
+            }
+        }
+        PartitionIndex index = new PartitionIndex(mapBuilder.build(), buckets, target);
+        int maxBucketId = 0;
+        ArrayNode out = NF.arrayNode();
+        for (JsonNode h : sc.get("assign")) {
+            int b = index.assign(h.asInt(), x -> true, max, maxBucketId);
+            maxBucketId = Math.max(maxBucketId, b);
+            out.add(b);
+        }
+        System.out.println(out.toString());
     }
 
     static void compact(Catalog catalog, Identifier id) throws Exception {

@@ -400,6 +400,8 @@ load_row_group(pm_parquet_reader *r, int g, pm_error *err)
 
 		PM_TRY(pm_pq_column_start_chunk(&lf->col, bufs[i], lens[i], ch->codec,
 										nvalues[i], r->rg_arena, err));
+		/* pages picked by the page index are the ones lookups read again */
+		lf->col.cache_pages = r->lpages != NULL && r->lpages[i].sel != NULL;
 		lf->chunk_started = false;
 	}
 	return PM_OK;

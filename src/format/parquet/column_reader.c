@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "codec/codec.h"
+#include "common/page_lru.h"
 #include "format/parquet/parquet_encoding.h"
 
 /* Decompressed page limits (decompression bombs). */
@@ -541,7 +542,14 @@ page_payload(pm_pq_column *c, const uint8_t *src, size_t n, int64_t out_len, boo
 	buf = page_buf(c, slot, (size_t) out_len + 8, arena);
 	if (buf == NULL)
 		return nomem(err);
+	if (c->cache_pages && pm_page_lru_fetch(c->codec, src, n, buf, (size_t) out_len))
+	{
+		*out = buf;
+		return PM_OK;
+	}
 	PM_TRY(decompress(c, src, n, buf, (size_t) out_len, err));
+	if (c->cache_pages)
+		pm_page_lru_store(c->codec, src, n, buf, (size_t) out_len);
 	*out = buf;
 	return PM_OK;
 }

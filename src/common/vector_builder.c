@@ -52,6 +52,19 @@ pm_vector_builder_init(pm_vector_builder *b, pm_vector *v, const pm_type *type,
 	return true;
 }
 
+void
+pm_vector_builder_reset(pm_vector_builder *b)
+{
+	pm_vector  *v = b->v;
+
+	v->length = 0;
+	v->data_size = 0;
+	if (v->offsets != NULL)
+		v->offsets[0] = 0;
+	for (int i = 0; i < b->nchildren; i++)
+		pm_vector_builder_reset(&b->children[i]);
+}
+
 /* Make room for one more value. */
 static bool
 grow(pm_vector_builder *b)

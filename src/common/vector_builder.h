@@ -40,6 +40,13 @@ extern bool pm_vector_builder_init(pm_vector_builder *b, pm_vector *v, const pm_
 								   int64_t capacity, pm_arena *arena);
 
 /*
+ * Empty the built vector (and its children) for reuse, keeping its memory:
+ * what it holds afterwards is what a fresh builder of the same capacity
+ * would hold after the same appends.
+ */
+extern void pm_vector_builder_reset(pm_vector_builder *b);
+
+/*
  * Append value `row` of src (same type as the built vector; NULL src
  * appends a NULL). Deep copy: nested values and bytes are copied.
  */

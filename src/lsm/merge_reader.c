@@ -393,11 +393,13 @@ gather_column(pm_merge_reader *m, pm_vector_builder *bld, int c, pm_error *err)
 		case 0:
 			for (int64_t i = 0; i < n; i++)
 			{
-				int32_t		len;
-				const uint8_t *p = pm_vector_bytes(m->src[m->pending_run[i]],
-												   m->pending_row[i], &len);
+				const pm_vector *sv = m->src[m->pending_run[i]];
+				const int32_t *off = sv->offsets + m->pending_row[i];
 
-				if (!pm_vector_append_data(v, &bld->data_capacity, p, len, bld->arena))
+				/* NULLs and empty values have no bytes (data may be NULL) */
+				if (off[1] > off[0] &&
+					!pm_vector_append_data(v, &bld->data_capacity, sv->data + off[0],
+										   off[1] - off[0], bld->arena))
 					return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
 				v->offsets[to + i + 1] = (int32_t) v->data_size;
 			}

@@ -9,7 +9,9 @@
  *				a single level; or a single file without retract rows): each
  *				file read as is, deletion-vector rows removed;
  *	 merge		otherwise: every data file is one sorted run (its DV
- *				applied), merged by pm_merge_reader with the table's engine.
+ *				applied), merged by pm_merge_reader with the table's engine;
+ *				the value columns of primary key fields are not read, the
+ *				_KEY_ columns (same values) stand in for them.
  * Statistics pruning inside files (pm_read_filter, split.h): every field
  * for append tables and for the raw files of deletion-vector tables (no
  * merge needs the skipped rows), the primary key fields only for files

@@ -83,6 +83,24 @@ grow(pm_vector_builder *b)
 	return true;
 }
 
+bool
+pm_vector_builder_reserve(pm_vector_builder *b, int64_t n)
+{
+	pm_vector  *v = b->v;
+	int64_t		cap = b->capacity;
+
+	if (v->length + n <= cap)
+		return true;
+	while (cap < v->length + n)
+		cap *= 2;
+	if (!pm_vector_reserve(v, v->length, cap, b->arena))
+		return false;
+	if (v->nulls == NULL && !pm_vector_ensure_nulls(v, cap, b->arena))
+		return false;
+	b->capacity = cap;
+	return true;
+}
+
 static bool
 append_null_only(pm_vector_builder *b)
 {

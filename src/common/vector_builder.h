@@ -54,6 +54,13 @@ extern bool pm_vector_builder_append(pm_vector_builder *b, const pm_vector *src,
 extern bool pm_vector_builder_append_null(pm_vector_builder *b);
 
 /*
+ * Make room for n more values (values, nulls, offsets, nanos; not varlen
+ * data nor collection elements), for callers that then write the vector's
+ * arrays themselves. False on out-of-memory.
+ */
+extern bool pm_vector_builder_reserve(pm_vector_builder *b, int64_t n);
+
+/*
  * Append a non-NULL ROW whose field i is value rows[i] of fields[i]
  * (fields[i] NULL: a NULL field). The built vector must be a ROW.
  */

@@ -3,7 +3,8 @@
 -- dynamic-bucket.target-row-num keys, a key already written stays in its
 -- bucket (its hash is in the bucket's HASH index file), over several
 -- statements and transactions, through INSERT, COPY, UPDATE and DELETE.
--- Postpone buckets (-2) and cross-partition upserts are refused (0A000).
+-- Postpone buckets (-2) are written into fixed buckets as Flink's batch sink
+-- writes them; cross-partition upserts are refused (0A000).
 \set SHOW_CONTEXT never
 \set VERBOSITY default
 -- the warehouse lives in the data directory (writable by the server, gone with it)
@@ -87,10 +88,20 @@ SELECT * FROM dyn_buckets(:'wh' || '/db.db/events/dt=d0');
 SELECT * FROM dyn_buckets(:'wh' || '/db.db/events/dt=d1');
 SELECT dt, count(*), sum(v) FROM events GROUP BY dt ORDER BY dt;
 
--- refused, by name, before any file is written
+-- postpone buckets (-2): as Flink's batch sink, into fixed buckets (one for a
+-- new partition), not into bucket-postpone that batch reads skip
 SELECT paimon_create_table('wdyn', 'db', 'postponed', 'id INT, v INT', primary_key => ARRAY['id'],
   options => '{"bucket": "-2"}', foreign_table => 'postponed');
-SELECT dyn_try('INSERT INTO postponed VALUES (1, 1)');
+INSERT INTO postponed SELECT i, i FROM generate_series(1, 5) i;
+UPDATE postponed SET v = -v WHERE id > 3;
+SELECT * FROM postponed ORDER BY id;
+SELECT * FROM dyn_buckets(:'wh' || '/db.db/postponed');
+
+-- refused, by name, before any file is written
+SELECT paimon_create_table('wdyn', 'db', 'postponed2', 'id INT, v INT', primary_key => ARRAY['id'],
+  options => '{"bucket": "-2", "postpone.batch-write-fixed-bucket": "false"}',
+  foreign_table => 'postponed2');
+SELECT dyn_try('INSERT INTO postponed2 VALUES (1, 1)');
 SELECT paimon_create_table('wdyn', 'db', 'cross', 'id INT, dt STRING, v INT',
   primary_key => ARRAY['id'], partition_keys => ARRAY['dt'], foreign_table => 'cross_part');
 SELECT dyn_try('INSERT INTO cross_part VALUES (1, ''a'', 1)');

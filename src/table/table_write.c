@@ -24,6 +24,11 @@
  *	  carry _TOTAL_BUCKETS -1, each bucket restores its max sequence
  *	  number as fixed buckets do, and its HASH index file is rewritten
  *	  when it got new keys (committed with the data files).
+ *	- Postpone buckets (-2): as Flink's batch sink with postpone.batch-
+ *	  write-fixed-bucket (PostponeBatchWriteOperator, PostponeUtils): a
+ *	  partition's rows go to fixed buckets by the default bucket function
+ *	  over the bucket count its real-bucket files carry (1, the sink
+ *	  parallelism, for a new partition), committed with that count.
  *
  * Memory: each open data file buffers one row group in its format writer;
  * at most MAX_OPEN_FILES are open at once (the least recently used one is
@@ -125,6 +130,9 @@ struct pm_table_writer
 	/* the partition of the last row routed in this write call, and its index */
 	pm_value   *dyn_values;
 	pm_partition_index *dyn_index;
+	/* postpone buckets: the same for the partition's bucket count */
+	pm_value   *pp_values;
+	int32_t		pp_buckets;
 };
 
 static uint32_t
@@ -313,7 +321,7 @@ restore_bucket(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 		if (r->partition_len != bw->partition_len ||
 			memcmp(r->partition, bw->partition, (size_t) bw->partition_len) != 0)
 			continue;
-		if (r->total_buckets > 0 && r->total_buckets != w->opt.bucket)
+		if (w->opt.bucket > 0 && r->total_buckets > 0 && r->total_buckets != w->opt.bucket)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "a partition of the table was written with %d buckets, the table now has %d: rescaled buckets are not written",
 						   r->total_buckets, w->opt.bucket);
@@ -556,6 +564,58 @@ write_rows(pm_table_writer *w, bucket_writer *bw, const pm_batch *batch, const i
 static bool same_partition(const pm_type *ptype, const pm_value *a, const pm_value *b);
 
 /*
+ * Postpone buckets: the bucket count of a partition's real-bucket files in
+ * the latest snapshot (PostponeUtils.getKnownNumBuckets), else 1.
+ */
+static pm_code
+known_buckets(pm_table_writer *w, const uint8_t *partition, int32_t partition_len,
+			  int32_t *num_buckets, pm_error *err)
+{
+	*num_buckets = 0;
+	if (!w->restored_loaded)
+		PM_TRY(load_restored(w, err));
+	for (int i = 0; i < w->nrestored; i++)
+	{
+		restored_bucket *r = &w->restored[i];
+
+		if (r->bucket < 0 || r->total_buckets <= 0 || r->partition_len != partition_len ||
+			memcmp(r->partition, partition, (size_t) partition_len) != 0)
+			continue;
+		if (*num_buckets != 0 && *num_buckets != r->total_buckets)
+			return pm_fail(err, PM_ERR_CORRUPT, "a partition has files of %d and of %d buckets",
+						   (int) *num_buckets, (int) r->total_buckets);
+		*num_buckets = r->total_buckets;
+	}
+	if (*num_buckets == 0)
+		*num_buckets = 1;
+	return PM_OK;
+}
+
+/* known_buckets of the row's partition (the last one kept for the write call). */
+static pm_code
+postpone_buckets(pm_table_writer *w, const pm_value *pvalues, int32_t *num_buckets,
+				 pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+
+	if (w->pp_values == NULL || !same_partition(o->partition_type, w->pp_values, pvalues))
+	{
+		uint8_t    *part;
+		size_t		part_len;
+
+		PM_TRY(pm_binary_row_encode_serialized(w->scratch, o->partition_type, pvalues, &part,
+											   &part_len, err));
+		PM_TRY(known_buckets(w, part, (int32_t) part_len, &w->pp_buckets, err));
+		if (w->pp_values == NULL &&
+			(w->pp_values = pm_arena_alloc(w->scratch, sizeof(pm_value) * (size_t) (o->npartition_keys + 1))) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		memcpy(w->pp_values, pvalues, sizeof(pm_value) * (size_t) o->npartition_keys);
+	}
+	*num_buckets = w->pp_buckets;
+	return PM_OK;
+}
+
+/*
  * Dynamic buckets: the bucket HashBucketAssigner gives the key hash in the
  * row's partition (the index of the last partition is kept for the write
  * call: its values point into the batch).
@@ -598,8 +658,10 @@ route_values(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pva
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "nested partition keys are not written");
 	*bucket = 0;
 	*key_hash = 0;
-	if (o->bucket > 0 || w->dynamic != NULL)
+	if (o->bucket > 0 || o->bucket == -2 || w->dynamic != NULL)
 	{
+		int32_t		num_buckets = o->bucket;
+
 		for (int k = 0; k < o->nbucket_keys; k++)
 			if (!pm_vector_value(&batch->cols[o->bucket_key_fields[k]], i, &bvalues[k]))
 				return pm_fail(err, PM_ERR_UNSUPPORTED, "nested bucket keys are not written");
@@ -608,7 +670,9 @@ route_values(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pva
 			PM_TRY(pm_bucket_hash(o->bucket_key_type, bvalues, key_hash, err));
 			return assign_dynamic(w, pvalues, *key_hash, bucket, err);
 		}
-		PM_TRY(pm_bucket_of(o->bucket_key_type, bvalues, o->bucket, bucket, err));
+		if (o->bucket == -2)
+			PM_TRY(postpone_buckets(w, pvalues, &num_buckets, err));
+		PM_TRY(pm_bucket_of(o->bucket_key_type, bvalues, num_buckets, bucket, err));
 	}
 	return PM_OK;
 }
@@ -746,6 +810,7 @@ write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kin
 								   w->schema->row_type->fields[c].name);
 	w->dyn_index = NULL;
 	w->dyn_values = NULL;
+	w->pp_values = NULL;
 	for (int64_t i = 0; i < batch->nrows; i++)
 	{
 		int			kind = row_kinds != NULL ? row_kinds[i] : PM_ROW_INSERT;
@@ -976,6 +1041,13 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 			c->partition_len = bw->partition_len;
 			c->bucket = bw->bucket;
 			c->total_buckets = w->opt.bucket > 0 ? w->opt.bucket : -1;
+			if (w->opt.bucket == -2 &&
+				(rc = known_buckets(w, bw->partition, bw->partition_len, &c->total_buckets,
+									err)) != PM_OK)
+			{
+				discard_pending(w);
+				return rc;
+			}
 			c->nadded = bw->nfiles;
 			c->added = bw->files;
 			if (new_index)

@@ -444,10 +444,18 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 	if ((v = pm_schema_option(s, "bucket")) != NULL)
 	{
 		PM_TRY(parse_int("bucket", v, INT32_MIN, INT32_MAX, &n, err));
-		if (n == -2)
+		/*
+		 * Postpone buckets: written as Flink's batch sink writes them
+		 * (postpone.batch-write-fixed-bucket, default true), into fixed
+		 * buckets; else the rows would go to bucket-postpone, which batch
+		 * reads skip until a compaction job moves them.
+		 */
+		if (n == -2 && (!o->primary_key ||
+						!option_true(s, "postpone.batch-write-fixed-bucket", true)))
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "table option bucket = -2: postpone-bucket tables are not written (Java's batch read skips the postpone bucket until a Flink or Spark compaction job moves its rows into real buckets; set a fixed bucket count or -1)");
-		if (n != -1 && n < 1)
+						   "table option bucket = -2%s: rows would go to the postpone bucket, which batch reads skip until a Flink or Spark compaction job moves them into real buckets",
+						   o->primary_key ? " with postpone.batch-write-fixed-bucket = false" : " without a primary key");
+		if (n != -1 && n != -2 && n < 1)
 			return pm_fail(err, PM_ERR_INVALID, "The number of buckets needs to be greater than 0.");
 		o->bucket = (int32_t) n;
 	}

@@ -6,8 +6,9 @@
  * The writer implements APPEND tables (no primary key) with bucket -1
  * (unaware: every file in bucket-0, _TOTAL_BUCKETS -1) or a fixed bucket
  * count hashed on bucket-key, and PRIMARY-KEY tables with a fixed bucket
- * count (bucket-key default: the trimmed primary key) or dynamic buckets
- * (bucket -1, the primary key holding every partition key) and the deduplicate,
+ * count (bucket-key default: the trimmed primary key), dynamic buckets
+ * (bucket -1, the primary key holding every partition key) or postpone
+ * buckets (-2, written into fixed buckets as Flink's batch sink does) and the deduplicate,
  * partial-update or aggregation merge engine; Parquet or Avro data files. Everything that would
  * make Java expect something this writer does not produce is refused with
  * PM_ERR_UNSUPPORTED naming the option (or the table kind).
@@ -42,7 +43,8 @@ typedef struct pm_write_options
 	int64_t		write_buffer_size;	/* write-buffer-size (default 256 MiB): memory of open files */
 	const char *data_file_prefix;	/* data-file.prefix (default "data-") */
 	const char *partition_default_name; /* partition.default-name */
-	int32_t		bucket;			/* -1 unaware (append) or dynamic (primary key), or N >= 1 */
+	int32_t		bucket;			/* -1 unaware (append) or dynamic (primary key), -2
+								 * postpone (primary key), or N >= 1 */
 	int			nbucket_keys;	/* dynamic buckets: the trimmed primary key, hashed */
 	const int  *bucket_key_fields;	/* indexes into the row type, option order */
 	const pm_type *bucket_key_type; /* ROW of the bucket-key fields */

@@ -533,7 +533,8 @@ test_refusals(void **state)
 	pm_arena   *arena = pm_arena_create(pm_env_default());
 	static const char *k1[] = {"bucket"};
 	static const char *dyn[] = {"-1"};
-	static const char *postpone[] = {"-2"};
+	static const char *kpp[] = {"bucket", "postpone.batch-write-fixed-bucket"};
+	static const char *vpp[] = {"-2", "false"};
 	static const char *kfr[] = {"bucket", "merge-engine"};
 	static const char *vfr[] = {"2", "first-row"};
 	static const char *kdv[] = {"bucket", "deletion-vectors.enabled"};
@@ -549,7 +550,7 @@ test_refusals(void **state)
 	pm_error	err;
 
 	(void) state;
-	expect_refused(io, arena, "postpone", 1, k1, postpone, false, "bucket = -2");
+	expect_refused(io, arena, "postpone", 2, kpp, vpp, false, "bucket = -2");
 	expect_refused(io, arena, "dyncross", 1, k1, dyn, true, "cross-partition");
 	expect_refused(io, arena, "firstrow", 2, kfr, vfr, false, "first-row");
 	expect_refused(io, arena, "dv", 2, kdv, vdv, false, "deletion-vectors");

@@ -245,9 +245,16 @@ test_refusals(void **state)
 		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "global-index.external-path");
 	}
 	{
-		static const char *const kv[] = {"bucket", "-2"};
+		/* postpone buckets: into fixed buckets as Flink's batch sink, unless told not to */
+		static const char *const kv[] = {"bucket", "-2", "postpone.batch-write-fixed-bucket", "false"};
+		static const char *const ok[] = {"bucket", "-2"};
+		pm_write_options o;
+		pm_error	err;
 
-		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "postpone");
+		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "postpone");
+		assert_int_equal(parse_with(&f, 1, ok, &o, &err), PM_OK);
+		assert_int_equal(o.bucket, -2);
+		assert_int_equal(o.nbucket_keys, 1);
 	}
 	{
 		static const char *const kv[] = {"bucket", "2", "data-file.thin-mode", "true"};

@@ -46,6 +46,8 @@ import org.apache.paimon.index.PartitionIndex;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.operation.BaseAppendFileStoreWrite;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
@@ -621,19 +623,77 @@ public final class Oracle {
         for (int i = 0; i < rt.getFieldCount(); i++) {
             getters.add(InternalRow.createFieldGetter(rt.getTypeAt(i), i));
         }
-        ReadBuilder rb = t.newReadBuilder();
         PrintWriter out = new PrintWriter(new BufferedWriter(
                 new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16));
-        try (RecordReader<InternalRow> reader = rb.newRead().createReader(rb.newScan().plan())) {
-            reader.forEachRemaining(row -> {
-                ArrayNode a = NF.arrayNode();
-                for (int i = 0; i < getters.size(); i++) {
-                    a.add(encode(rt.getTypeAt(i), getters.get(i).getFieldOrNull(row)));
+        // --where: one [field, op, literal], or a list of them (each result after a
+        // "# <predicate>" line)
+        List<JsonNode> filters = new ArrayList<>();
+        JsonNode w = flags.containsKey("where") ? JSON.readTree(flags.get("where")) : null;
+        if (w != null && w.size() > 0 && w.get(0).isArray()) {
+            w.forEach(filters::add);
+        } else {
+            filters.add(w);
+        }
+        for (JsonNode f : filters) {
+            ReadBuilder rb = t.newReadBuilder();
+            if (f != null) {
+                rb.withFilter(where(rt, f));
+                if (filters.size() > 1) {
+                    out.println("# " + f.toString());
                 }
-                out.println(a.toString());
-            });
+            }
+            try (RecordReader<InternalRow> reader = rb.newRead().createReader(rb.newScan().plan())) {
+                reader.forEachRemaining(row -> {
+                    ArrayNode a = NF.arrayNode();
+                    for (int i = 0; i < getters.size(); i++) {
+                        a.add(encode(rt.getTypeAt(i), getters.get(i).getFieldOrNull(row)));
+                    }
+                    out.println(a.toString());
+                });
+            }
         }
         out.flush();
+    }
+
+    /**
+     * --where '[field, op, literal]' for read: a filter handed to ReadBuilder.withFilter, so
+     * that the scan and the reader use statistics and file indexes (the rows are a superset).
+     * op: = <> < <= > >= in ("literal" a JSON array), "is null", "is not null".
+     */
+    static Predicate where(RowType rt, JsonNode w) {
+        PredicateBuilder pb = new PredicateBuilder(rt);
+        int f = rt.getFieldIndex(w.get(0).asText());
+        DataType t = rt.getTypeAt(f);
+        String op = w.get(1).asText();
+        switch (op) {
+            case "is null":
+                return pb.isNull(f);
+            case "is not null":
+                return pb.isNotNull(f);
+            case "in":
+                List<Object> lits = new ArrayList<>();
+                w.get(2).forEach(v -> lits.add(toInternal(t, v)));
+                return pb.in(f, lits);
+            default:
+                break;
+        }
+        Object lit = toInternal(t, w.get(2));
+        switch (op) {
+            case "=":
+                return pb.equal(f, lit);
+            case "<>":
+                return pb.notEqual(f, lit);
+            case "<":
+                return pb.lessThan(f, lit);
+            case "<=":
+                return pb.lessOrEqual(f, lit);
+            case ">":
+                return pb.greaterThan(f, lit);
+            case ">=":
+                return pb.greaterOrEqual(f, lit);
+            default:
+                throw new IllegalArgumentException("--where: unknown op " + op);
+        }
     }
 
     static JsonNode encode(DataType t, Object v) {

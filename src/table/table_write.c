@@ -19,6 +19,16 @@
  *	  creation time = LocalDateTime.now() as epoch millis (the writer's
  *	  local wall clock), delete row count 0, file source APPEND.
  *	- Buckets: unaware (-1) files go to bucket-0 with _TOTAL_BUCKETS -1.
+ *	  Dynamic-bucket (-1) primary-key tables: the bucket of a row is
+ *	  HashBucketAssigner's for its key hash (dynamic_bucket.h), files
+ *	  carry _TOTAL_BUCKETS -1, each bucket restores its max sequence
+ *	  number as fixed buckets do, and its HASH index file is rewritten
+ *	  when it got new keys (committed with the data files).
+ *	- Postpone buckets (-2): as Flink's batch sink with postpone.batch-
+ *	  write-fixed-bucket (PostponeBatchWriteOperator, PostponeUtils): a
+ *	  partition's rows go to fixed buckets by the default bucket function
+ *	  over the bucket count its real-bucket files carry (1, the sink
+ *	  parallelism, for a new partition), committed with that count.
  *
  * Memory: each open data file buffers one row group in its format writer;
  * at most MAX_OPEN_FILES are open at once (the least recently used one is
@@ -46,6 +56,7 @@
 #include "row/value.h"
 #include "table/commit.h"
 #include "table/data_file_index.h"
+#include "table/dynamic_bucket.h"
 #include "table/partition_path.h"
 #include "table/snapshot.h"
 #include "table/split.h"
@@ -72,6 +83,8 @@ typedef struct bucket_writer
 	int64_t		fw_rows;
 	int64_t		last_use;
 	pm_merge_tree_writer *mt;	/* primary-key tables: the bucket's LSM writer */
+	bool		has_hashes;
+	pm_bucket_hashes hashes;	/* dynamic buckets: the bucket's key hashes */
 	/* files finished since the last commit (in the writer's commit arena) */
 	pm_data_file_meta *files;
 	int			nfiles;
@@ -121,6 +134,13 @@ struct pm_table_writer
 	pm_scan    *restored_scan;
 	bool		compact_at_commit;	/* pm_table_writer_set_compaction */
 	pm_writer_compaction compaction;	/* of the last commit */
+	pm_dynamic_buckets *dynamic;	/* dynamic-bucket primary-key tables */
+	/* the partition of the last row routed in this write call, and its index */
+	pm_value   *dyn_values;
+	pm_partition_index *dyn_index;
+	/* postpone buckets: the same for the partition's bucket count */
+	pm_value   *pp_values;
+	int32_t		pp_buckets;
 };
 
 static uint32_t
@@ -224,11 +244,15 @@ pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 						 "table option merge-engine = \"first-row\": first-row tables are not written yet");
 			goto fail;
 		}
+		if (w->opt.bucket == -1 &&
+			(rc = pm_dynamic_buckets_open(env, io, table_path, &w->opt, &w->dynamic, err)) != PM_OK)
+			goto fail;
 	}
 	*out = w;
 	return PM_OK;
 
 fail:
+	pm_dynamic_buckets_free(w->dynamic);
 	pm_merge_engine_destroy(w->engine);
 	pm_merge_engine_destroy(w->run_engine);
 	if (w->commit_arena)
@@ -296,7 +320,7 @@ static pm_code
 restore_bucket(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 {
 	bw->next_seq = 0;
-	if (w->opt.bucket == -1)
+	if (w->opt.bucket == -1 && !w->opt.primary_key)
 		return PM_OK;			/* unaware: Java ignores previous files */
 	if (!w->restored_loaded)
 		PM_TRY(load_restored(w, err));
@@ -307,7 +331,7 @@ restore_bucket(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 		if (r->partition_len != bw->partition_len ||
 			memcmp(r->partition, bw->partition, (size_t) bw->partition_len) != 0)
 			continue;
-		if (r->total_buckets > 0 && r->total_buckets != w->opt.bucket)
+		if (w->opt.bucket > 0 && r->total_buckets > 0 && r->total_buckets != w->opt.bucket)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "a partition of the table was written with %d buckets, the table now has %d: rescaled buckets are not written",
 						   r->total_buckets, w->opt.bucket);
@@ -368,6 +392,12 @@ get_bucket_writer(pm_table_writer *w, const uint8_t *partition, int32_t partitio
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	PM_TRY(pm_uuid_random(bw->uuid, err));
 	PM_TRY(restore_bucket(w, bw, err));
+	if (w->dynamic != NULL)
+	{
+		PM_TRY(pm_dynamic_buckets_restore(w->dynamic, bw->partition, bw->partition_len, bucket,
+										  &bw->hashes, err));
+		bw->has_hashes = true;
+	}
 	if (w->opt.primary_key)
 		PM_TRY(pm_merge_tree_writer_open(w->env, w->io, w->layout, w->engine, w->run_engine,
 										 w->spill_dir, bw->dir, bw->uuid, bw->next_seq, &bw->mt,
@@ -559,10 +589,95 @@ write_rows(pm_table_writer *w, bucket_writer *bw, const pm_batch *batch, const i
 	return PM_OK;
 }
 
-/* Partition values and bucket of row i. */
+static bool same_partition(const pm_type *ptype, const pm_value *a, const pm_value *b);
+
+/*
+ * Postpone buckets: the bucket count of a partition's real-bucket files in
+ * the latest snapshot (PostponeUtils.getKnownNumBuckets), else 1.
+ */
+static pm_code
+known_buckets(pm_table_writer *w, const uint8_t *partition, int32_t partition_len,
+			  int32_t *num_buckets, pm_error *err)
+{
+	*num_buckets = 0;
+	if (!w->restored_loaded)
+		PM_TRY(load_restored(w, err));
+	for (int i = 0; i < w->nrestored; i++)
+	{
+		restored_bucket *r = &w->restored[i];
+
+		if (r->bucket < 0 || r->total_buckets <= 0 || r->partition_len != partition_len ||
+			memcmp(r->partition, partition, (size_t) partition_len) != 0)
+			continue;
+		if (*num_buckets != 0 && *num_buckets != r->total_buckets)
+			return pm_fail(err, PM_ERR_CORRUPT, "a partition has files of %d and of %d buckets",
+						   (int) *num_buckets, (int) r->total_buckets);
+		*num_buckets = r->total_buckets;
+	}
+	if (*num_buckets == 0)
+		*num_buckets = 1;
+	return PM_OK;
+}
+
+/* known_buckets of the row's partition (the last one kept for the write call). */
+static pm_code
+postpone_buckets(pm_table_writer *w, const pm_value *pvalues, int32_t *num_buckets,
+				 pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+
+	if (w->pp_values == NULL || !same_partition(o->partition_type, w->pp_values, pvalues))
+	{
+		uint8_t    *part;
+		size_t		part_len;
+
+		PM_TRY(pm_binary_row_encode_serialized(w->scratch, o->partition_type, pvalues, &part,
+											   &part_len, err));
+		PM_TRY(known_buckets(w, part, (int32_t) part_len, &w->pp_buckets, err));
+		if (w->pp_values == NULL &&
+			(w->pp_values = pm_arena_alloc(w->scratch, sizeof(pm_value) * (size_t) (o->npartition_keys + 1))) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		memcpy(w->pp_values, pvalues, sizeof(pm_value) * (size_t) o->npartition_keys);
+	}
+	*num_buckets = w->pp_buckets;
+	return PM_OK;
+}
+
+/*
+ * Dynamic buckets: the bucket HashBucketAssigner gives the key hash in the
+ * row's partition (the index of the last partition is kept for the write
+ * call: its values point into the batch).
+ */
+static pm_code
+assign_dynamic(pm_table_writer *w, const pm_value *pvalues, int32_t key_hash, int32_t *bucket,
+			   pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+
+	if (w->dyn_index == NULL || !same_partition(o->partition_type, w->dyn_values, pvalues))
+	{
+		uint8_t    *part;
+		size_t		part_len;
+
+		PM_TRY(pm_binary_row_encode_serialized(w->scratch, o->partition_type, pvalues, &part,
+											   &part_len, err));
+		PM_TRY(pm_dynamic_buckets_partition(w->dynamic, part, (int32_t) part_len, &w->dyn_index,
+											err));
+		if (w->dyn_values == NULL &&
+			(w->dyn_values = pm_arena_alloc(w->scratch, sizeof(pm_value) * (size_t) (o->npartition_keys + 1))) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		memcpy(w->dyn_values, pvalues, sizeof(pm_value) * (size_t) o->npartition_keys);
+	}
+	return pm_dynamic_buckets_assign(w->dynamic, w->dyn_index, key_hash, bucket, err);
+}
+
+/*
+ * Partition values and bucket of row i; *key_hash (dynamic buckets) the
+ * BinaryRow hash of its trimmed primary key.
+ */
 static pm_code
 route_values(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pvalues,
-			 pm_value *bvalues, int32_t *bucket, pm_error *err)
+			 pm_value *bvalues, int32_t *bucket, int32_t *key_hash, pm_error *err)
 {
 	const pm_write_options *o = &w->opt;
 
@@ -570,12 +685,22 @@ route_values(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pva
 		if (!pm_vector_value(&batch->cols[o->partition_fields[k]], i, &pvalues[k]))
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "nested partition keys are not written");
 	*bucket = 0;
-	if (o->bucket > 0)
+	*key_hash = 0;
+	if (o->bucket > 0 || o->bucket == -2 || w->dynamic != NULL)
 	{
+		int32_t		num_buckets = o->bucket;
+
 		for (int k = 0; k < o->nbucket_keys; k++)
 			if (!pm_vector_value(&batch->cols[o->bucket_key_fields[k]], i, &bvalues[k]))
 				return pm_fail(err, PM_ERR_UNSUPPORTED, "nested bucket keys are not written");
-		PM_TRY(pm_bucket_of(o->bucket_key_type, bvalues, o->bucket, bucket, err));
+		if (w->dynamic != NULL)
+		{
+			PM_TRY(pm_bucket_hash(o->bucket_key_type, bvalues, key_hash, err));
+			return assign_dynamic(w, pvalues, *key_hash, bucket, err);
+		}
+		if (o->bucket == -2)
+			PM_TRY(postpone_buckets(w, pvalues, &num_buckets, err));
+		PM_TRY(pm_bucket_of(o->bucket_key_type, bvalues, num_buckets, bucket, err));
 	}
 	return PM_OK;
 }
@@ -609,7 +734,7 @@ same_partition(const pm_type *ptype, const pm_value *a, const pm_value *b)
 static pm_code
 route_row(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pvalues,
 		  pm_value *bvalues, route_entry *cache, int *ncache, int *next_slot,
-		  bucket_writer **out, pm_error *err)
+		  bucket_writer **out, int32_t *key_hash, pm_error *err)
 {
 	const pm_write_options *o = &w->opt;
 	int32_t		bucket;
@@ -617,7 +742,7 @@ route_row(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pvalue
 	size_t		part_len;
 	route_entry *e;
 
-	PM_TRY(route_values(w, batch, i, pvalues, bvalues, &bucket, err));
+	PM_TRY(route_values(w, batch, i, pvalues, bvalues, &bucket, key_hash, err));
 	for (int c = 0; c < *ncache; c++)
 		if (cache[c].bucket == bucket && same_partition(o->partition_type, cache[c].values, pvalues))
 		{
@@ -711,17 +836,30 @@ write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kin
 				if (pm_vector_is_null(&batch->cols[c], i))
 					return pm_fail(err, PM_ERR_INVALID, "Cannot write null to non-null column(%s)",
 								   w->schema->row_type->fields[c].name);
+	w->dyn_index = NULL;
+	w->dyn_values = NULL;
+	w->pp_values = NULL;
 	for (int64_t i = 0; i < batch->nrows; i++)
 	{
 		int			kind = row_kinds != NULL ? row_kinds[i] : PM_ROW_INSERT;
 		bucket_writer *bw;
+		int32_t		key_hash;
 
-		if (kind == PM_ROW_DELETE && o->ignore_delete)
+		if ((kind == PM_ROW_DELETE && o->ignore_delete) ||
+			(kind == PM_ROW_UPDATE_BEFORE && (o->ignore_delete || o->ignore_update_before)))
+		{
+			int32_t		bucket;
+
+			/* Java's assigner sees the row before the writer's RowKindFilter */
+			if (w->dynamic != NULL)
+				PM_TRY(route_values(w, batch, i, pvalues, bvalues, &bucket, &key_hash, err));
 			continue;
-		if (kind == PM_ROW_UPDATE_BEFORE && (o->ignore_delete || o->ignore_update_before))
-			continue;
-		PM_TRY(route_row(w, batch, i, pvalues, bvalues, cache, &ncache, &next_slot, &bw, err));
+		}
+		PM_TRY(route_row(w, batch, i, pvalues, bvalues, cache, &ncache, &next_slot, &bw,
+						 &key_hash, err));
 		PM_TRY(pm_merge_tree_writer_write(bw->mt, batch, i, kind, err));
+		if (bw->has_hashes)
+			PM_TRY(pm_bucket_hashes_add(&bw->hashes, key_hash, err));
 	}
 	return bound_memory(w, err);
 }
@@ -754,8 +892,10 @@ write_batch(pm_table_writer *w, const pm_batch *batch, pm_error *err)
 	if (o->npartition_keys == 0 && o->bucket == -1)
 	{
 		bucket_writer *bw;
+		int32_t		key_hash;
 
-		PM_TRY(route_row(w, batch, 0, pvalues, bvalues, cache, &ncache, &next_slot, &bw, err));
+		PM_TRY(route_row(w, batch, 0, pvalues, bvalues, cache, &ncache, &next_slot, &bw,
+						 &key_hash, err));
 		return write_rows(w, bw, batch, NULL, n, err);
 	}
 
@@ -765,8 +905,12 @@ write_batch(pm_table_writer *w, const pm_batch *batch, pm_error *err)
 	if (target == NULL || rows == NULL || done == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	for (int64_t i = 0; i < n; i++)
+	{
+		int32_t		key_hash;
+
 		PM_TRY(route_row(w, batch, i, pvalues, bvalues, cache, &ncache, &next_slot, &target[i],
-						 err));
+						 &key_hash, err));
+	}
 	/* one gathered sub-batch per target, rows in input order */
 	for (int64_t i = 0; i < n; i++)
 	{
@@ -845,6 +989,8 @@ discard_pending(pm_table_writer *w)
 				pm_data_file_remove_written(w->io, &bw->files[f]);
 			if (bw->mt != NULL)
 				pm_merge_tree_writer_forget_files(bw->mt, true);
+			if (bw->has_hashes)
+				pm_dynamic_buckets_discard(w->dynamic, &bw->hashes);
 			bw->nfiles = 0;
 			bw->files = NULL;
 			bw->files_cap = 0;
@@ -852,19 +998,24 @@ discard_pending(pm_table_writer *w)
 	pm_arena_reset(w->commit_arena);
 }
 
-static void
-forget_committed(pm_table_writer *w)
+static pm_code
+forget_committed(pm_table_writer *w, pm_error *err)
 {
+	pm_code		rc = PM_OK;
+
 	for (int i = 0; i < w->table_size; i++)
 		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
 		{
 			if (bw->mt != NULL)
 				pm_merge_tree_writer_forget_files(bw->mt, false);
+			if (bw->has_hashes && rc == PM_OK)
+				rc = pm_dynamic_buckets_committed(w->dynamic, &bw->hashes, err);
 			bw->nfiles = 0;
 			bw->files = NULL;
 			bw->files_cap = 0;
 		}
 	pm_arena_reset(w->commit_arena);
+	return rc;
 }
 
 void
@@ -893,7 +1044,9 @@ compact_written_buckets(pm_table_writer *w, pm_compactor **compactor,
 
 	*changes = NULL;
 	*nchanges = 0;
-	if (!w->compact_at_commit || !w->opt.primary_key || w->restored_table == NULL)
+	/* dynamic (-1) and postpone (-2) buckets: compact.c takes fixed buckets only */
+	if (!w->compact_at_commit || !w->opt.primary_key || w->opt.bucket < 1 ||
+		w->restored_table == NULL)
 		return PM_OK;
 	PM_TRY(pm_compactor_open(w->restored_table, compactor, &why, err));
 	if (*compactor == NULL)
@@ -959,6 +1112,10 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 				rc = pm_merge_tree_writer_flush(bw->mt, err);
 				pm_merge_tree_writer_files(bw->mt, &bw->files, &bw->nfiles);
 			}
+			/* DynamicBucketIndexMaintainer.prepareCommit: the grown hash set */
+			if (rc == PM_OK && bw->has_hashes)
+				rc = pm_dynamic_buckets_prepare_commit(w->dynamic, &bw->hashes, bw->dir,
+													   w->commit_arena, err);
 		}
 	if (rc == PM_OK)
 		rc = compact_written_buckets(w, &compactor, &compact_changes, &ncompact, err);
@@ -981,22 +1138,39 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
 		{
 			pm_commit_change *c;
+			bool		new_index = bw->has_hashes && bw->hashes.pending != NULL;
 
-			if (bw->nfiles == 0)
+			if (bw->nfiles == 0 && !new_index)
 				continue;
 			c = &changes[nchanges++];
 			c->partition = bw->partition;
 			c->partition_len = bw->partition_len;
 			c->bucket = bw->bucket;
 			c->total_buckets = w->opt.bucket > 0 ? w->opt.bucket : -1;
+			if (w->opt.bucket == -2 &&
+				(rc = known_buckets(w, bw->partition, bw->partition_len, &c->total_buckets,
+									err)) != PM_OK)
+			{
+				pm_compactor_remove_written(compactor);
+				pm_compactor_close(compactor);
+				discard_pending(w);
+				return rc;
+			}
 			c->nadded = bw->nfiles;
 			c->added = bw->files;
+			if (new_index)
+			{
+				/* the new HASH file replaces the bucket's live one */
+				c->nindex_added = 1;
+				c->index_added = bw->hashes.pending;
+				c->nindex_deleted = bw->hashes.has_live ? 1 : 0;
+				c->index_deleted = bw->hashes.has_live ? &bw->hashes.live : NULL;
+			}
 		}
 	if (nchanges == 0)
 	{
 		pm_compactor_close(compactor);
-		forget_committed(w);
-		return PM_OK;
+		return forget_committed(w, err);
 	}
 	memset(&req, 0, sizeof(req));
 	req.commit_user = w->commit_user;
@@ -1039,7 +1213,7 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 	if (rc != PM_OK)
 		discard_pending(w);
 	else
-		forget_committed(w);
+		rc = forget_committed(w, err);
 	return rc;
 }
 
@@ -1048,7 +1222,12 @@ free_writer(pm_table_writer *w)
 {
 	for (int i = 0; i < w->table_size; i++)
 		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
+		{
 			pm_merge_tree_writer_free(bw->mt);
+			if (bw->has_hashes)
+				pm_bucket_hashes_free(&bw->hashes);
+		}
+	pm_dynamic_buckets_free(w->dynamic);
 	pm_merge_engine_destroy(w->engine);
 	pm_merge_engine_destroy(w->run_engine);
 	if (w->restored_scan != NULL)

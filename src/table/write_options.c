@@ -48,11 +48,11 @@ static const refused_option refused[] = {
 };
 
 /*
- * Primary-key tables: what this writer refuses, by name. Only a fixed
- * bucket count is written (dynamic -1 and postpone -2 need the hash index
- * / the postpone layout); first-row tables are read by Java's batch read
- * without level 0 (as deletion-vector tables), so rows we write there
- * would stay invisible until a compaction this writer does not do.
+ * Primary-key tables: what this writer refuses, by name. Postpone buckets
+ * (-2) are refused where the bucket is parsed; first-row tables are read
+ * by Java's batch read without level 0 (as deletion-vector tables), so
+ * rows we write there would stay invisible until a compaction this writer
+ * does not do.
  */
 static const refused_option refused_pk[] = {
 	{"merge-engine", "deduplicate|partial-update|aggregation",
@@ -190,7 +190,9 @@ parse_keys(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *e
 		if (bk != NULL)
 			return pm_fail(err, PM_ERR_INVALID,
 						   "Cannot define 'bucket-key' with bucket = -1, please remove the 'bucket-key' setting or specify a bucket number.");
-		return PM_OK;
+		if (!o->primary_key)
+			return PM_OK;
+		/* dynamic buckets: the trimmed primary key's hash picks the bucket */
 	}
 	if ((bk == NULL || *bk == '\0') && s->nprimary_keys > 0)
 	{
@@ -427,25 +429,52 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 	v = pm_schema_option(s, "manifest.compression");
 	o->manifest_compression = v != NULL ? v : "zstd";
 
-	o->bucket = -1;
-	if (o->primary_key && pm_schema_option(s, "bucket") == NULL)
-		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "a primary-key table without 'bucket' has dynamic buckets (bucket = -1): not written yet (set a fixed bucket count)");
+	o->bucket = -1;				/* the default: unaware or dynamic */
 	if ((v = pm_schema_option(s, "bucket")) != NULL)
 	{
 		PM_TRY(parse_int("bucket", v, INT32_MIN, INT32_MAX, &n, err));
-		if (n == -2)
-			return pm_fail(err, PM_ERR_UNSUPPORTED, "table option bucket = -2: postpone-bucket tables are not written yet");
-		if (n == -1 && o->primary_key)
+		/*
+		 * Postpone buckets: written as Flink's batch sink writes them
+		 * (postpone.batch-write-fixed-bucket, default true), into fixed
+		 * buckets; else the rows would go to bucket-postpone, which batch
+		 * reads skip until a compaction job moves them.
+		 */
+		if (n == -2 && (!o->primary_key ||
+						!option_true(s, "postpone.batch-write-fixed-bucket", true)))
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "table option bucket = -1: dynamic-bucket primary-key tables are not written yet (set a fixed bucket count)");
-		if (n != -1 && n < 1)
+						   "table option bucket = -2%s: rows would go to the postpone bucket, which batch reads skip until a Flink or Spark compaction job moves them into real buckets",
+						   o->primary_key ? " with postpone.batch-write-fixed-bucket = false" : " without a primary key");
+		if (n != -1 && n != -2 && n < 1)
 			return pm_fail(err, PM_ERR_INVALID, "The number of buckets needs to be greater than 0.");
 		o->bucket = (int32_t) n;
 	}
 	if (o->bucket == -1 && pm_schema_option(s, "full-compaction.delta-commits") != NULL)
 		return pm_fail(err, PM_ERR_INVALID,
 					   "AppendOnlyTable of unaware or dynamic bucket does not support 'full-compaction.delta-commits'");
+	/* dynamic buckets (HashBucketAssigner with one assigner, hash index files) */
+	o->dynamic_target_rows = 2000000;
+	o->dynamic_max_buckets = -1;
+	if ((v = pm_schema_option(s, "dynamic-bucket.target-row-num")) != NULL)
+	{
+		PM_TRY(parse_int("dynamic-bucket.target-row-num", v, INT64_MIN, INT64_MAX, &n, err));
+		if (n <= 0 && o->primary_key && o->bucket == -1)
+			return pm_fail(err, PM_ERR_INVALID,
+						   "dynamic-bucket.target-row-num = %lld: it must be greater than 0", (long long) n);
+		o->dynamic_target_rows = n;
+	}
+	if ((v = pm_schema_option(s, "dynamic-bucket.max-buckets")) != NULL)
+	{
+		PM_TRY(parse_int("dynamic-bucket.max-buckets", v, INT32_MIN, INT32_MAX, &n, err));
+		if (n != -1 && n <= 0 && o->primary_key && o->bucket == -1)
+			return pm_fail(err, PM_ERR_INVALID,
+						   "dynamic-bucket.max-buckets = %lld: it should either be equal to -1 (unlimited), or it must be greater than 0 (fixed upper bound)",
+						   (long long) n);
+		o->dynamic_max_buckets = (int32_t) n;
+	}
+	o->index_in_data_dir = option_true(s, "index-file-in-data-file-dir", false);
+	if (o->primary_key && o->bucket == -1 && pm_schema_option(s, "global-index.external-path") != NULL)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option global-index.external-path: hash index files in an external path are not written");
 	PM_TRY(parse_keys(s, arena, o, err));
 	PM_TRY(pm_stats_modes_of_schema(s, arena, &o->stats_modes, err));
 	o->stats_dense = option_true(s, "metadata.stats-dense-store", true);

@@ -6,7 +6,9 @@
  * The writer implements APPEND tables (no primary key) with bucket -1
  * (unaware: every file in bucket-0, _TOTAL_BUCKETS -1) or a fixed bucket
  * count hashed on bucket-key, and PRIMARY-KEY tables with a fixed bucket
- * count (bucket-key default: the trimmed primary key) and the deduplicate,
+ * count (bucket-key default: the trimmed primary key), dynamic buckets
+ * (bucket -1, the primary key holding every partition key) or postpone
+ * buckets (-2, written into fixed buckets as Flink's batch sink does) and the deduplicate,
  * partial-update or aggregation merge engine; Parquet or Avro data files. Everything that would
  * make Java expect something this writer does not produce is refused with
  * PM_ERR_UNSUPPORTED naming the option (or the table kind).
@@ -42,10 +44,14 @@ typedef struct pm_write_options
 	int64_t		write_buffer_size;	/* write-buffer-size (default 256 MiB): memory of open files */
 	const char *data_file_prefix;	/* data-file.prefix (default "data-") */
 	const char *partition_default_name; /* partition.default-name */
-	int32_t		bucket;			/* -1 unaware, or N >= 1 */
-	int			nbucket_keys;
+	int32_t		bucket;			/* -1 unaware (append) or dynamic (primary key), -2
+								 * postpone (primary key), or N >= 1 */
+	int			nbucket_keys;	/* dynamic buckets: the trimmed primary key, hashed */
 	const int  *bucket_key_fields;	/* indexes into the row type, option order */
 	const pm_type *bucket_key_type; /* ROW of the bucket-key fields */
+	int64_t		dynamic_target_rows;	/* dynamic-bucket.target-row-num (2 000 000) */
+	int32_t		dynamic_max_buckets;	/* dynamic-bucket.max-buckets (-1: unlimited) */
+	bool		index_in_data_dir;	/* index-file-in-data-file-dir (default false) */
 	int			npartition_keys;
 	const int  *partition_fields;	/* indexes into the row type */
 	const pm_type *partition_type;	/* ROW of the partition fields */

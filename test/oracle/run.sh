@@ -8,7 +8,8 @@
 #      written by pypaimon (when available)
 #   4. verify_read.py self-check on the sample warehouse
 #   5. the writers: Java reads data files and metadata the core wrote
-#      (write/write_check.sh, metadata/check.sh), and tables after the core's
+#      (write/write_check.sh, write/write_pk_check.sh, write/write_dynamic_check.sh,
+#      metadata/check.sh), and tables after the core's
 #      maintenance (maintenance/check.sh) and full compaction
 #      (compact/compact_check.sh)
 #   6. zones and locale, per Paimon release (ORACLE_PAIMON_VERSIONS): a few seeds
@@ -116,6 +117,8 @@ echo "-- writers: the core's file indexes are Java's bytes, and Java's filtered 
 step bash "$here/write/index_check.sh" "$tmp/write_index"
 echo "-- writers: Java reads the core's primary-key tables and compacts them"
 step bash "$here/write/write_pk_check.sh" "$tmp/write_pk"
+echo "-- writers: dynamic-bucket tables, our hash index against Java's assigner"
+step bash "$here/write/write_dynamic_check.sh" "$tmp/write_dyn"
 step env METADATA_TABLES="${METADATA_TABLES:-^(append_with_bitmap|append_complex_data|pk_table_partial_update|pk_dv_index_in_data_no_external)\$}" \
     bash "$here/metadata/check.sh"
 # Maintenance (issue 8): Java reads tables (and their tags) after the core's

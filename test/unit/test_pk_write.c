@@ -21,6 +21,8 @@
 #include "io/memory_fileio.h"
 #include "lsm/table_read.h"
 #include "row/binary_row.h"
+#include "table/index_manifest.h"
+#include "table/snapshot.h"
 #include "table/split.h"
 #include "table/table.h"
 #include "table/table_write.h"
@@ -368,6 +370,8 @@ test_refusals(void **state)
 	pm_arena   *arena = pm_arena_create(pm_env_default());
 	static const char *k1[] = {"bucket"};
 	static const char *dyn[] = {"-1"};
+	static const char *kpp[] = {"bucket", "postpone.batch-write-fixed-bucket"};
+	static const char *vpp[] = {"-2", "false"};
 	static const char *kfr[] = {"bucket", "merge-engine"};
 	static const char *vfr[] = {"2", "first-row"};
 	static const char *kdv[] = {"bucket", "deletion-vectors.enabled"};
@@ -383,8 +387,8 @@ test_refusals(void **state)
 	pm_error	err;
 
 	(void) state;
-	expect_refused(io, arena, "nobucket", 0, NULL, NULL, false, "dynamic");
-	expect_refused(io, arena, "dynamic", 1, k1, dyn, false, "bucket = -1");
+	expect_refused(io, arena, "postpone", 2, kpp, vpp, false, "bucket = -2");
+	expect_refused(io, arena, "dyncross", 1, k1, dyn, true, "cross-partition");
 	expect_refused(io, arena, "firstrow", 2, kfr, vfr, false, "first-row");
 	expect_refused(io, arena, "dv", 2, kdv, vdv, false, "deletion-vectors");
 	expect_refused(io, arena, "changelog", 2, kcl, vcl, false, "changelog-producer");
@@ -422,6 +426,98 @@ test_refusals(void **state)
 }
 
 /* sequence.field: the larger w wins whatever the order of writing. */
+/* The HASH entries of the latest snapshot's index manifest: bucket -> row count. */
+static int
+hash_entries(pm_fileio *io, pm_arena *arena, const char *table, int64_t *rows_by_bucket, int n)
+{
+	pm_snapshot *snap;
+	pm_index_manifest_entry *e;
+	int			count;
+	int64_t		id;
+	pm_error	err;
+	char		path[256];
+
+	memset(rows_by_bucket, 0, sizeof(int64_t) * (size_t) n);
+	assert_int_equal(pm_snapshot_latest_id(io, table, arena, &id, &err), PM_OK);
+	assert_int_equal(pm_snapshot_load(io, table, id, arena, &snap, &err), PM_OK);
+	assert_non_null(snap->index_manifest);
+	snprintf(path, sizeof(path), "%s/manifest/%s", table, snap->index_manifest);
+	assert_int_equal(pm_index_manifest_read(pm_env_default(), io, path, arena, &e, &count, &err),
+					 PM_OK);
+	for (int i = 0; i < count; i++)
+	{
+		assert_string_equal(e[i].index_type, "HASH");
+		assert_true(e[i].bucket >= 0 && e[i].bucket < n);
+		assert_int_equal(rows_by_bucket[e[i].bucket], 0);	/* one file per bucket */
+		rows_by_bucket[e[i].bucket] = e[i].row_count;
+	}
+	return count;
+}
+
+/*
+ * Dynamic buckets (bucket -1, target-row-num 2): new keys fill bucket 0,
+ * 1, 2 in turn, each bucket's HASH file lists its key hashes; a later
+ * writer (which reloads the index) keeps existing keys in their bucket
+ * (read_all fails on a key read twice) and puts a new one into the bucket
+ * with room, replacing only that bucket's HASH file.
+ */
+static void
+test_dynamic_bucket(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *k[] = {"bucket", "dynamic-bucket.target-row-num"};
+	static const char *v[] = {"-1", "2"};
+	const char *dir = "/mem/wh/db.db/dyn";
+	trow		first[5] = {{10, true, 10, 1}, {11, true, 11, 1}, {12, true, 12, 1},
+	{13, true, 13, 1}, {14, true, 14, 1}};
+	trow		second[3] = {{12, true, 100, 2}, {15, true, 15, 2}, {10, false, INT64_MIN, INT64_MIN}};
+	uint8_t		kinds[3] = {PM_ROW_INSERT, PM_ROW_INSERT, PM_ROW_DELETE};
+	int64_t		rows[4];
+	pm_table_writer *w;
+	pm_error	err;
+	result		r;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, make_schema(arena, 2, k, v), &err),
+					 PM_OK);
+	w = open_writer(io, dir);
+	write_kinds(w, arena, first, NULL, 5);
+	commit(w, 1, 1);
+	pm_table_writer_close(w);
+	assert_true(io->is_dir(io, "/mem/wh/db.db/dyn/bucket-0"));
+	assert_true(io->is_dir(io, "/mem/wh/db.db/dyn/bucket-2"));
+	assert_false(io->is_dir(io, "/mem/wh/db.db/dyn/bucket-3"));
+	assert_int_equal(hash_entries(io, arena, dir, rows, 4), 3);
+	assert_int_equal(rows[0], 2);
+	assert_int_equal(rows[1], 2);
+	assert_int_equal(rows[2], 1);
+
+	w = open_writer(io, dir);
+	write_kinds(w, arena, second, kinds, 3);
+	commit(w, 2, 2);
+	pm_table_writer_close(w);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 5);
+	assert_false(r.present[10]);
+	assert_int_equal(r.v[12], 100);
+	assert_true(r.present[15]);
+	assert_int_equal(hash_entries(io, arena, dir, rows, 4), 3);
+	assert_int_equal(rows[0], 2);
+	assert_int_equal(rows[1], 2);
+	assert_int_equal(rows[2], 2);
+	{
+		/* old HASH files stay on disk (snapshot 1 uses them) until expiry: 3 + 1 */
+		char	  **names;
+		int			n;
+
+		assert_int_equal(io->list(io, "/mem/wh/db.db/dyn/index", arena, &names, &n, &err), PM_OK);
+		assert_int_equal(n, 4);
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 static void
 test_sequence_field(void **state)
 {
@@ -633,6 +729,7 @@ main(void)
 		cmocka_unit_test(test_small_buffer_flush),
 		cmocka_unit_test(test_partial_update_and_aggregation),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_dynamic_bucket),
 		cmocka_unit_test(test_sequence_field),
 		cmocka_unit_test(test_negative_keys),
 		cmocka_unit_test(test_spill_merges),

@@ -219,12 +219,43 @@ test_refusals(void **state)
 		f.s.default_values = NULL;
 		f.s.nprimary_keys = 1;
 	}
-	/* primary-key tables: a fixed bucket count only */
-	expect(&f, 0, NULL, PM_ERR_UNSUPPORTED, "dynamic");
+	/* primary-key tables: dynamic buckets by default (bucket -1), the hash of the trimmed key */
 	{
-		static const char *const kv[] = {"bucket", "-2"};
+		pm_write_options o;
+		pm_error	err;
 
-		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "postpone");
+		assert_int_equal(parse_with(&f, 0, NULL, &o, &err), PM_OK);
+		assert_int_equal(o.bucket, -1);
+		assert_int_equal(o.nbucket_keys, 1);
+		assert_int_equal(o.dynamic_target_rows, 2000000);
+		assert_int_equal(o.dynamic_max_buckets, -1);
+	}
+	{
+		static const char *const kv[] = {"dynamic-bucket.target-row-num", "0"};
+
+		expect(&f, 1, kv, PM_ERR_INVALID, "target-row-num");
+	}
+	{
+		static const char *const kv[] = {"bucket", "-1", "dynamic-bucket.max-buckets", "0"};
+
+		expect(&f, 2, kv, PM_ERR_INVALID, "max-buckets");
+	}
+	{
+		static const char *const kv[] = {"global-index.external-path", "file:/x"};
+
+		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "global-index.external-path");
+	}
+	{
+		/* postpone buckets: into fixed buckets as Flink's batch sink, unless told not to */
+		static const char *const kv[] = {"bucket", "-2", "postpone.batch-write-fixed-bucket", "false"};
+		static const char *const ok[] = {"bucket", "-2"};
+		pm_write_options o;
+		pm_error	err;
+
+		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "postpone");
+		assert_int_equal(parse_with(&f, 1, ok, &o, &err), PM_OK);
+		assert_int_equal(o.bucket, -2);
+		assert_int_equal(o.nbucket_keys, 1);
 	}
 	{
 		static const char *const kv[] = {"bucket", "2", "data-file.thin-mode", "true"};

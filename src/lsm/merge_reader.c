@@ -47,6 +47,8 @@ struct pm_merge_reader
 	int			nheap;
 	bool		started;
 	bool		lookup;			/* see pm_merge_reader_set_lookup */
+	pm_merge_lookup_fn lookup_fn;	/* see pm_merge_reader_set_lookup_fn */
+	void	   *lookup_ctx;
 	const pm_type *seq_type;	/* see pm_merge_reader_set_kv_output */
 	const pm_type *kind_type;
 	int		   *group;			/* runs of the current key */
@@ -157,7 +159,7 @@ pm_merge_reader_open(const pm_env *env, pm_merge_engine *engine, int nkeys,
 		m->runs = pm_alloc(env, sizeof(run_state) * nr);
 		m->heap = pm_alloc(env, sizeof(int) * nr);
 		m->group = pm_alloc(env, sizeof(int) * nr);
-		m->recs = pm_alloc(env, sizeof(pm_kv_record) * nr);
+		m->recs = pm_alloc(env, sizeof(pm_kv_record) * (nr + 1));
 		m->out_arena = pm_arena_create(env);
 	}
 	if (m == NULL || m->runs == NULL || m->heap == NULL || m->group == NULL ||
@@ -264,6 +266,66 @@ record_of(pm_merge_reader *m, int run, pm_kv_record *rec, pm_error *err)
 	return PM_OK;
 }
 
+/*
+ * A key's n records (merge order in m->recs) as a lookup compaction
+ * merges them (see pm_merge_reader_set_lookup_fn); appends to the output.
+ */
+static pm_code
+merge_looked_up(pm_merge_reader *m, int n, pm_error *err)
+{
+	bool		first_row = pm_merge_engine_get_kind(m->engine) == PM_MERGE_FIRST_ROW;
+	bool		high = false;
+	bool		has_row;
+	int			kind;
+	const pm_merge_cell *cells;
+	int			pick = -1;
+
+	for (int i = 0; i < n; i++)
+		high |= m->recs[i].level > 0;
+	if (!high)
+	{
+		bool		found = false;
+		pm_kv_record rec;
+
+		memset(&rec, 0, sizeof(rec));
+		PM_TRY(m->lookup_fn(m->lookup_ctx, m->recs[0].batch, m->recs[0].row, &found, &rec, err));
+		if (found && first_row)
+			return PM_OK;		/* FirstRowMergeFunctionWrapper: already in the table */
+		if (found)
+		{
+			/* KeyValueBuffer.insertInto: in sequence order */
+			int			k = n++;
+
+			m->recs[k] = rec;
+			for (; k > 0 &&
+				 pm_merge_engine_compare_records(m->engine, &m->recs[k - 1], &m->recs[k]) > 0; k--)
+			{
+				pm_kv_record t = m->recs[k];
+
+				m->recs[k] = m->recs[k - 1];
+				m->recs[k - 1] = t;
+			}
+		}
+	}
+	/* LookupMergeFunction: level-0 records and the one of the lowest level >= 1 */
+	if (!first_row)
+		for (int i = 0; i < n; i++)
+			if (m->recs[i].level > 0 && (pick < 0 || m->recs[i].level < m->recs[pick].level))
+				pick = i;
+	pm_merge_engine_reset(m->engine);
+	for (int i = 0; i < n; i++)
+		if (first_row || m->recs[i].level <= 0 || i == pick)
+			PM_TRY(pm_merge_engine_add(m->engine, &m->recs[i], err));
+	PM_TRY(pm_merge_engine_result(m->engine, &has_row, &kind, &cells, err));
+	if (has_row && pm_rowkind_is_add(kind))
+	{
+		int64_t		seq = first_row ? m->recs[0].seq : m->recs[n - 1].seq;
+
+		PM_TRY(emit(m, cells, NULL, seq, kind, err));
+	}
+	return PM_OK;
+}
+
 /* Merge the key at the top of the heap; appends to the output. */
 static pm_code
 merge_one_key(pm_merge_reader *m, pm_error *err)
@@ -293,7 +355,9 @@ merge_one_key(pm_merge_reader *m, pm_error *err)
 			m->recs[k - 1] = t;
 		}
 	}
-	if (n == 1)
+	if (m->lookup_fn != NULL)
+		PM_TRY(merge_looked_up(m, n, err));
+	else if (n == 1)
 	{
 		if (pm_rowkind_is_add(m->recs[0].kind))
 			PM_TRY(emit(m, NULL, &m->recs[0], m->recs[0].seq, m->recs[0].kind, err));
@@ -344,6 +408,13 @@ void
 pm_merge_reader_set_lookup(pm_merge_reader *m, bool lookup)
 {
 	m->lookup = lookup;
+}
+
+void
+pm_merge_reader_set_lookup_fn(pm_merge_reader *m, pm_merge_lookup_fn fn, void *ctx)
+{
+	m->lookup_fn = fn;
+	m->lookup_ctx = ctx;
 }
 
 void

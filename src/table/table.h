@@ -138,6 +138,13 @@ extern pm_code pm_table_scan_plan_with(pm_table *table, const pm_predicate *filt
 extern const pm_scan_stats *pm_scan_get_stats(const pm_scan *scan);
 
 /*
+ * Every live file, with its deletion vector, also the level-0 files a
+ * batch read of a deletion-vector or first-row table skips: what a writer
+ * restores a bucket from (Java's writer restores all levels).
+ */
+extern pm_code pm_table_scan_plan_every_level(pm_table *table, pm_scan **out, pm_error *err);
+
+/*
  * A caller's own test of the parts of files (Parquet row groups, ORC
  * stripes) from their statistics: ranges[f] for table field f (known =
  * false where nothing is known), as the scan's filter sees them. Asked

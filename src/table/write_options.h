@@ -6,8 +6,9 @@
  * The writer implements APPEND tables (no primary key) with bucket -1
  * (unaware: every file in bucket-0, _TOTAL_BUCKETS -1) or a fixed bucket
  * count hashed on bucket-key, and PRIMARY-KEY tables with a fixed bucket
- * count (bucket-key default: the trimmed primary key) and the deduplicate,
- * partial-update or aggregation merge engine; Parquet or Avro data files. Everything that would
+ * count (bucket-key default: the trimmed primary key) and every merge
+ * engine (first-row and deletion-vector tables are compacted by the
+ * writer, lsm/lookup_compact.h); Parquet or Avro data files. Everything that would
  * make Java expect something this writer does not produce is refused with
  * PM_ERR_UNSUPPORTED naming the option (or the table kind).
  *
@@ -58,6 +59,19 @@ typedef struct pm_write_options
 	bool		ignore_delete;	/* ignore-delete: -U/-D dropped (RowKindFilter) */
 	bool		ignore_update_before;	/* ignore-update-before: -U dropped */
 	bool		write_buffer_spillable; /* write-buffer-spillable (default true) */
+	/*
+	 * Lookup compaction at commit (lsm/lookup_compact.h): tables whose batch
+	 * reads skip level 0
+	 */
+	bool		deletion_vectors;	/* deletion-vectors.enabled */
+	bool		dv_bitmap64;	/* deletion-vectors.bitmap64 */
+	bool		first_row;		/* merge-engine = first-row */
+	bool		write_only;		/* write-only: the writer never compacts */
+	bool		sequence_field; /* sequence.field is set */
+	int			compaction_trigger; /* num-sorted-run.compaction-trigger (5) */
+	int			num_levels;		/* num-levels (default trigger + 1) */
+	int			max_size_amp;	/* compaction.max-size-amplification-percent (200) */
+	int			size_ratio;		/* compaction.size-ratio (1) */
 } pm_write_options;
 
 /*

@@ -336,6 +336,40 @@ test_first_row(void **state)
 	assert_int_equal(fs.per_level[0], 0);
 	assert_int_equal(fs.ndv_files, 0);
 
+	/*
+	 * Java's FirstRowMergeFunction keeps the first record with its own
+	 * sequence number: 0, 1, 2, then 0 again (seq 3, dropped) make a file
+	 * of sequence range 0-2 (seen 0-3 before the write buffer knew)
+	 */
+	{
+		static const char *k1[] = {"bucket", "merge-engine"};
+		static const char *v1[] = {"1", "first-row"};
+		pm_table   *table;
+		pm_scan    *scan;
+		const pm_split *sp;
+
+		assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/fr1",
+										 make_schema(arena, 2, k1, v1), &err), PM_OK);
+		rows[0] = (trow) {0, 0, 0};
+		rows[1] = (trow) {1, 1, 0};
+		rows[2] = (trow) {2, 2, 0};
+		rows[3] = (trow) {0, 9, 9};
+		write_commit(io, "/mem/wh/db.db/fr1", arena, rows, NULL, 4, 2);
+		assert_int_equal(pm_table_open(pm_env_default(), io, "/mem/wh/db.db/fr1", NULL, &table, &err),
+						 PM_OK);
+		assert_int_equal(pm_table_scan_plan_every_level(table, &scan, &err), PM_OK);
+		assert_int_equal(pm_scan_split_count(scan), 1);
+		sp = pm_scan_get_split(scan, 0);
+		assert_int_equal(sp->nfiles, 1);
+		assert_int_equal(sp->files[0]->min_sequence_number, 0);
+		assert_int_equal(sp->files[0]->max_sequence_number, 2);
+		assert_int_equal(sp->files[0]->row_count, 3);
+		pm_scan_free(scan);
+		pm_table_close(table);
+		read_all(io, "/mem/wh/db.db/fr1", &r);
+		assert_true(r.v[0] == 0);
+	}
+
 	/* first-row takes no deletes */
 	assert_int_equal(pm_table_writer_open(pm_env_default(), io, dir, "u", &w, &err), PM_OK);
 	assert_int_equal(pm_table_writer_accepts(w, PM_ROW_DELETE, &err), PM_ERR_UNSUPPORTED);

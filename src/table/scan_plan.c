@@ -515,6 +515,13 @@ attach_deletion_vectors(pm_scan *scan, pm_error *err)
 					dv->offset = e->ranges[r].offset;
 					dv->length = e->ranges[r].length;
 					dv->cardinality = e->ranges[r].cardinality;
+					if (file->deletion_file == NULL)
+						scan->stats.files_with_dv++;
+					/* -1 once a cardinality is unknown (index manifests before 1.0) */
+					if (dv->cardinality < 0)
+						scan->stats.rows_deleted = -1;
+					else if (scan->stats.rows_deleted >= 0)
+						scan->stats.rows_deleted += dv->cardinality;
 					file->deletion_file = dv;
 				}
 			}

@@ -97,6 +97,8 @@ typedef struct pm_scan_stats
 	int64_t		splits;
 	int64_t		partitions_selected;
 	int64_t		files_pruned_bucket;	/* by bucket (equality on the bucket key) */
+	int64_t		files_with_dv;	/* selected files with a deletion vector */
+	int64_t		rows_deleted;	/* ... the positions their DVs delete, -1 if unknown */
 	/* counted while the files are read (see pm_read_filter in split.h) */
 	int64_t		row_groups_total;	/* Parquet row groups with rows considered */
 	int64_t		row_groups_pruned;	/* ... skipped by their statistics */

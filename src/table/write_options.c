@@ -367,7 +367,7 @@ parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
 	o->write_only = option_true(s, "write-only", false);
 	if (o->primary_key && o->first_row && o->deletion_vectors)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "First row merge engine does not need deletion vectors because there is no deletion of old data in this merge engine.");
+					   "table options merge-engine = \"first-row\" and deletion-vectors.enabled = \"true\": Java's writer refuses them together (first row merge engine does not need deletion vectors because there is no deletion of old data in this merge engine)");
 	o->compaction_trigger = 5;
 	if ((v = pm_schema_option(s, "num-sorted-run.compaction-trigger")) != NULL)
 	{

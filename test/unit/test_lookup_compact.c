@@ -429,7 +429,7 @@ test_refusals(void **state)
 									 make_schema(arena, 3, keys, vals), &err), PM_OK);
 	assert_int_equal(pm_table_writer_open(pm_env_default(), io, "/mem/wh/db.db/x", "u", &w, &err),
 					 PM_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err.message, "First row merge engine does not need deletion vectors"));
+	assert_non_null(strstr(err.message, "merge engine does not need deletion vectors"));
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);
 }

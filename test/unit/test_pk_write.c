@@ -548,7 +548,7 @@ test_refusals(void **state)
 	expect_refused(io, arena, "dynamic", 1, k1, dyn, false, "bucket = -1");
 	/* Java's writer refuses this pair (first-row and DV tables are written: test_lookup_compact.c) */
 	expect_refused(io, arena, "firstrow_dv", 3, kfr, vfr, false,
-				   "First row merge engine does not need deletion vectors");
+				   "merge engine does not need deletion vectors");
 	expect_refused(io, arena, "changelog", 2, kcl, vcl, false, "changelog-producer");
 	expect_refused(io, arena, "desc", 3, kdesc, vdesc, false, "descending");
 	expect_refused(io, arena, "crosspart", 1, k1, two, true, "cross-partition");

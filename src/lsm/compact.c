@@ -1,17 +1,25 @@
 /*-------------------------------------------------------------------------
  * compact.c
- *	  Full compaction of a fixed-bucket primary-key table (see compact.h).
+ *	  Compaction of a fixed-bucket primary-key table (see compact.h): the
+ *	  full compaction of paimon_compact, and the universal compaction a
+ *	  writer runs at commit (compact_pick.h).
  *
- * Per bucket: each live file is one run of a merge reader in compaction
- * mode (records keep sequence number and kind); the merged rows, rebuilt
- * in the KeyValue layout (_KEY_ columns, _SEQUENCE_NUMBER, _VALUE_KIND,
- * the fields), go through a KeyValue file writer into the bucket's
- * directory; its files are then given the max level and file source
- * COMPACT. One commit of kind COMPACT covers every bucket; on any failure
- * the files written are removed.
+ * A compaction unit (files, output level) runs as Java's
+ * MergeTreeCompactTask: the files are split into key-disjoint sections
+ * (IntervalPartition); a section of several runs is merged; a lone file
+ * is upgraded (same file, new level) when it is at least the compaction
+ * file size (target-file-size / 10 * 7), else rewritten with the sections
+ * queued before it. A merge reads each file as one run of a merge reader
+ * in compaction mode (records keep sequence number and kind; -U/-D results
+ * dropped when dropDelete); the merged rows, rebuilt in the KeyValue layout
+ * (_KEY_ columns, _SEQUENCE_NUMBER, _VALUE_KIND, the fields), go through a
+ * KeyValue file writer into the bucket's directory, file source COMPACT,
+ * at the output level. On any failure the files written are removed.
  *-------------------------------------------------------------------------
  */
 #include "lsm/compact.h"
+
+#include <time.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +28,14 @@
 #include "common/arena.h"
 #include "common/uuid.h"
 #include "index/deletion_vector.h"
+#include "lsm/compact_pick.h"
 #include "lsm/kv_file_writer.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
 #include "table/commit.h"
+#include "row/binary_row.h"
+#include "row/value.h"
+#include "table/data_file_index.h"
 #include "table/partition_path.h"
 #include "table/split.h"
 #include "table/write_options.h"
@@ -53,7 +65,9 @@ typedef struct compact_state
 	int		   *all_fields;
 	const pm_type **out_types;
 	int32_t		max_level;
-	char		uuid[PM_UUID_TEXT_LEN + 1];
+	int64_t		compaction_file_size;	/* CoreOptions.compactionFileSize(true) */
+	pm_compact_strategy strategy;
+	char		uuid[PM_UUID_TEXT_LEN + 1]; /* of the bucket being compacted */
 	int64_t		file_counter;
 	/* files written so far (removed on failure) */
 	pm_commit_change *changes;
@@ -66,24 +80,6 @@ option_true(const pm_schema *s, const char *key)
 	const char *v = pm_schema_option(s, key);
 
 	return v != NULL && strcasecmp(v, "true") == 0;
-}
-
-static pm_code
-int_option(const pm_schema *s, const char *key, int def, int *out, pm_error *err)
-{
-	const char *v = pm_schema_option(s, key);
-	char	   *end;
-	long		n;
-
-	*out = def;
-	if (v == NULL)
-		return PM_OK;
-	n = strtol(v, &end, 10);
-	if (end == v || *end != '\0' || n < 1 || n > 1000)
-		return pm_fail(err, PM_ERR_INVALID, "table option %s = \"%s\" is not a valid level count",
-					   key, v);
-	*out = (int) n;
-	return PM_OK;
 }
 
 static pm_code
@@ -165,27 +161,139 @@ wanted_partition_path(const compact_state *cs, const char *spec, char **out, pm_
 	return PM_OK;
 }
 
-/* Java's pickFullCompaction: nothing to do when every file is at the max level. */
-static bool
-bucket_needs_compaction(const compact_state *cs, const pm_split *sp)
+/*
+ * Java's pickFullCompaction: nothing to do when the bucket is one run at
+ * the max level (no deletion vectors here, no record-level expiry) unless
+ * compaction.force-rewrite-all-files.
+ */
+/*
+ * Levels: as many levels as num-levels, or more when a file sits higher
+ * (the option was lowered): its max level.
+ */
+static int32_t
+bucket_max_level(const compact_state *cs, const pm_data_file_meta **files, int n)
 {
+	int32_t		max = cs->strategy.num_levels - 1;
+
+	for (int i = 0; i < n; i++)
+		if (files[i]->level > max)
+			max = files[i]->level;
+	return max;
+}
+
+static bool
+bucket_needs_compaction(compact_state *cs, const pm_split *sp)
+{
+	cs->max_level = bucket_max_level(cs, sp->files, sp->nfiles);
+	if (sp->nfiles == 0)
+		return false;
+	if (cs->strategy.force_rewrite_all_files)
+		return true;
 	for (int i = 0; i < sp->nfiles; i++)
 		if (sp->files[i]->level != cs->max_level)
 			return true;
 	return false;
 }
 
-/* Merge the files of one bucket into new files at the max level. */
+/* A file's key range, decoded once. */
+typedef struct file_keys
+{
+	const pm_data_file_meta *file;
+	pm_value   *min;
+	pm_value   *max;
+} file_keys;
+
+static int
+compare_keys(const compact_state *cs, const pm_value *a, const pm_value *b)
+{
+	const pm_type *kt = cs->layout->key_type;
+
+	for (int k = 0; k < kt->nfields; k++)
+	{
+		int			c;
+
+		if (a[k].is_null != b[k].is_null)
+			return a[k].is_null ? -1 : 1;	/* nulls first */
+		if (a[k].is_null)
+			continue;
+		c = pm_value_compare(kt->fields[k].type, &a[k], &b[k]);
+		if (c != 0)
+			return c;
+	}
+	return 0;
+}
+
 static pm_code
-compact_bucket(compact_state *cs, const pm_split *sp, pm_commit_change *c, int64_t *rows,
-			   pm_error *err)
+decode_keys(compact_state *cs, const pm_data_file_meta *f, file_keys *out, pm_error *err)
+{
+	const pm_type *kt = cs->layout->key_type;
+
+	out->file = f;
+	out->min = pm_arena_zalloc(cs->arena, sizeof(pm_value) * (size_t) (kt->nfields + 1));
+	out->max = pm_arena_zalloc(cs->arena, sizeof(pm_value) * (size_t) (kt->nfields + 1));
+	if (out->min == NULL || out->max == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (f->min_key == NULL || f->max_key == NULL)
+		return pm_fail(err, PM_ERR_CORRUPT, "data file \"%s\" has no _MIN_KEY/_MAX_KEY",
+					   f->file_name);
+	PM_TRY(pm_binary_row_decode_serialized(f->min_key, (size_t) f->min_key_len, kt, out->min, err));
+	return pm_binary_row_decode_serialized(f->max_key, (size_t) f->max_key_len, kt, out->max, err);
+}
+
+/* The output of one unit: files deleted and added (arena arrays). */
+typedef struct unit_result
+{
+	pm_data_file_meta *before;
+	int			nbefore;
+	pm_data_file_meta *after;
+	int			nafter;
+	int			cap;
+	int64_t		rows;
+} unit_result;
+
+static pm_code
+result_add(compact_state *cs, unit_result *r, const pm_data_file_meta *before, int nbefore,
+		   const pm_data_file_meta *after, int nafter, pm_error *err)
+{
+	int			need = (r->nbefore > r->nafter ? r->nbefore : r->nafter) +
+		(nbefore > nafter ? nbefore : nafter);
+
+	if (need > r->cap)
+	{
+		int			ncap = need * 2 + 4;
+		pm_data_file_meta *b = pm_arena_zalloc(cs->arena, sizeof(*b) * (size_t) ncap);
+		pm_data_file_meta *a = pm_arena_zalloc(cs->arena, sizeof(*a) * (size_t) ncap);
+
+		if (a == NULL || b == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		if (r->nbefore > 0)
+			memcpy(b, r->before, sizeof(*b) * (size_t) r->nbefore);
+		if (r->nafter > 0)
+			memcpy(a, r->after, sizeof(*a) * (size_t) r->nafter);
+		r->before = b;
+		r->after = a;
+		r->cap = ncap;
+	}
+	for (int i = 0; i < nbefore; i++)
+		r->before[r->nbefore++] = before[i];
+	for (int i = 0; i < nafter; i++)
+		r->after[r->nafter++] = after[i];
+	return PM_OK;
+}
+
+/*
+ * MergeTreeCompactRewriter.rewrite: merge files into new files at
+ * output_level (recorded in r even on failure, so that they are removed).
+ */
+static pm_code
+rewrite_files(compact_state *cs, const pm_split *sp, const pm_data_file_meta **in, int n,
+			  int32_t output_level, bool drop_delete, unit_result *r, pm_error *err)
 {
 	const pm_kv_layout *l = cs->layout;
 	int			nk = l->nkeys;
-	pm_run_source *runs = pm_arena_zalloc(cs->arena, sizeof(pm_run_source) * (size_t) sp->nfiles);
-	compact_run *crs = pm_arena_zalloc(cs->arena, sizeof(compact_run) * (size_t) sp->nfiles);
-	pm_data_file_meta *deleted = pm_arena_zalloc(cs->arena,
-												 sizeof(pm_data_file_meta) * (size_t) sp->nfiles);
+	pm_run_source *runs = pm_arena_zalloc(cs->arena, sizeof(pm_run_source) * (size_t) n);
+	compact_run *crs = pm_arena_zalloc(cs->arena, sizeof(compact_run) * (size_t) n);
+	pm_data_file_meta *deleted = pm_arena_zalloc(cs->arena, sizeof(pm_data_file_meta) * (size_t) n);
 	pm_vector  *cols = pm_arena_zalloc(cs->arena, sizeof(pm_vector) *
 									   (size_t) (nk + 2 + cs->nfields));
 	pm_merge_reader *m = NULL;
@@ -196,31 +304,28 @@ compact_bucket(compact_state *cs, const pm_split *sp, pm_commit_change *c, int64
 
 	if (runs == NULL || crs == NULL || deleted == NULL || cols == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory compacting");
-	if (sp->total_buckets > 0 && sp->total_buckets != cs->opt.bucket)
-		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "bucket %d was written with %d buckets, the table now has %d: rescaled buckets are not compacted",
-					   sp->bucket, sp->total_buckets, cs->opt.bucket);
-	for (int i = 0; i < sp->nfiles; i++)
+	for (int i = 0; i < n; i++)
 	{
-		if (sp->files[i]->deletion_file != NULL)
+		if (in[i]->deletion_file != NULL)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "data file \"%s\" has a deletion vector: compacting deletion vectors is not supported yet",
-						   sp->files[i]->file_name);
+						   in[i]->file_name);
 		crs[i].table = cs->table;
-		crs[i].file = sp->files[i];
+		crs[i].file = in[i];
 		crs[i].fields = cs->all_fields;
 		crs[i].nfields = cs->nfields;
 		runs[i].next = run_next;
 		runs[i].close = run_close;
 		runs[i].state = &crs[i];
-		runs[i].level = sp->files[i]->level;
-		deleted[i] = *sp->files[i];
+		runs[i].level = in[i]->level;
+		deleted[i] = *in[i];
 	}
 	PM_TRY(pm_merge_reader_open(cs->env, cs->engine, nk, cs->out_types, cs->nfields, runs,
-								sp->nfiles, 0, &m, err));
+								n, 0, &m, err));
 	pm_merge_reader_set_lookup(m, cs->lookup);
 	pm_merge_reader_set_kv_output(m, l->file_type->fields[nk].type,
 								  l->file_type->fields[nk + 1].type);
+	pm_merge_reader_set_keep_retracts(m, !drop_delete);
 	rc = pm_kv_file_writer_open(cs->env, cs->io, l, sp->bucket_path, cs->uuid,
 								&cs->file_counter, cs->arena, &w, err);
 	while (rc == PM_OK)
@@ -242,7 +347,7 @@ compact_bucket(compact_state *cs, const pm_split *sp, pm_commit_change *c, int64
 		kv.ncols = nk + 2 + cs->nfields;
 		kv.cols = cols;
 		rc = pm_kv_file_writer_write(w, &kv, err);
-		*rows += b->nrows;
+		r->rows += b->nrows;
 	}
 	pm_merge_reader_close(m);
 	if (w != NULL)
@@ -252,21 +357,208 @@ compact_bucket(compact_state *cs, const pm_split *sp, pm_commit_change *c, int64
 		else
 			pm_kv_file_writer_abort(w, &files, &nfiles);
 	}
-	/* recorded even on failure, so that the caller removes them */
 	for (int i = 0; i < nfiles; i++)
 	{
-		files[i].level = cs->max_level;
+		files[i].level = output_level;
 		files[i].file_source = 1;	/* COMPACT */
 	}
-	c->partition = sp->partition;
-	c->partition_len = sp->partition_len;
-	c->bucket = sp->bucket;
-	c->total_buckets = cs->opt.bucket;
-	c->nadded = nfiles;
-	c->added = files;
-	c->ndeleted = sp->nfiles;
-	c->deleted = deleted;
+	PM_TRY(result_add(cs, r, deleted, rc == PM_OK ? n : 0, files, nfiles, err));
 	return rc;
+}
+
+/* MergeTreeCompactTask.upgrade */
+static pm_code
+upgrade_file(compact_state *cs, const pm_split *sp, const pm_data_file_meta *f,
+			 int32_t output_level, bool drop_delete, unit_result *r, pm_error *err)
+{
+	pm_data_file_meta up;
+
+	/* containsDeleteRecords: a null delete row count counts as "may have" */
+	if ((output_level == cs->max_level && f->delete_row_count != 0) ||
+		cs->strategy.force_rewrite_all_files)
+		return rewrite_files(cs, sp, &f, 1, output_level, drop_delete, r, err);
+	if (f->level == output_level)
+		return PM_OK;
+	up = *f;
+	up.level = output_level;	/* DataFileMeta.upgrade: same file, new level */
+	return result_add(cs, r, f, 1, &up, 1, err);
+}
+
+/* Sections queued for a rewrite (MergeTreeCompactTask's candidate). */
+typedef struct candidate
+{
+	const pm_data_file_meta **files;
+	int			nfiles;
+	int			nsections;
+	bool		last_single;	/* the only section is one run of one file */
+} candidate;
+
+/* MergeTreeCompactTask.rewrite */
+static pm_code
+flush_candidate(compact_state *cs, const pm_split *sp, candidate *c, int32_t output_level,
+				bool drop_delete, unit_result *r, pm_error *err)
+{
+	pm_code		rc = PM_OK;
+
+	if (c->nsections == 0)
+		return PM_OK;
+	if (c->nsections == 1 && c->last_single)
+	{
+		for (int i = 0; rc == PM_OK && i < c->nfiles; i++)
+			rc = upgrade_file(cs, sp, c->files[i], output_level, drop_delete, r, err);
+	}
+	else
+		rc = rewrite_files(cs, sp, c->files, c->nfiles, output_level, drop_delete, r, err);
+	c->nfiles = 0;
+	c->nsections = 0;
+	return rc;
+}
+
+static void
+candidate_add(candidate *c, const pm_data_file_meta **files, int n, bool single)
+{
+	for (int i = 0; i < n; i++)
+		c->files[c->nfiles++] = files[i];
+	c->nsections++;
+	c->last_single = single;
+}
+
+static int
+count_runs_of_section(compact_state *cs, file_keys *fk, int n, int *run_of)
+{
+	/*
+	 * IntervalPartition.partition(section): a file goes to the run whose
+	 * last max key is the smallest, if its min key is above it, else it
+	 * starts a new run. Only the number of runs matters here (a section of
+	 * several runs is merged as a whole).
+	 */
+	int			nruns = 0;
+	int		   *last = run_of;		/* last file index of each run */
+
+	for (int i = 0; i < n; i++)
+	{
+		int			best = -1;
+
+		for (int k = 0; k < nruns; k++)
+			if (best < 0 || compare_keys(cs, fk[last[k]].max, fk[last[best]].max) < 0)
+				best = k;
+		if (best >= 0 && compare_keys(cs, fk[i].min, fk[last[best]].max) > 0)
+			last[best] = i;
+		else
+			last[nruns++] = i;
+	}
+	return nruns;
+}
+
+/* IntervalPartition's order: by min key, then max key (stable insertion sort) */
+static void
+sort_file_keys(compact_state *cs, file_keys *fk, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int k = i; k > 0; k--)
+		{
+			int			c = compare_keys(cs, fk[k - 1].min, fk[k].min);
+			file_keys	t;
+
+			if (c == 0)
+				c = compare_keys(cs, fk[k - 1].max, fk[k].max);
+			if (c <= 0)
+				break;
+			t = fk[k];
+			fk[k] = fk[k - 1];
+			fk[k - 1] = t;
+		}
+}
+
+/*
+ * Compact files (a unit) of one bucket into output_level as
+ * MergeTreeCompactTask.doCompact; *change gets the files deleted and added.
+ */
+static pm_code
+compact_unit(compact_state *cs, const pm_split *sp, const pm_data_file_meta **in, int n,
+			 int32_t output_level, bool drop_delete, pm_commit_change *change, int64_t *rows,
+			 pm_error *err)
+{
+	file_keys  *fk = pm_arena_zalloc(cs->arena, sizeof(file_keys) * (size_t) (n + 1));
+	int		   *scratch = pm_arena_zalloc(cs->arena, sizeof(int) * (size_t) (n + 1));
+	const pm_data_file_meta **sec = pm_arena_zalloc(cs->arena, sizeof(void *) * (size_t) (n + 1));
+	candidate	cand;
+	unit_result r;
+	pm_code		rc = PM_OK;
+	int			start = 0;
+
+	memset(&r, 0, sizeof(r));
+	memset(&cand, 0, sizeof(cand));
+	cand.files = pm_arena_zalloc(cs->arena, sizeof(void *) * (size_t) (n + 1));
+	if (fk == NULL || scratch == NULL || sec == NULL || cand.files == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (sp->total_buckets > 0 && sp->total_buckets != cs->opt.bucket)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "bucket %d was written with %d buckets, the table now has %d: rescaled buckets are not compacted",
+					   sp->bucket, sp->total_buckets, cs->opt.bucket);
+	PM_TRY(pm_uuid_random(cs->uuid, err));	/* a rewriter per bucket: its own file names */
+	cs->file_counter = 0;
+	for (int i = 0; i < n; i++)
+		PM_TRY(decode_keys(cs, in[i], &fk[i], err));
+	/* IntervalPartition: files by (min key, max key), sections of overlapping ranges */
+	sort_file_keys(cs, fk, n);
+	while (rc == PM_OK && start < n)
+	{
+		const pm_value *bound = fk[start].max;
+		int			end = start + 1;
+		int			nruns;
+
+		while (end < n && compare_keys(cs, fk[end].min, bound) <= 0)
+		{
+			if (compare_keys(cs, fk[end].max, bound) > 0)
+				bound = fk[end].max;
+			end++;
+		}
+		nruns = count_runs_of_section(cs, fk + start, end - start, scratch);
+		for (int i = start; i < end; i++)
+			sec[i - start] = fk[i].file;
+		if (nruns > 1)
+			candidate_add(&cand, sec, end - start, false);
+		else
+		{
+			/* one run: files in key order, small ones queued, large ones upgraded */
+			for (int i = start; rc == PM_OK && i < end; i++)
+			{
+				if (fk[i].file->file_size < cs->compaction_file_size)
+					candidate_add(&cand, &fk[i].file, 1, true);
+				else
+				{
+					rc = flush_candidate(cs, sp, &cand, output_level, drop_delete, &r, err);
+					if (rc == PM_OK)
+						rc = upgrade_file(cs, sp, fk[i].file, output_level, drop_delete, &r,
+										  err);
+				}
+			}
+		}
+		start = end;
+	}
+	if (rc == PM_OK)
+		rc = flush_candidate(cs, sp, &cand, output_level, drop_delete, &r, err);
+	/* recorded even on failure, so that the caller removes the files written */
+	change->partition = sp->partition;
+	change->partition_len = sp->partition_len;
+	change->bucket = sp->bucket;
+	change->total_buckets = cs->opt.bucket;
+	change->nadded = r.nafter;
+	change->added = r.after;
+	change->ndeleted = r.nbefore;
+	change->deleted = r.before;
+	*rows += r.rows;
+	return rc;
+}
+
+/* Full compaction of one bucket: every file into the max level, deletes dropped. */
+static pm_code
+compact_bucket(compact_state *cs, const pm_split *sp, pm_commit_change *c, int64_t *rows,
+			   pm_error *err)
+{
+	cs->max_level = bucket_max_level(cs, sp->files, sp->nfiles);
+	return compact_unit(cs, sp, sp->files, sp->nfiles, cs->max_level, true, c, rows, err);
 }
 
 static void
@@ -275,11 +567,14 @@ remove_written(compact_state *cs)
 	for (int i = 0; i < cs->nchanges; i++)
 		for (int f = 0; f < cs->changes[i].nadded; f++)
 		{
-			pm_error	ignored;
+			bool		upgraded = false;
 
-			pm_error_clear(&ignored);
-			if (cs->io->remove != NULL && cs->changes[i].added[f].path != NULL)
-				(void) cs->io->remove(cs->io, cs->changes[i].added[f].path, &ignored);
+			/* an upgraded file is an input under a new level: never removed */
+			for (int d = 0; d < cs->changes[i].ndeleted && !upgraded; d++)
+				upgraded = strcmp(cs->changes[i].deleted[d].file_name,
+								  cs->changes[i].added[f].file_name) == 0;
+			if (!upgraded)
+				pm_data_file_remove_written(cs->io, &cs->changes[i].added[f]);
 		}
 }
 
@@ -289,8 +584,6 @@ setup(compact_state *cs, pm_error *err)
 	const pm_schema *s = cs->schema;
 	const char *engine = pm_schema_option(s, "merge-engine");
 	const char *producer = pm_schema_option(s, "changelog-producer");
-	int			trigger,
-				levels;
 
 	if (s->nprimary_keys == 0)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
@@ -306,12 +599,9 @@ setup(compact_state *cs, pm_error *err)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option bucket = %d: only tables with a fixed bucket count are compacted",
 					   cs->opt.bucket);
-	/* CoreOptions.numLevels: num-levels, else compaction trigger + 1 */
-	PM_TRY(int_option(s, "num-sorted-run.compaction-trigger", 5, &trigger, err));
-	PM_TRY(int_option(s, "num-levels", trigger + 1, &levels, err));
-	if (levels < 2)
-		return pm_fail(err, PM_ERR_INVALID, "table option num-levels must be at least 2");
-	cs->max_level = levels - 1;
+	PM_TRY(pm_compact_strategy_parse(s, &cs->strategy, err));
+	cs->max_level = cs->strategy.num_levels - 1;
+	cs->compaction_file_size = cs->opt.target_file_size / 10 * 7;
 	cs->nfields = s->row_type->nfields;
 	cs->all_fields = pm_arena_alloc(cs->arena, sizeof(int) * (size_t) (cs->nfields + 1));
 	cs->out_types = pm_arena_alloc(cs->arena, sizeof(pm_type *) * (size_t) (cs->nfields + 1));
@@ -447,4 +737,192 @@ pm_table_compact(pm_table *table, const char *table_path, const pm_compact_optio
 	pm_merge_engine_destroy(cs.engine);
 	pm_arena_destroy(cs.arena);
 	return rc;
+}
+
+/* ---------------------------------------------------------------------
+ * The compaction of a writer at commit
+ * ---------------------------------------------------------------------
+ */
+struct pm_compactor
+{
+	compact_state cs;
+	pm_compact_pick_state pick;
+	int			hour;			/* local hour (off-peak hours) */
+	int64_t		now_millis;
+	int			cap;
+};
+
+pm_code
+pm_compactor_open(pm_table *table, pm_compactor **out, const char **why, pm_error *err)
+{
+	const pm_env *env = pm_table_env(table);
+	pm_arena   *arena;
+	pm_compactor *c;
+	compact_state *cs;
+	pm_compact_strategy st;
+	struct timespec ts;
+	struct tm	tm;
+	time_t		secs;
+	pm_code		rc;
+
+	*out = NULL;
+	*why = NULL;
+	PM_TRY(pm_compact_strategy_parse(pm_table_schema(table), &st, err));
+	if (pm_table_schema(table)->nprimary_keys == 0)
+		*why = "append table";
+	else if (st.write_only)
+		*why = "write-only";
+	else if (st.need_lookup)
+		*why = "lookup compaction (deletion vectors, first-row, changelog-producer lookup or force-lookup)";
+	if (*why != NULL)
+		return PM_OK;
+	arena = pm_arena_create(env);
+	if (arena == NULL || (c = pm_arena_zalloc(arena, sizeof(*c))) == NULL)
+	{
+		if (arena != NULL)
+			pm_arena_destroy(arena);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	cs = &c->cs;
+	cs->table = table;
+	cs->env = env;
+	cs->io = pm_table_fileio(table);
+	cs->schema = pm_table_schema(table);
+	cs->arena = arena;
+	if ((rc = setup(cs, err)) != PM_OK)
+	{
+		pm_merge_engine_destroy(cs->engine);
+		pm_arena_destroy(arena);
+		return rc;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	secs = ts.tv_sec;
+	localtime_r(&secs, &tm);
+	c->hour = tm.tm_hour;		/* LocalDateTime.now().getHour() */
+	c->now_millis = (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	*out = c;
+	return PM_OK;
+}
+
+/* Levels.level0's order: max sequence number descending, then min ascending, time, name. */
+static int
+level0_order(const pm_data_file_meta *a, const pm_data_file_meta *b)
+{
+	if (a->max_sequence_number != b->max_sequence_number)
+		return a->max_sequence_number > b->max_sequence_number ? -1 : 1;
+	if (a->min_sequence_number != b->min_sequence_number)
+		return a->min_sequence_number < b->min_sequence_number ? -1 : 1;
+	if (a->creation_time_millis != b->creation_time_millis)
+		return a->creation_time_millis < b->creation_time_millis ? -1 : 1;
+	return strcmp(a->file_name, b->file_name);
+}
+
+pm_code
+pm_compactor_after_write(pm_compactor *c, const pm_split *bucket,
+						 const pm_data_file_meta *new_files, int nnew,
+						 pm_commit_change *change, pm_compact_trigger_info *info, pm_error *err)
+{
+	compact_state *cs = &c->cs;
+	int			n = bucket->nfiles + nnew;
+	const pm_data_file_meta **in = pm_arena_zalloc(cs->arena, sizeof(void *) * (size_t) (n + 1));
+	const pm_data_file_meta **all = pm_arena_zalloc(cs->arena, sizeof(void *) * (size_t) (n + 1));
+	pm_compact_run *runs = pm_arena_zalloc(cs->arena, sizeof(pm_compact_run) * (size_t) (n + 1));
+	pm_compact_strategy st = cs->strategy;
+	pm_compact_unit unit;
+	int			m = 0,
+				nruns = 0,
+				nunit = 0,
+				highest = -1;
+	int64_t		rows = 0;
+	pm_code		rc;
+
+	memset(change, 0, sizeof(*change));
+	memset(info, 0, sizeof(*info));
+	if (in == NULL || all == NULL || runs == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < bucket->nfiles; i++)
+		in[i] = bucket->files[i];
+	for (int i = 0; i < nnew; i++)
+		in[bucket->nfiles + i] = &new_files[i];
+	cs->max_level = bucket_max_level(cs, in, n);
+	st.num_levels = cs->max_level + 1;
+	/* Levels.levelSortedRuns: level-0 files newest first, then each non-empty level */
+	for (int i = 0; i < n; i++)
+		if (in[i]->level == 0)
+		{
+			int			k = m++;
+
+			for (; k > 0 && level0_order(all[k - 1], in[i]) > 0; k--)
+				all[k] = all[k - 1];
+			all[k] = in[i];
+		}
+	for (int32_t lv = 1; lv <= cs->max_level; lv++)
+		for (int i = 0; i < n; i++)
+			if (in[i]->level == lv)
+				all[m++] = in[i];
+	for (int i = 0; i < n; i++)
+	{
+		if (all[i]->level == 0 || nruns == 0 || runs[nruns - 1].level != all[i]->level)
+		{
+			runs[nruns].level = all[i]->level;
+			runs[nruns].size = 0;
+			runs[nruns].nfiles = 0;
+			nruns++;
+		}
+		runs[nruns - 1].size += all[i]->file_size;
+		runs[nruns - 1].nfiles++;
+		if (all[i]->level > highest)
+			highest = all[i]->level;
+	}
+	info->sorted_runs = nruns;
+	if (!pm_compact_pick(&st, &c->pick, runs, nruns, c->hour, c->now_millis, &unit))
+		return PM_OK;
+	for (int i = 0; i < unit.nruns; i++)
+		nunit += runs[i].nfiles;
+	/* remembered for pm_compactor_remove_written, also on failure */
+	if (cs->nchanges == c->cap)
+	{
+		int			ncap = c->cap * 2 + 8;
+		pm_commit_change *grown = pm_arena_zalloc(cs->arena, sizeof(*grown) * (size_t) ncap);
+
+		if (grown == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		if (cs->nchanges > 0)
+			memcpy(grown, cs->changes, sizeof(*grown) * (size_t) cs->nchanges);
+		cs->changes = grown;
+		c->cap = ncap;
+	}
+	/* MergeTreeCompactManager: dropDelete when nothing older stays below the output */
+	rc = compact_unit(cs, bucket, all, nunit, unit.output_level,
+					  unit.output_level != 0 && unit.output_level >= highest,
+					  &cs->changes[cs->nchanges], &rows, err);
+	*change = cs->changes[cs->nchanges++];
+	if (rc == PM_OK)
+	{
+		info->compacted = true;
+		info->runs_picked = unit.nruns;
+		info->output_level = unit.output_level;
+		info->files_in = change->ndeleted;
+		info->files_out = change->nadded;
+		info->rows_out = rows;
+	}
+	return rc;
+}
+
+void
+pm_compactor_remove_written(pm_compactor *c)
+{
+	if (c == NULL)
+		return;
+	remove_written(&c->cs);
+	c->cs.nchanges = 0;
+}
+
+void
+pm_compactor_close(pm_compactor *c)
+{
+	if (c == NULL)
+		return;
+	pm_merge_engine_destroy(c->cs.engine);
+	pm_arena_destroy(c->cs.arena);
 }

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  * compact.h
- *	  Full compaction of a primary-key table with a fixed bucket count, as
+ *	  Compaction of a primary-key table with a fixed bucket count: full, as
  *	  Java's dedicated compaction (CompactAction / compact procedure) does
  *	  with CompactStrategy.pickFullCompaction: per partition and bucket,
  *	  every sorted run is merged (merge engine, sequence order, deletion
@@ -8,6 +8,10 @@
  *	  default num-sorted-run.compaction-trigger + 1 = 6 levels), retract
  *	  records dropped (the output is the top level), then one COMPACT
  *	  snapshot deletes the inputs and adds the outputs.
+ *
+ * and at a writer's commit (below). Both compact as MergeTreeCompactTask:
+ * key-disjoint sections, large lone files upgraded (same file, new level),
+ * the rest merged.
  *
  * A bucket whose files are all at the max level already is left alone
  * (pickFullCompaction: one run at the max level). Output files keep each
@@ -30,6 +34,8 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "table/commit.h"
+#include "table/split.h"
 #include "table/table.h"
 
 typedef struct pm_compact_options
@@ -61,5 +67,58 @@ typedef struct pm_compact_result
 extern pm_code pm_table_compact(pm_table *table, const char *table_path,
 								const pm_compact_options *options, pm_compact_result *result,
 								pm_error *err);
+
+/*
+ * The compaction a primary-key writer runs at commit, as Java's batch
+ * writer does (MergeTreeWriter.prepareCommit(waitCompaction = true): after
+ * the flush, one MergeTreeCompactManager.triggerCompaction(false) per
+ * bucket and its result waited for): the bucket's files in the snapshot
+ * the writer restored plus the level-0 files just written, picked by the
+ * table's universal compaction (compact_pick.h), compacted as a
+ * MergeTreeCompactTask. The caller commits the written files (APPEND),
+ * then the changes (COMPACT), as FileStoreCommitImpl.commit does.
+ */
+typedef struct pm_compactor pm_compactor;
+
+/* What one bucket's compaction did (for a log line). */
+typedef struct pm_compact_trigger_info
+{
+	int			sorted_runs;	/* runs before */
+	bool		compacted;
+	int			runs_picked;
+	int32_t		output_level;
+	int			files_in;
+	int			files_out;
+	int64_t		rows_out;
+} pm_compact_trigger_info;
+
+/*
+ * A compactor for writers of table (opened at the snapshot the writer
+ * restored its buckets from). *out = NULL with *why set when Java's writer
+ * would not compact this table here: write-only (NoopCompactManager),
+ * append tables, and tables that need lookup compaction (deletion
+ * vectors, first-row, changelog-producer lookup, force-lookup), which are
+ * not compacted by this writer.
+ */
+extern pm_code pm_compactor_open(pm_table *table, pm_compactor **out, const char **why,
+								 pm_error *err);
+
+/*
+ * One bucket after a write: bucket->files are its files in the restored
+ * snapshot (partition, bucket and bucket_path describe it), new_files the
+ * level-0 files just written. When the pick finds a unit, it is compacted
+ * and *change holds the files deleted and added (upgrades as DELETE + ADD
+ * of the same name); else change->ndeleted = nadded = 0. The files stay
+ * valid until pm_compactor_close.
+ */
+extern pm_code pm_compactor_after_write(pm_compactor *c, const pm_split *bucket,
+										const pm_data_file_meta *new_files, int nnew,
+										pm_commit_change *change,
+										pm_compact_trigger_info *info, pm_error *err);
+
+/* Remove every file the compactor wrote (the commit failed, or was not made). */
+extern void pm_compactor_remove_written(pm_compactor *c);
+
+extern void pm_compactor_close(pm_compactor *c);
 
 #endif							/* PM_LSM_COMPACT_H */

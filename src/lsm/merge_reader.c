@@ -50,6 +50,7 @@ struct pm_merge_reader
 	pm_merge_lookup_fn lookup_fn;	/* see pm_merge_reader_set_lookup_fn */
 	void	   *lookup_ctx;
 	const pm_type *seq_type;	/* see pm_merge_reader_set_kv_output */
+	bool		keep_retracts;	/* see pm_merge_reader_set_keep_retracts */
 	const pm_type *kind_type;
 	int		   *group;			/* runs of the current key */
 	pm_kv_record *recs;
@@ -359,7 +360,7 @@ merge_one_key(pm_merge_reader *m, pm_error *err)
 		PM_TRY(merge_looked_up(m, n, err));
 	else if (n == 1)
 	{
-		if (pm_rowkind_is_add(m->recs[0].kind))
+		if (pm_rowkind_is_add(m->recs[0].kind) || m->keep_retracts)
 			PM_TRY(emit(m, NULL, &m->recs[0], m->recs[0].seq, m->recs[0].kind, err));
 	}
 	else
@@ -380,7 +381,7 @@ merge_one_key(pm_merge_reader *m, pm_error *err)
 			if (!m->lookup || m->recs[i].level <= 0 || i == pick)
 				PM_TRY(pm_merge_engine_add(m->engine, &m->recs[i], err));
 		PM_TRY(pm_merge_engine_result(m->engine, &has_row, &kind, &cells, err));
-		if (has_row && pm_rowkind_is_add(kind))
+		if (has_row && (pm_rowkind_is_add(kind) || m->keep_retracts))
 		{
 			/*
 			 * The result's sequence number, as Java's merge functions set
@@ -415,6 +416,12 @@ pm_merge_reader_set_lookup_fn(pm_merge_reader *m, pm_merge_lookup_fn fn, void *c
 {
 	m->lookup_fn = fn;
 	m->lookup_ctx = ctx;
+}
+
+void
+pm_merge_reader_set_keep_retracts(pm_merge_reader *m, bool keep)
+{
+	m->keep_retracts = keep;
 }
 
 void

@@ -86,6 +86,13 @@ extern void pm_merge_reader_set_lookup_fn(pm_merge_reader *m, pm_merge_lookup_fn
  * latest record in merge order (the first for first-row). Set before the
  * first _next call.
  */
+/*
+ * Compaction into a level below the highest non-empty one (Java's
+ * dropDelete = false): results of kind -U/-D are output too. Set before
+ * the first _next call; only with set_kv_output.
+ */
+extern void pm_merge_reader_set_keep_retracts(pm_merge_reader *m, bool keep);
+
 extern void pm_merge_reader_set_kv_output(pm_merge_reader *m, const pm_type *seq_type,
 										  const pm_type *kind_type);
 

@@ -37,6 +37,7 @@
 #include "common/uuid.h"
 #include "common/vector_builder.h"
 #include "format/format_writer.h"
+#include "lsm/compact.h"
 #include "lsm/kv_file_writer.h"
 #include "lsm/lookup_compact.h"
 #include "lsm/merge_engine.h"
@@ -45,6 +46,7 @@
 #include "row/bucket.h"
 #include "row/value.h"
 #include "table/commit.h"
+#include "table/data_file_index.h"
 #include "table/partition_path.h"
 #include "table/snapshot.h"
 #include "table/split.h"
@@ -66,6 +68,7 @@ typedef struct bucket_writer
 	int64_t		next_seq;
 	/* the open file */
 	pm_format_writer *fw;
+	pm_file_index_writer *fiw;	/* its file indexes (NULL: none asked for) */
 	char	   *fw_name;
 	int64_t		fw_rows;
 	int64_t		last_use;
@@ -85,6 +88,7 @@ typedef struct restored_bucket
 	int32_t		bucket;
 	int32_t		total_buckets;
 	int64_t		max_seq;
+	const pm_split *split;		/* its files (compaction at commit) */
 } restored_bucket;
 
 struct pm_table_writer
@@ -114,6 +118,10 @@ struct pm_table_writer
 	bool		restored_loaded;
 	restored_bucket *restored;
 	int			nrestored;
+	pm_table   *restored_table; /* the snapshot restored from, kept for compaction */
+	pm_scan    *restored_scan;
+	bool		compact_at_commit;	/* pm_table_writer_set_compaction */
+	pm_writer_compaction compaction;	/* of the last commit */
 };
 
 static uint32_t
@@ -153,6 +161,7 @@ pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 	w->table_path = pm_arena_strdup(arena, table_path);
 	w->commit_user = pm_arena_strdup(arena, commit_user);
 	w->table_size = 64;
+	w->compact_at_commit = true;
 	w->table = pm_arena_zalloc(arena, sizeof(bucket_writer *) * (size_t) w->table_size);
 	if (w->commit_arena == NULL || w->scratch == NULL || w->table_path == NULL ||
 		w->commit_user == NULL || w->table == NULL)
@@ -248,6 +257,8 @@ load_restored(pm_table_writer *w, pm_error *err)
 		pm_table_close(table);
 		return rc;
 	}
+	w->restored_table = table;
+	w->restored_scan = scan;
 	n = pm_scan_split_count(scan);
 	w->restored = pm_arena_zalloc(w->arena, sizeof(restored_bucket) * (size_t) (n + 1));
 	if (w->restored == NULL)
@@ -268,13 +279,12 @@ load_restored(pm_table_writer *w, pm_error *err)
 		r->partition_len = sp->partition_len;
 		r->bucket = sp->bucket;
 		r->total_buckets = sp->total_buckets;
+		r->split = sp;
 		r->max_seq = -1;
 		for (int f = 0; f < sp->nfiles; f++)
 			if (sp->files[f]->max_sequence_number > r->max_seq)
 				r->max_seq = sp->files[f]->max_sequence_number;
 	}
-	pm_scan_free(scan);
-	pm_table_close(table);
 	return rc;
 }
 
@@ -395,7 +405,11 @@ finish_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 	bw->fw = NULL;
 	w->nopen--;
 	if (rc != PM_OK)
+	{
+		pm_file_index_writer_free(bw->fiw);
+		bw->fiw = NULL;
 		return rc;				/* the format writer discarded the file */
+	}
 	if (bw->nfiles == bw->files_cap)
 	{
 		int			ncap = bw->files_cap ? bw->files_cap * 2 : 4;
@@ -449,7 +463,10 @@ finish_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 	m->has_first_row_id = false;
 	m->nwrite_cols = -1;
 	m->deletion_file = NULL;
-	return PM_OK;
+	rc = pm_data_file_index_finish(bw->fiw, w->io, m, w->commit_arena, err);
+	pm_file_index_writer_free(bw->fiw);
+	bw->fiw = NULL;
+	return rc;
 }
 
 /* The least recently used open file is finished to make room for another. */
@@ -471,6 +488,7 @@ static pm_code
 open_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 {
 	char	   *path;
+	pm_code		rc;
 
 	PM_TRY(make_room(w, err));
 	bw->fw_name = pm_arena_sprintf(w->commit_arena, "%s%s-%lld.%s", w->opt.data_file_prefix,
@@ -482,7 +500,15 @@ open_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 	if (bw->file_counter == 1)
 		PM_TRY(w->io->mkdirs ? w->io->mkdirs(w->io, bw->dir, err)
 			   : pm_fail(err, PM_ERR_UNSUPPORTED, "the FileIO cannot write"));
-	PM_TRY(pm_format_writer_open(w->opt.format, w->env, w->io, path, &w->fopt, &bw->fw, err));
+	if (w->opt.file_index != NULL)
+		PM_TRY(pm_file_index_writer_open(w->env, w->opt.file_index, &bw->fiw, err));
+	if ((rc = pm_format_writer_open(w->opt.format, w->env, w->io, path, &w->fopt, &bw->fw,
+									err)) != PM_OK)
+	{
+		pm_file_index_writer_free(bw->fiw);
+		bw->fiw = NULL;
+		return rc;
+	}
 	bw->fw_rows = 0;
 	w->nopen++;
 	return PM_OK;
@@ -520,6 +546,8 @@ write_rows(pm_table_writer *w, bucket_writer *bw, const pm_batch *batch, const i
 		PM_TRY(open_file(w, bw, err));
 	bw->last_use = ++w->clock;
 	PM_TRY(pm_format_writer_write(bw->fw, b, err));
+	if (bw->fiw != NULL)
+		PM_TRY(pm_file_index_writer_write(bw->fiw, b, 0, err));
 	bw->fw_rows += b->nrows;
 	bw->next_seq += b->nrows;
 	if (pm_format_writer_estimated_size(bw->fw) >= w->opt.target_file_size)
@@ -798,8 +826,6 @@ pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint
 static void
 discard_pending(pm_table_writer *w)
 {
-	pm_error	ignored;
-
 	for (int i = 0; i < w->table_size; i++)
 		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
 		{
@@ -809,9 +835,10 @@ discard_pending(pm_table_writer *w)
 				bw->fw = NULL;
 				w->nopen--;
 			}
+			pm_file_index_writer_free(bw->fiw);
+			bw->fiw = NULL;
 			for (int f = 0; f < bw->nfiles; f++)
-				if (w->io->remove != NULL)
-					(void) w->io->remove(w->io, bw->files[f].path, &ignored);
+				pm_data_file_remove_written(w->io, &bw->files[f]);
 			if (bw->mt != NULL)
 				pm_merge_tree_writer_forget_files(bw->mt, true);
 			bw->nfiles = 0;
@@ -834,6 +861,73 @@ forget_committed(pm_table_writer *w)
 			bw->files_cap = 0;
 		}
 	pm_arena_reset(w->commit_arena);
+}
+
+void
+pm_table_writer_set_compaction(pm_table_writer *w, bool enabled)
+{
+	w->compact_at_commit = enabled;
+}
+
+const pm_writer_compaction *
+pm_table_writer_compaction(const pm_table_writer *w)
+{
+	return &w->compaction;
+}
+
+/*
+ * Java's batch writer compacts at prepareCommit: each bucket written to,
+ * its restored files plus the new level-0 files, through lsm/compact.h.
+ * *changes: one per bucket compacted.
+ */
+static pm_code
+compact_written_buckets(pm_table_writer *w, pm_compactor **compactor,
+						pm_commit_change **changes, int *nchanges, pm_error *err)
+{
+	const char *why;
+	int			n = 0;
+
+	*changes = NULL;
+	*nchanges = 0;
+	if (!w->compact_at_commit || !w->opt.primary_key || w->restored_table == NULL)
+		return PM_OK;
+	PM_TRY(pm_compactor_open(w->restored_table, compactor, &why, err));
+	if (*compactor == NULL)
+		return PM_OK;
+	*changes = pm_arena_zalloc(w->commit_arena, sizeof(pm_commit_change) * (size_t) (w->nwriters + 1));
+	if (*changes == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < w->table_size; i++)
+		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
+		{
+			pm_split	sp;
+			pm_compact_trigger_info info;
+
+			if (bw->nfiles == 0)
+				continue;
+			memset(&sp, 0, sizeof(sp));
+			for (int r = 0; r < w->nrestored; r++)
+				if (w->restored[r].bucket == bw->bucket &&
+					w->restored[r].partition_len == bw->partition_len &&
+					memcmp(w->restored[r].partition, bw->partition, (size_t) bw->partition_len) == 0)
+					sp = *w->restored[r].split;
+			sp.partition = bw->partition;
+			sp.partition_len = bw->partition_len;
+			sp.bucket = bw->bucket;
+			sp.bucket_path = bw->dir;
+			PM_TRY(pm_compactor_after_write(*compactor, &sp, bw->files, bw->nfiles,
+											&(*changes)[n], &info, err));
+			if (info.compacted)
+			{
+				n++;
+				w->compaction.buckets++;
+				w->compaction.files_in += info.files_in;
+				w->compaction.files_out += info.files_out;
+				w->compaction.rows += info.rows_out;
+			}
+		}
+	*nchanges = n;
+	return PM_OK;
 }
 
 /*
@@ -881,6 +975,9 @@ pm_code
 pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *snapshot_id,
 					   pm_error *err)
 {
+	pm_compactor *compactor = NULL;
+	pm_commit_change *compact_changes = NULL;
+	int			ncompact = 0;
 	pm_commit_change *changes;
 	pm_commit_request req;
 	int			nchanges = 0;
@@ -888,6 +985,7 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 	pm_arena   *arena;
 
 	*snapshot_id = 0;
+	memset(&w->compaction, 0, sizeof(w->compaction));
 	/* Java's prepareCommit closes every writer's current file / flushes its buffer */
 	for (int i = 0; rc == PM_OK && i < w->table_size; i++)
 		for (bucket_writer *bw = w->table[i]; rc == PM_OK && bw != NULL; bw = bw->next)
@@ -899,14 +997,20 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 				pm_merge_tree_writer_files(bw->mt, &bw->files, &bw->nfiles);
 			}
 		}
+	if (rc == PM_OK)
+		rc = compact_written_buckets(w, &compactor, &compact_changes, &ncompact, err);
 	if (rc != PM_OK)
 	{
+		pm_compactor_remove_written(compactor);
+		pm_compactor_close(compactor);
 		discard_pending(w);
 		return rc;
 	}
 	changes = pm_arena_zalloc(w->commit_arena, sizeof(*changes) * (size_t) (w->nwriters + 1));
 	if (changes == NULL)
 	{
+		pm_compactor_remove_written(compactor);
+		pm_compactor_close(compactor);
 		discard_pending(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
@@ -927,6 +1031,7 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 		}
 	if (nchanges == 0)
 	{
+		pm_compactor_close(compactor);
 		forget_committed(w);
 		return PM_OK;
 	}
@@ -940,17 +1045,41 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 	arena = pm_arena_create(w->env);
 	if (arena == NULL)
 	{
+		pm_compactor_remove_written(compactor);
+		pm_compactor_close(compactor);
 		discard_pending(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
 	rc = pm_table_commit(w->env, w->io, w->table_path, &req, arena, snapshot_id, err);
+	if (rc == PM_OK && ncompact > 0)
+	{
+		pm_error	cerr;
+
+		/* then the compaction as its own snapshot, as FileStoreCommitImpl.commit */
+		req.commit_kind = "COMPACT";
+		req.nchanges = ncompact;
+		req.changes = compact_changes;
+		pm_error_clear(&cerr);
+		if (pm_table_commit(w->env, w->io, w->table_path, &req, arena,
+							&w->compaction.snapshot_id, &cerr) != PM_OK)
+		{
+			/* the rows are committed; only the compaction is lost */
+			pm_compactor_remove_written(compactor);
+			w->compaction.failed = true;
+			snprintf(w->compaction.message, sizeof(w->compaction.message), "%s", cerr.message);
+		}
+	}
+	else if (rc != PM_OK)
+		pm_compactor_remove_written(compactor);
+	pm_compactor_close(compactor);
 	if (rc != PM_OK)
 		discard_pending(w);
 	else
 	{
-		forget_committed(w);
+		/* changes live in the commit arena: compact before forgetting them */
 		if (pm_lookup_compact_needed(&w->opt))
 			rc = lookup_compact(w, commit_identifier, changes, nchanges, snapshot_id, err);
+		forget_committed(w);	/* committed: an APPEND snapshot stays */
 	}
 	pm_arena_destroy(arena);
 	return rc;
@@ -964,6 +1093,10 @@ free_writer(pm_table_writer *w)
 			pm_merge_tree_writer_free(bw->mt);
 	pm_merge_engine_destroy(w->engine);
 	pm_merge_engine_destroy(w->run_engine);
+	if (w->restored_scan != NULL)
+		pm_scan_free(w->restored_scan);
+	if (w->restored_table != NULL)
+		pm_table_close(w->restored_table);
 	pm_arena_destroy(w->commit_arena);
 	pm_arena_destroy(w->scratch);
 	pm_arena_destroy(w->arena);

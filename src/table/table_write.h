@@ -79,6 +79,28 @@ extern pm_code pm_table_writer_write(pm_table_writer *writer, const pm_batch *ba
 extern pm_code pm_table_writer_commit(pm_table_writer *writer, int64_t commit_identifier,
 									  int64_t *snapshot_id, pm_error *err);
 
+/*
+ * Compaction at commit (primary-key tables, default on): after the flush,
+ * each bucket written to is compacted when the table's universal
+ * compaction picks runs (lsm/compact.h), committed as a COMPACT snapshot
+ * after the APPEND one. Off: level 0 grows until paimon_compact.
+ */
+extern void pm_table_writer_set_compaction(pm_table_writer *writer, bool enabled);
+
+/* What the last commit compacted. */
+typedef struct pm_writer_compaction
+{
+	int64_t		snapshot_id;	/* the COMPACT snapshot, 0 if none */
+	int			buckets;
+	int			files_in;
+	int			files_out;
+	int64_t		rows;
+	bool		failed;			/* the COMPACT commit failed (rows are committed) */
+	char		message[256];
+} pm_writer_compaction;
+
+extern const pm_writer_compaction *pm_table_writer_compaction(const pm_table_writer *writer);
+
 /* Remove every file written since the last commit and free the writer. */
 extern void pm_table_writer_abort(pm_table_writer *writer);
 

@@ -26,6 +26,7 @@
 #include "common/error.h"
 #include "common/type.h"
 #include "format/format_reader.h"
+#include "index/file_index_write.h"
 #include "table/schema.h"
 #include "table/stats_build.h"
 
@@ -72,6 +73,8 @@ typedef struct pm_write_options
 	int			num_levels;		/* num-levels (default trigger + 1) */
 	int			max_size_amp;	/* compaction.max-size-amplification-percent (200) */
 	int			size_ratio;		/* compaction.size-ratio (1) */
+	/* file-index.* (table/file_index_options.h): NULL when no index is asked for */
+	const pm_file_index_plan *file_index;
 } pm_write_options;
 
 /*

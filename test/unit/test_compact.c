@@ -25,175 +25,7 @@
 #include "table/table.h"
 #include "table/table_write.h"
 
-#define MAXID 4096
-
-/* id INT NOT NULL (primary key), name STRING, v BIGINT, w BIGINT */
-static pm_schema *
-make_schema(pm_arena *arena, int nopt, const char **keys, const char **vals)
-{
-	pm_schema  *s = pm_arena_zalloc(arena, sizeof(*s));
-	pm_field   *f = pm_arena_zalloc(arena, sizeof(pm_field) * 4);
-	static const char *pk[] = {"id"};
-
-	f[0] = (pm_field) {0, "id", pm_type_new(arena, PM_TYPE_INT, false), NULL};
-	f[1] = (pm_field) {0, "name", pm_type_new(arena, PM_TYPE_VARCHAR, true), NULL};
-	f[2] = (pm_field) {0, "v", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
-	f[3] = (pm_field) {0, "w", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
-	s->row_type = pm_type_new_row(arena, f, 4, false);
-	s->nprimary_keys = 1;
-	s->primary_keys = pk;
-	s->noptions = nopt;
-	s->option_keys = keys;
-	s->option_values = vals;
-	return s;
-}
-
-/* A row: id, name ("n<v>" or NULL), v, w (INT64_MIN = NULL). */
-typedef struct trow
-{
-	int			id;
-	bool		has_name;
-	int64_t		v;
-	int64_t		w;
-} trow;
-
-static pm_batch *
-make_batch(pm_arena *arena, const pm_type *row, const trow *rows, int n)
-{
-	pm_batch   *b = pm_arena_zalloc(arena, sizeof(*b));
-	int64_t		cap = 0;
-
-	b->nrows = n;
-	b->ncols = 4;
-	b->cols = pm_arena_zalloc(arena, sizeof(pm_vector) * 4);
-	for (int c = 0; c < 4; c++)
-	{
-		assert_true(pm_vector_init(&b->cols[c], row->fields[c].type, n, true, arena));
-		b->cols[c].length = n;
-	}
-	for (int i = 0; i < n; i++)
-	{
-		char		name[32];
-
-		PM_VEC_VALUES(&b->cols[0], int32_t)[i] = rows[i].id;
-		if (rows[i].has_name)
-		{
-			snprintf(name, sizeof(name), "n%lld", (long long) rows[i].v);
-			assert_true(pm_vector_append_data(&b->cols[1], &cap, name, (int64_t) strlen(name), arena));
-		}
-		else
-			b->cols[1].nulls[i] = 1;
-		b->cols[1].offsets[i + 1] = (int32_t) b->cols[1].data_size;
-		if (rows[i].v == INT64_MIN)
-			b->cols[2].nulls[i] = 1;
-		else
-			PM_VEC_VALUES(&b->cols[2], int64_t)[i] = rows[i].v;
-		if (rows[i].w == INT64_MIN)
-			b->cols[3].nulls[i] = 1;
-		else
-			PM_VEC_VALUES(&b->cols[3], int64_t)[i] = rows[i].w;
-	}
-	return b;
-}
-
-/* What a read gives: per id, present and the values. */
-typedef struct result
-{
-	bool		present[MAXID];
-	bool		name_null[MAXID];
-	int64_t		v[MAXID];		/* INT64_MIN = NULL */
-	int64_t		w[MAXID];
-	int			nrows;
-} result;
-
-static void
-read_all_offset(pm_fileio *io, const char *path, result *r, int offset)
-{
-	pm_table   *table;
-	pm_scan    *scan;
-	pm_table_read *rd;
-	pm_batch   *b;
-	pm_error	err;
-	int			fields[4] = {0, 1, 2, 3};
-
-	memset(r, 0, sizeof(*r));
-	if (pm_table_open(pm_env_default(), io, path, NULL, &table, &err) != PM_OK)
-		fail_msg("open %s: %s", path, err.message);
-	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
-	if (pm_table_read_open(scan, fields, 4, &rd, &err) != PM_OK)
-		fail_msg("read: %s", err.message);
-	for (;;)
-	{
-		if (pm_table_read_next(rd, &b, &err) != PM_OK)
-			fail_msg("next: %s", err.message);
-		if (b == NULL)
-			break;
-		for (int64_t i = 0; i < b->nrows; i++)
-		{
-			int			id = PM_VEC_VALUES(&b->cols[0], int32_t)[i] + offset;
-
-			assert_true(id >= 0 && id < MAXID);
-			assert_false(r->present[id]);
-			r->present[id] = true;
-			r->name_null[id] = pm_vector_is_null(&b->cols[1], i);
-			r->v[id] = pm_vector_is_null(&b->cols[2], i) ? INT64_MIN : PM_VEC_VALUES(&b->cols[2], int64_t)[i];
-			r->w[id] = pm_vector_is_null(&b->cols[3], i) ? INT64_MIN : PM_VEC_VALUES(&b->cols[3], int64_t)[i];
-			if (!r->name_null[id])
-			{
-				int32_t		len;
-				const uint8_t *p = pm_vector_bytes(&b->cols[1], i, &len);
-				char		want[32];
-
-				snprintf(want, sizeof(want), "n%lld", (long long) r->v[id]);
-				(void) offset;
-				assert_int_equal(len, (int32_t) strlen(want));
-				assert_memory_equal(p, want, (size_t) len);
-			}
-			r->nrows++;
-		}
-	}
-	pm_table_read_close(rd);
-	pm_scan_free(scan);
-	pm_table_close(table);
-}
-
-static void
-read_all(pm_fileio *io, const char *path, result *r)
-{
-	read_all_offset(io, path, r, 0);
-}
-
-static pm_table_writer *
-open_writer(pm_fileio *io, const char *dir)
-{
-	pm_table_writer *w;
-	pm_error	err;
-
-	if (pm_table_writer_open(pm_env_default(), io, dir, "pk-user", &w, &err) != PM_OK)
-		fail_msg("writer: %s", err.message);
-	return w;
-}
-
-static void
-write_kinds(pm_table_writer *w, pm_arena *arena, const trow *rows, const uint8_t *kinds, int n)
-{
-	pm_error	err;
-	pm_batch   *b = make_batch(arena, pm_table_writer_schema(w)->row_type, rows, n);
-
-	if (pm_table_writer_write(w, b, kinds, &err) != PM_OK)
-		fail_msg("write: %s", err.message);
-}
-
-static void
-commit(pm_table_writer *w, int64_t ident, int64_t want_sid)
-{
-	pm_error	err;
-	int64_t		sid;
-
-	if (pm_table_writer_commit(w, ident, &sid, &err) != PM_OK)
-		fail_msg("commit: %s", err.message);
-	assert_int_equal(sid, want_sid);
-}
+#include "pk_fixture.h"
 
 static void
 compact(pm_fileio *io, const char *dir, const char *partition, pm_compact_result *res)
@@ -420,6 +252,148 @@ test_refusals(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/* Sorted runs of the single bucket of the latest snapshot; levels seen into *levels_mask. */
+static int
+sorted_runs(pm_fileio *io, const char *dir, unsigned *levels_mask)
+{
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_error	err;
+	int			runs = 0;
+	unsigned	levels = 0;
+
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+	for (int i = 0; i < pm_scan_split_count(scan); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(scan, i);
+
+		for (int f = 0; f < sp->nfiles; f++)
+		{
+			if (sp->files[f]->level == 0)
+				runs++;
+			levels |= 1u << sp->files[f]->level;
+		}
+	}
+	for (int l = 1; l < 32; l++)
+		if (levels & (1u << l))
+			runs++;
+	*levels_mask |= levels;
+	pm_scan_free(scan);
+	pm_table_close(table);
+	return runs;
+}
+
+/*
+ * Compaction at commit: 14 commits of overlapping keys with updates and
+ * deletes into one bucket with num-sorted-run.compaction-trigger 3. After
+ * every commit the rows are the model's, the sorted runs stay at most 3,
+ * a compacting commit publishes APPEND then COMPACT; some compactions are
+ * partial (output below the max level, deletes kept there). Without
+ * compaction the runs pile up.
+ */
+static void
+at_commit(bool enabled)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/auto";
+	static const char *keys[] = {"bucket", "num-sorted-run.compaction-trigger"};
+	static const char *vals[] = {"1", "3"};
+	pm_schema  *s = make_schema(arena, 2, keys, vals);
+	pm_error	err;
+	static trow rows[MAXID];
+	static uint8_t kinds[MAXID];
+	static result model,
+				got;
+	int64_t		sid = 0;
+	int			compactions = 0,
+				runs = 0;
+	unsigned	levels = 0;
+
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	memset(&model, 0, sizeof(model));
+	for (int c = 0; c < 14; c++)
+	{
+		pm_table_writer *w = open_writer(io, dir);
+		const pm_writer_compaction *wc;
+		int			n = 0;
+		int64_t		id;
+
+		pm_table_writer_set_compaction(w, enabled);
+		/* a growing-then-shrinking batch: run sizes differ, so size ratio picks partially */
+		for (int i = 0; i < 60 + (c % 4) * 150; i++)
+		{
+			int			key = (c * 37 + i * 3) % 900;
+
+			rows[n] = (trow) {key, true, c * 1000 + key, c};
+			kinds[n++] = PM_ROW_INSERT;
+			model.present[key] = true;
+			model.name_null[key] = false;
+			model.v[key] = c * 1000 + key;
+			model.w[key] = c;
+		}
+		for (int key = c; key < 900; key += 41)
+		{
+			rows[n] = (trow) {key, false, 0, 0};
+			kinds[n++] = PM_ROW_DELETE;
+			model.present[key] = false;
+		}
+		write_kinds(w, arena, rows, kinds, n);
+		if (pm_table_writer_commit(w, 1, &id, &err) != PM_OK)
+			fail_msg("commit: %s", err.message);
+		assert_int_equal(id, sid + 1);
+		wc = pm_table_writer_compaction(w);
+		assert_false(wc->failed);
+		if (wc->snapshot_id != 0)
+		{
+			assert_int_equal(wc->snapshot_id, id + 1);
+			assert_true(wc->files_in >= 2);
+			compactions++;
+			sid = id + 1;
+		}
+		else
+			sid = id;
+		pm_table_writer_close(w);
+		model.nrows = 0;
+		for (int k = 0; k < MAXID; k++)
+			model.nrows += model.present[k];
+		read_all(io, dir, &got);
+		assert_same(&model, &got);
+		runs = sorted_runs(io, dir, &levels);
+		if (enabled)
+			assert_true(runs <= 3);
+	}
+	if (enabled)
+	{
+		assert_true(compactions >= 4);
+		/* partial compactions: some files went to a level between 1 and the max (3) */
+		assert_true((levels & ((1u << 1) | (1u << 2))) != 0);
+		assert_true((levels & (1u << 3)) != 0);
+	}
+	else
+	{
+		assert_int_equal(compactions, 0);
+		assert_int_equal(runs, 14);
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+static void
+test_compact_at_commit(void **state)
+{
+	(void) state;
+	at_commit(true);
+}
+
+static void
+test_no_compact_at_commit(void **state)
+{
+	(void) state;
+	at_commit(false);
+}
+
 int
 main(void)
 {
@@ -427,6 +401,8 @@ main(void)
 		cmocka_unit_test(test_dedup_compact),
 		cmocka_unit_test(test_levels_and_rolling),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_compact_at_commit),
+		cmocka_unit_test(test_no_compact_at_commit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

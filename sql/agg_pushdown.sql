@@ -110,7 +110,7 @@ END $$;
 SELECT c.oid::regclass AS tbl, s.*
 FROM pg_class c, agg_sweep(c.oid) s
 WHERE c.relnamespace = 'ag'::regnamespace AND c.relkind = 'f'
-ORDER BY 1::text;
+ORDER BY c.relname;
 
 -- min/max of text only under the "C" collation (bytes order)
 EXPLAIN (COSTS OFF) SELECT min(f8), max(f8 COLLATE "C") FROM ag.parquet_append_table;

@@ -98,7 +98,7 @@ END $$;
 SELECT c.oid::regclass AS tbl, s.*
 FROM pg_class c, topn_sweep(c.oid) s
 WHERE c.relnamespace = 'tn'::regnamespace AND c.relkind = 'f'
-ORDER BY 1::text;
+ORDER BY c.relname;
 
 -- what EXPLAIN says; floats as Postgres orders them (NaN last ascending)
 EXPLAIN (COSTS OFF) SELECT id, x FROM tn.fl_parquet ORDER BY x DESC, id LIMIT 4;

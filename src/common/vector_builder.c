@@ -52,6 +52,19 @@ pm_vector_builder_init(pm_vector_builder *b, pm_vector *v, const pm_type *type,
 	return true;
 }
 
+void
+pm_vector_builder_reset(pm_vector_builder *b)
+{
+	pm_vector  *v = b->v;
+
+	v->length = 0;
+	v->data_size = 0;
+	if (v->offsets != NULL)
+		v->offsets[0] = 0;
+	for (int i = 0; i < b->nchildren; i++)
+		pm_vector_builder_reset(&b->children[i]);
+}
+
 /* Make room for one more value. */
 static bool
 grow(pm_vector_builder *b)
@@ -62,6 +75,24 @@ grow(pm_vector_builder *b)
 	if (v->length < b->capacity)
 		return true;
 	cap = b->capacity * 2;
+	if (!pm_vector_reserve(v, v->length, cap, b->arena))
+		return false;
+	if (v->nulls == NULL && !pm_vector_ensure_nulls(v, cap, b->arena))
+		return false;
+	b->capacity = cap;
+	return true;
+}
+
+bool
+pm_vector_builder_reserve(pm_vector_builder *b, int64_t n)
+{
+	pm_vector  *v = b->v;
+	int64_t		cap = b->capacity;
+
+	if (v->length + n <= cap)
+		return true;
+	while (cap < v->length + n)
+		cap *= 2;
 	if (!pm_vector_reserve(v, v->length, cap, b->arena))
 		return false;
 	if (v->nulls == NULL && !pm_vector_ensure_nulls(v, cap, b->arena))

@@ -40,11 +40,25 @@ extern bool pm_vector_builder_init(pm_vector_builder *b, pm_vector *v, const pm_
 								   int64_t capacity, pm_arena *arena);
 
 /*
+ * Empty the built vector (and its children) for reuse, keeping its memory:
+ * what it holds afterwards is what a fresh builder of the same capacity
+ * would hold after the same appends.
+ */
+extern void pm_vector_builder_reset(pm_vector_builder *b);
+
+/*
  * Append value `row` of src (same type as the built vector; NULL src
  * appends a NULL). Deep copy: nested values and bytes are copied.
  */
 extern bool pm_vector_builder_append(pm_vector_builder *b, const pm_vector *src, int64_t row);
 extern bool pm_vector_builder_append_null(pm_vector_builder *b);
+
+/*
+ * Make room for n more values (values, nulls, offsets, nanos; not varlen
+ * data nor collection elements), for callers that then write the vector's
+ * arrays themselves. False on out-of-memory.
+ */
+extern bool pm_vector_builder_reserve(pm_vector_builder *b, int64_t n);
 
 /*
  * Append a non-NULL ROW whose field i is value rows[i] of fields[i]

@@ -646,6 +646,12 @@ pm_merge_engine_accepts(const pm_merge_engine *e, int kind, pm_error *err)
 void
 pm_merge_engine_reset(pm_merge_engine *e)
 {
+	if (e->kind == PM_MERGE_DEDUPLICATE || e->kind == PM_MERGE_FIRST_ROW)
+	{
+		/* no per-key state but the picked record (cells are set by _result) */
+		e->have_record = false;
+		return;
+	}
 	pm_arena_reset(e->key_arena);
 	for (int j = 0; j < e->nread; j++)
 	{
@@ -921,6 +927,14 @@ pm_merge_engine_add(pm_merge_engine *e, const pm_kv_record *r, pm_error *err)
 			return aggregation_add(e, r, err);
 	}
 	return PM_OK;
+}
+
+const pm_kv_record *
+pm_merge_engine_picked(const pm_merge_engine *e)
+{
+	if ((e->kind != PM_MERGE_DEDUPLICATE && e->kind != PM_MERGE_FIRST_ROW) || !e->have_record)
+		return NULL;
+	return &e->picked;
 }
 
 pm_code

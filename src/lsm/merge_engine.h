@@ -147,4 +147,12 @@ extern pm_code pm_merge_engine_add(pm_merge_engine *engine, const pm_kv_record *
 extern pm_code pm_merge_engine_result(pm_merge_engine *engine, bool *has_row, int *kind,
 									  const pm_merge_cell **cells, pm_error *err);
 
+/*
+ * deduplicate and first-row: the record the result is (after the key's
+ * _add calls), or NULL when there is none (only retractions ignored);
+ * the same row and kind _result gives, without building cells. NULL for
+ * the other engines.
+ */
+extern const pm_kv_record *pm_merge_engine_picked(const pm_merge_engine *engine);
+
 #endif							/* PM_LSM_MERGE_ENGINE_H */

@@ -2,17 +2,29 @@
  * merge_reader.c
  *	  K-way merge of sorted runs through a merge engine (see merge_reader.h).
  *
- * State machine of one _next call:
- *	 1. the min-heap holds every run that still has a current row, ordered
- *		by that row's key (run index breaks ties, for determinism);
- *	 2. pop every run whose current key equals the smallest: these are the
- *		key's records (each run holds a key at most once: Paimon's writer
- *		merges per key before writing a file);
- *	 3. sort them (engine order), merge, append the result to the output
- *		builders unless it is a retraction;
- *	 4. only then advance those runs (advancing may replace a run's batch,
- *		which would invalidate the records) and push them back.
- * Repeat until the output batch is full or the heap is empty.
+ * A min-heap holds every run that still has a current row, ordered by that
+ * row's key (run index breaks ties, for determinism). Each step looks at
+ * the top run and the smallest of the others (the "bound"):
+ *	 stretch	the top's key is below the bound: every row of the top run
+ *				whose key is below the bound is a key with one record, taken
+ *				as it is (retractions dropped) without touching the heap;
+ *	 group		the top's key equals the bound's: pop every run at that key
+ *				(each run holds a key at most once: Paimon's writer merges
+ *				per key before writing a file), sort the records (engine
+ *				order), merge, emit unless a retraction, and only then
+ *				advance those runs and push them back.
+ * Winning rows are not copied one by one: the output keeps (run, row) of
+ * each, gathered column by column into the output batch when a run is
+ * about to replace its batch (which would invalidate them), before a row
+ * the engine computed (partial-update, aggregation), and when the output
+ * batch is full. Deduplicate and first-row results are input rows, so
+ * they are kept the same way.
+ *
+ * Keys: a single integer key (TINYINT..BIGINT, DATE, TIME) is compared as
+ * an int64 cached per run; any other key, or a batch with a NULL key,
+ * through pm_key_compare (same order on non-NULL integers, so switching
+ * mid-merge keeps the heap valid). Every batch's _SEQUENCE_NUMBER and
+ * _VALUE_KIND are checked once when it is loaded.
  *-------------------------------------------------------------------------
  */
 #include "lsm/merge_reader.h"
@@ -29,14 +41,26 @@ typedef struct run_state
 	pm_run_source src;
 	pm_batch   *batch;			/* current batch, NULL when exhausted */
 	int64_t		pos;			/* current row in batch */
+	int64_t		key;			/* integer keys: key of row pos */
+	uint8_t    *keep;			/* DV: keep[i] = 0 if row i is deleted; NULL: all kept */
+	uint8_t    *keep_buf;		/* keep's memory, keep_cap bytes */
+	int64_t		keep_cap;
 	bool		done;
-	bool		opened;
 } run_state;
+
+/* How keys are compared: unknown until the first batch, then fixed (or generic). */
+typedef enum key_mode
+{
+	KEYS_UNKNOWN = 0,
+	KEYS_INT,					/* one integer key, cached in run_state.key */
+	KEYS_GENERIC				/* pm_key_compare */
+} key_mode;
 
 struct pm_merge_reader
 {
 	const pm_env *env;
 	pm_merge_engine *engine;
+	bool		picks_record;	/* deduplicate / first-row: the result is an input row */
 	int			nkeys;
 	int			noutput;
 	const pm_type *const *output_types;
@@ -45,35 +69,220 @@ struct pm_merge_reader
 	run_state  *runs;
 	int		   *heap;			/* run indexes */
 	int			nheap;
+	key_mode	keys;
 	bool		started;
 	bool		lookup;			/* see pm_merge_reader_set_lookup */
-	pm_merge_lookup_fn lookup_fn;	/* see pm_merge_reader_set_lookup_fn */
-	void	   *lookup_ctx;
 	const pm_type *seq_type;	/* see pm_merge_reader_set_kv_output */
 	bool		keep_retracts;	/* see pm_merge_reader_set_keep_retracts */
+	pm_merge_lookup_fn lookup_fn;	/* see pm_merge_reader_set_lookup_fn */
+	void	   *lookup_ctx;
 	const pm_type *kind_type;
 	int		   *group;			/* runs of the current key */
 	pm_kv_record *recs;
+	/*
+	 * output batch: nout rows, of which the last npending are still row
+	 * pending_row[i] of the current batch of run pending_run[i]
+	 */
 	pm_arena   *out_arena;
 	pm_batch	out;
 	pm_vector_builder *builders;
+	int64_t		nout;
+	int32_t    *pending_run;
+	int32_t    *pending_row;
+	int64_t		npending;
+	const pm_vector **src;		/* per run: the column being gathered */
 };
 
-/* Move run r to its next live row (skipping DV-deleted rows), loading batches. */
-static pm_code
-run_advance(run_state *r, bool first, pm_error *err)
+static pm_code flush_pending(pm_merge_reader *m, pm_error *err);
+
+/* ---- keys -------------------------------------------------------------- */
+
+static inline int64_t
+int_key_at(const pm_vector *v, int64_t i)
 {
-	if (!first)
-		r->pos++;
+	switch (v->type->id)
+	{
+		case PM_TYPE_TINYINT:
+			return PM_VEC_VALUES(v, int8_t)[i];
+		case PM_TYPE_SMALLINT:
+			return PM_VEC_VALUES(v, int16_t)[i];
+		case PM_TYPE_BIGINT:
+			return PM_VEC_VALUES(v, int64_t)[i];
+		default:
+			return PM_VEC_VALUES(v, int32_t)[i];
+	}
+}
+
+static bool
+is_int_key_type(pm_type_id id)
+{
+	return id == PM_TYPE_TINYINT || id == PM_TYPE_SMALLINT || id == PM_TYPE_INT ||
+		id == PM_TYPE_BIGINT || id == PM_TYPE_DATE || id == PM_TYPE_TIME;
+}
+
+/* Compare the current keys of runs a and b (keys only). */
+static inline int
+key_cmp(const pm_merge_reader *m, int a, int b)
+{
+	const run_state *ra = &m->runs[a],
+			   *rb = &m->runs[b];
+
+	if (m->keys == KEYS_INT)
+		return ra->key < rb->key ? -1 : (ra->key > rb->key ? 1 : 0);
+	return pm_key_compare(ra->batch->cols, ra->pos, rb->batch->cols, rb->pos, m->nkeys);
+}
+
+/* Heap order: key, then run index. */
+static inline bool
+run_less(const pm_merge_reader *m, int a, int b)
+{
+	int			c = key_cmp(m, a, b);
+
+	return c != 0 ? c < 0 : a < b;
+}
+
+/* ---- heap ---------------------------------------------------------------- */
+
+static void
+heap_push(pm_merge_reader *m, int run)
+{
+	int			i = m->nheap++;
+
+	while (i > 0)
+	{
+		int			p = (i - 1) / 2;
+
+		if (!run_less(m, run, m->heap[p]))
+			break;
+		m->heap[i] = m->heap[p];
+		i = p;
+	}
+	m->heap[i] = run;
+}
+
+/* Restore the heap after the top's key grew (or the top was replaced). */
+static void
+heap_sift_top(pm_merge_reader *m)
+{
+	int			run = m->heap[0];
+	int			i = 0;
+
 	for (;;)
 	{
-		while (r->batch != NULL && r->pos < r->batch->nrows)
+		int			l = 2 * i + 1,
+					s;
+
+		if (l >= m->nheap)
+			break;
+		s = l;
+		if (l + 1 < m->nheap && run_less(m, m->heap[l + 1], m->heap[l]))
+			s = l + 1;
+		if (!run_less(m, m->heap[s], run))
+			break;
+		m->heap[i] = m->heap[s];
+		i = s;
+	}
+	m->heap[i] = run;
+}
+
+static int
+heap_pop(pm_merge_reader *m)
+{
+	int			top = m->heap[0];
+
+	m->heap[0] = m->heap[--m->nheap];
+	if (m->nheap > 0)
+		heap_sift_top(m);
+	return top;
+}
+
+/* ---- runs ---------------------------------------------------------------- */
+
+/*
+ * A batch just loaded: check the key-value layout and the system columns,
+ * settle how keys are compared, mark its deletion-vector rows.
+ */
+static pm_code
+load_batch(pm_merge_reader *m, run_state *r, pm_error *err)
+{
+	const pm_batch *b = r->batch;
+	const pm_vector *seq,
+			   *kind;
+	const int8_t *kinds;
+	uint8_t		bad = 0;
+
+	if (b->ncols < m->nkeys + 2 + m->noutput)
+		return pm_fail(err, PM_ERR_INVALID, "run batch does not have the key-value layout");
+	seq = &b->cols[m->nkeys];
+	kind = &b->cols[m->nkeys + 1];
+	if (seq->type->id != PM_TYPE_BIGINT || kind->type->id != PM_TYPE_TINYINT)
+		return pm_fail(err, PM_ERR_INVALID, "run batch does not have the key-value layout");
+	for (int64_t i = 0; i < b->nrows; i++)
+		bad |= (seq->nulls != NULL ? seq->nulls[i] : 0) | (kind->nulls != NULL ? kind->nulls[i] : 0);
+	if (bad)
+		return pm_fail(err, PM_ERR_CORRUPT, "null _SEQUENCE_NUMBER or _VALUE_KIND");
+	kinds = PM_VEC_VALUES(kind, int8_t);
+	for (int64_t i = 0; i < b->nrows; i++)
+		bad |= (uint8_t) kinds[i] > 3;
+	if (bad)
+		for (int64_t i = 0; i < b->nrows; i++)
+			if ((uint8_t) kinds[i] > 3)
+				return pm_fail(err, PM_ERR_CORRUPT, "invalid _VALUE_KIND %d", kinds[i]);
+
+	if (m->keys != KEYS_GENERIC)
+	{
+		const pm_vector *k = &b->cols[0];
+		bool		int_key = m->nkeys == 1 && is_int_key_type(k->type->id);
+
+		if (int_key && k->nulls != NULL)
+			for (int64_t i = 0; i < b->nrows && int_key; i++)
+				int_key = k->nulls[i] == 0;
+		m->keys = int_key ? KEYS_INT : KEYS_GENERIC;
+	}
+
+	r->keep = NULL;
+	if (r->src.dv != NULL && b->nrows > 0)
+	{
+		if (r->keep_cap < b->nrows)
 		{
-			if (r->src.dv == NULL ||
-				!pm_deletion_vector_contains(r->src.dv, r->batch->first_row + r->pos))
-				return PM_OK;
-			r->pos++;
+			pm_free(m->env, r->keep_buf);
+			r->keep_cap = 0;
+			r->keep_buf = pm_alloc(m->env, (size_t) b->nrows);
+			if (r->keep_buf == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
+			r->keep_cap = b->nrows;
 		}
+		r->keep = r->keep_buf;
+		pm_deletion_vector_apply(r->src.dv, b, r->keep);
+	}
+	return PM_OK;
+}
+
+/*
+ * Move run r to its first live row at or after pos (skipping deleted
+ * rows), loading batches; sets r->done at the end.
+ */
+static pm_code
+run_settle(pm_merge_reader *m, run_state *r, pm_error *err)
+{
+	for (;;)
+	{
+		if (r->batch != NULL)
+		{
+			const uint8_t *keep = r->keep;
+
+			while (r->pos < r->batch->nrows && keep != NULL && !keep[r->pos])
+				r->pos++;
+			if (r->pos < r->batch->nrows)
+			{
+				if (m->keys == KEYS_INT)
+					r->key = int_key_at(&r->batch->cols[0], r->pos);
+				return PM_OK;
+			}
+		}
+		/* the output may still point into this batch */
+		if (r->batch != NULL && m->npending > 0)
+			PM_TRY(flush_pending(m, err));
 		PM_TRY(r->src.next(r->src.state, &r->batch, err));
 		r->pos = 0;
 		if (r->batch == NULL)
@@ -81,110 +290,11 @@ run_advance(run_state *r, bool first, pm_error *err)
 			r->done = true;
 			return PM_OK;
 		}
+		PM_TRY(load_batch(m, r, err));
 	}
 }
 
-static int
-run_compare(const pm_merge_reader *m, int a, int b)
-{
-	const run_state *ra = &m->runs[a],
-			   *rb = &m->runs[b];
-	int			c = pm_key_compare(ra->batch->cols, ra->pos, rb->batch->cols, rb->pos, m->nkeys);
-
-	return c != 0 ? c : (a < b ? -1 : (a > b ? 1 : 0));
-}
-
-static void
-heap_push(pm_merge_reader *m, int run)
-{
-	int			i = m->nheap++;
-
-	m->heap[i] = run;
-	while (i > 0)
-	{
-		int			p = (i - 1) / 2;
-		int			t;
-
-		if (run_compare(m, m->heap[p], m->heap[i]) <= 0)
-			break;
-		t = m->heap[p];
-		m->heap[p] = m->heap[i];
-		m->heap[i] = t;
-		i = p;
-	}
-}
-
-static int
-heap_pop(pm_merge_reader *m)
-{
-	int			top = m->heap[0];
-	int			i = 0;
-
-	m->heap[0] = m->heap[--m->nheap];
-	for (;;)
-	{
-		int			l = 2 * i + 1,
-					r = l + 1,
-					s = i,
-					t;
-
-		if (l < m->nheap && run_compare(m, m->heap[l], m->heap[s]) < 0)
-			s = l;
-		if (r < m->nheap && run_compare(m, m->heap[r], m->heap[s]) < 0)
-			s = r;
-		if (s == i)
-			break;
-		t = m->heap[s];
-		m->heap[s] = m->heap[i];
-		m->heap[i] = t;
-		i = s;
-	}
-	return top;
-}
-
-pm_code
-pm_merge_reader_open(const pm_env *env, pm_merge_engine *engine, int nkeys,
-					 const pm_type *const *output_types, int noutput,
-					 const pm_run_source *runs, int nruns, int batch_size,
-					 pm_merge_reader **out, pm_error *err)
-{
-	pm_merge_reader *m;
-	size_t		nr = (size_t) (nruns > 0 ? nruns : 1);
-
-	*out = NULL;
-	m = pm_alloc(env, sizeof(*m));
-	if (m != NULL)
-	{
-		memset(m, 0, sizeof(*m));
-		m->env = env;
-		m->runs = pm_alloc(env, sizeof(run_state) * nr);
-		m->heap = pm_alloc(env, sizeof(int) * nr);
-		m->group = pm_alloc(env, sizeof(int) * nr);
-		m->recs = pm_alloc(env, sizeof(pm_kv_record) * (nr + 1));
-		m->out_arena = pm_arena_create(env);
-	}
-	if (m == NULL || m->runs == NULL || m->heap == NULL || m->group == NULL ||
-		m->recs == NULL || m->out_arena == NULL)
-	{
-		/* the runs were not taken over: close them as promised */
-		for (int i = 0; i < nruns; i++)
-			if (runs[i].close)
-				runs[i].close(runs[i].state);
-		pm_merge_reader_close(m);
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
-	}
-	m->engine = engine;
-	m->nkeys = nkeys;
-	m->noutput = noutput;
-	m->output_types = output_types;
-	m->batch_size = batch_size > 0 ? batch_size : DEFAULT_BATCH_SIZE;
-	memset(m->runs, 0, sizeof(run_state) * nr);
-	m->nruns = nruns;
-	for (int i = 0; i < nruns; i++)
-		m->runs[i].src = runs[i];
-	*out = m;
-	return PM_OK;
-}
+/* ---- output ---------------------------------------------------------------- */
 
 static pm_code
 start_output(pm_merge_reader *m, pm_error *err)
@@ -193,78 +303,248 @@ start_output(pm_merge_reader *m, pm_error *err)
 
 	pm_arena_reset(m->out_arena);
 	memset(&m->out, 0, sizeof(m->out));
+	m->nout = 0;
+	m->npending = 0;
 	m->out.ncols = ncols;
 	if (ncols == 0)
 		return PM_OK;
 	m->out.cols = pm_arena_zalloc(m->out_arena, sizeof(pm_vector) * (size_t) ncols);
-	m->builders = pm_arena_zalloc(m->out_arena, sizeof(pm_vector_builder) * (size_t) ncols);
+	m->builders = pm_arena_zalloc(m->out_arena, sizeof(pm_vector_builder) * (size_t) (m->noutput + 1));
 	if (m->out.cols == NULL || m->builders == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
-	for (int j = 0; j < ncols; j++)
-	{
-		const pm_type *t = j < m->noutput ? m->output_types[j] :
-			(j == m->noutput ? m->seq_type : m->kind_type);
-
-		if (!pm_vector_builder_init(&m->builders[j], &m->out.cols[j], t,
+	for (int j = 0; j < m->noutput; j++)
+		if (!pm_vector_builder_init(&m->builders[j], &m->out.cols[j], m->output_types[j],
 									m->batch_size, m->out_arena))
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
-	}
+	/* _SEQUENCE_NUMBER and _VALUE_KIND of compaction output: written by index */
+	if (m->seq_type != NULL &&
+		(!pm_vector_init(&m->out.cols[m->noutput], m->seq_type, m->batch_size, false,
+						 m->out_arena) ||
+		 !pm_vector_init(&m->out.cols[m->noutput + 1], m->kind_type, m->batch_size, false,
+						 m->out_arena)))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
 	return PM_OK;
 }
 
+static inline void
+set_kv(pm_merge_reader *m, int64_t seq, int kind)
+{
+	if (m->seq_type != NULL)
+	{
+		PM_VEC_VALUES(&m->out.cols[m->noutput], int64_t)[m->nout] = seq;
+		PM_VEC_VALUES(&m->out.cols[m->noutput + 1], int8_t)[m->nout] = (int8_t) kind;
+	}
+}
+
+/* Output row `row` of run's current batch (its value columns). */
+static inline void
+emit_row(pm_merge_reader *m, int run, int64_t row, int64_t seq, int kind)
+{
+	set_kv(m, seq, kind);
+	m->pending_run[m->npending] = run;
+	m->pending_row[m->npending] = (int32_t) row;
+	m->npending++;
+	m->nout++;
+}
+
+#define GATHER(ctype) \
+	for (int64_t i = 0; i < n; i++) \
+		((ctype *) v->values)[to + i] = \
+			PM_VEC_VALUES(m->src[m->pending_run[i]], ctype)[m->pending_row[i]]
+
+/* Copy the pending rows of input column c into builder bld. */
 static pm_code
-emit(pm_merge_reader *m, const pm_merge_cell *cells, const pm_kv_record *single,
-	 int64_t seq, int kind, pm_error *err)
+gather_column(pm_merge_reader *m, pm_vector_builder *bld, int c, pm_error *err)
+{
+	pm_vector  *v = bld->v;
+	pm_type_id	id = v->type->id;
+	int			size = pm_type_value_size(id);
+	int64_t		n = m->npending,
+				to = v->length;
+	bool		nulls = false;
+	bool		nanos = false;
+
+	if (!pm_vector_builder_reserve(bld, n))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
+	for (int k = 0; k < m->nruns; k++)
+	{
+		const pm_batch *b = m->runs[k].batch;
+
+		m->src[k] = b != NULL ? &b->cols[c] : NULL;
+		nulls |= b != NULL && b->cols[c].nulls != NULL;
+		nanos |= b != NULL && b->cols[c].nanos != NULL;
+	}
+	if (size == 0 && !pm_type_is_varlen(id))
+	{
+		/* nested values: deep copies, value by value */
+		for (int64_t i = 0; i < n; i++)
+			if (!pm_vector_builder_append(bld, m->src[m->pending_run[i]], m->pending_row[i]))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
+		return PM_OK;
+	}
+	if (nulls)
+		for (int64_t i = 0; i < n; i++)
+		{
+			const uint8_t *p = m->src[m->pending_run[i]]->nulls;
+
+			v->nulls[to + i] = p != NULL ? p[m->pending_row[i]] : 0;
+		}
+	else
+		memset(v->nulls + to, 0, (size_t) n);
+	switch (size)
+	{
+		case 0:
+			for (int64_t i = 0; i < n; i++)
+			{
+				const pm_vector *sv = m->src[m->pending_run[i]];
+				const int32_t *off = sv->offsets + m->pending_row[i];
+
+				/* NULLs and empty values have no bytes (data may be NULL) */
+				if (off[1] > off[0] &&
+					!pm_vector_append_data(v, &bld->data_capacity, sv->data + off[0],
+										   off[1] - off[0], bld->arena))
+					return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
+				v->offsets[to + i + 1] = (int32_t) v->data_size;
+			}
+			break;
+		case 1:
+			GATHER(uint8_t);
+			break;
+		case 2:
+			GATHER(uint16_t);
+			break;
+		case 4:
+			GATHER(uint32_t);
+			break;
+		case 8:
+			GATHER(uint64_t);
+			break;
+		default:
+			for (int64_t i = 0; i < n; i++)
+				memcpy((uint8_t *) v->values + (to + i) * size,
+					   (const uint8_t *) m->src[m->pending_run[i]]->values +
+					   (int64_t) m->pending_row[i] * size, (size_t) size);
+			break;
+	}
+	if (v->nanos != NULL)
+		for (int64_t i = 0; i < n; i++)
+		{
+			const uint16_t *p = nanos ? m->src[m->pending_run[i]]->nanos : NULL;
+
+			v->nanos[to + i] = p != NULL ? p[m->pending_row[i]] : 0;
+		}
+	v->length += n;
+	return PM_OK;
+}
+
+/* Copy every pending row into the output builders. */
+static pm_code
+flush_pending(pm_merge_reader *m, pm_error *err)
 {
 	int			voff = m->nkeys + 2;
 
 	for (int j = 0; j < m->noutput; j++)
-	{
-		bool		ok;
-
-		if (single != NULL)
-			ok = pm_vector_builder_append(&m->builders[j], &single->batch->cols[voff + j],
-										  single->row);
-		else
-			ok = pm_vector_builder_append(&m->builders[j], cells[j].vec, cells[j].row);
-		if (!ok)
-			return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
-	}
-	if (m->seq_type != NULL)
-	{
-		int8_t		k = (int8_t) kind;
-		pm_vector	sv = {.type = m->seq_type, .length = 1, .values = &seq};
-		pm_vector	kv = {.type = m->kind_type, .length = 1, .values = &k};
-
-		if (!pm_vector_builder_append(&m->builders[m->noutput], &sv, 0) ||
-			!pm_vector_builder_append(&m->builders[m->noutput + 1], &kv, 0))
-			return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
-	}
-	m->out.nrows++;
+		PM_TRY(gather_column(m, &m->builders[j], voff + j, err));
+	m->npending = 0;
 	return PM_OK;
 }
 
+/* Output a row the engine computed (cells). */
 static pm_code
-record_of(pm_merge_reader *m, int run, pm_kv_record *rec, pm_error *err)
+emit_cells(pm_merge_reader *m, const pm_merge_cell *cells, int64_t seq, int kind,
+		   pm_error *err)
+{
+	if (m->npending > 0)
+		PM_TRY(flush_pending(m, err));
+	for (int j = 0; j < m->noutput; j++)
+		if (!pm_vector_builder_append(&m->builders[j], cells[j].vec, cells[j].row))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
+	set_kv(m, seq, kind);
+	m->nout++;
+	return PM_OK;
+}
+
+/* ---- merging ---------------------------------------------------------------- */
+
+/*
+ * The top run's key is below every other run's (bound: the smallest other
+ * run, -1 if none): output its rows while their keys stay below the bound
+ * (keys with one record: retractions dropped), then re-place the run.
+ */
+static pm_code
+take_stretch(pm_merge_reader *m, int top, int bound, pm_error *err)
+{
+	run_state  *r = &m->runs[top];
+	const pm_batch *b = r->batch;
+	const int8_t *kinds = PM_VEC_VALUES(&b->cols[m->nkeys + 1], int8_t);
+	const int64_t *seqs = PM_VEC_VALUES(&b->cols[m->nkeys], int64_t);
+	const uint8_t *keep = r->keep;
+	int64_t		room = m->batch_size - m->nout;
+	int64_t		end = b->nrows;
+	int64_t		i = r->pos;
+
+	/* the rows below the bound: [pos, end) */
+	if (bound >= 0)
+	{
+		const run_state *rb = &m->runs[bound];
+
+		if (m->keys == KEYS_INT)
+		{
+			const pm_vector *k = &b->cols[0];
+			int64_t		limit = rb->key;
+			int64_t		j = i + 1;
+
+			if (k->type->id == PM_TYPE_BIGINT)
+				while (j < end && PM_VEC_VALUES(k, int64_t)[j] < limit)
+					j++;
+			else if (pm_type_value_size(k->type->id) == 4)
+				while (j < end && PM_VEC_VALUES(k, int32_t)[j] < limit)
+					j++;
+			else
+				while (j < end && int_key_at(k, j) < limit)
+					j++;
+			end = j;
+		}
+		else
+		{
+			int64_t		j = i + 1;
+
+			while (j < end &&
+				   pm_key_compare(b->cols, j, rb->batch->cols, rb->pos, m->nkeys) < 0)
+				j++;
+			end = j;
+		}
+	}
+	for (; i < end && room > 0; i++)
+	{
+		if (keep != NULL && !keep[i])
+			continue;
+		if (pm_rowkind_is_add(kinds[i]) || m->keep_retracts)
+		{
+			emit_row(m, top, i, seqs[i], kinds[i]);
+			room--;
+		}
+	}
+	r->pos = i;
+	PM_TRY(run_settle(m, r, err));
+	if (r->done)
+		heap_pop(m);
+	else
+		heap_sift_top(m);
+	return PM_OK;
+}
+
+static void
+record_of(pm_merge_reader *m, int run, pm_kv_record *rec)
 {
 	const run_state *r = &m->runs[run];
 	const pm_batch *b = r->batch;
-	const pm_vector *seq = &b->cols[m->nkeys];
-	const pm_vector *kind = &b->cols[m->nkeys + 1];
 
-	if (b->ncols < m->nkeys + 2 + m->noutput || seq->type->id != PM_TYPE_BIGINT ||
-		kind->type->id != PM_TYPE_TINYINT)
-		return pm_fail(err, PM_ERR_INVALID, "run batch does not have the key-value layout");
-	if (pm_vector_is_null(seq, r->pos) || pm_vector_is_null(kind, r->pos))
-		return pm_fail(err, PM_ERR_CORRUPT, "null _SEQUENCE_NUMBER or _VALUE_KIND");
 	rec->batch = b;
 	rec->row = r->pos;
-	rec->seq = PM_VEC_VALUES(seq, int64_t)[r->pos];
-	rec->kind = PM_VEC_VALUES(kind, int8_t)[r->pos];
+	rec->seq = PM_VEC_VALUES(&b->cols[m->nkeys], int64_t)[r->pos];
+	rec->kind = PM_VEC_VALUES(&b->cols[m->nkeys + 1], int8_t)[r->pos];
 	rec->level = r->src.level;
-	if (rec->kind < 0 || rec->kind > 3)
-		return pm_fail(err, PM_ERR_CORRUPT, "invalid _VALUE_KIND %d", rec->kind);
-	return PM_OK;
 }
 
 /*
@@ -322,30 +602,23 @@ merge_looked_up(pm_merge_reader *m, int n, pm_error *err)
 	{
 		int64_t		seq = first_row ? m->recs[0].seq : m->recs[n - 1].seq;
 
-		PM_TRY(emit(m, cells, NULL, seq, kind, err));
+		PM_TRY(emit_cells(m, cells, seq, kind, err));
 	}
 	return PM_OK;
 }
 
-/* Merge the key at the top of the heap; appends to the output. */
+/* Merge the key at the top of the heap (held by two runs or more; every key with a lookup hook). */
 static pm_code
-merge_one_key(pm_merge_reader *m, pm_error *err)
+merge_group(pm_merge_reader *m, pm_error *err)
 {
 	int			n = 0;
 
 	m->group[n++] = heap_pop(m);
-	while (m->nheap > 0)
-	{
-		const run_state *a = &m->runs[m->group[0]];
-		const run_state *b = &m->runs[m->heap[0]];
-
-		if (pm_key_compare(a->batch->cols, a->pos, b->batch->cols, b->pos, m->nkeys) != 0)
-			break;
+	while (m->nheap > 0 && key_cmp(m, m->group[0], m->heap[0]) == 0)
 		m->group[n++] = heap_pop(m);
-	}
 	for (int i = 0; i < n; i++)
 	{
-		PM_TRY(record_of(m, m->group[i], &m->recs[i], err));
+		record_of(m, m->group[i], &m->recs[i]);
 		/* insertion sort into merge order */
 		for (int k = i; k > 0 &&
 			 pm_merge_engine_compare_records(m->engine, &m->recs[k - 1], &m->recs[k]) > 0; k--)
@@ -361,15 +634,18 @@ merge_one_key(pm_merge_reader *m, pm_error *err)
 	else if (n == 1)
 	{
 		if (pm_rowkind_is_add(m->recs[0].kind) || m->keep_retracts)
-			PM_TRY(emit(m, NULL, &m->recs[0], m->recs[0].seq, m->recs[0].kind, err));
+			emit_row(m, m->group[0], m->recs[0].row, m->recs[0].seq, m->recs[0].kind);
 	}
 	else
 	{
-		bool		has_row;
-		int			kind;
-		const pm_merge_cell *cells;
-
 		int			pick = -1;	/* lookup: the record of the lowest level >= 1 */
+
+		/*
+		 * The result's sequence number, as Java's merge functions set it:
+		 * the first record's for first-row, the latest's otherwise.
+		 */
+		int64_t		seq = pm_merge_engine_get_kind(m->engine) == PM_MERGE_FIRST_ROW ?
+			m->recs[0].seq : m->recs[n - 1].seq;
 
 		if (m->lookup)
 			for (int i = 0; i < n; i++)
@@ -380,28 +656,93 @@ merge_one_key(pm_merge_reader *m, pm_error *err)
 		for (int i = 0; i < n; i++)
 			if (!m->lookup || m->recs[i].level <= 0 || i == pick)
 				PM_TRY(pm_merge_engine_add(m->engine, &m->recs[i], err));
-		PM_TRY(pm_merge_engine_result(m->engine, &has_row, &kind, &cells, err));
-		if (has_row && (pm_rowkind_is_add(kind) || m->keep_retracts))
+		if (m->picks_record)
 		{
-			/*
-			 * The result's sequence number, as Java's merge functions set
-			 * it: the first record's for first-row, the latest's otherwise.
-			 */
-			int64_t		seq = pm_merge_engine_get_kind(m->engine) == PM_MERGE_FIRST_ROW ?
-				m->recs[0].seq : m->recs[n - 1].seq;
+			const pm_kv_record *w = pm_merge_engine_picked(m->engine);
 
-			PM_TRY(emit(m, cells, NULL, seq, kind, err));
+			if (w != NULL && (pm_rowkind_is_add(w->kind) || m->keep_retracts))
+				for (int i = 0; i < n; i++)
+					if (m->runs[m->group[i]].batch == w->batch)
+					{
+						emit_row(m, m->group[i], w->row, seq, w->kind);
+						break;
+					}
+		}
+		else
+		{
+			bool		has_row;
+			int			kind;
+			const pm_merge_cell *cells;
+
+			PM_TRY(pm_merge_engine_result(m->engine, &has_row, &kind, &cells, err));
+			if (has_row && (pm_rowkind_is_add(kind) || m->keep_retracts))
+				PM_TRY(emit_cells(m, cells, seq, kind, err));
 		}
 	}
-	/* now the records are copied: advance their runs */
+	/* now the records are in the output: advance their runs */
 	for (int i = 0; i < n; i++)
 	{
 		run_state  *r = &m->runs[m->group[i]];
 
-		PM_TRY(run_advance(r, false, err));
+		r->pos++;
+		PM_TRY(run_settle(m, r, err));
 		if (!r->done)
 			heap_push(m, m->group[i]);
 	}
+	return PM_OK;
+}
+
+/* ---- API -------------------------------------------------------------------- */
+
+pm_code
+pm_merge_reader_open(const pm_env *env, pm_merge_engine *engine, int nkeys,
+					 const pm_type *const *output_types, int noutput,
+					 const pm_run_source *runs, int nruns, int batch_size,
+					 pm_merge_reader **out, pm_error *err)
+{
+	pm_merge_reader *m;
+	size_t		nr = (size_t) (nruns > 0 ? nruns : 1);
+	int			bs = batch_size > 0 ? batch_size : DEFAULT_BATCH_SIZE;
+
+	*out = NULL;
+	m = pm_alloc(env, sizeof(*m));
+	if (m != NULL)
+	{
+		memset(m, 0, sizeof(*m));
+		m->env = env;
+		m->runs = pm_alloc(env, sizeof(run_state) * nr);
+		if (m->runs != NULL)
+			memset(m->runs, 0, sizeof(run_state) * nr);
+		m->heap = pm_alloc(env, sizeof(int) * nr);
+		m->group = pm_alloc(env, sizeof(int) * nr);
+		m->recs = pm_alloc(env, sizeof(pm_kv_record) * (nr + 1));
+		m->pending_run = pm_alloc(env, sizeof(int32_t) * (size_t) bs);
+		m->pending_row = pm_alloc(env, sizeof(int32_t) * (size_t) bs);
+		m->src = pm_alloc(env, sizeof(pm_vector *) * nr);
+		m->out_arena = pm_arena_create(env);
+	}
+	if (m == NULL || m->runs == NULL || m->heap == NULL || m->group == NULL ||
+		m->recs == NULL || m->pending_run == NULL || m->pending_row == NULL ||
+		m->src == NULL || m->out_arena == NULL)
+	{
+		/* the runs were not taken over: close them as promised */
+		for (int i = 0; i < nruns; i++)
+			if (runs[i].close)
+				runs[i].close(runs[i].state);
+		pm_merge_reader_close(m);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
+	}
+	m->engine = engine;
+	m->picks_record = pm_merge_engine_get_kind(engine) == PM_MERGE_DEDUPLICATE ||
+		pm_merge_engine_get_kind(engine) == PM_MERGE_FIRST_ROW;
+	m->nkeys = nkeys;
+	m->noutput = noutput;
+	m->output_types = output_types;
+	m->batch_size = bs;
+	m->nruns = nruns;
+	for (int i = 0; i < nruns; i++)
+		m->runs[i].src = runs[i];
+	*out = m;
 	return PM_OK;
 }
 
@@ -436,24 +777,43 @@ pm_code
 pm_merge_reader_next(pm_merge_reader *m, pm_batch **batch, pm_error *err)
 {
 	*batch = NULL;
+	PM_TRY(start_output(m, err));
 	if (!m->started)
 	{
 		m->started = true;
 		for (int i = 0; i < m->nruns; i++)
 		{
-			m->runs[i].opened = true;
-			PM_TRY(run_advance(&m->runs[i], true, err));
+			PM_TRY(run_settle(m, &m->runs[i], err));
 			if (!m->runs[i].done)
 				heap_push(m, i);
 		}
 	}
-	if (m->nheap == 0)
+	while (m->nheap > 0 && m->nout < m->batch_size)
+	{
+		int			top = m->heap[0];
+		int			bound = -1;
+
+		if (m->nheap > 1)
+		{
+			bound = m->heap[1];
+			if (m->nheap > 2 && run_less(m, m->heap[2], bound))
+				bound = m->heap[2];
+		}
+		if ((bound >= 0 && key_cmp(m, top, bound) == 0) || m->lookup_fn != NULL)
+			PM_TRY(merge_group(m, err));
+		else
+			PM_TRY(take_stretch(m, top, bound, err));
+	}
+	if (m->npending > 0)
+		PM_TRY(flush_pending(m, err));
+	if (m->nout == 0)
 		return PM_OK;
-	PM_TRY(start_output(m, err));
-	while (m->nheap > 0 && m->out.nrows < m->batch_size)
-		PM_TRY(merge_one_key(m, err));
-	if (m->out.nrows == 0)
-		return PM_OK;
+	m->out.nrows = m->nout;
+	if (m->seq_type != NULL)
+	{
+		m->out.cols[m->noutput].length = m->nout;
+		m->out.cols[m->noutput + 1].length = m->nout;
+	}
 	*batch = &m->out;
 	return PM_OK;
 }
@@ -465,12 +825,18 @@ pm_merge_reader_close(pm_merge_reader *m)
 		return;
 	if (m->runs != NULL)
 		for (int i = 0; i < m->nruns; i++)
+		{
 			if (m->runs[i].src.close)
 				m->runs[i].src.close(m->runs[i].src.state);
+			pm_free(m->env, m->runs[i].keep_buf);
+		}
 	pm_arena_destroy(m->out_arena);
 	pm_free(m->env, m->runs);
 	pm_free(m->env, m->heap);
 	pm_free(m->env, m->group);
 	pm_free(m->env, m->recs);
+	pm_free(m->env, m->pending_run);
+	pm_free(m->env, m->pending_row);
+	pm_free(m->env, m->src);
 	pm_free(m->env, m);
 }

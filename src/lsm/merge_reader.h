@@ -11,8 +11,9 @@
  * i) is in the run's deletion vector are skipped before merging.
  *
  * Output: batches of the first `noutput` value columns, at most batch_size
- * rows, built row by row (deep copies), so memory is bounded by one batch
- * per run plus one output batch: the bucket is never materialized.
+ * rows, deep copies gathered column by column from the runs' batches, so
+ * memory is bounded by one batch per run plus one output batch: the bucket
+ * is never materialized.
  * Results whose kind is -U or -D are dropped (DropDeleteReader).
  *
  * Order of a key's records (SortMergeReaderWithMinHeap): user sequence

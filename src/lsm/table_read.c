@@ -9,7 +9,9 @@
  *				a single level; or a single file without retract rows): each
  *				file read as is, deletion-vector rows removed;
  *	 merge		otherwise: every data file is one sorted run (its DV
- *				applied), merged by pm_merge_reader with the table's engine.
+ *				applied), merged by pm_merge_reader with the table's engine;
+ *				the value columns of primary key fields are not read, the
+ *				_KEY_ columns (same values) stand in for them.
  * Statistics pruning inside files (pm_read_filter, split.h): every field
  * for append tables and for the raw files of deletion-vector tables (no
  * merge needs the skipped rows), the primary key fields only for files
@@ -49,6 +51,7 @@ typedef struct file_run
 	pm_arena   *keyed_arena;	/* point lookups: the batch of the looked-up keys */
 	pm_batch	keyed;
 	bool		past_keys;		/* the file (sorted by key) is past every key */
+	pm_batch	spliced;		/* the KV batch with key fields' values from the key */
 } file_run;
 
 struct pm_table_read
@@ -64,6 +67,16 @@ struct pm_table_read
 	int			nfields;
 	int		   *read_fields;	/* requested fields, then merge-only ones */
 	int			nread;
+	/*
+	 * Merged files: value columns of primary key fields are not read, the
+	 * key columns (same values) stand in for them: the file is read for
+	 * file_fields, and value column j of the merge is batch column
+	 * value_col[j] of what the file reader returns.
+	 */
+	int		   *file_fields;
+	int			nfile_fields;
+	int		   *value_col;
+	bool		splice;			/* some value column comes from a key column */
 	const pm_type **out_types;
 	int			nkeys;
 	pm_merge_engine *engine;
@@ -239,12 +252,31 @@ file_run_next(void *state, pm_batch **batch, pm_error *err)
 
 		/* a merged file: only parts whose keys cannot match are skipped */
 		pm_scan_read_filter(r->scan, false, &filter);
-		PM_TRY(pm_data_file_reader_open_filtered(r->table, fr->file, r->read_fields, r->nread,
-												 true, 0, &filter, &fr->reader, err));
+		PM_TRY(pm_data_file_reader_open_filtered(r->table, fr->file, r->file_fields,
+												 r->nfile_fields, true, 0, &filter,
+												 &fr->reader, err));
 	}
 	PM_TRY(pm_data_file_reader_next(fr->reader, batch, err));
 	if (r->key_filter != NULL)
 		PM_TRY(keyed_rows(fr, batch, err));
+	if (*batch != NULL && r->splice)
+	{
+		const pm_batch *b = *batch;
+		int			nsys = r->nkeys + 2;
+
+		if (fr->spliced.cols == NULL &&
+			(fr->spliced.cols = pm_arena_zalloc(r->arena, sizeof(pm_vector) *
+												(size_t) (nsys + r->nread))) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a merged file");
+		fr->spliced.ncols = nsys + r->nread;
+		fr->spliced.nrows = b->nrows;
+		fr->spliced.first_row = b->first_row;
+		for (int c = 0; c < nsys; c++)
+			fr->spliced.cols[c] = b->cols[c];
+		for (int j = 0; j < r->nread; j++)
+			fr->spliced.cols[nsys + j] = b->cols[r->value_col[j]];
+		*batch = &fr->spliced;
+	}
 
 	/*
 	 * sequence.snapshot-ordering: records of APPEND files take the file's
@@ -521,6 +553,27 @@ open_pk(pm_table_read *r, const int *fields, int nfields, pm_error *err)
 	PM_TRY(pm_merge_engine_read_fields(s, fields, nfields, r->arena, &r->read_fields,
 									   &r->nread, err));
 	pm_table_trimmed_primary_key(r->table, &keys, &r->nkeys);
+	r->file_fields = pm_arena_alloc(r->arena, sizeof(int) * (size_t) (r->nread + 1));
+	r->value_col = pm_arena_alloc(r->arena, sizeof(int) * (size_t) (r->nread + 1));
+	if (r->file_fields == NULL || r->value_col == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a table read");
+	r->nfile_fields = 0;
+	for (int j = 0; j < r->nread; j++)
+	{
+		int			key = -1;
+
+		for (int k = 0; k < r->nkeys; k++)
+			if (keys[k] == r->read_fields[j])
+				key = k;
+		if (key >= 0)
+			r->value_col[j] = key;
+		else
+		{
+			r->value_col[j] = r->nkeys + 2 + r->nfile_fields;
+			r->file_fields[r->nfile_fields++] = r->read_fields[j];
+		}
+		r->splice |= key >= 0;
+	}
 	PM_TRY(pm_merge_engine_create(s, r->read_fields, r->nread, r->nkeys + 2, r->arena,
 								  &r->engine, err));
 	r->out_types = pm_arena_alloc(r->arena, sizeof(pm_type *) * (size_t) (nfields + 1));

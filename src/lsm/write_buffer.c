@@ -330,13 +330,28 @@ typedef struct out_batch
 	pm_batch	b;
 	pm_vector_builder *vb;
 	int			ncols;
+	int64_t		capacity;		/* 0: vectors not allocated yet */
 } out_batch;
 
+/*
+ * Start an empty batch in the file layout: the first time (or for another
+ * capacity) allocate its vectors, afterwards empty them and keep their
+ * memory (a flush starts one per OUT_BATCH records, a merge of spills one
+ * group per key).
+ */
 static pm_code
 out_start(out_batch *o, const pm_kv_layout *l, int64_t capacity, pm_error *err)
 {
 	const pm_type *ft = l->file_type;
 
+	if (o->capacity == capacity && o->ncols == ft->nfields)
+	{
+		for (int c = 0; c < o->ncols; c++)
+			pm_vector_builder_reset(&o->vb[c]);
+		o->b.nrows = 0;
+		return PM_OK;
+	}
+	o->capacity = 0;
 	pm_arena_reset(o->arena);
 	o->ncols = ft->nfields;
 	o->b.nrows = 0;
@@ -350,6 +365,7 @@ out_start(out_batch *o, const pm_kv_layout *l, int64_t capacity, pm_error *err)
 		if (!pm_vector_builder_init(&o->vb[c], &o->b.cols[c], ft->fields[c].type, capacity,
 									o->arena))
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	o->capacity = capacity;
 	return PM_OK;
 }
 

@@ -9,13 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <roaring/roaring.h>
+#include <zlib.h>
+
 #include "common/arena.h"
+#include "index/deletion_vector.h"
+#include "lsm/key_compare.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
 #include "common/vector_builder.h"
 
 #define MAXCOLS 16
-#define MAXROWS 64
+#define MAXROWS 128
 
 typedef struct fixture_run
 {
@@ -309,12 +314,187 @@ merge_fixture_lookup_levels(const int *levels)
 	lookup_levels = levels;
 }
 
+static bool next_reference;
+static const char *next_key_type;
+static int	next_batch_rows;
+static int	next_output_rows;
+static bool next_kv_output;
+
+void
+merge_fixture_next(bool reference, const char *key_type, int batch_rows, int output_rows,
+				   bool kv_output)
+{
+	next_reference = reference;
+	next_key_type = key_type;
+	next_batch_rows = batch_rows;
+	next_output_rows = output_rows;
+	next_kv_output = kv_output;
+}
+
+static void
+put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t) (v >> 24);
+	p[1] = (uint8_t) (v >> 16);
+	p[2] = (uint8_t) (v >> 8);
+	p[3] = (uint8_t) v;
+}
+
+/* A 32-bit deletion vector of the positions (BitmapDeletionVector layout). */
+static pm_deletion_vector *
+make_dv(const int *pos, int npos)
+{
+	roaring_bitmap_t *bm = roaring_bitmap_create();
+	uint8_t		buf[4096];
+	size_t		n;
+	pm_deletion_vector *dv = NULL;
+	pm_error	err;
+
+	for (int i = 0; i < npos; i++)
+		roaring_bitmap_add(bm, (uint32_t) pos[i]);
+	n = 8 + roaring_bitmap_portable_serialize(bm, (char *) buf + 8);
+	roaring_bitmap_free(bm);
+	put_be32(buf + 4, PM_DV_MAGIC_32);
+	put_be32(buf, (uint32_t) (n - 4));
+	put_be32(buf + n, (uint32_t) crc32(0L, buf + 4, (uInt) (n - 4)));
+	if (pm_deletion_vector_decode(pm_env_default(), buf, n + 4, -1, &dv, &err) != PM_OK)
+		return NULL;
+	return dv;
+}
+
+static void
+append_text(char *out, size_t cap, const char *s)
+{
+	size_t		n = strlen(out);
+
+	snprintf(out + n, cap - n, "%s", s);
+}
+
+/* The reference merge: one record of the naive merge. */
+typedef struct ref_record
+{
+	pm_kv_record rec;
+	int			run;
+} ref_record;
+
+static const pm_merge_engine *ref_engine;
+
+static int
+ref_compare(const void *pa, const void *pb)
+{
+	const ref_record *a = pa,
+			   *b = pb;
+	int			c = pm_key_compare(a->rec.batch->cols, a->rec.row, b->rec.batch->cols,
+								   b->rec.row, 1);
+
+	if (c == 0)
+		c = pm_merge_engine_compare_records(ref_engine, &a->rec, &b->rec);
+	if (c == 0)
+		c = a->run - b->run;
+	return c;
+}
+
+static void
+ref_render(char *out, size_t cap, const pm_merge_cell *cells, const pm_kv_record *single,
+		   int nfields, int64_t seq, int kind)
+{
+	if (out[0])
+		append_text(out, cap, ";");
+	for (int c = 0; c < nfields; c++)
+	{
+		if (c > 0)
+			append_text(out, cap, "|");
+		if (single != NULL)
+			render(out, cap, &single->batch->cols[3 + c], single->row);
+		else if (cells[c].vec == NULL)
+			append_text(out, cap, "null");
+		else
+			render(out, cap, cells[c].vec, cells[c].row);
+	}
+	if (next_kv_output)
+	{
+		char		t[64];
+
+		snprintf(t, sizeof(t), "|%lld|%d", (long long) seq, kind);
+		append_text(out, cap, t);
+	}
+}
+
+static pm_code
+reference_merge(char *out, size_t cap, pm_merge_engine *engine, fixture_run *fr, int nruns,
+				pm_deletion_vector **dvs, const int *levels, int nfields, pm_error *err)
+{
+	static ref_record recs[16 * MAXROWS];
+	int			n = 0;
+
+	for (int r = 0; r < nruns; r++)
+		for (int bi = 0; bi < fr[r].nbatches; bi++)
+		{
+			const pm_batch *b = &fr[r].batches[bi];
+
+			for (int64_t i = 0; i < b->nrows; i++)
+			{
+				ref_record *x = &recs[n];
+
+				if (dvs[r] != NULL && pm_deletion_vector_contains(dvs[r], b->first_row + i))
+					continue;
+				x->rec.batch = b;
+				x->rec.row = i;
+				x->rec.seq = PM_VEC_VALUES(&b->cols[1], int64_t)[i];
+				x->rec.kind = PM_VEC_VALUES(&b->cols[2], int8_t)[i];
+				x->rec.level = levels != NULL ? levels[r] : 0;
+				x->run = r;
+				n++;
+			}
+		}
+	ref_engine = engine;
+	qsort(recs, (size_t) n, sizeof(recs[0]), ref_compare);
+	for (int g = 0; g < n;)
+	{
+		int			e = g + 1;
+
+		while (e < n && pm_key_compare(recs[g].rec.batch->cols, recs[g].rec.row,
+									   recs[e].rec.batch->cols, recs[e].rec.row, 1) == 0)
+			e++;
+		if (e - g == 1)
+		{
+			if (pm_rowkind_is_add(recs[g].rec.kind))
+				ref_render(out, cap, NULL, &recs[g].rec, nfields, recs[g].rec.seq,
+						   recs[g].rec.kind);
+		}
+		else
+		{
+			int			pick = -1;
+			bool		has_row;
+			int			kind;
+			const pm_merge_cell *cells;
+			int64_t		seq = pm_merge_engine_get_kind(engine) == PM_MERGE_FIRST_ROW ?
+				recs[g].rec.seq : recs[e - 1].rec.seq;
+
+			if (levels != NULL)
+				for (int i = g; i < e; i++)
+					if (recs[i].rec.level > 0 &&
+						(pick < 0 || recs[i].rec.level < recs[pick].rec.level))
+						pick = i;
+			pm_merge_engine_reset(engine);
+			for (int i = g; i < e; i++)
+				if (levels == NULL || recs[i].rec.level <= 0 || i == pick)
+					PM_TRY(pm_merge_engine_add(engine, &recs[i].rec, err));
+			PM_TRY(pm_merge_engine_result(engine, &has_row, &kind, &cells, err));
+			if (has_row && pm_rowkind_is_add(kind))
+				ref_render(out, cap, cells, NULL, nfields, seq, kind);
+		}
+		g = e;
+	}
+	return PM_OK;
+}
+
 const char *
 merge_fixture_run(const char *fields_json, const char *options_json,
 				  const char *const *const *runs, const int *fields, int nfields,
 				  bool row_per_batch)
 {
-	static char out[8192];
+	static char out[65536];
 	char		json[4096];
 	pm_arena   *arena = pm_arena_create(pm_env_default());
 	pm_schema  *schema;
@@ -330,14 +510,25 @@ merge_fixture_run(const char *fields_json, const char *options_json,
 	int			nruns = 0;
 	const pm_type *out_types[MAXCOLS];
 	pm_batch   *b;
+	pm_deletion_vector *dvs[16] = {0};
+	bool		reference = next_reference;
+	const char *key_type = next_key_type != NULL ? next_key_type : "INT NOT NULL";
+	int			batch_rows = next_batch_rows;
+	int			output_rows = next_output_rows > 0 ? next_output_rows : 2;
+	bool		kv_output = next_kv_output;
+	const int  *levels = lookup_levels;
+
+	merge_fixture_next(false, NULL, 0, 0, false);
+	next_kv_output = kv_output;	/* read by ref_render */
+	lookup_levels = NULL;
 
 	out[0] = '\0';
 	pm_error_clear(&err);
 	snprintf(json, sizeof(json),
-			 "{\"version\":3,\"id\":0,\"fields\":[{\"id\":0,\"name\":\"k\",\"type\":\"INT NOT NULL\"}%s%s],"
+			 "{\"version\":3,\"id\":0,\"fields\":[{\"id\":0,\"name\":\"k\",\"type\":\"%s\"}%s%s],"
 			 "\"highestFieldId\":20,\"partitionKeys\":[],\"primaryKeys\":[\"k\"],"
 			 "\"options\":{%s},\"timeMillis\":0}",
-			 fields_json[0] ? "," : "", fields_json, options_json);
+			 key_type, fields_json[0] ? "," : "", fields_json, options_json);
 	rc = pm_schema_parse(json, strlen(json), arena, &schema, &err);
 	if (rc != PM_OK)
 		goto fail;
@@ -366,16 +557,21 @@ merge_fixture_run(const char *fields_json, const char *options_json,
 		pm_type    *bigint = pm_type_new(arena, PM_TYPE_BIGINT, false);
 		pm_type    *tinyint = pm_type_new(arena, PM_TYPE_TINYINT, false);
 
+		int			per_batch;
+		int			deleted[MAXROWS];
+		int			ndeleted = 0;
+
 		while (rows[nrows] != NULL)
 			nrows++;
-		r->nbatches = row_per_batch ? nrows : (nrows > 0);
+		per_batch = batch_rows > 0 ? batch_rows : (row_per_batch ? 1 : (nrows > 0 ? nrows : 1));
+		r->nbatches = (nrows + per_batch - 1) / per_batch;
 		for (int bi = 0; bi < r->nbatches; bi++)
 		{
 			pm_batch   *batch = &r->batches[bi];
 			int			ncols = 3 + nread;
 			pm_vector_builder *bld = pm_arena_zalloc(arena, sizeof(pm_vector_builder) * ncols);
-			int			from = row_per_batch ? bi : 0;
-			int			to = row_per_batch ? bi + 1 : nrows;
+			int			from = bi * per_batch;
+			int			to = from + per_batch < nrows ? from + per_batch : nrows;
 
 			batch->ncols = ncols;
 			batch->first_row = from;
@@ -393,7 +589,14 @@ merge_fixture_run(const char *fields_json, const char *options_json,
 				int			nv = 0;
 				const char *kind;
 				static const char *const kinds[] = {"+I", "-U", "+U", "-D"};
+				const char *row = rows[ri];
 
+				if (s[0] == 'x')
+				{
+					deleted[ndeleted++] = ri;
+					s++;
+					row++;
+				}
 				/* key|seq|kind|values... */
 				s = parse_value(&bld[0], batch->cols[0].type, s, arena) + 1;
 				s = parse_value(&bld[1], bigint, s, arena) + 1;
@@ -417,7 +620,7 @@ merge_fixture_run(const char *fields_json, const char *options_json,
 					int			f = read_fields[j];
 
 					if (f == 0)
-						parse_value(&bld[3 + j], batch->cols[3 + j].type, rows[ri], arena);
+						parse_value(&bld[3 + j], batch->cols[3 + j].type, row, arena);
 					else if (f - 1 < nv)
 						parse_value(&bld[3 + j], batch->cols[3 + j].type, vals[f - 1], arena);
 					else
@@ -429,15 +632,25 @@ merge_fixture_run(const char *fields_json, const char *options_json,
 		sources[nruns].next = run_next;
 		sources[nruns].close = NULL;
 		sources[nruns].state = r;
-		sources[nruns].dv = NULL;
-		sources[nruns].level = lookup_levels ? lookup_levels[nruns] : 0;
+		dvs[nruns] = ndeleted > 0 ? make_dv(deleted, ndeleted) : NULL;
+		sources[nruns].dv = dvs[nruns];
+		sources[nruns].level = levels ? levels[nruns] : 0;
+	}
+	if (reference)
+	{
+		rc = reference_merge(out, sizeof(out), engine, fr, nruns, dvs, levels, nfields, &err);
+		if (rc != PM_OK)
+			goto fail;
+		goto done;
 	}
 	rc = pm_merge_reader_open(pm_env_default(), engine, 1, out_types, nfields, sources, nruns,
-							  2, &reader, &err);
+							  output_rows, &reader, &err);
 	if (rc != PM_OK)
 		goto fail;
-	pm_merge_reader_set_lookup(reader, lookup_levels != NULL);
-	lookup_levels = NULL;
+	pm_merge_reader_set_lookup(reader, levels != NULL);
+	if (kv_output)
+		pm_merge_reader_set_kv_output(reader, pm_type_new(arena, PM_TYPE_BIGINT, false),
+									  pm_type_new(arena, PM_TYPE_TINYINT, false));
 	for (;;)
 	{
 		rc = pm_merge_reader_next(reader, &b, &err);
@@ -457,14 +670,19 @@ merge_fixture_run(const char *fields_json, const char *options_json,
 			}
 		}
 	}
+done:
 	pm_merge_reader_close(reader);
 	pm_merge_engine_destroy(engine);
+	for (int i = 0; i < nruns; i++)
+		pm_deletion_vector_destroy(dvs[i]);
 	pm_arena_destroy(arena);
 	return out;
 fail:
 	snprintf(out, sizeof(out), "ERROR %s: %s", pm_code_name(rc), err.message);
 	pm_merge_reader_close(reader);
 	pm_merge_engine_destroy(engine);
+	for (int i = 0; i < nruns; i++)
+		pm_deletion_vector_destroy(dvs[i]);
 	pm_arena_destroy(arena);
 	return out;
 }

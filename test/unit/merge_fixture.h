@@ -33,4 +33,18 @@ extern const char *merge_fixture_run(const char *fields_json, const char *option
  */
 extern void merge_fixture_lookup_levels(const int *levels);
 
+/*
+ * Settings for the next merge_fixture_run only:
+ *	 reference		merge naively instead of through pm_merge_reader: every
+ *					record sorted by key, merge order and run, each key's
+ *					records fed to the engine (the oracle of the random tests)
+ *	 key_type		type of the key "k" (default "INT NOT NULL")
+ *	 batch_rows		rows per input batch (0: as row_per_batch says)
+ *	 output_rows	rows per output batch of the reader (default 2)
+ *	 kv_output		also render each row's _SEQUENCE_NUMBER and _VALUE_KIND
+ * A row written "x<row>" is in its run's deletion vector.
+ */
+extern void merge_fixture_next(bool reference, const char *key_type, int batch_rows,
+							   int output_rows, bool kv_output);
+
 #endif

@@ -1079,13 +1079,31 @@ encode_rle(const void *v, int elem_size, int64_t n, int bw, pm_byte_buffer *out)
 /* dictionary															*/
 /* ---------------------------------------------------------------- */
 
+/*
+ * The dictionary's slot hash of a PLAIN value: 8 bytes at a time, each word
+ * multiplied in and its high half folded down (slots take the low bits).
+ * Only where entries sit in the hash table depends on it, not the
+ * dictionary's order (first occurrence) nor any byte written.
+ */
 static inline uint64_t
 hash_bytes(const uint8_t *p, size_t n)
 {
-	uint64_t	h = 0xcbf29ce484222325ULL;
+	uint64_t	h = 0x9e3779b97f4a7c15ULL ^ n;
+	uint64_t	x;
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ULL;
+	for (; n >= 8; p += 8, n -= 8)
+	{
+		memcpy(&x, p, 8);
+		h = (h ^ x) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	if (n > 0)
+	{
+		x = 0;
+		memcpy(&x, p, n);
+		h = (h ^ x) * 0xc4ceb9fe1a85ec53ULL;
+		h ^= h >> 32;
+	}
 	return h ^ (h >> 29);
 }
 
@@ -2079,9 +2097,27 @@ static pm_code
 append_column(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start, int64_t n,
 			  pm_error *err)
 {
+	bool		flat = c->nsteps == 1; /* a top-level primitive: shred() in short */
+
 	for (int64_t r = start; r < start + n; r++)
 	{
-		PM_TRY(shred(w, c, 0, v, r, 0, 0, 0, err));
+		if (!flat)
+			PM_TRY(shred(w, c, 0, v, r, 0, 0, 0, err));
+		else if (pm_vector_is_null(v, r))
+		{
+			if (!c->steps[0].nullable)
+				return null_violation(w, c, false, err);
+			pm_byte_buffer_put_u8(&c->defs, 0);	/* max_def is 1 */
+			c->page_values++;
+			c->page.nulls++;
+		}
+		else
+		{
+			if (c->max_def > 0)
+				pm_byte_buffer_put_u8(&c->defs, 1);
+			c->page_values++;
+			put_value(w, c, v, r);
+		}
 		if (c->bad_value)
 			break;
 		c->page_rows++;

@@ -91,6 +91,8 @@ enum FunnelIndex
 	FUNNEL_LOOKUP_RANGE,
 	FUNNEL_LOOKUP_BLOOM,
 	FUNNEL_LOOKUP_READ,
+	FUNNEL_DV_FILES,			/* selected files with a deletion vector */
+	FUNNEL_DV_ROWS,				/* ... the rows their DVs delete */
 	FUNNEL_COUNT
 };
 
@@ -409,6 +411,8 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	fpinfo->funnel[FUNNEL_FILES_SELECTED] = st->files_selected;
 	fpinfo->funnel[FUNNEL_ROWS_SELECTED] = st->rows_selected;
 	fpinfo->funnel[FUNNEL_SPLITS] = st->splits;
+	fpinfo->funnel[FUNNEL_DV_FILES] = st->files_with_dv;
+	fpinfo->funnel[FUNNEL_DV_ROWS] = st->rows_deleted;
 	fpinfo->funnel[FUNNEL_PUSHED_QUALS] = npushed;
 	fpinfo->funnel[FUNNEL_RUNTIME_QUALS] = nruntime;
 	fpinfo->bytes_selected = st->bytes_selected;
@@ -891,6 +895,13 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 									v[FUNNEL_PRUNED_BUCKET], v[FUNNEL_PRUNED_STATS],
 									v[FUNNEL_PRUNED_INDEX], v[FUNNEL_FILES_SELECTED]), es);
 	ExplainPropertyInteger("Splits", NULL, v[FUNNEL_SPLITS], es);
+	if (v[FUNNEL_DV_FILES] > 0 && v[FUNNEL_DV_ROWS] >= 0)
+		ExplainPropertyText("Deletion Vectors",
+							psprintf(INT64_FORMAT " files, " INT64_FORMAT " rows deleted",
+									 v[FUNNEL_DV_FILES], v[FUNNEL_DV_ROWS]), es);
+	else if (v[FUNNEL_DV_FILES] > 0)
+		ExplainPropertyText("Deletion Vectors", psprintf(INT64_FORMAT " files", v[FUNNEL_DV_FILES]),
+							es);
 	if (v[FUNNEL_LOOKUP] == 1)
 		ExplainPropertyText("Point Lookup",
 							lookup_text(v[FUNNEL_LOOKUP_KEYS], v[FUNNEL_LOOKUP_BUCKET],

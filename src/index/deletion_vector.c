@@ -330,6 +330,42 @@ pm_deletion_vector_cardinality(const pm_deletion_vector *dv)
 	return dv == NULL ? 0 : dv->cardinality;
 }
 
+typedef struct iterate_ctx
+{
+	uint64_t	high;
+	bool		(*fn) (int64_t pos, void *ctx);
+	void	   *ctx;
+} iterate_ctx;
+
+static bool
+iterate_one(uint32_t value, void *param)
+{
+	iterate_ctx *ic = param;
+
+	return ic->fn((int64_t) (ic->high | value), ic->ctx);
+}
+
+void
+pm_deletion_vector_iterate(const pm_deletion_vector *dv, bool (*fn) (int64_t pos, void *ctx),
+						   void *ctx)
+{
+	iterate_ctx ic = {0, fn, ctx};
+
+	if (dv == NULL)
+		return;
+	if (!dv->is64)
+	{
+		roaring_iterate(dv->bitmap, iterate_one, &ic);
+		return;
+	}
+	for (int i = 0; i < dv->nparts; i++)
+	{
+		ic.high = (uint64_t) dv->keys[i] << 32;
+		if (dv->parts[i] != NULL && !roaring_iterate(dv->parts[i], iterate_one, &ic))
+			return;
+	}
+}
+
 bool
 pm_deletion_vector_is_64bit(const pm_deletion_vector *dv)
 {

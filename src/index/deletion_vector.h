@@ -73,6 +73,13 @@ extern bool pm_deletion_vector_contains(const pm_deletion_vector *dv, int64_t po
 /* Number of deleted positions. */
 extern uint64_t pm_deletion_vector_cardinality(const pm_deletion_vector *dv);
 
+/*
+ * Call fn(pos, ctx) for every deleted position, ascending, until it
+ * returns false (writers restoring a bucket's DVs).
+ */
+extern void pm_deletion_vector_iterate(const pm_deletion_vector *dv,
+									   bool (*fn) (int64_t pos, void *ctx), void *ctx);
+
 /* True for the 64-bit variant. */
 extern bool pm_deletion_vector_is_64bit(const pm_deletion_vector *dv);
 

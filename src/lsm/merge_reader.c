@@ -74,6 +74,8 @@ struct pm_merge_reader
 	bool		lookup;			/* see pm_merge_reader_set_lookup */
 	const pm_type *seq_type;	/* see pm_merge_reader_set_kv_output */
 	bool		keep_retracts;	/* see pm_merge_reader_set_keep_retracts */
+	pm_merge_lookup_fn lookup_fn;	/* see pm_merge_reader_set_lookup_fn */
+	void	   *lookup_ctx;
 	const pm_type *kind_type;
 	int		   *group;			/* runs of the current key */
 	pm_kv_record *recs;
@@ -545,7 +547,67 @@ record_of(pm_merge_reader *m, int run, pm_kv_record *rec)
 	rec->level = r->src.level;
 }
 
-/* Merge the key at the top of the heap (held by two runs or more). */
+/*
+ * A key's n records (merge order in m->recs) as a lookup compaction
+ * merges them (see pm_merge_reader_set_lookup_fn); appends to the output.
+ */
+static pm_code
+merge_looked_up(pm_merge_reader *m, int n, pm_error *err)
+{
+	bool		first_row = pm_merge_engine_get_kind(m->engine) == PM_MERGE_FIRST_ROW;
+	bool		high = false;
+	bool		has_row;
+	int			kind;
+	const pm_merge_cell *cells;
+	int			pick = -1;
+
+	for (int i = 0; i < n; i++)
+		high |= m->recs[i].level > 0;
+	if (!high)
+	{
+		bool		found = false;
+		pm_kv_record rec;
+
+		memset(&rec, 0, sizeof(rec));
+		PM_TRY(m->lookup_fn(m->lookup_ctx, m->recs[0].batch, m->recs[0].row, &found, &rec, err));
+		if (found && first_row)
+			return PM_OK;		/* FirstRowMergeFunctionWrapper: already in the table */
+		if (found)
+		{
+			/* KeyValueBuffer.insertInto: in sequence order */
+			int			k = n++;
+
+			m->recs[k] = rec;
+			for (; k > 0 &&
+				 pm_merge_engine_compare_records(m->engine, &m->recs[k - 1], &m->recs[k]) > 0; k--)
+			{
+				pm_kv_record t = m->recs[k];
+
+				m->recs[k] = m->recs[k - 1];
+				m->recs[k - 1] = t;
+			}
+		}
+	}
+	/* LookupMergeFunction: level-0 records and the one of the lowest level >= 1 */
+	if (!first_row)
+		for (int i = 0; i < n; i++)
+			if (m->recs[i].level > 0 && (pick < 0 || m->recs[i].level < m->recs[pick].level))
+				pick = i;
+	pm_merge_engine_reset(m->engine);
+	for (int i = 0; i < n; i++)
+		if (first_row || m->recs[i].level <= 0 || i == pick)
+			PM_TRY(pm_merge_engine_add(m->engine, &m->recs[i], err));
+	PM_TRY(pm_merge_engine_result(m->engine, &has_row, &kind, &cells, err));
+	if (has_row && pm_rowkind_is_add(kind))
+	{
+		int64_t		seq = first_row ? m->recs[0].seq : m->recs[n - 1].seq;
+
+		PM_TRY(emit_cells(m, cells, seq, kind, err));
+	}
+	return PM_OK;
+}
+
+/* Merge the key at the top of the heap (held by two runs or more; every key with a lookup hook). */
 static pm_code
 merge_group(pm_merge_reader *m, pm_error *err)
 {
@@ -567,7 +629,9 @@ merge_group(pm_merge_reader *m, pm_error *err)
 			m->recs[k - 1] = t;
 		}
 	}
-	if (n == 1)
+	if (m->lookup_fn != NULL)
+		PM_TRY(merge_looked_up(m, n, err));
+	else if (n == 1)
 	{
 		if (pm_rowkind_is_add(m->recs[0].kind) || m->keep_retracts)
 			emit_row(m, m->group[0], m->recs[0].row, m->recs[0].seq, m->recs[0].kind);
@@ -651,7 +715,7 @@ pm_merge_reader_open(const pm_env *env, pm_merge_engine *engine, int nkeys,
 			memset(m->runs, 0, sizeof(run_state) * nr);
 		m->heap = pm_alloc(env, sizeof(int) * nr);
 		m->group = pm_alloc(env, sizeof(int) * nr);
-		m->recs = pm_alloc(env, sizeof(pm_kv_record) * nr);
+		m->recs = pm_alloc(env, sizeof(pm_kv_record) * (nr + 1));
 		m->pending_run = pm_alloc(env, sizeof(int32_t) * (size_t) bs);
 		m->pending_row = pm_alloc(env, sizeof(int32_t) * (size_t) bs);
 		m->src = pm_alloc(env, sizeof(pm_vector *) * nr);
@@ -686,6 +750,13 @@ void
 pm_merge_reader_set_lookup(pm_merge_reader *m, bool lookup)
 {
 	m->lookup = lookup;
+}
+
+void
+pm_merge_reader_set_lookup_fn(pm_merge_reader *m, pm_merge_lookup_fn fn, void *ctx)
+{
+	m->lookup_fn = fn;
+	m->lookup_ctx = ctx;
 }
 
 void
@@ -728,7 +799,7 @@ pm_merge_reader_next(pm_merge_reader *m, pm_batch **batch, pm_error *err)
 			if (m->nheap > 2 && run_less(m, m->heap[2], bound))
 				bound = m->heap[2];
 		}
-		if (bound >= 0 && key_cmp(m, top, bound) == 0)
+		if ((bound >= 0 && key_cmp(m, top, bound) == 0) || m->lookup_fn != NULL)
 			PM_TRY(merge_group(m, err));
 		else
 			PM_TRY(take_stretch(m, top, bound, err));

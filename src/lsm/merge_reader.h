@@ -61,6 +61,25 @@ typedef struct pm_merge_reader pm_merge_reader;
 extern void pm_merge_reader_set_lookup(pm_merge_reader *m, bool lookup);
 
 /*
+ * Lookup compaction (Java's LookupChangelogMergeFunctionWrapper and
+ * FirstRowMergeFunctionWrapper, what LookupMergeTreeCompactRewriter merges
+ * level-0 records with): every key, also a key with a single record, goes
+ * through the merge engine, and a key none of whose records comes from a
+ * level >= 1 is first looked up in the levels above the compaction by fn
+ * (keys arrive in ascending order). fn sets *found when an older live
+ * record of the key exists there; then, for first-row tables the key is
+ * dropped (its first row is already in the table), for the other engines
+ * *rec (the record found, valid until the next fn call, level >= 1) is
+ * merged with the key's records in merge order, as the record of the
+ * lowest level (lookup mode must be on). fn gets the key as row key_row
+ * of cols[0 .. nkeys-1] of key_batch.
+ */
+typedef pm_code (*pm_merge_lookup_fn) (void *ctx, const pm_batch *key_batch, int64_t key_row,
+									   bool *found, pm_kv_record *rec, pm_error *err);
+
+extern void pm_merge_reader_set_lookup_fn(pm_merge_reader *m, pm_merge_lookup_fn fn, void *ctx);
+
+/*
  * Compaction: each output row also carries its _SEQUENCE_NUMBER (column
  * noutput, seq_type BIGINT) and _VALUE_KIND (column noutput + 1, kind_type
  * TINYINT) as Java's merge functions set them: the record's own for a key

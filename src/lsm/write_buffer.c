@@ -445,8 +445,11 @@ flush_sorted(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *out, o
 				PM_TRY(pm_merge_engine_add(buf->engine, &rec, err));
 			}
 			PM_TRY(pm_merge_engine_result(buf->engine, &has_row, &kind, &cells, err));
+			/* FirstRowMergeFunction returns the first record, with its sequence number */
 			if (has_row)
-				PM_TRY(out_append(o, l, keys, NULL, last, buf->seqs[last], kind, cells, err));
+				PM_TRY(out_append(o, l, keys, NULL, last,
+								  pm_merge_engine_get_kind(buf->engine) == PM_MERGE_FIRST_ROW ?
+								  buf->seqs[idx[i]] : buf->seqs[last], kind, cells, err));
 		}
 		i = j;
 		if (o->b.nrows >= OUT_BATCH)
@@ -628,6 +631,8 @@ merge_group(pm_write_buffer *buf, out_batch *g, out_batch *o, pm_error *err)
 		PM_TRY(pm_merge_engine_add(buf->run_engine, &rec, err));
 	}
 	PM_TRY(pm_merge_engine_result(buf->run_engine, &has_row, &kind, &cells, err));
+	if (pm_merge_engine_get_kind(buf->run_engine) == PM_MERGE_FIRST_ROW)
+		seq = PM_VEC_VALUES(&g->b.cols[nk], int64_t)[0];	/* the first record's */
 	return has_row ? out_append(o, l, g->b.cols, NULL, last, seq, kind, cells, err) : PM_OK;
 }
 

@@ -515,6 +515,13 @@ attach_deletion_vectors(pm_scan *scan, pm_error *err)
 					dv->offset = e->ranges[r].offset;
 					dv->length = e->ranges[r].length;
 					dv->cardinality = e->ranges[r].cardinality;
+					if (file->deletion_file == NULL)
+						scan->stats.files_with_dv++;
+					/* -1 once a cardinality is unknown (index manifests before 1.0) */
+					if (dv->cardinality < 0)
+						scan->stats.rows_deleted = -1;
+					else if (scan->stats.rows_deleted >= 0)
+						scan->stats.rows_deleted += dv->cardinality;
 					file->deletion_file = dv;
 				}
 			}
@@ -1019,7 +1026,7 @@ batch_visible(const pm_scan *scan, const pm_manifest_entry *e)
 
 	if (e->bucket == -2)
 		return false;
-	if (!scan->needs_merge || e->file.level != 0)
+	if (!scan->needs_merge || e->file.level != 0 || scan->every_level)
 		return true;
 	engine = pm_schema_option(s, "merge-engine");
 	return !((option_true(s, "deletion-vectors.enabled") &&
@@ -1252,9 +1259,26 @@ pm_table_scan_plan(pm_table *table, const pm_predicate *filter, pm_scan **out, p
 	return pm_table_scan_plan_with(table, filter, NULL, out, err);
 }
 
+static pm_code scan_plan(pm_table *table, const pm_predicate *filter,
+						  const pm_scan_options *options, bool every_level, pm_scan **out,
+						  pm_error *err);
+
 pm_code
 pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,
 						const pm_scan_options *options, pm_scan **out, pm_error *err)
+{
+	return scan_plan(table, filter, options, false, out, err);
+}
+
+pm_code
+pm_table_scan_plan_every_level(pm_table *table, pm_scan **out, pm_error *err)
+{
+	return scan_plan(table, NULL, NULL, true, out, err);
+}
+
+static pm_code
+scan_plan(pm_table *table, const pm_predicate *filter, const pm_scan_options *options,
+		  bool every_level, pm_scan **out, pm_error *err)
 {
 	static const pm_scan_options all_on = {true, true, true, true, true};
 
@@ -1274,6 +1298,7 @@ pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,
 	scan->table = table;
 	scan->arena = arena;
 	scan->options = options != NULL ? *options : all_on;
+	scan->every_level = every_level;
 	rc = PM_OK;
 	if (filter != NULL && (scan->options.prune_row_groups || scan->options.prune_pages) &&
 		(scan->filter = predicate_copy(arena, filter, table->schema->row_type, 0)) == NULL)

@@ -97,6 +97,8 @@ typedef struct pm_scan_stats
 	int64_t		splits;
 	int64_t		partitions_selected;
 	int64_t		files_pruned_bucket;	/* by bucket (equality on the bucket key) */
+	int64_t		files_with_dv;	/* selected files with a deletion vector */
+	int64_t		rows_deleted;	/* ... the positions their DVs delete, -1 if unknown */
 	/* counted while the files are read (see pm_read_filter in split.h) */
 	int64_t		row_groups_total;	/* Parquet row groups with rows considered */
 	int64_t		row_groups_pruned;	/* ... skipped by their statistics */
@@ -136,6 +138,13 @@ extern pm_code pm_table_scan_plan_with(pm_table *table, const pm_predicate *filt
 									   const pm_scan_options *options,
 									   pm_scan **out, pm_error *err);
 extern const pm_scan_stats *pm_scan_get_stats(const pm_scan *scan);
+
+/*
+ * Every live file, with its deletion vector, also the level-0 files a
+ * batch read of a deletion-vector or first-row table skips: what a writer
+ * restores a bucket from (Java's writer restores all levels).
+ */
+extern pm_code pm_table_scan_plan_every_level(pm_table *table, pm_scan **out, pm_error *err);
 
 /*
  * A caller's own test of the parts of files (Parquet row groups, ORC

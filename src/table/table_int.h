@@ -45,6 +45,7 @@ struct pm_scan
 	bool		needs_merge;	/* primary-key table: src/lsm/ must merge */
 	bool		has_deletion_vectors;	/* some selected file has a DV */
 	pm_scan_options options;	/* pruning stages in use */
+	bool		every_level;	/* also the level-0 files batch reads skip */
 	const pm_predicate *filter; /* copy of the planning filter (in arena) */
 	const pm_predicate *key_filter; /* point lookups: the keys (point_lookup.h) */
 	const pm_value *max_key;	/* ... and the largest of them in key order */

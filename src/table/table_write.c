@@ -49,6 +49,7 @@
 #include "format/format_writer.h"
 #include "lsm/compact.h"
 #include "lsm/kv_file_writer.h"
+#include "lsm/lookup_compact.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_tree_writer.h"
 #include "row/binary_row.h"
@@ -238,12 +239,6 @@ pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 		/* Java's IOManager temp directory: java.io.tmpdir */
 		w->spill_dir = getenv("TMPDIR") != NULL && getenv("TMPDIR")[0] != '\0'
 			? pm_arena_strdup(arena, getenv("TMPDIR")) : "/tmp";
-		if (pm_merge_engine_get_kind(w->engine) == PM_MERGE_FIRST_ROW)
-		{
-			rc = pm_fail(err, PM_ERR_UNSUPPORTED,
-						 "table option merge-engine = \"first-row\": first-row tables are not written yet");
-			goto fail;
-		}
 		if (w->opt.bucket == -1 &&
 			(rc = pm_dynamic_buckets_open(env, io, table_path, &w->opt, &w->dynamic, err)) != PM_OK)
 			goto fail;
@@ -280,7 +275,8 @@ load_restored(pm_table_writer *w, pm_error *err)
 
 	w->restored_loaded = true;
 	PM_TRY(pm_table_open(w->env, w->io, w->table_path, NULL, &table, err));
-	if ((rc = pm_table_scan_plan(table, NULL, &scan, err)) != PM_OK)
+	/* every level: batch reads of DV / first-row tables skip level 0 */
+	if ((rc = pm_table_scan_plan_every_level(table, &scan, err)) != PM_OK)
 	{
 		pm_table_close(table);
 		return rc;
@@ -1087,6 +1083,47 @@ compact_written_buckets(pm_table_writer *w, pm_compactor **compactor,
 	return PM_OK;
 }
 
+/*
+ * Deletion-vector and first-row tables: Java's writer compacts level 0 at
+ * prepareCommit and commits it as a second (COMPACT) snapshot; without
+ * it our rows would stay invisible to batch reads. The APPEND snapshot is
+ * committed by then: a failure here leaves its rows there, unseen until a
+ * compaction (the error says so).
+ */
+static pm_code
+lookup_compact(pm_table_writer *w, int64_t commit_identifier, const pm_commit_change *changes,
+			   int nchanges, int64_t *snapshot_id, pm_error *err)
+{
+	pm_lookup_compact_target *targets = pm_arena_zalloc(w->scratch, sizeof(*targets) *
+														(size_t) (nchanges + 1));
+	pm_lookup_compact_result res;
+	pm_code		rc;
+
+	if (targets == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < nchanges; i++)
+	{
+		targets[i].partition = changes[i].partition;
+		targets[i].partition_len = changes[i].partition_len;
+		targets[i].bucket = changes[i].bucket;
+	}
+	rc = pm_lookup_compact_commit(w->env, w->io, w->table_path, w->commit_user, commit_identifier,
+								  targets, nchanges, &res, err);
+	pm_arena_reset(w->scratch);
+	if (rc != PM_OK)
+	{
+		char		why[sizeof(err->message)];
+
+		memcpy(why, err->message, sizeof(why));
+		return pm_fail(err, rc,
+					   "snapshot %lld was committed, but compacting it failed, so batch reads do not see its rows yet: %s",
+					   (long long) *snapshot_id, why);
+	}
+	if (res.snapshot_id > 0)
+		*snapshot_id = res.snapshot_id;
+	return PM_OK;
+}
+
 pm_code
 pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *snapshot_id,
 					   pm_error *err)
@@ -1209,11 +1246,24 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 	else if (rc != PM_OK)
 		pm_compactor_remove_written(compactor);
 	pm_compactor_close(compactor);
-	pm_arena_destroy(arena);
 	if (rc != PM_OK)
 		discard_pending(w);
 	else
-		rc = forget_committed(w, err);
+	{
+		/* changes live in the commit arena: compact before forgetting them */
+		if (pm_lookup_compact_needed(&w->opt))
+			rc = lookup_compact(w, commit_identifier, changes, nchanges, snapshot_id, err);
+		/* committed: an APPEND snapshot stays, whatever the compaction did */
+		if (rc == PM_OK)
+			rc = forget_committed(w, err);
+		else
+		{
+			pm_error	ignored;
+
+			(void) forget_committed(w, &ignored);
+		}
+	}
+	pm_arena_destroy(arena);
 	return rc;
 }
 

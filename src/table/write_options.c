@@ -32,7 +32,7 @@ static const refused_option refused[] = {
 	{"data-file.path-directory", NULL, "data files in a separate directory are not written"},
 	{"data-file.external-paths", NULL, "external data paths are not written"},
 	{"data-file.external-paths.strategy", "none", "external data paths are not written"},
-	{"deletion-vectors.enabled", "false", "tables with deletion vectors are not written yet"},
+	{"index-file-in-data-file-dir", "false", "index files in the bucket directories are not written"},
 	{"row-tracking.enabled", "false", "row tracking is not written"},
 	{"data-evolution.enabled", "false", "data evolution is not written"},
 	{"changelog-producer", "none", "changelog files are not written"},
@@ -48,15 +48,14 @@ static const refused_option refused[] = {
 };
 
 /*
- * Primary-key tables: what this writer refuses, by name. Postpone buckets
- * (-2) are refused where the bucket is parsed; first-row tables are read
- * by Java's batch read without level 0 (as deletion-vector tables), so
- * rows we write there would stay invisible until a compaction this writer
- * does not do.
+ * Primary-key tables: what this writer refuses, by name. Dynamic (-1)
+ * and postpone (-2) buckets are checked where the bucket is parsed;
+ * first-row and deletion-vector tables are compacted by the writer
+ * (lsm/lookup_compact.h).
  */
 static const refused_option refused_pk[] = {
-	{"merge-engine", "deduplicate|partial-update|aggregation",
-	"first-row tables are not written yet (Java's batch read skips level 0 there)"},
+	{"merge-engine", "deduplicate|partial-update|aggregation|first-row",
+	"unknown merge engine"},
 	{"sequence.field.sort-order", "ascending",
 	"a descending sequence.field is not written (Java's write buffer sorts it ascending)"},
 	{"rowkind.field", NULL, "row kinds taken from a column are not written"},
@@ -342,6 +341,60 @@ parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_e
 		option_true(s, "partial-update.ignore-delete", false);
 	o->ignore_update_before = option_true(s, "ignore-update-before", false);
 	o->write_buffer_spillable = option_true(s, "write-buffer-spillable", true);
+	v = pm_schema_option(s, "merge-engine");
+	o->first_row = v != NULL && strcasecmp(v, "first-row") == 0;
+	v = pm_schema_option(s, "sequence.field");
+	o->sequence_field = v != NULL && v[0] != '\0';
+	return PM_OK;
+}
+
+/*
+ * What the lookup compaction at commit needs (MergeTreeCompactManagerFactory,
+ * UniversalCompaction, CoreOptions.numLevels).
+ */
+static pm_code
+parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
+{
+	const char *v;
+	int64_t		n;
+
+	o->deletion_vectors = option_true(s, "deletion-vectors.enabled", false);
+	o->dv_bitmap64 = option_true(s, "deletion-vectors.bitmap64", false);
+	o->write_only = option_true(s, "write-only", false);
+	if (o->primary_key && o->first_row && o->deletion_vectors)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table options merge-engine = \"first-row\" and deletion-vectors.enabled = \"true\": Java's writer refuses them together (first row merge engine does not need deletion vectors because there is no deletion of old data in this merge engine)");
+	if (o->primary_key && o->bucket < 1 && (o->first_row || o->deletion_vectors))
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option %s with bucket = %d: first-row and deletion-vector tables are written with a fixed bucket only (the lookup compaction at commit needs one)",
+					   o->first_row ? "merge-engine = \"first-row\"" : "deletion-vectors.enabled = \"true\"",
+					   (int) o->bucket);
+	o->compaction_trigger = 5;
+	if ((v = pm_schema_option(s, "num-sorted-run.compaction-trigger")) != NULL)
+	{
+		PM_TRY(parse_int("num-sorted-run.compaction-trigger", v, 1, INT32_MAX - 1, &n, err));
+		o->compaction_trigger = (int) n;
+	}
+	o->num_levels = o->compaction_trigger + 1;
+	if ((v = pm_schema_option(s, "num-levels")) != NULL)
+	{
+		PM_TRY(parse_int("num-levels", v, 2, 1000, &n, err));
+		o->num_levels = (int) n;
+	}
+	if (o->num_levels > 1000)
+		o->num_levels = 1000;
+	o->max_size_amp = 200;
+	if ((v = pm_schema_option(s, "compaction.max-size-amplification-percent")) != NULL)
+	{
+		PM_TRY(parse_int("compaction.max-size-amplification-percent", v, 0, INT32_MAX, &n, err));
+		o->max_size_amp = (int) n;
+	}
+	o->size_ratio = 1;
+	if ((v = pm_schema_option(s, "compaction.size-ratio")) != NULL)
+	{
+		PM_TRY(parse_int("compaction.size-ratio", v, 0, INT32_MAX, &n, err));
+		o->size_ratio = (int) n;
+	}
 	return PM_OK;
 }
 
@@ -476,6 +529,7 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option global-index.external-path: hash index files in an external path are not written");
 	PM_TRY(parse_keys(s, arena, o, err));
+	PM_TRY(parse_lookup_compaction(s, o, err));
 	PM_TRY(pm_stats_modes_of_schema(s, arena, &o->stats_modes, err));
 	o->stats_dense = option_true(s, "metadata.stats-dense-store", true);
 	return PM_OK;

@@ -8,8 +8,10 @@
  * count hashed on bucket-key, and PRIMARY-KEY tables with a fixed bucket
  * count (bucket-key default: the trimmed primary key), dynamic buckets
  * (bucket -1, the primary key holding every partition key) or postpone
- * buckets (-2, written into fixed buckets as Flink's batch sink does) and the deduplicate,
- * partial-update or aggregation merge engine; Parquet or Avro data files. Everything that would
+ * buckets (-2, written into fixed buckets as Flink's batch sink does), and
+ * every merge engine (first-row and deletion-vector tables, fixed bucket
+ * only, are compacted by the writer, lsm/lookup_compact.h); Parquet or
+ * Avro data files. Everything that would
  * make Java expect something this writer does not produce is refused with
  * PM_ERR_UNSUPPORTED naming the option (or the table kind).
  *
@@ -65,6 +67,19 @@ typedef struct pm_write_options
 	bool		ignore_delete;	/* ignore-delete: -U/-D dropped (RowKindFilter) */
 	bool		ignore_update_before;	/* ignore-update-before: -U dropped */
 	bool		write_buffer_spillable; /* write-buffer-spillable (default true) */
+	/*
+	 * Lookup compaction at commit (lsm/lookup_compact.h): tables whose batch
+	 * reads skip level 0
+	 */
+	bool		deletion_vectors;	/* deletion-vectors.enabled */
+	bool		dv_bitmap64;	/* deletion-vectors.bitmap64 */
+	bool		first_row;		/* merge-engine = first-row */
+	bool		write_only;		/* write-only: the writer never compacts */
+	bool		sequence_field; /* sequence.field is set */
+	int			compaction_trigger; /* num-sorted-run.compaction-trigger (5) */
+	int			num_levels;		/* num-levels (default trigger + 1) */
+	int			max_size_amp;	/* compaction.max-size-amplification-percent (200) */
+	int			size_ratio;		/* compaction.size-ratio (1) */
 	/* file-index.* (table/file_index_options.h): NULL when no index is asked for */
 	const pm_file_index_plan *file_index;
 } pm_write_options;

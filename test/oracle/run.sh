@@ -119,6 +119,8 @@ echo "-- writers: Java reads the core's primary-key tables and compacts them"
 step bash "$here/write/write_pk_check.sh" "$tmp/write_pk"
 echo "-- writers: dynamic-bucket tables, our hash index against Java's assigner"
 step bash "$here/write/write_dynamic_check.sh" "$tmp/write_dyn"
+echo "-- writers: deletion-vector and first-row tables, compacted at commit as Java's writer does"
+step bash "$here/write/write_dv_check.sh" "$tmp/write_dv"
 step env METADATA_TABLES="${METADATA_TABLES:-^(append_with_bitmap|append_complex_data|pk_table_partial_update|pk_dv_index_in_data_no_external)\$}" \
     bash "$here/metadata/check.sh"
 # Maintenance (issue 8): Java reads tables (and their tags) after the core's

@@ -136,9 +136,9 @@ test_refusals(void **state)
 		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "avro.codec");
 	}
 	{
-		static const char *const kv[] = {"deletion-vectors.enabled", "true"};
+		static const char *const kv[] = {"index-file-in-data-file-dir", "true"};
 
-		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "deletion-vectors.enabled");
+		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "index-file-in-data-file-dir");
 	}
 	{
 		static const char *const kv[] = {"deletion-vectors.enabled", "FALSE"};

@@ -14,6 +14,12 @@
  *	  _VALUE_STATS_COLS, delete row count, level, file source, schema id,
  *	  the file-index container embedded or as a sidecar, byte for byte):
  *	  prints "METAS OK <n>" or the first difference and exits 1.
+ *	  pk_write --levels <table>: every live file of the latest snapshot (all
+ *	  levels, as a writer restores them) per partition and bucket, by level
+ *	  and sequence range: row count, file source and the deleted positions
+ *	  of its deletion vector (write_dv_check.sh compares Java's and ours).
+ *	  pk_write --read <table>: the rows of a batch read, one JSON array per
+ *	  row as oracle.sh read prints them (INT, BIGINT, STRING, BOOLEAN).
  *	  Driven by write_pk_check.sh; built
  *	  against the unit build of libpaimon.a.
  *-------------------------------------------------------------------------
@@ -25,7 +31,9 @@
 
 #include "common/arena.h"
 #include "common/env.h"
+#include "index/deletion_vector.h"
 #include "io/fileio.h"
+#include "lsm/table_read.h"
 #include "table/split.h"
 #include "table/table.h"
 #include "table/table_write.h"
@@ -245,6 +253,142 @@ compare_tables(pm_fileio *io, const char *java, const char *ours)
 	return 0;
 }
 
+static int
+cmp_levels(const void *a, const void *b)
+{
+	const pm_data_file_meta *x = *(const pm_data_file_meta *const *) a;
+	const pm_data_file_meta *y = *(const pm_data_file_meta *const *) b;
+
+	if (x->level != y->level)
+		return x->level < y->level ? -1 : 1;
+	return x->min_sequence_number < y->min_sequence_number ? -1 :
+		x->min_sequence_number > y->min_sequence_number;
+}
+
+static bool
+print_position(int64_t pos, void *ctx)
+{
+	int		   *n = ctx;
+
+	printf("%s%lld", (*n)++ ? "," : "", (long long) pos);
+	return true;
+}
+
+static int
+dump_levels(pm_fileio *io, const char *path)
+{
+	pm_table   *t;
+	pm_scan    *s;
+	pm_error	err;
+
+	if (pm_table_open(pm_env_default(), io, path, NULL, &t, &err) != PM_OK ||
+		pm_table_scan_plan_every_level(t, &s, &err) != PM_OK)
+		return die(path, err.message);
+	for (int i = 0; i < pm_scan_split_count(s); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(s, i);
+		const pm_data_file_meta **files = calloc((size_t) sp->nfiles + 1, sizeof(*files));
+
+		memcpy(files, sp->files, sizeof(*files) * (size_t) sp->nfiles);
+		qsort(files, (size_t) sp->nfiles, sizeof(*files), cmp_levels);
+		for (int f = 0; f < sp->nfiles; f++)
+		{
+			const pm_data_file_meta *m = files[f];
+
+			printf("partition ");
+			for (int k = 0; k < sp->partition_len; k++)
+				printf("%02x", sp->partition[k]);
+			printf(" bucket %d level %d rows %lld seq %lld-%lld source %d deleted [",
+				   sp->bucket, m->level, (long long) m->row_count,
+				   (long long) m->min_sequence_number, (long long) m->max_sequence_number,
+				   m->file_source);
+			if (m->deletion_file != NULL)
+			{
+				pm_deletion_vector *dv;
+				int			n = 0;
+
+				if (pm_deletion_vector_read(pm_env_default(), io, m->deletion_file->path,
+											m->deletion_file->offset, m->deletion_file->length,
+											&dv, &err) != PM_OK)
+					return die(m->deletion_file->path, err.message);
+				pm_deletion_vector_iterate(dv, print_position, &n);
+				pm_deletion_vector_destroy(dv);
+			}
+			printf("]\n");
+		}
+		free(files);
+	}
+	pm_scan_free(s);
+	pm_table_close(t);
+	return 0;
+}
+
+static int
+read_rows(pm_fileio *io, const char *path)
+{
+	pm_table   *t;
+	pm_scan    *s;
+	pm_table_read *rd;
+	pm_batch   *b;
+	pm_error	err;
+	const pm_type *row;
+	int		   *fields;
+
+	if (pm_table_open(pm_env_default(), io, path, NULL, &t, &err) != PM_OK ||
+		pm_table_scan_plan(t, NULL, &s, &err) != PM_OK)
+		return die(path, err.message);
+	row = pm_table_schema(t)->row_type;
+	fields = calloc((size_t) row->nfields + 1, sizeof(int));
+	for (int c = 0; c < row->nfields; c++)
+		fields[c] = c;
+	if (pm_table_read_open(s, fields, row->nfields, &rd, &err) != PM_OK)
+		return die(path, err.message);
+	for (;;)
+	{
+		if (pm_table_read_next(rd, &b, &err) != PM_OK)
+			return die(path, err.message);
+		if (b == NULL)
+			break;
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			json_t	   *a = json_array();
+			char	   *text;
+
+			for (int c = 0; c < row->nfields; c++)
+			{
+				const pm_vector *v = &b->cols[c];
+
+				if (pm_vector_is_null(v, i))
+					json_array_append_new(a, json_null());
+				else if (v->type->id == PM_TYPE_INT)
+					json_array_append_new(a, json_integer(PM_VEC_VALUES(v, int32_t)[i]));
+				else if (v->type->id == PM_TYPE_BIGINT)
+					json_array_append_new(a, json_integer(PM_VEC_VALUES(v, int64_t)[i]));
+				else if (v->type->id == PM_TYPE_BOOLEAN)
+					json_array_append_new(a, json_boolean(PM_VEC_VALUES(v, uint8_t)[i]));
+				else if (v->type->id == PM_TYPE_VARCHAR || v->type->id == PM_TYPE_CHAR)
+				{
+					int32_t		len;
+					const uint8_t *p = pm_vector_bytes(v, i, &len);
+
+					json_array_append_new(a, json_stringn((const char *) p, (size_t) len));
+				}
+				else
+					return die(path, "--read: a column type it does not print");
+			}
+			text = json_dumps(a, JSON_COMPACT);
+			printf("%s\n", text);
+			free(text);
+			json_decref(a);
+		}
+	}
+	pm_table_read_close(rd);
+	pm_scan_free(s);
+	pm_table_close(t);
+	free(fields);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -262,6 +406,10 @@ main(int argc, char **argv)
 
 	if (argc == 4 && strcmp(argv[1], "--compare") == 0)
 		return compare_tables(io, argv[2], argv[3]);
+	if (argc == 3 && strcmp(argv[1], "--levels") == 0)
+		return dump_levels(io, argv[2]);
+	if (argc == 3 && strcmp(argv[1], "--read") == 0)
+		return read_rows(io, argv[2]);
 	if (argc != 3)
 		return die("usage", "pk_write <table path> <ops.jsonl>");
 	if ((f = fopen(argv[2], "r")) == NULL)

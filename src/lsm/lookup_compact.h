@@ -1,0 +1,88 @@
+/*-------------------------------------------------------------------------
+ * lookup_compact.h
+ *	  The compaction Java's writer runs at commit on tables whose batch
+ *	  reads skip level 0 (deletion vectors, first-row): level 0 is pushed
+ *	  up to a level >= 1 and every key written is looked up in the older
+ *	  levels, so that the committed rows are visible to Java at once.
+ *
+ * After our APPEND snapshot, for each bucket the commit wrote, on the
+ * latest snapshot (every level, with the bucket's deletion vectors):
+ *	 - the sorted runs [level-0 files newest first, level 1, 2, ...] are
+ *	   picked as ForceUpLevel0Compaction does (UniversalCompaction's size
+ *	   amplification, size ratio and run count rules, else every level-0
+ *	   file with the runs the size ratio adds, output level one below the
+ *	   first run left out, never 0);
+ *	 - the unit is compacted as MergeTreeCompactTask does (IntervalPartition
+ *	   sections; files of at least target-file-size / 10 * 7 alone in their
+ *	   section are upgraded, the rest rewritten together) with
+ *	   LookupMergeTreeCompactRewriter: merges involving level 0 look each key
+ *	   up in the levels above the output level; a deletion-vector table
+ *	   marks the row found there deleted (and merges its value for engines
+ *	   other than deduplicate), a first-row table drops the new key; a
+ *	   level-0 file is upgraded without rewrite where Java does (max level,
+ *	   or deduplicate without sequence.field, and no delete rows);
+ *	 - rewritten input files lose their deletion vectors; if any DV changed,
+ *	   the bucket's DVs are written as one new index file replacing the old.
+ * Then one COMPACT snapshot (same commit user and identifier) deletes the
+ * inputs, adds the outputs and swaps the index files. If another commit
+ * removed an input first (PM_ERR_CONFLICT), the files written are removed
+ * and the compaction is planned again on the new latest snapshot.
+ *
+ * Not done as Java: early full compaction and off-peak hours options,
+ * lookup-compact = gentle (we always compact, so rows are never left
+ * invisible), asynchronous compactions during the write.
+ *
+ * Spec: apache/paimon release-1.4.2 mergetree/compact/
+ * MergeTreeCompactManager, ForceUpLevel0Compaction, UniversalCompaction,
+ * MergeTreeCompactTask, IntervalPartition, LookupMergeTreeCompactRewriter,
+ * ChangelogMergeTreeRewriter, LookupChangelogMergeFunctionWrapper,
+ * FirstRowMergeFunctionWrapper, LookupMergeFunction; mergetree/Levels,
+ * LookupLevels, LookupUtils; operation/AbstractFileStoreWrite.prepareCommit,
+ * FileStoreCommitImpl.commit (APPEND then COMPACT snapshot).
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_LSM_LOOKUP_COMPACT_H
+#define PM_LSM_LOOKUP_COMPACT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/env.h"
+#include "common/error.h"
+#include "io/fileio.h"
+#include "table/write_options.h"
+
+/* Whether a writer with these options compacts at commit (and this module applies). */
+extern bool pm_lookup_compact_needed(const pm_write_options *opt);
+
+/* A bucket the commit wrote. */
+typedef struct pm_lookup_compact_target
+{
+	const uint8_t *partition;	/* serialized BinaryRow */
+	int32_t		partition_len;
+	int32_t		bucket;
+} pm_lookup_compact_target;
+
+typedef struct pm_lookup_compact_result
+{
+	int64_t		snapshot_id;	/* the COMPACT snapshot, 0 if nothing changed */
+	int			buckets;		/* buckets compacted */
+	int			files_deleted;	/* DELETE entries (rewritten and upgraded files) */
+	int			files_added;	/* ADD entries */
+	int			files_upgraded; /* of them, level changes without rewrite */
+	int64_t		rows_written;	/* rows of the rewritten files */
+	int64_t		deletions;		/* new deleted positions in older files */
+	int			attempts;		/* plans made (> 1 after conflicts) */
+} pm_lookup_compact_result;
+
+/*
+ * Compact the targets on the latest snapshot of the table at table_path
+ * and commit the result as COMPACT with commit_user / commit_identifier
+ * (those of the APPEND snapshot just committed).
+ */
+extern pm_code pm_lookup_compact_commit(const pm_env *env, pm_fileio *io, const char *table_path,
+										const char *commit_user, int64_t commit_identifier,
+										const pm_lookup_compact_target *targets, int ntargets,
+										pm_lookup_compact_result *result, pm_error *err);
+
+#endif							/* PM_LSM_LOOKUP_COMPACT_H */

@@ -1,0 +1,448 @@
+/*-------------------------------------------------------------------------
+ * test_lookup_compact.c
+ *	  Writing deletion-vector and first-row tables (lsm/lookup_compact.c
+ *	  through the table writer) on the memory FileIO: every commit is an
+ *	  APPEND and a COMPACT snapshot after which no level-0 file is left, the
+ *	  batch read (which skips level 0) sees the rows of the commit at once,
+ *	  the deletion vectors mark exactly the older rows overwritten, the
+ *	  first row of a key wins across and within commits, partial-update
+ *	  merges the older row's values, and refusals.
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/env.h"
+#include "index/deletion_vector.h"
+#include "io/fileio.h"
+#include "io/memory_fileio.h"
+#include "lsm/table_read.h"
+#include "table/snapshot.h"
+#include "table/split.h"
+#include "table/table.h"
+#include "table/table_write.h"
+
+#define MAXID 1024
+#define NUL INT64_MIN
+
+/* id INT NOT NULL (primary key), v BIGINT, w BIGINT */
+static pm_schema *
+make_schema(pm_arena *arena, int nopt, const char **keys, const char **vals)
+{
+	pm_schema  *s = pm_arena_zalloc(arena, sizeof(*s));
+	pm_field   *f = pm_arena_zalloc(arena, sizeof(pm_field) * 3);
+	static const char *pk[] = {"id"};
+
+	f[0] = (pm_field) {0, "id", pm_type_new(arena, PM_TYPE_INT, false), NULL};
+	f[1] = (pm_field) {0, "v", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
+	f[2] = (pm_field) {0, "w", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
+	s->row_type = pm_type_new_row(arena, f, 3, false);
+	s->nprimary_keys = 1;
+	s->primary_keys = pk;
+	s->noptions = nopt;
+	s->option_keys = keys;
+	s->option_values = vals;
+	return s;
+}
+
+typedef struct trow
+{
+	int			id;
+	int64_t		v;				/* NUL = NULL */
+	int64_t		w;
+} trow;
+
+static pm_batch *
+make_batch(pm_arena *arena, const pm_type *row, const trow *rows, int n)
+{
+	pm_batch   *b = pm_arena_zalloc(arena, sizeof(*b));
+
+	b->nrows = n;
+	b->ncols = 3;
+	b->cols = pm_arena_zalloc(arena, sizeof(pm_vector) * 3);
+	for (int c = 0; c < 3; c++)
+	{
+		assert_true(pm_vector_init(&b->cols[c], row->fields[c].type, n, true, arena));
+		b->cols[c].length = n;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		PM_VEC_VALUES(&b->cols[0], int32_t)[i] = rows[i].id;
+		if (rows[i].v == NUL)
+			b->cols[1].nulls[i] = 1;
+		else
+			PM_VEC_VALUES(&b->cols[1], int64_t)[i] = rows[i].v;
+		if (rows[i].w == NUL)
+			b->cols[2].nulls[i] = 1;
+		else
+			PM_VEC_VALUES(&b->cols[2], int64_t)[i] = rows[i].w;
+	}
+	return b;
+}
+
+typedef struct result
+{
+	bool		present[MAXID];
+	int64_t		v[MAXID];
+	int64_t		w[MAXID];
+	int			nrows;
+} result;
+
+static void
+read_all(pm_fileio *io, const char *path, result *r)
+{
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_table_read *rd;
+	pm_batch   *b;
+	pm_error	err;
+	int			fields[3] = {0, 1, 2};
+
+	memset(r, 0, sizeof(*r));
+	if (pm_table_open(pm_env_default(), io, path, NULL, &table, &err) != PM_OK)
+		fail_msg("open %s: %s", path, err.message);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+	if (pm_table_read_open(scan, fields, 3, &rd, &err) != PM_OK)
+		fail_msg("read: %s", err.message);
+	for (;;)
+	{
+		if (pm_table_read_next(rd, &b, &err) != PM_OK)
+			fail_msg("next: %s", err.message);
+		if (b == NULL)
+			break;
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			int			id = PM_VEC_VALUES(&b->cols[0], int32_t)[i];
+
+			assert_true(id >= 0 && id < MAXID);
+			if (r->present[id])
+				fail_msg("id %d read twice", id);
+			r->present[id] = true;
+			r->v[id] = pm_vector_is_null(&b->cols[1], i) ? NUL : PM_VEC_VALUES(&b->cols[1], int64_t)[i];
+			r->w[id] = pm_vector_is_null(&b->cols[2], i) ? NUL : PM_VEC_VALUES(&b->cols[2], int64_t)[i];
+			r->nrows++;
+		}
+	}
+	pm_table_read_close(rd);
+	pm_scan_free(scan);
+	pm_table_close(table);
+}
+
+static void
+write_commit(pm_fileio *io, const char *dir, pm_arena *arena, const trow *rows,
+			 const uint8_t *kinds, int n, int64_t want_sid)
+{
+	pm_table_writer *w;
+	pm_error	err;
+	int64_t		sid;
+
+	if (pm_table_writer_open(pm_env_default(), io, dir, "dv-user", &w, &err) != PM_OK)
+		fail_msg("writer: %s", err.message);
+	if (pm_table_writer_write(w, make_batch(arena, pm_table_writer_schema(w)->row_type, rows, n),
+							  kinds, &err) != PM_OK)
+		fail_msg("write: %s", err.message);
+	if (pm_table_writer_commit(w, 1, &sid, &err) != PM_OK)
+		fail_msg("commit: %s", err.message);
+	assert_int_equal(sid, want_sid);
+	pm_table_writer_close(w);
+}
+
+/* Files of the latest snapshot (every level): counts per level and total DV cardinality. */
+typedef struct file_state
+{
+	int			per_level[8];
+	int			nfiles;
+	int64_t		dv_positions;
+	int			ndv_files;
+	int64_t		dv_rows_deleted_in_l5;
+} file_state;
+
+static void
+files_of(pm_fileio *io, const char *dir, file_state *fs)
+{
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_error	err;
+
+	memset(fs, 0, sizeof(*fs));
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan_every_level(table, &scan, &err), PM_OK);
+	for (int i = 0; i < pm_scan_split_count(scan); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(scan, i);
+
+		for (int f = 0; f < sp->nfiles; f++)
+		{
+			const pm_data_file_meta *m = sp->files[f];
+
+			assert_true(m->level >= 0 && m->level < 8);
+			fs->per_level[m->level]++;
+			fs->nfiles++;
+			if (m->deletion_file != NULL)
+			{
+				pm_deletion_vector *dv;
+
+				assert_int_equal(pm_deletion_vector_read(pm_env_default(), io, m->deletion_file->path,
+														 m->deletion_file->offset,
+														 m->deletion_file->length, &dv, &err),
+								 PM_OK);
+				assert_int_equal(pm_deletion_vector_check(dv, m->row_count,
+														  m->deletion_file->cardinality, &err),
+								 PM_OK);
+				fs->dv_positions += (int64_t) pm_deletion_vector_cardinality(dv);
+				fs->ndv_files++;
+				pm_deletion_vector_destroy(dv);
+			}
+		}
+	}
+	pm_scan_free(scan);
+	pm_table_close(table);
+}
+
+static const char *
+commit_kind(pm_fileio *io, const char *dir, int64_t id)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_snapshot *snap;
+	pm_error	err;
+	static char kind[32];
+
+	if (pm_snapshot_load(io, dir, id, arena, &snap, &err) != PM_OK)
+		fail_msg("snapshot %lld: %s", (long long) id, err.message);
+	snprintf(kind, sizeof(kind), "%s", snap->commit_kind);
+	pm_arena_destroy(arena);
+	return kind;
+}
+
+static void
+test_dv_dedup(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/dv";
+	static const char *keys[] = {"bucket", "deletion-vectors.enabled"};
+	static const char *vals[] = {"1", "true"};
+	pm_error	err;
+	trow		rows[MAXID];
+	uint8_t		kinds[MAXID];
+	result		r;
+	file_state	fs;
+	int			n = 0;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, make_schema(arena, 2, keys, vals),
+									 &err), PM_OK);
+	for (int i = 0; i < 100; i++)
+	{
+		rows[n] = (trow) {i, i, 1};
+		kinds[n++] = PM_ROW_INSERT;
+	}
+	write_commit(io, dir, arena, rows, kinds, n, 2);
+	assert_string_equal(commit_kind(io, dir, 1), "APPEND");
+	assert_string_equal(commit_kind(io, dir, 2), "COMPACT");
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 100);
+	assert_true(r.v[42] == 42);
+	/* the level-0 file went up to the max level (5) as it was */
+	files_of(io, dir, &fs);
+	assert_int_equal(fs.nfiles, 1);
+	assert_int_equal(fs.per_level[5], 1);
+	assert_int_equal(fs.ndv_files, 0);
+
+	/* update 0..49, delete 90..94, in one commit */
+	n = 0;
+	for (int i = 0; i < 50; i++)
+	{
+		rows[n] = (trow) {i, 1000 + i, 2};
+		kinds[n++] = PM_ROW_INSERT;
+	}
+	for (int i = 90; i < 95; i++)
+	{
+		rows[n] = (trow) {i, NUL, NUL};
+		kinds[n++] = PM_ROW_DELETE;
+	}
+	write_commit(io, dir, arena, rows, kinds, n, 4);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 95);
+	assert_true(r.v[0] == 1000 && r.w[0] == 2);
+	assert_true(r.v[49] == 1049);
+	assert_true(r.v[50] == 50 && r.w[50] == 1);
+	assert_false(r.present[92]);
+	files_of(io, dir, &fs);
+	assert_int_equal(fs.per_level[0], 0);
+	assert_int_equal(fs.per_level[5], 1);
+	assert_int_equal(fs.per_level[4], 1);	/* rewritten (it had delete rows), without them */
+	assert_int_equal(fs.ndv_files, 1);
+	assert_int_equal(fs.dv_positions, 55);
+
+	/* a key of level 4 and one of level 5 again, a new key */
+	n = 0;
+	rows[n] = (trow) {10, 7777, 3};
+	kinds[n++] = PM_ROW_INSERT;
+	rows[n] = (trow) {60, 6060, 3};
+	kinds[n++] = PM_ROW_INSERT;
+	rows[n] = (trow) {500, 5, 3};
+	kinds[n++] = PM_ROW_INSERT;
+	write_commit(io, dir, arena, rows, kinds, n, 6);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 96);
+	assert_true(r.v[10] == 7777 && r.v[60] == 6060 && r.v[500] == 5 && r.v[11] == 1011);
+	files_of(io, dir, &fs);
+	assert_int_equal(fs.per_level[0], 0);
+	/* 55 + the row of 60 in level 5 (10 is in level 4, merged with level 0 into level 3) */
+	assert_int_equal(fs.dv_positions, 56 + (fs.per_level[4] == 1 ? 1 : 0));
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+static void
+test_first_row(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/fr";
+	static const char *keys[] = {"bucket", "merge-engine"};
+	static const char *vals[] = {"2", "first-row"};
+	pm_error	err;
+	trow		rows[MAXID];
+	result		r;
+	file_state	fs;
+	pm_table_writer *w;
+	int			n = 0;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, make_schema(arena, 2, keys, vals),
+									 &err), PM_OK);
+	for (int i = 0; i < 100; i++)
+		rows[n++] = (trow) {i, i, 1};
+	rows[n++] = (trow) {7, 700, 1};	/* within the commit: the first wins */
+	write_commit(io, dir, arena, rows, NULL, n, 2);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 100);
+	assert_true(r.v[7] == 7);
+
+	n = 0;
+	for (int i = 50; i < 150; i++)
+		rows[n++] = (trow) {i, 1000 + i, 2};
+	write_commit(io, dir, arena, rows, NULL, n, 4);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 150);
+	assert_true(r.v[60] == 60 && r.w[60] == 1);
+	assert_true(r.v[120] == 1120 && r.w[120] == 2);
+	files_of(io, dir, &fs);
+	assert_int_equal(fs.per_level[0], 0);
+	assert_int_equal(fs.ndv_files, 0);
+
+	/*
+	 * Java's FirstRowMergeFunction keeps the first record with its own
+	 * sequence number: 0, 1, 2, then 0 again (seq 3, dropped) make a file
+	 * of sequence range 0-2 (seen 0-3 before the write buffer knew)
+	 */
+	{
+		static const char *k1[] = {"bucket", "merge-engine"};
+		static const char *v1[] = {"1", "first-row"};
+		pm_table   *table;
+		pm_scan    *scan;
+		const pm_split *sp;
+
+		assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/fr1",
+										 make_schema(arena, 2, k1, v1), &err), PM_OK);
+		rows[0] = (trow) {0, 0, 0};
+		rows[1] = (trow) {1, 1, 0};
+		rows[2] = (trow) {2, 2, 0};
+		rows[3] = (trow) {0, 9, 9};
+		write_commit(io, "/mem/wh/db.db/fr1", arena, rows, NULL, 4, 2);
+		assert_int_equal(pm_table_open(pm_env_default(), io, "/mem/wh/db.db/fr1", NULL, &table, &err),
+						 PM_OK);
+		assert_int_equal(pm_table_scan_plan_every_level(table, &scan, &err), PM_OK);
+		assert_int_equal(pm_scan_split_count(scan), 1);
+		sp = pm_scan_get_split(scan, 0);
+		assert_int_equal(sp->nfiles, 1);
+		assert_int_equal(sp->files[0]->min_sequence_number, 0);
+		assert_int_equal(sp->files[0]->max_sequence_number, 2);
+		assert_int_equal(sp->files[0]->row_count, 3);
+		pm_scan_free(scan);
+		pm_table_close(table);
+		read_all(io, "/mem/wh/db.db/fr1", &r);
+		assert_true(r.v[0] == 0);
+	}
+
+	/* first-row takes no deletes */
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, dir, "u", &w, &err), PM_OK);
+	assert_int_equal(pm_table_writer_accepts(w, PM_ROW_DELETE, &err), PM_ERR_UNSUPPORTED);
+	pm_table_writer_close(w);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/* partial-update with DVs: the older row's values are merged in (PersistValueAndPos). */
+static void
+test_dv_partial_update(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/pu";
+	static const char *keys[] = {"bucket", "deletion-vectors.enabled", "merge-engine"};
+	static const char *vals[] = {"1", "true", "partial-update"};
+	pm_error	err;
+	trow		rows[MAXID];
+	result		r;
+	file_state	fs;
+	int			n = 0;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, make_schema(arena, 3, keys, vals),
+									 &err), PM_OK);
+	for (int i = 0; i < 20; i++)
+		rows[n++] = (trow) {i, i, NUL};
+	write_commit(io, dir, arena, rows, NULL, n, 2);
+	n = 0;
+	for (int i = 0; i < 10; i++)
+		rows[n++] = (trow) {i, NUL, 100 + i};
+	write_commit(io, dir, arena, rows, NULL, n, 4);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 20);
+	assert_true(r.v[3] == 3 && r.w[3] == 103);
+	assert_true(r.v[15] == 15 && r.w[15] == NUL);
+	files_of(io, dir, &fs);
+	assert_int_equal(fs.per_level[0], 0);
+	assert_int_equal(fs.dv_positions, 10);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+static void
+test_refusals(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *keys[] = {"bucket", "deletion-vectors.enabled", "merge-engine"};
+	static const char *vals[] = {"1", "true", "first-row"};
+	pm_table_writer *w;
+	pm_error	err;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/x",
+									 make_schema(arena, 3, keys, vals), &err), PM_OK);
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, "/mem/wh/db.db/x", "u", &w, &err),
+					 PM_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.message, "merge engine does not need deletion vectors"));
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dv_dedup),
+		cmocka_unit_test(test_first_row),
+		cmocka_unit_test(test_dv_partial_update),
+		cmocka_unit_test(test_refusals),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -167,9 +167,40 @@ END $$;
 SELECT live_files('wo'), kinds(:'wh' || '/db.db/wo');
 SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('wo');
 
--- not compacted yet: append tables, dynamic buckets, deletion vectors, first-row
-SELECT paimon_create_table('cpt', 'db', 'log', 'id INT', foreign_table => 'log');
-SELECT try('SELECT * FROM paimon_compact(''log'')');
+-- append tables: small files rewritten into larger ones, the same rows;
+-- bucket -1: per partition, once compaction.min.file-num (5) small files
+SELECT paimon_create_table('cpt', 'db', 'log', 'dt TEXT, id INT, s TEXT',
+  partition_keys => ARRAY['dt'], foreign_table => 'log');
+DO $$
+BEGIN
+  FOR i IN 1..6 LOOP
+    INSERT INTO log SELECT 'd' || (i % 2), g, 's' || g FROM generate_series(i * 100, i * 100 + 99) g;
+    COMMIT;
+  END LOOP;
+END $$;
+CREATE TEMP TABLE log_before AS SELECT * FROM log;
+SELECT live_files('log');
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('log');
+INSERT INTO log SELECT 'd0', g, 'x' FROM generate_series(1, 3) g;
+INSERT INTO log SELECT 'd0', g, 'x' FROM generate_series(4, 6) g;
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('log', 'dt=d0');
+SELECT latest_kind(:'wh' || '/db.db/log'), live_files('log');
+SELECT count(*) AS differing FROM
+  ((SELECT * FROM log WHERE id >= 100 EXCEPT SELECT * FROM log_before)
+   UNION ALL (SELECT * FROM log_before EXCEPT SELECT * FROM log WHERE id >= 100)) d;
+SELECT count(*), sum(id) FROM log;
+-- fixed buckets: per bucket, 3 or more files with more small than large ones
+SELECT paimon_create_table('cpt', 'db', 'logb', 'id INT, s TEXT',
+  options => '{"bucket": "2", "bucket-key": "id"}', foreign_table => 'logb');
+INSERT INTO logb SELECT g, 's' FROM generate_series(1, 100) g;
+INSERT INTO logb SELECT g, 't' FROM generate_series(101, 200) g;
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('logb');
+INSERT INTO logb SELECT g, 'u' FROM generate_series(201, 300) g;
+SELECT live_files('logb');
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('logb');
+SELECT live_files('logb'), count(*), count(DISTINCT id), min(id), max(id) FROM logb;
+
+-- not compacted yet: dynamic buckets, deletion vectors, first-row
 SELECT paimon_create_table('cpt', 'db', 'dv', 'id INT, v INT', primary_key => ARRAY['id'],
   options => '{"bucket": "1", "deletion-vectors.enabled": "true"}', foreign_table => 'dv');
 SELECT try('SELECT * FROM paimon_compact(''dv'')');

@@ -795,7 +795,12 @@ pm_compactor_open(pm_table *table, pm_compactor **out, const char **why, pm_erro
 	{
 		pm_merge_engine_destroy(cs->engine);
 		pm_arena_destroy(arena);
-		return rc;
+		if (rc != PM_ERR_UNSUPPORTED)
+			return rc;
+		/* a table kind this compaction does not handle (e.g. dynamic buckets): not compacted */
+		pm_error_clear(err);
+		*why = "a table kind not compacted at commit (see paimon_compact)";
+		return PM_OK;
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	secs = ts.tv_sec;

@@ -1,30 +1,39 @@
 #!/usr/bin/env bash
-# Write benchmark: INSERT ... SELECT of N generated rows (the 7 columns of
-# bench/gen_table.sh) into a Paimon append table through paimon_fdw, next to the
-# same rows into a Postgres heap table with a primary key; then COPY FROM of
-# the same rows as a CSV file into each. Prints wall times, rows/s and the size
-# on disk of each side.
+# Write benchmark. N generated rows (the 7 columns of bench/gen_table.sh plus
+# the BIGINT key id) written through paimon_fdw into a Paimon primary-key
+# table (fixed 4 buckets, deduplicate, Parquet/zstd), next to the same rows
+# into a Postgres heap table with a primary key:
+#   - INSERT ... SELECT of generated rows (generate_series and expressions);
+#   - COPY FROM a CSV file of the same rows;
+#   - INSERT ... SELECT * FROM src, src a heap table already holding the rows
+#     (separates generating the rows from writing them);
+#   - INSERT ... SELECT of generated rows into a Paimon append table (bucket -1).
+# Prints, per step, the wall time, the backend's CPU time (user + system,
+# from /proc/<backend>/stat) and rows/s of the wall time; medians over --runs;
+# then the size on disk of each side (first run).
 #
-#   bash bench/run_write.sh [--rows N]
+#   bash bench/run_write.sh [--rows N] [--runs R]
 #
-# Needs the extension built and installed (scripts/test.sh or demo.sh). One
-# throwaway Postgres; the Paimon warehouse and the CSV live in a temporary
-# directory removed at the end. Primary-key Paimon tables are not writable yet
-# (issue 8): the Paimon side is an append table (bucket -1, Parquet/zstd).
+# Needs the extension built and installed (scripts/test.sh or demo.sh; PG_BIN
+# picks the server, as in scripts/pg-tmp.sh). One throwaway Postgres; the
+# Paimon warehouse and the CSV live in a temporary directory removed at the
+# end. Each run writes into new Paimon tables and truncated heap tables.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=10000000
+RUNS=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--rows) ROWS=$2; shift 2 ;;
-		*) echo "usage: $0 [--rows N]" >&2; exit 2 ;;
+		--runs) RUNS=$2; shift 2 ;;
+		*) echo "usage: $0 [--rows N] [--runs R]" >&2; exit 2 ;;
 	esac
 done
 WORK=$(mktemp -d /tmp/paimon_bench_write.XXXXXX)
 chmod 777 "$WORK"
 # shellcheck source=../scripts/pg-tmp.sh
 . scripts/pg-tmp.sh
-pg_tmp_start
+pg_tmp_start >/dev/null
 trap 'pg_tmp_stop; rm -rf "$WORK"' EXIT
 psql -X -q -c "ALTER SYSTEM SET shared_buffers = '2GB'" -c "ALTER SYSTEM SET max_wal_size = '8GB'"
 _pg_as "$PG_BIN/pg_ctl" -D "$PG_TMP_DIR/data" -w restart >/dev/null
@@ -33,38 +42,91 @@ GEN="SELECT i, (i % 1000)::int, (i * 7919) % 1000000000, (i % 100000) / 100.0,
             'word' || (i % 97), DATE '2019-04-13' + (i % 3650)::int, ((i * 31) % 100000000) / 100.0
      FROM generate_series(1::bigint, $ROWS) AS i"
 COLS="id bigint NOT NULL, a int, b bigint, c double precision, d text, e date, f numeric(12,2)"
+PCOLS="id BIGINT NOT NULL, a INT, b BIGINT, c DOUBLE, d STRING, e DATE, f DECIMAL(12, 2)"
+PK_OPTS='{"bucket": "4", "merge-engine": "deduplicate", "file.format": "parquet", "file.compression": "zstd"}'
 psql -X -q -v ON_ERROR_STOP=1 >/dev/null <<SQL
 CREATE EXTENSION paimon_fdw;
 CREATE SERVER lake FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse '$WORK/wh');
 SELECT paimon_create_database('lake', 'bench');
-SELECT paimon_create_table('lake', 'bench', 'w', 'id BIGINT NOT NULL, a INT, b BIGINT,
-         c DOUBLE, d STRING, e DATE, f DECIMAL(12, 2)',
-       options => '{"file.format": "parquet", "file.compression": "zstd"}',
-       foreign_table => 'public.w');
-SELECT paimon_create_table('lake', 'bench', 'wc', 'id BIGINT NOT NULL, a INT, b BIGINT,
-         c DOUBLE, d STRING, e DATE, f DECIMAL(12, 2)', foreign_table => 'public.wc');
-CREATE TABLE heap ($COLS, PRIMARY KEY (id));
-CREATE TABLE heapc ($COLS, PRIMARY KEY (id));
+CREATE TABLE heap_ins ($COLS, PRIMARY KEY (id));
+CREATE TABLE heap_copy ($COLS, PRIMARY KEY (id));
+CREATE TABLE heap_src ($COLS, PRIMARY KEY (id));
+CREATE TABLE src ($COLS);
+INSERT INTO src $GEN;
+VACUUM ANALYZE src;
+COPY src TO '$WORK/rows.csv' (FORMAT csv);
 SQL
 
-ms() {	# wall milliseconds of one psql command
-	psql -X -At -v ON_ERROR_STOP=1 -c '\timing on' -c "$1" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1
+# One statement in a new session: "wall_ms cpu_ms" (the backend's user + system CPU).
+measure() {
+	psql -X -At -q -v ON_ERROR_STOP=1 <<SQL | awk '
+		/^Time: / { wall = $2; next }
+		/^[0-9]+$/ { if (n++ == 0) c0 = $1; else c1 = $1 }
+		END { printf "%s %d\n", wall, (c1 - c0) * 1000 / '"$(getconf CLK_TCK)"' }'
+SELECT split_part(s, ' ', 14)::bigint + split_part(s, ' ', 15)::bigint FROM pg_read_file('/proc/self/stat') s;
+\timing on
+$1;
+\timing off
+SELECT split_part(s, ' ', 14)::bigint + split_part(s, ' ', 15)::bigint FROM pg_read_file('/proc/self/stat') s;
+SQL
 }
-psql -X -q -c "COPY ($GEN) TO '$WORK/rows.csv' (FORMAT csv)"
-ins_p=$(ms "INSERT INTO w $GEN")
-ins_h=$(ms "INSERT INTO heap $GEN")
-copy_p=$(ms "COPY wc FROM '$WORK/rows.csv' (FORMAT csv)")
-copy_h=$(ms "COPY heapc FROM '$WORK/rows.csv' (FORMAT csv)")
+create_paimon() {	# name, options
+	psql -X -q -v ON_ERROR_STOP=1 >/dev/null -c "SELECT paimon_create_table('lake', 'bench', '$1',
+		'$PCOLS', primary_key => $2, options => '$3', foreign_table => 'public.$1')"
+}
+check_count() {
+	[ "$(psql -X -At -c "SELECT count(*) FROM $1")" = "$ROWS" ] ||
+		{ echo "row count mismatch in $1" >&2; exit 1; }
+}
+
+STEPS="pk_ins heap_ins pk_copy heap_copy pk_src heap_src app_ins"
+declare -A RES
+for r in $(seq 1 "$RUNS"); do
+	create_paimon "pk_ins_$r" "ARRAY['id']" "$PK_OPTS"
+	create_paimon "pk_copy_$r" "ARRAY['id']" "$PK_OPTS"
+	create_paimon "pk_src_$r" "ARRAY['id']" "$PK_OPTS"
+	create_paimon "app_ins_$r" "NULL" '{"file.format": "parquet", "file.compression": "zstd"}'
+	psql -X -q -c "TRUNCATE heap_ins, heap_copy, heap_src" -c "CHECKPOINT"
+	RES[pk_ins]+="$(measure "INSERT INTO pk_ins_$r $GEN"),"
+	RES[heap_ins]+="$(measure "INSERT INTO heap_ins $GEN"),"
+	RES[pk_copy]+="$(measure "COPY pk_copy_$r FROM '$WORK/rows.csv' (FORMAT csv)"),"
+	RES[heap_copy]+="$(measure "COPY heap_copy FROM '$WORK/rows.csv' (FORMAT csv)"),"
+	RES[pk_src]+="$(measure "INSERT INTO pk_src_$r SELECT * FROM src"),"
+	RES[heap_src]+="$(measure "INSERT INTO heap_src SELECT * FROM src"),"
+	RES[app_ins]+="$(measure "INSERT INTO app_ins_$r $GEN"),"
+	for t in pk_ins pk_copy pk_src app_ins; do check_count "${t}_$r"; done
+	for t in heap_ins heap_copy heap_src; do check_count "$t"; done
+done
 psql -X -q -c "CHECKPOINT"
-[ "$(psql -X -At -c 'SELECT count(*) FROM w')" = "$ROWS" ] || { echo "row count mismatch" >&2; exit 1; }
-[ "$(psql -X -At -c 'SELECT count(*) FROM wc')" = "$ROWS" ] || { echo "row count mismatch" >&2; exit 1; }
-size_p=$(du -sb "$WORK/wh/bench.db/w" | cut -f1)
-size_h=$(psql -X -At -c "SELECT pg_total_relation_size('heap')")
-rate() { awk -v r="$ROWS" -v t="$1" 'BEGIN {printf "%.2f M rows/s", r / t / 1000}'; }
-echo "rows: $ROWS (7 columns), one session, no parallelism"
-printf '%-26s %12s %18s\n' "" "ms" "rate"
-printf '%-26s %12s %18s\n' "INSERT ... SELECT, Paimon" "$ins_p" "$(rate "$ins_p")"
-printf '%-26s %12s %18s\n' "INSERT ... SELECT, heap+PK" "$ins_h" "$(rate "$ins_h")"
-printf '%-26s %12s %18s\n' "COPY FROM csv, Paimon" "$copy_p" "$(rate "$copy_p")"
-printf '%-26s %12s %18s\n' "COPY FROM csv, heap+PK" "$copy_h" "$(rate "$copy_h")"
-echo "size on disk: Paimon $((size_p / 1048576)) MiB (files, manifests, snapshot), heap with its index $((size_h / 1048576)) MiB ($(awk -v p="$size_p" -v h="$size_h" 'BEGIN {printf "%.1f%%", 100 * p / h}'))"
+[ "$(psql -X -At -c "SELECT count(*) FROM (SELECT * FROM pk_ins_1 EXCEPT SELECT * FROM src) d")" = 0 ] ||
+	{ echo "the Paimon table's rows differ from the source" >&2; exit 1; }
+
+median() {	# field (1: wall, 2: cpu) of the comma-separated "wall cpu" list
+	tr ',' '\n' <<<"$2" | awk -v f="$1" 'NF { print $f }' | sort -g |
+		awk '{ v[NR] = $1 } END { printf "%.0f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+label() {
+	case "$1" in
+		pk_ins) echo "INSERT SELECT gen, Paimon PK" ;;
+		heap_ins) echo "INSERT SELECT gen, heap+PK" ;;
+		pk_copy) echo "COPY FROM csv, Paimon PK" ;;
+		heap_copy) echo "COPY FROM csv, heap+PK" ;;
+		pk_src) echo "INSERT SELECT src, Paimon PK" ;;
+		heap_src) echo "INSERT SELECT src, heap+PK" ;;
+		app_ins) echo "INSERT SELECT gen, Paimon app" ;;
+	esac
+}
+echo "rows: $ROWS (8 columns), one session, runs: $RUNS (medians)"
+printf '%-32s %10s %10s %14s\n' "" "wall ms" "cpu ms" "M rows/s"
+for s in $STEPS; do
+	w=$(median 1 "${RES[$s]}")
+	c=$(median 2 "${RES[$s]}")
+	printf '%-32s %10s %10s %14s\n' "$(label "$s")" "$w" "$c" \
+		"$(awk -v r="$ROWS" -v t="$w" 'BEGIN {printf "%.2f", r / t / 1000}')"
+done
+size_p=$(du -sb "$WORK/wh/bench.db/pk_ins_1" | cut -f1)
+size_a=$(du -sb "$WORK/wh/bench.db/app_ins_1" | cut -f1)
+size_h=$(psql -X -At -c "SELECT pg_total_relation_size('heap_ins')")
+pct() { awk -v p="$1" -v h="$size_h" 'BEGIN {printf "%.1f%%", 100 * p / h}'; }
+echo "size on disk: Paimon PK $((size_p / 1048576)) MiB ($(pct "$size_p") of heap+PK)," \
+	"Paimon append $((size_a / 1048576)) MiB ($(pct "$size_a")), heap with its index $((size_h / 1048576)) MiB"

@@ -130,7 +130,69 @@ EXPLAIN (COSTS OFF) SELECT few.id, bt.score, bt.tag FROM few JOIN pl.bt ON bt.id
 SELECT few.id, bt.score, bt.tag FROM few JOIN pl.bt ON bt.id = few.id ORDER BY 1;
 RESET paimon_fdw.enable_point_lookup;
 
+-- A table written here: key id, 2 buckets, Parquet pages of about 1 KiB, a
+-- second commit of every 7th key (level-0 files merged with the first ones)
+SELECT current_setting('data_directory') || '/paimon_point_lookup_test' AS wh \gset
+SELECT 'cat > /dev/null; rm -rf ' || :'wh' AS rm_wh \gset
+COPY (SELECT 1) TO PROGRAM :'rm_wh';
+CREATE SERVER plw FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
+SELECT paimon_create_database('plw', 'db');
+SELECT paimon_create_table('plw', 'db', 'kv', 'id BIGINT, v STRING, n INT',
+  primary_key => ARRAY['id'], options => '{"bucket": "2", "parquet.page.size": "1kb"}',
+  foreign_table => 'pl.kv');
+INSERT INTO pl.kv SELECT g, 'v' || g, g FROM generate_series(1, 1000) g;
+INSERT INTO pl.kv SELECT g, 'w' || g, -g FROM generate_series(1, 1000, 7) g;
+SET paimon_fdw.enable_point_lookup = off;
+CREATE TABLE h_kv AS SELECT * FROM pl.kv;
+RESET paimon_fdw.enable_point_lookup;
+
+-- The page cache (paimon_fdw.page_cache_size) keeps the decompressed pages
+-- the page index picked: the same lookup again finds every page there; with
+-- it off (0), no cache and the same rows. Every key looked up equals the
+-- full scan either way.
+CREATE FUNCTION pl.page_cache(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  line text;
+BEGIN
+  FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ' || q LOOP
+    IF line ~ 'Page Cache:' THEN
+      RETURN NEXT regexp_replace(trim(line), '\d+', 'N', 'g') ||
+        CASE WHEN line ~ ' 0 misses' THEN ' (no misses)' ELSE ' (misses)' END;
+    END IF;
+  END LOOP;
+END $$;
+SET paimon_fdw.page_cache_size = '64MB';
+SELECT * FROM pl.page_cache('SELECT * FROM pl.kv WHERE id = 701');
+SELECT * FROM pl.page_cache('SELECT * FROM pl.kv WHERE id = 701');
+SELECT * FROM pl.kv WHERE id IN (8, 701, 702) ORDER BY id;
+SELECT * FROM pl.check_keys('pl.kv', 'h_kv', ARRAY['id']);
+SET paimon_fdw.page_cache_size = 0;
+SELECT count(*) AS lines FROM pl.page_cache('SELECT * FROM pl.kv WHERE id = 701');
+SELECT * FROM pl.kv WHERE id IN (8, 701, 702) ORDER BY id;
+SELECT * FROM pl.check_keys('pl.kv', 'h_kv', ARRAY['id']);
+RESET paimon_fdw.page_cache_size;
+
+-- A commit by another session between two lookups of one backend (a
+-- prepared statement's generic plan, warm caches) is seen by the second.
+SET plan_cache_mode = force_generic_plan;
+PREPARE kv_get(bigint) AS SELECT * FROM pl.kv WHERE id = $1;
+EXECUTE kv_get(43);
+EXECUTE kv_get(1001);
+SELECT format('cat > /dev/null; psql -X -q -h %s -p %s -d %s -c %s',
+  split_part(current_setting('unix_socket_directories'), ',', 1), current_setting('port'),
+  current_database(),
+  quote_literal('INSERT INTO pl.kv VALUES (43, $$other session$$, 4343), (1001, $$new$$, 1)'))
+  AS other_session \gset
+COPY (SELECT 1) TO PROGRAM :'other_session';
+EXECUTE kv_get(43);
+EXECUTE kv_get(1001);
+RESET plan_cache_mode;
+DEALLOCATE kv_get;
+COPY (SELECT 1) TO PROGRAM :'rm_wh';
+
 -- clean up (later tests count the foreign tables)
 DROP SCHEMA pl CASCADE;
 DROP SERVER pl;
+DROP SERVER plw CASCADE;
+DROP TABLE h_kv;
 DROP TABLE h_mor, h_pu, h_dv, h_bt, few, few_pu, many;

@@ -30,6 +30,11 @@
  *
  *	  paimon_fdw.metadata_cache_size	its byte budget (0: off)
  *
+ *	  and one for the per-backend LRU of decompressed Parquet pages that
+ *	  page indexes picked (common/page_lru.h):
+ *
+ *	  paimon_fdw.page_cache_size		its byte budget (0: off)
+ *
  *	  and one for writing:
  *
  *	  paimon_fdw.write_batch_size		rows per batch handed to the writer
@@ -45,6 +50,7 @@
 #include "utils/guc.h"
 
 #include "common/meta_cache.h"
+#include "common/page_lru.h"
 #include "io/fileio.h"
 #include "pmfdw.h"
 
@@ -77,6 +83,15 @@ assign_metadata_cache_size(int newval, void *extra)
 {
 	(void) extra;
 	pm_meta_cache_set_budget((size_t) newval * 1024);
+}
+
+static int	page_cache_kb = 64 * 1024;
+
+static void
+assign_page_cache_size(int newval, void *extra)
+{
+	(void) extra;
+	pm_page_lru_set_budget((size_t) newval * 1024);
 }
 
 void
@@ -162,6 +177,14 @@ pmfdw_guc_init(void)
 							"statement.",
 							&metadata_cache_kb, 64 * 1024, 0, INT_MAX / 2, PGC_USERSET,
 							GUC_UNIT_KB, NULL, assign_metadata_cache_size, NULL);
+	DefineCustomIntVariable("paimon_fdw.page_cache_size",
+							"Memory each backend keeps for decompressed Parquet pages that "
+							"the page index picked (point lookups, selective filters).",
+							"Keyed by the compressed bytes themselves, so never stale; least "
+							"recently used pages are dropped to stay within it; 0 turns the "
+							"cache off.",
+							&page_cache_kb, 64 * 1024, 0, INT_MAX / 2, PGC_USERSET,
+							GUC_UNIT_KB, NULL, assign_page_cache_size, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }
 

@@ -6,10 +6,11 @@
  * paimon_fdw.write_batch_size rows, each row with its Paimon row kind, and
  * hands every full batch, and the last one at the end of the statement, to
  * the transaction's writer for that Paimon table (xact_write.c), which
- * commits at transaction commit. Postgres' own batching
- * (ExecForeignBatchInsert) uses the same size when no RETURNING, trigger
- * or check option asks for rows one by one; UPDATE and DELETE fill the
- * same batches row by row.
+ * commits at transaction commit. Rows come one by one (ExecForeignInsert):
+ * there is no ExecForeignBatchInsert, since Postgres' own batching would
+ * copy every row and its plan row into slots of its own (pinning the
+ * source's buffers) before handing them over. UPDATE and DELETE fill the
+ * same batches.
  *
  * INSERT and COPY write +I rows: on a primary-key table that is an upsert
  * (the merge engine decides what a second row of a key means).
@@ -287,17 +288,6 @@ paimonExecForeignInsert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *sl
 	return slot;
 }
 
-TupleTableSlot **
-paimonExecForeignBatchInsert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot **slots,
-						TupleTableSlot **planSlots, int *numSlots)
-{
-	PaimonFdwModifyState *ms = rinfo->ri_FdwState;
-
-	for (int i = 0; i < *numSlots; i++)
-		add_row(ms, slots[i], PM_ROW_INSERT);
-	return slots;
-}
-
 /* The old row of an UPDATE or DELETE, from the whole-row junk column. */
 static TupleTableSlot *
 old_row(PaimonFdwModifyState *ms, ResultRelInfo *rinfo, TupleTableSlot *planSlot)
@@ -379,19 +369,6 @@ paimonExecForeignDelete(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *sl
 	if (rinfo->ri_projectReturning != NULL)
 		ExecCopySlot(slot, old);
 	return slot;
-}
-
-int
-paimonGetForeignModifyBatchSize(ResultRelInfo *rinfo)
-{
-	/* rows one by one when RETURNING, row triggers or check options need them */
-	if (rinfo->ri_projectReturning != NULL ||
-		rinfo->ri_WithCheckOptions != NIL ||
-		(rinfo->ri_TrigDesc != NULL &&
-		 (rinfo->ri_TrigDesc->trig_insert_after_row ||
-		  rinfo->ri_TrigDesc->trig_insert_before_row)))
-		return 1;
-	return pmfdw_write_batch_size;
 }
 
 void

@@ -50,6 +50,7 @@
 
 #include "common/arena.h"
 #include "common/meta_cache.h"
+#include "common/page_lru.h"
 #include "lsm/table_read.h"
 #include "table/point_lookup.h"
 #include "table/scan_min_max.h"
@@ -183,6 +184,8 @@ typedef struct PaimonFdwScanState
 	int64		key_rows_cap;
 	int64		cache_hits;		/* metadata cache lookups of this scan */
 	int64		cache_misses;
+	int64		page_hits;		/* page cache lookups of this scan */
+	int64		page_misses;
 } PaimonFdwScanState;
 
 /*
@@ -952,6 +955,11 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		ExplainPropertyText("Metadata Cache",
 							psprintf(INT64_FORMAT " hits, " INT64_FORMAT " misses",
 									 fs->cache_hits, fs->cache_misses), es);
+	if (es->analyze && es->summary && fs != NULL && pm_page_lru_enabled() &&
+		fs->page_hits + fs->page_misses > 0)
+		ExplainPropertyText("Page Cache",
+							psprintf(INT64_FORMAT " hits, " INT64_FORMAT " misses",
+									 fs->page_hits, fs->page_misses), es);
 	if (es->costs)
 		ExplainPropertyInteger("Rows In Selected Files", NULL, v[FUNNEL_ROWS_SELECTED], es);
 	if (es->verbose)
@@ -1558,37 +1566,46 @@ iterate_scan(ForeignScanState *node)
  * table's metadata, manifests and footers) for EXPLAIN ANALYZE.
  */
 static void
-count_cache_lookups(ForeignScanState *node, const pm_meta_cache_stats *before)
+count_cache_lookups(ForeignScanState *node, const pm_meta_cache_stats *before,
+					const pm_page_lru_stats *pages_before)
 {
 	PaimonFdwScanState *fs = node->fdw_state;
 	pm_meta_cache_stats after;
+	pm_page_lru_stats pages_after;
 
 	if (fs == NULL)
 		return;
 	pm_meta_cache_get_stats(&after);
 	fs->cache_hits += after.hits - before->hits;
 	fs->cache_misses += after.misses - before->misses;
+	pm_page_lru_get_stats(&pages_after);
+	fs->page_hits += pages_after.hits - pages_before->hits;
+	fs->page_misses += pages_after.misses - pages_before->misses;
 }
 
 static void
 paimonBeginForeignScan(ForeignScanState *node, int eflags)
 {
 	pm_meta_cache_stats before;
+	pm_page_lru_stats pages_before;
 
 	pm_meta_cache_get_stats(&before);
+	pm_page_lru_get_stats(&pages_before);
 	begin_scan(node, eflags);
-	count_cache_lookups(node, &before);
+	count_cache_lookups(node, &before, &pages_before);
 }
 
 static TupleTableSlot *
 paimonIterateForeignScan(ForeignScanState *node)
 {
 	pm_meta_cache_stats before;
+	pm_page_lru_stats pages_before;
 	TupleTableSlot *slot;
 
 	pm_meta_cache_get_stats(&before);
+	pm_page_lru_get_stats(&pages_before);
 	slot = iterate_scan(node);
-	count_cache_lookups(node, &before);
+	count_cache_lookups(node, &before, &pages_before);
 	return slot;
 }
 
@@ -1749,8 +1766,6 @@ paimon_fdw_handler(PG_FUNCTION_ARGS)
 	routine->PlanForeignModify = paimonPlanForeignModify;
 	routine->BeginForeignModify = paimonBeginForeignModify;
 	routine->ExecForeignInsert = paimonExecForeignInsert;
-	routine->ExecForeignBatchInsert = paimonExecForeignBatchInsert;
-	routine->GetForeignModifyBatchSize = paimonGetForeignModifyBatchSize;
 	routine->AddForeignUpdateTargets = paimonAddForeignUpdateTargets;
 	routine->ExecForeignUpdate = paimonExecForeignUpdate;
 	routine->ExecForeignDelete = paimonExecForeignDelete;

@@ -221,11 +221,6 @@ extern void paimonBeginForeignInsert(struct ModifyTableState *mtstate,
 extern TupleTableSlot *paimonExecForeignInsert(struct EState *estate,
 											   struct ResultRelInfo *rinfo,
 											   TupleTableSlot *slot, TupleTableSlot *planSlot);
-extern TupleTableSlot **paimonExecForeignBatchInsert(struct EState *estate,
-													 struct ResultRelInfo *rinfo,
-													 TupleTableSlot **slots,
-													 TupleTableSlot **planSlots, int *numSlots);
-extern int	paimonGetForeignModifyBatchSize(struct ResultRelInfo *rinfo);
 struct RangeTblEntry;
 extern void paimonAddForeignUpdateTargets(struct PlannerInfo *root, Index rtindex,
 										  struct RangeTblEntry *target_rte,

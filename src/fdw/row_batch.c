@@ -44,6 +44,7 @@
 #include "utils/date.h"
 #include "utils/datetime.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
@@ -84,6 +85,7 @@ typedef struct FieldWriter
 struct PmfdwRowBatch
 {
 	pm_arena   *arena;
+	MemoryContext row_cxt;		/* what converting one row allocates */
 	const char *table_name;		/* for messages */
 	int			capacity;
 	int64		bytes;			/* string and binary bytes in the batch */
@@ -196,6 +198,8 @@ pmfdw_row_batch_create(pm_env *env, const pm_type *row_type, Relation rel, int c
 	b->arena = pm_arena_create(env);
 	if (b->arena == NULL)
 		oom();
+	b->row_cxt = AllocSetContextCreate(CurrentMemoryContext, "paimon_fdw row conversion",
+									   ALLOCSET_DEFAULT_SIZES);
 	b->table_name = pstrdup(RelationGetRelationName(rel));
 	b->capacity = capacity;
 	b->nfields = row_type->nfields;
@@ -316,6 +320,106 @@ datum_int64(Datum d, Oid pgtype)
 		default:
 			return DatumGetInt64(d);
 	}
+}
+
+/*
+ * The fast path of numeric_unscaled: the unscaled value of a finite numeric
+ * rounded to `scale` digits (half away from zero, as numeric(p,s) rounds),
+ * read from Postgres' numeric format in place (no copy, no text). False when
+ * the rounded value has more than `precision` digits, or the numeric is NaN
+ * or infinite: the caller's slow path then raises Postgres' own error.
+ *
+ * The format (src/backend/utils/adt/numeric.c): a uint16 header, then, in
+ * the long form only, an int16 weight, then base-10000 digits (int16), most
+ * significant first; the value is sum(digit[i] * 10000^(weight - i)).
+ * Header 0xC000 set: NaN or an infinity. 0x8000 set (short form): sign
+ * 0x2000, weight in the low 7 bits (0x0040 its sign). Long form: sign 0x4000.
+ */
+static bool
+numeric_unscaled_fast(Datum d, int precision, int scale, pm_int128 *out)
+{
+	static const int pow10_small[5] = {1, 10, 100, 1000, 10000};
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+	const char *p;
+	int			len;
+	uint16		header;
+	int			weight;
+	bool		neg;
+	unsigned __int128 acc = 0;
+	unsigned __int128 limit = 1;
+	bool		round_up = false;
+
+	if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
+		return false;			/* compressed or external: the slow path detoasts */
+	p = VARDATA_ANY(v);
+	len = VARSIZE_ANY_EXHDR(v);
+	if (len < 2)
+		return false;
+	memcpy(&header, p, 2);
+	if ((header & 0xC000) == 0xC000)
+		return false;			/* NaN, +-Infinity */
+	if (header & 0x8000)
+	{
+		neg = (header & 0x2000) != 0;
+		weight = (header & 0x0040 ? ~0x003F : 0) | (header & 0x003F);
+		p += 2;
+		len -= 2;
+	}
+	else
+	{
+		int16		w;
+
+		if (len < 4)
+			return false;
+		neg = (header & 0xC000) == 0x4000;
+		memcpy(&w, p + 2, 2);
+		weight = w;
+		p += 4;
+		len -= 4;
+	}
+	for (int i = 0; i < precision; i++)
+		limit *= 10;
+	for (int i = 0; i < len / 2; i++)
+	{
+		int16		digit;
+		int			e = 4 * (weight - i) + scale;	/* the digit's power of ten, unscaled */
+
+		memcpy(&digit, p + 2 * i, 2);
+		if (digit < 0 || digit >= 10000)
+			return false;
+		if (e >= 0)
+		{
+			unsigned __int128 term = (unsigned __int128) digit;
+
+			if (digit == 0)
+				continue;
+			if (e >= precision)
+				return false;	/* at least 10^precision */
+			for (int k = 0; k < e; k++)
+				term *= 10;		/* < 10^precision: no overflow */
+			acc += term;
+			if (acc >= limit)
+				return false;
+		}
+		else
+		{
+			/* the first digit past the scale decides the rounding */
+			if (e > -4)
+			{
+				acc += digit / pow10_small[-e];
+				round_up = digit / pow10_small[-e - 1] % 10 >= 5;
+			}
+			else if (e == -4)
+				round_up = digit / 1000 >= 5;
+			break;
+		}
+	}
+	if (round_up)
+		acc++;
+	if (acc >= limit)
+		return false;
+	*out = neg ? -(pm_int128) acc : (pm_int128) acc;
+	return true;
 }
 
 /* A numeric rounded to DECIMAL(p,s) as its unscaled value (22003 when it does not fit). */
@@ -450,7 +554,9 @@ put_scalar(PmfdwRowBatch *b, const FieldWriter *fw, pm_vector *v, int64 i, Datum
 			PM_VEC_VALUES(v, double)[i] = DatumGetFloat8(d);
 			break;
 		case PM_TYPE_DECIMAL:
-			PM_VEC_VALUES(v, pm_int128)[i] = numeric_unscaled(fw, t, d);
+			if (!numeric_unscaled_fast(d, t->precision, t->scale,
+									   &PM_VEC_VALUES(v, pm_int128)[i]))
+				PM_VEC_VALUES(v, pm_int128)[i] = numeric_unscaled(fw, t, d);
 			break;
 		case PM_TYPE_CHAR:
 		case PM_TYPE_VARCHAR:
@@ -577,9 +683,11 @@ pmfdw_row_batch_add(PmfdwRowBatch *b, TupleTableSlot *slot, uint8 kind)
 	int64		i = b->batch.nrows;
 	ConvertContext cc = {b, -1};
 	ErrorContextCallback callback;
+	MemoryContext old;
 
 	Assert(i < b->capacity);
 	slot_getallattrs(slot);
+	old = MemoryContextSwitchTo(b->row_cxt);
 	callback.callback = convert_error_context;
 	callback.arg = &cc;
 	callback.previous = error_context_stack;
@@ -623,6 +731,8 @@ pmfdw_row_batch_add(PmfdwRowBatch *b, TupleTableSlot *slot, uint8 kind)
 			put_scalar(b, fw, v, i, d, pgtype, &fw->data_cap);
 	}
 	error_context_stack = callback.previous;
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(b->row_cxt);
 	b->kinds[i] = kind;
 	if (kind != PM_ROW_INSERT)
 		b->all_inserts = false;

@@ -13,8 +13,11 @@
  * Statistics are exact and untruncated here; the table layer applies
  * metadata.stats-mode (none/counts/truncate(n)/full) when it builds the
  * manifest's SimpleStats. Columns of nested types (ARRAY/MAP/ROW/MULTISET)
- * and floats holding NaN report has_min_max = false, as Java's collectors
- * do (the table layer decides what Java would record).
+ * report has_min_max = false (the table layer decides what Java would
+ * record). FLOAT/DOUBLE order as Java's Float/Double.compare (parquet-mr's
+ * comparator, SimpleStatsCollector's Comparable): -0.0 below 0.0, NaN
+ * above every number, so a column holding NaN has max NaN (and min NaN
+ * when every value is NaN).
  *
  * Contract of every writer:
  *	- The bytes are what Apache Paimon's Java writer would accept and read
@@ -57,7 +60,7 @@ typedef struct pm_format_write_options
 /* Statistics of one top-level column of a written file. */
 typedef struct pm_column_stats
 {
-	bool		has_min_max;	/* false: unknown (nested types, all NULL, NaN) */
+	bool		has_min_max;	/* false: unknown (nested types, all NULL) */
 	pm_value	min;			/* bytes point into the result's arena */
 	pm_value	max;
 	int64_t		null_count;

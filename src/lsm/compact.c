@@ -36,6 +36,7 @@
 #include "row/binary_row.h"
 #include "row/value.h"
 #include "table/append_compact.h"
+#include "table/data_file_index.h"
 #include "table/partition_path.h"
 #include "table/split.h"
 #include "table/write_options.h"
@@ -567,17 +568,14 @@ remove_written(compact_state *cs)
 	for (int i = 0; i < cs->nchanges; i++)
 		for (int f = 0; f < cs->changes[i].nadded; f++)
 		{
-			pm_error	ignored;
-
 			bool		upgraded = false;
 
 			/* an upgraded file is an input under a new level: never removed */
 			for (int d = 0; d < cs->changes[i].ndeleted && !upgraded; d++)
 				upgraded = strcmp(cs->changes[i].deleted[d].file_name,
 								  cs->changes[i].added[f].file_name) == 0;
-			pm_error_clear(&ignored);
-			if (!upgraded && cs->io->remove != NULL && cs->changes[i].added[f].path != NULL)
-				(void) cs->io->remove(cs->io, cs->changes[i].added[f].path, &ignored);
+			if (!upgraded)
+				pm_data_file_remove_written(cs->io, &cs->changes[i].added[f]);
 		}
 }
 

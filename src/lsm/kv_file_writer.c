@@ -11,6 +11,7 @@
 #include "lsm/merge_engine.h"
 #include "row/binary_row.h"
 #include "row/value.h"
+#include "table/data_file_index.h"
 #include "table/table_write.h"
 
 /* SpecialFields.java */
@@ -85,6 +86,7 @@ struct pm_kv_file_writer
 	int64_t    *file_counter;
 	/* the open file */
 	pm_format_writer *fw;
+	pm_file_index_writer *fiw;	/* its file indexes (NULL: none asked for) */
 	char	   *name;
 	int64_t		rows;
 	uint8_t    *min_key;		/* in meta_arena */
@@ -168,6 +170,10 @@ open_file(pm_kv_file_writer *w, pm_error *err)
 		PM_TRY(w->io->mkdirs ? w->io->mkdirs(w->io, w->dir, err)
 			   : pm_fail(err, PM_ERR_UNSUPPORTED, "the FileIO cannot write"));
 	(*w->file_counter)++;
+	pm_file_index_writer_free(w->fiw);	/* left by a failed finish */
+	w->fiw = NULL;
+	if (o->file_index != NULL)
+		PM_TRY(pm_file_index_writer_open(w->env, o->file_index, &w->fiw, err));
 	PM_TRY(pm_format_writer_open(o->format, w->env, w->io, path, &w->layout->fopt, &w->fw, err));
 	w->rows = 0;
 	w->min_key = NULL;
@@ -250,7 +256,11 @@ finish_file(pm_kv_file_writer *w, pm_error *err)
 	m->delete_row_count = w->delete_rows;
 	m->file_source = 0;			/* APPEND */
 	m->nwrite_cols = -1;
-	return PM_OK;
+	/* KeyValueDataFileWriter: the indexes of kv.value(), the table's columns */
+	rc = pm_data_file_index_finish(w->fiw, w->io, m, w->meta_arena, err);
+	pm_file_index_writer_free(w->fiw);
+	w->fiw = NULL;
+	return rc;
 }
 
 pm_code
@@ -282,6 +292,8 @@ pm_kv_file_writer_write(pm_kv_file_writer *w, const pm_batch *batch, pm_error *e
 			w->delete_rows++;	/* RowKind.isRetract: -U and -D */
 	}
 	PM_TRY(pm_format_writer_write(w->fw, batch, err));
+	if (w->fiw != NULL)
+		PM_TRY(pm_file_index_writer_write(w->fiw, batch, l->nkeys + 2, err));
 	w->rows += batch->nrows;
 	pm_arena_reset(w->key_arena);
 	PM_TRY(encode_key(l, batch, batch->nrows - 1, w->key_arena, &w->max_key, &w->max_key_len,
@@ -299,6 +311,7 @@ pm_kv_file_writer_close(pm_kv_file_writer *w, pm_data_file_meta **files, int *nf
 
 	if (w->fw != NULL)
 		pm_format_writer_abort(w->fw);
+	pm_file_index_writer_free(w->fiw);
 	*files = w->files;
 	*nfiles = w->nfiles;
 	pm_arena_destroy(w->key_arena);
@@ -311,6 +324,7 @@ pm_kv_file_writer_abort(pm_kv_file_writer *w, pm_data_file_meta **files, int *nf
 {
 	if (w->fw != NULL)
 		pm_format_writer_abort(w->fw);
+	pm_file_index_writer_free(w->fiw);
 	*files = w->files;
 	*nfiles = w->nfiles;
 	pm_arena_destroy(w->key_arena);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lsm/write_buffer.h"
+#include "table/data_file_index.h"
 
 struct pm_merge_tree_writer
 {
@@ -149,11 +150,8 @@ pm_merge_tree_writer_forget_files(pm_merge_tree_writer *w, bool remove)
 {
 	if (remove)
 	{
-		pm_error	ignored;
-
 		for (int i = 0; i < w->nfiles; i++)
-			if (w->io->remove != NULL)
-				(void) w->io->remove(w->io, w->files[i].path, &ignored);
+			pm_data_file_remove_written(w->io, &w->files[i]);
 		pm_write_buffer_clear(w->buffer);
 	}
 	w->files = NULL;

@@ -99,6 +99,20 @@ pm_murmur_hash_words(const uint8_t *data, size_t len)
 	return murmur_final(&m);
 }
 
+int32_t
+pm_murmur_hash_bytes(const uint8_t *data, size_t len)
+{
+	murmur		m = {MURMUR_SEED, {0}, 0, 0};
+	size_t		aligned = len & ~(size_t) 3;
+
+	murmur_update(&m, data, aligned);
+	/* the tail: each byte sign-extended (MemorySegment.get) */
+	for (size_t i = aligned; i < len; i++)
+		mix_word(&m, (uint32_t) (int32_t) (int8_t) data[i]);
+	m.len = len;
+	return murmur_final(&m);
+}
+
 pm_code
 pm_bucket_hash(const pm_type *key_row_type, const pm_value *key_values, int32_t *hash,
 			   pm_error *err)

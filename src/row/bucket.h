@@ -33,4 +33,10 @@ extern pm_code pm_bucket_hash(const pm_type *key_row_type, const pm_value *key_v
 /* MurmurHashUtils.hashBytesByWords(seed 42): len must be a multiple of 4. */
 extern int32_t pm_murmur_hash_words(const uint8_t *data, size_t len);
 
+/*
+ * MurmurHashUtils.hashBytes(seed 42), any length: the hashCode of a
+ * BinaryString (BinarySection.hashCode) over its UTF-8 bytes.
+ */
+extern int32_t pm_murmur_hash_bytes(const uint8_t *data, size_t len);
+
 #endif							/* PM_ROW_BUCKET_H */

@@ -24,6 +24,11 @@
  *	   lost race -> drop this attempt's base list, wait as RetryWaiter
  *	   (10 ms * 2^r, at most 10 s, + up to 20% jitter) and retry, at most
  *	   commit.max-retries (10) times.
+ *	   With index changes (deletion vectors, hash indexes), the index
+ *	   manifest is latest's combined with them (write_index below) and
+ *	   written per attempt; every index file deleted must still be in
+ *	   latest's (else PM_ERR_CONFLICT: a concurrent writer replaced it, and
+ *	   our deletion vectors or hash index were computed from a stale one).
  *	7. Then the LATEST hint (RenamingSnapshotCommit -> commitLatestHint).
  *	   Java writes EARLIEST when its commit expires snapshots (by default
  *	   after every commit); we expire nothing, and write EARLIEST = 1 with
@@ -432,6 +437,139 @@ write_base(const pm_env *env, pm_fileio *io, const char *table_path, const pm_sn
 	return PM_OK;
 }
 
+/* Java's BucketMode.BUCKET_UNAWARE: an append table with bucket -1. */
+static bool
+bucket_unaware(const pm_schema *s)
+{
+	const char *b = pm_schema_option(s, "bucket");
+
+	return s->nprimary_keys == 0 && (b == NULL || atoi(b) == -1);
+}
+
+static bool
+same_bucket(const pm_index_manifest_entry *e, const pm_commit_change *c, const char *type)
+{
+	return e->bucket == c->bucket && e->partition_len == c->partition_len &&
+		memcmp(e->partition, c->partition, (size_t) c->partition_len) == 0 &&
+		strcmp(e->index_type, type) == 0;
+}
+
+static bool
+has_index_changes(const pm_commit_request *req)
+{
+	for (int c = 0; c < req->nchanges; c++)
+		if (req->changes[c].nindex_added > 0 || req->changes[c].nindex_deleted > 0)
+			return true;
+	return false;
+}
+
+/*
+ * The index state of the new snapshot, as IndexManifestFileHandler.write
+ * combines latest's entries with the request's: deleted files go (each
+ * must be in latest's state: else PM_ERR_CONFLICT), then for deletion
+ * vectors and hash indexes of bucketed tables an added file replaces the
+ * bucket's file of its type (BucketedCombiner); otherwise files are kept by
+ * name (GlobalCombiner, GlobalIndexCombiner). Written as a new index
+ * manifest (remembered in wf); *name stays latest's without index changes.
+ */
+static pm_code
+write_index(const pm_env *env, pm_fileio *io, const char *table_path, const pm_snapshot *latest,
+			const pm_commit_request *req, const pm_manifest_write_options *mopt,
+			pm_arena *arena, const char **name, written_files *wf, pm_error *err)
+{
+	pm_index_manifest_entry *old = NULL;
+	pm_index_manifest_entry *out;
+	bool	   *gone;
+	int			nold = 0,
+				nout = 0,
+				nadd = 0;
+	bool		unaware = bucket_unaware(req->schema);
+	int64_t		size;
+
+	*name = latest ? latest->index_manifest : NULL;
+	if (!has_index_changes(req))
+		return PM_OK;
+	if (latest != NULL && latest->index_manifest != NULL)
+	{
+		char	   *path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path,
+											latest->index_manifest);
+
+		if (path == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(pm_index_manifest_read(env, io, path, arena, &old, &nold, err));
+	}
+	for (int c = 0; c < req->nchanges; c++)
+		nadd += req->changes[c].nindex_added;
+	gone = pm_arena_zalloc(arena, sizeof(bool) * (size_t) (nold + 1));
+	out = pm_arena_zalloc(arena, sizeof(*out) * (size_t) (nold + nadd + 1));
+	if (gone == NULL || out == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int c = 0; c < req->nchanges; c++)
+	{
+		const pm_commit_change *ch = &req->changes[c];
+
+		for (int d = 0; d < ch->nindex_deleted; d++)
+		{
+			bool		found = false;
+
+			for (int i = 0; i < nold && !found; i++)
+				if (!gone[i] && strcmp(old[i].file_name, ch->index_deleted[d].file_name) == 0)
+					found = gone[i] = true;
+			if (!found)
+				return pm_fail(err, PM_ERR_CONFLICT,
+							   "Index file deletion conflicts detected! Give up committing. (%s is no longer live)",
+							   ch->index_deleted[d].file_name);
+		}
+	}
+	for (int c = 0; c < req->nchanges; c++)
+	{
+		const pm_commit_change *ch = &req->changes[c];
+
+		for (int a = 0; a < ch->nindex_added; a++)
+		{
+			const char *type = ch->index_added[a].index_type;
+			bool		bucketed = (strcmp(type, "HASH") == 0 ||
+									(strcmp(type, "DELETION_VECTORS") == 0 && !unaware));
+
+			for (int i = 0; i < nold; i++)
+			{
+				if (gone[i])
+					continue;
+				if (bucketed ? same_bucket(&old[i], ch, type)
+					: strcmp(old[i].file_name, ch->index_added[a].file_name) == 0)
+					gone[i] = true;
+			}
+		}
+	}
+	for (int i = 0; i < nold; i++)
+		if (!gone[i])
+			out[nout++] = old[i];
+	for (int c = 0; c < req->nchanges; c++)
+	{
+		const pm_commit_change *ch = &req->changes[c];
+
+		for (int a = 0; a < ch->nindex_added; a++)
+		{
+			pm_index_manifest_entry *e = &out[nout++];
+
+			*e = ch->index_added[a];
+			e->kind = 0;
+			e->partition = ch->partition;
+			e->partition_len = ch->partition_len;
+			e->bucket = ch->bucket;
+		}
+	}
+	PM_TRY(pm_index_manifest_write(env, io, table_path, mopt, out, nout, arena, name, &size, err));
+	{
+		char	   *path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, *name);
+
+		if (path == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(remember(wf, arena, path, err));
+	}
+	return PM_OK;
+}
+
 /*
  * The statistics file of latest, kept when it was computed on the latest
  * schema (FileStoreCommitImpl: "Schema changed, stats will not be
@@ -510,7 +648,8 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 	*snapshot_id = 0;
 	for (int c = 0; c < req->nchanges; c++)
 	{
-		any |= req->changes[c].nadded > 0 || req->changes[c].ndeleted > 0;
+		any |= req->changes[c].nadded > 0 || req->changes[c].ndeleted > 0 ||
+			req->changes[c].nindex_added > 0 || req->changes[c].nindex_deleted > 0;
 		has_deletes |= req->changes[c].ndeleted > 0;
 	}
 	if (!any)
@@ -541,6 +680,7 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 		pm_snapshot *latest = NULL;
 		pm_schema  *latest_schema;
 		const char *base_list = NULL;
+		const char *index_manifest = NULL;
 		int64_t		base_list_size = 0;
 		written_files attempt_files = {NULL, 0, 0};
 		pm_snapshot snap;
@@ -564,6 +704,12 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 			drop_files(io, &attempt_files);
 			goto fail;
 		}
+		if ((rc = write_index(env, io, table_path, latest, req, &mopt, arena, &index_manifest,
+							  &attempt_files, err)) != PM_OK)
+		{
+			drop_files(io, &attempt_files);
+			goto fail;
+		}
 
 		memset(&snap, 0, sizeof(snap));
 		snap.version = 3;
@@ -575,7 +721,7 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 		snap.delta_manifest_list_size = delta_list_size;
 		snap.changelog_manifest_list = NULL;
 		snap.changelog_manifest_list_size = -1;
-		snap.index_manifest = latest ? latest->index_manifest : NULL;
+		snap.index_manifest = index_manifest;
 		snap.commit_user = req->commit_user;
 		snap.commit_identifier = req->commit_identifier;
 		snap.commit_kind = req->commit_kind;

@@ -20,6 +20,7 @@
 #include "common/env.h"
 #include "common/error.h"
 #include "io/fileio.h"
+#include "table/index_manifest.h"
 #include "table/schema.h"
 #include "table/split.h"
 
@@ -34,6 +35,17 @@ typedef struct pm_commit_change
 	const pm_data_file_meta *added; /* ADD entries (new level-0 or compacted files) */
 	int			ndeleted;
 	const pm_data_file_meta *deleted;	/* DELETE entries (compaction inputs) */
+
+	/*
+	 * Index files (deletion vectors, hash index) of this bucket: new ones,
+	 * and the ones they replace or that go away. Only index_type, file_name,
+	 * file_size, row_count, nranges/ranges and external_path of an entry
+	 * are used; kind, partition and bucket are the change's.
+	 */
+	int			nindex_added;
+	const pm_index_manifest_entry *index_added;
+	int			nindex_deleted;
+	const pm_index_manifest_entry *index_deleted;
 } pm_commit_change;
 
 typedef struct pm_commit_request
@@ -50,8 +62,14 @@ typedef struct pm_commit_request
  * Publish the request as the next snapshot of the table at table_path.
  * *snapshot_id is the id it got. Nothing to commit (no change) publishes
  * nothing and sets *snapshot_id to 0. PM_ERR_CONFLICT: a concurrent commit
- * made this one impossible (e.g. a file to delete is gone); the files the
- * request names are then the caller's to remove.
+ * made this one impossible (e.g. a data or index file to delete is gone);
+ * the files the request names are then the caller's to remove.
+ *
+ * With index changes, the new snapshot's index manifest is the latest
+ * snapshot's combined with them as Java's IndexManifestFileHandler does:
+ * deletion vectors of bucket-unaware tables by file name, deletion vectors
+ * and hash indexes of bucketed tables by (partition, bucket, index type),
+ * the new file replacing the old one.
  */
 extern pm_code pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 							   const pm_commit_request *request, pm_arena *arena,

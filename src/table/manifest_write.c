@@ -21,7 +21,10 @@
  * ManifestEntry.java, ManifestEntrySerializer.java, DataFileMeta.java,
  * DataFileMetaSerializer.java, ManifestFileMeta.java,
  * ManifestFileMetaSerializer.java, SimpleStats.java, SimpleStatsConverter.java,
- * FileStorePathFactory.java (manifest-<uuid>-<n>, manifest-list-<uuid>-<n>).
+ * FileStorePathFactory.java (manifest-<uuid>-<n>, manifest-list-<uuid>-<n>);
+ * index manifests: IndexManifestFile.java, IndexManifestEntrySerializer.java
+ * (_VERSION 1), IndexManifestEntry.java, DeletionVectorMeta.java,
+ * GlobalIndexMeta.java.
  *-------------------------------------------------------------------------
  */
 #include "table/manifest_write.h"
@@ -63,6 +66,17 @@
 	"_PARTITION_STATS " SIMPLE_STATS_WRITE_TYPE ", _SCHEMA_ID BIGINT NOT NULL, " \
 	"_MIN_BUCKET INT, _MAX_BUCKET INT, _MIN_LEVEL INT, _MAX_LEVEL INT, " \
 	"_MIN_ROW_ID BIGINT, _MAX_ROW_ID BIGINT> NOT NULL"
+
+/* _VERSION + IndexManifestEntry.SCHEMA, release-1.4.2 */
+#define INDEX_MANIFEST_WRITE_TYPE \
+	"ROW<_VERSION INT NOT NULL, _KIND TINYINT NOT NULL, _PARTITION BYTES NOT NULL, " \
+	"_BUCKET INT NOT NULL, _INDEX_TYPE STRING NOT NULL, _FILE_NAME STRING NOT NULL, " \
+	"_FILE_SIZE BIGINT NOT NULL, _ROW_COUNT BIGINT NOT NULL, " \
+	"_DELETIONS_VECTORS_RANGES ARRAY<ROW<f0 STRING NOT NULL, f1 INT NOT NULL, " \
+	"f2 INT NOT NULL, _CARDINALITY BIGINT>>, _EXTERNAL_PATH STRING, " \
+	"_GLOBAL_INDEX ROW<_ROW_RANGE_START BIGINT NOT NULL, _ROW_RANGE_END BIGINT NOT NULL, " \
+	"_INDEX_FIELD_ID INT NOT NULL, _EXTRA_FIELD_IDS ARRAY<INT NOT NULL>, " \
+	"_INDEX_META BYTES>> NOT NULL"
 
 /* indexes into the _FILE row */
 enum
@@ -719,12 +733,17 @@ metas_batch(filler *f, const pm_type *type, const void *items, int n,
 	return PM_OK;
 }
 
-pm_code
-pm_manifest_list_write(const pm_env *env, pm_fileio *io, const char *table_path,
-					   const pm_manifest_write_options *options,
-					   const pm_manifest_file_meta *metas, int count,
-					   pm_arena *arena, const char **file_name,
-					   int64_t *file_size, pm_error *err)
+/*
+ * Write count items through fill into a new <table_path>/manifest/<prefix>
+ * <uuid>-0 of the ROW type type_text; its name (in arena) and size are
+ * returned. Manifest lists and index manifests are written this way.
+ */
+static pm_code
+write_items_file(const pm_env *env, pm_fileio *io, const char *table_path,
+				 const pm_manifest_write_options *options, const char *prefix,
+				 const char *type_text, batch_fill_fn fill, const void *items,
+				 size_t item_size, int count, pm_arena *arena, const char **file_name,
+				 int64_t *file_size, pm_error *err)
 {
 	pm_arena   *work = pm_arena_create(env);
 	pm_arena   *chunk = pm_arena_create(env);
@@ -742,14 +761,13 @@ pm_manifest_list_write(const pm_env *env, pm_fileio *io, const char *table_path,
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	rc = pm_data_type_parse(MANIFEST_LIST_WRITE_TYPE, work, &type, err);
+	rc = pm_data_type_parse(type_text, work, &type, err);
 	if (rc == PM_OK)
 		rc = empty_row_make(work, &e, err);
 	if (rc == PM_OK)
-		rc = open_out(env, io, table_path, options, "manifest-list-", type, arena, &out, err);
+		rc = open_out(env, io, table_path, options, prefix, type, arena, &out, err);
 	if (rc == PM_OK)
-		rc = write_batches(&out, type, metas_batch, metas, sizeof(pm_manifest_file_meta), count, &e,
-						   chunk, work, &res, err);
+		rc = write_batches(&out, type, fill, items, item_size, count, &e, chunk, work, &res, err);
 	if (rc == PM_OK)
 	{
 		*file_name = out.name;
@@ -764,4 +782,108 @@ done:
 	if (work != NULL)
 		pm_arena_destroy(work);
 	return rc;
+}
+
+pm_code
+pm_manifest_list_write(const pm_env *env, pm_fileio *io, const char *table_path,
+					   const pm_manifest_write_options *options,
+					   const pm_manifest_file_meta *metas, int count,
+					   pm_arena *arena, const char **file_name,
+					   int64_t *file_size, pm_error *err)
+{
+	return write_items_file(env, io, table_path, options, "manifest-list-",
+							MANIFEST_LIST_WRITE_TYPE, metas_batch, metas,
+							sizeof(pm_manifest_file_meta), count, arena, file_name, file_size,
+							err);
+}
+
+/* ---------------------------------------------------------------------
+ * Index manifests
+ * --------------------------------------------------------------------- */
+
+static pm_code
+index_entries_batch(filler *f, const pm_type *type, const void *items, int n,
+					const empty_row *e, pm_batch *b, pm_error *err)
+{
+	const pm_index_manifest_entry *entries = items;
+	pm_vector  *cols = pm_arena_zalloc(f->arena, sizeof(pm_vector) * (size_t) type->nfields);
+	pm_vector  *ranges,
+			   *range;
+	int64_t		n_ranges = 0,
+				next = 0;
+
+	(void) e;
+	if (cols == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	b->nrows = n;
+	b->first_row = 0;
+	b->ncols = type->nfields;
+	b->cols = cols;
+	for (int k = 0; k < type->nfields; k++)
+		vec_init(f, &cols[k], type->fields[k].type, n);
+	if (f->nomem)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+		n_ranges += entries[i].nranges > 0 ? entries[i].nranges : 0;
+	ranges = &cols[8];
+	elems_init(f, ranges, n_ranges);
+	if (f->nomem)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	range = &ranges->children[0];
+	for (int i = 0; i < n && !f->nomem; i++)
+	{
+		const pm_index_manifest_entry *x = &entries[i];
+
+		if (x->index_type == NULL || x->file_name == NULL || x->partition == NULL)
+			return pm_fail(err, PM_ERR_INVALID, "index manifest entry without a type, file or partition");
+		set_int(&cols[0], i, 1);
+		set_int(&cols[1], i, x->kind);
+		set_bytes(f, &cols[2], i, x->partition, x->partition_len);
+		set_int(&cols[3], i, x->bucket);
+		set_string(f, &cols[4], i, x->index_type);
+		set_string(f, &cols[5], i, x->file_name);
+		set_int(&cols[6], i, x->file_size);
+		set_int(&cols[7], i, x->row_count);
+		if (x->nranges < 0)
+			set_null(ranges, i);
+		else
+		{
+			for (int r = 0; r < x->nranges; r++, next++)
+			{
+				const pm_dv_range *dv = &x->ranges[r];
+
+				if (dv->data_file == NULL)
+					return pm_fail(err, PM_ERR_INVALID, "deletion vector range without a data file");
+				set_string(f, &range->children[0], next, dv->data_file);
+				set_int(&range->children[1], next, dv->offset);
+				set_int(&range->children[2], next, dv->length);
+				if (dv->cardinality < 0)
+					set_null(&range->children[3], next);
+				else
+					set_int(&range->children[3], next, dv->cardinality);
+			}
+			ranges->offsets[i + 1] = ranges->offsets[i] + x->nranges;
+		}
+		if (x->external_path != NULL)
+			set_string(f, &cols[9], i, x->external_path);
+		else
+			set_null(&cols[9], i);
+		set_null(&cols[10], i);
+	}
+	if (f->nomem)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	return PM_OK;
+}
+
+pm_code
+pm_index_manifest_write(const pm_env *env, pm_fileio *io, const char *table_path,
+						const pm_manifest_write_options *options,
+						const pm_index_manifest_entry *entries, int count,
+						pm_arena *arena, const char **file_name,
+						int64_t *file_size, pm_error *err)
+{
+	return write_items_file(env, io, table_path, options, "index-manifest-",
+							INDEX_MANIFEST_WRITE_TYPE, index_entries_batch, entries,
+							sizeof(pm_index_manifest_entry), count, arena, file_name, file_size,
+							err);
 }

@@ -22,6 +22,7 @@
 #include "common/type.h"
 #include "format/format_reader.h"
 #include "io/fileio.h"
+#include "table/index_manifest.h"
 #include "table/manifest_entry.h"
 #include "table/manifest_list.h"
 
@@ -62,5 +63,19 @@ extern pm_code pm_manifest_list_write(const pm_env *env, pm_fileio *io, const ch
 									  const pm_manifest_file_meta *metas, int count,
 									  pm_arena *arena, const char **file_name,
 									  int64_t *file_size, pm_error *err);
+
+/*
+ * Write `entries` (the full index state of a snapshot: every entry's kind is
+ * ADD) to a new <table_path>/manifest/index-manifest-<uuid>-0 as Java
+ * 1.4.2's IndexManifestFile.writeWithoutRolling does (_VERSION 1 then
+ * IndexManifestEntry.SCHEMA; _GLOBAL_INDEX is written NULL); its name (in
+ * arena) and size are returned. An entry's nranges < 0 writes
+ * _DELETIONS_VECTORS_RANGES NULL; a range's cardinality < 0 writes NULL.
+ */
+extern pm_code pm_index_manifest_write(const pm_env *env, pm_fileio *io, const char *table_path,
+									   const pm_manifest_write_options *options,
+									   const pm_index_manifest_entry *entries, int count,
+									   pm_arena *arena, const char **file_name,
+									   int64_t *file_size, pm_error *err);
 
 #endif							/* PM_TABLE_MANIFEST_WRITE_H */

@@ -42,11 +42,24 @@ struct pm_hash_agg
 	uint32_t   *row_nulls;
 	int32_t    *gid;
 
+	/*
+	 * One integer key whose values span a small range: group numbers by
+	 * direct index, dmap[key - dbase] = group + 1 (0: not seen yet), over
+	 * [dbase, dbase + dspan). The hash table still holds every group.
+	 */
+	bool		direct_ok;		/* off for good once the keys spread too far */
+	int32_t    *dmap;
+	int64_t		dbase;
+	int64_t		dspan;
+
 	uint32_t	npasses;
 	uint32_t	pass;
 	bool		full;
 	bool		overflow;
 };
+
+/* Key range a direct map may cover (entries of 4 bytes). */
+#define PM_AGG_DIRECT_SPAN	((int64_t) 1 << 16)
 
 bool
 pm_agg_key_supported(const pm_type *type)
@@ -258,6 +271,7 @@ pm_hash_agg_create(const pm_env *env, const pm_type *const *col_types, int nkeys
 	agg->naggs = naggs;
 	agg->max_groups = max_groups < 1 ? 1 : max_groups;
 	agg->npasses = 1;
+	agg->direct_ok = nkeys == 1;
 	*out = agg;
 	if ((agg->specs = agg_alloc(agg, sizeof(pm_agg_spec) * naggs, err)) == NULL ||
 		(agg->states = agg_alloc(agg, sizeof(pm_agg_state *) * (naggs + 1), err)) == NULL)
@@ -306,6 +320,8 @@ pm_hash_agg_set_pass(pm_hash_agg *agg, uint32_t npasses, uint32_t pass)
 	agg->full = false;
 	agg->ngroups = 0;
 	memset(agg->slots, 0, sizeof(int32_t) * agg->nslots);
+	if (agg->dmap != NULL)
+		memset(agg->dmap, 0, sizeof(int32_t) * (size_t) agg->dspan);
 	if (agg->nkeys == 0)
 	{
 		pm_error	err;
@@ -382,6 +398,8 @@ pm_hash_agg_free(pm_hash_agg *agg)
 		pm_free(agg->env, agg->row_nulls);
 	if (agg->gid)
 		pm_free(agg->env, agg->gid);
+	if (agg->dmap)
+		pm_free(agg->env, agg->dmap);
 	pm_free(agg->env, agg);
 }
 
@@ -458,6 +476,145 @@ gather_key(pm_hash_agg *agg, const pm_vector *v, int k, int64_t n)
 			}
 }
 
+/*
+ * The group of a key (nkeys values, NULL mask, hash h): found or added.
+ * -1: the groups are full; -2: error.
+ */
+static inline int64_t
+find_group(pm_hash_agg *agg, const int64_t *key, uint32_t nulls, uint64_t h, pm_error *err)
+{
+	int			nk = agg->nkeys;
+	uint64_t	i = slot_of(agg, h);
+
+	for (;;)
+	{
+		int32_t		s = agg->slots[i];
+		int64_t		g;
+
+		if (s == 0)
+		{
+			g = new_group(agg, key, nulls, h, err);
+			if (g < 0)
+				return g;
+			agg->slots[i] = (int32_t) (g + 1);
+			if ((uint64_t) agg->ngroups * 2 > agg->nslots &&
+				rehash(agg, agg->nslots * 2, err) != PM_OK)
+				return -2;
+			return g;
+		}
+		g = s - 1;
+		if (agg->hashes[g] == h && agg->key_nulls[g] == nulls &&
+			memcmp(&agg->keys[g * nk], key, sizeof(int64_t) * nk) == 0)
+			return g;
+		i = (i + 1) & (agg->nslots - 1);
+	}
+}
+
+static inline uint64_t
+key_hash(const int64_t *key, int nk, uint32_t nulls)
+{
+	uint64_t	h = mix64(nulls + UINT64_C(0x9e3779b97f4a7c15));
+
+	for (int k = 0; k < nk; k++)
+		h = mix64(h ^ (uint64_t) key[k]) + (uint64_t) k;
+	return h;
+}
+
+/*
+ * Make the direct map cover [lo, hi] (and what it covered), or return
+ * false (and give up direct maps) when that is wider than
+ * PM_AGG_DIRECT_SPAN.
+ */
+static pm_code
+direct_cover(pm_hash_agg *agg, int64_t lo, int64_t hi, bool *ok, pm_error *err)
+{
+	int64_t		nlo = lo,
+				nhi = hi;
+	int32_t    *map;
+
+	*ok = false;
+	if (agg->dmap != NULL)
+	{
+		if (lo >= agg->dbase && hi < agg->dbase + agg->dspan)
+		{
+			*ok = true;
+			return PM_OK;
+		}
+		nlo = agg->dbase < lo ? agg->dbase : lo;
+		nhi = agg->dbase + agg->dspan - 1 > hi ? agg->dbase + agg->dspan - 1 : hi;
+	}
+	/* both ends are int64: compare without overflowing */
+	if ((uint64_t) nhi - (uint64_t) nlo >= (uint64_t) PM_AGG_DIRECT_SPAN)
+	{
+		agg->direct_ok = false;
+		return PM_OK;
+	}
+	if ((map = agg_alloc(agg, sizeof(int32_t) * (size_t) (nhi - nlo + 1), err)) == NULL)
+		return err->code;
+	memset(map, 0, sizeof(int32_t) * (size_t) (nhi - nlo + 1));
+	if (agg->dmap != NULL)
+	{
+		memcpy(map + (agg->dbase - nlo), agg->dmap, sizeof(int32_t) * (size_t) agg->dspan);
+		pm_free(agg->env, agg->dmap);
+	}
+	agg->dmap = map;
+	agg->dbase = nlo;
+	agg->dspan = nhi - nlo + 1;
+	*ok = true;
+	return PM_OK;
+}
+
+/*
+ * Group numbers by direct index (one key, one pass); *done false when the
+ * batch's keys do not fit a direct map (the caller hashes).
+ */
+static pm_code
+assign_direct(pm_hash_agg *agg, int64_t n, const uint8_t *sel, bool *done, pm_error *err)
+{
+	const int64_t *keys = agg->row_keys;
+	const uint32_t *knull = agg->row_nulls;
+	int64_t		lo = INT64_MAX,
+				hi = INT64_MIN;
+	bool		ok;
+
+	*done = false;
+	for (int64_t r = 0; r < n; r++)
+	{
+		/* NULL keys hold 0: a harmless widening of the range */
+		lo = keys[r] < lo ? keys[r] : lo;
+		hi = keys[r] > hi ? keys[r] : hi;
+	}
+	PM_TRY(direct_cover(agg, lo, hi, &ok, err));
+	if (!ok)
+		return PM_OK;
+	for (int64_t r = 0; r < n; r++)
+	{
+		int64_t		g;
+		int32_t    *slot = &agg->dmap[keys[r] - agg->dbase];
+
+		if (sel != NULL && !sel[r])
+		{
+			agg->gid[r] = -1;
+			continue;
+		}
+		if (*slot != 0 && knull[r] == 0)
+		{
+			agg->gid[r] = *slot - 1;
+			continue;
+		}
+		g = find_group(agg, &keys[r], knull[r], key_hash(&keys[r], 1, knull[r]), err);
+		if (g == -2)
+			return err->code;
+		if (g < 0)
+			break;				/* full: the caller reads again in more passes */
+		if (knull[r] == 0)
+			*slot = (int32_t) (g + 1);
+		agg->gid[r] = (int32_t) g;
+	}
+	*done = true;
+	return PM_OK;
+}
+
 static pm_code
 assign_groups(pm_hash_agg *agg, const pm_batch *batch, const uint8_t *sel, pm_error *err)
 {
@@ -468,12 +625,19 @@ assign_groups(pm_hash_agg *agg, const pm_batch *batch, const uint8_t *sel, pm_er
 	memset(agg->row_nulls, 0, sizeof(uint32_t) * n);
 	for (int k = 0; k < nk; k++)
 		gather_key(agg, &batch->cols[agg->key_cols[k]], k, n);
+	if (agg->direct_ok && agg->npasses == 1)
+	{
+		bool		done;
+
+		PM_TRY(assign_direct(agg, n, sel, &done, err));
+		if (done)
+			return PM_OK;
+	}
 	for (int64_t r = 0; r < n; r++)
 	{
 		const int64_t *key = &agg->row_keys[r * nk];
 		uint32_t	nulls = agg->row_nulls[r];
-		uint64_t	h = mix64(nulls + UINT64_C(0x9e3779b97f4a7c15));
-		uint64_t	i;
+		uint64_t	h;
 		int64_t		g;
 
 		if (sel != NULL && !sel[r])
@@ -481,36 +645,17 @@ assign_groups(pm_hash_agg *agg, const pm_batch *batch, const uint8_t *sel, pm_er
 			agg->gid[r] = -1;
 			continue;
 		}
-		for (int k = 0; k < nk; k++)
-			h = mix64(h ^ (uint64_t) key[k]) + (uint64_t) k;
+		h = key_hash(key, nk, nulls);
 		if ((h & (agg->npasses - 1)) != agg->pass)
 		{
 			agg->gid[r] = -1;
 			continue;
 		}
-		i = slot_of(agg, h);
-		for (;;)
-		{
-			int32_t		s = agg->slots[i];
-
-			if (s == 0)
-			{
-				g = new_group(agg, key, nulls, h, err);
-				if (g == -2)
-					return err->code;
-				if (g < 0)
-					return PM_OK;	/* full: the caller reads again in more passes */
-				agg->slots[i] = (int32_t) (g + 1);
-				if ((uint64_t) agg->ngroups * 2 > agg->nslots)
-					PM_TRY(rehash(agg, agg->nslots * 2, err));
-				break;
-			}
-			g = s - 1;
-			if (agg->hashes[g] == h && agg->key_nulls[g] == nulls &&
-				memcmp(&agg->keys[g * nk], key, sizeof(int64_t) * nk) == 0)
-				break;
-			i = (i + 1) & (agg->nslots - 1);
-		}
+		g = find_group(agg, key, nulls, h, err);
+		if (g == -2)
+			return err->code;
+		if (g < 0)
+			return PM_OK;		/* full: the caller reads again in more passes */
 		agg->gid[r] = (int32_t) g;
 	}
 	return PM_OK;
@@ -567,7 +712,10 @@ float_accum(pm_hash_agg *agg, pm_agg_state *s, double x)
 
 /*
  * The loop over the rows of one aggregate's column: each non-null value x
- * (of C type T) of a row in this pass updates state s of its group.
+ * (of C type T) of a row in this pass updates state s of its group. The
+ * tests that do not change within a batch (groups, nulls) are taken out of
+ * the loops, so the common case (no groups, no nulls) is a plain loop over
+ * the values.
  */
 #define AGG_LOOP(T, BODY) \
 	do { \
@@ -576,34 +724,115 @@ float_accum(pm_hash_agg *agg, pm_agg_state *s, double x)
 		{ \
 			pm_agg_state local_ = st[0]; \
 			pm_agg_state *s = &local_; \
-			for (int64_t r = 0; r < n; r++) \
-			{ \
-				T x = vals_[r]; \
-				if (nulls != NULL && nulls[r]) \
-					continue; \
-				BODY; \
-			} \
+			if (nulls == NULL) \
+				for (int64_t r = 0; r < n; r++) \
+				{ \
+					T x = vals_[r]; \
+					BODY; \
+				} \
+			else \
+				for (int64_t r = 0; r < n; r++) \
+				{ \
+					T x = vals_[r]; \
+					if (nulls[r]) \
+						continue; \
+					BODY; \
+				} \
 			st[0] = local_; \
 		} \
+		else if (nulls == NULL) \
+			for (int64_t r = 0; r < n; r++) \
+			{ \
+				pm_agg_state *s; \
+				T x = vals_[r]; \
+				if (gid[r] < 0) \
+					continue; \
+				s = &st[gid[r]]; \
+				BODY; \
+			} \
 		else \
 			for (int64_t r = 0; r < n; r++) \
 			{ \
 				pm_agg_state *s; \
 				T x = vals_[r]; \
-				if (gid[r] < 0 || (nulls != NULL && nulls[r])) \
+				if (gid[r] < 0 || nulls[r]) \
 					continue; \
 				s = &st[gid[r]]; \
 				BODY; \
 			} \
 	} while (0)
 
-#define SUM_I64(T)	AGG_LOOP(T, { s->v.i64 = (int64_t) ((uint64_t) s->v.i64 + (uint64_t) (int64_t) x); s->n++; })
+/*
+ * Integer sums without groups: one accumulator in a register, the null
+ * slots masked out (their contents are unspecified) instead of branched
+ * around, the count from the null bytes.
+ */
+#define SUM_INT_NOGROUP(T) \
+	do { \
+		const T *vals_ = (const T *) v->values; \
+		uint64_t	acc = 0; \
+		int64_t		cnt = n; \
+		if (nulls == NULL) \
+			for (int64_t r = 0; r < n; r++) \
+				acc += (uint64_t) (int64_t) vals_[r]; \
+		else \
+			for (int64_t r = 0; r < n; r++) \
+			{ \
+				acc += (uint64_t) (int64_t) vals_[r] & ((uint64_t) nulls[r] - 1); \
+				cnt -= nulls[r]; \
+			} \
+		st[0].v.i64 = (int64_t) ((uint64_t) st[0].v.i64 + acc); \
+		st[0].n += cnt; \
+	} while (0)
+
+#define SUM_I64(T) \
+	do { \
+		if (gid == NULL) \
+			SUM_INT_NOGROUP(T); \
+		else \
+			AGG_LOOP(T, { s->v.i64 = (int64_t) ((uint64_t) s->v.i64 + (uint64_t) (int64_t) x); s->n++; }); \
+	} while (0)
 #define MIN_I64(T)	AGG_LOOP(T, { if (s->n == 0 || (int64_t) x < s->v.i64) s->v.i64 = x; s->n++; })
 #define MAX_I64(T)	AGG_LOOP(T, { if (s->n == 0 || (int64_t) x > s->v.i64) s->v.i64 = x; s->n++; })
 
+/* The first 8 bytes of a string, big-endian, zero-padded. */
+static inline uint64_t
+str_prefix(const uint8_t *p, int32_t len)
+{
+	uint64_t	w = 0;
+
+	if (len >= 8)
+	{
+		memcpy(&w, p, 8);		/* one load */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		w = __builtin_bswap64(w);
+#endif
+		return w;
+	}
+	if (len >= 4)
+	{
+		/* bytes 0..3 and len-4..len-1 (overlapping), each big-endian */
+		uint64_t	a = ((uint64_t) p[0] << 24) | ((uint64_t) p[1] << 16) |
+			((uint64_t) p[2] << 8) | p[3];
+		const uint8_t *q = p + len - 4;
+		uint64_t	b = ((uint64_t) q[0] << 24) | ((uint64_t) q[1] << 16) |
+			((uint64_t) q[2] << 8) | q[3];
+
+		return (a << 32) | (b << (64 - 8 * len));
+	}
+	if (len > 0)
+		w = ((uint64_t) p[0] << 56) | ((uint64_t) p[len >> 1] << (56 - 8 * (len >> 1))) |
+			((uint64_t) p[len - 1] << (56 - 8 * (len - 1)));
+	return w;
+}
+
 /*
  * min/max of strings: memcmp, then the shorter first (varstr_cmp under the
- * "C" collation); the state keeps its own copy of the bytes.
+ * "C" collation); the state keeps its own copy of the bytes, and in w.u64
+ * their first 8 bytes as str_prefix(). A value whose prefix is strictly
+ * beyond the state's on the losing side loses without a memcmp (the first
+ * differing padded byte is a real byte of the larger string, so the
+ * prefixes order the strings as memcmp-then-length does).
  */
 static pm_code
 update_string(pm_hash_agg *agg, bool is_min, pm_agg_state *st, const pm_vector *v, int64_t n,
@@ -615,22 +844,32 @@ update_string(pm_hash_agg *agg, bool is_min, pm_agg_state *st, const pm_vector *
 		int32_t		len;
 		const uint8_t *p;
 		int			c;
+		uint64_t	pre;
 
 		if ((gid != NULL && gid[r] < 0) || pm_vector_is_null(v, r))
 			continue;
 		s = &st[gid != NULL ? gid[r] : 0];
 		p = pm_vector_bytes(v, r, &len);
+		pre = str_prefix(p, len);
 		if (s->n > 0)
 		{
-			int32_t		m = len < s->v.str.len ? len : s->v.str.len;
-
-			c = m > 0 ? memcmp(p, s->v.str.bytes, (size_t) m) : 0;
-			if (c == 0)
-				c = len < s->v.str.len ? -1 : (len > s->v.str.len ? 1 : 0);
-			if (is_min ? c >= 0 : c <= 0)
+			if (is_min ? pre > s->w.u64 : pre < s->w.u64)
 			{
 				s->n++;
 				continue;
+			}
+			if (pre == s->w.u64)
+			{
+				int32_t		m = len < s->v.str.len ? len : s->v.str.len;
+
+				c = m > 0 ? memcmp(p, s->v.str.bytes, (size_t) m) : 0;
+				if (c == 0)
+					c = len < s->v.str.len ? -1 : (len > s->v.str.len ? 1 : 0);
+				if (is_min ? c >= 0 : c <= 0)
+				{
+					s->n++;
+					continue;
+				}
 			}
 		}
 		if (len > s->v.str.cap || s->v.str.bytes == NULL)
@@ -648,6 +887,7 @@ update_string(pm_hash_agg *agg, bool is_min, pm_agg_state *st, const pm_vector *
 		if (len > 0)
 			memcpy(s->v.str.bytes, p, (size_t) len);
 		s->v.str.len = len;
+		s->w.u64 = pre;
 		s->n++;
 	}
 	return PM_OK;
@@ -686,9 +926,15 @@ update(pm_hash_agg *agg, const pm_agg_spec *spec, pm_agg_state *st, const pm_bat
 					c -= nulls[r];
 			st[0].n += c;
 		}
+		else if (nulls == NULL)
+			for (int64_t r = 0; r < n; r++)
+			{
+				if (gid[r] >= 0)
+					st[gid[r]].n++;
+			}
 		else
 			for (int64_t r = 0; r < n; r++)
-				if (gid[r] >= 0 && (nulls == NULL || !nulls[r]))
+				if (gid[r] >= 0 && !nulls[r])
 					st[gid[r]].n++;
 		return;
 	}

@@ -1217,6 +1217,7 @@ pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out)
 	out->parts = scan->options.prune_row_groups;
 	out->pages = scan->options.prune_pages;
 	out->value_fields = value_fields;
+	out->rows_pred = scan->key_filter;
 	out->counts = &scan->stats;
 	out->keep = value_fields && scan->options.prune_row_groups ? scan->part_keep : NULL;
 	out->keep_ctx = scan->part_keep_ctx;

@@ -158,6 +158,14 @@ typedef struct pm_read_filter
 	bool		parts;			/* skip Parquet row groups and ORC stripes */
 	bool		pages;			/* skip Parquet pages */
 	bool		value_fields;	/* false: primary-key fields only */
+	/*
+	 * Point lookups: every row the caller needs satisfies this predicate
+	 * over primary-key fields (the looked-up keys), so the reader may drop
+	 * the others inside the file even without value_fields (Parquet: the
+	 * key columns decoded first, the others only where a key is). NULL:
+	 * none.
+	 */
+	const pm_predicate *rows_pred;
 	pm_scan_stats *counts;		/* parts considered / skipped; may be NULL */
 	/* also skip the parts this says no to (value_fields only); may be NULL */
 	pm_part_keep_fn keep;

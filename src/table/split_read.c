@@ -47,6 +47,7 @@ struct pm_data_file_reader
 	bool	   *prunes;			/* per table field: may prune parts */
 	pm_field_range *table_ranges;	/* per table field, for part_may_match */
 	int		   *filter_col;		/* per table field: its column in the reader's batch */
+	const pm_predicate *row_pred;	/* late materialization's filter */
 	pm_batch	batch;
 	int64_t		position;
 	int			batch_size;
@@ -476,13 +477,13 @@ reads_sub_micros(const pm_predicate *p, const pm_type *trow, int depth)
 	return (t->id == PM_TYPE_TIMESTAMP || t->id == PM_TYPE_TIMESTAMP_LTZ) && t->precision > 6;
 }
 
-/* Late materialization: the scan's filter, exactly, on the filter columns. */
+/* Late materialization: its filter (setup_row_filter), exactly, on the filter columns. */
 static pm_code
 row_may_match(void *ctx, const pm_batch *batch, uint8_t *sel, pm_error *err)
 {
 	pm_data_file_reader *r = ctx;
 
-	return pm_batch_filter(r->table->env, r->filter.pred, batch, r->filter_col, sel, err);
+	return pm_batch_filter(r->table->env, r->row_pred, batch, r->filter_col, sel, err);
 }
 
 /* Mark the table fields the leaves of p read; false if one is not read as stored. */
@@ -524,20 +525,23 @@ filter_fields(pm_data_file_reader *r, const pm_predicate *p, bool *cols, int dep
  * needs the other rows.
  */
 static pm_code
-setup_row_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error *err)
+setup_row_filter(pm_data_file_reader *r, const pm_predicate *pred, pm_format_read_options *opts,
+				 pm_error *err)
 {
 	const pm_type *trow = r->table->schema->row_type;
 	bool	   *cols;
 
-	if (!pm_batch_filter_supported(r->filter.pred, trow))
+	if (!pm_batch_filter_supported(pred, trow))
 		return PM_OK;
 	cols = pm_arena_zalloc(r->arena, sizeof(bool) * (size_t) (r->nrequest + 1));
 	r->filter_col = pm_arena_zalloc(r->arena, sizeof(int) * (size_t) (trow->nfields + 1));
 	if (cols == NULL || r->filter_col == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	if (!filter_fields(r, r->filter.pred, cols, 0))
+	if (!filter_fields(r, pred, cols, 0))
 		return PM_OK;
+	r->row_pred = pred;
 	opts->row_filter = row_may_match;
+	opts->part_filter_ctx = r;	/* also the row filter's (set even without a part filter) */
 	opts->row_filter_cols = cols;
 	return PM_OK;
 }
@@ -675,8 +679,13 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		{
 			opts.row_selection = pm_scan_file_rows(r->filter.scan, r->file);
 			if (r->file->format == PM_FORMAT_PARQUET)
-				PM_TRY(setup_row_filter(r, &opts, err));
+				PM_TRY(setup_row_filter(r, r->filter.pred, &opts, err));
 		}
+		/* a lookup's merged file: rows of other keys are not needed */
+		else if (r->filter.rows_pred != NULL && r->filter.pages &&
+				 r->file->format == PM_FORMAT_PARQUET &&
+				 !reads_sub_micros(r->filter.rows_pred, t->schema->row_type, 0))
+			PM_TRY(setup_row_filter(r, r->filter.rows_pred, &opts, err));
 		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
 									 &r->reader, err));
 	}

@@ -22,8 +22,9 @@
  * FLOAT/DOUBLE with NaN: parquet-mr 1.16 (Java 1.4.2) orders NaN above
  * every number (Float/Double.compare): max NaN if any value is NaN, min the
  * smallest number (NaN if all are NaN), in the footer and so in the
- * manifest. A format writer that reports no min/max for such a column
- * (format_writer.h) gives NULL bounds here: valid, not Java's bytes.
+ * manifest; SimpleStatsCollector (Avro) the same by Float/Double.compareTo.
+ * The format writers report these bounds (format_writer.h) and they are
+ * recorded as they are.
  *
  * Avro data files (RollingFileWriter.createStatsProducer: SimpleStatsCollector
  * over every record): values that are not Comparable in Java (BINARY/

@@ -45,6 +45,7 @@
 #include "row/bucket.h"
 #include "row/value.h"
 #include "table/commit.h"
+#include "table/data_file_index.h"
 #include "table/partition_path.h"
 #include "table/snapshot.h"
 #include "table/split.h"
@@ -66,6 +67,7 @@ typedef struct bucket_writer
 	int64_t		next_seq;
 	/* the open file */
 	pm_format_writer *fw;
+	pm_file_index_writer *fiw;	/* its file indexes (NULL: none asked for) */
 	char	   *fw_name;
 	int64_t		fw_rows;
 	int64_t		last_use;
@@ -407,7 +409,11 @@ finish_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 	bw->fw = NULL;
 	w->nopen--;
 	if (rc != PM_OK)
+	{
+		pm_file_index_writer_free(bw->fiw);
+		bw->fiw = NULL;
 		return rc;				/* the format writer discarded the file */
+	}
 	if (bw->nfiles == bw->files_cap)
 	{
 		int			ncap = bw->files_cap ? bw->files_cap * 2 : 4;
@@ -461,7 +467,10 @@ finish_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 	m->has_first_row_id = false;
 	m->nwrite_cols = -1;
 	m->deletion_file = NULL;
-	return PM_OK;
+	rc = pm_data_file_index_finish(bw->fiw, w->io, m, w->commit_arena, err);
+	pm_file_index_writer_free(bw->fiw);
+	bw->fiw = NULL;
+	return rc;
 }
 
 /* The least recently used open file is finished to make room for another. */
@@ -483,6 +492,7 @@ static pm_code
 open_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 {
 	char	   *path;
+	pm_code		rc;
 
 	PM_TRY(make_room(w, err));
 	bw->fw_name = pm_arena_sprintf(w->commit_arena, "%s%s-%lld.%s", w->opt.data_file_prefix,
@@ -494,7 +504,15 @@ open_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 	if (bw->file_counter == 1)
 		PM_TRY(w->io->mkdirs ? w->io->mkdirs(w->io, bw->dir, err)
 			   : pm_fail(err, PM_ERR_UNSUPPORTED, "the FileIO cannot write"));
-	PM_TRY(pm_format_writer_open(w->opt.format, w->env, w->io, path, &w->fopt, &bw->fw, err));
+	if (w->opt.file_index != NULL)
+		PM_TRY(pm_file_index_writer_open(w->env, w->opt.file_index, &bw->fiw, err));
+	if ((rc = pm_format_writer_open(w->opt.format, w->env, w->io, path, &w->fopt, &bw->fw,
+									err)) != PM_OK)
+	{
+		pm_file_index_writer_free(bw->fiw);
+		bw->fiw = NULL;
+		return rc;
+	}
 	bw->fw_rows = 0;
 	w->nopen++;
 	return PM_OK;
@@ -532,6 +550,8 @@ write_rows(pm_table_writer *w, bucket_writer *bw, const pm_batch *batch, const i
 		PM_TRY(open_file(w, bw, err));
 	bw->last_use = ++w->clock;
 	PM_TRY(pm_format_writer_write(bw->fw, b, err));
+	if (bw->fiw != NULL)
+		PM_TRY(pm_file_index_writer_write(bw->fiw, b, 0, err));
 	bw->fw_rows += b->nrows;
 	bw->next_seq += b->nrows;
 	if (pm_format_writer_estimated_size(bw->fw) >= w->opt.target_file_size)
@@ -810,8 +830,6 @@ pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint
 static void
 discard_pending(pm_table_writer *w)
 {
-	pm_error	ignored;
-
 	for (int i = 0; i < w->table_size; i++)
 		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
 		{
@@ -821,9 +839,10 @@ discard_pending(pm_table_writer *w)
 				bw->fw = NULL;
 				w->nopen--;
 			}
+			pm_file_index_writer_free(bw->fiw);
+			bw->fiw = NULL;
 			for (int f = 0; f < bw->nfiles; f++)
-				if (w->io->remove != NULL)
-					(void) w->io->remove(w->io, bw->files[f].path, &ignored);
+				pm_data_file_remove_written(w->io, &bw->files[f]);
 			if (bw->mt != NULL)
 				pm_merge_tree_writer_forget_files(bw->mt, true);
 			bw->nfiles = 0;

@@ -5,6 +5,8 @@
  */
 #include "table/write_options.h"
 
+#include "table/file_index_options.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -76,15 +78,6 @@ accepted_value(const char *accepted, const char *value)
 		p = bar ? bar + 1 : NULL;
 	}
 	return false;
-}
-
-/* "file-index.<type>.columns" and the like: file indexes are not written. */
-static bool
-is_file_index_option(const char *key)
-{
-	return strncmp(key, "file-index.", 11) == 0 &&
-		strcmp(key, "file-index.read.enabled") != 0 &&
-		strcmp(key, "file-index.in-manifest-threshold") != 0;
 }
 
 pm_code
@@ -368,11 +361,7 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "table option %s = \"%s\": %s",
 						   refused[i].key, v, refused[i].why);
 	}
-	for (int i = 0; i < s->noptions; i++)
-		if (is_file_index_option(s->option_keys[i]))
-			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "table option %s = \"%s\": file indexes are not written yet",
-						   s->option_keys[i], s->option_values[i]);
+	PM_TRY(pm_file_index_plan_of_schema(s, arena, &o->file_index, err));
 	/*
 	 * DataField.defaultValue: Java's TableWriteImpl.wrapDefaultValue
 	 * (DefaultValueRow) writes it where a row has NULL

@@ -25,6 +25,7 @@
 #include "common/error.h"
 #include "common/type.h"
 #include "format/format_reader.h"
+#include "index/file_index_write.h"
 #include "table/schema.h"
 #include "table/stats_build.h"
 
@@ -58,6 +59,8 @@ typedef struct pm_write_options
 	bool		ignore_delete;	/* ignore-delete: -U/-D dropped (RowKindFilter) */
 	bool		ignore_update_before;	/* ignore-update-before: -U dropped */
 	bool		write_buffer_spillable; /* write-buffer-spillable (default true) */
+	/* file-index.* (table/file_index_options.h): NULL when no index is asked for */
+	const pm_file_index_plan *file_index;
 } pm_write_options;
 
 /*

@@ -28,7 +28,6 @@ import glob
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,6 +37,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "oracle"))
 from input_required import input_required, missing_input  # noqa: E402
 import difftest  # noqa: E402
+from sql_session import psql as run_psql  # noqa: E402
 
 DB = "cw"
 KINDS = [
@@ -54,11 +54,7 @@ KINDS = [
 
 
 def psql(sql, check=True):
-    p = subprocess.run(["psql", "-X", "-Atq", "-v", "ON_ERROR_STOP=1"], input=sql,
-                       capture_output=True, text=True, timeout=300)
-    if check and p.returncode != 0:
-        raise RuntimeError("psql failed: %s" % p.stderr.strip()[-2000:])
-    return p
+    return run_psql(sql, check=check, timeout=300)
 
 
 def writer(table, w, rounds, rows, barrier, errors):

@@ -31,7 +31,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,6 +38,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "oracle"))
 from input_required import missing_input  # noqa: E402
 import difftest  # noqa: E402
+from sql_session import java_and_sql, psql as run_psql, scratch_warehouse  # noqa: E402
 
 DB = "kc"
 TABLE = "big"
@@ -46,20 +46,9 @@ SRV = "kc_srv"
 FT = "public.kc_big"
 
 
-def psql(sql, check=True, timeout=300):
+def psql(sql, check=True):
     # after the crash the server restarts: wait for it
-    for _ in range(120):
-        p = subprocess.run(["psql", "-X", "-Atq", "-v", "ON_ERROR_STOP=1"], input=sql,
-                           capture_output=True, text=True, timeout=timeout)
-        if p.returncode != 0 and any(m in p.stderr for m in (
-                "not yet accepting connections", "in recovery mode", "shutting down",
-                "No such file or directory", "Connection refused")):
-            time.sleep(0.5)
-            continue
-        break
-    if check and p.returncode != 0:
-        raise RuntimeError("psql failed: %s" % p.stderr.strip()[-2000:])
-    return p
+    return run_psql(sql, check=check, timeout=300, wait_restart=True)
 
 
 def table_files(tdir):
@@ -100,18 +89,10 @@ def main():
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
     what = "kill -9 during COPY"
-    if not shutil.which("java") or not shutil.which("mvn"):
-        return missing_input(what, "java or mvn is not installed")
-    sql = difftest.Sql()
-    if sql.reason:
-        return missing_input(what, sql.reason)
+    unusable = java_and_sql(what)
+    if unusable is not None:
+        return unusable
     difftest.DB = DB
-    try:
-        difftest.run([difftest.ORACLE, "build"])
-    except RuntimeError as e:
-        print("the Java oracle does not build: %s" % e)
-        print("0 passed, 1 failed")
-        return 1
     server_pid = int(psql("SELECT pg_postmaster_start_time() IS NOT NULL;\n"
                           "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer';"
                           ).stdout.split()[-1])
@@ -120,11 +101,7 @@ def main():
     except PermissionError:
         return missing_input(what, "cannot signal the server's processes (run as root or as its user)")
 
-    tmproot = tempfile.mkdtemp(prefix="paimon_killcopy_")
-    os.chmod(tmproot, 0o755)
-    wh = os.path.join(tmproot, "wh")
-    os.makedirs(wh)
-    os.chmod(wh, 0o777)
+    tmproot, wh = scratch_warehouse("paimon_killcopy_")
     tdir = os.path.join(wh, DB + ".db", TABLE)
     csv = os.path.join(tmproot, "big.csv")
     with open(csv, "w") as f:

@@ -38,33 +38,20 @@ import json
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "oracle"))
-from input_required import missing_input  # noqa: E402
 import difftest  # noqa: E402
+from sql_session import java_and_sql, lit, psql as run_psql  # noqa: E402
 
 DB = "dml"
 
 
 def psql(sql):
-    p = subprocess.run(["psql", "-X", "-Atq", "-v", "ON_ERROR_STOP=1"], input=sql,
-                       capture_output=True, text=True, timeout=600)
-    if p.returncode != 0:
-        raise RuntimeError("psql failed: %s\n%s" % (p.stderr.strip()[-2000:], sql[-500:]))
-    return p.stdout
-
-
-def lit(v):
-    if v is None:
-        return "NULL"
-    if isinstance(v, str):
-        return "'%s'" % v.replace("'", "''")
-    return str(v)
+    return run_psql(sql).stdout
 
 
 class Model:
@@ -248,18 +235,9 @@ def main():
     ap.add_argument("--ops", type=int, default=30)
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
-    what = "UPDATE/DELETE through SQL, read by Java"
-    if not shutil.which("java") or not shutil.which("mvn"):
-        return missing_input(what, "java or mvn is not installed")
-    sql = difftest.Sql()
-    if sql.reason:
-        return missing_input(what, sql.reason)
-    try:
-        difftest.run([difftest.ORACLE, "build"])
-    except RuntimeError as e:
-        print("the Java oracle does not build: %s" % e)
-        print("0 passed, 1 failed")
-        return 1
+    unusable = java_and_sql("UPDATE/DELETE through SQL, read by Java")
+    if unusable is not None:
+        return unusable
     tmproot = tempfile.mkdtemp(prefix="paimon_pk_dml_")
     os.chmod(tmproot, 0o755)
     passed = failed = 0

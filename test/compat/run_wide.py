@@ -30,16 +30,14 @@ import json
 import os
 import random
 import shutil
-import subprocess
 import sys
-import tempfile
 import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "oracle"))
-from input_required import missing_input  # noqa: E402
 import difftest  # noqa: E402
+from sql_session import java_and_sql, lit, psql as run_psql, scratch_warehouse  # noqa: E402
 
 DB = "wide"
 TABLE = "orders"
@@ -49,19 +47,7 @@ COLUMNS = ["id", "seq", "a_name", "a_qty", "b_status", "c_amount", "d_day", "e_n
 
 
 def psql(sql):
-    p = subprocess.run(["psql", "-X", "-Atq", "-v", "ON_ERROR_STOP=1"], input=sql,
-                       capture_output=True, text=True, timeout=600)
-    if p.returncode != 0:
-        raise RuntimeError("psql failed: %s" % p.stderr.strip()[-2000:])
-    return p.stdout
-
-
-def lit(v):
-    if v is None:
-        return "NULL"
-    if isinstance(v, str):
-        return "'%s'" % v.replace("'", "''")
-    return str(v)
+    return run_psql(sql).stdout
 
 
 def statements(cols, rows, per_txn):
@@ -138,29 +124,16 @@ def main():
     ap.add_argument("--seed", type=int, default=8)
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
-    what = "wide table from five sessions"
-    if not shutil.which("java") or not shutil.which("mvn"):
-        return missing_input(what, "java or mvn is not installed")
-    sql = difftest.Sql()
-    if sql.reason:
-        return missing_input(what, sql.reason)
+    unusable = java_and_sql("wide table from five sessions")
+    if unusable is not None:
+        return unusable
     difftest.DB = DB
-    try:
-        difftest.run([difftest.ORACLE, "build"])
-    except RuntimeError as e:
-        print("the Java oracle does not build: %s" % e)
-        print("0 passed, 1 failed")
-        return 1
 
     rnd = random.Random(args.seed)
     keys = list(range(1, args.keys + 1))
     streams, expected = build_streams(rnd, keys)
 
-    tmproot = tempfile.mkdtemp(prefix="paimon_wide_")
-    os.chmod(tmproot, 0o755)
-    wh = os.path.join(tmproot, "wh")
-    os.makedirs(wh)
-    os.chmod(wh, 0o777)
+    tmproot, wh = scratch_warehouse("paimon_wide_")
     options = {"bucket": "2", "merge-engine": "partial-update",
                "fields.seq.sequence-group": "a_name,a_qty"}
     psql("SET client_min_messages = warning;\n"

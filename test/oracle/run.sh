@@ -112,6 +112,8 @@ fi
 # Java's tables (a few corpus tables here; METADATA_TABLES=. for all of them).
 echo "-- writers: Java reads the core's data files, manifests and snapshots"
 step bash "$here/write/write_check.sh" "$tmp/write" --difftest "${ORACLE_WRITE_SEEDS:-8}"
+echo "-- writers: the core's file indexes are Java's bytes, and Java's filtered reads use them"
+step bash "$here/write/index_check.sh" "$tmp/write_index"
 echo "-- writers: Java reads the core's primary-key tables and compacts them"
 step bash "$here/write/write_pk_check.sh" "$tmp/write_pk"
 step env METADATA_TABLES="${METADATA_TABLES:-^(append_with_bitmap|append_complex_data|pk_table_partial_update|pk_dv_index_in_data_no_external)\$}" \

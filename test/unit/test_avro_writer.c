@@ -688,6 +688,63 @@ test_null_in_not_null_leaves_no_file(void **state)
 	pm_arena_destroy(a);
 }
 
+/*
+ * Float statistics in SimpleStatsCollector's order (Float/Double.compareTo):
+ * NaN above every number, -0.0 below 0.0; a column of NaN only has NaN
+ * bounds.
+ */
+static void
+test_float_stats_nan(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	const pm_type *row = parse_type(a, "ROW<d DOUBLE, f FLOAT, z DOUBLE, n DOUBLE>");
+	pm_format_write_options o;
+	pm_format_writer *w;
+	pm_format_write_result res;
+	pm_batch	b;
+	pm_error	err;
+	const double d[] = {1.5, NAN, -2.5, 0.0};
+	const float f[] = {NAN, 3.0f, -1.0f, NAN};
+	const double z[] = {0.0, -0.0, 0.0, 1.0};
+
+	(void) state;
+	memset(&o, 0, sizeof(o));
+	o.schema = row;
+	o.compression = "zstd";
+	assert_int_equal(pm_avro_writer_open(pm_env_default(), io, "/nan.avro", &o, &w, &err), PM_OK);
+	b.nrows = 4;
+	b.ncols = 4;
+	b.first_row = 0;
+	b.cols = pm_arena_zalloc(a, sizeof(pm_vector) * 4);
+	for (int c = 0; c < 4; c++)
+	{
+		assert_true(pm_vector_init(&b.cols[c], row->fields[c].type, 4, false, a));
+		b.cols[c].length = 4;
+	}
+	for (int i = 0; i < 4; i++)
+	{
+		PM_VEC_VALUES(&b.cols[0], double)[i] = d[i];
+		PM_VEC_VALUES(&b.cols[1], float)[i] = f[i];
+		PM_VEC_VALUES(&b.cols[2], double)[i] = z[i];
+		PM_VEC_VALUES(&b.cols[3], double)[i] = NAN;
+	}
+	assert_int_equal(pm_format_writer_write(w, &b, &err), PM_OK);
+	assert_int_equal(pm_format_writer_finish(w, a, &res, &err), PM_OK);
+	assert_true(res.stats[0].has_min_max);
+	assert_true(res.stats[0].min.u.f64 == -2.5);
+	assert_true(isnan(res.stats[0].max.u.f64));
+	assert_true(res.stats[1].has_min_max);
+	assert_true(res.stats[1].min.u.f64 == -1.0);
+	assert_true(isnan(res.stats[1].max.u.f64));
+	assert_true(res.stats[2].min.u.f64 == 0.0 && signbit(res.stats[2].min.u.f64));
+	assert_true(res.stats[2].max.u.f64 == 1.0);
+	assert_true(res.stats[3].has_min_max);
+	assert_true(isnan(res.stats[3].min.u.f64) && isnan(res.stats[3].max.u.f64));
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -696,6 +753,7 @@ main(void)
 		cmocka_unit_test(test_flat_types_every_codec),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_null_in_not_null_leaves_no_file),
+		cmocka_unit_test(test_float_stats_nan),
 		cmocka_unit_test(test_corpus_files_round_trip),
 	};
 

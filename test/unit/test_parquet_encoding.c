@@ -100,6 +100,152 @@ test_rle_long_bitpacked(void **state)
 	}
 }
 
+
+/* Reference: value j of a bit-packed stream, bit by bit. */
+static uint32_t
+ref_unpack(const uint8_t *p, int bw, int64_t j)
+{
+	uint32_t	v = 0;
+
+	for (int b = 0; b < bw; b++)
+	{
+		uint64_t	bit = (uint64_t) j * (uint64_t) bw + (uint64_t) b;
+
+		v |= (uint32_t) ((p[bit >> 3] >> (bit & 7)) & 1) << b;
+	}
+	return v;
+}
+
+static void
+put_bits(uint8_t *p, int bw, int64_t j, uint32_t v)
+{
+	for (int b = 0; b < bw; b++)
+	{
+		uint64_t	bit = (uint64_t) j * (uint64_t) bw + (uint64_t) b;
+
+		if ((v >> b) & 1)
+			p[bit >> 3] |= (uint8_t) (1 << (bit & 7));
+	}
+}
+
+/*
+ * The unrolled per-width group decoders against the bit-by-bit reference,
+ * for every width 0..32: a bit-packed run ending exactly at the end of the
+ * buffer (no slack for 8-byte windows), fewer values wanted than the run
+ * holds, and a bit-packed run followed by an RLE run.
+ */
+static void
+test_rle_all_widths(void **state)
+{
+	enum
+	{
+		GROUPS = 37, NV = GROUPS * 8
+	};
+	uint8_t		buf[8 + 32 * GROUPS + 16];
+	uint32_t	out32[NV + 16];
+	uint8_t		out8[NV + 16];
+	const char *why = NULL;
+
+	(void) state;
+	for (int bw = 0; bw <= 32; bw++)
+	{
+		uint64_t	mask = bw == 32 ? UINT32_MAX : ((UINT64_C(1) << bw) - 1);
+		size_t		hl;
+		size_t		len;
+		uint8_t    *data;
+		uint32_t	h = (GROUPS << 1) | 1;
+
+		memset(buf, 0, sizeof(buf));
+		/* varint header */
+		hl = 0;
+		while (h >= 0x80)
+		{
+			buf[hl++] = (uint8_t) (h | 0x80);
+			h >>= 7;
+		}
+		buf[hl++] = (uint8_t) h;
+		data = buf + hl;
+		for (int64_t j = 0; j < NV; j++)
+			put_bits(data, bw, j, (uint32_t) ((uint64_t) (j * 2654435761u + 12345) & mask));
+		len = hl + (size_t) GROUPS * (size_t) bw;
+
+		/* all values, the run ending at the buffer's end */
+		assert_int_equal(pm_pq_rle_decode_u32(buf, len, bw, NV, out32, &why), (int64_t) len);
+		for (int64_t j = 0; j < NV; j++)
+			assert_int_equal(out32[j], ref_unpack(data, bw, j));
+		/* fewer values than the run holds */
+		memset(out32, 0xee, sizeof(out32));
+		assert_true(pm_pq_rle_decode_u32(buf, len, bw, NV - 3, out32, &why) >= 0);
+		for (int64_t j = 0; j < NV - 3; j++)
+			assert_int_equal(out32[j], ref_unpack(data, bw, j));
+		assert_int_equal(out32[NV - 3], 0xeeeeeeeeu);
+		/* followed by an RLE run of 5 x (mask / 2) */
+		{
+			uint32_t	v = (uint32_t) (mask / 2);
+			size_t		l2 = len;
+
+			buf[l2++] = 5 << 1;
+			for (int b = 0; b < (bw + 7) / 8; b++)
+				buf[l2++] = (uint8_t) (v >> (8 * b));
+			assert_int_equal(pm_pq_rle_decode_u32(buf, l2, bw, NV + 5, out32, &why), (int64_t) l2);
+			for (int64_t j = 0; j < NV; j++)
+				assert_int_equal(out32[j], ref_unpack(data, bw, j));
+			for (int64_t j = NV; j < NV + 5; j++)
+				assert_int_equal(out32[j], v);
+		}
+		if (bw <= 8)
+		{
+			assert_int_equal(pm_pq_rle_decode_u8(buf, len, bw, NV, out8, &why), (int64_t) len);
+			for (int64_t j = 0; j < NV; j++)
+				assert_int_equal(out8[j], ref_unpack(data, bw, j));
+		}
+	}
+}
+
+/* Dictionary indices checked against the dictionary size while decoding. */
+static void
+test_rle_below(void **state)
+{
+	/* bit-packed run of 8 values 0..7, bit width 3 */
+	const uint8_t bp[] = {0x03, 0x88, 0xc6, 0xfa};
+	/* rle run: 5 x 4, bit width 3 */
+	const uint8_t rle[] = {0x0a, 0x04};
+	uint32_t	out[16];
+	const char *why = NULL;
+
+	(void) state;
+	assert_int_equal(pm_pq_rle_decode_u32_below(bp, sizeof(bp), 3, 8, out, 8, &why), 4);
+	assert_int_equal(pm_pq_rle_decode_u32_below(bp, sizeof(bp), 3, 8, out, 7, &why), -1);
+	assert_string_equal(why, "dictionary index out of range");
+	/* only the values taken count: 0..5 are below 6 */
+	assert_int_equal(pm_pq_rle_decode_u32_below(bp, sizeof(bp), 3, 6, out, 6, &why), 4);
+	assert_int_equal(pm_pq_rle_decode_u32_below(rle, sizeof(rle), 3, 5, out, 5, &why), 2);
+	assert_int_equal(pm_pq_rle_decode_u32_below(rle, sizeof(rle), 3, 5, out, 4, &why), -1);
+	assert_int_equal(pm_pq_rle_decode_u32_below(rle, sizeof(rle), 3, 5, out, 0, &why), -1);
+	/* no values: nothing to check */
+	assert_int_equal(pm_pq_rle_decode_u32_below(rle, sizeof(rle), 3, 0, out, 0, &why), 0);
+}
+
+/* A level stream that is one RLE run (a page without nulls) is seen as such. */
+static void
+test_rle_one_run(void **state)
+{
+	const uint8_t one[] = {0x90, 0x4e, 0x01};	/* 5000 x 1, width 1 */
+	const uint8_t two[] = {0x0a, 0x01, 0x03, 0x00};	/* 5 x 1, then a bit-packed run */
+	uint32_t	v = 99;
+
+	(void) state;
+	assert_true(pm_pq_rle_is_one_run(one, sizeof(one), 1, 5000, &v));
+	assert_int_equal(v, 1);
+	assert_true(pm_pq_rle_is_one_run(one, sizeof(one), 1, 20, &v));
+	assert_false(pm_pq_rle_is_one_run(one, sizeof(one), 1, 5001, &v));
+	assert_false(pm_pq_rle_is_one_run(one, 2, 1, 100, &v));
+	assert_false(pm_pq_rle_is_one_run(two, sizeof(two), 1, 8, &v));
+	assert_true(pm_pq_rle_is_one_run(two, sizeof(two), 1, 5, &v));
+	/* a value wider than the width is not a run of levels */
+	assert_false(pm_pq_rle_is_one_run((const uint8_t[]) {0x0a, 0x02}, 2, 1, 5, &v));
+}
+
 static void
 test_legacy_bitpacked(void **state)
 {
@@ -278,6 +424,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rle_hybrid),
 		cmocka_unit_test(test_rle_long_bitpacked),
+		cmocka_unit_test(test_rle_all_widths),
+		cmocka_unit_test(test_rle_below),
+		cmocka_unit_test(test_rle_one_run),
 		cmocka_unit_test(test_legacy_bitpacked),
 		cmocka_unit_test(test_plain_bool),
 		cmocka_unit_test(test_delta_binary_packed),

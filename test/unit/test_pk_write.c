@@ -25,175 +25,10 @@
 #include "table/table.h"
 #include "table/table_write.h"
 
-#define MAXID 512
+#include "pk_fixture.h"
 
-/* id INT NOT NULL (primary key), name STRING, v BIGINT, w BIGINT */
-static pm_schema *
-make_schema(pm_arena *arena, int nopt, const char **keys, const char **vals)
-{
-	pm_schema  *s = pm_arena_zalloc(arena, sizeof(*s));
-	pm_field   *f = pm_arena_zalloc(arena, sizeof(pm_field) * 4);
-	static const char *pk[] = {"id"};
-
-	f[0] = (pm_field) {0, "id", pm_type_new(arena, PM_TYPE_INT, false), NULL};
-	f[1] = (pm_field) {0, "name", pm_type_new(arena, PM_TYPE_VARCHAR, true), NULL};
-	f[2] = (pm_field) {0, "v", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
-	f[3] = (pm_field) {0, "w", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
-	s->row_type = pm_type_new_row(arena, f, 4, false);
-	s->nprimary_keys = 1;
-	s->primary_keys = pk;
-	s->noptions = nopt;
-	s->option_keys = keys;
-	s->option_values = vals;
-	return s;
-}
-
-/* A row: id, name ("n<v>" or NULL), v, w (INT64_MIN = NULL). */
-typedef struct trow
-{
-	int			id;
-	bool		has_name;
-	int64_t		v;
-	int64_t		w;
-} trow;
-
-static pm_batch *
-make_batch(pm_arena *arena, const pm_type *row, const trow *rows, int n)
-{
-	pm_batch   *b = pm_arena_zalloc(arena, sizeof(*b));
-	int64_t		cap = 0;
-
-	b->nrows = n;
-	b->ncols = 4;
-	b->cols = pm_arena_zalloc(arena, sizeof(pm_vector) * 4);
-	for (int c = 0; c < 4; c++)
-	{
-		assert_true(pm_vector_init(&b->cols[c], row->fields[c].type, n, true, arena));
-		b->cols[c].length = n;
-	}
-	for (int i = 0; i < n; i++)
-	{
-		char		name[32];
-
-		PM_VEC_VALUES(&b->cols[0], int32_t)[i] = rows[i].id;
-		if (rows[i].has_name)
-		{
-			snprintf(name, sizeof(name), "n%lld", (long long) rows[i].v);
-			assert_true(pm_vector_append_data(&b->cols[1], &cap, name, (int64_t) strlen(name), arena));
-		}
-		else
-			b->cols[1].nulls[i] = 1;
-		b->cols[1].offsets[i + 1] = (int32_t) b->cols[1].data_size;
-		if (rows[i].v == INT64_MIN)
-			b->cols[2].nulls[i] = 1;
-		else
-			PM_VEC_VALUES(&b->cols[2], int64_t)[i] = rows[i].v;
-		if (rows[i].w == INT64_MIN)
-			b->cols[3].nulls[i] = 1;
-		else
-			PM_VEC_VALUES(&b->cols[3], int64_t)[i] = rows[i].w;
-	}
-	return b;
-}
-
-/* What a read gives: per id, present and the values. */
-typedef struct result
-{
-	bool		present[MAXID];
-	bool		name_null[MAXID];
-	int64_t		v[MAXID];		/* INT64_MIN = NULL */
-	int64_t		w[MAXID];
-	int			nrows;
-} result;
-
-static void
-read_all_offset(pm_fileio *io, const char *path, result *r, int offset)
-{
-	pm_table   *table;
-	pm_scan    *scan;
-	pm_table_read *rd;
-	pm_batch   *b;
-	pm_error	err;
-	int			fields[4] = {0, 1, 2, 3};
-
-	memset(r, 0, sizeof(*r));
-	if (pm_table_open(pm_env_default(), io, path, NULL, &table, &err) != PM_OK)
-		fail_msg("open %s: %s", path, err.message);
-	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
-	if (pm_table_read_open(scan, fields, 4, &rd, &err) != PM_OK)
-		fail_msg("read: %s", err.message);
-	for (;;)
-	{
-		if (pm_table_read_next(rd, &b, &err) != PM_OK)
-			fail_msg("next: %s", err.message);
-		if (b == NULL)
-			break;
-		for (int64_t i = 0; i < b->nrows; i++)
-		{
-			int			id = PM_VEC_VALUES(&b->cols[0], int32_t)[i] + offset;
-
-			assert_true(id >= 0 && id < MAXID);
-			assert_false(r->present[id]);
-			r->present[id] = true;
-			r->name_null[id] = pm_vector_is_null(&b->cols[1], i);
-			r->v[id] = pm_vector_is_null(&b->cols[2], i) ? INT64_MIN : PM_VEC_VALUES(&b->cols[2], int64_t)[i];
-			r->w[id] = pm_vector_is_null(&b->cols[3], i) ? INT64_MIN : PM_VEC_VALUES(&b->cols[3], int64_t)[i];
-			if (!r->name_null[id])
-			{
-				int32_t		len;
-				const uint8_t *p = pm_vector_bytes(&b->cols[1], i, &len);
-				char		want[32];
-
-				snprintf(want, sizeof(want), "n%lld", (long long) r->v[id]);
-				(void) offset;
-				assert_int_equal(len, (int32_t) strlen(want));
-				assert_memory_equal(p, want, (size_t) len);
-			}
-			r->nrows++;
-		}
-	}
-	pm_table_read_close(rd);
-	pm_scan_free(scan);
-	pm_table_close(table);
-}
-
-static void
-read_all(pm_fileio *io, const char *path, result *r)
-{
-	read_all_offset(io, path, r, 0);
-}
-
-static pm_table_writer *
-open_writer(pm_fileio *io, const char *dir)
-{
-	pm_table_writer *w;
-	pm_error	err;
-
-	if (pm_table_writer_open(pm_env_default(), io, dir, "pk-user", &w, &err) != PM_OK)
-		fail_msg("writer: %s", err.message);
-	return w;
-}
-
-static void
-write_kinds(pm_table_writer *w, pm_arena *arena, const trow *rows, const uint8_t *kinds, int n)
-{
-	pm_error	err;
-	pm_batch   *b = make_batch(arena, pm_table_writer_schema(w)->row_type, rows, n);
-
-	if (pm_table_writer_write(w, b, kinds, &err) != PM_OK)
-		fail_msg("write: %s", err.message);
-}
-
-static void
-commit(pm_table_writer *w, int64_t ident, int64_t want_sid)
-{
-	pm_error	err;
-	int64_t		sid;
-
-	if (pm_table_writer_commit(w, ident, &sid, &err) != PM_OK)
-		fail_msg("commit: %s", err.message);
-	assert_int_equal(sid, want_sid);
-}
+/* keys of the tests below (at most MAXID) */
+#define NKEYS 512
 
 /*
  * Deduplicate, 2 buckets: 300 keys written twice in one commit (the
@@ -365,7 +200,7 @@ small_buffer(bool spillable)
 	pm_schema  *s = make_schema(arena, spillable ? 2 : 3, keys, vals);
 	pm_table_writer *w;
 	pm_error	err;
-	trow		rows[MAXID];
+	trow		rows[NKEYS];
 	result		r;
 	pm_table   *table;
 	pm_scan    *scan;
@@ -379,17 +214,17 @@ small_buffer(bool spillable)
 	pm_table_writer_set_compaction(w, false);
 	for (int round = 0; round < 20; round++)
 	{
-		for (int i = 0; i < MAXID; i++)
-			rows[i] = (trow) {(i * 7 + round) % MAXID, true, round * 10000 + (i * 7 + round) % MAXID, round};
-		write_kinds(w, arena, rows, NULL, MAXID);
+		for (int i = 0; i < NKEYS; i++)
+			rows[i] = (trow) {(i * 7 + round) % NKEYS, true, round * 10000 + (i * 7 + round) % NKEYS, round};
+		write_kinds(w, arena, rows, NULL, NKEYS);
 	}
 	commit(w, 1, 1);
 	pm_table_writer_close(w);
 	unsetenv("TMPDIR");
 	assert_int_equal(rmdir(tmp), 0);	/* empty: every spill file removed */
 	read_all(io, dir, &r);
-	assert_int_equal(r.nrows, MAXID);
-	for (int i = 0; i < MAXID; i++)
+	assert_int_equal(r.nrows, NKEYS);
+	for (int i = 0; i < NKEYS; i++)
 	{
 		assert_int_equal(r.v[i], 19 * 10000 + i);
 		assert_int_equal(r.w[i], 19);
@@ -636,26 +471,26 @@ test_negative_keys(void **state)
 	static const char *vals[] = {"1"};
 	pm_table_writer *w;
 	pm_error	err;
-	trow		rows[2 * MAXID];
+	trow		rows[2 * NKEYS];
 	result		r;
 
 	(void) state;
 	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/neg",
 									 make_schema(arena, 1, keys, vals), &err), PM_OK);
 	w = open_writer(io, "/mem/wh/db.db/neg");
-	for (int i = 0; i < 2 * MAXID; i++)
+	for (int i = 0; i < 2 * NKEYS; i++)
 	{
-		int			id = (i * 37) % MAXID - MAXID / 2;
+		int			id = (i * 37) % NKEYS - NKEYS / 2;
 
-		rows[i] = (trow) {id, true, i < MAXID ? id : 100000 + id, i};
+		rows[i] = (trow) {id, true, i < NKEYS ? id : 100000 + id, i};
 	}
-	write_kinds(w, arena, rows, NULL, 2 * MAXID);
+	write_kinds(w, arena, rows, NULL, 2 * NKEYS);
 	commit(w, 1, 1);
 	pm_table_writer_close(w);
-	read_all_offset(io, "/mem/wh/db.db/neg", &r, MAXID / 2);
-	assert_int_equal(r.nrows, MAXID);
-	for (int k = 0; k < MAXID; k++)
-		assert_int_equal(r.v[k], 100000 + k - MAXID / 2);
+	read_all_offset(io, "/mem/wh/db.db/neg", &r, NKEYS / 2);
+	assert_int_equal(r.nrows, NKEYS);
+	for (int k = 0; k < NKEYS; k++)
+		assert_int_equal(r.v[k], 100000 + k - NKEYS / 2);
 	{
 		pm_table   *table;
 		pm_scan    *scan;
@@ -670,8 +505,8 @@ test_negative_keys(void **state)
 		m = pm_scan_get_split(scan, 0)->files[0];
 		assert_int_equal(pm_binary_row_decode_serialized(m->min_key, (size_t) m->min_key_len, kt, &kmin, &err), PM_OK);
 		assert_int_equal(pm_binary_row_decode_serialized(m->max_key, (size_t) m->max_key_len, kt, &kmax, &err), PM_OK);
-		assert_int_equal(kmin.u.i64, -MAXID / 2);
-		assert_int_equal(kmax.u.i64, MAXID / 2 - 1);
+		assert_int_equal(kmin.u.i64, -NKEYS / 2);
+		assert_int_equal(kmax.u.i64, NKEYS / 2 - 1);
 		pm_scan_free(scan);
 		pm_table_close(table);
 	}
@@ -695,10 +530,10 @@ test_spill_merges(void **state)
 	static const char *pvals[] = {"1", "64 kb", "partial-update"};
 	pm_table_writer *w;
 	pm_error	err;
-	trow		rows[MAXID];
+	trow		rows[NKEYS];
 	result		r;
-	int64_t		best_w[MAXID],
-				best_v[MAXID];
+	int64_t		best_w[NKEYS],
+				best_v[NKEYS];
 
 	(void) state;
 	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/spseq",
@@ -708,13 +543,13 @@ test_spill_merges(void **state)
 	for (int t = 0; t < 2; t++)
 	{
 		w = open_writer(io, t == 0 ? "/mem/wh/db.db/spseq" : "/mem/wh/db.db/sppu");
-		for (int k = 0; k < MAXID; k++)
+		for (int k = 0; k < NKEYS; k++)
 			best_w[k] = -1;
 		for (int round = 0; round < 20; round++)
 		{
-			for (int i = 0; i < MAXID; i++)
+			for (int i = 0; i < NKEYS; i++)
 			{
-				int			id = (i * 5 + round) % MAXID;
+				int			id = (i * 5 + round) % NKEYS;
 				int64_t		wv = (round * 7 + id) % 20;
 
 				if (t == 0)
@@ -728,13 +563,13 @@ test_spill_merges(void **state)
 					best_v[id] = round * 1000 + id;
 				}
 			}
-			write_kinds(w, arena, rows, NULL, MAXID);
+			write_kinds(w, arena, rows, NULL, NKEYS);
 		}
 		commit(w, 1, 1);
 		pm_table_writer_close(w);
 		read_all(io, t == 0 ? "/mem/wh/db.db/spseq" : "/mem/wh/db.db/sppu", &r);
-		assert_int_equal(r.nrows, MAXID);
-		for (int k = 0; k < MAXID; k++)
+		assert_int_equal(r.nrows, NKEYS);
+		for (int k = 0; k < NKEYS; k++)
 		{
 			if (t == 0)
 			{
@@ -762,7 +597,7 @@ test_spill_abort(void **state)
 	static const char *vals[] = {"2", "64 kb"};
 	pm_table_writer *w;
 	pm_error	err;
-	trow		rows[MAXID];
+	trow		rows[NKEYS];
 	char		tmp[] = "/tmp/pm_spill_abort_XXXXXX";
 	pm_table   *table;
 
@@ -774,9 +609,9 @@ test_spill_abort(void **state)
 	w = open_writer(io, "/mem/wh/db.db/spab");
 	for (int round = 0; round < 20; round++)
 	{
-		for (int i = 0; i < MAXID; i++)
+		for (int i = 0; i < NKEYS; i++)
 			rows[i] = (trow) {i, true, round, round};
-		write_kinds(w, arena, rows, NULL, MAXID);
+		write_kinds(w, arena, rows, NULL, NKEYS);
 	}
 	assert_int_not_equal(rmdir(tmp), 0);	/* spill files are there */
 	pm_table_writer_abort(w);

@@ -208,6 +208,210 @@ test_passes(void **state)
 	pm_hash_agg_free(agg);
 }
 
+
+/*
+ * One INT key: groups by direct index while the keys span a small range
+ * (the map growing across batches), by hash once a batch's keys spread too
+ * far, with NULL keys, null inputs and a row selection; every group's
+ * count(*) and sum(i) against a brute-force reference.
+ */
+static void
+test_direct_keys(void **state)
+{
+	enum
+	{
+		N = 1000, MAXG = 2000
+	};
+	pm_agg_spec specs[] = {{PM_AGG_COUNT_STAR, 0}, {PM_AGG_SUM, 1}};
+	int			keys[] = {0};
+	pm_hash_agg *agg;
+	pm_error	err;
+	int64_t		ref_key[MAXG];
+	bool		ref_null[MAXG];
+	int64_t		ref_cnt[MAXG];
+	int64_t		ref_sum[MAXG];
+	int			nref = 0;
+	uint8_t		sel[N];
+
+	(void) state;
+	pm_error_clear(&err);
+	assert_int_equal(pm_hash_agg_create(pm_env_default(), fx.types, 1, keys, 2, specs, MAXG,
+										&agg, &err), PM_OK);
+	for (int b = 0; b < 4; b++)
+	{
+		batch_of(N);
+		for (int r = 0; r < N; r++)
+		{
+			int32_t		k;
+
+			switch (b)
+			{
+				case 0:
+					k = r % 50;
+					break;
+				case 1:
+					k = 1000 + r % 70;	/* the map grows */
+					break;
+				case 2:
+					k = r % 3 == 0 ? INT32_MIN + r : r % 50;	/* too wide: hashed */
+					break;
+				default:
+					k = r % 60;	/* direct maps are off for good */
+					break;
+			}
+			PM_VEC_VALUES(&fx.cols[0], int32_t)[r] = k;
+			PM_VEC_VALUES(&fx.cols[1], int32_t)[r] = r * 7 - 3000;
+			fx.cols[0].nulls[r] = r % 17 == 0;
+			fx.cols[1].nulls[r] = r % 13 == 0;
+			sel[r] = b != 1 || r % 5 != 0;
+		}
+		assert_int_equal(pm_hash_agg_add(agg, &fx.batch, b == 1 ? sel : NULL, &err), PM_OK);
+		for (int r = 0; r < N; r++)
+		{
+			bool		kn = fx.cols[0].nulls[r];
+			int64_t		k = kn ? 0 : PM_VEC_VALUES(&fx.cols[0], int32_t)[r];
+			int			g;
+
+			if (!sel[r])
+				continue;
+			for (g = 0; g < nref; g++)
+				if (ref_null[g] == kn && ref_key[g] == k)
+					break;
+			if (g == nref)
+			{
+				ref_key[g] = k;
+				ref_null[g] = kn;
+				ref_cnt[g] = ref_sum[g] = 0;
+				nref++;
+			}
+			ref_cnt[g]++;
+			if (!fx.cols[1].nulls[r])
+				ref_sum[g] += PM_VEC_VALUES(&fx.cols[1], int32_t)[r];
+		}
+	}
+	assert_false(pm_hash_agg_full(agg));
+	assert_int_equal(pm_hash_agg_ngroups(agg), nref);
+	for (int64_t g = 0; g < pm_hash_agg_ngroups(agg); g++)
+	{
+		int64_t		key = 0;
+		bool		kn = !pm_hash_agg_key(agg, g, 0, &key);
+		int			i;
+
+		for (i = 0; i < nref; i++)
+			if (ref_null[i] == kn && ref_key[i] == (kn ? 0 : key))
+				break;
+		assert_true(i < nref);
+		assert_int_equal(pm_hash_agg_state(agg, g, 0)->n, ref_cnt[i]);
+		assert_int_equal(pm_hash_agg_state(agg, g, 1)->v.i64, ref_sum[i]);
+	}
+	pm_hash_agg_free(agg);
+}
+
+
+/* memcmp, then the shorter first: the "C" collation */
+static int
+c_order(const char *a, int la, const char *b, int lb)
+{
+	int			m = la < lb ? la : lb;
+	int			c = m > 0 ? memcmp(a, b, (size_t) m) : 0;
+
+	if (c != 0)
+		return c;
+	return la < lb ? -1 : (la > lb ? 1 : 0);
+}
+
+/*
+ * min/max of strings against a brute-force reference, in both row orders,
+ * with and without groups: strings sharing 8-byte prefixes, shorter than 8
+ * bytes, empty, with zero bytes and 0xff bytes (the prefix shortcut must
+ * order them as memcmp-then-length does).
+ */
+static void
+test_string_min_max(void **state)
+{
+	static const struct
+	{
+		const char *s;
+		int			len;
+	}			strs[] = {
+		{"abcdefgh", 8}, {"", 0}, {"a", 1}, {"a\0", 2}, {"ab", 2}, {"abcdefgh\0", 9},
+		{"abcdefghi", 9}, {"abcdefgha", 9}, {"abcdefgh\xff", 9}, {"\xff", 1}, {"zz", 2},
+		{"b", 1}, {"abcdefg", 7}, {"abcdefgh\xff\x01", 10}, {"\0", 1}, {"\xff\xff", 2},
+		{"abc", 3}, {"abd", 3}, {"abcd", 4}, {"abce", 4}, {"abcde", 5}, {"abcdf\xff", 6},
+		{"abcdef", 6}, {"zzzzzz", 6}, {"zzzzz\xff", 6}, {"zzz\0", 4}, {"zz\xff", 3}
+	};
+	enum
+	{
+		NS = sizeof(strs) / sizeof(strs[0])
+	};
+	const pm_type *row;
+	const pm_type *types[2];
+	pm_vector	cols[2];
+	pm_batch	batch;
+	pm_error	err;
+	pm_agg_spec specs[] = {{PM_AGG_MIN, 1}, {PM_AGG_MAX, 1}};
+	int			keys[] = {0};
+
+	(void) state;
+	pm_error_clear(&err);
+	assert_int_equal(pm_data_type_parse("ROW<k INT, s STRING>", fx.arena, &row, &err), PM_OK);
+	types[0] = row->fields[0].type;
+	types[1] = row->fields[1].type;
+	for (int order = 0; order < 2; order++)
+		for (int nkeys = 0; nkeys <= 1; nkeys++)
+		{
+			pm_hash_agg *agg;
+			int32_t		off = 0;
+
+			assert_true(pm_vector_init(&cols[0], types[0], NS, false, fx.arena));
+			assert_true(pm_vector_init(&cols[1], types[1], NS, false, fx.arena));
+			cols[1].data = pm_arena_alloc(fx.arena, 256);
+			cols[1].offsets[0] = 0;
+			for (int i = 0; i < NS; i++)
+			{
+				int			j = order == 0 ? i : NS - 1 - i;
+
+				PM_VEC_VALUES(&cols[0], int32_t)[i] = j % 3;
+				memcpy(cols[1].data + off, strs[j].s, (size_t) strs[j].len);
+				off += strs[j].len;
+				cols[1].offsets[i + 1] = off;
+			}
+			cols[1].data_size = off;
+			cols[0].length = cols[1].length = NS;
+			batch.nrows = NS;
+			batch.ncols = 2;
+			batch.cols = cols;
+			assert_int_equal(pm_hash_agg_create(pm_env_default(), types, nkeys, keys, 2, specs,
+												10, &agg, &err), PM_OK);
+			assert_int_equal(pm_hash_agg_add(agg, &batch, NULL, &err), PM_OK);
+			for (int64_t g = 0; g < pm_hash_agg_ngroups(agg); g++)
+			{
+				int64_t		key = -1;
+				int			lo = -1,
+							hi = -1;
+				const pm_agg_state *mn = pm_hash_agg_state(agg, g, 0);
+				const pm_agg_state *mx = pm_hash_agg_state(agg, g, 1);
+
+				if (nkeys > 0)
+					assert_true(pm_hash_agg_key(agg, g, 0, &key));
+				for (int j = 0; j < NS; j++)
+				{
+					if (nkeys > 0 && j % 3 != key)
+						continue;
+					if (lo < 0 || c_order(strs[j].s, strs[j].len, strs[lo].s, strs[lo].len) < 0)
+						lo = j;
+					if (hi < 0 || c_order(strs[j].s, strs[j].len, strs[hi].s, strs[hi].len) > 0)
+						hi = j;
+				}
+				assert_int_equal(mn->v.str.len, strs[lo].len);
+				assert_memory_equal(mn->v.str.bytes, strs[lo].s, (size_t) strs[lo].len);
+				assert_int_equal(mx->v.str.len, strs[hi].len);
+				assert_memory_equal(mx->v.str.bytes, strs[hi].s, (size_t) strs[hi].len);
+			}
+			pm_hash_agg_free(agg);
+		}
+}
+
 /* WHERE (i > 0 AND k IN (1, 2)) OR d IS NULL, evaluated per row, then aggregated */
 static void
 test_filtered(void **state)
@@ -262,6 +466,8 @@ main(void)
 		cmocka_unit_test(test_groups_and_nulls),
 		cmocka_unit_test(test_wide_sum_and_floats),
 		cmocka_unit_test(test_passes),
+		cmocka_unit_test(test_direct_keys),
+		cmocka_unit_test(test_string_min_max),
 		cmocka_unit_test(test_filtered),
 	};
 

@@ -26,6 +26,7 @@
 #include "row/bucket.h"
 #include "row/value.h"
 #include "table/commit.h"
+#include "table/index_manifest.h"
 #include "table/manifest_list.h"
 #include "table/snapshot.h"
 #include "table/split.h"
@@ -645,6 +646,156 @@ test_delete_conflict(void **state)
 	pm_local_fileio_destroy(io);
 }
 
+/* The index manifest of snapshot sid, sorted by file name. */
+static int
+index_state(pm_fileio *io, const char *dir, int64_t sid, pm_arena *arena,
+			pm_index_manifest_entry **out)
+{
+	pm_snapshot *snap;
+	pm_error	err;
+	char		path[4200];
+	int			n;
+
+	assert_int_equal(pm_snapshot_load(io, dir, sid, arena, &snap, &err), PM_OK);
+	if (snap->index_manifest == NULL)
+		return -1;
+	snprintf(path, sizeof(path), "%s/manifest/%s", dir, snap->index_manifest);
+	assert_int_equal(pm_index_manifest_read(pm_env_default(), io, path, arena, out, &n, &err),
+					 PM_OK);
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (strcmp((*out)[j].file_name, (*out)[i].file_name) < 0)
+			{
+				pm_index_manifest_entry t = (*out)[i];
+
+				(*out)[i] = (*out)[j];
+				(*out)[j] = t;
+			}
+	return n;
+}
+
+/*
+ * Index changes: the index manifest is the previous state combined as
+ * Java's BucketedCombiner does (a new file of a bucket and type replaces
+ * the old one); deleting an index file that is not live is a conflict.
+ */
+static void
+test_index_changes(void **state)
+{
+	pm_fileio  *io = pm_local_fileio_create(pm_env_default());
+	char	   *dir = table_dir("index_changes");
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *keys[] = {"bucket", "bucket-key"};
+	const char *vals[] = {"2", "id"};
+	pm_schema  *s = make_schema(arena, false, 2, keys, vals);
+	pm_table_writer *w;
+	pm_error	err;
+	int64_t		sid;
+	uint8_t    *part;
+	size_t		part_len;
+	pm_commit_change change;
+	pm_commit_request req;
+	pm_dv_range ranges[2] = {{"data-a.parquet", 1, 20, 3}, {"data-b.parquet", 21, 10, -1}};
+	pm_index_manifest_entry hash_a = {0, NULL, 0, 0, "HASH", "index-a", 40, 10, -1, NULL, NULL};
+	pm_index_manifest_entry dv = {0, NULL, 0, 0, "DELETION_VECTORS", "index-dv", 31, 4, 2,
+	ranges, NULL};
+	pm_index_manifest_entry hash_b = {0, NULL, 0, 0, "HASH", "index-b", 44, 11, -1, NULL, NULL};
+	pm_index_manifest_entry missing = {0, NULL, 0, 0, "HASH", "index-zzz", 1, 1, -1, NULL, NULL};
+	pm_index_manifest_entry added[2] = {hash_a, dv};
+	pm_index_manifest_entry *st;
+	char		mdir[4200];
+	int			before;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, dir, "user-i", &w, &err), PM_OK);
+	write_rows(w, arena, 0, 10, 10);
+	assert_int_equal(pm_table_writer_commit(w, 1, &sid, &err), PM_OK);
+	pm_table_writer_close(w);
+	assert_int_equal(index_state(io, dir, 1, arena, &st), -1);
+
+	assert_int_equal(pm_binary_row_encode_serialized(arena, pm_type_new_row(arena, NULL, 0, false),
+													 NULL, &part, &part_len, &err), PM_OK);
+	memset(&change, 0, sizeof(change));
+	change.partition = part;
+	change.partition_len = (int32_t) part_len;
+	change.bucket = 1;
+	change.total_buckets = 2;
+	change.nindex_added = 2;
+	change.index_added = added;
+	memset(&req, 0, sizeof(req));
+	req.commit_user = "user-i";
+	req.commit_identifier = 2;
+	req.commit_kind = "APPEND";
+	req.schema = s;
+	req.nchanges = 1;
+	req.changes = &change;
+	assert_int_equal(pm_table_commit(pm_env_default(), io, dir, &req, arena, &sid, &err), PM_OK);
+	assert_int_equal(sid, 2);
+	assert_int_equal(index_state(io, dir, 2, arena, &st), 2);
+	assert_string_equal(st[0].file_name, "index-a");
+	assert_string_equal(st[0].index_type, "HASH");
+	assert_int_equal(st[0].bucket, 1);
+	assert_int_equal(st[0].kind, 0);
+	assert_int_equal(st[0].file_size, 40);
+	assert_int_equal(st[0].row_count, 10);
+	assert_int_equal(st[0].nranges, -1);
+	assert_string_equal(st[1].file_name, "index-dv");
+	assert_int_equal(st[1].nranges, 2);
+	assert_string_equal(st[1].ranges[0].data_file, "data-a.parquet");
+	assert_int_equal(st[1].ranges[0].offset, 1);
+	assert_int_equal(st[1].ranges[0].length, 20);
+	assert_int_equal(st[1].ranges[0].cardinality, 3);
+	assert_string_equal(st[1].ranges[1].data_file, "data-b.parquet");
+	assert_int_equal(st[1].ranges[1].cardinality, -1);
+
+	/* a new HASH file of bucket 1 replaces index-a; the DV file stays */
+	change.nindex_added = 1;
+	change.index_added = &hash_b;
+	req.commit_identifier = 3;
+	assert_int_equal(pm_table_commit(pm_env_default(), io, dir, &req, arena, &sid, &err), PM_OK);
+	assert_int_equal(index_state(io, dir, 3, arena, &st), 2);
+	assert_string_equal(st[0].file_name, "index-b");
+	assert_string_equal(st[1].file_name, "index-dv");
+
+	/* the same file in bucket 0 is another bucket's: kept beside */
+	change.bucket = 0;
+	change.index_added = &hash_a;
+	req.commit_identifier = 4;
+	assert_int_equal(pm_table_commit(pm_env_default(), io, dir, &req, arena, &sid, &err), PM_OK);
+	assert_int_equal(index_state(io, dir, 4, arena, &st), 3);
+
+	/* deleting an index file that is not live: conflict, nothing written */
+	change.nindex_added = 0;
+	change.nindex_deleted = 1;
+	change.index_deleted = &missing;
+	req.commit_identifier = 5;
+	snprintf(mdir, sizeof(mdir), "%s/manifest", dir);
+	before = count_files(mdir, "manifest");
+	assert_int_equal(pm_table_commit(pm_env_default(), io, dir, &req, arena, &sid, &err),
+					 PM_ERR_CONFLICT);
+	assert_non_null(strstr(err.message, "Index file deletion conflicts detected"));
+	assert_int_equal(count_files(mdir, "manifest"), before);
+
+	/* deleting a live one */
+	change.bucket = 1;
+	change.index_deleted = &dv;
+	assert_int_equal(pm_table_commit(pm_env_default(), io, dir, &req, arena, &sid, &err), PM_OK);
+	assert_int_equal(sid, 5);
+	assert_int_equal(index_state(io, dir, 5, arena, &st), 2);
+	assert_string_equal(st[0].file_name, "index-a");
+	assert_int_equal(st[0].bucket, 0);
+	assert_string_equal(st[1].file_name, "index-b");
+	{
+		readback	r = read_back(io, dir);
+
+		assert_int_equal(r.rows, 10);
+	}
+	pm_arena_destroy(arena);
+	drop_dir(dir);
+	pm_local_fileio_destroy(io);
+}
+
 /* Abort removes every data file written; rolling makes several files. */
 static void
 test_abort_and_roll(void **state)
@@ -859,6 +1010,7 @@ main(void)
 		cmocka_unit_test(test_fixed_bucket),
 		cmocka_unit_test(test_race_retry),
 		cmocka_unit_test(test_delete_conflict),
+		cmocka_unit_test(test_index_changes),
 		cmocka_unit_test(test_abort_and_roll),
 		cmocka_unit_test(test_create_refusals),
 		cmocka_unit_test(test_many_partitions),

@@ -148,9 +148,10 @@ test_refusals(void **state)
 		assert_int_equal(parse_with(&f, 1, kv, &o, &err), PM_OK);
 	}
 	{
-		static const char *const kv[] = {"file-index.bloom-filter.columns", "id"};
+		/* bloom-filter, bitmap and range-bitmap are written; bsi is refused by name */
+		static const char *const kv[] = {"file-index.bsi.columns", "id"};
 
-		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "file-index.bloom-filter.columns");
+		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "file-index.bsi.columns");
 	}
 	{
 		static const char *const kv[] = {"data-file.external-paths", "file:/x"};

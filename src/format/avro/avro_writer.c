@@ -481,6 +481,30 @@ bytes_cmp(const uint8_t *a, int32_t alen, const uint8_t *b, int32_t blen)
 	return c != 0 ? c : (alen > blen) - (alen < blen);
 }
 
+/*
+ * Double.compare (Float.compare on floats widened to double): -0.0 below
+ * 0.0, NaN above every number: SimpleStatsCollector's Comparable order.
+ */
+static int
+java_double_compare(double a, double b)
+{
+	int64_t		x,
+				y;
+
+	if (a < b)
+		return -1;
+	if (a > b)
+		return 1;
+	/* equal, or NaN: compare doubleToLongBits (NaN canonical, positive) */
+	memcpy(&x, &a, 8);
+	memcpy(&y, &b, 8);
+	if (isnan(a))
+		x = INT64_C(0x7ff8000000000000);
+	if (isnan(b))
+		y = INT64_C(0x7ff8000000000000);
+	return (x > y) - (x < y);
+}
+
 /* Compare value i of v with a stats value: <0, 0, >0. */
 static int
 value_cmp(const pm_type *t, const pm_vector *v, int64_t i, const pm_value *s)
@@ -500,9 +524,9 @@ value_cmp(const pm_type *t, const pm_vector *v, int64_t i, const pm_value *s)
 		case PM_TYPE_BIGINT:
 			return (PM_VEC_VALUES(v, int64_t)[i] > s->u.i64) - (PM_VEC_VALUES(v, int64_t)[i] < s->u.i64);
 		case PM_TYPE_FLOAT:
-			return (PM_VEC_VALUES(v, float)[i] > s->u.f64) - (PM_VEC_VALUES(v, float)[i] < s->u.f64);
+			return java_double_compare(PM_VEC_VALUES(v, float)[i], s->u.f64);
 		case PM_TYPE_DOUBLE:
-			return (PM_VEC_VALUES(v, double)[i] > s->u.f64) - (PM_VEC_VALUES(v, double)[i] < s->u.f64);
+			return java_double_compare(PM_VEC_VALUES(v, double)[i], s->u.f64);
 		case PM_TYPE_DECIMAL:
 			return (PM_VEC_VALUES(v, pm_int128)[i] > s->u.i128) - (PM_VEC_VALUES(v, pm_int128)[i] < s->u.i128);
 		case PM_TYPE_TIMESTAMP:
@@ -588,12 +612,6 @@ stat_update(aw_stat *st, const pm_type *t, const pm_vector *v, int64_t n)
 		}
 		if (!st->minmax)
 			continue;
-		if ((t->id == PM_TYPE_FLOAT && isnan(PM_VEC_VALUES(v, float)[i])) ||
-			(t->id == PM_TYPE_DOUBLE && isnan(PM_VEC_VALUES(v, double)[i])))
-		{
-			st->minmax = false;
-			continue;
-		}
 		if (!st->any)
 		{
 			value_set(t, v, i, &st->min, &st->min_bytes);

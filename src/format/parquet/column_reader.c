@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "codec/codec.h"
+#include "common/page_lru.h"
 #include "format/parquet/parquet_encoding.h"
 
 /* Decompressed page limits (decompression bombs). */
@@ -541,7 +542,14 @@ page_payload(pm_pq_column *c, const uint8_t *src, size_t n, int64_t out_len, boo
 	buf = page_buf(c, slot, (size_t) out_len + 8, arena);
 	if (buf == NULL)
 		return nomem(err);
+	if (c->cache_pages && pm_page_lru_fetch(c->codec, src, n, buf, (size_t) out_len))
+	{
+		*out = buf;
+		return PM_OK;
+	}
 	PM_TRY(decompress(c, src, n, buf, (size_t) out_len, err));
+	if (c->cache_pages)
+		pm_page_lru_store(c->codec, src, n, buf, (size_t) out_len);
 	*out = buf;
 	return PM_OK;
 }
@@ -581,15 +589,22 @@ read_dictionary(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *pay
 	return PM_OK;
 }
 
-/* Levels of a v1 page (4-byte length prefix for RLE) into out. */
+/*
+ * Levels of a v1 page (4-byte length prefix for RLE) into out; when
+ * all_max is given and the levels are one run of max_level (a page without
+ * nulls), *all_max is set and out is left alone.
+ */
 static pm_code
 v1_levels(pm_pq_column *c, int enc, int max_level, const uint8_t **p, size_t *len,
-		  int64_t n, uint8_t *out, pm_error *err)
+		  int64_t n, uint8_t *out, bool *all_max, pm_error *err)
 {
 	int			bw = pm_pq_bit_width((uint32_t) max_level);
 	const char *why = NULL;
 	int64_t		r;
+	uint32_t	v;
 
+	if (all_max != NULL)
+		*all_max = false;
 	if (enc == PM_PQ_ENC_BIT_PACKED)
 	{
 		r = pm_pq_bitpacked_legacy_decode(*p, *len, bw, n, out, &why);
@@ -605,7 +620,10 @@ v1_levels(pm_pq_column *c, int enc, int max_level, const uint8_t **p, size_t *le
 		memcpy(&l, *p, 4);
 		if (l > *len - 4)
 			return corrupt(c, err, "levels longer than the page");
-		if (pm_pq_rle_decode_u8(*p + 4, l, bw, n, out, &why) < 0)
+		if (all_max != NULL && pm_pq_rle_is_one_run(*p + 4, l, bw, n, &v) &&
+			v == (uint32_t) max_level)
+			*all_max = true;
+		else if (pm_pq_rle_decode_u8(*p + 4, l, bw, n, out, &why) < 0)
 			return corrupt(c, err, why);
 		r = (int64_t) l + 4;
 	}
@@ -647,6 +665,7 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 	int64_t		nonnull;
 	bool		v2 = ph->type == PM_PQ_PAGE_DATA_V2;
 	const char *why = NULL;
+	bool		all_defined = false;	/* every def level is max_def: no nulls */
 
 	if (n > PAGE_ENTRY_SLACK + (int64_t) ph->uncompressed_size * 8)
 		return corrupt(c, err, "more values than the page can hold");
@@ -670,9 +689,10 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 		vp = data;
 		vlen = (size_t) ph->uncompressed_size;
 		if (c->max_rep > 0)
-			PM_TRY(v1_levels(c, ph->rep_encoding, c->max_rep, &vp, &vlen, n, c->rep, err));
+			PM_TRY(v1_levels(c, ph->rep_encoding, c->max_rep, &vp, &vlen, n, c->rep, NULL, err));
 		if (c->max_def > 0)
-			PM_TRY(v1_levels(c, ph->def_encoding, c->max_def, &vp, &vlen, n, c->def, err));
+			PM_TRY(v1_levels(c, ph->def_encoding, c->max_def, &vp, &vlen, n, c->def,
+							 &all_defined, err));
 	}
 	else
 	{
@@ -685,10 +705,18 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 			pm_pq_rle_decode_u8(payload, (size_t) ph->rep_levels_len,
 								pm_pq_bit_width((uint32_t) c->max_rep), n, c->rep, &why) < 0)
 			return corrupt(c, err, why);
-		if (c->max_def > 0 &&
-			pm_pq_rle_decode_u8(payload + ph->rep_levels_len, (size_t) ph->def_levels_len,
-								pm_pq_bit_width((uint32_t) c->max_def), n, c->def, &why) < 0)
-			return corrupt(c, err, why);
+		if (c->max_def > 0)
+		{
+			int			bw = pm_pq_bit_width((uint32_t) c->max_def);
+			uint32_t	v;
+
+			if (pm_pq_rle_is_one_run(payload + ph->rep_levels_len, (size_t) ph->def_levels_len,
+									 bw, n, &v) && v == (uint32_t) c->max_def)
+				all_defined = true;
+			else if (pm_pq_rle_decode_u8(payload + ph->rep_levels_len,
+										 (size_t) ph->def_levels_len, bw, n, c->def, &why) < 0)
+				return corrupt(c, err, why);
+		}
 		PM_TRY(page_payload(c, payload + lv, (size_t) ph->compressed_size - lv,
 							ph->uncompressed_size - (int64_t) lv, ph->is_compressed,
 							PM_PQ_SCR_PAGE, arena, &vp, err));
@@ -696,6 +724,8 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 	}
 	if (c->rep != NULL)
 		PM_TRY(check_levels(c, c->rep, n, c->max_rep, err));
+	if (all_defined)
+		c->def = NULL;			/* NULL levels mean max_def everywhere */
 	if (c->def != NULL)
 	{
 		const uint8_t *d = c->def;
@@ -711,6 +741,8 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 		}
 		if (mx > md)
 			return corrupt(c, err, "level above the column's maximum");
+		if (nonnull == n)
+			c->def = NULL;
 	}
 	else
 		nonnull = n;
@@ -722,7 +754,6 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 			 ph->encoding == PM_PQ_ENC_RLE_DICTIONARY)
 	{
 		uint32_t   *idx;
-		uint32_t	mx = 0;
 
 		if (!c->has_dict)
 			return corrupt(c, err, "dictionary-encoded page without a dictionary");
@@ -733,12 +764,11 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 			idx = page_buf(c, PM_PQ_SCR_IDX, sizeof(uint32_t) * (size_t) (nonnull + 1), arena);
 			if (idx == NULL)
 				return nomem(err);
-			if (pm_pq_rle_decode_u32(vp + 1, vlen - 1, vp[0], nonnull, idx, &why) < 0)
+			if (c->dict_n > (int64_t) UINT32_MAX)
+				return corrupt(c, err, "dictionary too large");
+			if (pm_pq_rle_decode_u32_below(vp + 1, vlen - 1, vp[0], nonnull, idx,
+										   (uint32_t) c->dict_n, &why) < 0)
 				return corrupt(c, err, why);
-			for (int64_t i = 0; i < nonnull; i++)
-				mx = idx[i] > mx ? idx[i] : mx;
-			if (mx >= (uint64_t) c->dict_n)
-				return corrupt(c, err, "dictionary index out of range");
 			c->indices = idx;
 		}
 		c->page_dict = true;

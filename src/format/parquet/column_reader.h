@@ -94,6 +94,7 @@ typedef struct pm_pq_column
 	size_t		chunk_pos;
 	int			codec;
 	int64_t		values_left;	/* level entries the chunk metadata still owes */
+	bool		cache_pages;	/* decompressed pages go through common/page_lru.h */
 	bool		has_dict;
 	pm_vector	dict;			/* dictionary converted to the target type */
 	int64_t		dict_n;

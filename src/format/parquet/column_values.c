@@ -140,10 +140,17 @@ pm_pq_column_choose_conv(const pm_pq_node *n, const pm_type *t, int64_t *time_di
 }
 /* ----------------------------------------------------------- conversion */
 
+/*
+ * Bytes every varlen data buffer grown here keeps beyond its used size, so
+ * gather_dict may copy short values as one fixed 16-byte move (reading
+ * past a dictionary value's end, writing past the batch's).
+ */
+#define DATA_SLACK 16
+
 static bool
 grow_data(pm_vector *v, int64_t *cap, int64_t extra, pm_arena *arena)
 {
-	int64_t		need = v->data_size + extra;
+	int64_t		need = v->data_size + extra + DATA_SLACK;
 	int64_t		ncap;
 	uint8_t    *p;
 
@@ -405,7 +412,11 @@ gather_dict(pm_pq_column *c, const uint32_t *idx, int64_t k, pm_vector *v, int64
 			int32_t		s = d->offsets[idx[i]];
 			int32_t		l = d->offsets[idx[i] + 1] - s;
 
-			memcpy(out, d->data + s, (size_t) l);
+			/* the dictionary's and the batch's data both have DATA_SLACK */
+			if (l <= DATA_SLACK)
+				memcpy(out, d->data + s, DATA_SLACK);
+			else
+				memcpy(out, d->data + s, (size_t) l);
 			out += l;
 			off[i + 1] = off[i] + l;
 		}

@@ -50,28 +50,26 @@ read_uleb(const uint8_t *buf, size_t len, size_t *pos, uint64_t *v)
 }
 
 /*
- * Unpack `count` values of bw bits (LSB first) from in[0..in_len) starting
- * at value 0. in_len must hold ceil(count * bw / 8) bytes.
+ * Unpack values [j0, count) of bw bits (LSB first) from in[0..in_len),
+ * one unaligned 8-byte window per value. in_len must hold
+ * ceil(count * bw / 8) bytes.
  */
-#define DEFINE_UNPACK(NAME, T) \
+#define DEFINE_UNPACK_GENERIC(NAME, T) \
 static void \
-NAME(const uint8_t *in, size_t in_len, int bw, int64_t count, T *out) \
+NAME(const uint8_t *in, size_t in_len, int bw, int64_t j0, int64_t count, T *out) \
 { \
 	uint64_t	mask = bw >= 64 ? ~(uint64_t) 0 : (((uint64_t) 1 << bw) - 1); \
-	int64_t		fast = 0; \
-	if (bw == 0) \
-	{ \
-		memset(out, 0, sizeof(T) * (size_t) count); \
-		return; \
-	} \
+	int64_t		fast = j0; \
 	if (in_len >= 8) \
 	{ \
 		/* values whose 8-byte window lies inside the buffer */ \
 		fast = (int64_t) (((in_len - 8) * 8) / (size_t) bw); \
 		if (fast > count) \
 			fast = count; \
+		if (fast < j0) \
+			fast = j0; \
 	} \
-	for (int64_t j = 0; j < fast; j++) \
+	for (int64_t j = j0; j < fast; j++) \
 	{ \
 		uint64_t	bit = (uint64_t) j * (uint64_t) bw; \
 		uint64_t	w; \
@@ -86,17 +84,175 @@ NAME(const uint8_t *in, size_t in_len, int bw, int64_t count, T *out) \
 	} \
 }
 
-DEFINE_UNPACK(unpack_u8, uint8_t)
-DEFINE_UNPACK(unpack_u32, uint32_t)
+DEFINE_UNPACK_GENERIC(unpack_generic_u8, uint8_t)
+DEFINE_UNPACK_GENERIC(unpack_generic_u32, uint32_t)
 
-#define DEFINE_RLE(NAME, T, UNPACK, MAXBW) \
-int64_t \
+/*
+ * Whole groups of 8 values (bw bytes each) with bw a compile-time constant
+ * at each call site below: every value is one load, a constant shift and a
+ * constant mask, and the 8 values of a group are unrolled. Only groups whose
+ * last 8-byte window ends inside the buffer.
+ */
+#define DEFINE_UNPACK_GROUPS(NAME, T) \
+static inline __attribute__((always_inline)) void \
+NAME(const uint8_t *in, int64_t ngroups, const int bw, T *out) \
+{ \
+	const uint64_t mask = ((uint64_t) 1 << bw) - 1; \
+	for (int64_t g = 0; g < ngroups; g++, in += bw, out += 8) \
+		for (int j = 0; j < 8; j++) \
+		{ \
+			uint64_t	w; \
+			memcpy(&w, in + (j * bw) / 8, 8); \
+			out[j] = (T) ((w >> ((j * bw) & 7)) & mask); \
+		} \
+}
+
+DEFINE_UNPACK_GROUPS(unpack_groups_u8, uint8_t)
+DEFINE_UNPACK_GROUPS(unpack_groups_u32, uint32_t)
+
+/* Groups [0, n) of a bit-packed run whose windows stay inside in_len bytes. */
+static inline int64_t
+fast_groups(size_t in_len, int bw, int64_t count)
+{
+	size_t		tail = (size_t) (7 * bw) / 8 + 8;	/* last window of a group */
+	int64_t		g;
+
+	if (in_len < tail)
+		return 0;
+	g = (int64_t) ((in_len - tail) / (size_t) bw) + 1;
+	return g < count / 8 ? g : count / 8;
+}
+
+#define UNPACK_CASE(FN, BW) \
+	case BW: FN(in, g, BW, out); break;
+
+static void
+unpack_u8(const uint8_t *in, size_t in_len, int bw, int64_t count, uint8_t *out)
+{
+	int64_t		g;
+
+	if (bw == 0)
+	{
+		memset(out, 0, (size_t) count);
+		return;
+	}
+	g = fast_groups(in_len, bw, count);
+	switch (bw)
+	{
+			UNPACK_CASE(unpack_groups_u8, 1)
+			UNPACK_CASE(unpack_groups_u8, 2)
+			UNPACK_CASE(unpack_groups_u8, 3)
+			UNPACK_CASE(unpack_groups_u8, 4)
+			UNPACK_CASE(unpack_groups_u8, 5)
+			UNPACK_CASE(unpack_groups_u8, 6)
+			UNPACK_CASE(unpack_groups_u8, 7)
+			UNPACK_CASE(unpack_groups_u8, 8)
+		default:
+			g = 0;
+	}
+	unpack_generic_u8(in, in_len, bw, g * 8, count, out);
+}
+
+static void
+unpack_u32(const uint8_t *in, size_t in_len, int bw, int64_t count, uint32_t *out)
+{
+	int64_t		g;
+
+	if (bw == 0)
+	{
+		memset(out, 0, sizeof(uint32_t) * (size_t) count);
+		return;
+	}
+	g = fast_groups(in_len, bw, count);
+	switch (bw)
+	{
+			UNPACK_CASE(unpack_groups_u32, 1)
+			UNPACK_CASE(unpack_groups_u32, 2)
+			UNPACK_CASE(unpack_groups_u32, 3)
+			UNPACK_CASE(unpack_groups_u32, 4)
+			UNPACK_CASE(unpack_groups_u32, 5)
+			UNPACK_CASE(unpack_groups_u32, 6)
+			UNPACK_CASE(unpack_groups_u32, 7)
+			UNPACK_CASE(unpack_groups_u32, 8)
+			UNPACK_CASE(unpack_groups_u32, 9)
+			UNPACK_CASE(unpack_groups_u32, 10)
+			UNPACK_CASE(unpack_groups_u32, 11)
+			UNPACK_CASE(unpack_groups_u32, 12)
+			UNPACK_CASE(unpack_groups_u32, 13)
+			UNPACK_CASE(unpack_groups_u32, 14)
+			UNPACK_CASE(unpack_groups_u32, 15)
+			UNPACK_CASE(unpack_groups_u32, 16)
+			UNPACK_CASE(unpack_groups_u32, 17)
+			UNPACK_CASE(unpack_groups_u32, 18)
+			UNPACK_CASE(unpack_groups_u32, 19)
+			UNPACK_CASE(unpack_groups_u32, 20)
+			UNPACK_CASE(unpack_groups_u32, 21)
+			UNPACK_CASE(unpack_groups_u32, 22)
+			UNPACK_CASE(unpack_groups_u32, 23)
+			UNPACK_CASE(unpack_groups_u32, 24)
+			UNPACK_CASE(unpack_groups_u32, 25)
+			UNPACK_CASE(unpack_groups_u32, 26)
+			UNPACK_CASE(unpack_groups_u32, 27)
+			UNPACK_CASE(unpack_groups_u32, 28)
+			UNPACK_CASE(unpack_groups_u32, 29)
+			UNPACK_CASE(unpack_groups_u32, 30)
+			UNPACK_CASE(unpack_groups_u32, 31)
+			UNPACK_CASE(unpack_groups_u32, 32)
+		default:
+			g = 0;
+	}
+	unpack_generic_u32(in, in_len, bw, g * 8, count, out);
+}
+
+/* Largest of n values (dictionary index checks). */
+static uint32_t
+max_u8(const uint8_t *v, int64_t n)
+{
+	uint8_t		m = 0;
+
+	for (int64_t i = 0; i < n; i++)
+		m = v[i] > m ? v[i] : m;
+	return m;
+}
+
+static uint32_t
+max_u32(const uint32_t *v, int64_t n)
+{
+	uint32_t	m0 = 0,
+				m1 = 0,
+				m2 = 0,
+				m3 = 0;
+	int64_t		i = 0;
+
+	for (; i + 4 <= n; i += 4)
+	{
+		m0 = v[i] > m0 ? v[i] : m0;
+		m1 = v[i + 1] > m1 ? v[i + 1] : m1;
+		m2 = v[i + 2] > m2 ? v[i + 2] : m2;
+		m3 = v[i + 3] > m3 ? v[i + 3] : m3;
+	}
+	for (; i < n; i++)
+		m0 = v[i] > m0 ? v[i] : m0;
+	m0 = m1 > m0 ? m1 : m0;
+	m2 = m3 > m2 ? m3 : m2;
+	return m2 > m0 ? m2 : m0;
+}
+
+/*
+ * The hybrid decoder; *max (when given) gets the largest value decoded
+ * (bit-packed runs: only computed when their width can exceed max_ok).
+ */
+#define DEFINE_RLE(NAME, T, UNPACK, MAXFN, MAXBW) \
+static int64_t \
 NAME(const uint8_t *buf, size_t len, int bit_width, int64_t n, T *out, \
-	 const char **why) \
+	 uint32_t max_ok, uint32_t *max, const char **why) \
 { \
 	size_t		pos = 0; \
 	int64_t		i = 0; \
 	int			vbytes = (bit_width + 7) / 8; \
+	uint32_t	mx = 0; \
+	bool		check = max != NULL && bit_width > 0 && \
+		(bit_width >= 32 || ((uint64_t) 1 << bit_width) - 1 > (uint64_t) max_ok); \
 	if (bit_width < 0 || bit_width > MAXBW) \
 	{ \
 		*why = "bad bit width"; \
@@ -123,8 +279,13 @@ NAME(const uint8_t *buf, size_t len, int bit_width, int64_t n, T *out, \
 				*why = "truncated bit-packed run"; \
 				return -1; \
 			} \
-			UNPACK(buf + pos, run_bytes < avail ? (size_t) run_bytes : avail, \
-				   bit_width, (int64_t) take, out + i); \
+			/* windows may read past the run, never past the buffer */ \
+			UNPACK(buf + pos, avail, bit_width, (int64_t) take, out + i); \
+			if (check) \
+			{ \
+				uint32_t	m = MAXFN(out + i, (int64_t) take); \
+				mx = m > mx ? m : mx; \
+			} \
 			pos += run_bytes < avail ? (size_t) run_bytes : avail; \
 			i += (int64_t) take; \
 		} \
@@ -146,16 +307,74 @@ NAME(const uint8_t *buf, size_t len, int bit_width, int64_t n, T *out, \
 				*why = "rle value wider than its bit width"; \
 				return -1; \
 			} \
+			mx = v > mx ? v : mx; \
 			for (uint64_t j = 0; j < take; j++) \
 				out[i + (int64_t) j] = (T) v; \
 			i += (int64_t) take; \
 		} \
 	} \
+	if (max != NULL) \
+		*max = mx; \
 	return (int64_t) pos; \
 }
 
-DEFINE_RLE(pm_pq_rle_decode_u8, uint8_t, unpack_u8, 8)
-DEFINE_RLE(pm_pq_rle_decode_u32, uint32_t, unpack_u32, 32)
+DEFINE_RLE(rle_decode_u8, uint8_t, unpack_u8, max_u8, 8)
+DEFINE_RLE(rle_decode_u32, uint32_t, unpack_u32, max_u32, 32)
+
+int64_t
+pm_pq_rle_decode_u8(const uint8_t *buf, size_t len, int bit_width, int64_t n, uint8_t *out,
+					const char **why)
+{
+	return rle_decode_u8(buf, len, bit_width, n, out, 0, NULL, why);
+}
+
+int64_t
+pm_pq_rle_decode_u32(const uint8_t *buf, size_t len, int bit_width, int64_t n, uint32_t *out,
+					 const char **why)
+{
+	return rle_decode_u32(buf, len, bit_width, n, out, 0, NULL, why);
+}
+
+int64_t
+pm_pq_rle_decode_u32_below(const uint8_t *buf, size_t len, int bit_width, int64_t n,
+						   uint32_t *out, uint32_t limit, const char **why)
+{
+	uint32_t	mx = 0;
+	int64_t		r;
+
+	if (n > 0 && limit == 0)
+	{
+		*why = "dictionary index out of range";
+		return -1;
+	}
+	r = rle_decode_u32(buf, len, bit_width, n, out, limit - 1, &mx, why);
+	if (r >= 0 && n > 0 && mx >= limit)
+	{
+		*why = "dictionary index out of range";
+		return -1;
+	}
+	return r;
+}
+
+bool
+pm_pq_rle_is_one_run(const uint8_t *buf, size_t len, int bit_width, int64_t n,
+					 uint32_t *value)
+{
+	size_t		pos = 0;
+	uint64_t	h;
+	int			vbytes = (bit_width + 7) / 8;
+	uint32_t	v = 0;
+
+	if (bit_width < 0 || bit_width > 32 || !read_uleb(buf, len, &pos, &h) || (h & 1) ||
+		(h >> 1) < (uint64_t) n || len - pos < (size_t) vbytes)
+		return false;
+	for (int b = 0; b < vbytes; b++)
+		v |= (uint32_t) buf[pos + b] << (8 * b);
+	if (bit_width < 32 && (v >> bit_width) != 0)
+		return false;
+	*value = v;
+	return true;
+}
 
 int64_t
 pm_pq_bitpacked_legacy_decode(const uint8_t *buf, size_t len, int bit_width,

@@ -13,6 +13,7 @@
 #ifndef PM_FORMAT_PARQUET_PARQUET_ENCODING_H
 #define PM_FORMAT_PARQUET_PARQUET_ENCODING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,23 @@ extern int64_t pm_pq_rle_decode_u8(const uint8_t *buf, size_t len, int bit_width
 								   int64_t n, uint8_t *out, const char **why);
 extern int64_t pm_pq_rle_decode_u32(const uint8_t *buf, size_t len, int bit_width,
 									int64_t n, uint32_t *out, const char **why);
+
+/*
+ * pm_pq_rle_decode_u32 for dictionary indices: also fails ("dictionary
+ * index out of range") when a value is >= limit, checked while decoding
+ * (bit-packed runs only when their width can reach limit).
+ */
+extern int64_t pm_pq_rle_decode_u32_below(const uint8_t *buf, size_t len, int bit_width,
+										  int64_t n, uint32_t *out, uint32_t limit,
+										  const char **why);
+
+/*
+ * Whether the hybrid stream starts with one RLE run of at least n values
+ * (*value: that value): levels of a page without nulls, decoded without
+ * expanding them.
+ */
+extern bool pm_pq_rle_is_one_run(const uint8_t *buf, size_t len, int bit_width, int64_t n,
+								 uint32_t *value);
 
 /* Legacy BIT_PACKED levels (MSB first, no length prefix). */
 extern int64_t pm_pq_bitpacked_legacy_decode(const uint8_t *buf, size_t len, int bit_width,

@@ -18,7 +18,9 @@
  * read first (one batched read) and narrow it to row ranges
  * (parquet_page_select.c); each leaf then reads its dictionary page and
  * the pages overlapping the ranges only, batches hold rows of one range,
- * and a leaf skips the rows between ranges inside a page.
+ * and a leaf skips the rows between ranges inside a page. With late
+ * materialization, the filter columns' chunks are read on entering a row
+ * group and the other columns' only once a batch keeps a row.
  *
  * Lifetimes: reader arena (footer, plan) for the reader's life; row-group
  * arena (chunk bytes, dictionaries) reset per row group; batch arena
@@ -88,6 +90,10 @@ typedef struct pm_parquet_reader
 	int64_t		late_batches;	/* batches judged so far */
 	int64_t		late_rows;		/* their rows */
 	int64_t		late_kept;		/* rows of the spans they kept */
+	/* the current row group's reads (plan_row_group), by plan leaf index */
+	size_t	   *lens;
+	int64_t    *nvalues;
+	bool		others_loaded;	/* late: the non-filter leaves' chunks are read */
 } pm_parquet_reader;
 
 /*
@@ -285,30 +291,20 @@ select_rows(pm_parquet_reader *r, int g, pm_error *err)
 }
 
 /*
- * Read the chunks of row group g for every planned leaf, in one batch:
- * whole chunks, or where the rows to read leave pages out, the bytes
- * before the first data page (dictionary) and the pages overlapping them.
+ * Which pages of row group g each planned leaf reads (r->lpages[].sel, NULL:
+ * the whole chunk), and so how many bytes and level entries (r->lens,
+ * r->nvalues); counts the pages. Nothing is read yet.
  */
 static pm_code
-load_row_group(pm_parquet_reader *r, int g, pm_error *err)
+plan_row_group(pm_parquet_reader *r, int g, pm_error *err)
 {
 	pm_pq_row_group *rg = &r->md.row_groups[g];
 	int			n = r->plan.nleaves;
-	pm_read_range *ranges;
-	int			nr = 0;
-	uint8_t   **bufs;
-	size_t	   *lens;
-	int64_t    *nvalues;
-	int64_t		npieces = n;	/* read ranges: a chunk, or its head and pages */
 
-	if (n == 0)
-		return PM_OK;
-	bufs = pm_arena_zalloc(r->rg_arena, sizeof(uint8_t *) * (size_t) n);
-	lens = pm_arena_zalloc(r->rg_arena, sizeof(size_t) * (size_t) n);
-	nvalues = pm_arena_zalloc(r->rg_arena, sizeof(int64_t) * (size_t) n);
-	if (bufs == NULL || lens == NULL || nvalues == NULL)
+	r->lens = pm_arena_zalloc(r->rg_arena, sizeof(size_t) * (size_t) (n + 1));
+	r->nvalues = pm_arena_zalloc(r->rg_arena, sizeof(int64_t) * (size_t) (n + 1));
+	if (r->lens == NULL || r->nvalues == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
-	/* which pages: sel stays NULL for a leaf read whole */
 	for (int i = 0; i < n; i++)
 	{
 		pm_pq_leaf *lf = r->plan.leaves[i];
@@ -316,8 +312,8 @@ load_row_group(pm_parquet_reader *r, int g, pm_error *err)
 		pq_leaf_pages *lp = r->lpages != NULL ? &r->lpages[i] : NULL;
 		const pm_pq_offset_index *oi = r->lidx != NULL ? &r->lidx[i].oi : NULL;
 
-		nvalues[i] = ch->num_values;
-		lens[i] = (size_t) ch->total_compressed_size;
+		r->nvalues[i] = ch->num_values;
+		r->lens[i] = (size_t) ch->total_compressed_size;
 		if (lp == NULL || !r->lidx[i].has_oi)
 			continue;
 		lp->sel = pm_arena_alloc(r->rg_arena, sizeof(int) * (size_t) (oi->npages + 1));
@@ -333,17 +329,58 @@ load_row_group(pm_parquet_reader *r, int g, pm_error *err)
 			lp->sel = NULL;		/* every page: read the chunk whole */
 			continue;
 		}
-		npieces += lp->nsel + 1;
-		lens[i] = (size_t) (oi->offset[0] - chunk_start(ch));
-		nvalues[i] = 0;
+		r->lens[i] = (size_t) (oi->offset[0] - chunk_start(ch));
+		r->nvalues[i] = 0;
 		for (int k = 0; k < lp->nsel; k++)
 		{
-			lens[i] += (size_t) oi->size[lp->sel[k]];
-			nvalues[i] += pm_pq_page_rows(oi, lp->sel[k], rg->num_rows);
+			r->lens[i] += (size_t) oi->size[lp->sel[k]];
+			r->nvalues[i] += pm_pq_page_rows(oi, lp->sel[k], rg->num_rows);
 		}
 	}
-	if (r->rows.n == 0)
+	return PM_OK;
+}
+
+/* Which planned leaves load_row_group reads. */
+typedef enum pq_load
+{
+	PQ_LOAD_ALL,
+	PQ_LOAD_FILTER,				/* late: the filter columns' leaves */
+	PQ_LOAD_OTHERS				/* late: the rest */
+} pq_load;
+
+static bool
+leaf_in_load(const pm_parquet_reader *r, int i, pq_load which)
+{
+	return which == PQ_LOAD_ALL || r->filter_leaf[i] == (which == PQ_LOAD_FILTER);
+}
+
+/*
+ * Read the chunks of row group g (planned by plan_row_group) for the
+ * planned leaves `which` says, in one batch: whole chunks, or where the
+ * rows to read leave pages out, the bytes before the first data page
+ * (dictionary) and the pages overlapping them. Late reads load the other
+ * leaves only once a batch keeps a row (read_columns).
+ */
+static pm_code
+load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
+{
+	pm_pq_row_group *rg = &r->md.row_groups[g];
+	int			n = r->plan.nleaves;
+	pm_read_range *ranges;
+	int			nr = 0;
+	uint8_t   **bufs;
+	int64_t		npieces = n;	/* read ranges: a chunk, or its head and pages */
+
+	if (which != PQ_LOAD_FILTER)
+		r->others_loaded = true;
+	if (n == 0 || r->rows.n == 0)
 		return PM_OK;			/* nothing to read in this row group */
+	bufs = pm_arena_zalloc(r->rg_arena, sizeof(uint8_t *) * (size_t) n);
+	if (bufs == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+	for (int i = 0; i < n; i++)
+		if (r->lpages != NULL && r->lpages[i].sel != NULL)
+			npieces += r->lpages[i].nsel + 1;
 	ranges = pm_arena_zalloc(r->rg_arena, sizeof(pm_read_range) * (size_t) (npieces + 1));
 	if (ranges == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
@@ -354,13 +391,15 @@ load_row_group(pm_parquet_reader *r, int g, pm_error *err)
 		const pm_pq_offset_index *oi = r->lidx != NULL ? &r->lidx[i].oi : NULL;
 		size_t		pos = 0;
 
-		bufs[i] = pm_arena_alloc(r->rg_arena, lens[i] > 0 ? lens[i] : 1);
+		if (!leaf_in_load(r, i, which))
+			continue;
+		bufs[i] = pm_arena_alloc(r->rg_arena, r->lens[i] > 0 ? r->lens[i] : 1);
 		if (bufs[i] == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
 		if (lp == NULL || lp->sel == NULL)
 		{
 			ranges[nr].offset = (uint64_t) chunk_start(ch);
-			ranges[nr].length = lens[i];
+			ranges[nr].length = r->lens[i];
 			ranges[nr].buf = bufs[i];
 			nr++;
 			continue;
@@ -392,14 +431,19 @@ load_row_group(pm_parquet_reader *r, int g, pm_error *err)
 			pos += len;
 		}
 	}
-	PM_TRY(pm_file_read_ranges(r->io, r->file, ranges, nr, err));
+	if (nr > 0)
+		PM_TRY(pm_file_read_ranges(r->io, r->file, ranges, nr, err));
 	for (int i = 0; i < n; i++)
 	{
 		pm_pq_leaf *lf = r->plan.leaves[i];
 		pm_pq_chunk *ch = &rg->columns[lf->col.leaf->leaf_index];
 
-		PM_TRY(pm_pq_column_start_chunk(&lf->col, bufs[i], lens[i], ch->codec,
-										nvalues[i], r->rg_arena, err));
+		if (!leaf_in_load(r, i, which))
+			continue;
+		PM_TRY(pm_pq_column_start_chunk(&lf->col, bufs[i], r->lens[i], ch->codec,
+										r->nvalues[i], r->rg_arena, err));
+		/* pages picked by the page index are the ones lookups read again */
+		lf->col.cache_pages = r->lpages != NULL && r->lpages[i].sel != NULL;
 		lf->chunk_started = false;
 	}
 	return PM_OK;
@@ -621,7 +665,9 @@ position(pm_parquet_reader *r, bool *eof, pm_error *err)
 				continue;
 		}
 		PM_TRY(select_rows(r, r->rg, err));
-		PM_TRY(load_row_group(r, r->rg, err));
+		PM_TRY(plan_row_group(r, r->rg, err));
+		r->others_loaded = false;
+		PM_TRY(load_row_group(r, r->rg, r->late ? PQ_LOAD_FILTER : PQ_LOAD_ALL, err));
 	}
 }
 
@@ -632,6 +678,8 @@ position(pm_parquet_reader *r, bool *eof, pm_error *err)
 static pm_code
 read_columns(pm_parquet_reader *r, bool filter, int64_t row, int64_t n, pm_error *err)
 {
+	if (!r->others_loaded && (!filter || !r->late))
+		PM_TRY(load_row_group(r, r->rg, PQ_LOAD_OTHERS, err));
 	for (int i = 0; i < r->plan.nleaves; i++)
 	{
 		if (r->late && r->filter_leaf[i] != filter)

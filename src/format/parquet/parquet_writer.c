@@ -2256,7 +2256,7 @@ result_stats(const pw_column *c, pm_arena *arena, pm_column_stats *out)
 	memset(out, 0, sizeof(*out));
 	out->null_count = s->nulls;
 	out->min.is_null = out->max.is_null = true;
-	if (!s->has || s->nan)
+	if (!s->has && !s->nan)
 		return true;
 	out->has_min_max = true;
 	out->min.is_null = out->max.is_null = false;
@@ -2275,8 +2275,9 @@ result_stats(const pw_column *c, pm_arena *arena, pm_column_stats *out)
 			break;
 		case PW_K_FLOAT:
 		case PW_K_DOUBLE:
-			out->min.u.f64 = s->dmin;
-			out->max.u.f64 = s->dmax;
+			/* Float/Double.compare, as parquet-mr orders them: NaN above every number */
+			out->min.u.f64 = s->has ? s->dmin : NAN;
+			out->max.u.f64 = s->nan ? NAN : s->dmax;
 			break;
 		case PW_K_DECIMAL:
 			out->min.u.i128 = s->qmin;

@@ -8,6 +8,10 @@
  *	  exactly one file in both tables, whether Java's value stats of src
  *	  equal ours of dst byte for byte ("STATS OK"/"STATS DIFF ..."); exit 1
  *	  if any differ (or, without --parquet, if none could be compared).
+ *	  The same files' file-index containers (embedded or sidecar) must be
+ *	  Java's bytes too ("INDEX OK"/"INDEX DIFF"), and embedded where Java
+ *	  embedded them. --parquet keeps the file-index options but bsi (and
+ *	  then compares no index).
  *	  Driven by write_check.sh; built against the unit build of libpaimon.a.
  *-------------------------------------------------------------------------
  */
@@ -15,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/arena.h"
 #include "common/env.h"
 #include "io/fileio.h"
 #include "table/split.h"
@@ -28,6 +33,27 @@ hex(const char *what, const uint8_t *p, int32_t n)
 	for (int32_t i = 0; i < n; i++)
 		printf("%02x", p[i]);
 	printf("\n");
+}
+
+/* The file-index container of a file (embedded or its sidecar), or NULL. */
+static const uint8_t *
+index_bytes(pm_fileio *io, const pm_data_file_meta *f, size_t *len, bool *embedded,
+			pm_arena *arena)
+{
+	uint8_t    *data;
+	pm_error	err;
+
+	*embedded = f->embedded_file_index != NULL;
+	if (*embedded)
+	{
+		*len = (size_t) f->embedded_file_index_len;
+		return f->embedded_file_index;
+	}
+	for (int x = 0; x < f->nextra_files; x++)
+		if (strstr(f->extra_files[x], ".index") != NULL &&
+			pm_fileio_read_all(io, f->extra_file_paths[x], arena, 1 << 28, &data, len, &err) == PM_OK)
+			return data;
+	return NULL;
 }
 
 static int
@@ -57,6 +83,7 @@ main(int argc, char **argv)
 				compared = 0;
 
 	bool		parquet = argc > 3 && strcmp(argv[3], "--parquet") == 0;
+	bool		no_bsi = false;
 	pm_schema	schema;
 
 	if (argc < 3)
@@ -69,7 +96,7 @@ main(int argc, char **argv)
 	schema = *pm_table_schema(src);
 	if (parquet)
 	{
-		/* parquet data files, a Parquet codec, no file indexes */
+		/* parquet data files, a Parquet codec, the file indexes but bsi (not written) */
 		const char **keys = calloc((size_t) schema.noptions + 1, sizeof(char *));
 		const char **vals = calloc((size_t) schema.noptions + 1, sizeof(char *));
 		int			n = 0;
@@ -79,8 +106,11 @@ main(int argc, char **argv)
 			const char *k = schema.option_keys[i];
 			const char *v = schema.option_values[i];
 
-			if (strncmp(k, "file-index.", 11) == 0)
+			if (strncmp(k, "file-index.bsi.", 15) == 0)
+			{
+				no_bsi = true;	/* Java's containers hold an index ours do not */
 				continue;
+			}
 			if (strcmp(k, "file.format") == 0)
 				v = "parquet";
 			if (strcmp(k, "file.compression") == 0 && strcmp(v, "zstd") != 0 &&
@@ -171,6 +201,52 @@ main(int argc, char **argv)
 		}
 	}
 	printf("compared %d files, %d differ\n", compared, bad);
+	/* the file indexes of the same files */
+	{
+		pm_arena   *arena = pm_arena_create(env);
+		int			indexes = 0;
+
+		for (int i = 0; i < pm_scan_split_count(ss); i++)
+			for (int j = 0; j < pm_scan_split_count(ds); j++)
+			{
+				const pm_split *a = pm_scan_get_split(ss, i);
+				const pm_split *c = pm_scan_get_split(ds, j);
+				const uint8_t *x,
+						   *y;
+				size_t		xl = 0,
+							yl = 0;
+				bool		xe,
+							ye;
+
+				if (a->bucket != c->bucket || a->partition_len != c->partition_len ||
+					memcmp(a->partition, c->partition, (size_t) a->partition_len) != 0 ||
+					a->nfiles != 1 || c->nfiles != 1 ||
+					a->files[0]->schema_id != c->files[0]->schema_id)
+					continue;
+				x = index_bytes(io, a->files[0], &xl, &xe, arena);
+				y = index_bytes(io, c->files[0], &yl, &ye, arena);
+				if ((x == NULL && y == NULL) || no_bsi)
+					continue;
+				indexes++;
+				if (x != NULL && y != NULL && xl == yl && xe == ye && memcmp(x, y, xl) == 0)
+					printf("INDEX OK bucket %d (%zu bytes, %s)\n", a->bucket, xl,
+						   xe ? "embedded" : "sidecar");
+				else
+				{
+					bad++;
+					printf("INDEX DIFF bucket %d: java %zu bytes %s, ours %zu bytes %s\n", a->bucket,
+						   xl, x == NULL ? "none" : xe ? "embedded" : "sidecar",
+						   yl, y == NULL ? "none" : ye ? "embedded" : "sidecar");
+					if (x != NULL && y != NULL && xl < 4096 && yl < 4096)
+					{
+						hex("java", x, (int32_t) xl);
+						hex("ours", y, (int32_t) yl);
+					}
+				}
+			}
+		printf("compared %d file indexes\n", indexes);
+		pm_arena_destroy(arena);
+	}
 	pm_scan_free(ds);
 	pm_scan_free(ss);
 	pm_table_close(dst);

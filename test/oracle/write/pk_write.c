@@ -11,7 +11,8 @@
  *	  --compare: the level-0 file metas of both tables' latest snapshots, per
  *	  (partition, bucket) in sequence order, must be equal field by field
  *	  (row count, sequence range, min/max key, key and value stats,
- *	  _VALUE_STATS_COLS, delete row count, level, file source, schema id):
+ *	  _VALUE_STATS_COLS, delete row count, level, file source, schema id,
+ *	  the file-index container embedded or as a sidecar, byte for byte):
  *	  prints "METAS OK <n>" or the first difference and exits 1.
  *	  Driven by write_pk_check.sh; built
  *	  against the unit build of libpaimon.a.
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/arena.h"
 #include "common/env.h"
 #include "io/fileio.h"
 #include "table/split.h"
@@ -149,6 +151,43 @@ same_meta(const pm_data_file_meta *a, const pm_data_file_meta *b, const char **w
 		a->file_source == b->file_source && a->schema_id == b->schema_id;
 }
 
+/* The file-index container of a file: embedded, its sidecar, or none (len 0). */
+static const uint8_t *
+index_of(pm_fileio *io, const pm_data_file_meta *m, pm_arena *arena, size_t *len)
+{
+	uint8_t    *data;
+	pm_error	err;
+
+	*len = 0;
+	if (m->embedded_file_index != NULL)
+	{
+		*len = (size_t) m->embedded_file_index_len;
+		return m->embedded_file_index;
+	}
+	for (int x = 0; x < m->nextra_files; x++)
+		if (strstr(m->extra_files[x], ".index") != NULL &&
+			pm_fileio_read_all(io, m->extra_file_paths[x], arena, 1 << 28, &data, len, &err) == PM_OK)
+			return data;
+	return NULL;
+}
+
+/* Same file indexes, placed alike (embedded or sidecar) and byte for byte. */
+static bool
+same_index(pm_fileio *io, const pm_data_file_meta *a, const pm_data_file_meta *b)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	size_t		al,
+				bl;
+	const uint8_t *x = index_of(io, a, arena, &al);
+	const uint8_t *y = index_of(io, b, arena, &bl);
+	bool		same = (a->embedded_file_index != NULL) == (b->embedded_file_index != NULL) &&
+		a->nextra_files == b->nextra_files && (x == NULL) == (y == NULL) &&
+		same_bytes(x, (int32_t) al, y, (int32_t) bl);
+
+	pm_arena_destroy(arena);
+	return same;
+}
+
 static int
 compare_tables(pm_fileio *io, const char *java, const char *ours)
 {
@@ -156,6 +195,7 @@ compare_tables(pm_fileio *io, const char *java, const char *ours)
 	pm_scan    *s[2];
 	pm_error	err;
 	int			nfiles = 0;
+	int			nindexed = 0;
 
 	for (int i = 0; i < 2; i++)
 		if (pm_table_open(pm_env_default(), io, i ? ours : java, NULL, &t[i], &err) != PM_OK ||
@@ -190,10 +230,18 @@ compare_tables(pm_fileio *io, const char *java, const char *ours)
 					   fa[f]->file_name, fb[f]->file_name, what);
 				return 1;
 			}
+			if (!same_index(io, fa[f], fb[f]))
+			{
+				printf("METAS DIFF bucket %d, %s against %s: file index\n", a->bucket,
+					   fa[f]->file_name, fb[f]->file_name);
+				return 1;
+			}
+			if (fb[f]->embedded_file_index != NULL || fb[f]->nextra_files > 0)
+				nindexed++;
 			nfiles++;
 		}
 	}
-	printf("METAS OK %d\n", nfiles);
+	printf("METAS OK %d (%d with file indexes)\n", nfiles, nindexed);
 	return 0;
 }
 

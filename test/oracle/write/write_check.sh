@@ -36,7 +36,8 @@ table = {"columns": [
     {"name": "day", "type": "DATE"}, {"name": "ts3", "type": "TIMESTAMP(3)"},
     {"name": "ts6", "type": "TIMESTAMP(6)"}, {"name": "ts9", "type": "TIMESTAMP(9)"},
     {"name": "bin", "type": "BYTES"}, {"name": "arr", "type": "ARRAY<INT>"},
-    {"name": "allnull", "type": "STRING"}, {"name": "dt", "type": "STRING"}],
+    {"name": "allnull", "type": "STRING"}, {"name": "nanonly", "type": "DOUBLE"},
+    {"name": "dt", "type": "STRING"}],
     "partition_keys": ["dt"], "primary_keys": [],
     "options": {"file.format": "parquet", "fields.b.stats-mode": "counts",
                 "fields.d.stats-mode": "full", "fields.ts6.stats-mode": "none"}}
@@ -51,7 +52,9 @@ with open(wh + "/ops.jsonl", "w") as out:
         if i == 5:
             s = "\U0010ffff\U0010ffff" * 10
         row = [i, None if i % 13 == 0 else i * 1000003 - 7, s,
-               None if i % 17 == 0 else i / 7.0 - 30, None if i % 19 == 0 else i / 4.0,
+               # NaN (Java: the max, and min when all are NaN) and -0.0 in d and f
+               None if i % 17 == 0 else "NaN" if i % 50 == 3 else -0.0 if i % 50 == 4 else i / 7.0 - 30,
+               None if i % 19 == 0 else "NaN" if i % 61 == 5 else i / 4.0,
                None if i % 5 == 0 else i % 2 == 0,
                None if i % 23 == 0 else "%d.%02d" % (i - 300, i % 100),
                "%d.%05d" % (i * 1234567, i % 100000),
@@ -62,6 +65,7 @@ with open(wh + "/ops.jsonl", "w") as out:
                None if i % 7 == 0 else bytes([i % 256, (i * 3) % 256]).hex(),
                None if i % 9 == 0 else [i, None, -i],
                None,
+               None if i % 4 == 0 else "NaN",
                ["2026-12-01", "2026-12-02", None][i % 3]]
         out.write(json.dumps({"op": "+I", "row": row}) + "\n")
     out.write(json.dumps({"op": "commit"}) + "\n")
@@ -72,7 +76,7 @@ with open(wh + "/ops.jsonl") as src, open(wh + "/ops_avro.jsonl", "w") as out:
             del op["row"][11]
         out.write(json.dumps(op) + "\n")
 with open(wh + "/more.jsonl", "w") as out:
-    out.write(json.dumps({"op": "+I", "row": [9001] + [None] * 14 + ["2026-12-02"]}) + "\n")
+    out.write(json.dumps({"op": "+I", "row": [9001] + [None] * 15 + ["2026-12-02"]}) + "\n")
     out.write(json.dumps({"op": "commit"}) + "\n")
 PY
 

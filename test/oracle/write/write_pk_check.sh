@@ -12,7 +12,8 @@
 #   commit, metas as Java's) (PK_CHECK_TABLES picks some). For each:
 #   - our level-0 file metas equal Java's for the same commits (pk_write
 #     --compare: row count, sequence range, min/max key, key and value stats,
-#     delete row count, level), byte for byte;
+#     delete row count, level, and the dedup tables' file indexes of the
+#     value columns, embedded or sidecar), byte for byte;
 #   - Java 1.3.1 and 1.4.2 read our table as Java's own, row for row;
 #   - Java 1.4.2's full compaction of our table reads the same rows again.
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
@@ -58,10 +59,16 @@ for i in range(1, 100, 11):
     ops.append({"op": "+I", "row": [i, "back %d" % i, 7, 7.0, False]})
 ops.append({"op": "-D", "row": [1000, None, None, None, None]})   # a key never written
 ops.append({"op": "commit"})
+# file indexes of the value columns (Parquet: some embedded, the bloom filters of
+# the larger files in sidecars; Avro: all embedded)
+idx = {"file-index.bloom-filter.columns": "name,v", "file-index.bloom-filter.name.items": "150",
+       "file-index.bloom-filter.v.items": "40", "file-index.bitmap.columns": "ok,v",
+       "file-index.bitmap.v.version": "1", "file-index.range-bitmap.columns": "d,v"}
 save("dedup", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
-               "options": {"bucket": "2"}}, ops)
+               "options": dict(idx, bucket="2")}, ops)
 save("dedup_avro", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
-                    "options": {"bucket": "3", "file.format": "avro"}}, ops)
+                    "options": dict(idx, **{"bucket": "3", "file.format": "avro",
+                                           "file-index.in-manifest-threshold": "64kb"})}, ops)
 
 # partitioned: PK (id, dt), partition dt
 pcols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "dt", "type": "STRING NOT NULL"},

@@ -14,6 +14,8 @@
  *   dump     <warehouse> <db> <table>      (schema + rows of latest and of every snapshot)
  *   scenario <warehouse> <db> <table> <table.json> <ops.jsonl>   (create + write + dump)
  *   gen-bench <warehouse> <db> <table> <rows> <commits> [seed]
+ *   assign-vectors <scenario.json>   (Java's PartitionIndex on given HASH index files:
+ *                                     the bucket of each key hash; for unit test vectors)
  *
  * Rows are JSON arrays in column order, with the value encoding of
  * shared/corpus/expected/README.md (decimals as strings with s digits, timestamps as ISO
@@ -39,9 +41,13 @@ import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.index.HashBucketAssigner;
+import org.apache.paimon.index.PartitionIndex;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.operation.BaseAppendFileStoreWrite;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
@@ -53,12 +59,14 @@ import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.Json
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.util.RawValue;
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.DynamicBucketRowKeyExtractor;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
@@ -75,6 +83,7 @@ import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.types.TimeType;
 import org.apache.paimon.types.TimestampType;
+import org.apache.paimon.utils.Int2ShortHashMap;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -107,6 +116,10 @@ public final class Oracle {
     static final JsonNodeFactory NF = JsonNodeFactory.instance;
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 2 && args[0].equals("assign-vectors")) {
+            assignVectors(JSON.readTree(Files.readString(Paths.get(args[1]))));
+            return;
+        }
         if (args.length < 4) {
             usage();
         }
@@ -345,15 +358,62 @@ public final class Oracle {
         Table table = catalog.getTable(id);
         RowType rt = table.rowType();
         BatchWriteBuilder wb = table.newBatchWriteBuilder();
+        /* dynamic-bucket tables: the bucket of each row from Java's own assigner, as
+           Flink's HashBucketAssignerOperator with one assigner (it loads the hash index) */
+        FileStoreTable ft = (FileStoreTable) table;
+        HashBucketAssigner assigner = null;
+        DynamicBucketRowKeyExtractor keys = null;
+        if (ft.bucketMode() == BucketMode.HASH_DYNAMIC) {
+            assigner = new HashBucketAssigner(ft.snapshotManager(), "oracle",
+                    ft.store().newIndexFileHandler(), 1, 1, 0,
+                    ft.coreOptions().dynamicBucketTargetRowNum(),
+                    ft.coreOptions().dynamicBucketMaxBuckets());
+            keys = new DynamicBucketRowKeyExtractor(ft.schema());
+        }
         try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
             w.withIOManager(IOManager.create(System.getProperty("java.io.tmpdir")));
             for (JsonNode op : ops) {
                 GenericRow row = toRow(rt, op.get("row"));
                 row.setRowKind(RowKind.fromShortString(op.get("op").asText()));
-                w.write(row);
+                if (assigner != null) {
+                    keys.setRecord(row);
+                    w.write(row, assigner.assign(keys.partition(), keys.trimmedPrimaryKey().hashCode()));
+                } else {
+                    w.write(row);
+                }
             }
             c.commit(w.prepareCommit());
         }
+    }
+
+    /*
+     * {"target": N, "max": M, "files": [[bucket, [hash, ...]], ...], "assign": [hash, ...]}:
+     * the index of one partition loaded from those HASH index files in that order (the
+     * loop of PartitionIndex.loadIndex, one assigner), then the buckets Java's
+     * PartitionIndex.assign gives the hashes of "assign" (maxBucketId tracked as
+     * HashBucketAssigner does). Prints one JSON array of buckets.
+     */
+    static void assignVectors(JsonNode sc) {
+        long target = sc.get("target").asLong();
+        int max = sc.get("max").asInt();
+        Int2ShortHashMap.Builder mapBuilder = Int2ShortHashMap.builder();
+        Map<Integer, Long> buckets = new HashMap<>();
+        for (JsonNode f : sc.get("files")) {
+            int bucket = f.get(0).asInt();
+            for (JsonNode h : f.get(1)) {
+                mapBuilder.put(h.asInt(), (short) bucket);
+                buckets.compute(bucket, (b, n) -> n == null ? 1 : n + 1);
+            }
+        }
+        PartitionIndex index = new PartitionIndex(mapBuilder.build(), buckets, target);
+        int maxBucketId = 0;
+        ArrayNode out = NF.arrayNode();
+        for (JsonNode h : sc.get("assign")) {
+            int b = index.assign(h.asInt(), x -> true, max, maxBucketId);
+            maxBucketId = Math.max(maxBucketId, b);
+            out.add(b);
+        }
+        System.out.println(out.toString());
     }
 
     static void compact(Catalog catalog, Identifier id) throws Exception {
@@ -563,19 +623,77 @@ public final class Oracle {
         for (int i = 0; i < rt.getFieldCount(); i++) {
             getters.add(InternalRow.createFieldGetter(rt.getTypeAt(i), i));
         }
-        ReadBuilder rb = t.newReadBuilder();
         PrintWriter out = new PrintWriter(new BufferedWriter(
                 new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16));
-        try (RecordReader<InternalRow> reader = rb.newRead().createReader(rb.newScan().plan())) {
-            reader.forEachRemaining(row -> {
-                ArrayNode a = NF.arrayNode();
-                for (int i = 0; i < getters.size(); i++) {
-                    a.add(encode(rt.getTypeAt(i), getters.get(i).getFieldOrNull(row)));
+        // --where: one [field, op, literal], or a list of them (each result after a
+        // "# <predicate>" line)
+        List<JsonNode> filters = new ArrayList<>();
+        JsonNode w = flags.containsKey("where") ? JSON.readTree(flags.get("where")) : null;
+        if (w != null && w.size() > 0 && w.get(0).isArray()) {
+            w.forEach(filters::add);
+        } else {
+            filters.add(w);
+        }
+        for (JsonNode f : filters) {
+            ReadBuilder rb = t.newReadBuilder();
+            if (f != null) {
+                rb.withFilter(where(rt, f));
+                if (filters.size() > 1) {
+                    out.println("# " + f.toString());
                 }
-                out.println(a.toString());
-            });
+            }
+            try (RecordReader<InternalRow> reader = rb.newRead().createReader(rb.newScan().plan())) {
+                reader.forEachRemaining(row -> {
+                    ArrayNode a = NF.arrayNode();
+                    for (int i = 0; i < getters.size(); i++) {
+                        a.add(encode(rt.getTypeAt(i), getters.get(i).getFieldOrNull(row)));
+                    }
+                    out.println(a.toString());
+                });
+            }
         }
         out.flush();
+    }
+
+    /**
+     * --where '[field, op, literal]' for read: a filter handed to ReadBuilder.withFilter, so
+     * that the scan and the reader use statistics and file indexes (the rows are a superset).
+     * op: = <> < <= > >= in ("literal" a JSON array), "is null", "is not null".
+     */
+    static Predicate where(RowType rt, JsonNode w) {
+        PredicateBuilder pb = new PredicateBuilder(rt);
+        int f = rt.getFieldIndex(w.get(0).asText());
+        DataType t = rt.getTypeAt(f);
+        String op = w.get(1).asText();
+        switch (op) {
+            case "is null":
+                return pb.isNull(f);
+            case "is not null":
+                return pb.isNotNull(f);
+            case "in":
+                List<Object> lits = new ArrayList<>();
+                w.get(2).forEach(v -> lits.add(toInternal(t, v)));
+                return pb.in(f, lits);
+            default:
+                break;
+        }
+        Object lit = toInternal(t, w.get(2));
+        switch (op) {
+            case "=":
+                return pb.equal(f, lit);
+            case "<>":
+                return pb.notEqual(f, lit);
+            case "<":
+                return pb.lessThan(f, lit);
+            case "<=":
+                return pb.lessOrEqual(f, lit);
+            case ">":
+                return pb.greaterThan(f, lit);
+            case ">=":
+                return pb.greaterOrEqual(f, lit);
+            default:
+                throw new IllegalArgumentException("--where: unknown op " + op);
+        }
     }
 
     static JsonNode encode(DataType t, Object v) {

@@ -1,0 +1,164 @@
+/*-------------------------------------------------------------------------
+ * pk_fixture.c
+ *	  The primary-key table of the writer and compaction tests (pk_fixture.h).
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/env.h"
+#include "lsm/table_read.h"
+#include "table/split.h"
+#include "table/table.h"
+#include "pk_fixture.h"
+
+/* id INT NOT NULL (primary key), name STRING, v BIGINT, w BIGINT */
+pm_schema *
+make_schema(pm_arena *arena, int nopt, const char **keys, const char **vals)
+{
+	pm_schema  *s = pm_arena_zalloc(arena, sizeof(*s));
+	pm_field   *f = pm_arena_zalloc(arena, sizeof(pm_field) * 4);
+	static const char *pk[] = {"id"};
+
+	f[0] = (pm_field) {0, "id", pm_type_new(arena, PM_TYPE_INT, false), NULL};
+	f[1] = (pm_field) {0, "name", pm_type_new(arena, PM_TYPE_VARCHAR, true), NULL};
+	f[2] = (pm_field) {0, "v", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
+	f[3] = (pm_field) {0, "w", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
+	s->row_type = pm_type_new_row(arena, f, 4, false);
+	s->nprimary_keys = 1;
+	s->primary_keys = pk;
+	s->noptions = nopt;
+	s->option_keys = keys;
+	s->option_values = vals;
+	return s;
+}
+
+pm_batch *
+make_batch(pm_arena *arena, const pm_type *row, const trow *rows, int n)
+{
+	pm_batch   *b = pm_arena_zalloc(arena, sizeof(*b));
+	int64_t		cap = 0;
+
+	b->nrows = n;
+	b->ncols = 4;
+	b->cols = pm_arena_zalloc(arena, sizeof(pm_vector) * 4);
+	for (int c = 0; c < 4; c++)
+	{
+		assert_true(pm_vector_init(&b->cols[c], row->fields[c].type, n, true, arena));
+		b->cols[c].length = n;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		char		name[32];
+
+		PM_VEC_VALUES(&b->cols[0], int32_t)[i] = rows[i].id;
+		if (rows[i].has_name)
+		{
+			snprintf(name, sizeof(name), "n%lld", (long long) rows[i].v);
+			assert_true(pm_vector_append_data(&b->cols[1], &cap, name, (int64_t) strlen(name), arena));
+		}
+		else
+			b->cols[1].nulls[i] = 1;
+		b->cols[1].offsets[i + 1] = (int32_t) b->cols[1].data_size;
+		if (rows[i].v == INT64_MIN)
+			b->cols[2].nulls[i] = 1;
+		else
+			PM_VEC_VALUES(&b->cols[2], int64_t)[i] = rows[i].v;
+		if (rows[i].w == INT64_MIN)
+			b->cols[3].nulls[i] = 1;
+		else
+			PM_VEC_VALUES(&b->cols[3], int64_t)[i] = rows[i].w;
+	}
+	return b;
+}
+
+void
+read_all_offset(pm_fileio *io, const char *path, result *r, int offset)
+{
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_table_read *rd;
+	pm_batch   *b;
+	pm_error	err;
+	int			fields[4] = {0, 1, 2, 3};
+
+	memset(r, 0, sizeof(*r));
+	if (pm_table_open(pm_env_default(), io, path, NULL, &table, &err) != PM_OK)
+		fail_msg("open %s: %s", path, err.message);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+	if (pm_table_read_open(scan, fields, 4, &rd, &err) != PM_OK)
+		fail_msg("read: %s", err.message);
+	for (;;)
+	{
+		if (pm_table_read_next(rd, &b, &err) != PM_OK)
+			fail_msg("next: %s", err.message);
+		if (b == NULL)
+			break;
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			int			id = PM_VEC_VALUES(&b->cols[0], int32_t)[i] + offset;
+
+			assert_true(id >= 0 && id < MAXID);
+			assert_false(r->present[id]);
+			r->present[id] = true;
+			r->name_null[id] = pm_vector_is_null(&b->cols[1], i);
+			r->v[id] = pm_vector_is_null(&b->cols[2], i) ? INT64_MIN : PM_VEC_VALUES(&b->cols[2], int64_t)[i];
+			r->w[id] = pm_vector_is_null(&b->cols[3], i) ? INT64_MIN : PM_VEC_VALUES(&b->cols[3], int64_t)[i];
+			if (!r->name_null[id])
+			{
+				int32_t		len;
+				const uint8_t *p = pm_vector_bytes(&b->cols[1], i, &len);
+				char		want[32];
+
+				snprintf(want, sizeof(want), "n%lld", (long long) r->v[id]);
+				(void) offset;
+				assert_int_equal(len, (int32_t) strlen(want));
+				assert_memory_equal(p, want, (size_t) len);
+			}
+			r->nrows++;
+		}
+	}
+	pm_table_read_close(rd);
+	pm_scan_free(scan);
+	pm_table_close(table);
+}
+
+void
+read_all(pm_fileio *io, const char *path, result *r)
+{
+	read_all_offset(io, path, r, 0);
+}
+
+pm_table_writer *
+open_writer(pm_fileio *io, const char *dir)
+{
+	pm_table_writer *w;
+	pm_error	err;
+
+	if (pm_table_writer_open(pm_env_default(), io, dir, "pk-user", &w, &err) != PM_OK)
+		fail_msg("writer: %s", err.message);
+	return w;
+}
+
+void
+write_kinds(pm_table_writer *w, pm_arena *arena, const trow *rows, const uint8_t *kinds, int n)
+{
+	pm_error	err;
+	pm_batch   *b = make_batch(arena, pm_table_writer_schema(w)->row_type, rows, n);
+
+	if (pm_table_writer_write(w, b, kinds, &err) != PM_OK)
+		fail_msg("write: %s", err.message);
+}
+
+void
+commit(pm_table_writer *w, int64_t ident, int64_t want_sid)
+{
+	pm_error	err;
+	int64_t		sid;
+
+	if (pm_table_writer_commit(w, ident, &sid, &err) != PM_OK)
+		fail_msg("commit: %s", err.message);
+	assert_int_equal(sid, want_sid);
+}

@@ -1,0 +1,58 @@
+/*-------------------------------------------------------------------------
+ * pk_fixture.h
+ *	  A small primary-key table for the writer and compaction tests
+ *	  (test_pk_write.c, test_compact.c): id INT NOT NULL (primary key),
+ *	  name STRING ("n<v>" or NULL), v BIGINT, w BIGINT; batches of it, and
+ *	  reading a table of it back through pm_table_read, checked per id.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TEST_PK_FIXTURE_H
+#define PM_TEST_PK_FIXTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/vector.h"
+#include "io/fileio.h"
+#include "table/schema.h"
+#include "table/table_write.h"
+
+#define MAXID 4096
+
+/* A row: id, name ("n<v>" or NULL), v, w (INT64_MIN = NULL). */
+typedef struct trow
+{
+	int			id;
+	bool		has_name;
+	int64_t		v;
+	int64_t		w;
+} trow;
+
+/* What a read gives: per id, present and the values. */
+typedef struct result
+{
+	bool		present[MAXID];
+	bool		name_null[MAXID];
+	int64_t		v[MAXID];		/* INT64_MIN = NULL */
+	int64_t		w[MAXID];
+	int			nrows;
+} result;
+
+/* The table's schema with the given options. */
+extern pm_schema *make_schema(pm_arena *arena, int nopt, const char **keys, const char **vals);
+
+/* A batch of n rows. */
+extern pm_batch *make_batch(pm_arena *arena, const pm_type *row, const trow *rows, int n);
+
+/* Read the table at path into r (ids shifted by offset); a name is checked to be "n<v>". */
+extern void read_all_offset(pm_fileio *io, const char *path, result *r, int offset);
+extern void read_all(pm_fileio *io, const char *path, result *r);
+
+/* A writer of commit user "pk-user"; rows with their row kinds; a commit that must get want_sid. */
+extern pm_table_writer *open_writer(pm_fileio *io, const char *dir);
+extern void write_kinds(pm_table_writer *w, pm_arena *arena, const trow *rows,
+						const uint8_t *kinds, int n);
+extern void commit(pm_table_writer *w, int64_t ident, int64_t want_sid);
+
+#endif							/* PM_TEST_PK_FIXTURE_H */

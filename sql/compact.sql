@@ -23,6 +23,22 @@ CREATE FUNCTION data_files(dir text) RETURNS bigint LANGUAGE sql AS $$
 CREATE FUNCTION latest_kind(dir text) RETURNS text LANGUAGE sql AS $$
   SELECT pg_read_file(dir || '/snapshot/snapshot-' ||
                       pg_read_file(dir || '/snapshot/LATEST'))::json->>'commitKind' $$;
+-- the kinds of every snapshot, in order (A = APPEND, C = COMPACT)
+CREATE FUNCTION kinds(dir text) RETURNS text LANGUAGE sql AS $$
+  SELECT string_agg(left(pg_read_file(dir || '/snapshot/' || f)::json->>'commitKind', 1), ''
+                    ORDER BY substr(f, 10)::int)
+  FROM pg_ls_dir(dir || '/snapshot') f WHERE f ~ '^snapshot-[0-9]+$' $$;
+-- the live data files of a foreign table, from EXPLAIN
+CREATE FUNCTION live_files(tbl text) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE l text;
+BEGIN
+  FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) SELECT * FROM ' || tbl LOOP
+    IF l ~ 'Data Files: ' THEN
+      RETURN substring(l from 'Data Files: ([0-9]+) total')::int;
+    END IF;
+  END LOOP;
+  RETURN NULL;
+END $$;
 
 -- an error's SQLSTATE and message
 CREATE FUNCTION try(q text) RETURNS text LANGUAGE plpgsql AS $$
@@ -107,9 +123,84 @@ SELECT try('SELECT * FROM paimon_compact(''parts'', ''dt'')');
 SELECT try('SELECT * FROM paimon_compact(''parts'', ''id=1'')');
 SELECT try('SELECT * FROM paimon_compact(''users'', ''dt=d1'')');
 
--- not compacted yet: append tables, dynamic buckets, deletion vectors, first-row
-SELECT paimon_create_table('cpt', 'db', 'log', 'id INT', foreign_table => 'log');
-SELECT try('SELECT * FROM paimon_compact(''log'')');
+-- compaction at commit: each INSERT adds a sorted run to the bucket; when
+-- there are num-sorted-run.compaction-trigger (5) of them, the writer
+-- compacts as Java's does (here: size amplification, everything into the
+-- max level) and commits a COMPACT snapshot after the APPEND one
+SELECT paimon_create_table('cpt', 'db', 'auto', 'id INT, v TEXT', primary_key => ARRAY['id'],
+  options => '{"bucket": "1"}', foreign_table => 'auto');
+CREATE TEMP TABLE auto_files (n int, files int);
+DO $$
+BEGIN
+  FOR i IN 1..13 LOOP
+    INSERT INTO auto VALUES (i, 'v' || i), (i % 4, 'w' || i);
+    COMMIT;
+    INSERT INTO auto_files VALUES (i, live_files('auto'));
+  END LOOP;
+END $$;
+SELECT string_agg(files::text, ' ' ORDER BY n) AS live_files_after_each_insert FROM auto_files;
+SELECT kinds(:'wh' || '/db.db/auto');
+SELECT count(*), string_agg(v, ',' ORDER BY id) FROM auto;
+-- off: level 0 piles up
+SET paimon_fdw.compact_at_commit = off;
+INSERT INTO auto VALUES (100, 'x');
+INSERT INTO auto VALUES (101, 'x');
+INSERT INTO auto VALUES (102, 'x');
+INSERT INTO auto VALUES (103, 'x');
+SELECT live_files('auto'), kinds(:'wh' || '/db.db/auto');
+RESET paimon_fdw.compact_at_commit;
+INSERT INTO auto VALUES (104, 'x');
+SELECT live_files('auto'), kinds(:'wh' || '/db.db/auto');
+-- a deleted key stays deleted through the compactions
+DELETE FROM auto WHERE id = 2;
+SELECT count(*) FROM auto WHERE id = 2;
+-- write-only tables are never compacted by writers (Java's NoopCompactManager)
+SELECT paimon_create_table('cpt', 'db', 'wo', 'id INT, v TEXT', primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "write-only": "true"}', foreign_table => 'wo');
+DO $$
+BEGIN
+  FOR i IN 1..7 LOOP
+    INSERT INTO wo VALUES (i, 'v');
+    COMMIT;
+  END LOOP;
+END $$;
+SELECT live_files('wo'), kinds(:'wh' || '/db.db/wo');
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('wo');
+
+-- append tables: small files rewritten into larger ones, the same rows;
+-- bucket -1: per partition, once compaction.min.file-num (5) small files
+SELECT paimon_create_table('cpt', 'db', 'log', 'dt TEXT, id INT, s TEXT',
+  partition_keys => ARRAY['dt'], foreign_table => 'log');
+DO $$
+BEGIN
+  FOR i IN 1..6 LOOP
+    INSERT INTO log SELECT 'd' || (i % 2), g, 's' || g FROM generate_series(i * 100, i * 100 + 99) g;
+    COMMIT;
+  END LOOP;
+END $$;
+CREATE TEMP TABLE log_before AS SELECT * FROM log;
+SELECT live_files('log');
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('log');
+INSERT INTO log SELECT 'd0', g, 'x' FROM generate_series(1, 3) g;
+INSERT INTO log SELECT 'd0', g, 'x' FROM generate_series(4, 6) g;
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('log', 'dt=d0');
+SELECT latest_kind(:'wh' || '/db.db/log'), live_files('log');
+SELECT count(*) AS differing FROM
+  ((SELECT * FROM log WHERE id >= 100 EXCEPT SELECT * FROM log_before)
+   UNION ALL (SELECT * FROM log_before EXCEPT SELECT * FROM log WHERE id >= 100)) d;
+SELECT count(*), sum(id) FROM log;
+-- fixed buckets: per bucket, 3 or more files with more small than large ones
+SELECT paimon_create_table('cpt', 'db', 'logb', 'id INT, s TEXT',
+  options => '{"bucket": "2", "bucket-key": "id"}', foreign_table => 'logb');
+INSERT INTO logb SELECT g, 's' FROM generate_series(1, 100) g;
+INSERT INTO logb SELECT g, 't' FROM generate_series(101, 200) g;
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('logb');
+INSERT INTO logb SELECT g, 'u' FROM generate_series(201, 300) g;
+SELECT live_files('logb');
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('logb');
+SELECT live_files('logb'), count(*), count(DISTINCT id), min(id), max(id) FROM logb;
+
+-- not compacted yet: dynamic buckets, deletion vectors, first-row
 SELECT paimon_create_table('cpt', 'db', 'dv', 'id INT, v INT', primary_key => ARRAY['id'],
   options => '{"bucket": "1", "deletion-vectors.enabled": "true"}', foreign_table => 'dv');
 SELECT try('SELECT * FROM paimon_compact(''dv'')');

@@ -38,6 +38,9 @@
  *	  and one for writing:
  *
  *	  paimon_fdw.write_batch_size		rows per batch handed to the writer
+ *	  paimon_fdw.compact_at_commit		off: primary-key writers do not compact
+ *										at commit (level 0 grows until
+ *										paimon_compact)
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -71,6 +74,7 @@ assign_io_uring(bool newval, void *extra)
 	pm_uring_set_enabled(newval);
 }
 int			pmfdw_write_batch_size = 4096;
+bool		pmfdw_compact_at_commit = true;
 
 static int	metadata_cache_kb = 64 * 1024;
 
@@ -128,6 +132,16 @@ pmfdw_guc_init(void)
 							"Rows that INSERT and COPY convert into one column batch for the Paimon writer.",
 							NULL, &pmfdw_write_batch_size, 4096, 1, 1000000, PGC_USERSET, 0,
 							NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.compact_at_commit",
+							 "Compacts the buckets a transaction wrote into a Paimon primary-key "
+							 "table at commit, as Paimon's writers do.",
+							 "When Paimon's universal compaction picks sorted runs of a bucket "
+							 "(num-sorted-run.compaction-trigger), they are compacted and "
+							 "committed as a COMPACT snapshot after the APPEND one. Off: level 0 "
+							 "grows until paimon_compact. Tables with write-only = true never "
+							 "compact.",
+							 &pmfdw_compact_at_commit, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 	DefineCustomBoolVariable("paimon_fdw.enable_aggregate_pushdown",
 							 "Computes aggregates (count, sum, avg, min, max, GROUP BY) on column "
 							 "batches inside paimon_fdw.",

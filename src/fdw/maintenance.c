@@ -13,7 +13,8 @@
  *	  paimon_remove_orphan_files(tbl, older_than timestamptz, dry_run bool)
  *		  -> SETOF (path text, size bigint): the files removed
  *	  paimon_compact(tbl, partition text) -> (snapshot_id, buckets,
- *		  files_deleted, files_added, rows): full compaction (lsm/compact.h)
+ *		  files_deleted, files_added, rows): full compaction of a primary-key
+ *		  table (lsm/compact.h) or an append table (table/append_compact.h)
  *
  * The work is the core's (table/snapshot_expire.h, tag.h, rollback.h,
  * orphan_files.h); this file checks privileges, turns arguments into core

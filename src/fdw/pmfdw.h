@@ -291,6 +291,7 @@ extern bool pmfdw_enable_file_index;
 extern bool pmfdw_enable_row_group_pruning;
 extern bool pmfdw_enable_page_index;
 extern int	pmfdw_write_batch_size;
+extern bool pmfdw_compact_at_commit;
 extern bool pmfdw_enable_aggregate_pushdown;
 extern bool pmfdw_enable_point_lookup;
 extern bool pmfdw_enable_topn_pushdown;

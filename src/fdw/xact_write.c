@@ -189,7 +189,27 @@ pmfdw_xact_writer_write(PmfdwXactWriter *w, const pm_batch *batch, const uint8 *
 	w->rows += batch->nrows;
 }
 
-/* Commit every writer: one snapshot per table. ERROR aborts the transaction. */
+/*
+ * What the commit compacted: a DEBUG1 line (the cost of compacting at
+ * commit), or a WARNING when the COMPACT snapshot could not be committed
+ * (the rows are committed; the compaction is dropped).
+ */
+static void
+report_compaction(PmfdwXactWriter *w, const pm_writer_compaction *c)
+{
+	if (c->failed)
+		ereport(WARNING,
+				(errmsg("paimon_fdw: the compaction of Paimon table \"%s\" at commit was not committed",
+						w->name),
+				 errdetail("%s", c->message),
+				 errhint("The rows are committed. paimon_compact() compacts the table.")));
+	else if (c->snapshot_id != 0)
+		elog(DEBUG1, "paimon_fdw: compacted %d bucket(s) of %s at commit: %d files into %d, "
+			 INT64_FORMAT " rows, snapshot " INT64_FORMAT,
+			 c->buckets, w->name, c->files_in, c->files_out, c->rows, c->snapshot_id);
+}
+
+/* Commit every writer: one snapshot per table (two when it compacts). ERROR aborts the transaction. */
 static void
 commit_writers(void)
 {
@@ -202,8 +222,11 @@ commit_writers(void)
 		if (w->doomed)
 			doomed_error(w);
 		pm_error_clear(&err);
+		/* the setting at commit decides (Java's writer compacts in prepareCommit) */
+		pm_table_writer_set_compaction(w->writer, pmfdw_compact_at_commit);
 		if (pm_table_writer_commit(w->writer, BATCH_COMMIT_IDENTIFIER, &snapshot_id, &err) != PM_OK)
 			pmfdw_error(&err);
+		report_compaction(w, pm_table_writer_compaction(w->writer));
 		/* committed: its files belong to the snapshot now */
 		pmfdw_fileio_forget_created(w->io);
 		pm_table_writer_close(w->writer);

@@ -35,6 +35,7 @@
 #include "table/commit.h"
 #include "row/binary_row.h"
 #include "row/value.h"
+#include "table/append_compact.h"
 #include "table/data_file_index.h"
 #include "table/partition_path.h"
 #include "table/split.h"
@@ -108,13 +109,13 @@ run_close(void *state)
  * names, in partition key order; PM_ERR_INVALID for a key that is not a
  * partition key or a missing one.
  */
-static pm_code
-wanted_partition_path(const compact_state *cs, const char *spec, char **out, pm_error *err)
+pm_code
+pm_compact_partition_path(const pm_schema *s, pm_arena *arena, const char *spec, char **out,
+						  pm_error *err)
 {
-	const pm_schema *s = cs->schema;
 	int			n = s->npartition_keys;
-	const char **vals = pm_arena_zalloc(cs->arena, sizeof(char *) * (size_t) (n + 1));
-	char	   *copy = pm_arena_strdup(cs->arena, spec);
+	const char **vals = pm_arena_zalloc(arena, sizeof(char *) * (size_t) (n + 1));
+	char	   *copy = pm_arena_strdup(arena, spec);
 	size_t		len = 1;
 	char	   *path;
 
@@ -146,7 +147,7 @@ wanted_partition_path(const compact_state *cs, const char *spec, char **out, pm_
 						   spec, s->partition_keys[k]);
 		len += strlen(s->partition_keys[k]) + strlen(vals[k]) + 2;
 	}
-	path = pm_arena_alloc(cs->arena, len);
+	path = pm_arena_alloc(arena, len);
 	if (path == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	path[0] = '\0';
@@ -585,9 +586,6 @@ setup(compact_state *cs, pm_error *err)
 	const char *engine = pm_schema_option(s, "merge-engine");
 	const char *producer = pm_schema_option(s, "changelog-producer");
 
-	if (s->nprimary_keys == 0)
-		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "compacting append tables is not supported yet (only primary-key tables)");
 	if (option_true(s, "deletion-vectors.enabled"))
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option deletion-vectors.enabled = \"true\": compacting tables with deletion vectors is not supported yet");
@@ -636,7 +634,7 @@ compact_all(compact_state *cs, const char *table_path, const pm_compact_options 
 
 	PM_TRY(setup(cs, err));
 	if (o != NULL && o->partition != NULL)
-		PM_TRY(wanted_partition_path(cs, o->partition, &want, err));
+		PM_TRY(pm_compact_partition_path(cs->schema, cs->arena, o->partition, &want, err));
 	PM_TRY(pm_table_scan_plan(cs->table, NULL, &scan, err));
 	nsplits = pm_scan_split_count(scan);
 	cs->changes = pm_arena_zalloc(cs->arena, sizeof(pm_commit_change) * (size_t) (nsplits + 1));
@@ -725,6 +723,8 @@ pm_table_compact(pm_table *table, const char *table_path, const pm_compact_optio
 	pm_code		rc;
 
 	memset(result, 0, sizeof(*result));
+	if (pm_table_schema(table)->nprimary_keys == 0)
+		return pm_append_compact(table, table_path, options, result, err);
 	memset(&cs, 0, sizeof(cs));
 	cs.table = table;
 	cs.env = pm_table_env(table);
@@ -793,7 +793,12 @@ pm_compactor_open(pm_table *table, pm_compactor **out, const char **why, pm_erro
 	{
 		pm_merge_engine_destroy(cs->engine);
 		pm_arena_destroy(arena);
-		return rc;
+		if (rc != PM_ERR_UNSUPPORTED)
+			return rc;
+		/* a table kind this compaction does not handle (e.g. dynamic buckets): not compacted */
+		pm_error_clear(err);
+		*why = "a table kind not compacted at commit (see paimon_compact)";
+		return PM_OK;
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	secs = ts.tv_sec;

@@ -19,7 +19,9 @@
  * pm_merge_reader_set_kv_output), roll at target-file-size, and are
  * written with the latest schema, file source COMPACT.
  *
- * Not yet: append tables, dynamic / postpone buckets, tables with deletion
+ * Append tables: table/append_compact.h (pm_table_compact hands them over).
+ *
+ * Not yet: dynamic / postpone buckets, tables with deletion
  * vectors and first-row tables (their batch reads skip level 0, and Java
  * compacts them with lookup, writing deletion vectors): PM_ERR_UNSUPPORTED.
  *
@@ -33,6 +35,7 @@
 
 #include <stdint.h>
 
+#include "common/arena.h"
 #include "common/error.h"
 #include "table/commit.h"
 #include "table/split.h"
@@ -67,6 +70,15 @@ typedef struct pm_compact_result
 extern pm_code pm_table_compact(pm_table *table, const char *table_path,
 								const pm_compact_options *options, pm_compact_result *result,
 								pm_error *err);
+
+/*
+ * The relative partition directory ("k1=v1/k2=v2/") that a compact
+ * procedure's partition "k1=v1,k2=v2" names (every partition key, any
+ * order); PM_ERR_INVALID for an unknown or missing key or an unpartitioned
+ * table.
+ */
+extern pm_code pm_compact_partition_path(const pm_schema *schema, pm_arena *arena,
+										 const char *spec, char **out, pm_error *err);
 
 /*
  * The compaction a primary-key writer runs at commit, as Java's batch

@@ -394,6 +394,121 @@ test_no_compact_at_commit(void **state)
 	at_commit(false);
 }
 
+/* Files of the latest snapshot: count, COMPACT ones, and their sequence range. */
+static int
+count_files(pm_fileio *io, const char *dir, int *compacted, int64_t *min_seq, int64_t *max_seq)
+{
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_error	err;
+	int			n = 0;
+
+	*compacted = 0;
+	*min_seq = INT64_MAX;
+	*max_seq = -1;
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+	for (int i = 0; i < pm_scan_split_count(scan); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(scan, i);
+
+		for (int f = 0; f < sp->nfiles; f++, n++)
+		{
+			assert_int_equal(sp->files[f]->level, 0);
+			if (sp->files[f]->file_source == 1)
+			{
+				(*compacted)++;
+				if (sp->files[f]->min_sequence_number < *min_seq)
+					*min_seq = sp->files[f]->min_sequence_number;
+				if (sp->files[f]->max_sequence_number > *max_seq)
+					*max_seq = sp->files[f]->max_sequence_number;
+			}
+		}
+	}
+	pm_scan_free(scan);
+	pm_table_close(table);
+	return n;
+}
+
+/*
+ * Append tables: fixed buckets (every bucket of 3+ small files into one
+ * file) and bucket -1 (compaction.min.file-num small files of a partition
+ * into one); the same rows, fewer files, file source COMPACT, sequence
+ * numbers counted from the first input's; too few files: nothing.
+ */
+static void
+append_compact(const char *bucket, int commits, int want_in, int want_out)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/log";
+	static const char *keys[] = {"bucket", "bucket-key"};
+	const char *vals[] = {bucket, "id"};
+	pm_schema  *s = make_schema(arena, strcmp(bucket, "-1") == 0 ? 1 : 2, keys, vals);
+	pm_error	err;
+	static trow rows[MAXID];
+	static result before,
+				after;
+	pm_compact_result res;
+	int			compacted;
+	int64_t		min_seq,
+				max_seq;
+
+	s->nprimary_keys = 0;
+	s->primary_keys = NULL;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	for (int c = 0; c < commits; c++)
+	{
+		pm_table_writer *w = open_writer(io, dir);
+
+		for (int i = 0; i < 100; i++)
+			rows[i] = (trow) {c * 100 + i, i % 3 != 0, c * 100 + i, c};
+		write_kinds(w, arena, rows, NULL, 100);
+		commit(w, c + 1, c + 1);
+		pm_table_writer_close(w);
+	}
+	read_all(io, dir, &before);
+	assert_int_equal(before.nrows, commits * 100);
+	compact(io, dir, NULL, &res);
+	assert_int_equal(res.files_in, want_in);
+	assert_int_equal(res.files_out, want_out);
+	read_all(io, dir, &after);
+	assert_same(&before, &after);
+	if (want_in == 0)
+	{
+		assert_int_equal(res.snapshot_id, 0);
+		assert_int_equal(count_files(io, dir, &compacted, &min_seq, &max_seq), commits * (strcmp(bucket, "2") == 0 ? 2 : 1));
+	}
+	else
+	{
+		assert_int_equal(res.snapshot_id, commits + 1);
+		assert_int_equal(res.rows_out, commits * 100);
+		assert_int_equal(count_files(io, dir, &compacted, &min_seq, &max_seq), want_out);
+		assert_int_equal(compacted, want_out);
+		assert_int_equal(min_seq, 0);
+		/* one counter from the first input's minimum over all rows rewritten */
+		if (strcmp(bucket, "-1") == 0)
+			assert_int_equal(max_seq, commits * 100 - 1);
+		else
+			assert_true(max_seq > 0 && max_seq < commits * 100 - 1);
+		/* again: one file per bucket, nothing to do */
+		compact(io, dir, NULL, &res);
+		assert_int_equal(res.snapshot_id, 0);
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+static void
+test_append_compact(void **state)
+{
+	(void) state;
+	append_compact("2", 6, 12, 2);	/* two buckets of 6 files */
+	append_compact("2", 1, 0, 0);	/* fewer than 3 files a bucket */
+	append_compact("-1", 4, 0, 0);	/* fewer than compaction.min.file-num */
+	append_compact("-1", 5, 5, 1);
+}
+
 int
 main(void)
 {
@@ -403,6 +518,7 @@ main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_compact_at_commit),
 		cmocka_unit_test(test_no_compact_at_commit),
+		cmocka_unit_test(test_append_compact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,20 @@
 #   3. Java 1.4.2 writes more commits on top of our compacted files and
 #      compacts them (both tables); the core writes more and compacts again,
 #      reading Java's compacted files; Java reads both tables alike.
+#   Table trig: compaction at commit. Nine commits (a large one, then small
+#   ones with updates and deletes; the last of each round a little larger so
+#   that the size-ratio pick does not hang on a few bytes of Parquet) by
+#   Java's batch writer and by the core's writer, each compacting at commit
+#   as Java's MergeTreeWriter does: the fifth commit compacts everything
+#   into level 5 (no level below the output but 0), the ninth only its four
+#   level-0 files into level 4 (deletes kept there: level 5 stays below);
+#   the same rows and files (level, rows, sequence range) on both sides,
+#   then step 2 as above.
+#   Tables app (bucket -1, two partitions) and appb (2 fixed buckets):
+#   append-table compaction. Java writes the same commits into both tables,
+#   Java's compaction (AppendCompactCoordinator / full bucket compaction)
+#   compacts java_<t> and ours (compact_table) ours_<t>: the same rows and
+#   files; then step 2 as above.
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -113,6 +127,51 @@ def seq_ops(base, commits):
 save("seqf", {"columns": scols, "primary_keys": ["id"], "partition_keys": [],
               "options": {"bucket": "2", "sequence.field": "ts"}},
      [seq_ops(0, 2), seq_ops(10, 2), seq_ops(20, 2)])
+# compaction at commit: 1 large commit, then rounds of small ones
+tcols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "name", "type": "STRING"},
+         {"name": "v", "type": "BIGINT"}]
+def trig_ops(base, sizes):
+    ops = []
+    nxt = [5000 + base * 1000]
+    for c, n in enumerate(sizes):
+        if n >= 1000:
+            for i in range(n):
+                ops.append({"op": "+I", "row": [i, "big%d" % i, i]})
+        else:
+            for j in range(n):
+                r = rnd.random()
+                if r < 0.5:
+                    i = rnd.randrange(5000)
+                    ops.append({"op": "+I", "row": [i, "u%d-%d" % (base, c), c]})
+                elif r < 0.9:
+                    nxt[0] += 1
+                    ops.append({"op": "+I", "row": [nxt[0], "n%d" % c, -c]})
+                else:
+                    ops.append({"op": "-D", "row": [rnd.randrange(5000), None, None]})
+        ops.append({"op": "commit"})
+    return ops
+save("trig", {"columns": tcols, "primary_keys": ["id"], "partition_keys": [],
+              "options": {"bucket": "1"}},
+     [trig_ops(0, [5000, 50, 50, 50, 100, 50, 50, 50, 100]), trig_ops(1, [60, 60]),
+      trig_ops(2, [60, 60])])
+# append tables: 6 commits into 2 partitions (bucket -1), 4 into 2 buckets
+acols2 = [{"name": "dt", "type": "STRING"}, {"name": "id", "type": "INT"},
+          {"name": "s", "type": "STRING"}, {"name": "d", "type": "DOUBLE"}]
+def app_ops(base, commits, rows):
+    ops = []
+    for c in range(commits):
+        for i in range(rows):
+            k = base * 100000 + c * 1000 + i
+            ops.append({"op": "+I", "row": ["2026-12-0%d" % (1 + i % 2), k,
+                                            None if i % 11 == 0 else "s%d" % rnd.randrange(10 ** 6),
+                                            rnd.random()]})
+        ops.append({"op": "commit"})
+    return ops
+save("app", {"columns": acols2, "primary_keys": [], "partition_keys": ["dt"], "options": {}},
+     [app_ops(0, 6, 120), app_ops(1, 2, 50), []])
+save("appb", {"columns": acols2, "primary_keys": [], "partition_keys": [],
+              "options": {"bucket": "2", "bucket-key": "id"}},
+     [app_ops(0, 4, 150), app_ops(1, 2, 50), []])
 with open(wh + "/compact.jsonl", "w") as out:
     out.write(json.dumps({"op": "compact"}) + "\n")
 PY
@@ -151,23 +210,38 @@ same() {
 }
 
 fail=0
-for t in ${COMPACT_CHECK_TABLES:-dedup partial agg seqf}; do
+for t in ${COMPACT_CHECK_TABLES:-dedup partial agg seqf trig app appb}; do
 	for side in java ours; do
 		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" cpt "${side}_$t" "$wh/$t.json" >/dev/null
 	done
 	tdir="$wh/cpt.db/ours_$t"
 	# 1. the same commits, then a full compaction by each
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "java_$t" "$wh/$t.0.jsonl" >/dev/null
-	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "java_$t" "$wh/compact.jsonl" >/dev/null
-	"$wh/pk_write" "$tdir" "$wh/$t.0.jsonl" >/dev/null
-	"$wh/compact_table" "$tdir" >/dev/null
-	same "$t" "after our compaction" 1.3.1 1.4.2
+	case $t in
+	app*) ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "ours_$t" "$wh/$t.0.jsonl" >/dev/null ;;
+	*) "$wh/pk_write" "$tdir" "$wh/$t.0.jsonl" >/dev/null ;;
+	esac
+	if [ "$t" = trig ]; then
+		same "$t" "after compaction at commit" 1.3.1 1.4.2
+		kinds=$(cd "$tdir/snapshot" && for f in $(ls snapshot-* | sort -t- -k2 -n); do
+			python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["commitKind"][0], end="")' "$f"; done)
+		if [ "$kinds" = AAAAACAAAAC ]; then
+			echo "$t: our snapshots: $kinds (APPEND, COMPACT at commits 5 and 9)"
+		else
+			echo "FAIL $t: our snapshots: $kinds"; fail=1
+		fi
+	else
+		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "java_$t" "$wh/compact.jsonl" >/dev/null
+		"$wh/compact_table" "$tdir" >/dev/null
+		same "$t" "after our compaction" 1.3.1 1.4.2
+	fi
 	# 2. Java writes on top of our compacted files and compacts them
 	for side in java ours; do
 		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "${side}_$t" "$wh/$t.1.jsonl" >/dev/null
 		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "${side}_$t" "$wh/compact.jsonl" >/dev/null
 	done
 	same "$t" "after Java's compaction of ours" 1.4.2
+	case $t in trig | app*) continue ;; esac
 	# 3. we write on top of Java's compacted files and compact them
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "java_$t" "$wh/$t.2.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "java_$t" "$wh/compact.jsonl" >/dev/null

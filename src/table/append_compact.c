@@ -1,0 +1,494 @@
+/*-------------------------------------------------------------------------
+ * append_compact.c
+ *	  Compaction of append tables (see append_compact.h): pick the files
+ *	  per bucket or per partition as Java does, rewrite each pick through a
+ *	  rolling format writer (the files' rows in pick order, all columns of
+ *	  the latest schema), commit one COMPACT snapshot.
+ *
+ * The output files are described as Java's RowDataFileWriter describes
+ * them (DataFileMeta.forAppend with FileSource.COMPACT): empty min/max key
+ * and key statistics, value statistics by metadata.stats-mode, sequence
+ * numbers [first, first + rows - 1] counted on from the pick's first
+ * file's minimum, level 0, schema id of the latest schema.
+ *-------------------------------------------------------------------------
+ */
+#include "table/append_compact.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/arena.h"
+#include "common/uuid.h"
+#include "format/format_writer.h"
+#include "row/binary_row.h"
+#include "table/commit.h"
+#include "table/partition_path.h"
+#include "table/split.h"
+#include "table/stats_build.h"
+#include "table/table_write.h"
+#include "table/write_options.h"
+
+/* BucketedAppendCompactManager.FULL_COMPACT_MIN_FILE */
+#define FULL_COMPACT_MIN_FILE 3
+
+typedef struct append_compact
+{
+	pm_table   *table;
+	const pm_env *env;
+	pm_fileio  *io;
+	const pm_schema *schema;
+	pm_arena   *arena;
+	pm_write_options opt;
+	pm_format_write_options fopt;
+	int64_t		compaction_file_size;	/* target / 10 * 7 */
+	int64_t		open_file_cost; /* source.split.open-file-cost */
+	int			min_file_num;	/* compaction.min.file-num */
+	bool		force_rewrite_all;	/* compaction.force-rewrite-all-files */
+	int		   *all_fields;
+	uint8_t    *empty_row;
+	int32_t		empty_row_len;
+	pm_commit_change *changes;
+	int			nchanges;
+	int			cap;
+} append_compact;
+
+static bool
+option_true(const pm_schema *s, const char *key)
+{
+	const char *v = pm_schema_option(s, key);
+
+	return v != NULL && strcasecmp(v, "true") == 0;
+}
+
+static pm_code
+setup(append_compact *ac, pm_error *err)
+{
+	const pm_schema *s = ac->schema;
+	const char *v;
+	pm_value	none;
+	size_t		len;
+	const pm_type *empty;
+
+	if (option_true(s, "deletion-vectors.enabled"))
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option deletion-vectors.enabled = \"true\": compacting append tables with deletion vectors is not supported yet");
+	PM_TRY(pm_write_options_parse(s, ac->arena, &ac->opt, err));
+	ac->compaction_file_size = ac->opt.target_file_size / 10 * 7;
+	ac->open_file_cost = 4LL * 1024 * 1024;
+	if ((v = pm_schema_option(s, "source.split.open-file-cost")) != NULL)
+		PM_TRY(pm_parse_memory_size("source.split.open-file-cost", v, &ac->open_file_cost, err));
+	ac->min_file_num = 5;
+	if ((v = pm_schema_option(s, "compaction.min.file-num")) != NULL)
+	{
+		char	   *end;
+		long		n = strtol(v, &end, 10);
+
+		if (end == v || *end != '\0' || n < 1 || n > 1000000)
+			return pm_fail(err, PM_ERR_INVALID,
+						   "invalid value \"%.100s\" for option \"compaction.min.file-num\"", v);
+		ac->min_file_num = (int) n;
+	}
+	ac->force_rewrite_all = option_true(s, "compaction.force-rewrite-all-files");
+	ac->fopt.schema = s->row_type;
+	ac->fopt.compression = ac->opt.compression;
+	ac->fopt.zstd_level = ac->opt.zstd_level;
+	ac->fopt.row_group_bytes = ac->opt.row_group_bytes;
+	ac->fopt.page_bytes = ac->opt.page_bytes;
+	ac->fopt.dictionary = ac->opt.dictionary;
+	ac->all_fields = pm_arena_alloc(ac->arena, sizeof(int) * (size_t) (s->row_type->nfields + 1));
+	empty = pm_type_new_row(ac->arena, NULL, 0, false);
+	if (ac->all_fields == NULL || empty == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < s->row_type->nfields; i++)
+		ac->all_fields[i] = i;
+	memset(&none, 0, sizeof(none));
+	PM_TRY(pm_binary_row_encode_serialized(ac->arena, empty, &none, &ac->empty_row, &len, err));
+	ac->empty_row_len = (int32_t) len;
+	return PM_OK;
+}
+
+/* The rolling writer of one pick. */
+typedef struct rewriter
+{
+	append_compact *ac;
+	const pm_split *sp;
+	char		uuid[PM_UUID_TEXT_LEN + 1];
+	int64_t		counter;		/* file name counter */
+	int64_t		next_seq;
+	pm_format_writer *fw;
+	char	   *name;
+	int64_t		rows;
+	pm_data_file_meta *files;
+	int			nfiles;
+	int			cap;
+} rewriter;
+
+static pm_code
+finish_file(rewriter *rw, pm_error *err)
+{
+	append_compact *ac = rw->ac;
+	pm_format_write_result res;
+	pm_data_file_meta *m;
+	const char **cols;
+	int			ncols;
+	pm_code		rc;
+
+	if (rw->fw == NULL)
+		return PM_OK;
+	rc = pm_format_writer_finish(rw->fw, ac->arena, &res, err);
+	rw->fw = NULL;
+	if (rc != PM_OK)
+		return rc;				/* the format writer discarded the file */
+	if (rw->nfiles == rw->cap)
+	{
+		int			ncap = rw->cap * 2 + 4;
+		pm_data_file_meta *grown = pm_arena_zalloc(ac->arena, sizeof(*grown) * (size_t) ncap);
+
+		if (grown == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		if (rw->nfiles > 0)
+			memcpy(grown, rw->files, sizeof(*grown) * (size_t) rw->nfiles);
+		rw->files = grown;
+		rw->cap = ncap;
+	}
+	m = &rw->files[rw->nfiles];
+	memset(m, 0, sizeof(*m));
+	m->file_name = rw->name;
+	m->path = pm_arena_sprintf(ac->arena, "%s/%s", rw->sp->bucket_path, rw->name);
+	if (m->path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	rw->nfiles++;				/* from here on a failure removes it */
+	if (res.row_count != rw->rows)
+		return pm_fail(err, PM_ERR_CORRUPT, "%s: the format writer wrote %lld rows, not %lld",
+					   m->path, (long long) res.row_count, (long long) rw->rows);
+	m->format = ac->opt.format;
+	m->file_size = res.file_size;
+	m->row_count = res.row_count;
+	m->min_key = m->max_key = ac->empty_row;
+	m->min_key_len = m->max_key_len = ac->empty_row_len;
+	m->key_stats.min_values = m->key_stats.max_values = ac->empty_row;
+	m->key_stats.min_values_len = m->key_stats.max_values_len = ac->empty_row_len;
+	PM_TRY(pm_value_stats_build(ac->schema->row_type, ac->opt.stats_modes, ac->opt.stats_dense,
+								ac->opt.format, res.stats, ac->arena, &m->value_stats, &cols,
+								&ncols, err));
+	m->value_stats_cols = cols;
+	m->nvalue_stats_cols = ncols;
+	m->min_sequence_number = rw->next_seq - rw->rows;
+	m->max_sequence_number = rw->next_seq - 1;
+	m->schema_id = ac->schema->id;
+	m->level = 0;
+	m->has_creation_time = true;
+	m->creation_time_millis = pm_local_wall_clock_millis();
+	m->delete_row_count = 0;
+	m->file_source = 1;			/* COMPACT */
+	m->nwrite_cols = -1;
+	return PM_OK;
+}
+
+static pm_code
+write_batch(rewriter *rw, const pm_batch *b, pm_error *err)
+{
+	append_compact *ac = rw->ac;
+
+	if (rw->fw == NULL)
+	{
+		char	   *path;
+
+		rw->name = pm_arena_sprintf(ac->arena, "%s%s-%lld.%s", ac->opt.data_file_prefix,
+									rw->uuid, (long long) rw->counter++, ac->opt.format_name);
+		path = rw->name ? pm_arena_sprintf(ac->arena, "%s/%s", rw->sp->bucket_path, rw->name) : NULL;
+		if (path == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(pm_format_writer_open(ac->opt.format, ac->env, ac->io, path, &ac->fopt, &rw->fw,
+									 err));
+		rw->rows = 0;
+	}
+	PM_TRY(pm_format_writer_write(rw->fw, b, err));
+	rw->rows += b->nrows;
+	rw->next_seq += b->nrows;
+	if (pm_format_writer_estimated_size(rw->fw) >= ac->opt.target_file_size)
+		PM_TRY(finish_file(rw, err));
+	return PM_OK;
+}
+
+/* BaseAppendFileStoreWrite.compactRewrite of files (in this order) of split sp. */
+static pm_code
+rewrite(append_compact *ac, const pm_split *sp, const pm_data_file_meta **files, int n,
+		pm_compact_result *res, pm_error *err)
+{
+	rewriter	rw;
+	pm_commit_change *c;
+	pm_data_file_meta *deleted;
+	pm_code		rc = PM_OK;
+
+	if (ac->nchanges == ac->cap)
+	{
+		int			ncap = ac->cap * 2 + 8;
+		pm_commit_change *grown = pm_arena_zalloc(ac->arena, sizeof(*grown) * (size_t) ncap);
+
+		if (grown == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		if (ac->nchanges > 0)
+			memcpy(grown, ac->changes, sizeof(*grown) * (size_t) ac->nchanges);
+		ac->changes = grown;
+		ac->cap = ncap;
+	}
+	deleted = pm_arena_zalloc(ac->arena, sizeof(*deleted) * (size_t) n);
+	if (deleted == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	memset(&rw, 0, sizeof(rw));
+	rw.ac = ac;
+	rw.sp = sp;
+	rw.next_seq = files[0]->min_sequence_number;
+	PM_TRY(pm_uuid_random(rw.uuid, err));
+	for (int i = 0; rc == PM_OK && i < n; i++)
+	{
+		pm_data_file_reader *r = NULL;
+
+		if (files[i]->deletion_file != NULL)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "data file \"%s\" has a deletion vector: compacting deletion vectors is not supported yet",
+						   files[i]->file_name);
+		deleted[i] = *files[i];
+		rc = pm_data_file_reader_open(ac->table, files[i], ac->all_fields,
+									  ac->schema->row_type->nfields, false, 0, &r, err);
+		while (rc == PM_OK)
+		{
+			pm_batch   *b;
+
+			if ((rc = pm_data_file_reader_next(r, &b, err)) != PM_OK || b == NULL)
+				break;
+			if (b->nrows > 0)
+				rc = write_batch(&rw, b, err);
+		}
+		pm_data_file_reader_close(r);
+	}
+	if (rc == PM_OK)
+		rc = finish_file(&rw, err);
+	else if (rw.fw != NULL)
+	{
+		pm_format_writer_abort(rw.fw);
+		rw.fw = NULL;
+	}
+	c = &ac->changes[ac->nchanges++];
+	c->partition = sp->partition;
+	c->partition_len = sp->partition_len;
+	c->bucket = sp->bucket;
+	c->total_buckets = ac->opt.bucket > 0 ? ac->opt.bucket : -1;
+	c->nadded = rw.nfiles;
+	c->added = rw.files;
+	c->ndeleted = rc == PM_OK ? n : 0;
+	c->deleted = deleted;
+	if (rc == PM_OK)
+	{
+		for (int i = 0; i < rw.nfiles; i++)
+			res->rows_out += rw.files[i].row_count;
+		res->buckets++;
+		res->files_in += n;
+		res->files_out += rw.nfiles;
+	}
+	return rc;
+}
+
+/* FullCompactTask: the files of a fixed bucket by minimum sequence number. */
+static pm_code
+compact_fixed_bucket(append_compact *ac, const pm_split *sp, pm_compact_result *res,
+					 bool *done, pm_error *err)
+{
+	const pm_data_file_meta **f = pm_arena_zalloc(ac->arena, sizeof(void *) * (size_t) (sp->nfiles + 1));
+	int			n = sp->nfiles,
+				start = 0,
+				big = 0,
+				small = 0;
+
+	*done = false;
+	if (f == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+	{
+		int			k = i;
+
+		for (; k > 0 && f[k - 1]->min_sequence_number > sp->files[i]->min_sequence_number; k--)
+			f[k] = f[k - 1];
+		f[k] = sp->files[i];
+	}
+	if (!ac->force_rewrite_all && n < FULL_COMPACT_MIN_FILE)
+		return PM_OK;			/* triggerFullCompaction: too few files */
+	/* remove large files at the head */
+	while (!ac->force_rewrite_all && start < n && f[start]->file_size >= ac->compaction_file_size)
+		start++;
+	for (int i = start; i < n; i++)
+	{
+		if (f[i]->file_size >= ac->compaction_file_size)
+			big++;
+		else
+			small++;
+	}
+	if (!ac->force_rewrite_all && !(small > big && n - start >= FULL_COMPACT_MIN_FILE))
+		return PM_OK;
+	if (n - start == 0)
+		return PM_OK;
+	*done = true;
+	return rewrite(ac, sp, f + start, n - start, res, err);
+}
+
+/*
+ * AppendCompactCoordinator (batch) for one partition of a bucket -1 table:
+ * small files by size, packed into bins.
+ */
+static pm_code
+compact_unaware_partition(append_compact *ac, const pm_split *sp, pm_compact_result *res,
+						  int *tasks, pm_error *err)
+{
+	const pm_data_file_meta **f = pm_arena_zalloc(ac->arena, sizeof(void *) * (size_t) (sp->nfiles + 1));
+	int			n = 0,
+				bin_start = 0;
+	int64_t		total = 0;
+
+	*tasks = 0;
+	if (f == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	/* shouldCompact: under the compaction file size; sorted by size (stable) */
+	for (int i = 0; i < sp->nfiles; i++)
+	{
+		int			k;
+
+		if (sp->files[i]->file_size >= ac->compaction_file_size)
+			continue;
+		for (k = n++; k > 0 && f[k - 1]->file_size > sp->files[i]->file_size; k--)
+			f[k] = f[k - 1];
+		f[k] = sp->files[i];
+	}
+	for (int i = 0; i < n; i++)
+	{
+		total += f[i]->file_size + ac->open_file_cost;
+		/* enoughContent: more than one file and 2 x target-file-size */
+		if (i - bin_start + 1 > 1 && total >= ac->opt.target_file_size * 2)
+		{
+			PM_TRY(rewrite(ac, sp, f + bin_start, i - bin_start + 1, res, err));
+			(*tasks)++;
+			bin_start = i + 1;
+			total = 0;
+		}
+	}
+	/* enoughInputFiles: the rest when it has compaction.min.file-num files */
+	if (n - bin_start >= ac->min_file_num && n - bin_start > 1)
+	{
+		PM_TRY(rewrite(ac, sp, f + bin_start, n - bin_start, res, err));
+		(*tasks)++;
+	}
+	return PM_OK;
+}
+
+static void
+remove_written(append_compact *ac)
+{
+	for (int i = 0; i < ac->nchanges; i++)
+		for (int f = 0; f < ac->changes[i].nadded; f++)
+		{
+			pm_error	ignored;
+
+			pm_error_clear(&ignored);
+			if (ac->io->remove != NULL && ac->changes[i].added[f].path != NULL)
+				(void) ac->io->remove(ac->io, ac->changes[i].added[f].path, &ignored);
+		}
+}
+
+static pm_code
+compact_all(append_compact *ac, const char *table_path, const pm_compact_options *o,
+			pm_compact_result *res, pm_error *err)
+{
+	pm_scan    *scan = NULL;
+	char	   *want = NULL;
+	int			nsplits,
+				done = 0;
+	pm_code		rc;
+
+	PM_TRY(setup(ac, err));
+	if (o != NULL && o->partition != NULL)
+		PM_TRY(pm_compact_partition_path(ac->schema, ac->arena, o->partition, &want, err));
+	PM_TRY(pm_table_scan_plan(ac->table, NULL, &scan, err));
+	nsplits = pm_scan_split_count(scan);
+	rc = PM_OK;
+	for (int i = 0; rc == PM_OK && i < nsplits; i++)
+	{
+		const pm_split *sp = pm_scan_get_split(scan, i);
+		int			tasks = 0;
+
+		if (want != NULL)
+		{
+			char	   *have;
+
+			rc = pm_partition_path(ac->schema, ac->opt.partition_type,
+								   ac->opt.partition_default_name, sp->partition_values,
+								   ac->arena, &have, err);
+			if (rc != PM_OK || strcmp(have, want) != 0)
+				continue;
+		}
+		if (sp->total_buckets > 0 && ac->opt.bucket > 0 && sp->total_buckets != ac->opt.bucket)
+		{
+			rc = pm_fail(err, PM_ERR_UNSUPPORTED,
+						 "bucket %d was written with %d buckets, the table now has %d: rescaled buckets are not compacted",
+						 sp->bucket, sp->total_buckets, ac->opt.bucket);
+			break;
+		}
+		if (ac->opt.bucket > 0)
+		{
+			bool		compacted;
+
+			rc = compact_fixed_bucket(ac, sp, res, &compacted, err);
+			tasks = compacted ? 1 : 0;
+		}
+		else
+			rc = compact_unaware_partition(ac, sp, res, &tasks, err);
+		if (rc == PM_OK && tasks > 0 && o != NULL && o->progress != NULL)
+			o->progress(o->progress_ctx, ++done, nsplits, res->rows_out);
+	}
+	if (rc == PM_OK && ac->nchanges > 0)
+	{
+		pm_commit_request req;
+		char		user[PM_UUID_TEXT_LEN + 1];
+
+		rc = pm_uuid_random(user, err);
+		memset(&req, 0, sizeof(req));
+		req.commit_user = user;
+		req.commit_identifier = INT64_MAX;
+		req.commit_kind = "COMPACT";
+		req.schema = ac->schema;
+		req.nchanges = ac->nchanges;
+		req.changes = ac->changes;
+		if (rc == PM_OK)
+			rc = pm_table_commit(ac->env, ac->io, table_path, &req, ac->arena,
+								 &res->snapshot_id, err);
+	}
+	if (rc != PM_OK)
+	{
+		remove_written(ac);
+		memset(res, 0, sizeof(*res));
+	}
+	pm_scan_free(scan);
+	return rc;
+}
+
+pm_code
+pm_append_compact(pm_table *table, const char *table_path, const pm_compact_options *options,
+				  pm_compact_result *result, pm_error *err)
+{
+	append_compact ac;
+	pm_code		rc;
+
+	memset(result, 0, sizeof(*result));
+	memset(&ac, 0, sizeof(ac));
+	ac.table = table;
+	ac.env = pm_table_env(table);
+	ac.io = pm_table_fileio(table);
+	ac.schema = pm_table_schema(table);
+	ac.arena = pm_arena_create(ac.env);
+	if (ac.arena == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	rc = compact_all(&ac, table_path, options, result, err);
+	pm_arena_destroy(ac.arena);
+	return rc;
+}

@@ -1,0 +1,46 @@
+/*-------------------------------------------------------------------------
+ * append_compact.h
+ *	  Compaction of an append table (no primary key), as Java 1.4.2's
+ *	  dedicated compaction (compact procedure) does it: small files are
+ *	  read in order and rewritten into files of target-file-size (append
+ *	  default 256 MiB), file source COMPACT, level 0, sequence numbers
+ *	  counted from the first input's minimum; one COMPACT snapshot deletes
+ *	  the inputs and adds the outputs. No merge: the rows stay as they are.
+ *
+ * What is picked, per table kind:
+ *	- fixed buckets (BucketedAppendCompactManager.triggerFullCompaction /
+ *	  FullCompactTask), per bucket: its files by minimum sequence number;
+ *	  leading files of at least the compaction file size (target / 10 * 7)
+ *	  are left alone; the rest is rewritten when it holds at least 3 files
+ *	  and more small than large ones (or with
+ *	  compaction.force-rewrite-all-files);
+ *	- bucket -1 (AppendCompactCoordinator, batch mode), per partition: the
+ *	  files under the compaction file size, by size, packed into bins (each
+ *	  file counts its size + source.split.open-file-cost, 4 MiB): a bin of
+ *	  2+ files reaching 2 x target-file-size is rewritten, and the last bin
+ *	  when it holds compaction.min.file-num (5) files.
+ *
+ * Not compacted: tables with deletion vectors (PM_ERR_UNSUPPORTED).
+ *
+ * Spec: apache/paimon release-1.4.2 append/BucketedAppendCompactManager.java,
+ * append/AppendCompactCoordinator.java, append/AppendCompactTask.java,
+ * operation/BaseAppendFileStoreWrite.compactRewrite; CoreOptions.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_TABLE_APPEND_COMPACT_H
+#define PM_TABLE_APPEND_COMPACT_H
+
+#include "common/error.h"
+#include "lsm/compact.h"
+#include "table/table.h"
+
+/*
+ * Compact the append table (opened at its latest snapshot) at table_path;
+ * options and result as pm_table_compact (result->buckets: the rewrite
+ * tasks, one per bucket or bin).
+ */
+extern pm_code pm_append_compact(pm_table *table, const char *table_path,
+								 const pm_compact_options *options, pm_compact_result *result,
+								 pm_error *err);
+
+#endif							/* PM_TABLE_APPEND_COMPACT_H */

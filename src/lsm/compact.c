@@ -19,7 +19,6 @@
  */
 #include "lsm/compact.h"
 
-#include <time.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -760,9 +759,6 @@ pm_compactor_open(pm_table *table, pm_compactor **out, const char **why, pm_erro
 	pm_compactor *c;
 	compact_state *cs;
 	pm_compact_strategy st;
-	struct timespec ts;
-	struct tm	tm;
-	time_t		secs;
 	pm_code		rc;
 
 	*out = NULL;
@@ -800,11 +796,7 @@ pm_compactor_open(pm_table *table, pm_compactor **out, const char **why, pm_erro
 		*why = "a table kind not compacted at commit (see paimon_compact)";
 		return PM_OK;
 	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	secs = ts.tv_sec;
-	localtime_r(&secs, &tm);
-	c->hour = tm.tm_hour;		/* LocalDateTime.now().getHour() */
-	c->now_millis = (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	pm_compact_clock(&c->hour, &c->now_millis);
 	*out = c;
 	return PM_OK;
 }

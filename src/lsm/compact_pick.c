@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "table/snapshot_expire.h"
 #include "table/write_options.h"
@@ -354,4 +355,18 @@ pm_compact_pick(const pm_compact_strategy *s, pm_compact_pick_state *st,
 	if (nfiles == 0)
 		return false;
 	return nfiles > 1 || runs[0].level != out->output_level;
+}
+
+void
+pm_compact_clock(int *hour, int64_t *now_millis)
+{
+	struct timespec ts;
+	struct tm	tm;
+	time_t		secs;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	secs = ts.tv_sec;
+	localtime_r(&secs, &tm);
+	*hour = tm.tm_hour;
+	*now_millis = (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }

@@ -102,4 +102,11 @@ extern pm_compact_unit pm_compact_create_unit(const pm_compact_strategy *s,
 											  const pm_compact_run *runs, int nruns,
 											  int run_count);
 
+/*
+ * The clock of a pick: the wall clock in milliseconds (early full
+ * compaction) and the local hour (LocalDateTime.now().getHour(), off-peak
+ * hours).
+ */
+extern void pm_compact_clock(int *hour, int64_t *now_millis);
+
 #endif							/* PM_LSM_COMPACT_PICK_H */

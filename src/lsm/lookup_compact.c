@@ -249,7 +249,8 @@ build_levels(lc_bucket *b, pm_error *err)
 						   f->meta->file_name, f->meta->level);
 	}
 	/* Levels: max(numLevels, highest file level + 1) */
-	b->num_levels = t->opt.num_levels > max_file_level + 1 ? t->opt.num_levels : max_file_level + 1;
+	b->num_levels = t->opt.compact_strategy.num_levels > max_file_level + 1 ?
+		t->opt.compact_strategy.num_levels : max_file_level + 1;
 	b->runs = pm_arena_zalloc(t->arena, sizeof(lc_run) * (size_t) (b->nfiles + b->num_levels + 1));
 	if (b->runs == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
@@ -313,107 +314,38 @@ non_empty_highest_level(const lc_bucket *b)
  * ---------------------------------------------------------------------
  */
 
-/* createUnit: *nruns runs from the first, and their output level. */
-static void
-create_unit(const lc_bucket *b, int max_level, int run_count, int *nruns, int *output_level)
-{
-	int			out;
-
-	if (run_count == b->nruns)
-		out = max_level;
-	else
-		out = b->runs[run_count].level - 1 > 0 ? b->runs[run_count].level - 1 : 0;
-	if (out == 0)
-		for (int i = run_count; i < b->nruns; i++)
-		{
-			run_count++;
-			if (b->runs[i].level != 0)
-			{
-				out = b->runs[i].level;
-				break;
-			}
-		}
-	if (run_count == b->nruns)
-		out = max_level;
-	*nruns = run_count;
-	*output_level = out;
-}
-
-static bool
-pick_for_size_ratio(const lc_bucket *b, int max_level, int candidate_count, bool force,
-					int *nruns, int *output_level)
-{
-	int64_t		size = 0;
-
-	for (int i = 0; i < candidate_count; i++)
-		size += b->runs[i].size;
-	for (int i = candidate_count; i < b->nruns; i++)
-	{
-		if ((double) size * (100.0 + b->t->opt.size_ratio) / 100.0 < (double) b->runs[i].size)
-			break;
-		size += b->runs[i].size;
-		candidate_count++;
-	}
-	if (force || candidate_count > 1)
-	{
-		create_unit(b, max_level, candidate_count, nruns, output_level);
-		return true;
-	}
-	return false;
-}
-
-/* ForceUpLevel0Compaction.pick (radical); false: nothing to compact. */
+/*
+ * ForceUpLevel0Compaction (radical: level 0 is never left behind, its rows
+ * being invisible to batch reads until compacted) over UniversalCompaction,
+ * as compact_pick.h picks them; false: nothing to compact.
+ */
 static bool
 pick_unit(const lc_bucket *b, int *nruns, int *output_level)
 {
-	const pm_write_options *o = &b->t->opt;
-	int			max_level = b->num_levels - 1;
-	int			n = b->nruns;
-	int			l0 = 0;
-	bool		picked = false;
+	pm_compact_strategy st = b->t->opt.compact_strategy;
+	pm_compact_pick_state state;
+	pm_compact_run *runs = pm_arena_zalloc(b->t->arena, sizeof(*runs) * (size_t) (b->nruns + 1));
+	pm_compact_unit unit;
+	int			hour;
+	int64_t		now;
 
-	if (n >= o->compaction_trigger && n > 0)
+	if (runs == NULL)
+		return false;
+	st.num_levels = b->num_levels;
+	st.force_up_level0 = true;
+	st.lookup_max_interval = 0;
+	memset(&state, 0, sizeof(state));
+	for (int i = 0; i < b->nruns; i++)
 	{
-		int64_t		candidate = 0;
-
-		for (int i = 0; i < n - 1; i++)
-			candidate += b->runs[i].size;
-		/* size amplification: everything to the max level */
-		if (candidate * 100 > (int64_t) o->max_size_amp * b->runs[n - 1].size)
-		{
-			*nruns = n;
-			*output_level = max_level;
-			picked = true;
-		}
-		else if (pick_for_size_ratio(b, max_level, 1, false, nruns, output_level))
-			picked = true;
-		else if (n > o->compaction_trigger)
-			picked = pick_for_size_ratio(b, max_level, n - o->compaction_trigger + 1, false,
-										 nruns, output_level);
+		runs[i].level = b->runs[i].level;
+		runs[i].size = b->runs[i].size;
+		runs[i].nfiles = b->runs[i].nfiles;
 	}
-	if (!picked)
-	{
-		/* forcePickL0 */
-		while (l0 < n && b->runs[l0].level == 0)
-			l0++;
-		if (l0 == 0)
-			return false;
-		pick_for_size_ratio(b, max_level, l0, true, nruns, output_level);
-	}
-	/* MergeTreeCompactManager.triggerCompaction's filter */
-	{
-		int			nfiles = 0;
-		const lc_file *only = NULL;
-
-		for (int i = 0; i < *nruns; i++)
-		{
-			nfiles += b->runs[i].nfiles;
-			if (b->runs[i].nfiles > 0)
-				only = b->runs[i].files[0];
-		}
-		if (nfiles == 0 || (nfiles == 1 && only->meta->level == *output_level))
-			return false;
-	}
+	pm_compact_clock(&hour, &now);
+	if (!pm_compact_pick(&st, &state, runs, b->nruns, hour, now, &unit))
+		return false;
+	*nruns = unit.nruns;
+	*output_level = unit.output_level;
 	return true;
 }
 
@@ -1174,7 +1106,7 @@ setup(lc_table *t, pm_error *err)
 	PM_TRY(pm_write_options_parse(s, t->arena, &t->opt, err));
 	if (t->opt.bucket < 1)
 		return pm_fail(err, PM_ERR_UNSUPPORTED, "only tables with a fixed bucket count are compacted");
-	t->options_max_level = t->opt.num_levels - 1;
+	t->options_max_level = t->opt.compact_strategy.num_levels - 1;
 	/* CoreOptions.compactionFileSize */
 	t->compaction_file_size = t->opt.target_file_size / 10 * 7;
 	t->nfields = s->row_type->nfields;

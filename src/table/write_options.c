@@ -355,9 +355,6 @@ parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_e
 static pm_code
 parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
 {
-	const char *v;
-	int64_t		n;
-
 	o->deletion_vectors = option_true(s, "deletion-vectors.enabled", false);
 	o->dv_bitmap64 = option_true(s, "deletion-vectors.bitmap64", false);
 	o->write_only = option_true(s, "write-only", false);
@@ -369,32 +366,8 @@ parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
 					   "table option %s with bucket = %d: first-row and deletion-vector tables are written with a fixed bucket only (the lookup compaction at commit needs one)",
 					   o->first_row ? "merge-engine = \"first-row\"" : "deletion-vectors.enabled = \"true\"",
 					   (int) o->bucket);
-	o->compaction_trigger = 5;
-	if ((v = pm_schema_option(s, "num-sorted-run.compaction-trigger")) != NULL)
-	{
-		PM_TRY(parse_int("num-sorted-run.compaction-trigger", v, 1, INT32_MAX - 1, &n, err));
-		o->compaction_trigger = (int) n;
-	}
-	o->num_levels = o->compaction_trigger + 1;
-	if ((v = pm_schema_option(s, "num-levels")) != NULL)
-	{
-		PM_TRY(parse_int("num-levels", v, 2, 1000, &n, err));
-		o->num_levels = (int) n;
-	}
-	if (o->num_levels > 1000)
-		o->num_levels = 1000;
-	o->max_size_amp = 200;
-	if ((v = pm_schema_option(s, "compaction.max-size-amplification-percent")) != NULL)
-	{
-		PM_TRY(parse_int("compaction.max-size-amplification-percent", v, 0, INT32_MAX, &n, err));
-		o->max_size_amp = (int) n;
-	}
-	o->size_ratio = 1;
-	if ((v = pm_schema_option(s, "compaction.size-ratio")) != NULL)
-	{
-		PM_TRY(parse_int("compaction.size-ratio", v, 0, INT32_MAX, &n, err));
-		o->size_ratio = (int) n;
-	}
+	/* validated at open: the compaction at commit runs after the APPEND snapshot */
+	PM_TRY(pm_compact_strategy_parse(s, &o->compact_strategy, err));
 	return PM_OK;
 }
 

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lsm/compact_pick.h"
 #include "common/arena.h"
 #include "common/error.h"
 #include "common/type.h"
@@ -76,10 +77,7 @@ typedef struct pm_write_options
 	bool		first_row;		/* merge-engine = first-row */
 	bool		write_only;		/* write-only: the writer never compacts */
 	bool		sequence_field; /* sequence.field is set */
-	int			compaction_trigger; /* num-sorted-run.compaction-trigger (5) */
-	int			num_levels;		/* num-levels (default trigger + 1) */
-	int			max_size_amp;	/* compaction.max-size-amplification-percent (200) */
-	int			size_ratio;		/* compaction.size-ratio (1) */
+	pm_compact_strategy compact_strategy;	/* the compaction options (lsm/compact_pick.h) */
 	/* file-index.* (table/file_index_options.h): NULL when no index is asked for */
 	const pm_file_index_plan *file_index;
 } pm_write_options;

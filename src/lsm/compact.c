@@ -331,22 +331,10 @@ rewrite_files(compact_state *cs, const pm_split *sp, const pm_data_file_meta **i
 	while (rc == PM_OK)
 	{
 		pm_batch   *b;
-		pm_batch	kv;
 
 		if ((rc = pm_merge_reader_next(m, &b, err)) != PM_OK || b == NULL)
 			break;
-		/* merged output: the fields, then seq and kind; the file: keys, seq, kind, fields */
-		for (int k = 0; k < nk; k++)
-			cols[k] = b->cols[l->key_fields[k]];
-		cols[nk] = b->cols[cs->nfields];
-		cols[nk + 1] = b->cols[cs->nfields + 1];
-		for (int j = 0; j < cs->nfields; j++)
-			cols[nk + 2 + j] = b->cols[j];
-		memset(&kv, 0, sizeof(kv));
-		kv.nrows = b->nrows;
-		kv.ncols = nk + 2 + cs->nfields;
-		kv.cols = cols;
-		rc = pm_kv_file_writer_write(w, &kv, err);
+		rc = pm_kv_file_writer_write_merged(w, l, b, cs->nfields, cols, err);
 		r->rows += b->nrows;
 	}
 	pm_merge_reader_close(m);

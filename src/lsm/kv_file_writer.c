@@ -330,3 +330,25 @@ pm_kv_file_writer_abort(pm_kv_file_writer *w, pm_data_file_meta **files, int *nf
 	pm_arena_destroy(w->key_arena);
 	pm_arena_destroy(w->arena);
 }
+
+pm_code
+pm_kv_file_writer_write_merged(pm_kv_file_writer *w, const pm_kv_layout *l,
+							   const pm_batch *merged, int nfields, pm_vector *cols,
+							   pm_error *err)
+{
+	int			nk = l->nkeys;
+	pm_batch	kv;
+
+	/* merged: the fields, then seq and kind; the file: keys, seq, kind, fields */
+	for (int k = 0; k < nk; k++)
+		cols[k] = merged->cols[l->key_fields[k]];
+	cols[nk] = merged->cols[nfields];
+	cols[nk + 1] = merged->cols[nfields + 1];
+	for (int j = 0; j < nfields; j++)
+		cols[nk + 2 + j] = merged->cols[j];
+	memset(&kv, 0, sizeof(kv));
+	kv.nrows = merged->nrows;
+	kv.ncols = nk + 2 + nfields;
+	kv.cols = cols;
+	return pm_kv_file_writer_write(w, &kv, err);
+}

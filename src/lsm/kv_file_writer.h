@@ -78,6 +78,16 @@ extern pm_code pm_kv_file_writer_write(pm_kv_file_writer *w, const pm_batch *bat
 									   pm_error *err);
 
 /*
+ * Write a batch of merged rows (the schema's nfields fields, then
+ * _SEQUENCE_NUMBER and _VALUE_KIND, as the merge reader gives them for
+ * compaction) in file_type's layout; cols: room for nkeys + 2 + nfields
+ * vectors (the batch's own are referenced, not copied).
+ */
+extern pm_code pm_kv_file_writer_write_merged(pm_kv_file_writer *w, const pm_kv_layout *l,
+											  const pm_batch *merged, int nfields,
+											  pm_vector *cols, pm_error *err);
+
+/*
  * Finish the open file; *files / *nfiles: every file this writer made
  * (metas in meta_arena). The writer is freed, also on failure; files it
  * made stay (the caller removes them on abort).

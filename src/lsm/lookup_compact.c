@@ -667,23 +667,12 @@ merge_files(lc_bucket *b, lc_file **files, int n, bool with_lookup, bool write, 
 	while (rc == PM_OK)
 	{
 		pm_batch   *mb;
-		pm_batch	kv;
 
 		if ((rc = pm_merge_reader_next(m, &mb, err)) != PM_OK || mb == NULL)
 			break;
 		if (!write)
 			continue;
-		for (int k = 0; k < nk; k++)
-			cols[k] = mb->cols[l->key_fields[k]];
-		cols[nk] = mb->cols[t->nfields];
-		cols[nk + 1] = mb->cols[t->nfields + 1];
-		for (int j = 0; j < t->nfields; j++)
-			cols[nk + 2 + j] = mb->cols[j];
-		memset(&kv, 0, sizeof(kv));
-		kv.nrows = mb->nrows;
-		kv.ncols = nk + 2 + t->nfields;
-		kv.cols = cols;
-		rc = pm_kv_file_writer_write(w, &kv, err);
+		rc = pm_kv_file_writer_write_merged(w, l, mb, t->nfields, cols, err);
 		t->res->rows_written += mb->nrows;
 	}
 	pm_merge_reader_close(m);

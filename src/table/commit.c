@@ -8,6 +8,11 @@
  *	2. With DELETE entries: every deleted file must still be live in latest
  *	   ("File deletion conflicts detected! Give up committing.":
  *	   PM_ERR_CONFLICT, not retried).
+ *	   With the sequence check (commit.h, not in Java, whose writers assume
+ *	   one writer per bucket): the files other commits ADDed to our buckets
+ *	   since the writer's base snapshot must have sequence numbers below
+ *	   ours (else PM_ERR_CONFLICT with the numbers needed; the caller
+ *	   renumbers). Redone on every attempt: a lost race means new commits.
  *	3. The delta: one manifest of the ADD/DELETE entries and a manifest list
  *	   naming it (written once, reused by every attempt).
  *	4. The base list: latest's base manifests then latest's delta manifests,
@@ -144,6 +149,120 @@ check_deletes(const pm_env *env, pm_fileio *io, const char *table_path,
 		}
 	}
 	return PM_OK;
+}
+
+static bool
+same_bucket_of(const pm_manifest_entry *e, const pm_commit_change *c)
+{
+	return e->bucket == c->bucket && e->partition_len == c->partition_len &&
+		memcmp(e->partition, c->partition, (size_t) c->partition_len) == 0;
+}
+
+/* Append the entries of the manifests a manifest list names. */
+static pm_code
+read_list_entries(const pm_env *env, pm_fileio *io, const char *table_path, const char *list,
+				  pm_arena *arena, pm_manifest_entry **entries, int *count, int *cap,
+				  pm_error *err)
+{
+	pm_manifest_file_meta *metas;
+	int			nmetas;
+	char	   *path;
+
+	if (list == NULL)
+		return PM_OK;
+	path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, list);
+	if (path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(pm_manifest_list_read(env, io, path, arena, &metas, &nmetas, err));
+	for (int m = 0; m < nmetas; m++)
+	{
+		char	   *mpath = pm_arena_sprintf(arena, "%s/manifest/%s", table_path,
+											 metas[m].file_name);
+
+		if (mpath == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(pm_manifest_entries_read_cached(env, io, mpath, metas[m].file_size, arena,
+											   entries, count, cap, err));
+	}
+	return PM_OK;
+}
+
+/*
+ * The sequence check (commit.h): the files ADDed to our buckets by the
+ * snapshots after the writer's base, or, when one of them has expired,
+ * latest's live files (those live at the base are below our numbers by
+ * construction: the writer numbered from their max + 1). A stale change
+ * gets req->stale_need[c] = their max + 1 (PM_ERR_CONFLICT).
+ */
+static pm_code
+check_sequences(const pm_env *env, pm_fileio *io, const char *table_path,
+				const pm_commit_request *req, int64_t latest_id, const pm_snapshot *latest,
+				pm_arena *arena, pm_error *err)
+{
+	int64_t    *our_min = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) (req->nchanges + 1));
+	pm_manifest_entry *entries = NULL;
+	int			count = 0,
+				cap = 0;
+	bool		expired = false;
+	int			nstale = 0;
+
+	if (our_min == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int c = 0; c < req->nchanges; c++)
+	{
+		req->stale_need[c] = -1;
+		our_min[c] = INT64_MAX;
+		for (int f = 0; f < req->changes[c].nadded; f++)
+			if (req->changes[c].added[f].min_sequence_number < our_min[c])
+				our_min[c] = req->changes[c].added[f].min_sequence_number;
+	}
+	if (req->checked_snapshot_id != NULL)
+		*req->checked_snapshot_id = latest_id;
+	for (int64_t id = req->base_snapshot_id + 1; id <= latest_id && !expired; id++)
+	{
+		pm_snapshot *snap;
+		pm_code		rc = pm_snapshot_load(io, table_path, id, arena, &snap, err);
+
+		if (rc == PM_ERR_NOT_FOUND)
+		{
+			expired = true;
+			pm_error_clear(err);
+			break;
+		}
+		if (rc != PM_OK)
+			return rc;
+		PM_TRY(read_list_entries(env, io, table_path, snap->delta_manifest_list, arena, &entries,
+								 &count, &cap, err));
+	}
+	if (expired)
+	{
+		count = 0;
+		PM_TRY(read_list_entries(env, io, table_path, latest->base_manifest_list, arena, &entries,
+								 &count, &cap, err));
+		PM_TRY(read_list_entries(env, io, table_path, latest->delta_manifest_list, arena,
+								 &entries, &count, &cap, err));
+	}
+	for (int i = 0; i < count; i++)
+	{
+		const pm_manifest_entry *e = &entries[i];
+
+		if (e->kind != PM_FILE_KIND_ADD)
+			continue;
+		for (int c = 0; c < req->nchanges; c++)
+			if (e->file.max_sequence_number >= our_min[c] && same_bucket_of(e, &req->changes[c]) &&
+				e->file.max_sequence_number + 1 > req->stale_need[c])
+				req->stale_need[c] = e->file.max_sequence_number + 1;
+	}
+	for (int c = 0; c < req->nchanges; c++)
+		if (req->stale_need[c] >= 0)
+		{
+			if (nstale++ == 0)
+				pm_fail(err, PM_ERR_CONFLICT,
+						"stale sequence numbers in bucket %d: a concurrent commit added sequence numbers up to %lld, ours start at %lld",
+						(int) req->changes[c].bucket, (long long) req->stale_need[c] - 1,
+						(long long) our_min[c]);
+		}
+	return nstale > 0 ? PM_ERR_CONFLICT : PM_OK;
 }
 
 /* The ROW type of the partition keys (manifest partition stats). */
@@ -646,6 +765,8 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 	const char *mcomp = pm_schema_option(req->schema, "manifest.compression");
 
 	*snapshot_id = 0;
+	for (int c = 0; req->stale_need != NULL && c < req->nchanges; c++)
+		req->stale_need[c] = -1;
 	for (int c = 0; c < req->nchanges; c++)
 	{
 		any |= req->changes[c].nadded > 0 || req->changes[c].ndeleted > 0 ||
@@ -695,6 +816,10 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 			goto fail;
 		if (has_deletes &&
 			(rc = check_deletes(env, io, table_path, latest, req, arena, err)) != PM_OK)
+			goto fail;
+		if (req->stale_need != NULL && latest_id > req->base_snapshot_id &&
+			(rc = check_sequences(env, io, table_path, req, latest_id, latest, arena,
+								  err)) != PM_OK)
 			goto fail;
 		if ((rc = pm_schema_load_latest(io, table_path, arena, &latest_schema, err)) != PM_OK)
 			goto fail;

@@ -56,14 +56,33 @@ typedef struct pm_commit_request
 	const pm_schema *schema;	/* the schema the files were written with */
 	int			nchanges;
 	const pm_commit_change *changes;
+
+	/*
+	 * The sequence check of a primary-key writer (table_write.c), on when
+	 * stale_need is not NULL. base_snapshot_id: the snapshot the writer took
+	 * its sequence numbers from (0: none). Every attempt, before it
+	 * publishes, reads the files ADDed by snapshots base_snapshot_id + 1 ..
+	 * latest (latest's live files when one of those has expired); a file
+	 * of a change's partition and bucket whose max_sequence_number is at
+	 * least the smallest min_sequence_number the change adds makes the
+	 * change stale: the commit then fails with PM_ERR_CONFLICT, publishing
+	 * nothing, with stale_need[c] (nchanges entries) = the largest such
+	 * max + 1 for a stale change, -1 for the others, and *checked_snapshot_id
+	 * = the latest snapshot checked. The caller renumbers (lsm/resequence.h)
+	 * and commits again with base_snapshot_id = *checked_snapshot_id.
+	 */
+	int64_t		base_snapshot_id;
+	int64_t    *stale_need;
+	int64_t    *checked_snapshot_id;
 } pm_commit_request;
 
 /*
  * Publish the request as the next snapshot of the table at table_path.
  * *snapshot_id is the id it got. Nothing to commit (no change) publishes
  * nothing and sets *snapshot_id to 0. PM_ERR_CONFLICT: a concurrent commit
- * made this one impossible (e.g. a data or index file to delete is gone);
- * the files the request names are then the caller's to remove.
+ * made this one impossible (e.g. a data or index file to delete is gone,
+ * or sequence numbers are stale, see above); the files the request names
+ * are then the caller's to remove (or renumber).
  *
  * With index changes, the new snapshot's index manifest is the latest
  * snapshot's combined with them as Java's IndexManifestFileHandler does:

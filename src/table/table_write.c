@@ -24,6 +24,14 @@
  *	  carry _TOTAL_BUCKETS -1, each bucket restores its max sequence
  *	  number as fixed buckets do, and its HASH index file is rewritten
  *	  when it got new keys (committed with the data files).
+ *	- Several writers of one bucket (not in Java, which assumes one): a
+ *	  primary-key writer remembers the snapshot it numbered from (the
+ *	  restored one) and commits with commit.h's sequence check; when a
+ *	  concurrent commit added sequence numbers at or above ours to a bucket,
+ *	  our level-0 files there are renumbered above them
+ *	  (lsm/resequence.h) and the commit is tried again, so the order of
+ *	  records of one bucket is the commit order. Compaction at commit runs
+ *	  after the APPEND snapshot, on the files of the snapshot committed.
  *	- Postpone buckets (-2): as Flink's batch sink with postpone.batch-
  *	  write-fixed-bucket (PostponeBatchWriteOperator, PostponeUtils): a
  *	  partition's rows go to fixed buckets by the default bucket function
@@ -52,6 +60,7 @@
 #include "lsm/lookup_compact.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_tree_writer.h"
+#include "lsm/resequence.h"
 #include "row/binary_row.h"
 #include "row/bucket.h"
 #include "row/value.h"
@@ -1026,25 +1035,41 @@ pm_table_writer_compaction(const pm_table_writer *w)
 	return &w->compaction;
 }
 
+/* The bucket writer of (partition, bucket), if this writer has one. */
+static bool
+get_bucket_writer_if_any(const pm_table_writer *w, const uint8_t *partition,
+						 int32_t partition_len, int32_t bucket, bucket_writer **out)
+{
+	uint32_t	h = hash_key(partition, partition_len, bucket);
+
+	for (bucket_writer *bw = w->table[h % (uint32_t) w->table_size]; bw != NULL; bw = bw->next)
+		if (bw->hash == h && bw->bucket == bucket && bw->partition_len == partition_len &&
+			memcmp(bw->partition, partition, (size_t) partition_len) == 0)
+		{
+			*out = bw;
+			return true;
+		}
+	return false;
+}
+
 /*
  * Java's batch writer compacts at prepareCommit: each bucket written to,
- * its restored files plus the new level-0 files, through lsm/compact.h.
- * *changes: one per bucket compacted.
+ * its files in `restored` (files of the snapshot the compaction starts
+ * from, other than ours) plus the new level-0 files, through
+ * lsm/compact.h with `table` opened at that snapshot. *changes: one per
+ * bucket compacted.
  */
 static pm_code
-compact_written_buckets(pm_table_writer *w, pm_compactor **compactor,
-						pm_commit_change **changes, int *nchanges, pm_error *err)
+compact_written_buckets(pm_table_writer *w, pm_table *table, const restored_bucket *restored,
+						int nrestored, pm_compactor **compactor, pm_commit_change **changes,
+						int *nchanges, pm_error *err)
 {
 	const char *why;
 	int			n = 0;
 
 	*changes = NULL;
 	*nchanges = 0;
-	/* dynamic (-1) and postpone (-2) buckets: compact.c takes fixed buckets only */
-	if (!w->compact_at_commit || !w->opt.primary_key || w->opt.bucket < 1 ||
-		w->restored_table == NULL)
-		return PM_OK;
-	PM_TRY(pm_compactor_open(w->restored_table, compactor, &why, err));
+	PM_TRY(pm_compactor_open(table, compactor, &why, err));
 	if (*compactor == NULL)
 		return PM_OK;
 	*changes = pm_arena_zalloc(w->commit_arena, sizeof(pm_commit_change) * (size_t) (w->nwriters + 1));
@@ -1059,11 +1084,11 @@ compact_written_buckets(pm_table_writer *w, pm_compactor **compactor,
 			if (bw->nfiles == 0)
 				continue;
 			memset(&sp, 0, sizeof(sp));
-			for (int r = 0; r < w->nrestored; r++)
-				if (w->restored[r].bucket == bw->bucket &&
-					w->restored[r].partition_len == bw->partition_len &&
-					memcmp(w->restored[r].partition, bw->partition, (size_t) bw->partition_len) == 0)
-					sp = *w->restored[r].split;
+			for (int r = 0; r < nrestored; r++)
+				if (restored[r].bucket == bw->bucket &&
+					restored[r].partition_len == bw->partition_len &&
+					memcmp(restored[r].partition, bw->partition, (size_t) bw->partition_len) == 0)
+					sp = *restored[r].split;
 			sp.partition = bw->partition;
 			sp.partition_len = bw->partition_len;
 			sp.bucket = bw->bucket;
@@ -1081,6 +1106,123 @@ compact_written_buckets(pm_table_writer *w, pm_compactor **compactor,
 		}
 	*nchanges = n;
 	return PM_OK;
+}
+
+static bool
+is_ours(const bucket_writer *bw, const pm_data_file_meta *f)
+{
+	for (int i = 0; i < bw->nfiles; i++)
+		if (strcmp(bw->files[i].file_name, f->file_name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Compaction at commit, after the APPEND snapshot `committed`: against
+ * the files of that snapshot. When it directly follows the restored one
+ * those are the restored files plus ours; else (other commits came
+ * between, or we renumbered) the latest snapshot is planned again and its
+ * files of our buckets, ours left out, are the compaction's base. Then a
+ * COMPACT snapshot, whose commit fails when another commit removed an
+ * input first (commit.c's deletion check, as Java's). Failures are not the
+ * transaction's: its rows are committed; w->compaction says what happened.
+ */
+static void
+compact_after_commit(pm_table_writer *w, pm_commit_request *req, int64_t committed,
+					 pm_arena *arena)
+{
+	pm_table   *table = w->restored_table;
+	pm_scan    *scan = NULL;
+	restored_bucket *restored = w->restored;
+	int			nrestored = w->nrestored;
+	pm_compactor *compactor = NULL;
+	pm_commit_change *changes = NULL;
+	int			nchanges = 0;
+	pm_error	cerr;
+	pm_code		rc = PM_OK;
+
+	/* dynamic (-1) and postpone (-2) buckets: compact.c takes fixed buckets only */
+	if (!w->compact_at_commit || !w->opt.primary_key || w->opt.bucket < 1 ||
+		w->restored_table == NULL)
+		return;
+	pm_error_clear(&cerr);
+	if (committed != pm_table_snapshot_id(w->restored_table) + 1)
+	{
+		table = NULL;
+		rc = pm_table_open(w->env, w->io, w->table_path, NULL, &table, &cerr);
+		if (rc == PM_OK)
+			rc = pm_table_scan_plan_every_level(table, &scan, &cerr);
+		nrestored = 0;
+		if (rc == PM_OK)
+		{
+			int			n = pm_scan_split_count(scan);
+
+			restored = pm_arena_zalloc(arena, sizeof(*restored) * (size_t) (n + 1));
+			if (restored == NULL)
+				rc = pm_fail(&cerr, PM_ERR_NOMEM, "out of memory");
+			for (int i = 0; rc == PM_OK && i < n; i++)
+			{
+				const pm_split *sp = pm_scan_get_split(scan, i);
+				bucket_writer *bw;
+				pm_split   *copy;
+				const pm_data_file_meta **files;
+
+				if (get_bucket_writer_if_any(w, sp->partition, sp->partition_len, sp->bucket,
+											 &bw) == false)
+					continue;
+				copy = pm_arena_alloc(arena, sizeof(*copy));
+				files = pm_arena_alloc(arena, sizeof(*files) * (size_t) (sp->nfiles + 1));
+				if (copy == NULL || files == NULL)
+				{
+					rc = pm_fail(&cerr, PM_ERR_NOMEM, "out of memory");
+					break;
+				}
+				*copy = *sp;
+				copy->nfiles = 0;
+				copy->row_count = 0;
+				for (int f = 0; f < sp->nfiles; f++)
+					if (!is_ours(bw, sp->files[f]))
+					{
+						files[copy->nfiles++] = sp->files[f];
+						copy->row_count += sp->files[f]->row_count;
+					}
+				copy->files = files;
+				restored[nrestored].partition = sp->partition;
+				restored[nrestored].partition_len = sp->partition_len;
+				restored[nrestored].bucket = sp->bucket;
+				restored[nrestored].total_buckets = sp->total_buckets;
+				restored[nrestored].split = copy;
+				nrestored++;
+			}
+		}
+	}
+	if (rc == PM_OK)
+		rc = compact_written_buckets(w, table, restored, nrestored, &compactor, &changes,
+									 &nchanges, &cerr);
+	if (rc == PM_OK && nchanges > 0)
+	{
+		/* then the compaction as its own snapshot, as FileStoreCommitImpl.commit */
+		req->commit_kind = "COMPACT";
+		req->nchanges = nchanges;
+		req->changes = changes;
+		req->stale_need = NULL;
+		req->checked_snapshot_id = NULL;
+		rc = pm_table_commit(w->env, w->io, w->table_path, req, arena,
+							 &w->compaction.snapshot_id, &cerr);
+	}
+	if (rc != PM_OK)
+	{
+		/* the rows are committed; only the compaction is lost */
+		pm_compactor_remove_written(compactor);
+		w->compaction.failed = true;
+		w->compaction.snapshot_id = 0;
+		snprintf(w->compaction.message, sizeof(w->compaction.message), "%s", cerr.message);
+	}
+	pm_compactor_close(compactor);
+	if (scan != NULL)
+		pm_scan_free(scan);
+	if (table != NULL && table != w->restored_table)
+		pm_table_close(table);
 }
 
 /*
@@ -1124,14 +1266,69 @@ lookup_compact(pm_table_writer *w, int64_t commit_identifier, const pm_commit_ch
 	return PM_OK;
 }
 
+/*
+ * The APPEND commit with the sequence check (commit.h) for primary-key
+ * writers that restored their buckets: when a concurrent commit added
+ * sequence numbers at or above ours to a bucket, that bucket's files are
+ * renumbered above them and the commit tried again (at most
+ * commit.max-retries + 1 times; each try re-checks the commits since the
+ * last one checked).
+ */
+static pm_code
+commit_appended(pm_table_writer *w, pm_commit_request *req, bucket_writer **change_bw,
+				pm_arena *arena, int64_t *snapshot_id, pm_error *err)
+{
+	int64_t    *need = NULL;
+	int64_t		checked = 0;
+	const char *v = pm_schema_option(w->schema, "commit.max-retries");
+	int			rounds = (v != NULL && atoi(v) >= 0 ? atoi(v) : 10) + 1;
+	pm_code		rc;
+
+	if (w->opt.primary_key && w->restored_table != NULL)
+	{
+		need = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) (req->nchanges + 1));
+		if (need == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		req->base_snapshot_id = pm_table_snapshot_id(w->restored_table);
+		req->stale_need = need;
+		req->checked_snapshot_id = &checked;
+	}
+	for (int round = 0;; round++)
+	{
+		bool		stale = false;
+
+		rc = pm_table_commit(w->env, w->io, w->table_path, req, arena, snapshot_id, err);
+		if (rc != PM_ERR_CONFLICT || need == NULL)
+			return rc;
+		for (int c = 0; c < req->nchanges; c++)
+			stale |= need[c] >= 0;
+		if (!stale || round + 1 >= rounds)
+			return rc;
+		for (int c = 0; c < req->nchanges; c++)
+		{
+			bucket_writer *bw = change_bw[c];
+			int64_t		min = INT64_MAX;
+
+			if (need[c] < 0)
+				continue;
+			for (int f = 0; f < bw->nfiles; f++)
+				if (bw->files[f].min_sequence_number < min)
+					min = bw->files[f].min_sequence_number;
+			/* bw->files is the commit's change (and the LSM writer's list): renumbered in place */
+			PM_TRY(pm_resequence_files(w->env, w->io, w->layout, bw->dir, bw->files, bw->nfiles,
+									   need[c] - min, w->commit_arena, err));
+		}
+		req->base_snapshot_id = checked;
+		pm_error_clear(err);
+	}
+}
+
 pm_code
 pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *snapshot_id,
 					   pm_error *err)
 {
-	pm_compactor *compactor = NULL;
-	pm_commit_change *compact_changes = NULL;
-	int			ncompact = 0;
 	pm_commit_change *changes;
+	bucket_writer **change_bw;
 	pm_commit_request req;
 	int			nchanges = 0;
 	pm_code		rc = PM_OK;
@@ -1154,20 +1351,15 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 				rc = pm_dynamic_buckets_prepare_commit(w->dynamic, &bw->hashes, bw->dir,
 													   w->commit_arena, err);
 		}
-	if (rc == PM_OK)
-		rc = compact_written_buckets(w, &compactor, &compact_changes, &ncompact, err);
 	if (rc != PM_OK)
 	{
-		pm_compactor_remove_written(compactor);
-		pm_compactor_close(compactor);
 		discard_pending(w);
 		return rc;
 	}
 	changes = pm_arena_zalloc(w->commit_arena, sizeof(*changes) * (size_t) (w->nwriters + 1));
-	if (changes == NULL)
+	change_bw = pm_arena_zalloc(w->commit_arena, sizeof(*change_bw) * (size_t) (w->nwriters + 1));
+	if (changes == NULL || change_bw == NULL)
 	{
-		pm_compactor_remove_written(compactor);
-		pm_compactor_close(compactor);
 		discard_pending(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
@@ -1179,6 +1371,7 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 
 			if (bw->nfiles == 0 && !new_index)
 				continue;
+			change_bw[nchanges] = bw;
 			c = &changes[nchanges++];
 			c->partition = bw->partition;
 			c->partition_len = bw->partition_len;
@@ -1188,8 +1381,6 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 				(rc = known_buckets(w, bw->partition, bw->partition_len, &c->total_buckets,
 									err)) != PM_OK)
 			{
-				pm_compactor_remove_written(compactor);
-				pm_compactor_close(compactor);
 				discard_pending(w);
 				return rc;
 			}
@@ -1205,10 +1396,7 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 			}
 		}
 	if (nchanges == 0)
-	{
-		pm_compactor_close(compactor);
 		return forget_committed(w, err);
-	}
 	memset(&req, 0, sizeof(req));
 	req.commit_user = w->commit_user;
 	req.commit_identifier = commit_identifier;
@@ -1219,37 +1407,15 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 	arena = pm_arena_create(w->env);
 	if (arena == NULL)
 	{
-		pm_compactor_remove_written(compactor);
-		pm_compactor_close(compactor);
 		discard_pending(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
-	rc = pm_table_commit(w->env, w->io, w->table_path, &req, arena, snapshot_id, err);
-	if (rc == PM_OK && ncompact > 0)
-	{
-		pm_error	cerr;
-
-		/* then the compaction as its own snapshot, as FileStoreCommitImpl.commit */
-		req.commit_kind = "COMPACT";
-		req.nchanges = ncompact;
-		req.changes = compact_changes;
-		pm_error_clear(&cerr);
-		if (pm_table_commit(w->env, w->io, w->table_path, &req, arena,
-							&w->compaction.snapshot_id, &cerr) != PM_OK)
-		{
-			/* the rows are committed; only the compaction is lost */
-			pm_compactor_remove_written(compactor);
-			w->compaction.failed = true;
-			snprintf(w->compaction.message, sizeof(w->compaction.message), "%s", cerr.message);
-		}
-	}
-	else if (rc != PM_OK)
-		pm_compactor_remove_written(compactor);
-	pm_compactor_close(compactor);
+	rc = commit_appended(w, &req, change_bw, arena, snapshot_id, err);
 	if (rc != PM_OK)
 		discard_pending(w);
 	else
 	{
+		compact_after_commit(w, &req, *snapshot_id, arena);
 		/* changes live in the commit arena: compact before forgetting them */
 		if (pm_lookup_compact_needed(&w->opt))
 			rc = lookup_compact(w, commit_identifier, changes, nchanges, snapshot_id, err);

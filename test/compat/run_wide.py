@@ -22,7 +22,12 @@ Paimon release) read exactly the expected merged rows. The last line is "N passe
 failed[, N skipped]"; missing input (psql server, extension, java/mvn) is a loud skip, a
 failure in CI (input_required.py).
 
-Usage: run_wide.py [--keys 300] [--seed 8] [--keep]
+--compact-at-commit on|off sets paimon_fdw.compact_at_commit in every session (default:
+the GUC's default). With it on, the sessions compact the buckets as they commit, so the
+sequence numbers of records of one key come from several writers and compactions: the
+case of the sequence check at commit (README "Concurrency and failures").
+
+Usage: run_wide.py [--keys 300] [--seed 8] [--compact-at-commit on|off] [--keep]
 """
 import argparse
 import datetime
@@ -122,6 +127,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--keys", type=int, default=300)
     ap.add_argument("--seed", type=int, default=8)
+    ap.add_argument("--compact-at-commit", choices=["on", "off"])
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
     unusable = java_and_sql("wide table from five sessions")
@@ -132,6 +138,9 @@ def main():
     rnd = random.Random(args.seed)
     keys = list(range(1, args.keys + 1))
     streams, expected = build_streams(rnd, keys)
+    if args.compact_at_commit is not None:
+        streams = {n: "SET paimon_fdw.compact_at_commit = %s;\n%s" % (args.compact_at_commit, sql)
+                   for n, sql in streams.items()}
 
     tmproot, wh = scratch_warehouse("paimon_wide_")
     options = {"bucket": "2", "merge-engine": "partial-update",
@@ -178,9 +187,14 @@ def main():
     nsnap = len([f for f in os.listdir(os.path.join(wh, DB + ".db", TABLE, "snapshot"))
                  if f.startswith("snapshot-")])
     passed = not msgs
-    print("%s %d keys, five streams of column subsets from five sessions at once (%d snapshots): "
-          "merged rows %s" % ("ok  " if passed else "FAIL", len(keys), nsnap,
-                              "equal for us and Java" if passed else "differ"))
+    ncompact = 0
+    for f in os.listdir(os.path.join(wh, DB + ".db", TABLE, "snapshot")):
+        if f.startswith("snapshot-"):
+            with open(os.path.join(wh, DB + ".db", TABLE, "snapshot", f)) as fh:
+                ncompact += json.load(fh).get("commitKind") == "COMPACT"
+    print("%s %d keys, five streams of column subsets from five sessions at once (%d snapshots, "
+          "%d COMPACT): merged rows %s" % ("ok  " if passed else "FAIL", len(keys), nsnap, ncompact,
+                                           "equal for us and Java" if passed else "differ"))
     for m in msgs:
         print("    " + m)
     if passed and not args.keep:

@@ -48,7 +48,7 @@ rewrite_one(const pm_env *env, pm_fileio *io, const pm_kv_layout *layout, const 
 
 		if ((rc = pm_format_reader_next(reader, &b, err)) != PM_OK || b == NULL)
 			break;
-		if (b->ncols != layout->file_type->nfields || b->cols[seq_col].nulls != NULL)
+		if (b->ncols != layout->file_type->nfields)
 		{
 			rc = pm_fail(err, PM_ERR_CORRUPT, "%s: not a KeyValue file of this table", in->path);
 			break;
@@ -63,8 +63,14 @@ rewrite_one(const pm_env *env, pm_fileio *io, const pm_kv_layout *layout, const 
 		}
 		memcpy(shifted.cols, b->cols, sizeof(pm_vector) * (size_t) b->ncols);
 		src = (const int64_t *) b->cols[seq_col].values;
-		for (int64_t i = 0; i < b->nrows; i++)
+		for (int64_t i = 0; i < b->nrows && rc == PM_OK; i++)
+		{
+			if (pm_vector_is_null(&b->cols[seq_col], i))
+				rc = pm_fail(err, PM_ERR_CORRUPT, "%s: a null _SEQUENCE_NUMBER", in->path);
 			seq[i] = src[i] + delta;
+		}
+		if (rc != PM_OK)
+			break;
 		shifted.cols[seq_col].values = seq;
 		rows += b->nrows;
 		if ((rc = pm_kv_file_writer_write(kw, &shifted, err)) != PM_OK)

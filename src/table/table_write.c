@@ -1270,18 +1270,20 @@ lookup_compact(pm_table_writer *w, int64_t commit_identifier, const pm_commit_ch
  * The APPEND commit with the sequence check (commit.h) for primary-key
  * writers that restored their buckets: when a concurrent commit added
  * sequence numbers at or above ours to a bucket, that bucket's files are
- * renumbered above them and the commit tried again (at most
- * commit.max-retries + 1 times; each try re-checks the commits since the
- * last one checked).
+ * renumbered above them and the commit tried again; each try re-checks
+ * the commits since the last one checked, and each try that finds us
+ * stale again needed another commit to land meanwhile (so the writers as
+ * a whole progress). At most STALE_ROUNDS tries, plus the lost-race
+ * retries (commit.max-retries) within each.
  */
+#define STALE_ROUNDS 100
+
 static pm_code
 commit_appended(pm_table_writer *w, pm_commit_request *req, bucket_writer **change_bw,
 				pm_arena *arena, int64_t *snapshot_id, pm_error *err)
 {
 	int64_t    *need = NULL;
 	int64_t		checked = 0;
-	const char *v = pm_schema_option(w->schema, "commit.max-retries");
-	int			rounds = (v != NULL && atoi(v) >= 0 ? atoi(v) : 10) + 1;
 	pm_code		rc;
 
 	if (w->opt.primary_key && w->restored_table != NULL)
@@ -1302,7 +1304,7 @@ commit_appended(pm_table_writer *w, pm_commit_request *req, bucket_writer **chan
 			return rc;
 		for (int c = 0; c < req->nchanges; c++)
 			stale |= need[c] >= 0;
-		if (!stale || round + 1 >= rounds)
+		if (!stale || round + 1 >= STALE_ROUNDS)
 			return rc;
 		for (int c = 0; c < req->nchanges; c++)
 		{

@@ -13,6 +13,8 @@ above B's (src/table/table_write.c, src/lsm/resequence.c). Cases:
   partial   partial-update, bucket 1, compaction at commit on (trigger 2): A sets w, C
             (opened with A) sets v, B (opened with them) sets w and commits first; then A,
             then C: the row has C's v and A's w, whatever each compaction merged
+  dv        as dedup with deletion vectors (lookup compaction at every commit): A wins
+  firstrow  as dedup on a first-row table: B's row, committed first, stays
 Each: our read and Java's (the oracle's Paimon release) equal the expected rows, and no
 data file is an orphan (paimon_remove_orphan_files dry run finds nothing).
 The last line is "N passed, N failed"; missing input (psql server, extension, java/mvn)
@@ -105,6 +107,22 @@ def case_dedup(wh, msgs):
     check(wh, "dedup", ft, ["id", "v"], expected, msgs)
 
 
+def case_dv(wh, msgs, table, options, winner):
+    """The dedup interleaving on a table whose writers compact with lookup at every commit
+    (deletion vectors, first-row): A opened first, B committed first, A last."""
+    ft = create(table, "id BIGINT, v STRING", dict({"bucket": "1"}, **options))
+    psql("INSERT INTO %s SELECT g, 'base' FROM generate_series(2, 10) g;" % ft)
+    a = Session()
+    a.run("BEGIN; INSERT INTO %s VALUES (1, 'A');" % ft)
+    psql("BEGIN; INSERT INTO %s SELECT g, 'B' FROM generate_series(20, 24) g; "
+         "INSERT INTO %s VALUES (1, 'B'); COMMIT;" % (ft, ft))
+    a.run("COMMIT;")
+    a.close()
+    expected = [["1", winner]] + [[str(i), "base"] for i in range(2, 11)] + \
+        [[str(i), "B"] for i in range(20, 25)]
+    check(wh, table, ft, ["id", "v"], expected, msgs)
+
+
 def case_partial(wh, msgs):
     ft = create("partial", "id BIGINT, v INT, w INT",
                 {"bucket": "1", "merge-engine": "partial-update",
@@ -148,14 +166,20 @@ def main():
          "CREATE SERVER %s FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse '%s');\n"
          "SELECT paimon_create_database('%s', '%s');\n" % (SRV, SRV, wh, SRV, DB))
     passed = failed = 0
-    for name, fn in (("dedup", case_dedup), ("partial", case_partial)):
+    cases = (("dedup", case_dedup), ("partial", case_partial),
+             # deletion vectors: the last commit wins; first-row: the first commit does
+             ("dv", lambda wh, m: case_dv(wh, m, "dv", {"deletion-vectors.enabled": "true"}, "A")),
+             ("firstrow", lambda wh, m: case_dv(wh, m, "firstrow", {"merge-engine": "first-row"},
+                                                "B")))
+    for name, fn in cases:
         msgs = []
         try:
             fn(wh, msgs)
         except RuntimeError as e:
             msgs.append(str(e))
-        print("%s %s: A opened before B, B committed first, A last: A's values win, Java "
-              "reads the same, no orphans" % ("ok  " if not msgs else "FAIL", name))
+        print("%s %s: A opened before B, B committed first, A last: %s, Java reads the same, "
+              "no orphans" % ("ok  " if not msgs else "FAIL", name,
+                              "B's row stays" if name == "firstrow" else "A's values win"))
         for m in msgs:
             print("    " + m)
         passed += not msgs

@@ -126,9 +126,7 @@ SELECT try('SELECT * FROM paimon_compact(''users'', ''dt=d1'')');
 -- compaction at commit: each INSERT adds a sorted run to the bucket; when
 -- there are num-sorted-run.compaction-trigger (5) of them, the writer
 -- compacts as Java's does (here: size amplification, everything into the
--- max level) and commits a COMPACT snapshot after the APPEND one (off by
--- default: see README "Maintenance")
-SET paimon_fdw.compact_at_commit = on;
+-- max level) and commits a COMPACT snapshot after the APPEND one
 SELECT paimon_create_table('cpt', 'db', 'auto', 'id INT, v TEXT', primary_key => ARRAY['id'],
   options => '{"bucket": "1"}', foreign_table => 'auto');
 CREATE TEMP TABLE auto_files (n int, files int);
@@ -150,7 +148,7 @@ INSERT INTO auto VALUES (101, 'x');
 INSERT INTO auto VALUES (102, 'x');
 INSERT INTO auto VALUES (103, 'x');
 SELECT live_files('auto'), kinds(:'wh' || '/db.db/auto');
-SET paimon_fdw.compact_at_commit = on;
+RESET paimon_fdw.compact_at_commit;
 INSERT INTO auto VALUES (104, 'x');
 SELECT live_files('auto'), kinds(:'wh' || '/db.db/auto');
 -- a deleted key stays deleted through the compactions

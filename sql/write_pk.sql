@@ -51,7 +51,8 @@ DELETE FROM users WHERE id = 5 RETURNING id, name;
 -- changing the key: -D of the old row, +I of the new one
 UPDATE users SET id = 10 WHERE id = 1;
 SELECT * FROM users ORDER BY id;
--- one snapshot per transaction
+-- one snapshot per transaction, and a COMPACT one after the APPEND of the
+-- transaction that made a bucket's fifth sorted run (compaction at commit)
 SELECT snapshots FROM pk_files(:'wh' || '/db.db/users');
 
 -- many rows: UPDATE and DELETE in batches of 1000 rows

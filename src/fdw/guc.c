@@ -38,10 +38,8 @@
  *	  and one for writing:
  *
  *	  paimon_fdw.write_batch_size		rows per batch handed to the writer
- *	  paimon_fdw.compact_at_commit		on: primary-key writers compact at
- *										commit as Java's do (off by default:
- *										unsafe with concurrent sessions, see
- *										README "Maintenance")
+ *	  paimon_fdw.compact_at_commit		on (default): primary-key writers
+ *										compact at commit as Java's do
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -75,7 +73,7 @@ assign_io_uring(bool newval, void *extra)
 	pm_uring_set_enabled(newval);
 }
 int			pmfdw_write_batch_size = 4096;
-bool		pmfdw_compact_at_commit = false;
+bool		pmfdw_compact_at_commit = true;
 
 static int	metadata_cache_kb = 64 * 1024;
 
@@ -138,12 +136,10 @@ pmfdw_guc_init(void)
 							 "table at commit, as Paimon's writers do.",
 							 "When Paimon's universal compaction picks sorted runs of a bucket "
 							 "(num-sorted-run.compaction-trigger), they are compacted and "
-							 "committed as a COMPACT snapshot after the APPEND one. Off (the "
-							 "default, as concurrent sessions writing one bucket of a "
-							 "partial-update or aggregation table could lose updates): level 0 "
+							 "committed as a COMPACT snapshot after the APPEND one. Off: level 0 "
 							 "grows until paimon_compact. Tables with write-only = true never "
 							 "compact.",
-							 &pmfdw_compact_at_commit, false, PGC_USERSET, 0,
+							 &pmfdw_compact_at_commit, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	DefineCustomBoolVariable("paimon_fdw.enable_aggregate_pushdown",
 							 "Computes aggregates (count, sum, avg, min, max, GROUP BY) on column "

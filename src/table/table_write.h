@@ -73,17 +73,22 @@ extern pm_code pm_table_writer_write(pm_table_writer *writer, const pm_batch *ba
 /*
  * Flush everything and publish one snapshot (commit_identifier increases
  * per commit of this commit_user). *snapshot_id = 0 if nothing was written.
- * The writer stays usable for the next commit. On failure the files of
- * this commit are removed.
+ * Primary-key tables: when another writer committed sequence numbers at or
+ * above ours to a bucket since this writer took its numbers (its first
+ * write), our files there are renumbered above them first (commit.h's
+ * sequence check, lsm/resequence.h), so the later commit wins. The writer
+ * stays usable for the next commit. On failure the files of this commit
+ * are removed.
  */
 extern pm_code pm_table_writer_commit(pm_table_writer *writer, int64_t commit_identifier,
 									  int64_t *snapshot_id, pm_error *err);
 
 /*
- * Compaction at commit (primary-key tables, default on): after the flush,
- * each bucket written to is compacted when the table's universal
- * compaction picks runs (lsm/compact.h), committed as a COMPACT snapshot
- * after the APPEND one. Off: level 0 grows until paimon_compact.
+ * Compaction at commit (primary-key tables, default on): after the APPEND
+ * snapshot, each bucket written to is compacted (its files in the snapshot
+ * committed) when the table's universal compaction picks runs
+ * (lsm/compact.h), committed as a COMPACT snapshot. Off: level 0 grows
+ * until paimon_compact.
  */
 extern void pm_table_writer_set_compaction(pm_table_writer *writer, bool enabled);
 

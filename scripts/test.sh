@@ -74,6 +74,9 @@ python3 test/compat/run_kill_copy.py 2>&1 | tee "$LOGS/killcopy.log" || status=1
 echo "== the wide table: five sessions INSERT column subsets into one partial-update table, Java reads it"
 python3 test/compat/run_wide.py 2>&1 | tee "$LOGS/wide.log" || status=1
 
+echo "== two writers of one bucket interleaved: the later commit wins (sequence check at commit), Java reads it"
+python3 test/compat/run_seq_interleave.py 2>&1 | tee "$LOGS/seqinterleave.log" || status=1
+
 echo "== random INSERT/UPDATE/DELETE on primary-key tables through SQL: model, Java, Java's compaction"
 python3 test/compat/run_pk_dml.py 2>&1 | tee "$LOGS/pkdml.log" || status=1
 

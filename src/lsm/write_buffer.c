@@ -18,12 +18,13 @@
 
 #include "common/uuid.h"
 #include "common/vector_builder.h"
-#include "format/format_reader.h"
 #include "io/fileio.h"
 #include "lsm/key_compare.h"
+#include "lsm/spill_run.h"
 
 #define OUT_BATCH 4096
 #define START_ROWS 64			/* records a buffer has room for at first */
+#define SPILL_LZ4 false			/* compress spill files (lz4) */
 
 struct pm_write_buffer
 {
@@ -38,7 +39,7 @@ struct pm_write_buffer
 	uint8_t    *kinds;
 	int64_t		n;
 	int64_t		cap;			/* 0: not started (nothing allocated) */
-	/* spilled sorted runs (local Parquet files of the file layout) */
+	/* spilled sorted runs (local spill_run.h files of the file layout) */
 	pm_merge_engine *run_engine;	/* the engine at value offset nkeys + 2 */
 	pm_fileio  *spill_io;
 	const char *spill_dir;
@@ -471,9 +472,7 @@ spill_sorted(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys, ou
 			 pm_error *err)
 {
 	const pm_kv_layout *l = buf->layout;
-	pm_format_write_options fopt = l->fopt;
-	pm_format_writer *fw = NULL;
-	pm_format_write_result res;
+	pm_spill_run_writer *sw = NULL;
 	char		uuid[PM_UUID_TEXT_LEN + 1];
 	char	   *path;
 	size_t		len;
@@ -498,11 +497,9 @@ spill_sorted(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys, ou
 	path = pm_alloc(buf->env, len);
 	if (path == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	snprintf(path, len, "%s/paimon-fdw-spill-%s.parquet", buf->spill_dir, uuid);
-	fopt.compression = "none";	/* local and short-lived */
-	fopt.dictionary = false;
-	if ((rc = pm_format_writer_open(PM_FORMAT_PARQUET, buf->env, buf->spill_io, path, &fopt, &fw,
-									err)) != PM_OK)
+	snprintf(path, len, "%s/paimon-fdw-spill-%s.run", buf->spill_dir, uuid);
+	if ((rc = pm_spill_run_writer_open(buf->env, path, l->file_type, SPILL_LZ4, &sw,
+									   err)) != PM_OK)
 	{
 		pm_free(buf->env, path);
 		return rc;
@@ -515,25 +512,34 @@ spill_sorted(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys, ou
 						buf->kinds[idx[i]], NULL, err);
 		if (rc == PM_OK && (o->b.nrows >= OUT_BATCH || i == buf->n - 1))
 		{
-			rc = pm_format_writer_write(fw, &o->b, err);
+			rc = pm_spill_run_writer_write(sw, &o->b, err);
 			if (rc == PM_OK)
 				rc = out_start(o, l, OUT_BATCH, err);
 		}
 	}
 	if (rc != PM_OK)
 	{
-		pm_format_writer_abort(fw);
+		pm_spill_run_writer_abort(sw);
 		return rc;
 	}
-	return pm_format_writer_finish(fw, o->arena, &res, err);
+	return pm_spill_run_writer_finish(sw, err);
 }
 
-/* One spilled run being read. */
+/*
+ * One sorted run being merged: a spill file, or (reader NULL) the records
+ * still in memory, in the order idx gives, copied into the file layout
+ * OUT_BATCH at a time.
+ */
 typedef struct spill_run
 {
-	pm_format_reader *reader;
+	pm_spill_run_reader *reader;
 	pm_batch   *b;
 	int64_t		i;
+	/* the in-memory run */
+	const int64_t *idx;
+	const pm_vector *keys;
+	int64_t		pos;
+	out_batch	mem;
 } spill_run;
 
 static void
@@ -584,14 +590,38 @@ heap_down(const pm_write_buffer *buf, spill_run **heap, int n, int i)
 	}
 }
 
+/* The in-memory run's next records into its batch (none at its end). */
+static pm_code
+mem_fill(pm_write_buffer *buf, spill_run *r, pm_error *err)
+{
+	const pm_kv_layout *l = buf->layout;
+	int64_t		end = r->pos + OUT_BATCH < buf->n ? r->pos + OUT_BATCH : buf->n;
+
+	PM_TRY(out_start(&r->mem, l, OUT_BATCH, err));
+	for (; r->pos < end; r->pos++)
+	{
+		int64_t		row = r->idx[r->pos];
+
+		PM_TRY(out_append(&r->mem, l, r->keys, buf->rows.cols, row, buf->seqs[row],
+						  buf->kinds[row], NULL, err));
+	}
+	r->b = &r->mem.b;
+	return PM_OK;
+}
+
 /* Advance a run to its next record; false at its end. */
 static pm_code
-run_advance(spill_run *r, bool *more, pm_error *err)
+run_advance(pm_write_buffer *buf, spill_run *r, bool *more, pm_error *err)
 {
 	r->i++;
 	while (r->b == NULL || r->i >= r->b->nrows)
 	{
-		PM_TRY(pm_format_reader_next(r->reader, &r->b, err));
+		if (r->reader != NULL)
+			PM_TRY(pm_spill_run_reader_next(r->reader, &r->b, err));
+		else if (r->pos < buf->n)
+			PM_TRY(mem_fill(buf, r, err));
+		else
+			r->b = NULL;
 		r->i = 0;
 		if (r->b == NULL)
 		{
@@ -638,40 +668,43 @@ merge_group(pm_write_buffer *buf, out_batch *g, out_batch *o, pm_error *err)
 
 /*
  * BinaryExternalSortBuffer + MergeIterator: a k-way merge of the spilled
- * runs in the buffer's order, each key's records merged as in a flush.
+ * runs and the records still in memory (sorted: idx, keys) in the buffer's
+ * order, each key's records merged as in a flush.
  */
 static pm_code
-merge_spills(pm_write_buffer *buf, pm_kv_file_writer *out, out_batch *o, pm_error *err)
+merge_spills(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys,
+			 pm_kv_file_writer *out, out_batch *o, pm_error *err)
 {
 	const pm_kv_layout *l = buf->layout;
-	int			n = buf->nspill;
+	int			n = buf->nspill + 1;
 	spill_run  *runs = pm_alloc(buf->env, sizeof(spill_run) * (size_t) n);
 	spill_run **heap = pm_alloc(buf->env, sizeof(spill_run *) * (size_t) n);
-	pm_format_read_options ropt;
 	out_batch	g;
 	int			nheap = 0;
 	pm_code		rc = PM_OK;
 
 	memset(&g, 0, sizeof(g));
 	g.arena = pm_arena_create(buf->env);
-	if (runs == NULL || heap == NULL || g.arena == NULL)
+	if (runs != NULL)
+		memset(runs, 0, sizeof(spill_run) * (size_t) n);
+	if (runs == NULL || heap == NULL || g.arena == NULL ||
+		(runs[n - 1].mem.arena = pm_arena_create(buf->env)) == NULL)
 	{
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	memset(runs, 0, sizeof(spill_run) * (size_t) n);
-	memset(&ropt, 0, sizeof(ropt));
-	ropt.schema = l->file_type;
-	ropt.batch_size = 1024;
+	runs[n - 1].idx = idx;
+	runs[n - 1].keys = keys;
 	for (int i = 0; rc == PM_OK && i < n; i++)
 	{
 		bool		more;
 
-		rc = pm_format_reader_open(PM_FORMAT_PARQUET, buf->env, buf->spill_io, buf->spills[i],
-								   &ropt, &runs[i].reader, err);
+		if (i < buf->nspill)
+			rc = pm_spill_run_reader_open(buf->env, buf->spills[i], l->file_type,
+										  &runs[i].reader, err);
 		runs[i].i = -1;
 		if (rc == PM_OK)
-			rc = run_advance(&runs[i], &more, err);
+			rc = run_advance(buf, &runs[i], &more, err);
 		if (rc == PM_OK && more)
 			heap[nheap++] = &runs[i];
 	}
@@ -706,7 +739,7 @@ merge_spills(pm_write_buffer *buf, pm_kv_file_writer *out, out_batch *o, pm_erro
 						PM_VEC_VALUES(&top->b->cols[l->nkeys], int64_t)[top->i],
 						PM_VEC_VALUES(&top->b->cols[l->nkeys + 1], int8_t)[top->i], NULL, err);
 		if (rc == PM_OK)
-			rc = run_advance(top, &more, err);
+			rc = run_advance(buf, top, &more, err);
 		if (rc != PM_OK)
 			break;
 		if (!more)
@@ -719,7 +752,11 @@ merge_spills(pm_write_buffer *buf, pm_kv_file_writer *out, out_batch *o, pm_erro
 		rc = pm_kv_file_writer_write(out, &o->b, err);
 done:
 	for (int i = 0; runs != NULL && i < n; i++)
-		pm_format_reader_close(runs[i].reader);
+	{
+		pm_spill_run_reader_close(runs[i].reader);
+		if (runs[i].mem.arena)
+			pm_arena_destroy(runs[i].mem.arena);
+	}
 	if (runs)
 		pm_free(buf->env, runs);
 	if (heap)
@@ -748,7 +785,7 @@ static pm_code
 sort_records(pm_write_buffer *buf, int64_t **idx_out, pm_vector **keys_out, pm_error *err)
 {
 	const pm_kv_layout *l = buf->layout;
-	int64_t    *idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) buf->n);
+	int64_t    *idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) (buf->n > 0 ? buf->n : 1));
 	pm_vector  *keys = pm_arena_alloc(buf->arena, sizeof(pm_vector) * (size_t) (l->nkeys + 1));
 	sort_ctx	ctx;
 
@@ -758,6 +795,10 @@ sort_records(pm_write_buffer *buf, int64_t **idx_out, pm_vector **keys_out, pm_e
 			pm_free(buf->env, idx);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
+	*idx_out = idx;
+	*keys_out = keys;
+	if (buf->n == 0)
+		return PM_OK;			/* (everything spilled: no vectors) */
 	for (int64_t i = 0; i < buf->n; i++)
 		idx[i] = i;
 	for (int k = 0; k < l->nkeys; k++)
@@ -817,15 +858,14 @@ pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out, pm_error *er
 	o.arena = pm_arena_create(buf->env);
 	if (o.arena == NULL)
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	else if (buf->nspill > 0)
-	{
-		/* what is in memory becomes one more run, then all runs merge */
-		rc = pm_write_buffer_spill(buf, err);
-		if (rc == PM_OK)
-			rc = merge_spills(buf, out, &o, err);
-	}
 	else if ((rc = sort_records(buf, &idx, &keys, err)) == PM_OK)
-		rc = flush_sorted(buf, idx, out, &o, keys, err);
+	{
+		/* what is in memory is one more run, merged from memory */
+		if (buf->nspill > 0)
+			rc = merge_spills(buf, idx, keys, out, &o, err);
+		else
+			rc = flush_sorted(buf, idx, out, &o, keys, err);
+	}
 	if (idx)
 		pm_free(buf->env, idx);
 	if (o.arena)

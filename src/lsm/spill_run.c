@@ -14,7 +14,6 @@
 #include "lsm/spill_run.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -179,9 +178,8 @@ write_all(int fd, const char *path, const uint8_t *p, size_t len, pm_error *err)
 			continue;
 		if (w <= 0)
 		{
-			pm_fail(err, PM_ERR_IO, "could not write spill file");
-			err->sys_errno = w < 0 ? errno : ENOSPC;
-			snprintf(err->path, sizeof(err->path), "%s", path);
+			pm_fail_errno(err, w < 0 ? errno : ENOSPC, "could not write spill file");
+			pm_error_set_path(err, path);
 			return PM_ERR_IO;
 		}
 		p += w;
@@ -235,11 +233,8 @@ pm_spill_run_writer_open(const pm_env *env, const char *path, const pm_type *row
 	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (w->fd < 0)
 	{
-		int			e = errno;
-
-		pm_fail(err, PM_ERR_IO, "could not create spill file");
-		err->sys_errno = e;
-		snprintf(err->path, sizeof(err->path), "%s", path);
+		pm_fail_errno(err, errno, "could not create spill file");
+		pm_error_set_path(err, path);
 		pm_spill_run_writer_abort(w);
 		return PM_ERR_IO;
 	}
@@ -302,11 +297,8 @@ pm_spill_run_writer_finish(pm_spill_run_writer *w, pm_error *err)
 
 	if (rc == PM_OK && close(w->fd) != 0)
 	{
-		int			e = errno;
-
-		rc = pm_fail(err, PM_ERR_IO, "could not close spill file");
-		err->sys_errno = e;
-		snprintf(err->path, sizeof(err->path), "%s", w->path);
+		rc = pm_fail_errno(err, errno, "could not close spill file");
+		pm_error_set_path(err, w->path);
 	}
 	else if (rc != PM_OK)
 		close(w->fd);
@@ -382,10 +374,16 @@ decode_vector(cursor *c, const pm_type *type, int64_t n, pm_arena *arena, pm_vec
 		return corrupt(err, "bad vector flags");
 	if ((flags & 1) && (v->nulls = (uint8_t *) take(c, (size_t) n)) == NULL)
 		return corrupt(err, "block truncated");
+	for (int64_t i = 0; v->nulls != NULL && i < n; i++)
+		if (v->nulls[i] > 1)
+			return corrupt(err, "bad null flag");
 	if (size > 0 && (v->values = (void *) take(c, (size_t) n * (size_t) size)) == NULL)
 		return corrupt(err, "block truncated");
 	if ((flags & 2) && (v->nanos = (uint16_t *) take(c, sizeof(uint16_t) * (size_t) n)) == NULL)
 		return corrupt(err, "block truncated");
+	for (int64_t i = 0; v->nanos != NULL && i < n; i++)
+		if (v->nanos[i] >= 1000)
+			return corrupt(err, "bad nanoseconds");
 	if (uses_offsets(id))
 	{
 		if ((v->offsets = (int32_t *) take(c, sizeof(int32_t) * (size_t) (n + 1))) == NULL)
@@ -473,11 +471,8 @@ read_exact(pm_spill_run_reader *r, void *buf, size_t len, bool *eof, pm_error *e
 			continue;
 		if (n < 0)
 		{
-			int			e = errno;
-
-			pm_fail(err, PM_ERR_IO, "could not read spill file");
-			err->sys_errno = e;
-			snprintf(err->path, sizeof(err->path), "%s", r->path);
+			pm_fail_errno(err, errno, "could not read spill file");
+			pm_error_set_path(err, r->path);
 			return PM_ERR_IO;
 		}
 		if (n == 0)
@@ -519,13 +514,12 @@ pm_spill_run_reader_open(const pm_env *env, const char *path, const pm_type *row
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0)
 	{
-		int			e = errno;
+		pm_code		rc = errno == ENOENT ? pm_fail(err, PM_ERR_NOT_FOUND, "spill file not found")
+			: pm_fail_errno(err, errno, "could not open spill file");
 
-		pm_fail(err, e == ENOENT ? PM_ERR_NOT_FOUND : PM_ERR_IO, "could not open spill file");
-		err->sys_errno = e == ENOENT ? 0 : e;
-		snprintf(err->path, sizeof(err->path), "%s", path);
+		pm_error_set_path(err, path);
 		pm_spill_run_reader_close(r);
-		return err->code;
+		return rc;
 	}
 	if (read_exact(r, magic, MAGIC_LEN, &eof, err) != PM_OK)
 	{
@@ -535,7 +529,7 @@ pm_spill_run_reader_open(const pm_env *env, const char *path, const pm_type *row
 	if (eof || memcmp(magic, MAGIC, MAGIC_LEN) != 0)
 	{
 		corrupt(err, "not a spill file");
-		snprintf(err->path, sizeof(err->path), "%s", path);
+		pm_error_set_path(err, path);
 		pm_spill_run_reader_close(r);
 		return PM_ERR_CORRUPT;
 	}
@@ -546,8 +540,7 @@ pm_spill_run_reader_open(const pm_env *env, const char *path, const pm_type *row
 static pm_code
 reader_fail(pm_spill_run_reader *r, pm_code rc, pm_error *err)
 {
-	if (err->path[0] == '\0')
-		snprintf(err->path, sizeof(err->path), "%s", r->path);
+	pm_error_set_path(err, r->path);
 	return rc;
 }
 

@@ -24,6 +24,7 @@
 
 #define OUT_BATCH 4096
 #define START_ROWS 64			/* records a buffer has room for at first */
+#define GROW_SLOW_ROWS 65536		/* from here on grow by half, not double */
 #define SPILL_LZ4 false			/* compress spill files (lz4) */
 
 struct pm_write_buffer
@@ -137,26 +138,111 @@ pm_write_buffer_create(const pm_env *env, const pm_kv_layout *layout, pm_merge_e
 	return PM_OK;
 }
 
+/*
+ * Copy column vector src (n values) into dst, built by b with room for its
+ * capacity: flat vectors by their arrays, their varlen data given room for
+ * `grow` times its bytes (the records to come are like those held); nested
+ * ones value by value.
+ */
+static bool
+copy_column(pm_vector_builder *b, const pm_vector *src, int64_t n, double grow)
+{
+	pm_vector  *dst = b->v;
+	pm_type_id	id = src->type->id;
+	int			size = pm_type_value_size(id);
+
+	if (pm_type_is_nested(id))
+	{
+		for (int64_t r = 0; r < n; r++)
+			if (!pm_vector_builder_append(b, src, r))
+				return false;
+		return true;
+	}
+	if (src->nulls)
+		memcpy(dst->nulls, src->nulls, (size_t) n);
+	else
+		memset(dst->nulls, 0, (size_t) n);
+	if (size > 0)
+		memcpy(dst->values, src->values, (size_t) n * (size_t) size);
+	if (dst->nanos != NULL)
+	{
+		if (src->nanos)
+			memcpy(dst->nanos, src->nanos, sizeof(uint16_t) * (size_t) n);
+		else
+			memset(dst->nanos, 0, sizeof(uint16_t) * (size_t) n);
+	}
+	if (pm_type_is_varlen(id))
+	{
+		int64_t		used = src->offsets[n];
+		int64_t		room = (int64_t) ((double) used * grow) + 256;
+
+		if (room > INT32_MAX)
+			room = INT32_MAX;
+		if (room < used)
+			room = used;
+		memcpy(dst->offsets, src->offsets, sizeof(int32_t) * (size_t) (n + 1));
+		dst->data = pm_arena_alloc(b->arena, (size_t) room);
+		if (dst->data == NULL)
+			return false;
+		if (used > 0)
+			memcpy(dst->data, src->data, (size_t) used);
+		dst->data_size = used;
+		b->data_capacity = room;
+	}
+	dst->length = n;
+	return true;
+}
+
+/*
+ * Room for ncap records: the records move to a new arena with room for
+ * ncap, and the old one is freed, so the buffer's memory is what its
+ * vectors hold (growing in place would keep every smaller copy: the arena
+ * does not reuse space).
+ */
+static pm_code
+regrow(pm_write_buffer *buf, int64_t ncap, pm_error *err)
+{
+	const pm_type *row = buf->layout->schema->row_type;
+	pm_arena   *na = pm_arena_create(buf->env);
+	pm_vector  *cols = na ? pm_arena_zalloc(na, sizeof(pm_vector) * (size_t) (buf->ncols + 1))
+		: NULL;
+	pm_vector_builder *builders = na ? pm_arena_zalloc(na, sizeof(pm_vector_builder) *
+													   (size_t) (buf->ncols + 1)) : NULL;
+	int64_t    *seqs = na ? pm_arena_alloc(na, sizeof(int64_t) * (size_t) ncap) : NULL;
+	uint8_t    *kinds = na ? pm_arena_alloc(na, (size_t) ncap) : NULL;
+	bool		ok = cols != NULL && builders != NULL && seqs != NULL && kinds != NULL;
+
+	for (int c = 0; c < buf->ncols && ok; c++)
+		ok = pm_vector_builder_init(&builders[c], &cols[c], row->fields[c].type, ncap, na) &&
+			copy_column(&builders[c], &buf->rows.cols[c], buf->n,
+						(double) ncap / (double) buf->n);
+	if (!ok)
+	{
+		if (na)
+			pm_arena_destroy(na);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	memcpy(seqs, buf->seqs, sizeof(int64_t) * (size_t) buf->n);
+	memcpy(kinds, buf->kinds, (size_t) buf->n);
+	pm_arena_destroy(buf->arena);
+	buf->arena = na;
+	buf->rows.cols = cols;
+	buf->builders = builders;
+	buf->seqs = seqs;
+	buf->kinds = kinds;
+	buf->cap = ncap;
+	return PM_OK;
+}
+
 pm_code
 pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, int64_t row, int64_t seq,
 					int kind, pm_error *err)
 {
 	if (buf->cap == 0)
 		PM_TRY(start(buf, err));	/* an idle bucket holds no memory */
-	if (buf->n == buf->cap)
-	{
-		int64_t		ncap = buf->cap * 2;
-		int64_t    *s = pm_arena_realloc(buf->arena, buf->seqs, sizeof(int64_t) * (size_t) buf->cap,
-										 sizeof(int64_t) * (size_t) ncap);
-		uint8_t    *k = s == NULL ? NULL
-			: pm_arena_realloc(buf->arena, buf->kinds, (size_t) buf->cap, (size_t) ncap);
-
-		if (s == NULL || k == NULL)
-			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		buf->seqs = s;
-		buf->kinds = k;
-		buf->cap = ncap;
-	}
+	if (buf->n == buf->cap)		/* doubling, then by half: less room left unused */
+		PM_TRY(regrow(buf, buf->cap < GROW_SLOW_ROWS ? buf->cap * 2 : buf->cap + buf->cap / 2,
+					  err));
 	for (int c = 0; c < buf->ncols; c++)
 		if (!append_value(&buf->builders[c], &batch->cols[c], row))
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");

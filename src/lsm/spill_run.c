@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "codec/codec.h"
+#include "common/vector_builder.h"
 
 #define MAGIC "PMSPILL1"
 #define MAGIC_LEN 8
@@ -84,21 +85,6 @@ grow(growbuf *g, size_t need)
 	return true;
 }
 
-/* Append len bytes and pad to 16. */
-static bool
-put(growbuf *g, const void *p, size_t len)
-{
-	size_t		padded = PAD16(len);
-
-	if (!grow(g, padded))
-		return false;
-	if (len > 0)
-		memcpy(g->data + g->len, p, len);
-	memset(g->data + g->len + len, 0, padded - len);
-	g->len += padded;
-	return true;
-}
-
 static void
 put_u64(uint8_t *p, uint64_t v)
 {
@@ -132,39 +118,154 @@ uses_offsets(pm_type_id id)
 
 /* ---- writing ------------------------------------------------------------- */
 
+/* Room for len bytes (padded to 16) at the end of g, zeroed padding; NULL on out-of-memory. */
+static uint8_t *
+reserve(growbuf *g, size_t len)
+{
+	size_t		padded = PAD16(len);
+	uint8_t    *p;
+
+	if (!grow(g, padded))
+		return NULL;
+	p = g->data + g->len;
+	memset(p + len, 0, padded - len);
+	g->len += padded;
+	return p;
+}
+
+#define ROW(i) (rows != NULL ? rows[i] : (i))
+
+/* Gather the fixed-width values rows[0..n-1] (or 0..n-1) of src. */
+static void
+gather_values(uint8_t *dst, const void *src, int size, const int64_t *rows, int64_t n)
+{
+	switch (size)
+	{
+		case 1:
+			for (int64_t i = 0; i < n; i++)
+				dst[i] = ((const uint8_t *) src)[ROW(i)];
+			break;
+		case 2:
+			for (int64_t i = 0; i < n; i++)
+				((uint16_t *) dst)[i] = ((const uint16_t *) src)[ROW(i)];
+			break;
+		case 4:
+			for (int64_t i = 0; i < n; i++)
+				((uint32_t *) dst)[i] = ((const uint32_t *) src)[ROW(i)];
+			break;
+		case 8:
+			for (int64_t i = 0; i < n; i++)
+				((uint64_t *) dst)[i] = ((const uint64_t *) src)[ROW(i)];
+			break;
+		default:
+			for (int64_t i = 0; i < n; i++)
+				memcpy(dst + (size_t) i * size, (const uint8_t *) src + (size_t) ROW(i) * size,
+					   (size_t) size);
+			break;
+	}
+}
+
+/*
+ * Encode values rows[0..n-1] (rows NULL: 0..n-1) of v. Nested vectors
+ * with rows are first gathered into a vector of scratch.
+ */
 static pm_code
-encode_vector(growbuf *g, const pm_vector *v, int64_t n, pm_error *err)
+encode_vector(growbuf *g, const pm_vector *v, const int64_t *rows, int64_t n,
+			  pm_arena *scratch, pm_error *err)
 {
 	pm_type_id	id = v->type->id;
 	int			size = pm_type_value_size(id);
-	uint64_t	flags = (v->nulls != NULL ? 1 : 0) | (v->nanos != NULL ? 2 : 0);
-	bool		ok = put(g, &flags, sizeof(flags));
+	bool		any_null = false;
+	uint64_t	flags;
+	uint8_t    *p;
 	int64_t		nchild = n;
 
-	if (ok && v->nulls != NULL)
-		ok = put(g, v->nulls, (size_t) n);
-	if (ok && size > 0)
-		ok = put(g, v->values, (size_t) n * (size_t) size);
-	if (ok && v->nanos != NULL)
-		ok = put(g, v->nanos, sizeof(uint16_t) * (size_t) n);
-	if (ok && uses_offsets(id))
+	if (rows != NULL && pm_type_is_nested(id))
 	{
-		if (v->offsets[0] != 0)
-			return pm_fail(err, PM_ERR_INVALID, "spill run: a vector's offsets must start at 0");
-		ok = put(g, v->offsets, sizeof(int32_t) * (size_t) (n + 1));
-		nchild = v->offsets[n];
-		if (ok && pm_type_is_varlen(id))
-		{
-			uint64_t	dlen = (uint64_t) v->offsets[n];
+		pm_vector	tmp;
+		pm_vector_builder b;
 
-			ok = put(g, &dlen, sizeof(dlen)) && put(g, v->data, (size_t) dlen);
+		if (!pm_vector_builder_init(&b, &tmp, v->type, n, scratch))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < n; i++)
+			if (!pm_vector_builder_append(&b, v, rows[i]))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		return encode_vector(g, &tmp, NULL, n, scratch, err);
+	}
+	for (int64_t i = 0; v->nulls != NULL && i < n && !any_null; i++)
+		any_null = v->nulls[ROW(i)] != 0;
+	flags = (any_null ? 1 : 0) | (v->nanos != NULL ? 2 : 0);
+	if ((p = reserve(g, sizeof(flags))) == NULL)
+		goto nomem;
+	memcpy(p, &flags, sizeof(flags));
+	if (any_null)
+	{
+		if ((p = reserve(g, (size_t) n)) == NULL)
+			goto nomem;
+		gather_values(p, v->nulls, 1, rows, n);
+	}
+	if (size > 0)
+	{
+		if ((p = reserve(g, (size_t) n * (size_t) size)) == NULL)
+			goto nomem;
+		gather_values(p, v->values, size, rows, n);
+	}
+	if (v->nanos != NULL)
+	{
+		if ((p = reserve(g, sizeof(uint16_t) * (size_t) n)) == NULL)
+			goto nomem;
+		gather_values(p, v->nanos, 2, rows, n);
+	}
+	if (pm_type_is_varlen(id))
+	{
+		int32_t    *offs;
+		uint64_t	dlen;
+		uint8_t    *d;
+
+		if ((p = reserve(g, sizeof(int32_t) * (size_t) (n + 1))) == NULL)
+			goto nomem;
+		offs = (int32_t *) p;
+		offs[0] = 0;
+		for (int64_t i = 0; i < n; i++)
+		{
+			int64_t		r = ROW(i);
+			int64_t		end = (int64_t) offs[i] + (v->offsets[r + 1] - v->offsets[r]);
+
+			if (end > INT32_MAX)
+				return pm_fail(err, PM_ERR_INVALID, "spill run: a block of too many bytes");
+			offs[i + 1] = (int32_t) end;
+		}
+		dlen = (uint64_t) offs[n];
+		if ((p = reserve(g, sizeof(dlen))) == NULL)
+			goto nomem;
+		memcpy(p, &dlen, sizeof(dlen));
+		/* (offs may move with the buffer: read the lengths from v again) */
+		if ((d = reserve(g, (size_t) dlen)) == NULL)
+			goto nomem;
+		for (int64_t i = 0; i < n; i++)
+		{
+			int64_t		r = ROW(i);
+			int32_t		len = v->offsets[r + 1] - v->offsets[r];
+
+			memcpy(d, v->data + v->offsets[r], (size_t) len);
+			d += len;
 		}
 	}
-	if (!ok)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	else if (id == PM_TYPE_ARRAY || id == PM_TYPE_MULTISET || id == PM_TYPE_MAP)
+	{
+		/* rows is NULL here */
+		if (v->offsets[0] != 0)
+			return pm_fail(err, PM_ERR_INVALID, "spill run: a vector's offsets must start at 0");
+		if ((p = reserve(g, sizeof(int32_t) * (size_t) (n + 1))) == NULL)
+			goto nomem;
+		memcpy(p, v->offsets, sizeof(int32_t) * (size_t) (n + 1));
+		nchild = v->offsets[n];
+	}
 	for (int c = 0; c < v->nchildren; c++)
-		PM_TRY(encode_vector(g, &v->children[c], nchild, err));
+		PM_TRY(encode_vector(g, &v->children[c], NULL, nchild, scratch, err));
 	return PM_OK;
+nomem:
+	return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 }
 
 static pm_code
@@ -248,21 +349,23 @@ pm_spill_run_writer_open(const pm_env *env, const char *path, const pm_type *row
 	return PM_OK;
 }
 
-pm_code
-pm_spill_run_writer_write(pm_spill_run_writer *w, const pm_batch *batch, pm_error *err)
+/* Encode cols (rows, or 0..n-1) as one block and write it. */
+static pm_code
+write_block(pm_spill_run_writer *w, const pm_vector *cols, const int64_t *rows, int64_t n,
+			pm_error *err)
 {
 	const uint8_t *stored;
 	size_t		stored_len;
 	uint32_t	codec = 0;
 
-	if (batch->nrows <= 0)
+	if (n <= 0)
 		return PM_OK;
-	if (batch->nrows > INT32_MAX || batch->ncols != w->row_type->nfields)
-		return pm_fail(err, PM_ERR_INVALID, "spill run: a batch of %lld rows and %d columns",
-					   (long long) batch->nrows, batch->ncols);
+	if (n > INT32_MAX)
+		return pm_fail(err, PM_ERR_INVALID, "spill run: a block of %lld rows", (long long) n);
 	w->raw.len = 0;
-	for (int c = 0; c < batch->ncols; c++)
-		PM_TRY(encode_vector(&w->raw, &batch->cols[c], batch->nrows, err));
+	pm_arena_reset(w->zarena);
+	for (int c = 0; c < w->row_type->nfields; c++)
+		PM_TRY(encode_vector(&w->raw, &cols[c], rows, n, w->zarena, err));
 	if (w->raw.len > MAX_BLOCK)
 		return pm_fail(err, PM_ERR_INVALID, "spill run: a block of %zu bytes", w->raw.len);
 	stored = w->raw.data;
@@ -272,16 +375,30 @@ pm_spill_run_writer_write(pm_spill_run_writer *w, const pm_batch *batch, pm_erro
 		uint8_t    *z;
 		size_t		zlen;
 
-		pm_arena_reset(w->zarena);
 		PM_TRY(pm_codec_compress(PM_CODEC_LZ4_RAW, 0, w->raw.data, w->raw.len, w->zarena,
 								 &z, &zlen, err));
 		stored = z;
 		stored_len = zlen;
 		codec = 1;
 	}
-	PM_TRY(write_header(w, (uint32_t) batch->nrows, codec, w->raw.len, stored_len, err));
+	PM_TRY(write_header(w, (uint32_t) n, codec, w->raw.len, stored_len, err));
 	w->bytes += stored_len;
 	return write_all(w->fd, w->path, stored, stored_len, err);
+}
+
+pm_code
+pm_spill_run_writer_write(pm_spill_run_writer *w, const pm_batch *batch, pm_error *err)
+{
+	if (batch->ncols != w->row_type->nfields)
+		return pm_fail(err, PM_ERR_INVALID, "spill run: a batch of %d columns", batch->ncols);
+	return write_block(w, batch->cols, NULL, batch->nrows, err);
+}
+
+pm_code
+pm_spill_run_writer_write_rows(pm_spill_run_writer *w, const pm_vector *cols,
+							   const int64_t *rows, int64_t n, pm_error *err)
+{
+	return write_block(w, cols, rows, n, err);
 }
 
 uint64_t

@@ -42,9 +42,16 @@ extern pm_code pm_spill_run_writer_open(const pm_env *env, const char *path,
 										const pm_type *row_type, bool compress,
 										pm_spill_run_writer **out, pm_error *err);
 
-/* Append batch as one block (its vectors' offsets must start at 0, as built ones do). */
+/* Append batch as one block (offsets of its collections must start at 0, as built ones do). */
 extern pm_code pm_spill_run_writer_write(pm_spill_run_writer *w, const pm_batch *batch,
 										 pm_error *err);
+
+/*
+ * Append rows rows[0..n-1] of the vectors cols (one per field of
+ * row_type, each at least as long as the largest row) as one block.
+ */
+extern pm_code pm_spill_run_writer_write_rows(pm_spill_run_writer *w, const pm_vector *cols,
+											  const int64_t *rows, int64_t n, pm_error *err);
 
 /* Write the end mark and close (no fsync: the file is temporary); frees w. */
 extern pm_code pm_spill_run_writer_finish(pm_spill_run_writer *w, pm_error *err);

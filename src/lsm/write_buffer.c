@@ -559,6 +559,7 @@ spill_sorted(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys, ou
 {
 	const pm_kv_layout *l = buf->layout;
 	pm_spill_run_writer *sw = NULL;
+	pm_vector  *cols;
 	char		uuid[PM_UUID_TEXT_LEN + 1];
 	char	   *path;
 	size_t		len;
@@ -591,18 +592,27 @@ spill_sorted(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys, ou
 		return rc;
 	}
 	buf->spills[buf->nspill++] = path;	/* removed with the buffer from here on */
-	rc = out_start(o, l, OUT_BATCH, err);
-	for (int64_t i = 0; rc == PM_OK && i < buf->n; i++)
+	/* the records' columns in the file layout, gathered in sorted order by the writer */
+	cols = pm_arena_zalloc(o->arena, sizeof(pm_vector) * (size_t) l->file_type->nfields);
+	if (cols == NULL)
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	else
 	{
-		rc = out_append(o, l, keys, buf->rows.cols, idx[i], buf->seqs[idx[i]],
-						buf->kinds[idx[i]], NULL, err);
-		if (rc == PM_OK && (o->b.nrows >= OUT_BATCH || i == buf->n - 1))
-		{
-			rc = pm_spill_run_writer_write(sw, &o->b, err);
-			if (rc == PM_OK)
-				rc = out_start(o, l, OUT_BATCH, err);
-		}
+		for (int k = 0; k < l->nkeys; k++)
+			cols[k] = keys[k];
+		cols[l->nkeys].type = l->file_type->fields[l->nkeys].type;
+		cols[l->nkeys].length = buf->n;
+		cols[l->nkeys].values = buf->seqs;
+		cols[l->nkeys + 1].type = l->file_type->fields[l->nkeys + 1].type;
+		cols[l->nkeys + 1].length = buf->n;
+		cols[l->nkeys + 1].values = buf->kinds;
+		for (int j = 0; j < buf->ncols; j++)
+			cols[l->nkeys + 2 + j] = buf->rows.cols[j];
 	}
+	for (int64_t i = 0; rc == PM_OK && i < buf->n; i += OUT_BATCH)
+		rc = pm_spill_run_writer_write_rows(sw, cols, idx + i,
+											buf->n - i < OUT_BATCH ? buf->n - i : OUT_BATCH,
+											err);
 	if (rc != PM_OK)
 	{
 		pm_spill_run_writer_abort(sw);

@@ -3,7 +3,8 @@
  *	  The write buffer's spill files (src/lsm/spill_run.c): batches of flat
  *	  and nested types (INT, BIGINT, VARCHAR, DECIMAL, TIMESTAMP(9) with
  *	  nanos, ARRAY<INT>, MAP<VARCHAR, INT>, ROW<INT, VARCHAR>), with NULLs,
- *	  come back value for value, block by block, with and without lz4; an
+ *	  come back value for value, block by block, with and without lz4, and
+ *	  so do rows gathered from a batch in another order (write_rows); an
  *	  empty run; a truncated file, a file without its end mark, a damaged
  *	  header or block, and a file that is not a spill file are
  *	  PM_ERR_CORRUPT, a missing one PM_ERR_NOT_FOUND.
@@ -229,10 +230,28 @@ teardown(void **state)
 	return 0;
 }
 
+/* got holds rows rows[0..n-1] of src. */
+static void
+assert_gathered(const pm_batch *src, const int64_t *rows, int64_t n, const pm_batch *got)
+{
+	assert_int_equal(got->nrows, n);
+	for (int c = 0; c < src->ncols; c++)
+	{
+		assert_true(pm_vector_valid(&got->cols[c], n));
+		for (int64_t i = 0; i < n; i++)
+		{
+			assert_int_equal(pm_vector_is_null(&src->cols[c], rows[i]),
+							 pm_vector_is_null(&got->cols[c], i));
+			assert_int_equal(pm_key_compare_value(&src->cols[c], rows[i], &got->cols[c], i), 0);
+		}
+	}
+}
+
 static void
 round_trip(bool compress)
 {
 	pm_batch   *batches[3] = {make_batch(1000, 1), make_batch(1, 2), make_batch(4096, 3)};
+	int64_t		rows[500];
 	pm_spill_run_writer *w;
 	pm_spill_run_reader *r;
 	pm_batch   *got;
@@ -250,6 +269,10 @@ round_trip(bool compress)
 	}
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(pm_spill_run_writer_write(w, batches[i], &err), PM_OK);
+	/* rows gathered from the first batch: every second one, backwards, some twice */
+	for (int i = 0; i < 500; i++)
+		rows[i] = i % 10 == 9 ? rows[i - 1] : 999 - 2 * i;
+	assert_int_equal(pm_spill_run_writer_write_rows(w, batches[0]->cols, rows, 500, &err), PM_OK);
 	assert_true(pm_spill_run_writer_bytes(w) > 8);
 	assert_int_equal(pm_spill_run_writer_finish(w, &err), PM_OK);
 	assert_int_equal(pm_spill_run_reader_open(pm_env_default(), path, row_type, &r, &err), PM_OK);
@@ -259,6 +282,9 @@ round_trip(bool compress)
 		assert_non_null(got);
 		assert_same_batch(batches[i], got);
 	}
+	assert_int_equal(pm_spill_run_reader_next(r, &got, &err), PM_OK);
+	assert_non_null(got);
+	assert_gathered(batches[0], rows, 500, got);
 	assert_int_equal(pm_spill_run_reader_next(r, &got, &err), PM_OK);
 	assert_null(got);
 	assert_int_equal(pm_spill_run_reader_next(r, &got, &err), PM_OK);

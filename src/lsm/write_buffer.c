@@ -497,6 +497,91 @@ out_append(out_batch *o, const pm_kv_layout *l, const pm_vector *keys, const pm_
 	return PM_OK;
 }
 
+/*
+ * The buffer's records as columns of the file layout (the key fields,
+ * _SEQUENCE_NUMBER, _VALUE_KIND, the row's fields): views of its vectors,
+ * in the buffer's arena. NULL on out-of-memory.
+ */
+static pm_vector *
+memory_cols(pm_write_buffer *buf, const pm_vector *keys)
+{
+	const pm_kv_layout *l = buf->layout;
+	pm_vector  *cols = pm_arena_zalloc(buf->arena,
+									   sizeof(pm_vector) * (size_t) l->file_type->nfields);
+
+	if (cols == NULL)
+		return NULL;
+	for (int k = 0; k < l->nkeys; k++)
+		cols[k] = keys[k];
+	cols[l->nkeys].type = l->file_type->fields[l->nkeys].type;
+	cols[l->nkeys].length = buf->n;
+	cols[l->nkeys].values = buf->seqs;
+	cols[l->nkeys + 1].type = l->file_type->fields[l->nkeys + 1].type;
+	cols[l->nkeys + 1].length = buf->n;
+	cols[l->nkeys + 1].values = buf->kinds;
+	for (int j = 0; j < buf->ncols; j++)
+		cols[l->nkeys + 2 + j] = buf->rows.cols[j];
+	return cols;
+}
+
+/*
+ * Append rows idx[0..m-1] of src (columns of o's layout) to o, column by
+ * column: fixed-width values in one loop per column, the rest value by
+ * value.
+ */
+static pm_code
+out_gather(out_batch *o, const pm_vector *src, const int64_t *idx, int64_t m, pm_error *err)
+{
+	if (m <= 0)
+		return PM_OK;
+	for (int c = 0; c < o->ncols; c++)
+	{
+		pm_vector_builder *b = &o->vb[c];
+		pm_vector  *v = b->v;
+		const pm_vector *s = &src[c];
+		int			size = pm_type_value_size(s->type->id);
+		int64_t		at = v->length;
+
+		if (size == 0 || pm_type_is_nested(s->type->id) || v->nulls == NULL)
+		{
+			for (int64_t i = 0; i < m; i++)
+				if (!append_value(b, s, idx[i]))
+					return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			continue;
+		}
+		if (!pm_vector_builder_reserve(b, m))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < m; i++)
+			v->nulls[at + i] = s->nulls != NULL ? s->nulls[idx[i]] : 0;
+		switch (size)
+		{
+			case 1:
+				for (int64_t i = 0; i < m; i++)
+					((uint8_t *) v->values)[at + i] = ((const uint8_t *) s->values)[idx[i]];
+				break;
+			case 4:
+				for (int64_t i = 0; i < m; i++)
+					((uint32_t *) v->values)[at + i] = ((const uint32_t *) s->values)[idx[i]];
+				break;
+			case 8:
+				for (int64_t i = 0; i < m; i++)
+					((uint64_t *) v->values)[at + i] = ((const uint64_t *) s->values)[idx[i]];
+				break;
+			default:
+				for (int64_t i = 0; i < m; i++)
+					memcpy((uint8_t *) v->values + (size_t) (at + i) * size,
+						   (const uint8_t *) s->values + (size_t) idx[i] * size, (size_t) size);
+				break;
+		}
+		if (v->nanos != NULL)
+			for (int64_t i = 0; i < m; i++)
+				v->nanos[at + i] = s->nanos != NULL ? s->nanos[idx[i]] : 0;
+		v->length = at + m;
+	}
+	o->b.nrows += m;
+	return PM_OK;
+}
+
 static pm_code
 flush_sorted(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *out, out_batch *o,
 			 const pm_vector *keys, pm_error *err)
@@ -504,7 +589,11 @@ flush_sorted(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *out, o
 	const pm_kv_layout *l = buf->layout;
 	int64_t		n = buf->n;
 	int64_t		i = 0;
+	int64_t		run = 0;		/* keys of one record from here to i: gathered together */
+	pm_vector  *cols = memory_cols(buf, keys);
 
+	if (cols == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	PM_TRY(out_start(o, l, OUT_BATCH, err));
 	while (i < n)
 	{
@@ -515,14 +604,21 @@ flush_sorted(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *out, o
 			j++;
 		last = idx[j - 1];
 		if (j - i == 1)
-			PM_TRY(out_append(o, l, keys, buf->rows.cols, last, buf->seqs[last],
-							  buf->kinds[last], NULL, err));
+		{
+			i = j;
+			/* output batches of OUT_BATCH records, as record by record */
+			if (o->b.nrows + (i - run) < OUT_BATCH)
+				continue;
+			PM_TRY(out_gather(o, cols, idx + run, i - run, err));
+			run = i;
+		}
 		else
 		{
 			bool		has_row;
 			int			kind;
 			const pm_merge_cell *cells;
 
+			PM_TRY(out_gather(o, cols, idx + run, i - run, err));
 			pm_merge_engine_reset(buf->engine);
 			for (int64_t r = i; r < j; r++)
 			{
@@ -537,14 +633,15 @@ flush_sorted(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *out, o
 				PM_TRY(out_append(o, l, keys, NULL, last,
 								  pm_merge_engine_get_kind(buf->engine) == PM_MERGE_FIRST_ROW ?
 								  buf->seqs[idx[i]] : buf->seqs[last], kind, cells, err));
+			i = run = j;
 		}
-		i = j;
 		if (o->b.nrows >= OUT_BATCH)
 		{
 			PM_TRY(pm_kv_file_writer_write(out, &o->b, err));
 			PM_TRY(out_start(o, l, OUT_BATCH, err));
 		}
 	}
+	PM_TRY(out_gather(o, cols, idx + run, n - run, err));
 	if (o->b.nrows > 0)
 		PM_TRY(pm_kv_file_writer_write(out, &o->b, err));
 	return PM_OK;
@@ -593,22 +690,8 @@ spill_sorted(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys, ou
 	}
 	buf->spills[buf->nspill++] = path;	/* removed with the buffer from here on */
 	/* the records' columns in the file layout, gathered in sorted order by the writer */
-	cols = pm_arena_zalloc(o->arena, sizeof(pm_vector) * (size_t) l->file_type->nfields);
-	if (cols == NULL)
-		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	else
-	{
-		for (int k = 0; k < l->nkeys; k++)
-			cols[k] = keys[k];
-		cols[l->nkeys].type = l->file_type->fields[l->nkeys].type;
-		cols[l->nkeys].length = buf->n;
-		cols[l->nkeys].values = buf->seqs;
-		cols[l->nkeys + 1].type = l->file_type->fields[l->nkeys + 1].type;
-		cols[l->nkeys + 1].length = buf->n;
-		cols[l->nkeys + 1].values = buf->kinds;
-		for (int j = 0; j < buf->ncols; j++)
-			cols[l->nkeys + 2 + j] = buf->rows.cols[j];
-	}
+	cols = memory_cols(buf, keys);
+	rc = cols == NULL ? pm_fail(err, PM_ERR_NOMEM, "out of memory") : PM_OK;
 	for (int64_t i = 0; rc == PM_OK && i < buf->n; i += OUT_BATCH)
 		rc = pm_spill_run_writer_write_rows(sw, cols, idx + i,
 											buf->n - i < OUT_BATCH ? buf->n - i : OUT_BATCH,
@@ -633,7 +716,7 @@ typedef struct spill_run
 	int64_t		i;
 	/* the in-memory run */
 	const int64_t *idx;
-	const pm_vector *keys;
+	const pm_vector *cols;		/* memory_cols() */
 	int64_t		pos;
 	out_batch	mem;
 } spill_run;
@@ -691,16 +774,11 @@ static pm_code
 mem_fill(pm_write_buffer *buf, spill_run *r, pm_error *err)
 {
 	const pm_kv_layout *l = buf->layout;
-	int64_t		end = r->pos + OUT_BATCH < buf->n ? r->pos + OUT_BATCH : buf->n;
+	int64_t		m = buf->n - r->pos < OUT_BATCH ? buf->n - r->pos : OUT_BATCH;
 
 	PM_TRY(out_start(&r->mem, l, OUT_BATCH, err));
-	for (; r->pos < end; r->pos++)
-	{
-		int64_t		row = r->idx[r->pos];
-
-		PM_TRY(out_append(&r->mem, l, r->keys, buf->rows.cols, row, buf->seqs[row],
-						  buf->kinds[row], NULL, err));
-	}
+	PM_TRY(out_gather(&r->mem, r->cols, r->idx + r->pos, m, err));
+	r->pos += m;
 	r->b = &r->mem.b;
 	return PM_OK;
 }
@@ -763,6 +841,26 @@ merge_group(pm_write_buffer *buf, out_batch *g, out_batch *o, pm_error *err)
 }
 
 /*
+ * Whether the heap's top record is the only one of its key: the next
+ * record of its run (in the same batch; false at a batch's end) and the
+ * current records of the other runs next in the heap order (heap[1],
+ * heap[2]: every other record sorts after one of them) have other keys.
+ */
+static bool
+single_record(const pm_kv_layout *l, spill_run **heap, int nheap)
+{
+	const spill_run *top = heap[0];
+
+	if (top->i + 1 >= top->b->nrows ||
+		pm_key_compare(top->b->cols, top->i, top->b->cols, top->i + 1, l->nkeys) == 0)
+		return false;
+	for (int h = 1; h <= 2 && h < nheap; h++)
+		if (pm_key_compare(top->b->cols, top->i, heap[h]->b->cols, heap[h]->i, l->nkeys) == 0)
+			return false;
+	return true;
+}
+
+/*
  * BinaryExternalSortBuffer + MergeIterator: a k-way merge of the spilled
  * runs and the records still in memory (sorted: idx, keys) in the buffer's
  * order, each key's records merged as in a flush.
@@ -790,7 +888,11 @@ merge_spills(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys,
 		goto done;
 	}
 	runs[n - 1].idx = idx;
-	runs[n - 1].keys = keys;
+	if (buf->n > 0 && (runs[n - 1].cols = memory_cols(buf, keys)) == NULL)
+	{
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		goto done;
+	}
 	for (int i = 0; rc == PM_OK && i < n; i++)
 	{
 		bool		more;
@@ -831,9 +933,25 @@ merge_spills(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys,
 			if (rc != PM_OK)
 				break;
 		}
-		rc = out_append(&g, l, top->b->cols, top->b->cols + l->nkeys + 2, top->i,
-						PM_VEC_VALUES(&top->b->cols[l->nkeys], int64_t)[top->i],
-						PM_VEC_VALUES(&top->b->cols[l->nkeys + 1], int8_t)[top->i], NULL, err);
+		if (g.b.nrows == 0 && single_record(l, heap, nheap))
+		{
+			/* the key's only record: to o as it is (what merge_group does with it) */
+			rc = out_append(o, l, top->b->cols, top->b->cols + l->nkeys + 2, top->i,
+							PM_VEC_VALUES(&top->b->cols[l->nkeys], int64_t)[top->i],
+							PM_VEC_VALUES(&top->b->cols[l->nkeys + 1], int8_t)[top->i], NULL,
+							err);
+			if (rc == PM_OK && o->b.nrows >= OUT_BATCH)
+			{
+				rc = pm_kv_file_writer_write(out, &o->b, err);
+				if (rc == PM_OK)
+					rc = out_start(o, l, OUT_BATCH, err);
+			}
+		}
+		else
+			rc = out_append(&g, l, top->b->cols, top->b->cols + l->nkeys + 2, top->i,
+							PM_VEC_VALUES(&top->b->cols[l->nkeys], int64_t)[top->i],
+							PM_VEC_VALUES(&top->b->cols[l->nkeys + 1], int8_t)[top->i], NULL,
+							err);
 		if (rc == PM_OK)
 			rc = run_advance(buf, top, &more, err);
 		if (rc != PM_OK)

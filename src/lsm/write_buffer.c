@@ -3,8 +3,10 @@
  *	  The sorting, merging write buffer of one bucket (write_buffer.h).
  *
  * Records are deep-copied, column by column, into vectors of the buffer's
- * arena (whose size is the buffer's memory); a flush sorts an index of the
- * records and writes the merged ones in batches of OUT_BATCH rows.
+ * arena (whose size is the buffer's memory; when the vectors are full they
+ * move to a new arena with room for twice, later 1.5 times, as many); a
+ * flush sorts an index of the records and writes the merged ones in
+ * batches of OUT_BATCH rows, keys of one record gathered column by column.
  *-------------------------------------------------------------------------
  */
 #ifndef _GNU_SOURCE

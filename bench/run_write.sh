@@ -12,7 +12,12 @@
 # from /proc/<backend>/stat) and rows/s of the wall time; medians over --runs;
 # then the size on disk of each side (first run).
 #
-#   bash bench/run_write.sh [--rows N] [--runs R]
+#   bash bench/run_write.sh [--rows N] [--runs R] [--steps "pk_ins pk_src ..."]
+#
+# PERF_STEP=<step> PERF_OUT=<file>: record that step's backend with perf
+# (perf record -g) into PERF_OUT.
+# --steps: only these steps (of pk_ins heap_ins pk_copy heap_copy pk_src
+# heap_src app_ins; all by default).
 #
 # Needs the extension built and installed (scripts/test.sh or demo.sh; PG_BIN
 # picks the server, as in scripts/pg-tmp.sh). One throwaway Postgres; the
@@ -22,13 +27,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=10000000
 RUNS=1
+STEPS="pk_ins heap_ins pk_copy heap_copy pk_src heap_src app_ins"
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--rows) ROWS=$2; shift 2 ;;
 		--runs) RUNS=$2; shift 2 ;;
-		*) echo "usage: $0 [--rows N] [--runs R]" >&2; exit 2 ;;
+		--steps) STEPS=$2; shift 2 ;;
+		*) echo "usage: $0 [--rows N] [--runs R] [--steps \"STEP ...\"]" >&2; exit 2 ;;
 	esac
 done
+has() { [[ " $STEPS " == *" $1 "* ]]; }
 WORK=$(mktemp -d /tmp/paimon_bench_write.XXXXXX)
 chmod 777 "$WORK"
 # shellcheck source=../scripts/pg-tmp.sh
@@ -54,12 +62,22 @@ CREATE TABLE heap_src ($COLS, PRIMARY KEY (id));
 CREATE TABLE src ($COLS);
 INSERT INTO src $GEN;
 VACUUM ANALYZE src;
-COPY src TO '$WORK/rows.csv' (FORMAT csv);
 SQL
+if has pk_copy || has heap_copy; then
+	psql -X -q -v ON_ERROR_STOP=1 -c "COPY src TO '$WORK/rows.csv' (FORMAT csv)"
+fi
 
 # One statement in a new session: "wall_ms cpu_ms" (the backend's user + system CPU).
+# PERF_STEP/PERF_OUT: perf records the session of that step (it stops when the backend exits).
+perf_cmd() {
+	[ "${PERF_STEP:-}" = "$1" ] || return 0
+	echo "\\o $WORK/backend.pid"
+	echo "SELECT pg_backend_pid();"
+	echo "\\o"
+	echo "\\! (perf record -q -F 999 -g -o $PERF_OUT -p \$(cat $WORK/backend.pid) >/dev/null 2>&1 &) ; sleep 1"
+}
 measure() {
-	psql -X -At -q -v ON_ERROR_STOP=1 <<SQL | awk '
+	{ perf_cmd "$2"; cat; } <<SQL | psql -X -At -q -v ON_ERROR_STOP=1 | awk '
 		/^Time: / { wall = $2; next }
 		/^[0-9]+$/ { if (n++ == 0) c0 = $1; else c1 = $1 }
 		END { printf "%s %d\n", wall, (c1 - c0) * 1000 / '"$(getconf CLK_TCK)"' }'
@@ -79,7 +97,6 @@ check_count() {
 		{ echo "row count mismatch in $1" >&2; exit 1; }
 }
 
-STEPS="pk_ins heap_ins pk_copy heap_copy pk_src heap_src app_ins"
 declare -A RES
 for r in $(seq 1 "$RUNS"); do
 	create_paimon "pk_ins_$r" "ARRAY['id']" "$PK_OPTS"
@@ -87,19 +104,22 @@ for r in $(seq 1 "$RUNS"); do
 	create_paimon "pk_src_$r" "ARRAY['id']" "$PK_OPTS"
 	create_paimon "app_ins_$r" "NULL" '{"file.format": "parquet", "file.compression": "zstd"}'
 	psql -X -q -c "TRUNCATE heap_ins, heap_copy, heap_src" -c "CHECKPOINT"
-	RES[pk_ins]+="$(measure "INSERT INTO pk_ins_$r $GEN"),"
-	RES[heap_ins]+="$(measure "INSERT INTO heap_ins $GEN"),"
-	RES[pk_copy]+="$(measure "COPY pk_copy_$r FROM '$WORK/rows.csv' (FORMAT csv)"),"
-	RES[heap_copy]+="$(measure "COPY heap_copy FROM '$WORK/rows.csv' (FORMAT csv)"),"
-	RES[pk_src]+="$(measure "INSERT INTO pk_src_$r SELECT * FROM src"),"
-	RES[heap_src]+="$(measure "INSERT INTO heap_src SELECT * FROM src"),"
-	RES[app_ins]+="$(measure "INSERT INTO app_ins_$r $GEN"),"
-	for t in pk_ins pk_copy pk_src app_ins; do check_count "${t}_$r"; done
-	for t in heap_ins heap_copy heap_src; do check_count "$t"; done
+	has pk_ins && RES[pk_ins]+="$(measure "INSERT INTO pk_ins_$r $GEN" pk_ins)",
+	has heap_ins && RES[heap_ins]+="$(measure "INSERT INTO heap_ins $GEN" heap_ins)",
+	has pk_copy && RES[pk_copy]+="$(measure "COPY pk_copy_$r FROM '$WORK/rows.csv' (FORMAT csv)" pk_copy)",
+	has heap_copy && RES[heap_copy]+="$(measure "COPY heap_copy FROM '$WORK/rows.csv' (FORMAT csv)" heap_copy)",
+	has pk_src && RES[pk_src]+="$(measure "INSERT INTO pk_src_$r SELECT * FROM src" pk_src)",
+	has heap_src && RES[heap_src]+="$(measure "INSERT INTO heap_src SELECT * FROM src" heap_src)",
+	has app_ins && RES[app_ins]+="$(measure "INSERT INTO app_ins_$r $GEN" app_ins)",
+	for t in pk_ins pk_copy pk_src app_ins; do ! has $t || check_count "${t}_$r"; done
+	for t in heap_ins heap_copy heap_src; do ! has $t || check_count "$t"; done
 done
 psql -X -q -c "CHECKPOINT"
-[ "$(psql -X -At -c "SELECT count(*) FROM (SELECT * FROM pk_ins_1 EXCEPT SELECT * FROM src) d")" = 0 ] ||
-	{ echo "the Paimon table's rows differ from the source" >&2; exit 1; }
+for t in pk_ins pk_src; do
+	! has $t ||
+		[ "$(psql -X -At -c "SELECT count(*) FROM (SELECT * FROM ${t}_1 EXCEPT SELECT * FROM src) d")" = 0 ] ||
+		{ echo "the Paimon table's rows differ from the source" >&2; exit 1; }
+done
 
 median() {	# field (1: wall, 2: cpu) of the comma-separated "wall cpu" list
 	tr ',' '\n' <<<"$2" | awk -v f="$1" 'NF { print $f }' | sort -g |
@@ -117,16 +137,22 @@ label() {
 	esac
 }
 echo "rows: $ROWS (8 columns), one session, runs: $RUNS (medians)"
-printf '%-32s %10s %10s %14s\n' "" "wall ms" "cpu ms" "M rows/s"
+printf '%-32s %10s %10s %14s %14s\n' "" "wall ms" "cpu ms" "M rows/s wall" "M rows/s cpu"
 for s in $STEPS; do
 	w=$(median 1 "${RES[$s]}")
 	c=$(median 2 "${RES[$s]}")
-	printf '%-32s %10s %10s %14s\n' "$(label "$s")" "$w" "$c" \
-		"$(awk -v r="$ROWS" -v t="$w" 'BEGIN {printf "%.2f", r / t / 1000}')"
+	printf '%-32s %10s %10s %14s %14s\n' "$(label "$s")" "$w" "$c" \
+		"$(awk -v r="$ROWS" -v t="$w" 'BEGIN {printf "%.2f", r / t / 1000}')" \
+		"$(awk -v r="$ROWS" -v t="$c" 'BEGIN {printf "%.2f", r / t / 1000}')"
 done
-size_p=$(du -sb "$WORK/wh/bench.db/pk_ins_1" | cut -f1)
-size_a=$(du -sb "$WORK/wh/bench.db/app_ins_1" | cut -f1)
-size_h=$(psql -X -At -c "SELECT pg_total_relation_size('heap_ins')")
-pct() { awk -v p="$1" -v h="$size_h" 'BEGIN {printf "%.1f%%", 100 * p / h}'; }
-echo "size on disk: Paimon PK $((size_p / 1048576)) MiB ($(pct "$size_p") of heap+PK)," \
-	"Paimon append $((size_a / 1048576)) MiB ($(pct "$size_a")), heap with its index $((size_h / 1048576)) MiB"
+if has pk_ins && has app_ins && has heap_ins; then
+	size_p=$(du -sb "$WORK/wh/bench.db/pk_ins_1" | cut -f1)
+	size_a=$(du -sb "$WORK/wh/bench.db/app_ins_1" | cut -f1)
+	size_h=$(psql -X -At -c "SELECT pg_total_relation_size('heap_ins')")
+	pct() { awk -v p="$1" -v h="$size_h" 'BEGIN {printf "%.1f%%", 100 * p / h}'; }
+	echo "size on disk: Paimon PK $((size_p / 1048576)) MiB ($(pct "$size_p") of heap+PK)," \
+		"Paimon append $((size_a / 1048576)) MiB ($(pct "$size_a")), heap with its index $((size_h / 1048576)) MiB"
+fi
+for t in pk_ins pk_src; do
+	! has $t || echo "size on disk: ${t}_1 $(du -sb "$WORK/wh/bench.db/${t}_1" | cut -f1) bytes"
+done

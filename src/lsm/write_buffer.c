@@ -3,8 +3,10 @@
  *	  The sorting, merging write buffer of one bucket (write_buffer.h).
  *
  * Records are deep-copied, column by column, into vectors of the buffer's
- * arena (whose size is the buffer's memory); a flush sorts an index of the
- * records and writes the merged ones in batches of OUT_BATCH rows.
+ * arena (whose size is the buffer's memory; when the vectors are full they
+ * move to a new arena with room for twice, later 1.5 times, as many); a
+ * flush sorts an index of the records and writes the merged ones in
+ * batches of OUT_BATCH rows, keys of one record gathered column by column.
  *-------------------------------------------------------------------------
  */
 #ifndef _GNU_SOURCE
@@ -18,12 +20,14 @@
 
 #include "common/uuid.h"
 #include "common/vector_builder.h"
-#include "format/format_reader.h"
 #include "io/fileio.h"
 #include "lsm/key_compare.h"
+#include "lsm/spill_run.h"
 
 #define OUT_BATCH 4096
 #define START_ROWS 64			/* records a buffer has room for at first */
+#define GROW_SLOW_ROWS 65536		/* from here on grow by half, not double */
+#define SPILL_LZ4 false			/* compress spill files (lz4: cost more CPU than it saved at 10M rows, bench/README.md) */
 
 struct pm_write_buffer
 {
@@ -38,7 +42,7 @@ struct pm_write_buffer
 	uint8_t    *kinds;
 	int64_t		n;
 	int64_t		cap;			/* 0: not started (nothing allocated) */
-	/* spilled sorted runs (local Parquet files of the file layout) */
+	/* spilled sorted runs (local spill_run.h files of the file layout) */
 	pm_merge_engine *run_engine;	/* the engine at value offset nkeys + 2 */
 	pm_fileio  *spill_io;
 	const char *spill_dir;
@@ -136,26 +140,111 @@ pm_write_buffer_create(const pm_env *env, const pm_kv_layout *layout, pm_merge_e
 	return PM_OK;
 }
 
+/*
+ * Copy column vector src (n values) into dst, built by b with room for its
+ * capacity: flat vectors by their arrays, their varlen data given room for
+ * `grow` times its bytes (the records to come are like those held); nested
+ * ones value by value.
+ */
+static bool
+copy_column(pm_vector_builder *b, const pm_vector *src, int64_t n, double grow)
+{
+	pm_vector  *dst = b->v;
+	pm_type_id	id = src->type->id;
+	int			size = pm_type_value_size(id);
+
+	if (pm_type_is_nested(id))
+	{
+		for (int64_t r = 0; r < n; r++)
+			if (!pm_vector_builder_append(b, src, r))
+				return false;
+		return true;
+	}
+	if (src->nulls)
+		memcpy(dst->nulls, src->nulls, (size_t) n);
+	else
+		memset(dst->nulls, 0, (size_t) n);
+	if (size > 0)
+		memcpy(dst->values, src->values, (size_t) n * (size_t) size);
+	if (dst->nanos != NULL)
+	{
+		if (src->nanos)
+			memcpy(dst->nanos, src->nanos, sizeof(uint16_t) * (size_t) n);
+		else
+			memset(dst->nanos, 0, sizeof(uint16_t) * (size_t) n);
+	}
+	if (pm_type_is_varlen(id))
+	{
+		int64_t		used = src->offsets[n];
+		int64_t		room = (int64_t) ((double) used * grow) + 256;
+
+		if (room > INT32_MAX)
+			room = INT32_MAX;
+		if (room < used)
+			room = used;
+		memcpy(dst->offsets, src->offsets, sizeof(int32_t) * (size_t) (n + 1));
+		dst->data = pm_arena_alloc(b->arena, (size_t) room);
+		if (dst->data == NULL)
+			return false;
+		if (used > 0)
+			memcpy(dst->data, src->data, (size_t) used);
+		dst->data_size = used;
+		b->data_capacity = room;
+	}
+	dst->length = n;
+	return true;
+}
+
+/*
+ * Room for ncap records: the records move to a new arena with room for
+ * ncap, and the old one is freed, so the buffer's memory is what its
+ * vectors hold (growing in place would keep every smaller copy: the arena
+ * does not reuse space).
+ */
+static pm_code
+regrow(pm_write_buffer *buf, int64_t ncap, pm_error *err)
+{
+	const pm_type *row = buf->layout->schema->row_type;
+	pm_arena   *na = pm_arena_create(buf->env);
+	pm_vector  *cols = na ? pm_arena_zalloc(na, sizeof(pm_vector) * (size_t) (buf->ncols + 1))
+		: NULL;
+	pm_vector_builder *builders = na ? pm_arena_zalloc(na, sizeof(pm_vector_builder) *
+													   (size_t) (buf->ncols + 1)) : NULL;
+	int64_t    *seqs = na ? pm_arena_alloc(na, sizeof(int64_t) * (size_t) ncap) : NULL;
+	uint8_t    *kinds = na ? pm_arena_alloc(na, (size_t) ncap) : NULL;
+	bool		ok = cols != NULL && builders != NULL && seqs != NULL && kinds != NULL;
+
+	for (int c = 0; c < buf->ncols && ok; c++)
+		ok = pm_vector_builder_init(&builders[c], &cols[c], row->fields[c].type, ncap, na) &&
+			copy_column(&builders[c], &buf->rows.cols[c], buf->n,
+						(double) ncap / (double) buf->n);
+	if (!ok)
+	{
+		if (na)
+			pm_arena_destroy(na);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	memcpy(seqs, buf->seqs, sizeof(int64_t) * (size_t) buf->n);
+	memcpy(kinds, buf->kinds, (size_t) buf->n);
+	pm_arena_destroy(buf->arena);
+	buf->arena = na;
+	buf->rows.cols = cols;
+	buf->builders = builders;
+	buf->seqs = seqs;
+	buf->kinds = kinds;
+	buf->cap = ncap;
+	return PM_OK;
+}
+
 pm_code
 pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, int64_t row, int64_t seq,
 					int kind, pm_error *err)
 {
 	if (buf->cap == 0)
 		PM_TRY(start(buf, err));	/* an idle bucket holds no memory */
-	if (buf->n == buf->cap)
-	{
-		int64_t		ncap = buf->cap * 2;
-		int64_t    *s = pm_arena_realloc(buf->arena, buf->seqs, sizeof(int64_t) * (size_t) buf->cap,
-										 sizeof(int64_t) * (size_t) ncap);
-		uint8_t    *k = s == NULL ? NULL
-			: pm_arena_realloc(buf->arena, buf->kinds, (size_t) buf->cap, (size_t) ncap);
-
-		if (s == NULL || k == NULL)
-			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		buf->seqs = s;
-		buf->kinds = k;
-		buf->cap = ncap;
-	}
+	if (buf->n == buf->cap)		/* doubling, then by half: less room left unused */
+		PM_TRY(regrow(buf, buf->cap < GROW_SLOW_ROWS ? buf->cap * 2 : buf->cap + buf->cap / 2,
+					  err));
 	for (int c = 0; c < buf->ncols; c++)
 		if (!append_value(&buf->builders[c], &batch->cols[c], row))
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
@@ -410,6 +499,91 @@ out_append(out_batch *o, const pm_kv_layout *l, const pm_vector *keys, const pm_
 	return PM_OK;
 }
 
+/*
+ * The buffer's records as columns of the file layout (the key fields,
+ * _SEQUENCE_NUMBER, _VALUE_KIND, the row's fields): views of its vectors,
+ * in the buffer's arena. NULL on out-of-memory.
+ */
+static pm_vector *
+memory_cols(pm_write_buffer *buf, const pm_vector *keys)
+{
+	const pm_kv_layout *l = buf->layout;
+	pm_vector  *cols = pm_arena_zalloc(buf->arena,
+									   sizeof(pm_vector) * (size_t) l->file_type->nfields);
+
+	if (cols == NULL)
+		return NULL;
+	for (int k = 0; k < l->nkeys; k++)
+		cols[k] = keys[k];
+	cols[l->nkeys].type = l->file_type->fields[l->nkeys].type;
+	cols[l->nkeys].length = buf->n;
+	cols[l->nkeys].values = buf->seqs;
+	cols[l->nkeys + 1].type = l->file_type->fields[l->nkeys + 1].type;
+	cols[l->nkeys + 1].length = buf->n;
+	cols[l->nkeys + 1].values = buf->kinds;
+	for (int j = 0; j < buf->ncols; j++)
+		cols[l->nkeys + 2 + j] = buf->rows.cols[j];
+	return cols;
+}
+
+/*
+ * Append rows idx[0..m-1] of src (columns of o's layout) to o, column by
+ * column: fixed-width values in one loop per column, the rest value by
+ * value.
+ */
+static pm_code
+out_gather(out_batch *o, const pm_vector *src, const int64_t *idx, int64_t m, pm_error *err)
+{
+	if (m <= 0)
+		return PM_OK;
+	for (int c = 0; c < o->ncols; c++)
+	{
+		pm_vector_builder *b = &o->vb[c];
+		pm_vector  *v = b->v;
+		const pm_vector *s = &src[c];
+		int			size = pm_type_value_size(s->type->id);
+		int64_t		at = v->length;
+
+		if (size == 0 || pm_type_is_nested(s->type->id) || v->nulls == NULL)
+		{
+			for (int64_t i = 0; i < m; i++)
+				if (!append_value(b, s, idx[i]))
+					return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			continue;
+		}
+		if (!pm_vector_builder_reserve(b, m))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < m; i++)
+			v->nulls[at + i] = s->nulls != NULL ? s->nulls[idx[i]] : 0;
+		switch (size)
+		{
+			case 1:
+				for (int64_t i = 0; i < m; i++)
+					((uint8_t *) v->values)[at + i] = ((const uint8_t *) s->values)[idx[i]];
+				break;
+			case 4:
+				for (int64_t i = 0; i < m; i++)
+					((uint32_t *) v->values)[at + i] = ((const uint32_t *) s->values)[idx[i]];
+				break;
+			case 8:
+				for (int64_t i = 0; i < m; i++)
+					((uint64_t *) v->values)[at + i] = ((const uint64_t *) s->values)[idx[i]];
+				break;
+			default:
+				for (int64_t i = 0; i < m; i++)
+					memcpy((uint8_t *) v->values + (size_t) (at + i) * size,
+						   (const uint8_t *) s->values + (size_t) idx[i] * size, (size_t) size);
+				break;
+		}
+		if (v->nanos != NULL)
+			for (int64_t i = 0; i < m; i++)
+				v->nanos[at + i] = s->nanos != NULL ? s->nanos[idx[i]] : 0;
+		v->length = at + m;
+	}
+	o->b.nrows += m;
+	return PM_OK;
+}
+
 static pm_code
 flush_sorted(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *out, out_batch *o,
 			 const pm_vector *keys, pm_error *err)
@@ -417,7 +591,11 @@ flush_sorted(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *out, o
 	const pm_kv_layout *l = buf->layout;
 	int64_t		n = buf->n;
 	int64_t		i = 0;
+	int64_t		run = 0;		/* keys of one record from here to i: gathered together */
+	pm_vector  *cols = memory_cols(buf, keys);
 
+	if (cols == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	PM_TRY(out_start(o, l, OUT_BATCH, err));
 	while (i < n)
 	{
@@ -428,14 +606,21 @@ flush_sorted(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *out, o
 			j++;
 		last = idx[j - 1];
 		if (j - i == 1)
-			PM_TRY(out_append(o, l, keys, buf->rows.cols, last, buf->seqs[last],
-							  buf->kinds[last], NULL, err));
+		{
+			i = j;
+			/* output batches of OUT_BATCH records, as record by record */
+			if (o->b.nrows + (i - run) < OUT_BATCH)
+				continue;
+			PM_TRY(out_gather(o, cols, idx + run, i - run, err));
+			run = i;
+		}
 		else
 		{
 			bool		has_row;
 			int			kind;
 			const pm_merge_cell *cells;
 
+			PM_TRY(out_gather(o, cols, idx + run, i - run, err));
 			pm_merge_engine_reset(buf->engine);
 			for (int64_t r = i; r < j; r++)
 			{
@@ -450,14 +635,15 @@ flush_sorted(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *out, o
 				PM_TRY(out_append(o, l, keys, NULL, last,
 								  pm_merge_engine_get_kind(buf->engine) == PM_MERGE_FIRST_ROW ?
 								  buf->seqs[idx[i]] : buf->seqs[last], kind, cells, err));
+			i = run = j;
 		}
-		i = j;
 		if (o->b.nrows >= OUT_BATCH)
 		{
 			PM_TRY(pm_kv_file_writer_write(out, &o->b, err));
 			PM_TRY(out_start(o, l, OUT_BATCH, err));
 		}
 	}
+	PM_TRY(out_gather(o, cols, idx + run, n - run, err));
 	if (o->b.nrows > 0)
 		PM_TRY(pm_kv_file_writer_write(out, &o->b, err));
 	return PM_OK;
@@ -471,9 +657,8 @@ spill_sorted(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys, ou
 			 pm_error *err)
 {
 	const pm_kv_layout *l = buf->layout;
-	pm_format_write_options fopt = l->fopt;
-	pm_format_writer *fw = NULL;
-	pm_format_write_result res;
+	pm_spill_run_writer *sw = NULL;
+	pm_vector  *cols;
 	char		uuid[PM_UUID_TEXT_LEN + 1];
 	char	   *path;
 	size_t		len;
@@ -498,42 +683,44 @@ spill_sorted(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys, ou
 	path = pm_alloc(buf->env, len);
 	if (path == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	snprintf(path, len, "%s/paimon-fdw-spill-%s.parquet", buf->spill_dir, uuid);
-	fopt.compression = "none";	/* local and short-lived */
-	fopt.dictionary = false;
-	if ((rc = pm_format_writer_open(PM_FORMAT_PARQUET, buf->env, buf->spill_io, path, &fopt, &fw,
-									err)) != PM_OK)
+	snprintf(path, len, "%s/paimon-fdw-spill-%s.run", buf->spill_dir, uuid);
+	if ((rc = pm_spill_run_writer_open(buf->env, path, l->file_type, SPILL_LZ4, &sw,
+									   err)) != PM_OK)
 	{
 		pm_free(buf->env, path);
 		return rc;
 	}
 	buf->spills[buf->nspill++] = path;	/* removed with the buffer from here on */
-	rc = out_start(o, l, OUT_BATCH, err);
-	for (int64_t i = 0; rc == PM_OK && i < buf->n; i++)
-	{
-		rc = out_append(o, l, keys, buf->rows.cols, idx[i], buf->seqs[idx[i]],
-						buf->kinds[idx[i]], NULL, err);
-		if (rc == PM_OK && (o->b.nrows >= OUT_BATCH || i == buf->n - 1))
-		{
-			rc = pm_format_writer_write(fw, &o->b, err);
-			if (rc == PM_OK)
-				rc = out_start(o, l, OUT_BATCH, err);
-		}
-	}
+	/* the records' columns in the file layout, gathered in sorted order by the writer */
+	cols = memory_cols(buf, keys);
+	rc = cols == NULL ? pm_fail(err, PM_ERR_NOMEM, "out of memory") : PM_OK;
+	for (int64_t i = 0; rc == PM_OK && i < buf->n; i += OUT_BATCH)
+		rc = pm_spill_run_writer_write_rows(sw, cols, idx + i,
+											buf->n - i < OUT_BATCH ? buf->n - i : OUT_BATCH,
+											err);
 	if (rc != PM_OK)
 	{
-		pm_format_writer_abort(fw);
+		pm_spill_run_writer_abort(sw);
 		return rc;
 	}
-	return pm_format_writer_finish(fw, o->arena, &res, err);
+	return pm_spill_run_writer_finish(sw, err);
 }
 
-/* One spilled run being read. */
+/*
+ * One sorted run being merged: a spill file, or (reader NULL) the records
+ * still in memory, in the order idx gives, copied into the file layout
+ * OUT_BATCH at a time.
+ */
 typedef struct spill_run
 {
-	pm_format_reader *reader;
+	pm_spill_run_reader *reader;
 	pm_batch   *b;
 	int64_t		i;
+	/* the in-memory run */
+	const int64_t *idx;
+	const pm_vector *cols;		/* memory_cols() */
+	int64_t		pos;
+	out_batch	mem;
 } spill_run;
 
 static void
@@ -584,14 +771,33 @@ heap_down(const pm_write_buffer *buf, spill_run **heap, int n, int i)
 	}
 }
 
+/* The in-memory run's next records into its batch (none at its end). */
+static pm_code
+mem_fill(pm_write_buffer *buf, spill_run *r, pm_error *err)
+{
+	const pm_kv_layout *l = buf->layout;
+	int64_t		m = buf->n - r->pos < OUT_BATCH ? buf->n - r->pos : OUT_BATCH;
+
+	PM_TRY(out_start(&r->mem, l, OUT_BATCH, err));
+	PM_TRY(out_gather(&r->mem, r->cols, r->idx + r->pos, m, err));
+	r->pos += m;
+	r->b = &r->mem.b;
+	return PM_OK;
+}
+
 /* Advance a run to its next record; false at its end. */
 static pm_code
-run_advance(spill_run *r, bool *more, pm_error *err)
+run_advance(pm_write_buffer *buf, spill_run *r, bool *more, pm_error *err)
 {
 	r->i++;
 	while (r->b == NULL || r->i >= r->b->nrows)
 	{
-		PM_TRY(pm_format_reader_next(r->reader, &r->b, err));
+		if (r->reader != NULL)
+			PM_TRY(pm_spill_run_reader_next(r->reader, &r->b, err));
+		else if (r->pos < buf->n)
+			PM_TRY(mem_fill(buf, r, err));
+		else
+			r->b = NULL;
 		r->i = 0;
 		if (r->b == NULL)
 		{
@@ -637,41 +843,68 @@ merge_group(pm_write_buffer *buf, out_batch *g, out_batch *o, pm_error *err)
 }
 
 /*
+ * Whether the heap's top record is the only one of its key: the next
+ * record of its run (in the same batch; false at a batch's end) and the
+ * current records of the other runs next in the heap order (heap[1],
+ * heap[2]: every other record sorts after one of them) have other keys.
+ */
+static bool
+single_record(const pm_kv_layout *l, spill_run **heap, int nheap)
+{
+	const spill_run *top = heap[0];
+
+	if (top->i + 1 >= top->b->nrows ||
+		pm_key_compare(top->b->cols, top->i, top->b->cols, top->i + 1, l->nkeys) == 0)
+		return false;
+	for (int h = 1; h <= 2 && h < nheap; h++)
+		if (pm_key_compare(top->b->cols, top->i, heap[h]->b->cols, heap[h]->i, l->nkeys) == 0)
+			return false;
+	return true;
+}
+
+/*
  * BinaryExternalSortBuffer + MergeIterator: a k-way merge of the spilled
- * runs in the buffer's order, each key's records merged as in a flush.
+ * runs and the records still in memory (sorted: idx, keys) in the buffer's
+ * order, each key's records merged as in a flush.
  */
 static pm_code
-merge_spills(pm_write_buffer *buf, pm_kv_file_writer *out, out_batch *o, pm_error *err)
+merge_spills(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys,
+			 pm_kv_file_writer *out, out_batch *o, pm_error *err)
 {
 	const pm_kv_layout *l = buf->layout;
-	int			n = buf->nspill;
+	int			n = buf->nspill + 1;
 	spill_run  *runs = pm_alloc(buf->env, sizeof(spill_run) * (size_t) n);
 	spill_run **heap = pm_alloc(buf->env, sizeof(spill_run *) * (size_t) n);
-	pm_format_read_options ropt;
 	out_batch	g;
 	int			nheap = 0;
 	pm_code		rc = PM_OK;
 
 	memset(&g, 0, sizeof(g));
 	g.arena = pm_arena_create(buf->env);
-	if (runs == NULL || heap == NULL || g.arena == NULL)
+	if (runs != NULL)
+		memset(runs, 0, sizeof(spill_run) * (size_t) n);
+	if (runs == NULL || heap == NULL || g.arena == NULL ||
+		(runs[n - 1].mem.arena = pm_arena_create(buf->env)) == NULL)
 	{
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	memset(runs, 0, sizeof(spill_run) * (size_t) n);
-	memset(&ropt, 0, sizeof(ropt));
-	ropt.schema = l->file_type;
-	ropt.batch_size = 1024;
+	runs[n - 1].idx = idx;
+	if (buf->n > 0 && (runs[n - 1].cols = memory_cols(buf, keys)) == NULL)
+	{
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		goto done;
+	}
 	for (int i = 0; rc == PM_OK && i < n; i++)
 	{
 		bool		more;
 
-		rc = pm_format_reader_open(PM_FORMAT_PARQUET, buf->env, buf->spill_io, buf->spills[i],
-								   &ropt, &runs[i].reader, err);
+		if (i < buf->nspill)
+			rc = pm_spill_run_reader_open(buf->env, buf->spills[i], l->file_type,
+										  &runs[i].reader, err);
 		runs[i].i = -1;
 		if (rc == PM_OK)
-			rc = run_advance(&runs[i], &more, err);
+			rc = run_advance(buf, &runs[i], &more, err);
 		if (rc == PM_OK && more)
 			heap[nheap++] = &runs[i];
 	}
@@ -702,11 +935,27 @@ merge_spills(pm_write_buffer *buf, pm_kv_file_writer *out, out_batch *o, pm_erro
 			if (rc != PM_OK)
 				break;
 		}
-		rc = out_append(&g, l, top->b->cols, top->b->cols + l->nkeys + 2, top->i,
-						PM_VEC_VALUES(&top->b->cols[l->nkeys], int64_t)[top->i],
-						PM_VEC_VALUES(&top->b->cols[l->nkeys + 1], int8_t)[top->i], NULL, err);
+		if (g.b.nrows == 0 && single_record(l, heap, nheap))
+		{
+			/* the key's only record: to o as it is (what merge_group does with it) */
+			rc = out_append(o, l, top->b->cols, top->b->cols + l->nkeys + 2, top->i,
+							PM_VEC_VALUES(&top->b->cols[l->nkeys], int64_t)[top->i],
+							PM_VEC_VALUES(&top->b->cols[l->nkeys + 1], int8_t)[top->i], NULL,
+							err);
+			if (rc == PM_OK && o->b.nrows >= OUT_BATCH)
+			{
+				rc = pm_kv_file_writer_write(out, &o->b, err);
+				if (rc == PM_OK)
+					rc = out_start(o, l, OUT_BATCH, err);
+			}
+		}
+		else
+			rc = out_append(&g, l, top->b->cols, top->b->cols + l->nkeys + 2, top->i,
+							PM_VEC_VALUES(&top->b->cols[l->nkeys], int64_t)[top->i],
+							PM_VEC_VALUES(&top->b->cols[l->nkeys + 1], int8_t)[top->i], NULL,
+							err);
 		if (rc == PM_OK)
-			rc = run_advance(top, &more, err);
+			rc = run_advance(buf, top, &more, err);
 		if (rc != PM_OK)
 			break;
 		if (!more)
@@ -719,7 +968,11 @@ merge_spills(pm_write_buffer *buf, pm_kv_file_writer *out, out_batch *o, pm_erro
 		rc = pm_kv_file_writer_write(out, &o->b, err);
 done:
 	for (int i = 0; runs != NULL && i < n; i++)
-		pm_format_reader_close(runs[i].reader);
+	{
+		pm_spill_run_reader_close(runs[i].reader);
+		if (runs[i].mem.arena)
+			pm_arena_destroy(runs[i].mem.arena);
+	}
 	if (runs)
 		pm_free(buf->env, runs);
 	if (heap)
@@ -748,7 +1001,7 @@ static pm_code
 sort_records(pm_write_buffer *buf, int64_t **idx_out, pm_vector **keys_out, pm_error *err)
 {
 	const pm_kv_layout *l = buf->layout;
-	int64_t    *idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) buf->n);
+	int64_t    *idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) (buf->n > 0 ? buf->n : 1));
 	pm_vector  *keys = pm_arena_alloc(buf->arena, sizeof(pm_vector) * (size_t) (l->nkeys + 1));
 	sort_ctx	ctx;
 
@@ -758,6 +1011,10 @@ sort_records(pm_write_buffer *buf, int64_t **idx_out, pm_vector **keys_out, pm_e
 			pm_free(buf->env, idx);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
+	*idx_out = idx;
+	*keys_out = keys;
+	if (buf->n == 0)
+		return PM_OK;			/* (everything spilled: no vectors) */
 	for (int64_t i = 0; i < buf->n; i++)
 		idx[i] = i;
 	for (int k = 0; k < l->nkeys; k++)
@@ -817,15 +1074,14 @@ pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out, pm_error *er
 	o.arena = pm_arena_create(buf->env);
 	if (o.arena == NULL)
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	else if (buf->nspill > 0)
-	{
-		/* what is in memory becomes one more run, then all runs merge */
-		rc = pm_write_buffer_spill(buf, err);
-		if (rc == PM_OK)
-			rc = merge_spills(buf, out, &o, err);
-	}
 	else if ((rc = sort_records(buf, &idx, &keys, err)) == PM_OK)
-		rc = flush_sorted(buf, idx, out, &o, keys, err);
+	{
+		/* what is in memory is one more run, merged from memory */
+		if (buf->nspill > 0)
+			rc = merge_spills(buf, idx, keys, out, &o, err);
+		else
+			rc = flush_sorted(buf, idx, out, &o, keys, err);
+	}
 	if (idx)
 		pm_free(buf->env, idx);
 	if (o.arena)

@@ -14,13 +14,18 @@
  *
  * Spilling (write-buffer-spillable, Java's default; BinaryExternalSortBuffer):
  * when the writer's memory (write-buffer-size) is full, the buffer's
- * records are sorted and written, unmerged, to a local temporary Parquet
- * file (spill_dir); the flush at commit then merges all spilled runs (the
- * records still in memory become one more) in the same order, so a commit
- * gives one sorted run of level-0 files however much was written, as
- * Java's. Without spilling (write-buffer-spillable = false) the caller
- * flushes a full buffer as its own sorted run instead, as Java does.
- * Spill files are removed after the merge, on clear and on free.
+ * records are sorted and written, unmerged, to a local temporary file of
+ * this process's own format (spill_run.h; spill_dir); the flush at commit
+ * then merges all spilled runs and the records still in memory (sorted,
+ * read from memory) in the same order, so a commit gives one sorted run
+ * of level-0 files however much was written, as Java's. Without spilling
+ * (write-buffer-spillable = false) the caller flushes a full buffer as its
+ * own sorted run instead, as Java does. Spill files are removed after the
+ * merge, on clear and on free.
+ *
+ * Memory: what pm_write_buffer_memory reports is what the buffer holds
+ * from its allocator; growing moves the records to a new arena (the old
+ * one is freed), so it stays within about twice the records' bytes.
  *
  * Spec: apache/paimon release-1.4.2 mergetree/SortBufferWriteBuffer.java,
  * mergetree/MergeTreeWriter.java, mergetree/compact/ReducerMergeFunctionWrapper.java.

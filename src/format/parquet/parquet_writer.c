@@ -1205,6 +1205,36 @@ dict_add(parquet_writer *w, pw_column *c, const uint8_t *p, size_t n)
 	return !c->idx.failed;
 }
 
+/*
+ * dict_add with the lookup of a value already in the dictionary inline (n
+ * is a constant at most call sites, so hashing and comparing are a few
+ * instructions); new values and growth go through dict_add.
+ */
+static inline __attribute__((always_inline)) bool
+dict_add_inline(parquet_writer *w, pw_column *c, const uint8_t *p, size_t n)
+{
+	uint32_t	h;
+	uint32_t	e;
+
+	if ((uint64_t) (c->dict_n + 1) * 2 > c->nslots)
+		return dict_add(w, c, p, n);
+	h = (uint32_t) hash_bytes(p, n) & (c->nslots - 1);
+	while ((e = c->slots[h]) != 0)
+	{
+		uint32_t	o = c->dict_off[e - 1];
+
+		if (c->dict_off[e] - o == n && memcmp(c->dict.data + o, p, n) == 0)
+		{
+			uint32_t	index = e - 1;
+
+			pm_byte_buffer_append(&c->idx, &index, sizeof(index));
+			return !c->idx.failed;
+		}
+		h = (h + 1) & (c->nslots - 1);
+	}
+	return dict_add(w, c, p, n);
+}
+
 /* ---------------------------------------------------------------- */
 /* pages, chunks, row groups											*/
 /* ---------------------------------------------------------------- */
@@ -2093,43 +2123,165 @@ shred(parquet_writer *w, pw_column *c, int s, const pm_vector *v, int64_t i, int
 }
 
 /* Append rows [start, start + n) of top-level vector v to leaf c, flushing full pages. */
+/* After a row of c: the page ends when it is full. */
+#define END_ROW() \
+	do { \
+		c->page_rows++; \
+		if ((int64_t) (c->values.len + (c->defs.len + c->reps.len) / 8) >= w->page_bytes || \
+			c->page_rows >= PW_PAGE_ROW_LIMIT) \
+		{ \
+			if (c->values.failed || c->defs.failed || c->reps.failed || c->dict.failed || \
+				c->idx.failed) \
+				return oom(w, err); \
+			PM_TRY(flush_page(w, c, err)); \
+		} \
+	} while (0)
+
+/*
+ * Rows start..start+n-1 of a top-level primitive column (shred() in short),
+ * with PUT the value of row r: one loop per type, so the value's encoding,
+ * statistics and dictionary lookup are inline, not a type switch per value.
+ */
+#define FLAT_LOOP(PUT) \
+	for (int64_t r = start; r < start + n; r++) \
+	{ \
+		if (v->nulls != NULL && v->nulls[r] != 0) \
+		{ \
+			if (!c->steps[0].nullable) \
+				return null_violation(w, c, false, err); \
+			pm_byte_buffer_put_u8(&c->defs, 0);	/* max_def is 1 */ \
+			c->page_values++; \
+			c->page.nulls++; \
+		} \
+		else \
+		{ \
+			if (c->max_def > 0) \
+				pm_byte_buffer_put_u8(&c->defs, 1); \
+			c->page_values++; \
+			PUT; \
+		} \
+		if (c->bad_value) \
+			break; \
+		END_ROW(); \
+	}
+
+/* PLAIN bytes just appended from `at` on: to the dictionary while it is on. */
+#define TO_DICT(at, len) \
+	do { \
+		if (c->dict_on && !b->failed && !dict_add_inline(w, c, b->data + (at), (len))) \
+			c->dict.failed = true; \
+	} while (0)
+
+static pm_code
+append_flat(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start, int64_t n,
+			pm_error *err)
+{
+	pm_byte_buffer *b = &c->values;
+
+	switch (c->type->id)
+	{
+		case PM_TYPE_INT:
+		case PM_TYPE_DATE:
+		case PM_TYPE_TIME:
+			FLAT_LOOP(
+				{
+					int32_t		x = PM_VEC_VALUES(v, int32_t)[r];
+					size_t		at = b->len;
+
+					pm_byte_buffer_put_le32(b, (uint32_t) x);
+					stat_int(&c->page, x);
+					TO_DICT(at, 4);
+				});
+			break;
+		case PM_TYPE_BIGINT:
+			FLAT_LOOP(
+				{
+					int64_t		x = PM_VEC_VALUES(v, int64_t)[r];
+					size_t		at = b->len;
+
+					pm_byte_buffer_put_le64(b, (uint64_t) x);
+					stat_int(&c->page, x);
+					TO_DICT(at, 8);
+				});
+			break;
+		case PM_TYPE_DOUBLE:
+			FLAT_LOOP(
+				{
+					double		x = PM_VEC_VALUES(v, double)[r];
+					uint64_t	u;
+					size_t		at = b->len;
+
+					memcpy(&u, &x, 8);
+					pm_byte_buffer_put_le64(b, u);
+					stat_double(&c->page, x);
+					TO_DICT(at, 8);
+				});
+			break;
+		case PM_TYPE_DECIMAL:
+			if (c->physical != PM_PQ_INT64)
+			{
+				FLAT_LOOP(put_value(w, c, v, r));
+				break;
+			}
+			FLAT_LOOP(
+				{
+					pm_int128	x = PM_VEC_VALUES(v, pm_int128)[r];
+					size_t		at = b->len;
+
+					if (x >= c->dec_limit || x <= -c->dec_limit)
+					{
+						c->bad_value = true;	/* more digits than the precision */
+						x = 0;
+					}
+					pm_byte_buffer_put_le64(b, (uint64_t) (int64_t) x);
+					stat_decimal(&c->page, x);
+					TO_DICT(at, 8);
+				});
+			break;
+		case PM_TYPE_CHAR:
+		case PM_TYPE_VARCHAR:
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+			FLAT_LOOP(
+				{
+					int32_t		len;
+					const uint8_t *p = pm_vector_bytes(v, r, &len);
+					size_t		at = b->len;
+
+					if (pm_byte_buffer_reserve(b, 4 + (size_t) len))
+					{
+						pm_byte_buffer_put_le32(b, (uint32_t) len);
+						if (len > 0)
+						{
+							memcpy(b->data + b->len, p, (size_t) len);
+							b->len += (size_t) len;
+						}
+					}
+					stat_bytes(&c->page, p, (size_t) len);
+					TO_DICT(at, b->len - at);
+				});
+			break;
+		default:
+			FLAT_LOOP(put_value(w, c, v, r));
+			break;
+	}
+	return PM_OK;
+}
+
 static pm_code
 append_column(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start, int64_t n,
 			  pm_error *err)
 {
-	bool		flat = c->nsteps == 1; /* a top-level primitive: shred() in short */
-
-	for (int64_t r = start; r < start + n; r++)
-	{
-		if (!flat)
+	if (c->nsteps == 1)
+		PM_TRY(append_flat(w, c, v, start, n, err));
+	else
+		for (int64_t r = start; r < start + n; r++)
+		{
 			PM_TRY(shred(w, c, 0, v, r, 0, 0, 0, err));
-		else if (pm_vector_is_null(v, r))
-		{
-			if (!c->steps[0].nullable)
-				return null_violation(w, c, false, err);
-			pm_byte_buffer_put_u8(&c->defs, 0);	/* max_def is 1 */
-			c->page_values++;
-			c->page.nulls++;
+			if (c->bad_value)
+				break;
+			END_ROW();
 		}
-		else
-		{
-			if (c->max_def > 0)
-				pm_byte_buffer_put_u8(&c->defs, 1);
-			c->page_values++;
-			put_value(w, c, v, r);
-		}
-		if (c->bad_value)
-			break;
-		c->page_rows++;
-		if ((int64_t) (c->values.len + (c->defs.len + c->reps.len) / 8) >= w->page_bytes ||
-			c->page_rows >= PW_PAGE_ROW_LIMIT)
-		{
-			if (c->values.failed || c->defs.failed || c->reps.failed || c->dict.failed ||
-				c->idx.failed)
-				return oom(w, err);
-			PM_TRY(flush_page(w, c, err));
-		}
-	}
 	if (c->values.failed || c->defs.failed || c->reps.failed || c->page.bmin.failed ||
 		c->page.bmax.failed || c->dict.failed || c->idx.failed)
 		return oom(w, err);

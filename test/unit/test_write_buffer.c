@@ -1,0 +1,123 @@
+/*-------------------------------------------------------------------------
+ * test_write_buffer.c
+ *	  The write buffer's memory (src/lsm/write_buffer.c), which
+ *	  write-buffer-size bounds: while records come in, the buffer holds at
+ *	  most about twice what its records take (growing keeps no old copy of
+ *	  its vectors); a spill frees them; spilled runs plus the records
+ *	  still in memory flush to one sorted run with one record per key.
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/arena.h"
+#include "io/fileio.h"
+#include "io/memory_fileio.h"
+#include "lsm/kv_file_writer.h"
+#include "lsm/merge_engine.h"
+#include "lsm/write_buffer.h"
+#include "pk_fixture.h"
+#include "table/write_options.h"
+
+#define NIDS 50000
+
+/* Bytes the records of a buffer take at least: id, v, w, name offset and bytes, nulls, seq, kind. */
+static int64_t
+live_bytes(int64_t n)
+{
+	return n * (4 + 8 + 8 + 4 + 6 + 4 + 8 + 1);
+}
+
+static void
+test_memory_and_spill(void **state)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *keys[] = {"bucket"};
+	static const char *vals[] = {"1"};
+	pm_schema  *s = make_schema(arena, 1, keys, vals);
+	pm_write_options opt;
+	pm_kv_layout *layout;
+	pm_merge_engine *engine,
+			   *run_engine;
+	int			all[4] = {0, 1, 2, 3};
+	pm_write_buffer *buf;
+	pm_error	err;
+	char		dir[] = "/tmp/pm_write_buffer_test_XXXXXX";
+	trow		rows[1000];
+	int64_t		seq = 0;
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_kv_file_writer *fw;
+	pm_data_file_meta *files;
+	int			nfiles;
+	int64_t		counter = 0,
+				total = 0;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(pm_write_options_parse(s, arena, &opt, &err), PM_OK);
+	assert_int_equal(pm_kv_layout_create(s, &opt, arena, &layout, &err), PM_OK);
+	assert_int_equal(pm_merge_engine_create(s, all, 4, 0, arena, &engine, &err), PM_OK);
+	assert_int_equal(pm_merge_engine_create(s, all, 4, layout->nkeys + 2, arena, &run_engine,
+											&err), PM_OK);
+	assert_int_equal(pm_write_buffer_create(pm_env_default(), layout, engine, run_engine, dir,
+											&buf, &err), PM_OK);
+	assert_int_equal(pm_write_buffer_memory(buf), 0);	/* nothing before the first record */
+
+	/* 3 rounds of NIDS keys: spill after the first two, the third stays in memory */
+	for (int round = 0; round < 3; round++)
+	{
+		for (int start = 0; start < NIDS; start += 1000)
+		{
+			pm_batch   *b;
+
+			for (int i = 0; i < 1000; i++)
+				rows[i] = (trow) {(start + i) * 7 % NIDS, true, 100000 + round * NIDS + start + i, round};
+			b = make_batch(arena, s->row_type, rows, 1000);
+			for (int i = 0; i < 1000; i++)
+				assert_int_equal(pm_write_buffer_put(buf, b, i, seq++, 0, &err), PM_OK);
+			/* at most about twice the records' bytes, whatever the moment of growth */
+			assert_true(pm_write_buffer_memory(buf) <=
+						2 * live_bytes(pm_write_buffer_size(buf)) + 256 * 1024);
+		}
+		assert_int_equal(pm_write_buffer_size(buf), NIDS);
+		if (round < 2)
+		{
+			assert_int_equal(pm_write_buffer_spill(buf, &err), PM_OK);
+			assert_int_equal(pm_write_buffer_spill_count(buf), round + 1);
+			assert_int_equal(pm_write_buffer_size(buf), 0);
+			assert_true(pm_write_buffer_memory(buf) <= 80 * 1024);	/* one arena block kept */
+		}
+	}
+	assert_int_equal(pm_kv_file_writer_open(pm_env_default(), io, layout, "/mem/t/bucket-0",
+											"00000000-0000-0000-0000-000000000000", &counter,
+											arena, &fw, &err), PM_OK);
+	assert_int_equal(pm_write_buffer_flush(buf, fw, &err), PM_OK);
+	assert_int_equal(pm_kv_file_writer_close(fw, &files, &nfiles, &err), PM_OK);
+	assert_true(nfiles >= 1);
+	for (int f = 0; f < nfiles; f++)
+	{
+		total += files[f].row_count;
+		assert_int_equal(files[f].max_sequence_number, 3 * NIDS - 1);
+	}
+	assert_int_equal(total, NIDS);	/* one record per key */
+	assert_int_equal(pm_write_buffer_spill_count(buf), 0);
+	pm_write_buffer_free(buf);
+	assert_int_equal(rmdir(dir), 0);	/* every spill file removed */
+	pm_merge_engine_destroy(engine);
+	pm_merge_engine_destroy(run_engine);
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(arena);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_memory_and_spill),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -24,14 +24,29 @@
  * slice of key hashes, so memory stays bounded and the query still
  * answers.
  *
+ * Parallel plans: the partial aggregation stage (UPPERREL_PARTIAL_GROUP_AGG)
+ * is pushed too, as a parallel-aware ForeignScan under the Gather: each
+ * participant aggregates the units (files, row groups) it claims, as the
+ * parallel scan does, and returns per group the transition states
+ * Postgres' own partial aggregate would (count and sum of int2/int4
+ * int8, float sums float4/float8, min/max the value, avg of int2/int4 the
+ * int8[] {N, sum}, avg of floats the float8[] {N, Sx, Sxx}); the Finalize
+ * Aggregate above combines them with the aggregates' combine functions.
+ * Aggregates whose state is "internal" (sum/avg of bigint and numeric) are
+ * not pushed there. A participant whose groups outgrow the memory budget
+ * returns what it has and starts over with the rest of its rows: the
+ * Finalize Aggregate combines rows of one group wherever they come from.
+ *
  * The plan carries a spec (fdw_private, copyable nodes): the EXPLAIN text,
- * the quals (their Vars of base relation relid), relid, then per output column an IntList (role, pm_agg_kind, attnum, oid):
+ * the quals (their Vars of base relation relid), relid, partial (0/1),
+ * then per output column an IntList (role, pm_agg_kind, attnum, oid):
  * role 0 a grouping key (oid: its type), 1 an aggregate (oid: aggfnoid).
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"
 
 #include "access/table.h"
+#include "catalog/pg_type.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_type.h"
 #include "executor/tuptable.h"
@@ -188,20 +203,42 @@ agg_kind_of(Oid fnoid)
 	}
 }
 
+/*
+ * Whether the partial state (the transition value) of an aggregate is one
+ * agg_partial_state() builds: every kind but those whose state is
+ * "internal" (sum/avg of bigint and numeric), serialized by numeric.c.
+ */
+static bool
+partial_state_supported(Oid fnoid)
+{
+	switch (fnoid)
+	{
+		case F_SUM_INT8:
+		case F_SUM_NUMERIC:
+		case F_AVG_INT8:
+		case F_AVG_NUMERIC:
+			return false;
+		default:
+			return true;
+	}
+}
+
 /* The spec entry of a pushable aggregate, appending its EXPLAIN text; NIL if not. */
 static List *
-agg_entry(Aggref *agg, Index relid, Oid reloid, const PmfdwAggRelInfo *info, StringInfo text)
+agg_entry(Aggref *agg, Index relid, Oid reloid, const PmfdwAggRelInfo *info, bool partial,
+		  StringInfo text)
 {
 	int			kind;
 	Var		   *var = NULL;
 	pm_type		t;
 
 	if (agg->aggfilter != NULL || agg->aggdistinct != NIL || agg->aggorder != NIL ||
-		agg->agglevelsup != 0 || agg->aggsplit != AGGSPLIT_SIMPLE ||
+		agg->agglevelsup != 0 ||
+		agg->aggsplit != (partial ? AGGSPLIT_INITIAL_SERIAL : AGGSPLIT_SIMPLE) ||
 		agg->aggkind != AGGKIND_NORMAL || agg->aggvariadic)
 		return NIL;
 	kind = agg_kind_of(agg->aggfnoid);
-	if (kind < 0)
+	if (kind < 0 || (partial && !partial_state_supported(agg->aggfnoid)))
 		return NIL;
 	/* strings compare as bytes: only where the collation does too */
 	if ((agg->aggfnoid == F_MIN_TEXT || agg->aggfnoid == F_MAX_TEXT) &&
@@ -236,11 +273,10 @@ max_groups(int nkeys, int naggs)
 }
 
 List *
-pmfdw_agg_pushdown_spec(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
-						Oid relid, const PmfdwAggRelInfo *info, double *groups)
+pmfdw_agg_pushdown_spec(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
+						bool partial, Oid relid, const PmfdwAggRelInfo *info, double *groups)
 {
 	Query	   *parse = root->parse;
-	PathTarget *target = root->upper_targets[UPPERREL_GROUP_AGG];
 	List	   *flat;
 	List	   *group_exprs = NIL;
 	List	   *spec = NIL;
@@ -252,7 +288,7 @@ pmfdw_agg_pushdown_spec(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *ou
 
 	if (!pmfdw_enable_aggregate_pushdown || info == NULL || target == NULL ||
 		!info->quals_ok || parse->groupingSets != NIL ||
-		parse->havingQual != NULL || !parse->hasAggs)
+		(parse->havingQual != NULL && !partial) || !parse->hasAggs)
 		return NIL;
 	initStringInfo(&aggs_text);
 	initStringInfo(&keys_text);
@@ -281,7 +317,8 @@ pmfdw_agg_pushdown_spec(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *ou
 		{
 			if (naggs++ > 0)
 				appendStringInfoString(&aggs_text, ", ");
-			entry = agg_entry((Aggref *) e, input_rel->relid, relid, info, &aggs_text);
+			entry = agg_entry((Aggref *) e, input_rel->relid, relid, info, partial,
+							  &aggs_text);
 			if (entry == NIL)
 				return NIL;
 		}
@@ -334,9 +371,12 @@ pmfdw_agg_pushdown_spec(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *ou
 		appendStringInfo(&aggs_text, " GROUP BY %s", keys_text.data);
 	if (input_rel->baserestrictinfo != NIL)
 		appendStringInfoString(&aggs_text, ", WHERE evaluated on batches");
+	if (partial)
+		appendStringInfoString(&aggs_text, ", partial per worker");
 	return lcons(makeString(aggs_text.data),
 				 lcons(extract_actual_clauses(input_rel->baserestrictinfo, false),
-					   lcons(makeInteger((int) input_rel->relid), spec)));
+					   lcons(makeInteger((int) input_rel->relid),
+							 lcons(makeInteger(partial ? 1 : 0), spec))));
 }
 
 const char *
@@ -370,6 +410,11 @@ struct PmfdwAggExec
 	int		   *field_col;		/* batch column of each table field, for pred */
 	PmfdwBatchWhere where;		/* pred on batches */
 	pm_hash_agg *agg;
+	bool		partial;		/* transition states of our share of the rows */
+	pm_unit_claim_fn claim;		/* parallel: the units this participant reads */
+	void	   *claim_ctx;
+	pm_table_read *read;		/* partial: the read between result rows */
+	bool		emitting;		/* partial: returning the groups */
 	bool		started;
 	uint32		npasses;
 	uint32		pass;
@@ -404,7 +449,7 @@ pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *table, pm_scan **scan,
 											  ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	const pm_type *row_type = pm_table_schema(table)->row_type;
-	int			n = list_length(spec) - 3;
+	int			n = list_length(spec) - 4;
 	List	   *quals = (List *) lsecond(spec);
 	Index		relid = (Index) intVal(lthird(spec));
 	ListCell   *lc;
@@ -418,6 +463,7 @@ pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *table, pm_scan **scan,
 	ex->row_cxt = AllocSetContextCreate(cxt, "paimon_fdw aggregate row", ALLOCSET_SMALL_SIZES);
 	ex->env = env;
 	ex->nout = n;
+	ex->partial = intVal(lfourth(spec)) != 0;
 	ex->role = palloc(sizeof(int) * n);
 	ex->kind = palloc(sizeof(int) * n);
 	ex->oid = palloc(sizeof(Oid) * n);
@@ -430,7 +476,7 @@ pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *table, pm_scan **scan,
 		ex->field_col[f] = -1;
 	ex->key_cols = palloc(sizeof(int) * (n + 1));
 	ex->specs = palloc(sizeof(pm_agg_spec) * (n + 1));
-	for_each_from(lc, spec, 3)
+	for_each_from(lc, spec, 4)
 	{
 		List	   *entry = lfirst(lc);
 		AttrNumber	attnum = lthird_int(entry);
@@ -536,6 +582,29 @@ pmfdw_next_batch_where(PmfdwBatchWhere *where, pm_table_read *read, const uint8 
 	return batch;
 }
 
+void
+pmfdw_agg_exec_set_claim(PmfdwAggExec *ex, pm_unit_claim_fn claim, void *ctx, int64 part_bytes)
+{
+	ex->claim = claim;
+	ex->claim_ctx = ctx;
+	pm_scan_set_part_units(ex->scan, part_bytes);
+}
+
+/* Open the read of the aggregated columns (our share of a parallel read). */
+static pm_table_read *
+open_read(PmfdwAggExec *ex)
+{
+	pm_table_read *read;
+	pm_error	err;
+
+	pm_error_clear(&err);
+	if (pm_table_read_open(ex->scan, ex->fields, ex->nfields, &read, &err) != PM_OK)
+		pmfdw_error(&err);
+	if (ex->claim != NULL)
+		pm_table_read_set_claim(read, ex->claim, ex->claim_ctx);
+	return read;
+}
+
 /*
  * Aggregate the current pass, in more passes from here on whenever its
  * groups outgrow the memory budget (passes already emitted stay done).
@@ -554,8 +623,7 @@ run_pass(PmfdwAggExec *ex)
 
 		pm_hash_agg_set_pass(ex->agg, ex->npasses, ex->pass);
 		pm_error_clear(&err);
-		if (pm_table_read_open(ex->scan, ex->fields, ex->nfields, &read, &err) != PM_OK)
-			pmfdw_error(&err);
+		read = open_read(ex);
 		for (;;)
 		{
 			CHECK_FOR_INTERRUPTS();
@@ -708,11 +776,150 @@ agg_result(PmfdwAggExec *ex, int i, const pm_agg_state *s, bool *isnull)
 	return (Datum) 0;
 }
 
+/*
+ * The transition state of output column i, as Postgres' own partial
+ * aggregate returns it (the type of the partial Aggref: aggtranstype).
+ * Where the state is the result (count, sum of int2/int4/floats, min,
+ * max: no final function) that is agg_result.
+ */
+static Datum
+agg_partial_state(PmfdwAggExec *ex, int i, const pm_agg_state *s, bool *isnull)
+{
+	Datum		d[3];
+
+	if (ex->kind[i] != PM_AGG_AVG)
+		return agg_result(ex, i, s, isnull);
+	*isnull = false;
+	switch (ex->oid[i])
+	{
+		case F_AVG_INT2:
+		case F_AVG_INT4:
+			/* int4_avg_accum: int8[] {count, sum} */
+			d[0] = Int64GetDatum(s->n);
+			d[1] = Int64GetDatum(s->n > 0 ? s->v.i64 : 0);
+			return PointerGetDatum(construct_array(d, 2, INT8OID, sizeof(int64),
+												   FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		case F_AVG_FLOAT4:
+		case F_AVG_FLOAT8:
+			/* float8_accum: float8[] {N, Sx, Sxx} */
+			d[0] = Float8GetDatum((double) s->n);
+			d[1] = Float8GetDatum(s->n > 0 ? s->v.f8 : 0.0);
+			d[2] = Float8GetDatum(s->n > 0 ? s->w.f8 : 0.0);
+			return PointerGetDatum(construct_array(d, 3, FLOAT8OID, sizeof(float8),
+												   FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		default:
+			elog(ERROR, "no partial state for aggregate %u", ex->oid[i]);
+	}
+	return (Datum) 0;
+}
+
+/* Fill slot with group g: keys, results or (partial) transition states. */
+static void
+group_row(PmfdwAggExec *ex, int64 g, TupleTableSlot *slot)
+{
+	MemoryContext old;
+
+	MemoryContextReset(ex->row_cxt);
+	old = MemoryContextSwitchTo(ex->row_cxt);
+	for (int i = 0; i < ex->nout; i++)
+	{
+		if (ex->role[i] == ROLE_KEY)
+		{
+			int64		v;
+
+			slot->tts_isnull[i] = !pm_hash_agg_key(ex->agg, g, ex->col[i], &v);
+			slot->tts_values[i] = slot->tts_isnull[i] ? (Datum) 0 :
+				int_datum(ex->out_type[i], v);
+		}
+		else if (ex->partial)
+			slot->tts_values[i] = agg_partial_state(ex, i,
+													pm_hash_agg_state(ex->agg, g, ex->col[i]),
+													&slot->tts_isnull[i]);
+		else
+			slot->tts_values[i] = agg_result(ex, i,
+											 pm_hash_agg_state(ex->agg, g, ex->col[i]),
+											 &slot->tts_isnull[i]);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Partial aggregation: aggregate our rows until the groups exceed the
+ * memory budget or the rows end, return those groups, and go on from
+ * there with no groups (the Finalize Aggregate combines them).
+ */
+static bool
+partial_next(PmfdwAggExec *ex, TupleTableSlot *slot)
+{
+	int64		budget = max_groups(ex->nkeys, ex->naggs);
+
+	if (!ex->started)
+	{
+		MemoryContext old = MemoryContextSwitchTo(ex->cxt);
+
+		ex->started = true;
+		ex->emitting = false;
+		pm_hash_agg_set_pass(ex->agg, 1, 0);
+		pm_hash_agg_set_max_groups(ex->agg, PG_INT64_MAX);
+		ex->read = open_read(ex);
+		MemoryContextSwitchTo(old);
+	}
+	for (;;)
+	{
+		MemoryContext old;
+
+		if (ex->emitting)
+		{
+			if (ex->next_group < pm_hash_agg_ngroups(ex->agg))
+			{
+				group_row(ex, ex->next_group++, slot);
+				return true;
+			}
+			ex->emitting = false;
+			if (ex->read == NULL)
+				return false;
+			pm_hash_agg_set_pass(ex->agg, 1, 0);	/* no groups (one without keys) */
+		}
+		if (ex->read == NULL)
+			return false;
+		old = MemoryContextSwitchTo(ex->cxt);
+		for (;;)
+		{
+			pm_batch   *batch;
+			const uint8 *sel;
+			pm_error	err;
+
+			CHECK_FOR_INTERRUPTS();
+			if ((batch = pmfdw_next_batch_where(&ex->where, ex->read, &sel)) == NULL)
+			{
+				pm_table_read_close(ex->read);
+				ex->read = NULL;
+				break;
+			}
+			pm_error_clear(&err);
+			if (pm_hash_agg_add(ex->agg, batch, sel, &err) != PM_OK ||
+				pm_hash_agg_overflowed(ex->agg))
+			{
+				pm_table_read_close(ex->read);
+				ex->read = NULL;
+				if (err.code != PM_OK)
+					pmfdw_error(&err);
+				float_overflow_error();
+			}
+			if (pm_hash_agg_ngroups(ex->agg) > budget)
+				break;
+		}
+		MemoryContextSwitchTo(old);
+		ex->emitting = true;
+		ex->next_group = 0;
+	}
+}
+
 bool
 pmfdw_agg_exec_next(PmfdwAggExec *ex, TupleTableSlot *slot)
 {
-	int64		g;
-
+	if (ex->partial)
+		return partial_next(ex, slot);
 	if (!ex->started)
 	{
 		ex->started = true;
@@ -735,33 +942,15 @@ pmfdw_agg_exec_next(PmfdwAggExec *ex, TupleTableSlot *slot)
 		run_pass(ex);
 		ex->next_group = 0;
 	}
-	g = ex->next_group++;
-	MemoryContextReset(ex->row_cxt);
-	{
-		MemoryContext old = MemoryContextSwitchTo(ex->row_cxt);
-
-		for (int i = 0; i < ex->nout; i++)
-		{
-			if (ex->role[i] == ROLE_KEY)
-			{
-				int64		v;
-
-				slot->tts_isnull[i] = !pm_hash_agg_key(ex->agg, g, ex->col[i], &v);
-				slot->tts_values[i] = slot->tts_isnull[i] ? (Datum) 0 :
-					int_datum(ex->out_type[i], v);
-			}
-			else
-				slot->tts_values[i] = agg_result(ex, i,
-												 pm_hash_agg_state(ex->agg, g, ex->col[i]),
-												 &slot->tts_isnull[i]);
-		}
-		MemoryContextSwitchTo(old);
-	}
+	group_row(ex, ex->next_group++, slot);
 	return true;
 }
 
 void
 pmfdw_agg_exec_rescan(PmfdwAggExec *ex)
 {
+	if (ex->read != NULL)
+		pm_table_read_close(ex->read);
+	ex->read = NULL;
 	ex->started = false;
 }

@@ -735,6 +735,57 @@ add_topn_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 }
 
 /*
+ * add_partial_agg_path
+ *		The partial aggregation of a parallel plan computed on batches: a
+ *		parallel-aware path of the partially grouped rel whose participants
+ *		each aggregate the units they claim (as the parallel scan of the
+ *		base rel does, with its number of workers) and return transition
+ *		states; Postgres gathers them into a Finalize Aggregate.
+ */
+static void
+add_partial_agg_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
+					 GroupPathExtraData *extra)
+{
+	PaimonFdwPlanState *fpinfo = input_rel->fdw_private;
+	Path	   *scan_path;
+	List	   *spec;
+	ForeignPath *upper;
+	double		groups = 1;
+	double		divisor;
+	double		leader;
+	int			workers;
+	Cost		run;
+
+	if (extra == NULL || extra->patype != PARTITIONWISE_AGGREGATE_NONE ||
+		!output_rel->consider_parallel || input_rel->partial_pathlist == NIL)
+		return;
+	scan_path = linitial(input_rel->partial_pathlist);
+	workers = scan_path->parallel_workers;
+	if (!IsA(scan_path, ForeignPath) || workers < 1)
+		return;
+	spec = pmfdw_agg_pushdown_spec(root, input_rel, output_rel->reltarget, true,
+								   fpinfo->tableoid, fpinfo->agg_info, &groups);
+	if (spec == NIL)
+		return;
+	/* as the parallel scan: the leader's share shrinks as workers are added */
+	divisor = workers;
+	leader = 1.0 - 0.3 * workers;
+	if (parallel_leader_participation && leader > 0)
+		divisor += leader;
+	run = fpinfo->funnel[FUNNEL_ROWS_SELECTED] * 0.1 * cpu_operator_cost +
+		fpinfo->funnel[FUNNEL_FILES_SELECTED] * 10.0;
+	output_rel->fdw_private = fpinfo;
+	upper = create_foreign_upper_path(root, output_rel, output_rel->reltarget,
+									  groups, 10 + run / divisor,
+									  10 + run / divisor + groups * cpu_tuple_cost,
+									  NIL, NULL, list_make3(fpinfo, NIL, spec));
+	upper->path.parallel_aware = true;
+	upper->path.parallel_safe = true;
+	upper->path.parallel_workers = workers;
+	add_partial_path(output_rel, (Path *) upper);
+}
+
+/*
  * paimonGetForeignUpperPaths
  *		Aggregates from the metadata when it knows them, else computed on
  *		column batches when agg_pushdown.c can (paimon_fdw.enable_aggregate_pushdown);
@@ -758,12 +809,19 @@ paimonGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		add_topn_path(root, input_rel, output_rel);
 		return;
 	}
-	if (!pmfdw_enable_aggregate_pushdown || stage != UPPERREL_GROUP_AGG)
+	if (!pmfdw_enable_aggregate_pushdown)
+		return;
+	if (stage == UPPERREL_PARTIAL_GROUP_AGG)
+	{
+		add_partial_agg_path(root, input_rel, output_rel, extra);
+		return;
+	}
+	if (stage != UPPERREL_GROUP_AGG)
 		return;
 	if (add_metadata_agg_path(root, stage, input_rel, output_rel))
 		return;
-	spec = pmfdw_agg_pushdown_spec(root, input_rel, output_rel, fpinfo->tableoid,
-								   fpinfo->agg_info, &groups);
+	spec = pmfdw_agg_pushdown_spec(root, input_rel, root->upper_targets[UPPERREL_GROUP_AGG],
+								   false, fpinfo->tableoid, fpinfo->agg_info, &groups);
 	if (spec == NIL)
 		return;
 	/* decoding the columns and a few operations per value, no tuple per row */
@@ -1030,6 +1088,7 @@ begin_scan(ForeignScanState *node, int eflags)
 		fs->agg_exec = pmfdw_agg_exec_begin(scan_agg_spec(plan), agg_rel, fs->table, &fs->scan,
 											fs->env, fs->cxt);
 		table_close(agg_rel, NoLock);
+		fs->claimed = -1;		/* a parallel partial aggregation claims units */
 		MemoryContextSwitchTo(old);
 		return;
 	}
@@ -1654,6 +1713,7 @@ paimonReScanForeignScan(ForeignScanState *node)
 	if (fs->agg_exec != NULL)
 	{
 		pmfdw_agg_exec_rescan(fs->agg_exec);
+		fs->claimed = -1;
 		return;
 	}
 	if (fs->topn_exec != NULL)
@@ -1698,6 +1758,9 @@ paimonInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 	pg_atomic_init_u64(&ps->next_unit, 0);
 	ps->version = pm_table_get_version(fs->table);
 	fs->pstate = ps;
+	if (fs->agg_exec != NULL)
+		pmfdw_agg_exec_set_claim(fs->agg_exec, parallel_claim, fs,
+								 (int64) pmfdw_parallel_split_size * 1024);
 }
 
 static void
@@ -1726,13 +1789,32 @@ paimonInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void *co
 	{
 		MemoryContext old = MemoryContextSwitchTo(fs->cxt);
 
+		if (fs->agg_exec != NULL)
+		{
+			pm_scan_free(fs->scan);
+			fs->scan = NULL;
+		}
 		pm_table_close(fs->table);
 		fs->table = NULL;
 		fs->table = pmfdw_open_table(&fs->opts, fs->env, fs->io, &ps->version);
-		bind_columns(fs, node->ss.ss_currentRelation);
+		if (fs->agg_exec != NULL)
+		{
+			ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+			Relation	agg_rel = table_open(scan_table_oid(plan), AccessShareLock);
+
+			/* the old one's memory goes with the scan's */
+			fs->agg_exec = pmfdw_agg_exec_begin(scan_agg_spec(plan), agg_rel, fs->table,
+												&fs->scan, fs->env, fs->cxt);
+			table_close(agg_rel, NoLock);
+		}
+		else
+			bind_columns(fs, node->ss.ss_currentRelation);
 		MemoryContextSwitchTo(old);
 	}
 	fs->pstate = ps;
+	if (fs->agg_exec != NULL)
+		pmfdw_agg_exec_set_claim(fs->agg_exec, parallel_claim, fs,
+								 (int64) pmfdw_parallel_split_size * 1024);
 }
 
 static void
@@ -1742,6 +1824,8 @@ paimonEndForeignScan(ForeignScanState *node)
 
 	if (fs == NULL)
 		return;
+	if (fs->agg_exec != NULL)
+		pmfdw_agg_exec_rescan(fs->agg_exec);	/* closes its read */
 	close_scan(fs);
 	pm_scan_free(fs->base_scan);
 	fs->base_scan = NULL;

@@ -55,6 +55,7 @@ extern pm_table *pmfdw_open_table(const PaimonFdwTableOptions *opts, pm_env *env
 /* ---- estimate.c: row estimates and ANALYZE ---- */
 struct PlannerInfo;
 struct RelOptInfo;
+struct PathTarget;
 
 /*
  * Rows of the planned scan that the quals keep: those pushed with constants
@@ -334,10 +335,13 @@ extern PmfdwAggRelInfo *pmfdw_agg_rel_info(Relation rel, Index relid, List *qual
 										   const pm_type *row_type, MemoryContext cxt);
 /*
  * The spec of an aggregation of input_rel the core can compute, or NIL;
- * *groups: the estimated number of result rows.
+ * *groups: the estimated number of result rows. partial: the partial
+ * aggregation of a parallel plan (UPPERREL_PARTIAL_GROUP_AGG): each
+ * participant returns the transition states of the rows it read, target
+ * the partial grouping target; else target is the final one.
  */
 extern List *pmfdw_agg_pushdown_spec(struct PlannerInfo *root, struct RelOptInfo *input_rel,
-									 struct RelOptInfo *output_rel, Oid relid,
+									 struct PathTarget *target, bool partial, Oid relid,
 									 const PmfdwAggRelInfo *info, double *groups);
 /* "count(*), sum(a) GROUP BY b" */
 extern const char *pmfdw_agg_pushdown_text(List *spec);
@@ -347,6 +351,13 @@ extern PmfdwAggExec *pmfdw_agg_exec_begin(List *spec, Relation rel, pm_table *ta
 /* Fill slot's values with the next result row; false after the last. */
 extern bool pmfdw_agg_exec_next(PmfdwAggExec *ex, struct TupleTableSlot *slot);
 extern void pmfdw_agg_exec_rescan(PmfdwAggExec *ex);
+/*
+ * A parallel partial aggregation: read only the units claim grants
+ * (the table is the one every participant numbers units of), files of at
+ * least part_bytes split into their row groups.
+ */
+extern void pmfdw_agg_exec_set_claim(PmfdwAggExec *ex, pm_unit_claim_fn claim, void *ctx,
+									 int64 part_bytes);
 /* Whether the rel's quals are none or all evaluated exactly on batches. */
 extern bool pmfdw_agg_rel_quals_exact(const PmfdwAggRelInfo *info);
 /*

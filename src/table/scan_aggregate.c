@@ -565,53 +565,95 @@ direct_cover(pm_hash_agg *agg, int64_t lo, int64_t hi, bool *ok, pm_error *err)
 }
 
 /*
+ * The group of row r's key in the direct map's slot (not yet known there):
+ * found or added by hashing, and remembered in the slot unless the key is
+ * NULL. -1: the groups are full; -2: error.
+ */
+static int64_t
+direct_miss(pm_hash_agg *agg, int64_t r, int32_t *slot, pm_error *err)
+{
+	const int64_t *key = &agg->row_keys[r];
+	uint32_t	knull = agg->row_nulls[r];
+	int64_t		g = find_group(agg, key, knull, key_hash(key, 1, knull), err);
+
+	if (g >= 0 && knull == 0)
+		*slot = (int32_t) (g + 1);
+	return g;
+}
+
+/*
  * Group numbers by direct index (one key, one pass); *done false when the
- * batch's keys do not fit a direct map (the caller hashes).
+ * batch's keys do not fit a direct map (the caller hashes). has_nulls:
+ * whether any key of the batch is NULL. The common case (no NULL key, no
+ * selection, the group seen before) is one load and one store per row.
  */
 static pm_code
-assign_direct(pm_hash_agg *agg, int64_t n, const uint8_t *sel, bool *done, pm_error *err)
+assign_direct(pm_hash_agg *agg, int64_t n, const uint8_t *sel, bool has_nulls, bool *done,
+			  pm_error *err)
 {
-	const int64_t *keys = agg->row_keys;
-	const uint32_t *knull = agg->row_nulls;
-	int64_t		lo = INT64_MAX,
-				hi = INT64_MIN;
+	const int64_t *restrict keys = agg->row_keys;
+	const uint32_t *restrict knull = agg->row_nulls;
+	int32_t    *restrict gid = agg->gid;
+	int32_t    *dmap;
+	int64_t		base;
+	int64_t		lo0 = INT64_MAX,
+				lo1 = INT64_MAX,
+				hi0 = INT64_MIN,
+				hi1 = INT64_MIN;
+	int64_t		r;
 	bool		ok;
 
 	*done = false;
-	for (int64_t r = 0; r < n; r++)
+	/* NULL keys hold 0: a harmless widening of the range */
+	for (r = 0; r + 1 < n; r += 2)
 	{
-		/* NULL keys hold 0: a harmless widening of the range */
-		lo = keys[r] < lo ? keys[r] : lo;
-		hi = keys[r] > hi ? keys[r] : hi;
+		lo0 = keys[r] < lo0 ? keys[r] : lo0;
+		hi0 = keys[r] > hi0 ? keys[r] : hi0;
+		lo1 = keys[r + 1] < lo1 ? keys[r + 1] : lo1;
+		hi1 = keys[r + 1] > hi1 ? keys[r + 1] : hi1;
 	}
-	PM_TRY(direct_cover(agg, lo, hi, &ok, err));
+	if (r < n)
+	{
+		lo0 = keys[r] < lo0 ? keys[r] : lo0;
+		hi0 = keys[r] > hi0 ? keys[r] : hi0;
+	}
+	PM_TRY(direct_cover(agg, lo0 < lo1 ? lo0 : lo1, hi0 > hi1 ? hi0 : hi1, &ok, err));
 	if (!ok)
 		return PM_OK;
-	for (int64_t r = 0; r < n; r++)
+	dmap = agg->dmap;
+	base = agg->dbase;
+	if (sel == NULL && !has_nulls)
 	{
-		int64_t		g;
-		int32_t    *slot = &agg->dmap[keys[r] - agg->dbase];
+		for (r = 0; r < n; r++)
+		{
+			int32_t    *slot = &dmap[keys[r] - base];
+			int64_t		g = (int64_t) *slot - 1;
 
-		if (sel != NULL && !sel[r])
-		{
-			agg->gid[r] = -1;
-			continue;
+			if (g < 0 && (g = direct_miss(agg, r, slot, err)) < 0)
+				break;
+			gid[r] = (int32_t) g;
 		}
-		if (*slot != 0 && knull[r] == 0)
-		{
-			agg->gid[r] = *slot - 1;
-			continue;
-		}
-		g = find_group(agg, &keys[r], knull[r], key_hash(&keys[r], 1, knull[r]), err);
-		if (g == -2)
-			return err->code;
-		if (g < 0)
-			break;				/* full: the caller reads again in more passes */
-		if (knull[r] == 0)
-			*slot = (int32_t) (g + 1);
-		agg->gid[r] = (int32_t) g;
 	}
-	*done = true;
+	else
+	{
+		for (r = 0; r < n; r++)
+		{
+			int32_t    *slot = &dmap[keys[r] - base];
+			int64_t		g = (int64_t) *slot - 1;
+
+			if (sel != NULL && !sel[r])
+			{
+				gid[r] = -1;
+				continue;
+			}
+			if ((g < 0 || knull[r] != 0) && (g = direct_miss(agg, r, slot, err)) < 0)
+				break;
+			gid[r] = (int32_t) g;
+		}
+	}
+	if (r < n && !agg->full)
+		return err->code;		/* -2: an error */
+	*done = true;				/* or full: the caller reads again in more passes */
 	return PM_OK;
 }
 
@@ -629,7 +671,8 @@ assign_groups(pm_hash_agg *agg, const pm_batch *batch, const uint8_t *sel, pm_er
 	{
 		bool		done;
 
-		PM_TRY(assign_direct(agg, n, sel, &done, err));
+		PM_TRY(assign_direct(agg, n, sel, batch->cols[agg->key_cols[0]].nulls != NULL,
+							 &done, err));
 		if (done)
 			return PM_OK;
 	}

@@ -307,6 +307,79 @@ test_direct_keys(void **state)
 	pm_hash_agg_free(agg);
 }
 
+/*
+ * Direct keys of batches without NULL keys and without a selection (the
+ * one-load-per-row loop): groups found and added, and a batch needing a
+ * group beyond max_groups in the middle of that loop marks the groups
+ * full; with a larger limit, after a reset, the same batches aggregate
+ * right.
+ */
+static void
+test_direct_keys_no_nulls(void **state)
+{
+	enum
+	{
+		N = 1000
+	};
+	pm_agg_spec specs[] = {{PM_AGG_COUNT_STAR, 0}, {PM_AGG_SUM, 1}};
+	int			keys[] = {0};
+	pm_hash_agg *agg;
+	pm_error	err;
+
+	(void) state;
+	pm_error_clear(&err);
+	assert_int_equal(pm_hash_agg_create(pm_env_default(), fx.types, 1, keys, 2, specs, 40,
+										&agg, &err), PM_OK);
+	for (int round = 0; round < 2; round++)
+	{
+		for (int b = 0; b < 2; b++)
+		{
+			batch_of(N);
+			fx.cols[0].nulls = NULL;
+			for (int r = 0; r < N; r++)
+			{
+				PM_VEC_VALUES(&fx.cols[0], int32_t)[r] = 100 + r % (b == 0 ? 30 : 50);
+				PM_VEC_VALUES(&fx.cols[1], int32_t)[r] = r;
+				fx.cols[1].nulls[r] = 0;
+			}
+			assert_int_equal(pm_hash_agg_add(agg, &fx.batch, NULL, &err), PM_OK);
+			if (b == 0)
+			{
+				assert_false(pm_hash_agg_full(agg));
+				assert_int_equal(pm_hash_agg_ngroups(agg), 30);
+			}
+		}
+		if (round == 0)
+		{
+			/* the second batch's keys 130..139 fill the 40 groups, 140 is one too many */
+			assert_true(pm_hash_agg_full(agg));
+			pm_hash_agg_set_max_groups(agg, 100);
+			pm_hash_agg_set_pass(agg, 1, 0);
+			continue;
+		}
+		assert_false(pm_hash_agg_full(agg));
+		assert_int_equal(pm_hash_agg_ngroups(agg), 50);
+		for (int64_t g = 0; g < 50; g++)
+		{
+			int64_t		key = -1;
+			int64_t		cnt = 0,
+						sum = 0;
+
+			assert_true(pm_hash_agg_key(agg, g, 0, &key));
+			for (int b = 0; b < 2; b++)
+				for (int r = 0; r < N; r++)
+					if (100 + r % (b == 0 ? 30 : 50) == key)
+					{
+						cnt++;
+						sum += r;
+					}
+			assert_int_equal(pm_hash_agg_state(agg, g, 0)->n, cnt);
+			assert_int_equal(pm_hash_agg_state(agg, g, 1)->v.i64, sum);
+		}
+	}
+	pm_hash_agg_free(agg);
+}
+
 
 /* memcmp, then the shorter first: the "C" collation */
 static int
@@ -467,6 +540,7 @@ main(void)
 		cmocka_unit_test(test_wide_sum_and_floats),
 		cmocka_unit_test(test_passes),
 		cmocka_unit_test(test_direct_keys),
+		cmocka_unit_test(test_direct_keys_no_nulls),
 		cmocka_unit_test(test_string_min_max),
 		cmocka_unit_test(test_filtered),
 	};

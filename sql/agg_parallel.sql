@@ -1,0 +1,171 @@
+-- Parallel partial aggregation computed on batches (agg_pushdown.c): the
+-- partial stage of a parallel plan is a Parallel Foreign Scan whose
+-- participants each aggregate the units (files, row groups) they claim and
+-- return Postgres' transition states to a Finalize Aggregate. Every
+-- result is compared with Postgres' own aggregation of the same rows
+-- (paimon_fdw.enable_aggregate_pushdown = off), with and without the
+-- leader taking part, for every aggregate and column type of the corpus
+-- tables and of tables of many small row groups written at test time
+-- (test/oracle/pushdown/make_tables.py: rg_parquet, rg_orc, rg_pk with
+-- deletion vectors, rg_mor merged on read).
+\set SHOW_CONTEXT never
+\getenv corpus PAIMON_CORPUS
+SET TimeZone = 'UTC';
+\set wh `pwd`/results/agg_parallel_wh
+\set out `python3 test/oracle/pushdown/make_tables.py results/agg_parallel_wh rg_parquet rg_orc rg_pk rg_mor`
+SELECT :'out' AS make_tables;
+SELECT :'corpus' || '/tables/parquet' AS parquet_wh \gset
+SELECT :'corpus' || '/tables/orc' AS orc_wh \gset
+SELECT :'corpus' || '/tables/avro' AS avro_wh \gset
+CREATE SERVER apw FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
+CREATE SERVER appq FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'parquet_wh');
+CREATE SERVER aporc FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'orc_wh');
+CREATE SERVER apavro FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'avro_wh');
+CREATE SCHEMA ap;
+IMPORT FOREIGN SCHEMA "pd" FROM SERVER apw INTO ap;
+IMPORT FOREIGN SCHEMA "parquet_append_table" FROM SERVER appq INTO ap;
+IMPORT FOREIGN SCHEMA "append_table_with_alter_table" FROM SERVER appq INTO ap;
+IMPORT FOREIGN SCHEMA "append_with_empty_partition" FROM SERVER appq INTO ap;
+IMPORT FOREIGN SCHEMA "append_09" FROM SERVER appq INTO ap;
+IMPORT FOREIGN SCHEMA "pk_09" FROM SERVER appq INTO ap;
+IMPORT FOREIGN SCHEMA "pk_table_scan_and_read_dv" FROM SERVER appq INTO ap;
+IMPORT FOREIGN SCHEMA "multi_partition_append_table" FROM SERVER aporc INTO ap;
+IMPORT FOREIGN SCHEMA "pk_table_with_total_buckets" FROM SERVER aporc INTO ap;
+IMPORT FOREIGN SCHEMA "append_multiple" FROM SERVER apavro INTO ap;
+
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET max_parallel_workers_per_gather = 2;
+SET paimon_fdw.parallel_split_size = '1kB';
+
+-- 'partial' (pushed into a Parallel Foreign Scan), 'serial' (pushed, one
+-- process) or 'not pushed', and 'same' when the rows equal those of
+-- Postgres' own aggregation (pushdown off, same parallel settings).
+CREATE FUNCTION par_agg(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	how text := 'not pushed';
+	l text;
+	on_rows text;
+	off_rows text;
+BEGIN
+	PERFORM set_config('paimon_fdw.enable_aggregate_pushdown', 'on', true);
+	FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		IF l LIKE '%Aggregate Pushdown:%partial per worker%' THEN how := 'partial';
+		ELSIF l LIKE '%Aggregate Pushdown%' AND how = 'not pushed' THEN how := 'serial';
+		END IF;
+	END LOOP;
+	EXECUTE 'SELECT string_agg(r::text, '';'' ORDER BY r::text) FROM (' || q || ') r' INTO on_rows;
+	PERFORM set_config('paimon_fdw.enable_aggregate_pushdown', 'off', true);
+	EXECUTE 'SELECT string_agg(r::text, '';'' ORDER BY r::text) FROM (' || q || ') r' INTO off_rows;
+	PERFORM set_config('paimon_fdw.enable_aggregate_pushdown', 'on', true);
+	RETURN how || ', ' ||
+		CASE WHEN on_rows IS NOT DISTINCT FROM off_rows THEN 'same'
+			 ELSE 'DIFFERENT: ' || coalesce(on_rows, '<none>') || ' <> ' || coalesce(off_rows, '<none>') END;
+END $$;
+
+-- Every aggregate with a partial state of its own kind (count, sum/avg of
+-- smallint/integer/real/double, min/max of every type) of every column,
+-- alone and grouped by every groupable column: how many queries were
+-- pushed as partial aggregates, and every one whose result differs. Float
+-- sums and averages are rounded: the participants add up their shares in
+-- an order that depends on who claimed what, as Postgres' own do.
+CREATE FUNCTION par_sweep(t regclass, OUT queries int, OUT partial int, OUT different text)
+LANGUAGE plpgsql AS $$
+DECLARE
+	c record;
+	aggs text[] := '{}';
+	keys text[] := '{}';
+	qs text[] := '{}';
+	q text;
+	r text;
+BEGIN
+	FOR c IN SELECT quote_ident(attname) AS n, atttypid::regtype::text AS ty, atttypmod AS tm
+			 FROM pg_attribute WHERE attrelid = t AND attnum > 0 AND NOT attisdropped ORDER BY attnum LOOP
+		IF c.ty IN ('smallint', 'integer') THEN
+			aggs := aggs || format('count(%1$s), sum(%1$s), avg(%1$s), min(%1$s), max(%1$s)', c.n);
+		ELSIF c.ty IN ('real', 'double precision') THEN
+			aggs := aggs || format('count(%1$s), round(sum(%1$s)::numeric, 3), round(avg(%1$s)::numeric, 3), min(%1$s), max(%1$s)', c.n);
+		ELSIF c.ty IN ('bigint', 'numeric', 'date', 'timestamp without time zone',
+					   'timestamp with time zone', 'text') THEN
+			aggs := aggs || format('count(%1$s), min(%1$s), max(%1$s)', c.n);
+		ELSE
+			aggs := aggs || format('count(%s)', c.n);
+		END IF;
+		IF c.ty IN ('boolean', 'smallint', 'integer', 'bigint', 'date',
+					'timestamp without time zone', 'timestamp with time zone')
+		   OR (c.ty = 'numeric' AND ((c.tm - 4) >> 16) <= 18) THEN
+			keys := keys || c.n;
+		END IF;
+	END LOOP;
+	qs := qs || format('SELECT count(*), %s FROM %s', array_to_string(aggs, ', '), t);
+	FOR i IN 1 .. coalesce(array_length(keys, 1), 0) LOOP
+		qs := qs || format('SELECT %1$s, count(*), %2$s FROM %3$s GROUP BY %1$s',
+						   keys[i], array_to_string(aggs, ', '), t);
+	END LOOP;
+	IF array_length(keys, 1) >= 2 THEN
+		qs := qs || format('SELECT %1$s, %2$s, count(*), %3$s FROM %4$s GROUP BY %2$s, %1$s',
+						   keys[1], keys[2], array_to_string(aggs, ', '), t);
+	END IF;
+	queries := 0;
+	partial := 0;
+	FOREACH q IN ARRAY qs LOOP
+		r := par_agg(q);
+		queries := queries + 1;
+		IF r LIKE 'partial%' THEN partial := partial + 1; END IF;
+		IF r NOT LIKE '%, same' THEN
+			different := coalesce(different || E'\n', '') || q || ': ' || r;
+		END IF;
+	END LOOP;
+END $$;
+
+SELECT c.oid::regclass AS tbl, s.*
+FROM pg_class c, par_sweep(c.oid) s
+WHERE c.relnamespace = 'ap'::regnamespace AND c.relkind = 'f'
+ORDER BY c.relname;
+
+-- the leader not taking part: the workers share every unit
+SET parallel_leader_participation = off;
+SELECT c.oid::regclass AS tbl, s.*
+FROM pg_class c, par_sweep(c.oid) s
+WHERE c.relnamespace = 'ap'::regnamespace AND c.relkind = 'f' AND c.relname LIKE 'rg%'
+ORDER BY c.relname;
+RESET parallel_leader_participation;
+
+-- the plan: Finalize Aggregate over the participants' transition states
+EXPLAIN (COSTS OFF) SELECT count(*), sum(n), avg(n), avg(x), min(s), max(ts) FROM ap.rg_parquet;
+SELECT count(*), sum(n), avg(n), avg(x), min(s), max(ts) FROM ap.rg_parquet;
+SELECT count(*), sum(n), avg(n), min(s), max(ts) FROM ap.rg_parquet WHERE id >= 2500;
+EXPLAIN (COSTS OFF) SELECT g, count(*), sum(n), max(x) FROM ap.rg_parquet GROUP BY g;
+SELECT g, count(*), sum(n), max(x) FROM ap.rg_parquet WHERE g % 7 = 3 GROUP BY g ORDER BY g;
+-- HAVING and expressions over aggregates run in the Finalize Aggregate
+SELECT par_agg('SELECT g, sum(n) FROM ap.rg_parquet GROUP BY g HAVING sum(n) > 100000');
+SELECT par_agg('SELECT sum(n) * 2 + count(*) FROM ap.rg_orc');
+-- WHERE evaluated on batches; no row passes: one partial row per
+-- participant (count 0, NULL states), count 0 and NULLs at the end
+SELECT par_agg('SELECT count(*), sum(n), min(dt) FROM ap.rg_pk WHERE n > 2500');
+SELECT par_agg('SELECT count(*), sum(n), avg(n), min(dt) FROM ap.rg_parquet WHERE n = 1500');
+SELECT count(*), sum(n), avg(n), avg(x), min(dt) FROM ap.rg_parquet WHERE n = 1500;
+SELECT par_agg('SELECT g, count(*), avg(x) FROM ap.rg_parquet WHERE n = 1500 GROUP BY g');
+-- NULL inputs: count 0 and NULL sum within a group of only NULLs
+SELECT g, count(n), sum(n), avg(n) FROM ap.rg_parquet WHERE g BETWEEN 9 AND 11 GROUP BY g ORDER BY g;
+-- merged on read (primary key, two sorted runs): the updated rows count once
+SELECT par_agg('SELECT count(*), sum(n), min(x), max(x) FROM ap.rg_mor');
+SELECT count(*), sum(n), min(x), max(x) FROM ap.rg_mor;
+-- sum/avg of bigint and numeric keep an "internal" state: the parallel
+-- plan aggregates in Postgres, the serial one is still pushed
+EXPLAIN (COSTS OFF) SELECT sum(m) FROM ap.rg_parquet;
+SELECT par_agg('SELECT sum(m), avg(d) FROM ap.rg_parquet');
+-- a NaN in one participant's share makes the combined float sum NaN
+SELECT par_agg('SELECT sum(x), avg(x) FROM ap.rg_orc');
+-- the GUC off: Postgres' own partial aggregation
+SET paimon_fdw.enable_aggregate_pushdown = off;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(n) FROM ap.rg_parquet;
+RESET paimon_fdw.enable_aggregate_pushdown;
+-- a rescan of the parallel plan (the inner side of a nested loop)
+SELECT v.g, x.s FROM (VALUES (1), (2)) v(g),
+  LATERAL (SELECT sum(n) + v.g AS s FROM ap.rg_parquet) x ORDER BY v.g;
+
+SET client_min_messages = warning;
+DROP SCHEMA ap CASCADE;
+DROP SERVER apw, appq, aporc, apavro;
+DROP FUNCTION par_sweep(regclass), par_agg(text);

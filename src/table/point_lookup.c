@@ -11,7 +11,9 @@
  *	 3. per file of a kept split: the keys within [_MIN_KEY, _MAX_KEY]
  *		(decoded with the trimmed key's types when the file's schema has
  *		the same ones, else every key), then the file index asked with
- *		"key1 OR key2 ..." of those keys
+ *		"key1 OR key2 ..." of those keys, then (Parquet files) the key
+ *		pages: a file whose sorted _KEY_ column of the first key field
+ *		holds none of the keys' first values cannot hold the keys
  *
  * Spec: ../shared/docs/paimon-format-data.md §7; paimon-format-metadata.md
  * §10.3 (bucket function); apache/paimon mergetree/LookupLevels.java.
@@ -21,6 +23,7 @@
 
 #include <string.h>
 
+#include "format/parquet/parquet_key_probe.h"
 #include "row/binary_row.h"
 #include "row/bucket.h"
 #include "row/value.h"
@@ -297,6 +300,47 @@ file_key_range(pm_table *t, const key_set *ks, const pm_data_file_meta *f, pm_ar
 										&ignored) == PM_OK;
 }
 
+/*
+ * Does f hold none of keys (their first fields) by its key pages? Only
+ * Parquet files whose first key field has the key's type (file_key_range
+ * checked the types) and whose column is named as the reader names it.
+ */
+static bool
+key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, const int *keys,
+				 int n, pm_arena *tmp)
+{
+	const pm_field *tf = &ks->key_type->fields[0];
+	const pm_type *frow = t->schema->row_type;
+	const char *column;
+	int			fi;
+
+	if (f->format != PM_FORMAT_PARQUET || !pm_parquet_key_cache_enabled())
+		return false;
+	if (f->schema_id != t->schema->id)
+	{
+		const pm_schema *fs;
+		pm_error	ignored;
+
+		pm_error_clear(&ignored);
+		if (pm_table_schema_by_id(t, f->schema_id, &fs, &ignored) != PM_OK)
+			return false;
+		frow = fs->row_type;
+	}
+	if ((fi = pm_type_field_index_by_id(frow, tf->id)) < 0 ||
+		frow->fields[fi].type->id != tf->type->id ||
+		(column = pm_arena_sprintf(tmp, "_KEY_%s", frow->fields[fi].name)) == NULL)
+		return false;
+	for (int j = 0; j < n; j++)
+	{
+		const pm_value *key = &ks->values[(size_t) keys[j] * ks->nfields];
+
+		if (pm_parquet_key_probe(t->env, t->io, f->path, f->file_size, column, tf->type,
+								 key) != PM_PQ_PROBE_ABSENT)
+			return false;
+	}
+	return true;
+}
+
 /* "k1 = a AND k2 = b" of each key in keys, ORed (in tmp). */
 static pm_predicate *
 keys_predicate(const key_set *ks, const int *keys, int n, pm_arena *tmp)
@@ -429,10 +473,11 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 					   *max;
 			int			nfk = 0;
 			bool		skips = false;
+			bool		ranged;
 
 			my.files_probed++;
 			pm_arena_reset(tmp);
-			if (file_key_range(t, &ks, f, tmp, &min, &max))
+			if ((ranged = file_key_range(t, &ks, f, tmp, &min, &max)))
 			{
 				for (int j = 0; j < nsk; j++)
 				{
@@ -469,6 +514,12 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 			{
 				my.bloom_rejects++;
 				scan->stats.files_pruned_index++;
+				continue;
+			}
+			if (ranged && key_pages_reject(t, &ks, f, file_keys, nfk, tmp))
+			{
+				my.key_page_rejects++;
+				scan->stats.files_pruned_stats++;
 				continue;
 			}
 			dst->files[dst->nfiles++] = f;
@@ -544,6 +595,7 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 		st->files_probed += my.files_probed;
 		st->key_range_rejects += my.key_range_rejects;
 		st->bloom_rejects += my.bloom_rejects;
+		st->key_page_rejects += my.key_page_rejects;
 		st->files_read += my.files_read;
 	}
 	*out = scan;

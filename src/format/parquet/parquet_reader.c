@@ -120,8 +120,9 @@ fail_path(pm_parquet_reader *r, pm_error *err, pm_code rc)
  * file), a second only for larger footers. The leading magic is checked when
  * that read covers it (it carries no information the decoder needs).
  */
-static pm_code
-read_footer(pm_parquet_reader *r, pm_error *err)
+pm_code
+pm_parquet_read_metadata(pm_fileio *io, pm_file *file, const char *path, pm_arena *arena,
+						 uint64_t *file_size, pm_pq_metadata *md, pm_error *err)
 {
 	uint64_t	size;
 	size_t		tail_len;
@@ -132,20 +133,20 @@ read_footer(pm_parquet_reader *r, pm_error *err)
 	pm_meta_bytes *cached;
 	pm_meta_bytes footer;
 
-	PM_TRY(pm_file_size(r->io, r->file, &r->file_size, err));
-	size = r->file_size;
+	PM_TRY(pm_file_size(io, file, file_size, err));
+	size = *file_size;
 	if (size < 12)
 		return pm_fail(err, PM_ERR_CORRUPT, "file too small to be parquet");
-	cached = pm_meta_cache_fetch(PM_META_PARQUET_FOOTER, r->path, (int64_t) size, r->arena,
+	cached = pm_meta_cache_fetch(PM_META_PARQUET_FOOTER, path, (int64_t) size, arena,
 								 pm_meta_bytes_flatten);
 	if (cached != NULL)
 		return pm_pq_metadata_parse(cached->data, (uint32_t) cached->len,
-									size - 8 - cached->len, r->arena, &r->md, err);
+									size - 8 - cached->len, arena, md, err);
 	tail_len = size < FOOTER_GUESS ? (size_t) size : FOOTER_GUESS;
-	tail = pm_arena_alloc(r->arena, tail_len);
+	tail = pm_arena_alloc(arena, tail_len);
 	if (tail == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading the parquet footer");
-	PM_TRY(pm_file_pread(r->io, r->file, tail, tail_len, size - tail_len, err));
+	PM_TRY(pm_file_pread(io, file, tail, tail_len, size - tail_len, err));
 	t8 = tail + tail_len - 8;
 	if (memcmp(t8 + 4, "PAR1", 4) != 0)
 	{
@@ -163,19 +164,26 @@ read_footer(pm_parquet_reader *r, pm_error *err)
 		foot = t8 - flen;
 	else
 	{
-		uint8_t    *buf = pm_arena_alloc(r->arena, flen);
+		uint8_t    *buf = pm_arena_alloc(arena, flen);
 
 		if (buf == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading the parquet footer");
-		PM_TRY(pm_file_pread(r->io, r->file, buf, flen, size - 8 - flen, err));
+		PM_TRY(pm_file_pread(io, file, buf, flen, size - 8 - flen, err));
 		foot = buf;
 	}
-	PM_TRY(pm_pq_metadata_parse(foot, flen, size - 8 - flen, r->arena, &r->md, err));
+	PM_TRY(pm_pq_metadata_parse(foot, flen, size - 8 - flen, arena, md, err));
 	footer.data = foot;
 	footer.len = flen;
-	pm_meta_cache_store(PM_META_PARQUET_FOOTER, r->path, (int64_t) size, &footer,
+	pm_meta_cache_store(PM_META_PARQUET_FOOTER, path, (int64_t) size, &footer,
 						pm_meta_bytes_flatten);
 	return PM_OK;
+}
+
+static pm_code
+read_footer(pm_parquet_reader *r, pm_error *err)
+{
+	return pm_parquet_read_metadata(r->io, r->file, r->path, r->arena, &r->file_size, &r->md,
+									err);
 }
 
 /* First byte of a chunk (its dictionary page, if any, comes first). */

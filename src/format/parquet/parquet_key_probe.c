@@ -458,9 +458,9 @@ load_page(const pm_env *env, pm_fileio *io, pm_file *file, const probe_entry *ix
 	return e;
 }
 
-/* Binary search of a page entry: is key among its (sorted) values? */
-static bool
-page_holds(const probe_entry *e, const pm_value *key)
+/* Binary search of a page entry: the index of key among its (sorted) values, or -1. */
+static int64_t
+page_find(const probe_entry *e, const pm_value *key)
 {
 	int64_t		lo = 0,
 				hi = e->n;
@@ -482,13 +482,13 @@ page_holds(const probe_entry *e, const pm_value *key)
 			c = c != 0 ? (c < 0 ? -1 : 1) : (ml < kl ? -1 : ml > kl);
 		}
 		if (c == 0)
-			return true;
+			return mid;
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return false;
+	return -1;
 }
 
 /*
@@ -518,9 +518,44 @@ get_index(const pm_env *env, pm_fileio *io, pm_file **file, const probe_key *k, 
 	return pm_lru_insert(&cache, &e->node) ? e : NULL;
 }
 
+/* Value i of a page entry equals key? */
+static bool
+value_is(const probe_entry *e, int64_t i, const pm_value *key)
+{
+	if (!e->is_bytes)
+		return e->ints[i] == key->u.i64;
+	return e->offs[i + 1] - e->offs[i] == key->u.bytes.len &&
+		(key->u.bytes.len == 0 ||
+		 memcmp(e->data + e->offs[i], key->u.bytes.ptr, (size_t) key->u.bytes.len) == 0);
+}
+
+/*
+ * Is row at the only one of the column that holds key? Not when a
+ * neighbour in the page holds it too, or when it is first or last of its
+ * page (the key may go on in the next or previous page): a position is
+ * given only when it is certain.
+ */
+static bool
+only_row(const probe_entry *e, int64_t at, const pm_value *key)
+{
+	return at > 0 && at + 1 < e->n && !value_is(e, at - 1, key) && !value_is(e, at + 1, key);
+}
+
+/* The file row of row `at` of page p of row group g. */
+static int64_t
+file_row(const probe_entry *ix, int g, int p, int64_t at)
+{
+	int64_t		row = ix->rgs[g].pages[p].first_row + at;
+
+	for (int i = 0; i < g; i++)
+		row += ix->rgs[i].num_rows;
+	return row;
+}
+
 pm_pq_probe
 pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t file_size,
-					 const char *column, const pm_type *type, const pm_value *key)
+					 const char *column, const pm_type *type, const pm_value *key,
+					 int64_t *row)
 {
 	probe_key	k = {KIND_INDEX, file_size, path, column, -1, -1};
 	int			physical = physical_of(type);
@@ -532,6 +567,8 @@ pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t
 	int			cand_rg[8];
 	int			cand_page[8];
 
+	if (row != NULL)
+		*row = -1;
 	if (!pm_lru_enabled(&cache) || physical < 0 || key == NULL || key->is_null)
 		return PM_PQ_PROBE_UNKNOWN;
 	if ((arena = pm_arena_create(env)) == NULL)
@@ -571,6 +608,9 @@ pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t
 		probe_key	pk = {KIND_PAGE, file_size, path, column, cand_rg[i], cand_page[i]};
 		uint64_t	hash = key_hash(&pk);
 		probe_entry *pe = (probe_entry *) pm_lru_get(&cache, hash, match, &pk);
+		int64_t		at;
+		bool		only;
+		bool		fresh = pe == NULL;
 
 		if (pe == NULL)
 		{
@@ -582,17 +622,23 @@ pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t
 				(file == NULL && pm_file_open(io, path, &file, &err) != PM_OK) ||
 				(pe = load_page(env, io, file, ix, &pk, type, arena)) == NULL)
 			{
-				if (err.code != PM_OK)
-					file = NULL;
 				result = PM_PQ_PROBE_UNKNOWN;
 				break;
 			}
-			if (page_holds(pe, key))
-				result = PM_PQ_PROBE_PRESENT;
-			(void) pm_lru_insert(&cache, &pe->node);
 		}
-		else if (page_holds(pe, key))
+		/* pe may go with the next insert: use it first */
+		at = page_find(pe, key);
+		only = at >= 0 && only_row(pe, at, key);
+		if (fresh)
+			(void) pm_lru_insert(&cache, &pe->node);	/* frees it if refused */
+		if (at >= 0)
+		{
 			result = PM_PQ_PROBE_PRESENT;
+			/* the index again: the insert may have evicted it */
+			if (row != NULL && only &&
+				(ix = get_index(env, io, &file, &k, physical, arena)) != NULL)
+				*row = file_row(ix, cand_rg[i], cand_page[i], at);
+		}
 	}
 done:
 	if (file != NULL)

@@ -41,11 +41,14 @@ typedef enum pm_pq_probe
  * Does the top-level column `column` (sorted ascending) of the Parquet
  * file at path (file_size bytes) hold key, a value of type (TINYINT,
  * SMALLINT, INT, DATE, BIGINT, CHAR, VARCHAR, BINARY, VARBINARY; other
- * types are UNKNOWN)?
+ * types are UNKNOWN)? When PRESENT, *row (if not NULL) is the position in
+ * the file of a row that holds it (of the first such row within one page);
+ * else -1.
  */
 extern pm_pq_probe pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path,
 										int64_t file_size, const char *column,
-										const pm_type *type, const pm_value *key);
+										const pm_type *type, const pm_value *key,
+										int64_t *row);
 
 /* The key cache's byte budget (0: off, every probe UNKNOWN) and counters. */
 extern void pm_parquet_key_cache_set_budget(size_t bytes);

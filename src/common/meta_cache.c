@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  * meta_cache.c
- *	  The per-process metadata cache: a hash table of flattened values with
- *	  an LRU list and a byte budget (see meta_cache.h).
+ *	  The per-process metadata cache: flattened values in a pm_lru (see
+ *	  meta_cache.h).
  *
  * Memory comes from malloc, not from a pm_env: entries outlive every
  * query, and nothing here can raise (a failed malloc just skips caching).
@@ -13,191 +13,97 @@
 
 typedef struct cache_entry
 {
-	struct cache_entry *chain;	/* next in its hash bucket */
-	struct cache_entry *newer;	/* LRU list: head is the newest */
-	struct cache_entry *older;
-	uint64_t	hash;
+	pm_lru_node node;			/* first: the entry is its node */
 	pm_meta_kind kind;
 	int64_t		size;
 	size_t		len;			/* bytes of block */
-	size_t		charge;			/* len + this struct + path */
 	void	   *block;
 	char		path[];
 } cache_entry;
 
-static size_t budget;
-static size_t used;
-static int64_t nentries;
-static int64_t hits;
-static int64_t misses;
-static int64_t evictions;
-static cache_entry **buckets;
-static size_t nbuckets;
-static cache_entry *newest;
-static cache_entry *oldest;
+typedef struct meta_key
+{
+	pm_meta_kind kind;
+	const char *path;
+	int64_t		size;
+} meta_key;
+
+static void
+free_entry(pm_lru_node *node)
+{
+	free(((cache_entry *) node)->block);
+	free(node);
+}
+
+static pm_lru cache = {.free_entry = free_entry};
 
 static uint64_t
-key_hash(pm_meta_kind kind, const char *path, int64_t size)
+key_hash(const meta_key *k)
 {
-	uint64_t	h = 14695981039346656037ULL;
+	uint64_t	h = pm_lru_hash_bytes(PM_LRU_HASH_SEED, k->path, strlen(k->path));
 
-	for (const char *p = path; *p; p++)
-	{
-		h ^= (uint8_t) *p;
-		h *= 1099511628211ULL;
-	}
-	h ^= (uint64_t) kind * 0x9e3779b97f4a7c15ULL;
-	h ^= (uint64_t) size * 0xc2b2ae3d27d4eb4fULL;
+	h ^= (uint64_t) k->kind * 0x9e3779b97f4a7c15ULL;
+	h ^= (uint64_t) k->size * 0xc2b2ae3d27d4eb4fULL;
 	return h ^ (h >> 29);
 }
 
-static cache_entry **
-find_slot(uint64_t hash, pm_meta_kind kind, const char *path, int64_t size)
-{
-	cache_entry **slot = &buckets[hash & (nbuckets - 1)];
-
-	for (; *slot != NULL; slot = &(*slot)->chain)
-	{
-		cache_entry *e = *slot;
-
-		if (e->hash == hash && e->kind == kind && e->size == size && strcmp(e->path, path) == 0)
-			break;
-	}
-	return slot;
-}
-
-static void
-lru_unlink(cache_entry *e)
-{
-	if (e->newer)
-		e->newer->older = e->older;
-	else
-		newest = e->older;
-	if (e->older)
-		e->older->newer = e->newer;
-	else
-		oldest = e->newer;
-	e->newer = e->older = NULL;
-}
-
-static void
-lru_push(cache_entry *e)
-{
-	e->older = newest;
-	e->newer = NULL;
-	if (newest)
-		newest->newer = e;
-	newest = e;
-	if (oldest == NULL)
-		oldest = e;
-}
-
-static void
-remove_entry(cache_entry *e)
-{
-	cache_entry **slot = find_slot(e->hash, e->kind, e->path, e->size);
-
-	*slot = e->chain;
-	lru_unlink(e);
-	used -= e->charge;
-	nentries--;
-	free(e->block);
-	free(e);
-}
-
-static void
-evict_to(size_t limit)
-{
-	while (used > limit && oldest != NULL)
-	{
-		remove_entry(oldest);
-		evictions++;
-	}
-}
-
 static bool
-grow_buckets(void)
+match(const pm_lru_node *node, const void *key)
 {
-	size_t		n = nbuckets ? nbuckets * 2 : 256;
-	cache_entry **b = calloc(n, sizeof(cache_entry *));
+	const cache_entry *e = (const cache_entry *) node;
+	const meta_key *k = key;
 
-	if (b == NULL)
-		return false;
-	for (size_t i = 0; i < nbuckets; i++)
-		for (cache_entry *e = buckets[i], *next; e != NULL; e = next)
-		{
-			next = e->chain;
-			e->chain = b[e->hash & (n - 1)];
-			b[e->hash & (n - 1)] = e;
-		}
-	free(buckets);
-	buckets = b;
-	nbuckets = n;
-	return true;
+	return e->kind == k->kind && e->size == k->size && strcmp(e->path, k->path) == 0;
 }
 
 void
 pm_meta_cache_clear(void)
 {
-	while (oldest != NULL)
-		remove_entry(oldest);
-	free(buckets);
-	buckets = NULL;
-	nbuckets = 0;
+	pm_lru_clear(&cache);
 }
 
 void
 pm_meta_cache_set_budget(size_t bytes)
 {
-	budget = bytes;
-	if (bytes == 0)
-		pm_meta_cache_clear();
-	else
-		evict_to(bytes);
+	pm_lru_set_budget(&cache, bytes);
 }
 
 bool
 pm_meta_cache_enabled(void)
 {
-	return budget > 0;
+	return pm_lru_enabled(&cache);
 }
 
 void
 pm_meta_cache_get_stats(pm_meta_cache_stats *out)
 {
-	out->hits = hits;
-	out->misses = misses;
-	out->evictions = evictions;
-	out->entries = nentries;
-	out->bytes = used;
-	out->budget = budget;
+	pm_lru_get_stats(&cache, out);
 }
 
 void *
 pm_meta_cache_fetch(pm_meta_kind kind, const char *path, int64_t size, pm_arena *arena,
 					pm_flatten_fn fn)
 {
+	meta_key	k = {kind, path, size};
 	cache_entry *e;
 	pm_flat		f;
 
-	if (budget == 0)
+	if (!pm_lru_enabled(&cache))
 		return NULL;
-	if (nbuckets == 0 ||
-		(e = *find_slot(key_hash(kind, path, size), kind, path, size)) == NULL)
+	if ((e = (cache_entry *) pm_lru_peek(&cache, key_hash(&k), match, &k)) == NULL)
 	{
-		misses++;
+		cache.misses++;
 		return NULL;
 	}
 	f.base = pm_arena_alloc(arena, e->len);
 	f.used = 0;
 	if (f.base == NULL)
 	{
-		misses++;
+		cache.misses++;
 		return NULL;
 	}
-	hits++;
-	lru_unlink(e);
-	lru_push(e);
+	cache.hits++;
+	pm_lru_touch(&cache, &e->node);
 	return fn(e->block, &f);
 }
 
@@ -205,25 +111,22 @@ void
 pm_meta_cache_store(pm_meta_kind kind, const char *path, int64_t size, const void *value,
 					pm_flatten_fn fn)
 {
+	meta_key	k = {kind, path, size};
 	pm_flat		f = {NULL, 0};
 	size_t		plen = strlen(path);
 	size_t		charge;
-	uint64_t	hash = key_hash(kind, path, size);
-	cache_entry **slot;
+	uint64_t	hash = key_hash(&k);
+	pm_lru_node *held;
 	cache_entry *e;
 
-	if (budget == 0)
+	if (!pm_lru_enabled(&cache))
 		return;
 	fn(value, &f);				/* measure */
 	charge = f.used + sizeof(cache_entry) + plen + 1;
-	if (charge > budget)
+	if (charge > cache.budget)
 		return;
-	if (nbuckets == 0 || nentries >= (int64_t) nbuckets)
-		if (!grow_buckets() && nbuckets == 0)
-			return;
-	slot = find_slot(hash, kind, path, size);
-	if (*slot != NULL)
-		remove_entry(*slot);
+	if ((held = pm_lru_peek(&cache, hash, match, &k)) != NULL)
+		pm_lru_remove(&cache, held);
 	e = malloc(sizeof(cache_entry) + plen + 1);
 	if (e == NULL)
 		return;
@@ -238,18 +141,12 @@ pm_meta_cache_store(pm_meta_kind kind, const char *path, int64_t size, const voi
 	f.base = e->block;
 	f.used = 0;
 	fn(value, &f);				/* copy */
-	e->hash = hash;
+	e->node.hash = hash;
+	e->node.charge = charge;
 	e->kind = kind;
 	e->size = size;
-	e->charge = charge;
 	memcpy(e->path, path, plen + 1);
-	evict_to(budget - charge);
-	/* eviction may have changed the bucket's chain: link at its head */
-	e->chain = buckets[hash & (nbuckets - 1)];
-	buckets[hash & (nbuckets - 1)] = e;
-	lru_push(e);
-	used += charge;
-	nentries++;
+	(void) pm_lru_insert(&cache, &e->node);
 }
 
 void *

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/pm_lru.h"
 
 typedef enum pm_meta_kind
 {
@@ -39,18 +40,11 @@ typedef enum pm_meta_kind
 	PM_META_MANIFEST_LIST,
 	PM_META_MANIFEST,
 	PM_META_PARQUET_FOOTER,
-	PM_META_ORC_TAIL
+	PM_META_ORC_TAIL,
+	PM_META_PARQUET_PAGE_INDEX	/* path "<file>#<row group>.<leaf>" */
 } pm_meta_kind;
 
-typedef struct pm_meta_cache_stats
-{
-	int64_t		hits;
-	int64_t		misses;			/* lookups while the cache was on */
-	int64_t		evictions;		/* entries dropped to stay in budget */
-	int64_t		entries;
-	size_t		bytes;			/* charge of the entries held */
-	size_t		budget;
-} pm_meta_cache_stats;
+typedef pm_lru_stats pm_meta_cache_stats;
 
 /* Set the byte budget, evicting down to it; 0 turns the cache off and empties it. */
 extern void pm_meta_cache_set_budget(size_t bytes);

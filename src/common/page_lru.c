@@ -1,8 +1,7 @@
 /*-------------------------------------------------------------------------
  * page_lru.c
- *	  The per-process LRU of decompressed pages: a hash table of entries
- *	  (compressed bytes, decompressed bytes) with an LRU list and a byte
- *	  budget (see page_lru.h).
+ *	  The per-process LRU of decompressed pages: entries (compressed bytes,
+ *	  decompressed bytes) in a pm_lru (see page_lru.h).
  *
  * The hash reads the lengths, the codec and up to 64 words spread over
  * the compressed bytes (cheap for pages of any size); a candidate with
@@ -14,244 +13,131 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct lru_entry
+typedef struct page_entry
 {
-	struct lru_entry *chain;	/* next in its hash bucket */
-	struct lru_entry *newer;	/* LRU list: head is the newest */
-	struct lru_entry *older;
-	uint64_t	hash;
+	pm_lru_node node;			/* first: the entry is its node */
 	int			codec;
 	size_t		n;				/* compressed bytes, at data */
 	size_t		out_len;		/* decompressed bytes, at data + n */
-	size_t		charge;
 	uint8_t		data[];
-} lru_entry;
+} page_entry;
 
-static size_t budget;
-static size_t used;
-static int64_t nentries;
-static int64_t hits;
-static int64_t misses;
-static int64_t evictions;
-static lru_entry **buckets;
-static size_t nbuckets;
-static lru_entry *newest;
-static lru_entry *oldest;
+typedef struct page_key
+{
+	int			codec;
+	const uint8_t *src;
+	size_t		n;
+	size_t		out_len;
+} page_key;
+
+static void
+free_entry(pm_lru_node *node)
+{
+	free(node);
+}
+
+static pm_lru cache = {.free_entry = free_entry, .min_buckets = 1024};
 
 #define SAMPLE_WORDS 64
 
 static uint64_t
-mix(uint64_t h, uint64_t v)
+key_hash(const page_key *k)
 {
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdULL;
-}
+	uint64_t	h = pm_lru_hash_mix(pm_lru_hash_mix(PM_LRU_HASH_SEED, (uint64_t) k->codec),
+									(uint64_t) k->n);
 
-static uint64_t
-key_hash(int codec, const uint8_t *src, size_t n, size_t out_len)
-{
-	uint64_t	h = mix(mix(0xcbf29ce484222325ULL, (uint64_t) codec), (uint64_t) n);
-
-	h = mix(h, (uint64_t) out_len);
-	if (n < 8)
+	h = pm_lru_hash_mix(h, (uint64_t) k->out_len);
+	if (k->n < 8)
 	{
-		for (size_t i = 0; i < n; i++)
-			h = mix(h, src[i]);
+		for (size_t i = 0; i < k->n; i++)
+			h = pm_lru_hash_mix(h, k->src[i]);
 	}
 	else
 	{
-		size_t		step = (n - 8) / (SAMPLE_WORDS - 1);
+		size_t		step = (k->n - 8) / (SAMPLE_WORDS - 1);
 
-		for (int k = 0; k < SAMPLE_WORDS; k++)
+		for (int i = 0; i < SAMPLE_WORDS; i++)
 		{
 			uint64_t	w;
-			size_t		at = step > 0 ? (size_t) k * step : (size_t) k;
+			size_t		at = step > 0 ? (size_t) i * step : (size_t) i;
 
-			if (at > n - 8)
-				at = n - 8;
-			memcpy(&w, src + at, 8);
-			h = mix(h, w);
+			if (at > k->n - 8)
+				at = k->n - 8;
+			memcpy(&w, k->src + at, 8);
+			h = pm_lru_hash_mix(h, w);
 		}
 	}
 	return h ^ (h >> 31);
 }
 
-static lru_entry **
-find_slot(uint64_t hash, int codec, const uint8_t *src, size_t n, size_t out_len)
-{
-	lru_entry **slot = &buckets[hash & (nbuckets - 1)];
-
-	for (; *slot != NULL; slot = &(*slot)->chain)
-	{
-		lru_entry  *e = *slot;
-
-		if (e->hash == hash && e->codec == codec && e->n == n && e->out_len == out_len &&
-			memcmp(e->data, src, n) == 0)
-			break;
-	}
-	return slot;
-}
-
-static void
-lru_unlink(lru_entry *e)
-{
-	if (e->newer)
-		e->newer->older = e->older;
-	else
-		newest = e->older;
-	if (e->older)
-		e->older->newer = e->newer;
-	else
-		oldest = e->newer;
-	e->newer = e->older = NULL;
-}
-
-static void
-lru_push(lru_entry *e)
-{
-	e->older = newest;
-	e->newer = NULL;
-	if (newest)
-		newest->newer = e;
-	newest = e;
-	if (oldest == NULL)
-		oldest = e;
-}
-
-static void
-remove_entry(lru_entry *e)
-{
-	lru_entry **slot = &buckets[e->hash & (nbuckets - 1)];
-
-	while (*slot != e)
-		slot = &(*slot)->chain;
-	*slot = e->chain;
-	lru_unlink(e);
-	used -= e->charge;
-	nentries--;
-	free(e);
-}
-
-static void
-evict_to(size_t limit)
-{
-	while (used > limit && oldest != NULL)
-	{
-		remove_entry(oldest);
-		evictions++;
-	}
-}
-
 static bool
-grow_buckets(void)
+match(const pm_lru_node *node, const void *key)
 {
-	size_t		n = nbuckets ? nbuckets * 2 : 1024;
-	lru_entry **b = calloc(n, sizeof(lru_entry *));
+	const page_entry *e = (const page_entry *) node;
+	const page_key *k = key;
 
-	if (b == NULL)
-		return false;
-	for (size_t i = 0; i < nbuckets; i++)
-		for (lru_entry *e = buckets[i], *next; e != NULL; e = next)
-		{
-			next = e->chain;
-			e->chain = b[e->hash & (n - 1)];
-			b[e->hash & (n - 1)] = e;
-		}
-	free(buckets);
-	buckets = b;
-	nbuckets = n;
-	return true;
+	return e->codec == k->codec && e->n == k->n && e->out_len == k->out_len &&
+		memcmp(e->data, k->src, k->n) == 0;
 }
 
 void
 pm_page_lru_set_budget(size_t bytes)
 {
-	budget = bytes;
-	if (bytes > 0)
-	{
-		evict_to(bytes);
-		return;
-	}
-	while (oldest != NULL)
-		remove_entry(oldest);
-	free(buckets);
-	buckets = NULL;
-	nbuckets = 0;
+	pm_lru_set_budget(&cache, bytes);
 }
 
 bool
 pm_page_lru_enabled(void)
 {
-	return budget > 0;
+	return pm_lru_enabled(&cache);
 }
 
 void
 pm_page_lru_get_stats(pm_page_lru_stats *out)
 {
-	out->hits = hits;
-	out->misses = misses;
-	out->evictions = evictions;
-	out->entries = nentries;
-	out->bytes = used;
-	out->budget = budget;
+	pm_lru_get_stats(&cache, out);
 }
 
 bool
 pm_page_lru_fetch(int codec, const uint8_t *src, size_t n, uint8_t *out, size_t out_len)
 {
-	lru_entry  *e;
+	page_key	k = {codec, src, n, out_len};
+	page_entry *e;
 
-	if (budget == 0)
+	if (!pm_lru_enabled(&cache))
 		return false;
-	if (nbuckets == 0 ||
-		(e = *find_slot(key_hash(codec, src, n, out_len), codec, src, n, out_len)) == NULL)
-	{
-		misses++;
+	if ((e = (page_entry *) pm_lru_get(&cache, key_hash(&k), match, &k)) == NULL)
 		return false;
-	}
-	hits++;
 	memcpy(out, e->data + e->n, out_len);
-	lru_unlink(e);
-	lru_push(e);
 	return true;
 }
 
 void
 pm_page_lru_store(int codec, const uint8_t *src, size_t n, const uint8_t *out, size_t out_len)
 {
-	size_t		charge = sizeof(lru_entry) + n + out_len;
+	page_key	k = {codec, src, n, out_len};
+	size_t		charge = sizeof(page_entry) + n + out_len;
 	uint64_t	hash;
-	lru_entry **slot;
-	lru_entry  *e;
+	pm_lru_node *held;
+	page_entry *e;
 
-	if (budget == 0 || charge > budget || charge < n)
+	if (!pm_lru_enabled(&cache) || charge > cache.budget || charge < n)
 		return;
-	if (nbuckets == 0 || nentries >= (int64_t) nbuckets)
-		if (!grow_buckets() && nbuckets == 0)
-			return;
-	hash = key_hash(codec, src, n, out_len);
-	slot = find_slot(hash, codec, src, n, out_len);
-	if (*slot != NULL)
+	hash = key_hash(&k);
+	if ((held = pm_lru_peek(&cache, hash, match, &k)) != NULL)
 	{
-		lru_unlink(*slot);		/* the same bytes: already held */
-		lru_push(*slot);
+		pm_lru_touch(&cache, held);	/* the same bytes: already held */
 		return;
 	}
 	if ((e = malloc(charge)) == NULL)
 		return;
 	memset(e, 0, sizeof(*e));
-	e->hash = hash;
+	e->node.hash = hash;
+	e->node.charge = charge;
 	e->codec = codec;
 	e->n = n;
 	e->out_len = out_len;
-	e->charge = charge;
 	memcpy(e->data, src, n);
 	memcpy(e->data + n, out, out_len);
-	evict_to(budget - charge);
-	/* eviction may have changed the bucket's chain: link at its head */
-	e->chain = buckets[hash & (nbuckets - 1)];
-	buckets[hash & (nbuckets - 1)] = e;
-	lru_push(e);
-	used += charge;
-	nentries++;
+	(void) pm_lru_insert(&cache, &e->node);
 }

@@ -15,7 +15,7 @@
  * from malloc; a failed malloc only skips caching. The charge of the
  * entries (both byte strings and bookkeeping) stays within a byte budget,
  * evicting the least recently used first; budget 0 turns it off and frees
- * everything. Not thread-safe: one backend, one cache.
+ * everything (common/pm_lru.h). Not thread-safe: one backend, one cache.
  *-------------------------------------------------------------------------
  */
 #ifndef PM_COMMON_PAGE_LRU_H
@@ -25,15 +25,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct pm_page_lru_stats
-{
-	int64_t		hits;
-	int64_t		misses;			/* lookups while the cache was on */
-	int64_t		evictions;
-	int64_t		entries;
-	size_t		bytes;			/* charge of the entries held */
-	size_t		budget;
-} pm_page_lru_stats;
+#include "common/pm_lru.h"
+
+typedef pm_lru_stats pm_page_lru_stats;
 
 /* Set the byte budget, evicting down to it; 0 turns the cache off and empties it. */
 extern void pm_page_lru_set_budget(size_t bytes);

@@ -35,6 +35,12 @@
  *
  *	  paimon_fdw.page_cache_size		its byte budget (0: off)
  *
+ *	  and one for the per-backend key cache of point lookups (page indexes
+ *	  and decoded pages of Parquet key columns;
+ *	  format/parquet/parquet_key_probe.h):
+ *
+ *	  paimon_fdw.key_cache_size			its byte budget (0: off)
+ *
  *	  and one for writing:
  *
  *	  paimon_fdw.write_batch_size		rows per batch handed to the writer
@@ -50,6 +56,7 @@
 
 #include "common/meta_cache.h"
 #include "common/page_lru.h"
+#include "format/parquet/parquet_key_probe.h"
 #include "io/fileio.h"
 #include "pmfdw.h"
 
@@ -85,6 +92,14 @@ assign_metadata_cache_size(int newval, void *extra)
 }
 
 static int	page_cache_kb = 64 * 1024;
+static int	key_cache_kb = 64 * 1024;
+
+static void
+assign_key_cache_size(int newval, void *extra)
+{
+	(void) extra;
+	pm_parquet_key_cache_set_budget((size_t) newval * 1024);
+}
 
 static void
 assign_page_cache_size(int newval, void *extra)
@@ -184,6 +199,15 @@ pmfdw_guc_init(void)
 							"cache off.",
 							&page_cache_kb, 64 * 1024, 0, INT_MAX / 2, PGC_USERSET,
 							GUC_UNIT_KB, NULL, assign_page_cache_size, NULL);
+	DefineCustomIntVariable("paimon_fdw.key_cache_size",
+							"Memory each backend keeps for point lookups: the page indexes "
+							"and decoded pages of the sorted key columns of Parquet data files.",
+							"A lookup then skips the files whose key pages do not hold the "
+							"key without opening them. Keyed by file name and size (data files "
+							"are never rewritten), so never stale; least recently used entries "
+							"are dropped to stay within it; 0 turns the cache off.",
+							&key_cache_kb, 64 * 1024, 0, INT_MAX / 2, PGC_USERSET,
+							GUC_UNIT_KB, NULL, assign_key_cache_size, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }
 

@@ -90,6 +90,7 @@ enum FunnelIndex
 	FUNNEL_LOOKUP_PROBED,
 	FUNNEL_LOOKUP_RANGE,
 	FUNNEL_LOOKUP_BLOOM,
+	FUNNEL_LOOKUP_PAGES,		/* files whose key pages hold none of the keys */
 	FUNNEL_LOOKUP_READ,
 	FUNNEL_DV_FILES,			/* selected files with a deletion vector */
 	FUNNEL_DV_ROWS,				/* ... the rows their DVs delete */
@@ -395,6 +396,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 			fpinfo->funnel[FUNNEL_LOOKUP_PROBED] = ls.files_probed;
 			fpinfo->funnel[FUNNEL_LOOKUP_RANGE] = ls.key_range_rejects;
 			fpinfo->funnel[FUNNEL_LOOKUP_BLOOM] = ls.bloom_rejects;
+			fpinfo->funnel[FUNNEL_LOOKUP_PAGES] = ls.key_page_rejects;
 			fpinfo->funnel[FUNNEL_LOOKUP_READ] = ls.files_read;
 			pm_scan_free(scan);
 			scan = lookup;
@@ -892,9 +894,10 @@ funnel_text(int64 total, int64 partition, int64 bucket, int64 stats, int64 index
 
 static void add_read_counts(pm_scan_stats *to, const pm_scan_stats *st);
 
-/* "bucket 1, 3 files probed, 1 outside key range, 0 bloom rejects" */
+/* "bucket 1, 3 files probed, 1 outside key range, 0 bloom rejects, 1 key page rejects" */
 static char *
-lookup_text(int64 keys, int64 bucket, int64 buckets, int64 probed, int64 range, int64 bloom)
+lookup_text(int64 keys, int64 bucket, int64 buckets, int64 probed, int64 range, int64 bloom,
+			int64 pages)
 {
 	char	   *where;
 
@@ -905,9 +908,10 @@ lookup_text(int64 keys, int64 bucket, int64 buckets, int64 probed, int64 range, 
 	else
 		where = psprintf(INT64_FORMAT " buckets", buckets);
 	return psprintf("%s%s, " INT64_FORMAT " files probed, " INT64_FORMAT
-					" outside key range, " INT64_FORMAT " bloom rejects",
+					" outside key range, " INT64_FORMAT " bloom rejects, " INT64_FORMAT
+					" key page rejects",
 					keys == 1 ? "" : psprintf(INT64_FORMAT " keys, ", keys), where,
-					probed, range, bloom);
+					probed, range, bloom, pages);
 }
 
 /* "3 of 40 read (37 pruned by statistics)" */
@@ -964,7 +968,8 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		ExplainPropertyText("Point Lookup",
 							lookup_text(v[FUNNEL_LOOKUP_KEYS], v[FUNNEL_LOOKUP_BUCKET],
 										v[FUNNEL_LOOKUP_BUCKETS], v[FUNNEL_LOOKUP_PROBED],
-										v[FUNNEL_LOOKUP_RANGE], v[FUNNEL_LOOKUP_BLOOM]), es);
+										v[FUNNEL_LOOKUP_RANGE], v[FUNNEL_LOOKUP_BLOOM],
+										v[FUNNEL_LOOKUP_PAGES]), es);
 	else if (v[FUNNEL_LOOKUP] == 2)
 		ExplainPropertyText("Point Lookup", "keys known at run time", es);
 	if (es->analyze && fs != NULL && fs->lookups.lookups > 0)
@@ -972,10 +977,11 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 							psprintf(INT64_FORMAT " lookups of " INT64_FORMAT " keys, "
 									 INT64_FORMAT " files probed, " INT64_FORMAT
 									 " outside key range, " INT64_FORMAT " bloom rejects, "
-									 INT64_FORMAT " read",
+									 INT64_FORMAT " key page rejects, " INT64_FORMAT " read",
 									 fs->lookups.lookups, fs->lookups.keys,
 									 fs->lookups.files_probed, fs->lookups.key_range_rejects,
-									 fs->lookups.bloom_rejects, fs->lookups.files_read), es);
+									 fs->lookups.bloom_rejects, fs->lookups.key_page_rejects,
+									 fs->lookups.files_read), es);
 	if (es->analyze && v[FUNNEL_RUNTIME_QUALS] > 0 && fs != NULL && fs->executed_plans > 0)
 	{
 		/* what the scans pruned with the parameters' values, summed over (re)scans */

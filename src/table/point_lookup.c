@@ -11,7 +11,9 @@
  *	 3. per file of a kept split: the keys within [_MIN_KEY, _MAX_KEY]
  *		(decoded with the trimmed key's types when the file's schema has
  *		the same ones, else every key), then the file index asked with
- *		"key1 OR key2 ..." of those keys
+ *		"key1 OR key2 ..." of those keys, then (Parquet files) the key
+ *		pages: a file whose sorted _KEY_ column of the first key field
+ *		holds none of the keys' first values cannot hold the keys
  *
  * Spec: ../shared/docs/paimon-format-data.md §7; paimon-format-metadata.md
  * §10.3 (bucket function); apache/paimon mergetree/LookupLevels.java.
@@ -19,8 +21,10 @@
  */
 #include "table/point_lookup.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "format/parquet/parquet_key_probe.h"
 #include "row/binary_row.h"
 #include "row/bucket.h"
 #include "row/value.h"
@@ -297,6 +301,115 @@ file_key_range(pm_table *t, const key_set *ks, const pm_data_file_meta *f, pm_ar
 										&ignored) == PM_OK;
 }
 
+static int
+cmp_row(const void *a, const void *b)
+{
+	int64_t		x = *(const int64_t *) a;
+	int64_t		y = *(const int64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+cmp_file_rows_by_file(const void *pa, const void *pb)
+{
+	uintptr_t	a = (uintptr_t) ((const pm_file_rows *) pa)->file;
+	uintptr_t	b = (uintptr_t) ((const pm_file_rows *) pb)->file;
+
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/*
+ * Does f hold none of keys (their first fields) by its key pages? Only
+ * Parquet files whose first key field has the key's type (file_key_range
+ * checked the types) and whose column is named as the reader names it.
+ * When it holds some and the key is one field whose every key is placed
+ * (a row, or surely absent), *sel gets those rows (in arena): the file's
+ * other rows are of other keys, which the lookup does not need.
+ */
+static bool
+key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, const int *keys,
+				 int n, pm_arena *tmp, pm_arena *arena, const pm_row_selection **sel)
+{
+	int64_t    *rows = NULL;
+	int			nrows = 0;
+	bool		placed = ks->nfields == 1;
+	bool		hit = false;
+
+	const pm_field *tf = &ks->key_type->fields[0];
+	const pm_type *frow = t->schema->row_type;
+	const char *column;
+	int			fi;
+
+	*sel = NULL;
+	if (f->format != PM_FORMAT_PARQUET || !pm_parquet_key_cache_enabled())
+		return false;
+	if (f->schema_id != t->schema->id)
+	{
+		const pm_schema *fs;
+		pm_error	ignored;
+
+		pm_error_clear(&ignored);
+		if (pm_table_schema_by_id(t, f->schema_id, &fs, &ignored) != PM_OK)
+			return false;
+		frow = fs->row_type;
+	}
+	if ((fi = pm_type_field_index_by_id(frow, tf->id)) < 0 ||
+		frow->fields[fi].type->id != tf->type->id ||
+		(column = pm_arena_sprintf(tmp, "_KEY_%s", frow->fields[fi].name)) == NULL)
+		return false;
+	if (placed && (rows = pm_arena_alloc(tmp, sizeof(int64_t) * (size_t) (n + 1))) == NULL)
+		placed = false;
+	for (int j = 0; j < n; j++)
+	{
+		const pm_value *key = &ks->values[(size_t) keys[j] * ks->nfields];
+		int64_t		row;
+
+		switch (pm_parquet_key_probe(t->env, t->io, f->path, f->file_size, column, tf->type,
+									 key, &row))
+		{
+			case PM_PQ_PROBE_ABSENT:
+				break;
+			case PM_PQ_PROBE_PRESENT:
+				hit = true;
+				if (placed && row >= 0 && row < f->row_count)
+					rows[nrows++] = row;
+				else
+					placed = false;
+				break;
+			default:
+				hit = true;
+				placed = false;
+				break;
+		}
+	}
+	if (!hit)
+		return true;
+	if (!placed || nrows == 0)
+		return false;
+	/* the rows, sorted and distinct, as one-row ranges */
+	qsort(rows, (size_t) nrows, sizeof(int64_t), cmp_row);
+	{
+		pm_row_selection *s = pm_arena_zalloc(arena, sizeof(pm_row_selection));
+		int64_t    *start = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) nrows);
+		int64_t    *end = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) nrows);
+
+		if (s == NULL || start == NULL || end == NULL)
+			return false;
+		for (int i = 0; i < nrows; i++)
+			if (s->n == 0 || rows[i] != end[s->n - 1] - 1)
+			{
+				start[s->n] = rows[i];
+				end[s->n] = rows[i] + 1;
+				s->n++;
+			}
+		s->start = start;
+		s->end = end;
+		*sel = s;
+	}
+	return false;
+}
+
 /* "k1 = a AND k2 = b" of each key in keys, ORed (in tmp). */
 static pm_predicate *
 keys_predicate(const key_set *ks, const int *keys, int n, pm_arena *tmp)
@@ -344,6 +457,9 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 	bool		found;
 	pm_point_lookup_stats my = {0};
 	int32_t		one_bucket = -1;
+	pm_file_rows *my_rows = NULL;
+	int			nsel = 0;
+	int			sel_cap = 0;
 	pm_code		rc = PM_OK;
 
 	*out = NULL;
@@ -429,10 +545,12 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 					   *max;
 			int			nfk = 0;
 			bool		skips = false;
+			bool		ranged;
+			const pm_row_selection *sel = NULL;
 
 			my.files_probed++;
 			pm_arena_reset(tmp);
-			if (file_key_range(t, &ks, f, tmp, &min, &max))
+			if ((ranged = file_key_range(t, &ks, f, tmp, &min, &max)))
 			{
 				for (int j = 0; j < nsk; j++)
 				{
@@ -471,8 +589,36 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 				scan->stats.files_pruned_index++;
 				continue;
 			}
+			if (ranged && key_pages_reject(t, &ks, f, file_keys, nfk, tmp, arena, &sel))
+			{
+				my.key_page_rejects++;
+				scan->stats.files_pruned_stats++;
+				continue;
+			}
 			dst->files[dst->nfiles++] = f;
 			dst->row_count += f->row_count;
+			/* the key's rows: unless the file indexes already chose some */
+			if (sel != NULL && pm_scan_file_rows(base, f) == NULL)
+			{
+				if (nsel == sel_cap)
+				{
+					pm_file_rows *grown;
+
+					sel_cap = sel_cap ? 2 * sel_cap : 8;
+					grown = pm_arena_alloc(arena, sizeof(pm_file_rows) * (size_t) sel_cap);
+					if (grown == NULL)
+					{
+						rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+						break;
+					}
+					if (nsel > 0)
+						memcpy(grown, my_rows, sizeof(pm_file_rows) * (size_t) nsel);
+					my_rows = grown;
+				}
+				my_rows[nsel].file = f;
+				my_rows[nsel].rows = sel;
+				nsel++;
+			}
 			if (f->deletion_file != NULL)
 				scan->has_deletion_vectors = true;
 			my.files_read++;
@@ -496,6 +642,26 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 		return rc;
 	}
 	scan->stats.splits = scan->nsplits;
+	/* the base's row selections and the keys' rows, sorted by file */
+	if (nsel > 0)
+	{
+		pm_file_rows *all = pm_arena_alloc(arena, sizeof(pm_file_rows) *
+										   (size_t) (base->nfile_rows + nsel));
+
+		if (all == NULL)
+		{
+			pm_arena_destroy(arena);
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		}
+		if (base->nfile_rows > 0)
+			memcpy(all, base->file_rows, sizeof(pm_file_rows) * (size_t) base->nfile_rows);
+		memcpy(all + base->nfile_rows, my_rows, sizeof(pm_file_rows) * (size_t) nsel);
+		qsort(all, (size_t) (base->nfile_rows + nsel), sizeof(pm_file_rows),
+			  cmp_file_rows_by_file);
+		scan->file_rows = all;
+		scan->nfile_rows = base->nfile_rows + nsel;
+		scan->file_rows_cap = scan->nfile_rows;
+	}
 	{
 		int		   *all = pm_arena_zalloc(arena, sizeof(int) * (ks.nkeys + 1));
 
@@ -544,6 +710,7 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 		st->files_probed += my.files_probed;
 		st->key_range_rejects += my.key_range_rejects;
 		st->bloom_rejects += my.bloom_rejects;
+		st->key_page_rejects += my.key_page_rejects;
 		st->files_read += my.files_read;
 	}
 	*out = scan;

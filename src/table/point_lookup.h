@@ -10,8 +10,12 @@
  *	 - the splits whose partition values the predicate admits,
  *	 - the buckets Paimon's bucket function gives the keys (fixed-bucket
  *	   tables; dynamic-bucket tables keep every bucket),
- *	 - the files whose [_MIN_KEY, _MAX_KEY] holds a key and whose file
- *	   index (bloom filter, bitmap) does not rule every such key out.
+ *	 - the files whose [_MIN_KEY, _MAX_KEY] holds a key, whose file
+ *	   index (bloom filter, bitmap) does not rule every such key out, and
+ *	   (Parquet) whose sorted first key column holds one of the keys'
+ *	   first fields: its page index and decoded key pages, kept in the
+ *	   key cache (format/parquet/parquet_key_probe.h), answer that
+ *	   without opening the file once they are cached.
  * Every file that may hold a version of a key stays, whatever its level,
  * so merging what is read gives the key's current row (deletion vectors
  * still apply): the result is a pm_scan that pm_table_read reads like any
@@ -46,6 +50,7 @@ typedef struct pm_point_lookup_stats
 	int64_t		files_probed;	/* files of the keys' partitions and buckets */
 	int64_t		key_range_rejects;	/* no key within [_MIN_KEY, _MAX_KEY] */
 	int64_t		bloom_rejects;	/* the file index rules out every key in range */
+	int64_t		key_page_rejects;	/* the key pages (key cache) hold none of them */
 	int64_t		files_read;		/* files kept */
 } pm_point_lookup_stats;
 

@@ -685,7 +685,11 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		else if (r->filter.rows_pred != NULL && r->filter.pages &&
 				 r->file->format == PM_FORMAT_PARQUET &&
 				 !reads_sub_micros(r->filter.rows_pred, t->schema->row_type, 0))
+		{
+			/* the keys' rows when the key pages placed them (point_lookup.c) */
+			opts.row_selection = pm_scan_file_rows(r->filter.scan, r->file);
 			PM_TRY(setup_row_filter(r, r->filter.rows_pred, &opts, err));
+		}
 		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
 									 &r->reader, err));
 	}

@@ -6,7 +6,10 @@
  *	  with a page filter and with row selections; every row returned must
  *	  be the row at its position, every matching row must come back, and
  *	  pages must be skipped. A Java-written corpus file checks the
- *	  truncated ColumnIndex bounds of parquet-mr.
+ *	  truncated ColumnIndex bounds of parquet-mr. Run with the metadata
+ *	  cache off, then twice with it on: the second run takes every page
+ *	  index from the cache (PM_META_PARQUET_PAGE_INDEX) and must read the
+ *	  same.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/meta_cache.h"
 #include "format/format_reader.h"
 #include "format/format_writer.h"
 #include "format/parquet/parquet_metadata.h"
@@ -635,5 +639,19 @@ main(void)
 		cmocka_unit_test(test_late_materialization),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int			failed;
+	pm_meta_cache_stats st;
+
+	pm_meta_cache_set_budget(0);
+	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	pm_meta_cache_set_budget((size_t) 64 << 20);
+	failed += cmocka_run_group_tests(tests, NULL, NULL);
+	failed += cmocka_run_group_tests(tests, NULL, NULL);
+	pm_meta_cache_get_stats(&st);
+	print_message("metadata cache: %lld hits, %lld misses, %lld entries\n",
+				  (long long) st.hits, (long long) st.misses, (long long) st.entries);
+	if (st.hits == 0)
+		failed++;
+	pm_meta_cache_set_budget(0);
+	return failed;
 }

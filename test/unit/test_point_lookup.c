@@ -5,7 +5,10 @@
  *	  without a filter, as a lookup join's rescans use it, and on one
  *	  planned with the key) gives exactly that key's row of a full merged
  *	  scan; a key that is not there gives none; IN lists give the rows of
- *	  their keys; the lookups read fewer files than the table has.
+ *	  their keys; the lookups read fewer files than the table has. All of
+ *	  it three times: with the key cache (parquet_key_probe.h) off, on, and
+ *	  on with a budget so small that entries are evicted at once or refused;
+ *	  with it on, some files are rejected by their key pages.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "common/env.h"
+#include "format/parquet/parquet_key_probe.h"
 #include "io/fileio.h"
 #include "lsm/table_read.h"
 #include "row/value.h"
@@ -24,6 +28,8 @@
 #include "table/table.h"
 
 #define MAX_ROWS 4096
+
+static int64_t key_page_rejects;	/* over a run of the tests */
 
 typedef struct table_rows
 {
@@ -255,11 +261,16 @@ check_table(const char *rel, bool expect_fewer_files)
 		pm_scan_free(ls);
 	}
 	assert_int_equal(st.lookups, all->n);
-	assert_int_equal(st.files_probed, st.key_range_rejects + st.bloom_rejects + st.files_read);
+	assert_int_equal(st.files_probed, st.key_range_rejects + st.bloom_rejects +
+					 st.key_page_rejects + st.files_read);
+	if (!pm_parquet_key_cache_enabled())
+		assert_int_equal(st.key_page_rejects, 0);
+	key_page_rejects += st.key_page_rejects;
 	print_message("%s: %d keys, %lld files, probed %lld, key range rejects %lld, "
-				  "bloom rejects %lld, read %lld\n", rel, all->n, (long long) files_total,
-				  (long long) st.files_probed, (long long) st.key_range_rejects,
-				  (long long) st.bloom_rejects, (long long) st.files_read);
+				  "bloom rejects %lld, key page rejects %lld, read %lld\n", rel, all->n,
+				  (long long) files_total, (long long) st.files_probed,
+				  (long long) st.key_range_rejects, (long long) st.bloom_rejects,
+				  (long long) st.key_page_rejects, (long long) st.files_read);
 	if (expect_fewer_files)
 		assert_true(st.files_read < (int64_t) all->n * files_total);
 
@@ -459,5 +470,25 @@ main(void)
 		cmocka_unit_test(test_append_table),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int			failed;
+	pm_lru_stats cs;
+
+	print_message("== key cache off\n");
+	pm_parquet_key_cache_set_budget(0);
+	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	print_message("== key cache on (64 MB)\n");
+	key_page_rejects = 0;
+	pm_parquet_key_cache_set_budget((size_t) 64 << 20);
+	failed += cmocka_run_group_tests(tests, NULL, NULL);
+	pm_parquet_key_cache_get_stats(&cs);
+	print_message("key cache: %lld hits, %lld misses, %lld entries; %lld key page rejects\n",
+				  (long long) cs.hits, (long long) cs.misses, (long long) cs.entries,
+				  (long long) key_page_rejects);
+	if (key_page_rejects == 0 && unit_input_required())
+		failed++;				/* the corpus has overlapping files: some must go */
+	print_message("== key cache on (2 kB: evicting)\n");
+	pm_parquet_key_cache_set_budget(2048);
+	failed += cmocka_run_group_tests(tests, NULL, NULL);
+	pm_parquet_key_cache_set_budget(0);
+	return failed;
 }

@@ -238,3 +238,60 @@ pm_pq_column_index_parse(const uint8_t *buf, size_t len, int npages, pm_arena *a
 		return corrupt(err, what, "a required list is missing");
 	return PM_OK;
 }
+
+void *
+pm_pq_chunk_index_flatten(const void *src, pm_flat *f)
+{
+	const pm_pq_chunk_index *s = src;
+	pm_pq_chunk_index *d = pm_flat_take(f, sizeof(pm_pq_chunk_index));
+	int			n = s->oi.npages;
+	int64_t    *offset = pm_flat_bytes(f, s->oi.offset, sizeof(int64_t) * (size_t) n);
+	int32_t    *size = pm_flat_bytes(f, s->oi.size, sizeof(int32_t) * (size_t) n);
+	int64_t    *first_row = pm_flat_bytes(f, s->oi.first_row, sizeof(int64_t) * (size_t) n);
+	bool	   *null_page = NULL;
+	const uint8_t **min = NULL,
+			  **max = NULL;
+	uint32_t   *min_len = NULL,
+			   *max_len = NULL;
+	int64_t    *null_count = NULL;
+
+	if (s->has_ci)
+	{
+		null_page = pm_flat_bytes(f, s->ci.null_page, sizeof(bool) * (size_t) n);
+		min_len = pm_flat_bytes(f, s->ci.min_len, sizeof(uint32_t) * (size_t) n);
+		max_len = pm_flat_bytes(f, s->ci.max_len, sizeof(uint32_t) * (size_t) n);
+		null_count = pm_flat_bytes(f, s->ci.null_count, sizeof(int64_t) * (size_t) n);
+		min = pm_flat_take(f, sizeof(uint8_t *) * (size_t) n);
+		max = pm_flat_take(f, sizeof(uint8_t *) * (size_t) n);
+		for (int k = 0; k < n; k++)
+		{
+			/* a NULL page's bounds may be empty: keep a non-NULL pointer */
+			const uint8_t *lo = pm_flat_bytes(f, s->ci.min[k] != NULL ? s->ci.min[k] :
+											  (const uint8_t *) "", s->ci.min_len[k]);
+			const uint8_t *hi = pm_flat_bytes(f, s->ci.max[k] != NULL ? s->ci.max[k] :
+											  (const uint8_t *) "", s->ci.max_len[k]);
+
+			if (min != NULL)
+			{
+				min[k] = lo;
+				max[k] = hi;
+			}
+		}
+	}
+	if (d == NULL)
+		return NULL;
+	*d = *s;
+	d->oi.offset = offset;
+	d->oi.size = size;
+	d->oi.first_row = first_row;
+	if (s->has_ci)
+	{
+		d->ci.null_page = null_page;
+		d->ci.min = min;
+		d->ci.max = max;
+		d->ci.min_len = min_len;
+		d->ci.max_len = max_len;
+		d->ci.null_count = null_count;
+	}
+	return d;
+}

@@ -26,6 +26,7 @@
 
 #include "common/arena.h"
 #include "common/error.h"
+#include "common/meta_cache.h"
 #include "format/parquet/parquet_metadata.h"
 
 typedef struct pm_pq_offset_index
@@ -64,6 +65,21 @@ extern pm_code pm_pq_offset_index_parse(const uint8_t *buf, size_t len, const pm
 extern pm_code pm_pq_column_index_parse(const uint8_t *buf, size_t len, int npages,
 										pm_arena *arena, pm_pq_column_index *out,
 										pm_error *err);
+
+/*
+ * The decoded page indexes of one column chunk, as the metadata cache
+ * (common/meta_cache.h, kind PM_META_PARQUET_PAGE_INDEX) keeps them: read
+ * and parsed once per backend, not per statement.
+ */
+typedef struct pm_pq_chunk_index
+{
+	pm_pq_offset_index oi;
+	bool		has_ci;
+	pm_pq_column_index ci;
+} pm_pq_chunk_index;
+
+/* Flatten a pm_pq_chunk_index (pm_flatten_fn; bounds' bytes copied). */
+extern void *pm_pq_chunk_index_flatten(const void *src, pm_flat *f);
 
 /* Rows of page k of a row group of rg_rows rows. */
 static inline int64_t

@@ -120,8 +120,9 @@ fail_path(pm_parquet_reader *r, pm_error *err, pm_code rc)
  * file), a second only for larger footers. The leading magic is checked when
  * that read covers it (it carries no information the decoder needs).
  */
-static pm_code
-read_footer(pm_parquet_reader *r, pm_error *err)
+pm_code
+pm_parquet_read_metadata(pm_fileio *io, pm_file *file, const char *path, pm_arena *arena,
+						 uint64_t *file_size, pm_pq_metadata *md, pm_error *err)
 {
 	uint64_t	size;
 	size_t		tail_len;
@@ -132,20 +133,20 @@ read_footer(pm_parquet_reader *r, pm_error *err)
 	pm_meta_bytes *cached;
 	pm_meta_bytes footer;
 
-	PM_TRY(pm_file_size(r->io, r->file, &r->file_size, err));
-	size = r->file_size;
+	PM_TRY(pm_file_size(io, file, file_size, err));
+	size = *file_size;
 	if (size < 12)
 		return pm_fail(err, PM_ERR_CORRUPT, "file too small to be parquet");
-	cached = pm_meta_cache_fetch(PM_META_PARQUET_FOOTER, r->path, (int64_t) size, r->arena,
+	cached = pm_meta_cache_fetch(PM_META_PARQUET_FOOTER, path, (int64_t) size, arena,
 								 pm_meta_bytes_flatten);
 	if (cached != NULL)
 		return pm_pq_metadata_parse(cached->data, (uint32_t) cached->len,
-									size - 8 - cached->len, r->arena, &r->md, err);
+									size - 8 - cached->len, arena, md, err);
 	tail_len = size < FOOTER_GUESS ? (size_t) size : FOOTER_GUESS;
-	tail = pm_arena_alloc(r->arena, tail_len);
+	tail = pm_arena_alloc(arena, tail_len);
 	if (tail == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading the parquet footer");
-	PM_TRY(pm_file_pread(r->io, r->file, tail, tail_len, size - tail_len, err));
+	PM_TRY(pm_file_pread(io, file, tail, tail_len, size - tail_len, err));
 	t8 = tail + tail_len - 8;
 	if (memcmp(t8 + 4, "PAR1", 4) != 0)
 	{
@@ -163,19 +164,26 @@ read_footer(pm_parquet_reader *r, pm_error *err)
 		foot = t8 - flen;
 	else
 	{
-		uint8_t    *buf = pm_arena_alloc(r->arena, flen);
+		uint8_t    *buf = pm_arena_alloc(arena, flen);
 
 		if (buf == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading the parquet footer");
-		PM_TRY(pm_file_pread(r->io, r->file, buf, flen, size - 8 - flen, err));
+		PM_TRY(pm_file_pread(io, file, buf, flen, size - 8 - flen, err));
 		foot = buf;
 	}
-	PM_TRY(pm_pq_metadata_parse(foot, flen, size - 8 - flen, r->arena, &r->md, err));
+	PM_TRY(pm_pq_metadata_parse(foot, flen, size - 8 - flen, arena, md, err));
 	footer.data = foot;
 	footer.len = flen;
-	pm_meta_cache_store(PM_META_PARQUET_FOOTER, r->path, (int64_t) size, &footer,
+	pm_meta_cache_store(PM_META_PARQUET_FOOTER, path, (int64_t) size, &footer,
 						pm_meta_bytes_flatten);
 	return PM_OK;
+}
+
+static pm_code
+read_footer(pm_parquet_reader *r, pm_error *err)
+{
+	return pm_parquet_read_metadata(r->io, r->file, r->path, r->arena, &r->file_size, &r->md,
+									err);
 }
 
 /* First byte of a chunk (its dictionary page, if any, comes first). */
@@ -189,9 +197,18 @@ chunk_start(const pm_pq_chunk *ch)
 	return start;
 }
 
+/* The metadata cache's name of chunk (g, leaf)'s page indexes: "<path>#<g>.<leaf>". */
+static char *
+chunk_index_key(pm_parquet_reader *r, int g, int leaf)
+{
+	return pm_arena_sprintf(r->rg_arena, "%s#%d.%d", r->path, g, leaf);
+}
+
 /*
  * Read the page indexes of row group g for every planned leaf that has
- * them, in one batch, into r->lpages (rg_arena).
+ * them, into r->lidx (rg_arena): those the metadata cache holds copied
+ * from it, the others in one batch, parsed and then cached (files are
+ * immutable by name: an entry is never stale).
  */
 static pm_code
 load_page_indexes(pm_parquet_reader *r, int g, pm_error *err)
@@ -199,26 +216,50 @@ load_page_indexes(pm_parquet_reader *r, int g, pm_error *err)
 	pm_pq_row_group *rg = &r->md.row_groups[g];
 	int			n = r->plan.nleaves;
 	pm_read_range *ranges;
+	int		   *range_of;		/* per leaf: its first range, -1 none or cached */
 	int			nr = 0;
+	bool		caching = pm_meta_cache_enabled();
 
 	ranges = pm_arena_zalloc(r->rg_arena, sizeof(pm_read_range) * (size_t) (2 * n + 1));
-	if (ranges == NULL)
+	range_of = pm_arena_zalloc(r->rg_arena, sizeof(int) * (size_t) (n + 1));
+	if (ranges == NULL || range_of == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading parquet page indexes");
 	for (int i = 0; i < n; i++)
 	{
-		pm_pq_chunk *ch = &rg->columns[r->plan.leaves[i]->col.leaf->leaf_index];
+		pm_pq_leaf *lf = r->plan.leaves[i];
+		pm_pq_chunk *ch = &rg->columns[lf->col.leaf->leaf_index];
 
-		if (ch->offset_index_length > 0)
+		range_of[i] = -1;
+		if (ch->offset_index_length <= 0)
+			continue;
+		if (caching)
 		{
-			ranges[nr].offset = (uint64_t) ch->offset_index_offset;
-			ranges[nr].length = (size_t) ch->offset_index_length;
-			nr++;
-			if (ch->column_index_length > 0 && r->plan.leaves[i]->col.target != NULL)
+			char	   *key = chunk_index_key(r, g, lf->col.leaf->leaf_index);
+			pm_pq_chunk_index *hit = key == NULL ? NULL :
+				pm_meta_cache_fetch(PM_META_PARQUET_PAGE_INDEX, key, (int64_t) r->file_size,
+									r->rg_arena, pm_pq_chunk_index_flatten);
+
+			if (hit != NULL)
 			{
-				ranges[nr].offset = (uint64_t) ch->column_index_offset;
-				ranges[nr].length = (size_t) ch->column_index_length;
-				nr++;
+				r->lidx[i].oi = hit->oi;
+				r->lidx[i].has_oi = true;
+				if (hit->has_ci && lf->col.target != NULL)
+				{
+					r->lidx[i].ci = hit->ci;
+					r->lidx[i].has_ci = true;
+				}
+				continue;
 			}
+		}
+		range_of[i] = nr;
+		ranges[nr].offset = (uint64_t) ch->offset_index_offset;
+		ranges[nr].length = (size_t) ch->offset_index_length;
+		nr++;
+		if (ch->column_index_length > 0)
+		{
+			ranges[nr].offset = (uint64_t) ch->column_index_offset;
+			ranges[nr].length = (size_t) ch->column_index_length;
+			nr++;
 		}
 	}
 	for (int k = 0; k < nr; k++)
@@ -226,25 +267,38 @@ load_page_indexes(pm_parquet_reader *r, int g, pm_error *err)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading parquet page indexes");
 	if (nr > 0)
 		PM_TRY(pm_file_read_ranges(r->io, r->file, ranges, nr, err));
-	nr = 0;
 	for (int i = 0; i < n; i++)
 	{
 		pm_pq_leaf *lf = r->plan.leaves[i];
 		pm_pq_chunk *ch = &rg->columns[lf->col.leaf->leaf_index];
-		pm_pq_leaf_index *li = &r->lidx[i];
+		pm_pq_chunk_index ci;
+		int			at = range_of[i];
 
-		if (ch->offset_index_length == 0)
+		if (at < 0)
 			continue;
-		PM_TRY(pm_pq_offset_index_parse(ranges[nr].buf, ranges[nr].length, ch, rg->num_rows,
-										r->rg_arena, &li->oi, err));
-		li->has_oi = true;
-		nr++;
-		if (ch->column_index_length > 0 && lf->col.target != NULL)
+		memset(&ci, 0, sizeof(ci));
+		PM_TRY(pm_pq_offset_index_parse(ranges[at].buf, ranges[at].length, ch, rg->num_rows,
+										r->rg_arena, &ci.oi, err));
+		if (ch->column_index_length > 0)
 		{
-			PM_TRY(pm_pq_column_index_parse(ranges[nr].buf, ranges[nr].length,
-											li->oi.npages, r->rg_arena, &li->ci, err));
-			li->has_ci = true;
-			nr++;
+			PM_TRY(pm_pq_column_index_parse(ranges[at + 1].buf, ranges[at + 1].length,
+											ci.oi.npages, r->rg_arena, &ci.ci, err));
+			ci.has_ci = true;
+		}
+		r->lidx[i].oi = ci.oi;
+		r->lidx[i].has_oi = true;
+		if (ci.has_ci && lf->col.target != NULL)
+		{
+			r->lidx[i].ci = ci.ci;
+			r->lidx[i].has_ci = true;
+		}
+		if (caching)
+		{
+			char	   *key = chunk_index_key(r, g, lf->col.leaf->leaf_index);
+
+			if (key != NULL)
+				pm_meta_cache_store(PM_META_PARQUET_PAGE_INDEX, key, (int64_t) r->file_size,
+									&ci, pm_pq_chunk_index_flatten);
 		}
 	}
 	return PM_OK;

@@ -860,7 +860,8 @@ xpart_bootstrap(pm_table_writer *w, pm_error *err)
 		pm_batch   *b;
 		const pm_split *sp;
 
-		if ((rc = pm_table_read_next(read, &b, err)) != PM_OK || b == NULL)
+		if ((rc = pm_check_interrupts(w->env, err)) != PM_OK ||
+			(rc = pm_table_read_next(read, &b, err)) != PM_OK || b == NULL)
 			break;
 		if ((sp = pm_table_read_split(read)) == NULL)
 		{

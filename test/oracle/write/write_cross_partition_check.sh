@@ -86,39 +86,61 @@ same_rows() {	# same_rows <what> <expected file> <actual file>
 		echo "FAIL $1"; { diff "$2" "$3" | head -6 || true; }; fail=1
 	fi
 }
-for t in ${XPART_CHECK_TABLES-xp_dedup xp_partial xp_agg xp_fixed}; do
-	j create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
-	j write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
-	j create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null
+tables=${XPART_CHECK_TABLES-xp_dedup xp_partial xp_agg xp_fixed}
+# three JVM runs (oracle batch): Java writes; Java 1.3.1 reads; Java 1.4.2 reads,
+# writes on top, reads again and compacts
+: > "$wh/java_write.batch"
+for t in $tables; do
+	cat >> "$wh/java_write.batch" <<EOB
+create $wh pk java_$t $wh/$t.json > /dev/null
+write $wh pk java_$t $wh/$t.jsonl > /dev/null
+create $wh pk ours_$t $wh/$t.json > /dev/null
+create $wh pk mixed_$t $wh/$t.json > /dev/null
+write $wh pk mixed_$t $wh/$t.jsonl > /dev/null
+EOB
+done
+j batch "$wh/java_write.batch"
+: > "$wh/read_131.batch"
+: > "$wh/java_more.batch"
+for t in $tables; do
 	"$wh/pk_write" "$wh/pk.db/ours_$t" "$wh/$t.jsonl" >/dev/null
+	# ours on top of Java's: our bootstrap reads Java's files
+	"$wh/pk_write" "$wh/pk.db/mixed_$t" "$wh/${t}_more.jsonl" >/dev/null
 	nb=$(find "$wh/pk.db/ours_$t" -maxdepth 2 -type d -name 'bucket-*' | wc -l)
 	if out=$(ASAN_OPTIONS=detect_leaks=0 "$wh/pk_write" --compare "$wh/pk.db/java_$t" "$wh/pk.db/ours_$t"); then
 		echo "$t: our file metas equal Java's, $nb bucket directories ($out)"
 	else
 		echo "FAIL $t: $out"; fail=1
 	fi
+	cat >> "$wh/read_131.batch" <<EOB
+read $wh pk java_$t > $wh/java_${t}_1.3.1.out
+read $wh pk ours_$t > $wh/ours_${t}_1.3.1.out
+EOB
+	# Java on top: its bootstrap reads our files; then its full compaction
+	cat >> "$wh/java_more.batch" <<EOB
+read $wh pk java_$t > $wh/java_${t}_1.4.2.out
+read $wh pk ours_$t > $wh/ours_${t}_1.4.2.out
+write $wh pk java_$t $wh/${t}_more.jsonl > /dev/null
+write $wh pk ours_$t $wh/${t}_more.jsonl > /dev/null
+read $wh pk java_$t > $wh/java_${t}_more.out
+read $wh pk ours_$t > $wh/ours_${t}_more.out
+read $wh pk mixed_$t > $wh/mixed_${t}.out
+write $wh pk ours_$t $wh/compact.jsonl > /dev/null
+read $wh pk ours_$t > $wh/ours_${t}_compacted.out
+EOB
+done
+V=1.3.1 j batch "$wh/read_131.batch"
+j batch "$wh/java_more.batch"
+for f in "$wh"/*.out; do sort "$f" > "${f%.out}.rows"; done
+for t in $tables; do
 	for v in 1.3.1 1.4.2; do
-		V=$v j read "$wh" pk "java_$t" | sort > "$wh/java_${t}_$v.rows"
-		V=$v j read "$wh" pk "ours_$t" | sort > "$wh/ours_${t}_$v.rows"
 		same_rows "$t: Java $v reads our table as its own" \
 			"$wh/java_${t}_$v.rows" "$wh/ours_${t}_$v.rows"
 	done
-	# ours on top of Java's: our bootstrap reads Java's files
-	j create "$wh" pk "mixed_$t" "$wh/$t.json" >/dev/null
-	j write "$wh" pk "mixed_$t" "$wh/$t.jsonl" >/dev/null
-	"$wh/pk_write" "$wh/pk.db/mixed_$t" "$wh/${t}_more.jsonl" >/dev/null
-	# Java on top: its bootstrap reads our files
-	j write "$wh" pk "java_$t" "$wh/${t}_more.jsonl" >/dev/null
-	j write "$wh" pk "ours_$t" "$wh/${t}_more.jsonl" >/dev/null
-	j read "$wh" pk "java_$t" | sort > "$wh/java_${t}_more.rows"
-	j read "$wh" pk "ours_$t" | sort > "$wh/ours_${t}_more.rows"
-	j read "$wh" pk "mixed_$t" | sort > "$wh/mixed_${t}.rows"
 	same_rows "$t: Java's commits on top of ours read as on top of its own" \
 		"$wh/java_${t}_more.rows" "$wh/ours_${t}_more.rows"
 	same_rows "$t: our commits on top of Java's read as Java's own" \
 		"$wh/java_${t}_more.rows" "$wh/mixed_${t}.rows"
-	j write "$wh" pk "ours_$t" "$wh/compact.jsonl" >/dev/null
-	j read "$wh" pk "ours_$t" | sort > "$wh/ours_${t}_compacted.rows"
 	same_rows "$t: Java's full compaction of that table gives the same rows" \
 		"$wh/java_${t}_more.rows" "$wh/ours_${t}_compacted.rows"
 done

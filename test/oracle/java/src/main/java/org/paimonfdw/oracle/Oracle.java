@@ -94,6 +94,7 @@ import org.apache.paimon.utils.ProjectToRowFunction;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -122,6 +123,32 @@ public final class Oracle {
     static final JsonNodeFactory NF = JsonNodeFactory.instance;
 
     public static void main(String[] args) throws Exception {
+        /* batch <file>: one command a line ("<cmd> <warehouse> <db> <table> [args]",
+           words split on blanks), run in this JVM; "... > <path>" sends its output there */
+        if (args.length == 2 && args[0].equals("batch")) {
+            PrintStream stdout = System.out;
+            for (String line : Files.readAllLines(Paths.get(args[1]), StandardCharsets.UTF_8)) {
+                line = line.trim();
+                if (line.isEmpty()) {
+                    continue;
+                }
+                String target = null;
+                int gt = line.lastIndexOf(" > ");
+                if (gt >= 0) {
+                    target = line.substring(gt + 3).trim();
+                    line = line.substring(0, gt).trim();
+                }
+                try (PrintStream to = target == null ? null
+                        : new PrintStream(Files.newOutputStream(Paths.get(target)), false, "UTF-8")) {
+                    System.setOut(to == null ? stdout : to);
+                    main(line.split("\\s+"));
+                    System.out.flush();
+                } finally {
+                    System.setOut(stdout);
+                }
+            }
+            return;
+        }
         if (args.length == 2 && args[0].equals("assign-vectors")) {
             assignVectors(JSON.readTree(Files.readString(Paths.get(args[1]))));
             return;

@@ -4,7 +4,8 @@
 -- bucket (its hash is in the bucket's HASH index file), over several
 -- statements and transactions, through INSERT, COPY, UPDATE and DELETE.
 -- Postpone buckets (-2) are written into fixed buckets as Flink's batch sink
--- writes them; cross-partition upserts are refused (0A000).
+-- writes them; cross-partition upserts with bucket -2 are refused (0A000)
+-- (with bucket -1: write_cross_partition.sql).
 \set SHOW_CONTEXT never
 \set VERBOSITY default
 -- the warehouse lives in the data directory (writable by the server, gone with it)
@@ -103,7 +104,8 @@ SELECT paimon_create_table('wdyn', 'db', 'postponed2', 'id INT, v INT', primary_
   foreign_table => 'postponed2');
 SELECT dyn_try('INSERT INTO postponed2 VALUES (1, 1)');
 SELECT paimon_create_table('wdyn', 'db', 'cross', 'id INT, dt STRING, v INT',
-  primary_key => ARRAY['id'], partition_keys => ARRAY['dt'], foreign_table => 'cross_part');
+  primary_key => ARRAY['id'], partition_keys => ARRAY['dt'], options => '{"bucket": "-2"}',
+  foreign_table => 'cross_part');
 SELECT dyn_try('INSERT INTO cross_part VALUES (1, ''a'', 1)');
 SELECT paimon_create_table('wdyn', 'db', 'badmax', 'id INT, v INT', primary_key => ARRAY['id'],
   options => '{"dynamic-bucket.max-buckets": "0"}', foreign_table => 'badmax');

@@ -89,6 +89,7 @@ struct pm_table_read
 	int			split;			/* next split to start */
 	pm_merge_reader *merge;		/* current split, merge path */
 	const char *merge_path;		/* its bucket directory */
+	const pm_split *merge_split;	/* and its split */
 	/* current split, raw path */
 	const pm_split *raw_split;
 	int			raw_file;
@@ -700,6 +701,7 @@ pm_table_read_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 		else if (claim_unit(r))
 		{
 			r->merge_path = sp->bucket_path;
+			r->merge_split = sp;
 			PM_TRY(start_merge(r, sp, err));
 		}
 	}
@@ -717,6 +719,14 @@ pm_table_read_source(const pm_table_read *r, bool *merged)
 		return r->merge_path;
 	}
 	return r->raw_reader != NULL ? r->raw_path : NULL;
+}
+
+const pm_split *
+pm_table_read_split(const pm_table_read *r)
+{
+	if (r->reader != NULL || r->append_dv)
+		return NULL;
+	return r->merge != NULL ? r->merge_split : r->raw_split;
 }
 
 void

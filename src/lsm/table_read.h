@@ -51,6 +51,12 @@ extern void pm_table_read_close(pm_table_read *read);
 extern const char *pm_table_read_source(const pm_table_read *read, bool *merged);
 
 /*
+ * Primary-key tables: the split (partition, bucket) the rows of the last
+ * batch came from; NULL for append tables and before the first batch.
+ */
+extern const struct pm_split *pm_table_read_split(const pm_table_read *read);
+
+/*
  * Parallel reads: read only the units of work (a file read as is, a split
  * merged) that fn claims; see pm_unit_claim_fn in table/table.h. Set before
  * the first _next call.

@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "common/uuid.h"
@@ -65,6 +66,8 @@
 #include "row/bucket.h"
 #include "row/value.h"
 #include "table/commit.h"
+#include "lsm/table_read.h"
+#include "table/cross_partition.h"
 #include "table/data_file_index.h"
 #include "table/dynamic_bucket.h"
 #include "table/partition_path.h"
@@ -151,6 +154,10 @@ struct pm_table_writer
 	/* postpone buckets: the same for the partition's bucket count */
 	pm_value   *pp_values;
 	int32_t		pp_buckets;
+	/* cross-partition upserts: the global key index, built at the first write */
+	pm_cross_partition *xpart;
+	const pm_type *pk_type;		/* ROW of the primary key fields */
+	int		   *pk_fields;		/* their indexes into the row type */
 };
 
 static uint32_t
@@ -248,7 +255,7 @@ pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 		/* Java's IOManager temp directory: java.io.tmpdir */
 		w->spill_dir = getenv("TMPDIR") != NULL && getenv("TMPDIR")[0] != '\0'
 			? pm_arena_strdup(arena, getenv("TMPDIR")) : "/tmp";
-		if (w->opt.bucket == -1 &&
+		if (w->opt.bucket == -1 && !w->opt.cross_partition &&
 			(rc = pm_dynamic_buckets_open(env, io, table_path, &w->opt, &w->dynamic, err)) != PM_OK)
 			goto fail;
 	}
@@ -811,6 +818,261 @@ bound_memory(pm_table_writer *w, pm_error *err)
 }
 
 /*
+ * Cross-partition upserts (cross_partition.h): the key index, built from
+ * the primary keys of the latest snapshot's live rows (every level, rows
+ * merged, only the key fields read), with the partition and bucket of
+ * the split that holds each (IndexBootstrap).
+ */
+static pm_code
+xpart_bootstrap(pm_table_writer *w, pm_error *err)
+{
+	const pm_schema *s = w->schema;
+	const char *engine = pm_schema_option(s, "merge-engine");
+	pm_xpart_existing existing = PM_XPART_DELETE_EXISTING;
+	pm_field   *fields;
+	pm_table   *table = NULL;
+	pm_scan    *scan = NULL;
+	pm_table_read *read = NULL;
+	pm_value   *values;
+	pm_arena   *keys = NULL;	/* not scratch: the caller's values live there */
+	pm_code		rc;
+
+	if (engine != NULL && (strcasecmp(engine, "partial-update") == 0 ||
+						   strcasecmp(engine, "aggregation") == 0))
+		existing = PM_XPART_USE_OLD;
+	else if (engine != NULL && strcasecmp(engine, "first-row") == 0)
+		existing = PM_XPART_SKIP_NEW;
+	w->pk_fields = pm_arena_alloc(w->arena, sizeof(int) * (size_t) (s->nprimary_keys + 1));
+	fields = pm_arena_alloc(w->arena, sizeof(pm_field) * (size_t) (s->nprimary_keys + 1));
+	values = pm_arena_alloc(w->arena, sizeof(pm_value) * (size_t) (s->nprimary_keys + 1));
+	if (w->pk_fields == NULL || fields == NULL || values == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int j = 0; j < s->nprimary_keys; j++)
+	{
+		w->pk_fields[j] = pm_type_field_index(s->row_type, s->primary_keys[j]);
+		if (w->pk_fields[j] < 0)
+			return pm_fail(err, PM_ERR_INVALID, "primary key \"%s\" is not a column of the table",
+						   s->primary_keys[j]);
+		fields[j] = s->row_type->fields[w->pk_fields[j]];
+	}
+	if ((w->pk_type = pm_type_new_row(w->arena, fields, s->nprimary_keys, false)) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(pm_cross_partition_create(w->env, existing, w->opt.dynamic_target_rows, &w->xpart, err));
+	if ((keys = pm_arena_create(w->env)) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if ((rc = pm_table_open(w->env, w->io, w->table_path, NULL, &table, err)) != PM_OK ||
+		(rc = pm_table_scan_plan_every_level(table, &scan, err)) != PM_OK ||
+		(rc = pm_table_read_open(scan, w->pk_fields, s->nprimary_keys, &read, err)) != PM_OK)
+		goto done;
+	for (;;)
+	{
+		pm_batch   *b;
+		const pm_split *sp;
+
+		if ((rc = pm_check_interrupts(w->env, err)) != PM_OK ||
+			(rc = pm_table_read_next(read, &b, err)) != PM_OK || b == NULL)
+			break;
+		if ((sp = pm_table_read_split(read)) == NULL)
+		{
+			rc = pm_fail(err, PM_ERR_INVALID, "the rows read have no split");
+			break;
+		}
+		for (int64_t i = 0; rc == PM_OK && i < b->nrows; i++)
+		{
+			uint8_t    *key;
+			size_t		key_len;
+
+			for (int j = 0; j < s->nprimary_keys; j++)
+				(void) pm_vector_value(&b->cols[j], i, &values[j]);
+			if ((rc = pm_binary_row_encode_serialized(keys, w->pk_type, values, &key,
+													  &key_len, err)) == PM_OK)
+				rc = pm_cross_partition_bootstrap(w->xpart, key, (int32_t) key_len,
+												  sp->partition, sp->partition_len,
+												  sp->bucket, err);
+		}
+		pm_arena_reset(keys);
+		if (rc != PM_OK)
+			break;
+	}
+done:
+	if (keys != NULL)
+		pm_arena_destroy(keys);
+	pm_table_read_close(read);
+	if (scan != NULL)
+		pm_scan_free(scan);
+	if (table != NULL)
+		pm_table_close(table);
+	return rc;
+}
+
+/* Append one non-nested value (a partition field) to a vector. */
+static bool
+append_value(pm_vector_builder *vb, const pm_type *type, const pm_value *v)
+{
+	pm_vector	src;
+	union
+	{
+		uint8_t		u8;
+		int8_t		i8;
+		int16_t		i16;
+		int32_t		i32;
+		int64_t		i64;
+		float		f32;
+		double		f64;
+		pm_int128	i128;
+	}			one;
+	uint16_t	nanos = v->nanos;
+
+	if (v->is_null)
+		return pm_vector_builder_append_null(vb);
+	memset(&src, 0, sizeof(src));
+	src.type = type;
+	src.length = 1;
+	src.values = &one;
+	switch (type->id)
+	{
+		case PM_TYPE_BOOLEAN:
+			one.u8 = v->u.i64 != 0;
+			break;
+		case PM_TYPE_TINYINT:
+			one.i8 = (int8_t) v->u.i64;
+			break;
+		case PM_TYPE_SMALLINT:
+			one.i16 = (int16_t) v->u.i64;
+			break;
+		case PM_TYPE_INT:
+		case PM_TYPE_DATE:
+		case PM_TYPE_TIME:
+			one.i32 = (int32_t) v->u.i64;
+			break;
+		case PM_TYPE_BIGINT:
+			one.i64 = v->u.i64;
+			break;
+		case PM_TYPE_FLOAT:
+			one.f32 = (float) v->u.f64;
+			break;
+		case PM_TYPE_DOUBLE:
+			one.f64 = v->u.f64;
+			break;
+		case PM_TYPE_DECIMAL:
+			one.i128 = v->u.i128;
+			break;
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			one.i64 = v->u.i64;
+			src.nanos = &nanos;
+			break;
+		default:
+			return pm_vector_builder_append_bytes(vb, v->u.bytes.ptr, v->u.bytes.len);
+	}
+	return pm_vector_builder_append(vb, &src, 0);
+}
+
+/* Row i of batch as a one-row batch whose partition fields are pvalues. */
+static pm_code
+with_partition(pm_table_writer *w, const pm_batch *batch, int64_t i, const pm_value *pvalues,
+			   pm_batch *out, pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+
+	memset(out, 0, sizeof(*out));
+	out->nrows = 1;
+	out->ncols = batch->ncols;
+	out->cols = pm_arena_zalloc(w->scratch, sizeof(pm_vector) * (size_t) batch->ncols);
+	if (out->cols == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int c = 0; c < batch->ncols; c++)
+	{
+		pm_vector_builder vb;
+		int			k = 0;
+		bool		ok;
+
+		while (k < o->npartition_keys && o->partition_fields[k] != c)
+			k++;
+		if (!pm_vector_builder_init(&vb, &out->cols[c], batch->cols[c].type, 1, w->scratch))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		if (k < o->npartition_keys)
+			ok = append_value(&vb, batch->cols[c].type, &pvalues[k]);
+		else
+			ok = pm_vector_builder_append(&vb, &batch->cols[c], i);
+		if (!ok)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	return PM_OK;
+}
+
+/*
+ * Row i of a cross-partition upsert table: where GlobalIndexAssigner sends
+ * it (before the writer's RowKindFilter, as in Java), each target to its
+ * bucket's writer.
+ */
+static pm_code
+write_cross_partition(pm_table_writer *w, const pm_batch *batch, int64_t i, int kind,
+					  pm_value *pvalues, pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+	pm_value   *key_values;
+	uint8_t    *key;
+	uint8_t    *part;
+	size_t		key_len;
+	size_t		part_len;
+	pm_xpart_target t[2];
+	int			nt;
+
+	if (w->xpart == NULL)
+		PM_TRY(xpart_bootstrap(w, err));
+	key_values = pm_arena_alloc(w->scratch, sizeof(pm_value) * (size_t) (w->pk_type->nfields + 1));
+	if (key_values == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int j = 0; j < w->pk_type->nfields; j++)
+		(void) pm_vector_value(&batch->cols[w->pk_fields[j]], i, &key_values[j]);
+	for (int k = 0; k < o->npartition_keys; k++)
+		(void) pm_vector_value(&batch->cols[o->partition_fields[k]], i, &pvalues[k]);
+	PM_TRY(pm_binary_row_encode_serialized(w->scratch, w->pk_type, key_values, &key, &key_len,
+										   err));
+	PM_TRY(pm_binary_row_encode_serialized(w->scratch, o->partition_type, pvalues, &part,
+										   &part_len, err));
+	PM_TRY(pm_cross_partition_assign(w->xpart, key, (int32_t) key_len, part, (int32_t) part_len,
+									 t, &nt, err));
+	for (int n = 0; n < nt; n++)
+	{
+		const pm_value *tvalues = pvalues;
+		int			tkind = kind;
+		bucket_writer *bw;
+
+		if (t[n].partition_len != (int32_t) part_len ||
+			memcmp(t[n].partition, part, part_len) != 0)
+		{
+			pm_value   *old = pm_arena_alloc(w->scratch, sizeof(pm_value) * (size_t) (o->npartition_keys + 1));
+
+			if (old == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			PM_TRY(pm_binary_row_decode_serialized(t[n].partition, (size_t) t[n].partition_len,
+												   o->partition_type, old, err));
+			tvalues = old;
+		}
+		if (t[n].set_partition)
+			tkind = t[n].retract ? PM_ROW_DELETE : PM_ROW_INSERT;
+		/* the writer's RowKindFilter */
+		if ((tkind == PM_ROW_DELETE && o->ignore_delete) ||
+			(tkind == PM_ROW_UPDATE_BEFORE && (o->ignore_delete || o->ignore_update_before)))
+			continue;
+		PM_TRY(get_bucket_writer(w, t[n].partition, t[n].partition_len, tvalues, t[n].bucket,
+								 &bw, err));
+		if (t[n].set_partition)
+		{
+			pm_batch	one;
+
+			PM_TRY(with_partition(w, batch, i, tvalues, &one, err));
+			PM_TRY(pm_merge_tree_writer_write(bw->mt, &one, 0, tkind, err));
+		}
+		else
+			PM_TRY(pm_merge_tree_writer_write(bw->mt, batch, i, tkind, err));
+	}
+	return PM_OK;
+}
+
+/*
  * Primary-key tables: each row to its bucket's writer, with its kind;
  * RowKindFilter first (ignore-delete drops -U and -D, ignore-update-before
  * -U), as TableWriteImpl.writeAndReturn.
@@ -850,6 +1112,11 @@ write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kin
 		bucket_writer *bw;
 		int32_t		key_hash;
 
+		if (o->cross_partition)
+		{
+			PM_TRY(write_cross_partition(w, batch, i, kind, pvalues, err));
+			continue;
+		}
 		if ((kind == PM_ROW_DELETE && o->ignore_delete) ||
 			(kind == PM_ROW_UPDATE_BEFORE && (o->ignore_delete || o->ignore_update_before)))
 		{
@@ -1446,6 +1713,7 @@ free_writer(pm_table_writer *w)
 				pm_bucket_hashes_free(&bw->hashes);
 		}
 	pm_dynamic_buckets_free(w->dynamic);
+	pm_cross_partition_free(w->xpart);
 	pm_merge_engine_destroy(w->engine);
 	pm_merge_engine_destroy(w->run_engine);
 	if (w->restored_scan != NULL)

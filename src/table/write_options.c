@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -282,6 +283,23 @@ is_partition_key(const pm_schema *s, const char *name)
 	return false;
 }
 
+/* A List<String>'s toString ("[a, b]"), cut to the buffer. */
+static void
+java_list(const char **names, int n, char *buf, size_t size)
+{
+	size_t		len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i <= n; i++)
+	{
+		const char *piece = i == n ? "]" : names[i];
+		const char *sep = i == 0 ? "[" : i < n ? ", " : "";
+
+		snprintf(buf + len, size - len, "%s%s", sep, piece);
+		len = strlen(buf);
+	}
+}
+
 /* Primary-key tables: the refusals above and the trimmed key. */
 static pm_code
 parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *err)
@@ -303,18 +321,6 @@ parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_e
 						  !accepted_value(refused_pk[i].accepted, v)))
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "table option %s = \"%s\": %s",
 						   refused_pk[i].key, v, refused_pk[i].why);
-	}
-	/* cross-partition upsert: the primary key lacks a partition key */
-	for (int k = 0; k < s->npartition_keys; k++)
-	{
-		bool		in_pk = false;
-
-		for (int j = 0; j < s->nprimary_keys; j++)
-			in_pk |= strcmp(s->primary_keys[j], s->partition_keys[k]) == 0;
-		if (!in_pk)
-			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "partition key \"%s\" is not in the primary key: cross-partition upsert tables are not written",
-						   s->partition_keys[k]);
 	}
 	for (int j = 0; j < s->nprimary_keys; j++)
 	{
@@ -368,6 +374,54 @@ parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
 					   (int) o->bucket);
 	/* validated at open: the compaction at commit runs after the APPEND snapshot */
 	PM_TRY(pm_compact_strategy_parse(s, &o->compact_strategy, err));
+	return PM_OK;
+}
+
+/*
+ * Cross-partition upsert: the primary key lacks a partition key. With
+ * bucket = -1 Java's KEY_DYNAMIC mode (the global key index,
+ * cross_partition.h); with a fixed bucket count a plain fixed-bucket table
+ * (a key may be in several partitions).
+ */
+static pm_code
+parse_cross_partition(const pm_schema *s, pm_write_options *o, pm_error *err)
+{
+	const char *v;
+
+	if (!o->primary_key)
+		return PM_OK;
+	for (int k = 0; k < s->npartition_keys; k++)
+	{
+		bool		in_pk = false;
+
+		for (int j = 0; j < s->nprimary_keys; j++)
+			in_pk |= strcmp(s->primary_keys[j], s->partition_keys[k]) == 0;
+		if (!in_pk)
+			o->cross_partition = o->bucket == -1;
+		if (!in_pk && o->bucket == -2)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "partition key \"%s\" is not in the primary key: cross-partition upsert tables with bucket = -2 are not written",
+						   s->partition_keys[k]);
+	}
+	if (o->cross_partition)
+	{
+		v = pm_schema_option(s, "sequence.field");
+		/* SchemaValidation.validateSequenceField */
+		if (v != NULL && v[0] != '\0')
+		{
+			char		pk[160];
+			char		part[160];
+
+			java_list(s->primary_keys, s->nprimary_keys, pk, sizeof(pk));
+			java_list(s->partition_keys, s->npartition_keys, part, sizeof(part));
+			return pm_fail(err, PM_ERR_INVALID,
+						   "You can not use sequence.field in cross partition update case (Primary key constraint '%s' not include all partition fields '%s').",
+						   pk, part);
+		}
+		if (pm_schema_option(s, "cross-partition-upsert.index-ttl") != NULL)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "table option cross-partition-upsert.index-ttl: a key index that forgets old keys is not written");
+	}
 	return PM_OK;
 }
 
@@ -474,6 +528,7 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 			return pm_fail(err, PM_ERR_INVALID, "The number of buckets needs to be greater than 0.");
 		o->bucket = (int32_t) n;
 	}
+	PM_TRY(parse_cross_partition(s, o, err));
 	if (o->bucket == -1 && pm_schema_option(s, "full-compaction.delta-commits") != NULL)
 		return pm_fail(err, PM_ERR_INVALID,
 					   "AppendOnlyTable of unaware or dynamic bucket does not support 'full-compaction.delta-commits'");

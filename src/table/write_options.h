@@ -68,6 +68,7 @@ typedef struct pm_write_options
 	bool		ignore_delete;	/* ignore-delete: -U/-D dropped (RowKindFilter) */
 	bool		ignore_update_before;	/* ignore-update-before: -U dropped */
 	bool		write_buffer_spillable; /* write-buffer-spillable (default true) */
+	bool		cross_partition;	/* bucket -1, a partition key not in the primary key */
 	/*
 	 * Lookup compaction at commit (lsm/lookup_compact.h): tables whose batch
 	 * reads skip level 0

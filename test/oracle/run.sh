@@ -9,6 +9,7 @@
 #   4. verify_read.py self-check on the sample warehouse
 #   5. the writers: Java reads data files and metadata the core wrote
 #      (write/write_check.sh, write/write_pk_check.sh, write/write_dynamic_check.sh,
+#      write/write_cross_partition_check.sh,
 #      metadata/check.sh), and tables after the core's
 #      maintenance (maintenance/check.sh) and full compaction
 #      (compact/compact_check.sh)
@@ -119,6 +120,8 @@ echo "-- writers: Java reads the core's primary-key tables and compacts them"
 step bash "$here/write/write_pk_check.sh" "$tmp/write_pk"
 echo "-- writers: dynamic-bucket tables, our hash index against Java's assigner"
 step bash "$here/write/write_dynamic_check.sh" "$tmp/write_dyn"
+echo "-- writers: cross-partition upsert tables, our key index against Java's GlobalIndexAssigner"
+step bash "$here/write/write_cross_partition_check.sh" "$tmp/write_xpart"
 echo "-- writers: deletion-vector and first-row tables, compacted at commit as Java's writer does"
 step bash "$here/write/write_dv_check.sh" "$tmp/write_dv"
 step env METADATA_TABLES="${METADATA_TABLES:-^(append_with_bitmap|append_complex_data|pk_table_partial_update|pk_dv_index_in_data_no_external)\$}" \

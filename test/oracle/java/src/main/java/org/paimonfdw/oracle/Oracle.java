@@ -30,6 +30,9 @@ import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.crosspartition.ExistingProcessor;
+import org.apache.paimon.crosspartition.IndexBootstrap;
+import org.apache.paimon.crosspartition.KeyPartPartitionKeyExtractor;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
@@ -67,6 +70,7 @@ import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.DynamicBucketRowKeyExtractor;
+import org.apache.paimon.table.sink.RowPartitionAllPrimaryKeyExtractor;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
@@ -83,11 +87,14 @@ import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.types.TimeType;
 import org.apache.paimon.types.TimestampType;
+import org.apache.paimon.utils.IDMapping;
 import org.apache.paimon.utils.Int2ShortHashMap;
+import org.apache.paimon.utils.ProjectToRowFunction;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -116,6 +123,32 @@ public final class Oracle {
     static final JsonNodeFactory NF = JsonNodeFactory.instance;
 
     public static void main(String[] args) throws Exception {
+        /* batch <file>: one command a line ("<cmd> <warehouse> <db> <table> [args]",
+           words split on blanks), run in this JVM; "... > <path>" sends its output there */
+        if (args.length == 2 && args[0].equals("batch")) {
+            PrintStream stdout = System.out;
+            for (String line : Files.readAllLines(Paths.get(args[1]), StandardCharsets.UTF_8)) {
+                line = line.trim();
+                if (line.isEmpty()) {
+                    continue;
+                }
+                String target = null;
+                int gt = line.lastIndexOf(" > ");
+                if (gt >= 0) {
+                    target = line.substring(gt + 3).trim();
+                    line = line.substring(0, gt).trim();
+                }
+                try (PrintStream to = target == null ? null
+                        : new PrintStream(Files.newOutputStream(Paths.get(target)), false, "UTF-8")) {
+                    System.setOut(to == null ? stdout : to);
+                    main(line.split("\\s+"));
+                    System.out.flush();
+                } finally {
+                    System.setOut(stdout);
+                }
+            }
+            return;
+        }
         if (args.length == 2 && args[0].equals("assign-vectors")) {
             assignVectors(JSON.readTree(Files.readString(Paths.get(args[1]))));
             return;
@@ -372,6 +405,16 @@ public final class Oracle {
         }
         try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
             w.withIOManager(IOManager.create(System.getProperty("java.io.tmpdir")));
+            if (ft.bucketMode() == BucketMode.KEY_DYNAMIC) {
+                CrossPartitionAssigner xp = new CrossPartitionAssigner(ft, w);
+                for (JsonNode op : ops) {
+                    GenericRow row = toRow(rt, op.get("row"));
+                    row.setRowKind(RowKind.fromShortString(op.get("op").asText()));
+                    xp.processInput(row);
+                }
+                c.commit(w.prepareCommit());
+                return;
+            }
             for (JsonNode op : ops) {
                 GenericRow row = toRow(rt, op.get("row"));
                 row.setRowKind(RowKind.fromShortString(op.get("op").asText()));
@@ -383,6 +426,78 @@ public final class Oracle {
                 }
             }
             c.commit(w.prepareCommit());
+        }
+    }
+
+    /*
+     * Cross-partition upsert tables (bucket -1, a partition key not in the primary key):
+     * Flink's GlobalIndexAssigner with one assigner, its key index in a HashMap instead
+     * of RocksDB: IndexBootstrap reads the latest snapshot's keys with their partition
+     * and bucket (BucketAssigner.bootstrapBucket counts them), then each record goes
+     * through processInput's logic with Java's own BucketAssigner and ExistingProcessor
+     * (records after the bootstrap, never the bulk-load path of an empty table: that
+     * one writes fewer retractions but the same rows).
+     */
+    static final class CrossPartitionAssigner {
+        final Map<BinaryRow, int[]> keyIndex = new HashMap<>();
+        final IDMapping<BinaryRow> partMapping = new IDMapping<>(BinaryRow::copy);
+        final org.apache.paimon.crosspartition.BucketAssigner bucketAssigner =
+                new org.apache.paimon.crosspartition.BucketAssigner();
+        final RowPartitionAllPrimaryKeyExtractor extractor;
+        final ExistingProcessor existingProcessor;
+        final int targetBucketRowNumber;
+
+        CrossPartitionAssigner(FileStoreTable ft, BatchTableWrite w) throws Exception {
+            extractor = new RowPartitionAllPrimaryKeyExtractor(ft.schema());
+            targetBucketRowNumber = (int) ft.coreOptions().dynamicBucketTargetRowNum();
+            existingProcessor = ExistingProcessor.create(ft.coreOptions().mergeEngine(),
+                    new ProjectToRowFunction(ft.rowType(), ft.partitionKeys()), bucketAssigner,
+                    (row, bucket) -> {
+                        try {
+                            w.write(row, bucket);
+                        } catch (Exception e) {
+                            throw new RuntimeException(e);
+                        }
+                    });
+            KeyPartPartitionKeyExtractor keyPart = new KeyPartPartitionKeyExtractor(ft.schema());
+            int bucketIndex = IndexBootstrap.bootstrapType(ft.schema()).getFieldCount() - 1;
+            new IndexBootstrap(ft).bootstrap(1, 0, value -> {
+                BinaryRow partition = keyPart.partition(value);
+                BinaryRow key = keyPart.trimmedPrimaryKey(value).copy();
+                int partId = partMapping.index(partition);
+                int bucket = value.getInt(bucketIndex);
+                bucketAssigner.bootstrapBucket(partition, bucket);
+                if (keyIndex.put(key, new int[] {partId, bucket}) != null) {
+                    throw new RuntimeException("duplicate key in the bootstrap");
+                }
+            });
+            this.w = w;
+        }
+
+        final BatchTableWrite w;
+
+        void processInput(InternalRow value) throws Exception {
+            BinaryRow partition = extractor.partition(value);
+            BinaryRow key = extractor.trimmedPrimaryKey(value);
+            int partId = partMapping.index(partition);
+            int[] partitionBucket = keyIndex.get(key);
+            if (partitionBucket != null) {
+                if (partitionBucket[0] == partId) {
+                    w.write(value, partitionBucket[1]);
+                } else if (existingProcessor.processExists(
+                        value, partMapping.get(partitionBucket[0]), partitionBucket[1])) {
+                    processNewRecord(partition, partId, key, value);
+                }
+            } else {
+                processNewRecord(partition, partId, key, value);
+            }
+        }
+
+        void processNewRecord(BinaryRow partition, int partId, BinaryRow key, InternalRow value)
+                throws Exception {
+            int bucket = bucketAssigner.assignBucket(partition, b -> true, targetBucketRowNumber);
+            keyIndex.put(key.copy(), new int[] {partId, bucket});
+            w.write(value, bucket);
         }
     }
 

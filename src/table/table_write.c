@@ -55,6 +55,7 @@
 #include "row/binary_row.h"
 #include "row/bucket.h"
 #include "row/value.h"
+#include "table/append_dv_write.h"
 #include "table/commit.h"
 #include "table/data_file_index.h"
 #include "table/dynamic_bucket.h"
@@ -142,6 +143,8 @@ struct pm_table_writer
 	/* postpone buckets: the same for the partition's bucket count */
 	pm_value   *pp_values;
 	int32_t		pp_buckets;
+	/* append tables with deletion vectors: rows deleted by position */
+	pm_append_dv *append_dv;
 };
 
 static uint32_t
@@ -248,6 +251,7 @@ pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 
 fail:
 	pm_dynamic_buckets_free(w->dynamic);
+	pm_append_dv_free(w->append_dv);
 	pm_merge_engine_destroy(w->engine);
 	pm_merge_engine_destroy(w->run_engine);
 	if (w->commit_arena)
@@ -936,7 +940,7 @@ pm_table_writer_accepts(const pm_table_writer *writer, pm_row_kind kind, pm_erro
 	{
 		if (kind != PM_ROW_INSERT)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "append tables take only inserted rows: UPDATE and DELETE need a primary key");
+						   "append tables take only inserted rows: UPDATE and DELETE need a primary key or 'deletion-vectors.enabled'");
 		return PM_OK;
 	}
 	/* RowKindFilter drops these before any merge function sees them */
@@ -991,6 +995,8 @@ discard_pending(pm_table_writer *w)
 			bw->files = NULL;
 			bw->files_cap = 0;
 		}
+	if (w->append_dv != NULL)
+		pm_append_dv_reset(w->append_dv);
 	pm_arena_reset(w->commit_arena);
 }
 
@@ -1010,6 +1016,8 @@ forget_committed(pm_table_writer *w, pm_error *err)
 			bw->files = NULL;
 			bw->files_cap = 0;
 		}
+	if (w->append_dv != NULL)
+		pm_append_dv_reset(w->append_dv);
 	pm_arena_reset(w->commit_arena);
 	return rc;
 }
@@ -1124,6 +1132,48 @@ lookup_compact(pm_table_writer *w, int64_t commit_identifier, const pm_commit_ch
 	return PM_OK;
 }
 
+/* The DV index files a failed commit wrote. */
+static void
+remove_dv_files(pm_table_writer *w, const pm_commit_change *changes, int n)
+{
+	for (int c = 0; c < n; c++)
+		for (int a = 0; a < changes[c].nindex_added; a++)
+		{
+			const char *name = changes[c].index_added[a].file_name;
+			char	   *path;
+			pm_error	ignored;
+
+			if (name == NULL || w->io->remove == NULL)
+				continue;
+			path = pm_arena_sprintf(w->scratch, "%s/index/%s", w->table_path, name);
+			if (path != NULL)
+				(void) w->io->remove(w->io, path, &ignored);
+		}
+}
+
+/*
+ * Whether DELETE and UPDATE mark rows deleted by their position in the
+ * data file: append tables with deletion vectors.
+ */
+bool
+pm_table_writer_deletes_by_position(const pm_table_writer *w)
+{
+	return !w->opt.primary_key && w->opt.deletion_vectors;
+}
+
+pm_code
+pm_table_writer_delete_position(pm_table_writer *w, const pm_append_dv_file *file, int64_t pos,
+								int64_t base_snapshot, pm_error *err)
+{
+	if (!pm_table_writer_deletes_by_position(w))
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "rows are deleted by position only in append tables with deletion vectors");
+	if (w->append_dv == NULL)
+		PM_TRY(pm_append_dv_create(w->env, w->opt.bucket == -1, w->opt.dv_bitmap64,
+								   &w->append_dv, err));
+	return pm_append_dv_delete(w->append_dv, file, pos, base_snapshot, err);
+}
+
 pm_code
 pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *snapshot_id,
 					   pm_error *err)
@@ -1132,6 +1182,8 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 	pm_commit_change *compact_changes = NULL;
 	int			ncompact = 0;
 	pm_commit_change *changes;
+	pm_commit_change *dv_changes = NULL;
+	int			ndv = 0;
 	pm_commit_request req;
 	int			nchanges = 0;
 	pm_code		rc = PM_OK;
@@ -1163,7 +1215,18 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 		discard_pending(w);
 		return rc;
 	}
-	changes = pm_arena_zalloc(w->commit_arena, sizeof(*changes) * (size_t) (w->nwriters + 1));
+	/* append tables with deletion vectors: the DV index files of the deletions */
+	if (w->append_dv != NULL && pm_append_dv_count(w->append_dv) > 0 &&
+		(rc = pm_append_dv_prepare(w->append_dv, w->io, w->table_path, w->commit_arena,
+								   &dv_changes, &ndv, err)) != PM_OK)
+	{
+		pm_compactor_remove_written(compactor);
+		pm_compactor_close(compactor);
+		remove_dv_files(w, dv_changes, ndv);
+		discard_pending(w);
+		return rc;
+	}
+	changes = pm_arena_zalloc(w->commit_arena, sizeof(*changes) * (size_t) (w->nwriters + ndv + 1));
 	if (changes == NULL)
 	{
 		pm_compactor_remove_written(compactor);
@@ -1204,6 +1267,9 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 				c->index_deleted = bw->hashes.has_live ? &bw->hashes.live : NULL;
 			}
 		}
+	/* in the same snapshot as the rows (UPDATE: delete + insert) */
+	for (int d = 0; d < ndv; d++)
+		changes[nchanges++] = dv_changes[d];
 	if (nchanges == 0)
 	{
 		pm_compactor_close(compactor);
@@ -1212,7 +1278,8 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 	memset(&req, 0, sizeof(req));
 	req.commit_user = w->commit_user;
 	req.commit_identifier = commit_identifier;
-	req.commit_kind = "APPEND";
+	/* ConflictDetection.shouldBeOverwriteCommit: DV index files make it OVERWRITE */
+	req.commit_kind = ndv > 0 ? "OVERWRITE" : "APPEND";
 	req.schema = w->schema;
 	req.nchanges = nchanges;
 	req.changes = changes;
@@ -1247,7 +1314,10 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 		pm_compactor_remove_written(compactor);
 	pm_compactor_close(compactor);
 	if (rc != PM_OK)
+	{
+		remove_dv_files(w, dv_changes, ndv);
 		discard_pending(w);
+	}
 	else
 	{
 		/* changes live in the commit arena: compact before forgetting them */
@@ -1278,6 +1348,7 @@ free_writer(pm_table_writer *w)
 				pm_bucket_hashes_free(&bw->hashes);
 		}
 	pm_dynamic_buckets_free(w->dynamic);
+	pm_append_dv_free(w->append_dv);
 	pm_merge_engine_destroy(w->engine);
 	pm_merge_engine_destroy(w->run_engine);
 	if (w->restored_scan != NULL)

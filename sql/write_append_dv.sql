@@ -1,0 +1,104 @@
+-- DELETE and UPDATE on append tables (no primary key) with deletion
+-- vectors, as Spark does them: a deleted row is marked in its data file's
+-- deletion vector (new DV index files, an OVERWRITE snapshot), an UPDATE
+-- deletes the old row so and appends the new one in the same snapshot.
+-- Append tables without deletion vectors refuse both (0A000).
+\set SHOW_CONTEXT never
+\set VERBOSITY default
+SELECT current_setting('data_directory') || '/paimon_write_append_dv_test' AS wh \gset
+SELECT 'rm -rf ' || :'wh' AS rm_wh \gset
+COPY (SELECT 1) TO PROGRAM :'rm_wh';
+CREATE SERVER wadv FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
+SELECT paimon_create_database('wadv', 'db');
+
+-- snapshot ids and commit kinds, from the snapshot files
+CREATE FUNCTION adv_snapshots(dir text) RETURNS TABLE (id bigint, kind text) LANGUAGE sql AS $$
+  SELECT substring(f from 'snapshot-([0-9]+)')::bigint,
+         pg_read_file(dir || '/snapshot/' || f)::jsonb ->> 'commitKind'
+  FROM pg_ls_dir(dir || '/snapshot') f WHERE f ~ '^snapshot-[0-9]+$' ORDER BY 1 $$;
+-- DV index files in the table's index directory
+CREATE FUNCTION adv_index_files(dir text) RETURNS bigint LANGUAGE sql AS $$
+  SELECT count(*) FROM pg_ls_dir(dir || '/index') f WHERE f ~ '^index-' $$;
+
+-- bucket-unaware, partitioned
+SELECT paimon_create_table('wadv', 'db', 'events', 'dt STRING, id INT, what STRING',
+  partition_keys => ARRAY['dt'],
+  options => '{"deletion-vectors.enabled": "true"}', foreign_table => 'events');
+INSERT INTO events SELECT CASE WHEN g % 2 = 0 THEN 'a' ELSE 'b' END, g, 'w' || g
+  FROM generate_series(1, 20) g;
+INSERT INTO events SELECT 'a', g, 'x' || g FROM generate_series(21, 24) g;
+SELECT count(*), sum(id) FROM events;
+DELETE FROM events WHERE id IN (2, 3, 22) RETURNING *;
+SELECT count(*), sum(id) FROM events;
+SELECT * FROM events WHERE id <= 5 OR id > 20 ORDER BY id;
+SELECT * FROM adv_snapshots(:'wh' || '/db.db/events');
+-- the data files of partition a: two of them with a deletion vector
+EXPLAIN (COSTS OFF) SELECT * FROM events WHERE dt = 'a';
+-- a second DELETE in the same file: its DV merged with the new deletions
+DELETE FROM events WHERE id = 4;
+SELECT id FROM events WHERE dt = 'a' AND id <= 10 ORDER BY id;
+-- UPDATE: the old row deleted, the new one appended, one snapshot
+UPDATE events SET what = upper(what) WHERE id IN (1, 6, 23) RETURNING *;
+SELECT * FROM events WHERE id IN (1, 6, 23) ORDER BY id;
+SELECT count(*), sum(id) FROM events;
+-- moving a row to another partition
+UPDATE events SET dt = 'c' WHERE id = 5;
+SELECT * FROM events WHERE id = 5;
+SELECT * FROM adv_snapshots(:'wh' || '/db.db/events') WHERE id > 2;
+-- nothing matched: no snapshot
+DELETE FROM events WHERE id = 1000;
+SELECT max(id) FROM adv_snapshots(:'wh' || '/db.db/events');
+-- ROLLBACK: no snapshot, no DV index file left behind
+SELECT adv_index_files(:'wh' || '/db.db/events') AS index_files \gset
+BEGIN;
+DELETE FROM events WHERE dt = 'b';
+UPDATE events SET id = id + 100 WHERE dt = 'a';
+ROLLBACK;
+SELECT count(*), sum(id) FROM events;
+SELECT max(id) FROM adv_snapshots(:'wh' || '/db.db/events');
+SELECT adv_index_files(:'wh' || '/db.db/events') = :index_files AS no_new_index_files;
+-- several statements in one transaction: one snapshot
+BEGIN;
+DELETE FROM events WHERE id = 7;
+INSERT INTO events VALUES ('b', 99, 'new');
+UPDATE events SET what = 'upd' WHERE id = 9;
+COMMIT;
+SELECT * FROM events WHERE id IN (7, 9, 99) ORDER BY id;
+SELECT * FROM adv_snapshots(:'wh' || '/db.db/events') WHERE id > 5;
+-- delete everything
+DELETE FROM events;
+SELECT count(*) FROM events;
+INSERT INTO events VALUES ('a', 1, 'back');
+SELECT * FROM events;
+
+-- fixed buckets: the bucket's DVs in one index file, replaced whole
+SELECT paimon_create_table('wadv', 'db', 'orders', 'id INT, amount INT',
+  options => '{"bucket": "2", "bucket-key": "id", "deletion-vectors.enabled": "true"}',
+  foreign_table => 'orders');
+INSERT INTO orders SELECT g, g * 10 FROM generate_series(1, 30) g;
+DELETE FROM orders WHERE id % 3 = 0;
+SELECT count(*), sum(amount) FROM orders;
+UPDATE orders SET amount = -amount WHERE id < 5;
+DELETE FROM orders WHERE id % 5 = 0;
+SELECT count(*), sum(amount) FROM orders;
+SELECT * FROM orders WHERE id < 12 ORDER BY id;
+SELECT * FROM adv_snapshots(:'wh' || '/db.db/orders');
+
+-- 64-bit deletion vectors
+SELECT paimon_create_table('wadv', 'db', 'wide', 'id INT',
+  options => '{"deletion-vectors.enabled": "true", "deletion-vectors.bitmap64": "true"}',
+  foreign_table => 'wide');
+INSERT INTO wide SELECT g FROM generate_series(1, 10) g;
+DELETE FROM wide WHERE id > 7;
+UPDATE wide SET id = 0 WHERE id = 1;
+SELECT array_agg(id ORDER BY id) FROM wide;
+
+-- append table without deletion vectors: refused before any row is read
+SELECT paimon_create_table('wadv', 'db', 'plain', 'id INT', foreign_table => 'plain');
+INSERT INTO plain VALUES (1);
+DELETE FROM plain;
+UPDATE plain SET id = 2;
+SELECT * FROM plain;
+
+DROP SERVER wadv CASCADE;
+COPY (SELECT 1) TO PROGRAM :'rm_wh';

@@ -65,6 +65,18 @@ UPDATE events SET what = 'upd' WHERE id = 9;
 COMMIT;
 SELECT * FROM events WHERE id IN (7, 9, 99) ORDER BY id;
 SELECT * FROM adv_snapshots(:'wh' || '/db.db/events') WHERE id > 5;
+-- an earlier statement's changes become visible at the commit: a row it
+-- updated or deleted cannot be updated again (a second new row); deleting
+-- it again is harmless
+BEGIN;
+UPDATE events SET what = 'once' WHERE id = 8;
+UPDATE events SET what = 'twice' WHERE id = 8;
+ROLLBACK;
+BEGIN;
+DELETE FROM events WHERE id = 8;
+DELETE FROM events WHERE id = 8;
+COMMIT;
+SELECT count(*) FROM events WHERE id = 8;
 -- delete everything
 DELETE FROM events;
 SELECT count(*) FROM events;

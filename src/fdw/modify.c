@@ -237,9 +237,14 @@ begin_by_position(PaimonFdwModifyState *ms, ModifyTableState *mtstate, ResultRel
 	ms->row_cxt = AllocSetContextCreate(ms->cxt, "paimon_fdw old row", ALLOCSET_SMALL_SIZES);
 }
 
-/* Mark the old row of an UPDATE or DELETE by position deleted. */
+/*
+ * Mark the old row of an UPDATE or DELETE by position deleted. An UPDATE
+ * of a row an earlier statement of the transaction updated or deleted is
+ * refused: that statement's changes are not visible before the commit,
+ * and a second new row would be appended.
+ */
 static void
-delete_by_position(PaimonFdwModifyState *ms, TupleTableSlot *planSlot)
+delete_by_position(PaimonFdwModifyState *ms, ResultRelInfo *rinfo, TupleTableSlot *planSlot)
 {
 	bool		isnull;
 	Datum		d = ExecGetJunkAttribute(planSlot, ms->ctid_attno, &isnull);
@@ -249,7 +254,13 @@ delete_by_position(PaimonFdwModifyState *ms, TupleTableSlot *planSlot)
 	if (isnull)
 		elog(ERROR, "ctid is NULL");
 	rf = pmfdw_scan_row_file(ms->scan, (ItemPointer) DatumGetPointer(d), &pos);
-	pmfdw_xact_writer_delete_position(ms->writer, rf->file, pos, rf->snapshot_id);
+	if (!pmfdw_xact_writer_delete_position(ms->writer, rf->file, pos, rf->snapshot_id) &&
+		ms->operation == CMD_UPDATE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot UPDATE a row of Paimon table \"%s\" that this transaction already updated or deleted",
+						RelationGetRelationName(rinfo->ri_RelationDesc)),
+				 errdetail("Changes to append tables become visible when the transaction commits; the row would be written twice.")));
 }
 
 /*
@@ -439,7 +450,7 @@ paimonExecForeignUpdate(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *sl
 
 	if (ms->by_position)
 	{
-		delete_by_position(ms, planSlot);
+		delete_by_position(ms, rinfo, planSlot);
 		add_row(ms, slot, PM_ROW_INSERT);
 		return slot;
 	}
@@ -467,7 +478,7 @@ paimonExecForeignDelete(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *sl
 
 	if (ms->by_position)
 	{
-		delete_by_position(ms, planSlot);
+		delete_by_position(ms, rinfo, planSlot);
 		if (rinfo->ri_projectReturning != NULL && AttributeNumberIsValid(ms->wholerow_attno))
 			ExecCopySlot(slot, old_row(ms, rinfo, planSlot));
 		return slot;

@@ -205,10 +205,11 @@ extern void pmfdw_xact_writer_check_accepts(PmfdwXactWriter *w, uint8 kind, cons
 
 /*
  * Append tables with deletion vectors: UPDATE and DELETE mark the old
- * row's position deleted (table_write.h pm_table_writer_delete_position).
+ * row's position deleted (table_write.h pm_table_writer_delete_position);
+ * false if an earlier statement of the transaction deleted it already.
  */
 extern bool pmfdw_xact_writer_deletes_by_position(PmfdwXactWriter *w);
-extern void pmfdw_xact_writer_delete_position(PmfdwXactWriter *w,
+extern bool pmfdw_xact_writer_delete_position(PmfdwXactWriter *w,
 											  const pm_append_dv_file *file, int64 pos,
 											  int64 base_snapshot);
 

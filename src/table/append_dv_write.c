@@ -6,9 +6,9 @@
  * Deletions are kept per (partition, bucket) group and per data file, in
  * the order the files were first touched (Java's maintainers put DVs into
  * HashMaps in that order, which decides the blob order of the file
- * pm_dv_maintainer writes). Positions are collected unsorted; duplicates
- * are harmless (a bitmap). Nothing here reads data files: the old DVs are
- * read from the index files the base snapshot names.
+ * pm_dv_maintainer writes), the positions of a file in a roaring bitmap
+ * (freed by _reset and _free). Nothing here reads data files: the old DVs
+ * are read from the index files the base snapshot names.
  *
  * XXX Java's writeWithRolling starts a new index file past
  * deletion-vector.index-file.target-size (2 MiB); here one file holds a
@@ -18,6 +18,8 @@
 #include "table/append_dv_write.h"
 
 #include <string.h>
+
+#include <roaring/roaring.h>
 
 #include "common/uuid.h"
 #include "index/deletion_vector.h"
@@ -31,9 +33,7 @@ typedef struct dv_file
 	int64_t		row_count;
 	pm_deletion_file old;		/* valid if has_old */
 	bool		has_old;
-	int64_t    *pos;
-	int64_t		npos;
-	int64_t		cap;
+	roaring_bitmap_t *pos;		/* the new deletions (CRoaring's malloc) */
 	struct dv_file *next;		/* in its group, first touched first */
 } dv_file;
 
@@ -86,11 +86,24 @@ pm_append_dv_create(const pm_env *env, bool unaware, bool bitmap64, pm_append_dv
 	return PM_OK;
 }
 
+static void
+free_bitmaps(pm_append_dv *a)
+{
+	for (dv_group *g = a->groups; g != NULL; g = g->next)
+		for (dv_file *df = g->files; df != NULL; df = df->next)
+		{
+			if (df->pos != NULL)
+				roaring_bitmap_free(df->pos);
+			df->pos = NULL;
+		}
+}
+
 void
 pm_append_dv_free(pm_append_dv *a)
 {
 	if (a == NULL)
 		return;
+	free_bitmaps(a);
 	pm_arena_destroy(a->data);
 	pm_arena_destroy(a->arena);
 }
@@ -98,6 +111,7 @@ pm_append_dv_free(pm_append_dv *a)
 void
 pm_append_dv_reset(pm_append_dv *a)
 {
+	free_bitmaps(a);
 	pm_arena_reset(a->data);
 	a->base_snapshot = 0;
 	a->count = 0;
@@ -157,6 +171,8 @@ find_file(pm_append_dv *a, const pm_append_dv_file *f, dv_file **out, pm_error *
 		if (df == NULL || (df->name = pm_arena_strdup(a->data, f->file_name)) == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		df->row_count = f->row_count;
+		if ((df->pos = roaring_bitmap_create()) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		if (f->deletion_file != NULL)
 		{
 			df->has_old = true;
@@ -178,30 +194,26 @@ find_file(pm_append_dv *a, const pm_append_dv_file *f, dv_file **out, pm_error *
 
 pm_code
 pm_append_dv_delete(pm_append_dv *a, const pm_append_dv_file *file, int64_t pos,
-					int64_t base_snapshot, pm_error *err)
+					int64_t base_snapshot, bool *again, pm_error *err)
 {
 	dv_file    *df;
 
+	*again = false;
 	if (pos < 0 || pos >= file->row_count)
 		return pm_fail(err, PM_ERR_INVALID,
 					   "row position %lld is outside data file \"%s\" of %lld rows",
 					   (long long) pos, file->file_name, (long long) file->row_count);
+	/* Bitmap64DeletionVector takes no more either (RoaringBitmap32 below) */
+	if (pos > (int64_t) UINT32_MAX)
+		return pm_fail(err, PM_ERR_INVALID,
+					   "row position %lld of data file \"%s\" is too large for a deletion vector",
+					   (long long) pos, file->file_name);
 	PM_TRY(find_file(a, file, &df, err));
-	if (df->npos == df->cap)
-	{
-		int64_t		cap = df->cap > 0 ? df->cap * 2 : 64;
-		int64_t    *p = pm_arena_realloc(a->data, df->pos, sizeof(int64_t) * (size_t) df->cap,
-										 sizeof(int64_t) * (size_t) cap);
-
-		if (p == NULL)
-			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		df->pos = p;
-		df->cap = cap;
-	}
-	df->pos[df->npos++] = pos;
+	*again = !roaring_bitmap_add_checked(df->pos, (uint32_t) pos);
 	if (a->base_snapshot == 0)
 		a->base_snapshot = base_snapshot;
-	a->count++;
+	if (!*again)
+		a->count++;
 	return PM_OK;
 }
 
@@ -270,6 +282,12 @@ add_pos(int64_t pos, void *ctx)
 
 	c->rc = pm_dv_maintainer_delete(c->m, c->file, pos, c->err);
 	return c->rc == PM_OK;
+}
+
+static bool
+add_pos32(uint32_t pos, void *ctx)
+{
+	return add_pos((int64_t) pos, ctx);
 }
 
 /* Read a DV (checked against its data file's row count when known). */
@@ -348,8 +366,12 @@ add_file(prep *p, pm_dv_maintainer *m, const dv_file *df, bool with_old, pm_erro
 		pm_deletion_vector_destroy(dv);
 		PM_TRY(c.rc);
 	}
-	for (int64_t i = 0; i < df->npos; i++)
-		PM_TRY(pm_dv_maintainer_delete(m, df->name, df->pos[i], err));
+	{
+		add_ctx		c = {m, df->name, err, PM_OK};
+
+		roaring_iterate(df->pos, add_pos32, &c);
+		PM_TRY(c.rc);
+	}
 	return PM_OK;
 }
 

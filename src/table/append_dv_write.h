@@ -63,13 +63,15 @@ extern void pm_append_dv_free(pm_append_dv *a);
 
 /*
  * Mark row pos of file deleted. base_snapshot: the snapshot the row was
- * read from (the first one given is the base of all deletions).
- * PM_ERR_INVALID for a position outside the file.
+ * read from (the first one given is the base of all deletions). *again:
+ * the position was deleted before (an earlier statement of the
+ * transaction: its deletions are not visible to later reads until the
+ * commit). PM_ERR_INVALID for a position outside the file.
  */
 extern pm_code pm_append_dv_delete(pm_append_dv *a, const pm_append_dv_file *file, int64_t pos,
-								   int64_t base_snapshot, pm_error *err);
+								   int64_t base_snapshot, bool *again, pm_error *err);
 
-/* Deleted rows since create or the last _reset. */
+/* Rows deleted (each once) since create or the last _reset. */
 extern int64_t pm_append_dv_count(const pm_append_dv *a);
 
 /* Forget every deletion (after a commit or an abort). */

@@ -1163,7 +1163,7 @@ pm_table_writer_deletes_by_position(const pm_table_writer *w)
 
 pm_code
 pm_table_writer_delete_position(pm_table_writer *w, const pm_append_dv_file *file, int64_t pos,
-								int64_t base_snapshot, pm_error *err)
+								int64_t base_snapshot, bool *again, pm_error *err)
 {
 	if (!pm_table_writer_deletes_by_position(w))
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
@@ -1171,7 +1171,7 @@ pm_table_writer_delete_position(pm_table_writer *w, const pm_append_dv_file *fil
 	if (w->append_dv == NULL)
 		PM_TRY(pm_append_dv_create(w->env, w->opt.bucket == -1, w->opt.dv_bitmap64,
 								   &w->append_dv, err));
-	return pm_append_dv_delete(w->append_dv, file, pos, base_snapshot, err);
+	return pm_append_dv_delete(w->append_dv, file, pos, base_snapshot, again, err);
 }
 
 pm_code

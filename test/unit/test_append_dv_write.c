@@ -115,9 +115,17 @@ scan(pm_fileio *io, pm_table_writer *w, int del, int64_t *rows, int64_t *sum)
 				pm_append_dv_file af = {sp->partition, sp->partition_len, sp->bucket,
 				f->file_name, f->row_count, f->deletion_file};
 
+				bool		again;
+
 				if (pm_table_writer_delete_position(w, &af, pos[i], pm_table_snapshot_id(table),
-													&err) != PM_OK)
+													&again, &err) != PM_OK)
 					fail_msg("delete: %s", err.message);
+				assert_false(again);
+				/* the same row again: noticed */
+				assert_int_equal(pm_table_writer_delete_position(w, &af, pos[i],
+																 pm_table_snapshot_id(table),
+																 &again, &err), PM_OK);
+				assert_true(again);
 			}
 		}
 	}
@@ -191,8 +199,10 @@ run(bool partitioned, int nopt, const char **keys, const char **vals)
 	/* a position outside the file is refused */
 	{
 		pm_append_dv_file af = {NULL, 0, 0, "nope.parquet", 10, NULL};
+		bool		again;
 
-		assert_int_equal(pm_table_writer_delete_position(w, &af, 10, 2, &err), PM_ERR_INVALID);
+		assert_int_equal(pm_table_writer_delete_position(w, &af, 10, 2, &again, &err),
+						 PM_ERR_INVALID);
 	}
 
 	/* round 1: files without DVs */
@@ -259,12 +269,14 @@ test_refused_without_dv(void **state)
 	pm_table_writer *w;
 	pm_error	err;
 	pm_append_dv_file af = {NULL, 0, 0, "f.parquet", 10, NULL};
+	bool		again;
 
 	assert_int_equal(pm_table_create(pm_env_default(), io, DIR,
 									 make_schema(arena, false, 0, NULL, NULL), &err), PM_OK);
 	assert_int_equal(pm_table_writer_open(pm_env_default(), io, DIR, "u1", &w, &err), PM_OK);
 	assert_false(pm_table_writer_deletes_by_position(w));
-	assert_int_equal(pm_table_writer_delete_position(w, &af, 1, 1, &err), PM_ERR_UNSUPPORTED);
+	assert_int_equal(pm_table_writer_delete_position(w, &af, 1, 1, &again, &err),
+					 PM_ERR_UNSUPPORTED);
 	pm_table_writer_close(w);
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);

@@ -71,6 +71,7 @@ ROLLBACK;
 DELETE FROM T WHERE id % 7 = 1;
 SQL
 {
+	echo "CREATE EXTENSION IF NOT EXISTS paimon_fdw;"
 	echo "CREATE SERVER $srv FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse '$wh');"
 	echo "CREATE SCHEMA $srv;"
 	echo "IMPORT FOREIGN SCHEMA adv FROM SERVER $srv INTO $srv;"

@@ -45,6 +45,11 @@ SELECT count(*), sum(id) FROM events;
 UPDATE events SET dt = 'c' WHERE id = 5;
 SELECT * FROM events WHERE id = 5;
 SELECT * FROM adv_snapshots(:'wh' || '/db.db/events') WHERE id > 2;
+-- rows found through a join or a subquery of the same table
+DELETE FROM events e USING (VALUES (10), (12)) v(x) WHERE e.id = v.x;
+UPDATE events e SET what = v.w FROM (VALUES (14, 'j14'), (16, 'j16')) v(x, w) WHERE e.id = v.x;
+DELETE FROM events WHERE id IN (SELECT id FROM events WHERE what = 'w18');
+SELECT * FROM events WHERE id BETWEEN 10 AND 18 ORDER BY id;
 -- nothing matched: no snapshot
 DELETE FROM events WHERE id = 1000;
 SELECT max(id) FROM adv_snapshots(:'wh' || '/db.db/events');
@@ -64,7 +69,7 @@ INSERT INTO events VALUES ('b', 99, 'new');
 UPDATE events SET what = 'upd' WHERE id = 9;
 COMMIT;
 SELECT * FROM events WHERE id IN (7, 9, 99) ORDER BY id;
-SELECT * FROM adv_snapshots(:'wh' || '/db.db/events') WHERE id > 5;
+SELECT * FROM adv_snapshots(:'wh' || '/db.db/events') WHERE id > 8;
 -- an earlier statement's changes become visible at the commit: a row it
 -- updated or deleted cannot be updated again (a second new row); deleting
 -- it again is harmless

@@ -1536,6 +1536,21 @@ note_batch_file(PaimonFdwScanState *fs)
 		elog(ERROR, "paimon_fdw: a batch without row positions");
 	if (f == fs->batch_meta)
 		return;
+	fs->batch_meta = f;
+	/* a file read before (a rescan): its entry again */
+	for (int i = fs->nrow_files - 1; i >= 0; i--)
+	{
+		const pm_append_dv_file *e = fs->row_files[i].file;
+
+		if (strcmp(e->file_name, f->file_name) == 0 && e->bucket == sp->bucket &&
+			e->partition_len == sp->partition_len &&
+			(sp->partition_len == 0 ||
+			 memcmp(e->partition, sp->partition, sp->partition_len) == 0))
+		{
+			fs->batch_file = i;
+			return;
+		}
+	}
 	if (fs->nrow_files >= (int) MaxOffsetNumber - 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -1569,7 +1584,6 @@ note_batch_file(PaimonFdwScanState *fs)
 	rf->file = af;
 	rf->snapshot_id = pm_table_snapshot_id(fs->table);
 	fs->batch_file = fs->nrow_files++;
-	fs->batch_meta = f;
 	MemoryContextSwitchTo(old);
 }
 

@@ -29,6 +29,9 @@
  *	   written per attempt; every index file deleted must still be in
  *	   latest's (else PM_ERR_CONFLICT: a concurrent writer replaced it, and
  *	   our deletion vectors or hash index were computed from a stale one).
+ *	   Deletion vectors added to append tables (DELETE/UPDATE) must name
+ *	   live data files and must not meet another live DV of the same data
+ *	   file (bucket-unaware) or bucket (fixed buckets): PM_ERR_CONFLICT.
  *	7. Then the LATEST hint (RenamingSnapshotCommit -> commitLatestHint).
  *	   Java writes EARLIEST when its commit expires snapshots (by default
  *	   after every commit); we expire nothing, and write EARLIEST = 1 with
@@ -144,7 +147,7 @@ check_deletes(const pm_env *env, pm_fileio *io, const char *table_path,
 		}
 		/* a new deletion vector must mark rows of a live file (ConflictDetection */
 		/* buildDeltaEntriesWithDV: "not previously added") */
-		for (int a = 0; a < ch->nindex_added; a++)
+		for (int a = 0; req->append_deletion_vectors && a < ch->nindex_added; a++)
 		{
 			const pm_index_manifest_entry *ie = &ch->index_added[a];
 
@@ -169,10 +172,17 @@ check_deletes(const pm_env *env, pm_fileio *io, const char *table_path,
 	return PM_OK;
 }
 
-/* Whether the request adds deletion vectors (their data files must be live). */
+/*
+ * Whether the request adds deletion vectors of DELETE/UPDATE on an append
+ * table (their data files must be live: Java checks it for bucket-unaware
+ * tables; a fixed-bucket append table whose file a compaction rewrote
+ * would lose the deletion as well).
+ */
 static bool
 adds_deletion_vectors(const pm_commit_request *req)
 {
+	if (!req->append_deletion_vectors)
+		return false;
 	for (int c = 0; c < req->nchanges; c++)
 		for (int a = 0; a < req->changes[c].nindex_added; a++)
 			if (strcmp(req->changes[c].index_added[a].index_type, "DELETION_VECTORS") == 0 &&
@@ -490,9 +500,9 @@ same_bucket(const pm_index_manifest_entry *e, const pm_commit_change *c, const c
 }
 
 /*
- * A live DV index file the request neither deletes nor may replace: for
- * bucket-unaware tables one holding a DV of a data file the added file
- * has one for too (a data file has one DV: ConflictDetection
+ * DELETE/UPDATE of append tables: a live DV index file the request
+ * neither deletes nor may replace: for bucket-unaware tables one holding a
+ * DV of a data file the added file has one for too (a data file has one DV: ConflictDetection
  * buildBaseEntriesWithDV); for bucketed tables, one of the same bucket
  * holding a DV of a data file the added file has none for (the added
  * file replaces the bucket's DVs: those would be lost; an empty DV file
@@ -609,7 +619,7 @@ write_index(const pm_env *env, pm_fileio *io, const char *table_path, const pm_s
 			{
 				if (gone[i])
 					continue;
-				if (strcmp(type, "DELETION_VECTORS") == 0 &&
+				if (strcmp(type, "DELETION_VECTORS") == 0 && req->append_deletion_vectors &&
 					dv_overlaps(&old[i], ch, &ch->index_added[a], bucketed))
 					return pm_fail(err, PM_ERR_CONFLICT,
 								   "Deletion vector conflicts detected! Give up committing. (index file %s, which this commit does not replace, was added concurrently)",

@@ -1280,6 +1280,7 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 	req.commit_identifier = commit_identifier;
 	/* ConflictDetection.shouldBeOverwriteCommit: DV index files make it OVERWRITE */
 	req.commit_kind = ndv > 0 ? "OVERWRITE" : "APPEND";
+	req.append_deletion_vectors = ndv > 0;
 	req.schema = w->schema;
 	req.nchanges = nchanges;
 	req.changes = changes;
@@ -1298,6 +1299,7 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 
 		/* then the compaction as its own snapshot, as FileStoreCommitImpl.commit */
 		req.commit_kind = "COMPACT";
+		req.append_deletion_vectors = false;
 		req.nchanges = ncompact;
 		req.changes = compact_changes;
 		pm_error_clear(&cerr);

@@ -7,7 +7,8 @@
  *	  OVERWRITE snapshot, read back without them; a second round merges the
  *	  files' old DVs and rewrites the untouched DVs of the index files it
  *	  replaces; a data file has one DV in the index manifest; a writer
- *	  whose base snapshot's DVs were replaced meanwhile gets PM_ERR_CONFLICT.
+ *	  whose base snapshot's DVs were replaced meanwhile, or whose data file
+ *	  a concurrent commit removed, gets PM_ERR_CONFLICT and leaves nothing.
  *	  Bucket-unaware (partitioned) and fixed-bucket (64-bit DVs) tables.
  *-------------------------------------------------------------------------
  */
@@ -18,6 +19,7 @@
 #include "common/env.h"
 #include "io/memory_fileio.h"
 #include "lsm/table_read.h"
+#include "table/commit.h"
 #include "table/index_manifest.h"
 #include "table/snapshot.h"
 #include "table/split.h"
@@ -261,6 +263,91 @@ test_fixed_bucket_bitmap64(void **state)
 	run(false, 4, keys, vals);
 }
 
+static int
+count_index_files(pm_fileio *io)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	char	  **names;
+	int			n = 0;
+	pm_error	err;
+
+	if (io->list(io, DIR "/index", arena, &names, &n, &err) != PM_OK)
+		n = 0;
+	pm_arena_destroy(arena);
+	return n;
+}
+
+/*
+ * A concurrent commit removes a data file the writer marked rows of (a
+ * compaction): the commit fails with PM_ERR_CONFLICT, publishes nothing
+ * and leaves no index file behind.
+ */
+static void
+test_file_gone_conflict(void **state)
+{
+	static const char *keys[] = {"deletion-vectors.enabled"};
+	static const char *vals[] = {"true"};
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_table_writer *w;
+	pm_table   *table;
+	pm_scan    *sc;
+	pm_error	err;
+	int64_t		sid,
+				rows,
+				sum;
+	const pm_split *sp;
+	pm_commit_change ch;
+	pm_commit_request req;
+	int			nindex;
+
+	assert_int_equal(pm_table_create(pm_env_default(), io, DIR,
+									 make_schema(arena, false, 1, keys, vals), &err), PM_OK);
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, DIR, "u1", &w, &err), PM_OK);
+	write_rows(w, arena, 0, 100);
+	assert_int_equal(pm_table_writer_commit(w, 1, &sid, &err), PM_OK);
+	scan(io, w, 3, &rows, &sum);
+	nindex = count_index_files(io);
+
+	/* "compaction": the data file goes */
+	assert_int_equal(pm_table_open(pm_env_default(), io, DIR, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &sc, &err), PM_OK);
+	assert_int_equal(pm_scan_split_count(sc), 1);
+	sp = pm_scan_get_split(sc, 0);
+	assert_int_equal(sp->nfiles, 1);
+	memset(&ch, 0, sizeof(ch));
+	ch.partition = sp->partition;
+	ch.partition_len = sp->partition_len;
+	ch.bucket = sp->bucket;
+	ch.total_buckets = -1;
+	ch.ndeleted = 1;
+	ch.deleted = sp->files[0];
+	memset(&req, 0, sizeof(req));
+	req.commit_user = "other";
+	req.commit_identifier = 1;
+	req.commit_kind = "COMPACT";
+	req.schema = pm_table_schema(table);
+	req.nchanges = 1;
+	req.changes = &ch;
+	assert_int_equal(pm_table_commit(pm_env_default(), io, DIR, &req, arena, &sid, &err), PM_OK);
+	assert_int_equal(sid, 2);
+	pm_scan_free(sc);
+	pm_table_close(table);
+
+	assert_int_equal(pm_table_writer_commit(w, 2, &sid, &err), PM_ERR_CONFLICT);
+	assert_non_null(strstr(err.message, "no longer live"));
+	pm_table_writer_abort(w);
+	assert_int_equal(count_index_files(io), nindex);
+	{
+		int64_t		latest;
+
+		assert_int_equal(pm_snapshot_latest_id(io, DIR, arena, &latest, &err), PM_OK);
+		assert_int_equal(latest, 2);
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 static void
 test_refused_without_dv(void **state)
 {
@@ -288,6 +375,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unaware_partitioned),
 		cmocka_unit_test(test_fixed_bucket_bitmap64),
+		cmocka_unit_test(test_file_gone_conflict),
 		cmocka_unit_test(test_refused_without_dv),
 	};
 

@@ -110,6 +110,21 @@ DELETE FROM wide WHERE id > 7;
 UPDATE wide SET id = 0 WHERE id = 1;
 SELECT array_agg(id ORDER BY id) FROM wide;
 
+-- row groups and pages skipped by statistics: the positions stay positions in the file
+SELECT paimon_create_table('wadv', 'db', 'big', 'id INT, pad STRING',
+  options => '{"deletion-vectors.enabled": "true", "parquet.block.size": "64kb", "parquet.page.size": "2kb"}',
+  foreign_table => 'big');
+INSERT INTO big SELECT g, 'pad ' || g FROM generate_series(1, 60000) g;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT * FROM big WHERE id BETWEEN 30000 AND 30004;
+DELETE FROM big WHERE id BETWEEN 30000 AND 30004 RETURNING id;
+SELECT count(*), min(id), max(id) FROM big WHERE id BETWEEN 29990 AND 30010;
+UPDATE big SET pad = 'u' WHERE id IN (12345, 45678) RETURNING *;
+SELECT * FROM big WHERE id IN (12344, 12345, 12346, 45677, 45678, 45679) ORDER BY id;
+DELETE FROM big WHERE id IN (12344, 45679, 59999);
+SELECT count(*), sum(id) FROM big;
+SELECT count(*), sum(id) FROM big WHERE id BETWEEN 12000 AND 46000;
+
 -- append table without deletion vectors: refused before any row is read
 SELECT paimon_create_table('wadv', 'db', 'plain', 'id INT', foreign_table => 'plain');
 INSERT INTO plain VALUES (1);

@@ -26,10 +26,17 @@
  *	   column writes -D for the old row and +I for the new one.
  * The writer is asked (pm_table_writer_accepts) when the statement starts,
  * before any row is read, whether the table takes these kinds: append
- * tables, first-row tables, partial-update tables without
- * remove-record-on-delete, ... are refused with 0A000 and the core's
- * reason. UPDATE and DELETE need every field of the Paimon table as a
- * column of the foreign table (the records carry whole rows).
+ * tables without deletion vectors, first-row tables, partial-update tables
+ * without remove-record-on-delete, ... are refused with 0A000 and the
+ * core's reason. UPDATE and DELETE need every field of the Paimon table as
+ * a column of the foreign table (the records carry whole rows).
+ *
+ * Append tables with deletion vectors (pm_table_writer_deletes_by_position)
+ * identify the old row by position instead: a junk "ctid" (added for every
+ * UPDATE and DELETE; primary-key tables ignore it) that the target table's
+ * scan fills with the row's data file and position (pmfdw_scan_row_file);
+ * DELETE marks the position deleted, UPDATE too and appends the new row
+ * (+I). DELETE only needs the ctid (and the whole row for RETURNING).
  *
  * Writes to a foreign table that reads a fixed snapshot (snapshot_id, tag
  * or timestamp) and INSERT ... ON CONFLICT are refused (0A000). Writing

@@ -9,7 +9,8 @@
 #   rolled-back one). Then:
 #   - Java 1.3.1 and 1.4.2 read our tables row for row as the heap copies;
 #   - Java 1.4.2 compacts them (its compaction applies and drops the DVs),
-#     and both Java and the extension read the heap copies' rows.
+#     and both Java and the extension read the heap copies' rows; a DELETE
+#     left pending while Java compacts fails at COMMIT with 40001.
 # Needs the oracle (test/oracle/oracle.sh) and a running server with
 # paimon_fdw installed (PGHOST/PGPORT/... as test/oracle/run.sh gets them).
 set -euo pipefail
@@ -113,7 +114,23 @@ for t in $tables; do
 		check "$t: Java $v reads our deletion vectors" "$wh/$t.heap" "$wh/$t.java_$v"
 	done
 	echo '{"op": "compact"}' > "$wh/compact.jsonl"
-	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" adv "$t" "$wh/compact.jsonl" >/dev/null
+	if [ $t = events ]; then
+		# a DELETE pending while Java compacts its file: the commit fails with 40001
+		coproc PSQL { psql -X -q -v VERBOSITY=verbose 2>&1; }
+		echo "BEGIN; DELETE FROM $srv.events WHERE id = 151; SELECT 'deleted';" >&"${PSQL[1]}"
+		while read -r -t 60 line <&"${PSQL[0]}"; do [[ "$line" == *deleted* ]] && break; done
+		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" adv "$t" "$wh/compact.jsonl" >/dev/null
+		printf 'COMMIT;\n\\q\n' >&"${PSQL[1]}"
+		out=$(cat <&"${PSQL[0]}")
+		wait "$PSQL_PID" || true
+		if [[ "$out" == *"ERROR:  40001"* ]]; then
+			echo "$t: a DELETE committed after Java compacted its data file fails with 40001"
+		else
+			echo "FAIL $t: a DELETE committed after Java compacted its data file: $out"; fail=1
+		fi
+	else
+		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" adv "$t" "$wh/compact.jsonl" >/dev/null
+	fi
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" adv "$t" | norm > "$wh/$t.java_compacted"
 	check "$t: Java 1.4.2 compacted our table" "$wh/$t.heap" "$wh/$t.java_compacted"
 	sql_rows "$t" "$cols" > "$wh/$t.sql_compacted"

@@ -100,6 +100,17 @@ DELETE FROM orders WHERE id % 5 = 0;
 SELECT count(*), sum(amount) FROM orders;
 SELECT * FROM orders WHERE id < 12 ORDER BY id;
 SELECT * FROM adv_snapshots(:'wh' || '/db.db/orders');
+-- paimon_compact of the fixed buckets: the deleted rows dropped, no DV left
+SELECT * FROM paimon_compact('orders');
+SELECT count(*), sum(amount) FROM orders;
+EXPLAIN (COSTS OFF) SELECT * FROM orders;
+DELETE FROM orders WHERE id = 7;
+SELECT count(*), sum(amount) FROM orders;
+SELECT * FROM adv_snapshots(:'wh' || '/db.db/orders') WHERE id > 4;
+-- bucket-unaware tables with deletion vectors are not compacted yet
+\set VERBOSITY sqlstate
+SELECT * FROM paimon_compact('events');
+\set VERBOSITY default
 
 -- 64-bit deletion vectors
 SELECT paimon_create_table('wadv', 'db', 'wide', 'id INT',

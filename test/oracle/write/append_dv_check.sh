@@ -10,7 +10,8 @@
 #   - Java 1.3.1 and 1.4.2 read our tables row for row as the heap copies;
 #   - Java 1.4.2 compacts them (its compaction applies and drops the DVs),
 #     and both Java and the extension read the heap copies' rows; a DELETE
-#     left pending while Java compacts fails at COMMIT with 40001.
+#     left pending while Java compacts fails at COMMIT with 40001; Java
+#     1.3.1 and 1.4.2 read the fixed-bucket table after our paimon_compact.
 # Needs the oracle (test/oracle/oracle.sh) and a running server with
 # paimon_fdw installed (PGHOST/PGPORT/... as test/oracle/run.sh gets them).
 set -euo pipefail
@@ -113,6 +114,14 @@ for t in $tables; do
 		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" adv "$t" | norm > "$wh/$t.java_$v"
 		check "$t: Java $v reads our deletion vectors" "$wh/$t.heap" "$wh/$t.java_$v"
 	done
+	if [ $t = orders ]; then
+		# our compaction of the fixed buckets (the DVs' rows dropped, the DVs gone)
+		psql_q -c "SELECT * FROM paimon_compact('$srv.orders')" >/dev/null
+		for v in 1.3.1 1.4.2; do
+			ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" adv "$t" | norm > "$wh/$t.java_ours_compacted_$v"
+			check "$t: Java $v reads our compaction" "$wh/$t.heap" "$wh/$t.java_ours_compacted_$v"
+		done
+	fi
 	echo '{"op": "compact"}' > "$wh/compact.jsonl"
 	if [ $t = events ]; then
 		# a DELETE pending while Java compacts its file: the commit fails with 40001

@@ -9,7 +9,9 @@
  *	  replaces; a data file has one DV in the index manifest; a writer
  *	  whose base snapshot's DVs were replaced meanwhile, or whose data file
  *	  a concurrent commit removed, gets PM_ERR_CONFLICT and leaves nothing.
- *	  Bucket-unaware (partitioned) and fixed-bucket (64-bit DVs) tables.
+ *	  Bucket-unaware (partitioned) and fixed-bucket (64-bit DVs) tables;
+ *	  the latter compacted (pm_append_compact drops the deleted rows and
+ *	  the DVs), the former refused.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -19,6 +21,7 @@
 #include "common/env.h"
 #include "io/memory_fileio.h"
 #include "lsm/table_read.h"
+#include "table/append_compact.h"
 #include "table/commit.h"
 #include "table/index_manifest.h"
 #include "table/snapshot.h"
@@ -239,6 +242,40 @@ run(bool partitioned, int nopt, const char **keys, const char **vals)
 	/* nothing deleted: nothing committed */
 	assert_int_equal(pm_table_writer_commit(w, 5, &sid, &err), PM_OK);
 	assert_int_equal(sid, 0);
+
+	/* compaction: fixed buckets drop the deleted rows and their DVs */
+	{
+		pm_table   *table;
+		pm_compact_result res;
+		pm_scan    *sc;
+		pm_code		rc;
+
+		assert_int_equal(pm_table_open(pm_env_default(), io, DIR, NULL, &table, &err), PM_OK);
+		rc = pm_append_compact(table, DIR, NULL, &res, &err);
+		pm_table_close(table);
+		if (partitioned)
+			assert_int_equal(rc, PM_ERR_UNSUPPORTED);
+		else
+		{
+			assert_int_equal(rc, PM_OK);
+			assert_int_equal(res.snapshot_id, 5);
+			assert_int_equal(res.rows_out, NROWS - 2 * NROWS / 10);
+			scan(io, NULL, 0, &rows, &sum);
+			assert_int_equal(rows, NROWS - 2 * NROWS / 10);
+			assert_int_equal(sum, sum_except(0, 1));
+			assert_int_equal(pm_table_open(pm_env_default(), io, DIR, NULL, &table, &err), PM_OK);
+			assert_int_equal(pm_table_scan_plan(table, NULL, &sc, &err), PM_OK);
+			assert_false(pm_scan_has_deletion_vectors(sc));
+			pm_scan_free(sc);
+			pm_table_close(table);
+			/* and deleting again works on the compacted files */
+			scan(io, w, 3, &rows, &sum);
+			assert_int_equal(pm_table_writer_commit(w, 6, &sid, &err), PM_OK);
+			assert_int_equal(sid, 6);
+			scan(io, NULL, 0, &rows, &sum);
+			assert_int_equal(rows, NROWS - 3 * NROWS / 10);
+		}
+	}
 	pm_table_writer_close(w);
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);

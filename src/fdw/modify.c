@@ -26,10 +26,17 @@
  *	   column writes -D for the old row and +I for the new one.
  * The writer is asked (pm_table_writer_accepts) when the statement starts,
  * before any row is read, whether the table takes these kinds: append
- * tables, first-row tables, partial-update tables without
- * remove-record-on-delete, ... are refused with 0A000 and the core's
- * reason. UPDATE and DELETE need every field of the Paimon table as a
- * column of the foreign table (the records carry whole rows).
+ * tables without deletion vectors, first-row tables, partial-update tables
+ * without remove-record-on-delete, ... are refused with 0A000 and the
+ * core's reason. UPDATE and DELETE need every field of the Paimon table as
+ * a column of the foreign table (the records carry whole rows).
+ *
+ * Append tables with deletion vectors (pm_table_writer_deletes_by_position)
+ * identify the old row by position instead: a junk "ctid" (added for every
+ * UPDATE and DELETE; primary-key tables ignore it) that the target table's
+ * scan fills with the row's data file and position (pmfdw_scan_row_file);
+ * DELETE marks the position deleted, UPDATE too and appends the new row
+ * (+I). DELETE only needs the ctid (and the whole row for RETURNING).
  *
  * Writes to a foreign table that reads a fixed snapshot (snapshot_id, tag
  * or timestamp) and INSERT ... ON CONFLICT are refused (0A000). Writing
@@ -47,6 +54,7 @@
 #include "miscadmin.h"
 #include "nodes/execnodes.h"
 #include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
 #include "optimizer/appendinfo.h"
 #include "optimizer/planmain.h"
 #include "parser/parsetree.h"
@@ -71,6 +79,10 @@ typedef struct PaimonFdwModifyState
 	bool		retract;		/* UPDATE writes -U before +U */
 	int			nkeys;			/* primary-key and partition columns */
 	AttrNumber *keys;
+	/* append tables with deletion vectors: the old row by its position */
+	bool		by_position;
+	AttrNumber	ctid_attno;		/* junk ctid of the subplan: file and position */
+	ForeignScanState *scan;		/* the scan that gave the ctids */
 } PaimonFdwModifyState;
 
 void
@@ -124,6 +136,11 @@ void
 paimonAddForeignUpdateTargets(PlannerInfo *root, Index rtindex, RangeTblEntry *target_rte,
 							  Relation target_relation)
 {
+	/* append tables with deletion vectors: the row's data file and position */
+	add_row_identity_var(root,
+						 makeVar(rtindex, SelfItemPointerAttributeNumber, TIDOID, -1,
+								 InvalidOid, 0),
+						 rtindex, "ctid");
 	if (root->parse->commandType == CMD_DELETE)
 		add_row_identity_var(root,
 							 makeVar(rtindex, InvalidAttrNumber, RECORDOID, -1, InvalidOid, 0),
@@ -164,6 +181,95 @@ is_updated(Bitmapset *updated, AttrNumber attnum)
 	return bms_is_member(attnum - FirstLowInvalidHeapAttributeNumber, updated);
 }
 
+typedef struct FindScan
+{
+	Index		rti;
+	ForeignScanState *found;
+} FindScan;
+
+static bool
+find_scan(PlanState *ps, void *arg)
+{
+	FindScan   *fs = arg;
+
+	if (ps == NULL)
+		return false;
+	if (pmfdw_is_scan(ps) && ((Scan *) ps->plan)->scanrelid == fs->rti)
+	{
+		fs->found = (ForeignScanState *) ps;
+		return true;
+	}
+	return planstate_tree_walker(ps, find_scan, arg);
+}
+
+/*
+ * UPDATE and DELETE of an append table with deletion vectors: the old row
+ * is named by the ctid its scan gave it (data file and position, see
+ * pmfdw_scan_row_file), marked deleted in the file's deletion vector at
+ * commit; UPDATE appends the new row (Spark's DELETE and UPDATE on such
+ * tables do the same).
+ */
+static void
+begin_by_position(PaimonFdwModifyState *ms, ModifyTableState *mtstate, ResultRelInfo *rinfo)
+{
+	EState	   *estate = mtstate->ps.state;
+	Relation	rel = rinfo->ri_RelationDesc;
+	Plan	   *subplan = outerPlanState(mtstate)->plan;
+	const pm_type *row_type = pmfdw_xact_writer_schema(ms->writer)->row_type;
+	FindScan	fs = {rinfo->ri_RangeTableIndex, NULL};
+
+	ms->by_position = true;
+	/* UPDATE writes the whole new row */
+	for (int f = 0; ms->operation == CMD_UPDATE && f < row_type->nfields; f++)
+		if (pmfdw_row_batch_column(ms->batch, row_type->fields[f].name) == InvalidAttrNumber)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot UPDATE foreign table \"%s\": it has no column for field \"%s\" of the Paimon table",
+							RelationGetRelationName(rel), row_type->fields[f].name),
+					 errdetail("UPDATE writes whole rows; a foreign table with a subset of the columns can only INSERT and DELETE.")));
+	ms->ctid_attno = ExecFindJunkAttributeInTlist(subplan->targetlist, "ctid");
+	if (!AttributeNumberIsValid(ms->ctid_attno))
+		elog(ERROR, "could not find junk ctid column");
+	(void) find_scan(outerPlanState(mtstate), &fs);
+	if (fs.found == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot %s Paimon table \"%s\" with this plan: its rows do not come from a scan of the table",
+						ms->operation == CMD_UPDATE ? "UPDATE" : "DELETE",
+						RelationGetRelationName(rel))));
+	ms->scan = fs.found;
+	/* DELETE ... RETURNING: the old row */
+	ms->wholerow_attno = ExecFindJunkAttributeInTlist(subplan->targetlist, "wholerow");
+	ms->old_slot = ExecInitExtraTupleSlot(estate, RelationGetDescr(rel), &TTSOpsHeapTuple);
+	ms->row_cxt = AllocSetContextCreate(ms->cxt, "paimon_fdw old row", ALLOCSET_SMALL_SIZES);
+}
+
+/*
+ * Mark the old row of an UPDATE or DELETE by position deleted. An UPDATE
+ * of a row an earlier statement of the transaction updated or deleted is
+ * refused: that statement's changes are not visible before the commit,
+ * and a second new row would be appended.
+ */
+static void
+delete_by_position(PaimonFdwModifyState *ms, ResultRelInfo *rinfo, TupleTableSlot *planSlot)
+{
+	bool		isnull;
+	Datum		d = ExecGetJunkAttribute(planSlot, ms->ctid_attno, &isnull);
+	const PmfdwRowFile *rf;
+	int64		pos;
+
+	if (isnull)
+		elog(ERROR, "ctid is NULL");
+	rf = pmfdw_scan_row_file(ms->scan, (ItemPointer) DatumGetPointer(d), &pos);
+	if (!pmfdw_xact_writer_delete_position(ms->writer, rf->file, pos, rf->snapshot_id) &&
+		ms->operation == CMD_UPDATE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot UPDATE a row of Paimon table \"%s\" that this transaction already updated or deleted",
+						RelationGetRelationName(rinfo->ri_RelationDesc)),
+				 errdetail("Changes to append tables become visible when the transaction commits; the row would be written twice.")));
+}
+
 /*
  * UPDATE and DELETE: check the table takes the row kinds they write (before
  * any row is read), find the old row's junk column and the key columns.
@@ -179,6 +285,11 @@ begin_update_delete(PaimonFdwModifyState *ms, ModifyTableState *mtstate, ResultR
 	const char *engine = pm_schema_option(schema, "merge-engine");
 	Plan	   *subplan = outerPlanState(mtstate)->plan;
 
+	if (pmfdw_xact_writer_deletes_by_position(ms->writer))
+	{
+		begin_by_position(ms, mtstate, rinfo);
+		return;
+	}
 	if (ms->operation == CMD_DELETE)
 		pmfdw_xact_writer_check_accepts(ms->writer, PM_ROW_DELETE, what);
 	else
@@ -342,8 +453,15 @@ paimonExecForeignUpdate(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *sl
 						TupleTableSlot *planSlot)
 {
 	PaimonFdwModifyState *ms = rinfo->ri_FdwState;
-	TupleTableSlot *old = old_row(ms, rinfo, planSlot);
+	TupleTableSlot *old;
 
+	if (ms->by_position)
+	{
+		delete_by_position(ms, rinfo, planSlot);
+		add_row(ms, slot, PM_ROW_INSERT);
+		return slot;
+	}
+	old = old_row(ms, rinfo, planSlot);
 	if (key_changed(ms, old, slot))
 	{
 		add_row(ms, old, PM_ROW_DELETE);
@@ -363,8 +481,16 @@ paimonExecForeignDelete(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *sl
 						TupleTableSlot *planSlot)
 {
 	PaimonFdwModifyState *ms = rinfo->ri_FdwState;
-	TupleTableSlot *old = old_row(ms, rinfo, planSlot);
+	TupleTableSlot *old;
 
+	if (ms->by_position)
+	{
+		delete_by_position(ms, rinfo, planSlot);
+		if (rinfo->ri_projectReturning != NULL && AttributeNumberIsValid(ms->wholerow_attno))
+			ExecCopySlot(slot, old_row(ms, rinfo, planSlot));
+		return slot;
+	}
+	old = old_row(ms, rinfo, planSlot);
 	add_row(ms, old, PM_ROW_DELETE);
 	if (rinfo->ri_projectReturning != NULL)
 		ExecCopySlot(slot, old);

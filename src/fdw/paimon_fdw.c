@@ -189,6 +189,14 @@ typedef struct PaimonFdwScanState
 	int64		cache_misses;
 	int64		page_hits;		/* page cache lookups of this scan */
 	int64		page_misses;
+	/* the target of an UPDATE or DELETE on an append table: rows' positions */
+	bool		positions;
+	const int64_t *batch_positions; /* of the batch's rows */
+	int			batch_file;		/* ordinal of the batch's file in row_files */
+	const pm_data_file_meta *batch_meta;	/* that file (this plan of the scan) */
+	PmfdwRowFile *row_files;	/* every file read, in fs->cxt */
+	int			nrow_files;
+	int			row_files_cap;
 } PaimonFdwScanState;
 
 /*
@@ -1129,6 +1137,10 @@ begin_scan(ForeignScanState *node, int eflags)
 	fs->col_nulls = palloc0(sizeof(bool *) * (fs->nfields + 1));
 	bind_columns(fs, rel);
 
+	/* the target of an UPDATE or DELETE: its rows' ctids name their positions */
+	fs->positions = (estate->es_plannedstmt->commandType == CMD_UPDATE ||
+					 estate->es_plannedstmt->commandType == CMD_DELETE) &&
+		list_member_int(estate->es_plannedstmt->resultRelations, (int) plan->scan.scanrelid);
 	/* the scan is planned at the first row: a parallel worker learns its snapshot later */
 	fs->claimed = -1;
 	MemoryContextSwitchTo(old);
@@ -1218,7 +1230,14 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 	fs->executed.files_pruned_stats += st->files_pruned_stats;
 	fs->executed.files_pruned_index += st->files_pruned_index;
 	fs->executed.files_selected += st->files_selected;
-	if (pm_table_read_open(fs->scan, fs->fields, fs->nfields, &fs->read, &err) != PM_OK)
+	fs->batch_meta = NULL;
+	if (fs->positions && !pm_scan_needs_merge(fs->scan))
+	{
+		if (pm_table_read_open_positions(fs->scan, fs->fields, fs->nfields, &fs->read,
+										 &err) != PM_OK)
+			pmfdw_error(&err);
+	}
+	else if (pm_table_read_open(fs->scan, fs->fields, fs->nfields, &fs->read, &err) != PM_OK)
 		pmfdw_error(&err);
 	if (fs->pstate != NULL)
 	{
@@ -1564,6 +1583,98 @@ select_key_rows(PaimonFdwScanState *fs)
 	return fs->nkey_rows != 0;
 }
 
+/*
+ * The batch just read: its rows' positions, and its file's ordinal among
+ * the files this scan read (a new entry of fs->row_files for a new file).
+ */
+static void
+note_batch_file(PaimonFdwScanState *fs)
+{
+	const pm_split *sp;
+	const pm_data_file_meta *f;
+	MemoryContext old;
+	PmfdwRowFile *rf;
+	pm_append_dv_file *af;
+
+	fs->batch_positions = pm_table_read_positions(fs->read, &sp, &f);
+	if (fs->batch_positions == NULL || f == NULL || sp == NULL)
+		elog(ERROR, "paimon_fdw: a batch without row positions");
+	if (f == fs->batch_meta)
+		return;
+	fs->batch_meta = f;
+	/* a file read before (a rescan): its entry again */
+	for (int i = fs->nrow_files - 1; i >= 0; i--)
+	{
+		const pm_append_dv_file *e = fs->row_files[i].file;
+
+		if (strcmp(e->file_name, f->file_name) == 0 && e->bucket == sp->bucket &&
+			e->partition_len == sp->partition_len &&
+			(sp->partition_len == 0 ||
+			 memcmp(e->partition, sp->partition, sp->partition_len) == 0))
+		{
+			fs->batch_file = i;
+			return;
+		}
+	}
+	if (fs->nrow_files >= (int) MaxOffsetNumber - 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("UPDATE or DELETE of Paimon table \"%s.%s\" reads more than %d data files",
+						fs->opts.database, fs->opts.table, (int) MaxOffsetNumber - 2),
+				 errhint("Restrict the statement with a WHERE clause on partition columns.")));
+	old = MemoryContextSwitchTo(fs->cxt);
+	if (fs->nrow_files == fs->row_files_cap)
+	{
+		fs->row_files_cap = fs->row_files_cap > 0 ? fs->row_files_cap * 2 : 16;
+		fs->row_files = fs->row_files == NULL
+			? palloc(sizeof(PmfdwRowFile) * fs->row_files_cap)
+			: repalloc(fs->row_files, sizeof(PmfdwRowFile) * fs->row_files_cap);
+	}
+	rf = &fs->row_files[fs->nrow_files];
+	af = palloc0(sizeof(pm_append_dv_file));
+	af->partition = sp->partition_len > 0 ? memcpy(palloc(sp->partition_len), sp->partition,
+												   sp->partition_len) : NULL;
+	af->partition_len = sp->partition_len;
+	af->bucket = sp->bucket;
+	af->file_name = pstrdup(f->file_name);
+	af->row_count = f->row_count;
+	if (f->deletion_file != NULL)
+	{
+		pm_deletion_file *d = palloc(sizeof(pm_deletion_file));
+
+		*d = *f->deletion_file;
+		d->path = pstrdup(f->deletion_file->path);
+		af->deletion_file = d;
+	}
+	rf->file = af;
+	rf->snapshot_id = pm_table_snapshot_id(fs->table);
+	fs->batch_file = fs->nrow_files++;
+	MemoryContextSwitchTo(old);
+}
+
+static TupleTableSlot *paimonIterateForeignScan(ForeignScanState *node);
+
+bool
+pmfdw_is_scan(PlanState *ps)
+{
+	return IsA(ps, ForeignScanState) &&
+		((ForeignScanState *) ps)->fdwroutine != NULL &&
+		((ForeignScanState *) ps)->fdwroutine->IterateForeignScan == paimonIterateForeignScan;
+}
+
+const PmfdwRowFile *
+pmfdw_scan_row_file(ForeignScanState *node, ItemPointer tid, int64 *pos)
+{
+	PaimonFdwScanState *fs = node->fdw_state;
+	int			ordinal = (int) ItemPointerGetOffsetNumberNoCheck(tid) - 1;
+
+	if (fs == NULL || !fs->positions || ordinal < 0 || ordinal >= fs->nrow_files)
+		elog(ERROR, "paimon_fdw: ctid (%u,%u) names no data file of the scan",
+			 ItemPointerGetBlockNumberNoCheck(tid), ItemPointerGetOffsetNumberNoCheck(tid));
+	*pos = (int64) ItemPointerGetBlockNumberNoCheck(tid);
+	return &fs->row_files[ordinal];
+}
+
 static TupleTableSlot *
 iterate_scan(ForeignScanState *node)
 {
@@ -1619,7 +1730,11 @@ iterate_scan(ForeignScanState *node)
 		else if (fs->key_filter != NULL && !select_key_rows(fs))
 			continue;			/* no row of a looked-up key: not even converted */
 		else
+		{
+			if (fs->positions && !pm_scan_needs_merge(fs->scan))
+				note_batch_file(fs);
 			convert_batch(fs);
+		}
 	}
 	if (fs->done)
 		return slot;
@@ -1634,7 +1749,19 @@ iterate_scan(ForeignScanState *node)
 		slot->tts_values[a] = fs->col_values[i][row];
 		slot->tts_isnull[a] = fs->col_nulls[i][row];
 	}
-	return ExecStoreVirtualTuple(slot);
+	ExecStoreVirtualTuple(slot);
+	if (fs->batch_positions != NULL)
+	{
+		int64		pos = fs->batch_positions[row];
+
+		if (pos < 0 || pos >= (int64) MaxBlockNumber)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("row position " INT64_FORMAT " of Paimon data file \"%s\" is too large to update or delete",
+							pos, fs->row_files[fs->batch_file].file->file_name)));
+		ItemPointerSet(&slot->tts_tid, (BlockNumber) pos, (OffsetNumber) (fs->batch_file + 1));
+	}
+	return slot;
 }
 
 /*
@@ -1733,6 +1860,8 @@ paimonReScanForeignScan(ForeignScanState *node)
 		return;
 	}
 	close_scan(fs);
+	fs->batch_meta = NULL;		/* the files are planned again */
+	fs->batch_positions = NULL;
 	fs->started = false;		/* re-planned (or looked up) at the next row */
 	fs->claimed = -1;
 	fs->batch = NULL;

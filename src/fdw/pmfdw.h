@@ -20,6 +20,7 @@
 #include "io/fileio.h"
 #include "lsm/table_read.h"
 #include "nodes/pg_list.h"
+#include "table/append_dv_write.h"
 #include "table/table.h"
 #include "executor/tuptable.h"
 #include "foreign/fdwapi.h"
@@ -202,6 +203,35 @@ extern const struct pm_schema *pmfdw_xact_writer_schema(PmfdwXactWriter *w);
  * kind (a pm_row_kind); what names the statement ("UPDATE", "DELETE").
  */
 extern void pmfdw_xact_writer_check_accepts(PmfdwXactWriter *w, uint8 kind, const char *what);
+
+/*
+ * Append tables with deletion vectors: UPDATE and DELETE mark the old
+ * row's position deleted (table_write.h pm_table_writer_delete_position);
+ * false if an earlier statement of the transaction deleted it already.
+ */
+extern bool pmfdw_xact_writer_deletes_by_position(PmfdwXactWriter *w);
+extern bool pmfdw_xact_writer_delete_position(PmfdwXactWriter *w,
+											  const pm_append_dv_file *file, int64 pos,
+											  int64 base_snapshot);
+
+/*
+ * paimon_fdw.c: the scan of the target table of an UPDATE or DELETE on an
+ * append table gives each row its data file and position in the file as
+ * its ctid: block number = position, offset number = 1 + the ordinal of
+ * the file among those the scan read (PmfdwRowFile, kept for the scan's
+ * life, rescans included).
+ */
+typedef struct PmfdwRowFile
+{
+	pm_append_dv_file *file;
+	int64		snapshot_id;	/* the snapshot the scan read */
+} PmfdwRowFile;
+
+/* Whether ps is a scan of this FDW. */
+extern bool pmfdw_is_scan(PlanState *ps);
+/* The file and position a ctid of the scan names; ERROR if it names none. */
+extern const PmfdwRowFile *pmfdw_scan_row_file(ForeignScanState *node, ItemPointer tid,
+											   int64 *pos);
 
 /* ---- modify.c: INSERT, COPY FROM, UPDATE and DELETE ---- */
 struct PlannerInfo;

@@ -307,3 +307,27 @@ subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 			w->doomed = true;
 	}
 }
+
+bool
+pmfdw_xact_writer_deletes_by_position(PmfdwXactWriter *w)
+{
+	return pm_table_writer_deletes_by_position(w->writer);
+}
+
+bool
+pmfdw_xact_writer_delete_position(PmfdwXactWriter *w, const pm_append_dv_file *file, int64 pos,
+								  int64 base_snapshot)
+{
+	pm_error	err;
+	bool		again;
+
+	if (w->doomed)
+		doomed_error(w);
+	w->last_write_subid = Max(w->last_write_subid, GetCurrentSubTransactionId());
+	pm_error_clear(&err);
+	if (pm_table_writer_delete_position(w->writer, file, pos, base_snapshot, &again,
+										&err) != PM_OK)
+		pmfdw_error(&err);
+	w->rows++;
+	return !again;
+}

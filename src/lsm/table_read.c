@@ -98,6 +98,11 @@ struct pm_table_read
 	pm_deletion_vector *raw_dv;
 	pm_arena   *raw_arena;		/* DV-filtered batches */
 	pm_batch	raw_batch;
+	const pm_data_file_meta *raw_meta;	/* raw_reader's file */
+	/* pm_table_read_open_positions: each row's position in raw_meta */
+	bool		want_positions;
+	int64_t    *positions;
+	int64_t		positions_cap;
 	/* parallel reads: units (raw files, merged splits) this process reads */
 	pm_unit_claim_fn claim;
 	void	   *claim_ctx;
@@ -435,6 +440,31 @@ filter_batch(pm_table_read *r, const pm_batch *b, pm_batch **out, pm_error *err)
 	return PM_OK;
 }
 
+/* The file position of each row of b the DV keeps (as filter_batch keeps them). */
+static pm_code
+note_positions(pm_table_read *r, const pm_batch *b, pm_error *err)
+{
+	int64_t		n = 0;
+	bool		dv = r->raw_dv != NULL && pm_deletion_vector_cardinality(r->raw_dv) > 0;
+
+	if (b->nrows > r->positions_cap)
+	{
+		int64_t		cap = b->nrows > 2 * r->positions_cap ? b->nrows : 2 * r->positions_cap;
+		int64_t    *p = pm_arena_realloc(r->arena, r->positions,
+										 sizeof(int64_t) * (size_t) r->positions_cap,
+										 sizeof(int64_t) * (size_t) cap);
+
+		if (p == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		r->positions = p;
+		r->positions_cap = cap;
+	}
+	for (int64_t i = 0; i < b->nrows; i++)
+		if (!dv || !pm_deletion_vector_contains(r->raw_dv, b->first_row + i))
+			r->positions[n++] = b->first_row + i;
+	return PM_OK;
+}
+
 static pm_code
 raw_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 {
@@ -461,6 +491,7 @@ raw_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 				continue;
 			PM_TRY(load_dv(r, f, &r->raw_dv, err));
 			r->raw_path = f->path;
+			r->raw_meta = f;
 			/* no merge: every field of append tables and DV tables may prune */
 			pm_scan_read_filter(r->scan, r->append_dv || (r->dv_enabled && r->skip_level0),
 								&filter);
@@ -479,6 +510,8 @@ raw_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 			close_raw_file(r);
 			continue;
 		}
+		if (r->want_positions)
+			PM_TRY(note_positions(r, b, err));
 		if (r->raw_dv != NULL && pm_deletion_vector_cardinality(r->raw_dv) > 0)
 			PM_TRY(filter_batch(r, b, &b, err));
 		if (b->nrows == 0)
@@ -660,6 +693,48 @@ pm_table_read_open(pm_scan *scan, const int *fields, int nfields,
 	}
 	*out = read;
 	return PM_OK;
+}
+
+pm_code
+pm_table_read_open_positions(pm_scan *scan, const int *fields, int nfields,
+							 pm_table_read **out, pm_error *err)
+{
+	pm_table   *table = pm_scan_table(scan);
+	const pm_env *env = pm_table_env(table);
+	pm_table_read *read;
+	pm_code		rc;
+
+	*out = NULL;
+	if (nfields < 0)
+		return pm_fail(err, PM_ERR_INVALID, "negative field count");
+	if (pm_scan_needs_merge(scan))
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "rows of primary-key tables have no position: they are merged");
+	read = pm_alloc(env, sizeof(*read));
+	if (read == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a table read");
+	memset(read, 0, sizeof(*read));
+	read->env = env;
+	read->scan = scan;
+	read->table = table;
+	read->want_positions = true;
+	rc = open_append_dv(read, fields, nfields, err);
+	if (rc != PM_OK)
+	{
+		pm_table_read_close(read);
+		return rc;
+	}
+	*out = read;
+	return PM_OK;
+}
+
+const int64_t *
+pm_table_read_positions(const pm_table_read *r, const pm_split **split,
+						const pm_data_file_meta **file)
+{
+	*split = r->raw_split;
+	*file = r->raw_meta;
+	return r->want_positions ? r->positions : NULL;
 }
 
 pm_code

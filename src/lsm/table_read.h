@@ -28,6 +28,7 @@
 
 #include "common/error.h"
 #include "common/vector.h"
+#include "table/split.h"
 #include "table/table.h"
 
 typedef struct pm_table_read pm_table_read;
@@ -42,6 +43,20 @@ extern pm_code pm_table_read_open(pm_scan *scan, const int *fields, int nfields,
 /* Next batch, or *batch = NULL at the end; valid until the next call. */
 extern pm_code pm_table_read_next(pm_table_read *read, pm_batch **batch, pm_error *err);
 extern void pm_table_read_close(pm_table_read *read);
+
+/*
+ * Row positions (append tables; PM_ERR_UNSUPPORTED for primary-key
+ * tables): a read as pm_table_read_open's, every file read as it is with
+ * its deletion vector applied, in which pm_table_read_positions gives the
+ * rows of the last batch their data file (and its split) and their
+ * positions in that file (after the DV: the positions of the rows kept).
+ * Valid until the next _next call. UPDATE and DELETE of append tables with
+ * deletion vectors mark those positions deleted.
+ */
+extern pm_code pm_table_read_open_positions(pm_scan *scan, const int *fields, int nfields,
+											pm_table_read **out, pm_error *err);
+extern const int64_t *pm_table_read_positions(const pm_table_read *read, const pm_split **split,
+											  const pm_data_file_meta **file);
 
 /*
  * Where the rows of the last batch came from, for messages: the local path

@@ -21,9 +21,13 @@
 
 #include "common/arena.h"
 #include "common/uuid.h"
+#include "common/vector_builder.h"
 #include "format/format_writer.h"
+#include "index/deletion_vector.h"
+#include "index/deletion_vector_write.h"
 #include "row/binary_row.h"
 #include "table/commit.h"
+#include "table/index_manifest.h"
 #include "table/partition_path.h"
 #include "table/split.h"
 #include "table/stats_build.h"
@@ -52,6 +56,12 @@ typedef struct append_compact
 	pm_commit_change *changes;
 	int			nchanges;
 	int			cap;
+	/* fixed-bucket tables with deletion vectors */
+	const char *table_path;
+	bool		dv;
+	char	   *index_dir;
+	char		index_uuid[PM_UUID_TEXT_LEN + 1];
+	int64_t		index_counter;
 } append_compact;
 
 static bool
@@ -71,10 +81,14 @@ setup(append_compact *ac, pm_error *err)
 	size_t		len;
 	const pm_type *empty;
 
-	if (option_true(s, "deletion-vectors.enabled"))
-		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "table option deletion-vectors.enabled = \"true\": compacting append tables with deletion vectors is not supported yet");
 	PM_TRY(pm_write_options_parse(s, ac->arena, &ac->opt, err));
+	if (option_true(s, "deletion-vectors.enabled"))
+	{
+		if (ac->opt.bucket <= 0)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "table option deletion-vectors.enabled = \"true\": compacting bucket-unaware append tables with deletion vectors is not supported yet");
+		ac->dv = true;
+	}
 	ac->compaction_file_size = ac->opt.target_file_size / 10 * 7;
 	ac->open_file_cost = 4LL * 1024 * 1024;
 	if ((v = pm_schema_option(s, "source.split.open-file-cost")) != NULL)
@@ -213,6 +227,147 @@ write_batch(rewriter *rw, const pm_batch *b, pm_error *err)
 	return PM_OK;
 }
 
+static pm_code
+read_dv(append_compact *ac, const pm_data_file_meta *f, pm_deletion_vector **dv, pm_error *err)
+{
+	const pm_deletion_file *d = f->deletion_file;
+	pm_code		rc;
+
+	PM_TRY(pm_deletion_vector_read(ac->env, ac->io, d->path, d->offset, d->length, dv, err));
+	rc = pm_deletion_vector_check(*dv, f->row_count, d->cardinality, err);
+	if (rc != PM_OK)
+	{
+		pm_deletion_vector_destroy(*dv);
+		*dv = NULL;
+	}
+	return rc;
+}
+
+/* The rows of b that dv keeps, as a new batch in ac->arena. */
+static pm_code
+dv_filter(append_compact *ac, const pm_deletion_vector *dv, pm_batch *b, pm_batch **out,
+		  pm_error *err)
+{
+	uint8_t    *sel = pm_arena_alloc(ac->arena, (size_t) b->nrows);
+	pm_batch   *nb = pm_arena_zalloc(ac->arena, sizeof(*nb));
+	pm_vector_builder bld;
+
+	if (sel == NULL || nb == NULL ||
+		(nb->cols = pm_arena_zalloc(ac->arena, sizeof(pm_vector) * (size_t) (b->ncols + 1))) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	nb->ncols = b->ncols;
+	nb->first_row = b->first_row;
+	nb->nrows = pm_deletion_vector_apply(dv, b, sel);
+	if (nb->nrows == b->nrows)
+	{
+		*out = b;
+		return PM_OK;
+	}
+	for (int c = 0; c < b->ncols; c++)
+	{
+		if (!pm_vector_builder_init(&bld, &nb->cols[c], b->cols[c].type, nb->nrows, ac->arena))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < b->nrows; i++)
+			if (sel[i] && !pm_vector_builder_append(&bld, &b->cols[c], i))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	*out = nb;
+	return PM_OK;
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
+/*
+ * The bucket's DVs (BucketedDvMaintainer restored from its files) without
+ * those of the compacted files, written as the bucket's new index file
+ * (CompactDeletionFile.generateFiles), replacing the old one.
+ */
+static pm_code
+dv_index_changes(append_compact *ac, const pm_split *sp, const pm_data_file_meta **files, int n,
+				 pm_commit_change *c, pm_error *err)
+{
+	pm_dv_maintainer *m;
+	pm_dv_index_file f;
+	pm_index_manifest_entry *add;
+	pm_index_manifest_entry *del;
+	int			ndel = 0;
+	pm_code		rc = PM_OK;
+
+	del = pm_arena_zalloc(ac->arena, sizeof(*del) * (size_t) (sp->nfiles + 1));
+	add = pm_arena_zalloc(ac->arena, sizeof(*add));
+	if (del == NULL || add == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(pm_dv_maintainer_create(ac->env, ac->opt.dv_bitmap64, &m, err));
+	for (int i = 0; rc == PM_OK && i < sp->nfiles; i++)
+	{
+		const pm_deletion_file *d = sp->files[i]->deletion_file;
+		pm_deletion_vector *dv;
+		bool		seen = false;
+
+		if (d == NULL)
+			continue;
+		rc = read_dv(ac, sp->files[i], &dv, err);
+		if (rc != PM_OK)
+			break;
+		rc = pm_dv_maintainer_restore(m, sp->files[i]->file_name, dv, err);
+		pm_deletion_vector_destroy(dv);
+		for (int k = 0; k < ndel; k++)
+			seen |= strcmp(del[k].file_name, base_name(d->path)) == 0;
+		if (!seen)
+		{
+			del[ndel].index_type = "DELETION_VECTORS";
+			del[ndel].file_name = base_name(d->path);
+			ndel++;
+		}
+	}
+	for (int i = 0; rc == PM_OK && i < n; i++)
+		pm_dv_maintainer_remove(m, files[i]->file_name);
+	if (rc == PM_OK && pm_dv_maintainer_modified(m))
+	{
+		if (ac->index_dir == NULL)
+		{
+			ac->index_dir = pm_arena_sprintf(ac->arena, "%s/index", ac->table_path);
+			if (ac->index_dir == NULL)
+				rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			else
+				rc = pm_uuid_random(ac->index_uuid, err);
+		}
+		if (rc == PM_OK)
+			rc = pm_dv_maintainer_write(m, ac->io, ac->index_dir, ac->index_uuid,
+										&ac->index_counter, ac->arena, &f, err);
+		if (rc == PM_OK)
+		{
+			add->index_type = "DELETION_VECTORS";
+			add->file_name = f.file_name;
+			add->file_size = f.file_size;
+			add->row_count = f.nranges;
+			add->nranges = f.nranges;
+			add->ranges = pm_arena_zalloc(ac->arena, sizeof(pm_dv_range) * (size_t) (f.nranges + 1));
+			if (add->ranges == NULL)
+				rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			for (int i = 0; rc == PM_OK && i < f.nranges; i++)
+			{
+				add->ranges[i].data_file = f.ranges[i].data_file;
+				add->ranges[i].offset = f.ranges[i].offset;
+				add->ranges[i].length = f.ranges[i].length;
+				add->ranges[i].cardinality = f.ranges[i].cardinality;
+			}
+			c->nindex_added = 1;
+			c->index_added = add;
+			c->nindex_deleted = ndel;
+			c->index_deleted = del;
+		}
+	}
+	pm_dv_maintainer_free(m);
+	return rc;
+}
+
 /* BaseAppendFileStoreWrite.compactRewrite of files (in this order) of split sp. */
 static pm_code
 rewrite(append_compact *ac, const pm_split *sp, const pm_data_file_meta **files, int n,
@@ -247,23 +402,32 @@ rewrite(append_compact *ac, const pm_split *sp, const pm_data_file_meta **files,
 	{
 		pm_data_file_reader *r = NULL;
 
-		if (files[i]->deletion_file != NULL)
+		pm_deletion_vector *dv = NULL;
+
+		if (files[i]->deletion_file != NULL && !ac->dv)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "data file \"%s\" has a deletion vector: compacting deletion vectors is not supported yet",
 						   files[i]->file_name);
 		deleted[i] = *files[i];
-		rc = pm_data_file_reader_open(ac->table, files[i], ac->all_fields,
-									  ac->schema->row_type->nfields, false, 0, &r, err);
+		if (files[i]->deletion_file != NULL)
+			rc = read_dv(ac, files[i], &dv, err);
+		if (rc == PM_OK)
+			rc = pm_data_file_reader_open(ac->table, files[i], ac->all_fields,
+										  ac->schema->row_type->nfields, false, 0, &r, err);
 		while (rc == PM_OK)
 		{
 			pm_batch   *b;
 
 			if ((rc = pm_data_file_reader_next(r, &b, err)) != PM_OK || b == NULL)
 				break;
-			if (b->nrows > 0)
+			/* the rows the file's deletion vector keeps */
+			if (dv != NULL && b->nrows > 0)
+				rc = dv_filter(ac, dv, b, &b, err);
+			if (rc == PM_OK && b->nrows > 0)
 				rc = write_batch(&rw, b, err);
 		}
 		pm_data_file_reader_close(r);
+		pm_deletion_vector_destroy(dv);
 	}
 	if (rc == PM_OK)
 		rc = finish_file(&rw, err);
@@ -281,6 +445,9 @@ rewrite(append_compact *ac, const pm_split *sp, const pm_data_file_meta **files,
 	c->added = rw.files;
 	c->ndeleted = rc == PM_OK ? n : 0;
 	c->deleted = deleted;
+	/* BucketedAppendCompactManager.compact: the inputs' DVs go */
+	if (rc == PM_OK && ac->dv)
+		rc = dv_index_changes(ac, sp, files, n, c, err);
 	if (rc == PM_OK)
 	{
 		for (int i = 0; i < rw.nfiles; i++)
@@ -313,6 +480,17 @@ compact_fixed_bucket(append_compact *ac, const pm_split *sp, pm_compact_result *
 		for (; k > 0 && f[k - 1]->min_sequence_number > sp->files[i]->min_sequence_number; k--)
 			f[k] = f[k - 1];
 		f[k] = sp->files[i];
+	}
+	if (ac->dv)
+	{
+		/* FullCompactTask with DVs: large files without one at the head stay, the rest is rewritten */
+		while (!ac->force_rewrite_all && start < n &&
+			   f[start]->file_size >= ac->compaction_file_size && f[start]->deletion_file == NULL)
+			start++;
+		if (n - start == 0)
+			return PM_OK;
+		*done = true;
+		return rewrite(ac, sp, f + start, n - start, res, err);
 	}
 	if (!ac->force_rewrite_all && n < FULL_COMPACT_MIN_FILE)
 		return PM_OK;			/* triggerFullCompaction: too few files */
@@ -393,6 +571,16 @@ remove_written(append_compact *ac)
 			pm_error_clear(&ignored);
 			if (ac->io->remove != NULL && ac->changes[i].added[f].path != NULL)
 				(void) ac->io->remove(ac->io, ac->changes[i].added[f].path, &ignored);
+		}
+	for (int i = 0; i < ac->nchanges; i++)
+		for (int f = 0; f < ac->changes[i].nindex_added; f++)
+		{
+			pm_error	ignored;
+			char	   *path = pm_arena_sprintf(ac->arena, "%s/%s", ac->index_dir,
+												ac->changes[i].index_added[f].file_name);
+
+			if (ac->io->remove != NULL && path != NULL)
+				(void) ac->io->remove(ac->io, path, &ignored);
 		}
 }
 
@@ -485,6 +673,7 @@ pm_append_compact(pm_table *table, const char *table_path, const pm_compact_opti
 	ac.env = pm_table_env(table);
 	ac.io = pm_table_fileio(table);
 	ac.schema = pm_table_schema(table);
+	ac.table_path = table_path;
 	ac.arena = pm_arena_create(ac.env);
 	if (ac.arena == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");

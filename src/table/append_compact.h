@@ -20,7 +20,12 @@
  *	  2+ files reaching 2 x target-file-size is rewritten, and the last bin
  *	  when it holds compaction.min.file-num (5) files.
  *
- * Not compacted: tables with deletion vectors (PM_ERR_UNSUPPORTED).
+ * Fixed-bucket tables with deletion vectors (FullCompactTask with a
+ * BucketedDvMaintainer): every file is rewritten but the large ones
+ * without a DV at the head, whatever their number, the rows their DVs
+ * delete dropped; the bucket's DV index file is written again without
+ * the compacted files' DVs. Not compacted: bucket-unaware tables with
+ * deletion vectors (PM_ERR_UNSUPPORTED).
  *
  * Spec: apache/paimon release-1.4.2 append/BucketedAppendCompactManager.java,
  * append/AppendCompactCoordinator.java, append/AppendCompactTask.java,

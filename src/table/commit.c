@@ -34,6 +34,9 @@
  *	   written per attempt; every index file deleted must still be in
  *	   latest's (else PM_ERR_CONFLICT: a concurrent writer replaced it, and
  *	   our deletion vectors or hash index were computed from a stale one).
+ *	   Deletion vectors added to append tables (DELETE/UPDATE) must name
+ *	   live data files and must not meet another live DV of the same data
+ *	   file (bucket-unaware) or bucket (fixed buckets): PM_ERR_CONFLICT.
  *	7. Then the LATEST hint (RenamingSnapshotCommit -> commitLatestHint).
  *	   Java writes EARLIEST when its commit expires snapshots (by default
  *	   after every commit); we expire nothing, and write EARLIEST = 1 with
@@ -146,6 +149,29 @@ check_deletes(const pm_env *env, pm_fileio *io, const char *table_path,
 				return pm_fail(err, PM_ERR_CONFLICT,
 							   "File deletion conflicts detected! Give up committing. (%s is no longer live)",
 							   ch->deleted[d].file_name);
+		}
+		/* a new deletion vector must mark rows of a live file (ConflictDetection */
+		/* buildDeltaEntriesWithDV: "not previously added") */
+		for (int a = 0; req->append_deletion_vectors && a < ch->nindex_added; a++)
+		{
+			const pm_index_manifest_entry *ie = &ch->index_added[a];
+
+			if (strcmp(ie->index_type, "DELETION_VECTORS") != 0)
+				continue;
+			for (int r = 0; r < ie->nranges; r++)
+			{
+				bool		found = false;
+
+				for (int i = 0; i < nlive && !found; i++)
+					found = live[i]->bucket == ch->bucket &&
+						live[i]->partition_len == ch->partition_len &&
+						memcmp(live[i]->partition, ch->partition, (size_t) ch->partition_len) == 0 &&
+						strcmp(live[i]->file.file_name, ie->ranges[r].data_file) == 0;
+				if (!found)
+					return pm_fail(err, PM_ERR_CONFLICT,
+								   "File deletion conflicts detected! Give up committing. (deletion vector of %s, which is no longer live)",
+								   ie->ranges[r].data_file);
+			}
 		}
 	}
 	return PM_OK;
@@ -263,6 +289,25 @@ check_sequences(const pm_env *env, pm_fileio *io, const char *table_path,
 						(long long) our_min[c]);
 		}
 	return nstale > 0 ? PM_ERR_CONFLICT : PM_OK;
+}
+
+/*
+ * Whether the request adds deletion vectors of DELETE/UPDATE on an append
+ * table (their data files must be live: Java checks it for bucket-unaware
+ * tables; a fixed-bucket append table whose file a compaction rewrote
+ * would lose the deletion as well).
+ */
+static bool
+adds_deletion_vectors(const pm_commit_request *req)
+{
+	if (!req->append_deletion_vectors)
+		return false;
+	for (int c = 0; c < req->nchanges; c++)
+		for (int a = 0; a < req->changes[c].nindex_added; a++)
+			if (strcmp(req->changes[c].index_added[a].index_type, "DELETION_VECTORS") == 0 &&
+				req->changes[c].index_added[a].nranges > 0)
+				return true;
+	return false;
 }
 
 /* The ROW type of the partition keys (manifest partition stats). */
@@ -573,6 +618,45 @@ same_bucket(const pm_index_manifest_entry *e, const pm_commit_change *c, const c
 		strcmp(e->index_type, type) == 0;
 }
 
+/*
+ * DELETE/UPDATE of append tables: a live DV index file the request
+ * neither deletes nor may replace: for bucket-unaware tables one holding a
+ * DV of a data file the added file has one for too (a data file has one DV: ConflictDetection
+ * buildBaseEntriesWithDV); for bucketed tables, one of the same bucket
+ * holding a DV of a data file the added file has none for (the added
+ * file replaces the bucket's DVs: those would be lost; an empty DV file
+ * is replaced silently, as before).
+ */
+static bool
+dv_overlaps(const pm_index_manifest_entry *old, const pm_commit_change *c,
+			const pm_index_manifest_entry *added, bool bucketed)
+{
+	if (old->kind != 0 || strcmp(old->index_type, "DELETION_VECTORS") != 0 ||
+		old->partition_len != c->partition_len ||
+		memcmp(old->partition, c->partition, (size_t) c->partition_len) != 0)
+		return false;
+	if (bucketed)
+	{
+		if (old->bucket != c->bucket)
+			return false;
+		for (int i = 0; i < old->nranges; i++)
+		{
+			bool		kept = false;
+
+			for (int k = 0; k < added->nranges && !kept; k++)
+				kept = strcmp(old->ranges[i].data_file, added->ranges[k].data_file) == 0;
+			if (!kept)
+				return true;
+		}
+		return false;
+	}
+	for (int i = 0; i < old->nranges; i++)
+		for (int k = 0; k < added->nranges; k++)
+			if (strcmp(old->ranges[i].data_file, added->ranges[k].data_file) == 0)
+				return true;
+	return false;
+}
+
 static bool
 has_index_changes(const pm_commit_request *req)
 {
@@ -654,6 +738,11 @@ write_index(const pm_env *env, pm_fileio *io, const char *table_path, const pm_s
 			{
 				if (gone[i])
 					continue;
+				if (strcmp(type, "DELETION_VECTORS") == 0 && req->append_deletion_vectors &&
+					dv_overlaps(&old[i], ch, &ch->index_added[a], bucketed))
+					return pm_fail(err, PM_ERR_CONFLICT,
+								   "Deletion vector conflicts detected! Give up committing. (index file %s, which this commit does not replace, was added concurrently)",
+								   old[i].file_name);
 				if (bucketed ? same_bucket(&old[i], ch, type)
 					: strcmp(old[i].file_name, ch->index_added[a].file_name) == 0)
 					gone[i] = true;
@@ -773,6 +862,7 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 			req->changes[c].nindex_added > 0 || req->changes[c].nindex_deleted > 0;
 		has_deletes |= req->changes[c].ndeleted > 0;
 	}
+	has_deletes |= adds_deletion_vectors(req);
 	if (!any)
 		return PM_OK;
 	if (io->write_new == NULL || io->mkdirs == NULL)

@@ -14,6 +14,7 @@
 #ifndef PM_TABLE_COMMIT_H
 #define PM_TABLE_COMMIT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/arena.h"
@@ -74,6 +75,15 @@ typedef struct pm_commit_request
 	int64_t		base_snapshot_id;
 	int64_t    *stale_need;
 	int64_t    *checked_snapshot_id;
+
+	/*
+	 * The deletion vectors added are DELETE/UPDATE's on an append table
+	 * (append_dv_write.h): PM_ERR_CONFLICT unless every data file they
+	 * name is live in the latest snapshot and no other live DV of that
+	 * data file (bucket-unaware) or bucket (fixed buckets) is left beside
+	 * them.
+	 */
+	bool		append_deletion_vectors;
 } pm_commit_request;
 
 /*

@@ -65,6 +65,7 @@
 #include "row/binary_row.h"
 #include "row/bucket.h"
 #include "row/value.h"
+#include "table/append_dv_write.h"
 #include "table/commit.h"
 #include "lsm/table_read.h"
 #include "table/cross_partition.h"
@@ -158,6 +159,8 @@ struct pm_table_writer
 	pm_cross_partition *xpart;
 	const pm_type *pk_type;		/* ROW of the primary key fields */
 	int		   *pk_fields;		/* their indexes into the row type */
+	/* append tables with deletion vectors: rows deleted by position */
+	pm_append_dv *append_dv;
 };
 
 static uint32_t
@@ -264,6 +267,7 @@ pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 
 fail:
 	pm_dynamic_buckets_free(w->dynamic);
+	pm_append_dv_free(w->append_dv);
 	pm_merge_engine_destroy(w->engine);
 	pm_merge_engine_destroy(w->run_engine);
 	if (w->commit_arena)
@@ -1212,7 +1216,7 @@ pm_table_writer_accepts(const pm_table_writer *writer, pm_row_kind kind, pm_erro
 	{
 		if (kind != PM_ROW_INSERT)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "append tables take only inserted rows: UPDATE and DELETE need a primary key");
+						   "append tables take only inserted rows: UPDATE and DELETE need a primary key or 'deletion-vectors.enabled'");
 		return PM_OK;
 	}
 	/* RowKindFilter drops these before any merge function sees them */
@@ -1267,6 +1271,8 @@ discard_pending(pm_table_writer *w)
 			bw->files = NULL;
 			bw->files_cap = 0;
 		}
+	if (w->append_dv != NULL)
+		pm_append_dv_reset(w->append_dv);
 	pm_arena_reset(w->commit_arena);
 }
 
@@ -1286,6 +1292,8 @@ forget_committed(pm_table_writer *w, pm_error *err)
 			bw->files = NULL;
 			bw->files_cap = 0;
 		}
+	if (w->append_dv != NULL)
+		pm_append_dv_reset(w->append_dv);
 	pm_arena_reset(w->commit_arena);
 	return rc;
 }
@@ -1473,6 +1481,7 @@ compact_after_commit(pm_table_writer *w, pm_commit_request *req, int64_t committ
 		req->nchanges = nchanges;
 		req->changes = changes;
 		req->stale_need = NULL;
+		req->append_deletion_vectors = false;
 		req->checked_snapshot_id = NULL;
 		rc = pm_table_commit(w->env, w->io, w->table_path, req, arena,
 							 &w->compaction.snapshot_id, &cerr);
@@ -1592,12 +1601,56 @@ commit_appended(pm_table_writer *w, pm_commit_request *req, bucket_writer **chan
 	}
 }
 
+/* The DV index files a failed commit wrote. */
+static void
+remove_dv_files(pm_table_writer *w, const pm_commit_change *changes, int n)
+{
+	for (int c = 0; c < n; c++)
+		for (int a = 0; a < changes[c].nindex_added; a++)
+		{
+			const char *name = changes[c].index_added[a].file_name;
+			char	   *path;
+			pm_error	ignored;
+
+			if (name == NULL || w->io->remove == NULL)
+				continue;
+			path = pm_arena_sprintf(w->scratch, "%s/index/%s", w->table_path, name);
+			if (path != NULL)
+				(void) w->io->remove(w->io, path, &ignored);
+		}
+}
+
+/*
+ * Whether DELETE and UPDATE mark rows deleted by their position in the
+ * data file: append tables with deletion vectors.
+ */
+bool
+pm_table_writer_deletes_by_position(const pm_table_writer *w)
+{
+	return !w->opt.primary_key && w->opt.deletion_vectors;
+}
+
+pm_code
+pm_table_writer_delete_position(pm_table_writer *w, const pm_append_dv_file *file, int64_t pos,
+								int64_t base_snapshot, bool *again, pm_error *err)
+{
+	if (!pm_table_writer_deletes_by_position(w))
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "rows are deleted by position only in append tables with deletion vectors");
+	if (w->append_dv == NULL)
+		PM_TRY(pm_append_dv_create(w->env, w->opt.bucket == -1, w->opt.dv_bitmap64,
+								   &w->append_dv, err));
+	return pm_append_dv_delete(w->append_dv, file, pos, base_snapshot, again, err);
+}
+
 pm_code
 pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *snapshot_id,
 					   pm_error *err)
 {
 	pm_commit_change *changes;
 	bucket_writer **change_bw;
+	pm_commit_change *dv_changes = NULL;
+	int			ndv = 0;
 	pm_commit_request req;
 	int			nchanges = 0;
 	pm_code		rc = PM_OK;
@@ -1625,8 +1678,19 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 		discard_pending(w);
 		return rc;
 	}
-	changes = pm_arena_zalloc(w->commit_arena, sizeof(*changes) * (size_t) (w->nwriters + 1));
-	change_bw = pm_arena_zalloc(w->commit_arena, sizeof(*change_bw) * (size_t) (w->nwriters + 1));
+	/* append tables with deletion vectors: the DV index files of the deletions */
+	if (w->append_dv != NULL && pm_append_dv_count(w->append_dv) > 0 &&
+		(rc = pm_append_dv_prepare(w->append_dv, w->io, w->table_path, w->commit_arena,
+								   &dv_changes, &ndv, err)) != PM_OK)
+	{
+		remove_dv_files(w, dv_changes, ndv);
+		discard_pending(w);
+		return rc;
+	}
+	changes = pm_arena_zalloc(w->commit_arena, sizeof(*changes) * (size_t) (w->nwriters + ndv + 1));
+	/* the bucket writer of each change (NULL for the DV changes) */
+	change_bw = pm_arena_zalloc(w->commit_arena,
+								sizeof(*change_bw) * (size_t) (w->nwriters + ndv + 1));
 	if (changes == NULL || change_bw == NULL)
 	{
 		discard_pending(w);
@@ -1664,12 +1728,17 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 				c->index_deleted = bw->hashes.has_live ? &bw->hashes.live : NULL;
 			}
 		}
+	/* in the same snapshot as the rows (UPDATE: delete + insert) */
+	for (int d = 0; d < ndv; d++)
+		changes[nchanges++] = dv_changes[d];
 	if (nchanges == 0)
 		return forget_committed(w, err);
 	memset(&req, 0, sizeof(req));
 	req.commit_user = w->commit_user;
 	req.commit_identifier = commit_identifier;
-	req.commit_kind = "APPEND";
+	/* ConflictDetection.shouldBeOverwriteCommit: DV index files make it OVERWRITE */
+	req.commit_kind = ndv > 0 ? "OVERWRITE" : "APPEND";
+	req.append_deletion_vectors = ndv > 0;
 	req.schema = w->schema;
 	req.nchanges = nchanges;
 	req.changes = changes;
@@ -1681,7 +1750,10 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 	}
 	rc = commit_appended(w, &req, change_bw, arena, snapshot_id, err);
 	if (rc != PM_OK)
+	{
+		remove_dv_files(w, dv_changes, ndv);
 		discard_pending(w);
+	}
 	else
 	{
 		compact_after_commit(w, &req, *snapshot_id, arena);
@@ -1714,6 +1786,7 @@ free_writer(pm_table_writer *w)
 		}
 	pm_dynamic_buckets_free(w->dynamic);
 	pm_cross_partition_free(w->xpart);
+	pm_append_dv_free(w->append_dv);
 	pm_merge_engine_destroy(w->engine);
 	pm_merge_engine_destroy(w->run_engine);
 	if (w->restored_scan != NULL)

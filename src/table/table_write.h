@@ -24,6 +24,7 @@
 #include "common/error.h"
 #include "common/vector.h"
 #include "io/fileio.h"
+#include "table/append_dv_write.h"
 #include "table/schema.h"
 
 /* Row kinds as Paimon's RowKind byte values. */
@@ -82,6 +83,19 @@ extern pm_code pm_table_writer_write(pm_table_writer *writer, const pm_batch *ba
  */
 extern pm_code pm_table_writer_commit(pm_table_writer *writer, int64_t commit_identifier,
 									  int64_t *snapshot_id, pm_error *err);
+
+/*
+ * Append tables with deletion vectors (deletes_by_position): DELETE, and
+ * the old row of an UPDATE, mark row pos of a data file deleted; the
+ * next commit writes the DV index files (table/append_dv_write.h) in the
+ * same snapshot as the rows written, an OVERWRITE snapshot as Java's.
+ * base_snapshot: the snapshot the row was read from. *again: an earlier
+ * call of this commit deleted the row already (pm_append_dv_delete).
+ */
+extern bool pm_table_writer_deletes_by_position(const pm_table_writer *writer);
+extern pm_code pm_table_writer_delete_position(pm_table_writer *writer,
+											   const pm_append_dv_file *file, int64_t pos,
+											   int64_t base_snapshot, bool *again, pm_error *err);
 
 /*
  * Compaction at commit (primary-key tables, default on): after the APPEND

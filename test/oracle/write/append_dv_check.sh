@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# append_dv_check.sh [warehouse]
+#   DELETE and UPDATE through SQL on append tables with deletion vectors,
+#   checked against Java. Java 1.4.2 writes two append tables (bucket-unaware
+#   and partitioned, 32-bit DVs; two fixed buckets, 64-bit DVs) in three
+#   commits; the extension runs the same DELETE / UPDATE statements on them
+#   and on heap copies of their rows (a DV added to a file that has one, a
+#   row moved to another partition, a multi-statement transaction, a
+#   rolled-back one). Then:
+#   - Java 1.3.1 and 1.4.2 read our tables row for row as the heap copies;
+#   - Java 1.4.2 compacts them (its compaction applies and drops the DVs),
+#     and both Java and the extension read the heap copies' rows; a DELETE
+#     left pending while Java compacts fails at COMMIT with 40001; Java
+#     1.3.1 and 1.4.2 read the fixed-bucket table after our paimon_compact.
+# Needs the oracle (test/oracle/oracle.sh) and a running server with
+# paimon_fdw installed (PGHOST/PGPORT/... as test/oracle/run.sh gets them).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+wh=${1:-$(mktemp -d /tmp/pm_append_dv_XXXXXX)}
+mkdir -p "$wh"
+oracle="$root/test/oracle/oracle.sh"
+psql_q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+
+python3 - "$wh" <<'PY'
+import json, sys
+wh = sys.argv[1]
+def save(name, table, ops):
+    json.dump(table, open("%s/%s.json" % (wh, name), "w"))
+    with open("%s/%s.jsonl" % (wh, name), "w") as out:
+        for op in ops:
+            out.write(json.dumps(op) + "\n")
+ops = []
+for c in range(3):
+    for i in range(c * 150, c * 150 + 150):
+        ops.append({"op": "+I", "row": ["2026-12-0%d" % (1 + i % 2), i, i * 10,
+                                        None if i % 13 == 0 else "s%d" % i]})
+    ops.append({"op": "commit"})
+save("events", {"columns": [{"name": "dt", "type": "STRING"}, {"name": "id", "type": "INT"},
+                            {"name": "v", "type": "BIGINT"}, {"name": "s", "type": "STRING"}],
+                "primary_keys": [], "partition_keys": ["dt"],
+                "options": {"deletion-vectors.enabled": "true"}}, ops)
+ops = []
+for c in range(3):
+    for i in range(c * 100, c * 100 + 100):
+        ops.append({"op": "+I", "row": [i, i * 3]})
+    ops.append({"op": "commit"})
+save("orders", {"columns": [{"name": "id", "type": "INT"}, {"name": "amt", "type": "BIGINT"}],
+                "primary_keys": [], "partition_keys": [],
+                "options": {"bucket": "2", "bucket-key": "id", "deletion-vectors.enabled": "true",
+                            "deletion-vectors.bitmap64": "true"}}, ops)
+PY
+
+tables="events orders"
+for t in $tables; do
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" adv "$t" "$wh/$t.json" >/dev/null
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" adv "$t" "$wh/$t.jsonl" >/dev/null
+done
+chmod -R a+rwX "$wh"	# the server writes the DV index files and snapshots
+
+srv="adv_check_$$"
+cat > "$wh/statements.sql" <<'SQL'
+DELETE FROM T WHERE id % 7 = 0;
+UPDATE T SET V = V + 1000 WHERE id % 5 = 1;
+BEGIN;
+DELETE FROM T WHERE id BETWEEN 100 AND 120;
+UPDATE T SET V = -V WHERE id % 11 = 3 AND id NOT BETWEEN 100 AND 120;
+INSERT INTO T SELECT * FROM T WHERE id = 50;
+COMMIT;
+BEGIN;
+DELETE FROM T WHERE id % 2 = 0;
+ROLLBACK;
+DELETE FROM T WHERE id % 7 = 1;
+SQL
+{
+	echo "CREATE EXTENSION IF NOT EXISTS paimon_fdw;"
+	echo "CREATE SERVER $srv FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse '$wh');"
+	echo "CREATE SCHEMA $srv;"
+	echo "IMPORT FOREIGN SCHEMA adv FROM SERVER $srv INTO $srv;"
+	echo "CREATE TABLE $srv.h_events AS SELECT * FROM $srv.events;"
+	echo "CREATE TABLE $srv.h_orders AS SELECT * FROM $srv.orders;"
+	# the same statements on the Paimon tables and on their heap copies
+	for t in events orders; do
+		v=$([ $t = events ] && echo v || echo amt)
+		for target in "$srv.$t" "$srv.h_$t"; do
+			sed -e "s/\bT\b/$target/g" -e "s/\bV\b/$v/g" "$wh/statements.sql"
+		done
+	done
+	echo "UPDATE $srv.events SET dt = '2026-12-03' WHERE id % 17 = 4;"
+	echo "UPDATE $srv.h_events SET dt = '2026-12-03' WHERE id % 17 = 4;"
+} > "$wh/run.sql"
+psql_q -f "$wh/run.sql"
+
+# rows as JSON arrays, compared as sorted lists of values
+norm() { python3 -c 'import json,sys; print("\n".join(sorted(json.dumps(json.loads(l)) for l in sys.stdin if l.strip())))'; }
+sql_rows() { psql -X -At -c "SELECT json_build_array($2) FROM $srv.$1" | norm; }
+cols_events="dt, id, v, s"
+cols_orders="id, amt"
+
+fail=0
+check() {	# what, expected file, actual file
+	if cmp -s "$2" "$3" && [ -s "$2" ]; then
+		echo "$1: $(wc -l < "$2") rows, as the heap copy"
+	else
+		echo "FAIL $1"; diff "$2" "$3" | head -6; fail=1
+	fi
+}
+for t in $tables; do
+	cols=$([ $t = events ] && echo "$cols_events" || echo "$cols_orders")
+	sql_rows "h_$t" "$cols" > "$wh/$t.heap"
+	sql_rows "$t" "$cols" > "$wh/$t.sql"
+	check "$t: the extension reads its DELETE/UPDATE" "$wh/$t.heap" "$wh/$t.sql"
+	for v in 1.3.1 1.4.2; do
+		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" adv "$t" | norm > "$wh/$t.java_$v"
+		check "$t: Java $v reads our deletion vectors" "$wh/$t.heap" "$wh/$t.java_$v"
+	done
+	if [ $t = orders ]; then
+		# our compaction of the fixed buckets (the DVs' rows dropped, the DVs gone)
+		psql_q -c "SELECT * FROM paimon_compact('$srv.orders')" >/dev/null
+		for v in 1.3.1 1.4.2; do
+			ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" adv "$t" | norm > "$wh/$t.java_ours_compacted_$v"
+			check "$t: Java $v reads our compaction" "$wh/$t.heap" "$wh/$t.java_ours_compacted_$v"
+		done
+	fi
+	echo '{"op": "compact"}' > "$wh/compact.jsonl"
+	if [ $t = events ]; then
+		# a DELETE pending while Java compacts its file: the commit fails with 40001
+		coproc PSQL { psql -X -q -v VERBOSITY=verbose 2>&1; }
+		echo "BEGIN; DELETE FROM $srv.events WHERE id = 151; SELECT 'deleted';" >&"${PSQL[1]}"
+		while read -r -t 60 line <&"${PSQL[0]}"; do [[ "$line" == *deleted* ]] && break; done
+		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" adv "$t" "$wh/compact.jsonl" >/dev/null
+		printf 'COMMIT;\n\\q\n' >&"${PSQL[1]}"
+		out=$(cat <&"${PSQL[0]}")
+		wait "$PSQL_PID" || true
+		if [[ "$out" == *"ERROR:  40001"* ]]; then
+			echo "$t: a DELETE committed after Java compacted its data file fails with 40001"
+		else
+			echo "FAIL $t: a DELETE committed after Java compacted its data file: $out"; fail=1
+		fi
+	else
+		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" adv "$t" "$wh/compact.jsonl" >/dev/null
+	fi
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" adv "$t" | norm > "$wh/$t.java_compacted"
+	check "$t: Java 1.4.2 compacted our table" "$wh/$t.heap" "$wh/$t.java_compacted"
+	sql_rows "$t" "$cols" > "$wh/$t.sql_compacted"
+	check "$t: the extension reads Java's compaction" "$wh/$t.heap" "$wh/$t.sql_compacted"
+done
+psql_q -c "DROP SERVER $srv CASCADE; DROP SCHEMA $srv CASCADE;" 2>/dev/null || true
+exit $fail

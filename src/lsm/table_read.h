@@ -57,4 +57,12 @@ extern const char *pm_table_read_source(const pm_table_read *read, bool *merged)
  */
 extern void pm_table_read_set_claim(pm_table_read *read, pm_unit_claim_fn fn, void *ctx);
 
+/*
+ * In a parallel read (claim set, pm_scan_set_part_units on), a merged
+ * split of at least two part units' bytes is cut into key ranges
+ * (table/key_range_split.h), each a unit merged alone: this many ranges
+ * so far, over the splits this process has passed (0: none cut).
+ */
+extern int64_t pm_table_read_key_ranges(const pm_table_read *read);
+
 #endif							/* PM_LSM_TABLE_READ_H */

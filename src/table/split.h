@@ -236,4 +236,23 @@ extern pm_code pm_data_file_reader_next(pm_data_file_reader *reader, pm_batch **
 										pm_error *err);
 extern void pm_data_file_reader_close(pm_data_file_reader *reader);
 
+/*
+ * Key sampling, for cutting a bucket into key ranges (key_range_split.h):
+ * a piece of a primary-key data file is nrows rows whose first trimmed key
+ * field is at least min (table type; bytes in the caller's arena). The
+ * pieces are the file's Parquet pages as the page index cuts them (row
+ * groups without one count whole; ORC stripes), in file order; only the
+ * footer and the page indexes are read. Avro files, and parts whose
+ * statistics give no minimum, yield no piece.
+ */
+typedef struct pm_key_piece
+{
+	pm_value	min;
+	int64_t		nrows;
+} pm_key_piece;
+
+extern pm_code pm_data_file_key_pieces(pm_table *table, const pm_data_file_meta *file,
+									   pm_arena *arena, pm_key_piece **pieces, int *npieces,
+									   pm_error *err);
+
 #endif							/* PM_TABLE_SPLIT_H */

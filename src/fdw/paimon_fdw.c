@@ -188,6 +188,7 @@ typedef struct PaimonFdwScanState
 	int64		cache_misses;
 	int64		page_hits;		/* page cache lookups of this scan */
 	int64		page_misses;
+	int64		key_ranges;		/* primary-key buckets cut into key ranges: ranges */
 } PaimonFdwScanState;
 
 /*
@@ -930,6 +931,16 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										fs->executed.files_pruned_index,
 										fs->executed.files_selected), es);
 	}
+	/* a parallel scan's buckets merged by key range (key_range_split.h) */
+	if (es->analyze && fs != NULL && fs->pstate != NULL)
+	{
+		int64		n = fs->key_ranges;
+
+		if (fs->read != NULL)
+			n = Max(n, pm_table_read_key_ranges(fs->read));
+		if (n > 0)
+			ExplainPropertyInteger("Key Ranges", NULL, n, es);
+	}
 	/*
 	 * Parts of files skipped while reading (EXPLAIN ANALYZE; this process's
 	 * share only, so not shown for parallel scans). Files of one part each
@@ -1635,6 +1646,8 @@ add_read_counts(pm_scan_stats *to, const pm_scan_stats *st)
 static void
 close_scan(PaimonFdwScanState *fs)
 {
+	if (fs->read != NULL)
+		fs->key_ranges = Max(fs->key_ranges, pm_table_read_key_ranges(fs->read));
 	pm_table_read_close(fs->read);
 	fs->read = NULL;
 	if (fs->scan)

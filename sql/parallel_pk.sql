@@ -1,5 +1,5 @@
 -- Parallel scans of primary-key tables cut a bucket into key ranges: a
--- merged bucket of at least two paimon_fdw.parallel_split_size units is cut
+-- merged bucket of more than 4 paimon_fdw.parallel_split_size units is cut
 -- at values of the first key field (placed by the files' row group and page
 -- statistics), and each range is merged by one process, so one bucket is
 -- read by several. Every query returns the same rows with 2 workers as

@@ -53,6 +53,7 @@ typedef struct file_run
 	pm_batch	keyed;
 	bool		past_keys;		/* the file (sorted by key) is past every key */
 	pm_batch	spliced;		/* the KV batch with key fields' values from the key */
+	int			kv_flags;		/* PM_KV_*: system columns not read (split.h) */
 } file_run;
 
 struct pm_table_read
@@ -266,9 +267,14 @@ file_run_next(void *state, pm_batch **batch, pm_error *err)
 		pm_scan_read_filter(r->scan, false, &filter);
 		if (r->range_pred != NULL)
 			filter.pred = r->range_pred;
-		PM_TRY(pm_data_file_reader_open_filtered(r->table, fr->file, r->file_fields,
-												 r->nfile_fields, true, 0, &filter,
-												 &fr->reader, err));
+		if (fr->kv_flags != 0)
+			PM_TRY(pm_data_file_reader_open_kv(r->table, fr->file, r->file_fields,
+											   r->nfile_fields, fr->kv_flags, &filter,
+											   &fr->reader, err));
+		else
+			PM_TRY(pm_data_file_reader_open_filtered(r->table, fr->file, r->file_fields,
+													 r->nfile_fields, true, 0, &filter,
+													 &fr->reader, err));
 	}
 	PM_TRY(pm_data_file_reader_next(fr->reader, batch, err));
 	if (r->key_filter != NULL)
@@ -365,6 +371,40 @@ split_is_raw(const pm_table_read *r, const pm_split *sp)
 	return no_l0_no_delete && (r->dv_enabled || r->first_row || one_level);
 }
 
+/*
+ * Whether the visible files of sp have pairwise disjoint sequence number
+ * ranges (as level-0 files of successive commits and a compacted base
+ * below them do). Then the order of a key's records, one per file, is the
+ * order of their files' ranges, and each file's _MAX_SEQUENCE_NUMBER can
+ * stand for its records' own (PM_KV_SEQUENCE_FROM_FILE): the column need
+ * not be read. Not with sequence.snapshot-ordering (sequence numbers
+ * replaced by the file's) nor for files of unknown ranges.
+ */
+static bool
+sequences_disjoint(const pm_table_read *r, const pm_split *sp)
+{
+	if (r->snapshot_ordering)
+		return false;
+	for (int i = 0; i < sp->nfiles; i++)
+	{
+		const pm_data_file_meta *a = sp->files[i];
+
+		if (!file_visible(r, a))
+			continue;
+		if (a->min_sequence_number > a->max_sequence_number)
+			return false;
+		for (int j = i + 1; j < sp->nfiles; j++)
+		{
+			const pm_data_file_meta *b = sp->files[j];
+
+			if (file_visible(r, b) && a->min_sequence_number <= b->max_sequence_number &&
+				b->min_sequence_number <= a->max_sequence_number)
+				return false;
+		}
+	}
+	return true;
+}
+
 /* A vector of the first key's type holding v in row 0 (for the merge's bounds). */
 static const pm_vector *
 bound_vector(pm_arena *arena, const pm_type *type, const pm_value *v)
@@ -413,6 +453,7 @@ start_merge(pm_table_read *r, const pm_split *sp, int range, pm_error *err)
 	file_run   *frs;
 	pm_code		rc = PM_OK;
 	int			n = sp->nfiles;
+	bool		seq_from_file = sequences_disjoint(r, sp);
 
 	runs = pm_arena_zalloc(r->arena, sizeof(pm_run_source) * (size_t) (n + 1));
 	frs = pm_arena_zalloc(r->arena, sizeof(file_run) * (size_t) (n + 1));
@@ -441,6 +482,9 @@ start_merge(pm_table_read *r, const pm_split *sp, int range, pm_error *err)
 			continue;
 		frs[n].read = r;
 		frs[n].file = sp->files[i];
+		/* neither stored column is needed: the file's order, no retractions */
+		frs[n].kv_flags = (seq_from_file ? PM_KV_SEQUENCE_FROM_FILE : 0) |
+			(sp->files[i]->delete_row_count == 0 ? PM_KV_KIND_INSERT : 0);
 		runs[n].next = file_run_next;
 		runs[n].close = file_run_close;
 		runs[n].state = &frs[n];

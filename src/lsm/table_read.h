@@ -59,7 +59,7 @@ extern void pm_table_read_set_claim(pm_table_read *read, pm_unit_claim_fn fn, vo
 
 /*
  * In a parallel read (claim set, pm_scan_set_part_units on), a merged
- * split of at least two part units' bytes is cut into key ranges
+ * split of more than PM_KEY_RANGE_UNITS part units' bytes is cut into key ranges
  * (table/key_range_split.h), each a unit merged alone: this many ranges
  * so far, over the splits this process has passed (0: none cut).
  */

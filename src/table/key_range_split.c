@@ -45,7 +45,8 @@ pm_scan_key_ranges_wanted(const pm_scan *scan, const pm_split *sp)
 		return 1;
 	for (int i = 0; i < sp->nfiles; i++)
 		bytes += sp->files[i]->file_size;
-	n = (bytes + scan->part_unit_bytes - 1) / scan->part_unit_bytes;
+	n = (bytes + PM_KEY_RANGE_UNITS * scan->part_unit_bytes - 1) /
+		(PM_KEY_RANGE_UNITS * scan->part_unit_bytes);
 	return n < 1 ? 1 : (n > PM_KEY_RANGES_MAX ? PM_KEY_RANGES_MAX : (int) n);
 }
 

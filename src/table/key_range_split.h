@@ -31,6 +31,15 @@
 
 #define PM_KEY_RANGES_MAX 64
 
+/*
+ * A range holds about this many part units (pm_scan_set_part_units) of a
+ * bucket's bytes. Each range re-opens the bucket's files, reads their
+ * page indexes and dictionary pages and decodes the pages at its edges
+ * again: 39 ranges of 8 MB cost the 10M-row bench/run_pk.sh table 30%
+ * more CPU than one merge, 10 ranges of 32 MB 5%.
+ */
+#define PM_KEY_RANGE_UNITS 4
+
 typedef struct pm_key_ranges
 {
 	int			nranges;		/* ncuts + 1; 1: not cut */
@@ -44,7 +53,8 @@ extern bool pm_key_range_type_ok(const pm_type *type);
 
 /*
  * How many ranges a parallel scan wants for split sp: one per
- * pm_scan_set_part_units bytes of its files, at most PM_KEY_RANGES_MAX;
+ * PM_KEY_RANGE_UNITS part units (pm_scan_set_part_units) of its files'
+ * bytes, at most PM_KEY_RANGES_MAX;
  * 1 when part units are off or the key cannot be cut.
  */
 extern int	pm_scan_key_ranges_wanted(const pm_scan *scan, const pm_split *sp);

@@ -52,7 +52,13 @@ struct pm_data_file_reader
 	int64_t		position;
 	int			batch_size;
 	struct key_sampler *sampler;	/* pm_data_file_key_pieces only */
+	int			kv_flags;		/* PM_KV_* of pm_data_file_reader_open_kv */
 };
+
+/* out_src of system columns taken from the file's metadata, not read */
+#define SRC_NULL			(-1)
+#define SRC_FILE_SEQUENCE	(-2)	/* the file's _MAX_SEQUENCE_NUMBER */
+#define SRC_KIND_INSERT		(-3)	/* +I */
 
 /*
  * Table option orc.timestamp-ltz.legacy.type (Paimon's OrcOptions, default
@@ -747,12 +753,18 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		r->out_types[o] = big;
 		r->out_names[o] = "_SEQUENCE_NUMBER";
 		r->out_field[o] = -1;
-		PM_TRY(add_request(r, request, "_SEQUENCE_NUMBER", big, -1, &r->out_src[o], err));
+		if (r->kv_flags & PM_KV_SEQUENCE_FROM_FILE)
+			r->out_src[o] = SRC_FILE_SEQUENCE;
+		else
+			PM_TRY(add_request(r, request, "_SEQUENCE_NUMBER", big, -1, &r->out_src[o], err));
 		o++;
 		r->out_types[o] = tiny;
 		r->out_names[o] = "_VALUE_KIND";
 		r->out_field[o] = -1;
-		PM_TRY(add_request(r, request, "_VALUE_KIND", tiny, -2, &r->out_src[o], err));
+		if (r->kv_flags & PM_KV_KIND_INSERT)
+			r->out_src[o] = SRC_KIND_INSERT;
+		else
+			PM_TRY(add_request(r, request, "_VALUE_KIND", tiny, -2, &r->out_src[o], err));
 		o++;
 	}
 	for (int i = 0; i < nfields; i++)
@@ -829,12 +841,34 @@ pm_data_file_reader_open(pm_table *table, const pm_data_file_meta *file, const i
 											 out, err);
 }
 
+static pm_code open_reader(pm_table *table, const pm_data_file_meta *file, const int *fields,
+						   int nfields, bool kv, int kv_flags, int batch_size,
+						   const pm_read_filter *filter, pm_data_file_reader **out,
+						   pm_error *err);
+
 pm_code
 pm_data_file_reader_open_filtered(pm_table *table, const pm_data_file_meta *file,
 								  const int *fields, int nfields,
 								  bool with_key_value_system_fields, int batch_size,
 								  const pm_read_filter *filter, pm_data_file_reader **out,
 								  pm_error *err)
+{
+	return open_reader(table, file, fields, nfields, with_key_value_system_fields, 0,
+					   batch_size, filter, out, err);
+}
+
+pm_code
+pm_data_file_reader_open_kv(pm_table *table, const pm_data_file_meta *file, const int *fields,
+							int nfields, int flags, const pm_read_filter *filter,
+							pm_data_file_reader **out, pm_error *err)
+{
+	return open_reader(table, file, fields, nfields, true, flags, 0, filter, out, err);
+}
+
+static pm_code
+open_reader(pm_table *table, const pm_data_file_meta *file, const int *fields, int nfields,
+			bool kv, int kv_flags, int batch_size, const pm_read_filter *filter,
+			pm_data_file_reader **out, pm_error *err)
 {
 	pm_arena   *arena = pm_arena_create(table->env);
 	pm_data_file_reader *r;
@@ -855,7 +889,8 @@ pm_data_file_reader_open_filtered(pm_table *table, const pm_data_file_meta *file
 	r->batch_size = batch_size > 0 ? batch_size : PM_DEFAULT_BATCH_SIZE;
 	if (filter != NULL)
 		r->filter = *filter;
-	rc = setup(r, fields, nfields, with_key_value_system_fields, err);
+	r->kv_flags = kv_flags;
+	rc = setup(r, fields, nfields, kv, err);
 	if (rc != PM_OK)
 	{
 		pm_error_set_path(err, file->path);
@@ -908,7 +943,19 @@ pm_data_file_reader_next(pm_data_file_reader *r, pm_batch **batch, pm_error *err
 	{
 		pm_vector  *dst = &r->batch.cols[o];
 
-		if (r->out_src[o] < 0)
+		if (r->out_src[o] == SRC_FILE_SEQUENCE || r->out_src[o] == SRC_KIND_INSERT)
+		{
+			if (!pm_vector_init(dst, r->out_types[o], nrows > 0 ? nrows : 1, false,
+								r->batch_arena))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			if (r->out_src[o] == SRC_KIND_INSERT)
+				memset(dst->values, 0, (size_t) nrows);	/* RowKind +I */
+			else
+				for (int64_t i = 0; i < nrows; i++)
+					PM_VEC_VALUES(dst, int64_t)[i] = r->file->max_sequence_number;
+			dst->length = nrows;
+		}
+		else if (r->out_src[o] < 0)
 		{
 			if (!pm_vector_init_all_null(dst, r->out_types[o], nrows, r->batch_arena))
 				return pm_fail(err, PM_ERR_NOMEM, "out of memory");

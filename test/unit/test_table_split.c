@@ -326,8 +326,8 @@ check_key_ranges(pm_fileio *io, const char *path, const pm_table_open_options *o
 					max_bytes = bytes;
 			}
 		else
-			/* about n part units in the largest bucket */
-			pm_scan_set_part_units(scan, max_bytes / n + 1);
+			/* about n key ranges in the largest bucket */
+			pm_scan_set_part_units(scan, max_bytes / (PM_KEY_RANGE_UNITS * n) + 1);
 		for (int p = 0; p < (n > 0 ? n : 1); p++)
 		{
 			pm_table_read *rd;

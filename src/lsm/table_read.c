@@ -466,13 +466,13 @@ start_merge(pm_table_read *r, const pm_split *sp, int range, pm_error *err)
 		pm_read_filter f;
 
 		pm_scan_read_filter(r->scan, false, &f);
-		r->range_pred = pm_key_range_predicate(r->range_arena, f.pred, kr, range);
-		if (range > 0)
-			lo = bound_vector(r->range_arena, kr->type, &kr->cuts[range - 1]);
-		if (range < kr->nranges - 1)
-			hi = bound_vector(r->range_arena, kr->type, &kr->cuts[range]);
-		if (r->range_pred == NULL || (range > 0 && lo == NULL) ||
-			(range < kr->nranges - 1 && hi == NULL))
+		if ((r->range_pred = pm_key_range_predicate(r->range_arena, f.pred, kr, range)) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
+		if (range > 0 &&
+			(lo = bound_vector(r->range_arena, kr->type, &kr->cuts[range - 1])) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
+		if (range < kr->nranges - 1 &&
+			(hi = bound_vector(r->range_arena, kr->type, &kr->cuts[range])) == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
 	}
 	n = 0;

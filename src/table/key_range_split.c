@@ -179,8 +179,35 @@ pm_key_range_predicate(pm_arena *arena, const pm_predicate *filter, const pm_key
 	if (i > 0 && (and->children[and->nchildren++] =
 				  leaf(arena, PM_PRED_GE, kr->field, &kr->cuts[i - 1])) == NULL)
 		return NULL;
-	if (i < kr->nranges - 1 &&
-		(and->children[and->nchildren++] = leaf(arena, PM_PRED_LT, kr->field, &kr->cuts[i])) == NULL)
-		return NULL;
+	if (i < kr->nranges - 1)
+	{
+		/*
+		 * The upper bound prunes too: a reader fetches a row group's
+		 * column chunks whole, so pages above the range would be read even
+		 * though the merge stops at the range's end. Range 0 also holds
+		 * NULL keys (ordered first), which the comparison alone would prune.
+		 */
+		pm_predicate *below = leaf(arena, PM_PRED_LT, kr->field, &kr->cuts[i]);
+
+		if (below == NULL)
+			return NULL;
+		if (i == 0)
+		{
+			pm_predicate *or = pm_arena_zalloc(arena, sizeof(pm_predicate));
+			pm_predicate *null = pm_arena_zalloc(arena, sizeof(pm_predicate));
+
+			if (or == NULL || null == NULL ||
+				(or->children = pm_arena_zalloc(arena, sizeof(pm_predicate *) * 2)) == NULL)
+				return NULL;
+			null->op = PM_PRED_IS_NULL;
+			null->field = kr->field;
+			or->op = PM_PRED_OR;
+			or->nchildren = 2;
+			or->children[0] = below;
+			or->children[1] = null;
+			below = or;
+		}
+		and->children[and->nchildren++] = below;
+	}
 	return and;
 }

@@ -68,8 +68,9 @@ extern pm_code pm_key_ranges_plan(pm_table *table, const pm_data_file_meta *cons
 								  pm_key_ranges *out, pm_error *err);
 
 /*
- * filter (may be NULL) AND the first key field in range i, for pruning row
- * groups and pages of the range's files; in arena (NULL: out of memory).
+ * filter (may be NULL) AND the first key field in range i (range 0: or
+ * NULL), for pruning row groups and pages of the range's files; in arena
+ * (NULL: out of memory).
  */
 extern const pm_predicate *pm_key_range_predicate(pm_arena *arena, const pm_predicate *filter,
 												  const pm_key_ranges *kr, int i);

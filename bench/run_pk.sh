@@ -12,7 +12,11 @@
 # kernel; the machine may be shared, so wall time is noisy and CPU time is steadier). Before timing, it checks that
 # both tables give the same sum(hashtext(d)), sum(b), count(*).
 #
-#   bash bench/run_pk.sh [--runs N] [--rows N] [--warehouse DIR]
+#   bash bench/run_pk.sh [--runs N] [--rows N] [--warehouse DIR] [--no-agg-pushdown]
+#
+# --no-agg-pushdown: Postgres computes the counts (paimon_fdw.enable_aggregate_pushdown
+# off), so that the plan with workers is a parallel scan (a count pushed into the
+# scan is not parallel) and the participants share the buckets.
 #
 # Needs the extension built and installed (make -j2 && make install). Without
 # --warehouse the tables are generated once into bench/data/pk_warehouse_<rows>
@@ -22,12 +26,14 @@ cd "$(dirname "$0")/.."
 RUNS=5
 ROWS=10000000
 WAREHOUSE=
+PUSHDOWN=on
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--runs) RUNS=$2; shift 2 ;;
 		--rows) ROWS=$2; shift 2 ;;
 		--warehouse) WAREHOUSE=$2; shift 2 ;;
-		*) echo "usage: $0 [--runs N] [--rows N] [--warehouse DIR]" >&2; exit 2 ;;
+		--no-agg-pushdown) PUSHDOWN=off; shift ;;
+		*) echo "usage: $0 [--runs N] [--rows N] [--warehouse DIR] [--no-agg-pushdown]" >&2; exit 2 ;;
 	esac
 done
 if [ -z "$WAREHOUSE" ]; then
@@ -49,6 +55,8 @@ chmod -R a+rX "$WAREHOUSE"
 export PGPORT=${PGPORT:-$((55000 + RANDOM % 2000))}
 pg_tmp_start
 trap pg_tmp_stop EXIT
+# every session of this script (psql reads PGOPTIONS)
+export PGOPTIONS="${PGOPTIONS:-} -c paimon_fdw.enable_aggregate_pushdown=$PUSHDOWN"
 
 psql -X -q -c "ALTER SYSTEM SET autovacuum = off" -c "SELECT pg_reload_conf()" >/dev/null
 psql -X -q -v ON_ERROR_STOP=1 <<SQL

@@ -3,7 +3,7 @@
 -- so even a single file is read by several processes. Every query returns
 -- the same rows with 2 workers as without (par_same), for append tables
 -- (Parquet, ORC), a deletion-vector table read raw and a primary-key table
--- merged on read (merged splits stay whole units), with WHERE clauses that
+-- merged on read (its bucket cut by key range, see parallel_pk), with WHERE clauses that
 -- prune row groups, and without the leader taking part. Tables written at
 -- test time by Java Paimon with small row groups
 -- (test/oracle/pushdown/make_tables.py): 3000 rows, one data file each

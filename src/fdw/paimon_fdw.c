@@ -197,6 +197,7 @@ typedef struct PaimonFdwScanState
 	PmfdwRowFile *row_files;	/* every file read, in fs->cxt */
 	int			nrow_files;
 	int			row_files_cap;
+	int64		key_ranges;		/* primary-key buckets cut into key ranges: ranges */
 } PaimonFdwScanState;
 
 /*
@@ -1001,6 +1002,16 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										fs->executed.files_pruned_stats,
 										fs->executed.files_pruned_index,
 										fs->executed.files_selected), es);
+	}
+	/* a parallel scan's buckets merged by key range (key_range_split.h) */
+	if (es->analyze && fs != NULL && fs->pstate != NULL)
+	{
+		int64		n = fs->key_ranges;
+
+		if (fs->read != NULL)
+			n = Max(n, pm_table_read_key_ranges(fs->read));
+		if (n > 0)
+			ExplainPropertyInteger("Key Ranges", NULL, n, es);
 	}
 	/*
 	 * Parts of files skipped while reading (EXPLAIN ANALYZE; this process's
@@ -1827,6 +1838,8 @@ add_read_counts(pm_scan_stats *to, const pm_scan_stats *st)
 static void
 close_scan(PaimonFdwScanState *fs)
 {
+	if (fs->read != NULL)
+		fs->key_ranges = Max(fs->key_ranges, pm_table_read_key_ranges(fs->read));
 	pm_table_read_close(fs->read);
 	fs->read = NULL;
 	if (fs->scan)

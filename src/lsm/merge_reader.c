@@ -41,6 +41,7 @@ typedef struct run_state
 	pm_run_source src;
 	pm_batch   *batch;			/* current batch, NULL when exhausted */
 	int64_t		pos;			/* current row in batch */
+	int64_t		end;			/* rows [pos, end) are in the key range */
 	int64_t		key;			/* integer keys: key of row pos */
 	uint8_t    *keep;			/* DV: keep[i] = 0 if row i is deleted; NULL: all kept */
 	uint8_t    *keep_buf;		/* keep's memory, keep_cap bytes */
@@ -74,6 +75,9 @@ struct pm_merge_reader
 	bool		lookup;			/* see pm_merge_reader_set_lookup */
 	const pm_type *seq_type;	/* see pm_merge_reader_set_kv_output */
 	bool		keep_retracts;	/* see pm_merge_reader_set_keep_retracts */
+	/* see pm_merge_reader_set_key_range: NULL vector = unbounded */
+	const pm_vector *lo;
+	const pm_vector *hi;
 	pm_merge_lookup_fn lookup_fn;	/* see pm_merge_reader_set_lookup_fn */
 	void	   *lookup_ctx;
 	const pm_type *kind_type;
@@ -258,6 +262,38 @@ load_batch(pm_merge_reader *m, run_state *r, pm_error *err)
 	return PM_OK;
 }
 
+/* First row of column v in [from, n) not below bound (v sorted ascending). */
+static int64_t
+lower_bound(const pm_vector *v, int64_t from, int64_t n, const pm_vector *bound)
+{
+	while (from < n)
+	{
+		int64_t		mid = from + (n - from) / 2;
+
+		if (pm_key_compare_value(v, mid, bound, 0) < 0)
+			from = mid + 1;
+		else
+			n = mid;
+	}
+	return from;
+}
+
+/*
+ * A batch just loaded: its rows in the key range are [pos, end) (the
+ * first key column is sorted, being the key's first column).
+ */
+static void
+clip_batch(pm_merge_reader *m, run_state *r)
+{
+	const pm_vector *k = &r->batch->cols[0];
+
+	r->end = r->batch->nrows;
+	if (m->hi != NULL)
+		r->end = lower_bound(k, 0, r->end, m->hi);
+	if (m->lo != NULL && r->end > 0 && pm_key_compare_value(k, 0, m->lo, 0) < 0)
+		r->pos = lower_bound(k, 0, r->end, m->lo);
+}
+
 /*
  * Move run r to its first live row at or after pos (skipping deleted
  * rows), loading batches; sets r->done at the end.
@@ -271,12 +307,18 @@ run_settle(pm_merge_reader *m, run_state *r, pm_error *err)
 		{
 			const uint8_t *keep = r->keep;
 
-			while (r->pos < r->batch->nrows && keep != NULL && !keep[r->pos])
+			while (r->pos < r->end && keep != NULL && !keep[r->pos])
 				r->pos++;
-			if (r->pos < r->batch->nrows)
+			if (r->pos < r->end)
 			{
 				if (m->keys == KEYS_INT)
 					r->key = int_key_at(&r->batch->cols[0], r->pos);
+				return PM_OK;
+			}
+			if (r->end < r->batch->nrows)
+			{
+				/* past the key range: the rest of the run is another range's */
+				r->done = true;
 				return PM_OK;
 			}
 		}
@@ -291,6 +333,7 @@ run_settle(pm_merge_reader *m, run_state *r, pm_error *err)
 			return PM_OK;
 		}
 		PM_TRY(load_batch(m, r, err));
+		clip_batch(m, r);
 	}
 }
 
@@ -480,7 +523,7 @@ take_stretch(pm_merge_reader *m, int top, int bound, pm_error *err)
 	const int64_t *seqs = PM_VEC_VALUES(&b->cols[m->nkeys], int64_t);
 	const uint8_t *keep = r->keep;
 	int64_t		room = m->batch_size - m->nout;
-	int64_t		end = b->nrows;
+	int64_t		end = r->end;
 	int64_t		i = r->pos;
 
 	/* the rows below the bound: [pos, end) */
@@ -744,6 +787,13 @@ pm_merge_reader_open(const pm_env *env, pm_merge_engine *engine, int nkeys,
 		m->runs[i].src = runs[i];
 	*out = m;
 	return PM_OK;
+}
+
+void
+pm_merge_reader_set_key_range(pm_merge_reader *m, const pm_vector *lo, const pm_vector *hi)
+{
+	m->lo = lo;
+	m->hi = hi;
 }
 
 void

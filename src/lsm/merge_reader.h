@@ -49,6 +49,18 @@ typedef struct pm_run_source
 typedef struct pm_merge_reader pm_merge_reader;
 
 /*
+ * Merge only the keys whose first column is in [lo, hi): lo and hi are
+ * vectors of that column's type whose row 0 is the bound (NULL:
+ * unbounded), compared as pm_key_compare_value does; they must outlive the
+ * reader. Rows of other keys are skipped by binary search in each batch
+ * (the first key column is sorted in a run), and a run ends at its first
+ * key at or above hi. Every record of a key shares its first column, so a
+ * key is merged whole or not at all. Set before the first _next call.
+ */
+extern void pm_merge_reader_set_key_range(pm_merge_reader *m, const pm_vector *lo,
+										  const pm_vector *hi);
+
+/*
  * Lookup mode (Java's LookupMergeFunction, used when the table "needs
  * lookup": changelog-producer=lookup, deletion vectors or force-lookup, not
  * first-row). Lookup compaction writes into level L >= 1 the value already

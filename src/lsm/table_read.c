@@ -38,6 +38,7 @@
 #include "lsm/merge_reader.h"
 #include "common/vector_builder.h"
 #include "table/batch_filter.h"
+#include "table/key_range_split.h"
 #include "table/point_lookup.h"
 #include "table/split.h"
 
@@ -52,6 +53,7 @@ typedef struct file_run
 	pm_batch	keyed;
 	bool		past_keys;		/* the file (sorted by key) is past every key */
 	pm_batch	spliced;		/* the KV batch with key fields' values from the key */
+	int			kv_flags;		/* PM_KV_*: system columns not read (split.h) */
 } file_run;
 
 struct pm_table_read
@@ -107,6 +109,17 @@ struct pm_table_read
 	pm_unit_claim_fn claim;
 	void	   *claim_ctx;
 	int64_t		unit;			/* number of the next unit */
+	/*
+	 * parallel reads of merged splits cut by key range: each range is a
+	 * unit (key_range_split.h); range_split's ranges from next_range on
+	 * are still to be offered
+	 */
+	const pm_split *range_split;
+	pm_key_ranges ranges;
+	int			next_range;
+	pm_arena   *range_arena;	/* the current cut split's ranges */
+	const pm_predicate *range_pred; /* the merged range's file filter, or NULL */
+	int64_t		nranges_cut;	/* ranges of the splits cut so far */
 	/* point lookups: only the looked-up keys' records are merged */
 	const pm_predicate *key_filter;
 	int		   *key_col_of_field;	/* table field -> key column of a KV batch */
@@ -258,9 +271,16 @@ file_run_next(void *state, pm_batch **batch, pm_error *err)
 
 		/* a merged file: only parts whose keys cannot match are skipped */
 		pm_scan_read_filter(r->scan, false, &filter);
-		PM_TRY(pm_data_file_reader_open_filtered(r->table, fr->file, r->file_fields,
-												 r->nfile_fields, true, 0, &filter,
-												 &fr->reader, err));
+		if (r->range_pred != NULL)
+			filter.pred = r->range_pred;
+		if (fr->kv_flags != 0)
+			PM_TRY(pm_data_file_reader_open_kv(r->table, fr->file, r->file_fields,
+											   r->nfile_fields, fr->kv_flags, &filter,
+											   &fr->reader, err));
+		else
+			PM_TRY(pm_data_file_reader_open_filtered(r->table, fr->file, r->file_fields,
+													 r->nfile_fields, true, 0, &filter,
+													 &fr->reader, err));
 	}
 	PM_TRY(pm_data_file_reader_next(fr->reader, batch, err));
 	if (r->key_filter != NULL)
@@ -357,18 +377,110 @@ split_is_raw(const pm_table_read *r, const pm_split *sp)
 	return no_l0_no_delete && (r->dv_enabled || r->first_row || one_level);
 }
 
-static pm_code
-start_merge(pm_table_read *r, const pm_split *sp, pm_error *err)
+/*
+ * Whether the visible files of sp have pairwise disjoint sequence number
+ * ranges (as level-0 files of successive commits and a compacted base
+ * below them do). Then the order of a key's records, one per file, is the
+ * order of their files' ranges, and each file's _MAX_SEQUENCE_NUMBER can
+ * stand for its records' own (PM_KV_SEQUENCE_FROM_FILE): the column need
+ * not be read. Not with sequence.snapshot-ordering (sequence numbers
+ * replaced by the file's) nor for files of unknown ranges.
+ */
+static bool
+sequences_disjoint(const pm_table_read *r, const pm_split *sp)
 {
+	if (r->snapshot_ordering)
+		return false;
+	for (int i = 0; i < sp->nfiles; i++)
+	{
+		const pm_data_file_meta *a = sp->files[i];
+
+		if (!file_visible(r, a))
+			continue;
+		if (a->min_sequence_number > a->max_sequence_number)
+			return false;
+		for (int j = i + 1; j < sp->nfiles; j++)
+		{
+			const pm_data_file_meta *b = sp->files[j];
+
+			if (file_visible(r, b) && a->min_sequence_number <= b->max_sequence_number &&
+				b->min_sequence_number <= a->max_sequence_number)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* A vector of the first key's type holding v in row 0 (for the merge's bounds). */
+static const pm_vector *
+bound_vector(pm_arena *arena, const pm_type *type, const pm_value *v)
+{
+	pm_vector  *vec = pm_arena_zalloc(arena, sizeof(pm_vector));
+	pm_vector_builder b;
+
+	if (vec == NULL || !pm_vector_builder_init(&b, vec, type, 1, arena))
+		return NULL;
+	if (pm_type_is_string(type->id))
+		return pm_vector_builder_append_bytes(&b, v->u.bytes.ptr, v->u.bytes.len) ? vec : NULL;
+	if (!pm_vector_builder_reserve(&b, 1))
+		return NULL;
+	switch (pm_type_value_size(type->id))
+	{
+		case 1:
+			PM_VEC_VALUES(vec, int8_t)[0] = (int8_t) v->u.i64;
+			break;
+		case 2:
+			PM_VEC_VALUES(vec, int16_t)[0] = (int16_t) v->u.i64;
+			break;
+		case 4:
+			PM_VEC_VALUES(vec, int32_t)[0] = (int32_t) v->u.i64;
+			break;
+		default:
+			PM_VEC_VALUES(vec, int64_t)[0] = v->u.i64;
+			break;
+	}
+	if (vec->nulls != NULL)
+		vec->nulls[0] = 0;
+	vec->length = 1;
+	return vec;
+}
+
+/*
+ * Merge split sp, or (range >= 0) only the keys of its key range `range`
+ * (r->ranges): files pruned and the merge clipped to the range.
+ */
+static pm_code
+start_merge(pm_table_read *r, const pm_split *sp, int range, pm_error *err)
+{
+	const pm_vector *lo = NULL,
+			   *hi = NULL;
+
 	pm_run_source *runs;
 	file_run   *frs;
 	pm_code		rc = PM_OK;
 	int			n = sp->nfiles;
+	bool		seq_from_file = sequences_disjoint(r, sp);
 
 	runs = pm_arena_zalloc(r->arena, sizeof(pm_run_source) * (size_t) (n + 1));
 	frs = pm_arena_zalloc(r->arena, sizeof(file_run) * (size_t) (n + 1));
 	if (runs == NULL || frs == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
+	r->range_pred = NULL;
+	if (range >= 0)
+	{
+		const pm_key_ranges *kr = &r->ranges;
+		pm_read_filter f;
+
+		pm_scan_read_filter(r->scan, false, &f);
+		if ((r->range_pred = pm_key_range_predicate(r->range_arena, f.pred, kr, range)) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
+		if (range > 0 &&
+			(lo = bound_vector(r->range_arena, kr->type, &kr->cuts[range - 1])) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
+		if (range < kr->nranges - 1 &&
+			(hi = bound_vector(r->range_arena, kr->type, &kr->cuts[range])) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
+	}
 	n = 0;
 	for (int i = 0; i < sp->nfiles; i++)
 	{
@@ -376,6 +488,9 @@ start_merge(pm_table_read *r, const pm_split *sp, pm_error *err)
 			continue;
 		frs[n].read = r;
 		frs[n].file = sp->files[i];
+		/* neither stored column is needed: the file's order, no retractions */
+		frs[n].kv_flags = (seq_from_file ? PM_KV_SEQUENCE_FROM_FILE : 0) |
+			(sp->files[i]->delete_row_count == 0 ? PM_KV_KIND_INSERT : 0);
 		runs[n].next = file_run_next;
 		runs[n].close = file_run_close;
 		runs[n].state = &frs[n];
@@ -396,6 +511,51 @@ start_merge(pm_table_read *r, const pm_split *sp, pm_error *err)
 	PM_TRY(pm_merge_reader_open(r->env, r->engine, r->nkeys, r->out_types, r->nfields,
 								runs, n, 0, &r->merge, err));
 	pm_merge_reader_set_lookup(r->merge, r->lookup);
+	pm_merge_reader_set_key_range(r->merge, lo, hi);
+	return PM_OK;
+}
+
+/*
+ * A merged split in a parallel read: cut it into key ranges, one unit
+ * each, when it is large enough (pm_scan_key_ranges_wanted); else it is
+ * one unit. Every participant cuts it the same way.
+ */
+static pm_code
+start_split_merge(pm_table_read *r, const pm_split *sp, pm_error *err)
+{
+	int			wanted = 1;
+
+	if (r->claim != NULL && r->key_filter == NULL)
+		wanted = pm_scan_key_ranges_wanted(r->scan, sp);
+	if (wanted > 1)
+	{
+		const pm_data_file_meta **files;
+		int			n = 0;
+
+		if (r->range_arena == NULL && (r->range_arena = pm_arena_create(r->env)) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory cutting a bucket");
+		pm_arena_reset(r->range_arena);
+		files = pm_arena_alloc(r->range_arena, sizeof(*files) * (size_t) (sp->nfiles + 1));
+		if (files == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory cutting a bucket");
+		for (int i = 0; i < sp->nfiles; i++)
+			if (file_visible(r, sp->files[i]))
+				files[n++] = sp->files[i];
+		PM_TRY(pm_key_ranges_plan(r->table, files, n, wanted, r->range_arena, &r->ranges, err));
+		if (r->ranges.nranges > 1)
+		{
+			r->range_split = sp;
+			r->next_range = 0;
+			r->nranges_cut += r->ranges.nranges;
+			return PM_OK;
+		}
+	}
+	if (claim_unit(r))
+	{
+		r->merge_path = sp->bucket_path;
+		r->merge_split = sp;
+		PM_TRY(start_merge(r, sp, -1, err));
+	}
 	return PM_OK;
 }
 
@@ -763,6 +923,22 @@ pm_table_read_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 			if (*batch != NULL)
 				return PM_OK;
 		}
+		if (r->range_split != NULL)
+		{
+			if (r->next_range < r->ranges.nranges)
+			{
+				int			range = r->next_range++;
+
+				if (claim_unit(r))
+				{
+					r->merge_path = r->range_split->bucket_path;
+					r->merge_split = r->range_split;
+					PM_TRY(start_merge(r, r->range_split, range, err));
+				}
+				continue;
+			}
+			r->range_split = NULL;
+		}
 		if (r->split >= pm_scan_split_count(r->scan))
 			return PM_OK;
 		sp = pm_scan_get_split(r->scan, r->split++);
@@ -773,12 +949,8 @@ pm_table_read_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 			r->raw_split = sp;
 			r->raw_file = 0;
 		}
-		else if (claim_unit(r))
-		{
-			r->merge_path = sp->bucket_path;
-			r->merge_split = sp;
-			PM_TRY(start_merge(r, sp, err));
-		}
+		else
+			PM_TRY(start_split_merge(r, sp, err));
 	}
 }
 
@@ -813,6 +985,12 @@ pm_table_read_set_claim(pm_table_read *r, pm_unit_claim_fn fn, void *ctx)
 		pm_scan_reader_set_claim(r->reader, fn, ctx);
 }
 
+int64_t
+pm_table_read_key_ranges(const pm_table_read *r)
+{
+	return r->nranges_cut;
+}
+
 void
 pm_table_read_close(pm_table_read *read)
 {
@@ -820,6 +998,7 @@ pm_table_read_close(pm_table_read *read)
 		return;
 	pm_scan_reader_close(read->reader);
 	pm_merge_reader_close(read->merge);
+	pm_arena_destroy(read->range_arena);
 	close_raw_file(read);
 	pm_merge_engine_destroy(read->engine);
 	pm_arena_destroy(read->raw_arena);

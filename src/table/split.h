@@ -231,9 +231,47 @@ extern pm_code pm_data_file_reader_open_filtered(pm_table *table,
 												 const pm_read_filter *filter,
 												 pm_data_file_reader **out,
 												 pm_error *err);
+/*
+ * A primary-key data file read for a merge that needs no stored
+ * _SEQUENCE_NUMBER or _VALUE_KIND (flags), the same batch layout as
+ * with_key_value_system_fields, the column taken from the file's metadata
+ * and not read (one column less to decompress and decode per row):
+ *	 PM_KV_SEQUENCE_FROM_FILE	every row's _SEQUENCE_NUMBER is the file's
+ *								_MAX_SEQUENCE_NUMBER: right where only the
+ *								order between files matters (the merged
+ *								files' sequence ranges are disjoint)
+ *	 PM_KV_KIND_INSERT			every row is +I: right for a file without
+ *								retract rows (_DELETE_ROW_COUNT 0) when +I
+ *								and +U need not be told apart
+ */
+#define PM_KV_SEQUENCE_FROM_FILE	1
+#define PM_KV_KIND_INSERT			2
+extern pm_code pm_data_file_reader_open_kv(pm_table *table, const pm_data_file_meta *file,
+										   const int *fields, int nfields, int flags,
+										   const pm_read_filter *filter,
+										   pm_data_file_reader **out, pm_error *err);
 /* Next batch, or *batch = NULL at the end of the file. */
 extern pm_code pm_data_file_reader_next(pm_data_file_reader *reader, pm_batch **batch,
 										pm_error *err);
 extern void pm_data_file_reader_close(pm_data_file_reader *reader);
+
+/*
+ * Key sampling, for cutting a bucket into key ranges (key_range_split.h):
+ * a piece of a primary-key data file is nrows rows whose first trimmed key
+ * field is at least min (table type; bytes in the caller's arena). The
+ * pieces are the file's Parquet pages as the page index cuts them (row
+ * groups without one count whole; ORC stripes), in file order; only the
+ * footer and the page indexes are read. Avro files, and parts whose
+ * statistics give no minimum, yield no piece.
+ */
+typedef struct pm_key_piece
+{
+	pm_value	min;
+	int64_t		nrows;
+} pm_key_piece;
+
+extern pm_code pm_data_file_key_pieces(pm_table *table, const pm_data_file_meta *file,
+									   pm_arena *arena, pm_key_piece **pieces, int *npieces,
+									   pm_error *err);
 
 #endif							/* PM_TABLE_SPLIT_H */

@@ -51,7 +51,14 @@ struct pm_data_file_reader
 	pm_batch	batch;
 	int64_t		position;
 	int			batch_size;
+	struct key_sampler *sampler;	/* pm_data_file_key_pieces only */
+	int			kv_flags;		/* PM_KV_* of pm_data_file_reader_open_kv */
 };
+
+/* out_src of system columns taken from the file's metadata, not read */
+#define SRC_NULL			(-1)
+#define SRC_FILE_SEQUENCE	(-2)	/* the file's _MAX_SEQUENCE_NUMBER */
+#define SRC_KIND_INSERT		(-3)	/* +I */
 
 /*
  * Table option orc.timestamp-ltz.legacy.type (Paimon's OrcOptions, default
@@ -574,6 +581,123 @@ setup_part_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error
 	return PM_OK;
 }
 
+/*
+ * Key sampling (pm_data_file_key_pieces): the format reader's part filter
+ * and page filter record, per row group / stripe and per piece of a row
+ * group cut at page boundaries, the lower bound of the first key field and
+ * the row count, and skip them all, so that nothing but the footer and the
+ * page indexes is read. A row group without page pieces (no ColumnIndex,
+ * or a single page) counts as one piece.
+ */
+typedef struct key_sampler
+{
+	pm_arena   *arena;			/* the caller's: pieces and their values */
+	int			field;			/* table field of the first key */
+	pm_key_piece *pieces;
+	int			n;
+	int			cap;
+	bool		parts_only;		/* skip whole parts: no page pieces */
+	bool		have_part;		/* part pending: its pieces not yet known */
+	int			part_pieces;
+	pm_key_piece part;
+	bool		oom;
+} key_sampler;
+
+static void
+sample_add(key_sampler *ks, const pm_key_piece *p)
+{
+	if (ks->n == ks->cap)
+	{
+		int			cap = ks->cap > 0 ? 2 * ks->cap : 64;
+		pm_key_piece *np = pm_arena_alloc(ks->arena, sizeof(pm_key_piece) * (size_t) cap);
+
+		if (np == NULL)
+		{
+			ks->oom = true;
+			return;
+		}
+		if (ks->n > 0)
+			memcpy(np, ks->pieces, sizeof(pm_key_piece) * (size_t) ks->n);
+		ks->pieces = np;
+		ks->cap = cap;
+	}
+	ks->pieces[ks->n++] = *p;
+}
+
+/* A piece from the table ranges just filled: its first key's minimum (copied). */
+static bool
+sample_piece(pm_data_file_reader *r, int64_t nrows, pm_key_piece *out)
+{
+	key_sampler *ks = r->sampler;
+	const pm_field_range *fr = &r->table_ranges[ks->field];
+	pm_value	v = fr->min;
+
+	if (!fr->known || !fr->has_min_max || v.is_null || nrows <= 0)
+		return false;
+	if (pm_type_is_string(r->table->schema->row_type->fields[ks->field].type->id))
+	{
+		uint8_t    *copy = pm_arena_alloc(ks->arena, (size_t) (v.u.bytes.len > 0 ? v.u.bytes.len : 1));
+
+		if (copy == NULL)
+		{
+			ks->oom = true;
+			return false;
+		}
+		if (v.u.bytes.len > 0)
+			memcpy(copy, v.u.bytes.ptr, (size_t) v.u.bytes.len);
+		v.u.bytes.ptr = copy;
+	}
+	out->min = v;
+	out->nrows = nrows;
+	return true;
+}
+
+/* The part before: its own statistics count when it had no page pieces. */
+static void
+sample_close_part(key_sampler *ks)
+{
+	if (ks->have_part && ks->part_pieces == 0)
+		sample_add(ks, &ks->part);
+	ks->have_part = false;
+}
+
+static bool
+sample_part(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+{
+	pm_data_file_reader *r = ctx;
+	key_sampler *ks = r->sampler;
+
+	sample_close_part(ks);
+	fill_table_ranges(r, ranges, nranges, nrows);
+	ks->have_part = sample_piece(r, nrows, &ks->part);
+	ks->part_pieces = 0;
+	return !ks->parts_only && ks->have_part;
+}
+
+static bool
+sample_page(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+{
+	pm_data_file_reader *r = ctx;
+	key_sampler *ks = r->sampler;
+	pm_key_piece p;
+
+	fill_table_ranges(r, ranges, nranges, nrows);
+	if (sample_piece(r, nrows, &p))
+	{
+		sample_add(ks, &p);
+		ks->part_pieces++;
+	}
+	else if (ks->have_part)
+	{
+		/* a piece without a usable bound: the part's bound covers it */
+		p = ks->part;
+		p.nrows = nrows;
+		sample_add(ks, &p);
+		ks->part_pieces++;
+	}
+	return false;
+}
+
 static pm_code
 setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error *err)
 {
@@ -629,12 +753,18 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		r->out_types[o] = big;
 		r->out_names[o] = "_SEQUENCE_NUMBER";
 		r->out_field[o] = -1;
-		PM_TRY(add_request(r, request, "_SEQUENCE_NUMBER", big, -1, &r->out_src[o], err));
+		if (r->kv_flags & PM_KV_SEQUENCE_FROM_FILE)
+			r->out_src[o] = SRC_FILE_SEQUENCE;
+		else
+			PM_TRY(add_request(r, request, "_SEQUENCE_NUMBER", big, -1, &r->out_src[o], err));
 		o++;
 		r->out_types[o] = tiny;
 		r->out_names[o] = "_VALUE_KIND";
 		r->out_field[o] = -1;
-		PM_TRY(add_request(r, request, "_VALUE_KIND", tiny, -2, &r->out_src[o], err));
+		if (r->kv_flags & PM_KV_KIND_INSERT)
+			r->out_src[o] = SRC_KIND_INSERT;
+		else
+			PM_TRY(add_request(r, request, "_VALUE_KIND", tiny, -2, &r->out_src[o], err));
 		o++;
 	}
 	for (int i = 0; i < nfields; i++)
@@ -671,8 +801,14 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		opts.batch_size = r->batch_size;
 		if (r->file->format == PM_FORMAT_ORC)
 			PM_TRY(orc_ltz_instant(t->schema, &opts.orc_ltz_instant, err));
-		if (r->filter.pred != NULL || r->filter.keep != NULL || r->filter.claim != NULL)
+		if (r->filter.pred != NULL || r->filter.keep != NULL || r->filter.claim != NULL ||
+			r->sampler != NULL)
 			PM_TRY(setup_part_filter(r, &opts, err));
+		if (r->sampler != NULL)
+		{
+			opts.part_filter = sample_part;
+			opts.page_filter = sample_page;
+		}
 		/* rows dropped inside the file: only where no merge needs the others */
 		if (r->filter.pred != NULL && r->filter.value_fields && r->filter.pages &&
 			!reads_sub_micros(r->filter.pred, t->schema->row_type, 0))
@@ -709,12 +845,34 @@ pm_data_file_reader_open(pm_table *table, const pm_data_file_meta *file, const i
 											 out, err);
 }
 
+static pm_code open_reader(pm_table *table, const pm_data_file_meta *file, const int *fields,
+						   int nfields, bool kv, int kv_flags, int batch_size,
+						   const pm_read_filter *filter, pm_data_file_reader **out,
+						   pm_error *err);
+
 pm_code
 pm_data_file_reader_open_filtered(pm_table *table, const pm_data_file_meta *file,
 								  const int *fields, int nfields,
 								  bool with_key_value_system_fields, int batch_size,
 								  const pm_read_filter *filter, pm_data_file_reader **out,
 								  pm_error *err)
+{
+	return open_reader(table, file, fields, nfields, with_key_value_system_fields, 0,
+					   batch_size, filter, out, err);
+}
+
+pm_code
+pm_data_file_reader_open_kv(pm_table *table, const pm_data_file_meta *file, const int *fields,
+							int nfields, int flags, const pm_read_filter *filter,
+							pm_data_file_reader **out, pm_error *err)
+{
+	return open_reader(table, file, fields, nfields, true, flags, 0, filter, out, err);
+}
+
+static pm_code
+open_reader(pm_table *table, const pm_data_file_meta *file, const int *fields, int nfields,
+			bool kv, int kv_flags, int batch_size, const pm_read_filter *filter,
+			pm_data_file_reader **out, pm_error *err)
 {
 	pm_arena   *arena = pm_arena_create(table->env);
 	pm_data_file_reader *r;
@@ -735,7 +893,8 @@ pm_data_file_reader_open_filtered(pm_table *table, const pm_data_file_meta *file
 	r->batch_size = batch_size > 0 ? batch_size : PM_DEFAULT_BATCH_SIZE;
 	if (filter != NULL)
 		r->filter = *filter;
-	rc = setup(r, fields, nfields, with_key_value_system_fields, err);
+	r->kv_flags = kv_flags;
+	rc = setup(r, fields, nfields, kv, err);
 	if (rc != PM_OK)
 	{
 		pm_error_set_path(err, file->path);
@@ -788,7 +947,19 @@ pm_data_file_reader_next(pm_data_file_reader *r, pm_batch **batch, pm_error *err
 	{
 		pm_vector  *dst = &r->batch.cols[o];
 
-		if (r->out_src[o] < 0)
+		if (r->out_src[o] == SRC_FILE_SEQUENCE || r->out_src[o] == SRC_KIND_INSERT)
+		{
+			if (!pm_vector_init(dst, r->out_types[o], nrows > 0 ? nrows : 1, false,
+								r->batch_arena))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			if (r->out_src[o] == SRC_KIND_INSERT)
+				memset(dst->values, 0, (size_t) nrows);	/* RowKind +I */
+			else
+				for (int64_t i = 0; i < nrows; i++)
+					PM_VEC_VALUES(dst, int64_t)[i] = r->file->max_sequence_number;
+			dst->length = nrows;
+		}
+		else if (r->out_src[o] < 0)
 		{
 			if (!pm_vector_init_all_null(dst, r->out_types[o], nrows, r->batch_arena))
 				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
@@ -828,6 +999,59 @@ pm_data_file_reader_close(pm_data_file_reader *r)
 	pm_format_reader_close(r->reader);
 	pm_arena_destroy(r->batch_arena);
 	pm_arena_destroy(r->arena);
+}
+
+pm_code
+pm_data_file_key_pieces(pm_table *table, const pm_data_file_meta *file, pm_arena *arena,
+						pm_key_piece **pieces, int *npieces, pm_error *err)
+{
+	key_sampler ks;
+	pm_data_file_reader *r = NULL;
+	pm_arena   *ra;
+	pm_code		rc;
+
+	*pieces = NULL;
+	*npieces = 0;
+	if (table->ntrimmed_pk == 0 || file->format == PM_FORMAT_AVRO)
+		return PM_OK;			/* Avro: no parts, nothing to learn without reading */
+	memset(&ks, 0, sizeof(ks));
+	ks.arena = arena;
+	ks.field = table->trimmed_pk[0];
+	/* ORC stripes are parts without pages: never read one */
+	ks.parts_only = file->format != PM_FORMAT_PARQUET;
+	if ((ra = pm_arena_create(table->env)) == NULL ||
+		(r = pm_arena_zalloc(ra, sizeof(*r))) == NULL ||
+		(r->batch_arena = pm_arena_create(table->env)) == NULL)
+	{
+		pm_arena_destroy(ra);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	r->table = table;
+	r->file = file;
+	r->arena = ra;
+	r->batch_size = PM_DEFAULT_BATCH_SIZE;
+	r->sampler = &ks;
+	rc = setup(r, NULL, 0, true, err);
+	while (rc == PM_OK && r->reader != NULL)
+	{
+		pm_batch   *b;
+
+		rc = pm_data_file_reader_next(r, &b, err);
+		if (rc != PM_OK || b == NULL)
+			break;
+		/* a row group read whole (no page pieces): skip the later ones */
+		ks.parts_only = true;
+	}
+	if (rc != PM_OK)
+		pm_error_set_path(err, file->path);
+	pm_data_file_reader_close(r);
+	PM_TRY(rc);
+	sample_close_part(&ks);
+	if (ks.oom)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	*pieces = ks.pieces;
+	*npieces = ks.n;
+	return PM_OK;
 }
 
 /* ---- scan reader (append tables) -------------------------------------- */

@@ -5,6 +5,12 @@
  *	  attached from the index manifest are readable, and the key-value
  *	  reader returns _KEY_ columns, _SEQUENCE_NUMBER and _VALUE_KIND in the
  *	  documented layout, consistent with each file's metadata.
+ *
+ *	  Key-range splits (table/key_range_split.h): a bucket cut into N key
+ *	  ranges, each merged by its own reader, gives exactly the rows of the
+ *	  serial merged read (as a multiset), for N = 1..8, on every corpus
+ *	  primary-key table and on random tables of many small Parquet pages
+ *	  (upserts and deletes over several commits: overlapping level-0 runs).
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -16,8 +22,14 @@
 
 #include "index/deletion_vector.h"
 #include "io/fileio.h"
+#include "io/memory_fileio.h"
+#include "lsm/table_read.h"
+#include "row/value.h"
+#include "table/key_range_split.h"
 #include "table/split.h"
 #include "table/table.h"
+#include "table/table_write.h"
+#include "pk_fixture.h"
 
 static void
 check_table(const char *rel, int *ndv, int64_t *nrows)
@@ -189,11 +201,327 @@ test_pk_tables(void **state)
 	free(edir);
 }
 
+
+/* ---- key-range splits ---------------------------------------------------- */
+
+/* Participant p of n takes the units u with u % n == p. */
+typedef struct modulo_claim
+{
+	int			p;
+	int			n;
+} modulo_claim;
+
+static bool
+claim_modulo(void *ctx, int64_t unit)
+{
+	const modulo_claim *c = ctx;
+
+	return unit % c->n == c->p;
+}
+
+typedef struct rowset
+{
+	char	  **rows;
+	int64_t		n;
+	int64_t		cap;
+} rowset;
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* Append the rows of b, rendered "v1|v2|...". */
+static void
+add_rows(rowset *rs, const pm_batch *b, const pm_type *const *types, pm_arena *arena)
+{
+	for (int64_t i = 0; i < b->nrows; i++)
+	{
+		size_t		len = 1;
+		char	   *row;
+		char	  **cells = pm_arena_alloc(arena, sizeof(char *) * (size_t) (b->ncols + 1));
+
+		for (int c = 0; c < b->ncols; c++)
+		{
+			pm_value	v;
+
+			cells[c] = pm_vector_value(&b->cols[c], i, &v) ?
+				pm_value_format(arena, types[c], &v) : "<nested>";
+			assert_non_null(cells[c]);
+			len += strlen(cells[c]) + 1;
+		}
+		row = malloc(len);
+		row[0] = '\0';
+		for (int c = 0; c < b->ncols; c++)
+		{
+			strcat(row, cells[c]);
+			strcat(row, "|");
+		}
+		if (rs->n == rs->cap)
+		{
+			rs->cap = rs->cap > 0 ? 2 * rs->cap : 256;
+			rs->rows = realloc(rs->rows, sizeof(char *) * (size_t) rs->cap);
+		}
+		rs->rows[rs->n++] = row;
+	}
+}
+
+static void
+rowset_free(rowset *rs)
+{
+	for (int64_t i = 0; i < rs->n; i++)
+		free(rs->rows[i]);
+	free(rs->rows);
+	memset(rs, 0, sizeof(*rs));
+}
+
+/*
+ * Read every field of the table at path: serially, then for n = 1..8 by n
+ * readers each merging the key ranges (units) u % n == p of buckets cut
+ * into about n ranges. Returns the largest number of ranges a bucket got.
+ */
+static int64_t
+check_key_ranges(pm_fileio *io, const char *path, const pm_table_open_options *opts)
+{
+	const pm_env *env = pm_env_default();
+	pm_arena   *arena = pm_arena_create(env);
+	pm_table   *t;
+	pm_scan    *scan;
+	pm_error	err;
+	const pm_schema *s;
+	int		   *all;
+	const pm_type **types;
+	rowset		serial = {0};
+	int64_t		most = 0,
+				max_bytes = 0;
+
+	pm_error_clear(&err);
+	if (pm_table_open(env, io, path, opts, &t, &err) != PM_OK)
+		fail_msg("%s: %s", path, err.message);
+	s = pm_table_schema(t);
+	all = pm_arena_alloc(arena, sizeof(int) * (size_t) (s->row_type->nfields + 1));
+	types = pm_arena_alloc(arena, sizeof(pm_type *) * (size_t) (s->row_type->nfields + 1));
+	for (int i = 0; i < s->row_type->nfields; i++)
+	{
+		all[i] = i;
+		types[i] = s->row_type->fields[i].type;
+	}
+	for (int n = 0; n <= 8; n++)
+	{
+		rowset		got = {0};
+		int64_t		ranges = 0;
+
+		if (pm_table_scan_plan(t, NULL, &scan, &err) != PM_OK)
+			fail_msg("%s: plan: %s", path, err.message);
+		if (n == 0)
+			for (int i = 0; i < pm_scan_split_count(scan); i++)
+			{
+				const pm_split *sp = pm_scan_get_split(scan, i);
+				int64_t		bytes = 0;
+
+				for (int f = 0; f < sp->nfiles; f++)
+					bytes += sp->files[f]->file_size;
+				if (bytes > max_bytes)
+					max_bytes = bytes;
+			}
+		else
+			/* about n key ranges in the largest bucket */
+			pm_scan_set_part_units(scan, max_bytes / (PM_KEY_RANGE_UNITS * n) + 1);
+		for (int p = 0; p < (n > 0 ? n : 1); p++)
+		{
+			pm_table_read *rd;
+			pm_batch   *b;
+			modulo_claim mc = {p, n};
+
+			if (pm_table_read_open(scan, all, s->row_type->nfields, &rd, &err) != PM_OK)
+				fail_msg("%s: read: %s", path, err.message);
+			if (n > 0)
+				pm_table_read_set_claim(rd, claim_modulo, &mc);
+			for (;;)
+			{
+				if (pm_table_read_next(rd, &b, &err) != PM_OK)
+					fail_msg("%s: n=%d p=%d: %s", path, n, p, err.message);
+				if (b == NULL)
+					break;
+				assert_int_equal(b->ncols, s->row_type->nfields);
+				add_rows(n == 0 ? &serial : &got, b, types, arena);
+			}
+			if (p == 0)
+				ranges = pm_table_read_key_ranges(rd);
+			else
+				assert_int_equal(pm_table_read_key_ranges(rd), ranges);	/* same cuts everywhere */
+			pm_table_read_close(rd);
+		}
+		pm_scan_free(scan);
+		if (ranges > most)
+			most = ranges;
+		if (n == 0)
+		{
+			qsort(serial.rows, (size_t) serial.n, sizeof(char *), cmp_str);
+			continue;
+		}
+		if (n == 1)
+			assert_int_equal(ranges, 0);	/* one unit per bucket: never cut */
+		qsort(got.rows, (size_t) got.n, sizeof(char *), cmp_str);
+		if (got.n != serial.n)
+			fail_msg("%s: %d participants (%lld ranges) read %lld rows, serial %lld",
+					 path, n, (long long) ranges, (long long) got.n, (long long) serial.n);
+		for (int64_t i = 0; i < got.n; i++)
+			if (strcmp(got.rows[i], serial.rows[i]) != 0)
+				fail_msg("%s: %d participants: row %lld is %s, serial %s", path, n,
+						 (long long) i, got.rows[i], serial.rows[i]);
+		rowset_free(&got);
+	}
+	rowset_free(&serial);
+	pm_table_close(t);
+	pm_arena_destroy(arena);
+	return most;
+}
+
+static void
+test_key_ranges_corpus(void **state)
+{
+	char	   *edir;
+	DIR		   *d;
+	struct dirent *de;
+	char	  **seen = NULL;
+	int			nseen = 0;
+	int64_t		most = 0;
+
+	(void) state;
+	unit_require_corpus();
+	edir = strdup(unit_corpus_path("expected"));
+	d = opendir(edir);
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL)
+	{
+		char		path[4096];
+		json_t	   *c;
+		json_error_t jerr;
+		const char *table;
+		bool		dup = false;
+
+		if (strstr(de->d_name, ".json") == NULL)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", edir, de->d_name);
+		c = json_load_file(path, 0, &jerr);
+		if (c == NULL || strcmp(json_string_value(json_object_get(c, "table_kind")), "pk") != 0)
+		{
+			json_decref(c);
+			continue;
+		}
+		table = json_string_value(json_object_get(c, "table"));
+		for (int i = 0; i < nseen; i++)
+			if (strcmp(seen[i], table) == 0)
+				dup = true;
+		if (!dup)
+		{
+			char	   *dir = strdup(unit_corpus_path(table));
+			const char *db = strstr(dir, ".db/");
+			char		map[8192];
+			pm_table_open_options opts = {0};
+			pm_fileio  *io = pm_local_fileio_create(pm_env_default());
+			int64_t		r;
+
+			seen = realloc(seen, sizeof(char *) * (nseen + 1));
+			seen[nseen++] = strdup(table);
+			snprintf(map, sizeof(map), "FILE:/tmp/external=%.*s/external", (int) (db + 3 - dir), dir);
+			opts.external_path_map = map;
+			r = check_key_ranges(io, dir, &opts);
+			if (r > most)
+				most = r;
+			pm_local_fileio_destroy(io);
+			free(dir);
+		}
+		json_decref(c);
+	}
+	closedir(d);
+	free(edir);
+	print_message("%d corpus primary-key tables, up to %lld key ranges\n", nseen,
+				  (long long) most);
+	assert_true(nseen >= 10);
+	for (int i = 0; i < nseen; i++)
+		free(seen[i]);
+	free(seen);
+}
+
+static uint64_t rng = 88172645463325252ULL;
+
+static int
+rnd(int n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (int) (rng % (uint64_t) n);
+}
+
+/*
+ * Random primary-key tables (id INT key, pk_fixture.h), Parquet pages of a
+ * few rows: 1..4 commits of upserts and deletes of random ids, so each
+ * bucket holds overlapping level-0 runs; deduplicate and partial-update.
+ */
+static void
+test_key_ranges_random(void **state)
+{
+	int64_t		most = 0;
+
+	(void) state;
+	for (int round = 0; round < 8; round++)
+	{
+		const pm_env *env = pm_env_default();
+		pm_fileio  *io = pm_memory_fileio_create(env);
+		pm_arena   *arena = pm_arena_create(env);
+		static const char *keys[] = {"bucket", "parquet.page.size", "parquet.block.size",
+		"merge-engine"};
+		static const char *vals_dedup[] = {"2", "64 b", "2 kb", "deduplicate"};
+		static const char *vals_pu[] = {"1", "64 b", "2 kb", "partial-update"};
+		bool		pu = round % 2 == 1;
+		pm_schema  *s = make_schema(arena, pu ? 3 : 4, keys, pu ? vals_pu : vals_dedup);
+		int			commits = 1 + rnd(4);
+		int			span = 200 + rnd(3000);
+		int64_t		r;
+
+		if (pu)
+			s->noptions = 4;
+		pm_error	err;
+
+		assert_int_equal(pm_table_create(env, io, "/wh/db.db/t", s, &err), PM_OK);
+		for (int c = 0; c < commits; c++)
+		{
+			pm_table_writer *w = open_writer(io, "/wh/db.db/t");
+			int			n = 50 + rnd(c == 0 ? 1500 : 400);
+			trow	   *rows = pm_arena_alloc(arena, sizeof(trow) * (size_t) n);
+			uint8_t    *kinds = pm_arena_alloc(arena, (size_t) n);
+
+			for (int i = 0; i < n; i++)
+			{
+				rows[i] = (trow) {rnd(span), rnd(4) != 0, rnd(100000),
+				rnd(5) == 0 ? INT64_MIN : rnd(1000)};
+				kinds[i] = (!pu && c > 0 && rnd(8) == 0) ? PM_ROW_DELETE : PM_ROW_INSERT;
+			}
+			write_kinds(w, arena, rows, kinds, n);
+			commit(w, c + 1, c + 1);
+			pm_table_writer_close(w);
+		}
+		r = check_key_ranges(io, "/wh/db.db/t", NULL);
+		if (r > most)
+			most = r;
+		pm_arena_destroy(arena);
+		pm_memory_fileio_destroy(io);
+	}
+	print_message("random tables: up to %lld key ranges\n", (long long) most);
+	assert_true(most >= 4);		/* the tables are cut, not read whole */
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pk_tables),
+		cmocka_unit_test(test_key_ranges_corpus),
+		cmocka_unit_test(test_key_ranges_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

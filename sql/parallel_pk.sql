@@ -1,0 +1,96 @@
+-- Parallel scans of primary-key tables cut a bucket into key ranges: a
+-- merged bucket of more than 4 paimon_fdw.parallel_split_size units is cut
+-- at values of the first key field (placed by the files' row group and page
+-- statistics), and each range is merged by one process, so one bucket is
+-- read by several. Every query returns the same rows with 2 workers as
+-- without (par_same), also with WHERE clauses on the key and on values,
+-- projections, and without the leader. EXPLAIN ANALYZE shows the ranges.
+-- Table written at test time by Java Paimon (test/oracle/pushdown/
+-- make_tables.py rg_mor): 1 bucket, 3000 rows in row groups of 100, then
+-- ids 0..299 updated in a second commit: two overlapping sorted runs.
+\set SHOW_CONTEXT never
+SET TimeZone = 'UTC';
+\set wh `pwd`/results/parallel_pk_wh
+\set out `python3 test/oracle/pushdown/make_tables.py results/parallel_pk_wh rg_mor`
+SELECT :'out' AS make_tables;
+CREATE SERVER ppk FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
+CREATE SCHEMA ppk;
+IMPORT FOREIGN SCHEMA "pd" FROM SERVER ppk INTO ppk;
+
+SET paimon_fdw.enable_aggregate_pushdown = off;
+SET paimon_fdw.enable_topn_pushdown = off;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET paimon_fdw.parallel_split_size = '1kB';
+
+-- count and digest of the rows of q with 2 workers, or DIFFERENT when
+-- they are not those of a plan without workers
+CREATE FUNCTION par_same(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  wrap text := 'SELECT count(*) || '' rows '' || coalesce(md5(string_agg(t::text, '','' ORDER BY t::text)), '''') FROM (' || q || ') t';
+  a text;
+  b text;
+  par bool := false;
+  l text;
+BEGIN
+  PERFORM set_config('max_parallel_workers_per_gather', '2', true);
+  FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+    IF l LIKE '%Parallel Foreign Scan%' THEN par := true; END IF;
+  END LOOP;
+  EXECUTE wrap INTO a;
+  PERFORM set_config('max_parallel_workers_per_gather', '0', true);
+  EXECUTE wrap INTO b;
+  PERFORM set_config('max_parallel_workers_per_gather', '2', true);
+  RETURN CASE WHEN par THEN 'parallel, ' ELSE 'not parallel, ' END ||
+    CASE WHEN a = b THEN split_part(a, ' ', 1) || ' rows, same' ELSE 'DIFFERENT: ' || a || ' vs ' || b END;
+END $$;
+
+-- "Key Ranges: n" of EXPLAIN ANALYZE of q, as whether the bucket was cut
+CREATE FUNCTION key_ranges(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  l text;
+BEGIN
+  FOR l IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+    IF l LIKE '%Key Ranges:%' THEN
+      RETURN CASE WHEN split_part(l, ': ', 2)::int > 1 THEN 'cut' ELSE l END;
+    END IF;
+  END LOOP;
+  RETURN 'not cut';
+END $$;
+
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT id, x FROM ppk.rg_mor;
+SELECT key_ranges('SELECT id, x FROM ppk.rg_mor');
+SELECT q, par_same(q) FROM (VALUES
+  ('SELECT * FROM ppk.rg_mor'),
+  ('SELECT id FROM ppk.rg_mor'),
+  ('SELECT x, n FROM ppk.rg_mor'),
+  ('SELECT * FROM ppk.rg_mor WHERE id BETWEEN 250 AND 1249'),
+  ('SELECT id, x FROM ppk.rg_mor WHERE id >= 2900 OR id < 5'),
+  ('SELECT id, n FROM ppk.rg_mor WHERE x = -1'),
+  ('SELECT id, n FROM ppk.rg_mor WHERE n IS NULL')
+) v(q);
+SET parallel_leader_participation = off;
+SELECT par_same('SELECT * FROM ppk.rg_mor');
+RESET parallel_leader_participation;
+-- whole buckets: not cut, same rows
+SET paimon_fdw.parallel_split_size = 0;
+SELECT key_ranges('SELECT id, x FROM ppk.rg_mor');
+SELECT par_same('SELECT * FROM ppk.rg_mor');
+RESET paimon_fdw.parallel_split_size;
+-- the rows themselves: ids 0..299 take the second commit's values
+SELECT count(*), count(DISTINCT id), sum(id), sum(x) FILTER (WHERE x = -1) AS updated
+FROM ppk.rg_mor;
+
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET paimon_fdw.enable_aggregate_pushdown;
+RESET paimon_fdw.enable_topn_pushdown;
+SET client_min_messages = warning;
+DROP SCHEMA ppk CASCADE;
+DROP SERVER ppk;
+DROP FUNCTION par_same(text);
+DROP FUNCTION key_ranges(text);

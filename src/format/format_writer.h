@@ -17,7 +17,8 @@
  * record). FLOAT/DOUBLE order as Java's Float/Double.compare (parquet-mr's
  * comparator, SimpleStatsCollector's Comparable): -0.0 below 0.0, NaN
  * above every number, so a column holding NaN has max NaN (and min NaN
- * when every value is NaN).
+ * when every value is NaN). ORC: in ORC's own order instead (see
+ * orc_writer.h), as Java reads them back from an ORC footer.
  *
  * Contract of every writer:
  *	- The bytes are what Apache Paimon's Java writer would accept and read

@@ -121,6 +121,8 @@ echo "-- writers: dynamic-bucket tables, our hash index against Java's assigner"
 step bash "$here/write/write_dynamic_check.sh" "$tmp/write_dyn"
 echo "-- writers: deletion-vector and first-row tables, compacted at commit as Java's writer does"
 step bash "$here/write/write_dv_check.sh" "$tmp/write_dv"
+echo "-- writers: ORC data files (append and primary-key tables; stats, reads and compaction by Java)"
+step bash "$here/write/write_orc_check.sh" "$tmp/write_orc"
 step env METADATA_TABLES="${METADATA_TABLES:-^(append_with_bitmap|append_complex_data|pk_table_partial_update|pk_dv_index_in_data_no_external)\$}" \
     bash "$here/metadata/check.sh"
 # Maintenance (issue 8): Java reads tables (and their tags) after the core's

@@ -56,7 +56,9 @@ typedef struct orc_acc
 	int64_t		nvalues;		/* non-null values */
 	bool		has_null;
 	pm_write_stats vals;		/* exact min/max, null count */
-	bool		nan;
+	bool		has_double;		/* dmin/dmax: DoubleStatisticsImpl.updateDouble */
+	double		dmin;
+	double		dmax;
 	bool		sum_overflow;
 	int64_t		isum;
 	double		dsum;
@@ -86,6 +88,9 @@ typedef struct orc_col
 	orc_int_rle_enc *senc;		/* SECONDARY */
 	orc_acc		stripe_acc;
 	orc_acc		file_acc;
+	pm_byte_buffer fit;			/* a CHAR/VARCHAR value padded or cut */
+	int32_t		fit_offsets[2];
+	pm_vector	fit_vec;
 } orc_col;
 
 typedef struct orc_writer
@@ -158,6 +163,7 @@ col_free(const pm_env *env, orc_col *c)
 	pm_byte_buffer_free(&c->data);
 	pm_byte_buffer_free(&c->length);
 	pm_byte_buffer_free(&c->secondary);
+	pm_byte_buffer_free(&c->fit);
 	pm_free(env, c->ienc);
 	pm_free(env, c->lenc);
 	pm_free(env, c->senc);
@@ -191,6 +197,7 @@ static bool
 col_buffers_failed(const orc_col *c)
 {
 	return c->present.failed || c->data.failed || c->length.failed || c->secondary.failed ||
+		c->fit.failed ||
 		c->stripe_acc.vals.min_bytes.failed || c->stripe_acc.vals.max_bytes.failed ||
 		c->file_acc.vals.min_bytes.failed || c->file_acc.vals.max_bytes.failed;
 }
@@ -223,6 +230,7 @@ col_init(orc_writer *w, orc_col *c, const pm_field *f, pm_error *err)
 	pm_byte_buffer_init(&c->data, env);
 	pm_byte_buffer_init(&c->length, env);
 	pm_byte_buffer_init(&c->secondary, env);
+	pm_byte_buffer_init(&c->fit, env);
 	acc_init(&c->stripe_acc, f->type, env);
 	acc_init(&c->file_acc, f->type, env);
 	orc_bool_enc_init(&c->present_enc, &c->present);
@@ -342,8 +350,16 @@ acc_add(orc_acc *a, const orc_col *c, const pm_vector *v, int64_t i)
 				double		d = c->type->id == PM_TYPE_FLOAT ?
 					(double) PM_VEC_VALUES(v, float)[i] : PM_VEC_VALUES(v, double)[i];
 
-				if (isnan(d))
-					a->nan = true;
+				/* ORC's order: the first value, then < and > (NaN never moves them) */
+				if (!a->has_double)
+				{
+					a->has_double = true;
+					a->dmin = a->dmax = d;
+				}
+				else if (d < a->dmin)
+					a->dmin = d;
+				else if (d > a->dmax)
+					a->dmax = d;
 				a->dsum += d;
 			}
 			break;
@@ -445,6 +461,53 @@ encode_value(orc_col *c, const pm_vector *v, int64_t i)
 	}
 }
 
+/*
+ * CharTreeWriter / VarcharTreeWriter: a CHAR(n) value padded with spaces to
+ * n characters, CHAR(n) and VARCHAR(n) values cut at n characters (UTF-8
+ * characters counted by their lead bytes, Utf8Utils). Sets *vp, *ip to a
+ * one-value vector of the result when it differs from value i of v.
+ */
+static void
+fit_string(orc_col *c, const pm_vector **vp, int64_t *ip)
+{
+	const pm_vector *v = *vp;
+	int32_t		len;
+	const uint8_t *p = pm_vector_bytes(v, *ip, &len);
+	int32_t		max = c->type->length;
+	int32_t		chars = 0,
+				cut = len;
+
+	for (int32_t k = 0; k < len; k++)
+		if ((p[k] & 0xc0) != 0x80)
+		{
+			if (chars == max)
+			{
+				cut = k;
+				break;
+			}
+			chars++;
+		}
+	if (cut == len && (c->kind != ORC_CHAR || chars >= max))
+		return;
+	pm_byte_buffer_reset(&c->fit);
+	pm_byte_buffer_append(&c->fit, p, (size_t) cut);
+	if (c->kind == ORC_CHAR)
+		for (int32_t k = chars; k < max; k++)
+			pm_byte_buffer_put_u8(&c->fit, ' ');
+	if (c->fit.failed)
+		return;					/* reported by col_buffers_failed */
+	c->fit_offsets[0] = 0;
+	c->fit_offsets[1] = (int32_t) c->fit.len;
+	memset(&c->fit_vec, 0, sizeof(c->fit_vec));
+	c->fit_vec.type = v->type;
+	c->fit_vec.length = 1;
+	c->fit_vec.offsets = c->fit_offsets;
+	c->fit_vec.data = c->fit.data;
+	c->fit_vec.data_size = (int64_t) c->fit.len;
+	*vp = &c->fit_vec;
+	*ip = 0;
+}
+
 static void
 write_column(orc_col *c, const pm_vector *v, int64_t start, int64_t end)
 {
@@ -462,9 +525,16 @@ write_column(orc_col *c, const pm_vector *v, int64_t start, int64_t end)
 			c->file_acc.vals.nulls++;
 			continue;
 		}
-		encode_value(c, v, i);
-		acc_add(&c->stripe_acc, c, v, i);
-		acc_add(&c->file_acc, c, v, i);
+		{
+			const pm_vector *fv = v;
+			int64_t		fi = i;
+
+			if (c->kind == ORC_CHAR || c->kind == ORC_VARCHAR)
+				fit_string(c, &fv, &fi);
+			encode_value(c, fv, fi);
+			acc_add(&c->stripe_acc, c, fv, fi);
+			acc_add(&c->file_acc, c, fv, fi);
+		}
 	}
 }
 
@@ -530,13 +600,12 @@ put_col_stats(orc_writer *w, pm_byte_buffer *b, const orc_col *c, const orc_acc 
 			break;
 		case PM_TYPE_FLOAT:
 		case PM_TYPE_DOUBLE:
-			if (any && !a->nan)
+			if (a->has_double)
 			{
-				orc_pb_double(s, 1, a->vals.min.u.f64);
-				orc_pb_double(s, 2, a->vals.max.u.f64);
+				orc_pb_double(s, 1, a->dmin);
+				orc_pb_double(s, 2, a->dmax);
 			}
-			if (!a->nan)
-				orc_pb_double(s, 3, a->dsum);
+			orc_pb_double(s, 3, a->dsum);
 			field = 3;
 			break;
 		case PM_TYPE_CHAR:
@@ -961,8 +1030,18 @@ ow_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 		if (result->stats == NULL)
 			rc = oom(w, err);
 		for (int c = 0; rc == PM_OK && c < w->ncols; c++)
-			if (!pm_write_stats_result(&w->cols[c].file_acc.vals, arena, &result->stats[c]))
+		{
+			const orc_acc *fa = &w->cols[c].file_acc;
+
+			if (!pm_write_stats_result(&fa->vals, arena, &result->stats[c]))
 				rc = oom(w, err);
+			/* what Java's OrcSimpleStatsExtractor reads back: ORC's order */
+			if (fa->has_double)
+			{
+				result->stats[c].min.u.f64 = fa->dmin;
+				result->stats[c].max.u.f64 = fa->dmax;
+			}
+		}
 	}
 	if (rc == PM_OK)
 	{

@@ -4,8 +4,9 @@
  *	  them (see format/format_writer.h for the contract).
  *
  * Schema as OrcTypeUtil.convertToOrcSchema: a root STRUCT of the fields
- * (names as in the table schema, attribute paimon.id = field id); CHAR(n),
- * VARCHAR(n) (STRING when unbounded), BINARY/VARBINARY as BINARY, DECIMAL
+ * (names as in the table schema, attribute paimon.id = field id); CHAR(n)
+ * (values padded with spaces to n characters, as ORC's CharTreeWriter),
+ * VARCHAR(n) (values cut at n characters; STRING when unbounded), BINARY/VARBINARY as BINARY, DECIMAL
  * with precision and scale, TIME as INT (milliseconds), TIMESTAMP as
  * TIMESTAMP (the wall clock, writer time zone UTC) and TIMESTAMP_LTZ as
  * TIMESTAMP_INSTANT (the instant; with a UTC writer zone this is both
@@ -17,10 +18,13 @@
  * options->row_group_bytes of buffered stream bytes (default 64 MiB,
  * orc.stripe.size). Column statistics (file footer and per-stripe
  * metadata): value counts and hasNull for every column, min/max/sum of
- * integers, dates, floating point (none when a NaN was written), strings
- * (min/max only up to 1024 bytes, as ORC) and true counts of booleans; no
+ * integers, dates, floating point (in ORC's order: the first value, then
+ * < and >, so NaN stays only when it came first), strings (min/max only up
+ * to 1024 bytes, as ORC) and true counts of booleans; no
  * type-specific statistics for DECIMAL and TIMESTAMP columns (readers then
- * keep every stripe). Never written: row indexes (rowIndexStride 0, as
+ * keep every stripe). The statistics returned by finish are exact, but
+ * FLOAT/DOUBLE min/max follow ORC's order above (what Java's
+ * OrcSimpleStatsExtractor reads back from the footer). Never written: row indexes (rowIndexStride 0, as
  * ORC's orc.create.index=false), bloom filters, dictionary encoding.
  *-------------------------------------------------------------------------
  */

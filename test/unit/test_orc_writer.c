@@ -519,7 +519,11 @@ test_flat_types_every_codec(void **state)
 			assert_int_equal((int64_t) footer.stripes[0].offset, 3);
 			for (int k = 1; k < footer.nstripes; k++)
 				assert_int_equal(footer.stripes[k].offset, footer.stripes[k - 1].offset +
+								 footer.stripes[k - 1].index_length +
 								 footer.stripes[k - 1].data_length + footer.stripes[k - 1].footer_length);
+			/* row indexes: every stripe has its index streams */
+			for (int k = 0; k < footer.nstripes; k++)
+				assert_true(footer.stripes[k].index_length > 0);
 		}
 	}
 	pm_memory_fileio_destroy(io);

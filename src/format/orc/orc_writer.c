@@ -6,15 +6,21 @@
  *
  * File layout:
  *	 "ORC" | stripe* | Metadata | Footer | PostScript | 1 byte PostScript length
- * Stripe: [data streams][StripeFooter] (no index streams). Streams are in
- * column order, per column PRESENT (only when the stripe has a NULL in
- * it), DATA, LENGTH, SECONDARY, as Java sorts them. Metadata, Footer and
- * StripeFooter are compressed like the streams; the PostScript is not.
+ * Stripe: [ROW_INDEX streams, root first][data streams][StripeFooter].
+ * Data streams are in column order, per column PRESENT (only when the
+ * stripe has a NULL in it), DATA, LENGTH, SECONDARY, as Java sorts them.
+ * Metadata, Footer and StripeFooter are compressed like the streams; the
+ * PostScript is not.
  *
  * Each column encodes its values into uncompressed per-stripe buffers as
  * batches arrive; a stripe is compressed and written when the buffers
  * reach the stripe size, or at finish. The Footer's stripe list and the
  * Metadata's stripe statistics are kept as already encoded protobuf fields.
+ * Row groups: slices of a batch end at every 10000th row of a stripe,
+ * where each column notes its streams' uncompressed offsets and encoder
+ * states (orc_group_pos); once the stripe's streams are compressed these
+ * become RowIndexEntry positions (chunk start, offset in the chunk, values
+ * into the run, bits into the byte), in the order Java records them.
  *
  * Timestamps follow ORC's TimestampTreeWriter on a java.sql.Timestamp
  * (time = milliseconds floored, nanos = nanosecond of the second):
@@ -49,6 +55,8 @@
 #define OW_WRITER_VERSION	9	/* OrcFile.WriterVersion.ORC_14 (ORC 1.9) */
 #define OW_CALENDAR_JULIAN_GREGORIAN 1
 #define OW_SLICE_ROWS		1024	/* write-batch-size: rows between size checks */
+#define OW_ROW_INDEX_STRIDE	10000	/* orc.row.index.stride */
+#define OW_MAX_POSITIONS	14		/* PRESENT 4 + DATA 4 + LENGTH/SECONDARY 3 + 3 */
 
 /* ORC statistics of one column over a stripe or the whole file */
 typedef struct orc_acc
@@ -59,12 +67,45 @@ typedef struct orc_acc
 	bool		has_double;		/* dmin/dmax: DoubleStatisticsImpl.updateDouble */
 	double		dmin;
 	double		dmax;
+	bool		has_ts;			/* TimestampStatisticsImpl.updateTimestamp */
+	int64_t		ts_min_ms;
+	int32_t		ts_min_ns;		/* nanos within the millisecond */
+	int64_t		ts_max_ms;
+	int32_t		ts_max_ns;
 	bool		sum_overflow;
 	int64_t		isum;
 	double		dsum;
 	int64_t		true_count;
 	int64_t		total_len;
 } orc_acc;
+
+/*
+ * Where a row group starts in a column's streams: uncompressed offsets and
+ * the encoders' state (values buffered in the current run, bits of the
+ * current boolean byte), as ORC's getPosition records them; turned into
+ * RowIndexEntry positions once the stripe's streams are compressed.
+ */
+typedef struct orc_group_pos
+{
+	uint64_t	present_u;
+	int32_t		present_n;
+	int32_t		present_bits;
+	uint64_t	data_u;
+	int32_t		data_n;
+	int32_t		data_bits;
+	uint64_t	length_u;
+	int32_t		length_n;
+	uint64_t	secondary_u;
+	int32_t		secondary_n;
+	uint32_t	stats_off;		/* the group's ColumnStatistics in group_stats */
+	uint32_t	stats_len;
+} orc_group_pos;
+
+/* the compressed streams of a column in the stripe buffer */
+enum
+{
+	OW_PRESENT, OW_DATA, OW_LENGTH, OW_SECONDARY, OW_NSTREAMS
+};
 
 typedef struct orc_col
 {
@@ -88,6 +129,12 @@ typedef struct orc_col
 	orc_int_rle_enc *senc;		/* SECONDARY */
 	orc_acc		stripe_acc;
 	orc_acc		file_acc;
+	orc_acc		group_acc;
+	orc_group_pos cur;			/* where the open row group starts */
+	pm_byte_buffer groups;		/* orc_group_pos of the stripe's closed groups */
+	pm_byte_buffer group_stats;
+	size_t		soff[OW_NSTREAMS];	/* compressed streams in stripe_buf */
+	size_t		slen[OW_NSTREAMS];
 	pm_byte_buffer fit;			/* a CHAR/VARCHAR value padded or cut */
 	int32_t		fit_offsets[2];
 	pm_vector	fit_vec;
@@ -108,6 +155,9 @@ typedef struct orc_writer
 	int			ncols;
 	orc_col    *cols;
 	int64_t		stripe_rows;
+	int64_t		group_rows;		/* rows of the open row group */
+	pm_byte_buffer root_groups; /* int64_t rows of each closed group */
+	pm_byte_buffer index_buf;	/* the stripe's index streams */
 	int64_t		total_rows;
 	int64_t		file_pos;
 	bool		has_timestamp;
@@ -164,6 +214,9 @@ col_free(const pm_env *env, orc_col *c)
 	pm_byte_buffer_free(&c->length);
 	pm_byte_buffer_free(&c->secondary);
 	pm_byte_buffer_free(&c->fit);
+	pm_byte_buffer_free(&c->groups);
+	pm_byte_buffer_free(&c->group_stats);
+	pm_write_stats_free(&c->group_acc.vals);
 	pm_free(env, c->ienc);
 	pm_free(env, c->lenc);
 	pm_free(env, c->senc);
@@ -183,6 +236,8 @@ writer_free(orc_writer *w)
 		pm_free(env, w->cols);
 	}
 	pm_byte_buffer_free(&w->stripe_buf);
+	pm_byte_buffer_free(&w->root_groups);
+	pm_byte_buffer_free(&w->index_buf);
 	pm_byte_buffer_free(&w->msg);
 	pm_byte_buffer_free(&w->sub);
 	pm_byte_buffer_free(&w->stripe_infos);
@@ -197,7 +252,8 @@ static bool
 col_buffers_failed(const orc_col *c)
 {
 	return c->present.failed || c->data.failed || c->length.failed || c->secondary.failed ||
-		c->fit.failed ||
+		c->fit.failed || c->groups.failed || c->group_stats.failed ||
+		c->group_acc.vals.min_bytes.failed || c->group_acc.vals.max_bytes.failed ||
 		c->stripe_acc.vals.min_bytes.failed || c->stripe_acc.vals.max_bytes.failed ||
 		c->file_acc.vals.min_bytes.failed || c->file_acc.vals.max_bytes.failed;
 }
@@ -231,6 +287,9 @@ col_init(orc_writer *w, orc_col *c, const pm_field *f, pm_error *err)
 	pm_byte_buffer_init(&c->length, env);
 	pm_byte_buffer_init(&c->secondary, env);
 	pm_byte_buffer_init(&c->fit, env);
+	pm_byte_buffer_init(&c->groups, env);
+	pm_byte_buffer_init(&c->group_stats, env);
+	acc_init(&c->group_acc, f->type, env);
 	acc_init(&c->stripe_acc, f->type, env);
 	acc_init(&c->file_acc, f->type, env);
 	orc_bool_enc_init(&c->present_enc, &c->present);
@@ -319,6 +378,25 @@ format_nanos(int64_t nanos)
 	return ((uint64_t) nanos << 3) | (uint64_t) zeros;
 }
 
+/*
+ * Value i of a timestamp vector as ORC's writer sees the java.sql.Timestamp:
+ * seconds (time / 1000, truncated), nanos of the second, and the millis it
+ * rebuilds from them for the statistics.
+ */
+static void
+timestamp_parts(const pm_vector *v, int64_t i, int64_t *secs, int64_t *nanos, int64_t *millis)
+{
+	int64_t		us = PM_VEC_VALUES(v, int64_t)[i];
+	int64_t		ns_extra = v->nanos ? v->nanos[i] : 0;
+	int64_t		ms = pm_floor_div(us, 1000);
+
+	*nanos = pm_floor_mod(ms, 1000) * 1000000 + pm_floor_mod(us, 1000) * 1000 + ns_extra;
+	*secs = ms / 1000;
+	*millis = *secs * 1000 + *nanos / 1000000;
+	if (*millis < 0 && *nanos > 999999)
+		*millis -= 1000;
+}
+
 static void
 acc_add(orc_acc *a, const orc_col *c, const pm_vector *v, int64_t i)
 {
@@ -368,6 +446,37 @@ acc_add(orc_acc *a, const orc_col *c, const pm_vector *v, int64_t i)
 		case PM_TYPE_BINARY:
 		case PM_TYPE_VARBINARY:
 			a->total_len += v->offsets[i + 1] - v->offsets[i];
+			break;
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			{
+				int64_t		secs,
+							nanos,
+							ms;
+				int32_t		ns;
+
+				timestamp_parts(v, i, &secs, &nanos, &ms);
+				ns = (int32_t) (nanos % 1000000);
+				if (!a->has_ts)
+				{
+					a->has_ts = true;
+					a->ts_min_ms = a->ts_max_ms = ms;
+					a->ts_min_ns = a->ts_max_ns = ns;
+					break;
+				}
+				if (a->ts_min_ms >= ms)
+				{
+					if (a->ts_min_ms > ms || ns < a->ts_min_ns)
+						a->ts_min_ns = ns;
+					a->ts_min_ms = ms;
+				}
+				if (a->ts_max_ms <= ms)
+				{
+					if (a->ts_max_ms < ms || ns > a->ts_max_ns)
+						a->ts_max_ns = ns;
+					a->ts_max_ms = ms;
+				}
+			}
 			break;
 		default:
 			break;
@@ -445,14 +554,12 @@ encode_value(orc_col *c, const pm_vector *v, int64_t i)
 		case PM_TYPE_TIMESTAMP:
 		case PM_TYPE_TIMESTAMP_LTZ:
 			{
-				int64_t		us = PM_VEC_VALUES(v, int64_t)[i];
-				int64_t		ns_extra = v->nanos ? v->nanos[i] : 0;
-				int64_t		ms = pm_floor_div(us, 1000);
-				int64_t		nanos = pm_floor_mod(ms, 1000) * 1000000 +
-					pm_floor_mod(us, 1000) * 1000 + ns_extra;
+				int64_t		secs,
+							nanos,
+							ms;
 
-				/* java.sql.Timestamp: getTime() / 1000 truncates */
-				orc_int_rle_enc_put(c->ienc, ms / 1000 - OW_BASE_SECONDS);
+				timestamp_parts(v, i, &secs, &nanos, &ms);
+				orc_int_rle_enc_put(c->ienc, secs - OW_BASE_SECONDS);
 				orc_int_rle_enc_put(c->senc, (int64_t) format_nanos(nanos));
 			}
 			break;
@@ -519,8 +626,10 @@ write_column(orc_col *c, const pm_vector *v, int64_t start, int64_t end)
 		if (is_null)
 		{
 			c->stripe_nulls = true;
+			c->group_acc.has_null = true;
 			c->stripe_acc.has_null = true;
 			c->file_acc.has_null = true;
+			c->group_acc.vals.nulls++;
 			c->stripe_acc.vals.nulls++;
 			c->file_acc.vals.nulls++;
 			continue;
@@ -532,6 +641,7 @@ write_column(orc_col *c, const pm_vector *v, int64_t start, int64_t end)
 			if (c->kind == ORC_CHAR || c->kind == ORC_VARCHAR)
 				fit_string(c, &fv, &fi);
 			encode_value(c, fv, fi);
+			acc_add(&c->group_acc, c, fv, fi);
 			acc_add(&c->stripe_acc, c, fv, fi);
 			acc_add(&c->file_acc, c, fv, fi);
 		}
@@ -555,6 +665,41 @@ buffered_bytes(const orc_writer *w)
 /* ---------------------------------------------------------------------
  * Protobuf messages
  * --------------------------------------------------------------------- */
+
+/*
+ * HiveDecimal's text of an unscaled value at `scale`, trailing fraction
+ * zeros stripped ("1.5", "-0.05", "0"), into buf (at least 44 bytes).
+ */
+static size_t
+decimal_text(pm_int128 u, int scale, char *buf)
+{
+	char		digits[48];
+	int			n = 0;
+	size_t		len = 0;
+	unsigned __int128 m = u < 0 ? (unsigned __int128) (-(u + 1)) + 1 : (unsigned __int128) u;
+
+	while (scale > 0 && m % 10 == 0)
+	{
+		m /= 10;
+		scale--;
+	}
+	do
+	{
+		digits[n++] = (char) ('0' + (int) (m % 10));
+		m /= 10;
+	} while (m != 0);
+	while (n <= scale)
+		digits[n++] = '0';
+	if (u < 0)
+		buf[len++] = '-';
+	for (int k = n - 1; k >= 0; k--)
+	{
+		buf[len++] = digits[k];
+		if (k == scale && k > 0)
+			buf[len++] = '.';
+	}
+	return len;
+}
 
 /* ColumnStatistics of a field column into b */
 static void
@@ -623,6 +768,34 @@ put_col_stats(orc_writer *w, pm_byte_buffer *b, const orc_col *c, const orc_acc 
 		case PM_TYPE_VARBINARY:
 			orc_pb_sint(s, 1, a->total_len);
 			field = 8;
+			break;
+		case PM_TYPE_DECIMAL:
+			/* DecimalStatisticsImpl: min/max as HiveDecimal text; no sum here */
+			if (any)
+			{
+				char		text[48];
+				size_t		n;
+
+				n = decimal_text(a->vals.min.u.i128, c->type->scale, text);
+				orc_pb_bytes(s, 1, text, n);
+				n = decimal_text(a->vals.max.u.i128, c->type->scale, text);
+				orc_pb_bytes(s, 2, text, n);
+			}
+			field = 6;
+			break;
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			/* TimestampStatisticsImpl.serialize: UTC millis, nanos + 1 */
+			if (a->has_ts)
+			{
+				orc_pb_sint(s, 3, a->ts_min_ms);
+				orc_pb_sint(s, 4, a->ts_max_ms);
+				if (a->ts_min_ns != 0)
+					orc_pb_uint(s, 5, (uint64_t) a->ts_min_ns + 1);
+				if (a->ts_max_ns != 999999)
+					orc_pb_uint(s, 6, (uint64_t) a->ts_max_ns + 1);
+			}
+			field = 9;
 			break;
 		default:
 			break;
@@ -732,17 +905,177 @@ write_out(orc_writer *w, const void *p, size_t n, pm_error *err)
 	return PM_OK;
 }
 
-/* Compress one stream into the stripe buffer; its compressed length. */
+/* Compress one stream (or message) onto `to`; its compressed length. */
+static pm_code
+add_stream_to(orc_writer *w, const pm_byte_buffer *raw, pm_byte_buffer *to, uint64_t *len,
+			  pm_error *err)
+{
+	size_t		before = to->len;
+
+	if (orc_compress_stream(w->codec, w->level, OW_BLOCK_SIZE, raw->data, raw->len,
+							w->scratch, to, err) != PM_OK)
+		return fail_path(w, err);
+	*len = (uint64_t) (to->len - before);
+	return PM_OK;
+}
+
 static pm_code
 add_stream(orc_writer *w, const pm_byte_buffer *raw, uint64_t *len, pm_error *err)
 {
-	size_t		before = w->stripe_buf.len;
+	return add_stream_to(w, raw, &w->stripe_buf, len, err);
+}
 
-	if (orc_compress_stream(w->codec, w->level, OW_BLOCK_SIZE, raw->data, raw->len,
-							w->scratch, &w->stripe_buf, err) != PM_OK)
-		return fail_path(w, err);
-	*len = (uint64_t) (w->stripe_buf.len - before);
-	return PM_OK;
+/* ---------------------------------------------------------------------
+ * Row index: one RowIndexEntry per OW_ROW_INDEX_STRIDE rows of a stripe
+ * --------------------------------------------------------------------- */
+
+/* TreeWriter.recordPosition, in uncompressed terms */
+static void
+col_record_start(orc_col *c)
+{
+	orc_group_pos *p = &c->cur;
+
+	memset(p, 0, sizeof(*p));
+	p->present_u = c->present.len;
+	p->present_n = c->present_enc.bytes.n;
+	p->present_bits = c->present_enc.nbits;
+	p->data_u = c->data.len;
+	if (c->kind == ORC_BOOLEAN)
+	{
+		p->data_n = c->bool_enc.bytes.n;
+		p->data_bits = c->bool_enc.nbits;
+	}
+	else if (c->kind == ORC_BYTE)
+		p->data_n = c->byte_enc.n;
+	else if (c->ienc != NULL)
+		p->data_n = c->ienc->n;
+	p->length_u = c->length.len;
+	p->length_n = c->lenc != NULL ? c->lenc->n : 0;
+	p->secondary_u = c->secondary.len;
+	p->secondary_n = c->senc != NULL ? c->senc->n : 0;
+}
+
+/* the open row group ends: keep its start and statistics */
+static void
+close_group(orc_writer *w)
+{
+	int64_t		rows = w->group_rows;
+
+	pm_byte_buffer_append(&w->root_groups, &rows, sizeof(rows));
+	for (int i = 0; i < w->ncols; i++)
+	{
+		orc_col    *c = &w->cols[i];
+		size_t		off = c->group_stats.len;
+
+		put_col_stats(w, &c->group_stats, c, &c->group_acc);
+		c->cur.stats_off = (uint32_t) off;
+		c->cur.stats_len = (uint32_t) (c->group_stats.len - off);
+		pm_byte_buffer_append(&c->groups, &c->cur, sizeof(c->cur));
+		acc_reset(&c->group_acc);
+		col_record_start(c);
+	}
+	w->group_rows = 0;
+}
+
+/*
+ * OutStream.getPosition of uncompressed offset u in a compressed stream
+ * (cs, clen): the start of its chunk and the offset in it; uncompressed
+ * files: the offset.
+ */
+static int
+stream_pos(const orc_writer *w, const uint8_t *cs, size_t clen, uint64_t u, uint64_t *out)
+{
+	uint64_t	k = u / OW_BLOCK_SIZE;
+	size_t		start = 0;
+
+	if (w->codec == PM_CODEC_NONE)
+	{
+		out[0] = u;
+		return 1;
+	}
+	for (uint64_t j = 0; j < k && start + 3 <= clen; j++)
+	{
+		uint32_t	h = (uint32_t) cs[start] | ((uint32_t) cs[start + 1] << 8) |
+			((uint32_t) cs[start + 2] << 16);
+
+		start += 3 + (h >> 1);
+	}
+	out[0] = (uint64_t) start;
+	out[1] = u - k * OW_BLOCK_SIZE;
+	return 2;
+}
+
+/*
+ * The RowIndex of column i (0 = the root) of the stripe in stripe_buf, in
+ * the order ORC's tree writers record positions (PRESENT only when the
+ * stripe has the stream, as removeIsPresentPositions).
+ */
+static void
+put_row_index(orc_writer *w, int i, pm_byte_buffer *b)
+{
+	pm_byte_buffer entry;
+	pm_byte_buffer st;
+	int			ngroups = (int) (w->root_groups.len / sizeof(int64_t));
+
+	pm_byte_buffer_init(&entry, w->env);
+	pm_byte_buffer_init(&st, w->env);
+	for (int g = 0; g < ngroups; g++)
+	{
+		uint64_t	pos[OW_MAX_POSITIONS];
+		int			n = 0;
+
+		pm_byte_buffer_reset(&entry);
+		if (i == 0)
+		{
+			int64_t		rows;
+
+			memcpy(&rows, w->root_groups.data + sizeof(int64_t) * (size_t) g, sizeof(rows));
+			pm_byte_buffer_reset(&st);
+			orc_pb_uint(&st, 1, (uint64_t) rows);
+			orc_pb_uint(&st, 10, 0);
+			orc_pb_message(&entry, 2, &st);
+		}
+		else
+		{
+			orc_col    *c = &w->cols[i - 1];
+			orc_group_pos p;
+			const uint8_t *sb = w->stripe_buf.data;
+
+			memcpy(&p, c->groups.data + sizeof(p) * (size_t) g, sizeof(p));
+			if (c->stripe_nulls)
+			{
+				n += stream_pos(w, sb + c->soff[OW_PRESENT], c->slen[OW_PRESENT], p.present_u, pos + n);
+				pos[n++] = (uint64_t) p.present_n;
+				pos[n++] = (uint64_t) p.present_bits;
+			}
+			n += stream_pos(w, sb + c->soff[OW_DATA], c->slen[OW_DATA], p.data_u, pos + n);
+			if (c->kind == ORC_BOOLEAN)
+			{
+				pos[n++] = (uint64_t) p.data_n;
+				pos[n++] = (uint64_t) p.data_bits;
+			}
+			else if (c->kind == ORC_BYTE || c->ienc != NULL)
+				pos[n++] = (uint64_t) p.data_n;
+			if (c->has_length)
+			{
+				n += stream_pos(w, sb + c->soff[OW_LENGTH], c->slen[OW_LENGTH], p.length_u, pos + n);
+				pos[n++] = (uint64_t) p.length_n;
+			}
+			if (c->has_secondary)
+			{
+				n += stream_pos(w, sb + c->soff[OW_SECONDARY], c->slen[OW_SECONDARY],
+								p.secondary_u, pos + n);
+				pos[n++] = (uint64_t) p.secondary_n;
+			}
+			orc_pb_packed_uint(&entry, 1, pos, n);
+			orc_pb_bytes(&entry, 2, c->group_stats.data + p.stats_off, p.stats_len);
+		}
+		orc_pb_message(b, 1, &entry);
+	}
+	if (entry.failed || st.failed)
+		b->failed = true;
+	pm_byte_buffer_free(&entry);
+	pm_byte_buffer_free(&st);
 }
 
 static void
@@ -754,23 +1087,31 @@ col_stripe_reset(orc_col *c)
 	pm_byte_buffer_reset(&c->secondary);
 	c->stripe_nulls = false;
 	acc_reset(&c->stripe_acc);
+	pm_byte_buffer_reset(&c->groups);
+	pm_byte_buffer_reset(&c->group_stats);
+	col_record_start(c);
 }
 
 static pm_code
 flush_stripe(orc_writer *w, pm_error *err)
 {
 	pm_byte_buffer footer;
+	pm_byte_buffer dstreams;
 	pm_byte_buffer tmp;
 	uint64_t	data_len = 0;
-	size_t		footer_start;
+	uint64_t	index_len = 0;
 	uint64_t	footer_len;
 	pm_code		rc = PM_OK;
 
 	if (w->stripe_rows == 0)
 		return PM_OK;
+	if (w->group_rows > 0)
+		close_group(w);
 	pm_byte_buffer_init(&footer, w->env);
+	pm_byte_buffer_init(&dstreams, w->env);
 	pm_byte_buffer_init(&tmp, w->env);
 	pm_byte_buffer_reset(&w->stripe_buf);
+	pm_byte_buffer_reset(&w->index_buf);
 
 	/* streams, and their entries in the stripe footer */
 	for (int i = 0; i < w->ncols && rc == PM_OK; i++)
@@ -794,34 +1135,67 @@ flush_stripe(orc_writer *w, pm_error *err)
 			rc = oom(w, err);
 			break;
 		}
+		memset(c->soff, 0, sizeof(c->soff));
+		memset(c->slen, 0, sizeof(c->slen));
 		if (c->stripe_nulls)
 		{
+			c->soff[OW_PRESENT] = w->stripe_buf.len;
 			if ((rc = add_stream(w, &c->present, &len, err)) != PM_OK)
 				break;
-			put_stream(&footer, &tmp, ORC_S_PRESENT, i + 1, len);
+			c->slen[OW_PRESENT] = (size_t) len;
+			put_stream(&dstreams, &tmp, ORC_S_PRESENT, i + 1, len);
 			data_len += len;
 		}
+		c->soff[OW_DATA] = w->stripe_buf.len;
 		if ((rc = add_stream(w, &c->data, &len, err)) != PM_OK)
 			break;
-		put_stream(&footer, &tmp, ORC_S_DATA, i + 1, len);
+		c->slen[OW_DATA] = (size_t) len;
+		put_stream(&dstreams, &tmp, ORC_S_DATA, i + 1, len);
 		data_len += len;
 		if (c->has_length)
 		{
+			c->soff[OW_LENGTH] = w->stripe_buf.len;
 			if ((rc = add_stream(w, &c->length, &len, err)) != PM_OK)
 				break;
-			put_stream(&footer, &tmp, ORC_S_LENGTH, i + 1, len);
+			c->slen[OW_LENGTH] = (size_t) len;
+			put_stream(&dstreams, &tmp, ORC_S_LENGTH, i + 1, len);
 			data_len += len;
 		}
 		if (c->has_secondary)
 		{
+			c->soff[OW_SECONDARY] = w->stripe_buf.len;
 			if ((rc = add_stream(w, &c->secondary, &len, err)) != PM_OK)
 				break;
-			put_stream(&footer, &tmp, ORC_S_SECONDARY, i + 1, len);
+			c->slen[OW_SECONDARY] = (size_t) len;
+			put_stream(&dstreams, &tmp, ORC_S_SECONDARY, i + 1, len);
 			data_len += len;
 		}
 	}
+	/* the index streams (before the data in the stripe), root first */
+	for (int i = 0; rc == PM_OK && i <= w->ncols; i++)
+	{
+		uint64_t	len;
+
+		if (w->stripe_buf.failed)
+		{
+			rc = oom(w, err);
+			break;
+		}
+		pm_byte_buffer_reset(&w->msg);
+		put_row_index(w, i, &w->msg);
+		if (w->msg.failed)
+		{
+			rc = oom(w, err);
+			break;
+		}
+		if ((rc = add_stream_to(w, &w->msg, &w->index_buf, &len, err)) != PM_OK)
+			break;
+		put_stream(&footer, &tmp, ORC_S_ROW_INDEX, i, len);
+		index_len += len;
+	}
 	if (rc == PM_OK)
 	{
+		pm_byte_buffer_append(&footer, dstreams.data, dstreams.len);
 		/* column encodings, root first; the writer zone */
 		pm_byte_buffer_reset(&tmp);
 		orc_pb_uint(&tmp, 1, ORC_E_DIRECT);
@@ -837,20 +1211,18 @@ flush_stripe(orc_writer *w, pm_error *err)
 		if (footer.failed || tmp.failed)
 			rc = oom(w, err);
 	}
+	if (rc == PM_OK && dstreams.failed)
+		rc = oom(w, err);
 	if (rc == PM_OK)
-	{
-		footer_start = w->stripe_buf.len;
 		rc = add_stream(w, &footer, &footer_len, err);
-		(void) footer_start;
-	}
-	if (rc == PM_OK && w->stripe_buf.failed)
+	if (rc == PM_OK && (w->stripe_buf.failed || w->index_buf.failed))
 		rc = oom(w, err);
 	if (rc == PM_OK)
 	{
 		/* StripeInformation for the footer, StripeStatistics for the metadata */
 		pm_byte_buffer_reset(&tmp);
 		orc_pb_uint(&tmp, 1, (uint64_t) w->file_pos);
-		orc_pb_uint(&tmp, 2, 0);
+		orc_pb_uint(&tmp, 2, index_len);
 		orc_pb_uint(&tmp, 3, data_len);
 		orc_pb_uint(&tmp, 4, footer_len);
 		orc_pb_uint(&tmp, 5, (uint64_t) w->stripe_rows);
@@ -862,12 +1234,16 @@ flush_stripe(orc_writer *w, pm_error *err)
 			rc = oom(w, err);
 	}
 	if (rc == PM_OK)
+		rc = write_out(w, w->index_buf.data, w->index_buf.len, err);
+	if (rc == PM_OK)
 		rc = write_out(w, w->stripe_buf.data, w->stripe_buf.len, err);
 	pm_byte_buffer_free(&footer);
+	pm_byte_buffer_free(&dstreams);
 	pm_byte_buffer_free(&tmp);
 	if (rc != PM_OK)
 		return rc;
 	w->stripe_rows = 0;
+	pm_byte_buffer_reset(&w->root_groups);
 	for (int i = 0; i < w->ncols; i++)
 		col_stripe_reset(&w->cols[i]);
 	return PM_OK;
@@ -898,7 +1274,7 @@ write_tail(orc_writer *w, pm_error *err)
 	put_types(w, m);
 	orc_pb_uint(m, 6, (uint64_t) w->total_rows);
 	put_all_stats(w, m, 7, w->total_rows, true);
-	orc_pb_uint(m, 8, 0);		/* rowIndexStride: no row index */
+	orc_pb_uint(m, 8, OW_ROW_INDEX_STRIDE);
 	orc_pb_uint(m, 11, OW_CALENDAR_JULIAN_GREGORIAN);
 	orc_pb_string(m, 12, "paimon_fdw");
 	if (m->failed)
@@ -978,11 +1354,19 @@ ow_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 							w->cols[c].name);
 					return fail_path(w, err);
 				}
-	/* slices of OW_SLICE_ROWS rows, the stripe size checked after each */
-	for (int64_t start = 0; start < batch->nrows; start += OW_SLICE_ROWS)
+	/*
+	 * slices of up to OW_SLICE_ROWS rows that end at row group boundaries,
+	 * the stripe size checked after each
+	 */
+	for (int64_t start = 0, end; start < batch->nrows; start = end)
 	{
-		int64_t		end = batch->nrows - start > OW_SLICE_ROWS ? start + OW_SLICE_ROWS :
-			batch->nrows;
+		int64_t		m = OW_SLICE_ROWS;
+
+		if (m > OW_ROW_INDEX_STRIDE - w->group_rows)
+			m = OW_ROW_INDEX_STRIDE - w->group_rows;
+		if (m > batch->nrows - start)
+			m = batch->nrows - start;
+		end = start + m;
 
 		for (int c = 0; c < w->ncols; c++)
 		{
@@ -992,6 +1376,11 @@ ow_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 		}
 		w->stripe_rows += end - start;
 		w->total_rows += end - start;
+		w->group_rows += end - start;
+		if (w->group_rows == OW_ROW_INDEX_STRIDE)
+			close_group(w);
+		if (w->root_groups.failed)
+			return oom(w, err);
 		if (buffered_bytes(w) >= w->stripe_bytes)
 			PM_TRY(flush_stripe(w, err));
 	}
@@ -1132,6 +1521,8 @@ pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	w->schema = schema;
 	w->ncols = schema->nfields;
 	pm_byte_buffer_init(&w->stripe_buf, env);
+	pm_byte_buffer_init(&w->root_groups, env);
+	pm_byte_buffer_init(&w->index_buf, env);
 	pm_byte_buffer_init(&w->msg, env);
 	pm_byte_buffer_init(&w->sub, env);
 	pm_byte_buffer_init(&w->stripe_infos, env);

@@ -16,16 +16,18 @@
  * Compression: file.compression (zstd, snappy, lz4, zlib, none), chunks of
  * 256 KiB as ORC's default orc.compress.size. Stripes close at
  * options->row_group_bytes of buffered stream bytes (default 64 MiB,
- * orc.stripe.size). Column statistics (file footer and per-stripe
- * metadata): value counts and hasNull for every column, min/max/sum of
- * integers, dates, floating point (in ORC's order: the first value, then
- * < and >, so NaN stays only when it came first), strings (min/max only up
- * to 1024 bytes, as ORC) and true counts of booleans; no
- * type-specific statistics for DECIMAL and TIMESTAMP columns (readers then
- * keep every stripe). The statistics returned by finish are exact, but
- * FLOAT/DOUBLE min/max follow ORC's order above (what Java's
- * OrcSimpleStatsExtractor reads back from the footer). Never written: row indexes (rowIndexStride 0, as
- * ORC's orc.create.index=false), bloom filters, dictionary encoding.
+ * orc.stripe.size). Column statistics (file footer, per-stripe metadata
+ * and row index entries): value counts and hasNull for every column,
+ * min/max/sum of integers, dates, floating point (in ORC's order: the
+ * first value, then < and >, so NaN stays only when it came first),
+ * strings (min/max only up to 1024 bytes, as ORC), true counts of
+ * booleans, decimal min/max (no sum) and timestamp min/max (UTC millis and
+ * nanos). The statistics returned by finish are exact, but FLOAT/DOUBLE
+ * min/max follow ORC's order above (what Java's OrcSimpleStatsExtractor
+ * reads back from the footer). Row indexes as ORC's default
+ * (orc.row.index.stride 10000): one entry per 10000 rows of a stripe with
+ * its start positions and statistics. Never written: bloom filters,
+ * dictionary encoding.
  *-------------------------------------------------------------------------
  */
 #ifndef PM_FORMAT_ORC_ORC_WRITER_H

@@ -375,7 +375,8 @@ parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
  * ORC (OrcFileFormat.getOrcProperties, OrcWriterFactory): orc.compress wins
  * over file.compression, orc.compression.zstd.level over
  * file.compression.zstd-level, orc.stripe.size over file.block-size.
- * Bloom filters and the ORC 0.11 file format are not written.
+ * Bloom filters, the ORC 0.11 file format, LZO and nested columns are not
+ * written.
  */
 static pm_code
 parse_orc_options(const pm_schema *s, pm_write_options *o, pm_error *err)
@@ -391,6 +392,21 @@ parse_orc_options(const pm_schema *s, pm_write_options *o, pm_error *err)
 					   "table option orc.write.format = \"%s\": only ORC 0.12 files are written", v);
 	if ((v = pm_schema_option(s, "orc.compress")) != NULL)
 		o->compression = v;
+	/* what orc_writer.c takes, checked before any row is buffered */
+	if (!accepted_value("zstd|snappy|lz4|zlib|none", o->compression))
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option %s = \"%s\": ORC files are written with zstd, snappy, lz4, zlib or none",
+					   pm_schema_option(s, "orc.compress") ? "orc.compress" : "file.compression",
+					   o->compression);
+	for (int i = 0; i < s->row_type->nfields; i++)
+	{
+		const pm_type *t = s->row_type->fields[i].type;
+
+		if (pm_type_is_nested(t->id) || t->id == PM_TYPE_VARIANT)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "column \"%s\" of type %s cannot be written to ORC files",
+						   s->row_type->fields[i].name, pm_type_id_name(t->id));
+	}
 	if ((v = pm_schema_option(s, "orc.compression.zstd.level")) != NULL)
 	{
 		PM_TRY(parse_int("orc.compression.zstd.level", v, 1, 22, &n, err));

@@ -141,6 +141,24 @@ test_refusals(void **state)
 		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "orc.write.format");
 	}
 	{
+		static const char *const kv[] = {"file.format", "orc", "file.compression", "lzo"};
+
+		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "file.compression");
+	}
+	{
+		static const char *const kv[] = {"file.format", "orc", "orc.compress", "LZO"};
+
+		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "orc.compress");
+	}
+	{
+		/* ORC: nested columns are refused before any row is written */
+		static const char *const kv[] = {"file.format", "orc"};
+
+		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "\"tags\" of type ARRAY");
+	}
+	/* the ORC cases below: the columns without "tags" */
+	f.s.row_type = pm_type_new_row(f.arena, f.s.row_type->fields, 3, false);
+	{
 		/* ORC: orc.compress over file.compression, orc.* sizes and levels */
 		static const char *const kv[] = {"file.format", "ORC", "file.compression", "snappy",
 			"orc.compress", "ZLIB", "orc.stripe.size", "1048576", "parquet.block.size", "4096",
@@ -164,6 +182,7 @@ test_refusals(void **state)
 		assert_string_equal(o.compression, "zstd");
 		assert_int_equal(o.row_group_bytes, 2 * 1024 * 1024);
 	}
+	setup_schema(&f);
 	{
 		static const char *const kv[] = {"file.format", "avro", "avro.codec", "snappy"};
 

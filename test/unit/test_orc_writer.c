@@ -117,6 +117,45 @@ test_int_rle_v2(void **state)
 			v[i] = v[i] >> 1 ^ -(v[i] & 1);
 		int_round_trip(v, 1100, true);
 	}
+	/* DELTA: fixed steps, monotonic runs up and down, a zero first step */
+	for (int kind = 0; kind < 7; kind++)
+		for (int s = 0; s < 2; s++)
+		{
+			int			n = 1300;
+
+			for (int i = 0; i < n; i++)
+			{
+				uint64_t	r = next_rand(&seed);
+
+				switch (kind)
+				{
+					case 0:
+						v[i] = 1000 + 7 * i;	/* fixed step */
+						break;
+					case 1:
+						v[i] = 5000000 - 3 * i;	/* fixed negative step */
+						break;
+					case 2:
+						v[i] = i == 0 ? 0 : v[i - 1] + (int64_t) (r % 5);	/* increasing */
+						break;
+					case 3:
+						v[i] = i == 0 ? INT64_C(1) << 40 : v[i - 1] - (int64_t) (r % 3000);
+						break;
+					case 4:
+						v[i] = i < 2 ? 9 : v[i - 1] + (int64_t) (r % 2);	/* first step 0 */
+						break;
+					case 5:
+						v[i] = i % 2 == 0 ? i : -i;	/* not monotonic */
+						break;
+					default:
+						v[i] = i % 3 == 0 ? INT64_MAX - i : INT64_MIN + i;	/* steps overflow */
+						break;
+				}
+			}
+			if (!s && (kind == 1 || kind == 3 || kind == 5 || kind == 6))
+				continue;		/* unsigned streams hold no negative values */
+			int_round_trip(v, n, s != 0);
+		}
 	/* extremes and runs mixed with literals */
 	for (int i = 0; i < 3000; i++)
 	{

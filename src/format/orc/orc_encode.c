@@ -213,6 +213,125 @@ enc_value(const orc_int_rle_enc *e, int64_t v)
 	return e->is_signed ? pm_zigzag64(v) : (uint64_t) v;
 }
 
+static int
+bits_of(uint64_t all)
+{
+	int			bits = 0;
+
+	while (bits < 64 && (all >> bits) != 0)
+		bits++;
+	return bits;
+}
+
+/* big-endian bit packing of count values in `width` bits each */
+static void
+pack_bits(pm_byte_buffer *out, const uint64_t *v, int count, int width)
+{
+	uint64_t	acc = 0;
+	int			accbits = 0;
+
+	if (!pm_byte_buffer_reserve(out, ((size_t) count * (size_t) width + 7) / 8))
+		return;
+	for (int i = 0; i < count; i++)
+	{
+		uint64_t	u = v[i];
+		int			left = width;
+
+		/* emit `left` bits of u, most significant first */
+		while (left > 0)
+		{
+			int			take = 8 - accbits < left ? 8 - accbits : left;
+			uint64_t	part = (u >> (left - take)) & ((UINT64_C(1) << take) - 1);
+
+			acc = (acc << take) | part;
+			accbits += take;
+			left -= take;
+			if (accbits == 8)
+			{
+				pm_byte_buffer_put_u8(out, (uint8_t) acc);
+				acc = 0;
+				accbits = 0;
+			}
+		}
+	}
+	if (accbits > 0)
+		pm_byte_buffer_put_u8(out, (uint8_t) (acc << (8 - accbits)));
+}
+
+static void
+put_base(orc_int_rle_enc *e, int64_t v)
+{
+	if (e->is_signed)
+		pm_byte_buffer_put_zigzag(e->out, v);
+	else
+		pm_byte_buffer_put_uvarint(e->out, (uint64_t) v);
+}
+
+/*
+ * DELTA for a monotonic run (n >= 3) when it packs narrower than DIRECT:
+ * base value, first delta (its sign gives the direction), then the other
+ * deltas' magnitudes in a fixed width (none when all deltas are equal).
+ * Returns false when the run is not monotonic or DIRECT is as narrow.
+ */
+static bool
+try_delta(orc_int_rle_enc *e, int direct_width)
+{
+	int			n = e->n;
+	int64_t		d0 = 0;
+	bool		inc = true,
+				dec = true,
+				fixed = true;
+	uint64_t	maxd = 0;
+	int			width;
+	uint64_t	mags[ORC_RLE2_MAX];
+
+	if (n < 3)
+		return false;
+	for (int i = 1; i < n; i++)
+	{
+		int64_t		d;
+
+		if (__builtin_sub_overflow(e->lit[i], e->lit[i - 1], &d))
+			return false;
+		if (i == 1)
+			d0 = d;
+		else if (d != d0)
+			fixed = false;
+		if (d < 0)
+			inc = false;
+		if (d > 0)
+			dec = false;
+		if (i >= 2)
+		{
+			mags[i - 2] = d < 0 ? (uint64_t) 0 - (uint64_t) d : (uint64_t) d;
+			maxd = mags[i - 2] > maxd ? mags[i - 2] : maxd;
+		}
+	}
+	/* the reader takes a zero or positive first delta as increasing */
+	if (!(d0 >= 0 ? inc : dec))
+		return false;
+	if (fixed)
+	{
+		pm_byte_buffer_put_u8(e->out, (uint8_t) ((3 << 6) | (((n - 1) >> 8) & 1)));
+		pm_byte_buffer_put_u8(e->out, (uint8_t) ((n - 1) & 0xff));
+		put_base(e, e->lit[0]);
+		pm_byte_buffer_put_zigzag(e->out, d0);
+		return true;
+	}
+	width = closest_fixed_bits(bits_of(maxd));
+	if (width == 1)
+		width = 2;				/* width code 0 means a fixed delta */
+	if (width >= direct_width)
+		return false;
+	pm_byte_buffer_put_u8(e->out, (uint8_t) ((3 << 6) | (encode_bit_width(width) << 1) |
+											 (((n - 1) >> 8) & 1)));
+	pm_byte_buffer_put_u8(e->out, (uint8_t) ((n - 1) & 0xff));
+	put_base(e, e->lit[0]);
+	pm_byte_buffer_put_zigzag(e->out, d0);
+	pack_bits(e->out, mags, n - 2, width);
+	return true;
+}
+
 static void
 int_write_values(orc_int_rle_enc *e)
 {
@@ -240,55 +359,26 @@ int_write_values(orc_int_rle_enc *e)
 		/* DELTA with width 0: base value, then the fixed delta 0 */
 		pm_byte_buffer_put_u8(e->out, (uint8_t) ((3 << 6) | (((n - 1) >> 8) & 1)));
 		pm_byte_buffer_put_u8(e->out, (uint8_t) ((n - 1) & 0xff));
-		if (e->is_signed)
-			pm_byte_buffer_put_zigzag(e->out, e->lit[0]);
-		else
-			pm_byte_buffer_put_uvarint(e->out, (uint64_t) e->lit[0]);
+		put_base(e, e->lit[0]);
 		pm_byte_buffer_put_zigzag(e->out, 0);
 	}
 	else
 	{
-		/* DIRECT: fixed-width big-endian bit packing */
 		uint64_t	all = 0;
-		int			bits = 0;
+		uint64_t	u[ORC_RLE2_MAX];
 		int			width;
-		uint64_t	acc = 0;
-		int			accbits = 0;
 
 		for (int i = 0; i < n; i++)
-			all |= enc_value(e, e->lit[i]);
-		while (bits < 64 && (all >> bits) != 0)
-			bits++;
-		width = closest_fixed_bits(bits);
-		pm_byte_buffer_put_u8(e->out, (uint8_t) ((1 << 6) | (encode_bit_width(width) << 1) |
-												 (((n - 1) >> 8) & 1)));
-		pm_byte_buffer_put_u8(e->out, (uint8_t) ((n - 1) & 0xff));
-		if (!pm_byte_buffer_reserve(e->out, ((size_t) n * (size_t) width + 7) / 8))
-			return;
-		for (int i = 0; i < n; i++)
+			all |= (u[i] = enc_value(e, e->lit[i]));
+		width = closest_fixed_bits(bits_of(all));
+		if (!try_delta(e, width))
 		{
-			uint64_t	u = enc_value(e, e->lit[i]);
-			int			left = width;
-
-			/* emit `left` bits of u, most significant first */
-			while (left > 0)
-			{
-				int			take = 8 - accbits < left ? 8 - accbits : left;
-				uint64_t	part = (u >> (left - take)) & ((UINT64_C(1) << take) - 1);
-
-				acc = (acc << take) | part;
-				accbits += take;
-				left -= take;
-				if (accbits == 8)
-				{
-					pm_byte_buffer_put_u8(e->out, (uint8_t) acc);
-					acc = 0;
-					accbits = 0;
-				}
-			}
+			/* DIRECT: fixed-width big-endian bit packing */
+			pm_byte_buffer_put_u8(e->out, (uint8_t) ((1 << 6) | (encode_bit_width(width) << 1) |
+													 (((n - 1) >> 8) & 1)));
+			pm_byte_buffer_put_u8(e->out, (uint8_t) ((n - 1) & 0xff));
+			pack_bits(e->out, u, n, width);
 		}
-		if (accbits > 0)
-			pm_byte_buffer_put_u8(e->out, (uint8_t) (acc << (8 - accbits)));
 	}
 	e->n = 0;
 }

@@ -6,9 +6,9 @@
  *	  compression framing that turns such a buffer into ORC chunks.
  *
  * Integer RLE v2 uses three of the four sub-encodings, chosen per run of at
- * most 512 values: SHORT_REPEAT (3..10 equal values), DELTA with a zero
- * delta (11..512 equal values) and DIRECT (anything else); PATCHED_BASE is
- * never written. Every reader of ORC v1 decodes all four, so the files are
+ * most 512 values: SHORT_REPEAT (3..10 equal values), DELTA (11..512 equal
+ * values, a fixed step, or a monotonic run whose steps pack narrower than
+ * the values) and DIRECT (anything else); PATCHED_BASE is never written. Every reader of ORC v1 decodes all four, so the files are
  * valid though not always as small as Java's.
  *
  * Not an interface for other layers (orc_writer.c is their entry point).

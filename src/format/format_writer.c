@@ -1,11 +1,12 @@
 /*-------------------------------------------------------------------------
  * format_writer.c
- *	  Dispatch to the Parquet and Avro writers (ORC is not written yet).
+ *	  Dispatch to the Parquet, Avro and ORC writers.
  *-------------------------------------------------------------------------
  */
 #include "format/format_writer.h"
 
 #include "format/avro/avro_writer.h"
+#include "format/orc/orc_writer.h"
 #include "format/parquet/parquet_writer.h"
 
 pm_code
@@ -23,9 +24,7 @@ pm_format_writer_open(pm_file_format format, const pm_env *env, pm_fileio *io,
 		case PM_FORMAT_AVRO:
 			return pm_avro_writer_open(env, io, path, options, out, err);
 		case PM_FORMAT_ORC:
-			rc = pm_fail(err, PM_ERR_UNSUPPORTED, "writing ORC files is not supported yet");
-			pm_error_set_path(err, path);
-			return rc;
+			return pm_orc_writer_open(env, io, path, options, out, err);
 	}
 	rc = pm_fail(err, PM_ERR_INVALID, "unknown file format %d", (int) format);
 	pm_error_set_path(err, path);

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  * format_writer.h
- *	  The common interface of the file format writers (Parquet, Avro; ORC
- *	  later): column batches in, one file out, with per-column statistics.
+ *	  The common interface of the file format writers (Parquet, Avro,
+ *	  ORC): column batches in, one file out, with per-column statistics.
  *
  * A writer creates one new file through the FileIO (pm_out_file_create:
  * the name must not exist), takes batches whose columns follow
@@ -17,7 +17,8 @@
  * record). FLOAT/DOUBLE order as Java's Float/Double.compare (parquet-mr's
  * comparator, SimpleStatsCollector's Comparable): -0.0 below 0.0, NaN
  * above every number, so a column holding NaN has max NaN (and min NaN
- * when every value is NaN).
+ * when every value is NaN). ORC: in ORC's own order instead (see
+ * orc_writer.h), as Java reads them back from an ORC footer.
  *
  * Contract of every writer:
  *	- The bytes are what Apache Paimon's Java writer would accept and read
@@ -94,8 +95,8 @@ struct pm_format_writer
 
 /*
  * Create `path` and a writer for it. Implemented per format as
- * pm_parquet_writer_open / pm_avro_writer_open with this signature;
- * ORC is PM_ERR_UNSUPPORTED until it exists.
+ * pm_parquet_writer_open / pm_avro_writer_open / pm_orc_writer_open with
+ * this signature.
  */
 extern pm_code pm_format_writer_open(pm_file_format format, const pm_env *env,
 									 pm_fileio *io, const char *path,

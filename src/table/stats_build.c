@@ -2,6 +2,7 @@
  * stats_build.c
  *	  SimpleStats of a written data file as Java 1.4.2 records them
  *	  (StatsCollectorFactories, ParquetSimpleStatsExtractor,
+ *	  OrcSimpleStatsExtractor,
  *	  *SimpleColStatsCollector.convert, SimpleStatsConverter).
  *-------------------------------------------------------------------------
  */
@@ -325,6 +326,47 @@ parquet_source(const pm_type *type, const pm_column_stats *c)
 	return c->has_min_max ? SOURCE_VALUES : SOURCE_COUNT_ONLY;
 }
 
+/*
+ * What Java's OrcSimpleStatsExtractor gets from the footer statistics Apache
+ * ORC 1.9 writes: min/max for booleans, integers, TIME, DATE, floating
+ * point, decimals, timestamps and strings; the null count only for binary
+ * (and nested) columns. Strings longer than 1024 bytes are recorded as
+ * bounds, which getMinimum/getMaximum give as null (see orc_string_bound).
+ * FLOAT/DOUBLE min/max come from the ORC writer in ORC's order (NaN only
+ * when it came first), as the footer holds them.
+ */
+static stats_source
+orc_source(const pm_type *type, const pm_column_stats *c)
+{
+	switch (type->id)
+	{
+		case PM_TYPE_ARRAY:
+		case PM_TYPE_MULTISET:
+		case PM_TYPE_MAP:
+		case PM_TYPE_ROW:
+		case PM_TYPE_VARIANT:
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+		case PM_TYPE_BLOB:
+			return SOURCE_COUNT_ONLY;
+		default:
+			break;
+	}
+	return c->has_min_max ? SOURCE_VALUES : SOURCE_COUNT_ONLY;
+}
+
+/*
+ * ORC's StringStatisticsImpl keeps a string above MAX_BYTES_RECORDED (1024)
+ * as a truncated bound and then reports the minimum/maximum as null.
+ * XXX: both sides are dropped here when either is that long.
+ */
+static bool
+orc_string_bound(const pm_type *type, const pm_column_stats *c)
+{
+	return pm_type_is_string(type->id) && c->has_min_max &&
+		(c->min.u.bytes.len > 1024 || c->max.u.bytes.len > 1024);
+}
+
 pm_code
 pm_value_stats_build(const pm_type *row_type, const pm_stats_mode *modes, bool dense,
 					 pm_file_format format, const pm_column_stats *columns, pm_arena *arena,
@@ -358,9 +400,10 @@ pm_value_stats_build(const pm_type *row_type, const pm_stats_mode *modes, bool d
 			source = parquet_source(type, c);
 		else if (format == PM_FORMAT_AVRO)
 			source = avro_source(type, c);
+		else if (format == PM_FORMAT_ORC)
+			source = orc_source(type, c);
 		else
-			return pm_fail(err, PM_ERR_UNSUPPORTED, "value statistics of %s data files",
-						   format == PM_FORMAT_ORC ? "ORC" : "these");
+			return pm_fail(err, PM_ERR_UNSUPPORTED, "value statistics of these data files");
 		mins[i].is_null = true;
 		maxs[i].is_null = true;
 		nulls[i] = -1;
@@ -370,6 +413,8 @@ pm_value_stats_build(const pm_type *row_type, const pm_stats_mode *modes, bool d
 			continue;
 		}
 		nulls[i] = c->null_count;
+		if (source == SOURCE_VALUES && format == PM_FORMAT_ORC && orc_string_bound(type, c))
+			source = SOURCE_COUNT_ONLY;
 		if (source == SOURCE_VALUES && modes[i].kind != PM_STATS_MODE_COUNTS)
 		{
 			mins[i] = c->min;

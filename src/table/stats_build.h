@@ -85,10 +85,10 @@ extern pm_code pm_stats_modes_of_fields(const pm_schema *schema, const pm_type *
 										pm_error *err);
 
 /*
- * Build the value stats of one data file (PARQUET or AVRO) whose columns
+ * Build the value stats of one data file (PARQUET, AVRO or ORC) whose columns
  * are row_type's fields: out->min/max rows and null counts, and the dense
  * column list (*nstats_cols = -1 and *stats_cols NULL when all columns are
- * kept). All in arena. ORC: PM_ERR_UNSUPPORTED.
+ * kept). All in arena.
  */
 extern pm_code pm_value_stats_build(const pm_type *row_type, const pm_stats_mode *modes,
 									bool dense, pm_file_format format,

@@ -425,6 +425,58 @@ parse_cross_partition(const pm_schema *s, pm_write_options *o, pm_error *err)
 	return PM_OK;
 }
 
+/*
+ * ORC (OrcFileFormat.getOrcProperties, OrcWriterFactory): orc.compress wins
+ * over file.compression, orc.compression.zstd.level over
+ * file.compression.zstd-level, orc.stripe.size over file.block-size.
+ * Bloom filters, the ORC 0.11 file format, LZO and nested columns are not
+ * written.
+ */
+static pm_code
+parse_orc_options(const pm_schema *s, pm_write_options *o, pm_error *err)
+{
+	const char *v;
+	int64_t		n;
+
+	if ((v = pm_schema_option(s, "orc.bloom.filter.columns")) != NULL)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option orc.bloom.filter.columns = \"%s\": ORC bloom filters are not written", v);
+	if ((v = pm_schema_option(s, "orc.write.format")) != NULL && strcmp(v, "0.12") != 0)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option orc.write.format = \"%s\": only ORC 0.12 files are written", v);
+	if ((v = pm_schema_option(s, "orc.compress")) != NULL)
+		o->compression = v;
+	/* what orc_writer.c takes, checked before any row is buffered */
+	if (!accepted_value("zstd|snappy|lz4|zlib|none", o->compression))
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option %s = \"%s\": ORC files are written with zstd, snappy, lz4, zlib or none",
+					   pm_schema_option(s, "orc.compress") ? "orc.compress" : "file.compression",
+					   o->compression);
+	for (int i = 0; i < s->row_type->nfields; i++)
+	{
+		const pm_type *t = s->row_type->fields[i].type;
+
+		if (pm_type_is_nested(t->id) || t->id == PM_TYPE_VARIANT)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "column \"%s\" of type %s cannot be written to ORC files",
+						   s->row_type->fields[i].name, pm_type_id_name(t->id));
+	}
+	if ((v = pm_schema_option(s, "orc.compression.zstd.level")) != NULL)
+	{
+		PM_TRY(parse_int("orc.compression.zstd.level", v, 1, 22, &n, err));
+		o->zstd_level = (int) n;
+	}
+	o->row_group_bytes = 0;
+	if ((v = pm_schema_option(s, "orc.stripe.size")) != NULL)
+	{
+		PM_TRY(parse_int("orc.stripe.size", v, 1, INT64_MAX, &n, err));
+		o->row_group_bytes = n;
+	}
+	else if ((v = pm_schema_option(s, "file.block-size")) != NULL)
+		PM_TRY(pm_parse_memory_size("file.block-size", v, &o->row_group_bytes, err));
+	return PM_OK;
+}
+
 pm_code
 pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *err)
 {
@@ -469,9 +521,14 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 		o->format = PM_FORMAT_AVRO;
 		o->format_name = "avro";
 	}
+	else if (strcasecmp(v, "orc") == 0)
+	{
+		o->format = PM_FORMAT_ORC;
+		o->format_name = "orc";
+	}
 	else
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "table option file.format = \"%s\": only parquet and avro data files are written", v);
+					   "table option file.format = \"%s\": only parquet, avro and orc data files are written", v);
 
 	if (o->format == PM_FORMAT_AVRO && (v = pm_schema_option(s, "avro.codec")) != NULL)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
@@ -489,6 +546,8 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 	if ((v = pm_schema_option(s, "parquet.page.size")) != NULL)
 		PM_TRY(pm_parse_memory_size("parquet.page.size", v, &o->page_bytes, err));
 	o->dictionary = option_true(s, "parquet.enable.dictionary", true);
+	if (o->format == PM_FORMAT_ORC)
+		PM_TRY(parse_orc_options(s, o, err));
 	/* CoreOptions.targetFileSize(hasPrimaryKey): 128 MiB for primary-key tables */
 	o->target_file_size = (o->primary_key ? 128LL : 256LL) * 1024 * 1024;
 	if ((v = pm_schema_option(s, "target-file-size")) != NULL)

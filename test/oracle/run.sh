@@ -9,7 +9,7 @@
 #   4. verify_read.py self-check on the sample warehouse
 #   5. the writers: Java reads data files and metadata the core wrote
 #      (write/write_check.sh, write/write_pk_check.sh, write/write_dynamic_check.sh,
-#      write/write_cross_partition_check.sh,
+#      write/write_cross_partition_check.sh, write/write_orc_check.sh,
 #      write/append_dv_check.sh, metadata/check.sh), and tables after the core's
 #      maintenance (maintenance/check.sh) and full compaction
 #      (compact/compact_check.sh)
@@ -126,6 +126,8 @@ echo "-- writers: deletion-vector and first-row tables, compacted at commit as J
 step bash "$here/write/write_dv_check.sh" "$tmp/write_dv"
 echo "-- writers: DELETE/UPDATE through SQL on append tables with deletion vectors; Java reads and compacts them"
 step bash "$here/write/append_dv_check.sh" "$tmp/write_append_dv"
+echo "-- writers: ORC data files (append and primary-key tables; stats, reads and compaction by Java)"
+step bash "$here/write/write_orc_check.sh" "$tmp/write_orc"
 step env METADATA_TABLES="${METADATA_TABLES:-^(append_with_bitmap|append_complex_data|pk_table_partial_update|pk_dv_index_in_data_no_external)\$}" \
     bash "$here/metadata/check.sh"
 # Maintenance (issue 8): Java reads tables (and their tags) after the core's

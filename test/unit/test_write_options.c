@@ -126,10 +126,63 @@ test_refusals(void **state)
 	f.arena = pm_arena_create(pm_env_default());
 	setup_schema(&f);
 	{
-		static const char *const kv[] = {"file.format", "orc"};
+		static const char *const kv[] = {"file.format", "csv"};
 
 		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "file.format");
 	}
+	{
+		static const char *const kv[] = {"file.format", "orc", "orc.bloom.filter.columns", "v"};
+
+		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "orc.bloom.filter.columns");
+	}
+	{
+		static const char *const kv[] = {"file.format", "orc", "orc.write.format", "0.11"};
+
+		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "orc.write.format");
+	}
+	{
+		static const char *const kv[] = {"file.format", "orc", "file.compression", "lzo"};
+
+		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "file.compression");
+	}
+	{
+		static const char *const kv[] = {"file.format", "orc", "orc.compress", "LZO"};
+
+		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "orc.compress");
+	}
+	{
+		/* ORC: nested columns are refused before any row is written */
+		static const char *const kv[] = {"file.format", "orc"};
+
+		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "\"tags\" of type ARRAY");
+	}
+	/* the ORC cases below: the columns without "tags" */
+	f.s.row_type = pm_type_new_row(f.arena, f.s.row_type->fields, 3, false);
+	{
+		/* ORC: orc.compress over file.compression, orc.* sizes and levels */
+		static const char *const kv[] = {"file.format", "ORC", "file.compression", "snappy",
+			"orc.compress", "ZLIB", "orc.stripe.size", "1048576", "parquet.block.size", "4096",
+		"orc.compression.zstd.level", "5"};
+		pm_write_options o;
+		pm_error	err;
+
+		assert_int_equal(parse_with(&f, 6, kv, &o, &err), PM_OK);
+		assert_int_equal(o.format, PM_FORMAT_ORC);
+		assert_string_equal(o.format_name, "orc");
+		assert_string_equal(o.compression, "ZLIB");
+		assert_int_equal(o.row_group_bytes, 1048576);
+		assert_int_equal(o.zstd_level, 5);
+	}
+	{
+		static const char *const kv[] = {"file.format", "orc", "file.block-size", "2 mb"};
+		pm_write_options o;
+		pm_error	err;
+
+		assert_int_equal(parse_with(&f, 2, kv, &o, &err), PM_OK);
+		assert_string_equal(o.compression, "zstd");
+		assert_int_equal(o.row_group_bytes, 2 * 1024 * 1024);
+	}
+	setup_schema(&f);
 	{
 		static const char *const kv[] = {"file.format", "avro", "avro.codec", "snappy"};
 

@@ -9,7 +9,8 @@
 #   of one and of two fields, a composite key with a string part and a
 #   bucket-key, a write buffer filling up within a commit (*_nometa: file
 #   metas not compared), and spilling to local files (one sorted run per
-#   commit, metas as Java's) (PK_CHECK_TABLES picks some). For each:
+#   commit, metas as Java's) (PK_CHECK_TABLES picks some; dedup_orc and
+#   agg_orc, ORC files, only when named there: write_orc_check.sh). For each:
 #   - our level-0 file metas equal Java's for the same commits (pk_write
 #     --compare: row count, sequence range, min/max key, key and value stats,
 #     delete row count, level, and the dedup tables' file indexes of the
@@ -69,6 +70,9 @@ save("dedup", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
 save("dedup_avro", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                     "options": dict(idx, **{"bucket": "3", "file.format": "avro",
                                            "file-index.in-manifest-threshold": "64kb"})}, ops)
+# ORC (write_orc_check.sh; not in the default list)
+save("dedup_orc", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+                   "options": dict(idx, **{"bucket": "2", "file.format": "orc"})}, ops)
 
 # partitioned: PK (id, dt), partition dt
 pcols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "dt", "type": "STRING NOT NULL"},
@@ -115,6 +119,11 @@ save("agg", {"columns": acols, "primary_keys": ["id"], "partition_keys": [],
              "options": {"bucket": "2", "merge-engine": "aggregation",
                          "fields.s.aggregate-function": "sum",
                          "fields.m.aggregate-function": "max"}}, ops)
+save("agg_orc", {"columns": acols, "primary_keys": ["id"], "partition_keys": [],
+                 "options": {"bucket": "2", "merge-engine": "aggregation", "file.format": "orc",
+                             "file.compression": "snappy",
+                             "fields.s.aggregate-function": "sum",
+                             "fields.m.aggregate-function": "max"}}, ops)
 
 # sequence.field: the largest ts wins whatever the order of writing
 scols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "ts", "type": "BIGINT"},

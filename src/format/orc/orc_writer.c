@@ -1,0 +1,1571 @@
+/*-------------------------------------------------------------------------
+ * orc_writer.c
+ *	  Write a Paimon data file as ORC (what Java's OrcWriterFactory with
+ *	  Apache ORC 1.9's WriterImpl writes; see orc_writer.h for what is and
+ *	  is not written).
+ *
+ * File layout:
+ *	 "ORC" | stripe* | Metadata | Footer | PostScript | 1 byte PostScript length
+ * Stripe: [ROW_INDEX streams, root first][data streams][StripeFooter].
+ * Data streams are in column order, per column PRESENT (only when the
+ * stripe has a NULL in it), DATA, LENGTH, SECONDARY, as Java sorts them.
+ * Metadata, Footer and StripeFooter are compressed like the streams; the
+ * PostScript is not.
+ *
+ * Each column encodes its values into uncompressed per-stripe buffers as
+ * batches arrive; a stripe is compressed and written when the buffers
+ * reach the stripe size, or at finish. The Footer's stripe list and the
+ * Metadata's stripe statistics are kept as already encoded protobuf fields.
+ * Row groups: slices of a batch end at every 10000th row of a stripe,
+ * where each column notes its streams' uncompressed offsets and encoder
+ * states (orc_group_pos); once the stripe's streams are compressed these
+ * become RowIndexEntry positions (chunk start, offset in the chunk, values
+ * into the run, bits into the byte), in the order Java records them.
+ *
+ * Timestamps follow ORC's TimestampTreeWriter on a java.sql.Timestamp
+ * (time = milliseconds floored, nanos = nanosecond of the second):
+ * seconds = time / 1000 truncated, minus 2015-01-01 00:00:00 UTC (the
+ * writer zone is UTC); nanos with ORC's trailing-zero compression.
+ * Decimals as DecimalTreeWriter on HiveDecimal (trailing zeros stripped):
+ * DATA the unscaled value as a zig-zag varint, SECONDARY its scale.
+ *
+ * Must not include Postgres headers. Spec: orc.apache.org/specification/
+ * ORCv1; orc_proto.proto for the field numbers.
+ *-------------------------------------------------------------------------
+ */
+#include "format/orc/orc_writer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "codec/codec.h"
+#include "common/byte_buffer.h"
+#include "common/floor_div.h"
+#include "format/orc/orc_encode.h"
+#include "format/orc/orc_int.h"
+#include "format/orc/orc_proto_write.h"
+#include "format/write_stats.h"
+
+#define OW_BLOCK_SIZE		(256 * 1024)	/* orc.compress.size */
+#define OW_STRIPE_BYTES		(INT64_C(64) * 1024 * 1024) /* orc.stripe.size */
+#define OW_BASE_SECONDS		INT64_C(1420070400) /* 2015-01-01 00:00:00 UTC */
+#define OW_MAX_STRING_STAT	1024	/* StringStatisticsImpl.MAX_BYTES_RECORDED */
+#define OW_WRITER_VERSION	9	/* OrcFile.WriterVersion.ORC_14 (ORC 1.9) */
+#define OW_CALENDAR_JULIAN_GREGORIAN 1
+#define OW_SLICE_ROWS		1024	/* write-batch-size: rows between size checks */
+#define OW_ROW_INDEX_STRIDE	10000	/* orc.row.index.stride */
+#define OW_MAX_POSITIONS	14		/* PRESENT 4 + DATA 4 + LENGTH/SECONDARY 3 + 3 */
+
+/* ORC statistics of one column over a stripe or the whole file */
+typedef struct orc_acc
+{
+	int64_t		nvalues;		/* non-null values */
+	bool		has_null;
+	pm_write_stats vals;		/* exact min/max, null count */
+	bool		has_double;		/* dmin/dmax: DoubleStatisticsImpl.updateDouble */
+	double		dmin;
+	double		dmax;
+	bool		has_ts;			/* TimestampStatisticsImpl.updateTimestamp */
+	int64_t		ts_min_ms;
+	int32_t		ts_min_ns;		/* nanos within the millisecond */
+	int64_t		ts_max_ms;
+	int32_t		ts_max_ns;
+	bool		sum_overflow;
+	int64_t		isum;
+	double		dsum;
+	int64_t		true_count;
+	int64_t		total_len;
+} orc_acc;
+
+/*
+ * Where a row group starts in a column's streams: uncompressed offsets and
+ * the encoders' state (values buffered in the current run, bits of the
+ * current boolean byte), as ORC's getPosition records them; turned into
+ * RowIndexEntry positions once the stripe's streams are compressed.
+ */
+typedef struct orc_group_pos
+{
+	uint64_t	present_u;
+	int32_t		present_n;
+	int32_t		present_bits;
+	uint64_t	data_u;
+	int32_t		data_n;
+	int32_t		data_bits;
+	uint64_t	length_u;
+	int32_t		length_n;
+	uint64_t	secondary_u;
+	int32_t		secondary_n;
+	uint32_t	stats_off;		/* the group's ColumnStatistics in group_stats */
+	uint32_t	stats_len;
+} orc_group_pos;
+
+/* the compressed streams of a column in the stripe buffer */
+enum
+{
+	OW_PRESENT, OW_DATA, OW_LENGTH, OW_SECONDARY, OW_NSTREAMS
+};
+
+typedef struct orc_col
+{
+	const pm_type *type;
+	const char *name;
+	int32_t		field_id;
+	int			kind;			/* orc_kind */
+	int			encoding;		/* orc_encoding */
+	pm_byte_buffer present;
+	pm_byte_buffer data;
+	pm_byte_buffer length;
+	pm_byte_buffer secondary;
+	bool		has_length;
+	bool		has_secondary;
+	orc_bool_enc present_enc;
+	bool		stripe_nulls;	/* a NULL in this stripe: PRESENT is written */
+	orc_bool_enc bool_enc;
+	orc_byte_rle_enc byte_enc;
+	orc_int_rle_enc *ienc;		/* DATA integers */
+	orc_int_rle_enc *lenc;		/* LENGTH */
+	orc_int_rle_enc *senc;		/* SECONDARY */
+	orc_acc		stripe_acc;
+	orc_acc		file_acc;
+	orc_acc		group_acc;
+	orc_group_pos cur;			/* where the open row group starts */
+	pm_byte_buffer groups;		/* orc_group_pos of the stripe's closed groups */
+	pm_byte_buffer group_stats;
+	size_t		soff[OW_NSTREAMS];	/* compressed streams in stripe_buf */
+	size_t		slen[OW_NSTREAMS];
+	pm_byte_buffer fit;			/* a CHAR/VARCHAR value padded or cut */
+	int32_t		fit_offsets[2];
+	pm_vector	fit_vec;
+} orc_col;
+
+typedef struct orc_writer
+{
+	pm_format_writer base;
+	const pm_env *env;
+	pm_fileio  *io;
+	pm_out_file *out;
+	char	   *path;
+	const pm_type *schema;
+	pm_codec	codec;
+	int			compression;	/* orc_compression */
+	int			level;
+	int64_t		stripe_bytes;
+	int			ncols;
+	orc_col    *cols;
+	int64_t		stripe_rows;
+	int64_t		group_rows;		/* rows of the open row group */
+	pm_byte_buffer root_groups; /* int64_t rows of each closed group */
+	pm_byte_buffer index_buf;	/* the stripe's index streams */
+	int64_t		total_rows;
+	int64_t		file_pos;
+	bool		has_timestamp;
+	pm_byte_buffer stripe_buf;	/* the stripe being written */
+	pm_byte_buffer msg;			/* message scratch */
+	pm_byte_buffer sub;			/* nested message scratch */
+	pm_byte_buffer stripe_infos;	/* Footer field 3, encoded */
+	pm_byte_buffer stripe_stats;	/* Metadata field 1, encoded */
+	pm_arena   *scratch;
+	bool		failed;
+} orc_writer;
+
+/* ---------------------------------------------------------------------
+ * Errors and memory
+ * --------------------------------------------------------------------- */
+
+static pm_code
+fail_path(orc_writer *w, pm_error *err)
+{
+	w->failed = true;
+	pm_error_set_path(err, w->path);
+	return err->code;
+}
+
+static pm_code
+oom(orc_writer *w, pm_error *err)
+{
+	pm_fail(err, PM_ERR_NOMEM, "out of memory writing an ORC file");
+	return fail_path(w, err);
+}
+
+static void
+acc_init(orc_acc *a, const pm_type *type, const pm_env *env)
+{
+	memset(a, 0, sizeof(*a));
+	pm_write_stats_init(&a->vals, type, env);
+}
+
+static void
+acc_reset(orc_acc *a)
+{
+	pm_write_stats vals = a->vals;
+
+	pm_write_stats_reset(&vals);
+	memset(a, 0, sizeof(*a));
+	a->vals = vals;
+}
+
+static void
+col_free(const pm_env *env, orc_col *c)
+{
+	pm_byte_buffer_free(&c->present);
+	pm_byte_buffer_free(&c->data);
+	pm_byte_buffer_free(&c->length);
+	pm_byte_buffer_free(&c->secondary);
+	pm_byte_buffer_free(&c->fit);
+	pm_byte_buffer_free(&c->groups);
+	pm_byte_buffer_free(&c->group_stats);
+	pm_write_stats_free(&c->group_acc.vals);
+	pm_free(env, c->ienc);
+	pm_free(env, c->lenc);
+	pm_free(env, c->senc);
+	pm_write_stats_free(&c->stripe_acc.vals);
+	pm_write_stats_free(&c->file_acc.vals);
+}
+
+static void
+writer_free(orc_writer *w)
+{
+	const pm_env *env = w->env;
+
+	if (w->cols != NULL)
+	{
+		for (int i = 0; i < w->ncols; i++)
+			col_free(env, &w->cols[i]);
+		pm_free(env, w->cols);
+	}
+	pm_byte_buffer_free(&w->stripe_buf);
+	pm_byte_buffer_free(&w->root_groups);
+	pm_byte_buffer_free(&w->index_buf);
+	pm_byte_buffer_free(&w->msg);
+	pm_byte_buffer_free(&w->sub);
+	pm_byte_buffer_free(&w->stripe_infos);
+	pm_byte_buffer_free(&w->stripe_stats);
+	if (w->scratch != NULL)
+		pm_arena_destroy(w->scratch);
+	pm_free(env, w->path);
+	pm_free(env, w);
+}
+
+static bool
+col_buffers_failed(const orc_col *c)
+{
+	return c->present.failed || c->data.failed || c->length.failed || c->secondary.failed ||
+		c->fit.failed || c->groups.failed || c->group_stats.failed ||
+		c->group_acc.vals.min_bytes.failed || c->group_acc.vals.max_bytes.failed ||
+		c->stripe_acc.vals.min_bytes.failed || c->stripe_acc.vals.max_bytes.failed ||
+		c->file_acc.vals.min_bytes.failed || c->file_acc.vals.max_bytes.failed;
+}
+
+/* ---------------------------------------------------------------------
+ * Column setup: OrcTypeUtil.convertToOrcType and the tree writers' streams
+ * --------------------------------------------------------------------- */
+
+static orc_int_rle_enc *
+new_int_enc(const pm_env *env, pm_byte_buffer *out, bool is_signed)
+{
+	orc_int_rle_enc *e = pm_alloc(env, sizeof(orc_int_rle_enc));
+
+	if (e != NULL)
+		orc_int_rle_enc_init(e, out, is_signed);
+	return e;
+}
+
+/* PM_OK, PM_ERR_UNSUPPORTED for types not written, PM_ERR_NOMEM */
+static pm_code
+col_init(orc_writer *w, orc_col *c, const pm_field *f, pm_error *err)
+{
+	const pm_env *env = w->env;
+	bool		ok = true;
+
+	c->type = f->type;
+	c->name = f->name;
+	c->field_id = f->id;
+	pm_byte_buffer_init(&c->present, env);
+	pm_byte_buffer_init(&c->data, env);
+	pm_byte_buffer_init(&c->length, env);
+	pm_byte_buffer_init(&c->secondary, env);
+	pm_byte_buffer_init(&c->fit, env);
+	pm_byte_buffer_init(&c->groups, env);
+	pm_byte_buffer_init(&c->group_stats, env);
+	acc_init(&c->group_acc, f->type, env);
+	acc_init(&c->stripe_acc, f->type, env);
+	acc_init(&c->file_acc, f->type, env);
+	orc_bool_enc_init(&c->present_enc, &c->present);
+	c->encoding = ORC_E_DIRECT_V2;
+	switch (f->type->id)
+	{
+		case PM_TYPE_BOOLEAN:
+			c->kind = ORC_BOOLEAN;
+			c->encoding = ORC_E_DIRECT;
+			orc_bool_enc_init(&c->bool_enc, &c->data);
+			break;
+		case PM_TYPE_TINYINT:
+			c->kind = ORC_BYTE;
+			c->encoding = ORC_E_DIRECT;
+			orc_byte_rle_enc_init(&c->byte_enc, &c->data);
+			break;
+		case PM_TYPE_SMALLINT:
+		case PM_TYPE_INT:
+		case PM_TYPE_TIME:
+		case PM_TYPE_BIGINT:
+		case PM_TYPE_DATE:
+			c->kind = f->type->id == PM_TYPE_SMALLINT ? ORC_SHORT :
+				f->type->id == PM_TYPE_BIGINT ? ORC_LONG :
+				f->type->id == PM_TYPE_DATE ? ORC_DATE : ORC_INT;
+			ok = (c->ienc = new_int_enc(env, &c->data, true)) != NULL;
+			break;
+		case PM_TYPE_FLOAT:
+		case PM_TYPE_DOUBLE:
+			c->kind = f->type->id == PM_TYPE_FLOAT ? ORC_FLOAT : ORC_DOUBLE;
+			c->encoding = ORC_E_DIRECT;
+			break;
+		case PM_TYPE_CHAR:
+		case PM_TYPE_VARCHAR:
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+			c->kind = f->type->id == PM_TYPE_CHAR ? ORC_CHAR :
+				f->type->id == PM_TYPE_VARCHAR ?
+				(f->type->length == PM_MAX_VARCHAR_LENGTH ? ORC_STRING : ORC_VARCHAR) :
+				ORC_BINARY;
+			c->has_length = true;
+			ok = (c->lenc = new_int_enc(env, &c->length, false)) != NULL;
+			break;
+		case PM_TYPE_DECIMAL:
+			c->kind = ORC_DECIMAL;
+			c->has_secondary = true;
+			ok = (c->senc = new_int_enc(env, &c->secondary, true)) != NULL;
+			break;
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			c->kind = f->type->id == PM_TYPE_TIMESTAMP ? ORC_TIMESTAMP : ORC_TIMESTAMP_INSTANT;
+			c->has_secondary = true;
+			w->has_timestamp = true;
+			ok = (c->ienc = new_int_enc(env, &c->data, true)) != NULL &&
+				(c->senc = new_int_enc(env, &c->secondary, false)) != NULL;
+			break;
+		default:
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "column \"%s\" of type %s cannot be written to ORC files",
+						   f->name, pm_type_id_name(f->type->id));
+	}
+	if (!ok)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an ORC writer");
+	return PM_OK;
+}
+
+/* ---------------------------------------------------------------------
+ * Values
+ * --------------------------------------------------------------------- */
+
+/* TimestampTreeWriter.formatNanos */
+static uint64_t
+format_nanos(int64_t nanos)
+{
+	int			zeros = 1;
+
+	if (nanos == 0)
+		return 0;
+	if (nanos % 100 != 0)
+		return (uint64_t) nanos << 3;
+	nanos /= 100;
+	while (nanos % 10 == 0 && zeros < 7)
+	{
+		nanos /= 10;
+		zeros++;
+	}
+	return ((uint64_t) nanos << 3) | (uint64_t) zeros;
+}
+
+/*
+ * Value i of a timestamp vector as ORC's writer sees the java.sql.Timestamp:
+ * seconds (time / 1000, truncated), nanos of the second, and the millis it
+ * rebuilds from them for the statistics.
+ */
+static void
+timestamp_parts(const pm_vector *v, int64_t i, int64_t *secs, int64_t *nanos, int64_t *millis)
+{
+	int64_t		us = PM_VEC_VALUES(v, int64_t)[i];
+	int64_t		ns_extra = v->nanos ? v->nanos[i] : 0;
+	int64_t		ms = pm_floor_div(us, 1000);
+
+	*nanos = pm_floor_mod(ms, 1000) * 1000000 + pm_floor_mod(us, 1000) * 1000 + ns_extra;
+	*secs = ms / 1000;
+	*millis = *secs * 1000 + *nanos / 1000000;
+	if (*millis < 0 && *nanos > 999999)
+		*millis -= 1000;
+}
+
+static void
+acc_add(orc_acc *a, const orc_col *c, const pm_vector *v, int64_t i)
+{
+	a->nvalues++;
+	pm_write_stats_add(&a->vals, v, i);
+	switch (c->type->id)
+	{
+		case PM_TYPE_BOOLEAN:
+			a->true_count += PM_VEC_VALUES(v, uint8_t)[i] != 0;
+			break;
+		case PM_TYPE_TINYINT:
+		case PM_TYPE_SMALLINT:
+		case PM_TYPE_INT:
+		case PM_TYPE_TIME:
+		case PM_TYPE_BIGINT:
+			{
+				int64_t		x = c->type->id == PM_TYPE_TINYINT ? PM_VEC_VALUES(v, int8_t)[i] :
+					c->type->id == PM_TYPE_SMALLINT ? PM_VEC_VALUES(v, int16_t)[i] :
+					c->type->id == PM_TYPE_BIGINT ? PM_VEC_VALUES(v, int64_t)[i] :
+					PM_VEC_VALUES(v, int32_t)[i];
+
+				if (!a->sum_overflow && __builtin_add_overflow(a->isum, x, &a->isum))
+					a->sum_overflow = true;
+			}
+			break;
+		case PM_TYPE_FLOAT:
+		case PM_TYPE_DOUBLE:
+			{
+				double		d = c->type->id == PM_TYPE_FLOAT ?
+					(double) PM_VEC_VALUES(v, float)[i] : PM_VEC_VALUES(v, double)[i];
+
+				/* ORC's order: the first value, then < and > (NaN never moves them) */
+				if (!a->has_double)
+				{
+					a->has_double = true;
+					a->dmin = a->dmax = d;
+				}
+				else if (d < a->dmin)
+					a->dmin = d;
+				else if (d > a->dmax)
+					a->dmax = d;
+				a->dsum += d;
+			}
+			break;
+		case PM_TYPE_CHAR:
+		case PM_TYPE_VARCHAR:
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+			a->total_len += v->offsets[i + 1] - v->offsets[i];
+			break;
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			{
+				int64_t		secs,
+							nanos,
+							ms;
+				int32_t		ns;
+
+				timestamp_parts(v, i, &secs, &nanos, &ms);
+				ns = (int32_t) (nanos % 1000000);
+				if (!a->has_ts)
+				{
+					a->has_ts = true;
+					a->ts_min_ms = a->ts_max_ms = ms;
+					a->ts_min_ns = a->ts_max_ns = ns;
+					break;
+				}
+				if (a->ts_min_ms >= ms)
+				{
+					if (a->ts_min_ms > ms || ns < a->ts_min_ns)
+						a->ts_min_ns = ns;
+					a->ts_min_ms = ms;
+				}
+				if (a->ts_max_ms <= ms)
+				{
+					if (a->ts_max_ms < ms || ns > a->ts_max_ns)
+						a->ts_max_ns = ns;
+					a->ts_max_ms = ms;
+				}
+			}
+			break;
+		default:
+			break;
+	}
+}
+
+/* Encode value i of v (not null) into the column's streams. */
+static void
+encode_value(orc_col *c, const pm_vector *v, int64_t i)
+{
+	switch (c->type->id)
+	{
+		case PM_TYPE_BOOLEAN:
+			orc_bool_enc_put(&c->bool_enc, PM_VEC_VALUES(v, uint8_t)[i] != 0);
+			break;
+		case PM_TYPE_TINYINT:
+			orc_byte_rle_enc_put(&c->byte_enc, (uint8_t) PM_VEC_VALUES(v, int8_t)[i]);
+			break;
+		case PM_TYPE_SMALLINT:
+			orc_int_rle_enc_put(c->ienc, PM_VEC_VALUES(v, int16_t)[i]);
+			break;
+		case PM_TYPE_INT:
+		case PM_TYPE_TIME:
+		case PM_TYPE_DATE:
+			orc_int_rle_enc_put(c->ienc, PM_VEC_VALUES(v, int32_t)[i]);
+			break;
+		case PM_TYPE_BIGINT:
+			orc_int_rle_enc_put(c->ienc, PM_VEC_VALUES(v, int64_t)[i]);
+			break;
+		case PM_TYPE_FLOAT:
+			{
+				uint32_t	bits;
+
+				memcpy(&bits, &PM_VEC_VALUES(v, float)[i], 4);
+				pm_byte_buffer_put_le32(&c->data, bits);
+			}
+			break;
+		case PM_TYPE_DOUBLE:
+			{
+				uint64_t	bits;
+
+				memcpy(&bits, &PM_VEC_VALUES(v, double)[i], 8);
+				pm_byte_buffer_put_le64(&c->data, bits);
+			}
+			break;
+		case PM_TYPE_CHAR:
+		case PM_TYPE_VARCHAR:
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+			{
+				int32_t		len;
+				const uint8_t *p = pm_vector_bytes(v, i, &len);
+
+				pm_byte_buffer_append(&c->data, p, (size_t) len);
+				orc_int_rle_enc_put(c->lenc, len);
+			}
+			break;
+		case PM_TYPE_DECIMAL:
+			{
+				pm_int128	u = PM_VEC_VALUES(v, pm_int128)[i];
+				int			scale = c->type->scale;
+
+				/* HiveDecimal.create normalizes: trailing zeros stripped */
+				while (scale > 0 && u % 10 == 0)
+				{
+					u /= 10;
+					scale--;
+				}
+				if (u == 0)
+					scale = 0;
+				orc_put_varint128(&c->data, u);
+				orc_int_rle_enc_put(c->senc, scale);
+			}
+			break;
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			{
+				int64_t		secs,
+							nanos,
+							ms;
+
+				timestamp_parts(v, i, &secs, &nanos, &ms);
+				orc_int_rle_enc_put(c->ienc, secs - OW_BASE_SECONDS);
+				orc_int_rle_enc_put(c->senc, (int64_t) format_nanos(nanos));
+			}
+			break;
+		default:
+			break;
+	}
+}
+
+/*
+ * CharTreeWriter / VarcharTreeWriter: a CHAR(n) value padded with spaces to
+ * n characters, CHAR(n) and VARCHAR(n) values cut at n characters (UTF-8
+ * characters counted by their lead bytes, Utf8Utils). Sets *vp, *ip to a
+ * one-value vector of the result when it differs from value i of v.
+ */
+static void
+fit_string(orc_col *c, const pm_vector **vp, int64_t *ip)
+{
+	const pm_vector *v = *vp;
+	int32_t		len;
+	const uint8_t *p = pm_vector_bytes(v, *ip, &len);
+	int32_t		max = c->type->length;
+	int32_t		chars = 0,
+				cut = len;
+
+	for (int32_t k = 0; k < len; k++)
+		if ((p[k] & 0xc0) != 0x80)
+		{
+			if (chars == max)
+			{
+				cut = k;
+				break;
+			}
+			chars++;
+		}
+	if (cut == len && (c->kind != ORC_CHAR || chars >= max))
+		return;
+	pm_byte_buffer_reset(&c->fit);
+	pm_byte_buffer_append(&c->fit, p, (size_t) cut);
+	if (c->kind == ORC_CHAR)
+		for (int32_t k = chars; k < max; k++)
+			pm_byte_buffer_put_u8(&c->fit, ' ');
+	if (c->fit.failed)
+		return;					/* reported by col_buffers_failed */
+	c->fit_offsets[0] = 0;
+	c->fit_offsets[1] = (int32_t) c->fit.len;
+	memset(&c->fit_vec, 0, sizeof(c->fit_vec));
+	c->fit_vec.type = v->type;
+	c->fit_vec.length = 1;
+	c->fit_vec.offsets = c->fit_offsets;
+	c->fit_vec.data = c->fit.data;
+	c->fit_vec.data_size = (int64_t) c->fit.len;
+	*vp = &c->fit_vec;
+	*ip = 0;
+}
+
+static void
+write_column(orc_col *c, const pm_vector *v, int64_t start, int64_t end)
+{
+	for (int64_t i = start; i < end; i++)
+	{
+		bool		is_null = pm_vector_is_null(v, i);
+
+		orc_bool_enc_put(&c->present_enc, !is_null);
+		if (is_null)
+		{
+			c->stripe_nulls = true;
+			c->group_acc.has_null = true;
+			c->stripe_acc.has_null = true;
+			c->file_acc.has_null = true;
+			c->group_acc.vals.nulls++;
+			c->stripe_acc.vals.nulls++;
+			c->file_acc.vals.nulls++;
+			continue;
+		}
+		{
+			const pm_vector *fv = v;
+			int64_t		fi = i;
+
+			if (c->kind == ORC_CHAR || c->kind == ORC_VARCHAR)
+				fit_string(c, &fv, &fi);
+			encode_value(c, fv, fi);
+			acc_add(&c->group_acc, c, fv, fi);
+			acc_add(&c->stripe_acc, c, fv, fi);
+			acc_add(&c->file_acc, c, fv, fi);
+		}
+	}
+}
+
+static int64_t
+buffered_bytes(const orc_writer *w)
+{
+	int64_t		n = 0;
+
+	for (int i = 0; i < w->ncols; i++)
+	{
+		const orc_col *c = &w->cols[i];
+
+		n += (int64_t) (c->present.len + c->data.len + c->length.len + c->secondary.len);
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------------
+ * Protobuf messages
+ * --------------------------------------------------------------------- */
+
+/*
+ * HiveDecimal's text of an unscaled value at `scale`, trailing fraction
+ * zeros stripped ("1.5", "-0.05", "0"), into buf (at least 44 bytes).
+ */
+static size_t
+decimal_text(pm_int128 u, int scale, char *buf)
+{
+	char		digits[48];
+	int			n = 0;
+	size_t		len = 0;
+	unsigned __int128 m = u < 0 ? (unsigned __int128) (-(u + 1)) + 1 : (unsigned __int128) u;
+
+	while (scale > 0 && m % 10 == 0)
+	{
+		m /= 10;
+		scale--;
+	}
+	do
+	{
+		digits[n++] = (char) ('0' + (int) (m % 10));
+		m /= 10;
+	} while (m != 0);
+	while (n <= scale)
+		digits[n++] = '0';
+	if (u < 0)
+		buf[len++] = '-';
+	for (int k = n - 1; k >= 0; k--)
+	{
+		buf[len++] = digits[k];
+		if (k == scale && k > 0)
+			buf[len++] = '.';
+	}
+	return len;
+}
+
+/* ColumnStatistics of a field column into b */
+static void
+put_col_stats(orc_writer *w, pm_byte_buffer *b, const orc_col *c, const orc_acc *a)
+{
+	pm_byte_buffer *s = &w->sub;
+	int			field = 0;
+	bool		any = a->nvalues > 0 && a->vals.any;
+
+	pm_byte_buffer_reset(s);
+	orc_pb_uint(b, 1, (uint64_t) a->nvalues);
+	switch (c->type->id)
+	{
+		case PM_TYPE_BOOLEAN:
+			{
+				uint64_t	t = (uint64_t) a->true_count;
+
+				orc_pb_packed_uint(s, 1, &t, 1);
+				field = 5;
+			}
+			break;
+		case PM_TYPE_TINYINT:
+		case PM_TYPE_SMALLINT:
+		case PM_TYPE_INT:
+		case PM_TYPE_TIME:
+		case PM_TYPE_BIGINT:
+			if (any)
+			{
+				orc_pb_sint(s, 1, a->vals.min.u.i64);
+				orc_pb_sint(s, 2, a->vals.max.u.i64);
+			}
+			if (!a->sum_overflow)
+				orc_pb_sint(s, 3, a->isum);
+			field = 2;
+			break;
+		case PM_TYPE_DATE:
+			if (any)
+			{
+				orc_pb_sint(s, 1, a->vals.min.u.i64);
+				orc_pb_sint(s, 2, a->vals.max.u.i64);
+			}
+			field = 7;
+			break;
+		case PM_TYPE_FLOAT:
+		case PM_TYPE_DOUBLE:
+			if (a->has_double)
+			{
+				orc_pb_double(s, 1, a->dmin);
+				orc_pb_double(s, 2, a->dmax);
+			}
+			orc_pb_double(s, 3, a->dsum);
+			field = 3;
+			break;
+		case PM_TYPE_CHAR:
+		case PM_TYPE_VARCHAR:
+			if (any && a->vals.min.u.bytes.len <= OW_MAX_STRING_STAT &&
+				a->vals.max.u.bytes.len <= OW_MAX_STRING_STAT)
+			{
+				orc_pb_bytes(s, 1, a->vals.min.u.bytes.ptr, (size_t) a->vals.min.u.bytes.len);
+				orc_pb_bytes(s, 2, a->vals.max.u.bytes.ptr, (size_t) a->vals.max.u.bytes.len);
+			}
+			orc_pb_sint(s, 3, a->total_len);
+			field = 4;
+			break;
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+			orc_pb_sint(s, 1, a->total_len);
+			field = 8;
+			break;
+		case PM_TYPE_DECIMAL:
+			/* DecimalStatisticsImpl: min/max as HiveDecimal text; no sum here */
+			if (any)
+			{
+				char		text[48];
+				size_t		n;
+
+				n = decimal_text(a->vals.min.u.i128, c->type->scale, text);
+				orc_pb_bytes(s, 1, text, n);
+				n = decimal_text(a->vals.max.u.i128, c->type->scale, text);
+				orc_pb_bytes(s, 2, text, n);
+			}
+			field = 6;
+			break;
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			/* TimestampStatisticsImpl.serialize: UTC millis, nanos + 1 */
+			if (a->has_ts)
+			{
+				orc_pb_sint(s, 3, a->ts_min_ms);
+				orc_pb_sint(s, 4, a->ts_max_ms);
+				if (a->ts_min_ns != 0)
+					orc_pb_uint(s, 5, (uint64_t) a->ts_min_ns + 1);
+				if (a->ts_max_ns != 999999)
+					orc_pb_uint(s, 6, (uint64_t) a->ts_max_ns + 1);
+			}
+			field = 9;
+			break;
+		default:
+			break;
+	}
+	if (field != 0)
+		orc_pb_message(b, field, s);
+	orc_pb_uint(b, 10, a->has_null ? 1 : 0);
+}
+
+/*
+ * The ColumnStatistics of every column (root first) as repeated field
+ * `field` of b; file = true for the file's totals.
+ */
+static void
+put_all_stats(orc_writer *w, pm_byte_buffer *b, int field, int64_t nrows, bool file)
+{
+	pm_byte_buffer one;
+
+	pm_byte_buffer_init(&one, w->env);
+	orc_pb_uint(&one, 1, (uint64_t) nrows);
+	orc_pb_uint(&one, 10, 0);
+	orc_pb_message(b, field, &one);
+	for (int i = 0; i < w->ncols; i++)
+	{
+		orc_col    *c = &w->cols[i];
+
+		pm_byte_buffer_reset(&one);
+		put_col_stats(w, &one, c, file ? &c->file_acc : &c->stripe_acc);
+		orc_pb_message(b, field, &one);
+	}
+	if (one.failed)
+		b->failed = true;
+	pm_byte_buffer_free(&one);
+}
+
+static void
+put_stream(pm_byte_buffer *b, pm_byte_buffer *tmp, int kind, int column, uint64_t len)
+{
+	pm_byte_buffer_reset(tmp);
+	orc_pb_uint(tmp, 1, (uint64_t) kind);
+	orc_pb_uint(tmp, 2, (uint64_t) column);
+	orc_pb_uint(tmp, 3, len);
+	orc_pb_message(b, 1, tmp);
+}
+
+/* Types: the root STRUCT, then each field (OrcTypeUtil.convertToOrcSchema) */
+static void
+put_types(orc_writer *w, pm_byte_buffer *b)
+{
+	pm_byte_buffer *t = &w->sub;
+	pm_byte_buffer attr;
+	uint64_t   *ids = pm_alloc(w->env, sizeof(uint64_t) * (size_t) (w->ncols > 0 ? w->ncols : 1));
+
+	if (ids == NULL)
+	{
+		b->failed = true;
+		return;
+	}
+	pm_byte_buffer_init(&attr, w->env);
+	pm_byte_buffer_reset(t);
+	orc_pb_uint(t, 1, ORC_STRUCT);
+	for (int i = 0; i < w->ncols; i++)
+		ids[i] = (uint64_t) (i + 1);
+	orc_pb_packed_uint(t, 2, ids, w->ncols);
+	for (int i = 0; i < w->ncols; i++)
+		orc_pb_string(t, 3, w->cols[i].name);
+	orc_pb_message(b, 4, t);
+	for (int i = 0; i < w->ncols; i++)
+	{
+		const orc_col *c = &w->cols[i];
+		char		idtext[16];
+
+		pm_byte_buffer_reset(t);
+		orc_pb_uint(t, 1, (uint64_t) c->kind);
+		if (c->kind == ORC_CHAR || c->kind == ORC_VARCHAR)
+			orc_pb_uint(t, 4, (uint64_t) c->type->length);
+		if (c->kind == ORC_DECIMAL)
+		{
+			orc_pb_uint(t, 5, (uint64_t) c->type->precision);
+			orc_pb_uint(t, 6, (uint64_t) c->type->scale);
+		}
+		snprintf(idtext, sizeof(idtext), "%d", (int) c->field_id);
+		pm_byte_buffer_reset(&attr);
+		orc_pb_string(&attr, 1, "paimon.id");
+		orc_pb_string(&attr, 2, idtext);
+		orc_pb_message(t, 7, &attr);
+		orc_pb_message(b, 4, t);
+	}
+	if (attr.failed)
+		b->failed = true;
+	pm_byte_buffer_free(&attr);
+	pm_free(w->env, ids);
+}
+
+/* ---------------------------------------------------------------------
+ * Stripes and the file tail
+ * --------------------------------------------------------------------- */
+
+static pm_code
+write_out(orc_writer *w, const void *p, size_t n, pm_error *err)
+{
+	if (n == 0)
+		return PM_OK;
+	if (pm_out_file_append(w->io, w->out, p, n, err) != PM_OK)
+		return fail_path(w, err);
+	w->file_pos += (int64_t) n;
+	return PM_OK;
+}
+
+/* Compress one stream (or message) onto `to`; its compressed length. */
+static pm_code
+add_stream_to(orc_writer *w, const pm_byte_buffer *raw, pm_byte_buffer *to, uint64_t *len,
+			  pm_error *err)
+{
+	size_t		before = to->len;
+
+	if (orc_compress_stream(w->codec, w->level, OW_BLOCK_SIZE, raw->data, raw->len,
+							w->scratch, to, err) != PM_OK)
+		return fail_path(w, err);
+	*len = (uint64_t) (to->len - before);
+	return PM_OK;
+}
+
+static pm_code
+add_stream(orc_writer *w, const pm_byte_buffer *raw, uint64_t *len, pm_error *err)
+{
+	return add_stream_to(w, raw, &w->stripe_buf, len, err);
+}
+
+/* ---------------------------------------------------------------------
+ * Row index: one RowIndexEntry per OW_ROW_INDEX_STRIDE rows of a stripe
+ * --------------------------------------------------------------------- */
+
+/* TreeWriter.recordPosition, in uncompressed terms */
+static void
+col_record_start(orc_col *c)
+{
+	orc_group_pos *p = &c->cur;
+
+	memset(p, 0, sizeof(*p));
+	p->present_u = c->present.len;
+	p->present_n = c->present_enc.bytes.n;
+	p->present_bits = c->present_enc.nbits;
+	p->data_u = c->data.len;
+	if (c->kind == ORC_BOOLEAN)
+	{
+		p->data_n = c->bool_enc.bytes.n;
+		p->data_bits = c->bool_enc.nbits;
+	}
+	else if (c->kind == ORC_BYTE)
+		p->data_n = c->byte_enc.n;
+	else if (c->ienc != NULL)
+		p->data_n = c->ienc->n;
+	p->length_u = c->length.len;
+	p->length_n = c->lenc != NULL ? c->lenc->n : 0;
+	p->secondary_u = c->secondary.len;
+	p->secondary_n = c->senc != NULL ? c->senc->n : 0;
+}
+
+/* the open row group ends: keep its start and statistics */
+static void
+close_group(orc_writer *w)
+{
+	int64_t		rows = w->group_rows;
+
+	pm_byte_buffer_append(&w->root_groups, &rows, sizeof(rows));
+	for (int i = 0; i < w->ncols; i++)
+	{
+		orc_col    *c = &w->cols[i];
+		size_t		off = c->group_stats.len;
+
+		put_col_stats(w, &c->group_stats, c, &c->group_acc);
+		c->cur.stats_off = (uint32_t) off;
+		c->cur.stats_len = (uint32_t) (c->group_stats.len - off);
+		pm_byte_buffer_append(&c->groups, &c->cur, sizeof(c->cur));
+		acc_reset(&c->group_acc);
+		col_record_start(c);
+	}
+	w->group_rows = 0;
+}
+
+/*
+ * OutStream.getPosition of uncompressed offset u in a compressed stream
+ * (cs, clen): the start of its chunk and the offset in it; uncompressed
+ * files: the offset.
+ */
+static int
+stream_pos(const orc_writer *w, const uint8_t *cs, size_t clen, uint64_t u, uint64_t *out)
+{
+	uint64_t	k = u / OW_BLOCK_SIZE;
+	size_t		start = 0;
+
+	if (w->codec == PM_CODEC_NONE)
+	{
+		out[0] = u;
+		return 1;
+	}
+	for (uint64_t j = 0; j < k && start + 3 <= clen; j++)
+	{
+		uint32_t	h = (uint32_t) cs[start] | ((uint32_t) cs[start + 1] << 8) |
+			((uint32_t) cs[start + 2] << 16);
+
+		start += 3 + (h >> 1);
+	}
+	out[0] = (uint64_t) start;
+	out[1] = u - k * OW_BLOCK_SIZE;
+	return 2;
+}
+
+/*
+ * The RowIndex of column i (0 = the root) of the stripe in stripe_buf, in
+ * the order ORC's tree writers record positions (PRESENT only when the
+ * stripe has the stream, as removeIsPresentPositions).
+ */
+static void
+put_row_index(orc_writer *w, int i, pm_byte_buffer *b)
+{
+	pm_byte_buffer entry;
+	pm_byte_buffer st;
+	int			ngroups = (int) (w->root_groups.len / sizeof(int64_t));
+
+	pm_byte_buffer_init(&entry, w->env);
+	pm_byte_buffer_init(&st, w->env);
+	for (int g = 0; g < ngroups; g++)
+	{
+		uint64_t	pos[OW_MAX_POSITIONS];
+		int			n = 0;
+
+		pm_byte_buffer_reset(&entry);
+		if (i == 0)
+		{
+			int64_t		rows;
+
+			memcpy(&rows, w->root_groups.data + sizeof(int64_t) * (size_t) g, sizeof(rows));
+			pm_byte_buffer_reset(&st);
+			orc_pb_uint(&st, 1, (uint64_t) rows);
+			orc_pb_uint(&st, 10, 0);
+			orc_pb_message(&entry, 2, &st);
+		}
+		else
+		{
+			orc_col    *c = &w->cols[i - 1];
+			orc_group_pos p;
+			const uint8_t *sb = w->stripe_buf.data;
+
+			memcpy(&p, c->groups.data + sizeof(p) * (size_t) g, sizeof(p));
+			if (c->stripe_nulls)
+			{
+				n += stream_pos(w, sb + c->soff[OW_PRESENT], c->slen[OW_PRESENT], p.present_u, pos + n);
+				pos[n++] = (uint64_t) p.present_n;
+				pos[n++] = (uint64_t) p.present_bits;
+			}
+			n += stream_pos(w, sb + c->soff[OW_DATA], c->slen[OW_DATA], p.data_u, pos + n);
+			if (c->kind == ORC_BOOLEAN)
+			{
+				pos[n++] = (uint64_t) p.data_n;
+				pos[n++] = (uint64_t) p.data_bits;
+			}
+			else if (c->kind == ORC_BYTE || c->ienc != NULL)
+				pos[n++] = (uint64_t) p.data_n;
+			if (c->has_length)
+			{
+				n += stream_pos(w, sb + c->soff[OW_LENGTH], c->slen[OW_LENGTH], p.length_u, pos + n);
+				pos[n++] = (uint64_t) p.length_n;
+			}
+			if (c->has_secondary)
+			{
+				n += stream_pos(w, sb + c->soff[OW_SECONDARY], c->slen[OW_SECONDARY],
+								p.secondary_u, pos + n);
+				pos[n++] = (uint64_t) p.secondary_n;
+			}
+			orc_pb_packed_uint(&entry, 1, pos, n);
+			orc_pb_bytes(&entry, 2, c->group_stats.data + p.stats_off, p.stats_len);
+		}
+		orc_pb_message(b, 1, &entry);
+	}
+	if (entry.failed || st.failed)
+		b->failed = true;
+	pm_byte_buffer_free(&entry);
+	pm_byte_buffer_free(&st);
+}
+
+static void
+col_stripe_reset(orc_col *c)
+{
+	pm_byte_buffer_reset(&c->present);
+	pm_byte_buffer_reset(&c->data);
+	pm_byte_buffer_reset(&c->length);
+	pm_byte_buffer_reset(&c->secondary);
+	c->stripe_nulls = false;
+	acc_reset(&c->stripe_acc);
+	pm_byte_buffer_reset(&c->groups);
+	pm_byte_buffer_reset(&c->group_stats);
+	col_record_start(c);
+}
+
+static pm_code
+flush_stripe(orc_writer *w, pm_error *err)
+{
+	pm_byte_buffer footer;
+	pm_byte_buffer dstreams;
+	pm_byte_buffer tmp;
+	uint64_t	data_len = 0;
+	uint64_t	index_len = 0;
+	uint64_t	footer_len;
+	pm_code		rc = PM_OK;
+
+	if (w->stripe_rows == 0)
+		return PM_OK;
+	if (w->group_rows > 0)
+		close_group(w);
+	pm_byte_buffer_init(&footer, w->env);
+	pm_byte_buffer_init(&dstreams, w->env);
+	pm_byte_buffer_init(&tmp, w->env);
+	pm_byte_buffer_reset(&w->stripe_buf);
+	pm_byte_buffer_reset(&w->index_buf);
+
+	/* streams, and their entries in the stripe footer */
+	for (int i = 0; i < w->ncols && rc == PM_OK; i++)
+	{
+		orc_col    *c = &w->cols[i];
+		uint64_t	len;
+
+		orc_bool_enc_flush(&c->present_enc);
+		if (c->kind == ORC_BOOLEAN)
+			orc_bool_enc_flush(&c->bool_enc);
+		if (c->kind == ORC_BYTE)
+			orc_byte_rle_enc_flush(&c->byte_enc);
+		if (c->ienc != NULL)
+			orc_int_rle_enc_flush(c->ienc);
+		if (c->lenc != NULL)
+			orc_int_rle_enc_flush(c->lenc);
+		if (c->senc != NULL)
+			orc_int_rle_enc_flush(c->senc);
+		if (col_buffers_failed(c))
+		{
+			rc = oom(w, err);
+			break;
+		}
+		memset(c->soff, 0, sizeof(c->soff));
+		memset(c->slen, 0, sizeof(c->slen));
+		if (c->stripe_nulls)
+		{
+			c->soff[OW_PRESENT] = w->stripe_buf.len;
+			if ((rc = add_stream(w, &c->present, &len, err)) != PM_OK)
+				break;
+			c->slen[OW_PRESENT] = (size_t) len;
+			put_stream(&dstreams, &tmp, ORC_S_PRESENT, i + 1, len);
+			data_len += len;
+		}
+		c->soff[OW_DATA] = w->stripe_buf.len;
+		if ((rc = add_stream(w, &c->data, &len, err)) != PM_OK)
+			break;
+		c->slen[OW_DATA] = (size_t) len;
+		put_stream(&dstreams, &tmp, ORC_S_DATA, i + 1, len);
+		data_len += len;
+		if (c->has_length)
+		{
+			c->soff[OW_LENGTH] = w->stripe_buf.len;
+			if ((rc = add_stream(w, &c->length, &len, err)) != PM_OK)
+				break;
+			c->slen[OW_LENGTH] = (size_t) len;
+			put_stream(&dstreams, &tmp, ORC_S_LENGTH, i + 1, len);
+			data_len += len;
+		}
+		if (c->has_secondary)
+		{
+			c->soff[OW_SECONDARY] = w->stripe_buf.len;
+			if ((rc = add_stream(w, &c->secondary, &len, err)) != PM_OK)
+				break;
+			c->slen[OW_SECONDARY] = (size_t) len;
+			put_stream(&dstreams, &tmp, ORC_S_SECONDARY, i + 1, len);
+			data_len += len;
+		}
+	}
+	/* the index streams (before the data in the stripe), root first */
+	for (int i = 0; rc == PM_OK && i <= w->ncols; i++)
+	{
+		uint64_t	len;
+
+		if (w->stripe_buf.failed)
+		{
+			rc = oom(w, err);
+			break;
+		}
+		pm_byte_buffer_reset(&w->msg);
+		put_row_index(w, i, &w->msg);
+		if (w->msg.failed)
+		{
+			rc = oom(w, err);
+			break;
+		}
+		if ((rc = add_stream_to(w, &w->msg, &w->index_buf, &len, err)) != PM_OK)
+			break;
+		put_stream(&footer, &tmp, ORC_S_ROW_INDEX, i, len);
+		index_len += len;
+	}
+	if (rc == PM_OK)
+	{
+		pm_byte_buffer_append(&footer, dstreams.data, dstreams.len);
+		/* column encodings, root first; the writer zone */
+		pm_byte_buffer_reset(&tmp);
+		orc_pb_uint(&tmp, 1, ORC_E_DIRECT);
+		orc_pb_message(&footer, 2, &tmp);
+		for (int i = 0; i < w->ncols; i++)
+		{
+			pm_byte_buffer_reset(&tmp);
+			orc_pb_uint(&tmp, 1, (uint64_t) w->cols[i].encoding);
+			orc_pb_message(&footer, 2, &tmp);
+		}
+		if (w->has_timestamp)
+			orc_pb_string(&footer, 3, "UTC");
+		if (footer.failed || tmp.failed)
+			rc = oom(w, err);
+	}
+	if (rc == PM_OK && dstreams.failed)
+		rc = oom(w, err);
+	if (rc == PM_OK)
+		rc = add_stream(w, &footer, &footer_len, err);
+	if (rc == PM_OK && (w->stripe_buf.failed || w->index_buf.failed))
+		rc = oom(w, err);
+	if (rc == PM_OK)
+	{
+		/* StripeInformation for the footer, StripeStatistics for the metadata */
+		pm_byte_buffer_reset(&tmp);
+		orc_pb_uint(&tmp, 1, (uint64_t) w->file_pos);
+		orc_pb_uint(&tmp, 2, index_len);
+		orc_pb_uint(&tmp, 3, data_len);
+		orc_pb_uint(&tmp, 4, footer_len);
+		orc_pb_uint(&tmp, 5, (uint64_t) w->stripe_rows);
+		orc_pb_message(&w->stripe_infos, 3, &tmp);
+		pm_byte_buffer_reset(&tmp);
+		put_all_stats(w, &tmp, 1, w->stripe_rows, false);
+		orc_pb_message(&w->stripe_stats, 1, &tmp);
+		if (tmp.failed || w->stripe_infos.failed || w->stripe_stats.failed)
+			rc = oom(w, err);
+	}
+	if (rc == PM_OK)
+		rc = write_out(w, w->index_buf.data, w->index_buf.len, err);
+	if (rc == PM_OK)
+		rc = write_out(w, w->stripe_buf.data, w->stripe_buf.len, err);
+	pm_byte_buffer_free(&footer);
+	pm_byte_buffer_free(&dstreams);
+	pm_byte_buffer_free(&tmp);
+	if (rc != PM_OK)
+		return rc;
+	w->stripe_rows = 0;
+	pm_byte_buffer_reset(&w->root_groups);
+	for (int i = 0; i < w->ncols; i++)
+		col_stripe_reset(&w->cols[i]);
+	return PM_OK;
+}
+
+/* Metadata, Footer, PostScript and its length byte */
+static pm_code
+write_tail(orc_writer *w, pm_error *err)
+{
+	pm_byte_buffer *m = &w->msg;
+	pm_byte_buffer ps;
+	uint64_t	metadata_len,
+				footer_len;
+	uint64_t	version[2] = {0, 12};
+	pm_code		rc;
+
+	/* Metadata */
+	pm_byte_buffer_reset(&w->stripe_buf);
+	if (w->stripe_stats.failed)
+		return oom(w, err);
+	PM_TRY(add_stream(w, &w->stripe_stats, &metadata_len, err));
+
+	/* Footer */
+	pm_byte_buffer_reset(m);
+	orc_pb_uint(m, 1, 3);
+	orc_pb_uint(m, 2, (uint64_t) w->file_pos);
+	pm_byte_buffer_append(m, w->stripe_infos.data, w->stripe_infos.len);
+	put_types(w, m);
+	orc_pb_uint(m, 6, (uint64_t) w->total_rows);
+	put_all_stats(w, m, 7, w->total_rows, true);
+	orc_pb_uint(m, 8, OW_ROW_INDEX_STRIDE);
+	orc_pb_uint(m, 11, OW_CALENDAR_JULIAN_GREGORIAN);
+	orc_pb_string(m, 12, "paimon_fdw");
+	if (m->failed)
+		return oom(w, err);
+	PM_TRY(add_stream(w, m, &footer_len, err));
+
+	/* PostScript */
+	pm_byte_buffer_init(&ps, w->env);
+	orc_pb_uint(&ps, 1, footer_len);
+	orc_pb_uint(&ps, 2, (uint64_t) w->compression);
+	if (w->codec != PM_CODEC_NONE)
+		orc_pb_uint(&ps, 3, OW_BLOCK_SIZE);
+	orc_pb_packed_uint(&ps, 4, version, 2);
+	orc_pb_uint(&ps, 5, metadata_len);
+	orc_pb_uint(&ps, 6, OW_WRITER_VERSION);
+	orc_pb_string(&ps, 8000, "ORC");
+	if (ps.failed || ps.len > 255)
+	{
+		pm_byte_buffer_free(&ps);
+		return oom(w, err);
+	}
+	pm_byte_buffer_append(&w->stripe_buf, ps.data, ps.len);
+	pm_byte_buffer_put_u8(&w->stripe_buf, (uint8_t) ps.len);
+	pm_byte_buffer_free(&ps);
+	if (w->stripe_buf.failed)
+		return oom(w, err);
+	rc = write_out(w, w->stripe_buf.data, w->stripe_buf.len, err);
+	return rc;
+}
+
+/* ---------------------------------------------------------------------
+ * The pm_format_writer interface
+ * --------------------------------------------------------------------- */
+
+static void
+ow_abort(pm_format_writer *base)
+{
+	orc_writer *w = (orc_writer *) base;
+
+	if (w->out != NULL)
+		pm_out_file_discard(w->io, w->out);
+	writer_free(w);
+}
+
+static pm_code
+ow_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
+{
+	orc_writer *w = (orc_writer *) base;
+
+	if (w->failed)
+	{
+		pm_fail(err, PM_ERR_INVALID, "ORC writer used after a failure");
+		return fail_path(w, err);
+	}
+	if (batch->ncols != w->ncols)
+	{
+		pm_fail(err, PM_ERR_INVALID, "batch of %d columns written to an ORC file of %d",
+				batch->ncols, w->ncols);
+		return fail_path(w, err);
+	}
+	for (int c = 0; c < w->ncols; c++)
+		if (batch->cols[c].type == NULL || batch->cols[c].type->id != w->cols[c].type->id)
+		{
+			pm_fail(err, PM_ERR_INVALID, "column \"%s\": batch vector of another type",
+					w->cols[c].name);
+			return fail_path(w, err);
+		}
+	if (pm_check_interrupts(w->env, err) != PM_OK)
+		return fail_path(w, err);
+	/* RowDataVectorizer.vectorize refuses NULL in a NOT NULL field */
+	for (int c = 0; c < w->ncols; c++)
+		if (!w->cols[c].type->nullable && batch->cols[c].nulls != NULL)
+			for (int64_t i = 0; i < batch->nrows; i++)
+				if (batch->cols[c].nulls[i])
+				{
+					pm_fail(err, PM_ERR_INVALID, "column \"%s\": NULL in a NOT NULL field",
+							w->cols[c].name);
+					return fail_path(w, err);
+				}
+	/*
+	 * slices of up to OW_SLICE_ROWS rows that end at row group boundaries,
+	 * the stripe size checked after each
+	 */
+	for (int64_t start = 0, end; start < batch->nrows; start = end)
+	{
+		int64_t		m = OW_SLICE_ROWS;
+
+		if (m > OW_ROW_INDEX_STRIDE - w->group_rows)
+			m = OW_ROW_INDEX_STRIDE - w->group_rows;
+		if (m > batch->nrows - start)
+			m = batch->nrows - start;
+		end = start + m;
+
+		for (int c = 0; c < w->ncols; c++)
+		{
+			write_column(&w->cols[c], &batch->cols[c], start, end);
+			if (col_buffers_failed(&w->cols[c]))
+				return oom(w, err);
+		}
+		w->stripe_rows += end - start;
+		w->total_rows += end - start;
+		w->group_rows += end - start;
+		if (w->group_rows == OW_ROW_INDEX_STRIDE)
+			close_group(w);
+		if (w->root_groups.failed)
+			return oom(w, err);
+		if (buffered_bytes(w) >= w->stripe_bytes)
+			PM_TRY(flush_stripe(w, err));
+	}
+	return PM_OK;
+}
+
+static int64_t
+ow_estimated_size(pm_format_writer *base)
+{
+	orc_writer *w = (orc_writer *) base;
+
+	return w->file_pos + buffered_bytes(w);
+}
+
+static pm_code
+ow_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *result,
+		  pm_error *err)
+{
+	orc_writer *w = (orc_writer *) base;
+	pm_code		rc = PM_OK;
+
+	memset(result, 0, sizeof(*result));
+	if (w->failed)
+	{
+		pm_fail(err, PM_ERR_INVALID, "ORC writer finished after a failure");
+		rc = fail_path(w, err);
+	}
+	if (rc == PM_OK)
+		rc = flush_stripe(w, err);
+	if (rc == PM_OK)
+		rc = write_tail(w, err);
+	if (rc == PM_OK)
+	{
+		result->stats = pm_arena_zalloc(arena, sizeof(pm_column_stats) *
+										(size_t) (w->ncols > 0 ? w->ncols : 1));
+		if (result->stats == NULL)
+			rc = oom(w, err);
+		for (int c = 0; rc == PM_OK && c < w->ncols; c++)
+		{
+			const orc_acc *fa = &w->cols[c].file_acc;
+
+			if (!pm_write_stats_result(&fa->vals, arena, &result->stats[c]))
+				rc = oom(w, err);
+			/* what Java's OrcSimpleStatsExtractor reads back: ORC's order */
+			if (fa->has_double)
+			{
+				result->stats[c].min.u.f64 = fa->dmin;
+				result->stats[c].max.u.f64 = fa->dmax;
+			}
+		}
+	}
+	if (rc == PM_OK)
+	{
+		rc = pm_out_file_finish(w->io, w->out, err);
+		if (rc == PM_OK)
+			w->out = NULL;
+		else
+			pm_error_set_path(err, w->path);
+	}
+	if (rc != PM_OK)
+	{
+		memset(result, 0, sizeof(*result));
+		ow_abort(base);
+		return rc;
+	}
+	result->row_count = w->total_rows;
+	result->file_size = w->file_pos;
+	result->ncols = w->ncols;
+	writer_free(w);
+	return PM_OK;
+}
+
+static const pm_format_writer_ops orc_writer_ops = {
+	.write = ow_write,
+	.estimated_size = ow_estimated_size,
+	.finish = ow_finish,
+	.abort = ow_abort,
+};
+
+/* file.compression -> ORC CompressionKind (CompressionKind.valueOf) */
+static bool
+codec_from_name(const char *name, pm_codec *codec, int *kind)
+{
+	if (name == NULL || name[0] == '\0' || strcasecmp(name, "none") == 0)
+	{
+		*codec = PM_CODEC_NONE;
+		*kind = ORC_C_NONE;
+	}
+	else if (strcasecmp(name, "zstd") == 0)
+	{
+		*codec = PM_CODEC_ZSTD;
+		*kind = ORC_C_ZSTD;
+	}
+	else if (strcasecmp(name, "snappy") == 0)
+	{
+		*codec = PM_CODEC_SNAPPY;
+		*kind = ORC_C_SNAPPY;
+	}
+	else if (strcasecmp(name, "lz4") == 0)
+	{
+		*codec = PM_CODEC_LZ4_RAW;
+		*kind = ORC_C_LZ4;
+	}
+	else if (strcasecmp(name, "zlib") == 0)
+	{
+		*codec = PM_CODEC_DEFLATE;
+		*kind = ORC_C_ZLIB;
+	}
+	else
+		return false;
+	return true;
+}
+
+pm_code
+pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
+				   const pm_format_write_options *options, pm_format_writer **out,
+				   pm_error *err)
+{
+	const pm_type *schema = options->schema;
+	orc_writer *w;
+	size_t		plen = strlen(path);
+	pm_code		rc;
+
+	*out = NULL;
+	if (schema == NULL || schema->id != PM_TYPE_ROW)
+	{
+		rc = pm_fail(err, PM_ERR_INVALID, "ORC writer needs a ROW schema");
+		pm_error_set_path(err, path);
+		return rc;
+	}
+	w = pm_alloc(env, sizeof(orc_writer));
+	if (w == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an ORC writer");
+	memset(w, 0, sizeof(*w));
+	w->base.ops = &orc_writer_ops;
+	w->env = env;
+	w->io = io;
+	w->schema = schema;
+	w->ncols = schema->nfields;
+	pm_byte_buffer_init(&w->stripe_buf, env);
+	pm_byte_buffer_init(&w->root_groups, env);
+	pm_byte_buffer_init(&w->index_buf, env);
+	pm_byte_buffer_init(&w->msg, env);
+	pm_byte_buffer_init(&w->sub, env);
+	pm_byte_buffer_init(&w->stripe_infos, env);
+	pm_byte_buffer_init(&w->stripe_stats, env);
+	w->path = pm_alloc(env, plen + 1);
+	w->scratch = pm_arena_create(env);
+	w->cols = pm_alloc(env, sizeof(orc_col) * (size_t) (w->ncols > 0 ? w->ncols : 1));
+	if (w->path == NULL || w->scratch == NULL || w->cols == NULL)
+	{
+		w->ncols = 0;
+		writer_free(w);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an ORC writer");
+	}
+	memcpy(w->path, path, plen + 1);
+	memset(w->cols, 0, sizeof(orc_col) * (size_t) (w->ncols > 0 ? w->ncols : 1));
+	for (int c = 0; c < w->ncols; c++)
+		if (col_init(w, &w->cols[c], &schema->fields[c], err) != PM_OK)
+		{
+			rc = err->code;
+			pm_error_set_path(err, path);
+			writer_free(w);
+			return rc;
+		}
+	if (!codec_from_name(options->compression, &w->codec, &w->compression))
+	{
+		rc = pm_fail(err, PM_ERR_UNSUPPORTED, "compression \"%s\" is not supported for ORC files",
+					 options->compression);
+		pm_error_set_path(err, path);
+		writer_free(w);
+		return rc;
+	}
+	/* orc.compression.zstd.level: Paimon sets file.compression.zstd-level */
+	w->level = w->codec == PM_CODEC_ZSTD ? (options->zstd_level != 0 ? options->zstd_level : 1) : 0;
+	w->stripe_bytes = options->row_group_bytes > 0 ? options->row_group_bytes : OW_STRIPE_BYTES;
+	rc = pm_out_file_create(io, path, &w->out, err);
+	if (rc == PM_OK)
+		rc = write_out(w, "ORC", 3, err);
+	if (rc != PM_OK)
+	{
+		pm_error_set_path(err, path);
+		ow_abort(&w->base);
+		return rc;
+	}
+	*out = &w->base;
+	return PM_OK;
+}

@@ -1,0 +1,42 @@
+/*-------------------------------------------------------------------------
+ * orc_writer.h
+ *	  ORC writer: Paimon data files as Java 1.4.2's OrcFileFormat writes
+ *	  them (see format/format_writer.h for the contract).
+ *
+ * Schema as OrcTypeUtil.convertToOrcSchema: a root STRUCT of the fields
+ * (names as in the table schema, attribute paimon.id = field id); CHAR(n)
+ * (values padded with spaces to n characters, as ORC's CharTreeWriter),
+ * VARCHAR(n) (values cut at n characters; STRING when unbounded), BINARY/VARBINARY as BINARY, DECIMAL
+ * with precision and scale, TIME as INT (milliseconds), TIMESTAMP as
+ * TIMESTAMP (the wall clock, writer time zone UTC) and TIMESTAMP_LTZ as
+ * TIMESTAMP_INSTANT (the instant; with a UTC writer zone this is both
+ * Paimon's legacy and non-legacy encoding). Nested types, VARIANT and BLOB
+ * are PM_ERR_UNSUPPORTED.
+ *
+ * Compression: file.compression (zstd, snappy, lz4, zlib, none), chunks of
+ * 256 KiB as ORC's default orc.compress.size. Stripes close at
+ * options->row_group_bytes of buffered stream bytes (default 64 MiB,
+ * orc.stripe.size). Column statistics (file footer, per-stripe metadata
+ * and row index entries): value counts and hasNull for every column,
+ * min/max/sum of integers, dates, floating point (in ORC's order: the
+ * first value, then < and >, so NaN stays only when it came first),
+ * strings (min/max only up to 1024 bytes, as ORC), true counts of
+ * booleans, decimal min/max (no sum) and timestamp min/max (UTC millis and
+ * nanos). The statistics returned by finish are exact, but FLOAT/DOUBLE
+ * min/max follow ORC's order above (what Java's OrcSimpleStatsExtractor
+ * reads back from the footer). Row indexes as ORC's default
+ * (orc.row.index.stride 10000): one entry per 10000 rows of a stripe with
+ * its start positions and statistics. Never written: bloom filters,
+ * dictionary encoding.
+ *-------------------------------------------------------------------------
+ */
+#ifndef PM_FORMAT_ORC_ORC_WRITER_H
+#define PM_FORMAT_ORC_ORC_WRITER_H
+
+#include "format/format_writer.h"
+
+extern pm_code pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
+								  const pm_format_write_options *options,
+								  pm_format_writer **out, pm_error *err);
+
+#endif							/* PM_FORMAT_ORC_ORC_WRITER_H */

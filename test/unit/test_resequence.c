@@ -323,6 +323,67 @@ test_interleave_compact(void **state)
 }
 
 /*
+ * The check when a snapshot after the writer's base has expired: A numbers
+ * from snapshot 1, B commits snapshots 2 (key 1 := 200, high number) and 3,
+ * snapshot 2's file goes (as expiry would remove it): A's check falls back
+ * to snapshot 3's live files, still sees B's numbers, renumbers, and wins.
+ */
+static void
+test_interleave_expired(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/expired";
+	static const char *keys[] = {"bucket"};
+	static const char *vals[] = {"1"};
+	pm_schema  *s = make_schema(arena, 1, keys, vals);
+	pm_table_writer *w0,
+			   *a,
+			   *b;
+	pm_error	err;
+	trow		rows[8];
+	uint8_t		kinds[8] = {0};
+	static result r;
+	int64_t		sid;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	w0 = open_writer(io, dir);
+	rows[0] = (trow) {1, true, 1, 0};
+	write_kinds(w0, arena, rows, kinds, 1);
+	commit(w0, 1, 1);
+	pm_table_writer_close(w0);
+
+	a = open_writer(io, dir);
+	pm_table_writer_set_compaction(a, false);
+	rows[0] = (trow) {1, true, 100, 1};
+	write_kinds(a, arena, rows, kinds, 1);
+	b = open_writer(io, dir);
+	pm_table_writer_set_compaction(b, false);
+	for (int i = 0; i < 5; i++)
+		rows[i] = (trow) {20 + i, true, 20 + i, 2};
+	rows[5] = (trow) {1, true, 200, 2};
+	write_kinds(b, arena, rows, kinds, 6);
+	commit(b, 1, 2);
+	rows[0] = (trow) {30, true, 30, 3};
+	write_kinds(b, arena, rows, kinds, 1);
+	commit(b, 2, 3);
+	pm_table_writer_close(b);
+	assert_int_equal(io->remove(io, "/mem/wh/db.db/expired/snapshot/snapshot-2", &err), PM_OK);
+
+	if (pm_table_writer_commit(a, 1, &sid, &err) != PM_OK)
+		fail_msg("commit: %s", err.message);
+	assert_int_equal(sid, 4);
+	pm_table_writer_close(a);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 7);
+	assert_int_equal(r.v[1], 100);
+	assert_int_equal(r.v[30], 30);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/*
  * The wide-table pattern on a partial-update table, compaction at commit
  * on (trigger 2): A, B and C open at the same snapshot; B writes keys
  * 2..6 then w := 5 of key 1, A w := 6 of key 1, C v := 7 of key 1. B
@@ -404,6 +465,7 @@ main(void)
 		cmocka_unit_test(test_resequence_files),
 		cmocka_unit_test(test_interleave),
 		cmocka_unit_test(test_interleave_compact),
+		cmocka_unit_test(test_interleave_expired),
 		cmocka_unit_test(test_partial_update_sessions),
 	};
 

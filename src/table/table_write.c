@@ -852,8 +852,17 @@ xpart_bootstrap(pm_table_writer *w, pm_error *err)
 	if ((keys = pm_arena_create(w->env)) == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	if ((rc = pm_table_open(w->env, w->io, w->table_path, NULL, &table, err)) != PM_OK ||
-		(rc = pm_table_scan_plan_every_level(table, &scan, err)) != PM_OK ||
-		(rc = pm_table_read_open(scan, w->pk_fields, s->nprimary_keys, &read, err)) != PM_OK)
+		(rc = pm_table_scan_plan_every_level(table, &scan, err)) != PM_OK)
+		goto done;
+	{
+		int64_t		rows = 0;
+
+		for (int i = 0; i < pm_scan_split_count(scan); i++)
+			rows += pm_scan_get_split(scan, i)->row_count;
+		if ((rc = pm_cross_partition_reserve(w->xpart, rows, err)) != PM_OK)
+			goto done;
+	}
+	if ((rc = pm_table_read_open(scan, w->pk_fields, s->nprimary_keys, &read, err)) != PM_OK)
 		goto done;
 	for (;;)
 	{

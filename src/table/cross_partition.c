@@ -8,6 +8,9 @@
  * primary key -> (partition id, bucket), and partition -> partition id
  * (IDMapping). Per partition the bucket row counts are a small array kept
  * sorted by bucket id, iterated as Java iterates its TreeMap.
+ * Not common/name_set.h: with its entries a second random access per
+ * probe, building the index of 1 000 000 keys took twice as long (0.52 s
+ * against 0.27 s) and 15% more memory.
  *-------------------------------------------------------------------------
  */
 #include "table/cross_partition.h"

@@ -8,6 +8,9 @@
  * primary key -> (partition id, bucket), and partition -> partition id
  * (IDMapping). Per partition the bucket row counts are a small array kept
  * sorted by bucket id, iterated as Java iterates its TreeMap.
+ * Not common/name_set.h: with its entries a second random access per
+ * probe, building the index of 1 000 000 keys took twice as long (0.52 s
+ * against 0.27 s) and 15% more memory.
  *-------------------------------------------------------------------------
  */
 #include "table/cross_partition.h"
@@ -69,7 +72,12 @@ hash_bytes(const uint8_t *p, int32_t len)
 
 	for (int32_t i = 0; i < len; i++)
 		h = (h ^ p[i]) * 16777619u;
-	return h ^ (h >> 15);
+	/* MurmurHash3's fmix32: FNV-1a alone leaves the low bits (the slot) clustered */
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	return h ^ (h >> 16);
 }
 
 static byte_slot *
@@ -90,34 +98,41 @@ map_find(const byte_map *m, const uint8_t *p, int32_t len, uint32_t h)
 	}
 }
 
+/* Rehash into a table of ncap slots (a power of two above twice the count). */
+static bool
+map_grow(pm_cross_partition *cp, byte_map *m, size_t ncap)
+{
+	byte_slot  *ns = pm_alloc(cp->env, sizeof(byte_slot) * ncap);
+	size_t		i;
+
+	if (ns == NULL)
+		return false;
+	memset(ns, 0, sizeof(byte_slot) * ncap);
+	for (size_t k = 0; k < m->capacity; k++)
+	{
+		byte_slot  *s = &m->slots[k];
+
+		if (s->bytes == NULL)
+			continue;
+		for (i = s->hash & (ncap - 1); ns[i].bytes != NULL; i = (i + 1) & (ncap - 1))
+			;
+		ns[i] = *s;
+	}
+	pm_free(cp->env, m->slots);
+	m->slots = ns;
+	m->capacity = ncap;
+	return true;
+}
+
 /* A new slot for a key not in the map (the bytes are the caller's to set). */
 static byte_slot *
 map_add(pm_cross_partition *cp, byte_map *m, uint32_t h)
 {
 	size_t		i;
 
-	if ((m->count + 1) * 2 > m->capacity)
-	{
-		size_t		ncap = m->capacity == 0 ? 64 : m->capacity * 2;
-		byte_slot  *ns = pm_alloc(cp->env, sizeof(byte_slot) * ncap);
-
-		if (ns == NULL)
-			return NULL;
-		memset(ns, 0, sizeof(byte_slot) * ncap);
-		for (size_t k = 0; k < m->capacity; k++)
-		{
-			byte_slot  *s = &m->slots[k];
-
-			if (s->bytes == NULL)
-				continue;
-			for (i = s->hash & (ncap - 1); ns[i].bytes != NULL; i = (i + 1) & (ncap - 1))
-				;
-			ns[i] = *s;
-		}
-		pm_free(cp->env, m->slots);
-		m->slots = ns;
-		m->capacity = ncap;
-	}
+	if ((m->count + 1) * 2 > m->capacity &&
+		!map_grow(cp, m, m->capacity == 0 ? 64 : m->capacity * 2))
+		return NULL;
 	for (i = h & (m->capacity - 1); m->slots[i].bytes != NULL; i = (i + 1) & (m->capacity - 1))
 		;
 	m->count++;
@@ -273,6 +288,21 @@ assign_bucket(pm_cross_partition *cp, int32_t part_id, int32_t *bucket, pm_error
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	e->count = 1;
 	*bucket = b;
+	return PM_OK;
+}
+
+pm_code
+pm_cross_partition_reserve(pm_cross_partition *cp, int64_t nkeys, pm_error *err)
+{
+	size_t		ncap = 64;
+
+	if (nkeys <= 0 || nkeys > (int64_t) 1 << 40)
+		return PM_OK;
+	while (ncap < (size_t) nkeys * 2)
+		ncap *= 2;
+	if (ncap > cp->keys.capacity && !map_grow(cp, &cp->keys, ncap))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reserving a key index of %lld keys",
+					   (long long) nkeys);
 	return PM_OK;
 }
 

@@ -76,6 +76,9 @@ extern pm_code pm_cross_partition_create(const pm_env *env, pm_xpart_existing ex
 										 pm_error *err);
 extern void pm_cross_partition_free(pm_cross_partition *cp);
 
+/* Room for nkeys keys (the rows of the base snapshot's files: an upper bound). */
+extern pm_code pm_cross_partition_reserve(pm_cross_partition *cp, int64_t nkeys, pm_error *err);
+
 /*
  * One live key of the base snapshot (key: serialized BinaryRow of the
  * primary key; partition: serialized partition BinaryRow). Before any

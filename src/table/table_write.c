@@ -157,6 +157,7 @@ struct pm_table_writer
 	int32_t		pp_buckets;
 	/* cross-partition upserts: the global key index, built at the first write */
 	pm_cross_partition *xpart;
+	int64_t		xpart_base;		/* the snapshot the index stands for */
 	const pm_type *pk_type;		/* ROW of the primary key fields */
 	int		   *pk_fields;		/* their indexes into the row type */
 	/* append tables with deletion vectors: rows deleted by position */
@@ -865,8 +866,18 @@ xpart_bootstrap(pm_table_writer *w, pm_error *err)
 	if ((keys = pm_arena_create(w->env)) == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	if ((rc = pm_table_open(w->env, w->io, w->table_path, NULL, &table, err)) != PM_OK ||
-		(rc = pm_table_scan_plan_every_level(table, &scan, err)) != PM_OK ||
-		(rc = pm_table_read_open(scan, w->pk_fields, s->nprimary_keys, &read, err)) != PM_OK)
+		(rc = pm_table_scan_plan_every_level(table, &scan, err)) != PM_OK)
+		goto done;
+	w->xpart_base = pm_table_snapshot_id(table);
+	{
+		int64_t		rows = 0;
+
+		for (int i = 0; i < pm_scan_split_count(scan); i++)
+			rows += pm_scan_get_split(scan, i)->row_count;
+		if ((rc = pm_cross_partition_reserve(w->xpart, rows, err)) != PM_OK)
+			goto done;
+	}
+	if ((rc = pm_table_read_open(scan, w->pk_fields, s->nprimary_keys, &read, err)) != PM_OK)
 		goto done;
 	for (;;)
 	{
@@ -906,6 +917,44 @@ done:
 		pm_scan_free(scan);
 	if (table != NULL)
 		pm_table_close(table);
+	return rc;
+}
+
+/*
+ * Before a commit: the key index still stands for the table, i.e. no
+ * snapshot after its base adds or removes rows (COMPACT and ANALYZE
+ * snapshots keep the keys where they are). Otherwise a key another writer
+ * moved or added could end up in two partitions: PM_ERR_CONFLICT, and the
+ * transaction can be retried. (A commit racing this check is not caught:
+ * one writer at a time, as README says.)
+ */
+static pm_code
+xpart_check_base(pm_table_writer *w, pm_error *err)
+{
+	pm_arena   *arena = pm_arena_create(w->env);
+	int64_t		latest;
+	pm_code		rc;
+
+	if (arena == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	rc = pm_snapshot_latest_id(w->io, w->table_path, arena, &latest, err);
+	for (int64_t id = w->xpart_base + 1; rc == PM_OK && id <= latest; id++)
+	{
+		pm_snapshot *snap;
+
+		if ((rc = pm_snapshot_load(w->io, w->table_path, id, arena, &snap, err)) != PM_OK)
+			break;
+		if (snap->commit_kind != NULL && (strcmp(snap->commit_kind, "COMPACT") == 0 ||
+										  strcmp(snap->commit_kind, "ANALYZE") == 0))
+			continue;
+		rc = pm_fail(err, PM_ERR_CONFLICT,
+					 "snapshot %lld (%s) was committed after snapshot %lld, which the key index of this cross-partition upsert table was built from",
+					 (long long) id, snap->commit_kind != NULL ? snap->commit_kind : "?",
+					 (long long) w->xpart_base);
+		snprintf(err->detail, sizeof(err->detail),
+				 "A primary key moved or added by both writers could end up in two partitions. Write such a table from one session at a time.");
+	}
+	pm_arena_destroy(arena);
 	return rc;
 }
 
@@ -1748,7 +1797,13 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 		discard_pending(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
-	rc = commit_appended(w, &req, change_bw, arena, snapshot_id, err);
+	if (w->xpart != NULL)
+		rc = xpart_check_base(w, err);
+	if (rc == PM_OK)
+		rc = commit_appended(w, &req, change_bw, arena, snapshot_id, err);
+	/* our own commit keeps the index right: it stands for that snapshot now */
+	if (rc == PM_OK && w->xpart != NULL && *snapshot_id > 0)
+		w->xpart_base = *snapshot_id;
 	if (rc != PM_OK)
 	{
 		remove_dv_files(w, dv_changes, ndv);

@@ -287,6 +287,50 @@ test_writer_use_old(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/* a commit after the index was built: the index is stale, the commit conflicts */
+static void
+test_writer_conflict(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/conflict";
+	trow		a[1] = {{30, true, 1, 1}};
+	trow		b[1] = {{30, true, 2, 2}};
+	pm_table_writer *wa;
+	pm_table_writer *wb;
+	int64_t		sid;
+	pm_error	err;
+	result		r;
+
+	(void) state;
+	wa = create_partitioned(io, arena, dir, 0, NULL, NULL);
+	write_kinds(wa, arena, a, NULL, 1);
+	wb = open_writer(io, dir);
+	write_kinds(wb, arena, b, NULL, 1);
+	commit(wb, 1, 1);
+	pm_table_writer_close(wb);
+	/* wa's index (from the empty table) does not know key 30 in w=2 */
+	assert_int_equal(pm_table_writer_commit(wa, 1, &sid, &err), PM_ERR_CONFLICT);
+	assert_non_null(strstr(err.message, "key index"));
+	pm_table_writer_abort(wa);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 1);
+	assert_int_equal(r.w[30], 2);
+	/* a writer's own commits keep its index: a second commit needs no new one */
+	wa = open_writer(io, dir);
+	write_kinds(wa, arena, a, NULL, 1);
+	commit(wa, 2, 2);
+	write_kinds(wa, arena, b, NULL, 1);
+	commit(wa, 3, 3);
+	pm_table_writer_close(wa);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 1);
+	assert_int_equal(r.w[30], 2);
+	assert_int_equal(r.v[30], 2);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 /* what stays refused, by name */
 static void
 test_writer_refusals(void **state)
@@ -333,6 +377,7 @@ main(void)
 		cmocka_unit_test(test_skip_new),
 		cmocka_unit_test(test_writer_deduplicate),
 		cmocka_unit_test(test_writer_use_old),
+		cmocka_unit_test(test_writer_conflict),
 		cmocka_unit_test(test_writer_refusals),
 	};
 

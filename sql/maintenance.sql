@@ -8,7 +8,7 @@
 SET TimeZone = 'UTC';
 SELECT current_setting('data_directory') || '/paimon_maint_test' AS wh \gset
 SELECT :'wh' || '/db.db/ev' AS tp \gset
-SELECT 'rm -rf ' || :'wh' AS rm_wh \gset
+SELECT 'cat > /dev/null; rm -rf ' || :'wh' AS rm_wh \gset
 COPY (SELECT 1) TO PROGRAM :'rm_wh';
 CREATE SERVER mt FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 
@@ -106,7 +106,7 @@ COPY (SELECT '9') TO :'tmpfile';
 SELECT count(*) FROM paimon_remove_orphan_files('ev', dry_run => true);
 SELECT paimon_remove_orphan_files('ev', older_than => now() + interval '1 hour');
 -- make every file two days old
-SELECT 'find ' || :'tp' || ' -type f -exec touch -d "2 days ago" {} +' AS age \gset
+SELECT 'cat > /dev/null; find ' || :'tp' || ' -type f -exec touch -d "2 days ago" {} +' AS age \gset
 COPY (SELECT 1) TO PROGRAM :'age';
 CREATE TABLE orphans AS
   SELECT regexp_replace(substr(path, length(:'tp') + 2), '[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}', 'UUID', 'g') AS f,

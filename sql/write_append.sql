@@ -10,7 +10,7 @@ SET DateStyle = 'ISO, YMD';
 SET extra_float_digits = 0;
 -- the warehouse lives in the data directory (writable by the server, gone with it)
 SELECT current_setting('data_directory') || '/paimon_write_test' AS wh \gset
-SELECT 'rm -rf ' || :'wh' AS rm_wh \gset
+SELECT 'cat > /dev/null; rm -rf ' || :'wh' AS rm_wh \gset
 COPY (SELECT 1) TO PROGRAM :'rm_wh';
 CREATE SERVER wr FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 

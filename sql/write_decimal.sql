@@ -6,7 +6,7 @@
 \set SHOW_CONTEXT never
 \set VERBOSITY default
 SELECT current_setting('data_directory') || '/paimon_write_decimal_test' AS wh \gset
-SELECT 'rm -rf ' || :'wh' AS rm_wh \gset
+SELECT 'cat > /dev/null; rm -rf ' || :'wh' AS rm_wh \gset
 COPY (SELECT 1) TO PROGRAM :'rm_wh';
 CREATE SERVER wdec FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 SELECT paimon_create_database('wdec', 'db');

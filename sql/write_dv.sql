@@ -9,7 +9,7 @@
 \set VERBOSITY default
 -- the warehouse lives in the data directory (writable by the server, gone with it)
 SELECT current_setting('data_directory') || '/paimon_write_dv_test' AS wh \gset
-SELECT 'rm -rf ' || :'wh' AS rm_wh \gset
+SELECT 'cat > /dev/null; rm -rf ' || :'wh' AS rm_wh \gset
 COPY (SELECT 1) TO PROGRAM :'rm_wh';
 CREATE SERVER wdv FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 SELECT paimon_create_database('wdv', 'db');

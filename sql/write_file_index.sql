@@ -8,7 +8,7 @@
 \set VERBOSITY default
 SET extra_float_digits = 0;
 SELECT current_setting('data_directory') || '/paimon_write_fi_test' AS wh \gset
-SELECT 'rm -rf ' || :'wh' AS rm_wh \gset
+SELECT 'cat > /dev/null; rm -rf ' || :'wh' AS rm_wh \gset
 COPY (SELECT 1) TO PROGRAM :'rm_wh';
 CREATE SERVER wfi FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 SELECT paimon_create_database('wfi', 'db');

@@ -8,7 +8,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, YMD';
 SET extra_float_digits = 0;
 SELECT current_setting('data_directory') || '/paimon_write_orc_test' AS wh \gset
-SELECT 'rm -rf ' || :'wh' AS rm_wh \gset
+SELECT 'cat > /dev/null; rm -rf ' || :'wh' AS rm_wh \gset
 COPY (SELECT 1) TO PROGRAM :'rm_wh';
 CREATE SERVER wo FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 

@@ -11,7 +11,13 @@
  *	 merge		otherwise: every data file is one sorted run (its DV
  *				applied), merged by pm_merge_reader with the table's engine;
  *				the value columns of primary key fields are not read, the
- *				_KEY_ columns (same values) stand in for them.
+ *				_KEY_ columns (same values) stand in for them;
+ *				_SEQUENCE_NUMBER is not read when the files' sequence
+ *				ranges are disjoint, _VALUE_KIND not for files without
+ *				retract rows (sequences_disjoint, PM_KV_* in split.h).
+ * In a parallel read a large merged split is cut into key ranges
+ * (table/key_range_split.h), each a unit of work merged alone: its files
+ * pruned to the range, the merge clipped to it (start_split_merge).
  * Statistics pruning inside files (pm_read_filter, split.h): every field
  * for append tables and for the raw files of deletion-vector tables (no
  * merge needs the skipped rows), the primary key fields only for files

@@ -63,12 +63,11 @@ BEGIN
 			 ELSE 'DIFFERENT: ' || coalesce(on_rows, '<none>') || ' <> ' || coalesce(off_rows, '<none>') END;
 END $$;
 
--- Every aggregate with a partial state of its own kind (count, sum/avg of
--- smallint/integer/real/double, min/max of every type) of every column,
--- alone and grouped by every groupable column: how many queries were
--- pushed as partial aggregates, and every one whose result differs. Float
--- sums and averages are rounded: the participants add up their shares in
--- an order that depends on who claimed what, as Postgres' own do.
+-- Every aggregate (count, sum, avg, min, max) of every column, alone and
+-- grouped by every groupable column: how many queries were pushed as
+-- partial aggregates, and every one whose result differs. Float sums and
+-- averages are rounded: the participants add up their shares in an order
+-- that depends on who claimed what, as Postgres' own do.
 CREATE FUNCTION par_sweep(t regclass, OUT queries int, OUT partial int, OUT different text)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -81,11 +80,11 @@ DECLARE
 BEGIN
 	FOR c IN SELECT quote_ident(attname) AS n, atttypid::regtype::text AS ty, atttypmod AS tm
 			 FROM pg_attribute WHERE attrelid = t AND attnum > 0 AND NOT attisdropped ORDER BY attnum LOOP
-		IF c.ty IN ('smallint', 'integer') THEN
+		IF c.ty IN ('smallint', 'integer', 'bigint', 'numeric') THEN
 			aggs := aggs || format('count(%1$s), sum(%1$s), avg(%1$s), min(%1$s), max(%1$s)', c.n);
 		ELSIF c.ty IN ('real', 'double precision') THEN
 			aggs := aggs || format('count(%1$s), round(sum(%1$s)::numeric, 3), round(avg(%1$s)::numeric, 3), min(%1$s), max(%1$s)', c.n);
-		ELSIF c.ty IN ('bigint', 'numeric', 'date', 'timestamp without time zone',
+		ELSIF c.ty IN ('date', 'timestamp without time zone',
 					   'timestamp with time zone', 'text') THEN
 			aggs := aggs || format('count(%1$s), min(%1$s), max(%1$s)', c.n);
 		ELSE
@@ -151,10 +150,29 @@ SELECT g, count(n), sum(n), avg(n) FROM ap.rg_parquet WHERE g BETWEEN 9 AND 11 G
 -- merged on read (primary key, two sorted runs): the updated rows count once
 SELECT par_agg('SELECT count(*), sum(n), min(x), max(x) FROM ap.rg_mor');
 SELECT count(*), sum(n), min(x), max(x) FROM ap.rg_mor;
--- sum/avg of bigint and numeric keep an "internal" state: the parallel
--- plan aggregates in Postgres, the serial one is still pushed
-EXPLAIN (COSTS OFF) SELECT sum(m) FROM ap.rg_parquet;
-SELECT par_agg('SELECT sum(m), avg(d) FROM ap.rg_parquet');
+-- sum/avg of bigint and numeric: Postgres' "internal" states, serialized
+-- by numeric.c from states its own functions build
+EXPLAIN (COSTS OFF) SELECT sum(m), avg(d) FROM ap.rg_parquet;
+SELECT par_agg('SELECT sum(m), avg(d), avg(m), sum(d) FROM ap.rg_orc');
+SELECT sum(m), avg(d) FROM ap.rg_parquet;
+-- bigint sums beyond the range of bigint, of either sign, per participant
+-- and in total (a table of three commits, one data file each)
+SELECT current_setting('data_directory') || '/agg_parallel_wide' AS wide_wh \gset
+SELECT 'rm -rf ' || :'wide_wh' AS rm_wide \gset
+COPY (SELECT 1) TO PROGRAM :'rm_wide';
+CREATE SERVER apwide FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wide_wh');
+SELECT paimon_create_database('apwide', 'db');
+SELECT paimon_create_table('apwide', 'db', 'wide', 'g INT, v BIGINT, w BIGINT',
+						   foreign_table => 'ap.wide');
+INSERT INTO ap.wide SELECT i % 3, 9223372036854775807 - i, -9223372036854775807 + i
+  FROM generate_series(1, 1000) i;
+INSERT INTO ap.wide SELECT i % 3, 9223372036854774000 + i, -9223372036854774000 - i
+  FROM generate_series(1, 1000) i;
+INSERT INTO ap.wide SELECT i % 3, i, CASE WHEN i % 2 = 0 THEN NULL ELSE -i END
+  FROM generate_series(1, 1000) i;
+SELECT par_agg('SELECT sum(v), avg(v), sum(w), avg(w), count(w) FROM ap.wide');
+SELECT par_agg('SELECT g, sum(v), avg(v), sum(w), avg(w) FROM ap.wide GROUP BY g');
+SELECT sum(v), avg(v), sum(w), avg(w) FROM ap.wide;
 -- a NaN in one participant's share makes the combined float sum NaN
 SELECT par_agg('SELECT sum(x), avg(x) FROM ap.rg_orc');
 -- the GUC off: Postgres' own partial aggregation
@@ -167,5 +185,5 @@ SELECT v.g, x.s FROM (VALUES (1), (2)) v(g),
 
 SET client_min_messages = warning;
 DROP SCHEMA ap CASCADE;
-DROP SERVER apw, appq, aporc, apavro;
+DROP SERVER apw, appq, aporc, apavro, apwide;
 DROP FUNCTION par_sweep(regclass), par_agg(text);

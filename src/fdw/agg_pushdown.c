@@ -30,10 +30,11 @@
  * parallel scan does, and returns per group the transition states
  * Postgres' own partial aggregate would (count and sum of int2/int4
  * int8, float sums float4/float8, min/max the value, avg of int2/int4 the
- * int8[] {N, sum}, avg of floats the float8[] {N, Sx, Sxx}); the Finalize
- * Aggregate above combines them with the aggregates' combine functions.
- * Aggregates whose state is "internal" (sum/avg of bigint and numeric) are
- * not pushed there. A participant whose groups outgrow the memory budget
+ * int8[] {N, sum}, avg of floats the float8[] {N, Sx, Sxx}, sum/avg of
+ * bigint and numeric numeric.c's serialized "internal" state, built by
+ * its own transition and combine functions from our exact sum and
+ * serialized with our count); the Finalize Aggregate above combines them
+ * with the aggregates' combine functions. A participant whose groups outgrow the memory budget
  * returns what it has and starts over with the rest of its rows: the
  * Finalize Aggregate combines rows of one group wherever they come from.
  *
@@ -47,6 +48,7 @@
 
 #include "access/table.h"
 #include "catalog/pg_type.h"
+#include "nodes/execnodes.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_type.h"
 #include "executor/tuptable.h"
@@ -205,22 +207,12 @@ agg_kind_of(Oid fnoid)
 
 /*
  * Whether the partial state (the transition value) of an aggregate is one
- * agg_partial_state() builds: every kind but those whose state is
- * "internal" (sum/avg of bigint and numeric), serialized by numeric.c.
+ * agg_partial_state() builds: every one we compute.
  */
 static bool
 partial_state_supported(Oid fnoid)
 {
-	switch (fnoid)
-	{
-		case F_SUM_INT8:
-		case F_SUM_NUMERIC:
-		case F_AVG_INT8:
-		case F_AVG_NUMERIC:
-			return false;
-		default:
-			return true;
-	}
+	return agg_kind_of(fnoid) >= 0;
 }
 
 /* The spec entry of a pushable aggregate, appending its EXPLAIN text; NIL if not. */
@@ -415,6 +407,7 @@ struct PmfdwAggExec
 	void	   *claim_ctx;
 	pm_table_read *read;		/* partial: the read between result rows */
 	bool		emitting;		/* partial: returning the groups */
+	AggState   *agg_call;		/* partial: the context numeric.c's functions need */
 	bool		started;
 	uint32		npasses;
 	uint32		pass;
@@ -777,16 +770,138 @@ agg_result(PmfdwAggExec *ex, int i, const pm_agg_state *s, bool *isnull)
 }
 
 /*
+ * fn(a, b) (b absent when nargs is 1) called as an aggregate's support
+ * function: AggCheckCallContext() finds an aggregate whose memory is the
+ * current row's. a may be NULL (isnull_a).
+ */
+static Datum
+call_agg_support(PmfdwAggExec *ex, PGFunction fn, int nargs, Datum a, bool isnull_a, Datum b)
+{
+	LOCAL_FCINFO(fcinfo, 2);
+	Datum		r;
+
+	if (ex->agg_call == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(ex->cxt);
+
+		ex->agg_call = makeNode(AggState);
+		ex->agg_call->curaggcontext = makeNode(ExprContext);
+		MemoryContextSwitchTo(old);
+	}
+	ex->agg_call->curaggcontext->ecxt_per_tuple_memory = ex->row_cxt;
+	InitFunctionCallInfoData(*fcinfo, NULL, nargs, InvalidOid, (Node *) ex->agg_call, NULL);
+	fcinfo->args[0].value = a;
+	fcinfo->args[0].isnull = isnull_a;
+	fcinfo->args[1].value = b;
+	fcinfo->args[1].isnull = false;
+	r = fn(fcinfo);
+	if (fcinfo->isnull)
+		elog(ERROR, "aggregate support function returned NULL");
+	return r;
+}
+
+/*
+ * The serialized state of state, whose count of inputs is `expect`, with
+ * that count replaced by n: numeric.c's serialized sum/avg states of
+ * int8 and numeric begin with the count (int8, network order). Checked:
+ * anything else is an error, not a wrong result.
+ */
+static Datum
+serialized_with_count(PmfdwAggExec *ex, PGFunction serialize, Datum state, int64 expect,
+					  int64 n)
+{
+	bytea	   *b = DatumGetByteaPP(call_agg_support(ex, serialize, 1, state, false, 0));
+	uint8	   *p = (uint8 *) VARDATA_ANY(b);
+	uint64		v = 0;
+
+	if (VARSIZE_ANY_EXHDR(b) < 8)
+		elog(ERROR, "unexpected serialized aggregate state");
+	for (int k = 0; k < 8; k++)
+		v = (v << 8) | p[k];
+	if ((int64) v != expect)
+		elog(ERROR, "unexpected serialized aggregate state");
+	for (int k = 7; k >= 0; k--, n = (int64) ((uint64) n >> 8))
+		p[k] = (uint8) (n & 0xff);
+	return PointerGetDatum(b);
+}
+
+/*
+ * The state of sum/avg(int8) for the exact sum hi * 2^64 + lo: built by
+ * int8_avg_accum and int8_avg_combine from int64 inputs (the sum itself,
+ * or when it does not fit, 2^62 or -2^62 taken |q| times by doubling plus
+ * the rest), then serialized with the count n.
+ */
+static Datum
+int8_sum_state(PmfdwAggExec *ex, pm_int128 sum, int64 n)
+{
+	const int64 unit = (int64) 1 << 62;
+	Datum		st;
+	int64		inputs = 1;
+
+	if (sum >= PG_INT64_MIN && sum <= PG_INT64_MAX)
+		st = call_agg_support(ex, int8_avg_accum, 2, 0, true, Int64GetDatum((int64) sum));
+	else
+	{
+		pm_int128	q = sum >= 0 ? sum / unit : -((-sum) / unit);
+		pm_int128	rest = sum - q * unit;
+		uint64		copies = (uint64) (q < 0 ? -q : q);
+		Datum		piece = call_agg_support(ex, int8_avg_accum, 2, 0, true,
+											 Int64GetDatum(q < 0 ? -unit : unit));
+		int64		piece_n = 1;
+
+		st = call_agg_support(ex, int8_avg_accum, 2, 0, true, Int64GetDatum((int64) rest));
+		for (; copies > 0; copies >>= 1)
+		{
+			if (copies & 1)
+			{
+				st = call_agg_support(ex, int8_avg_combine, 2, st, false, piece);
+				inputs += piece_n;
+			}
+			if (copies > 1)
+			{
+				Datum		copy = call_agg_support(ex, int8_avg_combine, 2, 0, true, piece);
+
+				piece = call_agg_support(ex, int8_avg_combine, 2, copy, false, piece);
+				piece_n *= 2;
+			}
+		}
+	}
+	return serialized_with_count(ex, int8_avg_serialize, st, inputs, n);
+}
+
+/*
  * The transition state of output column i, as Postgres' own partial
- * aggregate returns it (the type of the partial Aggref: aggtranstype).
- * Where the state is the result (count, sum of int2/int4/floats, min,
- * max: no final function) that is agg_result.
+ * aggregate returns it (the type of the partial Aggref: aggtranstype, or
+ * bytea for the serialized internal states). Where the state is the
+ * result (count, sum of int2/int4/floats, min, max: no final function)
+ * that is agg_result.
  */
 static Datum
 agg_partial_state(PmfdwAggExec *ex, int i, const pm_agg_state *s, bool *isnull)
 {
 	Datum		d[3];
 
+	switch (ex->oid[i])
+	{
+		case F_SUM_INT8:
+		case F_AVG_INT8:
+		case F_SUM_NUMERIC:
+		case F_AVG_NUMERIC:
+			/* internal states; none (NULL) before the first input */
+			*isnull = s->n == 0;
+			if (s->n == 0)
+				return (Datum) 0;
+			if (ex->oid[i] == F_SUM_INT8 || ex->oid[i] == F_AVG_INT8)
+				return int8_sum_state(ex, s->v.i128 * ((pm_int128) 1 << 64) + (pm_int128) s->w.u64,
+									  s->n);
+			return serialized_with_count(ex, numeric_avg_serialize,
+										 call_agg_support(ex, numeric_avg_accum, 2, 0, true,
+														  numeric_from_wide(s->v.i128, s->w.u64,
+																			ex->out_type[i]->scale)),
+										 1, s->n);
+		default:
+			break;
+	}
 	if (ex->kind[i] != PM_AGG_AVG)
 		return agg_result(ex, i, s, isnull);
 	*isnull = false;

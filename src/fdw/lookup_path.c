@@ -220,7 +220,8 @@ key_member(PlannerInfo *root, RelOptInfo *rel, EquivalenceClass *ec,
  * table is only the scan it competes with. Calibrated on the 10M-row bench
  * table (bench/run_lookup.sh, files in the OS cache): a lookup with cold
  * caches is ~1/1000 of a full merged scan (0.7-1.2 ms against 1.2-1.5 s),
- * so a hash join over one scan wins from about a thousand outer rows on.
+ * so a hash join over one scan wins from one or two thousand outer rows on
+ * (this puts the crossover at ~1800 there).
  */
 #define LOOKUP_PAGE_ROWS 20000.0
 
@@ -239,7 +240,7 @@ pmfdw_lookup_cost(const PmfdwLookupEstimate *est, double rows, Cost *startup, Co
 
 	*startup = 1.0;
 	*total = *startup + files * (2.0 + cols * seq_page_cost +
-								 page_rows * cols * 0.08 * cpu_operator_cost) +
+								 page_rows * cols * 0.3 * cpu_operator_cost) +
 		rows * cpu_tuple_cost;
 }
 

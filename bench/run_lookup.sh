@@ -13,11 +13,18 @@
 #        SELECT count(*), sum(t.b) FROM outer100k o JOIN <t> t ON t.id = o.id
 #      median wall time of RUNS runs, the plans the planner picks, and the same join
 #      with the Paimon side as a lookup per outer row (enable_hashjoin/mergejoin off) on
-#      the first NL_ROWS (20) outer rows.
+#      the first NL_ROWS (1000) outer rows.
 # Before timing, it checks that both sides give the same rows for sample keys and the
 # same join result.
 #
 #   bash bench/run_lookup.sh [--runs N] [--rows N] [--duration S] [--nl-rows N] [--warehouse DIR]
+#                            [--set NAME=VALUE ...]
+#
+# --set: a setting for every session (e.g. paimon_fdw.key_cache_size=512MB,
+# paimon_fdw.page_cache_size=2GB: caches big enough for the table's key pages
+# and the pages lookups read; pgbench's one session warms them during its run).
+# Each run prints ms/lookup = 1000 / tps (one client: the backend's time per
+# lookup, CPU bound once the files are in the OS cache).
 #
 # Needs the extension built and installed (make -j2 && make install). Without
 # --warehouse the table is generated once into bench/data/pk_warehouse_<rows> (not
@@ -27,8 +34,9 @@ cd "$(dirname "$0")/.."
 RUNS=3
 ROWS=10000000
 DURATION=10
-NL_ROWS=20
+NL_ROWS=1000
 WAREHOUSE=
+SETTINGS=
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--runs) RUNS=$2; shift 2 ;;
@@ -36,7 +44,8 @@ while [ $# -gt 0 ]; do
 		--duration) DURATION=$2; shift 2 ;;
 		--nl-rows) NL_ROWS=$2; shift 2 ;;
 		--warehouse) WAREHOUSE=$2; shift 2 ;;
-		*) echo "usage: $0 [--runs N] [--rows N] [--duration S] [--nl-rows N] [--warehouse DIR]" >&2; exit 2 ;;
+		--set) SETTINGS="$SETTINGS -c $2"; shift 2 ;;
+		*) echo "usage: $0 [--runs N] [--rows N] [--duration S] [--nl-rows N] [--warehouse DIR] [--set NAME=VALUE ...]" >&2; exit 2 ;;
 	esac
 done
 if [ -z "$WAREHOUSE" ]; then
@@ -77,7 +86,9 @@ CREATE TABLE outer100k AS SELECT (1 + floor(random() * $ROWS))::bigint AS id
 ANALYZE outer100k;
 SQL
 
+export PGOPTIONS="${PGOPTIONS:-}$SETTINGS"
 echo "warehouse: $WAREHOUSE"
+echo "settings:${SETTINGS:- (defaults)}"
 echo "  pk_7col: $(du -sh "$WAREHOUSE/bench.db/pk_7col" | cut -f1), $(find "$WAREHOUSE/bench.db/pk_7col" -name '*.parquet' | wc -l) data files;" \
 	"heap: $(psql -X -q -At -c "SELECT pg_size_pretty(pg_table_size('heap'))"), btree $(psql -X -q -At -c "SELECT pg_size_pretty(pg_relation_size('heap_pkey'))")"
 
@@ -119,8 +130,8 @@ tps_heap=$(tps_of heap)
 rm -f "$script"
 
 # 2. the join of 100,000 rows
-one_join() {	# $1 = table, $2 = PGOPTIONS: wall ms
-	PGOPTIONS="$2" psql -X -q -At -v ON_ERROR_STOP=1 -c "SET max_parallel_workers_per_gather = 0" \
+one_join() {	# $1 = table, $2 = more PGOPTIONS: wall ms
+	PGOPTIONS="$PGOPTIONS $2" psql -X -q -At -v ON_ERROR_STOP=1 -c "SET max_parallel_workers_per_gather = 0" \
 		-c '\timing on' -c "$(printf "$JOIN" "$1")" | sed -n 's/^Time: \([0-9.]*\).*/\1/p'
 }
 join_ms() {
@@ -128,14 +139,13 @@ join_ms() {
 	for _ in $(seq "$RUNS"); do one_join "$@"; done | median
 }
 plan_of() {
-	PGOPTIONS="$2" psql -X -q -At -c "SET max_parallel_workers_per_gather = 0" -c "EXPLAIN (COSTS OFF) $(printf "$JOIN" "$1")" |
+	PGOPTIONS="$PGOPTIONS $2" psql -X -q -At -c "SET max_parallel_workers_per_gather = 0" -c "EXPLAIN (COSTS OFF) $(printf "$JOIN" "$1")" |
 		grep -Eo '(Hash Join|Merge Join|Nested Loop)' | head -1
 }
 NL="-c enable_hashjoin=off -c enable_mergejoin=off"
 join_paimon=$(join_ms bench.pk_7col "")
 join_heap=$(join_ms heap "")
-# a lookup per outer row, on NL_ROWS of the outer rows (100,000 would take too long
-# while a lookup decodes whole row groups)
+# a lookup per outer row, on NL_ROWS of the outer rows (100,000 would take minutes)
 JOIN_ALL=$JOIN
 JOIN="SELECT count(*), sum(t.b) FROM (SELECT * FROM outer100k LIMIT $NL_ROWS) o JOIN %s t ON t.id = o.id"
 join_lookup_nl=$(join_ms bench.pk_7col "$NL")
@@ -146,6 +156,9 @@ echo
 printf '%-42s %14s %14s %9s\n' "" "paimon_fdw" "heap + btree" "ratio"
 printf '%-42s %14.0f %14.0f %9.3f\n' "lookups/s (pgbench -M prepared, 1 client)" "$tps_paimon" "$tps_heap" \
 	"$(awk -v a="$tps_paimon" -v b="$tps_heap" 'BEGIN {print (b > 0 ? a / b : 0)}')"
+printf '%-42s %14.3f %14.3f\n' "ms/lookup (1000 / tps)" \
+	"$(awk -v a="$tps_paimon" 'BEGIN {print (a > 0 ? 1000 / a : 0)}')" \
+	"$(awk -v b="$tps_heap" 'BEGIN {print (b > 0 ? 1000 / b : 0)}')"
 printf '%-42s %14.1f %14.1f %9.2f\n' "join 100k outer rows, ms ($(plan_of bench.pk_7col "") / $(plan_of heap ""))" \
 	"$join_paimon" "$join_heap" "$(awk -v a="$join_paimon" -v b="$join_heap" 'BEGIN {print (b > 0 ? a / b : 0)}')"
 printf '%-42s %14.1f %14.1f %9.2f\n' "join $NL_ROWS outer rows as nested loop, ms" \

@@ -209,10 +209,22 @@ key_member(PlannerInfo *root, RelOptInfo *rel, EquivalenceClass *ec,
 
 /*
  * The cost of one lookup: the files of one bucket per partition whose key
- * range may hold the key (at most a few: level 0 and one per level), each
- * opened and its rows decoded and merged, the other keys' rows dropped
- * before they become tuples.
+ * range may hold the key (at most a few: level 0 and one per level; the
+ * key cache drops most of those that do not hold it), each read for one
+ * page per column (the page index finds it; the key pages place the row),
+ * and that page's values decompressed and decoded.
+ *
+ * A page holds at most LOOKUP_PAGE_ROWS rows (parquet-mr's row count limit)
+ * and is decompressed whole, so a lookup costs about the same on a table
+ * of a thousand rows per file as on one of millions: what grows with the
+ * table is only the scan it competes with. Calibrated on the 10M-row bench
+ * table (bench/run_lookup.sh, files in the OS cache): a lookup with cold
+ * caches is ~1/1000 of a full merged scan (0.7-1.2 ms against 1.2-1.5 s),
+ * so a hash join over one scan wins from one or two thousand outer rows on
+ * (this puts the crossover at ~1800 there).
  */
+#define LOOKUP_PAGE_ROWS 20000.0
+
 void
 pmfdw_lookup_cost(const PmfdwLookupEstimate *est, double rows, Cost *startup, Cost *total)
 {
@@ -222,10 +234,13 @@ pmfdw_lookup_cost(const PmfdwLookupEstimate *est, double rows, Cost *startup, Co
 	double		files = Max(1.0, Min(files_per_bucket, 2.0)) * Max(est->partitions, 1);
 	double		rows_per_file = est->files_selected > 0 ?
 		(double) est->rows_selected / est->files_selected : 0;
+	double		page_rows = Min(rows_per_file, LOOKUP_PAGE_ROWS);
+	/* the key columns and the sequence number and row kind come along */
+	double		cols = est->ncols + 3;
 
 	*startup = 1.0;
-	*total = *startup + files * 10.0 +
-		files * rows_per_file * (cpu_operator_cost + 0.25 * cpu_operator_cost * est->ncols) +
+	*total = *startup + files * (2.0 + cols * seq_page_cost +
+								 page_rows * cols * 0.3 * cpu_operator_cost) +
 		rows * cpu_tuple_cost;
 }
 

@@ -190,10 +190,9 @@ physical_of(const pm_type *type)
 			return PM_PQ_INT32;
 		case PM_TYPE_BIGINT:
 			return PM_PQ_INT64;
-		case PM_TYPE_CHAR:
 		case PM_TYPE_VARCHAR:
-		case PM_TYPE_BINARY:
 		case PM_TYPE_VARBINARY:
+			/* not CHAR(n), BINARY(n): padding would make equal values differ */
 			return PM_PQ_BYTE_ARRAY;
 		default:
 			return -1;

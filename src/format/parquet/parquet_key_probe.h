@@ -40,8 +40,8 @@ typedef enum pm_pq_probe
 /*
  * Does the top-level column `column` (sorted ascending) of the Parquet
  * file at path (file_size bytes) hold key, a value of type (TINYINT,
- * SMALLINT, INT, DATE, BIGINT, CHAR, VARCHAR, BINARY, VARBINARY; other
- * types are UNKNOWN)? When PRESENT, *row (if not NULL) is the position in
+ * SMALLINT, INT, DATE, BIGINT, VARCHAR/STRING, VARBINARY/BYTES; other
+ * types, CHAR(n) and BINARY(n) among them, are UNKNOWN)? When PRESENT, *row (if not NULL) is the position in
  * the file of a row that holds it (of the first such row within one page);
  * else -1.
  */

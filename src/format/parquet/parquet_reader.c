@@ -112,6 +112,9 @@ fail_path(pm_parquet_reader *r, pm_error *err, pm_code rc)
 	return rc;
 }
 
+/* A row selection this small in a row group skips the page filter (select_rows). */
+#define FEW_SELECTED_ROWS	64
+
 /* Bytes read from the end of the file at once: most footers fit. */
 #define FOOTER_GUESS	(64 * 1024)
 
@@ -329,6 +332,29 @@ select_rows(pm_parquet_reader *r, int g, pm_error *err)
 	if (r->page_filter == NULL && r->row_selection == NULL)
 		return PM_OK;			/* late materialization only: rows skipped, no index */
 	PM_TRY(load_page_indexes(r, g, err));
+	/*
+	 * A few selected rows (a point lookup's key rows): the pages that hold
+	 * them are all there is to read, and judging every piece of the row
+	 * group by the page filter (cut at every page boundary of every column)
+	 * would cost more than it could save. The filter only prunes: what it
+	 * would drop is filtered later anyway.
+	 */
+	if (r->row_selection != NULL)
+	{
+		pm_pq_rows	all = r->rows;
+		pm_pq_rows	sel;
+		int64_t		n = 0;
+
+		if (!pm_pq_rows_intersect(&all, r->row_selection, r->rg_first_row, r->rg_arena, &sel))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+		for (int i = 0; i < sel.n; i++)
+			n += sel.end[i] - sel.start[i];
+		if (n <= FEW_SELECTED_ROWS)
+		{
+			r->rows = sel;
+			return PM_OK;
+		}
+	}
 	if (r->page_filter != NULL &&
 		!pm_pq_select_rows(&r->md, &r->plan, g, r->lidx, r->page_filter, r->part_filter_ctx,
 						   r->ranges, r->rg_arena, &r->rows))

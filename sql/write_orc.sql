@@ -13,7 +13,7 @@ COPY (SELECT 1) TO PROGRAM :'rm_wh';
 CREATE SERVER wo FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 
 -- the data files of a table, by suffix
-CREATE FUNCTION data_files(dir text, OUT orc bigint, OUT other bigint) LANGUAGE sql AS $$
+CREATE FUNCTION orc_data_files(dir text, OUT orc bigint, OUT other bigint) LANGUAGE sql AS $$
   WITH RECURSIVE f(path, isdir) AS (
     SELECT dir, true
     UNION ALL
@@ -43,7 +43,7 @@ INSERT INTO scalars VALUES
   (3, NULL, NULL, NULL, NULL, NULL, 'Infinity', '-Infinity', NULL, NULL, NULL, NULL, NULL,
    NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 SELECT * FROM scalars ORDER BY id;
-SELECT data_files(:'wh' || '/db.db/scalars');
+SELECT orc_data_files(:'wh' || '/db.db/scalars');
 
 -- 25000 rows in one file: three row groups of 10000 rows
 CREATE FOREIGN TABLE scalars_some (id int, s text, amount numeric, ts timestamp, d float8)
@@ -55,7 +55,7 @@ SELECT count(*), sum(id), sum(amount), min(s), max(s), max(ts), count(s),
   sum(d) FILTER (WHERE id > 100) FROM scalars;
 SELECT id, s, amount, ts FROM scalars WHERE id BETWEEN 20098 AND 20102 ORDER BY id;
 SELECT count(*), min(id), max(id) FROM scalars WHERE amount >= 240.00;
-SELECT data_files(:'wh' || '/db.db/scalars');
+SELECT orc_data_files(:'wh' || '/db.db/scalars');
 
 -- a primary-key table in ORC: upserts, UPDATE, DELETE, compaction
 SELECT paimon_create_table('wo', 'db', 'users',
@@ -72,7 +72,7 @@ SELECT count(*), sum(score), count(city) FROM users;
 SELECT * FROM paimon_compact('users');
 SELECT * FROM users WHERE id < 12 ORDER BY id;
 SELECT count(*), sum(score), count(city) FROM users;
-SELECT data_files(:'wh' || '/db.db/users');
+SELECT orc_data_files(:'wh' || '/db.db/users');
 
 -- ORC options refused by name, with their SQLSTATE
 CREATE FUNCTION sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
@@ -92,10 +92,10 @@ SELECT paimon_create_table('wo', 'db', 'nested', 'id INT, a ARRAY<INT>',
   options => '{"file.format": "orc"}');
 CREATE FOREIGN TABLE nested (id int) SERVER wo OPTIONS (database 'db', table 'nested');
 SELECT sqlstate_of('INSERT INTO nested VALUES (1)');
-SELECT data_files(:'wh' || '/db.db/bloom'), data_files(:'wh' || '/db.db/lzo'),
-  data_files(:'wh' || '/db.db/nested');
+SELECT orc_data_files(:'wh' || '/db.db/bloom'), orc_data_files(:'wh' || '/db.db/lzo'),
+  orc_data_files(:'wh' || '/db.db/nested');
 
 DROP FUNCTION sqlstate_of(text);
-DROP FUNCTION data_files(text);
+DROP FUNCTION orc_data_files(text);
 DROP SERVER wo CASCADE;
 COPY (SELECT 1) TO PROGRAM :'rm_wh';

@@ -830,6 +830,11 @@ test_refusals(void **state)
 	assert_false(io->exists(io, "/w/x.parquet"));
 
 	o = options(schema, "zstd", 0, 0);
+	/* ORC is written (test_orc_writer.c); an aborted writer leaves no file */
+	assert_int_equal(pm_format_writer_open(PM_FORMAT_ORC, pm_env_default(), io, "/w/x.orc",
+										   &o, &w, &err), PM_OK);
+	pm_format_writer_abort(w);
+	assert_false(io->exists(io, "/w/x.orc"));
 
 	assert_int_equal(pm_memory_fileio_add(io, "/w/exists.parquet", "x", 1, &err), PM_OK);
 	assert_int_equal(pm_format_writer_open(PM_FORMAT_PARQUET, pm_env_default(), io,

@@ -35,14 +35,13 @@
  */
 #include "format/orc/orc_writer.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "codec/codec.h"
 #include "common/byte_buffer.h"
-#include "common/floor_div.h"
+#include "format/orc/orc_col_stats.h"
 #include "format/orc/orc_encode.h"
 #include "format/orc/orc_int.h"
 #include "format/orc/orc_proto_write.h"
@@ -51,33 +50,11 @@
 #define OW_BLOCK_SIZE		(256 * 1024)	/* orc.compress.size */
 #define OW_STRIPE_BYTES		(INT64_C(64) * 1024 * 1024) /* orc.stripe.size */
 #define OW_BASE_SECONDS		INT64_C(1420070400) /* 2015-01-01 00:00:00 UTC */
-#define OW_MAX_STRING_STAT	1024	/* StringStatisticsImpl.MAX_BYTES_RECORDED */
 #define OW_WRITER_VERSION	9	/* OrcFile.WriterVersion.ORC_14 (ORC 1.9) */
 #define OW_CALENDAR_JULIAN_GREGORIAN 1
 #define OW_SLICE_ROWS		1024	/* write-batch-size: rows between size checks */
 #define OW_ROW_INDEX_STRIDE	10000	/* orc.row.index.stride */
 #define OW_MAX_POSITIONS	14		/* PRESENT 4 + DATA 4 + LENGTH/SECONDARY 3 + 3 */
-
-/* ORC statistics of one column over a stripe or the whole file */
-typedef struct orc_acc
-{
-	int64_t		nvalues;		/* non-null values */
-	bool		has_null;
-	pm_write_stats vals;		/* exact min/max, null count */
-	bool		has_double;		/* dmin/dmax: DoubleStatisticsImpl.updateDouble */
-	double		dmin;
-	double		dmax;
-	bool		has_ts;			/* TimestampStatisticsImpl.updateTimestamp */
-	int64_t		ts_min_ms;
-	int32_t		ts_min_ns;		/* nanos within the millisecond */
-	int64_t		ts_max_ms;
-	int32_t		ts_max_ns;
-	bool		sum_overflow;
-	int64_t		isum;
-	double		dsum;
-	int64_t		true_count;
-	int64_t		total_len;
-} orc_acc;
 
 /*
  * Where a row group starts in a column's streams: uncompressed offsets and
@@ -190,23 +167,6 @@ oom(orc_writer *w, pm_error *err)
 }
 
 static void
-acc_init(orc_acc *a, const pm_type *type, const pm_env *env)
-{
-	memset(a, 0, sizeof(*a));
-	pm_write_stats_init(&a->vals, type, env);
-}
-
-static void
-acc_reset(orc_acc *a)
-{
-	pm_write_stats vals = a->vals;
-
-	pm_write_stats_reset(&vals);
-	memset(a, 0, sizeof(*a));
-	a->vals = vals;
-}
-
-static void
 col_free(const pm_env *env, orc_col *c)
 {
 	pm_byte_buffer_free(&c->present);
@@ -216,12 +176,12 @@ col_free(const pm_env *env, orc_col *c)
 	pm_byte_buffer_free(&c->fit);
 	pm_byte_buffer_free(&c->groups);
 	pm_byte_buffer_free(&c->group_stats);
-	pm_write_stats_free(&c->group_acc.vals);
+	orc_acc_free(&c->group_acc);
 	pm_free(env, c->ienc);
 	pm_free(env, c->lenc);
 	pm_free(env, c->senc);
-	pm_write_stats_free(&c->stripe_acc.vals);
-	pm_write_stats_free(&c->file_acc.vals);
+	orc_acc_free(&c->stripe_acc);
+	orc_acc_free(&c->file_acc);
 }
 
 static void
@@ -289,9 +249,9 @@ col_init(orc_writer *w, orc_col *c, const pm_field *f, pm_error *err)
 	pm_byte_buffer_init(&c->fit, env);
 	pm_byte_buffer_init(&c->groups, env);
 	pm_byte_buffer_init(&c->group_stats, env);
-	acc_init(&c->group_acc, f->type, env);
-	acc_init(&c->stripe_acc, f->type, env);
-	acc_init(&c->file_acc, f->type, env);
+	orc_acc_init(&c->group_acc, f->type, env);
+	orc_acc_init(&c->stripe_acc, f->type, env);
+	orc_acc_init(&c->file_acc, f->type, env);
 	orc_bool_enc_init(&c->present_enc, &c->present);
 	c->encoding = ORC_E_DIRECT_V2;
 	switch (f->type->id)
@@ -378,111 +338,6 @@ format_nanos(int64_t nanos)
 	return ((uint64_t) nanos << 3) | (uint64_t) zeros;
 }
 
-/*
- * Value i of a timestamp vector as ORC's writer sees the java.sql.Timestamp:
- * seconds (time / 1000, truncated), nanos of the second, and the millis it
- * rebuilds from them for the statistics.
- */
-static void
-timestamp_parts(const pm_vector *v, int64_t i, int64_t *secs, int64_t *nanos, int64_t *millis)
-{
-	int64_t		us = PM_VEC_VALUES(v, int64_t)[i];
-	int64_t		ns_extra = v->nanos ? v->nanos[i] : 0;
-	int64_t		ms = pm_floor_div(us, 1000);
-
-	*nanos = pm_floor_mod(ms, 1000) * 1000000 + pm_floor_mod(us, 1000) * 1000 + ns_extra;
-	*secs = ms / 1000;
-	*millis = *secs * 1000 + *nanos / 1000000;
-	if (*millis < 0 && *nanos > 999999)
-		*millis -= 1000;
-}
-
-static void
-acc_add(orc_acc *a, const orc_col *c, const pm_vector *v, int64_t i)
-{
-	a->nvalues++;
-	pm_write_stats_add(&a->vals, v, i);
-	switch (c->type->id)
-	{
-		case PM_TYPE_BOOLEAN:
-			a->true_count += PM_VEC_VALUES(v, uint8_t)[i] != 0;
-			break;
-		case PM_TYPE_TINYINT:
-		case PM_TYPE_SMALLINT:
-		case PM_TYPE_INT:
-		case PM_TYPE_TIME:
-		case PM_TYPE_BIGINT:
-			{
-				int64_t		x = c->type->id == PM_TYPE_TINYINT ? PM_VEC_VALUES(v, int8_t)[i] :
-					c->type->id == PM_TYPE_SMALLINT ? PM_VEC_VALUES(v, int16_t)[i] :
-					c->type->id == PM_TYPE_BIGINT ? PM_VEC_VALUES(v, int64_t)[i] :
-					PM_VEC_VALUES(v, int32_t)[i];
-
-				if (!a->sum_overflow && __builtin_add_overflow(a->isum, x, &a->isum))
-					a->sum_overflow = true;
-			}
-			break;
-		case PM_TYPE_FLOAT:
-		case PM_TYPE_DOUBLE:
-			{
-				double		d = c->type->id == PM_TYPE_FLOAT ?
-					(double) PM_VEC_VALUES(v, float)[i] : PM_VEC_VALUES(v, double)[i];
-
-				/* ORC's order: the first value, then < and > (NaN never moves them) */
-				if (!a->has_double)
-				{
-					a->has_double = true;
-					a->dmin = a->dmax = d;
-				}
-				else if (d < a->dmin)
-					a->dmin = d;
-				else if (d > a->dmax)
-					a->dmax = d;
-				a->dsum += d;
-			}
-			break;
-		case PM_TYPE_CHAR:
-		case PM_TYPE_VARCHAR:
-		case PM_TYPE_BINARY:
-		case PM_TYPE_VARBINARY:
-			a->total_len += v->offsets[i + 1] - v->offsets[i];
-			break;
-		case PM_TYPE_TIMESTAMP:
-		case PM_TYPE_TIMESTAMP_LTZ:
-			{
-				int64_t		secs,
-							nanos,
-							ms;
-				int32_t		ns;
-
-				timestamp_parts(v, i, &secs, &nanos, &ms);
-				ns = (int32_t) (nanos % 1000000);
-				if (!a->has_ts)
-				{
-					a->has_ts = true;
-					a->ts_min_ms = a->ts_max_ms = ms;
-					a->ts_min_ns = a->ts_max_ns = ns;
-					break;
-				}
-				if (a->ts_min_ms >= ms)
-				{
-					if (a->ts_min_ms > ms || ns < a->ts_min_ns)
-						a->ts_min_ns = ns;
-					a->ts_min_ms = ms;
-				}
-				if (a->ts_max_ms <= ms)
-				{
-					if (a->ts_max_ms < ms || ns > a->ts_max_ns)
-						a->ts_max_ns = ns;
-					a->ts_max_ms = ms;
-				}
-			}
-			break;
-		default:
-			break;
-	}
-}
-
 /* Encode value i of v (not null) into the column's streams. */
 static void
 encode_value(orc_col *c, const pm_vector *v, int64_t i)
@@ -558,7 +413,7 @@ encode_value(orc_col *c, const pm_vector *v, int64_t i)
 							nanos,
 							ms;
 
-				timestamp_parts(v, i, &secs, &nanos, &ms);
+				orc_timestamp_parts(v, i, &secs, &nanos, &ms);
 				orc_int_rle_enc_put(c->ienc, secs - OW_BASE_SECONDS);
 				orc_int_rle_enc_put(c->senc, (int64_t) format_nanos(nanos));
 			}
@@ -641,9 +496,9 @@ write_column(orc_col *c, const pm_vector *v, int64_t start, int64_t end)
 			if (c->kind == ORC_CHAR || c->kind == ORC_VARCHAR)
 				fit_string(c, &fv, &fi);
 			encode_value(c, fv, fi);
-			acc_add(&c->group_acc, c, fv, fi);
-			acc_add(&c->stripe_acc, c, fv, fi);
-			acc_add(&c->file_acc, c, fv, fi);
+			orc_acc_add(&c->group_acc, fv, fi);
+			orc_acc_add(&c->stripe_acc, fv, fi);
+			orc_acc_add(&c->file_acc, fv, fi);
 		}
 	}
 }
@@ -667,145 +522,6 @@ buffered_bytes(const orc_writer *w)
  * --------------------------------------------------------------------- */
 
 /*
- * HiveDecimal's text of an unscaled value at `scale`, trailing fraction
- * zeros stripped ("1.5", "-0.05", "0"), into buf (at least 44 bytes).
- */
-static size_t
-decimal_text(pm_int128 u, int scale, char *buf)
-{
-	char		digits[48];
-	int			n = 0;
-	size_t		len = 0;
-	unsigned __int128 m = u < 0 ? (unsigned __int128) (-(u + 1)) + 1 : (unsigned __int128) u;
-
-	while (scale > 0 && m % 10 == 0)
-	{
-		m /= 10;
-		scale--;
-	}
-	do
-	{
-		digits[n++] = (char) ('0' + (int) (m % 10));
-		m /= 10;
-	} while (m != 0);
-	while (n <= scale)
-		digits[n++] = '0';
-	if (u < 0)
-		buf[len++] = '-';
-	for (int k = n - 1; k >= 0; k--)
-	{
-		buf[len++] = digits[k];
-		if (k == scale && k > 0)
-			buf[len++] = '.';
-	}
-	return len;
-}
-
-/* ColumnStatistics of a field column into b */
-static void
-put_col_stats(orc_writer *w, pm_byte_buffer *b, const orc_col *c, const orc_acc *a)
-{
-	pm_byte_buffer *s = &w->sub;
-	int			field = 0;
-	bool		any = a->nvalues > 0 && a->vals.any;
-
-	pm_byte_buffer_reset(s);
-	orc_pb_uint(b, 1, (uint64_t) a->nvalues);
-	switch (c->type->id)
-	{
-		case PM_TYPE_BOOLEAN:
-			{
-				uint64_t	t = (uint64_t) a->true_count;
-
-				orc_pb_packed_uint(s, 1, &t, 1);
-				field = 5;
-			}
-			break;
-		case PM_TYPE_TINYINT:
-		case PM_TYPE_SMALLINT:
-		case PM_TYPE_INT:
-		case PM_TYPE_TIME:
-		case PM_TYPE_BIGINT:
-			if (any)
-			{
-				orc_pb_sint(s, 1, a->vals.min.u.i64);
-				orc_pb_sint(s, 2, a->vals.max.u.i64);
-			}
-			if (!a->sum_overflow)
-				orc_pb_sint(s, 3, a->isum);
-			field = 2;
-			break;
-		case PM_TYPE_DATE:
-			if (any)
-			{
-				orc_pb_sint(s, 1, a->vals.min.u.i64);
-				orc_pb_sint(s, 2, a->vals.max.u.i64);
-			}
-			field = 7;
-			break;
-		case PM_TYPE_FLOAT:
-		case PM_TYPE_DOUBLE:
-			if (a->has_double)
-			{
-				orc_pb_double(s, 1, a->dmin);
-				orc_pb_double(s, 2, a->dmax);
-			}
-			orc_pb_double(s, 3, a->dsum);
-			field = 3;
-			break;
-		case PM_TYPE_CHAR:
-		case PM_TYPE_VARCHAR:
-			if (any && a->vals.min.u.bytes.len <= OW_MAX_STRING_STAT &&
-				a->vals.max.u.bytes.len <= OW_MAX_STRING_STAT)
-			{
-				orc_pb_bytes(s, 1, a->vals.min.u.bytes.ptr, (size_t) a->vals.min.u.bytes.len);
-				orc_pb_bytes(s, 2, a->vals.max.u.bytes.ptr, (size_t) a->vals.max.u.bytes.len);
-			}
-			orc_pb_sint(s, 3, a->total_len);
-			field = 4;
-			break;
-		case PM_TYPE_BINARY:
-		case PM_TYPE_VARBINARY:
-			orc_pb_sint(s, 1, a->total_len);
-			field = 8;
-			break;
-		case PM_TYPE_DECIMAL:
-			/* DecimalStatisticsImpl: min/max as HiveDecimal text; no sum here */
-			if (any)
-			{
-				char		text[48];
-				size_t		n;
-
-				n = decimal_text(a->vals.min.u.i128, c->type->scale, text);
-				orc_pb_bytes(s, 1, text, n);
-				n = decimal_text(a->vals.max.u.i128, c->type->scale, text);
-				orc_pb_bytes(s, 2, text, n);
-			}
-			field = 6;
-			break;
-		case PM_TYPE_TIMESTAMP:
-		case PM_TYPE_TIMESTAMP_LTZ:
-			/* TimestampStatisticsImpl.serialize: UTC millis, nanos + 1 */
-			if (a->has_ts)
-			{
-				orc_pb_sint(s, 3, a->ts_min_ms);
-				orc_pb_sint(s, 4, a->ts_max_ms);
-				if (a->ts_min_ns != 0)
-					orc_pb_uint(s, 5, (uint64_t) a->ts_min_ns + 1);
-				if (a->ts_max_ns != 999999)
-					orc_pb_uint(s, 6, (uint64_t) a->ts_max_ns + 1);
-			}
-			field = 9;
-			break;
-		default:
-			break;
-	}
-	if (field != 0)
-		orc_pb_message(b, field, s);
-	orc_pb_uint(b, 10, a->has_null ? 1 : 0);
-}
-
-/*
  * The ColumnStatistics of every column (root first) as repeated field
  * `field` of b; file = true for the file's totals.
  */
@@ -823,7 +539,7 @@ put_all_stats(orc_writer *w, pm_byte_buffer *b, int field, int64_t nrows, bool f
 		orc_col    *c = &w->cols[i];
 
 		pm_byte_buffer_reset(&one);
-		put_col_stats(w, &one, c, file ? &c->file_acc : &c->stripe_acc);
+		orc_acc_put(&one, &w->sub, file ? &c->file_acc : &c->stripe_acc);
 		orc_pb_message(b, field, &one);
 	}
 	if (one.failed)
@@ -967,11 +683,11 @@ close_group(orc_writer *w)
 		orc_col    *c = &w->cols[i];
 		size_t		off = c->group_stats.len;
 
-		put_col_stats(w, &c->group_stats, c, &c->group_acc);
+		orc_acc_put(&c->group_stats, &w->sub, &c->group_acc);
 		c->cur.stats_off = (uint32_t) off;
 		c->cur.stats_len = (uint32_t) (c->group_stats.len - off);
 		pm_byte_buffer_append(&c->groups, &c->cur, sizeof(c->cur));
-		acc_reset(&c->group_acc);
+		orc_acc_reset(&c->group_acc);
 		col_record_start(c);
 	}
 	w->group_rows = 0;
@@ -1086,7 +802,7 @@ col_stripe_reset(orc_col *c)
 	pm_byte_buffer_reset(&c->length);
 	pm_byte_buffer_reset(&c->secondary);
 	c->stripe_nulls = false;
-	acc_reset(&c->stripe_acc);
+	orc_acc_reset(&c->stripe_acc);
 	pm_byte_buffer_reset(&c->groups);
 	pm_byte_buffer_reset(&c->group_stats);
 	col_record_start(c);

@@ -174,6 +174,18 @@ pm_write_stats_add(pm_write_stats *s, const pm_vector *v, int64_t i)
 		value_set(s->type, v, i, &s->max, &s->max_bytes);
 }
 
+void
+pm_write_stats_add_all(pm_write_stats *s, const pm_vector *v, int64_t n)
+{
+	for (int64_t i = 0; i < n; i++)
+	{
+		if (pm_vector_is_null(v, i))
+			s->nulls++;
+		else
+			pm_write_stats_add(s, v, i);
+	}
+}
+
 bool
 pm_write_stats_result(const pm_write_stats *s, pm_arena *arena, pm_column_stats *out)
 {

@@ -6,8 +6,8 @@
  * Order: Java's SimpleStatsCollector Comparable order (FLOAT/DOUBLE as
  * Double.compare: -0.0 below 0.0, NaN above every number; strings and
  * bytes unsigned lexicographic; timestamps with their nanos). Columns of
- * nested types, VARIANT and BLOB get no min/max. Used by the ORC writer;
- * the Avro and Parquet writers keep their own copies of the same rules.
+ * nested types, VARIANT and BLOB get no min/max. Used by the ORC and
+ * Avro writers; the Parquet writer keeps its own per-type loops.
  *-------------------------------------------------------------------------
  */
 #ifndef PM_FORMAT_WRITE_STATS_H
@@ -40,6 +40,8 @@ extern void pm_write_stats_free(pm_write_stats *s);
 extern void pm_write_stats_reset(pm_write_stats *s);
 /* value i of v (not null) */
 extern void pm_write_stats_add(pm_write_stats *s, const pm_vector *v, int64_t i);
+/* values 0..n-1 of v, NULLs counted */
+extern void pm_write_stats_add_all(pm_write_stats *s, const pm_vector *v, int64_t n);
 /* compare value i of v (not null) with a value of the same type: <0, 0, >0 */
 extern int	pm_write_stats_compare(const pm_type *t, const pm_vector *v, int64_t i,
 								   const pm_value *s);

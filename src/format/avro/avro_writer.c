@@ -37,23 +37,12 @@
 #include "codec/codec.h"
 #include "common/byte_buffer.h"
 #include "common/floor_div.h"
+#include "format/write_stats.h"
 
 #define AW_DEFAULT_BLOCK_BYTES 64000	/* DataFileConstants.DEFAULT_SYNC_INTERVAL */
 #define AW_MAX_DEPTH 64
 #define AW_TOP_NAMESPACE "org.apache.paimon.avro.generated"
 #define AW_TOP_NAME "record"
-
-/* Statistics of one top-level column (format_writer.h's contract). */
-typedef struct aw_stat
-{
-	bool		minmax;			/* min/max can be reported (type and values allow) */
-	bool		any;			/* a non-null value was seen */
-	int64_t		nulls;
-	pm_value	min;
-	pm_value	max;
-	pm_byte_buffer min_bytes;	/* owns min.u.bytes for varlen columns */
-	pm_byte_buffer max_bytes;
-} aw_stat;
 
 typedef struct avro_writer
 {
@@ -73,7 +62,7 @@ typedef struct avro_writer
 	pm_arena   *scratch;		/* compressed blocks; reset per block */
 	int64_t		file_pos;
 	int64_t		total_rows;
-	aw_stat    *stats;
+	pm_write_stats *stats;		/* per top-level column (format/write_stats.h) */
 	bool		failed;
 } avro_writer;
 
@@ -464,194 +453,6 @@ encode(avro_writer *w, const pm_type *t, const pm_vector *v, int64_t i, const ch
 }
 
 /* ---------------------------------------------------------------------
- * Statistics
- * --------------------------------------------------------------------- */
-
-static bool
-stat_kind_ok(pm_type_id id)
-{
-	return !pm_type_is_nested(id) && id != PM_TYPE_VARIANT && id != PM_TYPE_BLOB;
-}
-
-static int
-bytes_cmp(const uint8_t *a, int32_t alen, const uint8_t *b, int32_t blen)
-{
-	int			c = memcmp(a, b, (size_t) (alen < blen ? alen : blen));
-
-	return c != 0 ? c : (alen > blen) - (alen < blen);
-}
-
-/*
- * Double.compare (Float.compare on floats widened to double): -0.0 below
- * 0.0, NaN above every number: SimpleStatsCollector's Comparable order.
- */
-static int
-java_double_compare(double a, double b)
-{
-	int64_t		x,
-				y;
-
-	if (a < b)
-		return -1;
-	if (a > b)
-		return 1;
-	/* equal, or NaN: compare doubleToLongBits (NaN canonical, positive) */
-	memcpy(&x, &a, 8);
-	memcpy(&y, &b, 8);
-	if (isnan(a))
-		x = INT64_C(0x7ff8000000000000);
-	if (isnan(b))
-		y = INT64_C(0x7ff8000000000000);
-	return (x > y) - (x < y);
-}
-
-/* Compare value i of v with a stats value: <0, 0, >0. */
-static int
-value_cmp(const pm_type *t, const pm_vector *v, int64_t i, const pm_value *s)
-{
-	switch (t->id)
-	{
-		case PM_TYPE_BOOLEAN:
-			return (int) PM_VEC_VALUES(v, uint8_t)[i] - (int) s->u.i64;
-		case PM_TYPE_TINYINT:
-			return (PM_VEC_VALUES(v, int8_t)[i] > s->u.i64) - (PM_VEC_VALUES(v, int8_t)[i] < s->u.i64);
-		case PM_TYPE_SMALLINT:
-			return (PM_VEC_VALUES(v, int16_t)[i] > s->u.i64) - (PM_VEC_VALUES(v, int16_t)[i] < s->u.i64);
-		case PM_TYPE_INT:
-		case PM_TYPE_DATE:
-		case PM_TYPE_TIME:
-			return (PM_VEC_VALUES(v, int32_t)[i] > s->u.i64) - (PM_VEC_VALUES(v, int32_t)[i] < s->u.i64);
-		case PM_TYPE_BIGINT:
-			return (PM_VEC_VALUES(v, int64_t)[i] > s->u.i64) - (PM_VEC_VALUES(v, int64_t)[i] < s->u.i64);
-		case PM_TYPE_FLOAT:
-			return java_double_compare(PM_VEC_VALUES(v, float)[i], s->u.f64);
-		case PM_TYPE_DOUBLE:
-			return java_double_compare(PM_VEC_VALUES(v, double)[i], s->u.f64);
-		case PM_TYPE_DECIMAL:
-			return (PM_VEC_VALUES(v, pm_int128)[i] > s->u.i128) - (PM_VEC_VALUES(v, pm_int128)[i] < s->u.i128);
-		case PM_TYPE_TIMESTAMP:
-		case PM_TYPE_TIMESTAMP_LTZ:
-			{
-				int64_t		us = PM_VEC_VALUES(v, int64_t)[i];
-				uint16_t	ns = v->nanos ? v->nanos[i] : 0;
-
-				if (us != s->u.i64)
-					return (us > s->u.i64) - (us < s->u.i64);
-				return (ns > s->nanos) - (ns < s->nanos);
-			}
-		default:
-			{
-				int32_t		len;
-				const uint8_t *p = pm_vector_bytes(v, i, &len);
-
-				return bytes_cmp(p, len, s->u.bytes.ptr, s->u.bytes.len);
-			}
-	}
-}
-
-static void
-value_set(const pm_type *t, const pm_vector *v, int64_t i, pm_value *s, pm_byte_buffer *owner)
-{
-	memset(s, 0, sizeof(*s));
-	switch (t->id)
-	{
-		case PM_TYPE_BOOLEAN:
-			s->u.i64 = PM_VEC_VALUES(v, uint8_t)[i];
-			break;
-		case PM_TYPE_TINYINT:
-			s->u.i64 = PM_VEC_VALUES(v, int8_t)[i];
-			break;
-		case PM_TYPE_SMALLINT:
-			s->u.i64 = PM_VEC_VALUES(v, int16_t)[i];
-			break;
-		case PM_TYPE_INT:
-		case PM_TYPE_DATE:
-		case PM_TYPE_TIME:
-			s->u.i64 = PM_VEC_VALUES(v, int32_t)[i];
-			break;
-		case PM_TYPE_BIGINT:
-			s->u.i64 = PM_VEC_VALUES(v, int64_t)[i];
-			break;
-		case PM_TYPE_FLOAT:
-			s->u.f64 = PM_VEC_VALUES(v, float)[i];
-			break;
-		case PM_TYPE_DOUBLE:
-			s->u.f64 = PM_VEC_VALUES(v, double)[i];
-			break;
-		case PM_TYPE_DECIMAL:
-			s->u.i128 = PM_VEC_VALUES(v, pm_int128)[i];
-			break;
-		case PM_TYPE_TIMESTAMP:
-		case PM_TYPE_TIMESTAMP_LTZ:
-			s->u.i64 = PM_VEC_VALUES(v, int64_t)[i];
-			s->nanos = v->nanos ? v->nanos[i] : 0;
-			break;
-		default:
-			{
-				int32_t		len;
-				const uint8_t *p = pm_vector_bytes(v, i, &len);
-
-				pm_byte_buffer_reset(owner);
-				pm_byte_buffer_append(owner, p, (size_t) len);
-				s->u.bytes.ptr = owner->data;
-				s->u.bytes.len = len;
-			}
-			break;
-	}
-}
-
-static void
-stat_update(aw_stat *st, const pm_type *t, const pm_vector *v, int64_t n)
-{
-	for (int64_t i = 0; i < n; i++)
-	{
-		if (pm_vector_is_null(v, i))
-		{
-			st->nulls++;
-			continue;
-		}
-		if (!st->minmax)
-			continue;
-		if (!st->any)
-		{
-			value_set(t, v, i, &st->min, &st->min_bytes);
-			value_set(t, v, i, &st->max, &st->max_bytes);
-			st->any = true;
-			continue;
-		}
-		if (value_cmp(t, v, i, &st->min) < 0)
-			value_set(t, v, i, &st->min, &st->min_bytes);
-		else if (value_cmp(t, v, i, &st->max) > 0)
-			value_set(t, v, i, &st->max, &st->max_bytes);
-	}
-}
-
-static bool
-stat_result(const aw_stat *st, const pm_type *t, pm_arena *arena, pm_column_stats *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->null_count = st->nulls;
-	out->has_min_max = st->minmax && st->any && !st->min_bytes.failed && !st->max_bytes.failed;
-	if (!out->has_min_max)
-		return true;
-	out->min = st->min;
-	out->max = st->max;
-	if (pm_type_is_varlen(t->id))
-	{
-		uint8_t    *a = pm_arena_alloc(arena, (size_t) st->min.u.bytes.len + 1);
-		uint8_t    *b = pm_arena_alloc(arena, (size_t) st->max.u.bytes.len + 1);
-
-		if (a == NULL || b == NULL)
-			return false;
-		memcpy(a, st->min.u.bytes.ptr ? st->min.u.bytes.ptr : (const uint8_t *) "", (size_t) st->min.u.bytes.len);
-		memcpy(b, st->max.u.bytes.ptr ? st->max.u.bytes.ptr : (const uint8_t *) "", (size_t) st->max.u.bytes.len);
-		out->min.u.bytes.ptr = a;
-		out->max.u.bytes.ptr = b;
-	}
-	return true;
-}
-
-/* ---------------------------------------------------------------------
  * The container
  * --------------------------------------------------------------------- */
 
@@ -750,10 +551,7 @@ writer_free(avro_writer *w)
 	if (w->stats != NULL)
 	{
 		for (int i = 0; i < w->schema->nfields; i++)
-		{
-			pm_byte_buffer_free(&w->stats[i].min_bytes);
-			pm_byte_buffer_free(&w->stats[i].max_bytes);
-		}
+			pm_write_stats_free(&w->stats[i]);
 		pm_free(env, w->stats);
 	}
 	pm_byte_buffer_free(&w->block);
@@ -818,7 +616,7 @@ aw_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 			PM_TRY(flush_block(w, err));
 	}
 	for (int c = 0; c < row->nfields; c++)
-		stat_update(&w->stats[c], row->fields[c].type, &batch->cols[c], batch->nrows);
+		pm_write_stats_add_all(&w->stats[c], &batch->cols[c], batch->nrows);
 	return PM_OK;
 }
 
@@ -852,7 +650,7 @@ aw_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 		if (result->stats == NULL)
 			rc = oom(w, err);
 		for (int c = 0; rc == PM_OK && c < ncols; c++)
-			if (!stat_result(&w->stats[c], w->schema->fields[c].type, arena, &result->stats[c]))
+			if (!pm_write_stats_result(&w->stats[c], arena, &result->stats[c]))
 				rc = oom(w, err);
 	}
 	if (rc == PM_OK)
@@ -940,20 +738,15 @@ pm_avro_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	pm_byte_buffer_init(&w->frame, env);
 	w->path = pm_alloc(env, plen + 1);
 	w->scratch = pm_arena_create(env);
-	w->stats = pm_alloc(env, sizeof(aw_stat) * (size_t) (schema->nfields > 0 ? schema->nfields : 1));
+	w->stats = pm_alloc(env, sizeof(pm_write_stats) * (size_t) (schema->nfields > 0 ? schema->nfields : 1));
 	if (w->path == NULL || w->scratch == NULL || w->stats == NULL)
 	{
 		writer_free(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an Avro writer");
 	}
 	memcpy(w->path, path, plen + 1);
-	memset(w->stats, 0, sizeof(aw_stat) * (size_t) (schema->nfields > 0 ? schema->nfields : 1));
 	for (int c = 0; c < schema->nfields; c++)
-	{
-		pm_byte_buffer_init(&w->stats[c].min_bytes, env);
-		pm_byte_buffer_init(&w->stats[c].max_bytes, env);
-		w->stats[c].minmax = stat_kind_ok(schema->fields[c].type->id);
-	}
+		pm_write_stats_init(&w->stats[c], schema->fields[c].type, env);
 	if (!codec_from_name(options->compression, &w->codec))
 	{
 		rc = pm_fail(err, PM_ERR_UNSUPPORTED, "compression \"%s\" is not supported for Avro files",

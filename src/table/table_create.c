@@ -171,6 +171,8 @@ validate(const pm_schema *s, pm_error *err)
 						   "Primary key constraint should not be same with partition fields, this will result in only one record in a partition");
 	}
 
+	PM_TRY(pm_check_cross_partition_sequence(s, err));
+
 	if ((v = pm_schema_option(s, "bucket")) != NULL)
 	{
 		char	   *end;

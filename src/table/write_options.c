@@ -378,6 +378,38 @@ parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
 }
 
 /*
+ * SchemaValidation.validateSequenceField: no sequence.field when the primary
+ * key lacks a partition key (TableSchema.crossPartitionUpdate, whatever the
+ * bucket count). Checked at creation (table_create.c) and before writing.
+ */
+pm_code
+pm_check_cross_partition_sequence(const pm_schema *s, pm_error *err)
+{
+	const char *v = pm_schema_option(s, "sequence.field");
+	bool		cross = false;
+	char		pk[160];
+	char		part[160];
+
+	if (v == NULL || v[0] == '\0' || s->nprimary_keys == 0)
+		return PM_OK;
+	for (int k = 0; k < s->npartition_keys; k++)
+	{
+		bool		in_pk = false;
+
+		for (int j = 0; j < s->nprimary_keys; j++)
+			in_pk |= strcmp(s->primary_keys[j], s->partition_keys[k]) == 0;
+		cross |= !in_pk;
+	}
+	if (!cross)
+		return PM_OK;
+	java_list(s->primary_keys, s->nprimary_keys, pk, sizeof(pk));
+	java_list(s->partition_keys, s->npartition_keys, part, sizeof(part));
+	return pm_fail(err, PM_ERR_INVALID,
+				   "You can not use sequence.field in cross partition update case (Primary key constraint '%s' not include all partition fields '%s').",
+				   pk, part);
+}
+
+/*
  * Cross-partition upsert: the primary key lacks a partition key. With
  * bucket = -1 Java's KEY_DYNAMIC mode (the global key index,
  * cross_partition.h); with a fixed bucket count a plain fixed-bucket table
@@ -386,8 +418,6 @@ parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
 static pm_code
 parse_cross_partition(const pm_schema *s, pm_write_options *o, pm_error *err)
 {
-	const char *v;
-
 	if (!o->primary_key)
 		return PM_OK;
 	for (int k = 0; k < s->npartition_keys; k++)
@@ -403,21 +433,9 @@ parse_cross_partition(const pm_schema *s, pm_write_options *o, pm_error *err)
 						   "partition key \"%s\" is not in the primary key: cross-partition upsert tables with bucket = -2 are not written",
 						   s->partition_keys[k]);
 	}
+	PM_TRY(pm_check_cross_partition_sequence(s, err));
 	if (o->cross_partition)
 	{
-		v = pm_schema_option(s, "sequence.field");
-		/* SchemaValidation.validateSequenceField */
-		if (v != NULL && v[0] != '\0')
-		{
-			char		pk[160];
-			char		part[160];
-
-			java_list(s->primary_keys, s->nprimary_keys, pk, sizeof(pk));
-			java_list(s->partition_keys, s->npartition_keys, part, sizeof(part));
-			return pm_fail(err, PM_ERR_INVALID,
-						   "You can not use sequence.field in cross partition update case (Primary key constraint '%s' not include all partition fields '%s').",
-						   pk, part);
-		}
 		if (pm_schema_option(s, "cross-partition-upsert.index-ttl") != NULL)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "table option cross-partition-upsert.index-ttl: a key index that forgets old keys is not written");

@@ -96,6 +96,12 @@ extern pm_code pm_write_options_parse(const pm_schema *schema, pm_arena *arena,
  * k/kb/kibibytes, m/mb/mebibytes, g/gb/gibibytes, t/tb/tebibytes (any
  * case; powers of 1024), no unit = bytes.
  */
+/*
+ * Java's SchemaValidation.validateSequenceField for tables whose primary key
+ * lacks a partition key: sequence.field is refused (PM_ERR_INVALID).
+ */
+extern pm_code pm_check_cross_partition_sequence(const pm_schema *schema, pm_error *err);
+
 extern pm_code pm_parse_memory_size(const char *key, const char *text, int64_t *bytes,
 									pm_error *err);
 

@@ -337,6 +337,42 @@ test_memory_size(void **state)
 	assert_int_equal(pm_parse_memory_size("k", "99999999999 tb", &b, &err), PM_ERR_INVALID);
 }
 
+/* SchemaValidation.validateSequenceField: the primary key lacks a partition key */
+static void
+test_cross_partition_sequence(void **state)
+{
+	fixture		f;
+	pm_error	err;
+	static const char *pk[] = {"id"};
+	static const char *pk_dt[] = {"id", "dt"};
+	static const char *partition[] = {"dt"};
+
+	(void) state;
+	f.arena = pm_arena_create(pm_env_default());
+	setup_schema(&f);
+	f.keys[0] = "sequence.field";
+	f.vals[0] = "name";
+	f.s.noptions = 1;
+	f.s.nprimary_keys = 1;
+	f.s.primary_keys = pk;
+	f.s.npartition_keys = 1;
+	f.s.partition_keys = partition;
+	/* whatever the bucket count, as Java's TableSchema.crossPartitionUpdate */
+	assert_int_equal(pm_check_cross_partition_sequence(&f.s, &err), PM_ERR_INVALID);
+	assert_string_equal(err.message,
+						"You can not use sequence.field in cross partition update case (Primary key constraint '[id]' not include all partition fields '[dt]').");
+	/* the key holds the partition key: allowed */
+	f.s.nprimary_keys = 2;
+	f.s.primary_keys = pk_dt;
+	assert_int_equal(pm_check_cross_partition_sequence(&f.s, &err), PM_OK);
+	/* no sequence.field: allowed */
+	f.s.nprimary_keys = 1;
+	f.s.primary_keys = pk;
+	f.s.noptions = 0;
+	assert_int_equal(pm_check_cross_partition_sequence(&f.s, &err), PM_OK);
+	pm_arena_destroy(f.arena);
+}
+
 int
 main(void)
 {
@@ -345,6 +381,7 @@ main(void)
 		cmocka_unit_test(test_fixed_bucket_partitioned),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_memory_size),
+		cmocka_unit_test(test_cross_partition_sequence),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -421,6 +421,7 @@ pm_pq_column_start_chunk(pm_pq_column *c, const uint8_t *chunk, size_t len, int 
 	c->dict_data_cap = 0;
 	c->seen_data = false;
 	c->page_n = 0;
+	c->page_total = 0;
 	c->page_pos = 0;
 	c->page_nonnull = 0;
 	c->value_pos = 0;
@@ -678,6 +679,19 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 	c->values_left -= n;
 	c->def = NULL;
 	c->rep = NULL;
+	c->page_total = n;
+
+	/*
+	 * Only the entries up to the caller's limit will be read: decode levels
+	 * and values that far where the encodings allow stopping early (RLE
+	 * levels; PLAIN or dictionary values: a prefix of them is a prefix of
+	 * the page's rows).
+	 */
+	if (c->decode_limit > 0 && c->decode_limit < n && c->max_rep == 0 &&
+		(ph->encoding == PM_PQ_ENC_PLAIN || ph->encoding == PM_PQ_ENC_PLAIN_DICTIONARY ||
+		 ph->encoding == PM_PQ_ENC_RLE_DICTIONARY) &&
+		(v2 || c->max_def == 0 || ph->def_encoding == PM_PQ_ENC_RLE))
+		n = c->decode_limit;
 	if (!v2)
 	{
 		const uint8_t *data;
@@ -838,6 +852,7 @@ pm_pq_column_skip_page(pm_pq_column *c, pm_error *err)
 	c->page_dict = false;
 	memset(&c->vals, 0, sizeof(c->vals));
 	c->page_n = ph.num_values;
+	c->page_total = ph.num_values;
 	c->page_pos = ph.num_values;
 	c->page_nonnull = 0;
 	c->value_pos = 0;

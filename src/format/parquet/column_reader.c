@@ -655,6 +655,25 @@ alloc_levels(pm_pq_column *c, int64_t n, pm_arena *arena, pm_error *err)
 	return PM_OK;
 }
 
+/*
+ * Of a flat page's n decoded entries, the values before decode_start
+ * (dictionary indices the caller will not read): those need no decoding.
+ */
+static int64_t
+dict_skip(const pm_pq_column *c, int64_t n)
+{
+	int64_t		start = c->decode_start;
+	int64_t		k = 0;
+
+	if (c->max_rep > 0 || start <= 0 || start >= n)
+		return 0;
+	if (c->def == NULL)
+		return start;
+	for (int64_t i = 0; i < start; i++)
+		k += c->def[i] == (uint8_t) c->max_def;
+	return k;
+}
+
 static pm_code
 read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payload,
 			   pm_error *err)
@@ -780,8 +799,9 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 				return nomem(err);
 			if (c->dict_n > (int64_t) UINT32_MAX)
 				return corrupt(c, err, "dictionary too large");
-			if (pm_pq_rle_decode_u32_below(vp + 1, vlen - 1, vp[0], nonnull, idx,
-										   (uint32_t) c->dict_n, &why) < 0)
+			if (pm_pq_rle_decode_u32_below_from(vp + 1, vlen - 1, vp[0],
+												dict_skip(c, n), nonnull, idx,
+												(uint32_t) c->dict_n, &why) < 0)
 				return corrupt(c, err, why);
 			c->indices = idx;
 		}

@@ -108,6 +108,7 @@ typedef struct pm_pq_column
 	 * there (page_n) and leaves the rest of the page undecoded.
 	 */
 	int64_t		decode_limit;
+	int64_t		decode_start;	/* nor the entries before this one (0: all) */
 
 	/* current page */
 	int64_t		page_n;			/* level entries decoded (see decode_limit) */

@@ -539,18 +539,30 @@ short_chunk(pm_pq_leaf *lf, pm_error *err)
 /*
  * How many entries of page p (from its first) the rows still to read need:
  * up to the end of the last range of r->rows that reaches into the page
- * (every read lies in r->rows, from the current range on); 0: the whole page.
+ * (every read lies in r->rows, from the current range on, at or after
+ * r->rg_done); 0: the whole page. *start: the first entry they need.
  */
 static int64_t
-page_read_limit(const pm_parquet_reader *r, const pm_pq_offset_index *oi, int p)
+page_read_limit(const pm_parquet_reader *r, const pm_pq_offset_index *oi, int p,
+				int64_t *start)
 {
 	int64_t		f = oi->first_row[p];
 	int64_t		e = f + pm_pq_page_rows(oi, p, r->md.row_groups[r->rg].num_rows);
 	int64_t		lim = 0;
 
+	*start = 0;
 	for (int i = r->cur_range; i < r->rows.n && r->rows.start[i] < e; i++)
-		if (r->rows.end[i] > f)
-			lim = (r->rows.end[i] < e ? r->rows.end[i] : e) - f;
+	{
+		if (r->rows.end[i] <= f)
+			continue;
+		if (lim == 0)
+		{
+			int64_t		s = r->rows.start[i] > r->rg_done ? r->rows.start[i] : r->rg_done;
+
+			*start = s > f ? s - f : 0;
+		}
+		lim = (r->rows.end[i] < e ? r->rows.end[i] : e) - f;
+	}
 	return lim;
 }
 
@@ -568,9 +580,11 @@ leaf_next_page(pm_parquet_reader *r, pm_pq_leaf *lf, bool *have, pm_error *err)
 	pm_code		rc;
 
 	if (lp != NULL && lp->sel != NULL && lp->next_sel < lp->nsel)
-		c->decode_limit = page_read_limit(r, &r->lidx[lf->index].oi, lp->sel[lp->next_sel]);
+		c->decode_limit = page_read_limit(r, &r->lidx[lf->index].oi, lp->sel[lp->next_sel],
+										  &c->decode_start);
 	rc = pm_pq_column_next_page(c, have, err);
 	c->decode_limit = 0;
+	c->decode_start = 0;
 	PM_TRY(rc);
 	if (!*have || lp == NULL)
 		return PM_OK;

@@ -226,6 +226,55 @@ test_rle_below(void **state)
 	assert_int_equal(pm_pq_rle_decode_u32_below(rle, sizeof(rle), 3, 0, out, 0, &why), 0);
 }
 
+/*
+ * Decoding dictionary indices from a skip on: every value from the skip on
+ * is what the full decode gives, for every skip (before, inside and after
+ * a bit-packed run, inside RLE runs); values before it are never checked
+ * against the dictionary size, values from it are.
+ */
+static void
+test_rle_below_from(void **state)
+{
+	uint8_t		buf[64];
+	uint32_t	ref[47];
+	uint32_t	out[48];
+	const char *why = NULL;
+	size_t		len = 0;
+	int64_t		full;
+
+	(void) state;
+	memset(buf, 0, sizeof(buf));
+	buf[len++] = 5 << 1;		/* RLE: 5 x 30 */
+	buf[len++] = 30;
+	buf[len++] = (4 << 1) | 1;	/* bit-packed: 4 groups of width 5 */
+	for (int j = 0; j < 32; j++)
+		put_bits(buf + len, 5, j, (uint32_t) (j * 7) % 32);
+	len += 4 * 5;
+	buf[len++] = 10 << 1;		/* RLE: 10 x 9 */
+	buf[len++] = 9;
+	full = pm_pq_rle_decode_u32_below(buf, len, 5, 47, ref, 32, &why);
+	assert_int_equal(full, (int64_t) len);
+	for (int64_t skip = 0; skip <= 47; skip++)
+	{
+		for (int64_t n = skip; n <= 47; n += 5)
+		{
+			memset(out, 0xff, sizeof(out));
+			assert_int_equal(pm_pq_rle_decode_u32_below_from(buf, len, 5, skip, n, out, 32, &why) >= 0,
+							 true);
+			for (int64_t i = skip; i < n; i++)
+				assert_int_equal(out[i], ref[i]);
+			assert_int_equal(out[n], 0xffffffffu);
+		}
+	}
+	/* 30 is out of range for a dictionary of 20: seen only when decoded */
+	assert_int_equal(pm_pq_rle_decode_u32_below_from(buf, len, 5, 0, 47, out, 20, &why), -1);
+	assert_int_equal(pm_pq_rle_decode_u32_below_from(buf, len, 5, 5, 5, out, 20, &why) >= 0, true);
+	assert_int_equal(pm_pq_rle_decode_u32_below_from(buf, len, 5, 37, 47, out, 10, &why), (int64_t) len);
+	assert_int_equal(pm_pq_rle_decode_u32_below_from(buf, len, 5, 36, 47, out, 10, &why), -1);
+	/* truncated runs are still errors where skipped */
+	assert_int_equal(pm_pq_rle_decode_u32_below_from(buf, 10, 5, 40, 47, out, 32, &why), -1);
+}
+
 /* A level stream that is one RLE run (a page without nulls) is seen as such. */
 static void
 test_rle_one_run(void **state)
@@ -426,6 +475,7 @@ main(void)
 		cmocka_unit_test(test_rle_long_bitpacked),
 		cmocka_unit_test(test_rle_all_widths),
 		cmocka_unit_test(test_rle_below),
+		cmocka_unit_test(test_rle_below_from),
 		cmocka_unit_test(test_rle_one_run),
 		cmocka_unit_test(test_legacy_bitpacked),
 		cmocka_unit_test(test_plain_bool),

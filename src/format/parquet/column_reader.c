@@ -421,6 +421,7 @@ pm_pq_column_start_chunk(pm_pq_column *c, const uint8_t *chunk, size_t len, int 
 	c->dict_data_cap = 0;
 	c->seen_data = false;
 	c->page_n = 0;
+	c->page_total = 0;
 	c->page_pos = 0;
 	c->page_nonnull = 0;
 	c->value_pos = 0;
@@ -654,6 +655,25 @@ alloc_levels(pm_pq_column *c, int64_t n, pm_arena *arena, pm_error *err)
 	return PM_OK;
 }
 
+/*
+ * Of a flat page's n decoded entries, the values before decode_start
+ * (dictionary indices the caller will not read): those need no decoding.
+ */
+static int64_t
+dict_skip(const pm_pq_column *c, int64_t n)
+{
+	int64_t		start = c->decode_start;
+	int64_t		k = 0;
+
+	if (c->max_rep > 0 || start <= 0 || start >= n)
+		return 0;
+	if (c->def == NULL)
+		return start;
+	for (int64_t i = 0; i < start; i++)
+		k += c->def[i] == (uint8_t) c->max_def;
+	return k;
+}
+
 static pm_code
 read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payload,
 			   pm_error *err)
@@ -678,6 +698,19 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 	c->values_left -= n;
 	c->def = NULL;
 	c->rep = NULL;
+	c->page_total = n;
+
+	/*
+	 * Only the entries up to the caller's limit will be read: decode levels
+	 * and values that far where the encodings allow stopping early (RLE
+	 * levels; PLAIN or dictionary values: a prefix of them is a prefix of
+	 * the page's rows).
+	 */
+	if (c->decode_limit > 0 && c->decode_limit < n && c->max_rep == 0 &&
+		(ph->encoding == PM_PQ_ENC_PLAIN || ph->encoding == PM_PQ_ENC_PLAIN_DICTIONARY ||
+		 ph->encoding == PM_PQ_ENC_RLE_DICTIONARY) &&
+		(v2 || c->max_def == 0 || ph->def_encoding == PM_PQ_ENC_RLE))
+		n = c->decode_limit;
 	if (!v2)
 	{
 		const uint8_t *data;
@@ -766,8 +799,9 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 				return nomem(err);
 			if (c->dict_n > (int64_t) UINT32_MAX)
 				return corrupt(c, err, "dictionary too large");
-			if (pm_pq_rle_decode_u32_below(vp + 1, vlen - 1, vp[0], nonnull, idx,
-										   (uint32_t) c->dict_n, &why) < 0)
+			if (pm_pq_rle_decode_u32_below_from(vp + 1, vlen - 1, vp[0],
+												dict_skip(c, n), nonnull, idx,
+												(uint32_t) c->dict_n, &why) < 0)
 				return corrupt(c, err, why);
 			c->indices = idx;
 		}
@@ -838,6 +872,7 @@ pm_pq_column_skip_page(pm_pq_column *c, pm_error *err)
 	c->page_dict = false;
 	memset(&c->vals, 0, sizeof(c->vals));
 	c->page_n = ph.num_values;
+	c->page_total = ph.num_values;
 	c->page_pos = ph.num_values;
 	c->page_nonnull = 0;
 	c->value_pos = 0;

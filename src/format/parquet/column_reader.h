@@ -101,8 +101,18 @@ typedef struct pm_pq_column
 	int64_t		dict_data_cap;
 	bool		seen_data;
 
+	/*
+	 * Set by the caller before loading a page (0: none): only the first
+	 * decode_limit entries of the next data page will be read, so a flat
+	 * column decodes its levels and PLAIN or dictionary values only up to
+	 * there (page_n) and leaves the rest of the page undecoded.
+	 */
+	int64_t		decode_limit;
+	int64_t		decode_start;	/* nor the entries before this one (0: all) */
+
 	/* current page */
-	int64_t		page_n;			/* level entries */
+	int64_t		page_n;			/* level entries decoded (see decode_limit) */
+	int64_t		page_total;		/* level entries the page holds */
 	int64_t		page_pos;
 	uint8_t    *def;			/* page_n levels, NULL if max_def == 0 */
 	uint8_t    *rep;			/* page_n levels, NULL if max_rep == 0 */

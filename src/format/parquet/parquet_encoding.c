@@ -241,11 +241,14 @@ max_u32(const uint32_t *v, int64_t n)
 /*
  * The hybrid decoder; *max (when given) gets the largest value decoded
  * (bit-packed runs: only computed when their width can exceed max_ok).
+ * Values before skip need not be written (runs wholly before it are only
+ * walked over; a bit-packed run reaching past it is unpacked from the
+ * 8-value group holding it), and only those written count in *max.
  */
 #define DEFINE_RLE(NAME, T, UNPACK, MAXFN, MAXBW) \
 static int64_t \
 NAME(const uint8_t *buf, size_t len, int bit_width, int64_t n, T *out, \
-	 uint32_t max_ok, uint32_t *max, const char **why) \
+	 uint32_t max_ok, uint32_t *max, int64_t skip, const char **why) \
 { \
 	size_t		pos = 0; \
 	int64_t		i = 0; \
@@ -279,12 +282,20 @@ NAME(const uint8_t *buf, size_t len, int bit_width, int64_t n, T *out, \
 				*why = "truncated bit-packed run"; \
 				return -1; \
 			} \
-			/* windows may read past the run, never past the buffer */ \
-			UNPACK(buf + pos, avail, bit_width, (int64_t) take, out + i); \
-			if (check) \
+			if (i + (int64_t) take > skip) \
 			{ \
-				uint32_t	m = MAXFN(out + i, (int64_t) take); \
-				mx = m > mx ? m : mx; \
+				/* whole groups before skip are passed over */ \
+				uint64_t	g0 = skip > i ? (uint64_t) (skip - i) / 8 : 0; \
+				size_t		off = (size_t) (g0 * (uint64_t) bit_width); \
+				/* windows may read past the run, never past the buffer */ \
+				UNPACK(buf + pos + off, avail - off, bit_width, \
+					   (int64_t) (take - g0 * 8), out + i + (int64_t) (g0 * 8)); \
+				if (check) \
+				{ \
+					uint32_t	m = MAXFN(out + i + (int64_t) (g0 * 8), \
+										  (int64_t) (take - g0 * 8)); \
+					mx = m > mx ? m : mx; \
+				} \
 			} \
 			pos += run_bytes < avail ? (size_t) run_bytes : avail; \
 			i += (int64_t) take; \
@@ -307,9 +318,13 @@ NAME(const uint8_t *buf, size_t len, int bit_width, int64_t n, T *out, \
 				*why = "rle value wider than its bit width"; \
 				return -1; \
 			} \
-			mx = v > mx ? v : mx; \
-			for (uint64_t j = 0; j < take; j++) \
-				out[i + (int64_t) j] = (T) v; \
+			if (i + (int64_t) take > skip) \
+			{ \
+				uint64_t	j0 = skip > i ? (uint64_t) (skip - i) : 0; \
+				mx = v > mx ? v : mx; \
+				for (uint64_t j = j0; j < take; j++) \
+					out[i + (int64_t) j] = (T) v; \
+			} \
 			i += (int64_t) take; \
 		} \
 	} \
@@ -325,30 +340,37 @@ int64_t
 pm_pq_rle_decode_u8(const uint8_t *buf, size_t len, int bit_width, int64_t n, uint8_t *out,
 					const char **why)
 {
-	return rle_decode_u8(buf, len, bit_width, n, out, 0, NULL, why);
+	return rle_decode_u8(buf, len, bit_width, n, out, 0, NULL, 0, why);
 }
 
 int64_t
 pm_pq_rle_decode_u32(const uint8_t *buf, size_t len, int bit_width, int64_t n, uint32_t *out,
 					 const char **why)
 {
-	return rle_decode_u32(buf, len, bit_width, n, out, 0, NULL, why);
+	return rle_decode_u32(buf, len, bit_width, n, out, 0, NULL, 0, why);
 }
 
 int64_t
 pm_pq_rle_decode_u32_below(const uint8_t *buf, size_t len, int bit_width, int64_t n,
 						   uint32_t *out, uint32_t limit, const char **why)
 {
+	return pm_pq_rle_decode_u32_below_from(buf, len, bit_width, 0, n, out, limit, why);
+}
+
+int64_t
+pm_pq_rle_decode_u32_below_from(const uint8_t *buf, size_t len, int bit_width, int64_t skip,
+								int64_t n, uint32_t *out, uint32_t limit, const char **why)
+{
 	uint32_t	mx = 0;
 	int64_t		r;
 
-	if (n > 0 && limit == 0)
+	if (n > skip && limit == 0)
 	{
 		*why = "dictionary index out of range";
 		return -1;
 	}
-	r = rle_decode_u32(buf, len, bit_width, n, out, limit - 1, &mx, why);
-	if (r >= 0 && n > 0 && mx >= limit)
+	r = rle_decode_u32(buf, len, bit_width, n, out, limit - 1, &mx, skip, why);
+	if (r >= 0 && n > skip && mx >= limit)
 	{
 		*why = "dictionary index out of range";
 		return -1;

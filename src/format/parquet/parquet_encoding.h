@@ -53,6 +53,14 @@ extern int64_t pm_pq_rle_decode_u32_below(const uint8_t *buf, size_t len, int bi
 										  const char **why);
 
 /*
+ * pm_pq_rle_decode_u32_below where values [0, skip) will not be read: they
+ * may be left unwritten (and unchecked); only out[skip, n) is guaranteed.
+ */
+extern int64_t pm_pq_rle_decode_u32_below_from(const uint8_t *buf, size_t len, int bit_width,
+											   int64_t skip, int64_t n, uint32_t *out,
+											   uint32_t limit, const char **why);
+
+/*
  * Whether the hybrid stream starts with one RLE run of at least n values
  * (*value: that value): levels of a page without nulls, decoded without
  * expanding them.

@@ -537,6 +537,36 @@ short_chunk(pm_pq_leaf *lf, pm_error *err)
 }
 
 /*
+ * How many entries of page p (from its first) the rows still to read need:
+ * up to the end of the last range of r->rows that reaches into the page
+ * (every read lies in r->rows, from the current range on, at or after
+ * r->rg_done); 0: the whole page. *start: the first entry they need.
+ */
+static int64_t
+page_read_limit(const pm_parquet_reader *r, const pm_pq_offset_index *oi, int p,
+				int64_t *start)
+{
+	int64_t		f = oi->first_row[p];
+	int64_t		e = f + pm_pq_page_rows(oi, p, r->md.row_groups[r->rg].num_rows);
+	int64_t		lim = 0;
+
+	*start = 0;
+	for (int i = r->cur_range; i < r->rows.n && r->rows.start[i] < e; i++)
+	{
+		if (r->rows.end[i] <= f)
+			continue;
+		if (lim == 0)
+		{
+			int64_t		s = r->rows.start[i] > r->rg_done ? r->rows.start[i] : r->rg_done;
+
+			*start = s > f ? s - f : 0;
+		}
+		lim = (r->rows.end[i] < e ? r->rows.end[i] : e) - f;
+	}
+	return lim;
+}
+
+/*
  * Load the leaf's next data page, keeping track of the row group row it
  * starts at: from the OffsetIndex when only some pages were read (and the
  * page must hold the rows it says), else right after the previous page.
@@ -547,8 +577,15 @@ leaf_next_page(pm_parquet_reader *r, pm_pq_leaf *lf, bool *have, pm_error *err)
 	pm_pq_column *c = &lf->col;
 	pq_leaf_pages *lp = r->lpages != NULL ? &r->lpages[lf->index] : NULL;
 	int64_t		first = (lp != NULL ? lp->page_first : 0) + c->page_n;
+	pm_code		rc;
 
-	PM_TRY(pm_pq_column_next_page(c, have, err));
+	if (lp != NULL && lp->sel != NULL && lp->next_sel < lp->nsel)
+		c->decode_limit = page_read_limit(r, &r->lidx[lf->index].oi, lp->sel[lp->next_sel],
+										  &c->decode_start);
+	rc = pm_pq_column_next_page(c, have, err);
+	c->decode_limit = 0;
+	c->decode_start = 0;
+	PM_TRY(rc);
 	if (!*have || lp == NULL)
 		return PM_OK;
 	if (lp->sel != NULL)
@@ -561,7 +598,7 @@ leaf_next_page(pm_parquet_reader *r, pm_pq_leaf *lf, bool *have, pm_error *err)
 						   "parquet column \"%s\" has more pages than its offset index", c->name);
 		p = lp->sel[lp->next_sel++];
 		first = oi->first_row[p];
-		if (c->page_n != pm_pq_page_rows(oi, p, r->md.row_groups[r->rg].num_rows))
+		if (c->page_total != pm_pq_page_rows(oi, p, r->md.row_groups[r->rg].num_rows))
 			return pm_fail(err, PM_ERR_CORRUPT,
 						   "page of parquet column \"%s\" disagrees with its offset index",
 						   c->name);

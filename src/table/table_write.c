@@ -1536,7 +1536,8 @@ compact_after_commit(pm_table_writer *w, pm_commit_request *req, int64_t committ
 	pm_error	cerr;
 	pm_code		rc = PM_OK;
 
-	if (w->compact_at_commit && !w->opt.primary_key && w->opt.bucket >= 1)
+	/* write-only: BucketedAppendFileStoreWrite's NoopCompactManager */
+	if (w->compact_at_commit && !w->opt.primary_key && w->opt.bucket >= 1 && !w->opt.write_only)
 	{
 		append_compact_after_commit(w, req, committed, arena);
 		return;

@@ -517,18 +517,45 @@ test_append_compact(void **state)
  * publishes APPEND then COMPACT (its user and identifier) of the 5 files
  * into one, sequence numbers 0..499 kept, the rows unchanged; the 6th
  * (2 files) and the ones before the 5th compact nothing. Bucket -1 and
- * compaction off: never (Java leaves bucket -1 to the compaction job).
+ * compaction off or write-only: never (Java leaves bucket -1 to the
+ * compaction job). With a file index every file has one, the compacted
+ * one too (compactRewrite writes it).
  */
+static bool
+all_files_indexed(pm_fileio *io, const char *dir)
+{
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_error	err;
+	bool		all = true;
+
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+	for (int i = 0; i < pm_scan_split_count(scan); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(scan, i);
+
+		for (int f = 0; f < sp->nfiles; f++)
+			if (sp->files[f]->embedded_file_index == NULL && sp->files[f]->nextra_files == 0)
+				all = false;
+	}
+	pm_scan_free(scan);
+	pm_table_close(table);
+	return all;
+}
+
 static void
-append_at_commit(const char *bucket, bool enabled)
+append_at_commit(const char *bucket, bool enabled, const char *extra_key, const char *extra_val)
 {
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
 	pm_arena   *arena = pm_arena_create(pm_env_default());
 	const char *dir = "/mem/wh/db.db/logc";
-	static const char *keys[] = {"bucket", "bucket-key"};
-	const char *vals[] = {bucket, "id"};
-	pm_schema  *s = make_schema(arena, strcmp(bucket, "-1") == 0 ? 1 : 2, keys, vals);
-	bool		compacts = enabled && strcmp(bucket, "1") == 0;
+	const char *keys[] = {"bucket", "bucket-key", extra_key};
+	const char *vals[] = {bucket, "id", extra_val};
+	int			nopt = strcmp(bucket, "-1") == 0 ? 1 : 2;
+	pm_schema  *s;
+	bool		compacts = enabled && strcmp(bucket, "1") == 0 &&
+		(extra_key == NULL || strcmp(extra_key, "write-only") != 0);
 	pm_error	err;
 	static trow rows[MAXID];
 	static result model,
@@ -538,6 +565,12 @@ append_at_commit(const char *bucket, bool enabled)
 	int64_t		min_seq,
 				max_seq;
 
+	if (extra_key != NULL && nopt == 1)
+	{
+		keys[1] = extra_key;
+		vals[1] = extra_val;
+	}
+	s = make_schema(arena, nopt + (extra_key != NULL), keys, vals);
 	s->nprimary_keys = 0;
 	s->primary_keys = NULL;
 	memset(&model, 0, sizeof(model));
@@ -604,6 +637,8 @@ append_at_commit(const char *bucket, bool enabled)
 			assert_int_equal(files, c + 1);
 			assert_int_equal(compacted, 0);
 		}
+		if (extra_key != NULL && strncmp(extra_key, "file-index.", 11) == 0)
+			assert_true(all_files_indexed(io, dir));
 	}
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);
@@ -613,9 +648,11 @@ static void
 test_append_compact_at_commit(void **state)
 {
 	(void) state;
-	append_at_commit("1", true);
-	append_at_commit("1", false);
-	append_at_commit("-1", true);
+	append_at_commit("1", true, NULL, NULL);
+	append_at_commit("1", false, NULL, NULL);
+	append_at_commit("-1", true, NULL, NULL);
+	append_at_commit("1", true, "write-only", "true");
+	append_at_commit("1", true, "file-index.bloom-filter.columns", "v");
 }
 
 int

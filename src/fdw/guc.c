@@ -44,7 +44,8 @@
  *	  and one for writing:
  *
  *	  paimon_fdw.write_batch_size		rows per batch handed to the writer
- *	  paimon_fdw.compact_at_commit		on (default): primary-key writers
+ *	  paimon_fdw.compact_at_commit		on (default): primary-key and
+ *										fixed-bucket append writers
  *										compact at commit as Java's do
  *-------------------------------------------------------------------------
  */
@@ -148,10 +149,12 @@ pmfdw_guc_init(void)
 							NULL, NULL, NULL);
 	DefineCustomBoolVariable("paimon_fdw.compact_at_commit",
 							 "Compacts the buckets a transaction wrote into a Paimon primary-key "
-							 "table at commit, as Paimon's writers do.",
+							 "or fixed-bucket append table at commit, as Paimon's writers do.",
 							 "When Paimon's universal compaction picks sorted runs of a bucket "
 							 "(num-sorted-run.compaction-trigger), they are compacted and "
-							 "committed as a COMPACT snapshot after the APPEND one. Off: level 0 "
+							 "committed as a COMPACT snapshot after the APPEND one; in append "
+							 "tables, compaction.min.file-num small files of a bucket into one. "
+							 "Off: level 0 "
 							 "grows until paimon_compact. Tables with write-only = true never "
 							 "compact.",
 							 &pmfdw_compact_at_commit, true, PGC_USERSET, 0,

@@ -27,6 +27,7 @@
 #include "index/deletion_vector_write.h"
 #include "row/binary_row.h"
 #include "table/commit.h"
+#include "table/data_file_index.h"
 #include "table/index_manifest.h"
 #include "table/partition_path.h"
 #include "table/split.h"
@@ -62,6 +63,11 @@ typedef struct append_compact
 	char	   *index_dir;
 	char		index_uuid[PM_UUID_TEXT_LEN + 1];
 	int64_t		index_counter;
+	/* at commit (pm_append_compact_at_commit): these buckets, picked as the writer does */
+	const pm_append_bucket *only;
+	int			nonly;
+	const char *commit_user;	/* NULL: a fresh one */
+	int64_t		commit_identifier;
 } append_compact;
 
 static bool
@@ -132,6 +138,7 @@ typedef struct rewriter
 	int64_t		counter;		/* file name counter */
 	int64_t		next_seq;
 	pm_format_writer *fw;
+	pm_file_index_writer *fiw;	/* the table's file indexes (NULL: none) */
 	char	   *name;
 	int64_t		rows;
 	pm_data_file_meta *files;
@@ -154,7 +161,11 @@ finish_file(rewriter *rw, pm_error *err)
 	rc = pm_format_writer_finish(rw->fw, ac->arena, &res, err);
 	rw->fw = NULL;
 	if (rc != PM_OK)
+	{
+		pm_file_index_writer_free(rw->fiw);
+		rw->fiw = NULL;
 		return rc;				/* the format writer discarded the file */
+	}
 	if (rw->nfiles == rw->cap)
 	{
 		int			ncap = rw->cap * 2 + 4;
@@ -198,7 +209,11 @@ finish_file(rewriter *rw, pm_error *err)
 	m->delete_row_count = 0;
 	m->file_source = 1;			/* COMPACT */
 	m->nwrite_cols = -1;
-	return PM_OK;
+	/* compactRewrite's RowDataRollingFileWriter writes the table's file indexes too */
+	rc = pm_data_file_index_finish(rw->fiw, ac->io, m, ac->arena, err);
+	pm_file_index_writer_free(rw->fiw);
+	rw->fiw = NULL;
+	return rc;
 }
 
 static pm_code
@@ -215,11 +230,20 @@ write_batch(rewriter *rw, const pm_batch *b, pm_error *err)
 		path = rw->name ? pm_arena_sprintf(ac->arena, "%s/%s", rw->sp->bucket_path, rw->name) : NULL;
 		if (path == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		PM_TRY(pm_format_writer_open(ac->opt.format, ac->env, ac->io, path, &ac->fopt, &rw->fw,
-									 err));
+		if (ac->opt.file_index != NULL)
+			PM_TRY(pm_file_index_writer_open(ac->env, ac->opt.file_index, &rw->fiw, err));
+		if (pm_format_writer_open(ac->opt.format, ac->env, ac->io, path, &ac->fopt, &rw->fw,
+								  err) != PM_OK)
+		{
+			pm_file_index_writer_free(rw->fiw);
+			rw->fiw = NULL;
+			return err->code;
+		}
 		rw->rows = 0;
 	}
 	PM_TRY(pm_format_writer_write(rw->fw, b, err));
+	if (rw->fiw != NULL)
+		PM_TRY(pm_file_index_writer_write(rw->fiw, b, 0, err));
 	rw->rows += b->nrows;
 	rw->next_seq += b->nrows;
 	if (pm_format_writer_estimated_size(rw->fw) >= ac->opt.target_file_size)
@@ -436,6 +460,7 @@ rewrite(append_compact *ac, const pm_split *sp, const pm_data_file_meta **files,
 		pm_format_writer_abort(rw.fw);
 		rw.fw = NULL;
 	}
+	pm_file_index_writer_free(rw.fiw);
 	c = &ac->changes[ac->nchanges++];
 	c->partition = sp->partition;
 	c->partition_len = sp->partition_len;
@@ -513,6 +538,58 @@ compact_fixed_bucket(append_compact *ac, const pm_split *sp, pm_compact_result *
 }
 
 /*
+ * At commit (AppendOnlyWriter.flush, then triggerCompaction(false)):
+ * BucketedAppendCompactManager.pickCompactBefore over the bucket's files
+ * by minimum sequence number, a window sliding right while it holds
+ * 2 x target-file-size; the first one of compaction.min.file-num files is
+ * rewritten (AutoCompactTask: no large file left out; with deletion
+ * vectors, the picked files' DVs go).
+ */
+static pm_code
+compact_pick_before(append_compact *ac, const pm_split *sp, pm_compact_result *res,
+					bool *done, pm_error *err)
+{
+	const pm_data_file_meta **f = pm_arena_zalloc(ac->arena, sizeof(void *) * (size_t) (sp->nfiles + 1));
+	int			n = sp->nfiles,
+				start = 0;
+	int64_t		total = 0;
+
+	*done = false;
+	if (f == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+	{
+		int			k = i;
+
+		for (; k > 0 && f[k - 1]->min_sequence_number > sp->files[i]->min_sequence_number; k--)
+			f[k] = f[k - 1];
+		f[k] = sp->files[i];
+	}
+	for (int i = 0; i < n; i++)
+	{
+		total += f[i]->file_size;
+		if (i - start + 1 >= ac->min_file_num)
+		{
+			*done = true;
+			return rewrite(ac, sp, f + start, i - start + 1, res, err);
+		}
+		if (total >= ac->opt.target_file_size * 2)
+			total -= f[start++]->file_size;
+	}
+	return PM_OK;
+}
+
+static bool
+is_written(const append_compact *ac, const pm_split *sp)
+{
+	for (int i = 0; i < ac->nonly; i++)
+		if (ac->only[i].bucket == sp->bucket && ac->only[i].partition_len == sp->partition_len &&
+			memcmp(ac->only[i].partition, sp->partition, (size_t) sp->partition_len) == 0)
+			return true;
+	return false;
+}
+
+/*
  * AppendCompactCoordinator (batch) for one partition of a bucket -1 table:
  * small files by size, packed into bins.
  */
@@ -566,11 +643,8 @@ remove_written(append_compact *ac)
 	for (int i = 0; i < ac->nchanges; i++)
 		for (int f = 0; f < ac->changes[i].nadded; f++)
 		{
-			pm_error	ignored;
-
-			pm_error_clear(&ignored);
-			if (ac->io->remove != NULL && ac->changes[i].added[f].path != NULL)
-				(void) ac->io->remove(ac->io, ac->changes[i].added[f].path, &ignored);
+			if (ac->changes[i].added[f].path != NULL)
+				pm_data_file_remove_written(ac->io, &ac->changes[i].added[f]);
 		}
 	for (int i = 0; i < ac->nchanges; i++)
 		for (int f = 0; f < ac->changes[i].nindex_added; f++)
@@ -595,6 +669,8 @@ compact_all(append_compact *ac, const char *table_path, const pm_compact_options
 	pm_code		rc;
 
 	PM_TRY(setup(ac, err));
+	if (ac->only != NULL && ac->opt.bucket < 1)
+		return PM_OK;			/* bucket -1: left to the dedicated compaction */
 	if (o != NULL && o->partition != NULL)
 		PM_TRY(pm_compact_partition_path(ac->schema, ac->arena, o->partition, &want, err));
 	PM_TRY(pm_table_scan_plan(ac->table, NULL, &scan, err));
@@ -605,6 +681,8 @@ compact_all(append_compact *ac, const char *table_path, const pm_compact_options
 		const pm_split *sp = pm_scan_get_split(scan, i);
 		int			tasks = 0;
 
+		if (ac->only != NULL && !is_written(ac, sp))
+			continue;
 		if (want != NULL)
 		{
 			char	   *have;
@@ -622,7 +700,14 @@ compact_all(append_compact *ac, const char *table_path, const pm_compact_options
 						 sp->bucket, sp->total_buckets, ac->opt.bucket);
 			break;
 		}
-		if (ac->opt.bucket > 0)
+		if (ac->only != NULL)
+		{
+			bool		compacted;
+
+			rc = compact_pick_before(ac, sp, res, &compacted, err);
+			tasks = compacted ? 1 : 0;
+		}
+		else if (ac->opt.bucket > 0)
 		{
 			bool		compacted;
 
@@ -641,8 +726,8 @@ compact_all(append_compact *ac, const char *table_path, const pm_compact_options
 
 		rc = pm_uuid_random(user, err);
 		memset(&req, 0, sizeof(req));
-		req.commit_user = user;
-		req.commit_identifier = INT64_MAX;
+		req.commit_user = ac->commit_user != NULL ? ac->commit_user : user;
+		req.commit_identifier = ac->commit_user != NULL ? ac->commit_identifier : INT64_MAX;
 		req.commit_kind = "COMPACT";
 		req.schema = ac->schema;
 		req.nchanges = ac->nchanges;
@@ -660,15 +745,17 @@ compact_all(append_compact *ac, const char *table_path, const pm_compact_options
 	return rc;
 }
 
-pm_code
-pm_append_compact(pm_table *table, const char *table_path, const pm_compact_options *options,
-				  pm_compact_result *result, pm_error *err)
+static pm_code
+run(pm_table *table, const char *table_path, const pm_compact_options *options,
+	append_compact *at_commit, pm_compact_result *result, pm_error *err)
 {
 	append_compact ac;
 	pm_code		rc;
 
 	memset(result, 0, sizeof(*result));
 	memset(&ac, 0, sizeof(ac));
+	if (at_commit != NULL)
+		ac = *at_commit;
 	ac.table = table;
 	ac.env = pm_table_env(table);
 	ac.io = pm_table_fileio(table);
@@ -680,4 +767,31 @@ pm_append_compact(pm_table *table, const char *table_path, const pm_compact_opti
 	rc = compact_all(&ac, table_path, options, result, err);
 	pm_arena_destroy(ac.arena);
 	return rc;
+}
+
+pm_code
+pm_append_compact(pm_table *table, const char *table_path, const pm_compact_options *options,
+				  pm_compact_result *result, pm_error *err)
+{
+	return run(table, table_path, options, NULL, result, err);
+}
+
+pm_code
+pm_append_compact_at_commit(pm_table *table, const char *table_path, const char *commit_user,
+							int64_t commit_identifier, const pm_append_bucket *buckets,
+							int nbuckets, pm_compact_result *result, pm_error *err)
+{
+	append_compact ac;
+
+	memset(&ac, 0, sizeof(ac));
+	ac.only = buckets;
+	ac.nonly = nbuckets;
+	ac.commit_user = commit_user;
+	ac.commit_identifier = commit_identifier;
+	if (nbuckets == 0)
+	{
+		memset(result, 0, sizeof(*result));
+		return PM_OK;
+	}
+	return run(table, table_path, NULL, &ac, result, err);
 }

@@ -24,7 +24,8 @@
  * BucketedDvMaintainer): every file is rewritten but the large ones
  * without a DV at the head, whatever their number, the rows their DVs
  * delete dropped; the bucket's DV index file is written again without
- * the compacted files' DVs. Not compacted: bucket-unaware tables with
+ * the compacted files' DVs. The outputs get the table's file indexes
+ * (file-index.*), as the writer's. Not compacted: bucket-unaware tables with
  * deletion vectors (PM_ERR_UNSUPPORTED).
  *
  * Spec: apache/paimon release-1.4.2 append/BucketedAppendCompactManager.java,
@@ -47,5 +48,30 @@
 extern pm_code pm_append_compact(pm_table *table, const char *table_path,
 								 const pm_compact_options *options, pm_compact_result *result,
 								 pm_error *err);
+
+/* A bucket written to (its partition as a serialized BinaryRow). */
+typedef struct pm_append_bucket
+{
+	const uint8_t *partition;
+	int32_t		partition_len;
+	int32_t		bucket;
+} pm_append_bucket;
+
+/*
+ * The compaction an append writer of a fixed-bucket table runs at commit,
+ * as Java's batch writer does (AppendOnlyWriter.prepareCommit(waitCompaction
+ * = true): BucketedAppendCompactManager.triggerCompaction(false), i.e.
+ * pickCompactBefore + AutoCompactTask): in each of the buckets written to,
+ * with table opened at or after the APPEND snapshot, the first
+ * compaction.min.file-num files (by minimum sequence number) within a
+ * window of 2 x target-file-size are rewritten into one COMPACT snapshot
+ * committed as commit_user / commit_identifier. Bucket -1 tables: nothing
+ * (Java leaves them to the dedicated compaction). PM_ERR_CONFLICT: another
+ * commit removed an input first (the files written are removed).
+ */
+extern pm_code pm_append_compact_at_commit(pm_table *table, const char *table_path,
+										   const char *commit_user, int64_t commit_identifier,
+										   const pm_append_bucket *buckets, int nbuckets,
+										   pm_compact_result *result, pm_error *err);
 
 #endif							/* PM_TABLE_APPEND_COMPACT_H */

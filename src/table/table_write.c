@@ -69,6 +69,7 @@
 #include "table/commit.h"
 #include "lsm/table_read.h"
 #include "table/cross_partition.h"
+#include "table/append_compact.h"
 #include "table/data_file_index.h"
 #include "table/dynamic_bucket.h"
 #include "table/partition_path.h"
@@ -1442,6 +1443,76 @@ is_ours(const bucket_writer *bw, const pm_data_file_meta *f)
 }
 
 /*
+ * Append tables with fixed buckets (append_compact.h): the buckets
+ * written to, against the latest snapshot. Skipped without opening it
+ * when `committed` follows the restored snapshot and no bucket holds
+ * compaction.min.file-num files, the least the writer's pick takes.
+ */
+static void
+append_compact_after_commit(pm_table_writer *w, pm_commit_request *req, int64_t committed,
+							pm_arena *arena)
+{
+	pm_append_bucket *buckets;
+	int			nbuckets = 0;
+	bool		enough = false;
+	int			min_file_num = 5;
+	const char *v = pm_schema_option(w->schema, "compaction.min.file-num");
+	pm_table   *table = NULL;
+	pm_compact_result res;
+	pm_error	cerr;
+	pm_code		rc;
+
+	if (v != NULL)
+		min_file_num = atoi(v);	/* validated by append_compact.c */
+	buckets = pm_arena_zalloc(arena, sizeof(*buckets) * (size_t) (w->nwriters + 1));
+	if (buckets == NULL)
+		return;
+	for (int i = 0; i < w->table_size; i++)
+		for (bucket_writer *bw = w->table[i]; bw != NULL; bw = bw->next)
+		{
+			int			have = bw->nfiles;
+
+			if (bw->nfiles == 0)
+				continue;
+			buckets[nbuckets].partition = bw->partition;
+			buckets[nbuckets].partition_len = bw->partition_len;
+			buckets[nbuckets].bucket = bw->bucket;
+			nbuckets++;
+			for (int r = 0; r < w->nrestored; r++)
+				if (w->restored[r].bucket == bw->bucket &&
+					w->restored[r].partition_len == bw->partition_len &&
+					memcmp(w->restored[r].partition, bw->partition,
+						   (size_t) bw->partition_len) == 0)
+					have += w->restored[r].split->nfiles;
+			if (have >= min_file_num)
+				enough = true;
+		}
+	if (nbuckets == 0 || (!enough && w->restored_table != NULL &&
+						  committed == pm_table_snapshot_id(w->restored_table) + 1))
+		return;
+	pm_error_clear(&cerr);
+	rc = pm_table_open(w->env, w->io, w->table_path, NULL, &table, &cerr);
+	if (rc == PM_OK)
+		rc = pm_append_compact_at_commit(table, w->table_path, req->commit_user,
+										 req->commit_identifier, buckets, nbuckets, &res, &cerr);
+	if (table != NULL)
+		pm_table_close(table);
+	if (rc != PM_OK)
+	{
+		/* the rows are committed; only the compaction is lost (its files are removed) */
+		w->compaction.failed = true;
+		w->compaction.snapshot_id = 0;
+		snprintf(w->compaction.message, sizeof(w->compaction.message), "%s", cerr.message);
+		return;
+	}
+	w->compaction.snapshot_id = res.snapshot_id;
+	w->compaction.buckets = res.buckets;
+	w->compaction.files_in = res.files_in;
+	w->compaction.files_out = res.files_out;
+	w->compaction.rows = res.rows_out;
+}
+
+/*
  * Compaction at commit, after the APPEND snapshot `committed`: against
  * the files of that snapshot. When it directly follows the restored one
  * those are the restored files plus ours; else (other commits came
@@ -1465,6 +1536,12 @@ compact_after_commit(pm_table_writer *w, pm_commit_request *req, int64_t committ
 	pm_error	cerr;
 	pm_code		rc = PM_OK;
 
+	/* write-only: BucketedAppendFileStoreWrite's NoopCompactManager */
+	if (w->compact_at_commit && !w->opt.primary_key && w->opt.bucket >= 1 && !w->opt.write_only)
+	{
+		append_compact_after_commit(w, req, committed, arena);
+		return;
+	}
 	/* dynamic (-1) and postpone (-2) buckets: compact.c takes fixed buckets only */
 	if (!w->compact_at_commit || !w->opt.primary_key || w->opt.bucket < 1 ||
 		w->restored_table == NULL)

@@ -101,8 +101,9 @@ extern pm_code pm_table_writer_delete_position(pm_table_writer *writer,
  * Compaction at commit (primary-key tables, default on): after the APPEND
  * snapshot, each bucket written to is compacted (its files in the snapshot
  * committed) when the table's universal compaction picks runs
- * (lsm/compact.h), committed as a COMPACT snapshot. Off: level 0 grows
- * until paimon_compact.
+ * (lsm/compact.h), committed as a COMPACT snapshot. Append tables with
+ * fixed buckets the same way, by append_compact.h's writer pick (5 small
+ * files into one by default). Off: level 0 grows until paimon_compact.
  */
 extern void pm_table_writer_set_compaction(pm_table_writer *writer, bool enabled);
 

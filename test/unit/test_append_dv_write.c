@@ -11,7 +11,8 @@
  *	  a concurrent commit removed, gets PM_ERR_CONFLICT and leaves nothing.
  *	  Bucket-unaware (partitioned) and fixed-bucket (64-bit DVs) tables;
  *	  the latter compacted (pm_append_compact drops the deleted rows and
- *	  the DVs), the former refused.
+ *	  the DVs), the former refused; compaction at commit of a fixed-bucket
+ *	  table drops them too.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -300,6 +301,76 @@ test_fixed_bucket_bitmap64(void **state)
 	run(false, 4, keys, vals);
 }
 
+/*
+ * Compaction at commit of a fixed-bucket table with DVs (AutoCompactTask
+ * with a DV maintainer): three commits, a DELETE of id % 10 == 0, two
+ * more commits; the fifth data file makes the writer compact the five
+ * into one COMPACT snapshot: the deleted rows dropped, no DV left.
+ */
+static void
+test_fixed_bucket_at_commit(void **state)
+{
+	static const char *keys[] = {"deletion-vectors.enabled", "bucket", "bucket-key"};
+	static const char *vals[] = {"true", "1", "id"};
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_table_writer *w;
+	pm_table   *table;
+	pm_scan    *sc;
+	pm_snapshot *snap;
+	pm_error	err;
+	int64_t		sid,
+				rows,
+				sum,
+				want = 0;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, DIR,
+									 make_schema(arena, false, 3, keys, vals), &err), PM_OK);
+	for (int c = 0; c < 6; c++)
+	{
+		const pm_writer_compaction *wc;
+
+		assert_int_equal(pm_table_writer_open(pm_env_default(), io, DIR, "u1", &w, &err), PM_OK);
+		if (c == 3)
+			scan(io, w, 0, &rows, &sum);
+		else
+			write_rows(w, arena, c * 100, 100);
+		assert_int_equal(pm_table_writer_commit(w, c + 1, &sid, &err), PM_OK);
+		assert_int_equal(sid, c + 1);
+		wc = pm_table_writer_compaction(w);
+		assert_false(wc->failed);
+		if (c == 5)
+		{
+			assert_int_equal(wc->snapshot_id, 7);
+			assert_int_equal(wc->files_in, 5);
+			assert_int_equal(wc->files_out, 1);
+			assert_int_equal(wc->rows, 500 - 30);
+		}
+		else
+			assert_int_equal(wc->snapshot_id, 0);
+		pm_table_writer_close(w);
+	}
+	assert_int_equal(pm_snapshot_load(io, DIR, 7, arena, &snap, &err), PM_OK);
+	assert_string_equal(snap->commit_kind, "COMPACT");
+	scan(io, NULL, 0, &rows, &sum);
+	assert_int_equal(rows, 470);
+	/* ids 0..299 (id % 10 == 0 deleted) and 400..599 */
+	for (int i = 0; i < 600; i++)
+		if (!(i < 300 && i % 10 == 0) && !(i >= 300 && i < 400))
+			want += i;
+	assert_int_equal(sum, want);
+	assert_int_equal(pm_table_open(pm_env_default(), io, DIR, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &sc, &err), PM_OK);
+	assert_false(pm_scan_has_deletion_vectors(sc));
+	assert_int_equal(pm_scan_split_count(sc), 1);
+	assert_int_equal(pm_scan_get_split(sc, 0)->nfiles, 1);
+	pm_scan_free(sc);
+	pm_table_close(table);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 static int
 count_index_files(pm_fileio *io)
 {
@@ -412,6 +483,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unaware_partitioned),
 		cmocka_unit_test(test_fixed_bucket_bitmap64),
+		cmocka_unit_test(test_fixed_bucket_at_commit),
 		cmocka_unit_test(test_file_gone_conflict),
 		cmocka_unit_test(test_refused_without_dv),
 	};

@@ -21,6 +21,7 @@
 #include "lsm/compact.h"
 #include "lsm/table_read.h"
 #include "row/binary_row.h"
+#include "table/snapshot.h"
 #include "table/split.h"
 #include "table/table.h"
 #include "table/table_write.h"
@@ -461,6 +462,7 @@ append_compact(const char *bucket, int commits, int want_in, int want_out)
 	{
 		pm_table_writer *w = open_writer(io, dir);
 
+		pm_table_writer_set_compaction(w, false);
 		for (int i = 0; i < 100; i++)
 			rows[i] = (trow) {c * 100 + i, i % 3 != 0, c * 100 + i, c};
 		write_kinds(w, arena, rows, NULL, 100);
@@ -509,6 +511,150 @@ test_append_compact(void **state)
 	append_compact("-1", 5, 5, 1);
 }
 
+/*
+ * Append tables at commit (BucketedAppendCompactManager.pickCompactBefore):
+ * one bucket, a commit of 100 rows each; the 5th commit (5 small files)
+ * publishes APPEND then COMPACT (its user and identifier) of the 5 files
+ * into one, sequence numbers 0..499 kept, the rows unchanged; the 6th
+ * (2 files) and the ones before the 5th compact nothing. Bucket -1 and
+ * compaction off or write-only: never (Java leaves bucket -1 to the
+ * compaction job). With a file index every file has one, the compacted
+ * one too (compactRewrite writes it).
+ */
+static bool
+all_files_indexed(pm_fileio *io, const char *dir)
+{
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_error	err;
+	bool		all = true;
+
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
+	for (int i = 0; i < pm_scan_split_count(scan); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(scan, i);
+
+		for (int f = 0; f < sp->nfiles; f++)
+			if (sp->files[f]->embedded_file_index == NULL && sp->files[f]->nextra_files == 0)
+				all = false;
+	}
+	pm_scan_free(scan);
+	pm_table_close(table);
+	return all;
+}
+
+static void
+append_at_commit(const char *bucket, bool enabled, const char *extra_key, const char *extra_val)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/logc";
+	const char *keys[] = {"bucket", "bucket-key", extra_key};
+	const char *vals[] = {bucket, "id", extra_val};
+	int			nopt = strcmp(bucket, "-1") == 0 ? 1 : 2;
+	pm_schema  *s;
+	bool		compacts = enabled && strcmp(bucket, "1") == 0 &&
+		(extra_key == NULL || strcmp(extra_key, "write-only") != 0);
+	pm_error	err;
+	static trow rows[MAXID];
+	static result model,
+				got;
+	int64_t		sid = 0;
+	int			compacted;
+	int64_t		min_seq,
+				max_seq;
+
+	if (extra_key != NULL && nopt == 1)
+	{
+		keys[1] = extra_key;
+		vals[1] = extra_val;
+	}
+	s = make_schema(arena, nopt + (extra_key != NULL), keys, vals);
+	s->nprimary_keys = 0;
+	s->primary_keys = NULL;
+	memset(&model, 0, sizeof(model));
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	for (int c = 0; c < 7; c++)
+	{
+		pm_table_writer *w = open_writer(io, dir);
+		const pm_writer_compaction *wc;
+		int64_t		id;
+		int			files;
+
+		pm_table_writer_set_compaction(w, enabled);
+		for (int i = 0; i < 100; i++)
+		{
+			int			key = c * 100 + i;
+
+			rows[i] = (trow) {key, true, key * 7, c};
+			model.present[key] = true;
+			model.name_null[key] = false;
+			model.v[key] = key * 7;
+			model.w[key] = c;
+		}
+		model.nrows += 100;
+		write_kinds(w, arena, rows, NULL, 100);
+		if (pm_table_writer_commit(w, 40 + c, &id, &err) != PM_OK)
+			fail_msg("commit: %s", err.message);
+		assert_int_equal(id, sid + 1);
+		wc = pm_table_writer_compaction(w);
+		assert_false(wc->failed);
+		if (compacts && c == 4)
+		{
+			pm_snapshot *snap;
+
+			assert_int_equal(wc->snapshot_id, id + 1);
+			assert_int_equal(wc->buckets, 1);
+			assert_int_equal(wc->files_in, 5);
+			assert_int_equal(wc->files_out, 1);
+			assert_int_equal(wc->rows, 500);
+			assert_int_equal(pm_snapshot_load(io, dir, id, arena, &snap, &err), PM_OK);
+			assert_string_equal(snap->commit_kind, "APPEND");
+			assert_int_equal(pm_snapshot_load(io, dir, id + 1, arena, &snap, &err), PM_OK);
+			assert_string_equal(snap->commit_kind, "COMPACT");
+			assert_int_equal(snap->commit_identifier, 40 + c);
+			sid = id + 1;
+		}
+		else
+		{
+			assert_int_equal(wc->snapshot_id, 0);
+			sid = id;
+		}
+		pm_table_writer_close(w);
+		read_all(io, dir, &got);
+		assert_same(&model, &got);
+		files = count_files(io, dir, &compacted, &min_seq, &max_seq);
+		if (compacts && c >= 4)
+		{
+			assert_int_equal(files, 1 + c - 4);
+			assert_int_equal(compacted, 1);
+			assert_int_equal(min_seq, 0);
+			assert_int_equal(max_seq, 499);
+		}
+		else
+		{
+			assert_int_equal(files, c + 1);
+			assert_int_equal(compacted, 0);
+		}
+		if (extra_key != NULL && strncmp(extra_key, "file-index.", 11) == 0)
+			assert_true(all_files_indexed(io, dir));
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+static void
+test_append_compact_at_commit(void **state)
+{
+	(void) state;
+	append_at_commit("1", true, NULL, NULL);
+	append_at_commit("1", false, NULL, NULL);
+	append_at_commit("-1", true, NULL, NULL);
+	append_at_commit("1", true, "write-only", "true");
+	append_at_commit("1", true, "file-index.bloom-filter.columns", "v");
+}
+
 int
 main(void)
 {
@@ -519,6 +665,7 @@ main(void)
 		cmocka_unit_test(test_compact_at_commit),
 		cmocka_unit_test(test_no_compact_at_commit),
 		cmocka_unit_test(test_append_compact),
+		cmocka_unit_test(test_append_compact_at_commit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

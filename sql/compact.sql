@@ -199,6 +199,18 @@ INSERT INTO logb SELECT g, 'u' FROM generate_series(201, 300) g;
 SELECT live_files('logb');
 SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('logb');
 SELECT live_files('logb'), count(*), count(DISTINCT id), min(id), max(id) FROM logb;
+-- fixed buckets at commit (Java's BucketedAppendCompactManager): the 5th INSERT
+-- compacts the bucket's 5 small files into one, in a COMPACT snapshot
+SELECT paimon_create_table('cpt', 'db', 'logc', 'id INT, s TEXT',
+  options => '{"bucket": "1", "bucket-key": "id"}', foreign_table => 'logc');
+INSERT INTO logc VALUES (1, 'a');
+INSERT INTO logc VALUES (2, 'b');
+INSERT INTO logc VALUES (3, 'c');
+INSERT INTO logc VALUES (4, 'd');
+SELECT live_files('logc'), kinds(:'wh' || '/db.db/logc');
+INSERT INTO logc VALUES (5, 'e');
+SELECT live_files('logc'), kinds(:'wh' || '/db.db/logc');
+SELECT count(*), sum(id), string_agg(s, '' ORDER BY id) FROM logc;
 
 -- not compacted yet: dynamic buckets, deletion vectors, first-row
 SELECT paimon_create_table('cpt', 'db', 'dv', 'id INT, v INT', primary_key => ARRAY['id'],

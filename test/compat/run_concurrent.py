@@ -13,8 +13,8 @@ Then:
   1. no row is lost or doubled: the extension reads exactly the rows of every writer;
   2. the snapshots are consecutive: one APPEND per transaction with deltaRecordCount K
      and totalRecordCount n*K for the n-th, and LATEST names the last one; the
-     primary-key table also has the COMPACT snapshots of the commits that compacted
-     (paimon_fdw.compact_at_commit), which add no rows;
+     primary-key and fixed-bucket append tables also have the COMPACT snapshots of the
+     commits that compacted (paimon_fdw.compact_at_commit), which add no rows;
   3. Java (the oracle's Paimon release, ORACLE_PAIMON_VERSION) reads the same rows (skipped with a loud
      note when java/mvn are missing; a failure in CI).
 
@@ -112,8 +112,9 @@ def run_kind(kind, args, tmproot, java_ok):
                     % (len(got), len(expected), len(missing), missing[:3],
                        len(got) - len(expected) + len(missing)))
 
-    # 2. consecutive snapshots, one APPEND per transaction (primary-key tables: and the
-    #    COMPACT snapshots of the commits that compacted, which add no rows)
+    # 2. consecutive snapshots, one APPEND per transaction (primary-key and fixed-bucket
+    #    append tables: and the COMPACT snapshots of the commits that compacted, which
+    #    add no rows)
     snapdir = os.path.join(wh, DB + ".db", name, "snapshot")
     ids = sorted(int(os.path.basename(f)[len("snapshot-"):])
                  for f in glob.glob(os.path.join(snapdir, "snapshot-*")))
@@ -124,7 +125,7 @@ def run_kind(kind, args, tmproot, java_ok):
     for sid in ids:
         with open(os.path.join(snapdir, "snapshot-%d" % sid)) as f:
             snap = json.load(f)
-        if name == "pk" and snap.get("commitKind") == "COMPACT":
+        if name in ("pk", "fixed2") and snap.get("commitKind") == "COMPACT":
             compacts += 1
             if (snap.get("deltaRecordCount") != 0
                     or snap.get("totalRecordCount") != appends * args.rows):

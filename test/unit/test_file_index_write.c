@@ -304,6 +304,13 @@ test_table_range_bitmap_multi_chunk(void **state)
 	check_table("tables/parquet/append_with_rangebitmap_multi_chunk.db/append_with_rangebitmap_multi_chunk", 1);
 }
 
+/* bsi on INT, INT and TIMESTAMP(9) (micros), embedded */
+static void
+test_table_bsi(void **state)
+{
+	check_table("tables/parquet/append_with_bsi.db/append_with_bsi", 1);
+}
+
 /* ---- round trips through our readers ---- */
 
 #define RT_ROWS 20000
@@ -612,8 +619,11 @@ test_options(void **state)
 		if (s->kind == PM_FILE_INDEX_RANGE_BITMAP)
 			assert_int_equal(s->chunk_size, 0);	/* BOOLEAN: 0b */
 	}
-	expect_plan_error((const char *[]) {"file-index.bsi.columns", "a"}, 1, PM_ERR_UNSUPPORTED,
-					  "file-index.bsi.columns: the \"bsi\" file index is not written");
+	assert_int_equal(plan_of((const char *[]) {"file-index.bsi.columns", "a"}, 1, &plan, &err), PM_OK);
+	assert_int_equal(plan->nspecs, 1);
+	assert_int_equal(plan->specs[0].kind, PM_FILE_INDEX_BSI);
+	expect_plan_error((const char *[]) {"file-index.bsi.columns", "s"}, 1, PM_ERR_INVALID,
+					  "does not support the type of column s");
 	expect_plan_error((const char *[]) {"file-index.bitmap.columns", "s[k]"}, 1, PM_ERR_UNSUPPORTED,
 					  "map keys");
 	expect_plan_error((const char *[]) {"file-index.btree.columns", "a"}, 1, PM_ERR_INVALID,
@@ -666,6 +676,7 @@ main(void)
 		cmocka_unit_test(test_table_range_bitmap),
 		cmocka_unit_test(test_table_range_bitmap_multi_chunk),
 		cmocka_unit_test(test_table_pk_bitmap_sidecar),
+		cmocka_unit_test(test_table_bsi),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_options),
 	};

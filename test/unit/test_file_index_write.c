@@ -558,9 +558,11 @@ test_round_trip(void **state)
 static pm_code
 plan_of(const char *const *kv, int n, const pm_file_index_plan **plan, pm_error *err)
 {
+	static const pm_type t_dec20 = {.id = PM_TYPE_DECIMAL, .nullable = true, .precision = 20,
+	.scale = 2};
 	static pm_field fields[] = {{1, "a", &t_int, NULL}, {2, "s", &t_varchar, NULL},
-	{3, "b", &t_bool, NULL}};
-	static const pm_type row = {.id = PM_TYPE_ROW, .nfields = 3, .fields = fields};
+	{3, "b", &t_bool, NULL}, {4, "w", &t_dec20, NULL}};
+	static const pm_type row = {.id = PM_TYPE_ROW, .nfields = 4, .fields = fields};
 	pm_schema	schema = {.row_type = &row, .noptions = n};
 	const char **keys = pm_arena_alloc(arena, sizeof(char *) * (size_t) n);
 	const char **values = pm_arena_alloc(arena, sizeof(char *) * (size_t) n);
@@ -624,6 +626,8 @@ test_options(void **state)
 	assert_int_equal(plan->specs[0].kind, PM_FILE_INDEX_BSI);
 	expect_plan_error((const char *[]) {"file-index.bsi.columns", "s"}, 1, PM_ERR_INVALID,
 					  "does not support the type of column s");
+	expect_plan_error((const char *[]) {"file-index.bsi.columns", "w"}, 1, PM_ERR_UNSUPPORTED,
+					  "DECIMAL of precision above 18 (column w) is not written");
 	expect_plan_error((const char *[]) {"file-index.bitmap.columns", "s[k]"}, 1, PM_ERR_UNSUPPORTED,
 					  "map keys");
 	expect_plan_error((const char *[]) {"file-index.btree.columns", "a"}, 1, PM_ERR_INVALID,

@@ -57,11 +57,12 @@ put_be64(pm_byte_buffer *b, uint64_t v)
 /*
  * BitSliceIndexRoaringBitmap.Appender(0, max).serialize over the rows of
  * one side (mag[k]: the magnitude of value k, side[k]: whether it is on
- * this side). rows is scratch of nrows entries.
+ * this side). rows and rmag are scratch of nrows entries: the side's rows
+ * and their magnitudes, so that each slice is one branch-free pass.
  */
 static void
 write_side(const pm_index_values *iv, const uint64_t *mag, const bool *side, uint64_t max,
-		   uint32_t *rows, pm_byte_buffer *out)
+		   uint32_t *rows, uint64_t *rmag, uint32_t *slice, pm_byte_buffer *out)
 {
 	int			nslices = max == 0 ? 0 : 64 - __builtin_clzll(max);
 	size_t		n = 0;
@@ -75,22 +76,24 @@ write_side(const pm_index_values *iv, const uint64_t *mag, const bool *side, uin
 		int32_t		k = iv->row_ids[r];
 
 		if (k >= 0 && side[k])
-			rows[n++] = (uint32_t) r;
+		{
+			rows[n] = (uint32_t) r;
+			rmag[n++] = mag[k];
+		}
 	}
 	pm_roaring_write(out, rows, n);
 	pm_put_be32(t, (uint32_t) nslices);
 	pm_byte_buffer_append(out, t, 4);
 	for (int s = 0; s < nslices; s++)
 	{
-		n = 0;
-		for (int64_t r = 0; r < iv->nrows; r++)
-		{
-			int32_t		k = iv->row_ids[r];
+		size_t		m = 0;
 
-			if (k >= 0 && side[k] && ((mag[k] >> s) & 1))
-				rows[n++] = (uint32_t) r;
+		for (size_t i = 0; i < n; i++)
+		{
+			slice[m] = rows[i];
+			m += (size_t) ((rmag[i] >> s) & 1);
 		}
-		pm_roaring_write(out, rows, n);
+		pm_roaring_write(out, slice, m);
 	}
 }
 
@@ -100,7 +103,9 @@ pm_bsi_index_write(const pm_index_values *iv, pm_byte_buffer *out, pm_error *err
 	uint64_t   *mag;
 	bool	   *pos,
 			   *neg;
-	uint32_t   *rows;
+	uint32_t   *rows,
+			   *slice;
+	uint64_t   *rmag;
 	uint64_t	pmax = 0,
 				nmax = 0;
 	bool		has_pos = false,
@@ -113,7 +118,10 @@ pm_bsi_index_write(const pm_index_values *iv, pm_byte_buffer *out, pm_error *err
 	pos = pm_arena_alloc(iv->arena, sizeof(bool) * (size_t) (iv->nvalues + 1));
 	neg = pm_arena_alloc(iv->arena, sizeof(bool) * (size_t) (iv->nvalues + 1));
 	rows = pm_arena_alloc(iv->arena, sizeof(uint32_t) * (size_t) (iv->nrows + 1));
-	if (mag == NULL || pos == NULL || neg == NULL || rows == NULL)
+	slice = pm_arena_alloc(iv->arena, sizeof(uint32_t) * (size_t) (iv->nrows + 1));
+	rmag = pm_arena_alloc(iv->arena, sizeof(uint64_t) * (size_t) (iv->nrows + 1));
+	if (mag == NULL || pos == NULL || neg == NULL || rows == NULL || slice == NULL ||
+		rmag == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	for (int32_t k = 0; k < iv->nvalues; k++)
 	{
@@ -143,10 +151,10 @@ pm_bsi_index_write(const pm_index_values *iv, pm_byte_buffer *out, pm_error *err
 	pm_byte_buffer_append(out, t, 4);
 	pm_byte_buffer_append(out, (const uint8_t *) (has_pos ? "\x01" : "\x00"), 1);
 	if (has_pos)
-		write_side(iv, mag, pos, pmax, rows, out);
+		write_side(iv, mag, pos, pmax, rows, rmag, slice, out);
 	pm_byte_buffer_append(out, (const uint8_t *) (has_neg ? "\x01" : "\x00"), 1);
 	if (has_neg)
-		write_side(iv, mag, neg, nmax, rows, out);
+		write_side(iv, mag, neg, nmax, rows, rmag, slice, out);
 	if (out->failed)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	return PM_OK;

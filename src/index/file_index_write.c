@@ -10,6 +10,7 @@
 #include "common/byte_buffer.h"
 #include "index/bitmap_index_write.h"
 #include "index/bloom_filter_index_write.h"
+#include "index/bsi_index_write.h"
 #include "index/file_index.h"
 #include "index/index_values_write.h"
 #include "index/java_hash_map.h"
@@ -24,6 +25,8 @@ pm_file_index_kind_name(pm_file_index_kind kind)
 			return "bloom-filter";
 		case PM_FILE_INDEX_BITMAP:
 			return "bitmap";
+		case PM_FILE_INDEX_BSI:
+			return "bsi";
 		default:
 			return "range-bitmap";
 	}
@@ -38,6 +41,8 @@ pm_file_index_kind_supports(pm_file_index_kind kind, const pm_type *type)
 			return pm_bloom_filter_write_supported(type);
 		case PM_FILE_INDEX_BITMAP:
 			return pm_bitmap_index_write_supported(type);
+		case PM_FILE_INDEX_BSI:
+			return pm_bsi_index_write_supported(type);
 		default:
 			return pm_range_bitmap_write_supported(type);
 	}
@@ -344,6 +349,9 @@ serialize(pm_file_index_writer *w, pm_byte_buffer *out, pm_error *err)
 				break;
 			case PM_FILE_INDEX_RANGE_BITMAP:
 				rc = pm_range_bitmap_index_write(&st->values, st->spec->chunk_size, &body, err);
+				break;
+			case PM_FILE_INDEX_BSI:
+				rc = pm_bsi_index_write(&st->values, &body, err);
 				break;
 		}
 	}

@@ -10,7 +10,7 @@
  *	  "<data file>.index" whose name joins DataFileMeta.extraFiles.
  *
  * Kinds written: "bloom-filter", "bitmap" (version 2 unless the column's
- * version option says 1), "range-bitmap"; the table layer
+ * version option says 1), "range-bitmap", "bsi"; the table layer
  * (table/file_index_options.c) turns the options into a plan and refuses
  * the rest by name. Container order: Java serializes its maps in HashMap
  * order (index/java_hash_map.h); the plan fixes the order of columns and
@@ -39,7 +39,8 @@ typedef enum pm_file_index_kind
 {
 	PM_FILE_INDEX_BLOOM_FILTER,
 	PM_FILE_INDEX_BITMAP,
-	PM_FILE_INDEX_RANGE_BITMAP
+	PM_FILE_INDEX_RANGE_BITMAP,
+	PM_FILE_INDEX_BSI
 } pm_file_index_kind;
 
 /* One index of the plan: a column (of the written rows) and a kind with its options. */
@@ -63,7 +64,7 @@ typedef struct pm_file_index_plan
 	int64_t		in_manifest_threshold;
 } pm_file_index_plan;
 
-/* The name Java uses for a kind ("bloom-filter", "bitmap", "range-bitmap"). */
+/* The name Java uses for a kind ("bloom-filter", "bitmap", "range-bitmap", "bsi"). */
 extern const char *pm_file_index_kind_name(pm_file_index_kind kind);
 
 /*

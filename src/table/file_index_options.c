@@ -22,7 +22,7 @@ static bool
 kind_of(const char *name, size_t len, pm_file_index_kind *kind)
 {
 	static const pm_file_index_kind kinds[] = {PM_FILE_INDEX_BLOOM_FILTER, PM_FILE_INDEX_BITMAP,
-	PM_FILE_INDEX_RANGE_BITMAP};
+	PM_FILE_INDEX_RANGE_BITMAP, PM_FILE_INDEX_BSI};
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 	{
@@ -43,10 +43,6 @@ check_kind(const char *key, const char *name, size_t len, pm_file_index_kind *ki
 {
 	if (kind_of(name, len, kind))
 		return PM_OK;
-	if (len == 3 && memcmp(name, "bsi", 3) == 0)
-		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "table option %s: the \"bsi\" file index is not written (bloom-filter, bitmap and range-bitmap are)",
-					   key);
 	return pm_fail(err, PM_ERR_INVALID, "table option %s: there is no file index kind \"%.*s\"",
 				   key, (int) len, name);
 }
@@ -157,6 +153,8 @@ set_option(pm_file_index_plan *plan, const char *key, const char *value, pm_aren
 			if (strcmp(opt, "chunk-size") == 0)
 				return pm_parse_memory_size(key, value, &spec->chunk_size, err);
 			break;
+		case PM_FILE_INDEX_BSI:
+			break;				/* no options */
 	}
 	return PM_OK;				/* Java keeps options no index reads */
 }
@@ -233,6 +231,10 @@ pm_file_index_plan_of_schema(const pm_schema *schema, pm_arena *arena, const pm_
 							   "table option %s = \"%s\": %s does not exist in column fields",
 							   key, value, col);
 			t = schema->row_type->fields[field].type;
+			if (kind == PM_FILE_INDEX_BSI && t->id == PM_TYPE_DECIMAL && t->precision > 18)
+				return pm_fail(err, PM_ERR_UNSUPPORTED,
+							   "table option %s = \"%s\": the bsi index on a DECIMAL of precision above 18 (column %s) is not written",
+							   key, value, col);
 			if (!pm_file_index_kind_supports(kind, t))
 				return pm_fail(err, PM_ERR_INVALID,
 							   "table option %s = \"%s\": the %s index does not support the type of column %s",

@@ -304,6 +304,13 @@ test_table_range_bitmap_multi_chunk(void **state)
 	check_table("tables/parquet/append_with_rangebitmap_multi_chunk.db/append_with_rangebitmap_multi_chunk", 1);
 }
 
+/* bsi on INT, INT and TIMESTAMP(9) (micros), embedded */
+static void
+test_table_bsi(void **state)
+{
+	check_table("tables/parquet/append_with_bsi.db/append_with_bsi", 1);
+}
+
 /* ---- round trips through our readers ---- */
 
 #define RT_ROWS 20000
@@ -551,9 +558,11 @@ test_round_trip(void **state)
 static pm_code
 plan_of(const char *const *kv, int n, const pm_file_index_plan **plan, pm_error *err)
 {
+	static const pm_type t_dec20 = {.id = PM_TYPE_DECIMAL, .nullable = true, .precision = 20,
+	.scale = 2};
 	static pm_field fields[] = {{1, "a", &t_int, NULL}, {2, "s", &t_varchar, NULL},
-	{3, "b", &t_bool, NULL}};
-	static const pm_type row = {.id = PM_TYPE_ROW, .nfields = 3, .fields = fields};
+	{3, "b", &t_bool, NULL}, {4, "w", &t_dec20, NULL}};
+	static const pm_type row = {.id = PM_TYPE_ROW, .nfields = 4, .fields = fields};
 	pm_schema	schema = {.row_type = &row, .noptions = n};
 	const char **keys = pm_arena_alloc(arena, sizeof(char *) * (size_t) n);
 	const char **values = pm_arena_alloc(arena, sizeof(char *) * (size_t) n);
@@ -612,8 +621,13 @@ test_options(void **state)
 		if (s->kind == PM_FILE_INDEX_RANGE_BITMAP)
 			assert_int_equal(s->chunk_size, 0);	/* BOOLEAN: 0b */
 	}
-	expect_plan_error((const char *[]) {"file-index.bsi.columns", "a"}, 1, PM_ERR_UNSUPPORTED,
-					  "file-index.bsi.columns: the \"bsi\" file index is not written");
+	assert_int_equal(plan_of((const char *[]) {"file-index.bsi.columns", "a"}, 1, &plan, &err), PM_OK);
+	assert_int_equal(plan->nspecs, 1);
+	assert_int_equal(plan->specs[0].kind, PM_FILE_INDEX_BSI);
+	expect_plan_error((const char *[]) {"file-index.bsi.columns", "s"}, 1, PM_ERR_INVALID,
+					  "does not support the type of column s");
+	expect_plan_error((const char *[]) {"file-index.bsi.columns", "w"}, 1, PM_ERR_UNSUPPORTED,
+					  "DECIMAL of precision above 18 (column w) is not written");
 	expect_plan_error((const char *[]) {"file-index.bitmap.columns", "s[k]"}, 1, PM_ERR_UNSUPPORTED,
 					  "map keys");
 	expect_plan_error((const char *[]) {"file-index.btree.columns", "a"}, 1, PM_ERR_INVALID,
@@ -666,6 +680,7 @@ main(void)
 		cmocka_unit_test(test_table_range_bitmap),
 		cmocka_unit_test(test_table_range_bitmap_multi_chunk),
 		cmocka_unit_test(test_table_pk_bitmap_sidecar),
+		cmocka_unit_test(test_table_bsi),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_options),
 	};

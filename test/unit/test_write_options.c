@@ -201,10 +201,14 @@ test_refusals(void **state)
 		assert_int_equal(parse_with(&f, 1, kv, &o, &err), PM_OK);
 	}
 	{
-		/* bloom-filter, bitmap and range-bitmap are written; bsi is refused by name */
+		/* every kind is written (bsi too); a type the kind does not take is refused */
 		static const char *const kv[] = {"file-index.bsi.columns", "id"};
+		static const char *const kv2[] = {"file-index.bsi.columns", "name"};
+		pm_write_options o;
+		pm_error	err;
 
-		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "file-index.bsi.columns");
+		assert_int_equal(parse_with(&f, 1, kv, &o, &err), PM_OK);
+		expect(&f, 1, kv2, PM_ERR_INVALID, "the bsi index does not support the type of column name");
 	}
 	{
 		static const char *const kv[] = {"data-file.external-paths", "file:/x"};

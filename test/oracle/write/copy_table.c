@@ -10,8 +10,7 @@
  *	  if any differ (or, without --parquet, if none could be compared).
  *	  The same files' file-index containers (embedded or sidecar) must be
  *	  Java's bytes too ("INDEX OK"/"INDEX DIFF"), and embedded where Java
- *	  embedded them. --parquet keeps the file-index options but bsi (and
- *	  then compares no index).
+ *	  embedded them. --parquet keeps the file-index options.
  *	  Driven by write_check.sh; built against the unit build of libpaimon.a.
  *-------------------------------------------------------------------------
  */
@@ -83,7 +82,6 @@ main(int argc, char **argv)
 				compared = 0;
 
 	bool		parquet = argc > 3 && strcmp(argv[3], "--parquet") == 0;
-	bool		no_bsi = false;
 	pm_schema	schema;
 
 	if (argc < 3)
@@ -96,7 +94,7 @@ main(int argc, char **argv)
 	schema = *pm_table_schema(src);
 	if (parquet)
 	{
-		/* parquet data files, a Parquet codec, the file indexes but bsi (not written) */
+		/* parquet data files, a Parquet codec, the same file indexes */
 		const char **keys = calloc((size_t) schema.noptions + 1, sizeof(char *));
 		const char **vals = calloc((size_t) schema.noptions + 1, sizeof(char *));
 		int			n = 0;
@@ -106,11 +104,6 @@ main(int argc, char **argv)
 			const char *k = schema.option_keys[i];
 			const char *v = schema.option_values[i];
 
-			if (strncmp(k, "file-index.bsi.", 15) == 0)
-			{
-				no_bsi = true;	/* Java's containers hold an index ours do not */
-				continue;
-			}
 			if (strcmp(k, "file.format") == 0)
 				v = "parquet";
 			if (strcmp(k, "file.compression") == 0 && strcmp(v, "zstd") != 0 &&
@@ -225,7 +218,7 @@ main(int argc, char **argv)
 					continue;
 				x = index_bytes(io, a->files[0], &xl, &xe, arena);
 				y = index_bytes(io, c->files[0], &yl, &ye, arena);
-				if ((x == NULL && y == NULL) || no_bsi)
+				if (x == NULL && y == NULL)
 					continue;
 				indexes++;
 				if (x != NULL && y != NULL && xl == yl && xe == ye && memcmp(x, y, xl) == 0)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # index_check.sh [warehouse]
 #   File indexes written by the core (issue 8): Java 1.4.2 writes two
-#   partitioned tables with bloom-filter, bitmap (v1 and v2) and range-bitmap
-#   columns, one with the indexes embedded in the manifest, one with
+#   partitioned tables with bloom-filter, bitmap (v1 and v2), range-bitmap
+#   and bsi columns (bsi: INT of both signs with NULLs, DATE, TIMESTAMP(6),
+#   BIGINT beside its range-bitmap), one with the indexes embedded in the manifest, one with
 #   '<data file>.index' sidecars (primary-key tables: write_pk_check.sh's
 #   dedup tables); copy_table copies each with the core's
 #   writer (same rows, same order, one file per partition); then
@@ -35,7 +36,7 @@ cols = [{"name": "id", "type": "INT"}, {"name": "s", "type": "STRING"},
         {"name": "cat", "type": "STRING"}, {"name": "n", "type": "BIGINT"},
         {"name": "d", "type": "DOUBLE"}, {"name": "ts", "type": "TIMESTAMP(6)"},
         {"name": "flag", "type": "BOOLEAN"}, {"name": "day", "type": "DATE"},
-        {"name": "p", "type": "STRING"}]
+        {"name": "m", "type": "INT"}, {"name": "p", "type": "STRING"}]
 embedded = {"columns": cols, "partition_keys": ["p"], "primary_keys": [],
             "options": {"file.format": "parquet",
                         "file-index.bloom-filter.columns": "s,n",
@@ -46,13 +47,15 @@ embedded = {"columns": cols, "partition_keys": ["p"], "primary_keys": [],
                         "file-index.bitmap.cat.version": "1",
                         "file-index.range-bitmap.columns": "n,d,day,flag",
                         "file-index.range-bitmap.d.chunk-size": "64b",
+                        "file-index.bsi.columns": "m,day,ts",
                         "file-index.in-manifest-threshold": "100kb"}}
 sidecar = {"columns": cols, "partition_keys": ["p"], "primary_keys": [],
            "options": {"file.format": "parquet",
                        "file-index.bloom-filter.columns": "s",
                        "file-index.bitmap.columns": "cat",
                        "file-index.bitmap.cat.index-block-size": "64b",
-                       "file-index.range-bitmap.columns": "n"}}
+                       "file-index.range-bitmap.columns": "n",
+                       "file-index.bsi.columns": "n,m"}}
 json.dump(embedded, open(wh + "/embedded.json", "w"))
 json.dump(sidecar, open(wh + "/sidecar.json", "w"))
 with open(wh + "/ops.jsonl", "w") as out:
@@ -66,6 +69,8 @@ with open(wh + "/ops.jsonl", "w") as out:
                    "2026-12-03T10:%02d:%02d.%06d" % (k, g % 7, k * 11),
                    None if g % 9 == 0 else (g + k) % 3 == 0,
                    "2026-01-%02d" % (1 + (k * 10 + g % 10)),
+                   -1000 if sentinel == 0 else 1000 if sentinel == 1 else None if g % 31 == 0
+                   else (k * 100 + g % 50) * (-1 if g % 2 else 1),
                    "p%d" % k]
             out.write(json.dumps({"op": "+I", "row": row}) + "\n")
     out.write(json.dumps({"op": "commit"}) + "\n")
@@ -104,7 +109,7 @@ check_wheres() {
 	python3 - "$t" "$wh/ours_${t}_1.4.2.rows" "$wh/w_java_$t.out" "$wh/w_ours_$t.out" "$wheres" <<'PY' || fail=1
 import json, sys
 t = sys.argv[1]
-names = ["id", "s", "cat", "n", "d", "ts", "flag", "day", "p"]
+names = ["id", "s", "cat", "n", "d", "ts", "flag", "day", "m", "p"]
 allrows = [json.loads(l) for l in open(sys.argv[2])]
 def sets(path):
     out, cur = {}, None
@@ -146,6 +151,8 @@ PY
 check_wheres embedded '[[["s", "=", "k7"], 1], [["n", "=", 137], 1], [["cat", "=", "m2"], 1],
 	[["cat", "in", ["m1", "q"]], 1], [["n", "<", 105], 1], [["d", ">=", 60.0], 1],
 	[["ts", "=", "2026-12-03T10:01:03.000011"], 1], [["day", ">", "2026-01-25"], 1],
-	[["flag", "=", true], 0], [["cat", "is null"], 0]]'
-check_wheres sidecar '[[["s", "=", "k8"], 1], [["cat", "=", "m0"], 1], [["n", ">=", 250], 1]]'
+	[["flag", "=", true], 0], [["cat", "is null"], 0], [["m", "=", -137], 1], [["m", "<", -140], 1],
+	[["m", ">=", 210], 1], [["m", "is null"], 0]]'
+check_wheres sidecar '[[["s", "=", "k8"], 1], [["cat", "=", "m0"], 1], [["n", ">=", 250], 1],
+	[["m", "=", 138], 1], [["m", "in", [-21, 248]], 1]]'
 exit $fail

@@ -156,8 +156,8 @@ orc_int_rle_enc_init(orc_int_rle_enc *e, pm_byte_buffer *out, bool is_signed)
 }
 
 /* RunLengthIntegerWriterV2's getClosestFixedBits */
-static int
-closest_fixed_bits(int n)
+int
+orc_closest_fixed_bits(int n)
 {
 	if (n == 0)
 		return 1;
@@ -180,7 +180,7 @@ closest_fixed_bits(int n)
 	return 64;
 }
 
-/* the 5-bit width code of a closest_fixed_bits() width */
+/* the 5-bit width code of an orc_closest_fixed_bits() width */
 static int
 encode_bit_width(int n)
 {
@@ -318,7 +318,7 @@ try_delta(orc_int_rle_enc *e, int direct_width)
 		pm_byte_buffer_put_zigzag(e->out, d0);
 		return true;
 	}
-	width = closest_fixed_bits(bits_of(maxd));
+	width = orc_closest_fixed_bits(bits_of(maxd));
 	if (width == 1)
 		width = 2;				/* width code 0 means a fixed delta */
 	if (width >= direct_width)
@@ -370,7 +370,7 @@ int_write_values(orc_int_rle_enc *e)
 
 		for (int i = 0; i < n; i++)
 			all |= (u[i] = enc_value(e, e->lit[i]));
-		width = closest_fixed_bits(bits_of(all));
+		width = orc_closest_fixed_bits(bits_of(all));
 		if (!try_delta(e, width))
 		{
 			/* DIRECT: fixed-width big-endian bit packing */

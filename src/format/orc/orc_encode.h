@@ -53,6 +53,12 @@ typedef struct orc_int_rle_enc
 	int64_t		lit[ORC_RLE2_MAX];
 } orc_int_rle_enc;
 
+/*
+ * Smallest of RLE v2's "fixed" bit widths >= n (RunLengthIntegerWriterV2's
+ * getClosestFixedBits); the reader's PATCHED_BASE decoding uses it too.
+ */
+extern int	orc_closest_fixed_bits(int n);
+
 extern void orc_byte_rle_enc_init(orc_byte_rle_enc *e, pm_byte_buffer *out);
 extern void orc_byte_rle_enc_put(orc_byte_rle_enc *e, uint8_t v);
 extern void orc_byte_rle_enc_flush(orc_byte_rle_enc *e);

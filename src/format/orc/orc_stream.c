@@ -16,6 +16,7 @@
  *-------------------------------------------------------------------------
  */
 #include "format/orc/orc_int.h"
+#include "format/orc/orc_encode.h"
 
 #include <string.h>
 
@@ -368,31 +369,6 @@ decode_width(int code)
 	return code < 24 ? code + 1 : wide[code - 24];
 }
 
-/* Smallest of ORC's "fixed" bit widths >= n (getClosestFixedBits). */
-static int
-closest_fixed_bits(int n)
-{
-	if (n == 0)
-		return 1;
-	if (n <= 24)
-		return n;
-	if (n <= 26)
-		return 26;
-	if (n <= 28)
-		return 28;
-	if (n <= 30)
-		return 30;
-	if (n <= 32)
-		return 32;
-	if (n <= 40)
-		return 40;
-	if (n <= 48)
-		return 48;
-	if (n <= 56)
-		return 56;
-	return 64;
-}
-
 /* Unpack n big-endian values of `width` bits, starting byte-aligned. */
 static pm_code
 unpack(orc_bytes *in, int64_t *out, int n, int width, pm_error *err)
@@ -476,7 +452,7 @@ patched_base(orc_int_rle *d, uint8_t first, pm_error *err)
 			base = (int64_t) ubase;
 	}
 	PM_TRY(unpack(&d->in, d->lit, len, width, err));
-	cfb = closest_fixed_bits(patch_width + gap_width);
+	cfb = orc_closest_fixed_bits(patch_width + gap_width);
 	PM_TRY(unpack(&d->in, patches, npatch, cfb, err));
 	pmask = patch_width == 64 ? ~(uint64_t) 0 : (((uint64_t) 1 << patch_width) - 1);
 

@@ -30,3 +30,17 @@ pm_format_writer_open(pm_file_format format, const pm_env *env, pm_fileio *io,
 	pm_error_set_path(err, path);
 	return rc;
 }
+
+pm_code
+pm_format_writer_check_batch(const pm_type *row, const pm_batch *batch, const char *file,
+							 pm_error *err)
+{
+	if (batch->ncols != row->nfields)
+		return pm_fail(err, PM_ERR_INVALID, "batch of %d columns written to %s file of %d",
+					   batch->ncols, file, row->nfields);
+	for (int c = 0; c < row->nfields; c++)
+		if (batch->cols[c].type == NULL || batch->cols[c].type->id != row->fields[c].type->id)
+			return pm_fail(err, PM_ERR_INVALID, "column \"%s\": batch vector of another type",
+						   row->fields[c].name);
+	return PM_OK;
+}

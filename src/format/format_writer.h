@@ -103,6 +103,14 @@ extern pm_code pm_format_writer_open(pm_file_format format, const pm_env *env,
 									 const pm_format_write_options *options,
 									 pm_format_writer **out, pm_error *err);
 
+/*
+ * For the writers: PM_ERR_INVALID unless the batch has the columns of
+ * `row` with their types. `file` names the format in the message
+ * ("a Parquet", "an ORC", ...).
+ */
+extern pm_code pm_format_writer_check_batch(const pm_type *row, const pm_batch *batch,
+											const char *file, pm_error *err);
+
 /* Append a batch (its ncols and types must match options->schema). */
 static inline pm_code
 pm_format_writer_write(pm_format_writer *w, const pm_batch *batch, pm_error *err)

@@ -583,19 +583,8 @@ aw_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 		pm_fail(err, PM_ERR_INVALID, "Avro writer used after a failure");
 		return fail_path(w, err);
 	}
-	if (batch->ncols != row->nfields)
-	{
-		pm_fail(err, PM_ERR_INVALID, "batch of %d columns written to an Avro file of %d",
-				batch->ncols, row->nfields);
+	if (pm_format_writer_check_batch(row, batch, "an Avro", err) != PM_OK)
 		return fail_path(w, err);
-	}
-	for (int c = 0; c < row->nfields; c++)
-		if (batch->cols[c].type == NULL || batch->cols[c].type->id != row->fields[c].type->id)
-		{
-			pm_fail(err, PM_ERR_INVALID, "column \"%s\": batch vector of another type",
-					row->fields[c].name);
-			return fail_path(w, err);
-		}
 	if (pm_check_interrupts(w->env, err) != PM_OK)
 		return fail_path(w, err);
 	for (int64_t i = 0; i < batch->nrows; i++)

@@ -1045,19 +1045,8 @@ ow_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 		pm_fail(err, PM_ERR_INVALID, "ORC writer used after a failure");
 		return fail_path(w, err);
 	}
-	if (batch->ncols != w->ncols)
-	{
-		pm_fail(err, PM_ERR_INVALID, "batch of %d columns written to an ORC file of %d",
-				batch->ncols, w->ncols);
+	if (pm_format_writer_check_batch(w->schema, batch, "an ORC", err) != PM_OK)
 		return fail_path(w, err);
-	}
-	for (int c = 0; c < w->ncols; c++)
-		if (batch->cols[c].type == NULL || batch->cols[c].type->id != w->cols[c].type->id)
-		{
-			pm_fail(err, PM_ERR_INVALID, "column \"%s\": batch vector of another type",
-					w->cols[c].name);
-			return fail_path(w, err);
-		}
 	if (pm_check_interrupts(w->env, err) != PM_OK)
 		return fail_path(w, err);
 	/* RowDataVectorizer.vectorize refuses NULL in a NOT NULL field */

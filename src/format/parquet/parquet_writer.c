@@ -2385,23 +2385,10 @@ pw_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 		pm_error_set_path(err, w->path);
 		return err->code;
 	}
-	if (batch->ncols != w->ntop)
+	if (pm_format_writer_check_batch(w->schema, batch, "a Parquet", err) != PM_OK)
 	{
-		pm_fail(err, PM_ERR_INVALID, "batch of %d columns written to a Parquet file of %d",
-				batch->ncols, w->ntop);
 		pm_error_set_path(err, w->path);
 		return err->code;
-	}
-	for (int i = 0; i < w->ntop; i++)
-	{
-		if (batch->cols[i].type == NULL ||
-			batch->cols[i].type->id != w->schema->fields[i].type->id)
-		{
-			pm_fail(err, PM_ERR_INVALID, "column \"%s\": batch vector of another type",
-					w->schema->fields[i].name);
-			pm_error_set_path(err, w->path);
-			return err->code;
-		}
 	}
 	PM_TRY(pm_check_interrupts(w->env, err));
 	for (int64_t start = 0, n; start < batch->nrows; start += n)

@@ -857,6 +857,38 @@ test_refusals(void **state)
 	assert_false(io->exists(io, "/w/x.parquet"));
 	assert_int_equal(pm_memory_fileio_open_files(io), 0);
 
+	/* a batch that is not the schema's, in every format (pm_format_writer_check_batch) */
+	{
+		static const pm_file_format formats[] = {PM_FORMAT_PARQUET, PM_FORMAT_AVRO, PM_FORMAT_ORC};
+		pm_vector	two[2];
+		pm_vector	wide;
+
+		v.nulls = NULL;
+		two[0] = v;
+		two[1] = v;
+		assert_true(pm_vector_init(&wide, pm_type_new(a, PM_TYPE_BIGINT, false), 2, false, a));
+		wide.length = 2;
+		for (int k = 0; k < 3; k++)
+		{
+			assert_int_equal(pm_format_writer_open(formats[k], pm_env_default(), io, "/w/m.x",
+												   &o, &w, &err), PM_OK);
+			b.ncols = 2;
+			b.cols = two;
+			assert_int_equal(pm_format_writer_write(w, &b, &err), PM_ERR_INVALID);
+			assert_non_null(strstr(err.message, "batch of 2 columns written to"));
+			pm_format_writer_abort(w);
+			assert_int_equal(pm_format_writer_open(formats[k], pm_env_default(), io, "/w/m.x",
+												   &o, &w, &err), PM_OK);
+			b.ncols = 1;
+			b.cols = &wide;
+			assert_int_equal(pm_format_writer_write(w, &b, &err), PM_ERR_INVALID);
+			assert_string_equal(err.message, "column \"ok\": batch vector of another type");
+			pm_format_writer_abort(w);
+			assert_false(io->exists(io, "/w/m.x"));
+		}
+	}
+	assert_int_equal(pm_memory_fileio_open_files(io), 0);
+
 	/* a NULL map key */
 	{
 		pm_field	mf[1] = {{9, "mp", NULL, NULL}};

@@ -44,6 +44,23 @@
 #include "format/format_reader.h"
 #include "io/fileio.h"
 
+/*
+ * ORC writer options (orc.* table options as OrcConf reads them); a zeroed
+ * struct writes no dictionary and no bloom filter.
+ */
+typedef struct pm_orc_write_options
+{
+	/*
+	 * orc.dictionary.key.threshold (Java's default 0.8): string columns whose
+	 * distinct values in the first row group exceed this fraction of its
+	 * non-null values are written DIRECT, the others DICTIONARY_V2; <= 0: none
+	 */
+	double		dictionary_threshold;
+	const char *direct_columns; /* orc.column.encoding.direct: names, commas */
+	const char *bloom_columns;	/* orc.bloom.filter.columns: names or "*" */
+	double		bloom_fpp;		/* orc.bloom.filter.fpp, in (0, 1); 0 = 0.01 */
+} pm_orc_write_options;
+
 typedef struct pm_format_write_options
 {
 	const pm_type *schema;		/* ROW: the columns of every batch, in order */
@@ -56,6 +73,7 @@ typedef struct pm_format_write_options
 	int64_t		row_group_bytes;	/* Parquet row group / Avro block target; 0 = default */
 	int64_t		page_bytes;		/* Parquet page target; 0 = default */
 	bool		dictionary;		/* Parquet dictionary encoding where it pays */
+	pm_orc_write_options orc;	/* ORC only */
 } pm_format_write_options;
 
 /* Statistics of one top-level column of a written file. */

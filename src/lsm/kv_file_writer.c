@@ -70,6 +70,7 @@ pm_kv_layout_create(const pm_schema *schema, const pm_write_options *opt, pm_are
 	l->fopt.row_group_bytes = opt->row_group_bytes;
 	l->fopt.page_bytes = opt->page_bytes;
 	l->fopt.dictionary = opt->dictionary;
+	l->fopt.orc = opt->orc;
 	*out = l;
 	return PM_OK;
 }

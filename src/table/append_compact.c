@@ -117,6 +117,7 @@ setup(append_compact *ac, pm_error *err)
 	ac->fopt.row_group_bytes = ac->opt.row_group_bytes;
 	ac->fopt.page_bytes = ac->opt.page_bytes;
 	ac->fopt.dictionary = ac->opt.dictionary;
+	ac->fopt.orc = ac->opt.orc;
 	ac->all_fields = pm_arena_alloc(ac->arena, sizeof(int) * (size_t) (s->row_type->nfields + 1));
 	empty = pm_type_new_row(ac->arena, NULL, 0, false);
 	if (ac->all_fields == NULL || empty == NULL)

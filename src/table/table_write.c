@@ -220,6 +220,7 @@ pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 	w->fopt.row_group_bytes = w->opt.row_group_bytes;
 	w->fopt.page_bytes = w->opt.page_bytes;
 	w->fopt.dictionary = w->opt.dictionary;
+	w->fopt.orc = w->opt.orc;
 	if (w->opt.npartition_keys > 0 || w->opt.bucket > 0)
 	{
 		int64_t		per_file = w->opt.write_buffer_size / MAX_OPEN_FILES;

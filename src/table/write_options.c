@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -444,11 +445,37 @@ parse_cross_partition(const pm_schema *s, pm_write_options *o, pm_error *err)
 }
 
 /*
+ * An orc.* option holding a double, as Java's Double.parseDouble reads it
+ * (surrounding blanks allowed); PM_ERR_INVALID otherwise.
+ */
+static pm_code
+parse_orc_double(const pm_schema *s, const char *key, double dflt, double *out, pm_error *err)
+{
+	const char *v = pm_schema_option(s, key);
+	char	   *end;
+
+	*out = dflt;
+	if (v == NULL)
+		return PM_OK;
+	errno = 0;
+	*out = strtod(v, &end);
+	while (isspace((unsigned char) *end))
+		end++;
+	if (errno != 0 || end == v || *end != '\0' || !isfinite(*out))
+		return pm_fail(err, PM_ERR_INVALID, "%s \"%s\" is not a valid number", key, v);
+	return PM_OK;
+}
+
+/*
  * ORC (OrcFileFormat.getOrcProperties, OrcWriterFactory): orc.compress wins
  * over file.compression, orc.compression.zstd.level over
  * file.compression.zstd-level, orc.stripe.size over file.block-size.
- * Bloom filters, the ORC 0.11 file format, LZO and nested columns are not
- * written.
+ * Dictionary encoding (orc.dictionary.key.threshold, default 0.8;
+ * orc.column.encoding.direct) and bloom filters (orc.bloom.filter.columns,
+ * orc.bloom.filter.fpp, default 0.01) as OrcConf reads them. The ORC 0.11
+ * file format, LZO, nested columns, the "original" bloom filters, the
+ * hash dictionary and the dictionary check at the first stripe instead of
+ * the first row group are not written.
  */
 static pm_code
 parse_orc_options(const pm_schema *s, pm_write_options *o, pm_error *err)
@@ -456,9 +483,28 @@ parse_orc_options(const pm_schema *s, pm_write_options *o, pm_error *err)
 	const char *v;
 	int64_t		n;
 
-	if ((v = pm_schema_option(s, "orc.bloom.filter.columns")) != NULL)
+	PM_TRY(parse_orc_double(s, "orc.dictionary.key.threshold", 0.8,
+							&o->orc.dictionary_threshold, err));
+	o->orc.direct_columns = pm_schema_option(s, "orc.column.encoding.direct");
+	o->orc.bloom_columns = pm_schema_option(s, "orc.bloom.filter.columns");
+	PM_TRY(parse_orc_double(s, "orc.bloom.filter.fpp", 0.01, &o->orc.bloom_fpp, err));
+	if (o->orc.bloom_columns != NULL && o->orc.bloom_columns[0] != '\0' &&
+		!(o->orc.bloom_fpp > 0.0 && o->orc.bloom_fpp < 1.0))
+		return pm_fail(err, PM_ERR_INVALID,
+					   "table option orc.bloom.filter.fpp = \"%s\": the false positive probability must be between 0 and 1",
+					   pm_schema_option(s, "orc.bloom.filter.fpp"));
+	if ((v = pm_schema_option(s, "orc.bloom.filter.write.version")) != NULL &&
+		strcasecmp(v, "utf8") != 0)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "table option orc.bloom.filter.columns = \"%s\": ORC bloom filters are not written", v);
+					   "table option orc.bloom.filter.write.version = \"%s\": only utf8 bloom filters are written", v);
+	if ((v = pm_schema_option(s, "orc.dictionary.implementation")) != NULL &&
+		strcasecmp(v, "rbtree") != 0)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option orc.dictionary.implementation = \"%s\": only the rbtree dictionary is written", v);
+	if ((v = pm_schema_option(s, "orc.dictionary.early.check")) != NULL &&
+		strcasecmp(v, "true") != 0)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option orc.dictionary.early.check = \"%s\": the dictionary is only checked after the first row group", v);
 	if ((v = pm_schema_option(s, "orc.write.format")) != NULL && strcmp(v, "0.12") != 0)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option orc.write.format = \"%s\": only ORC 0.12 files are written", v);

@@ -30,6 +30,7 @@
 #include "common/error.h"
 #include "common/type.h"
 #include "format/format_reader.h"
+#include "format/format_writer.h"
 #include "index/file_index_write.h"
 #include "table/schema.h"
 #include "table/stats_build.h"
@@ -43,6 +44,7 @@ typedef struct pm_write_options
 	int64_t		row_group_bytes;	/* parquet.block.size, 0 = writer default */
 	int64_t		page_bytes;		/* parquet.page.size, 0 = writer default */
 	bool		dictionary;		/* parquet.enable.dictionary (default true) */
+	pm_orc_write_options orc;	/* orc.* (format/format_writer.h) */
 	int64_t		target_file_size;	/* target-file-size (append default 256 MiB) */
 	int64_t		write_buffer_size;	/* write-buffer-size (default 256 MiB): memory of open files */
 	const char *data_file_prefix;	/* data-file.prefix (default "data-") */

@@ -131,9 +131,31 @@ test_refusals(void **state)
 		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "file.format");
 	}
 	{
-		static const char *const kv[] = {"file.format", "orc", "orc.bloom.filter.columns", "v"};
+		static const char *const kv[] = {"file.format", "orc", "orc.bloom.filter.columns", "v",
+		"orc.bloom.filter.write.version", "original"};
 
-		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "orc.bloom.filter.columns");
+		expect(&f, 3, kv, PM_ERR_UNSUPPORTED, "orc.bloom.filter.write.version");
+	}
+	{
+		static const char *const kv[] = {"file.format", "orc", "orc.dictionary.implementation", "hash"};
+
+		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "orc.dictionary.implementation");
+	}
+	{
+		static const char *const kv[] = {"file.format", "orc", "orc.dictionary.early.check", "false"};
+
+		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "orc.dictionary.early.check");
+	}
+	{
+		static const char *const kv[] = {"file.format", "orc", "orc.bloom.filter.columns", "v",
+		"orc.bloom.filter.fpp", "1.5"};
+
+		expect(&f, 3, kv, PM_ERR_INVALID, "orc.bloom.filter.fpp");
+	}
+	{
+		static const char *const kv[] = {"file.format", "orc", "orc.dictionary.key.threshold", "0.5x"};
+
+		expect(&f, 2, kv, PM_ERR_INVALID, "orc.dictionary.key.threshold");
 	}
 	{
 		static const char *const kv[] = {"file.format", "orc", "orc.write.format", "0.11"};
@@ -172,6 +194,24 @@ test_refusals(void **state)
 		assert_string_equal(o.compression, "ZLIB");
 		assert_int_equal(o.row_group_bytes, 1048576);
 		assert_int_equal(o.zstd_level, 5);
+		/* OrcConf's defaults: dictionary threshold 0.8, fpp 0.01, no bloom filter */
+		assert_true(o.orc.dictionary_threshold == 0.8);
+		assert_true(o.orc.bloom_fpp == 0.01);
+		assert_null(o.orc.bloom_columns);
+		assert_null(o.orc.direct_columns);
+	}
+	{
+		static const char *const kv[] = {"file.format", "orc", "orc.bloom.filter.columns", "v, id",
+			"orc.bloom.filter.fpp", "0.05", "orc.dictionary.key.threshold", " 1e-1 ",
+		"orc.column.encoding.direct", "v", "orc.bloom.filter.write.version", "UTF8"};
+		pm_write_options o;
+		pm_error	err;
+
+		assert_int_equal(parse_with(&f, 6, kv, &o, &err), PM_OK);
+		assert_string_equal(o.orc.bloom_columns, "v, id");
+		assert_true(o.orc.bloom_fpp == 0.05);
+		assert_true(o.orc.dictionary_threshold == 0.1);
+		assert_string_equal(o.orc.direct_columns, "v");
 	}
 	{
 		static const char *const kv[] = {"file.format", "orc", "file.block-size", "2 mb"};

@@ -151,8 +151,8 @@ orc_acc_add(orc_acc *a, const pm_vector *v, int64_t i)
  * HiveDecimal's text of an unscaled value at `scale`, trailing fraction
  * zeros stripped ("1.5", "-0.05", "0"), into buf (at least 44 bytes).
  */
-static size_t
-decimal_text(pm_int128 u, int scale, char *buf)
+size_t
+orc_decimal_text(pm_int128 u, int scale, char *buf)
 {
 	char		digits[48];
 	int			n = 0;
@@ -256,9 +256,9 @@ orc_acc_put(pm_byte_buffer *b, pm_byte_buffer *s, const orc_acc *a)
 				char		text[48];
 				size_t		n;
 
-				n = decimal_text(a->vals.min.u.i128, type->scale, text);
+				n = orc_decimal_text(a->vals.min.u.i128, type->scale, text);
 				orc_pb_bytes(s, 1, text, n);
-				n = decimal_text(a->vals.max.u.i128, type->scale, text);
+				n = orc_decimal_text(a->vals.max.u.i128, type->scale, text);
 				orc_pb_bytes(s, 2, text, n);
 			}
 			field = 6;

@@ -57,4 +57,11 @@ extern void orc_acc_put(pm_byte_buffer *b, pm_byte_buffer *s, const orc_acc *a);
 extern void orc_timestamp_parts(const pm_vector *v, int64_t i, int64_t *secs,
 								int64_t *nanos, int64_t *millis);
 
+/*
+ * HiveDecimal's text of an unscaled value at `scale`, trailing fraction
+ * zeros stripped ("1.5", "-0.05", "0"), into buf (at least 44 bytes); what
+ * the statistics and the bloom filters of DECIMAL columns hold.
+ */
+extern size_t orc_decimal_text(pm_int128 u, int scale, char *buf);
+
 #endif							/* PM_FORMAT_ORC_ORC_COL_STATS_H */

@@ -53,7 +53,9 @@ typedef enum orc_stream_kind
 	ORC_S_DICTIONARY_DATA = 3,
 	ORC_S_DICTIONARY_COUNT = 4,
 	ORC_S_SECONDARY = 5,
-	ORC_S_ROW_INDEX = 6
+	ORC_S_ROW_INDEX = 6,
+	ORC_S_BLOOM_FILTER = 7,
+	ORC_S_BLOOM_FILTER_UTF8 = 8
 } orc_stream_kind;
 
 #define ORC_NSTREAM_SLOTS 6		/* PRESENT..SECONDARY, by kind */

@@ -41,7 +41,9 @@
 
 #include "codec/codec.h"
 #include "common/byte_buffer.h"
+#include "format/orc/orc_bloom.h"
 #include "format/orc/orc_col_stats.h"
+#include "format/orc/orc_dict.h"
 #include "format/orc/orc_encode.h"
 #include "format/orc/orc_int.h"
 #include "format/orc/orc_proto_write.h"
@@ -55,6 +57,7 @@
 #define OW_SLICE_ROWS		1024	/* write-batch-size: rows between size checks */
 #define OW_ROW_INDEX_STRIDE	10000	/* orc.row.index.stride */
 #define OW_MAX_POSITIONS	14		/* PRESENT 4 + DATA 4 + LENGTH/SECONDARY 3 + 3 */
+#define OW_BLOOM_ENCODING	1	/* BloomFilterIO.Encoding.CURRENT (UTF8_UTC) */
 
 /*
  * Where a row group starts in a column's streams: uncompressed offsets and
@@ -74,6 +77,7 @@ typedef struct orc_group_pos
 	int32_t		length_n;
 	uint64_t	secondary_u;
 	int32_t		secondary_n;
+	int64_t		dict_values;	/* dictionary: values of the stripe before */
 	uint32_t	stats_off;		/* the group's ColumnStatistics in group_stats */
 	uint32_t	stats_len;
 } orc_group_pos;
@@ -82,6 +86,14 @@ typedef struct orc_group_pos
 enum
 {
 	OW_PRESENT, OW_DATA, OW_LENGTH, OW_SECONDARY, OW_NSTREAMS
+};
+
+/* a string column's encoding (StringBaseTreeWriter.useDictionaryEncoding) */
+enum
+{
+	DICT_NO,					/* DIRECT_V2 */
+	DICT_UNDECIDED,				/* values kept in the dictionary until the check */
+	DICT_YES					/* DICTIONARY_V2 */
 };
 
 typedef struct orc_col
@@ -115,6 +127,15 @@ typedef struct orc_col
 	pm_byte_buffer fit;			/* a CHAR/VARCHAR value padded or cut */
 	int32_t		fit_offsets[2];
 	pm_vector	fit_vec;
+	/* STRING/CHAR/VARCHAR: the stripe's dictionary, once per file decided */
+	int			dict_state;		/* DICT_* */
+	orc_dict	dict;
+	orc_int_rle_enc *dict_enc;	/* DATA of DICTIONARY_V2: the sorted ids */
+	pm_byte_buffer dict_data;	/* DICTIONARY_DATA */
+	/* orc.bloom.filter.columns: the open row group's filter */
+	bool		bloom;
+	orc_bloom	bf;
+	pm_byte_buffer blooms;		/* the stripe's BloomFilter messages */
 } orc_col;
 
 typedef struct orc_writer
@@ -144,6 +165,12 @@ typedef struct orc_writer
 	pm_byte_buffer stripe_infos;	/* Footer field 3, encoded */
 	pm_byte_buffer stripe_stats;	/* Metadata field 1, encoded */
 	pm_arena   *scratch;
+	double		dict_threshold; /* orc.dictionary.key.threshold */
+	bool		root_bloom;		/* orc.bloom.filter.columns = "*": the root too */
+	orc_bloom	root_bf;		/* stays empty: a struct adds no value */
+	pm_byte_buffer root_blooms;
+	int32_t		bloom_nbits;
+	int32_t		bloom_nhash;
 	bool		failed;
 } orc_writer;
 
@@ -180,6 +207,11 @@ col_free(const pm_env *env, orc_col *c)
 	pm_free(env, c->ienc);
 	pm_free(env, c->lenc);
 	pm_free(env, c->senc);
+	pm_free(env, c->dict_enc);
+	orc_dict_free(&c->dict);
+	pm_byte_buffer_free(&c->dict_data);
+	pm_byte_buffer_free(&c->blooms);
+	pm_free(env, c->bf.words);
 	orc_acc_free(&c->stripe_acc);
 	orc_acc_free(&c->file_acc);
 }
@@ -202,6 +234,8 @@ writer_free(orc_writer *w)
 	pm_byte_buffer_free(&w->sub);
 	pm_byte_buffer_free(&w->stripe_infos);
 	pm_byte_buffer_free(&w->stripe_stats);
+	pm_byte_buffer_free(&w->root_blooms);
+	pm_free(env, w->root_bf.words);
 	if (w->scratch != NULL)
 		pm_arena_destroy(w->scratch);
 	pm_free(env, w->path);
@@ -213,6 +247,7 @@ col_buffers_failed(const orc_col *c)
 {
 	return c->present.failed || c->data.failed || c->length.failed || c->secondary.failed ||
 		c->fit.failed || c->groups.failed || c->group_stats.failed ||
+		c->dict.failed || c->dict_data.failed || c->blooms.failed ||
 		c->group_acc.vals.min_bytes.failed || c->group_acc.vals.max_bytes.failed ||
 		c->stripe_acc.vals.min_bytes.failed || c->stripe_acc.vals.max_bytes.failed ||
 		c->file_acc.vals.min_bytes.failed || c->file_acc.vals.max_bytes.failed;
@@ -232,9 +267,47 @@ new_int_enc(const pm_env *env, pm_byte_buffer *out, bool is_signed)
 	return e;
 }
 
+/*
+ * OrcUtils.includeColumns for a flat schema: "*" names every column;
+ * otherwise each comma-separated name, trimmed, is matched up to its first
+ * '.' (findColumn walks into structs only) against the field names,
+ * ignoring case (equalsIgnoreCase; ASCII here). Unknown names are ignored,
+ * as ORC does.
+ */
+static bool
+column_listed(const char *list, const char *name)
+{
+	size_t		nlen = strlen(name);
+
+	if (list == NULL)
+		return false;
+	if (strcmp(list, "*") == 0)
+		return true;
+	for (const char *p = list;;)
+	{
+		const char *end = strchr(p, ',');
+		const char *e = end != NULL ? end : p + strlen(p);
+		const char *dot;
+
+		while (p < e && (unsigned char) *p <= ' ')
+			p++;
+		while (e > p && (unsigned char) e[-1] <= ' ')
+			e--;
+		dot = memchr(p, '.', (size_t) (e - p));
+		if (dot != NULL)
+			e = dot;
+		if ((size_t) (e - p) == nlen && nlen > 0 && strncasecmp(p, name, nlen) == 0)
+			return true;
+		if (end == NULL)
+			return false;
+		p = end + 1;
+	}
+}
+
 /* PM_OK, PM_ERR_UNSUPPORTED for types not written, PM_ERR_NOMEM */
 static pm_code
-col_init(orc_writer *w, orc_col *c, const pm_field *f, pm_error *err)
+col_init(orc_writer *w, orc_col *c, const pm_field *f, const pm_orc_write_options *oo,
+		 pm_error *err)
 {
 	const pm_env *env = w->env;
 	bool		ok = true;
@@ -249,6 +322,9 @@ col_init(orc_writer *w, orc_col *c, const pm_field *f, pm_error *err)
 	pm_byte_buffer_init(&c->fit, env);
 	pm_byte_buffer_init(&c->groups, env);
 	pm_byte_buffer_init(&c->group_stats, env);
+	pm_byte_buffer_init(&c->dict_data, env);
+	pm_byte_buffer_init(&c->blooms, env);
+	orc_dict_init(&c->dict, env);
 	orc_acc_init(&c->group_acc, f->type, env);
 	orc_acc_init(&c->stripe_acc, f->type, env);
 	orc_acc_init(&c->file_acc, f->type, env);
@@ -291,6 +367,17 @@ col_init(orc_writer *w, orc_col *c, const pm_field *f, pm_error *err)
 				ORC_BINARY;
 			c->has_length = true;
 			ok = (c->lenc = new_int_enc(env, &c->length, false)) != NULL;
+			/*
+			 * StringBaseTreeWriter (STRING, CHAR, VARCHAR; BINARY is always
+			 * direct): no dictionary with a threshold <= 0, which
+			 * orc.column.encoding.direct sets for its columns
+			 */
+			if (c->kind != ORC_BINARY && w->dict_threshold > 0.0 &&
+				!column_listed(oo->direct_columns, f->name))
+			{
+				c->dict_state = DICT_UNDECIDED;
+				ok = ok && (c->dict_enc = new_int_enc(env, &c->data, false)) != NULL;
+			}
 			break;
 		case PM_TYPE_DECIMAL:
 			c->kind = ORC_DECIMAL;
@@ -309,6 +396,15 @@ col_init(orc_writer *w, orc_col *c, const pm_field *f, pm_error *err)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "column \"%s\" of type %s cannot be written to ORC files",
 						   f->name, pm_type_id_name(f->type->id));
+	}
+	if (ok && column_listed(oo->bloom_columns, f->name))
+	{
+		c->bloom = true;
+		c->bf.nbits = w->bloom_nbits;
+		c->bf.nhash = w->bloom_nhash;
+		c->bf.words = pm_alloc(env, sizeof(uint64_t) * (size_t) (w->bloom_nbits / 64));
+		if ((ok = c->bf.words != NULL))
+			memset(c->bf.words, 0, sizeof(uint64_t) * (size_t) (w->bloom_nbits / 64));
 	}
 	if (!ok)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an ORC writer");
@@ -385,8 +481,13 @@ encode_value(orc_col *c, const pm_vector *v, int64_t i)
 				int32_t		len;
 				const uint8_t *p = pm_vector_bytes(v, i, &len);
 
-				pm_byte_buffer_append(&c->data, p, (size_t) len);
-				orc_int_rle_enc_put(c->lenc, len);
+				if (c->dict_state != DICT_NO)
+					orc_dict_add(&c->dict, p, len);
+				else
+				{
+					pm_byte_buffer_append(&c->data, p, (size_t) len);
+					orc_int_rle_enc_put(c->lenc, len);
+				}
 			}
 			break;
 		case PM_TYPE_DECIMAL:
@@ -470,6 +571,75 @@ fit_string(orc_col *c, const pm_vector **vp, int64_t *ip)
 	*ip = 0;
 }
 
+/*
+ * What each ORC tree writer adds to its BloomFilterUtf8 for value i of v:
+ * integers, dates and TIME millis as longs, FLOAT/DOUBLE as doubles,
+ * strings (padded or cut) and binary as bytes, decimals as HiveDecimal
+ * text, timestamps as UTC milliseconds; booleans add nothing.
+ */
+static void
+bloom_add(orc_col *c, const pm_vector *v, int64_t i)
+{
+	orc_bloom  *b = &c->bf;
+
+	switch (c->type->id)
+	{
+		case PM_TYPE_TINYINT:
+			orc_bloom_add_long(b, PM_VEC_VALUES(v, int8_t)[i]);
+			break;
+		case PM_TYPE_SMALLINT:
+			orc_bloom_add_long(b, PM_VEC_VALUES(v, int16_t)[i]);
+			break;
+		case PM_TYPE_INT:
+		case PM_TYPE_TIME:
+		case PM_TYPE_DATE:
+			orc_bloom_add_long(b, PM_VEC_VALUES(v, int32_t)[i]);
+			break;
+		case PM_TYPE_BIGINT:
+			orc_bloom_add_long(b, PM_VEC_VALUES(v, int64_t)[i]);
+			break;
+		case PM_TYPE_FLOAT:
+			orc_bloom_add_double(b, (double) PM_VEC_VALUES(v, float)[i]);
+			break;
+		case PM_TYPE_DOUBLE:
+			orc_bloom_add_double(b, PM_VEC_VALUES(v, double)[i]);
+			break;
+		case PM_TYPE_CHAR:
+		case PM_TYPE_VARCHAR:
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+			{
+				int32_t		len;
+				const uint8_t *p = pm_vector_bytes(v, i, &len);
+
+				orc_bloom_add_bytes(b, p, (size_t) len);
+			}
+			break;
+		case PM_TYPE_DECIMAL:
+			{
+				char		text[48];
+				size_t		n = orc_decimal_text(PM_VEC_VALUES(v, pm_int128)[i],
+												 c->type->scale, text);
+
+				orc_bloom_add_bytes(b, (const uint8_t *) text, n);
+			}
+			break;
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			{
+				int64_t		secs,
+							nanos,
+							ms;
+
+				orc_timestamp_parts(v, i, &secs, &nanos, &ms);
+				orc_bloom_add_long(b, ms);
+			}
+			break;
+		default:
+			break;
+	}
+}
+
 static void
 write_column(orc_col *c, const pm_vector *v, int64_t start, int64_t end)
 {
@@ -496,6 +666,8 @@ write_column(orc_col *c, const pm_vector *v, int64_t start, int64_t end)
 			if (c->kind == ORC_CHAR || c->kind == ORC_VARCHAR)
 				fit_string(c, &fv, &fi);
 			encode_value(c, fv, fi);
+			if (c->bloom)
+				bloom_add(c, fv, fi);
 			orc_acc_add(&c->group_acc, fv, fi);
 			orc_acc_add(&c->stripe_acc, fv, fi);
 			orc_acc_add(&c->file_acc, fv, fi);
@@ -513,6 +685,8 @@ buffered_bytes(const orc_writer *w)
 		const orc_col *c = &w->cols[i];
 
 		n += (int64_t) (c->present.len + c->data.len + c->length.len + c->secondary.len);
+		if (c->dict_state != DICT_NO)
+			n += orc_dict_bytes(&c->dict);
 	}
 	return n;
 }
@@ -669,6 +843,54 @@ col_record_start(orc_col *c)
 	p->length_n = c->lenc != NULL ? c->lenc->n : 0;
 	p->secondary_u = c->secondary.len;
 	p->secondary_n = c->senc != NULL ? c->senc->n : 0;
+	p->dict_values = orc_dict_nvalues(&c->dict);
+}
+
+/*
+ * StringBaseTreeWriter.checkDictionaryEncoding, once per file at the end
+ * of the first row group (orc.dictionary.early.check, ORC's default): the
+ * dictionary stays when its distinct values are at most the threshold's
+ * fraction of the values (a float ratio, as Java computes it); otherwise
+ * the values so far go to the direct streams, and so does every later one.
+ */
+static void
+decide_dictionary(orc_writer *w, orc_col *c)
+{
+	int64_t		n = orc_dict_nvalues(&c->dict);
+	float		ratio = n > 0 ? (float) c->dict.nkeys / (float) n : 0.0f;
+
+	if ((double) ratio <= w->dict_threshold)
+	{
+		c->dict_state = DICT_YES;
+		return;
+	}
+	for (int64_t i = 0; i < n; i++)
+	{
+		int32_t		len;
+		const uint8_t *p = orc_dict_key(&c->dict, orc_dict_value_id(&c->dict, i), &len);
+
+		pm_byte_buffer_append(&c->data, p, (size_t) len);
+		orc_int_rle_enc_put(c->lenc, len);
+	}
+	orc_dict_reset(&c->dict);
+	c->dict_state = DICT_NO;
+}
+
+/* BloomFilterIO.serialize of a BloomFilterUtf8 as a BloomFilterIndex entry */
+static void
+put_bloom(pm_byte_buffer *b, pm_byte_buffer *tmp, pm_byte_buffer *bits, const orc_bloom *bf)
+{
+	int32_t		nwords = bf->nbits / 64;
+
+	pm_byte_buffer_reset(bits);
+	for (int32_t k = 0; k < nwords; k++)
+		pm_byte_buffer_put_le64(bits, bf->words[k]);
+	pm_byte_buffer_reset(tmp);
+	orc_pb_uint(tmp, 1, (uint64_t) bf->nhash);
+	orc_pb_bytes(tmp, 3, bits->data, bits->len);
+	orc_pb_message(b, 1, tmp);
+	if (bits->failed)
+		b->failed = true;
 }
 
 /* the open row group ends: keep its start and statistics */
@@ -688,8 +910,17 @@ close_group(orc_writer *w)
 		c->cur.stats_len = (uint32_t) (c->group_stats.len - off);
 		pm_byte_buffer_append(&c->groups, &c->cur, sizeof(c->cur));
 		orc_acc_reset(&c->group_acc);
+		if (c->dict_state == DICT_UNDECIDED)
+			decide_dictionary(w, c);
+		if (c->bloom)
+		{
+			put_bloom(&c->blooms, &w->msg, &w->stripe_buf, &c->bf);
+			memset(c->bf.words, 0, sizeof(uint64_t) * (size_t) (c->bf.nbits / 64));
+		}
 		col_record_start(c);
 	}
+	if (w->root_bloom)
+		put_bloom(&w->root_blooms, &w->msg, &w->stripe_buf, &w->root_bf);
 	w->group_rows = 0;
 }
 
@@ -770,9 +1001,10 @@ put_row_index(orc_writer *w, int i, pm_byte_buffer *b)
 				pos[n++] = (uint64_t) p.data_n;
 				pos[n++] = (uint64_t) p.data_bits;
 			}
-			else if (c->kind == ORC_BYTE || c->ienc != NULL)
+			else if (c->kind == ORC_BYTE || c->ienc != NULL || c->dict_state == DICT_YES)
 				pos[n++] = (uint64_t) p.data_n;
-			if (c->has_length)
+			/* dictionary: no LENGTH positions (the lengths are the keys') */
+			if (c->has_length && c->dict_state != DICT_YES)
 			{
 				n += stream_pos(w, sb + c->soff[OW_LENGTH], c->slen[OW_LENGTH], p.length_u, pos + n);
 				pos[n++] = (uint64_t) p.length_n;
@@ -805,7 +1037,59 @@ col_stripe_reset(orc_col *c)
 	orc_acc_reset(&c->stripe_acc);
 	pm_byte_buffer_reset(&c->groups);
 	pm_byte_buffer_reset(&c->group_stats);
+	pm_byte_buffer_reset(&c->dict_data);
+	pm_byte_buffer_reset(&c->blooms);
+	orc_dict_reset(&c->dict);
 	col_record_start(c);
+}
+
+/*
+ * StringBaseTreeWriter.flushDictionary with the dictionary on: the keys in
+ * sorted order into DICTIONARY_DATA and their lengths into LENGTH, each
+ * value's sorted id into DATA, noting where each row group starts in DATA.
+ * False when out of memory.
+ */
+static bool
+write_dictionary(orc_writer *w, orc_col *c)
+{
+	orc_dict   *d = &c->dict;
+	int64_t		n = orc_dict_nvalues(d);
+	int			ngroups = (int) (c->groups.len / sizeof(orc_group_pos));
+	int			g = 0;
+	int32_t    *sorted = pm_alloc(w->env, sizeof(int32_t) * (size_t) (d->nkeys + 1) * 2);
+	int32_t    *rank = sorted + d->nkeys + 1;
+	bool		ok;
+
+	if (sorted == NULL)
+		return false;
+	ok = orc_dict_sort(d, sorted, rank);
+	for (int32_t r = 0; ok && r < d->nkeys; r++)
+	{
+		int32_t		len;
+		const uint8_t *p = orc_dict_key(d, sorted[r], &len);
+
+		pm_byte_buffer_append(&c->dict_data, p, (size_t) len);
+		orc_int_rle_enc_put(c->lenc, len);
+	}
+	for (int64_t i = 0; ok && i <= n; i++)
+	{
+		/* every group starting here (groups of NULLs share a start) */
+		for (; g < ngroups; g++)
+		{
+			orc_group_pos p;
+
+			memcpy(&p, c->groups.data + sizeof(p) * (size_t) g, sizeof(p));
+			if (p.dict_values != i)
+				break;
+			p.data_u = c->data.len;
+			p.data_n = c->dict_enc->n;
+			memcpy(c->groups.data + sizeof(p) * (size_t) g, &p, sizeof(p));
+		}
+		if (i < n)
+			orc_int_rle_enc_put(c->dict_enc, rank[orc_dict_value_id(d, i)]);
+	}
+	pm_free(w->env, sorted);
+	return ok;
 }
 
 static pm_code
@@ -835,6 +1119,13 @@ flush_stripe(orc_writer *w, pm_error *err)
 		orc_col    *c = &w->cols[i];
 		uint64_t	len;
 
+		if (c->dict_state == DICT_YES && !write_dictionary(w, c))
+		{
+			rc = oom(w, err);
+			break;
+		}
+		if (c->dict_enc != NULL)
+			orc_int_rle_enc_flush(c->dict_enc);
 		orc_bool_enc_flush(&c->present_enc);
 		if (c->kind == ORC_BOOLEAN)
 			orc_bool_enc_flush(&c->bool_enc);
@@ -877,6 +1168,13 @@ flush_stripe(orc_writer *w, pm_error *err)
 			put_stream(&dstreams, &tmp, ORC_S_LENGTH, i + 1, len);
 			data_len += len;
 		}
+		if (c->dict_state == DICT_YES)
+		{
+			if ((rc = add_stream(w, &c->dict_data, &len, err)) != PM_OK)
+				break;
+			put_stream(&dstreams, &tmp, ORC_S_DICTIONARY_DATA, i + 1, len);
+			data_len += len;
+		}
 		if (c->has_secondary)
 		{
 			c->soff[OW_SECONDARY] = w->stripe_buf.len;
@@ -908,6 +1206,21 @@ flush_stripe(orc_writer *w, pm_error *err)
 			break;
 		put_stream(&footer, &tmp, ORC_S_ROW_INDEX, i, len);
 		index_len += len;
+		/* BLOOM_FILTER_UTF8 (kind 8) follows the column's ROW_INDEX (6) */
+		if (i == 0 ? w->root_bloom : w->cols[i - 1].bloom)
+		{
+			const pm_byte_buffer *bl = i == 0 ? &w->root_blooms : &w->cols[i - 1].blooms;
+
+			if (bl->failed)
+			{
+				rc = oom(w, err);
+				break;
+			}
+			if ((rc = add_stream_to(w, bl, &w->index_buf, &len, err)) != PM_OK)
+				break;
+			put_stream(&footer, &tmp, ORC_S_BLOOM_FILTER_UTF8, i, len);
+			index_len += len;
+		}
 	}
 	if (rc == PM_OK)
 	{
@@ -915,11 +1228,23 @@ flush_stripe(orc_writer *w, pm_error *err)
 		/* column encodings, root first; the writer zone */
 		pm_byte_buffer_reset(&tmp);
 		orc_pb_uint(&tmp, 1, ORC_E_DIRECT);
+		if (w->root_bloom)
+			orc_pb_uint(&tmp, 3, OW_BLOOM_ENCODING);
 		orc_pb_message(&footer, 2, &tmp);
 		for (int i = 0; i < w->ncols; i++)
 		{
+			const orc_col *c = &w->cols[i];
+
 			pm_byte_buffer_reset(&tmp);
-			orc_pb_uint(&tmp, 1, (uint64_t) w->cols[i].encoding);
+			if (c->dict_state == DICT_YES)
+			{
+				orc_pb_uint(&tmp, 1, ORC_E_DICTIONARY_V2);
+				orc_pb_uint(&tmp, 2, (uint64_t) c->dict.nkeys);
+			}
+			else
+				orc_pb_uint(&tmp, 1, (uint64_t) c->encoding);
+			if (c->bloom)
+				orc_pb_uint(&tmp, 3, OW_BLOOM_ENCODING);
 			orc_pb_message(&footer, 2, &tmp);
 		}
 		if (w->has_timestamp)
@@ -962,6 +1287,7 @@ flush_stripe(orc_writer *w, pm_error *err)
 	pm_byte_buffer_reset(&w->root_groups);
 	for (int i = 0; i < w->ncols; i++)
 		col_stripe_reset(&w->cols[i]);
+	pm_byte_buffer_reset(&w->root_blooms);
 	return PM_OK;
 }
 
@@ -1232,6 +1558,38 @@ pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	pm_byte_buffer_init(&w->sub, env);
 	pm_byte_buffer_init(&w->stripe_infos, env);
 	pm_byte_buffer_init(&w->stripe_stats, env);
+	pm_byte_buffer_init(&w->root_blooms, env);
+	w->dict_threshold = options->orc.dictionary_threshold;
+	if (options->orc.bloom_columns != NULL && options->orc.bloom_columns[0] != '\0')
+	{
+		double		fpp = options->orc.bloom_fpp != 0.0 ? options->orc.bloom_fpp :
+			ORC_BLOOM_DEFAULT_FPP;
+
+		/* BloomFilter's checkArgument */
+		if (!(fpp > 0.0 && fpp < 1.0))
+		{
+			rc = pm_fail(err, PM_ERR_INVALID,
+						 "bloom filter false positive probability %g is not between 0 and 1", fpp);
+			pm_error_set_path(err, path);
+			writer_free(w);
+			return rc;
+		}
+		/* new BloomFilterUtf8(rowIndexStride, fpp) */
+		orc_bloom_size(OW_ROW_INDEX_STRIDE, fpp, &w->bloom_nbits, &w->bloom_nhash);
+		w->root_bloom = strcmp(options->orc.bloom_columns, "*") == 0;
+	}
+	if (w->root_bloom)
+	{
+		w->root_bf.nbits = w->bloom_nbits;
+		w->root_bf.nhash = w->bloom_nhash;
+		w->root_bf.words = pm_alloc(env, sizeof(uint64_t) * (size_t) (w->bloom_nbits / 64));
+		if (w->root_bf.words == NULL)
+		{
+			writer_free(w);
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an ORC writer");
+		}
+		memset(w->root_bf.words, 0, sizeof(uint64_t) * (size_t) (w->bloom_nbits / 64));
+	}
 	w->path = pm_alloc(env, plen + 1);
 	w->scratch = pm_arena_create(env);
 	w->cols = pm_alloc(env, sizeof(orc_col) * (size_t) (w->ncols > 0 ? w->ncols : 1));
@@ -1244,7 +1602,7 @@ pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	memcpy(w->path, path, plen + 1);
 	memset(w->cols, 0, sizeof(orc_col) * (size_t) (w->ncols > 0 ? w->ncols : 1));
 	for (int c = 0; c < w->ncols; c++)
-		if (col_init(w, &w->cols[c], &schema->fields[c], err) != PM_OK)
+		if (col_init(w, &w->cols[c], &schema->fields[c], &options->orc, err) != PM_OK)
 		{
 			rc = err->code;
 			pm_error_set_path(err, path);

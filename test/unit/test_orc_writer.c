@@ -25,6 +25,8 @@
 #include "common/type.h"
 #include "common/vector.h"
 #include "format/format_writer.h"
+#include "format/orc/orc_bloom.h"
+#include "format/orc/orc_col_stats.h"
 #include "format/orc/orc_encode.h"
 #include "format/orc/orc_int.h"
 #include "format/orc/orc_reader.h"
@@ -689,6 +691,548 @@ test_refusals_leave_no_file(void **state)
 	pm_arena_destroy(a);
 }
 
+
+/* ---------------------------------------------------------------------
+ * Dictionary encoding and bloom filters
+ * --------------------------------------------------------------------- */
+
+/* A stripe's footer and the decompressed bytes of one of its streams. */
+typedef struct stripe_view
+{
+	const uint8_t *file;
+	orc_postscript ps;
+	orc_footer	footer;
+	orc_stripe_footer sf;
+	int			stripe;
+} stripe_view;
+
+static void
+view_stripe(pm_fileio *io, const char *path, pm_arena *a, int stripe, stripe_view *v)
+{
+	size_t		len;
+	uint8_t    *d;
+	const uint8_t *f;
+	size_t		flen;
+	const orc_stripe_info *si;
+	pm_error	err;
+
+	file_tail(io, path, a, &v->ps, &v->footer);
+	assert_true(stripe < v->footer.nstripes);
+	assert_int_equal(pm_fileio_read_all(io, path, a, 256 << 20, &d, &len, &err), PM_OK);
+	v->file = d;
+	v->stripe = stripe;
+	si = &v->footer.stripes[stripe];
+	assert_int_equal(orc_decompress_stream((int) v->ps.compression, v->ps.block_size,
+										   d + si->offset + si->index_length + si->data_length,
+										   si->footer_length, a, 64 << 20, &f, &flen, &err), PM_OK);
+	assert_int_equal(orc_parse_stripe_footer(f, flen, a, &v->sf, &err), PM_OK);
+}
+
+/* the stream (kind, column) of the stripe, decompressed; NULL if absent */
+static const uint8_t *
+view_stream(const stripe_view *v, pm_arena *a, int kind, uint32_t column, size_t *len)
+{
+	uint64_t	off = v->footer.stripes[v->stripe].offset;
+	pm_error	err;
+
+	for (int k = 0; k < v->sf.nstreams; k++)
+	{
+		const orc_stream_info *st = &v->sf.streams[k];
+
+		if (st->kind == kind && st->column == column)
+		{
+			const uint8_t *out;
+
+			assert_int_equal(orc_decompress_stream((int) v->ps.compression, v->ps.block_size,
+												   v->file + off, st->length, a, 64 << 20,
+												   &out, len, &err), PM_OK);
+			return out;
+		}
+		off += st->length;
+	}
+	return NULL;
+}
+
+static uint64_t
+pb_varint(const uint8_t **p, const uint8_t *end)
+{
+	uint64_t	v = 0;
+
+	for (int shift = 0; *p < end && shift < 64; shift += 7)
+	{
+		uint8_t		b = *(*p)++;
+
+		v |= (uint64_t) (b & 0x7f) << shift;
+		if ((b & 0x80) == 0)
+			return v;
+	}
+	fail_msg("bad varint");
+	return 0;
+}
+
+/*
+ * The BloomFilterIndex of a BLOOM_FILTER_UTF8 stream: at most max filters,
+ * their words in `words` (nwords each, as the utf8bitset holds them).
+ */
+static int
+parse_blooms(const uint8_t *p, size_t len, orc_bloom *out, int max, pm_arena *a)
+{
+	const uint8_t *end = p + len;
+	int			n = 0;
+
+	while (p < end)
+	{
+		uint64_t	key = pb_varint(&p, end);
+		uint64_t	mlen = pb_varint(&p, end);
+		const uint8_t *m = p,
+				   *mend = p + mlen;
+
+		assert_int_equal(key, (1 << 3) | 2);
+		assert_true(n < max);
+		memset(&out[n], 0, sizeof(out[n]));
+		while (m < mend)
+		{
+			uint64_t	k = pb_varint(&m, mend);
+
+			if (k == (1 << 3))
+				out[n].nhash = (int32_t) pb_varint(&m, mend);
+			else
+			{
+				uint64_t	blen = pb_varint(&m, mend);
+
+				assert_int_equal(k, (3 << 3) | 2);
+				assert_int_equal(blen % 8, 0);
+				out[n].nbits = (int32_t) (blen * 8);
+				out[n].words = pm_arena_alloc(a, blen);
+				for (uint64_t w = 0; w < blen / 8; w++)
+				{
+					uint64_t	x = 0;
+
+					for (int b = 7; b >= 0; b--)
+						x = (x << 8) | m[w * 8 + (uint64_t) b];
+					out[n].words[w] = x;
+				}
+				m += blen;
+			}
+		}
+		p = mend;
+		n++;
+	}
+	return n;
+}
+
+static void
+test_bloom_hash(void **state)
+{
+	/* Apache ORC 1.9.2 (Murmur3.hash64, new BloomFilterUtf8(10000, 0.01)) */
+	static const struct
+	{
+		const char *s;
+		int64_t		hash;
+		int32_t		bits[7];
+	}			str[] = {
+		{"", INT64_C(8404154273843829576), {32960, 36272, 39584, 42896, 53415, 56727, 60039}},
+		{"a", INT64_C(-2460741455279943289), {4587, 9532, 69072, 74017, 78962, 90569, 95514}},
+		{"hello", INT64_C(4118559451821261121), {2366, 12737, 17470, 27841, 32574, 45761, 50494}},
+		{"abcdefgh", INT64_C(729624805048849005), {34857, 41029, 47201, 53373, 59545, 65717, 71889}},
+		{"abcdefghi", INT64_C(3101789324417447593), {1169, 13341, 20742, 32914, 38613, 45086, 84869}},
+		{"long string number 17 with \xc3\xa9 and \xe4\xb8\x80 zzz", INT64_C(9152991384462754052),
+		{51534, 54362, 66212, 69040, 80890, 83718, 95568}},
+	};
+	static const struct
+	{
+		int64_t		v;
+		int32_t		bits[7];
+	}			lng[] = {
+		{1, {16951, 21792, 33906, 49851, 50861, 54692, 66806}},
+		{-1, {10135, 14580, 17563, 22008, 68448, 88719, 93164}},
+		{42, {3604, 37161, 49624, 62087, 74550, 77372, 87013}},
+		{INT64_C(123456789012), {11569, 29645, 41589, 53533, 71609, 83553, 95497}},
+		{INT64_MIN, {47945, 53869, 63881, 69805, 69824, 75748, 91684}},
+	};
+	static const struct
+	{
+		double		v;
+		int32_t		bits[7];
+	}			dbl[] = {
+		{1.5, {13002, 18542, 30170, 35710, 61715, 78883, 84423}},
+		{-0.0, {47945, 53869, 63881, 69805, 69824, 75748, 91684}},
+		{NAN, {24516, 28470, 32424, 36378, 40332, 75309, 79263}},
+		{(double) 0.1f, {471, 1271, 6389, 12307, 85307, 90425, 91225}},
+	};
+	uint64_t	words[95872 / 64];
+	orc_bloom	b = {.words = words};
+
+	(void) state;
+	orc_bloom_size(10000, 0.01, &b.nbits, &b.nhash);
+	assert_int_equal(b.nbits, 95872);
+	assert_int_equal(b.nhash, 7);
+	{
+		int32_t		m,
+					k;
+
+		orc_bloom_size(10000, 0.05, &m, &k);
+		assert_int_equal(m, 62400);
+		assert_int_equal(k, 4);
+		orc_bloom_size(10000, 0.5, &m, &k);
+		assert_int_equal(m, 14464);
+		assert_int_equal(k, 1);
+		orc_bloom_size(10000, 0.001, &m, &k);
+		assert_int_equal(m, 143808);
+		assert_int_equal(k, 10);
+	}
+#define CHECK_BITS(expect) \
+	do { \
+		int nset = 0; \
+		for (int32_t pos = 0; pos < b.nbits; pos++) \
+			nset += (words[pos >> 6] >> (pos & 63)) & 1; \
+		assert_int_equal(nset, 7); \
+		for (int j = 0; j < 7; j++) \
+			assert_true((words[(expect)[j] >> 6] >> ((expect)[j] & 63)) & 1); \
+	} while (0)
+	for (size_t i = 0; i < sizeof(str) / sizeof(str[0]); i++)
+	{
+		assert_int_equal((int64_t) orc_murmur3_hash64((const uint8_t *) str[i].s, strlen(str[i].s)),
+						 str[i].hash);
+		memset(words, 0, sizeof(words));
+		orc_bloom_add_bytes(&b, (const uint8_t *) str[i].s, strlen(str[i].s));
+		CHECK_BITS(str[i].bits);
+		assert_true(orc_bloom_test_hash(&b, orc_murmur3_hash64((const uint8_t *) str[i].s,
+															   strlen(str[i].s))));
+	}
+	for (size_t i = 0; i < sizeof(lng) / sizeof(lng[0]); i++)
+	{
+		memset(words, 0, sizeof(words));
+		orc_bloom_add_long(&b, lng[i].v);
+		CHECK_BITS(lng[i].bits);
+	}
+	for (size_t i = 0; i < sizeof(dbl) / sizeof(dbl[0]); i++)
+	{
+		memset(words, 0, sizeof(words));
+		orc_bloom_add_double(&b, dbl[i].v);
+		CHECK_BITS(dbl[i].bits);
+	}
+#undef CHECK_BITS
+	/* 0 hashes to 0: only bit 0, whatever k */
+	memset(words, 0, sizeof(words));
+	orc_bloom_add_long(&b, 0);
+	assert_int_equal(words[0], 1);
+	for (size_t w = 1; w < sizeof(words) / sizeof(words[0]); w++)
+		assert_int_equal(words[w], 0);
+	assert_false(orc_bloom_test_hash(&b, orc_bloom_long_hash(42)));
+}
+
+static void
+set_str(pm_vector *v, int64_t i, const char *s, int64_t *cap, pm_arena *a)
+{
+	if (s == NULL)
+	{
+		v->nulls[i] = 1;
+		v->offsets[i + 1] = v->offsets[i];
+		return;
+	}
+	assert_true(pm_vector_append_data(v, cap, s, (int32_t) strlen(s), a));
+	v->offsets[i + 1] = (int32_t) v->data_size;
+}
+
+/*
+ * Rows for the dictionary test: the first row group decides. "d79" holds
+ * 7999 distinct values in the group's 10000 (ratio 0.7999: dictionary),
+ * "d80" 8000 (0.8 as a float is above 0.8 as a double: DIRECT, as in
+ * Java), "nul" a few values among NULLs (the ratio counts values only),
+ * "ch" CHAR(4) padded values, "direct" a column in
+ * orc.column.encoding.direct, "bin" binary (never a dictionary); after
+ * the first group every value is new, which does not undo a decision.
+ */
+static void
+fill_dict(pm_batch *b, const pm_type *row, int64_t first, int64_t n, pm_arena *a)
+{
+	int64_t		caps[8] = {0};
+
+	b->nrows = n;
+	b->first_row = 0;
+	b->ncols = row->nfields;
+	b->cols = pm_arena_zalloc(a, sizeof(pm_vector) * (size_t) row->nfields);
+	for (int c = 0; c < row->nfields; c++)
+	{
+		assert_true(pm_vector_init(&b->cols[c], row->fields[c].type, n, true, a));
+		b->cols[c].length = n;
+	}
+	for (int64_t k = 0; k < n; k++)
+	{
+		int64_t		i = first + k;
+		char		buf[6][40];
+
+		snprintf(buf[0], 40, "v%lld", (long long) (i < 10000 ? i % 7999 : i));
+		snprintf(buf[1], 40, "w%lld", (long long) (i < 10000 ? i % 8000 : i));
+		snprintf(buf[2], 40, "n%lld", (long long) (i % 3));
+		snprintf(buf[3], 40, "c%lld", (long long) (i % 5));
+		snprintf(buf[4], 40, "x%lld", (long long) (i % 2));
+		snprintf(buf[5], 40, "%c", (char) ('a' + i % 3));
+		set_str(&b->cols[0], k, buf[0], &caps[0], a);
+		set_str(&b->cols[1], k, buf[1], &caps[1], a);
+		set_str(&b->cols[2], k, i % 10 == 0 ? buf[2] : NULL, &caps[2], a);
+		set_str(&b->cols[3], k, i % 4 == 1 ? NULL : buf[3], &caps[3], a);
+		set_str(&b->cols[4], k, buf[4], &caps[4], a);
+		set_str(&b->cols[5], k, buf[5], &caps[5], a);
+		set_str(&b->cols[6], k, NULL, &caps[6], a);
+	}
+}
+
+static void
+write_with(pm_fileio *io, const char *path, const pm_type *row, const char *codec,
+		   int64_t stripe_bytes, const pm_orc_write_options *oo, pm_batch *batches,
+		   int nbatches, pm_arena *a)
+{
+	pm_format_write_options o;
+	pm_format_writer *w;
+	pm_format_write_result res;
+	pm_error	err;
+
+	memset(&o, 0, sizeof(o));
+	o.schema = row;
+	o.compression = codec;
+	o.row_group_bytes = stripe_bytes;
+	o.orc = *oo;
+	if (pm_format_writer_open(PM_FORMAT_ORC, pm_env_default(), io, path, &o, &w, &err) != PM_OK)
+		fail_msg("open: %s", err.message);
+	for (int k = 0; k < nbatches; k++)
+		if (pm_format_writer_write(w, &batches[k], &err) != PM_OK)
+			fail_msg("write: %s", err.message);
+	if (pm_format_writer_finish(w, a, &res, &err) != PM_OK)
+		fail_msg("finish: %s", err.message);
+}
+
+static void
+test_dictionary_threshold(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	const pm_type *row = parse_type(a, "ROW<d79 STRING, d80 VARCHAR(10), nul STRING, "
+									"ch CHAR(4), direct STRING, bin BYTES, allnull STRING>");
+	pm_batch	batches[3];
+	static const char *codecs[] = {"zstd", "none"};
+	/* per column: DICTIONARY_V2 (1) or DIRECT_V2 (0) */
+	static const int dict[] = {1, 0, 1, 1, 0, 0, 1};
+	/* small stripes: the first ends before 10000 rows and decides, all distinct */
+	static const int dict_small[] = {0, 0, 1, 1, 0, 0, 1};
+
+	(void) state;
+	fill_dict(&batches[0], row, 0, 10000, a);
+	fill_dict(&batches[1], row, 10000, 4321, a);
+	fill_dict(&batches[2], row, 14321, 20000, a);
+	for (size_t c = 0; c < 2; c++)
+		for (int small = 0; small < 2; small++)
+		{
+			pm_orc_write_options oo = {.dictionary_threshold = 0.8,
+			.direct_columns = " nosuch , DIRECT.x"};
+			char		path[64];
+			stripe_view v;
+
+			snprintf(path, sizeof(path), "/d/dict-%zu-%d.orc", c, small);
+			write_with(io, path, row, codecs[c], small ? 60000 : 0, &oo, batches, 3, a);
+			assert_int_equal(read_back_compare(io, path, row, batches, 3, path), 34321);
+			view_stripe(io, path, a, 0, &v);
+			if (small)
+				assert_true(v.footer.nstripes > 2);
+			for (int k = 0; k < v.footer.nstripes; k++)
+			{
+				view_stripe(io, path, a, k, &v);
+				assert_int_equal(v.sf.ncolumns, row->nfields + 1);
+				for (int col = 0; col < row->nfields; col++)
+				{
+					size_t		dlen;
+
+					int			want = small ? dict_small[col] : dict[col];
+
+					if (v.sf.encodings[col + 1] != (want ? ORC_E_DICTIONARY_V2 : ORC_E_DIRECT_V2))
+						fail_msg("%s stripe %d column %s: encoding %d", path, k,
+								 row->fields[col].name, v.sf.encodings[col + 1]);
+					assert_int_equal(view_stream(&v, a, ORC_S_DICTIONARY_DATA, (uint32_t) col + 1, &dlen) != NULL,
+									 want);
+				}
+				/* the CHAR(4) dictionary: five values, padded to 4 */
+				if (k == 0)
+				{
+					size_t		dlen;
+					const uint8_t *dd = view_stream(&v, a, ORC_S_DICTIONARY_DATA, 4, &dlen);
+
+					assert_int_equal(v.sf.dict_sizes[4], 5);
+					assert_int_equal(dlen, 20);
+					assert_memory_equal(dd, "c0  c1  c2  c3  c4  ", 20);
+					assert_int_equal(v.sf.dict_sizes[3], 3);
+					assert_int_equal(v.sf.dict_sizes[7], 0);
+				}
+			}
+		}
+	/* threshold 0 (a zeroed struct): no dictionary anywhere; 1: dictionary for all strings */
+	for (int t = 0; t < 2; t++)
+	{
+		pm_orc_write_options oo = {.dictionary_threshold = t};
+		stripe_view v;
+
+		write_with(io, t ? "/d/all.orc" : "/d/none.orc", row, "zstd", 0, &oo, batches, 3, a);
+		assert_int_equal(read_back_compare(io, t ? "/d/all.orc" : "/d/none.orc", row, batches, 3, "t"), 34321);
+		view_stripe(io, t ? "/d/all.orc" : "/d/none.orc", a, 0, &v);
+		for (int col = 0; col < row->nfields; col++)
+			assert_int_equal(v.sf.encodings[col + 1],
+							 t && col != 5 ? ORC_E_DICTIONARY_V2 : ORC_E_DIRECT_V2);
+	}
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
+static void
+test_bloom_filters(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	const pm_type *row = parse_type(a, flat_type);
+	pm_batch	batches[2];
+	static const char *codecs[] = {"zlib", "none"};
+
+	(void) state;
+	fill_flat(&batches[0], row, 23456, a, 11);
+	fill_flat(&batches[1], row, 777, a, 12);
+	for (size_t c = 0; c < 2; c++)
+	{
+		pm_orc_write_options oo = {.dictionary_threshold = 0.8,
+		.bloom_columns = c == 0 ? "*" : "i, L,v,dec,ts9,d,f,dt,c,bin,b,nosuch"};
+		char		path[64];
+		stripe_view v;
+		int			ngroups = 0;
+
+		snprintf(path, sizeof(path), "/b/bloom-%zu.orc", c);
+		write_with(io, path, row, codecs[c], 0, &oo, batches, 2, a);
+		assert_int_equal(read_back_compare(io, path, row, batches, 2, path), 24233);
+		view_stripe(io, path, a, 0, &v);
+		assert_int_equal(v.footer.nstripes, 1);
+		for (uint32_t col = 0; col <= (uint32_t) row->nfields; col++)
+		{
+			const char *name = col == 0 ? "" : row->fields[col - 1].name;
+			bool		want = c == 0 || strstr(",i,l,v,dec,ts9,d,f,dt,c,bin,b,",
+												name[0] ? name : "-") != NULL;
+			size_t		blen;
+			const uint8_t *bs = view_stream(&v, a, ORC_S_BLOOM_FILTER_UTF8, col, &blen);
+			orc_bloom	bl[4];
+			char		key[40];
+
+			snprintf(key, sizeof(key), ",%s,", name);
+			want = c == 0 || (col > 0 && strstr(",i,l,v,dec,ts9,d,f,dt,c,bin,b,", key) != NULL);
+			if ((bs != NULL) != want)
+				fail_msg("%s column %u (%s): bloom filter stream %s", path, col, name,
+						 bs ? "written" : "missing");
+			if (bs == NULL)
+				continue;
+			ngroups = parse_blooms(bs, blen, bl, 4, a);
+			assert_int_equal(ngroups, 3);	/* 10000, 10000, 4233 rows */
+			for (int g = 0; g < ngroups; g++)
+			{
+				assert_int_equal(bl[g].nbits, 95872);
+				assert_int_equal(bl[g].nhash, 7);
+			}
+			if (col == 0 || row->fields[col - 1].type->id == PM_TYPE_BOOLEAN ||
+				strcmp(name, "allnull") == 0)
+			{
+				/* nothing is added: all bits clear */
+				for (int g = 0; g < ngroups; g++)
+					for (int w = 0; w < bl[g].nbits / 64; w++)
+						assert_int_equal(bl[g].words[w], 0);
+				continue;
+			}
+			/* every value of a group tests positive in its group's filter */
+			for (int64_t r = 0; r < 24233; r++)
+			{
+				int			k = r < 23456 ? 0 : 1;
+				int64_t		i = k == 0 ? r : r - 23456;
+				const pm_vector *vec = &batches[k].cols[col - 1];
+				const pm_type *t = row->fields[col - 1].type;
+				const orc_bloom *f = &bl[r / 10000];
+				uint64_t	h;
+
+				if (pm_vector_is_null(vec, i))
+					continue;
+				switch (t->id)
+				{
+					case PM_TYPE_TINYINT:
+						h = orc_bloom_long_hash(PM_VEC_VALUES(vec, int8_t)[i]);
+						break;
+					case PM_TYPE_SMALLINT:
+						h = orc_bloom_long_hash(PM_VEC_VALUES(vec, int16_t)[i]);
+						break;
+					case PM_TYPE_INT:
+					case PM_TYPE_DATE:
+					case PM_TYPE_TIME:
+						h = orc_bloom_long_hash(PM_VEC_VALUES(vec, int32_t)[i]);
+						break;
+					case PM_TYPE_BIGINT:
+						h = orc_bloom_long_hash(PM_VEC_VALUES(vec, int64_t)[i]);
+						break;
+					case PM_TYPE_DOUBLE:
+					case PM_TYPE_FLOAT:
+						{
+							double		d = t->id == PM_TYPE_FLOAT ?
+								(double) PM_VEC_VALUES(vec, float)[i] : PM_VEC_VALUES(vec, double)[i];
+							uint64_t	bits;
+
+							memcpy(&bits, &d, 8);
+							if (isnan(d))
+								bits = UINT64_C(0x7ff8000000000000);
+							h = orc_bloom_long_hash((int64_t) bits);
+						}
+						break;
+					case PM_TYPE_TIMESTAMP:
+					case PM_TYPE_TIMESTAMP_LTZ:
+						{
+							int64_t		secs,
+										nanos,
+										ms;
+
+							orc_timestamp_parts(vec, i, &secs, &nanos, &ms);
+							h = orc_bloom_long_hash(ms);
+						}
+						break;
+					case PM_TYPE_DECIMAL:
+						{
+							char		text[48];
+							size_t		n = orc_decimal_text(PM_VEC_VALUES(vec, pm_int128)[i],
+															 t->scale, text);
+
+							h = orc_murmur3_hash64((const uint8_t *) text, n);
+						}
+						break;
+					case PM_TYPE_CHAR:
+						{
+							/* CHAR(3): padded with spaces */
+							int32_t		len;
+							const uint8_t *p = pm_vector_bytes(vec, i, &len);
+							uint8_t		pad[3] = {' ', ' ', ' '};
+
+							memcpy(pad, p, (size_t) (len < 3 ? len : 3));
+							h = orc_murmur3_hash64(pad, 3);
+						}
+						break;
+					default:
+						{
+							int32_t		len;
+							const uint8_t *p = pm_vector_bytes(vec, i, &len);
+
+							h = orc_murmur3_hash64(p, (size_t) len);
+						}
+						break;
+				}
+				if (!orc_bloom_test_hash(f, h))
+					fail_msg("%s column %s row %lld: not in its row group's bloom filter",
+							 path, name, (long long) r);
+			}
+		}
+		/* the encodings say so: bloomEncoding 1 on the columns with filters */
+		assert_true(ngroups == 3);
+	}
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -698,6 +1242,9 @@ main(void)
 		cmocka_unit_test(test_flat_types_every_codec),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_refusals_leave_no_file),
+		cmocka_unit_test(test_bloom_hash),
+		cmocka_unit_test(test_dictionary_threshold),
+		cmocka_unit_test(test_bloom_filters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

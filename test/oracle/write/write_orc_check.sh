@@ -12,6 +12,13 @@
 #   - row index: Java's filtered reads (--where) of a 34567-row zlib file of
 #     ours (four row groups; value stats equal Java's too) return every matching row, fewer than all, and the
 #     same rows as from Java's own file;
+#   - dictionaries and bloom filters: the big file (orc.bloom.filter.columns on
+#     seven columns, a low-cardinality string) as Java's ORC reader sees it:
+#     every column's encoding per stripe (DICTIONARY_V2 or DIRECT_V2, the
+#     dictionary size) and every row group's BLOOM_FILTER_UTF8 bits equal
+#     those of Java's own file; Java's filtered reads of values inside a row
+#     group's min/max but absent from it return no row (the bloom filters
+#     prune), of present values every matching row (the hashes are ORC's);
 #   - primary keys: write_pk_check.sh's dedup_orc and agg_orc tables (our
 #     level-0 file metas equal Java's, Java 1.3.1/1.4.2 read them as their
 #     own, Java's full compaction of ours gives the same rows).
@@ -90,7 +97,9 @@ bcols = [{"name": "id", "type": "INT"}, {"name": "s", "type": "STRING"},
          {"name": "flag", "type": "BOOLEAN"}, {"name": "dec", "type": "DECIMAL(12, 2)"},
          {"name": "bin", "type": "BYTES"}, {"name": "t", "type": "TINYINT"}]
 json.dump({"columns": bcols, "partition_keys": [], "primary_keys": [],
-           "options": {"file.format": "orc", "file.compression": "zlib"}}, open(wh + "/big.json", "w"))
+           "options": {"file.format": "orc", "file.compression": "zlib",
+                       "orc.bloom.filter.columns": "id, S,d,ts,dec,t,flag,nosuch"}},
+          open(wh + "/big.json", "w"))
 with open(wh + "/big.jsonl", "w") as out:
     for i in range(34567):
         out.write(json.dumps({"op": "+I", "row": [
@@ -192,6 +201,59 @@ for w in json.loads(sys.argv[4]):
         print("FAIL big where %s: Java reads %d rows from ours, %d from its own" % (key, len(got), len(java.get(key, [])))); bad = 1
     else:
         print("big where %s: Java reads the same %d of %d rows from ours as from its own (%d match)" % (key, len(got), len(allrows), len(want)))
+sys.exit(bad)
+PY
+
+# what Java's ORC reader sees of the big files' dictionaries and bloom filters
+cp="$root/test/oracle/java/target/paimon-1.4.2/classpath.txt"
+jf=$(find "$wh/wo.db/java_big" -name 'data-*.orc' | head -1)
+of=$(find "$wh/wo.db/ours_big" -name 'data-*.orc' | head -1)
+java -cp "$(cat "$cp")" "$here/OrcIndexDump.java" "$jf" > "$wh/idx_java.txt"
+java -cp "$(cat "$cp")" "$here/OrcIndexDump.java" "$of" > "$wh/idx_ours.txt"
+ndict=$(grep -c 'DICTIONARY_V2 dictionary [1-9]' "$wh/idx_ours.txt" || true)
+nbloom=$(grep -c 'BLOOM_FILTER_UTF8 k ' "$wh/idx_ours.txt" || true)
+if cmp -s "$wh/idx_java.txt" "$wh/idx_ours.txt" && [ "$ndict" -gt 0 ] && [ "$nbloom" -ge 28 ]; then
+	echo "big: Java's ORC reader sees our encodings ($ndict dictionary columns) and $nbloom row group bloom filters as in its own file"
+else
+	echo "FAIL big: encodings or bloom filters differ from Java's ($ndict dictionaries, $nbloom bloom filters)"
+	diff "$wh/idx_java.txt" "$wh/idx_ours.txt" | head -10 || true; fail=1
+fi
+# inside row group 1's min/max: absent values (pruned by bloom only), present ones
+bpreds='[["s", "=", "k015-xxq"], ["d", "=", 5000.5], ["dec", "=", "15000.01"], ["id", "=", 15000],
+	["s", "=", "k015-xxx"], ["d", "=", 5000.0], ["dec", "=", "15000.00"], ["t", "=", -70],
+	["ts", "=", "2026-12-03T04:10:00.105000"]]'
+"$oracle" read "$wh" wo java_big --where "$bpreds" > "$wh/b_java_big.out"
+"$oracle" read "$wh" wo ours_big --where "$bpreds" > "$wh/b_ours_big.out"
+python3 - "$wh/b_java_big.out" "$wh/b_ours_big.out" <<'PY' || fail=1
+import json, sys
+def sets(path):
+    out, cur = {}, None
+    for l in open(path):
+        if l.startswith("# "):
+            cur = json.dumps(json.loads(l[2:]))
+            out[cur] = []
+        else:
+            out[cur].append(json.loads(l))
+    return out
+java, ours = sets(sys.argv[1]), sets(sys.argv[2])
+# rows of id 15000 (row group 1): what each present value must return
+expect = {"s": lambda r: r[1] == "k015-xxx", "d": lambda r: r[0] == 15000,
+          "dec": lambda r: r[0] == 15000, "id": lambda r: r[0] == 15000,
+          "t": lambda r: r[7] == -70, "ts": lambda r: r[0] == 15000}
+bad = 0
+for key, got in ours.items():
+    field, op, lit = json.loads(key)
+    absent = lit in ("k015-xxq", 5000.5, "15000.01")
+    if sorted(map(json.dumps, got)) != sorted(map(json.dumps, java.get(key, []))):
+        print("FAIL big bloom %s: Java reads %d rows from ours, %d from its own" % (key, len(got), len(java.get(key, [])))); bad = 1
+    elif absent and got:
+        print("FAIL big bloom %s: %d rows read, the bloom filter did not prune" % (key, len(got))); bad = 1
+    elif not absent and (not any(expect[field](r) for r in got) or len(got) > 10000):
+        print("FAIL big bloom %s: the matching rows are missing (%d rows read)" % (key, len(got))); bad = 1
+    else:
+        print("big bloom %s: Java reads the same %d rows from ours as from its own" % (key, len(got)))
+if len(ours) != 9:
+    print("FAIL big bloom: %d predicates answered" % len(ours)); bad = 1
 sys.exit(bad)
 PY
 

@@ -1,7 +1,8 @@
 -- Writing ORC data files (file.format = orc): every scalar type and NULLs
 -- read back, 25000 rows over several row groups with filters and
 -- aggregates, a primary-key table with UPDATE, DELETE and paimon_compact
--- (which reads and writes ORC), and the ORC options refused by name (0A000).
+-- (which reads and writes ORC), dictionary-encoded strings and bloom
+-- filters, and the ORC options refused by name (0A000).
 \set SHOW_CONTEXT never
 \set VERBOSITY default
 SET TimeZone = 'UTC';
@@ -74,6 +75,18 @@ SELECT * FROM users WHERE id < 12 ORDER BY id;
 SELECT count(*), sum(score), count(city) FROM users;
 SELECT orc_data_files(:'wh' || '/db.db/users');
 
+-- dictionary encoding (orc.dictionary.key.threshold) and bloom filters
+-- (orc.bloom.filter.columns): written as Java does, read back
+SELECT paimon_create_table('wo', 'db', 'bloom', 'id INT, s STRING, c CHAR(3), u STRING',
+  options => '{"file.format": "orc", "orc.bloom.filter.columns": "id, S", "orc.bloom.filter.fpp": "0.05",
+               "orc.column.encoding.direct": "c", "orc.dictionary.key.threshold": "0.5"}',
+  foreign_table => 'bloom');
+INSERT INTO bloom SELECT g, 'v' || (g % 10), 'c' || (g % 7), 'u' || g FROM generate_series(1, 25000) g;
+SELECT count(*), count(DISTINCT s), count(DISTINCT c), count(DISTINCT u), sum(id) FROM bloom;
+SELECT s, c, count(*), min(id), max(u) FROM bloom WHERE s IN ('v3', 'v7') AND c = 'c5' GROUP BY s, c ORDER BY s;
+SELECT * FROM bloom WHERE id = 12345;
+SELECT orc_data_files(:'wh' || '/db.db/bloom');
+
 -- ORC options refused by name, with their SQLSTATE
 CREATE FUNCTION sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -82,9 +95,14 @@ BEGIN
 EXCEPTION WHEN OTHERS THEN
   RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
-SELECT paimon_create_table('wo', 'db', 'bloom', 'id INT',
-  options => '{"file.format": "orc", "orc.bloom.filter.columns": "id"}', foreign_table => 'bloom');
-SELECT sqlstate_of('INSERT INTO bloom VALUES (1)');
+SELECT paimon_create_table('wo', 'db', 'bloomv1', 'id INT',
+  options => '{"file.format": "orc", "orc.bloom.filter.columns": "id", "orc.bloom.filter.write.version": "original"}',
+  foreign_table => 'bloomv1');
+SELECT sqlstate_of('INSERT INTO bloomv1 VALUES (1)');
+SELECT paimon_create_table('wo', 'db', 'badfpp', 'id INT',
+  options => '{"file.format": "orc", "orc.bloom.filter.columns": "id", "orc.bloom.filter.fpp": "1"}',
+  foreign_table => 'badfpp');
+SELECT sqlstate_of('INSERT INTO badfpp VALUES (1)');
 SELECT paimon_create_table('wo', 'db', 'lzo', 'id INT',
   options => '{"file.format": "orc", "file.compression": "lzo"}', foreign_table => 'lzo');
 SELECT sqlstate_of('INSERT INTO lzo VALUES (1)');
@@ -92,7 +110,7 @@ SELECT paimon_create_table('wo', 'db', 'nested', 'id INT, a ARRAY<INT>',
   options => '{"file.format": "orc"}');
 CREATE FOREIGN TABLE nested (id int) SERVER wo OPTIONS (database 'db', table 'nested');
 SELECT sqlstate_of('INSERT INTO nested VALUES (1)');
-SELECT orc_data_files(:'wh' || '/db.db/bloom'), orc_data_files(:'wh' || '/db.db/lzo'),
+SELECT orc_data_files(:'wh' || '/db.db/bloomv1'), orc_data_files(:'wh' || '/db.db/lzo'),
   orc_data_files(:'wh' || '/db.db/nested');
 
 DROP FUNCTION sqlstate_of(text);

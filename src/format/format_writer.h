@@ -122,6 +122,39 @@ extern pm_code pm_format_writer_open(pm_file_format format, const pm_env *env,
 									 pm_format_writer **out, pm_error *err);
 
 /*
+ * For the writers: the file side they share, embedded in each writer
+ * struct: the FileIO, the new file, its path (named by every error), the
+ * bytes appended so far and whether a step failed (then only abort is
+ * left). `what` names the file in messages ("an ORC file").
+ */
+typedef struct pm_format_file
+{
+	pm_fileio  *io;
+	pm_out_file *out;			/* NULL until created and once finished */
+	char	   *path;			/* a copy, freed by pm_format_file_close */
+	int64_t		pos;			/* bytes appended */
+	bool		failed;
+	const char *what;
+} pm_format_file;
+
+/* Copy path (false when out of memory); nothing is created yet. */
+extern bool pm_format_file_init(pm_format_file *f, const pm_env *env, pm_fileio *io,
+								const char *path, const char *what);
+/* Create the file (it must not exist); err names the path on failure. */
+extern pm_code pm_format_file_create(pm_format_file *f, pm_error *err);
+/* A step failed with err: mark the file failed, name it in err; err->code. */
+extern pm_code pm_format_file_fail(pm_format_file *f, pm_error *err);
+/* PM_ERR_NOMEM "out of memory writing <what>", through pm_format_file_fail */
+extern pm_code pm_format_file_oom(pm_format_file *f, pm_error *err);
+/* Append n bytes (nothing for n = 0), counted in pos. */
+extern pm_code pm_format_file_append(pm_format_file *f, const void *p, size_t n,
+									 pm_error *err);
+/* Make the file durable and close it. */
+extern pm_code pm_format_file_finish(pm_format_file *f, pm_error *err);
+/* Discard the file if still open and free the path. */
+extern void pm_format_file_close(pm_format_file *f, const pm_env *env);
+
+/*
  * For the writers: PM_ERR_INVALID unless the batch has the columns of
  * `row` with their types. `file` names the format in the message
  * ("a Parquet", "an ORC", ...).

@@ -47,10 +47,8 @@
 typedef struct avro_writer
 {
 	pm_format_writer base;
+	pm_format_file file;		/* io, out, path, bytes written, failed */
 	const pm_env *env;
-	pm_fileio  *io;
-	pm_out_file *out;
-	char	   *path;
 	const pm_type *schema;
 	pm_codec	codec;
 	int			level;
@@ -60,10 +58,8 @@ typedef struct avro_writer
 	int64_t		block_rows;
 	pm_byte_buffer frame;		/* block header being written */
 	pm_arena   *scratch;		/* compressed blocks; reset per block */
-	int64_t		file_pos;
 	int64_t		total_rows;
 	pm_write_stats *stats;		/* per top-level column (format/write_stats.h) */
-	bool		failed;
 } avro_writer;
 
 /* ---------------------------------------------------------------------
@@ -456,32 +452,6 @@ encode(avro_writer *w, const pm_type *t, const pm_vector *v, int64_t i, const ch
  * The container
  * --------------------------------------------------------------------- */
 
-static pm_code
-fail_path(avro_writer *w, pm_error *err)
-{
-	w->failed = true;
-	pm_error_set_path(err, w->path);
-	return err->code;
-}
-
-static pm_code
-oom(avro_writer *w, pm_error *err)
-{
-	pm_fail(err, PM_ERR_NOMEM, "out of memory writing an Avro file");
-	return fail_path(w, err);
-}
-
-static pm_code
-write_out(avro_writer *w, const void *p, size_t n, pm_error *err)
-{
-	if (n == 0)
-		return PM_OK;
-	if (pm_out_file_append(w->io, w->out, p, n, err) != PM_OK)
-		return fail_path(w, err);
-	w->file_pos += (int64_t) n;
-	return PM_OK;
-}
-
 static const char *
 codec_name(pm_codec codec)
 {
@@ -510,11 +480,11 @@ flush_block(avro_writer *w, pm_error *err)
 	if (w->block_rows == 0)
 		return PM_OK;
 	if (w->block.failed)
-		return oom(w, err);
+		return pm_format_file_oom(&w->file, err);
 	if (w->codec != PM_CODEC_NONE)
 	{
 		if (pm_codec_compress(w->codec, w->level, data, len, w->scratch, &comp, &clen, err) != PM_OK)
-			return fail_path(w, err);
+			return pm_format_file_fail(&w->file, err);
 		data = comp;
 		len = clen;
 	}
@@ -522,9 +492,9 @@ flush_block(avro_writer *w, pm_error *err)
 	pm_byte_buffer_put_zigzag(&w->frame, w->block_rows);
 	pm_byte_buffer_put_zigzag(&w->frame, (int64_t) len + (w->codec == PM_CODEC_SNAPPY ? 4 : 0));
 	if (w->frame.failed)
-		return oom(w, err);
-	PM_TRY(write_out(w, w->frame.data, w->frame.len, err));
-	PM_TRY(write_out(w, data, len, err));
+		return pm_format_file_oom(&w->file, err);
+	PM_TRY(pm_format_file_append(&w->file, w->frame.data, w->frame.len, err));
+	PM_TRY(pm_format_file_append(&w->file, data, len, err));
 	if (w->codec == PM_CODEC_SNAPPY)
 	{
 		/* Avro's SnappyCodec: CRC32 of the uncompressed bytes, big-endian */
@@ -534,9 +504,9 @@ flush_block(avro_writer *w, pm_error *err)
 		crc[1] = (uint8_t) (c >> 16);
 		crc[2] = (uint8_t) (c >> 8);
 		crc[3] = (uint8_t) c;
-		PM_TRY(write_out(w, crc, 4, err));
+		PM_TRY(pm_format_file_append(&w->file, crc, 4, err));
 	}
-	PM_TRY(write_out(w, w->sync, 16, err));
+	PM_TRY(pm_format_file_append(&w->file, w->sync, 16, err));
 	pm_byte_buffer_reset(&w->block);
 	w->block_rows = 0;
 	pm_arena_reset(w->scratch);
@@ -558,18 +528,14 @@ writer_free(avro_writer *w)
 	pm_byte_buffer_free(&w->frame);
 	if (w->scratch != NULL)
 		pm_arena_destroy(w->scratch);
-	pm_free(env, w->path);
+	pm_format_file_close(&w->file, env);
 	pm_free(env, w);
 }
 
 static void
 aw_abort(pm_format_writer *base)
 {
-	avro_writer *w = (avro_writer *) base;
-
-	if (w->out != NULL)
-		pm_out_file_discard(w->io, w->out);
-	writer_free(w);
+	writer_free((avro_writer *) base);
 }
 
 static pm_code
@@ -578,15 +544,15 @@ aw_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 	avro_writer *w = (avro_writer *) base;
 	const pm_type *row = w->schema;
 
-	if (w->failed)
+	if (w->file.failed)
 	{
 		pm_fail(err, PM_ERR_INVALID, "Avro writer used after a failure");
-		return fail_path(w, err);
+		return pm_format_file_fail(&w->file, err);
 	}
 	if (pm_format_writer_check_batch(row, batch, "an Avro", err) != PM_OK)
-		return fail_path(w, err);
+		return pm_format_file_fail(&w->file, err);
 	if (pm_check_interrupts(w->env, err) != PM_OK)
-		return fail_path(w, err);
+		return pm_format_file_fail(&w->file, err);
 	for (int64_t i = 0; i < batch->nrows; i++)
 	{
 		for (int c = 0; c < row->nfields; c++)
@@ -595,12 +561,12 @@ aw_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 
 			/* the top-level fields are the record's: a union only when nullable */
 			if (encode(w, t, &batch->cols[c], i, row->fields[c].name, 0, err) != PM_OK)
-				return fail_path(w, err);
+				return pm_format_file_fail(&w->file, err);
 		}
 		w->block_rows++;
 		w->total_rows++;
 		if (w->block.failed)
-			return oom(w, err);
+			return pm_format_file_oom(&w->file, err);
 		if ((int64_t) w->block.len >= w->block_bytes)
 			PM_TRY(flush_block(w, err));
 	}
@@ -614,7 +580,7 @@ aw_estimated_size(pm_format_writer *base)
 {
 	avro_writer *w = (avro_writer *) base;
 
-	return w->file_pos + (int64_t) w->block.len;
+	return w->file.pos + (int64_t) w->block.len;
 }
 
 static pm_code
@@ -626,10 +592,10 @@ aw_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 	pm_code		rc = PM_OK;
 
 	memset(result, 0, sizeof(*result));
-	if (w->failed)
+	if (w->file.failed)
 	{
 		pm_fail(err, PM_ERR_INVALID, "Avro writer finished after a failure");
-		rc = fail_path(w, err);
+		rc = pm_format_file_fail(&w->file, err);
 	}
 	if (rc == PM_OK)
 		rc = flush_block(w, err);
@@ -637,19 +603,13 @@ aw_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 	{
 		result->stats = pm_arena_zalloc(arena, sizeof(pm_column_stats) * (size_t) (ncols > 0 ? ncols : 1));
 		if (result->stats == NULL)
-			rc = oom(w, err);
+			rc = pm_format_file_oom(&w->file, err);
 		for (int c = 0; rc == PM_OK && c < ncols; c++)
 			if (!pm_write_stats_result(&w->stats[c], arena, &result->stats[c]))
-				rc = oom(w, err);
+				rc = pm_format_file_oom(&w->file, err);
 	}
 	if (rc == PM_OK)
-	{
-		rc = pm_out_file_finish(w->io, w->out, err);
-		if (rc == PM_OK)
-			w->out = NULL;
-		else
-			pm_error_set_path(err, w->path);
-	}
+		rc = pm_format_file_finish(&w->file, err);
 	if (rc != PM_OK)
 	{
 		memset(result, 0, sizeof(*result));
@@ -657,7 +617,7 @@ aw_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 		return rc;
 	}
 	result->row_count = w->total_rows;
-	result->file_size = w->file_pos;
+	result->file_size = w->file.pos;
 	result->ncols = ncols;
 	writer_free(w);
 	return PM_OK;
@@ -702,7 +662,6 @@ pm_avro_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 {
 	const pm_type *schema = options->schema;
 	avro_writer *w;
-	size_t		plen = strlen(path);
 	char	   *json;
 	const char *cname;
 	pm_code		rc;
@@ -721,19 +680,21 @@ pm_avro_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	memset(w, 0, sizeof(*w));
 	w->base.ops = &avro_writer_ops;
 	w->env = env;
-	w->io = io;
+	if (!pm_format_file_init(&w->file, env, io, path, "an Avro file"))
+	{
+		pm_free(env, w);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an Avro writer");
+	}
 	w->schema = schema;
 	pm_byte_buffer_init(&w->block, env);
 	pm_byte_buffer_init(&w->frame, env);
-	w->path = pm_alloc(env, plen + 1);
 	w->scratch = pm_arena_create(env);
 	w->stats = pm_alloc(env, sizeof(pm_write_stats) * (size_t) (schema->nfields > 0 ? schema->nfields : 1));
-	if (w->path == NULL || w->scratch == NULL || w->stats == NULL)
+	if (w->scratch == NULL || w->stats == NULL)
 	{
 		writer_free(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an Avro writer");
 	}
-	memcpy(w->path, path, plen + 1);
 	for (int c = 0; c < schema->nfields; c++)
 		pm_write_stats_init(&w->stats[c], schema->fields[c].type, env);
 	if (!codec_from_name(options->compression, &w->codec))
@@ -776,12 +737,11 @@ pm_avro_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 		writer_free(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an Avro writer");
 	}
-	rc = pm_out_file_create(io, path, &w->out, err);
+	rc = pm_format_file_create(&w->file, err);
 	if (rc == PM_OK)
-		rc = write_out(w, h->data, h->len, err);
+		rc = pm_format_file_append(&w->file, h->data, h->len, err);
 	if (rc != PM_OK)
 	{
-		pm_error_set_path(err, path);
 		aw_abort(&w->base);
 		return rc;
 	}

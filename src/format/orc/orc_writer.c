@@ -141,10 +141,8 @@ typedef struct orc_col
 typedef struct orc_writer
 {
 	pm_format_writer base;
+	pm_format_file file;		/* io, out, path, bytes written, failed */
 	const pm_env *env;
-	pm_fileio  *io;
-	pm_out_file *out;
-	char	   *path;
 	const pm_type *schema;
 	pm_codec	codec;
 	int			compression;	/* orc_compression */
@@ -157,7 +155,6 @@ typedef struct orc_writer
 	pm_byte_buffer root_groups; /* int64_t rows of each closed group */
 	pm_byte_buffer index_buf;	/* the stripe's index streams */
 	int64_t		total_rows;
-	int64_t		file_pos;
 	bool		has_timestamp;
 	pm_byte_buffer stripe_buf;	/* the stripe being written */
 	pm_byte_buffer msg;			/* message scratch */
@@ -171,27 +168,11 @@ typedef struct orc_writer
 	pm_byte_buffer root_blooms;
 	int32_t		bloom_nbits;
 	int32_t		bloom_nhash;
-	bool		failed;
 } orc_writer;
 
 /* ---------------------------------------------------------------------
- * Errors and memory
+ * Memory
  * --------------------------------------------------------------------- */
-
-static pm_code
-fail_path(orc_writer *w, pm_error *err)
-{
-	w->failed = true;
-	pm_error_set_path(err, w->path);
-	return err->code;
-}
-
-static pm_code
-oom(orc_writer *w, pm_error *err)
-{
-	pm_fail(err, PM_ERR_NOMEM, "out of memory writing an ORC file");
-	return fail_path(w, err);
-}
 
 static void
 col_free(const pm_env *env, orc_col *c)
@@ -238,7 +219,7 @@ writer_free(orc_writer *w)
 	pm_free(env, w->root_bf.words);
 	if (w->scratch != NULL)
 		pm_arena_destroy(w->scratch);
-	pm_free(env, w->path);
+	pm_format_file_close(&w->file, env);
 	pm_free(env, w);
 }
 
@@ -784,17 +765,6 @@ put_types(orc_writer *w, pm_byte_buffer *b)
  * Stripes and the file tail
  * --------------------------------------------------------------------- */
 
-static pm_code
-write_out(orc_writer *w, const void *p, size_t n, pm_error *err)
-{
-	if (n == 0)
-		return PM_OK;
-	if (pm_out_file_append(w->io, w->out, p, n, err) != PM_OK)
-		return fail_path(w, err);
-	w->file_pos += (int64_t) n;
-	return PM_OK;
-}
-
 /* Compress one stream (or message) onto `to`; its compressed length. */
 static pm_code
 add_stream_to(orc_writer *w, const pm_byte_buffer *raw, pm_byte_buffer *to, uint64_t *len,
@@ -804,7 +774,7 @@ add_stream_to(orc_writer *w, const pm_byte_buffer *raw, pm_byte_buffer *to, uint
 
 	if (orc_compress_stream(w->codec, w->level, OW_BLOCK_SIZE, raw->data, raw->len,
 							w->scratch, to, err) != PM_OK)
-		return fail_path(w, err);
+		return pm_format_file_fail(&w->file, err);
 	*len = (uint64_t) (to->len - before);
 	return PM_OK;
 }
@@ -1100,7 +1070,7 @@ flush_stripe(orc_writer *w, pm_error *err)
 	pm_byte_buffer tmp;
 	uint64_t	data_len = 0;
 	uint64_t	index_len = 0;
-	uint64_t	footer_len;
+	uint64_t	footer_len = 0;
 	pm_code		rc = PM_OK;
 
 	if (w->stripe_rows == 0)
@@ -1117,11 +1087,11 @@ flush_stripe(orc_writer *w, pm_error *err)
 	for (int i = 0; i < w->ncols && rc == PM_OK; i++)
 	{
 		orc_col    *c = &w->cols[i];
-		uint64_t	len;
+		uint64_t	len = 0;
 
 		if (c->dict_state == DICT_YES && !write_dictionary(w, c))
 		{
-			rc = oom(w, err);
+			rc = pm_format_file_oom(&w->file, err);
 			break;
 		}
 		if (c->dict_enc != NULL)
@@ -1139,7 +1109,7 @@ flush_stripe(orc_writer *w, pm_error *err)
 			orc_int_rle_enc_flush(c->senc);
 		if (col_buffers_failed(c))
 		{
-			rc = oom(w, err);
+			rc = pm_format_file_oom(&w->file, err);
 			break;
 		}
 		memset(c->soff, 0, sizeof(c->soff));
@@ -1188,18 +1158,18 @@ flush_stripe(orc_writer *w, pm_error *err)
 	/* the index streams (before the data in the stripe), root first */
 	for (int i = 0; rc == PM_OK && i <= w->ncols; i++)
 	{
-		uint64_t	len;
+		uint64_t	len = 0;
 
 		if (w->stripe_buf.failed)
 		{
-			rc = oom(w, err);
+			rc = pm_format_file_oom(&w->file, err);
 			break;
 		}
 		pm_byte_buffer_reset(&w->msg);
 		put_row_index(w, i, &w->msg);
 		if (w->msg.failed)
 		{
-			rc = oom(w, err);
+			rc = pm_format_file_oom(&w->file, err);
 			break;
 		}
 		if ((rc = add_stream_to(w, &w->msg, &w->index_buf, &len, err)) != PM_OK)
@@ -1213,7 +1183,7 @@ flush_stripe(orc_writer *w, pm_error *err)
 
 			if (bl->failed)
 			{
-				rc = oom(w, err);
+				rc = pm_format_file_oom(&w->file, err);
 				break;
 			}
 			if ((rc = add_stream_to(w, bl, &w->index_buf, &len, err)) != PM_OK)
@@ -1250,19 +1220,19 @@ flush_stripe(orc_writer *w, pm_error *err)
 		if (w->has_timestamp)
 			orc_pb_string(&footer, 3, "UTC");
 		if (footer.failed || tmp.failed)
-			rc = oom(w, err);
+			rc = pm_format_file_oom(&w->file, err);
 	}
 	if (rc == PM_OK && dstreams.failed)
-		rc = oom(w, err);
+		rc = pm_format_file_oom(&w->file, err);
 	if (rc == PM_OK)
 		rc = add_stream(w, &footer, &footer_len, err);
 	if (rc == PM_OK && (w->stripe_buf.failed || w->index_buf.failed))
-		rc = oom(w, err);
+		rc = pm_format_file_oom(&w->file, err);
 	if (rc == PM_OK)
 	{
 		/* StripeInformation for the footer, StripeStatistics for the metadata */
 		pm_byte_buffer_reset(&tmp);
-		orc_pb_uint(&tmp, 1, (uint64_t) w->file_pos);
+		orc_pb_uint(&tmp, 1, (uint64_t) w->file.pos);
 		orc_pb_uint(&tmp, 2, index_len);
 		orc_pb_uint(&tmp, 3, data_len);
 		orc_pb_uint(&tmp, 4, footer_len);
@@ -1272,12 +1242,12 @@ flush_stripe(orc_writer *w, pm_error *err)
 		put_all_stats(w, &tmp, 1, w->stripe_rows, false);
 		orc_pb_message(&w->stripe_stats, 1, &tmp);
 		if (tmp.failed || w->stripe_infos.failed || w->stripe_stats.failed)
-			rc = oom(w, err);
+			rc = pm_format_file_oom(&w->file, err);
 	}
 	if (rc == PM_OK)
-		rc = write_out(w, w->index_buf.data, w->index_buf.len, err);
+		rc = pm_format_file_append(&w->file, w->index_buf.data, w->index_buf.len, err);
 	if (rc == PM_OK)
-		rc = write_out(w, w->stripe_buf.data, w->stripe_buf.len, err);
+		rc = pm_format_file_append(&w->file, w->stripe_buf.data, w->stripe_buf.len, err);
 	pm_byte_buffer_free(&footer);
 	pm_byte_buffer_free(&dstreams);
 	pm_byte_buffer_free(&tmp);
@@ -1297,21 +1267,21 @@ write_tail(orc_writer *w, pm_error *err)
 {
 	pm_byte_buffer *m = &w->msg;
 	pm_byte_buffer ps;
-	uint64_t	metadata_len,
-				footer_len;
+	uint64_t	metadata_len = 0,
+				footer_len = 0;
 	uint64_t	version[2] = {0, 12};
 	pm_code		rc;
 
 	/* Metadata */
 	pm_byte_buffer_reset(&w->stripe_buf);
 	if (w->stripe_stats.failed)
-		return oom(w, err);
+		return pm_format_file_oom(&w->file, err);
 	PM_TRY(add_stream(w, &w->stripe_stats, &metadata_len, err));
 
 	/* Footer */
 	pm_byte_buffer_reset(m);
 	orc_pb_uint(m, 1, 3);
-	orc_pb_uint(m, 2, (uint64_t) w->file_pos);
+	orc_pb_uint(m, 2, (uint64_t) w->file.pos);
 	pm_byte_buffer_append(m, w->stripe_infos.data, w->stripe_infos.len);
 	put_types(w, m);
 	orc_pb_uint(m, 6, (uint64_t) w->total_rows);
@@ -1320,7 +1290,7 @@ write_tail(orc_writer *w, pm_error *err)
 	orc_pb_uint(m, 11, OW_CALENDAR_JULIAN_GREGORIAN);
 	orc_pb_string(m, 12, "paimon_fdw");
 	if (m->failed)
-		return oom(w, err);
+		return pm_format_file_oom(&w->file, err);
 	PM_TRY(add_stream(w, m, &footer_len, err));
 
 	/* PostScript */
@@ -1336,14 +1306,14 @@ write_tail(orc_writer *w, pm_error *err)
 	if (ps.failed || ps.len > 255)
 	{
 		pm_byte_buffer_free(&ps);
-		return oom(w, err);
+		return pm_format_file_oom(&w->file, err);
 	}
 	pm_byte_buffer_append(&w->stripe_buf, ps.data, ps.len);
 	pm_byte_buffer_put_u8(&w->stripe_buf, (uint8_t) ps.len);
 	pm_byte_buffer_free(&ps);
 	if (w->stripe_buf.failed)
-		return oom(w, err);
-	rc = write_out(w, w->stripe_buf.data, w->stripe_buf.len, err);
+		return pm_format_file_oom(&w->file, err);
+	rc = pm_format_file_append(&w->file, w->stripe_buf.data, w->stripe_buf.len, err);
 	return rc;
 }
 
@@ -1354,11 +1324,7 @@ write_tail(orc_writer *w, pm_error *err)
 static void
 ow_abort(pm_format_writer *base)
 {
-	orc_writer *w = (orc_writer *) base;
-
-	if (w->out != NULL)
-		pm_out_file_discard(w->io, w->out);
-	writer_free(w);
+	writer_free((orc_writer *) base);
 }
 
 static pm_code
@@ -1366,15 +1332,15 @@ ow_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 {
 	orc_writer *w = (orc_writer *) base;
 
-	if (w->failed)
+	if (w->file.failed)
 	{
 		pm_fail(err, PM_ERR_INVALID, "ORC writer used after a failure");
-		return fail_path(w, err);
+		return pm_format_file_fail(&w->file, err);
 	}
 	if (pm_format_writer_check_batch(w->schema, batch, "an ORC", err) != PM_OK)
-		return fail_path(w, err);
+		return pm_format_file_fail(&w->file, err);
 	if (pm_check_interrupts(w->env, err) != PM_OK)
-		return fail_path(w, err);
+		return pm_format_file_fail(&w->file, err);
 	/* RowDataVectorizer.vectorize refuses NULL in a NOT NULL field */
 	for (int c = 0; c < w->ncols; c++)
 		if (!w->cols[c].type->nullable && batch->cols[c].nulls != NULL)
@@ -1383,7 +1349,7 @@ ow_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 				{
 					pm_fail(err, PM_ERR_INVALID, "column \"%s\": NULL in a NOT NULL field",
 							w->cols[c].name);
-					return fail_path(w, err);
+					return pm_format_file_fail(&w->file, err);
 				}
 	/*
 	 * slices of up to OW_SLICE_ROWS rows that end at row group boundaries,
@@ -1403,7 +1369,7 @@ ow_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 		{
 			write_column(&w->cols[c], &batch->cols[c], start, end);
 			if (col_buffers_failed(&w->cols[c]))
-				return oom(w, err);
+				return pm_format_file_oom(&w->file, err);
 		}
 		w->stripe_rows += end - start;
 		w->total_rows += end - start;
@@ -1411,7 +1377,7 @@ ow_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 		if (w->group_rows == OW_ROW_INDEX_STRIDE)
 			close_group(w);
 		if (w->root_groups.failed)
-			return oom(w, err);
+			return pm_format_file_oom(&w->file, err);
 		if (buffered_bytes(w) >= w->stripe_bytes)
 			PM_TRY(flush_stripe(w, err));
 	}
@@ -1423,7 +1389,7 @@ ow_estimated_size(pm_format_writer *base)
 {
 	orc_writer *w = (orc_writer *) base;
 
-	return w->file_pos + buffered_bytes(w);
+	return w->file.pos + buffered_bytes(w);
 }
 
 static pm_code
@@ -1434,10 +1400,10 @@ ow_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 	pm_code		rc = PM_OK;
 
 	memset(result, 0, sizeof(*result));
-	if (w->failed)
+	if (w->file.failed)
 	{
 		pm_fail(err, PM_ERR_INVALID, "ORC writer finished after a failure");
-		rc = fail_path(w, err);
+		rc = pm_format_file_fail(&w->file, err);
 	}
 	if (rc == PM_OK)
 		rc = flush_stripe(w, err);
@@ -1448,13 +1414,13 @@ ow_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 		result->stats = pm_arena_zalloc(arena, sizeof(pm_column_stats) *
 										(size_t) (w->ncols > 0 ? w->ncols : 1));
 		if (result->stats == NULL)
-			rc = oom(w, err);
+			rc = pm_format_file_oom(&w->file, err);
 		for (int c = 0; rc == PM_OK && c < w->ncols; c++)
 		{
 			const orc_acc *fa = &w->cols[c].file_acc;
 
 			if (!pm_write_stats_result(&fa->vals, arena, &result->stats[c]))
-				rc = oom(w, err);
+				rc = pm_format_file_oom(&w->file, err);
 			/* what Java's OrcSimpleStatsExtractor reads back: ORC's order */
 			if (fa->has_double)
 			{
@@ -1464,13 +1430,7 @@ ow_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 		}
 	}
 	if (rc == PM_OK)
-	{
-		rc = pm_out_file_finish(w->io, w->out, err);
-		if (rc == PM_OK)
-			w->out = NULL;
-		else
-			pm_error_set_path(err, w->path);
-	}
+		rc = pm_format_file_finish(&w->file, err);
 	if (rc != PM_OK)
 	{
 		memset(result, 0, sizeof(*result));
@@ -1478,7 +1438,7 @@ ow_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 		return rc;
 	}
 	result->row_count = w->total_rows;
-	result->file_size = w->file_pos;
+	result->file_size = w->file.pos;
 	result->ncols = w->ncols;
 	writer_free(w);
 	return PM_OK;
@@ -1532,7 +1492,6 @@ pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 {
 	const pm_type *schema = options->schema;
 	orc_writer *w;
-	size_t		plen = strlen(path);
 	pm_code		rc;
 
 	*out = NULL;
@@ -1548,7 +1507,11 @@ pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	memset(w, 0, sizeof(*w));
 	w->base.ops = &orc_writer_ops;
 	w->env = env;
-	w->io = io;
+	if (!pm_format_file_init(&w->file, env, io, path, "an ORC file"))
+	{
+		pm_free(env, w);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an ORC writer");
+	}
 	w->schema = schema;
 	w->ncols = schema->nfields;
 	pm_byte_buffer_init(&w->stripe_buf, env);
@@ -1590,16 +1553,14 @@ pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 		}
 		memset(w->root_bf.words, 0, sizeof(uint64_t) * (size_t) (w->bloom_nbits / 64));
 	}
-	w->path = pm_alloc(env, plen + 1);
 	w->scratch = pm_arena_create(env);
 	w->cols = pm_alloc(env, sizeof(orc_col) * (size_t) (w->ncols > 0 ? w->ncols : 1));
-	if (w->path == NULL || w->scratch == NULL || w->cols == NULL)
+	if (w->scratch == NULL || w->cols == NULL)
 	{
 		w->ncols = 0;
 		writer_free(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an ORC writer");
 	}
-	memcpy(w->path, path, plen + 1);
 	memset(w->cols, 0, sizeof(orc_col) * (size_t) (w->ncols > 0 ? w->ncols : 1));
 	for (int c = 0; c < w->ncols; c++)
 		if (col_init(w, &w->cols[c], &schema->fields[c], &options->orc, err) != PM_OK)
@@ -1620,12 +1581,11 @@ pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	/* orc.compression.zstd.level: Paimon sets file.compression.zstd-level */
 	w->level = w->codec == PM_CODEC_ZSTD ? (options->zstd_level != 0 ? options->zstd_level : 1) : 0;
 	w->stripe_bytes = options->row_group_bytes > 0 ? options->row_group_bytes : OW_STRIPE_BYTES;
-	rc = pm_out_file_create(io, path, &w->out, err);
+	rc = pm_format_file_create(&w->file, err);
 	if (rc == PM_OK)
-		rc = write_out(w, "ORC", 3, err);
+		rc = pm_format_file_append(&w->file, "ORC", 3, err);
 	if (rc != PM_OK)
 	{
-		pm_error_set_path(err, path);
 		ow_abort(&w->base);
 		return rc;
 	}

@@ -203,10 +203,8 @@ typedef struct pw_column
 typedef struct parquet_writer
 {
 	pm_format_writer base;
+	pm_format_file file;		/* io, out, path, bytes written, failed */
 	const pm_env *env;
-	pm_fileio  *io;
-	pm_out_file *out;
-	char	   *path;
 	const pm_type *schema;
 	int			ntop;			/* top-level fields */
 	int		   *top_first;		/* ntop + 1: first leaf of each, then ncols */
@@ -219,7 +217,6 @@ typedef struct parquet_writer
 	int64_t		page_bytes;
 	bool		dictionary;
 
-	int64_t		file_pos;		/* bytes appended to the file */
 	int64_t		rg_rows;		/* rows in the current row group */
 	int64_t		total_rows;
 	int			nrow_groups;
@@ -228,7 +225,6 @@ typedef struct parquet_writer
 	pm_byte_buffer header;		/* scratch: a page header, an index */
 	pm_byte_buffer stat_buf;	/* scratch: encoded statistics */
 	pm_arena   *scratch;		/* compression output, reset per page */
-	bool		failed;			/* a write failed: only abort is left */
 } parquet_writer;
 
 static const pm_format_writer_ops parquet_writer_ops;
@@ -240,11 +236,7 @@ static const pm_format_writer_ops parquet_writer_ops;
 static pm_code
 oom(parquet_writer *w, pm_error *err)
 {
-	pm_code		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory writing a Parquet file");
-
-	pm_error_set_path(err, w->path);
-	w->failed = true;
-	return rc;
+	return pm_format_file_oom(&w->file, err);
 }
 
 /* ---------------------------------------------------------------- */
@@ -626,7 +618,7 @@ refuse_type(parquet_writer *w, const pm_field *f, const pm_type *t, pm_error *er
 		pm_fail(err, PM_ERR_UNSUPPORTED,
 				"column \"%s\": writing %s values to Parquet files is not supported yet",
 				f->name, pm_type_id_name(t->id));
-	pm_error_set_path(err, w->path);
+	pm_error_set_path(err, w->file.path);
 	return err->code;
 }
 
@@ -645,7 +637,7 @@ walk_leaves(parquet_writer *w, const pm_field *f, const pm_type *t, const char *
 	if (c->nsteps >= PW_MAX_DEPTH || c->npath + 2 > 2 * PW_MAX_DEPTH)
 	{
 		pm_fail(err, PM_ERR_UNSUPPORTED, "column \"%s\": types nested too deeply", f->name);
-		pm_error_set_path(err, w->path);
+		pm_error_set_path(err, w->file.path);
 		return err->code;
 	}
 	st = &c->steps[c->nsteps++];
@@ -1242,18 +1234,7 @@ dict_add_inline(parquet_writer *w, pw_column *c, const uint8_t *p, size_t n)
 static pm_code
 write_file(parquet_writer *w, const void *p, size_t n, pm_error *err)
 {
-	pm_code		rc;
-
-	if (n == 0)
-		return PM_OK;
-	rc = pm_out_file_append(w->io, w->out, p, n, err);
-	if (rc != PM_OK)
-	{
-		w->failed = true;
-		return rc;
-	}
-	w->file_pos += (int64_t) n;
-	return PM_OK;
+	return pm_format_file_append(&w->file, p, n, err);
 }
 
 /* Compress body into *out (scratch arena). */
@@ -1420,9 +1401,7 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 		{
 			pm_fail(err, PM_ERR_UNSUPPORTED, "a Parquet page of column \"%s\" exceeds 2 GiB",
 					c->field->name);
-			pm_error_set_path(err, w->path);
-			w->failed = true;
-			return err->code;
+			return pm_format_file_fail(&w->file, err);
 		}
 		return oom(w, err);
 	}
@@ -1430,9 +1409,7 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 	pm_arena_reset(w->scratch);
 	if (compress_page(w, w->body.data, w->body.len, &comp, &comp_len, err) != PM_OK)
 	{
-		pm_error_set_path(err, w->path);
-		w->failed = true;
-		return err->code;
+		return pm_format_file_fail(&w->file, err);
 	}
 	crc = (uint32_t) crc32(0L, comp, (uInt) comp_len);
 
@@ -1581,7 +1558,7 @@ write_column_index(parquet_writer *w, pw_column *c, pw_chunk_pos *pos, pm_error 
 	pm_thrift_write_stop(&t);
 	if (w->header.failed)
 		return oom(w, err);
-	pos->ci_offset = w->file_pos;
+	pos->ci_offset = w->file.pos;
 	pos->ci_length = (int32_t) w->header.len;
 	return write_file(w, w->header.data, w->header.len, err);
 }
@@ -1605,7 +1582,7 @@ write_offset_index(parquet_writer *w, pw_column *c, pw_chunk_pos *pos, pm_error 
 	pm_thrift_write_stop(&t);
 	if (w->header.failed)
 		return oom(w, err);
-	pos->oi_offset = w->file_pos;
+	pos->oi_offset = w->file.pos;
 	pos->oi_length = (int32_t) w->header.len;
 	return write_file(w, w->header.data, w->header.len, err);
 }
@@ -1693,9 +1670,7 @@ write_dictionary_page(parquet_writer *w, pw_column *c, pw_chunk_pos *pos, pm_err
 
 	if (compress_page(w, c->dict.data, c->dict.len, &comp, &comp_len, err) != PM_OK)
 	{
-		pm_error_set_path(err, w->path);
-		w->failed = true;
-		return err->code;
+		return pm_format_file_fail(&w->file, err);
 	}
 	pm_byte_buffer_reset(&w->header);
 	pm_thrift_writer_init(&t, &w->header);
@@ -1733,21 +1708,19 @@ flush_row_group(parquet_writer *w, pm_error *err)
 	if (w->nrow_groups >= INT16_MAX)
 	{
 		pm_fail(err, PM_ERR_UNSUPPORTED, "too many Parquet row groups in one file");
-		pm_error_set_path(err, w->path);
-		w->failed = true;
-		return err->code;
+		return pm_format_file_fail(&w->file, err);
 	}
 
 	pm_arena_reset(w->scratch);
 	pos = pm_arena_alloc(w->scratch, sizeof(pw_chunk_pos) * (size_t) (w->ncols > 0 ? w->ncols : 1));
 	if (pos == NULL)
 		return oom(w, err);
-	rg_start = w->file_pos;
+	rg_start = w->file.pos;
 	for (int i = 0; i < w->ncols; i++)
 	{
 		pw_column  *c = &w->cols[i];
 
-		pos[i].start = w->file_pos;
+		pos[i].start = w->file.pos;
 		pos[i].dict_len = 0;
 		if (c->npages_dict > 0)
 			PM_TRY(write_dictionary_page(w, c, &pos[i], err));
@@ -1973,9 +1946,7 @@ null_violation(parquet_writer *w, pw_column *c, bool key, pm_error *err)
 	else
 		pm_fail(err, PM_ERR_INVALID, "NULL value in non-nullable column \"%s\"",
 				c->field->name);
-	pm_error_set_path(err, w->path);
-	w->failed = true;
-	return err->code;
+	return pm_format_file_fail(&w->file, err);
 }
 
 /* One level entry (and the value when defined to the leaf). */
@@ -2289,9 +2260,7 @@ append_column(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start
 	{
 		pm_fail(err, PM_ERR_INVALID, "column \"%s\": value out of range for DECIMAL(%d, %d)",
 				c->field->name, c->type->precision, c->type->scale);
-		pm_error_set_path(err, w->path);
-		w->failed = true;
-		return err->code;
+		return pm_format_file_fail(&w->file, err);
 	}
 	return PM_OK;
 }
@@ -2337,18 +2306,14 @@ writer_free(parquet_writer *w)
 	pm_byte_buffer_free(&w->stat_buf);
 	if (w->scratch != NULL)
 		pm_arena_destroy(w->scratch);
-	pm_free(env, w->path);
+	pm_format_file_close(&w->file, env);
 	pm_free(env, w);
 }
 
 static void
 pw_abort(pm_format_writer *base)
 {
-	parquet_writer *w = (parquet_writer *) base;
-
-	if (w->out != NULL)
-		pm_out_file_discard(w->io, w->out);
-	writer_free(w);
+	writer_free((parquet_writer *) base);
 }
 
 /*
@@ -2367,7 +2332,7 @@ slice_rows(parquet_writer *w)
 	if (w->rg_rows > 0)
 		per_row = buffered / w->rg_rows + 1;
 	else if (w->total_rows > 0)
-		per_row = w->file_pos / w->total_rows + 1;
+		per_row = w->file.pos / w->total_rows + 1;
 	else
 		return 1;				/* nothing known yet: measure one row */
 	room = (w->row_group_bytes - buffered) / 2 / per_row;
@@ -2379,15 +2344,15 @@ pw_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 {
 	parquet_writer *w = (parquet_writer *) base;
 
-	if (w->failed)
+	if (w->file.failed)
 	{
 		pm_fail(err, PM_ERR_INVALID, "Parquet writer used after a failure");
-		pm_error_set_path(err, w->path);
+		pm_error_set_path(err, w->file.path);
 		return err->code;
 	}
 	if (pm_format_writer_check_batch(w->schema, batch, "a Parquet", err) != PM_OK)
 	{
-		pm_error_set_path(err, w->path);
+		pm_error_set_path(err, w->file.path);
 		return err->code;
 	}
 	PM_TRY(pm_check_interrupts(w->env, err));
@@ -2419,7 +2384,7 @@ pw_estimated_size(pm_format_writer *base)
 {
 	parquet_writer *w = (parquet_writer *) base;
 
-	return w->file_pos + buffered_bytes(w);
+	return w->file.pos + buffered_bytes(w);
 }
 
 /* A column's file statistics as the result's pm_column_stats. */
@@ -2544,10 +2509,10 @@ pw_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 	pm_code		rc = PM_OK;
 
 	memset(result, 0, sizeof(*result));
-	if (w->failed)
+	if (w->file.failed)
 	{
 		rc = pm_fail(err, PM_ERR_INVALID, "Parquet writer finished after a failure");
-		pm_error_set_path(err, w->path);
+		pm_error_set_path(err, w->file.path);
 	}
 	if (rc == PM_OK)
 		rc = flush_row_group(w, err);
@@ -2578,11 +2543,7 @@ pw_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 		}
 	}
 	if (rc == PM_OK)
-	{
-		rc = pm_out_file_finish(w->io, w->out, err);
-		if (rc == PM_OK)
-			w->out = NULL;
-	}
+		rc = pm_format_file_finish(&w->file, err);
 	if (rc != PM_OK)
 	{
 		memset(result, 0, sizeof(*result));
@@ -2590,7 +2551,7 @@ pw_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 		return rc;
 	}
 	result->row_count = w->total_rows;
-	result->file_size = w->file_pos;
+	result->file_size = w->file.pos;
 	result->ncols = w->ntop;
 	writer_free(w);
 	return PM_OK;
@@ -2629,7 +2590,6 @@ pm_parquet_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 {
 	parquet_writer *w;
 	const pm_type *schema = options->schema;
-	size_t		plen = strlen(path);
 	pm_code		rc;
 
 	*out = NULL;
@@ -2645,23 +2605,25 @@ pm_parquet_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	memset(w, 0, sizeof(*w));
 	w->base.ops = &parquet_writer_ops;
 	w->env = env;
-	w->io = io;
+	if (!pm_format_file_init(&w->file, env, io, path, "a Parquet file"))
+	{
+		pm_free(env, w);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a Parquet writer");
+	}
 	w->schema = schema;
 	pm_byte_buffer_init(&w->footer_rgs, env);
 	pm_byte_buffer_init(&w->body, env);
 	pm_byte_buffer_init(&w->header, env);
 	pm_byte_buffer_init(&w->stat_buf, env);
-	w->path = pm_alloc(env, plen + 1);
 	w->scratch = pm_arena_create(env);
 	w->ntop = schema->nfields;
 	w->top_first = pm_alloc(env, sizeof(int) * (size_t) (w->ntop + 1));
 	w->top_nulls = pm_alloc(env, sizeof(int64_t) * (size_t) (w->ntop + 1));
-	if (w->path == NULL || w->scratch == NULL || w->top_first == NULL || w->top_nulls == NULL)
+	if (w->scratch == NULL || w->top_first == NULL || w->top_nulls == NULL)
 	{
 		writer_free(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a Parquet writer");
 	}
-	memcpy(w->path, path, plen + 1);
 	memset(w->top_nulls, 0, sizeof(int64_t) * (size_t) (w->ntop + 1));
 
 	/* the leaf columns: count, then fill */
@@ -2727,7 +2689,7 @@ pm_parquet_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	for (int i = 0; i < w->ncols; i++)
 		dict_reset(w, &w->cols[i]);
 
-	rc = pm_out_file_create(io, path, &w->out, err);
+	rc = pm_format_file_create(&w->file, err);
 	if (rc == PM_OK)
 		rc = write_file(w, "PAR1", 4, err);
 	if (rc != PM_OK)

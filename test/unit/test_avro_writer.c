@@ -32,6 +32,7 @@
 #include "io/fileio.h"
 #include "io/memory_fileio.h"
 #include "row/data_type.h"
+#include "writer_fixture.h"
 
 /* avro.schema of dt=2026-12-01/bucket-0/data-*.avro written by Java 1.4.2 */
 static const char java142_data_schema[] =
@@ -51,23 +52,13 @@ static const char java142_data_schema[] =
 	"{\"name\":\"b\",\"type\":[\"null\",\"bytes\"],\"default\":null},"
 	"{\"name\":\"dt\",\"type\":[\"null\",\"string\"],\"default\":null}]}";
 
-static const pm_type *
-parse_type(pm_arena *a, const char *text)
-{
-	const pm_type *t;
-	pm_error	err;
-
-	assert_int_equal(pm_data_type_parse(text, a, &t, &err), PM_OK);
-	return t;
-}
-
 static void
 test_schema_as_java142(void **state)
 {
 	pm_arena   *a = pm_arena_create(pm_env_default());
 	char	   *json;
 	pm_error	err;
-	const pm_type *t = parse_type(a, "ROW<id BIGINT NOT NULL, v DECIMAL(10, 2), tags ARRAY<STRING>, "
+	const pm_type *t = writer_fixture_parse_type(a, "ROW<id BIGINT NOT NULL, v DECIMAL(10, 2), tags ARRAY<STRING>, "
 								  "m MAP<STRING, INT>, m2 MAP<INT, STRING>, r ROW<a INT, b STRING>, "
 								  "ts TIMESTAMP(6), tl TIMESTAMP(3) WITH LOCAL TIME ZONE, d DATE, "
 								  "b BYTES, dt STRING>");
@@ -81,84 +72,6 @@ test_schema_as_java142(void **state)
 /* ---------------------------------------------------------------------
  * Comparing vectors value by value
  * --------------------------------------------------------------------- */
-
-static bool
-value_equal(const pm_type *t, const pm_vector *a, int64_t i, const pm_vector *b, int64_t j,
-			char *why, size_t whylen)
-{
-	bool		an = pm_vector_is_null(a, i),
-				bn = pm_vector_is_null(b, j);
-
-	if (an || bn)
-	{
-		if (an != bn)
-			snprintf(why, whylen, "null %d vs %d", an, bn);
-		return an == bn;
-	}
-	switch (t->id)
-	{
-		case PM_TYPE_BOOLEAN:
-			return (PM_VEC_VALUES(a, uint8_t)[i] != 0) == (PM_VEC_VALUES(b, uint8_t)[j] != 0);
-		case PM_TYPE_TINYINT:
-			return PM_VEC_VALUES(a, int8_t)[i] == PM_VEC_VALUES(b, int8_t)[j];
-		case PM_TYPE_SMALLINT:
-			return PM_VEC_VALUES(a, int16_t)[i] == PM_VEC_VALUES(b, int16_t)[j];
-		case PM_TYPE_INT:
-		case PM_TYPE_DATE:
-		case PM_TYPE_TIME:
-			return PM_VEC_VALUES(a, int32_t)[i] == PM_VEC_VALUES(b, int32_t)[j];
-		case PM_TYPE_BIGINT:
-		case PM_TYPE_TIMESTAMP:
-		case PM_TYPE_TIMESTAMP_LTZ:
-			if (PM_VEC_VALUES(a, int64_t)[i] != PM_VEC_VALUES(b, int64_t)[j])
-				snprintf(why, whylen, "%lld vs %lld", (long long) PM_VEC_VALUES(a, int64_t)[i],
-						 (long long) PM_VEC_VALUES(b, int64_t)[j]);
-			return PM_VEC_VALUES(a, int64_t)[i] == PM_VEC_VALUES(b, int64_t)[j];
-		case PM_TYPE_FLOAT:
-			return memcmp(&PM_VEC_VALUES(a, float)[i], &PM_VEC_VALUES(b, float)[j], 4) == 0;
-		case PM_TYPE_DOUBLE:
-			return memcmp(&PM_VEC_VALUES(a, double)[i], &PM_VEC_VALUES(b, double)[j], 8) == 0;
-		case PM_TYPE_DECIMAL:
-			return PM_VEC_VALUES(a, pm_int128)[i] == PM_VEC_VALUES(b, pm_int128)[j];
-		case PM_TYPE_ARRAY:
-		case PM_TYPE_MAP:
-			{
-				int32_t		as = a->offsets[i],
-							ae = a->offsets[i + 1],
-							bs = b->offsets[j],
-							be = b->offsets[j + 1];
-
-				if (ae - as != be - bs)
-				{
-					snprintf(why, whylen, "%d vs %d elements", ae - as, be - bs);
-					return false;
-				}
-				for (int32_t k = 0; k < ae - as; k++)
-				{
-					if (!value_equal(t->element, &a->children[0], as + k, &b->children[0], bs + k, why, whylen))
-						return false;
-					if (t->id == PM_TYPE_MAP &&
-						!value_equal(t->value, &a->children[1], as + k, &b->children[1], bs + k, why, whylen))
-						return false;
-				}
-				return true;
-			}
-		case PM_TYPE_ROW:
-			for (int f = 0; f < t->nfields; f++)
-				if (!value_equal(t->fields[f].type, &a->children[f], i, &b->children[f], j, why, whylen))
-					return false;
-			return true;
-		default:
-			{
-				int32_t		al,
-							bl;
-				const uint8_t *ap = pm_vector_bytes(a, i, &al);
-				const uint8_t *bp = pm_vector_bytes(b, j, &bl);
-
-				return al == bl && memcmp(ap, bp, (size_t) al) == 0;
-			}
-	}
-}
 
 /*
  * Compare files a (read with type) and b row by row: both readers advance
@@ -207,7 +120,7 @@ assert_same_rows(pm_fileio *ioa, const char *a, pm_fileio *iob, const char *b,
 		{
 			char		why[200] = "";
 
-			if (!value_equal(type->fields[c].type, &ba->cols[c], ia, &bb->cols[c], ib, why, sizeof(why)))
+			if (!writer_fixture_value_equal(type->fields[c].type, &ba->cols[c], ia, &bb->cols[c], ib, why, sizeof(why)))
 				fail_msg("%s row %lld column %s differs: %s", a, (long long) n, type->fields[c].name, why);
 		}
 		ia++;
@@ -230,179 +143,31 @@ static const char *flat_type =
 	"ltz3 TIMESTAMP(3) WITH LOCAL TIME ZONE, ltz6 TIMESTAMP(6) WITH LOCAL TIME ZONE>";
 
 static void
-fill_flat(pm_batch *batch, const pm_type *row, int64_t n, pm_arena *a, uint64_t seed)
-{
-	batch->nrows = n;
-	batch->ncols = row->nfields;
-	batch->cols = pm_arena_zalloc(a, sizeof(pm_vector) * (size_t) row->nfields);
-	for (int c = 0; c < row->nfields; c++)
-	{
-		pm_vector  *v = &batch->cols[c];
-		const pm_type *t = row->fields[c].type;
-		int64_t		cap = 0;
-
-		assert_true(pm_vector_init(v, t, n, t->nullable, a));
-		v->length = n;
-		for (int64_t i = 0; i < n; i++)
-		{
-			uint64_t	r = (seed += 0x9E3779B97F4A7C15ULL);
-			int64_t		x;
-
-			r ^= r >> 31;
-			r *= 0xBF58476D1CE4E5B9ULL;
-			r ^= r >> 29;
-			x = (int64_t) r;
-			if (i % 5 == 0)
-				x = (i / 5) % 2 ? INT64_MAX : INT64_MIN;
-			if (t->nullable && i % 7 == 3)
-			{
-				v->nulls[i] = 1;
-				if (pm_type_is_varlen(t->id))
-					v->offsets[i + 1] = v->offsets[i];
-				continue;
-			}
-			switch (t->id)
-			{
-				case PM_TYPE_BOOLEAN:
-					PM_VEC_VALUES(v, uint8_t)[i] = (uint8_t) (x & 1);
-					break;
-				case PM_TYPE_TINYINT:
-					PM_VEC_VALUES(v, int8_t)[i] = (int8_t) x;
-					break;
-				case PM_TYPE_SMALLINT:
-					PM_VEC_VALUES(v, int16_t)[i] = (int16_t) x;
-					break;
-				case PM_TYPE_INT:
-				case PM_TYPE_DATE:
-					PM_VEC_VALUES(v, int32_t)[i] = (int32_t) x;
-					break;
-				case PM_TYPE_TIME:
-					PM_VEC_VALUES(v, int32_t)[i] = (int32_t) ((uint64_t) x % 86400000);
-					break;
-				case PM_TYPE_BIGINT:
-					PM_VEC_VALUES(v, int64_t)[i] = x;
-					break;
-				case PM_TYPE_TIMESTAMP:
-				case PM_TYPE_TIMESTAMP_LTZ:
-					/* millisecond columns hold whole milliseconds; keep away from overflow */
-					x /= 4096;
-					if (t->precision <= 3)
-						x = x / 1000 * 1000;
-					PM_VEC_VALUES(v, int64_t)[i] = x;
-					break;
-				case PM_TYPE_FLOAT:
-					PM_VEC_VALUES(v, float)[i] = i == 1 ? -0.0f : (float) x / 3.0f;
-					break;
-				case PM_TYPE_DOUBLE:
-					PM_VEC_VALUES(v, double)[i] = i == 1 ? INFINITY : (double) x / 7.0;
-					break;
-				case PM_TYPE_DECIMAL:
-					{
-						pm_int128	lim = 1;
-
-						for (int k = 0; k < t->precision; k++)
-							lim *= 10;
-						PM_VEC_VALUES(v, pm_int128)[i] = i == 2 ? lim - 1 : i == 4 ? 1 - lim :
-							((pm_int128) x * ((pm_int128) x | 1)) % lim;
-					}
-					break;
-				default:
-					{
-						char		buf[64];
-						int			len = t->length < 40 ? t->length :
-							(int) ((uint64_t) x % 40);
-
-						for (int k = 0; k < len; k++)
-							buf[k] = (char) ((pm_type_is_string(t->id) ? 'a' : 0) + (uint8_t) ((uint64_t) x >> (k % 8)) % 26);
-						assert_true(pm_vector_append_data(v, &cap, buf, len, a));
-						v->offsets[i + 1] = (int32_t) v->data_size;
-					}
-					break;
-			}
-		}
-	}
-}
-
-static void
-write_batches(pm_fileio *io, const char *path, const pm_type *row, const char *codec,
-			  int64_t block_bytes, pm_batch *batches, int nbatches, pm_format_write_result *res,
-			  pm_arena *a)
-{
-	pm_format_write_options o;
-	pm_format_writer *w;
-	pm_error	err;
-
-	memset(&o, 0, sizeof(o));
-	o.schema = row;
-	o.compression = codec;
-	o.row_group_bytes = block_bytes;
-	assert_int_equal(pm_format_writer_open(PM_FORMAT_AVRO, pm_env_default(), io, path, &o, &w, &err), PM_OK);
-	for (int k = 0; k < nbatches; k++)
-	{
-		assert_int_equal(pm_format_writer_write(w, &batches[k], &err), PM_OK);
-		assert_true(pm_format_writer_estimated_size(w) > 0);
-	}
-	if (pm_format_writer_finish(w, a, res, &err) != PM_OK)
-		fail_msg("finish: %s", err.message);
-}
-
-static void
 test_flat_types_every_codec(void **state)
 {
 	static const char *codecs[] = {"none", "zstd", "snappy", "deflate", "ZSTD"};
 	pm_arena   *a = pm_arena_create(pm_env_default());
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
-	const pm_type *row = parse_type(a, flat_type);
+	const pm_type *row = writer_fixture_parse_type(a, flat_type);
 	pm_batch	batches[3];
 	int64_t		counts[3] = {1000, 1, 555};
 
 	(void) state;
 	for (int k = 0; k < 3; k++)
-		fill_flat(&batches[k], row, counts[k], a, (uint64_t) k * 7919);
+		writer_fixture_fill_flat(&batches[k], row, counts[k], a, (uint64_t) k * 7919);
 	for (size_t c = 0; c < sizeof(codecs) / sizeof(codecs[0]); c++)
 	{
 		char		path[64];
 		pm_format_write_result res;
-		pm_format_read_options ro;
-		pm_format_reader *r;
-		pm_batch   *b;
-		pm_error	err;
-		int			k = 0;
-		int64_t		ik = 0,
-					total = 0;
 
 		snprintf(path, sizeof(path), "/t/flat-%zu.avro", c);
 		/* small blocks: many blocks per file */
-		write_batches(io, path, row, codecs[c], c == 0 ? 0 : 4096, batches, 3, &res, a);
+		writer_fixture_write(PM_FORMAT_AVRO, io, path, row, codecs[c], c == 0 ? 0 : 4096, NULL,
+							 batches, 3, &res, a);
 		assert_int_equal(res.row_count, 1556);
 		assert_int_equal(res.ncols, row->nfields);
-		memset(&ro, 0, sizeof(ro));
-		ro.schema = row;
-		ro.batch_size = 300;
-		assert_int_equal(pm_avro_reader_open(pm_env_default(), io, path, &ro, &r, &err), PM_OK);
-		while (pm_format_reader_next(r, &b, &err) == PM_OK && b != NULL)
-		{
-			assert_true(pm_vector_valid(&b->cols[0], b->nrows));
-			for (int64_t i = 0; i < b->nrows; i++)
-			{
-				for (int col = 0; col < row->nfields; col++)
-				{
-					char		why[200] = "";
-
-					if (!value_equal(row->fields[col].type, &batches[k].cols[col], ik, &b->cols[col], i, why, sizeof(why)))
-						fail_msg("codec %s row %lld column %s: %s", codecs[c], (long long) total,
-								 row->fields[col].name, why);
-				}
-				total++;
-				if (++ik == batches[k].nrows)
-				{
-					k++;
-					ik = 0;
-				}
-			}
-		}
-		assert_int_equal(total, 1556);
-		pm_format_reader_close(r);
+		assert_int_equal(writer_fixture_read_back(PM_FORMAT_AVRO, io, path, row, batches, 3,
+												  codecs[c]), 1556);
 	}
 
 	/* statistics of the last file: null counts and exact min/max */
@@ -410,7 +175,8 @@ test_flat_types_every_codec(void **state)
 		pm_format_write_result res;
 		const pm_type *t;
 
-		write_batches(io, "/t/stats.avro", row, "zstd", 0, batches, 3, &res, a);
+		writer_fixture_write(PM_FORMAT_AVRO, io, "/t/stats.avro", row, "zstd", 0, NULL, batches, 3,
+							 &res, a);
 		for (int col = 0; col < row->nfields; col++)
 		{
 			int64_t		nulls = 0;
@@ -616,7 +382,7 @@ expect_refused(const char *type_text, const char *codec, pm_code code, const cha
 	pm_error	err;
 
 	memset(&o, 0, sizeof(o));
-	o.schema = parse_type(a, type_text);
+	o.schema = writer_fixture_parse_type(a, type_text);
 	o.compression = codec;
 	assert_int_equal(pm_avro_writer_open(pm_env_default(), io, "/x.avro", &o, &w, &err), code);
 	assert_null(w);
@@ -647,7 +413,7 @@ test_null_in_not_null_leaves_no_file(void **state)
 {
 	pm_arena   *a = pm_arena_create(pm_env_default());
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
-	const pm_type *row = parse_type(a, "ROW<i INT NOT NULL>");
+	const pm_type *row = writer_fixture_parse_type(a, "ROW<i INT NOT NULL>");
 	pm_format_write_options o;
 	pm_format_writer *w;
 	pm_batch	b;
@@ -698,7 +464,7 @@ test_float_stats_nan(void **state)
 {
 	pm_arena   *a = pm_arena_create(pm_env_default());
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
-	const pm_type *row = parse_type(a, "ROW<d DOUBLE, f FLOAT, z DOUBLE, n DOUBLE>");
+	const pm_type *row = writer_fixture_parse_type(a, "ROW<d DOUBLE, f FLOAT, z DOUBLE, n DOUBLE>");
 	pm_format_write_options o;
 	pm_format_writer *w;
 	pm_format_write_result res;

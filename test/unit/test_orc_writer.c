@@ -11,6 +11,13 @@
  *   (stripes, types with paimon.id, row count) decoded by orc_proto.c.
  * - Statistics returned to the table layer; refusals and failures leave no
  *   file.
+ * - Dictionary encoding: the once-per-file threshold decision (Java's float
+ *   ratio at the first row group or stripe end), CHAR dictionaries,
+ *   orc.column.encoding.direct, binary never, our reader reading it back.
+ * - Bloom filters: ORC's Murmur3 and bit positions for values whose bits
+ *   Apache ORC 1.9.2 computed, sizes per fpp, and every value written in
+ *   its row group's BLOOM_FILTER_UTF8 filter.
+ * The round trip itself is shared with test_avro_writer.c (writer_fixture.c).
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -34,16 +41,7 @@
 #include "io/fileio.h"
 #include "io/memory_fileio.h"
 #include "row/data_type.h"
-
-static const pm_type *
-parse_type(pm_arena *a, const char *text)
-{
-	const pm_type *t;
-	pm_error	err;
-
-	assert_int_equal(pm_data_type_parse(text, a, &t, &err), PM_OK);
-	return t;
-}
+#include "writer_fixture.h"
 
 static uint64_t
 next_rand(uint64_t *seed)
@@ -238,201 +236,12 @@ test_byte_and_bool_rle(void **state)
  * Files
  * --------------------------------------------------------------------- */
 
-static bool
-value_equal(const pm_type *t, const pm_vector *a, int64_t i, const pm_vector *b, int64_t j,
-			char *why, size_t whylen)
-{
-	bool		an = pm_vector_is_null(a, i),
-				bn = pm_vector_is_null(b, j);
-
-	if (an || bn)
-	{
-		if (an != bn)
-			snprintf(why, whylen, "null %d vs %d", an, bn);
-		return an == bn;
-	}
-	switch (t->id)
-	{
-		case PM_TYPE_BOOLEAN:
-			return (PM_VEC_VALUES(a, uint8_t)[i] != 0) == (PM_VEC_VALUES(b, uint8_t)[j] != 0);
-		case PM_TYPE_TINYINT:
-			return PM_VEC_VALUES(a, int8_t)[i] == PM_VEC_VALUES(b, int8_t)[j];
-		case PM_TYPE_SMALLINT:
-			return PM_VEC_VALUES(a, int16_t)[i] == PM_VEC_VALUES(b, int16_t)[j];
-		case PM_TYPE_INT:
-		case PM_TYPE_DATE:
-		case PM_TYPE_TIME:
-			return PM_VEC_VALUES(a, int32_t)[i] == PM_VEC_VALUES(b, int32_t)[j];
-		case PM_TYPE_BIGINT:
-		case PM_TYPE_TIMESTAMP:
-		case PM_TYPE_TIMESTAMP_LTZ:
-			{
-				uint16_t	na = a->nanos ? a->nanos[i] : 0;
-				uint16_t	nb = b->nanos ? b->nanos[j] : 0;
-
-				if (PM_VEC_VALUES(a, int64_t)[i] != PM_VEC_VALUES(b, int64_t)[j] || na != nb)
-				{
-					snprintf(why, whylen, "%lld.%03u vs %lld.%03u",
-							 (long long) PM_VEC_VALUES(a, int64_t)[i], na,
-							 (long long) PM_VEC_VALUES(b, int64_t)[j], nb);
-					return false;
-				}
-				return true;
-			}
-		case PM_TYPE_FLOAT:
-			return memcmp(&PM_VEC_VALUES(a, float)[i], &PM_VEC_VALUES(b, float)[j], 4) == 0;
-		case PM_TYPE_DOUBLE:
-			return memcmp(&PM_VEC_VALUES(a, double)[i], &PM_VEC_VALUES(b, double)[j], 8) == 0;
-		case PM_TYPE_DECIMAL:
-			return PM_VEC_VALUES(a, pm_int128)[i] == PM_VEC_VALUES(b, pm_int128)[j];
-		default:
-			{
-				int32_t		al,
-							bl;
-				const uint8_t *ap = pm_vector_bytes(a, i, &al);
-				const uint8_t *bp = pm_vector_bytes(b, j, &bl);
-
-				if (al != bl)
-					snprintf(why, whylen, "length %d vs %d", al, bl);
-				return al == bl && memcmp(ap, bp, (size_t) al) == 0;
-			}
-	}
-}
-
 static const char *flat_type =
 	"ROW<b BOOLEAN, t TINYINT, s SMALLINT, i INT NOT NULL, l BIGINT, f FLOAT, d DOUBLE, "
 	"dec DECIMAL(38, 10), dec2 DECIMAL(5, 2) NOT NULL, c CHAR(3), vc VARCHAR(20), v STRING, "
 	"bin BINARY(2), vb BYTES, dt DATE, tm TIME(3), ts3 TIMESTAMP(3), ts6 TIMESTAMP(6) NOT NULL, "
 	"ts9 TIMESTAMP(9), ltz3 TIMESTAMP(3) WITH LOCAL TIME ZONE, "
 	"ltz6 TIMESTAMP(6) WITH LOCAL TIME ZONE, allnull INT, konst BIGINT>";
-
-static void
-fill_flat(pm_batch *batch, const pm_type *row, int64_t n, pm_arena *a, uint64_t seed)
-{
-	batch->nrows = n;
-	batch->first_row = 0;
-	batch->ncols = row->nfields;
-	batch->cols = pm_arena_zalloc(a, sizeof(pm_vector) * (size_t) row->nfields);
-	for (int c = 0; c < row->nfields; c++)
-	{
-		pm_vector  *v = &batch->cols[c];
-		const pm_type *t = row->fields[c].type;
-		const char *name = row->fields[c].name;
-		int64_t		cap = 0;
-
-		assert_true(pm_vector_init(v, t, n, t->nullable, a));
-		v->length = n;
-		if (t->precision > 6 && (t->id == PM_TYPE_TIMESTAMP || t->id == PM_TYPE_TIMESTAMP_LTZ))
-			v->nanos = pm_arena_zalloc(a, sizeof(uint16_t) * (size_t) n);
-		for (int64_t i = 0; i < n; i++)
-		{
-			uint64_t	r = next_rand(&seed);
-			int64_t		x = (int64_t) r;
-
-			if (i % 5 == 0)
-				x = (i / 5) % 2 ? INT64_MAX : INT64_MIN;
-			if (strcmp(name, "konst") == 0)
-				x = 42;
-			if (t->nullable && (i % 7 == 3 || strcmp(name, "allnull") == 0))
-			{
-				v->nulls[i] = 1;
-				if (pm_type_is_varlen(t->id))
-					v->offsets[i + 1] = v->offsets[i];
-				continue;
-			}
-			switch (t->id)
-			{
-				case PM_TYPE_BOOLEAN:
-					PM_VEC_VALUES(v, uint8_t)[i] = (uint8_t) (x & 1);
-					break;
-				case PM_TYPE_TINYINT:
-					PM_VEC_VALUES(v, int8_t)[i] = (int8_t) x;
-					break;
-				case PM_TYPE_SMALLINT:
-					PM_VEC_VALUES(v, int16_t)[i] = (int16_t) x;
-					break;
-				case PM_TYPE_INT:
-					PM_VEC_VALUES(v, int32_t)[i] = (int32_t) x;
-					break;
-				case PM_TYPE_DATE:
-					PM_VEC_VALUES(v, int32_t)[i] = (int32_t) (x % 3000000);
-					break;
-				case PM_TYPE_TIME:
-					PM_VEC_VALUES(v, int32_t)[i] = (int32_t) ((uint64_t) x % 86400000);
-					break;
-				case PM_TYPE_BIGINT:
-					PM_VEC_VALUES(v, int64_t)[i] = x;
-					break;
-				case PM_TYPE_TIMESTAMP:
-				case PM_TYPE_TIMESTAMP_LTZ:
-					/* +-71 years around 1970, away from the (-1 s, 0) ORC quirk */
-					x /= 4096;
-					if (x > -1000000 && x < 0)
-						x -= 1000000;
-					if (t->precision <= 3)
-						x = x / 1000 * 1000;
-					PM_VEC_VALUES(v, int64_t)[i] = x;
-					if (v->nanos != NULL)
-						v->nanos[i] = (uint16_t) (r % 1000);
-					break;
-				case PM_TYPE_FLOAT:
-					PM_VEC_VALUES(v, float)[i] = i == 1 ? -0.0f : (float) x / 3.0f;
-					break;
-				case PM_TYPE_DOUBLE:
-					PM_VEC_VALUES(v, double)[i] = i == 1 ? INFINITY : (double) x / 7.0;
-					break;
-				case PM_TYPE_DECIMAL:
-					{
-						pm_int128	lim = 1;
-
-						for (int k = 0; k < t->precision; k++)
-							lim *= 10;
-						PM_VEC_VALUES(v, pm_int128)[i] = i == 2 ? lim - 1 : i == 4 ? 1 - lim :
-							i == 6 ? 0 : i == 8 ? 1000 :
-							((pm_int128) x * ((pm_int128) x | 1)) % lim;
-					}
-					break;
-				default:
-					{
-						char		buf[64];
-						int			len = t->length < 40 ? t->length :
-							(int) ((uint64_t) x % 40);
-
-						for (int k = 0; k < len; k++)
-							buf[k] = (char) ((pm_type_is_string(t->id) ? 'a' : 0) + (uint8_t) ((uint64_t) x >> (k % 8)) % 26);
-						assert_true(pm_vector_append_data(v, &cap, buf, len, a));
-						v->offsets[i + 1] = (int32_t) v->data_size;
-					}
-					break;
-			}
-		}
-	}
-}
-
-static void
-write_batches(pm_fileio *io, const char *path, const pm_type *row, const char *codec,
-			  int64_t stripe_bytes, pm_batch *batches, int nbatches, pm_format_write_result *res,
-			  pm_arena *a)
-{
-	pm_format_write_options o;
-	pm_format_writer *w;
-	pm_error	err;
-
-	memset(&o, 0, sizeof(o));
-	o.schema = row;
-	o.compression = codec;
-	o.row_group_bytes = stripe_bytes;
-	if (pm_format_writer_open(PM_FORMAT_ORC, pm_env_default(), io, path, &o, &w, &err) != PM_OK)
-		fail_msg("open: %s", err.message);
-	for (int k = 0; k < nbatches; k++)
-	{
-		if (pm_format_writer_write(w, &batches[k], &err) != PM_OK)
-			fail_msg("write: %s", err.message);
-		assert_true(pm_format_writer_estimated_size(w) > 0);
-	}
-	if (pm_format_writer_finish(w, a, res, &err) != PM_OK)
-		fail_msg("finish: %s", err.message);
-}
 
 /* The decoded PostScript and Footer of a file (orc_proto.c). */
 static size_t
@@ -458,55 +267,6 @@ file_tail(pm_fileio *io, const char *path, pm_arena *a, orc_postscript *ps, orc_
 	return len;
 }
 
-static int64_t
-read_back_compare(pm_fileio *io, const char *path, const pm_type *row, pm_batch *batches,
-				  int nbatches, const char *label)
-{
-	pm_format_read_options ro;
-	pm_format_reader *r;
-	pm_batch   *b;
-	pm_error	err;
-	int			k = 0;
-	int64_t		ik = 0,
-				total = 0;
-
-	memset(&ro, 0, sizeof(ro));
-	ro.schema = row;
-	ro.batch_size = 300;
-	if (pm_orc_reader_open(pm_env_default(), io, path, &ro, &r, &err) != PM_OK)
-		fail_msg("%s: open for reading: %s", label, err.message);
-	for (;;)
-	{
-		if (pm_format_reader_next(r, &b, &err) != PM_OK)
-			fail_msg("%s: read: %s", label, err.message);
-		if (b == NULL)
-			break;
-		for (int col = 0; col < row->nfields; col++)
-			assert_true(pm_vector_valid(&b->cols[col], b->nrows));
-		for (int64_t i = 0; i < b->nrows; i++)
-		{
-			while (k < nbatches && ik == batches[k].nrows)
-			{
-				k++;
-				ik = 0;
-			}
-			assert_true(k < nbatches);
-			for (int col = 0; col < row->nfields; col++)
-			{
-				char		why[200] = "";
-
-				if (!value_equal(row->fields[col].type, &batches[k].cols[col], ik, &b->cols[col], i, why, sizeof(why)))
-					fail_msg("%s row %lld column %s: %s", label, (long long) total,
-							 row->fields[col].name, why);
-			}
-			total++;
-			ik++;
-		}
-	}
-	pm_format_reader_close(r);
-	return total;
-}
-
 static void
 test_flat_types_every_codec(void **state)
 {
@@ -514,13 +274,13 @@ test_flat_types_every_codec(void **state)
 	static const int kinds[] = {ORC_C_NONE, ORC_C_ZSTD, ORC_C_SNAPPY, ORC_C_LZ4, ORC_C_ZLIB, ORC_C_ZSTD};
 	pm_arena   *a = pm_arena_create(pm_env_default());
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
-	const pm_type *row = parse_type(a, flat_type);
+	const pm_type *row = writer_fixture_parse_type(a, flat_type);
 	pm_batch	batches[3];
 	int64_t		counts[3] = {25000, 1, 5555};
 
 	(void) state;
 	for (int k = 0; k < 3; k++)
-		fill_flat(&batches[k], row, counts[k], a, (uint64_t) k * 7919 + 1);
+		writer_fixture_fill_flat(&batches[k], row, counts[k], a, (uint64_t) k * 7919 + 1);
 	for (size_t c = 0; c < sizeof(codecs) / sizeof(codecs[0]); c++)
 	{
 		for (int small = 0; small < 2; small++)
@@ -533,10 +293,10 @@ test_flat_types_every_codec(void **state)
 
 			snprintf(path, sizeof(path), "/t/flat-%zu-%d.orc", c, small);
 			/* small stripes: one per batch at least, often more */
-			write_batches(io, path, row, codecs[c], small ? 65536 : 0, batches, 3, &res, a);
+			writer_fixture_write(PM_FORMAT_ORC, io, path, row, codecs[c], small ? 65536 : 0, NULL, batches, 3, &res, a);
 			assert_int_equal(res.row_count, 30556);
 			assert_int_equal(res.ncols, row->nfields);
-			assert_int_equal(read_back_compare(io, path, row, batches, 3, codecs[c]), 30556);
+			assert_int_equal(writer_fixture_read_back(PM_FORMAT_ORC, io, path, row, batches, 3, codecs[c]), 30556);
 			file_len = file_tail(io, path, a, &ps, &footer);
 			assert_int_equal((int) ps.compression, kinds[c]);
 			assert_int_equal((int64_t) footer.nrows, 30556);
@@ -576,14 +336,14 @@ test_stats(void **state)
 {
 	pm_arena   *a = pm_arena_create(pm_env_default());
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
-	const pm_type *row = parse_type(a, flat_type);
+	const pm_type *row = writer_fixture_parse_type(a, flat_type);
 	pm_batch	batches[2];
 	pm_format_write_result res;
 
 	(void) state;
-	fill_flat(&batches[0], row, 3000, a, 5);
-	fill_flat(&batches[1], row, 17, a, 6);
-	write_batches(io, "/s.orc", row, "zstd", 8192, batches, 2, &res, a);
+	writer_fixture_fill_flat(&batches[0], row, 3000, a, 5);
+	writer_fixture_fill_flat(&batches[1], row, 17, a, 6);
+	writer_fixture_write(PM_FORMAT_ORC, io, "/s.orc", row, "zstd", 8192, NULL, batches, 2, &res, a);
 	for (int col = 0; col < row->nfields; col++)
 	{
 		const pm_type *t = row->fields[col].type;
@@ -622,7 +382,7 @@ test_stats(void **state)
 		if (strcmp(row->fields[col].name, "konst") == 0)
 			assert_int_equal(res.stats[col].max.u.i64, 42);
 	}
-	assert_int_equal(read_back_compare(io, "/s.orc", row, batches, 2, "stats"), 3017);
+	assert_int_equal(writer_fixture_read_back(PM_FORMAT_ORC, io, "/s.orc", row, batches, 2, "stats"), 3017);
 	pm_memory_fileio_destroy(io);
 	pm_arena_destroy(a);
 }
@@ -632,7 +392,7 @@ test_refusals_leave_no_file(void **state)
 {
 	pm_arena   *a = pm_arena_create(pm_env_default());
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
-	const pm_type *row = parse_type(a, "ROW<i INT NOT NULL>");
+	const pm_type *row = writer_fixture_parse_type(a, "ROW<i INT NOT NULL>");
 	pm_format_write_options o;
 	pm_format_writer *w;
 	pm_batch	b;
@@ -645,7 +405,7 @@ test_refusals_leave_no_file(void **state)
 	o.compression = "zstd";
 	for (size_t k = 0; k < sizeof(nested) / sizeof(nested[0]); k++)
 	{
-		o.schema = parse_type(a, nested[k]);
+		o.schema = writer_fixture_parse_type(a, nested[k]);
 		assert_int_equal(pm_orc_writer_open(pm_env_default(), io, "/x.orc", &o, &w, &err),
 						 PM_ERR_UNSUPPORTED);
 		assert_non_null(strstr(err.message, "cannot be written to ORC"));
@@ -980,35 +740,11 @@ fill_dict(pm_batch *b, const pm_type *row, int64_t first, int64_t n, pm_arena *a
 }
 
 static void
-write_with(pm_fileio *io, const char *path, const pm_type *row, const char *codec,
-		   int64_t stripe_bytes, const pm_orc_write_options *oo, pm_batch *batches,
-		   int nbatches, pm_arena *a)
-{
-	pm_format_write_options o;
-	pm_format_writer *w;
-	pm_format_write_result res;
-	pm_error	err;
-
-	memset(&o, 0, sizeof(o));
-	o.schema = row;
-	o.compression = codec;
-	o.row_group_bytes = stripe_bytes;
-	o.orc = *oo;
-	if (pm_format_writer_open(PM_FORMAT_ORC, pm_env_default(), io, path, &o, &w, &err) != PM_OK)
-		fail_msg("open: %s", err.message);
-	for (int k = 0; k < nbatches; k++)
-		if (pm_format_writer_write(w, &batches[k], &err) != PM_OK)
-			fail_msg("write: %s", err.message);
-	if (pm_format_writer_finish(w, a, &res, &err) != PM_OK)
-		fail_msg("finish: %s", err.message);
-}
-
-static void
 test_dictionary_threshold(void **state)
 {
 	pm_arena   *a = pm_arena_create(pm_env_default());
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
-	const pm_type *row = parse_type(a, "ROW<d79 STRING, d80 VARCHAR(10), nul STRING, "
+	const pm_type *row = writer_fixture_parse_type(a, "ROW<d79 STRING, d80 VARCHAR(10), nul STRING, "
 									"ch CHAR(4), direct STRING, bin BYTES, allnull STRING>");
 	pm_batch	batches[3];
 	static const char *codecs[] = {"zstd", "none"};
@@ -1030,8 +766,8 @@ test_dictionary_threshold(void **state)
 			stripe_view v;
 
 			snprintf(path, sizeof(path), "/d/dict-%zu-%d.orc", c, small);
-			write_with(io, path, row, codecs[c], small ? 60000 : 0, &oo, batches, 3, a);
-			assert_int_equal(read_back_compare(io, path, row, batches, 3, path), 34321);
+			writer_fixture_write(PM_FORMAT_ORC, io, path, row, codecs[c], small ? 60000 : 0, &oo, batches, 3, NULL, a);
+			assert_int_equal(writer_fixture_read_back(PM_FORMAT_ORC, io, path, row, batches, 3, path), 34321);
 			view_stripe(io, path, a, 0, &v);
 			if (small)
 				assert_true(v.footer.nstripes > 2);
@@ -1071,8 +807,8 @@ test_dictionary_threshold(void **state)
 		pm_orc_write_options oo = {.dictionary_threshold = t};
 		stripe_view v;
 
-		write_with(io, t ? "/d/all.orc" : "/d/none.orc", row, "zstd", 0, &oo, batches, 3, a);
-		assert_int_equal(read_back_compare(io, t ? "/d/all.orc" : "/d/none.orc", row, batches, 3, "t"), 34321);
+		writer_fixture_write(PM_FORMAT_ORC, io, t ? "/d/all.orc" : "/d/none.orc", row, "zstd", 0, &oo, batches, 3, NULL, a);
+		assert_int_equal(writer_fixture_read_back(PM_FORMAT_ORC, io, t ? "/d/all.orc" : "/d/none.orc", row, batches, 3, "t"), 34321);
 		view_stripe(io, t ? "/d/all.orc" : "/d/none.orc", a, 0, &v);
 		for (int col = 0; col < row->nfields; col++)
 			assert_int_equal(v.sf.encodings[col + 1],
@@ -1087,13 +823,13 @@ test_bloom_filters(void **state)
 {
 	pm_arena   *a = pm_arena_create(pm_env_default());
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
-	const pm_type *row = parse_type(a, flat_type);
+	const pm_type *row = writer_fixture_parse_type(a, flat_type);
 	pm_batch	batches[2];
 	static const char *codecs[] = {"zlib", "none"};
 
 	(void) state;
-	fill_flat(&batches[0], row, 23456, a, 11);
-	fill_flat(&batches[1], row, 777, a, 12);
+	writer_fixture_fill_flat(&batches[0], row, 23456, a, 11);
+	writer_fixture_fill_flat(&batches[1], row, 777, a, 12);
 	for (size_t c = 0; c < 2; c++)
 	{
 		pm_orc_write_options oo = {.dictionary_threshold = 0.8,
@@ -1103,8 +839,8 @@ test_bloom_filters(void **state)
 		int			ngroups = 0;
 
 		snprintf(path, sizeof(path), "/b/bloom-%zu.orc", c);
-		write_with(io, path, row, codecs[c], 0, &oo, batches, 2, a);
-		assert_int_equal(read_back_compare(io, path, row, batches, 2, path), 24233);
+		writer_fixture_write(PM_FORMAT_ORC, io, path, row, codecs[c], 0, &oo, batches, 2, NULL, a);
+		assert_int_equal(writer_fixture_read_back(PM_FORMAT_ORC, io, path, row, batches, 2, path), 24233);
 		view_stripe(io, path, a, 0, &v);
 		assert_int_equal(v.footer.nstripes, 1);
 		for (uint32_t col = 0; col <= (uint32_t) row->nfields; col++)

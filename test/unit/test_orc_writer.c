@@ -962,8 +962,23 @@ test_bloom_filters(void **state)
 							 path, name, (long long) r);
 			}
 		}
-		/* the encodings say so: bloomEncoding 1 on the columns with filters */
 		assert_true(ngroups == 3);
+	}
+	/* a name picks the first field it matches, ignoring case ("a" is "A") */
+	{
+		const pm_type *r3 = writer_fixture_parse_type(a, "ROW<A INT, a INT, b INT>");
+		pm_orc_write_options oo = {.bloom_columns = "a, B.x"};
+		pm_batch	b3;
+		stripe_view v;
+		size_t		blen;
+
+		writer_fixture_fill_flat(&b3, r3, 10, a, 3);
+		writer_fixture_write(PM_FORMAT_ORC, io, "/b/case.orc", r3, "none", 0, &oo, &b3, 1, NULL, a);
+		view_stripe(io, "/b/case.orc", a, 0, &v);
+		assert_non_null(view_stream(&v, a, ORC_S_BLOOM_FILTER_UTF8, 1, &blen));
+		assert_null(view_stream(&v, a, ORC_S_BLOOM_FILTER_UTF8, 2, &blen));
+		assert_non_null(view_stream(&v, a, ORC_S_BLOOM_FILTER_UTF8, 3, &blen));
+		assert_null(view_stream(&v, a, ORC_S_BLOOM_FILTER_UTF8, 0, &blen));
 	}
 	pm_memory_fileio_destroy(io);
 	pm_arena_destroy(a);

@@ -249,17 +249,16 @@ new_int_enc(const pm_env *env, pm_byte_buffer *out, bool is_signed)
 }
 
 /*
- * OrcUtils.includeColumns for a flat schema: "*" names every column;
- * otherwise each comma-separated name, trimmed, is matched up to its first
- * '.' (findColumn walks into structs only) against the field names,
- * ignoring case (equalsIgnoreCase; ASCII here). Unknown names are ignored,
- * as ORC does.
+ * OrcUtils.includeColumns for a flat schema: whether column `col` of
+ * `schema` is named by `list`. "*" names every column; otherwise each
+ * comma-separated name, trimmed, is matched up to its first '.' (findColumn
+ * walks into structs only) against the field names ignoring case
+ * (equalsIgnoreCase; ASCII here), and names the first field it matches.
+ * Unknown names are ignored, as ORC does.
  */
 static bool
-column_listed(const char *list, const char *name)
+column_listed(const char *list, const pm_type *schema, int col)
 {
-	size_t		nlen = strlen(name);
-
 	if (list == NULL)
 		return false;
 	if (strcmp(list, "*") == 0)
@@ -277,8 +276,17 @@ column_listed(const char *list, const char *name)
 		dot = memchr(p, '.', (size_t) (e - p));
 		if (dot != NULL)
 			e = dot;
-		if ((size_t) (e - p) == nlen && nlen > 0 && strncasecmp(p, name, nlen) == 0)
-			return true;
+		for (int k = 0; e > p && k < schema->nfields; k++)
+		{
+			const char *name = schema->fields[k].name;
+
+			if (strlen(name) == (size_t) (e - p) && strncasecmp(p, name, (size_t) (e - p)) == 0)
+			{
+				if (k == col)
+					return true;
+				break;			/* the first match is the one */
+			}
+		}
 		if (end == NULL)
 			return false;
 		p = end + 1;
@@ -287,9 +295,9 @@ column_listed(const char *list, const char *name)
 
 /* PM_OK, PM_ERR_UNSUPPORTED for types not written, PM_ERR_NOMEM */
 static pm_code
-col_init(orc_writer *w, orc_col *c, const pm_field *f, const pm_orc_write_options *oo,
-		 pm_error *err)
+col_init(orc_writer *w, orc_col *c, int col, const pm_orc_write_options *oo, pm_error *err)
 {
+	const pm_field *f = &w->schema->fields[col];
 	const pm_env *env = w->env;
 	bool		ok = true;
 
@@ -354,7 +362,7 @@ col_init(orc_writer *w, orc_col *c, const pm_field *f, const pm_orc_write_option
 			 * orc.column.encoding.direct sets for its columns
 			 */
 			if (c->kind != ORC_BINARY && w->dict_threshold > 0.0 &&
-				!column_listed(oo->direct_columns, f->name))
+				!column_listed(oo->direct_columns, w->schema, col))
 			{
 				c->dict_state = DICT_UNDECIDED;
 				ok = ok && (c->dict_enc = new_int_enc(env, &c->data, false)) != NULL;
@@ -378,7 +386,7 @@ col_init(orc_writer *w, orc_col *c, const pm_field *f, const pm_orc_write_option
 						   "column \"%s\" of type %s cannot be written to ORC files",
 						   f->name, pm_type_id_name(f->type->id));
 	}
-	if (ok && column_listed(oo->bloom_columns, f->name))
+	if (ok && column_listed(oo->bloom_columns, w->schema, col))
 	{
 		c->bloom = true;
 		c->bf.nbits = w->bloom_nbits;
@@ -1563,7 +1571,7 @@ pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	}
 	memset(w->cols, 0, sizeof(orc_col) * (size_t) (w->ncols > 0 ? w->ncols : 1));
 	for (int c = 0; c < w->ncols; c++)
-		if (col_init(w, &w->cols[c], &schema->fields[c], &options->orc, err) != PM_OK)
+		if (col_init(w, &w->cols[c], c, &options->orc, err) != PM_OK)
 		{
 			rc = err->code;
 			pm_error_set_path(err, path);

@@ -11,7 +11,7 @@
  * buckets (-2, written into fixed buckets as Flink's batch sink does), and
  * every merge engine (first-row and deletion-vector tables, fixed bucket
  * only, are compacted by the writer, lsm/lookup_compact.h); Parquet or
- * Avro data files. Everything that would
+ * Avro or ORC data files. Everything that would
  * make Java expect something this writer does not produce is refused with
  * PM_ERR_UNSUPPORTED naming the option (or the table kind).
  *

@@ -6,9 +6,10 @@
  *
  * File layout:
  *	 "ORC" | stripe* | Metadata | Footer | PostScript | 1 byte PostScript length
- * Stripe: [ROW_INDEX streams, root first][data streams][StripeFooter].
- * Data streams are in column order, per column PRESENT (only when the
- * stripe has a NULL in it), DATA, LENGTH, SECONDARY, as Java sorts them.
+ * Stripe: [index streams: per column, root first, ROW_INDEX then
+ * BLOOM_FILTER_UTF8][data streams][StripeFooter]. Data streams are in
+ * column order, per column PRESENT (only when the stripe has a NULL in
+ * it), DATA, LENGTH, DICTIONARY_DATA, SECONDARY, as Java sorts them.
  * Metadata, Footer and StripeFooter are compressed like the streams; the
  * PostScript is not.
  *
@@ -21,6 +22,13 @@
  * states (orc_group_pos); once the stripe's streams are compressed these
  * become RowIndexEntry positions (chunk start, offset in the chunk, values
  * into the run, bits into the byte), in the order Java records them.
+ *
+ * Dictionary columns keep the stripe's values in an orc_dict (ids in
+ * arrival order) and write DICTIONARY_DATA, LENGTH and DATA (sorted ids)
+ * at the stripe's end, when the row groups' DATA positions become known
+ * (StringBaseTreeWriter.flushDictionary). Until the file's one decision
+ * (end of its first row group) values wait there too; DIRECT_V2 then
+ * copies them to DATA/LENGTH in order.
  *
  * Timestamps follow ORC's TimestampTreeWriter on a java.sql.Timestamp
  * (time = milliseconds floored, nanos = nanosecond of the second):

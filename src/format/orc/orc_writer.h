@@ -26,8 +26,21 @@
  * min/max follow ORC's order above (what Java's OrcSimpleStatsExtractor
  * reads back from the footer). Row indexes as ORC's default
  * (orc.row.index.stride 10000): one entry per 10000 rows of a stripe with
- * its start positions and statistics. Never written: bloom filters,
- * dictionary encoding.
+ * its start positions and statistics.
+ *
+ * Strings (STRING, CHAR, VARCHAR; not binary) as StringBaseTreeWriter:
+ * DICTIONARY_V2 (the stripe's distinct values sorted by bytes in
+ * DICTIONARY_DATA and LENGTH, each value's id in DATA) unless
+ * options->orc.dictionary_threshold <= 0 or the column is in
+ * orc.column.encoding.direct; the choice is made once per file at the end
+ * of the first row group (or stripe): DIRECT_V2 when the distinct values
+ * exceed that fraction of the non-null values. Bloom filters
+ * (options->orc.bloom_columns; "*" = every column and the root):
+ * BLOOM_FILTER_UTF8 streams after each ROW_INDEX, one filter per row group
+ * sized for 10000 values at orc.bloom.filter.fpp (default 0.01), hashed
+ * as ORC's BloomFilterUtf8 (orc_bloom.h); bloomEncoding 1 in the column
+ * encoding. Dictionaries and bloom bits equal Java's for the same rows
+ * (write_orc_check.sh compares them through Java's ORC reader).
  *-------------------------------------------------------------------------
  */
 #ifndef PM_FORMAT_ORC_ORC_WRITER_H

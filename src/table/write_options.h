@@ -10,7 +10,7 @@
  * (bucket -1, the primary key holding every partition key) or postpone
  * buckets (-2, written into fixed buckets as Flink's batch sink does), and
  * every merge engine (first-row and deletion-vector tables, fixed bucket
- * only, are compacted by the writer, lsm/lookup_compact.h); Parquet or
+ * only, are compacted by the writer, lsm/lookup_compact.h); Parquet,
  * Avro or ORC data files. Everything that would
  * make Java expect something this writer does not produce is refused with
  * PM_ERR_UNSUPPORTED naming the option (or the table kind).

@@ -20,6 +20,7 @@
 #include "format/orc/orc_int.h"
 #include "format/orc/orc_reader.h"
 #include "io/memory_fileio.h"
+#include "writer_fixture.h"
 
 /* ---------------------------------------------------------------------
  * Types
@@ -1473,6 +1474,84 @@ test_synthetic_batches(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+
+/*
+ * Files of our writer with DICTIONARY_V2 strings (several stripes, each
+ * with its own dictionary; NULLs; CHAR padded values) and bloom filter
+ * streams in the index area: read whole, in batches of 7 that cross the
+ * stripes, and with only the dictionary column requested.
+ */
+static void
+test_dictionary_and_bloom_streams(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	const pm_type *row = writer_fixture_parse_type(a, "ROW<id INT, s STRING, c CHAR(4)>");
+	const pm_type *only_s = writer_fixture_parse_type(a, "ROW<s STRING>");
+	pm_orc_write_options oo = {.dictionary_threshold = 0.8, .bloom_columns = "*"};
+	pm_batch	b;
+	int64_t		n = 30000,
+				caps[2] = {0};
+	pm_format_read_options opt;
+	pm_format_reader *r;
+	pm_batch   *got;
+	pm_error	err;
+	int64_t		seen = 0;
+
+	(void) state;
+	memset(&b, 0, sizeof(b));
+	b.nrows = n;
+	b.ncols = 3;
+	b.cols = pm_arena_zalloc(a, sizeof(pm_vector) * 3);
+	for (int c = 0; c < 3; c++)
+	{
+		assert_true(pm_vector_init(&b.cols[c], row->fields[c].type, n, true, a));
+		b.cols[c].length = n;
+	}
+	for (int64_t i = 0; i < n; i++)
+	{
+		char		t[16];
+
+		PM_VEC_VALUES(&b.cols[0], int32_t)[i] = (int32_t) i;
+		for (int c = 1; c < 3; c++)
+		{
+			pm_vector  *v = &b.cols[c];
+
+			if (i % 11 == c)
+			{
+				v->nulls[i] = 1;
+				v->offsets[i + 1] = v->offsets[i];
+				continue;
+			}
+			snprintf(t, sizeof(t), c == 1 ? "val-%d" : "c%d", (int) (i * 7 % (c == 1 ? 997 : 9)));
+			assert_true(pm_vector_append_data(v, &caps[c - 1], t, (int32_t) strlen(t), a));
+			v->offsets[i + 1] = (int32_t) v->data_size;
+		}
+	}
+	/* stripes of ~32 KiB: several, each its own dictionary */
+	writer_fixture_write(PM_FORMAT_ORC, io, "/d.orc", row, "zstd", 32768, &oo, &b, 1, NULL, a);
+	assert_int_equal(writer_fixture_read_back(PM_FORMAT_ORC, io, "/d.orc", row, &b, 1, "dict"), n);
+
+	memset(&opt, 0, sizeof(opt));
+	opt.schema = only_s;
+	opt.batch_size = 7;
+	assert_int_equal(pm_orc_reader_open(pm_env_default(), io, "/d.orc", &opt, &r, &err), PM_OK);
+	while (pm_format_reader_next(r, &got, &err) == PM_OK && got != NULL)
+		for (int64_t i = 0; i < got->nrows; i++, seen++)
+		{
+			char		why[100] = "";
+
+			assert_int_equal(got->first_row + i, seen);
+			if (!writer_fixture_value_equal(only_s->fields[0].type, &b.cols[1], seen,
+											&got->cols[0], i, why, sizeof(why)))
+				fail_msg("row %lld: %s", (long long) seen, why);
+		}
+	assert_int_equal(seen, n);
+	pm_format_reader_close(r);
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -1493,6 +1572,7 @@ main(void)
 		cmocka_unit_test(test_synthetic_types),
 		cmocka_unit_test(test_synthetic_ltz),
 		cmocka_unit_test(test_synthetic_batches),
+		cmocka_unit_test(test_dictionary_and_bloom_streams),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -75,6 +75,21 @@ typedef struct pm_row_selection
 	const int64_t *end;
 } pm_row_selection;
 
+/*
+ * "Field `field` of the request equals one of `values`" (values of the
+ * requested type, none NULL): a conjunct of the scan's filter. ORC: a
+ * stripe whose BLOOM_FILTER_UTF8 filters reject every value of one probe
+ * in every row group is skipped as the part filter would skip it (integer,
+ * DATE, VARCHAR, binary, DECIMAL, FLOAT and DOUBLE fields; others and
+ * columns without bloom filters are ignored). Other formats ignore them.
+ */
+typedef struct pm_equal_probe
+{
+	int			field;
+	int			nvalues;
+	const pm_value *values;
+} pm_equal_probe;
+
 typedef struct pm_format_read_options
 {
 	const pm_type *schema;		/* ROW: the columns to read, by name */
@@ -113,6 +128,11 @@ typedef struct pm_format_read_options
 	 * groups read whose OffsetIndex was used, and those of them skipped */
 	int64_t    *pages_total;
 	int64_t    *pages_skipped;
+	/* ORC bloom filters (pm_equal_probe); if parts_bloom_skipped is not
+	 * NULL it counts the stripes they skipped */
+	const pm_equal_probe *equal_probes;
+	int			nequal_probes;
+	int64_t    *parts_bloom_skipped;
 } pm_format_read_options;
 
 typedef struct pm_format_reader pm_format_reader;

@@ -553,6 +553,60 @@ setup_row_filter(pm_data_file_reader *r, const pm_predicate *pred, pm_format_rea
 	return PM_OK;
 }
 
+/*
+ * ORC bloom filters: the scan filter's top-level `=` / IN conjuncts on
+ * fields that may prune, read as the table reads them, become the reader's
+ * equality probes (format_reader.h); skipped stripes count as pruned.
+ */
+static pm_code
+setup_equal_probes(pm_data_file_reader *r, pm_format_read_options *opts, pm_error *err)
+{
+	const pm_predicate *p = r->filter.pred;
+	const pm_predicate *const *leaves = &p;
+	int			nleaves = 1;
+	pm_equal_probe *probes;
+	int			n = 0;
+
+	if (p->op == PM_PRED_AND)
+	{
+		leaves = (const pm_predicate *const *) p->children;
+		nleaves = p->nchildren;
+	}
+	probes = pm_arena_zalloc(r->arena, sizeof(pm_equal_probe) * (size_t) (nleaves + 1));
+	if (probes == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < nleaves; i++)
+	{
+		const pm_predicate *l = leaves[i];
+
+		if ((l->op != PM_PRED_EQ && l->op != PM_PRED_IN) || l->nliterals < 1 ||
+			l->literals == NULL || l->field < 0 ||
+			l->field >= r->table->schema->row_type->nfields || !r->prunes[l->field])
+			continue;
+		for (int o = 0; o < r->nout; o++)
+		{
+			int			src = r->out_src[o];
+
+			if (r->out_field[o] != l->field)
+				continue;
+			if (src >= 0 && src < r->nrequest && same_repr(r->out_types[o], r->request_types[src]) &&
+				r->out_types[o]->id == r->request_types[src]->id)
+			{
+				probes[n].field = src;
+				probes[n].nvalues = l->nliterals;
+				probes[n].values = l->literals;
+				n++;
+			}
+			break;
+		}
+	}
+	opts->equal_probes = probes;
+	opts->nequal_probes = n;
+	if (r->filter.counts != NULL)
+		opts->parts_bloom_skipped = &r->filter.counts->stripes_pruned;
+	return PM_OK;
+}
+
 static pm_code
 setup_part_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error *err)
 {
@@ -569,6 +623,8 @@ setup_part_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error
 		r->prunes[t->trimmed_pk[k]] = true;
 	opts->part_filter = part_may_match;
 	opts->part_filter_ctx = r;
+	if (r->file->format == PM_FORMAT_ORC && r->filter.parts && r->filter.pred != NULL)
+		PM_TRY(setup_equal_probes(r, opts, err));
 	if (r->filter.pages && r->filter.pred != NULL)
 	{
 		opts->page_filter = page_may_match;

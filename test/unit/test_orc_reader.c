@@ -1552,6 +1552,174 @@ test_dictionary_and_bloom_streams(void **state)
 	pm_arena_destroy(a);
 }
 
+
+/* rows read with equality probes (the ORC reader's bloom filter skipping) */
+static int64_t
+read_probed(pm_fileio *io, const char *path, const pm_type *row, const pm_equal_probe *probes,
+			int nprobes, int64_t *skipped, int64_t *first_id)
+{
+	pm_format_read_options opt;
+	pm_format_reader *r;
+	pm_batch   *b;
+	pm_error	err;
+	int64_t		n = 0;
+
+	memset(&opt, 0, sizeof(opt));
+	opt.schema = row;
+	opt.equal_probes = probes;
+	opt.nequal_probes = nprobes;
+	opt.parts_bloom_skipped = skipped;
+	*skipped = 0;
+	*first_id = -1;
+	if (pm_orc_reader_open(pm_env_default(), io, path, &opt, &r, &err) != PM_OK)
+		fail_msg("open: %s", err.message);
+	for (;;)
+	{
+		if (pm_format_reader_next(r, &b, &err) != PM_OK)
+			fail_msg("read: %s", err.message);
+		if (b == NULL)
+			break;
+		if (*first_id < 0 && b->nrows > 0)
+		{
+			*first_id = PM_VEC_VALUES(&b->cols[0], int32_t)[0];
+			/* positions of the stripes skipped before still count */
+			assert_int_equal(b->first_row, *first_id);
+		}
+		n += b->nrows;
+	}
+	pm_format_reader_close(r);
+	return n;
+}
+
+/*
+ * Stripes skipped by BLOOM_FILTER_UTF8 filters: four stripes of 1024 rows
+ * whose values interleave (min/max could not skip them), each probe value
+ * in one stripe only; absent values skip all; -0.0 in the file matches a
+ * probe of 0.0; columns without filters and CHAR columns never skip.
+ */
+static void
+test_bloom_filter_skipping(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	const pm_type *row = writer_fixture_parse_type(a, "ROW<id INT, k BIGINT, s STRING, "
+												   "dec DECIMAL(10, 2), d DOUBLE, c CHAR(3), nb INT>");
+	pm_orc_write_options oo = {.dictionary_threshold = 0.8, .bloom_columns = "k,s,dec,d,c"};
+	pm_batch	b[4];
+	int64_t		skipped,
+				first,
+				caps[2];
+	pm_value	v[3];
+	pm_equal_probe pr;
+
+	(void) state;
+	for (int k = 0; k < 4; k++)
+	{
+		int64_t		n = 1024;
+
+		memset(&b[k], 0, sizeof(b[k]));
+		b[k].nrows = n;
+		b[k].ncols = row->nfields;
+		b[k].cols = pm_arena_zalloc(a, sizeof(pm_vector) * (size_t) row->nfields);
+		for (int c = 0; c < row->nfields; c++)
+		{
+			assert_true(pm_vector_init(&b[k].cols[c], row->fields[c].type, n, true, a));
+			b[k].cols[c].length = n;
+		}
+		caps[0] = caps[1] = 0;
+		for (int64_t i = 0; i < n; i++)
+		{
+			int64_t		x = i * 4 + k;	/* stripe k holds the values = k mod 4 */
+			char		t[16];
+
+			PM_VEC_VALUES(&b[k].cols[0], int32_t)[i] = (int32_t) (k * n + i);
+			PM_VEC_VALUES(&b[k].cols[1], int64_t)[i] = x;
+			snprintf(t, sizeof(t), "s%lld", (long long) x);
+			assert_true(pm_vector_append_data(&b[k].cols[2], &caps[0], t, (int32_t) strlen(t), a));
+			b[k].cols[2].offsets[i + 1] = (int32_t) b[k].cols[2].data_size;
+			PM_VEC_VALUES(&b[k].cols[3], pm_int128)[i] = x * 10;	/* x / 10 at scale 2 */
+			PM_VEC_VALUES(&b[k].cols[4], double)[i] = k == 2 && i == 7 ? -0.0 : (double) x + 0.5;
+			snprintf(t, sizeof(t), "c%d", k);
+			assert_true(pm_vector_append_data(&b[k].cols[5], &caps[1], t, (int32_t) strlen(t), a));
+			b[k].cols[5].offsets[i + 1] = (int32_t) b[k].cols[5].data_size;
+			PM_VEC_VALUES(&b[k].cols[6], int32_t)[i] = (int32_t) x;
+		}
+	}
+	/* a stripe per batch (1024 rows: a write slice; stripe size 1 byte) */
+	writer_fixture_write(PM_FORMAT_ORC, io, "/bl.orc", row, "zstd", 1, &oo, b, 4, NULL, a);
+	assert_int_equal(writer_fixture_read_back(PM_FORMAT_ORC, io, "/bl.orc", row, b, 4, "bl"), 4096);
+
+	memset(v, 0, sizeof(v));
+	pr.values = v;
+	/* k = 4 * 123 + 2: stripe 2 only */
+	pr.field = 1;
+	pr.nvalues = 1;
+	v[0].u.i64 = 4 * 123 + 2;
+	assert_int_equal(read_probed(io, "/bl.orc", row, &pr, 1, &skipped, &first), 1024);
+	assert_int_equal(skipped, 3);
+	assert_int_equal(first, 2048);
+	/* absent: every stripe skipped */
+	v[0].u.i64 = 4 * 123 + 2 + 1000000;
+	assert_int_equal(read_probed(io, "/bl.orc", row, &pr, 1, &skipped, &first), 0);
+	assert_int_equal(skipped, 4);
+	/* IN (absent, stripe 3, absent) */
+	pr.nvalues = 3;
+	v[0].u.i64 = -5;
+	v[1].u.i64 = 4 * 77 + 3;
+	v[2].u.i64 = 99999999;
+	assert_int_equal(read_probed(io, "/bl.orc", row, &pr, 1, &skipped, &first), 1024);
+	assert_int_equal(first, 3072);
+	/* strings */
+	pr.field = 2;
+	pr.nvalues = 1;
+	v[0].u.bytes.ptr = (const uint8_t *) "s1001";
+	v[0].u.bytes.len = 5;
+	assert_int_equal(read_probed(io, "/bl.orc", row, &pr, 1, &skipped, &first), 1024);
+	assert_int_equal(first, 1024);
+	v[0].u.bytes.ptr = (const uint8_t *) "s1001x";
+	v[0].u.bytes.len = 6;
+	assert_int_equal(read_probed(io, "/bl.orc", row, &pr, 1, &skipped, &first), 0);
+	/* decimals: 100.00 (x = 1000, stripe 0) hashes as "100" */
+	pr.field = 3;
+	v[0].u.i128 = 10000;
+	assert_int_equal(read_probed(io, "/bl.orc", row, &pr, 1, &skipped, &first), 1024);
+	assert_int_equal(first, 0);
+	v[0].u.i128 = 10001;
+	assert_int_equal(read_probed(io, "/bl.orc", row, &pr, 1, &skipped, &first), 0);
+	/* doubles: 0.0 finds the -0.0 of stripe 2 */
+	pr.field = 4;
+	v[0].u.f64 = 0.0;
+	assert_int_equal(read_probed(io, "/bl.orc", row, &pr, 1, &skipped, &first), 1024);
+	assert_int_equal(first, 2048);
+	v[0].u.f64 = 9.5;			/* x = 9: stripe 1 */
+	assert_int_equal(read_probed(io, "/bl.orc", row, &pr, 1, &skipped, &first), 1024);
+	assert_int_equal(first, 1024);
+	/* CHAR: padded in the file, never probed; nb: no bloom filter */
+	pr.field = 5;
+	v[0].u.bytes.ptr = (const uint8_t *) "zz";
+	v[0].u.bytes.len = 2;
+	assert_int_equal(read_probed(io, "/bl.orc", row, &pr, 1, &skipped, &first), 4096);
+	assert_int_equal(skipped, 0);
+	pr.field = 6;
+	v[0].u.i64 = -1;
+	assert_int_equal(read_probed(io, "/bl.orc", row, &pr, 1, &skipped, &first), 4096);
+	/* two probes: each must find its value */
+	{
+		pm_equal_probe two[2] = {{.field = 1, .nvalues = 1, .values = &v[0]},
+		{.field = 2, .nvalues = 1, .values = &v[1]}};
+
+		v[0].u.i64 = 4 * 5 + 1;
+		v[1].u.bytes.ptr = (const uint8_t *) "s22";
+		v[1].u.bytes.len = 3;
+		assert_int_equal(read_probed(io, "/bl.orc", row, two, 2, &skipped, &first), 0);
+		v[1].u.bytes.ptr = (const uint8_t *) "s21";
+		assert_int_equal(read_probed(io, "/bl.orc", row, two, 2, &skipped, &first), 1024);
+		assert_int_equal(first, 1024);
+	}
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -1573,6 +1741,7 @@ main(void)
 		cmocka_unit_test(test_synthetic_ltz),
 		cmocka_unit_test(test_synthetic_batches),
 		cmocka_unit_test(test_dictionary_and_bloom_streams),
+		cmocka_unit_test(test_bloom_filter_skipping),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -19,6 +19,7 @@
 #include "codec/codec.h"
 #include "common/arena.h"
 #include "common/error.h"
+#include "format/orc/orc_bloom.h"
 
 /* orc_proto.proto Type.Kind. On disk: never renumber. */
 typedef enum orc_kind
@@ -131,6 +132,7 @@ typedef struct orc_stripe_footer
 	int			ncolumns;
 	int		   *encodings;		/* orc_encoding per column */
 	uint32_t   *dict_sizes;		/* per column */
+	uint32_t   *bloom_encodings;	/* per column: 0 original, 1 UTF8_UTC */
 	char	   *writer_timezone;	/* "" if absent */
 } orc_stripe_footer;
 
@@ -182,6 +184,14 @@ extern pm_code orc_parse_footer(const uint8_t *buf, size_t len, pm_arena *arena,
 								orc_footer *footer, pm_error *err);
 extern pm_code orc_parse_stripe_footer(const uint8_t *buf, size_t len, pm_arena *arena,
 									   orc_stripe_footer *sf, pm_error *err);
+/*
+ * A BLOOM_FILTER_UTF8 stream's BloomFilterIndex: *n filters in arena, one
+ * per row group. A filter without a usable utf8bitset (missing, empty, not
+ * a multiple of 8 bytes, too large) or hash count (0, over 1000) has
+ * nbits = 0: it rejects nothing.
+ */
+extern pm_code orc_parse_bloom_index(const uint8_t *buf, size_t len, pm_arena *arena, int *n,
+									 orc_bloom **out, pm_error *err);
 
 /*
  * orc_stream.c: the compression framing. Decompress the chunks of one

@@ -402,9 +402,9 @@ parse_stream(pb b, orc_stream_info *s, pm_error *err)
 	return malformed ? bad(err, "stream") : PM_OK;
 }
 
-/* ColumnEncoding: 1 kind, 2 dictionarySize */
+/* ColumnEncoding: 1 kind, 2 dictionarySize, 3 bloomEncoding */
 static pm_code
-parse_encoding(pb b, int *kind, uint32_t *dict_size, pm_error *err)
+parse_encoding(pb b, int *kind, uint32_t *dict_size, uint32_t *bloom_encoding, pm_error *err)
 {
 	uint32_t	f;
 	int			wt;
@@ -413,6 +413,7 @@ parse_encoding(pb b, int *kind, uint32_t *dict_size, pm_error *err)
 
 	*kind = ORC_E_DIRECT;
 	*dict_size = 0;
+	*bloom_encoding = 0;
 	while (pb_tag(&b, &f, &wt, &malformed))
 	{
 		bool		ok;
@@ -427,6 +428,11 @@ parse_encoding(pb b, int *kind, uint32_t *dict_size, pm_error *err)
 		{
 			if ((ok = pb_uint(&b, wt, &v)))
 				*dict_size = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
+		}
+		else if (f == 3)
+		{
+			if ((ok = pb_uint(&b, wt, &v)))
+				*bloom_encoding = (uint32_t) (v > UINT32_MAX ? UINT32_MAX : v);
 		}
 		else
 			ok = pb_skip(&b, wt);
@@ -464,8 +470,10 @@ orc_parse_stripe_footer(const uint8_t *buf, size_t len, pm_arena *arena,
 	sf->streams = pm_arena_alloc(arena, sizeof(orc_stream_info) * (nstreams + 1));
 	sf->encodings = pm_arena_alloc(arena, sizeof(int) * (ncols + 1));
 	sf->dict_sizes = pm_arena_alloc(arena, sizeof(uint32_t) * (ncols + 1));
+	sf->bloom_encodings = pm_arena_alloc(arena, sizeof(uint32_t) * (ncols + 1));
 	sf->writer_timezone = pm_arena_strdup(arena, "");
-	if (!sf->streams || !sf->encodings || !sf->dict_sizes || !sf->writer_timezone)
+	if (!sf->streams || !sf->encodings || !sf->dict_sizes || !sf->bloom_encodings ||
+		!sf->writer_timezone)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading orc stripe footer");
 	while (pb_tag(&b, &f, &wt, &malformed))
 	{
@@ -482,7 +490,8 @@ orc_parse_stripe_footer(const uint8_t *buf, size_t len, pm_arena *arena,
 			if (!pb_len(&b, &s))
 				return bad(err, "stripe footer");
 			PM_TRY(parse_encoding(s, &sf->encodings[sf->ncolumns],
-								  &sf->dict_sizes[sf->ncolumns], err));
+								  &sf->dict_sizes[sf->ncolumns],
+								  &sf->bloom_encodings[sf->ncolumns], err));
 			sf->ncolumns++;
 		}
 		else if (f == 3 && wt == WT_LEN)
@@ -753,4 +762,98 @@ orc_parse_metadata(const uint8_t *buf, size_t len, pm_arena *arena, int *nstripe
 	*nstripes = n;
 	*out = ss;
 	return PM_OK;
+}
+
+/* BloomFilter: 1 numHashFunctions, 3 utf8bitset (2, the original bitset, is skipped) */
+static pm_code
+parse_bloom(pb b, pm_arena *arena, orc_bloom *out, pm_error *err)
+{
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	uint64_t	v;
+	pb			bits = {NULL, NULL};
+
+	memset(out, 0, sizeof(*out));
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		bool		ok;
+
+		if (f == 1)
+		{
+			if ((ok = pb_uint(&b, wt, &v)))
+				out->nhash = (int32_t) (v > 1000 ? 0 : v);
+		}
+		else if (f == 3 && wt == WT_LEN)
+			ok = pb_len(&b, &bits);
+		else
+			ok = pb_skip(&b, wt);
+		if (!ok)
+			return bad(err, "bloom filter");
+	}
+	if (malformed)
+		return bad(err, "bloom filter");
+	if (bits.p != NULL && out->nhash > 0)
+	{
+		size_t		blen = (size_t) (bits.end - bits.p);
+
+		/* unusable (then nbits stays 0): empty, odd-sized or huge */
+		if (blen == 0 || blen % 8 != 0 || blen > (size_t) INT32_MAX / 8)
+			return PM_OK;
+		out->words = pm_arena_alloc(arena, blen);
+		if (out->words == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading an orc bloom filter");
+		for (size_t w = 0; w < blen / 8; w++)
+		{
+			uint64_t	x = 0;
+
+			for (int k = 7; k >= 0; k--)
+				x = (x << 8) | bits.p[w * 8 + (size_t) k];
+			out->words[w] = x;
+		}
+		out->nbits = (int32_t) (blen * 8);
+	}
+	return PM_OK;
+}
+
+/* BloomFilterIndex: 1 bloomFilter (repeated) */
+pm_code
+orc_parse_bloom_index(const uint8_t *buf, size_t len, pm_arena *arena, int *n,
+					  orc_bloom **out, pm_error *err)
+{
+	pb			b = {buf, buf + len};
+	pb			scan = b;
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	int			count = 0;
+
+	*n = 0;
+	*out = NULL;
+	while (pb_tag(&scan, &f, &wt, &malformed))
+	{
+		if (f == 1 && wt == WT_LEN)
+			count++;
+		if (!pb_skip(&scan, wt))
+			return bad(err, "bloom filter index");
+	}
+	if (malformed)
+		return bad(err, "bloom filter index");
+	*out = pm_arena_zalloc(arena, sizeof(orc_bloom) * (size_t) (count + 1));
+	if (*out == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading an orc bloom filter");
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		pb			s;
+
+		if (f == 1 && wt == WT_LEN)
+		{
+			if (!pb_len(&b, &s))
+				return bad(err, "bloom filter index");
+			PM_TRY(parse_bloom(s, arena, &(*out)[(*n)++], err));
+		}
+		else if (!pb_skip(&b, wt))
+			return bad(err, "bloom filter index");
+	}
+	return malformed ? bad(err, "bloom filter index") : PM_OK;
 }

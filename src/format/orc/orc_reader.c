@@ -29,16 +29,22 @@
  * orc.timestamp-ltz.legacy.type = false they hold the instant itself.
  * Paimon < 0.7 wrote TIMESTAMP columns holding the UTC wall clock.
  *
- * Never done: UNION columns, decimal64 (ORCv2) encoding, row-index seeks,
- * predicate pushdown. Must not include Postgres headers.
+ * Stripes are skipped by their statistics (the part filter) and, for the
+ * caller's equality probes, by their BLOOM_FILTER_UTF8 streams (read
+ * after the stripe footer, before the data; bloom_skips).
+ *
+ * Never done: UNION columns, decimal64 (ORCv2) encoding, row-index seeks
+ * (row groups are never skipped). Must not include Postgres headers.
  *-------------------------------------------------------------------------
  */
 #include "format/orc/orc_reader.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "common/meta_cache.h"
 #include "common/tz.h"
+#include "format/orc/orc_col_stats.h"
 #include "format/orc/orc_int.h"
 
 #define TAIL_GUESS		16384
@@ -127,6 +133,10 @@ typedef struct orc_reader
 	int			nstripe_stats;
 	orc_stripe_stats *stripe_stats;
 	pm_field_range *ranges;		/* per requested column */
+	/* stripe skipping by bloom filters (format_reader.h, the caller's memory) */
+	const pm_equal_probe *probes;
+	int			nprobes;
+	int64_t    *bloom_skipped;
 } orc_reader;
 
 static const pm_format_reader_ops orc_ops;
@@ -479,6 +489,152 @@ init_column(orc_reader *r, col_reader *c, const orc_stripe_footer *sf, pm_error 
 	return PM_OK;
 }
 
+/*
+ * The hashes ORC's bloom filters hold for value v of requested type t in a
+ * column of ORC kind `kind`, as its tree writers add them (orc_writer.c's
+ * bloom_add): *n of them (two for a zero: -0.0 equals 0.0 here but not in
+ * the filter). False for the pairs not probed: CHAR (padded in the file),
+ * timestamps (writer zones), booleans, a kind other than the type's own.
+ */
+static bool
+probe_hashes(const pm_type *t, int kind, const pm_value *v, uint64_t *h, int *n)
+{
+	*n = 1;
+	switch (t->id)
+	{
+		case PM_TYPE_TINYINT:
+		case PM_TYPE_SMALLINT:
+		case PM_TYPE_INT:
+		case PM_TYPE_BIGINT:
+			if (kind != ORC_BYTE && kind != ORC_SHORT && kind != ORC_INT && kind != ORC_LONG)
+				return false;
+			h[0] = orc_bloom_long_hash(v->u.i64);
+			return true;
+		case PM_TYPE_DATE:
+			if (kind != ORC_DATE)
+				return false;
+			h[0] = orc_bloom_long_hash(v->u.i64);
+			return true;
+		case PM_TYPE_VARCHAR:
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+			if (t->id == PM_TYPE_VARCHAR ? kind != ORC_STRING && kind != ORC_VARCHAR :
+				kind != ORC_BINARY)
+				return false;
+			if (v->u.bytes.len < 0 || (v->u.bytes.len > 0 && v->u.bytes.ptr == NULL))
+				return false;
+			h[0] = orc_murmur3_hash64(v->u.bytes.ptr, (size_t) v->u.bytes.len);
+			return true;
+		case PM_TYPE_DECIMAL:
+			{
+				char		text[48];
+				size_t		len;
+
+				if (kind != ORC_DECIMAL || t->scale < 0 || t->scale > 38)
+					return false;
+				/* HiveDecimal text: trailing zeros stripped, so any scale */
+				len = orc_decimal_text(v->u.i128, t->scale, text);
+				h[0] = orc_murmur3_hash64((const uint8_t *) text, len);
+				return true;
+			}
+		case PM_TYPE_FLOAT:
+		case PM_TYPE_DOUBLE:
+			{
+				double		d = v->u.f64;
+				uint64_t	bits;
+
+				if (kind != (t->id == PM_TYPE_FLOAT ? ORC_FLOAT : ORC_DOUBLE) || isnan(d))
+					return false;
+				memcpy(&bits, &d, sizeof(bits));
+				h[0] = orc_bloom_long_hash((int64_t) bits);
+				if (d == 0.0)
+				{
+					h[1] = orc_bloom_long_hash((int64_t) (bits ^ UINT64_C(0x8000000000000000)));
+					*n = 2;
+				}
+				return true;
+			}
+		default:
+			return false;
+	}
+}
+
+/*
+ * Whether the equality probes skip the stripe whose footer is sf: one of
+ * them has no value that any row group's BLOOM_FILTER_UTF8 filter may
+ * hold. Columns without such a stream (or with a bloom encoding this code
+ * does not know) never skip.
+ */
+static pm_code
+bloom_skips(orc_reader *r, const orc_stripe_footer *sf, bool *skip, pm_error *err)
+{
+	const orc_stripe_info *si = &r->footer.stripes[r->stripe];
+
+	*skip = false;
+	for (int p = 0; p < r->nprobes && !*skip; p++)
+	{
+		const pm_equal_probe *pr = &r->probes[p];
+		const col_reader *c;
+		uint64_t	off = si->offset;
+		const orc_stream_info *st = NULL;
+		uint8_t    *raw;
+		const uint8_t *data;
+		size_t		len;
+		int			nb;
+		orc_bloom  *blooms;
+		bool		may = false;
+
+		if (pr->field < 0 || pr->field >= r->ncols || pr->nvalues <= 0 || pr->values == NULL)
+			continue;
+		c = &r->cols[pr->field];
+		if (c->col < 0 || c->ot == NULL || c->col >= sf->ncolumns ||
+			sf->bloom_encodings[c->col] > 1)
+			continue;
+		for (int k = 0; k < sf->nstreams; k++)
+		{
+			if (sf->streams[k].kind == ORC_S_BLOOM_FILTER_UTF8 &&
+				sf->streams[k].column == (uint32_t) c->col)
+			{
+				st = &sf->streams[k];
+				break;
+			}
+			off += sf->streams[k].length;
+		}
+		if (st == NULL)
+			continue;
+		if (off - si->offset > si->index_length || st->length > si->index_length - (off - si->offset))
+			return pm_fail(err, PM_ERR_CORRUPT, "orc bloom filter stream of stripe %d exceeds its index",
+						   r->stripe);
+		raw = pm_arena_alloc(r->stripe_arena, (size_t) st->length + 1);
+		if (raw == NULL)
+			return nomem(err);
+		PM_TRY(pm_file_pread(r->io, r->file, raw, (size_t) st->length, off, err));
+		PM_TRY(orc_decompress_stream((int) r->ps.compression, r->ps.block_size, raw,
+									 (size_t) st->length, r->stripe_arena, MAX_STREAM_OUT,
+									 &data, &len, err));
+		PM_TRY(orc_parse_bloom_index(data, len, r->stripe_arena, &nb, &blooms, err));
+		may = nb == 0;
+		for (int v = 0; v < pr->nvalues && !may; v++)
+		{
+			uint64_t	h[2];
+			int			nh;
+
+			if (pr->values[v].is_null)
+				continue;		/* = NULL matches no row */
+			if (!probe_hashes(c->type, c->ot->kind, &pr->values[v], h, &nh))
+			{
+				may = true;
+				break;
+			}
+			for (int g = 0; g < nb && !may; g++)
+				for (int k = 0; k < nh && !may; k++)
+					may = blooms[g].nbits == 0 || orc_bloom_test_hash(&blooms[g], h[k]);
+		}
+		*skip = !may;
+	}
+	return PM_OK;
+}
+
 static pm_code
 load_stripe(orc_reader *r, pm_error *err)
 {
@@ -510,6 +666,21 @@ load_stripe(orc_reader *r, pm_error *err)
 								 (size_t) si->footer_length, r->stripe_arena,
 								 MAX_STREAM_OUT, &fdata, &flen, err));
 	PM_TRY(orc_parse_stripe_footer(fdata, flen, r->stripe_arena, &sf, err));
+	if (r->nprobes > 0)
+	{
+		bool		skip;
+
+		PM_TRY(bloom_skips(r, &sf, &skip, err));
+		if (skip)
+		{
+			/* as a pruned stripe: its rows still count for the positions */
+			r->stripe_rows = si->nrows;
+			r->stripe_pos = si->nrows;
+			if (r->bloom_skipped != NULL)
+				(*r->bloom_skipped)++;
+			return PM_OK;
+		}
+	}
 
 	/*
 	 * The needed streams, coalesced into ranges when they are at most
@@ -1537,6 +1708,9 @@ pm_orc_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 		}
 	}
 	r->elem_cap = INT32_MAX;
+	r->probes = options->equal_probes;
+	r->nprobes = options->equal_probes != NULL ? options->nequal_probes : 0;
+	r->bloom_skipped = options->parts_bloom_skipped;
 	if (rc == PM_OK && options->part_filter != NULL)
 	{
 		r->part_filter = options->part_filter;

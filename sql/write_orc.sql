@@ -86,6 +86,22 @@ SELECT count(*), count(DISTINCT s), count(DISTINCT c), count(DISTINCT u), sum(id
 SELECT s, c, count(*), min(id), max(u) FROM bloom WHERE s IN ('v3', 'v7') AND c = 'c5' GROUP BY s, c ORDER BY s;
 SELECT * FROM bloom WHERE id = 12345;
 SELECT orc_data_files(:'wh' || '/db.db/bloom');
+-- our reader skips stripes by those bloom filters for = and IN
+CREATE FUNCTION stripes_of(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE line text;
+BEGIN
+  FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+    IF line ~ 'Stripes:' THEN RETURN NEXT trim(line); END IF;
+  END LOOP;
+END $$;
+SELECT stripes_of($$SELECT * FROM bloom WHERE s = 'v33'$$);
+SELECT stripes_of($$SELECT * FROM bloom WHERE s IN ('v33', 'v44') AND id > 0$$);
+SELECT stripes_of($$SELECT * FROM bloom WHERE s IN ('v33', 'v7')$$);
+SELECT stripes_of($$SELECT * FROM bloom WHERE id IN (-3, 30000) OR s = 'v1'$$);
+SELECT count(*) FROM bloom WHERE s = 'v33';
+SELECT count(*), min(id) FROM bloom WHERE s IN ('v33', 'v7') AND id > 20000;
+SELECT count(*) FROM bloom WHERE id = 20000 AND s = 'v0' AND u = 'u20000';
+DROP FUNCTION stripes_of(text);
 
 -- ORC options refused by name, with their SQLSTATE
 CREATE FUNCTION sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$

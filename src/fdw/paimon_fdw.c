@@ -1038,14 +1038,22 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		if (fs->scan != NULL)
 			add_read_counts(&rd, pm_scan_get_stats(fs->scan));
 		if (rd.row_groups_total + rd.stripes_total > fs->executed.files_selected ||
-			rd.row_groups_pruned + rd.stripes_pruned > 0)
+			rd.row_groups_pruned + rd.stripes_pruned + rd.stripes_bloom_pruned > 0)
 		{
 			if (rd.row_groups_total > 0)
 				ExplainPropertyText("Row Groups", parts_text(rd.row_groups_total,
 															 rd.row_groups_pruned), es);
-			if (rd.stripes_total > 0)
+			if (rd.stripes_total > 0 && rd.stripes_bloom_pruned == 0)
 				ExplainPropertyText("Stripes", parts_text(rd.stripes_total,
 														  rd.stripes_pruned), es);
+			else if (rd.stripes_total > 0)
+				ExplainPropertyText("Stripes",
+									psprintf(INT64_FORMAT " of " INT64_FORMAT " read (" INT64_FORMAT
+											 " pruned by statistics, " INT64_FORMAT
+											 " by bloom filters)",
+											 rd.stripes_total - rd.stripes_pruned -
+											 rd.stripes_bloom_pruned, rd.stripes_total,
+											 rd.stripes_pruned, rd.stripes_bloom_pruned), es);
 		}
 		/* Parquet pages, where their page index was read and skipped some */
 		if (rd.pages_pruned > 0)
@@ -1842,6 +1850,7 @@ add_read_counts(pm_scan_stats *to, const pm_scan_stats *st)
 	to->row_groups_pruned += st->row_groups_pruned;
 	to->stripes_total += st->stripes_total;
 	to->stripes_pruned += st->stripes_pruned;
+	to->stripes_bloom_pruned += st->stripes_bloom_pruned;
 	to->pages_total += st->pages_total;
 	to->pages_pruned += st->pages_pruned;
 }

@@ -490,7 +490,7 @@ pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 	scan->stats.files_selected = scan->stats.rows_selected = scan->stats.bytes_selected = 0;
 	scan->stats.splits = scan->stats.partitions_selected = 0;
 	scan->stats.row_groups_total = scan->stats.row_groups_pruned = 0;
-	scan->stats.stripes_total = scan->stats.stripes_pruned = 0;
+	scan->stats.stripes_total = scan->stats.stripes_pruned = scan->stats.stripes_bloom_pruned = 0;
 	if (base->options.prune_row_groups &&
 		(scan->filter = pm_predicate_copy(arena, pred, t->schema->row_type)) == NULL)
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");

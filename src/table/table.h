@@ -104,6 +104,7 @@ typedef struct pm_scan_stats
 	int64_t		row_groups_pruned;	/* ... skipped by their statistics */
 	int64_t		stripes_total;	/* ORC stripes with rows considered */
 	int64_t		stripes_pruned;
+	int64_t		stripes_bloom_pruned;	/* ... skipped by their bloom filters */
 	/*
 	 * Parquet data pages of the columns read, in the row groups read, whose
 	 * OffsetIndex was used; those skipped by the ColumnIndex

@@ -6,7 +6,8 @@
  * twice: with a Paimon-manifest-like ROW type (nested structs, lists,
  * binary, timestamps, absent fields) and with a type derived from the
  * file's own footer (every ORC kind the reader knows); each again with a
- * part filter that skips every other stripe by its statistics. Properties: an
+ * part filter that skips every other stripe by its statistics and an
+ * equality probe per column (bloom filter skipping). Properties: an
  * error sets err->code and the path; a batch never exceeds the batch
  * size; offsets of strings and collections are monotonic and inside their
  * data / child vectors; nulls are 0/1.
@@ -40,11 +41,39 @@ read_with(pm_fileio *io, const pm_type *schema, bool filtered)
 	int64_t		total = 0;
 	int64_t		next = 0;		/* first row the next batch may start at */
 
+	pm_equal_probe probes[32];
+	pm_value	values[32];
+	int64_t		bloom_skipped = 0;
+
 	if (filtered)
 	{
 		opt.part_filter = skip_every_other;
 		opt.part_filter_ctx = (void *) schema;
 		parts_seen = 0;
+		/* and a bloom filter probe per flat column: a value of its type */
+		memset(values, 0, sizeof(values));
+		for (int i = 0; i < schema->nfields && i < 32; i++)
+		{
+			pm_type_id id = schema->fields[i].type->id;
+
+			if (pm_type_is_varlen(id))
+			{
+				values[i].u.bytes.ptr = (const uint8_t *) "v1";
+				values[i].u.bytes.len = 2;
+			}
+			else if (id == PM_TYPE_DECIMAL)
+				values[i].u.i128 = 150;
+			else if (id == PM_TYPE_FLOAT || id == PM_TYPE_DOUBLE)
+				values[i].u.f64 = 0.0;
+			else
+				values[i].u.i64 = 7;
+			probes[opt.nequal_probes].field = i;
+			probes[opt.nequal_probes].nvalues = 1;
+			probes[opt.nequal_probes].values = &values[i];
+			opt.nequal_probes++;
+		}
+		opt.equal_probes = probes;
+		opt.parts_bloom_skipped = &bloom_skipped;
 	}
 	pm_error_clear(&err);
 	if (pm_orc_reader_open(pm_env_default(), io, "/f", &opt, &r, &err) != PM_OK)

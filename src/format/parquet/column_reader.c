@@ -66,8 +66,51 @@ pm_pq_column_init(pm_pq_column *c, const pm_env *env, const pm_pq_node *leaf,
 }
 
 void
+pm_pq_column_clear_pieces(pm_pq_column *c)
+{
+	for (int i = 0; i < c->npieces; i++)
+		pm_page_lru_unpin(c->pieces[i].hit);
+	c->npieces = 0;
+	c->next_piece = 0;
+	c->cur_piece = NULL;
+	c->cur_hit = false;
+}
+
+bool
+pm_pq_column_add_piece(pm_pq_column *c, size_t pos, int64_t file_off, size_t len,
+					   pm_page_entry *hit)
+{
+	if (c->npieces == c->pieces_cap)
+	{
+		int			ncap = c->pieces_cap ? c->pieces_cap * 2 : 16;
+		pm_pq_piece *np = pm_alloc(c->env, sizeof(pm_pq_piece) * (size_t) ncap);
+
+		if (np == NULL)
+		{
+			pm_page_lru_unpin(hit);
+			return false;
+		}
+		if (c->npieces > 0)
+			memcpy(np, c->pieces, sizeof(pm_pq_piece) * (size_t) c->npieces);
+		pm_free(c->env, c->pieces);
+		c->pieces = np;
+		c->pieces_cap = ncap;
+	}
+	c->pieces[c->npieces].pos = pos;
+	c->pieces[c->npieces].file_off = file_off;
+	c->pieces[c->npieces].len = len;
+	c->pieces[c->npieces].hit = hit;
+	c->npieces++;
+	return true;
+}
+
+void
 pm_pq_column_release(pm_pq_column *c)
 {
+	pm_pq_column_clear_pieces(c);
+	pm_free(c->env, c->pieces);
+	c->pieces = NULL;
+	c->pieces_cap = 0;
 	for (int i = 0; i < PM_PQ_NSCRATCH; i++)
 	{
 		pm_free(c->env, c->scratch[i]);
@@ -414,6 +457,9 @@ pm_pq_column_start_chunk(pm_pq_column *c, const uint8_t *chunk, size_t len, int 
 	c->chunk = chunk;
 	c->chunk_len = len;
 	c->chunk_pos = 0;
+	c->next_piece = 0;
+	c->cur_piece = NULL;
+	c->cur_hit = false;
 	c->codec = codec;
 	c->values_left = num_values;
 	c->has_dict = false;
@@ -530,7 +576,7 @@ page_payload(pm_pq_column *c, const uint8_t *src, size_t n, int64_t out_len, boo
 {
 	uint8_t    *buf;
 
-	if (!compressed || c->codec == PM_PQ_CODEC_UNCOMPRESSED)
+	if (!compressed || c->codec == PM_PQ_CODEC_UNCOMPRESSED || c->cur_hit)
 	{
 		if ((int64_t) n != out_len)
 			return corrupt(c, err, "uncompressed page size mismatch");
@@ -543,16 +589,73 @@ page_payload(pm_pq_column *c, const uint8_t *src, size_t n, int64_t out_len, boo
 	buf = page_buf(c, slot, (size_t) out_len + 8, arena);
 	if (buf == NULL)
 		return nomem(err);
-	if (c->cache_pages && pm_page_lru_fetch(c->codec, src, n, buf, (size_t) out_len))
-	{
-		*out = buf;
-		return PM_OK;
-	}
 	PM_TRY(decompress(c, src, n, buf, (size_t) out_len, err));
-	if (c->cache_pages)
-		pm_page_lru_store(c->codec, src, n, buf, (size_t) out_len);
 	*out = buf;
 	return PM_OK;
+}
+
+/*
+ * The page at chunk_pos: its header and payload, from the page cache when
+ * its piece is a hit (payload then decompressed, header saying so), else
+ * parsed from the chunk buffer. Sets cur_len (bytes to pass over),
+ * cur_hit, and cur_piece when the page is exactly one piece (cacheable).
+ */
+static pm_code
+page_at(pm_pq_column *c, pm_pq_page_header *ph, const uint8_t **payload, pm_error *err)
+{
+	size_t		left = c->chunk_len - c->chunk_pos;
+	pm_pq_piece *p = NULL;
+
+	while (c->next_piece < c->npieces && c->pieces[c->next_piece].pos < c->chunk_pos)
+		c->next_piece++;
+	if (c->next_piece < c->npieces && c->pieces[c->next_piece].pos == c->chunk_pos)
+		p = &c->pieces[c->next_piece];
+	c->cur_piece = NULL;
+	c->cur_hit = false;
+	if (p != NULL && p->hit != NULL)
+	{
+		size_t		ml;
+		size_t		dl;
+		const void *m = pm_page_entry_meta(p->hit, &ml);
+
+		if (ml != sizeof(*ph) || p->len > left || pm_page_entry_span(p->hit) != p->len)
+			return corrupt(c, err, "cached page out of step with its chunk");
+		memcpy(ph, m, sizeof(*ph));
+		*payload = pm_page_entry_data(p->hit, &dl);
+		if ((int64_t) dl != ph->uncompressed_size)
+			return corrupt(c, err, "cached page out of step with its chunk");
+		c->cur_hit = true;
+		c->cur_len = p->len;
+		return PM_OK;
+	}
+	PM_TRY(pm_pq_page_header_parse(c->chunk + c->chunk_pos, left, ph, err));
+	if ((size_t) ph->compressed_size > left - ph->header_len)
+		return corrupt(c, err, "page extends beyond its column chunk");
+	*payload = c->chunk + c->chunk_pos + ph->header_len;
+	c->cur_len = ph->header_len + (size_t) ph->compressed_size;
+	if (p != NULL && p->len == c->cur_len && c->page_file != NULL)
+		c->cur_piece = p;
+	return PM_OK;
+}
+
+/*
+ * Keep the page just read (cur_piece, not a hit) in the page cache: its
+ * header, marked uncompressed, and its payload (a, alen) + (b, blen)
+ * decompressed.
+ */
+static void
+store_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *a, size_t alen,
+		   const uint8_t *b, size_t blen)
+{
+	pm_pq_page_header h;
+
+	if (c->cur_piece == NULL || c->cur_hit || !pm_page_lru_enabled())
+		return;
+	h = *ph;
+	h.compressed_size = (int32_t) (alen + blen);
+	h.is_compressed = false;
+	pm_page_lru_store(c->page_file, c->cur_piece->file_off, c->cur_piece->len, &h, sizeof(h),
+					  a, alen, b, blen);
 }
 
 static pm_code
@@ -570,6 +673,7 @@ read_dictionary(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *pay
 					   ph->encoding, c->name);
 	PM_TRY(page_payload(c, payload, (size_t) ph->compressed_size, ph->uncompressed_size, true,
 						-1, c->rg_arena, &data, err));
+	store_page(c, ph, data, (size_t) ph->uncompressed_size, NULL, 0);
 	PM_TRY(decode_values(c, PM_PQ_ENC_PLAIN, data, (size_t) ph->uncompressed_size, n, &vals,
 						 true, c->rg_arena, err));
 	c->has_dict = true;
@@ -718,6 +822,7 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 		/* decompress first: level arrays are sized only once the page is real */
 		PM_TRY(page_payload(c, payload, (size_t) ph->compressed_size, ph->uncompressed_size,
 							true, PM_PQ_SCR_PAGE, arena, &data, err));
+		store_page(c, ph, data, (size_t) ph->uncompressed_size, NULL, 0);
 		PM_TRY(alloc_levels(c, n, arena, err));
 		vp = data;
 		vlen = (size_t) ph->uncompressed_size;
@@ -754,6 +859,7 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 							ph->uncompressed_size - (int64_t) lv, ph->is_compressed,
 							PM_PQ_SCR_PAGE, arena, &vp, err));
 		vlen = (size_t) (ph->uncompressed_size - (int64_t) lv);
+		store_page(c, ph, payload, lv, vp, vlen);
 	}
 	if (c->rep != NULL)
 		PM_TRY(check_levels(c, c->rep, n, c->max_rep, err));
@@ -825,22 +931,18 @@ pm_pq_column_peek_page(pm_pq_column *c, int64_t *num_values, bool *have, pm_erro
 	for (;;)
 	{
 		pm_pq_page_header ph;
-		size_t		left = c->chunk_len - c->chunk_pos;
 		const uint8_t *payload;
 
-		if (left == 0)
+		if (c->chunk_len == c->chunk_pos)
 			return PM_OK;
-		PM_TRY(pm_pq_page_header_parse(c->chunk + c->chunk_pos, left, &ph, err));
-		if ((size_t) ph.compressed_size > left - ph.header_len)
-			return corrupt(c, err, "page extends beyond its column chunk");
-		payload = c->chunk + c->chunk_pos + ph.header_len;
+		PM_TRY(page_at(c, &ph, &payload, err));
 		if ((ph.type == PM_PQ_PAGE_DATA || ph.type == PM_PQ_PAGE_DATA_V2) && ph.num_values > 0)
 		{
 			*num_values = ph.num_values;
 			*have = true;
 			return PM_OK;
 		}
-		c->chunk_pos += ph.header_len + (size_t) ph.compressed_size;
+		c->chunk_pos += c->cur_len;
 		if (ph.type == PM_PQ_PAGE_DICTIONARY)
 			PM_TRY(read_dictionary(c, &ph, payload, err));
 		else if (ph.type == PM_PQ_PAGE_DATA || ph.type == PM_PQ_PAGE_DATA_V2)
@@ -852,19 +954,17 @@ pm_code
 pm_pq_column_skip_page(pm_pq_column *c, pm_error *err)
 {
 	pm_pq_page_header ph;
-	size_t		left = c->chunk_len - c->chunk_pos;
+	const uint8_t *payload;
 
-	if (left == 0)
+	if (c->chunk_len == c->chunk_pos)
 		return corrupt(c, err, "no page to skip");
-	PM_TRY(pm_pq_page_header_parse(c->chunk + c->chunk_pos, left, &ph, err));
-	if ((size_t) ph.compressed_size > left - ph.header_len)
-		return corrupt(c, err, "page extends beyond its column chunk");
+	PM_TRY(page_at(c, &ph, &payload, err));
 	if ((ph.type != PM_PQ_PAGE_DATA && ph.type != PM_PQ_PAGE_DATA_V2) || ph.num_values <= 0)
 		return corrupt(c, err, "no data page to skip");
 	if (ph.num_values > c->values_left)
 		return corrupt(c, err, "more values than its column chunk declares");
 	c->values_left -= ph.num_values;
-	c->chunk_pos += ph.header_len + (size_t) ph.compressed_size;
+	c->chunk_pos += c->cur_len;
 	c->seen_data = true;
 	pm_arena_reset(c->page_arena);
 	c->def = NULL;
@@ -887,15 +987,11 @@ pm_pq_column_next_page(pm_pq_column *c, bool *have, pm_error *err)
 	{
 		pm_pq_page_header ph;
 		const uint8_t *payload;
-		size_t		left = c->chunk_len - c->chunk_pos;
 
-		if (left == 0)
+		if (c->chunk_len == c->chunk_pos)
 			return PM_OK;
-		PM_TRY(pm_pq_page_header_parse(c->chunk + c->chunk_pos, left, &ph, err));
-		if ((size_t) ph.compressed_size > left - ph.header_len)
-			return corrupt(c, err, "page extends beyond its column chunk");
-		payload = c->chunk + c->chunk_pos + ph.header_len;
-		c->chunk_pos += ph.header_len + (size_t) ph.compressed_size;
+		PM_TRY(page_at(c, &ph, &payload, err));
+		c->chunk_pos += c->cur_len;
 		switch (ph.type)
 		{
 			case PM_PQ_PAGE_DICTIONARY:

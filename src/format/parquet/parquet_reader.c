@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "common/meta_cache.h"
+#include "common/page_lru.h"
 #include "format/parquet/column_reader.h"
 #include "format/parquet/parquet_assembly.h"
 #include "format/parquet/parquet_metadata.h"
@@ -58,6 +59,7 @@ typedef struct pm_parquet_reader
 	pm_file    *file;
 	char	   *path;
 	uint64_t	file_size;
+	pm_page_file page_file;		/* the page cache's name of the file */
 	int			batch_size;
 	pm_arena   *arena;			/* reader lifetime */
 	pm_arena   *rg_arena;		/* current row group */
@@ -467,12 +469,16 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 	for (int i = 0; i < n; i++)
 	{
 		pm_pq_chunk *ch = &rg->columns[r->plan.leaves[i]->col.leaf->leaf_index];
+		pm_pq_column *col = &r->plan.leaves[i]->col;
 		pq_leaf_pages *lp = r->lpages != NULL ? &r->lpages[i] : NULL;
 		const pm_pq_offset_index *oi = r->lidx != NULL ? &r->lidx[i].oi : NULL;
 		size_t		pos = 0;
+		bool		prev_read = false;	/* the previous page was read into ranges[nr - 1] */
 
 		if (!leaf_in_load(r, i, which))
 			continue;
+		pm_pq_column_clear_pieces(col);
+		col->page_file = NULL;
 		bufs[i] = pm_arena_alloc(r->rg_arena, r->lens[i] > 0 ? r->lens[i] : 1);
 		if (bufs[i] == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
@@ -484,30 +490,56 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 			nr++;
 			continue;
 		}
-		if (oi->offset[0] > chunk_start(ch))
-		{
-			ranges[nr].offset = (uint64_t) chunk_start(ch);
-			ranges[nr].length = (size_t) (oi->offset[0] - chunk_start(ch));
-			ranges[nr].buf = bufs[i];
-			pos = ranges[nr].length;
-			nr++;
-		}
-		for (int k = 0; k < lp->nsel; k++)
-		{
-			int			p = lp->sel[k];
-			uint64_t	off = (uint64_t) oi->offset[p];
-			size_t		len = (size_t) oi->size[p];
 
-			if (k > 0 && lp->sel[k - 1] == p - 1 &&
-				ranges[nr - 1].offset + ranges[nr - 1].length == off)
-				ranges[nr - 1].length += len;
+		/*
+		 * Pages the page index picked are the ones lookups read again: each
+		 * (and the dictionary head) is a piece the page cache may hold, by
+		 * file and offset; those it holds are not read.
+		 */
+		if (pm_page_lru_enabled())
+			col->page_file = &r->page_file;
+		for (int k = -1; k < lp->nsel; k++)
+		{
+			uint64_t	off;
+			size_t		len;
+			pm_page_entry *hit = NULL;
+
+			if (k < 0)
+			{
+				if (oi->offset[0] <= chunk_start(ch))
+					continue;
+				off = (uint64_t) chunk_start(ch);
+				len = (size_t) (oi->offset[0] - chunk_start(ch));
+			}
 			else
 			{
-				ranges[nr].offset = off;
-				ranges[nr].length = len;
-				ranges[nr].buf = bufs[i] + pos;
-				nr++;
+				off = (uint64_t) oi->offset[lp->sel[k]];
+				len = (size_t) oi->size[lp->sel[k]];
 			}
+			if (col->page_file != NULL)
+			{
+				hit = pm_page_lru_pin(col->page_file, (int64_t) off);
+				if (hit != NULL && pm_page_entry_span(hit) != len)
+				{
+					pm_page_lru_unpin(hit);
+					hit = NULL;
+				}
+				if (!pm_pq_column_add_piece(col, pos, (int64_t) off, len, hit))
+					return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+			}
+			if (hit == NULL)
+			{
+				if (prev_read && ranges[nr - 1].offset + ranges[nr - 1].length == off)
+					ranges[nr - 1].length += len;
+				else
+				{
+					ranges[nr].offset = off;
+					ranges[nr].length = len;
+					ranges[nr].buf = bufs[i] + pos;
+					nr++;
+				}
+			}
+			prev_read = hit == NULL;
 			pos += len;
 		}
 	}
@@ -522,8 +554,6 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 			continue;
 		PM_TRY(pm_pq_column_start_chunk(&lf->col, bufs[i], r->lens[i], ch->codec,
 										r->nvalues[i], r->rg_arena, err));
-		/* pages picked by the page index are the ones lookups read again */
-		lf->col.cache_pages = r->lpages != NULL && r->lpages[i].sel != NULL;
 		lf->chunk_started = false;
 	}
 	return PM_OK;
@@ -1047,6 +1077,8 @@ pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 	rc = pm_file_open(io, path, &r->file, err);
 	if (rc == PM_OK)
 		rc = read_footer(r, err);
+	if (rc == PM_OK)
+		pm_page_file_init(&r->page_file, r->path, (int64_t) r->file_size);
 	if (rc == PM_OK)
 		rc = pm_pq_plan_build(options->schema, &r->md, env, r->arena, &r->plan, err);
 	if (rc == PM_OK && options->part_filter != NULL)

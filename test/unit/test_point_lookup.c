@@ -9,8 +9,9 @@
  *	  it three times: with the key cache (parquet_key_probe.h) off, on, and
  *	  on with a budget so small that entries are evicted at once or refused;
  *	  with it on, some files are rejected by their key pages. The page cache
- *	  (common/page_lru.h) is on in the second run (and hit: lookups read the
- *	  same pages again from it) and evicting at once in the third.
+ *	  (common/page_lru.h) is on in the second run and evicting at once in
+ *	  the third (the corpus' chunks are single pages, read whole, so it
+ *	  holds nothing here: test_parquet_page_index exercises its hits).
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -490,8 +491,6 @@ main(void)
 		pm_page_lru_get_stats(&ps);
 		print_message("page cache: %lld hits, %lld misses, %lld entries\n",
 					  (long long) ps.hits, (long long) ps.misses, (long long) ps.entries);
-		if (ps.hits == 0 && unit_input_required())
-			failed++;			/* every key is looked up twice: its pages are hits */
 	}
 	pm_parquet_key_cache_get_stats(&cs);
 	print_message("key cache: %lld hits, %lld misses, %lld entries; %lld key page rejects\n",

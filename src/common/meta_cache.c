@@ -14,6 +14,8 @@
 typedef struct cache_entry
 {
 	pm_lru_node node;			/* first: the entry is its node */
+	int64_t		refs;			/* pins (pm_meta_cache_pin) */
+	bool		in_cache;
 	pm_meta_kind kind;
 	int64_t		size;
 	size_t		len;			/* bytes of block */
@@ -31,8 +33,13 @@ typedef struct meta_key
 static void
 free_entry(pm_lru_node *node)
 {
-	free(((cache_entry *) node)->block);
-	free(node);
+	cache_entry *e = (cache_entry *) node;
+
+	e->in_cache = false;
+	if (e->refs > 0)
+		return;					/* freed at the last unpin */
+	free(e->block);
+	free(e);
 }
 
 static pm_lru cache = {.free_entry = free_entry};
@@ -107,6 +114,34 @@ pm_meta_cache_fetch(pm_meta_kind kind, const char *path, int64_t size, pm_arena 
 	return fn(e->block, &f);
 }
 
+const void *
+pm_meta_cache_pin(pm_meta_kind kind, const char *path, int64_t size, pm_meta_pin **pin)
+{
+	meta_key	k = {kind, path, size};
+	cache_entry *e;
+
+	*pin = NULL;
+	if (!pm_lru_enabled(&cache))
+		return NULL;
+	if ((e = (cache_entry *) pm_lru_get(&cache, key_hash(&k), match, &k)) == NULL)
+		return NULL;
+	e->refs++;
+	*pin = (pm_meta_pin *) e;
+	return e->block;			/* the root is the block's first take */
+}
+
+void
+pm_meta_cache_unpin(pm_meta_pin *pin)
+{
+	cache_entry *e = (cache_entry *) pin;
+
+	if (e != NULL && --e->refs == 0 && !e->in_cache)
+	{
+		free(e->block);
+		free(e);
+	}
+}
+
 void
 pm_meta_cache_store(pm_meta_kind kind, const char *path, int64_t size, const void *value,
 					pm_flatten_fn fn)
@@ -143,6 +178,7 @@ pm_meta_cache_store(pm_meta_kind kind, const char *path, int64_t size, const voi
 	fn(value, &f);				/* copy */
 	e->node.hash = hash;
 	e->node.charge = charge;
+	e->in_cache = true;
 	e->kind = kind;
 	e->size = size;
 	memcpy(e->path, path, plen + 1);

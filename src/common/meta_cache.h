@@ -11,10 +11,11 @@
  *
  * Values are flattened: one malloc'd block holding a root struct and
  * everything it points to (pm_flat). The cache owns that memory, never a
- * caller's arena or a query's memory context, and callers never keep
- * pointers into it: pm_meta_cache_fetch copies a value into the caller's
- * arena. So an ERROR in the middle of a query can leave nothing dangling,
- * and eviction can free a block at any time.
+ * caller's arena or a query's memory context. pm_meta_cache_fetch copies
+ * a value into the caller's arena; pm_meta_cache_pin hands out the cached
+ * value in place, pinned: eviction then only unlinks it, and the last
+ * unpin frees it. So an ERROR in the middle of a query can leave nothing
+ * dangling (callers unpin from their close, which runs on ERROR too).
  *
  * The total charge of the entries (blocks + bookkeeping) stays within a
  * byte budget, evicting the least recently used first; budget 0 (the
@@ -104,6 +105,19 @@ pm_flat_string(pm_flat *f, const char *s)
  */
 extern void *pm_meta_cache_fetch(pm_meta_kind kind, const char *path, int64_t size,
 								 pm_arena *arena, pm_flatten_fn fn);
+
+/*
+ * The cached value itself (its root; read-only), without copying, or NULL
+ * on a miss (counted as pm_meta_cache_fetch counts). A hit is pinned
+ * (*pin): it stays valid, evicted or not, until pm_meta_cache_unpin(*pin),
+ * which the caller must call, also on its error paths (unpin(NULL) does
+ * nothing).
+ */
+typedef struct pm_meta_pin pm_meta_pin;
+
+extern const void *pm_meta_cache_pin(pm_meta_kind kind, const char *path, int64_t size,
+									 pm_meta_pin **pin);
+extern void pm_meta_cache_unpin(pm_meta_pin *pin);
 
 /*
  * Cache a flattened copy of value under the key (replacing an older one).

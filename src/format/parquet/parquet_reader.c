@@ -60,6 +60,9 @@ typedef struct pm_parquet_reader
 	char	   *path;
 	uint64_t	file_size;
 	pm_page_file page_file;		/* the page cache's name of the file */
+	pm_meta_pin **pins;			/* page indexes used in place from the metadata cache */
+	int			npins;
+	int			pins_cap;
 	int			batch_size;
 	pm_arena   *arena;			/* reader lifetime */
 	pm_arena   *rg_arena;		/* current row group */
@@ -209,11 +212,32 @@ chunk_index_key(pm_parquet_reader *r, int g, int leaf)
 	return pm_arena_sprintf(r->rg_arena, "%s#%d.%d", r->path, g, leaf);
 }
 
+/* Room for one more pin in r->pins. */
+static pm_code
+keep_pin(pm_parquet_reader *r, pm_error *err)
+{
+	if (r->npins == r->pins_cap)
+	{
+		int			ncap = r->pins_cap ? r->pins_cap * 2 : 16;
+		pm_meta_pin **np = pm_alloc(r->env, sizeof(pm_meta_pin *) * (size_t) ncap);
+
+		if (np == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading parquet page indexes");
+		if (r->npins > 0)
+			memcpy(np, r->pins, sizeof(pm_meta_pin *) * (size_t) r->npins);
+		pm_free(r->env, r->pins);
+		r->pins = np;
+		r->pins_cap = ncap;
+	}
+	return PM_OK;
+}
+
 /*
  * Read the page indexes of row group g for every planned leaf that has
- * them, into r->lidx (rg_arena): those the metadata cache holds copied
- * from it, the others in one batch, parsed and then cached (files are
- * immutable by name: an entry is never stale).
+ * them, into r->lidx: those the metadata cache holds used in place from
+ * it (pinned until the reader closes; nothing writes to them), the others
+ * in one batch into rg_arena, parsed and then cached (files are immutable
+ * by name: an entry is never stale).
  */
 static pm_code
 load_page_indexes(pm_parquet_reader *r, int g, pm_error *err)
@@ -240,12 +264,16 @@ load_page_indexes(pm_parquet_reader *r, int g, pm_error *err)
 		if (caching)
 		{
 			char	   *key = chunk_index_key(r, g, lf->col.leaf->leaf_index);
-			pm_pq_chunk_index *hit = key == NULL ? NULL :
-				pm_meta_cache_fetch(PM_META_PARQUET_PAGE_INDEX, key, (int64_t) r->file_size,
-									r->rg_arena, pm_pq_chunk_index_flatten);
+			const pm_pq_chunk_index *hit = NULL;
 
+			if (key != NULL && keep_pin(r, err) != PM_OK)
+				return PM_ERR_NOMEM;
+			if (key != NULL)
+				hit = pm_meta_cache_pin(PM_META_PARQUET_PAGE_INDEX, key, (int64_t) r->file_size,
+										&r->pins[r->npins]);
 			if (hit != NULL)
 			{
+				r->npins++;		/* held until the reader closes */
 				r->lidx[i].oi = hit->oi;
 				r->lidx[i].has_oi = true;
 				if (hit->has_ci && lf->col.target != NULL)
@@ -989,6 +1017,9 @@ parquet_close(pm_format_reader *base)
 	if (r == NULL)
 		return;
 	env = r->env;
+	for (int i = 0; i < r->npins; i++)
+		pm_meta_cache_unpin(r->pins[i]);
+	pm_free(env, r->pins);
 	pm_pq_plan_release(&r->plan);
 	if (r->file != NULL)
 		pm_file_close(r->io, r->file);

@@ -21,6 +21,7 @@ struct pm_page_entry
 	bool		in_cache;
 	int64_t		file_size;
 	int64_t		offset;
+	uint64_t	variant;
 	size_t		span;
 	size_t		path_len;
 	size_t		meta_len;
@@ -34,6 +35,7 @@ typedef struct page_key
 {
 	const pm_page_file *f;
 	int64_t		offset;
+	uint64_t	variant;
 } page_key;
 
 static void
@@ -49,9 +51,9 @@ free_entry(pm_lru_node *node)
 static pm_lru cache = {.free_entry = free_entry, .min_buckets = 1024};
 
 static uint64_t
-key_hash(const pm_page_file *f, int64_t offset)
+key_hash(const pm_page_file *f, int64_t offset, uint64_t variant)
 {
-	uint64_t	h = pm_lru_hash_mix(f->hash, (uint64_t) offset);
+	uint64_t	h = pm_lru_hash_mix(pm_lru_hash_mix(f->hash, (uint64_t) offset), variant);
 
 	return h ^ (h >> 31);
 }
@@ -62,7 +64,7 @@ match(const pm_lru_node *node, const void *key)
 	const pm_page_entry *e = (const pm_page_entry *) node;
 	const page_key *k = key;
 
-	return e->offset == k->offset && e->file_size == k->f->size &&
+	return e->offset == k->offset && e->variant == k->variant && e->file_size == k->f->size &&
 		e->path_len == k->f->path_len && memcmp(e->path, k->f->path, e->path_len) == 0;
 }
 
@@ -95,14 +97,14 @@ pm_page_file_init(pm_page_file *f, const char *path, int64_t size)
 }
 
 pm_page_entry *
-pm_page_lru_pin(const pm_page_file *f, int64_t offset)
+pm_page_lru_pin(const pm_page_file *f, int64_t offset, uint64_t variant)
 {
-	page_key	k = {f, offset};
+	page_key	k = {f, offset, variant};
 	pm_page_entry *e;
 
 	if (!pm_lru_enabled(&cache))
 		return NULL;
-	e = (pm_page_entry *) pm_lru_get(&cache, key_hash(f, offset), match, &k);
+	e = (pm_page_entry *) pm_lru_get(&cache, key_hash(f, offset, variant), match, &k);
 	if (e != NULL)
 		e->refs++;
 	return e;
@@ -138,11 +140,11 @@ pm_page_entry_data(const pm_page_entry *e, size_t *len)
 #define ALIGN16(x) (((x) + 15) & ~(size_t) 15)
 
 void
-pm_page_lru_store(const pm_page_file *f, int64_t offset, size_t span, const void *meta,
-				  size_t meta_len, const uint8_t *a, size_t alen, const uint8_t *b,
-				  size_t blen)
+pm_page_lru_store(const pm_page_file *f, int64_t offset, uint64_t variant, size_t span,
+				  const void *meta, size_t meta_len, const uint8_t *a, size_t alen,
+				  const uint8_t *b, size_t blen)
 {
-	page_key	k = {f, offset};
+	page_key	k = {f, offset, variant};
 	size_t		head = ALIGN16(sizeof(pm_page_entry));
 	size_t		meta_at = head + ALIGN16(f->path_len);
 	size_t		data_at = meta_at + ALIGN16(meta_len);
@@ -154,7 +156,7 @@ pm_page_lru_store(const pm_page_file *f, int64_t offset, size_t span, const void
 
 	if (!pm_lru_enabled(&cache) || charge > cache.budget || charge < alen + blen)
 		return;
-	hash = key_hash(f, offset);
+	hash = key_hash(f, offset, variant);
 	if ((held = pm_lru_peek(&cache, hash, match, &k)) != NULL)
 	{
 		pm_lru_touch(&cache, held);	/* the same page: already held */
@@ -169,6 +171,7 @@ pm_page_lru_store(const pm_page_file *f, int64_t offset, size_t span, const void
 	e->in_cache = true;
 	e->file_size = f->size;
 	e->offset = offset;
+	e->variant = variant;
 	e->span = span;
 	e->path_len = f->path_len;
 	e->meta_len = meta_len;

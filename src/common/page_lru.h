@@ -54,9 +54,12 @@ extern void pm_page_file_init(pm_page_file *f, const char *path, int64_t size);
 
 /*
  * The page of f at offset, pinned (made the most recently used), or NULL on
- * a miss (counted while the cache is on).
+ * a miss (counted while the cache is on). variant tells forms of the same
+ * page apart (the caller's numbering: 0 the decompressed page, others e.g.
+ * a dictionary converted to a type); part of the key, compared exactly.
  */
-extern pm_page_entry *pm_page_lru_pin(const pm_page_file *f, int64_t offset);
+extern pm_page_entry *pm_page_lru_pin(const pm_page_file *f, int64_t offset,
+									  uint64_t variant);
 extern void pm_page_lru_unpin(pm_page_entry *e);
 
 /* Bytes the page occupies in its file, header included. */
@@ -67,11 +70,12 @@ extern const void *pm_page_entry_meta(const pm_page_entry *e, size_t *meta_len);
 extern const uint8_t *pm_page_entry_data(const pm_page_entry *e, size_t *len);
 
 /*
- * Remember the page of f at offset (span bytes in the file): header block
+ * Remember the page of f at offset in form variant (span bytes in the file): header block
  * meta, payload the concatenation of (a, alen) and (b, blen). Replaces
  * nothing: a page already held is only touched.
  */
-extern void pm_page_lru_store(const pm_page_file *f, int64_t offset, size_t span,
+extern void pm_page_lru_store(const pm_page_file *f, int64_t offset, uint64_t variant,
+							  size_t span,
 							  const void *meta, size_t meta_len,
 							  const uint8_t *a, size_t alen,
 							  const uint8_t *b, size_t blen);

@@ -70,6 +70,8 @@ pm_pq_column_clear_pieces(pm_pq_column *c)
 {
 	for (int i = 0; i < c->npieces; i++)
 		pm_page_lru_unpin(c->pieces[i].hit);
+	pm_page_lru_unpin(c->dict_pin);
+	c->dict_pin = NULL;
 	c->npieces = 0;
 	c->next_piece = 0;
 	c->cur_piece = NULL;
@@ -463,6 +465,9 @@ pm_pq_column_start_chunk(pm_pq_column *c, const uint8_t *chunk, size_t len, int 
 	c->codec = codec;
 	c->values_left = num_values;
 	c->has_dict = false;
+	pm_page_lru_unpin(c->dict_pin);	/* the last chunk's dictionary */
+	c->dict_pin = NULL;
+	c->cur_off = -1;
 	c->dict_n = 0;
 	c->dict_data_cap = 0;
 	c->seen_data = false;
@@ -612,6 +617,7 @@ page_at(pm_pq_column *c, pm_pq_page_header *ph, const uint8_t **payload, pm_erro
 		p = &c->pieces[c->next_piece];
 	c->cur_piece = NULL;
 	c->cur_hit = false;
+	c->cur_off = -1;
 	if (p != NULL && p->hit != NULL)
 	{
 		size_t		ml;
@@ -626,6 +632,7 @@ page_at(pm_pq_column *c, pm_pq_page_header *ph, const uint8_t **payload, pm_erro
 			return corrupt(c, err, "cached page out of step with its chunk");
 		c->cur_hit = true;
 		c->cur_len = p->len;
+		c->cur_off = p->file_off;
 		return PM_OK;
 	}
 	PM_TRY(pm_pq_page_header_parse(c->chunk + c->chunk_pos, left, ph, err));
@@ -634,7 +641,10 @@ page_at(pm_pq_column *c, pm_pq_page_header *ph, const uint8_t **payload, pm_erro
 	*payload = c->chunk + c->chunk_pos + ph->header_len;
 	c->cur_len = ph->header_len + (size_t) ph->compressed_size;
 	if (p != NULL && p->len == c->cur_len && c->page_file != NULL)
+	{
 		c->cur_piece = p;
+		c->cur_off = p->file_off;
+	}
 	return PM_OK;
 }
 
@@ -654,8 +664,113 @@ store_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *a, size_
 	h = *ph;
 	h.compressed_size = (int32_t) (alen + blen);
 	h.is_compressed = false;
-	pm_page_lru_store(c->page_file, c->cur_piece->file_off, c->cur_piece->len, &h, sizeof(h),
+	pm_page_lru_store(c->page_file, c->cur_piece->file_off, 0, c->cur_piece->len, &h, sizeof(h),
 					  a, alen, b, blen);
+}
+
+/*
+ * Converted dictionaries in the page cache: the variant of the page's key
+ * names the conversion (never 0, the raw page's), the meta block the
+ * layout of one buffer holding the vector's arrays.
+ */
+typedef struct dict_layout
+{
+	int64_t		n;
+	int64_t		data_size;
+	size_t		values_at;
+	size_t		offsets_at;
+	size_t		data_at;
+	size_t		nanos_at;
+	size_t		total;
+	bool		has_offsets;
+	bool		has_nanos;
+	int			value_size;
+} dict_layout;
+
+#define DICT_SLACK 16			/* column_values.c's DATA_SLACK */
+#define AL16(x) (((x) + 15) & ~(size_t) 15)
+
+static uint64_t
+dict_variant(const pm_pq_column *c)
+{
+	return 1 | ((uint64_t) c->conv << 8) | ((uint64_t) c->target->id << 16) |
+		((uint64_t) c->want_nanos << 24) | ((uint64_t) (uint32_t) c->time_div << 32);
+}
+
+static void
+dict_layout_of(const pm_pq_column *c, int64_t n, int64_t data_size, dict_layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->n = n;
+	l->data_size = data_size;
+	l->value_size = pm_type_value_size(c->target->id);
+	l->has_offsets = c->dict.offsets != NULL;
+	l->has_nanos = c->dict.nanos != NULL;
+	l->values_at = 0;
+	l->offsets_at = AL16((size_t) n * (size_t) l->value_size);
+	l->data_at = l->offsets_at + (l->has_offsets ? AL16(sizeof(int32_t) * (size_t) (n + 1)) : 0);
+	l->nanos_at = l->data_at + AL16((size_t) data_size + DICT_SLACK);
+	l->total = l->nanos_at + (l->has_nanos ? sizeof(uint16_t) * (size_t) (n + 1) : 0);
+}
+
+/* The converted dictionary of the page at file offset off, from the cache (pinned). */
+static bool
+dict_from_cache(pm_pq_column *c, int64_t off, int64_t n)
+{
+	pm_page_entry *e = pm_page_lru_pin(c->page_file, off, dict_variant(c));
+	const dict_layout *l;
+	const uint8_t *b;
+	size_t		ml;
+	size_t		len;
+
+	if (e == NULL)
+		return false;
+	l = pm_page_entry_meta(e, &ml);
+	b = pm_page_entry_data(e, &len);
+	if (ml != sizeof(*l) || l->n != n || l->total != len ||
+		l->value_size != pm_type_value_size(c->target->id))
+	{
+		pm_page_lru_unpin(e);
+		return false;
+	}
+	pm_page_lru_unpin(c->dict_pin);
+	c->dict_pin = e;
+	memset(&c->dict, 0, sizeof(c->dict));
+	c->dict.type = c->target;
+	c->dict.length = n;
+	/* read-only from here on (gather_dict only reads the dictionary) */
+	c->dict.values = l->value_size > 0 ? (void *) (b + l->values_at) : NULL;
+	c->dict.offsets = l->has_offsets ? (int32_t *) (b + l->offsets_at) : NULL;
+	c->dict.data = (uint8_t *) (b + l->data_at);
+	c->dict.data_size = l->data_size;
+	c->dict.nanos = l->has_nanos ? (uint16_t *) (b + l->nanos_at) : NULL;
+	c->has_dict = true;
+	c->dict_n = n;
+	return true;
+}
+
+/* Keep the dictionary just converted (c->dict) in the cache. */
+static void
+dict_to_cache(pm_pq_column *c, int64_t off, size_t span)
+{
+	dict_layout l;
+	uint8_t    *b;
+
+	dict_layout_of(c, c->dict.length, c->dict.data_size, &l);
+	if ((b = pm_alloc(c->env, l.total + 1)) == NULL)
+		return;
+	memset(b, 0, l.total + 1);
+	if (l.value_size > 0 && c->dict.values != NULL)
+		memcpy(b + l.values_at, c->dict.values, (size_t) l.n * (size_t) l.value_size);
+	if (l.has_offsets)
+		memcpy(b + l.offsets_at, c->dict.offsets, sizeof(int32_t) * (size_t) (l.n + 1));
+	if (l.data_size > 0)
+		memcpy(b + l.data_at, c->dict.data, (size_t) l.data_size);
+	if (l.has_nanos)
+		memcpy(b + l.nanos_at, c->dict.nanos, sizeof(uint16_t) * (size_t) (l.n + 1));
+	pm_page_lru_store(c->page_file, off, dict_variant(c), span, &l, sizeof(l), b, l.total,
+					  NULL, 0);
+	pm_free(c->env, b);
 }
 
 static pm_code
@@ -665,12 +780,16 @@ read_dictionary(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *pay
 	const uint8_t *data;
 	pm_pq_values vals;
 	int64_t		n = ph->num_values;
+	int64_t		off = c->cur_off;	/* the page's file offset, if cacheable */
+	size_t		span = c->cur_len;
 
 	if (c->has_dict || c->seen_data)
 		return corrupt(c, err, "unexpected dictionary page");
 	if (ph->encoding != PM_PQ_ENC_PLAIN && ph->encoding != PM_PQ_ENC_PLAIN_DICTIONARY)
 		return pm_fail(err, PM_ERR_UNSUPPORTED, "dictionary encoding %d of column \"%s\"",
 					   ph->encoding, c->name);
+	if (c->target != NULL && off >= 0 && pm_page_lru_enabled() && dict_from_cache(c, off, n))
+		return PM_OK;
 	PM_TRY(page_payload(c, payload, (size_t) ph->compressed_size, ph->uncompressed_size, true,
 						-1, c->rg_arena, &data, err));
 	store_page(c, ph, data, (size_t) ph->uncompressed_size, NULL, 0);
@@ -691,6 +810,8 @@ read_dictionary(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *pay
 	c->dict_data_cap = 0;
 	PM_TRY(pm_pq_column_convert(c, &vals, 0, n, &c->dict, 0, &c->dict_data_cap, c->rg_arena, err));
 	c->dict.length = n;
+	if (off >= 0 && pm_page_lru_enabled())
+		dict_to_cache(c, off, span);
 	return PM_OK;
 }
 

@@ -117,6 +117,8 @@ typedef struct pm_pq_column
 	pm_pq_piece *cur_piece;		/* the page being read is this piece's */
 	bool		cur_hit;		/* ... and comes from the page cache */
 	size_t		cur_len;		/* its bytes in the chunk buffer */
+	int64_t		cur_off;		/* its file offset when it is one piece, else -1 */
+	pm_page_entry *dict_pin;	/* the cached converted dictionary c->dict points into */
 	bool		has_dict;
 	pm_vector	dict;			/* dictionary converted to the target type */
 	int64_t		dict_n;

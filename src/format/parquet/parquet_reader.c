@@ -546,7 +546,7 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 			}
 			if (col->page_file != NULL)
 			{
-				hit = pm_page_lru_pin(col->page_file, (int64_t) off);
+				hit = pm_page_lru_pin(col->page_file, (int64_t) off, 0);
 				if (hit != NULL && pm_page_entry_span(hit) != len)
 				{
 					pm_page_lru_unpin(hit);

@@ -42,7 +42,8 @@ typedef enum pm_meta_kind
 	PM_META_MANIFEST,
 	PM_META_PARQUET_FOOTER,
 	PM_META_ORC_TAIL,
-	PM_META_PARQUET_PAGE_INDEX	/* path "<file>#<row group>.<leaf>" */
+	PM_META_PARQUET_PAGE_INDEX,	/* path "<file>#<row group>.<leaf>" */
+	PM_META_FILE_INDEX			/* a data file's .index sidecar; size: the data file's */
 } pm_meta_kind;
 
 typedef pm_lru_stats pm_meta_cache_stats;

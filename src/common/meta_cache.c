@@ -20,6 +20,7 @@ typedef struct cache_entry
 	int64_t		size;
 	size_t		len;			/* bytes of block */
 	void	   *block;
+	pm_meta_free_fn free_fn;	/* owned values: frees block; NULL: free() */
 	char		path[];
 } cache_entry;
 
@@ -31,6 +32,15 @@ typedef struct meta_key
 } meta_key;
 
 static void
+free_block(cache_entry *e)
+{
+	if (e->free_fn != NULL)
+		e->free_fn(e->block);
+	else
+		free(e->block);
+}
+
+static void
 free_entry(pm_lru_node *node)
 {
 	cache_entry *e = (cache_entry *) node;
@@ -38,7 +48,7 @@ free_entry(pm_lru_node *node)
 	e->in_cache = false;
 	if (e->refs > 0)
 		return;					/* freed at the last unpin */
-	free(e->block);
+	free_block(e);
 	free(e);
 }
 
@@ -115,7 +125,8 @@ pm_meta_cache_fetch(pm_meta_kind kind, const char *path, int64_t size, pm_arena 
 }
 
 const void *
-pm_meta_cache_pin(pm_meta_kind kind, const char *path, int64_t size, pm_meta_pin **pin)
+pm_meta_cache_pin(pm_meta_kind kind, const char *path, int64_t size, int count,
+				  pm_meta_pin **pin)
 {
 	meta_key	k = {kind, path, size};
 	cache_entry *e;
@@ -123,8 +134,15 @@ pm_meta_cache_pin(pm_meta_kind kind, const char *path, int64_t size, pm_meta_pin
 	*pin = NULL;
 	if (!pm_lru_enabled(&cache))
 		return NULL;
-	if ((e = (cache_entry *) pm_lru_get(&cache, key_hash(&k), match, &k)) == NULL)
+	if ((e = (cache_entry *) pm_lru_peek(&cache, key_hash(&k), match, &k)) == NULL)
+	{
+		if (count & PM_META_COUNT_MISS)
+			cache.misses++;
 		return NULL;
+	}
+	if (count & PM_META_COUNT_HIT)
+		cache.hits++;
+	pm_lru_touch(&cache, &e->node);
 	e->refs++;
 	*pin = (pm_meta_pin *) e;
 	return e->block;			/* the root is the block's first take */
@@ -137,7 +155,7 @@ pm_meta_cache_unpin(pm_meta_pin *pin)
 
 	if (e != NULL && --e->refs == 0 && !e->in_cache)
 	{
-		free(e->block);
+		free_block(e);
 		free(e);
 	}
 }
@@ -176,6 +194,37 @@ pm_meta_cache_store(pm_meta_kind kind, const char *path, int64_t size, const voi
 	f.base = e->block;
 	f.used = 0;
 	fn(value, &f);				/* copy */
+	e->node.hash = hash;
+	e->node.charge = charge;
+	e->in_cache = true;
+	e->kind = kind;
+	e->size = size;
+	memcpy(e->path, path, plen + 1);
+	(void) pm_lru_insert(&cache, &e->node);
+}
+
+void
+pm_meta_cache_store_owned(pm_meta_kind kind, const char *path, int64_t size, void *value,
+						  size_t charge, pm_meta_free_fn free_fn)
+{
+	meta_key	k = {kind, path, size};
+	size_t		plen = strlen(path);
+	uint64_t	hash = key_hash(&k);
+	pm_lru_node *held;
+	cache_entry *e;
+
+	charge += sizeof(cache_entry) + plen + 1;
+	if (!pm_lru_enabled(&cache) || charge > cache.budget ||
+		(e = malloc(sizeof(cache_entry) + plen + 1)) == NULL)
+	{
+		free_fn(value);
+		return;
+	}
+	if ((held = pm_lru_peek(&cache, hash, match, &k)) != NULL)
+		pm_lru_remove(&cache, held);
+	memset(e, 0, sizeof(*e));
+	e->block = value;
+	e->free_fn = free_fn;
 	e->node.hash = hash;
 	e->node.charge = charge;
 	e->in_cache = true;

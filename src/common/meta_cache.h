@@ -43,7 +43,8 @@ typedef enum pm_meta_kind
 	PM_META_PARQUET_FOOTER,
 	PM_META_ORC_TAIL,
 	PM_META_PARQUET_PAGE_INDEX,	/* path "<file>#<row group>.<leaf>" */
-	PM_META_FILE_INDEX			/* a data file's .index sidecar; size: the data file's */
+	PM_META_FILE_INDEX,			/* a data file's .index sidecar; size: the data file's */
+	PM_META_PARQUET_METADATA	/* a parsed Parquet footer (owned, not flattened) */
 } pm_meta_kind;
 
 typedef pm_lru_stats pm_meta_cache_stats;
@@ -109,15 +110,21 @@ extern void *pm_meta_cache_fetch(pm_meta_kind kind, const char *path, int64_t si
 
 /*
  * The cached value itself (its root; read-only), without copying, or NULL
- * on a miss (counted as pm_meta_cache_fetch counts). A hit is pinned
+ * on a miss. count says what the hit/miss counters of EXPLAIN see
+ * (PM_META_COUNT_HIT | PM_META_COUNT_MISS, as pm_meta_cache_fetch counts;
+ * less where another lookup counts for the same read). A hit is pinned
  * (*pin): it stays valid, evicted or not, until pm_meta_cache_unpin(*pin),
  * which the caller must call, also on its error paths (unpin(NULL) does
  * nothing).
  */
 typedef struct pm_meta_pin pm_meta_pin;
 
+#define PM_META_COUNT_HIT	1
+#define PM_META_COUNT_MISS	2
+#define PM_META_COUNT		(PM_META_COUNT_HIT | PM_META_COUNT_MISS)
+
 extern const void *pm_meta_cache_pin(pm_meta_kind kind, const char *path, int64_t size,
-									 pm_meta_pin **pin);
+									 int count, pm_meta_pin **pin);
 extern void pm_meta_cache_unpin(pm_meta_pin *pin);
 
 /*
@@ -127,6 +134,19 @@ extern void pm_meta_cache_unpin(pm_meta_pin *pin);
  */
 extern void pm_meta_cache_store(pm_meta_kind kind, const char *path, int64_t size,
 								const void *value, pm_flatten_fn fn);
+
+/*
+ * Cache value itself, not a copy (a structure with pointers of its own, in
+ * memory of its own that does not come from a query: malloc, or an arena
+ * of pm_env_default()), charged charge bytes; the cache owns it from here
+ * on and frees it with free_fn, also at once when it cannot keep it (off,
+ * larger than the budget, out of memory). Read it back with
+ * pm_meta_cache_pin.
+ */
+typedef void (*pm_meta_free_fn) (void *value);
+
+extern void pm_meta_cache_store_owned(pm_meta_kind kind, const char *path, int64_t size,
+									  void *value, size_t charge, pm_meta_free_fn free_fn);
 
 /* A byte string as a cacheable value (footers). */
 typedef struct pm_meta_bytes

@@ -1089,12 +1089,12 @@ test_sidecar_cached(void **state)
 	pm_meta_cache_set_budget((size_t) 64 << 20);
 	str_lit(0, "Carol");
 	EXPECT_PLAN(side, PM_PRED_EQ, 0, 1, 0, 1, 0);
-	b = pm_meta_cache_pin(PM_META_FILE_INDEX, ipath, data_size, &pin);
+	b = pm_meta_cache_pin(PM_META_FILE_INDEX, ipath, data_size, PM_META_COUNT, &pin);
 	assert_non_null(b);
 	assert_true(b->len > 20);
 	pm_meta_cache_unpin(pin);
 	/* other size of the data file: not the cached sidecar */
-	assert_null(pm_meta_cache_pin(PM_META_FILE_INDEX, ipath, data_size + 1, &pin));
+	assert_null(pm_meta_cache_pin(PM_META_FILE_INDEX, ipath, data_size + 1, PM_META_COUNT, &pin));
 	pm_meta_cache_get_stats(&before);
 	EXPECT_PLAN(side, PM_PRED_EQ, 0, 1, 0, 1, 0);
 	str_lit(0, "Bob");

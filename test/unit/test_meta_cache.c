@@ -68,22 +68,22 @@ test_pinned(void **state)
 
 	(void) state;
 	pm_meta_cache_set_budget(1 << 20);
-	assert_null(pm_meta_cache_pin(PM_META_PARQUET_FOOTER, "/p/a", 7, &pin));
+	assert_null(pm_meta_cache_pin(PM_META_PARQUET_FOOTER, "/p/a", 7, PM_META_COUNT, &pin));
 	assert_null(pin);
 	store_string("/p/a", 7, "first");
-	assert_null(pm_meta_cache_pin(PM_META_PARQUET_FOOTER, "/p/a", 8, &pin));	/* other size */
-	assert_null(pm_meta_cache_pin(PM_META_PARQUET_PAGE_INDEX, "/p/a", 7, &pin));	/* kind */
-	v = pm_meta_cache_pin(PM_META_PARQUET_FOOTER, "/p/a", 7, &pin);
+	assert_null(pm_meta_cache_pin(PM_META_PARQUET_FOOTER, "/p/a", 8, PM_META_COUNT, &pin));	/* other size */
+	assert_null(pm_meta_cache_pin(PM_META_PARQUET_PAGE_INDEX, "/p/a", 7, PM_META_COUNT, &pin));	/* kind */
+	v = pm_meta_cache_pin(PM_META_PARQUET_FOOTER, "/p/a", 7, PM_META_COUNT, &pin);
 	assert_non_null(v);
 	assert_non_null(pin);
 	assert_string_equal((const char *) v->data, "first");
-	v2 = pm_meta_cache_pin(PM_META_PARQUET_FOOTER, "/p/a", 7, &pin2);
+	v2 = pm_meta_cache_pin(PM_META_PARQUET_FOOTER, "/p/a", 7, PM_META_COUNT, &pin2);
 	assert_ptr_equal(v, v2);	/* in place: the same block */
 	/* replaced under the same key: the pinned value stays as it was */
 	store_string("/p/a", 7, "second");
 	assert_string_equal((const char *) v->data, "first");
 	pm_meta_cache_unpin(pin2);
-	v2 = pm_meta_cache_pin(PM_META_PARQUET_FOOTER, "/p/a", 7, &pin2);
+	v2 = pm_meta_cache_pin(PM_META_PARQUET_FOOTER, "/p/a", 7, PM_META_COUNT, &pin2);
 	assert_string_equal((const char *) v2->data, "second");
 	/* budget 0 drops both from the cache; both stay readable while pinned */
 	pm_meta_cache_set_budget(0);
@@ -94,6 +94,59 @@ test_pinned(void **state)
 	pm_meta_cache_unpin(pin);
 	pm_meta_cache_unpin(pin2);
 	pm_meta_cache_unpin(NULL);
+}
+
+/* Owned values: kept as they are, freed by their function once neither cached nor pinned. */
+static int	owned_freed;
+
+static void
+free_owned(void *v)
+{
+	owned_freed++;
+	free(v);
+}
+
+static void
+test_owned(void **state)
+{
+	pm_meta_pin *pin1;
+	pm_meta_pin *pin2;
+	pm_meta_pin *none;
+	int		   *v = malloc(sizeof(int));
+	const int  *got;
+	pm_meta_cache_stats st;
+	pm_meta_cache_stats st2;
+
+	(void) state;
+	owned_freed = 0;
+	*v = 42;
+	pm_meta_cache_set_budget(1 << 20);
+	pm_meta_cache_store_owned(PM_META_PARQUET_METADATA, "/o/a", 3, v, sizeof(int), free_owned);
+	pm_meta_cache_get_stats(&st);
+	got = pm_meta_cache_pin(PM_META_PARQUET_METADATA, "/o/a", 3, 0, &pin1);
+	assert_ptr_equal(got, v);	/* the value itself */
+	/* count 0 counts nothing; COUNT_HIT leaves a miss uncounted */
+	assert_null(pm_meta_cache_pin(PM_META_PARQUET_METADATA, "/o/b", 3, PM_META_COUNT_HIT, &none));
+	assert_null(none);
+	pm_meta_cache_get_stats(&st2);
+	assert_int_equal(st2.hits, st.hits);
+	assert_int_equal(st2.misses, st.misses);
+	got = pm_meta_cache_pin(PM_META_PARQUET_METADATA, "/o/a", 3, PM_META_COUNT_HIT, &pin2);
+	pm_meta_cache_get_stats(&st2);
+	assert_int_equal(st2.hits, st.hits + 1);
+	/* dropped from the cache while pinned twice: freed at the last unpin */
+	pm_meta_cache_clear();
+	assert_int_equal(*got, 42);
+	pm_meta_cache_unpin(pin1);
+	assert_int_equal(owned_freed, 0);
+	assert_int_equal(*got, 42);
+	pm_meta_cache_unpin(pin2);
+	assert_int_equal(owned_freed, 1);
+	/* off: freed at once */
+	pm_meta_cache_set_budget(0);
+	v = malloc(sizeof(int));
+	pm_meta_cache_store_owned(PM_META_PARQUET_METADATA, "/o/c", 3, v, sizeof(int), free_owned);
+	assert_int_equal(owned_freed, 2);
 }
 
 static void
@@ -478,6 +531,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_budget_and_lru),
 		cmocka_unit_test(test_pinned),
+		cmocka_unit_test(test_owned),
 		cmocka_unit_test(test_key_is_path_and_size),
 		cmocka_unit_test(test_table_hits_parquet),
 		cmocka_unit_test(test_table_hits_orc),

@@ -109,6 +109,7 @@ typedef struct pm_parquet_reader
 #define LATE_PROBE	16
 
 static const pm_format_reader_ops parquet_ops;
+static pm_code keep_pin(pm_parquet_reader *r, pm_error *err);
 
 static pm_code
 fail_path(pm_parquet_reader *r, pm_error *err, pm_code rc)
@@ -187,11 +188,67 @@ pm_parquet_read_metadata(pm_fileio *io, pm_file *file, const char *path, pm_aren
 	return PM_OK;
 }
 
+/* A parsed footer kept in the metadata cache, in an arena of its own. */
+typedef struct cached_metadata
+{
+	pm_arena   *arena;			/* of pm_env_default(): outlives every query */
+	pm_pq_metadata md;
+} cached_metadata;
+
+static void
+free_cached_metadata(void *value)
+{
+	pm_arena_destroy(((cached_metadata *) value)->arena);	/* value lives in it */
+}
+
+/*
+ * The footer: with the metadata cache on, parsed once per file (path and
+ * size) and used in place from the cache afterwards, pinned until the
+ * reader closes (nothing writes to it); else parsed into the reader arena.
+ */
 static pm_code
 read_footer(pm_parquet_reader *r, pm_error *err)
 {
-	return pm_parquet_read_metadata(r->io, r->file, r->path, r->arena, &r->file_size, &r->md,
-									err);
+	const cached_metadata *hit;
+	cached_metadata *c;
+	pm_arena   *a;
+	pm_code		rc;
+
+	if (!pm_meta_cache_enabled())
+		return pm_parquet_read_metadata(r->io, r->file, r->path, r->arena, &r->file_size,
+										&r->md, err);
+	PM_TRY(pm_file_size(r->io, r->file, &r->file_size, err));
+	PM_TRY(keep_pin(r, err));
+	/* one lookup of the footer as EXPLAIN counts it: a miss counts in the fallback */
+	hit = pm_meta_cache_pin(PM_META_PARQUET_METADATA, r->path, (int64_t) r->file_size,
+							PM_META_COUNT_HIT, &r->pins[r->npins]);
+	if (hit == NULL)
+	{
+		if ((a = pm_arena_create(pm_env_default())) == NULL ||
+			(c = pm_arena_zalloc(a, sizeof(cached_metadata))) == NULL)
+		{
+			if (a != NULL)
+				pm_arena_destroy(a);
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading the parquet footer");
+		}
+		c->arena = a;
+		rc = pm_parquet_read_metadata(r->io, r->file, r->path, a, &r->file_size, &c->md, err);
+		if (rc != PM_OK)
+		{
+			pm_arena_destroy(a);
+			return rc;
+		}
+		pm_meta_cache_store_owned(PM_META_PARQUET_METADATA, r->path, (int64_t) r->file_size,
+								  c, pm_arena_bytes(a), free_cached_metadata);
+		hit = pm_meta_cache_pin(PM_META_PARQUET_METADATA, r->path, (int64_t) r->file_size,
+								0, &r->pins[r->npins]);
+	}
+	if (hit == NULL)			/* not kept (larger than the budget): parse it here */
+		return pm_parquet_read_metadata(r->io, r->file, r->path, r->arena, &r->file_size,
+										&r->md, err);
+	r->npins++;
+	r->md = hit->md;
+	return PM_OK;
 }
 
 /* First byte of a chunk (its dictionary page, if any, comes first). */
@@ -270,7 +327,7 @@ load_page_indexes(pm_parquet_reader *r, int g, pm_error *err)
 				return PM_ERR_NOMEM;
 			if (key != NULL)
 				hit = pm_meta_cache_pin(PM_META_PARQUET_PAGE_INDEX, key, (int64_t) r->file_size,
-										&r->pins[r->npins]);
+										PM_META_COUNT, &r->pins[r->npins]);
 			if (hit != NULL)
 			{
 				r->npins++;		/* held until the reader closes */

@@ -203,7 +203,7 @@ pm_meta_cache_store(pm_meta_kind kind, const char *path, int64_t size, const voi
 	(void) pm_lru_insert(&cache, &e->node);
 }
 
-void
+bool
 pm_meta_cache_store_owned(pm_meta_kind kind, const char *path, int64_t size, void *value,
 						  size_t charge, pm_meta_free_fn free_fn)
 {
@@ -216,10 +216,7 @@ pm_meta_cache_store_owned(pm_meta_kind kind, const char *path, int64_t size, voi
 	charge += sizeof(cache_entry) + plen + 1;
 	if (!pm_lru_enabled(&cache) || charge > cache.budget ||
 		(e = malloc(sizeof(cache_entry) + plen + 1)) == NULL)
-	{
-		free_fn(value);
-		return;
-	}
+		return false;
 	if ((held = pm_lru_peek(&cache, hash, match, &k)) != NULL)
 		pm_lru_remove(&cache, held);
 	memset(e, 0, sizeof(*e));
@@ -231,7 +228,9 @@ pm_meta_cache_store_owned(pm_meta_kind kind, const char *path, int64_t size, voi
 	e->kind = kind;
 	e->size = size;
 	memcpy(e->path, path, plen + 1);
+	/* on failure (no memory for the table) pm_lru_insert frees it: owned all the same */
 	(void) pm_lru_insert(&cache, &e->node);
+	return true;
 }
 
 void *

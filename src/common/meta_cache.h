@@ -138,14 +138,14 @@ extern void pm_meta_cache_store(pm_meta_kind kind, const char *path, int64_t siz
 /*
  * Cache value itself, not a copy (a structure with pointers of its own, in
  * memory of its own that does not come from a query: malloc, or an arena
- * of pm_env_default()), charged charge bytes; the cache owns it from here
- * on and frees it with free_fn, also at once when it cannot keep it (off,
- * larger than the budget, out of memory). Read it back with
- * pm_meta_cache_pin.
+ * of pm_env_default()), charged charge bytes. True: the cache owns it from
+ * here on (frees it with free_fn; read it back with pm_meta_cache_pin).
+ * False (off, larger than the budget, out of memory): the caller still
+ * owns it.
  */
 typedef void (*pm_meta_free_fn) (void *value);
 
-extern void pm_meta_cache_store_owned(pm_meta_kind kind, const char *path, int64_t size,
+extern bool pm_meta_cache_store_owned(pm_meta_kind kind, const char *path, int64_t size,
 									  void *value, size_t charge, pm_meta_free_fn free_fn);
 
 /* A byte string as a cacheable value (footers). */

@@ -121,7 +121,8 @@ test_owned(void **state)
 	owned_freed = 0;
 	*v = 42;
 	pm_meta_cache_set_budget(1 << 20);
-	pm_meta_cache_store_owned(PM_META_PARQUET_METADATA, "/o/a", 3, v, sizeof(int), free_owned);
+	assert_true(pm_meta_cache_store_owned(PM_META_PARQUET_METADATA, "/o/a", 3, v, sizeof(int),
+										  free_owned));
 	pm_meta_cache_get_stats(&st);
 	got = pm_meta_cache_pin(PM_META_PARQUET_METADATA, "/o/a", 3, 0, &pin1);
 	assert_ptr_equal(got, v);	/* the value itself */
@@ -142,11 +143,16 @@ test_owned(void **state)
 	assert_int_equal(*got, 42);
 	pm_meta_cache_unpin(pin2);
 	assert_int_equal(owned_freed, 1);
-	/* off: freed at once */
-	pm_meta_cache_set_budget(0);
+	/* off, or larger than the budget: not taken, the caller still owns it */
 	v = malloc(sizeof(int));
-	pm_meta_cache_store_owned(PM_META_PARQUET_METADATA, "/o/c", 3, v, sizeof(int), free_owned);
-	assert_int_equal(owned_freed, 2);
+	pm_meta_cache_set_budget(100);
+	assert_false(pm_meta_cache_store_owned(PM_META_PARQUET_METADATA, "/o/c", 3, v, 1000,
+										   free_owned));
+	pm_meta_cache_set_budget(0);
+	assert_false(pm_meta_cache_store_owned(PM_META_PARQUET_METADATA, "/o/c", 3, v, sizeof(int),
+										   free_owned));
+	assert_int_equal(owned_freed, 1);
+	free(v);
 }
 
 static void

@@ -11,7 +11,8 @@
  *	  index from the cache (PM_META_PARQUET_PAGE_INDEX) and must read the
  *	  same. Then twice with the page cache (common/page_lru.h) on: the
  *	  second run takes the selected pages from it, unread, and must read
- *	  the same; and once with a page cache so small that it evicts at once.
+ *	  the same; and once with a page cache so small that it evicts at once;
+ *	  and once with a metadata cache too small to keep a parsed footer.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -670,6 +671,9 @@ main(void)
 		failed += cmocka_run_group_tests(tests, NULL, NULL);
 		pm_page_lru_set_budget(0);
 	}
+	/* a metadata cache too small for a parsed footer: the reader keeps its own */
+	pm_meta_cache_set_budget(2048);
+	failed += cmocka_run_group_tests(tests, NULL, NULL);
 	pm_meta_cache_set_budget(0);
 	return failed;
 }

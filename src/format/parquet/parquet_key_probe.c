@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/page_lru.h"
 #include "common/vector.h"
 #include "format/parquet/column_reader.h"
 #include "format/parquet/parquet_page_index.h"
@@ -386,23 +387,55 @@ load_page(const pm_env *env, pm_fileio *io, pm_file *file, const probe_entry *ix
 	pm_error	err;
 	bool		ok = false;
 
+	pm_page_file pf;
+	pm_page_entry *hit[2] = {NULL, NULL};
+	int64_t		off[2] = {rg->dict_off, pg->offset};
+	size_t		plen[2] = {(size_t) rg->dict_len, (size_t) pg->size};
+	bool		caching = pm_page_lru_enabled();
+
 	pm_error_clear(&err);
-	if (rows <= 0 || pg->size <= 0 || rg->dict_len < 0 || (buf = pm_arena_alloc(arena, len)) == NULL)
-		return NULL;
-	if (rg->dict_len > 0)
-	{
-		rr[nr].offset = (uint64_t) rg->dict_off;
-		rr[nr].length = (size_t) rg->dict_len;
-		rr[nr].buf = buf;
-		nr++;
-	}
-	rr[nr].offset = (uint64_t) pg->offset;
-	rr[nr].length = (size_t) pg->size;
-	rr[nr].buf = buf + rg->dict_len;
-	nr++;
-	if (pm_file_read_ranges(io, file, rr, nr, &err) != PM_OK ||
+	if (rows <= 0 || pg->size <= 0 || rg->dict_len < 0 || (buf = pm_arena_alloc(arena, len)) == NULL ||
 		pm_pq_column_init(&col, env, &ix->leaf, type, ix->column, &err) != PM_OK)
 		return NULL;
+
+	/*
+	 * The dictionary and the key page go through the page cache as the
+	 * reader's pages do (common/page_lru.h): the reader then finds the key
+	 * page decompressed, and a page it holds is not read here.
+	 */
+	pm_page_file_init(&pf, k->path, k->file_size);
+	for (int i = rg->dict_len > 0 ? 0 : 1; i < 2; i++)
+	{
+		size_t		pos = i == 0 ? 0 : (size_t) rg->dict_len;
+
+		if (caching)
+		{
+			col.page_file = &pf;
+			hit[i] = pm_page_lru_pin(&pf, off[i], 0);
+			if (hit[i] != NULL && pm_page_entry_span(hit[i]) != plen[i])
+			{
+				pm_page_lru_unpin(hit[i]);
+				hit[i] = NULL;
+			}
+			if (!pm_pq_column_add_piece(&col, pos, off[i], plen[i], hit[i]))
+			{
+				pm_pq_column_release(&col);
+				return NULL;
+			}
+		}
+		if (hit[i] == NULL)
+		{
+			rr[nr].offset = (uint64_t) off[i];
+			rr[nr].length = plen[i];
+			rr[nr].buf = buf + pos;
+			nr++;
+		}
+	}
+	if (nr > 0 && pm_file_read_ranges(io, file, rr, nr, &err) != PM_OK)
+	{
+		pm_pq_column_release(&col);
+		return NULL;
+	}
 	if (pm_pq_column_start_chunk(&col, buf, len, rg->codec, rows, arena, &err) == PM_OK &&
 		pm_pq_column_next_page(&col, &have, &err) == PM_OK && have &&
 		col.page_n == rows && col.page_nonnull == rows &&

@@ -60,7 +60,8 @@ typedef struct pm_parquet_reader
 	char	   *path;
 	uint64_t	file_size;
 	pm_page_file page_file;		/* the page cache's name of the file */
-	pm_meta_pin **pins;			/* page indexes used in place from the metadata cache */
+	pm_arena   *md_arena;		/* r->md when parsed but not cached, else NULL */
+	pm_meta_pin **pins;			/* footer, page indexes used in place from the metadata cache */
 	int			npins;
 	int			pins_cap;
 	int			batch_size;
@@ -238,14 +239,19 @@ read_footer(pm_parquet_reader *r, pm_error *err)
 			pm_arena_destroy(a);
 			return rc;
 		}
-		pm_meta_cache_store_owned(PM_META_PARQUET_METADATA, r->path, (int64_t) r->file_size,
-								  c, pm_arena_bytes(a), free_cached_metadata);
+		if (!pm_meta_cache_store_owned(PM_META_PARQUET_METADATA, r->path,
+									   (int64_t) r->file_size, c, pm_arena_bytes(a),
+									   free_cached_metadata))
+		{
+			r->md_arena = a;	/* not kept (larger than the budget): the reader's */
+			r->md = c->md;
+			return PM_OK;
+		}
 		hit = pm_meta_cache_pin(PM_META_PARQUET_METADATA, r->path, (int64_t) r->file_size,
 								0, &r->pins[r->npins]);
+		if (hit == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading the parquet footer");
 	}
-	if (hit == NULL)			/* not kept (larger than the budget): parse it here */
-		return pm_parquet_read_metadata(r->io, r->file, r->path, r->arena, &r->file_size,
-										&r->md, err);
 	r->npins++;
 	r->md = hit->md;
 	return PM_OK;
@@ -1077,6 +1083,8 @@ parquet_close(pm_format_reader *base)
 	for (int i = 0; i < r->npins; i++)
 		pm_meta_cache_unpin(r->pins[i]);
 	pm_free(env, r->pins);
+	if (r->md_arena != NULL)
+		pm_arena_destroy(r->md_arena);
 	pm_pq_plan_release(&r->plan);
 	if (r->file != NULL)
 		pm_file_close(r->io, r->file);

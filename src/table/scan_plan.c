@@ -738,7 +738,8 @@ filter_asks_column(const index_ask *ia, const pm_predicate *p, const char *colum
  * Open a .index sidecar reading only its head and the bodies of the
  * columns the filter asks about (a default bloom filter is ~585 KiB per
  * column); the other bodies stay zero and are never evaluated. With the
- * metadata cache on, the whole sidecar is read once and kept there under
+ * metadata cache on (and the sidecar under a quarter of its budget), the
+ * whole sidecar is read once and kept there under
  * (its path, its data file's size): names carry the data file's UUID and
  * are never rewritten, so later asks (point lookups: one per lookup) read
  * nothing and use the cached bytes in place (ia->pin, unpinned by the
@@ -780,6 +781,14 @@ open_sidecar(index_ask *ia, const pm_predicate *filter, const char *path, pm_are
 		rc = pm_fail(err, PM_ERR_CORRUPT, "file index of %llu bytes", (unsigned long long) size);
 	if (rc == PM_OK && (buf = pm_arena_zalloc(arena, (size_t) size)) == NULL)
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (rc == PM_OK && caching)
+	{
+		pm_meta_cache_stats st;
+
+		/* a sidecar that would crowd the cache is read in part, as without it */
+		pm_meta_cache_get_stats(&st);
+		caching = size <= st.budget / 4;
+	}
 	if (rc == PM_OK && caching)
 	{
 		pm_meta_bytes whole = {buf, (size_t) size};

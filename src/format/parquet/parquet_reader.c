@@ -56,7 +56,9 @@ typedef struct pm_parquet_reader
 	pm_format_reader base;
 	const pm_env *env;
 	pm_fileio  *io;
-	pm_file    *file;
+	pm_file    *file;			/* NULL until something must be read */
+	int64_t		known_size;		/* the caller's file size, 0: unknown */
+	bool		size_unchecked; /* the footer came by known_size: check it on open */
 	char	   *path;
 	uint64_t	file_size;
 	pm_page_file page_file;		/* the page cache's name of the file */
@@ -203,26 +205,69 @@ free_cached_metadata(void *value)
 }
 
 /*
+ * Open the file if it is not open yet (it is opened only to be read). When
+ * the cached footer was taken by the caller's size, the file must have that
+ * size: a file written again under its name since (another size) is refused
+ * rather than read with the footer of the one it replaced.
+ */
+static pm_code
+ensure_file(pm_parquet_reader *r, pm_error *err)
+{
+	uint64_t	size;
+
+	if (r->file != NULL)
+		return PM_OK;
+	PM_TRY(pm_file_open(r->io, r->path, &r->file, err));
+	if (!r->size_unchecked)
+		return PM_OK;
+	r->size_unchecked = false;
+	PM_TRY(pm_file_size(r->io, r->file, &size, err));
+	if (size != r->file_size)
+		return pm_fail(err, PM_ERR_CORRUPT,
+					   "parquet file has %llu bytes, its manifest entry says %llu: it was "
+					   "written again under its name", (unsigned long long) size,
+					   (unsigned long long) r->file_size);
+	return PM_OK;
+}
+
+/*
  * The footer: with the metadata cache on, parsed once per file (path and
  * size) and used in place from the cache afterwards, pinned until the
  * reader closes (nothing writes to it); else parsed into the reader arena.
+ * With the size known (r->known_size) a cached footer needs no open.
  */
 static pm_code
 read_footer(pm_parquet_reader *r, pm_error *err)
 {
-	const cached_metadata *hit;
+	const cached_metadata *hit = NULL;
 	cached_metadata *c;
 	pm_arena   *a;
 	pm_code		rc;
 
 	if (!pm_meta_cache_enabled())
+	{
+		PM_TRY(ensure_file(r, err));
 		return pm_parquet_read_metadata(r->io, r->file, r->path, r->arena, &r->file_size,
 										&r->md, err);
-	PM_TRY(pm_file_size(r->io, r->file, &r->file_size, err));
+	}
 	PM_TRY(keep_pin(r, err));
 	/* one lookup of the footer as EXPLAIN counts it: a miss counts in the fallback */
-	hit = pm_meta_cache_pin(PM_META_PARQUET_METADATA, r->path, (int64_t) r->file_size,
-							PM_META_COUNT_HIT, &r->pins[r->npins]);
+	if (r->known_size > 0)
+	{
+		r->file_size = (uint64_t) r->known_size;
+		hit = pm_meta_cache_pin(PM_META_PARQUET_METADATA, r->path, r->known_size,
+								PM_META_COUNT_HIT, &r->pins[r->npins]);
+	}
+	if (hit != NULL)
+		r->size_unchecked = true;
+	else
+	{
+		PM_TRY(ensure_file(r, err));
+		PM_TRY(pm_file_size(r->io, r->file, &r->file_size, err));
+		if ((int64_t) r->file_size != r->known_size)
+			hit = pm_meta_cache_pin(PM_META_PARQUET_METADATA, r->path, (int64_t) r->file_size,
+									PM_META_COUNT_HIT, &r->pins[r->npins]);
+	}
 	if (hit == NULL)
 	{
 		if ((a = pm_arena_create(pm_env_default())) == NULL ||
@@ -394,7 +439,10 @@ load_page_indexes(pm_parquet_reader *r, int g, pm_error *err)
 		if ((ranges[k].buf = pm_arena_alloc(r->rg_arena, ranges[k].length)) == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading parquet page indexes");
 	if (nr > 0)
+	{
+		PM_TRY(ensure_file(r, err));
 		PM_TRY(pm_file_read_ranges(r->io, r->file, ranges, nr, err));
+	}
 	for (int i = 0; i < n; i++)
 	{
 		pm_pq_leaf *lf = r->plan.leaves[i];
@@ -667,7 +715,10 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 		}
 	}
 	if (nr > 0)
+	{
+		PM_TRY(ensure_file(r, err));
 		PM_TRY(pm_file_read_ranges(r->io, r->file, ranges, nr, err));
+	}
 	for (int i = 0; i < n; i++)
 	{
 		pm_pq_leaf *lf = r->plan.leaves[i];
@@ -1202,9 +1253,8 @@ pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 		parquet_close(&r->base);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a parquet file");
 	}
-	rc = pm_file_open(io, path, &r->file, err);
-	if (rc == PM_OK)
-		rc = read_footer(r, err);
+	r->known_size = options->file_size;
+	rc = read_footer(r, err);
 	if (rc == PM_OK)
 		pm_page_file_init(&r->page_file, r->path, (int64_t) r->file_size);
 	if (rc == PM_OK)

@@ -128,7 +128,7 @@ main(int argc, char **argv)
 			pm_scan_free(s);
 		}
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
-		printf("pass %d: %d lookups, %lld rows, checksum %llx, CPU %.3f ms/lookup\n", pass, n,
+		printf("pass %d: %d lookups, %lld rows, checksum %llx, CPU %.4f ms/lookup\n", pass, n,
 			   rows, ck, ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6) / n);
 	}
 	pm_scan_free(base);

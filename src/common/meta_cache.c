@@ -14,10 +14,13 @@
 typedef struct cache_entry
 {
 	pm_lru_node node;			/* first: the entry is its node */
+	int64_t		refs;			/* pins (pm_meta_cache_pin) */
+	bool		in_cache;
 	pm_meta_kind kind;
 	int64_t		size;
 	size_t		len;			/* bytes of block */
 	void	   *block;
+	pm_meta_free_fn free_fn;	/* owned values: frees block; NULL: free() */
 	char		path[];
 } cache_entry;
 
@@ -29,10 +32,24 @@ typedef struct meta_key
 } meta_key;
 
 static void
+free_block(cache_entry *e)
+{
+	if (e->free_fn != NULL)
+		e->free_fn(e->block);
+	else
+		free(e->block);
+}
+
+static void
 free_entry(pm_lru_node *node)
 {
-	free(((cache_entry *) node)->block);
-	free(node);
+	cache_entry *e = (cache_entry *) node;
+
+	e->in_cache = false;
+	if (e->refs > 0)
+		return;					/* freed at the last unpin */
+	free_block(e);
+	free(e);
 }
 
 static pm_lru cache = {.free_entry = free_entry};
@@ -107,6 +124,42 @@ pm_meta_cache_fetch(pm_meta_kind kind, const char *path, int64_t size, pm_arena 
 	return fn(e->block, &f);
 }
 
+const void *
+pm_meta_cache_pin(pm_meta_kind kind, const char *path, int64_t size, int count,
+				  pm_meta_pin **pin)
+{
+	meta_key	k = {kind, path, size};
+	cache_entry *e;
+
+	*pin = NULL;
+	if (!pm_lru_enabled(&cache))
+		return NULL;
+	if ((e = (cache_entry *) pm_lru_peek(&cache, key_hash(&k), match, &k)) == NULL)
+	{
+		if (count & PM_META_COUNT_MISS)
+			cache.misses++;
+		return NULL;
+	}
+	if (count & PM_META_COUNT_HIT)
+		cache.hits++;
+	pm_lru_touch(&cache, &e->node);
+	e->refs++;
+	*pin = (pm_meta_pin *) e;
+	return e->block;			/* the root is the block's first take */
+}
+
+void
+pm_meta_cache_unpin(pm_meta_pin *pin)
+{
+	cache_entry *e = (cache_entry *) pin;
+
+	if (e != NULL && --e->refs == 0 && !e->in_cache)
+	{
+		free_block(e);
+		free(e);
+	}
+}
+
 void
 pm_meta_cache_store(pm_meta_kind kind, const char *path, int64_t size, const void *value,
 					pm_flatten_fn fn)
@@ -143,10 +196,41 @@ pm_meta_cache_store(pm_meta_kind kind, const char *path, int64_t size, const voi
 	fn(value, &f);				/* copy */
 	e->node.hash = hash;
 	e->node.charge = charge;
+	e->in_cache = true;
 	e->kind = kind;
 	e->size = size;
 	memcpy(e->path, path, plen + 1);
 	(void) pm_lru_insert(&cache, &e->node);
+}
+
+bool
+pm_meta_cache_store_owned(pm_meta_kind kind, const char *path, int64_t size, void *value,
+						  size_t charge, pm_meta_free_fn free_fn)
+{
+	meta_key	k = {kind, path, size};
+	size_t		plen = strlen(path);
+	uint64_t	hash = key_hash(&k);
+	pm_lru_node *held;
+	cache_entry *e;
+
+	charge += sizeof(cache_entry) + plen + 1;
+	if (!pm_lru_enabled(&cache) || charge > cache.budget ||
+		(e = malloc(sizeof(cache_entry) + plen + 1)) == NULL)
+		return false;
+	if ((held = pm_lru_peek(&cache, hash, match, &k)) != NULL)
+		pm_lru_remove(&cache, held);
+	memset(e, 0, sizeof(*e));
+	e->block = value;
+	e->free_fn = free_fn;
+	e->node.hash = hash;
+	e->node.charge = charge;
+	e->in_cache = true;
+	e->kind = kind;
+	e->size = size;
+	memcpy(e->path, path, plen + 1);
+	/* on failure (no memory for the table) pm_lru_insert frees it: owned all the same */
+	(void) pm_lru_insert(&cache, &e->node);
+	return true;
 }
 
 void *

@@ -11,10 +11,11 @@
  *
  * Values are flattened: one malloc'd block holding a root struct and
  * everything it points to (pm_flat). The cache owns that memory, never a
- * caller's arena or a query's memory context, and callers never keep
- * pointers into it: pm_meta_cache_fetch copies a value into the caller's
- * arena. So an ERROR in the middle of a query can leave nothing dangling,
- * and eviction can free a block at any time.
+ * caller's arena or a query's memory context. pm_meta_cache_fetch copies
+ * a value into the caller's arena; pm_meta_cache_pin hands out the cached
+ * value in place, pinned: eviction then only unlinks it, and the last
+ * unpin frees it. So an ERROR in the middle of a query can leave nothing
+ * dangling (callers unpin from their close, which runs on ERROR too).
  *
  * The total charge of the entries (blocks + bookkeeping) stays within a
  * byte budget, evicting the least recently used first; budget 0 (the
@@ -41,7 +42,9 @@ typedef enum pm_meta_kind
 	PM_META_MANIFEST,
 	PM_META_PARQUET_FOOTER,
 	PM_META_ORC_TAIL,
-	PM_META_PARQUET_PAGE_INDEX	/* path "<file>#<row group>.<leaf>" */
+	PM_META_PARQUET_PAGE_INDEX,	/* path "<file>#<row group>.<leaf>" */
+	PM_META_FILE_INDEX,			/* a data file's .index sidecar; size: the data file's */
+	PM_META_PARQUET_METADATA	/* a parsed Parquet footer (owned, not flattened) */
 } pm_meta_kind;
 
 typedef pm_lru_stats pm_meta_cache_stats;
@@ -106,12 +109,44 @@ extern void *pm_meta_cache_fetch(pm_meta_kind kind, const char *path, int64_t si
 								 pm_arena *arena, pm_flatten_fn fn);
 
 /*
+ * The cached value itself (its root; read-only), without copying, or NULL
+ * on a miss. count says what the hit/miss counters of EXPLAIN see
+ * (PM_META_COUNT_HIT | PM_META_COUNT_MISS, as pm_meta_cache_fetch counts;
+ * less where another lookup counts for the same read). A hit is pinned
+ * (*pin): it stays valid, evicted or not, until pm_meta_cache_unpin(*pin),
+ * which the caller must call, also on its error paths (unpin(NULL) does
+ * nothing).
+ */
+typedef struct pm_meta_pin pm_meta_pin;
+
+#define PM_META_COUNT_HIT	1
+#define PM_META_COUNT_MISS	2
+#define PM_META_COUNT		(PM_META_COUNT_HIT | PM_META_COUNT_MISS)
+
+extern const void *pm_meta_cache_pin(pm_meta_kind kind, const char *path, int64_t size,
+									 int count, pm_meta_pin **pin);
+extern void pm_meta_cache_unpin(pm_meta_pin *pin);
+
+/*
  * Cache a flattened copy of value under the key (replacing an older one).
  * Does nothing when the cache is off, the value is larger than the budget
  * or memory is short: caching is never an error.
  */
 extern void pm_meta_cache_store(pm_meta_kind kind, const char *path, int64_t size,
 								const void *value, pm_flatten_fn fn);
+
+/*
+ * Cache value itself, not a copy (a structure with pointers of its own, in
+ * memory of its own that does not come from a query: malloc, or an arena
+ * of pm_env_default()), charged charge bytes. True: the cache owns it from
+ * here on (frees it with free_fn; read it back with pm_meta_cache_pin).
+ * False (off, larger than the budget, out of memory): the caller still
+ * owns it.
+ */
+typedef void (*pm_meta_free_fn) (void *value);
+
+extern bool pm_meta_cache_store_owned(pm_meta_kind kind, const char *path, int64_t size,
+									  void *value, size_t charge, pm_meta_free_fn free_fn);
 
 /* A byte string as a cacheable value (footers). */
 typedef struct pm_meta_bytes

@@ -1,21 +1,25 @@
 /*-------------------------------------------------------------------------
  * page_lru.h
- *	  A per-process LRU of decompressed pages, keyed by what was
- *	  decompressed: (codec, compressed bytes) -> decompressed bytes.
+ *	  A per-process LRU of decompressed pages, keyed by where the page lies:
+ *	  (file path, file size, offset of the page in the file).
  *
- * Decompression is a pure function of its input, so an entry can never be
- * stale: no file name, snapshot or invalidation is involved, and a page
- * that another file holds byte for byte is a hit too. The key is checked
- * exactly (the compressed bytes are kept and compared in full; the hash
- * only finds candidates), so a hit returns what decompressing would.
+ * Paimon never rewrites a data file under the same name (names carry a
+ * UUID), and the size guards against a name deleted by expiry or rollback
+ * and written again (as common/meta_cache.h): an entry is never stale, and
+ * a hit needs no read of the file at all. An entry holds the page's span
+ * (the bytes it occupies in the file, header included), a small opaque
+ * header block (the reader's parsed page header) and the page payload in
+ * the form the reader decodes from (decompressed).
  *
- * A hit copies the bytes into the caller's buffer: callers never keep
- * pointers into the cache, so eviction may free an entry at any time and
- * an ERROR in the middle of a query leaves nothing dangling. Memory comes
- * from malloc; a failed malloc only skips caching. The charge of the
- * entries (both byte strings and bookkeeping) stays within a byte budget,
- * evicting the least recently used first; budget 0 turns it off and frees
- * everything (common/pm_lru.h). Not thread-safe: one backend, one cache.
+ * Hits are handed out pinned, without copying: the caller reads the entry
+ * in place until it unpins it. Eviction unlinks a pinned entry from the
+ * cache (its charge no longer counts) but frees it only at the last unpin,
+ * so nothing a reader holds is freed under it. A reader unpins on closing,
+ * ERROR included (its close runs from a memory-context reset callback).
+ * Memory comes from malloc; a failed malloc only skips caching. The charge
+ * of the entries stays within a byte budget, evicting the least recently
+ * used first; budget 0 turns the cache off and drops everything not pinned
+ * (common/pm_lru.h). Not thread-safe: one backend, one cache.
  *-------------------------------------------------------------------------
  */
 #ifndef PM_COMMON_PAGE_LRU_H
@@ -29,21 +33,51 @@
 
 typedef pm_lru_stats pm_page_lru_stats;
 
+/* A file's identity: its path and size (path not copied: the caller keeps it). */
+typedef struct pm_page_file
+{
+	const char *path;
+	size_t		path_len;
+	int64_t		size;
+	uint64_t	hash;			/* of path and size */
+} pm_page_file;
+
+/* A cached page; read it through the accessors, then pm_page_lru_unpin. */
+typedef struct pm_page_entry pm_page_entry;
+
 /* Set the byte budget, evicting down to it; 0 turns the cache off and empties it. */
 extern void pm_page_lru_set_budget(size_t bytes);
 extern bool pm_page_lru_enabled(void);
 extern void pm_page_lru_get_stats(pm_page_lru_stats *out);
 
-/*
- * On a hit, copy the out_len decompressed bytes of the n compressed bytes
- * src (codec: the caller's codec number) into out and return true; false
- * on a miss (counted while the cache is on).
- */
-extern bool pm_page_lru_fetch(int codec, const uint8_t *src, size_t n, uint8_t *out,
-							  size_t out_len);
+extern void pm_page_file_init(pm_page_file *f, const char *path, int64_t size);
 
-/* Remember that src (n bytes, codec) decompresses to out (out_len bytes). */
-extern void pm_page_lru_store(int codec, const uint8_t *src, size_t n, const uint8_t *out,
-							  size_t out_len);
+/*
+ * The page of f at offset, pinned (made the most recently used), or NULL on
+ * a miss (counted while the cache is on). variant tells forms of the same
+ * page apart (the caller's numbering: 0 the decompressed page, others e.g.
+ * a dictionary converted to a type); part of the key, compared exactly.
+ */
+extern pm_page_entry *pm_page_lru_pin(const pm_page_file *f, int64_t offset,
+									  uint64_t variant);
+extern void pm_page_lru_unpin(pm_page_entry *e);
+
+/* Bytes the page occupies in its file, header included. */
+extern size_t pm_page_entry_span(const pm_page_entry *e);
+/* The header block stored with it (meta_len bytes, 16-byte aligned). */
+extern const void *pm_page_entry_meta(const pm_page_entry *e, size_t *meta_len);
+/* The payload (16-byte aligned, 8 readable bytes past its end). */
+extern const uint8_t *pm_page_entry_data(const pm_page_entry *e, size_t *len);
+
+/*
+ * Remember the page of f at offset in form variant (span bytes in the file): header block
+ * meta, payload the concatenation of (a, alen) and (b, blen). Replaces
+ * nothing: a page already held is only touched.
+ */
+extern void pm_page_lru_store(const pm_page_file *f, int64_t offset, uint64_t variant,
+							  size_t span,
+							  const void *meta, size_t meta_len,
+							  const uint8_t *a, size_t alen,
+							  const uint8_t *b, size_t blen);
 
 #endif							/* PM_COMMON_PAGE_LRU_H */

@@ -8,6 +8,7 @@
 #include "common/pm_lru.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static pm_lru_node **
 slot_of(pm_lru *lru, uint64_t hash, pm_lru_match_fn match, const void *key)
@@ -183,11 +184,16 @@ uint64_t
 pm_lru_hash_bytes(uint64_t h, const void *data, size_t n)
 {
 	const uint8_t *p = data;
+	uint64_t	w;
 
-	for (size_t i = 0; i < n; i++)
+	/* eight bytes a step (paths are long, and hashed on every lookup) */
+	for (; n >= 8; p += 8, n -= 8)
 	{
-		h ^= p[i];
-		h *= 1099511628211ULL;
+		memcpy(&w, p, 8);
+		h = pm_lru_hash_mix(h, w);
 	}
-	return h;
+	w = (uint64_t) n << 56;
+	for (size_t i = 0; i < n; i++)
+		w |= (uint64_t) p[i] << (8 * i);
+	return pm_lru_hash_mix(h, w);
 }

@@ -113,7 +113,7 @@ extern bool pm_lru_insert(pm_lru *lru, pm_lru_node *node);
 /* Unlink node and free it. */
 extern void pm_lru_remove(pm_lru *lru, pm_lru_node *node);
 
-/* Hashes for keys: 64-bit FNV-1a of bytes, and a mix of one more word. */
+/* Hashes for keys: of bytes (a word at a time), and a mix of one more word. */
 extern uint64_t pm_lru_hash_bytes(uint64_t h, const void *data, size_t n);
 
 static inline uint64_t

@@ -197,7 +197,8 @@ pmfdw_guc_init(void)
 	DefineCustomIntVariable("paimon_fdw.page_cache_size",
 							"Memory each backend keeps for decompressed Parquet pages that "
 							"the page index picked (point lookups, selective filters).",
-							"Keyed by the compressed bytes themselves, so never stale; least "
+							"Keyed by data file path, size and page offset (files are never "
+							"rewritten under the same name), so never stale; least "
 							"recently used pages are dropped to stay within it; 0 turns the "
 							"cache off.",
 							&page_cache_kb, 64 * 1024, 0, INT_MAX / 2, PGC_USERSET,

@@ -94,6 +94,12 @@ typedef struct pm_format_read_options
 {
 	const pm_type *schema;		/* ROW: the columns to read, by name */
 	int			batch_size;		/* max rows per batch; 0 = default */
+	/*
+	 * The file's size when the caller knows it (the manifest's), else 0:
+	 * with the metadata cache holding the footer under it, the Parquet
+	 * reader opens the file only when it has something to read.
+	 */
+	int64_t		file_size;
 	/* Name of the time zone to read ORC TIMESTAMP (not _LTZ) columns in; NULL = UTC */
 	const char *orc_reader_timezone;
 	/*

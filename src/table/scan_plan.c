@@ -29,6 +29,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/meta_cache.h"
 #include "index/file_index.h"
 #include "index/index_rows.h"
 #include "row/binary_row.h"
@@ -677,6 +678,8 @@ typedef struct index_ask
 	pm_file_index *fi;
 	const pm_schema *file_schema;	/* the schema the file was written with */
 	bool		all_fields;		/* false: primary-key fields only (merge reads) */
+	int64_t		data_file_size; /* of the data file the sidecar indexes */
+	pm_meta_pin *pin;			/* the sidecar's bytes, from the metadata cache */
 } index_ask;
 
 /*
@@ -734,7 +737,13 @@ filter_asks_column(const index_ask *ia, const pm_predicate *p, const char *colum
 /*
  * Open a .index sidecar reading only its head and the bodies of the
  * columns the filter asks about (a default bloom filter is ~585 KiB per
- * column); the other bodies stay zero and are never evaluated.
+ * column); the other bodies stay zero and are never evaluated. With the
+ * metadata cache on (and the sidecar under a quarter of its budget), the
+ * whole sidecar is read once and kept there under
+ * (its path, its data file's size): names carry the data file's UUID and
+ * are never rewritten, so later asks (point lookups: one per lookup) read
+ * nothing and use the cached bytes in place (ia->pin, unpinned by the
+ * caller after pm_file_index_free).
  */
 static pm_code
 open_sidecar(index_ask *ia, const pm_predicate *filter, const char *path, pm_arena *arena,
@@ -747,12 +756,52 @@ open_sidecar(index_ask *ia, const pm_predicate *filter, const char *path, pm_are
 	uint32_t	head_len;
 	pm_code		rc;
 
+	bool		caching = pm_meta_cache_enabled();
+
+	if (caching)
+	{
+		/* not counted: EXPLAIN's metadata counts are the table's and footers' */
+		const pm_meta_bytes *hit = pm_meta_cache_pin(PM_META_FILE_INDEX, path,
+													 ia->data_file_size, 0, &ia->pin);
+
+		if (hit != NULL)
+		{
+			rc = pm_file_index_open(ia->scan->table->env, hit->data, hit->len, &ia->fi, err);
+			if (rc != PM_OK)
+			{
+				pm_meta_cache_unpin(ia->pin);
+				ia->pin = NULL;
+			}
+			return rc;
+		}
+	}
 	PM_TRY(pm_file_open(io, path, &file, err));
 	rc = pm_file_size(io, file, &size, err);
 	if (rc == PM_OK && (size < 20 || size > ((uint64_t) 1 << 30)))
 		rc = pm_fail(err, PM_ERR_CORRUPT, "file index of %llu bytes", (unsigned long long) size);
 	if (rc == PM_OK && (buf = pm_arena_zalloc(arena, (size_t) size)) == NULL)
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (rc == PM_OK && caching)
+	{
+		pm_meta_cache_stats st;
+
+		/* a sidecar that would crowd the cache is read in part, as without it */
+		pm_meta_cache_get_stats(&st);
+		caching = size <= st.budget / 4;
+	}
+	if (rc == PM_OK && caching)
+	{
+		pm_meta_bytes whole = {buf, (size_t) size};
+
+		rc = pm_file_pread(io, file, buf, (size_t) size, 0, err);
+		if (rc == PM_OK)
+			rc = pm_file_index_open(ia->scan->table->env, buf, (size_t) size, &ia->fi, err);
+		if (rc == PM_OK)
+			pm_meta_cache_store(PM_META_FILE_INDEX, path, ia->data_file_size, &whole,
+								pm_meta_bytes_flatten);
+		pm_file_close(io, file);
+		return rc;
+	}
 	if (rc == PM_OK)
 		rc = pm_file_pread(io, file, buf, 20, 0, err);
 	if (rc == PM_OK)
@@ -922,6 +971,7 @@ file_index_prune(pm_scan *scan, const pm_predicate *filter, const pm_data_file_m
 	*pruned = false;
 	memset(&ia, 0, sizeof(ia));
 	ia.scan = scan;
+	ia.data_file_size = f->file_size;
 	/* Java: indexes of primary-key tables only with deletion vectors */
 	ia.all_fields = !scan->needs_merge ||
 		(option_true(t->schema, "deletion-vectors.enabled") &&
@@ -946,6 +996,7 @@ file_index_prune(pm_scan *scan, const pm_predicate *filter, const pm_data_file_m
 		pm_file_index_result_clear(&r);
 		pm_file_index_free(ia.fi);
 	}
+	pm_meta_cache_unpin(ia.pin);
 	if (rc != PM_OK && err->path[0] == '\0')
 		snprintf(err->path, sizeof(err->path), "%s", f->file_name);
 	return rc;

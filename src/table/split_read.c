@@ -855,6 +855,7 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		memset(&opts, 0, sizeof(opts));
 		opts.schema = rt;
 		opts.batch_size = r->batch_size;
+		opts.file_size = r->file->file_size;	/* a cached footer then needs no open */
 		if (r->file->format == PM_FORMAT_ORC)
 			PM_TRY(orc_ltz_instant(t->schema, &opts.orc_ltz_instant, err));
 		if (r->filter.pred != NULL || r->filter.keep != NULL || r->filter.claim != NULL ||

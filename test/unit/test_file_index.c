@@ -15,6 +15,7 @@
 #include <roaring/roaring.h>
 
 #include "common/arena.h"
+#include "common/meta_cache.h"
 #include "index/bitmap_index.h"
 #include "index/bloom_filter_index.h"
 #include "index/file_index.h"
@@ -1054,6 +1055,55 @@ test_plan_index_rules(void **state)
 	override_key = NULL;
 }
 
+/*
+ * With the metadata cache on, a .index sidecar is read once and kept whole
+ * under (its path, the data file's size): planning again prunes the same
+ * from the cached bytes, and the entry is there to pin.
+ */
+static void
+test_sidecar_cached(void **state)
+{
+	const char *side = "tables/parquet/append_with_bitmap_no_embedding.db/append_with_bitmap_no_embedding";
+	const char *data = "/bucket-0/data-783929b2-49d4-4006-a898-194a62e3278d-0.parquet";
+	char		path[4096];
+	char		ipath[4200];
+	FILE	   *fp;
+	long		data_size;
+	pm_meta_pin *pin;
+	const pm_meta_bytes *b;
+	pm_meta_cache_stats before;
+	pm_meta_cache_stats after;
+	size_t		budget;
+
+	(void) state;
+	unit_require_corpus();
+	pm_meta_cache_get_stats(&before);
+	budget = before.budget;
+	snprintf(path, sizeof(path), "%s%s", unit_corpus_path(side), data);
+	snprintf(ipath, sizeof(ipath), "%s.index", path);
+	fp = fopen(path, "rb");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	data_size = ftell(fp);
+	fclose(fp);
+	pm_meta_cache_set_budget((size_t) 64 << 20);
+	str_lit(0, "Carol");
+	EXPECT_PLAN(side, PM_PRED_EQ, 0, 1, 0, 1, 0);
+	b = pm_meta_cache_pin(PM_META_FILE_INDEX, ipath, data_size, PM_META_COUNT, &pin);
+	assert_non_null(b);
+	assert_true(b->len > 20);
+	pm_meta_cache_unpin(pin);
+	/* other size of the data file: not the cached sidecar */
+	assert_null(pm_meta_cache_pin(PM_META_FILE_INDEX, ipath, data_size + 1, PM_META_COUNT, &pin));
+	pm_meta_cache_get_stats(&before);
+	EXPECT_PLAN(side, PM_PRED_EQ, 0, 1, 0, 1, 0);
+	str_lit(0, "Bob");
+	EXPECT_PLAN(side, PM_PRED_EQ, 0, 1, 1, 0, 0);
+	pm_meta_cache_get_stats(&after);
+	assert_true(after.hits > before.hits);
+	pm_meta_cache_set_budget(budget);
+}
+
 int
 main(void)
 {
@@ -1071,7 +1121,15 @@ main(void)
 		cmocka_unit_test(test_bitmap_float_zero),
 		cmocka_unit_test(test_plan_prunes_by_index),
 		cmocka_unit_test(test_plan_index_rules),
+		cmocka_unit_test(test_sidecar_cached),
 	};
+	int			failed;
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	/* planning again with the metadata cache on (sidecars from it the second time) */
+	pm_meta_cache_set_budget((size_t) 64 << 20);
+	failed += cmocka_run_group_tests(tests, NULL, NULL);
+	failed += cmocka_run_group_tests(tests, NULL, NULL);
+	pm_meta_cache_set_budget(0);
+	return failed;
 }

@@ -9,7 +9,10 @@
  *	  truncated ColumnIndex bounds of parquet-mr. Run with the metadata
  *	  cache off, then twice with it on: the second run takes every page
  *	  index from the cache (PM_META_PARQUET_PAGE_INDEX) and must read the
- *	  same.
+ *	  same. Then twice with the page cache (common/page_lru.h) on: the
+ *	  second run takes the selected pages from it, unread, and must read
+ *	  the same; and once with a page cache so small that it evicts at once;
+ *	  and once with a metadata cache too small to keep a parsed footer.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -19,6 +22,7 @@
 #include <string.h>
 
 #include "common/meta_cache.h"
+#include "common/page_lru.h"
 #include "format/format_reader.h"
 #include "format/format_writer.h"
 #include "format/parquet/parquet_metadata.h"
@@ -652,6 +656,24 @@ main(void)
 				  (long long) st.hits, (long long) st.misses, (long long) st.entries);
 	if (st.hits == 0)
 		failed++;
+	{
+		pm_page_lru_stats ps;
+
+		pm_page_lru_set_budget((size_t) 64 << 20);
+		failed += cmocka_run_group_tests(tests, NULL, NULL);
+		failed += cmocka_run_group_tests(tests, NULL, NULL);
+		pm_page_lru_get_stats(&ps);
+		print_message("page cache: %lld hits, %lld misses, %lld entries\n",
+					  (long long) ps.hits, (long long) ps.misses, (long long) ps.entries);
+		if (ps.hits == 0 || ps.misses == 0)
+			failed++;
+		pm_page_lru_set_budget(3000);	/* smaller than most pages: evicting */
+		failed += cmocka_run_group_tests(tests, NULL, NULL);
+		pm_page_lru_set_budget(0);
+	}
+	/* a metadata cache too small for a parsed footer: the reader keeps its own */
+	pm_meta_cache_set_budget(2048);
+	failed += cmocka_run_group_tests(tests, NULL, NULL);
 	pm_meta_cache_set_budget(0);
 	return failed;
 }

@@ -8,7 +8,10 @@
  *	  their keys; the lookups read fewer files than the table has. All of
  *	  it three times: with the key cache (parquet_key_probe.h) off, on, and
  *	  on with a budget so small that entries are evicted at once or refused;
- *	  with it on, some files are rejected by their key pages.
+ *	  with it on, some files are rejected by their key pages. The page cache
+ *	  (common/page_lru.h) is on in the second run and evicting at once in
+ *	  the third (the corpus' chunks are single pages, read whole, so it
+ *	  holds nothing here: test_parquet_page_index exercises its hits).
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -19,6 +22,7 @@
 #include <string.h>
 
 #include "common/env.h"
+#include "common/page_lru.h"
 #include "format/parquet/parquet_key_probe.h"
 #include "io/fileio.h"
 #include "lsm/table_read.h"
@@ -479,7 +483,15 @@ main(void)
 	print_message("== key cache on (64 MB)\n");
 	key_page_rejects = 0;
 	pm_parquet_key_cache_set_budget((size_t) 64 << 20);
+	pm_page_lru_set_budget((size_t) 64 << 20);
 	failed += cmocka_run_group_tests(tests, NULL, NULL);
+	{
+		pm_page_lru_stats ps;
+
+		pm_page_lru_get_stats(&ps);
+		print_message("page cache: %lld hits, %lld misses, %lld entries\n",
+					  (long long) ps.hits, (long long) ps.misses, (long long) ps.entries);
+	}
 	pm_parquet_key_cache_get_stats(&cs);
 	print_message("key cache: %lld hits, %lld misses, %lld entries; %lld key page rejects\n",
 				  (long long) cs.hits, (long long) cs.misses, (long long) cs.entries,
@@ -488,7 +500,9 @@ main(void)
 		failed++;				/* the corpus has overlapping files: some must go */
 	print_message("== key cache on (2 kB: evicting)\n");
 	pm_parquet_key_cache_set_budget(2048);
+	pm_page_lru_set_budget(4096);
 	failed += cmocka_run_group_tests(tests, NULL, NULL);
 	pm_parquet_key_cache_set_budget(0);
+	pm_page_lru_set_budget(0);
 	return failed;
 }

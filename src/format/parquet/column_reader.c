@@ -66,8 +66,53 @@ pm_pq_column_init(pm_pq_column *c, const pm_env *env, const pm_pq_node *leaf,
 }
 
 void
+pm_pq_column_clear_pieces(pm_pq_column *c)
+{
+	for (int i = 0; i < c->npieces; i++)
+		pm_page_lru_unpin(c->pieces[i].hit);
+	pm_page_lru_unpin(c->dict_pin);
+	c->dict_pin = NULL;
+	c->npieces = 0;
+	c->next_piece = 0;
+	c->cur_piece = NULL;
+	c->cur_hit = false;
+}
+
+bool
+pm_pq_column_add_piece(pm_pq_column *c, size_t pos, int64_t file_off, size_t len,
+					   pm_page_entry *hit)
+{
+	if (c->npieces == c->pieces_cap)
+	{
+		int			ncap = c->pieces_cap ? c->pieces_cap * 2 : 16;
+		pm_pq_piece *np = pm_alloc(c->env, sizeof(pm_pq_piece) * (size_t) ncap);
+
+		if (np == NULL)
+		{
+			pm_page_lru_unpin(hit);
+			return false;
+		}
+		if (c->npieces > 0)
+			memcpy(np, c->pieces, sizeof(pm_pq_piece) * (size_t) c->npieces);
+		pm_free(c->env, c->pieces);
+		c->pieces = np;
+		c->pieces_cap = ncap;
+	}
+	c->pieces[c->npieces].pos = pos;
+	c->pieces[c->npieces].file_off = file_off;
+	c->pieces[c->npieces].len = len;
+	c->pieces[c->npieces].hit = hit;
+	c->npieces++;
+	return true;
+}
+
+void
 pm_pq_column_release(pm_pq_column *c)
 {
+	pm_pq_column_clear_pieces(c);
+	pm_free(c->env, c->pieces);
+	c->pieces = NULL;
+	c->pieces_cap = 0;
 	for (int i = 0; i < PM_PQ_NSCRATCH; i++)
 	{
 		pm_free(c->env, c->scratch[i]);
@@ -414,9 +459,15 @@ pm_pq_column_start_chunk(pm_pq_column *c, const uint8_t *chunk, size_t len, int 
 	c->chunk = chunk;
 	c->chunk_len = len;
 	c->chunk_pos = 0;
+	c->next_piece = 0;
+	c->cur_piece = NULL;
+	c->cur_hit = false;
 	c->codec = codec;
 	c->values_left = num_values;
 	c->has_dict = false;
+	pm_page_lru_unpin(c->dict_pin);	/* the last chunk's dictionary */
+	c->dict_pin = NULL;
+	c->cur_off = -1;
 	c->dict_n = 0;
 	c->dict_data_cap = 0;
 	c->seen_data = false;
@@ -530,7 +581,7 @@ page_payload(pm_pq_column *c, const uint8_t *src, size_t n, int64_t out_len, boo
 {
 	uint8_t    *buf;
 
-	if (!compressed || c->codec == PM_PQ_CODEC_UNCOMPRESSED)
+	if (!compressed || c->codec == PM_PQ_CODEC_UNCOMPRESSED || c->cur_hit)
 	{
 		if ((int64_t) n != out_len)
 			return corrupt(c, err, "uncompressed page size mismatch");
@@ -543,16 +594,183 @@ page_payload(pm_pq_column *c, const uint8_t *src, size_t n, int64_t out_len, boo
 	buf = page_buf(c, slot, (size_t) out_len + 8, arena);
 	if (buf == NULL)
 		return nomem(err);
-	if (c->cache_pages && pm_page_lru_fetch(c->codec, src, n, buf, (size_t) out_len))
-	{
-		*out = buf;
-		return PM_OK;
-	}
 	PM_TRY(decompress(c, src, n, buf, (size_t) out_len, err));
-	if (c->cache_pages)
-		pm_page_lru_store(c->codec, src, n, buf, (size_t) out_len);
 	*out = buf;
 	return PM_OK;
+}
+
+/*
+ * The page at chunk_pos: its header and payload, from the page cache when
+ * its piece is a hit (payload then decompressed, header saying so), else
+ * parsed from the chunk buffer. Sets cur_len (bytes to pass over),
+ * cur_hit, and cur_piece when the page is exactly one piece (cacheable).
+ */
+static pm_code
+page_at(pm_pq_column *c, pm_pq_page_header *ph, const uint8_t **payload, pm_error *err)
+{
+	size_t		left = c->chunk_len - c->chunk_pos;
+	pm_pq_piece *p = NULL;
+
+	while (c->next_piece < c->npieces && c->pieces[c->next_piece].pos < c->chunk_pos)
+		c->next_piece++;
+	if (c->next_piece < c->npieces && c->pieces[c->next_piece].pos == c->chunk_pos)
+		p = &c->pieces[c->next_piece];
+	c->cur_piece = NULL;
+	c->cur_hit = false;
+	c->cur_off = -1;
+	if (p != NULL && p->hit != NULL)
+	{
+		size_t		ml;
+		size_t		dl;
+		const void *m = pm_page_entry_meta(p->hit, &ml);
+
+		if (ml != sizeof(*ph) || p->len > left || pm_page_entry_span(p->hit) != p->len)
+			return corrupt(c, err, "cached page out of step with its chunk");
+		memcpy(ph, m, sizeof(*ph));
+		*payload = pm_page_entry_data(p->hit, &dl);
+		if ((int64_t) dl != ph->uncompressed_size)
+			return corrupt(c, err, "cached page out of step with its chunk");
+		c->cur_hit = true;
+		c->cur_len = p->len;
+		c->cur_off = p->file_off;
+		return PM_OK;
+	}
+	PM_TRY(pm_pq_page_header_parse(c->chunk + c->chunk_pos, left, ph, err));
+	if ((size_t) ph->compressed_size > left - ph->header_len)
+		return corrupt(c, err, "page extends beyond its column chunk");
+	*payload = c->chunk + c->chunk_pos + ph->header_len;
+	c->cur_len = ph->header_len + (size_t) ph->compressed_size;
+	if (p != NULL && p->len == c->cur_len && c->page_file != NULL)
+	{
+		c->cur_piece = p;
+		c->cur_off = p->file_off;
+	}
+	return PM_OK;
+}
+
+/*
+ * Keep the page just read (cur_piece, not a hit) in the page cache: its
+ * header, marked uncompressed, and its payload (a, alen) + (b, blen)
+ * decompressed.
+ */
+static void
+store_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *a, size_t alen,
+		   const uint8_t *b, size_t blen)
+{
+	pm_pq_page_header h;
+
+	if (c->cur_piece == NULL || c->cur_hit || !pm_page_lru_enabled())
+		return;
+	h = *ph;
+	h.compressed_size = (int32_t) (alen + blen);
+	h.is_compressed = false;
+	pm_page_lru_store(c->page_file, c->cur_piece->file_off, 0, c->cur_piece->len, &h, sizeof(h),
+					  a, alen, b, blen);
+}
+
+/*
+ * Converted dictionaries in the page cache: the variant of the page's key
+ * names the conversion (never 0, the raw page's), the meta block the
+ * layout of one buffer holding the vector's arrays.
+ */
+typedef struct dict_layout
+{
+	int64_t		n;
+	int64_t		data_size;
+	size_t		values_at;
+	size_t		offsets_at;
+	size_t		data_at;
+	size_t		nanos_at;
+	size_t		total;
+	bool		has_offsets;
+	bool		has_nanos;
+	int			value_size;
+} dict_layout;
+
+#define DICT_SLACK 16			/* column_values.c's DATA_SLACK */
+#define AL16(x) (((x) + 15) & ~(size_t) 15)
+
+static uint64_t
+dict_variant(const pm_pq_column *c)
+{
+	return 1 | ((uint64_t) c->conv << 8) | ((uint64_t) c->target->id << 16) |
+		((uint64_t) c->want_nanos << 24) | ((uint64_t) (uint32_t) c->time_div << 32);
+}
+
+static void
+dict_layout_of(const pm_pq_column *c, int64_t n, int64_t data_size, dict_layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->n = n;
+	l->data_size = data_size;
+	l->value_size = pm_type_value_size(c->target->id);
+	l->has_offsets = c->dict.offsets != NULL;
+	l->has_nanos = c->dict.nanos != NULL;
+	l->values_at = 0;
+	l->offsets_at = AL16((size_t) n * (size_t) l->value_size);
+	l->data_at = l->offsets_at + (l->has_offsets ? AL16(sizeof(int32_t) * (size_t) (n + 1)) : 0);
+	l->nanos_at = l->data_at + AL16((size_t) data_size + DICT_SLACK);
+	l->total = l->nanos_at + (l->has_nanos ? sizeof(uint16_t) * (size_t) (n + 1) : 0);
+}
+
+/* The converted dictionary of the page at file offset off, from the cache (pinned). */
+static bool
+dict_from_cache(pm_pq_column *c, int64_t off, int64_t n)
+{
+	pm_page_entry *e = pm_page_lru_pin(c->page_file, off, dict_variant(c));
+	const dict_layout *l;
+	const uint8_t *b;
+	size_t		ml;
+	size_t		len;
+
+	if (e == NULL)
+		return false;
+	l = pm_page_entry_meta(e, &ml);
+	b = pm_page_entry_data(e, &len);
+	if (ml != sizeof(*l) || l->n != n || l->total != len ||
+		l->value_size != pm_type_value_size(c->target->id))
+	{
+		pm_page_lru_unpin(e);
+		return false;
+	}
+	pm_page_lru_unpin(c->dict_pin);
+	c->dict_pin = e;
+	memset(&c->dict, 0, sizeof(c->dict));
+	c->dict.type = c->target;
+	c->dict.length = n;
+	/* read-only from here on (gather_dict only reads the dictionary) */
+	c->dict.values = l->value_size > 0 ? (void *) (b + l->values_at) : NULL;
+	c->dict.offsets = l->has_offsets ? (int32_t *) (b + l->offsets_at) : NULL;
+	c->dict.data = (uint8_t *) (b + l->data_at);
+	c->dict.data_size = l->data_size;
+	c->dict.nanos = l->has_nanos ? (uint16_t *) (b + l->nanos_at) : NULL;
+	c->has_dict = true;
+	c->dict_n = n;
+	return true;
+}
+
+/* Keep the dictionary just converted (c->dict) in the cache. */
+static void
+dict_to_cache(pm_pq_column *c, int64_t off, size_t span)
+{
+	dict_layout l;
+	uint8_t    *b;
+
+	dict_layout_of(c, c->dict.length, c->dict.data_size, &l);
+	if ((b = pm_alloc(c->env, l.total + 1)) == NULL)
+		return;
+	memset(b, 0, l.total + 1);
+	if (l.value_size > 0 && c->dict.values != NULL)
+		memcpy(b + l.values_at, c->dict.values, (size_t) l.n * (size_t) l.value_size);
+	if (l.has_offsets)
+		memcpy(b + l.offsets_at, c->dict.offsets, sizeof(int32_t) * (size_t) (l.n + 1));
+	if (l.data_size > 0)
+		memcpy(b + l.data_at, c->dict.data, (size_t) l.data_size);
+	if (l.has_nanos)
+		memcpy(b + l.nanos_at, c->dict.nanos, sizeof(uint16_t) * (size_t) (l.n + 1));
+	pm_page_lru_store(c->page_file, off, dict_variant(c), span, &l, sizeof(l), b, l.total,
+					  NULL, 0);
+	pm_free(c->env, b);
 }
 
 static pm_code
@@ -562,14 +780,19 @@ read_dictionary(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *pay
 	const uint8_t *data;
 	pm_pq_values vals;
 	int64_t		n = ph->num_values;
+	int64_t		off = c->cur_off;	/* the page's file offset, if cacheable */
+	size_t		span = c->cur_len;
 
 	if (c->has_dict || c->seen_data)
 		return corrupt(c, err, "unexpected dictionary page");
 	if (ph->encoding != PM_PQ_ENC_PLAIN && ph->encoding != PM_PQ_ENC_PLAIN_DICTIONARY)
 		return pm_fail(err, PM_ERR_UNSUPPORTED, "dictionary encoding %d of column \"%s\"",
 					   ph->encoding, c->name);
+	if (c->target != NULL && off >= 0 && pm_page_lru_enabled() && dict_from_cache(c, off, n))
+		return PM_OK;
 	PM_TRY(page_payload(c, payload, (size_t) ph->compressed_size, ph->uncompressed_size, true,
 						-1, c->rg_arena, &data, err));
+	store_page(c, ph, data, (size_t) ph->uncompressed_size, NULL, 0);
 	PM_TRY(decode_values(c, PM_PQ_ENC_PLAIN, data, (size_t) ph->uncompressed_size, n, &vals,
 						 true, c->rg_arena, err));
 	c->has_dict = true;
@@ -587,6 +810,8 @@ read_dictionary(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *pay
 	c->dict_data_cap = 0;
 	PM_TRY(pm_pq_column_convert(c, &vals, 0, n, &c->dict, 0, &c->dict_data_cap, c->rg_arena, err));
 	c->dict.length = n;
+	if (off >= 0 && pm_page_lru_enabled())
+		dict_to_cache(c, off, span);
 	return PM_OK;
 }
 
@@ -718,6 +943,7 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 		/* decompress first: level arrays are sized only once the page is real */
 		PM_TRY(page_payload(c, payload, (size_t) ph->compressed_size, ph->uncompressed_size,
 							true, PM_PQ_SCR_PAGE, arena, &data, err));
+		store_page(c, ph, data, (size_t) ph->uncompressed_size, NULL, 0);
 		PM_TRY(alloc_levels(c, n, arena, err));
 		vp = data;
 		vlen = (size_t) ph->uncompressed_size;
@@ -754,6 +980,7 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 							ph->uncompressed_size - (int64_t) lv, ph->is_compressed,
 							PM_PQ_SCR_PAGE, arena, &vp, err));
 		vlen = (size_t) (ph->uncompressed_size - (int64_t) lv);
+		store_page(c, ph, payload, lv, vp, vlen);
 	}
 	if (c->rep != NULL)
 		PM_TRY(check_levels(c, c->rep, n, c->max_rep, err));
@@ -825,22 +1052,18 @@ pm_pq_column_peek_page(pm_pq_column *c, int64_t *num_values, bool *have, pm_erro
 	for (;;)
 	{
 		pm_pq_page_header ph;
-		size_t		left = c->chunk_len - c->chunk_pos;
 		const uint8_t *payload;
 
-		if (left == 0)
+		if (c->chunk_len == c->chunk_pos)
 			return PM_OK;
-		PM_TRY(pm_pq_page_header_parse(c->chunk + c->chunk_pos, left, &ph, err));
-		if ((size_t) ph.compressed_size > left - ph.header_len)
-			return corrupt(c, err, "page extends beyond its column chunk");
-		payload = c->chunk + c->chunk_pos + ph.header_len;
+		PM_TRY(page_at(c, &ph, &payload, err));
 		if ((ph.type == PM_PQ_PAGE_DATA || ph.type == PM_PQ_PAGE_DATA_V2) && ph.num_values > 0)
 		{
 			*num_values = ph.num_values;
 			*have = true;
 			return PM_OK;
 		}
-		c->chunk_pos += ph.header_len + (size_t) ph.compressed_size;
+		c->chunk_pos += c->cur_len;
 		if (ph.type == PM_PQ_PAGE_DICTIONARY)
 			PM_TRY(read_dictionary(c, &ph, payload, err));
 		else if (ph.type == PM_PQ_PAGE_DATA || ph.type == PM_PQ_PAGE_DATA_V2)
@@ -852,19 +1075,17 @@ pm_code
 pm_pq_column_skip_page(pm_pq_column *c, pm_error *err)
 {
 	pm_pq_page_header ph;
-	size_t		left = c->chunk_len - c->chunk_pos;
+	const uint8_t *payload;
 
-	if (left == 0)
+	if (c->chunk_len == c->chunk_pos)
 		return corrupt(c, err, "no page to skip");
-	PM_TRY(pm_pq_page_header_parse(c->chunk + c->chunk_pos, left, &ph, err));
-	if ((size_t) ph.compressed_size > left - ph.header_len)
-		return corrupt(c, err, "page extends beyond its column chunk");
+	PM_TRY(page_at(c, &ph, &payload, err));
 	if ((ph.type != PM_PQ_PAGE_DATA && ph.type != PM_PQ_PAGE_DATA_V2) || ph.num_values <= 0)
 		return corrupt(c, err, "no data page to skip");
 	if (ph.num_values > c->values_left)
 		return corrupt(c, err, "more values than its column chunk declares");
 	c->values_left -= ph.num_values;
-	c->chunk_pos += ph.header_len + (size_t) ph.compressed_size;
+	c->chunk_pos += c->cur_len;
 	c->seen_data = true;
 	pm_arena_reset(c->page_arena);
 	c->def = NULL;
@@ -887,15 +1108,11 @@ pm_pq_column_next_page(pm_pq_column *c, bool *have, pm_error *err)
 	{
 		pm_pq_page_header ph;
 		const uint8_t *payload;
-		size_t		left = c->chunk_len - c->chunk_pos;
 
-		if (left == 0)
+		if (c->chunk_len == c->chunk_pos)
 			return PM_OK;
-		PM_TRY(pm_pq_page_header_parse(c->chunk + c->chunk_pos, left, &ph, err));
-		if ((size_t) ph.compressed_size > left - ph.header_len)
-			return corrupt(c, err, "page extends beyond its column chunk");
-		payload = c->chunk + c->chunk_pos + ph.header_len;
-		c->chunk_pos += ph.header_len + (size_t) ph.compressed_size;
+		PM_TRY(page_at(c, &ph, &payload, err));
+		c->chunk_pos += c->cur_len;
 		switch (ph.type)
 		{
 			case PM_PQ_PAGE_DICTIONARY:

@@ -20,6 +20,7 @@
 
 #include "common/arena.h"
 #include "common/error.h"
+#include "common/page_lru.h"
 #include "common/type.h"
 #include "common/vector.h"
 #include "format/parquet/parquet_metadata.h"
@@ -69,6 +70,20 @@ typedef struct pm_pq_values
 #define PM_PQ_SCR_BOOL		6
 #define PM_PQ_NSCRATCH		7
 
+/*
+ * A piece of the chunk buffer that is one page at a known file offset
+ * (the dictionary head, a page the page index picked): its page can come
+ * from common/page_lru.h (hit: pinned, its bytes were never read) or go
+ * into it once decompressed.
+ */
+typedef struct pm_pq_piece
+{
+	size_t		pos;			/* in the chunk buffer */
+	int64_t		file_off;
+	size_t		len;			/* bytes in the file: page header + payload */
+	pm_page_entry *hit;			/* pinned cached page, or NULL: bytes were read */
+} pm_pq_piece;
+
 typedef struct pm_pq_column
 {
 	/* fixed at open */
@@ -94,7 +109,16 @@ typedef struct pm_pq_column
 	size_t		chunk_pos;
 	int			codec;
 	int64_t		values_left;	/* level entries the chunk metadata still owes */
-	bool		cache_pages;	/* decompressed pages go through common/page_lru.h */
+	const pm_page_file *page_file;	/* non-NULL: pieces go through common/page_lru.h */
+	pm_pq_piece *pieces;		/* sorted by pos; pins held until cleared */
+	int			npieces;
+	int			pieces_cap;
+	int			next_piece;
+	pm_pq_piece *cur_piece;		/* the page being read is this piece's */
+	bool		cur_hit;		/* ... and comes from the page cache */
+	size_t		cur_len;		/* its bytes in the chunk buffer */
+	int64_t		cur_off;		/* its file offset when it is one piece, else -1 */
+	pm_page_entry *dict_pin;	/* the cached converted dictionary c->dict points into */
 	bool		has_dict;
 	pm_vector	dict;			/* dictionary converted to the target type */
 	int64_t		dict_n;
@@ -165,6 +189,15 @@ extern pm_code pm_pq_column_skip_page(pm_pq_column *c, pm_error *err);
 extern pm_code pm_pq_column_write_values(pm_pq_column *c, int64_t k, pm_vector *v,
 										 int64_t slot0, int64_t nslots, int64_t *data_cap,
 										 pm_arena *arena, pm_error *err);
+
+/*
+ * Pieces of the next chunk (before pm_pq_column_start_chunk), in buffer
+ * order: add_piece takes over the pin of hit (false when out of memory:
+ * hit is unpinned); clear_pieces unpins every hit.
+ */
+extern bool pm_pq_column_add_piece(pm_pq_column *c, size_t pos, int64_t file_off, size_t len,
+								   pm_page_entry *hit);
+extern void pm_pq_column_clear_pieces(pm_pq_column *c);
 
 extern void pm_pq_column_release(pm_pq_column *c);
 

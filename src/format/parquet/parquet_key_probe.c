@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/page_lru.h"
 #include "common/vector.h"
 #include "format/parquet/column_reader.h"
 #include "format/parquet/parquet_page_index.h"
@@ -71,6 +72,8 @@ typedef struct probe_entry
 	char	   *column;
 	/* index */
 	pm_pq_node	leaf;			/* copy, tree pointers cleared */
+	int			sorted_as;		/* bounds ascend page by page as this physical type
+								 * (binary search), else -1 */
 	int			nrg;
 	probe_rg   *rgs;
 	uint8_t    *blob;
@@ -236,6 +239,92 @@ cmp_bound(int physical, const pm_value *key, const uint8_t *b, uint32_t len)
 	}
 }
 
+/* A bound as a key value (bytes point into b); false: not comparable. */
+static bool
+bound_value(int physical, const uint8_t *b, uint32_t len, pm_value *v)
+{
+	memset(v, 0, sizeof(*v));
+	if (physical == PM_PQ_INT32)
+	{
+		int32_t		w;
+
+		if (len != 4)
+			return false;
+		memcpy(&w, b, 4);
+		v->u.i64 = w;
+		return true;
+	}
+	if (physical == PM_PQ_INT64)
+	{
+		if (len != 8)
+			return false;
+		memcpy(&v->u.i64, b, 8);
+		return true;
+	}
+	v->u.bytes.ptr = b;
+	v->u.bytes.len = (int32_t) len;
+	return true;
+}
+
+/*
+ * Do the page bounds of every row group ascend (min <= max of each page,
+ * max of a page <= min of the next, no null page)? Then the pages that
+ * may hold a key are found by binary search. A sorted key column's are;
+ * truncated byte bounds may not be (the linear scan is kept for them).
+ */
+static bool
+bounds_sorted(const probe_entry *e, int physical)
+{
+	for (int g = 0; g < e->nrg; g++)
+		for (int p = 0; p < e->rgs[g].npages; p++)
+		{
+			const probe_page *pg = &e->rgs[g].pages[p];
+			pm_value	v;
+
+			if (pg->null_page || !pg->has_bounds ||
+				!bound_value(physical, e->blob + pg->min_off, pg->min_len, &v) ||
+				cmp_bound(physical, &v, e->blob + pg->max_off, pg->max_len) > 0)
+				return false;
+			if (p > 0)
+			{
+				const probe_page *prev = &e->rgs[g].pages[p - 1];
+
+				if (!bound_value(physical, e->blob + prev->max_off, prev->max_len, &v) ||
+					cmp_bound(physical, &v, e->blob + pg->min_off, pg->min_len) > 0)
+					return false;
+			}
+		}
+	return true;
+}
+
+/*
+ * The first page of row group g whose max bound is >= key when the bounds
+ * ascend as physical, else 0 (every page is looked at).
+ */
+static int
+first_page_reaching(const probe_entry *e, int g, int physical, const pm_value *key)
+{
+	int			lo = 0;
+	int			hi = e->rgs[g].npages;
+
+	if (e->sorted_as != physical)
+		return 0;
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		const probe_page *pg = &e->rgs[g].pages[mid];
+		int			c = cmp_bound(physical, key, e->blob + pg->max_off, pg->max_len);
+
+		if (c == 2)
+			return 0;
+		if (c > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The top-level flat leaf named column, or NULL. */
 static const pm_pq_node *
 find_leaf(const pm_pq_metadata *md, const char *column)
@@ -362,6 +451,7 @@ load_index(pm_fileio *io, pm_file *file, const probe_key *k, int physical, pm_ar
 			at += cis[g].max_len[p];
 		}
 	}
+	e->sorted_as = bounds_sorted(e, physical) ? physical : -1;
 	return e;
 }
 
@@ -386,23 +476,55 @@ load_page(const pm_env *env, pm_fileio *io, pm_file *file, const probe_entry *ix
 	pm_error	err;
 	bool		ok = false;
 
+	pm_page_file pf;
+	pm_page_entry *hit[2] = {NULL, NULL};
+	int64_t		off[2] = {rg->dict_off, pg->offset};
+	size_t		plen[2] = {(size_t) rg->dict_len, (size_t) pg->size};
+	bool		caching = pm_page_lru_enabled();
+
 	pm_error_clear(&err);
-	if (rows <= 0 || pg->size <= 0 || rg->dict_len < 0 || (buf = pm_arena_alloc(arena, len)) == NULL)
-		return NULL;
-	if (rg->dict_len > 0)
-	{
-		rr[nr].offset = (uint64_t) rg->dict_off;
-		rr[nr].length = (size_t) rg->dict_len;
-		rr[nr].buf = buf;
-		nr++;
-	}
-	rr[nr].offset = (uint64_t) pg->offset;
-	rr[nr].length = (size_t) pg->size;
-	rr[nr].buf = buf + rg->dict_len;
-	nr++;
-	if (pm_file_read_ranges(io, file, rr, nr, &err) != PM_OK ||
+	if (rows <= 0 || pg->size <= 0 || rg->dict_len < 0 || (buf = pm_arena_alloc(arena, len)) == NULL ||
 		pm_pq_column_init(&col, env, &ix->leaf, type, ix->column, &err) != PM_OK)
 		return NULL;
+
+	/*
+	 * The dictionary and the key page go through the page cache as the
+	 * reader's pages do (common/page_lru.h): the reader then finds the key
+	 * page decompressed, and a page it holds is not read here.
+	 */
+	pm_page_file_init(&pf, k->path, k->file_size);
+	for (int i = rg->dict_len > 0 ? 0 : 1; i < 2; i++)
+	{
+		size_t		pos = i == 0 ? 0 : (size_t) rg->dict_len;
+
+		if (caching)
+		{
+			col.page_file = &pf;
+			hit[i] = pm_page_lru_pin(&pf, off[i], 0);
+			if (hit[i] != NULL && pm_page_entry_span(hit[i]) != plen[i])
+			{
+				pm_page_lru_unpin(hit[i]);
+				hit[i] = NULL;
+			}
+			if (!pm_pq_column_add_piece(&col, pos, off[i], plen[i], hit[i]))
+			{
+				pm_pq_column_release(&col);
+				return NULL;
+			}
+		}
+		if (hit[i] == NULL)
+		{
+			rr[nr].offset = (uint64_t) off[i];
+			rr[nr].length = plen[i];
+			rr[nr].buf = buf + pos;
+			nr++;
+		}
+	}
+	if (nr > 0 && pm_file_read_ranges(io, file, rr, nr, &err) != PM_OK)
+	{
+		pm_pq_column_release(&col);
+		return NULL;
+	}
 	if (pm_pq_column_start_chunk(&col, buf, len, rg->codec, rows, arena, &err) == PM_OK &&
 		pm_pq_column_next_page(&col, &have, &err) == PM_OK && have &&
 		col.page_n == rows && col.page_nonnull == rows &&
@@ -579,7 +701,7 @@ pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t
 	}
 	/* the pages whose bounds hold the key (sorted: a few at most) */
 	for (int g = 0; g < ix->nrg && result == PM_PQ_PROBE_ABSENT; g++)
-		for (int p = 0; p < ix->rgs[g].npages; p++)
+		for (int p = first_page_reaching(ix, g, physical, key); p < ix->rgs[g].npages; p++)
 		{
 			const probe_page *pg = &ix->rgs[g].pages[p];
 			int			lo,
@@ -600,6 +722,8 @@ pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t
 				cand_page[ncand] = p;
 				ncand++;
 			}
+			else if (ix->sorted_as == physical && lo < 0)
+				break;			/* this page and all after it start above the key */
 		}
 	/* ix may go once pages are inserted: keep what load_page needs of it */
 	for (int i = 0; i < ncand && result == PM_PQ_PROBE_ABSENT; i++)

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "common/meta_cache.h"
+#include "common/page_lru.h"
 #include "format/parquet/column_reader.h"
 #include "format/parquet/parquet_assembly.h"
 #include "format/parquet/parquet_metadata.h"
@@ -55,9 +56,16 @@ typedef struct pm_parquet_reader
 	pm_format_reader base;
 	const pm_env *env;
 	pm_fileio  *io;
-	pm_file    *file;
+	pm_file    *file;			/* NULL until something must be read */
+	int64_t		known_size;		/* the caller's file size, 0: unknown */
+	bool		size_unchecked; /* the footer came by known_size: check it on open */
 	char	   *path;
 	uint64_t	file_size;
+	pm_page_file page_file;		/* the page cache's name of the file */
+	pm_arena   *md_arena;		/* r->md when parsed but not cached, else NULL */
+	pm_meta_pin **pins;			/* footer, page indexes used in place from the metadata cache */
+	int			npins;
+	int			pins_cap;
 	int			batch_size;
 	pm_arena   *arena;			/* reader lifetime */
 	pm_arena   *rg_arena;		/* current row group */
@@ -104,6 +112,7 @@ typedef struct pm_parquet_reader
 #define LATE_PROBE	16
 
 static const pm_format_reader_ops parquet_ops;
+static pm_code keep_pin(pm_parquet_reader *r, pm_error *err);
 
 static pm_code
 fail_path(pm_parquet_reader *r, pm_error *err, pm_code rc)
@@ -182,11 +191,115 @@ pm_parquet_read_metadata(pm_fileio *io, pm_file *file, const char *path, pm_aren
 	return PM_OK;
 }
 
+/* A parsed footer kept in the metadata cache, in an arena of its own. */
+typedef struct cached_metadata
+{
+	pm_arena   *arena;			/* of pm_env_default(): outlives every query */
+	pm_pq_metadata md;
+} cached_metadata;
+
+static void
+free_cached_metadata(void *value)
+{
+	pm_arena_destroy(((cached_metadata *) value)->arena);	/* value lives in it */
+}
+
+/*
+ * Open the file if it is not open yet (it is opened only to be read). When
+ * the cached footer was taken by the caller's size, the file must have that
+ * size: a file written again under its name since (another size) is refused
+ * rather than read with the footer of the one it replaced.
+ */
+static pm_code
+ensure_file(pm_parquet_reader *r, pm_error *err)
+{
+	uint64_t	size;
+
+	if (r->file != NULL)
+		return PM_OK;
+	PM_TRY(pm_file_open(r->io, r->path, &r->file, err));
+	if (!r->size_unchecked)
+		return PM_OK;
+	r->size_unchecked = false;
+	PM_TRY(pm_file_size(r->io, r->file, &size, err));
+	if (size != r->file_size)
+		return pm_fail(err, PM_ERR_CORRUPT,
+					   "parquet file has %llu bytes, its manifest entry says %llu: it was "
+					   "written again under its name", (unsigned long long) size,
+					   (unsigned long long) r->file_size);
+	return PM_OK;
+}
+
+/*
+ * The footer: with the metadata cache on, parsed once per file (path and
+ * size) and used in place from the cache afterwards, pinned until the
+ * reader closes (nothing writes to it); else parsed into the reader arena.
+ * With the size known (r->known_size) a cached footer needs no open.
+ */
 static pm_code
 read_footer(pm_parquet_reader *r, pm_error *err)
 {
-	return pm_parquet_read_metadata(r->io, r->file, r->path, r->arena, &r->file_size, &r->md,
-									err);
+	const cached_metadata *hit = NULL;
+	cached_metadata *c;
+	pm_arena   *a;
+	pm_code		rc;
+
+	if (!pm_meta_cache_enabled())
+	{
+		PM_TRY(ensure_file(r, err));
+		return pm_parquet_read_metadata(r->io, r->file, r->path, r->arena, &r->file_size,
+										&r->md, err);
+	}
+	PM_TRY(keep_pin(r, err));
+	/* one lookup of the footer as EXPLAIN counts it: a miss counts in the fallback */
+	if (r->known_size > 0)
+	{
+		r->file_size = (uint64_t) r->known_size;
+		hit = pm_meta_cache_pin(PM_META_PARQUET_METADATA, r->path, r->known_size,
+								PM_META_COUNT_HIT, &r->pins[r->npins]);
+	}
+	if (hit != NULL)
+		r->size_unchecked = true;
+	else
+	{
+		PM_TRY(ensure_file(r, err));
+		PM_TRY(pm_file_size(r->io, r->file, &r->file_size, err));
+		if ((int64_t) r->file_size != r->known_size)
+			hit = pm_meta_cache_pin(PM_META_PARQUET_METADATA, r->path, (int64_t) r->file_size,
+									PM_META_COUNT_HIT, &r->pins[r->npins]);
+	}
+	if (hit == NULL)
+	{
+		if ((a = pm_arena_create(pm_env_default())) == NULL ||
+			(c = pm_arena_zalloc(a, sizeof(cached_metadata))) == NULL)
+		{
+			if (a != NULL)
+				pm_arena_destroy(a);
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading the parquet footer");
+		}
+		c->arena = a;
+		rc = pm_parquet_read_metadata(r->io, r->file, r->path, a, &r->file_size, &c->md, err);
+		if (rc != PM_OK)
+		{
+			pm_arena_destroy(a);
+			return rc;
+		}
+		if (!pm_meta_cache_store_owned(PM_META_PARQUET_METADATA, r->path,
+									   (int64_t) r->file_size, c, pm_arena_bytes(a),
+									   free_cached_metadata))
+		{
+			r->md_arena = a;	/* not kept (larger than the budget): the reader's */
+			r->md = c->md;
+			return PM_OK;
+		}
+		hit = pm_meta_cache_pin(PM_META_PARQUET_METADATA, r->path, (int64_t) r->file_size,
+								0, &r->pins[r->npins]);
+		if (hit == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading the parquet footer");
+	}
+	r->npins++;
+	r->md = hit->md;
+	return PM_OK;
 }
 
 /* First byte of a chunk (its dictionary page, if any, comes first). */
@@ -200,18 +313,71 @@ chunk_start(const pm_pq_chunk *ch)
 	return start;
 }
 
-/* The metadata cache's name of chunk (g, leaf)'s page indexes: "<path>#<g>.<leaf>". */
+/* Decimal digits of v >= 0 at the end of buf (of 12 bytes), returned. */
+static char *
+decimal_tail(char *end, int v)
+{
+	do
+	{
+		*--end = (char) ('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	return end;
+}
+
+/*
+ * The metadata cache's name of chunk (g, leaf)'s page indexes:
+ * "<path>#<g>.<leaf>" (built by hand: printf was a tenth of a warm lookup).
+ */
 static char *
 chunk_index_key(pm_parquet_reader *r, int g, int leaf)
 {
-	return pm_arena_sprintf(r->rg_arena, "%s#%d.%d", r->path, g, leaf);
+	size_t		plen = strlen(r->path);
+	char		gb[12];
+	char		lb[12];
+	char	   *gs = decimal_tail(gb + sizeof(gb), g < 0 ? 0 : g);
+	char	   *ls = decimal_tail(lb + sizeof(lb), leaf < 0 ? 0 : leaf);
+	size_t		gl = (size_t) (gb + sizeof(gb) - gs);
+	size_t		ll = (size_t) (lb + sizeof(lb) - ls);
+	char	   *k = pm_arena_alloc(r->rg_arena, plen + gl + ll + 3);
+
+	if (k == NULL)
+		return NULL;
+	memcpy(k, r->path, plen);
+	k[plen] = '#';
+	memcpy(k + plen + 1, gs, gl);
+	k[plen + 1 + gl] = '.';
+	memcpy(k + plen + 2 + gl, ls, ll);
+	k[plen + 2 + gl + ll] = '\0';
+	return k;
+}
+
+/* Room for one more pin in r->pins. */
+static pm_code
+keep_pin(pm_parquet_reader *r, pm_error *err)
+{
+	if (r->npins == r->pins_cap)
+	{
+		int			ncap = r->pins_cap ? r->pins_cap * 2 : 16;
+		pm_meta_pin **np = pm_alloc(r->env, sizeof(pm_meta_pin *) * (size_t) ncap);
+
+		if (np == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading parquet page indexes");
+		if (r->npins > 0)
+			memcpy(np, r->pins, sizeof(pm_meta_pin *) * (size_t) r->npins);
+		pm_free(r->env, r->pins);
+		r->pins = np;
+		r->pins_cap = ncap;
+	}
+	return PM_OK;
 }
 
 /*
  * Read the page indexes of row group g for every planned leaf that has
- * them, into r->lidx (rg_arena): those the metadata cache holds copied
- * from it, the others in one batch, parsed and then cached (files are
- * immutable by name: an entry is never stale).
+ * them, into r->lidx: those the metadata cache holds used in place from
+ * it (pinned until the reader closes; nothing writes to them), the others
+ * in one batch into rg_arena, parsed and then cached (files are immutable
+ * by name: an entry is never stale).
  */
 static pm_code
 load_page_indexes(pm_parquet_reader *r, int g, pm_error *err)
@@ -238,12 +404,16 @@ load_page_indexes(pm_parquet_reader *r, int g, pm_error *err)
 		if (caching)
 		{
 			char	   *key = chunk_index_key(r, g, lf->col.leaf->leaf_index);
-			pm_pq_chunk_index *hit = key == NULL ? NULL :
-				pm_meta_cache_fetch(PM_META_PARQUET_PAGE_INDEX, key, (int64_t) r->file_size,
-									r->rg_arena, pm_pq_chunk_index_flatten);
+			const pm_pq_chunk_index *hit = NULL;
 
+			if (key != NULL && keep_pin(r, err) != PM_OK)
+				return PM_ERR_NOMEM;
+			if (key != NULL)
+				hit = pm_meta_cache_pin(PM_META_PARQUET_PAGE_INDEX, key, (int64_t) r->file_size,
+										PM_META_COUNT, &r->pins[r->npins]);
 			if (hit != NULL)
 			{
+				r->npins++;		/* held until the reader closes */
 				r->lidx[i].oi = hit->oi;
 				r->lidx[i].has_oi = true;
 				if (hit->has_ci && lf->col.target != NULL)
@@ -269,7 +439,10 @@ load_page_indexes(pm_parquet_reader *r, int g, pm_error *err)
 		if ((ranges[k].buf = pm_arena_alloc(r->rg_arena, ranges[k].length)) == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading parquet page indexes");
 	if (nr > 0)
+	{
+		PM_TRY(ensure_file(r, err));
 		PM_TRY(pm_file_read_ranges(r->io, r->file, ranges, nr, err));
+	}
 	for (int i = 0; i < n; i++)
 	{
 		pm_pq_leaf *lf = r->plan.leaves[i];
@@ -467,12 +640,16 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 	for (int i = 0; i < n; i++)
 	{
 		pm_pq_chunk *ch = &rg->columns[r->plan.leaves[i]->col.leaf->leaf_index];
+		pm_pq_column *col = &r->plan.leaves[i]->col;
 		pq_leaf_pages *lp = r->lpages != NULL ? &r->lpages[i] : NULL;
 		const pm_pq_offset_index *oi = r->lidx != NULL ? &r->lidx[i].oi : NULL;
 		size_t		pos = 0;
+		bool		prev_read = false;	/* the previous page was read into ranges[nr - 1] */
 
 		if (!leaf_in_load(r, i, which))
 			continue;
+		pm_pq_column_clear_pieces(col);
+		col->page_file = NULL;
 		bufs[i] = pm_arena_alloc(r->rg_arena, r->lens[i] > 0 ? r->lens[i] : 1);
 		if (bufs[i] == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
@@ -484,35 +661,64 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 			nr++;
 			continue;
 		}
-		if (oi->offset[0] > chunk_start(ch))
-		{
-			ranges[nr].offset = (uint64_t) chunk_start(ch);
-			ranges[nr].length = (size_t) (oi->offset[0] - chunk_start(ch));
-			ranges[nr].buf = bufs[i];
-			pos = ranges[nr].length;
-			nr++;
-		}
-		for (int k = 0; k < lp->nsel; k++)
-		{
-			int			p = lp->sel[k];
-			uint64_t	off = (uint64_t) oi->offset[p];
-			size_t		len = (size_t) oi->size[p];
 
-			if (k > 0 && lp->sel[k - 1] == p - 1 &&
-				ranges[nr - 1].offset + ranges[nr - 1].length == off)
-				ranges[nr - 1].length += len;
+		/*
+		 * Pages the page index picked are the ones lookups read again: each
+		 * (and the dictionary head) is a piece the page cache may hold, by
+		 * file and offset; those it holds are not read.
+		 */
+		if (pm_page_lru_enabled())
+			col->page_file = &r->page_file;
+		for (int k = -1; k < lp->nsel; k++)
+		{
+			uint64_t	off;
+			size_t		len;
+			pm_page_entry *hit = NULL;
+
+			if (k < 0)
+			{
+				if (oi->offset[0] <= chunk_start(ch))
+					continue;
+				off = (uint64_t) chunk_start(ch);
+				len = (size_t) (oi->offset[0] - chunk_start(ch));
+			}
 			else
 			{
-				ranges[nr].offset = off;
-				ranges[nr].length = len;
-				ranges[nr].buf = bufs[i] + pos;
-				nr++;
+				off = (uint64_t) oi->offset[lp->sel[k]];
+				len = (size_t) oi->size[lp->sel[k]];
 			}
+			if (col->page_file != NULL)
+			{
+				hit = pm_page_lru_pin(col->page_file, (int64_t) off, 0);
+				if (hit != NULL && pm_page_entry_span(hit) != len)
+				{
+					pm_page_lru_unpin(hit);
+					hit = NULL;
+				}
+				if (!pm_pq_column_add_piece(col, pos, (int64_t) off, len, hit))
+					return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+			}
+			if (hit == NULL)
+			{
+				if (prev_read && ranges[nr - 1].offset + ranges[nr - 1].length == off)
+					ranges[nr - 1].length += len;
+				else
+				{
+					ranges[nr].offset = off;
+					ranges[nr].length = len;
+					ranges[nr].buf = bufs[i] + pos;
+					nr++;
+				}
+			}
+			prev_read = hit == NULL;
 			pos += len;
 		}
 	}
 	if (nr > 0)
+	{
+		PM_TRY(ensure_file(r, err));
 		PM_TRY(pm_file_read_ranges(r->io, r->file, ranges, nr, err));
+	}
 	for (int i = 0; i < n; i++)
 	{
 		pm_pq_leaf *lf = r->plan.leaves[i];
@@ -522,8 +728,6 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 			continue;
 		PM_TRY(pm_pq_column_start_chunk(&lf->col, bufs[i], r->lens[i], ch->codec,
 										r->nvalues[i], r->rg_arena, err));
-		/* pages picked by the page index are the ones lookups read again */
-		lf->col.cache_pages = r->lpages != NULL && r->lpages[i].sel != NULL;
 		lf->chunk_started = false;
 	}
 	return PM_OK;
@@ -959,6 +1163,11 @@ parquet_close(pm_format_reader *base)
 	if (r == NULL)
 		return;
 	env = r->env;
+	for (int i = 0; i < r->npins; i++)
+		pm_meta_cache_unpin(r->pins[i]);
+	pm_free(env, r->pins);
+	if (r->md_arena != NULL)
+		pm_arena_destroy(r->md_arena);
 	pm_pq_plan_release(&r->plan);
 	if (r->file != NULL)
 		pm_file_close(r->io, r->file);
@@ -1044,9 +1253,10 @@ pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 		parquet_close(&r->base);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a parquet file");
 	}
-	rc = pm_file_open(io, path, &r->file, err);
+	r->known_size = options->file_size;
+	rc = read_footer(r, err);
 	if (rc == PM_OK)
-		rc = read_footer(r, err);
+		pm_page_file_init(&r->page_file, r->path, (int64_t) r->file_size);
 	if (rc == PM_OK)
 		rc = pm_pq_plan_build(options->schema, &r->md, env, r->arena, &r->plan, err);
 	if (rc == PM_OK && options->part_filter != NULL)

@@ -81,7 +81,7 @@ fail=0
 for t in embedded sidecar; do
 	"$oracle" create "$wh" ic "java_$t" "$wh/$t.json" >/dev/null
 	"$oracle" write "$wh" ic "java_$t" "$wh/ops.jsonl" >/dev/null
-	if ASAN_OPTIONS=detect_leaks=0 "$wh/copy_table" "$wh/ic.db/java_$t" "$wh/ic.db/ours_$t" > "$wh/copy_$t.out" 2>&1 &&
+	if "$wh/copy_table" "$wh/ic.db/java_$t" "$wh/ic.db/ours_$t" > "$wh/copy_$t.out" 2>&1 &&
 		[ "$(grep -c '^INDEX OK' "$wh/copy_$t.out")" -ge 3 ] && ! grep -q '^INDEX DIFF' "$wh/copy_$t.out"; then
 		echo "$t: our $(grep -c '^INDEX OK' "$wh/copy_$t.out") index containers are Java's bytes ($(sed -n 's/^INDEX OK bucket [0-9]* (\(.*\))$/\1/p' "$wh/copy_$t.out" | paste -sd ';'))"
 	else

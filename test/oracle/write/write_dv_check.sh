@@ -173,8 +173,8 @@ for t in $tables; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" dv "java_$t" "$wh/$t.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" dv "ours_$t" "$wh/$t.json" >/dev/null
 	"$wh/pk_write" "$wh/dv.db/ours_$t" "$wh/$t.jsonl" >/dev/null
-	ASAN_OPTIONS=detect_leaks=0 "$wh/pk_write" --levels "$wh/dv.db/java_$t" > "$wh/java_$t.levels"
-	ASAN_OPTIONS=detect_leaks=0 "$wh/pk_write" --levels "$wh/dv.db/ours_$t" > "$wh/ours_$t.levels"
+	"$wh/pk_write" --levels "$wh/dv.db/java_$t" > "$wh/java_$t.levels"
+	"$wh/pk_write" --levels "$wh/dv.db/ours_$t" > "$wh/ours_$t.levels"
 	if cmp -s "$wh/java_$t.levels" "$wh/ours_$t.levels" && ! grep -q "level 0 " "$wh/ours_$t.levels"; then
 		echo "$t: our levels and deletion vectors equal Java's ($(wc -l < "$wh/ours_$t.levels") files, $(grep -c -v 'deleted \[\]' "$wh/ours_$t.levels" || true) with DVs)"
 	else
@@ -194,7 +194,7 @@ for t in $tables; do
 	# Java writes and compacts on top of our table; we read what Java reads
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" dv "ours_$t" "$wh/${t}_more.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" dv "ours_$t" | sort > "$wh/ours_${t}_java_more.rows"
-	ASAN_OPTIONS=detect_leaks=0 "$wh/pk_write" --read "$wh/dv.db/ours_$t" | sort > "$wh/ours_${t}_more.rows"
+	"$wh/pk_write" --read "$wh/dv.db/ours_$t" | sort > "$wh/ours_${t}_more.rows"
 	if cmp -s "$wh/ours_${t}_java_more.rows" "$wh/ours_${t}_more.rows" && [ -s "$wh/ours_${t}_more.rows" ]; then
 		echo "$t: after Java wrote and compacted on top, we read what Java reads: $(wc -l < "$wh/ours_${t}_more.rows") rows"
 	else

@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  * test_lookup_compact.c
  *	  Writing deletion-vector and first-row tables (lsm/lookup_compact.c
- *	  through the table writer) on the memory FileIO, with the table of pk_fixture.h (names NULL): every commit is an
- *	  APPEND and a COMPACT snapshot after which no level-0 file is left, the
+ *	  through the table writer) on the memory FileIO, the table of
+ *	  pk_fixture.h (names NULL): every commit is an APPEND and a COMPACT
+ *	  snapshot after which no level-0 file is left, the
  *	  batch read (which skips level 0) sees the rows of the commit at once,
  *	  the deletion vectors mark exactly the older rows overwritten, the
  *	  first row of a key wins across and within commits, partial-update

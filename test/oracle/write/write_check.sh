@@ -12,18 +12,11 @@
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-wh=${1:-$(mktemp -d /tmp/pm_write_check_XXXXXX)}
+. "$here/../check_prologue.sh"
+check_warehouse write_check "${1:-}"
 seeds=0
 if [ "${2:-}" = --difftest ]; then seeds=${3:-10}; fi
-mkdir -p "$wh"
-cc=${UNIT_CC:-clang}
-oracle="$root/test/oracle/oracle.sh"
-
-make -s -C "$root" -j2 "build/unit-$cc/libpaimon.a" >/dev/null
-$cc -std=gnu11 -O1 -g -fsanitize=address,undefined -I"$root/src" "$here/copy_table.c" \
-	"$root/build/unit-$cc/libpaimon.a" -lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm \
-	-o "$wh/copy_table"
+check_tool "$here/copy_table.c"
 
 python3 - "$wh" <<'PY'
 import json, sys

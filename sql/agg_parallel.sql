@@ -63,6 +63,8 @@ BEGIN
 			 ELSE 'DIFFERENT: ' || coalesce(on_rows, '<none>') || ' <> ' || coalesce(off_rows, '<none>') END;
 END $$;
 
+\i sql/include/sweep.sql
+
 -- Every aggregate (count, sum, avg, min, max) of every column, alone and
 -- grouped by every groupable column: how many queries were pushed as
 -- partial aggregates, and every one whose result differs. Float sums and
@@ -74,9 +76,6 @@ DECLARE
 	c record;
 	aggs text[] := '{}';
 	keys text[] := '{}';
-	qs text[] := '{}';
-	q text;
-	r text;
 BEGIN
 	FOR c IN SELECT quote_ident(attname) AS n, atttypid::regtype::text AS ty, atttypmod AS tm
 			 FROM pg_attribute WHERE attrelid = t AND attnum > 0 AND NOT attisdropped ORDER BY attnum LOOP
@@ -96,25 +95,8 @@ BEGIN
 			keys := keys || c.n;
 		END IF;
 	END LOOP;
-	qs := qs || format('SELECT count(*), %s FROM %s', array_to_string(aggs, ', '), t);
-	FOR i IN 1 .. coalesce(array_length(keys, 1), 0) LOOP
-		qs := qs || format('SELECT %1$s, count(*), %2$s FROM %3$s GROUP BY %1$s',
-						   keys[i], array_to_string(aggs, ', '), t);
-	END LOOP;
-	IF array_length(keys, 1) >= 2 THEN
-		qs := qs || format('SELECT %1$s, %2$s, count(*), %3$s FROM %4$s GROUP BY %2$s, %1$s',
-						   keys[1], keys[2], array_to_string(aggs, ', '), t);
-	END IF;
-	queries := 0;
-	partial := 0;
-	FOREACH q IN ARRAY qs LOOP
-		r := par_agg(q);
-		queries := queries + 1;
-		IF r LIKE 'partial%' THEN partial := partial + 1; END IF;
-		IF r NOT LIKE '%, same' THEN
-			different := coalesce(different || E'\n', '') || q || ': ' || r;
-		END IF;
-	END LOOP;
+	SELECT * INTO queries, partial, different
+	FROM sweep_run(sweep_agg_queries(t, aggs, keys), 'par_agg', 'partial');
 END $$;
 
 SELECT c.oid::regclass AS tbl, s.*
@@ -187,3 +169,4 @@ SET client_min_messages = warning;
 DROP SCHEMA ap CASCADE;
 DROP SERVER apw, appq, aporc, apavro, apwide;
 DROP FUNCTION par_sweep(regclass), par_agg(text);
+DROP FUNCTION sweep_agg_queries(regclass, text[], text[]), sweep_run(text[], text, text);

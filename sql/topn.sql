@@ -49,6 +49,8 @@ BEGIN
 			 ELSE 'DIFFERENT: ' || coalesce(on_rows, '<none>') || ' <> ' || coalesce(off_rows, '<none>') END;
 END $$;
 
+\i sql/include/sweep.sql
+
 -- Every sortable column alone (ASC, DESC, NULLS FIRST/LAST, small and
 -- large limits, OFFSET), and all of them as keys (first key each in turn,
 -- mixed directions): how many queries, how many pushed, which differ.
@@ -59,8 +61,6 @@ DECLARE
 	cols text[] := '{}';
 	qs text[] := '{}';
 	dirs text[] := ARRAY['', ' DESC', ' NULLS FIRST', ' DESC NULLS LAST'];
-	q text;
-	r text;
 	others text;
 BEGIN
 	FOR c IN SELECT quote_ident(attname) AS n FROM pg_attribute
@@ -83,16 +83,7 @@ BEGIN
 						   array_to_string(cols, ', '), t, cols[i] || dirs[1 + (i % 4)],
 						   coalesce(', ' || others, ''));
 	END LOOP;
-	queries := 0;
-	pushed := 0;
-	FOREACH q IN ARRAY qs LOOP
-		r := topn_compare(q);
-		queries := queries + 1;
-		IF r LIKE 'pushed%' THEN pushed := pushed + 1; END IF;
-		IF r NOT LIKE '%, same' THEN
-			different := coalesce(different || E'\n', '') || q || ': ' || r;
-		END IF;
-	END LOOP;
+	SELECT * INTO queries, pushed, different FROM sweep_run(qs, 'topn_compare', 'pushed');
 END $$;
 
 SELECT c.oid::regclass AS tbl, s.*
@@ -211,3 +202,4 @@ SET client_min_messages = warning;
 DROP SCHEMA tn, tnx CASCADE;
 DROP SERVER tnw, tnpq;
 DROP FUNCTION topn_sweep(regclass), topn_compare(text), topn_parts(text);
+DROP FUNCTION sweep_agg_queries(regclass, text[], text[]), sweep_run(text[], text, text);

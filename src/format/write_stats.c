@@ -60,100 +60,76 @@ pm_java_double_compare(double a, double b)
 
 #define CMP(a, b) (((a) > (b)) - ((a) < (b)))
 
-int
-pm_write_stats_compare(const pm_type *t, const pm_vector *v, int64_t i, const pm_value *s)
+static void
+bytes_set(pm_value *s, pm_byte_buffer *owner, const uint8_t *p, size_t n)
 {
-	switch (t->id)
+	pm_byte_buffer_reset(owner);
+	if (n > 0)
+		pm_byte_buffer_append(owner, p, n);
+	else
+		(void) pm_byte_buffer_reserve(owner, 1);	/* data non-NULL for empty values */
+	s->u.bytes.ptr = owner->data;
+	s->u.bytes.len = (int32_t) n;
+}
+
+static int
+bytes_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+	size_t		n = alen < blen ? alen : blen;
+	int			c = n > 0 ? memcmp(a, b, n) : 0;
+
+	return c != 0 ? c : CMP(alen, blen);
+}
+
+void
+pm_write_stats_add_bytes(pm_write_stats *s, const uint8_t *p, size_t n)
+{
+	if (!s->any)
 	{
-		case PM_TYPE_BOOLEAN:
-			return CMP((int64_t) PM_VEC_VALUES(v, uint8_t)[i], s->u.i64);
-		case PM_TYPE_TINYINT:
-			return CMP((int64_t) PM_VEC_VALUES(v, int8_t)[i], s->u.i64);
-		case PM_TYPE_SMALLINT:
-			return CMP((int64_t) PM_VEC_VALUES(v, int16_t)[i], s->u.i64);
-		case PM_TYPE_INT:
-		case PM_TYPE_DATE:
-		case PM_TYPE_TIME:
-			return CMP((int64_t) PM_VEC_VALUES(v, int32_t)[i], s->u.i64);
-		case PM_TYPE_BIGINT:
-			return CMP(PM_VEC_VALUES(v, int64_t)[i], s->u.i64);
+		bytes_set(&s->min, &s->min_bytes, p, n);
+		bytes_set(&s->max, &s->max_bytes, p, n);
+		s->any = true;
+	}
+	else if (bytes_cmp(p, n, s->min.u.bytes.ptr, (size_t) s->min.u.bytes.len) < 0)
+		bytes_set(&s->min, &s->min_bytes, p, n);
+	else if (bytes_cmp(p, n, s->max.u.bytes.ptr, (size_t) s->max.u.bytes.len) > 0)
+		bytes_set(&s->max, &s->max_bytes, p, n);
+}
+
+/* fold a value v of s->type (as pm_write_stats holds one) into s */
+static void
+add_value(pm_write_stats *s, const pm_value *v)
+{
+	switch (s->type->id)
+	{
 		case PM_TYPE_FLOAT:
-			return pm_java_double_compare(PM_VEC_VALUES(v, float)[i], s->u.f64);
 		case PM_TYPE_DOUBLE:
-			return pm_java_double_compare(PM_VEC_VALUES(v, double)[i], s->u.f64);
+			pm_write_stats_add_f64(s, v->u.f64);
+			break;
 		case PM_TYPE_DECIMAL:
-			return CMP(PM_VEC_VALUES(v, pm_int128)[i], s->u.i128);
+			pm_write_stats_add_i128(s, v->u.i128);
+			break;
 		case PM_TYPE_TIMESTAMP:
 		case PM_TYPE_TIMESTAMP_LTZ:
-			{
-				int64_t		us = PM_VEC_VALUES(v, int64_t)[i];
-				uint16_t	ns = v->nanos ? v->nanos[i] : 0;
-
-				if (us != s->u.i64)
-					return CMP(us, s->u.i64);
-				return CMP(ns, s->nanos);
-			}
+			pm_write_stats_add_ts(s, v->u.i64, v->nanos);
+			break;
 		default:
-			{
-				int32_t		len;
-				const uint8_t *p = pm_vector_bytes(v, i, &len);
-				int32_t		n = len < s->u.bytes.len ? len : s->u.bytes.len;
-				int			c = n > 0 ? memcmp(p, s->u.bytes.ptr, (size_t) n) : 0;
-
-				return c != 0 ? c : CMP(len, s->u.bytes.len);
-			}
+			if (pm_type_is_varlen(s->type->id))
+				pm_write_stats_add_bytes(s, v->u.bytes.ptr, (size_t) v->u.bytes.len);
+			else
+				pm_write_stats_add_i64(s, v->u.i64);
+			break;
 	}
 }
 
-static void
-value_set(const pm_type *t, const pm_vector *v, int64_t i, pm_value *s, pm_byte_buffer *owner)
+void
+pm_write_stats_merge(pm_write_stats *dst, const pm_write_stats *src)
 {
-	memset(s, 0, sizeof(*s));
-	switch (t->id)
-	{
-		case PM_TYPE_BOOLEAN:
-			s->u.i64 = PM_VEC_VALUES(v, uint8_t)[i];
-			break;
-		case PM_TYPE_TINYINT:
-			s->u.i64 = PM_VEC_VALUES(v, int8_t)[i];
-			break;
-		case PM_TYPE_SMALLINT:
-			s->u.i64 = PM_VEC_VALUES(v, int16_t)[i];
-			break;
-		case PM_TYPE_INT:
-		case PM_TYPE_DATE:
-		case PM_TYPE_TIME:
-			s->u.i64 = PM_VEC_VALUES(v, int32_t)[i];
-			break;
-		case PM_TYPE_BIGINT:
-			s->u.i64 = PM_VEC_VALUES(v, int64_t)[i];
-			break;
-		case PM_TYPE_FLOAT:
-			s->u.f64 = PM_VEC_VALUES(v, float)[i];
-			break;
-		case PM_TYPE_DOUBLE:
-			s->u.f64 = PM_VEC_VALUES(v, double)[i];
-			break;
-		case PM_TYPE_DECIMAL:
-			s->u.i128 = PM_VEC_VALUES(v, pm_int128)[i];
-			break;
-		case PM_TYPE_TIMESTAMP:
-		case PM_TYPE_TIMESTAMP_LTZ:
-			s->u.i64 = PM_VEC_VALUES(v, int64_t)[i];
-			s->nanos = v->nanos ? v->nanos[i] : 0;
-			break;
-		default:
-			{
-				int32_t		len;
-				const uint8_t *p = pm_vector_bytes(v, i, &len);
-
-				pm_byte_buffer_reset(owner);
-				pm_byte_buffer_append(owner, p, (size_t) len);
-				s->u.bytes.ptr = owner->data;
-				s->u.bytes.len = len;
-			}
-			break;
-	}
+	dst->nulls += src->nulls;
+	if (!src->any)
+		return;
+	add_value(dst, &src->min);
+	add_value(dst, &src->max);
 }
 
 void
@@ -161,17 +137,47 @@ pm_write_stats_add(pm_write_stats *s, const pm_vector *v, int64_t i)
 {
 	if (!s->minmax)
 		return;
-	if (!s->any)
+	switch (s->type->id)
 	{
-		value_set(s->type, v, i, &s->min, &s->min_bytes);
-		value_set(s->type, v, i, &s->max, &s->max_bytes);
-		s->any = true;
-		return;
+		case PM_TYPE_BOOLEAN:
+			pm_write_stats_add_i64(s, PM_VEC_VALUES(v, uint8_t)[i]);
+			break;
+		case PM_TYPE_TINYINT:
+			pm_write_stats_add_i64(s, PM_VEC_VALUES(v, int8_t)[i]);
+			break;
+		case PM_TYPE_SMALLINT:
+			pm_write_stats_add_i64(s, PM_VEC_VALUES(v, int16_t)[i]);
+			break;
+		case PM_TYPE_INT:
+		case PM_TYPE_DATE:
+		case PM_TYPE_TIME:
+			pm_write_stats_add_i64(s, PM_VEC_VALUES(v, int32_t)[i]);
+			break;
+		case PM_TYPE_BIGINT:
+			pm_write_stats_add_i64(s, PM_VEC_VALUES(v, int64_t)[i]);
+			break;
+		case PM_TYPE_FLOAT:
+			pm_write_stats_add_f64(s, PM_VEC_VALUES(v, float)[i]);
+			break;
+		case PM_TYPE_DOUBLE:
+			pm_write_stats_add_f64(s, PM_VEC_VALUES(v, double)[i]);
+			break;
+		case PM_TYPE_DECIMAL:
+			pm_write_stats_add_i128(s, PM_VEC_VALUES(v, pm_int128)[i]);
+			break;
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			pm_write_stats_add_ts(s, PM_VEC_VALUES(v, int64_t)[i], v->nanos ? v->nanos[i] : 0);
+			break;
+		default:
+			{
+				int32_t		len;
+				const uint8_t *p = pm_vector_bytes(v, i, &len);
+
+				pm_write_stats_add_bytes(s, p, (size_t) len);
+			}
+			break;
 	}
-	if (pm_write_stats_compare(s->type, v, i, &s->min) < 0)
-		value_set(s->type, v, i, &s->min, &s->min_bytes);
-	else if (pm_write_stats_compare(s->type, v, i, &s->max) > 0)
-		value_set(s->type, v, i, &s->max, &s->max_bytes);
 }
 
 void

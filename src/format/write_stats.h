@@ -7,7 +7,10 @@
  * Double.compare: -0.0 below 0.0, NaN above every number; strings and
  * bytes unsigned lexicographic; timestamps with their nanos). Columns of
  * nested types, VARIANT and BLOB get no min/max. Used by the ORC and
- * Avro writers; the Parquet writer keeps its own per-type loops.
+ * Avro writers (values of vectors), and by the Parquet writer (values as
+ * stored: per page, folded into chunk and file statistics): one home for
+ * the order. As NaN is above every number, a float column has seen a NaN
+ * iff its max is NaN, and a number iff its min is not.
  *-------------------------------------------------------------------------
  */
 #ifndef PM_FORMAT_WRITE_STATS_H
@@ -42,11 +45,91 @@ extern void pm_write_stats_reset(pm_write_stats *s);
 extern void pm_write_stats_add(pm_write_stats *s, const pm_vector *v, int64_t i);
 /* values 0..n-1 of v, NULLs counted */
 extern void pm_write_stats_add_all(pm_write_stats *s, const pm_vector *v, int64_t n);
-/* compare value i of v (not null) with a value of the same type: <0, 0, >0 */
-extern int	pm_write_stats_compare(const pm_type *t, const pm_vector *v, int64_t i,
-								   const pm_value *s);
 /* Java's Double.compare */
 extern int	pm_java_double_compare(double a, double b);
+
+/*
+ * Fold one non-null value into s, the value as s->type holds it in a
+ * pm_value: integer types, DATE, TIME and BOOLEAN as int64 (also what a
+ * writer stores for a timestamp without nanos), FLOAT/DOUBLE as double,
+ * DECIMAL unscaled, timestamps as micros + nanos, the rest as bytes.
+ */
+static inline void
+pm_write_stats_add_i64(pm_write_stats *s, int64_t v)
+{
+	if (!s->any)
+	{
+		s->min.u.i64 = s->max.u.i64 = v;
+		s->any = true;
+	}
+	else if (v < s->min.u.i64)
+		s->min.u.i64 = v;
+	else if (v > s->max.u.i64)
+		s->max.u.i64 = v;
+}
+
+static inline void
+pm_write_stats_add_f64(pm_write_stats *s, double v)
+{
+	if (!s->any)
+	{
+		s->min.u.f64 = s->max.u.f64 = v;
+		s->any = true;
+	}
+	else if (v < s->min.u.f64)
+		s->min.u.f64 = v;
+	else if (v > s->max.u.f64)
+		s->max.u.f64 = v;
+	else if (!(v > s->min.u.f64 && v < s->max.u.f64))
+	{
+		/* NaN, or equal to a bound (-0.0 below 0.0): Java's order decides */
+		if (pm_java_double_compare(v, s->min.u.f64) < 0)
+			s->min.u.f64 = v;
+		else if (pm_java_double_compare(v, s->max.u.f64) > 0)
+			s->max.u.f64 = v;
+	}
+}
+
+static inline void
+pm_write_stats_add_i128(pm_write_stats *s, pm_int128 v)
+{
+	if (!s->any)
+	{
+		s->min.u.i128 = s->max.u.i128 = v;
+		s->any = true;
+	}
+	else if (v < s->min.u.i128)
+		s->min.u.i128 = v;
+	else if (v > s->max.u.i128)
+		s->max.u.i128 = v;
+}
+
+static inline void
+pm_write_stats_add_ts(pm_write_stats *s, int64_t us, uint16_t ns)
+{
+	if (!s->any)
+	{
+		s->min.u.i64 = s->max.u.i64 = us;
+		s->min.nanos = s->max.nanos = ns;
+		s->any = true;
+	}
+	else if (us < s->min.u.i64 || (us == s->min.u.i64 && ns < s->min.nanos))
+	{
+		s->min.u.i64 = us;
+		s->min.nanos = ns;
+	}
+	else if (us > s->max.u.i64 || (us == s->max.u.i64 && ns > s->max.nanos))
+	{
+		s->max.u.i64 = us;
+		s->max.nanos = ns;
+	}
+}
+
+/* the bytes stay in s (min_bytes/max_bytes; never a NULL pointer) */
+extern void pm_write_stats_add_bytes(pm_write_stats *s, const uint8_t *p, size_t n);
+
+/* fold src (same type) into dst: its NULLs and its min and max */
+extern void pm_write_stats_merge(pm_write_stats *dst, const pm_write_stats *src);
 /* the result, varlen bytes copied into arena; false on out-of-memory */
 extern bool pm_write_stats_result(const pm_write_stats *s, pm_arena *arena,
 								  pm_column_stats *out);

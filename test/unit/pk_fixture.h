@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  * pk_fixture.h
  *	  A small primary-key table for the writer and compaction tests
- *	  (test_pk_write.c, test_compact.c): id INT NOT NULL (primary key),
- *	  name STRING ("n<v>" or NULL), v BIGINT, w BIGINT; batches of it, and
+ *	  (test_pk_write.c, test_compact.c, test_lookup_compact.c): id INT NOT
+ *	  NULL (primary key), name STRING ("n<v>" or NULL), v BIGINT, w BIGINT; batches of it, and
  *	  reading a table of it back through pm_table_read, checked per id.
  *-------------------------------------------------------------------------
  */

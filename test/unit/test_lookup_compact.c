@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  * test_lookup_compact.c
  *	  Writing deletion-vector and first-row tables (lsm/lookup_compact.c
- *	  through the table writer) on the memory FileIO: every commit is an
- *	  APPEND and a COMPACT snapshot after which no level-0 file is left, the
+ *	  through the table writer) on the memory FileIO, the table of
+ *	  pk_fixture.h (names NULL): every commit is an APPEND and a COMPACT
+ *	  snapshot after which no level-0 file is left, the
  *	  batch read (which skips level 0) sees the rows of the commit at once,
  *	  the deletion vectors mark exactly the older rows overwritten, the
  *	  first row of a key wins across and within commits, partial-update
@@ -25,128 +26,19 @@
 #include "table/table.h"
 #include "table/table_write.h"
 
-#define MAXID 1024
+#include "pk_fixture.h"
+
 #define NUL INT64_MIN
 
-/* id INT NOT NULL (primary key), v BIGINT, w BIGINT */
-static pm_schema *
-make_schema(pm_arena *arena, int nopt, const char **keys, const char **vals)
-{
-	pm_schema  *s = pm_arena_zalloc(arena, sizeof(*s));
-	pm_field   *f = pm_arena_zalloc(arena, sizeof(pm_field) * 3);
-	static const char *pk[] = {"id"};
-
-	f[0] = (pm_field) {0, "id", pm_type_new(arena, PM_TYPE_INT, false), NULL};
-	f[1] = (pm_field) {0, "v", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
-	f[2] = (pm_field) {0, "w", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
-	s->row_type = pm_type_new_row(arena, f, 3, false);
-	s->nprimary_keys = 1;
-	s->primary_keys = pk;
-	s->noptions = nopt;
-	s->option_keys = keys;
-	s->option_values = vals;
-	return s;
-}
-
-typedef struct trow
-{
-	int			id;
-	int64_t		v;				/* NUL = NULL */
-	int64_t		w;
-} trow;
-
-static pm_batch *
-make_batch(pm_arena *arena, const pm_type *row, const trow *rows, int n)
-{
-	pm_batch   *b = pm_arena_zalloc(arena, sizeof(*b));
-
-	b->nrows = n;
-	b->ncols = 3;
-	b->cols = pm_arena_zalloc(arena, sizeof(pm_vector) * 3);
-	for (int c = 0; c < 3; c++)
-	{
-		assert_true(pm_vector_init(&b->cols[c], row->fields[c].type, n, true, arena));
-		b->cols[c].length = n;
-	}
-	for (int i = 0; i < n; i++)
-	{
-		PM_VEC_VALUES(&b->cols[0], int32_t)[i] = rows[i].id;
-		if (rows[i].v == NUL)
-			b->cols[1].nulls[i] = 1;
-		else
-			PM_VEC_VALUES(&b->cols[1], int64_t)[i] = rows[i].v;
-		if (rows[i].w == NUL)
-			b->cols[2].nulls[i] = 1;
-		else
-			PM_VEC_VALUES(&b->cols[2], int64_t)[i] = rows[i].w;
-	}
-	return b;
-}
-
-typedef struct result
-{
-	bool		present[MAXID];
-	int64_t		v[MAXID];
-	int64_t		w[MAXID];
-	int			nrows;
-} result;
-
-static void
-read_all(pm_fileio *io, const char *path, result *r)
-{
-	pm_table   *table;
-	pm_scan    *scan;
-	pm_table_read *rd;
-	pm_batch   *b;
-	pm_error	err;
-	int			fields[3] = {0, 1, 2};
-
-	memset(r, 0, sizeof(*r));
-	if (pm_table_open(pm_env_default(), io, path, NULL, &table, &err) != PM_OK)
-		fail_msg("open %s: %s", path, err.message);
-	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
-	if (pm_table_read_open(scan, fields, 3, &rd, &err) != PM_OK)
-		fail_msg("read: %s", err.message);
-	for (;;)
-	{
-		if (pm_table_read_next(rd, &b, &err) != PM_OK)
-			fail_msg("next: %s", err.message);
-		if (b == NULL)
-			break;
-		for (int64_t i = 0; i < b->nrows; i++)
-		{
-			int			id = PM_VEC_VALUES(&b->cols[0], int32_t)[i];
-
-			assert_true(id >= 0 && id < MAXID);
-			if (r->present[id])
-				fail_msg("id %d read twice", id);
-			r->present[id] = true;
-			r->v[id] = pm_vector_is_null(&b->cols[1], i) ? NUL : PM_VEC_VALUES(&b->cols[1], int64_t)[i];
-			r->w[id] = pm_vector_is_null(&b->cols[2], i) ? NUL : PM_VEC_VALUES(&b->cols[2], int64_t)[i];
-			r->nrows++;
-		}
-	}
-	pm_table_read_close(rd);
-	pm_scan_free(scan);
-	pm_table_close(table);
-}
-
+/* One writer, one write (kinds or NULL), one commit that must get want_sid. */
 static void
 write_commit(pm_fileio *io, const char *dir, pm_arena *arena, const trow *rows,
 			 const uint8_t *kinds, int n, int64_t want_sid)
 {
-	pm_table_writer *w;
-	pm_error	err;
-	int64_t		sid;
+	pm_table_writer *w = open_writer(io, dir);
 
-	if (pm_table_writer_open(pm_env_default(), io, dir, "dv-user", &w, &err) != PM_OK)
-		fail_msg("writer: %s", err.message);
-	if (pm_table_writer_write(w, make_batch(arena, pm_table_writer_schema(w)->row_type, rows, n),
-							  kinds, &err) != PM_OK)
-		fail_msg("write: %s", err.message);
-	if (pm_table_writer_commit(w, 1, &sid, &err) != PM_OK)
-		fail_msg("commit: %s", err.message);
-	assert_int_equal(sid, want_sid);
+	write_kinds(w, arena, rows, kinds, n);
+	commit(w, 1, want_sid);
 	pm_table_writer_close(w);
 }
 
@@ -237,7 +129,7 @@ test_dv_dedup(void **state)
 									 &err), PM_OK);
 	for (int i = 0; i < 100; i++)
 	{
-		rows[n] = (trow) {i, i, 1};
+		rows[n] = (trow) {i, false, i, 1};
 		kinds[n++] = PM_ROW_INSERT;
 	}
 	write_commit(io, dir, arena, rows, kinds, n, 2);
@@ -256,12 +148,12 @@ test_dv_dedup(void **state)
 	n = 0;
 	for (int i = 0; i < 50; i++)
 	{
-		rows[n] = (trow) {i, 1000 + i, 2};
+		rows[n] = (trow) {i, false, 1000 + i, 2};
 		kinds[n++] = PM_ROW_INSERT;
 	}
 	for (int i = 90; i < 95; i++)
 	{
-		rows[n] = (trow) {i, NUL, NUL};
+		rows[n] = (trow) {i, false, NUL, NUL};
 		kinds[n++] = PM_ROW_DELETE;
 	}
 	write_commit(io, dir, arena, rows, kinds, n, 4);
@@ -280,11 +172,11 @@ test_dv_dedup(void **state)
 
 	/* a key of level 4 and one of level 5 again, a new key */
 	n = 0;
-	rows[n] = (trow) {10, 7777, 3};
+	rows[n] = (trow) {10, false, 7777, 3};
 	kinds[n++] = PM_ROW_INSERT;
-	rows[n] = (trow) {60, 6060, 3};
+	rows[n] = (trow) {60, false, 6060, 3};
 	kinds[n++] = PM_ROW_INSERT;
-	rows[n] = (trow) {500, 5, 3};
+	rows[n] = (trow) {500, false, 5, 3};
 	kinds[n++] = PM_ROW_INSERT;
 	write_commit(io, dir, arena, rows, kinds, n, 6);
 	read_all(io, dir, &r);
@@ -317,8 +209,8 @@ test_first_row(void **state)
 	assert_int_equal(pm_table_create(pm_env_default(), io, dir, make_schema(arena, 2, keys, vals),
 									 &err), PM_OK);
 	for (int i = 0; i < 100; i++)
-		rows[n++] = (trow) {i, i, 1};
-	rows[n++] = (trow) {7, 700, 1};	/* within the commit: the first wins */
+		rows[n++] = (trow) {i, false, i, 1};
+	rows[n++] = (trow) {7, false, 700, 1};	/* within the commit: the first wins */
 	write_commit(io, dir, arena, rows, NULL, n, 2);
 	read_all(io, dir, &r);
 	assert_int_equal(r.nrows, 100);
@@ -326,7 +218,7 @@ test_first_row(void **state)
 
 	n = 0;
 	for (int i = 50; i < 150; i++)
-		rows[n++] = (trow) {i, 1000 + i, 2};
+		rows[n++] = (trow) {i, false, 1000 + i, 2};
 	write_commit(io, dir, arena, rows, NULL, n, 4);
 	read_all(io, dir, &r);
 	assert_int_equal(r.nrows, 150);
@@ -350,10 +242,10 @@ test_first_row(void **state)
 
 		assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/fr1",
 										 make_schema(arena, 2, k1, v1), &err), PM_OK);
-		rows[0] = (trow) {0, 0, 0};
-		rows[1] = (trow) {1, 1, 0};
-		rows[2] = (trow) {2, 2, 0};
-		rows[3] = (trow) {0, 9, 9};
+		rows[0] = (trow) {0, false, 0, 0};
+		rows[1] = (trow) {1, false, 1, 0};
+		rows[2] = (trow) {2, false, 2, 0};
+		rows[3] = (trow) {0, false, 9, 9};
 		write_commit(io, "/mem/wh/db.db/fr1", arena, rows, NULL, 4, 2);
 		assert_int_equal(pm_table_open(pm_env_default(), io, "/mem/wh/db.db/fr1", NULL, &table, &err),
 						 PM_OK);
@@ -397,11 +289,11 @@ test_dv_partial_update(void **state)
 	assert_int_equal(pm_table_create(pm_env_default(), io, dir, make_schema(arena, 3, keys, vals),
 									 &err), PM_OK);
 	for (int i = 0; i < 20; i++)
-		rows[n++] = (trow) {i, i, NUL};
+		rows[n++] = (trow) {i, false, i, NUL};
 	write_commit(io, dir, arena, rows, NULL, n, 2);
 	n = 0;
 	for (int i = 0; i < 10; i++)
-		rows[n++] = (trow) {i, NUL, 100 + i};
+		rows[n++] = (trow) {i, false, NUL, 100 + i};
 	write_commit(io, dir, arena, rows, NULL, n, 4);
 	read_all(io, dir, &r);
 	assert_int_equal(r.nrows, 20);

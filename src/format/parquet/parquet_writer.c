@@ -66,6 +66,7 @@
 #include "common/floor_div.h"
 #include "format/parquet/parquet_metadata.h"
 #include "format/parquet/thrift_compact_write.h"
+#include "format/write_stats.h"
 
 #define PW_DEFAULT_ROW_GROUP_BYTES	((int64_t) 128 << 20)
 #define PW_DEFAULT_PAGE_BYTES		((int64_t) 1 << 20)
@@ -93,23 +94,12 @@ typedef enum pw_kind
 	PW_K_BYTES					/* unsigned lexicographic */
 } pw_kind;
 
-/* Min/max/nulls of some values of one column. */
-typedef struct pw_stat
-{
-	bool		has;			/* a non-null (non-NaN) value was seen */
-	bool		nan;
-	int64_t		nulls;
-	int64_t		imin,
-				imax;			/* BOOL, INT; TS96 micros */
-	uint16_t	nmin,
-				nmax;			/* TS96 nanos */
-	double		dmin,
-				dmax;
-	pm_int128	qmin,
-				qmax;
-	pm_byte_buffer bmin,
-				bmax;
-} pw_stat;
+/*
+ * Min/max/nulls of some values of one column (a page, a chunk, the file):
+ * pm_write_stats of the leaf type, fed the values as stored (a millis
+ * timestamp column its millis).
+ */
+typedef pm_write_stats pw_stat;
 
 /* One page of the current chunk, for the page indexes. */
 typedef struct pw_page
@@ -243,180 +233,20 @@ oom(parquet_writer *w, pm_error *err)
 /* statistics															*/
 /* ---------------------------------------------------------------- */
 
-static void
-stat_init(pw_stat *s, const pm_env *env)
-{
-	memset(s, 0, sizeof(*s));
-	pm_byte_buffer_init(&s->bmin, env);
-	pm_byte_buffer_init(&s->bmax, env);
-}
-
-static void
-stat_free(pw_stat *s)
-{
-	pm_byte_buffer_free(&s->bmin);
-	pm_byte_buffer_free(&s->bmax);
-}
-
-static void
-stat_reset(pw_stat *s)
-{
-	s->has = false;
-	s->nan = false;
-	s->nulls = 0;
-	pm_byte_buffer_reset(&s->bmin);
-	pm_byte_buffer_reset(&s->bmax);
-}
-
-static inline int
-bytes_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
-{
-	size_t		n = alen < blen ? alen : blen;
-	int			c = n > 0 ? memcmp(a, b, n) : 0;
-
-	if (c != 0)
-		return c;
-	return alen < blen ? -1 : (alen > blen ? 1 : 0);
-}
-
-static inline void
-bytes_set(pm_byte_buffer *b, const uint8_t *p, size_t n)
-{
-	pm_byte_buffer_reset(b);
-	if (n > 0)
-		pm_byte_buffer_append(b, p, n);
-	else
-		(void) pm_byte_buffer_reserve(b, 1);	/* data non-NULL for empty values */
-}
-
-static inline void
-stat_int(pw_stat *s, int64_t v)
-{
-	if (!s->has)
-	{
-		s->has = true;
-		s->imin = s->imax = v;
-		return;
-	}
-	if (v < s->imin)
-		s->imin = v;
-	if (v > s->imax)
-		s->imax = v;
-}
-
-static inline void
-stat_double(pw_stat *s, double v)
-{
-	if (isnan(v))
-	{
-		s->nan = true;
-		return;
-	}
-	if (!s->has)
-	{
-		s->has = true;
-		s->dmin = s->dmax = v;
-		return;
-	}
-	/* Java's Float.compare / Double.compare order: -0.0 below 0.0 */
-	if (v < s->dmin || (v == s->dmin && signbit(v) && !signbit(s->dmin)))
-		s->dmin = v;
-	if (v > s->dmax || (v == s->dmax && !signbit(v) && signbit(s->dmax)))
-		s->dmax = v;
-}
-
-static inline void
-stat_decimal(pw_stat *s, pm_int128 v)
-{
-	if (!s->has)
-	{
-		s->has = true;
-		s->qmin = s->qmax = v;
-		return;
-	}
-	if (v < s->qmin)
-		s->qmin = v;
-	if (v > s->qmax)
-		s->qmax = v;
-}
-
+/* a NaN was seen (NaN is above every number: the max) */
 static inline bool
-ts_less(int64_t au, uint16_t an, int64_t bu, uint16_t bn)
+stat_nan(const pw_stat *s)
 {
-	return au < bu || (au == bu && an < bn);
+	return s->any && (s->type->id == PM_TYPE_FLOAT || s->type->id == PM_TYPE_DOUBLE) &&
+		isnan(s->max.u.f64);
 }
 
-static inline void
-stat_ts96(pw_stat *s, int64_t us, uint16_t ns)
+/* a value other than NaN was seen */
+static inline bool
+stat_has(const pw_stat *s)
 {
-	if (!s->has)
-	{
-		s->has = true;
-		s->imin = s->imax = us;
-		s->nmin = s->nmax = ns;
-		return;
-	}
-	if (ts_less(us, ns, s->imin, s->nmin))
-	{
-		s->imin = us;
-		s->nmin = ns;
-	}
-	if (ts_less(s->imax, s->nmax, us, ns))
-	{
-		s->imax = us;
-		s->nmax = ns;
-	}
-}
-
-static inline void
-stat_bytes(pw_stat *s, const uint8_t *p, size_t n)
-{
-	if (!s->has)
-	{
-		s->has = true;
-		bytes_set(&s->bmin, p, n);
-		bytes_set(&s->bmax, p, n);
-		return;
-	}
-	if (bytes_cmp(p, n, s->bmin.data, s->bmin.len) < 0)
-		bytes_set(&s->bmin, p, n);
-	if (bytes_cmp(p, n, s->bmax.data, s->bmax.len) > 0)
-		bytes_set(&s->bmax, p, n);
-}
-
-/* Fold src into dst (same kind). */
-static void
-stat_merge(pw_kind kind, pw_stat *dst, const pw_stat *src)
-{
-	dst->nulls += src->nulls;
-	dst->nan |= src->nan;
-	if (!src->has)
-		return;
-	switch (kind)
-	{
-		case PW_K_BOOL:
-		case PW_K_INT:
-			stat_int(dst, src->imin);
-			stat_int(dst, src->imax);
-			break;
-		case PW_K_FLOAT:
-		case PW_K_DOUBLE:
-			stat_double(dst, src->dmin);
-			stat_double(dst, src->dmax);
-			break;
-		case PW_K_DECIMAL:
-			stat_decimal(dst, src->qmin);
-			stat_decimal(dst, src->qmax);
-			break;
-		case PW_K_TS96:
-			stat_ts96(dst, src->imin, src->nmin);
-			stat_ts96(dst, src->imax, src->nmax);
-			break;
-		case PW_K_BYTES:
-			stat_bytes(dst, src->bmin.data, src->bmin.len);
-			stat_bytes(dst, src->bmax.data, src->bmax.len);
-			break;
-	}
+	return s->any && !((s->type->id == PM_TYPE_FLOAT || s->type->id == PM_TYPE_DOUBLE) &&
+					   isnan(s->min.u.f64));
 }
 
 /* Big-endian two's complement of v in n bytes (n <= 16). */
@@ -444,17 +274,17 @@ encode_bound(const pw_column *c, const pw_stat *s, bool is_max, pm_byte_buffer *
 	switch (c->kind)
 	{
 		case PW_K_BOOL:
-			pm_byte_buffer_put_u8(b, (uint8_t) (is_max ? s->imax : s->imin));
+			pm_byte_buffer_put_u8(b, (uint8_t) (is_max ? s->max.u.i64 : s->min.u.i64));
 			break;
 		case PW_K_INT:
 			if (c->physical == PM_PQ_INT32)
-				pm_byte_buffer_put_le32(b, (uint32_t) (int32_t) (is_max ? s->imax : s->imin));
+				pm_byte_buffer_put_le32(b, (uint32_t) (int32_t) (is_max ? s->max.u.i64 : s->min.u.i64));
 			else
-				pm_byte_buffer_put_le64(b, (uint64_t) (is_max ? s->imax : s->imin));
+				pm_byte_buffer_put_le64(b, (uint64_t) (is_max ? s->max.u.i64 : s->min.u.i64));
 			break;
 		case PW_K_FLOAT:
 			{
-				float		f = (float) (is_max ? s->dmax : s->dmin);
+				float		f = (float) (is_max ? s->max.u.f64 : s->min.u.f64);
 				uint32_t	u;
 
 				if (f == 0.0f)
@@ -465,7 +295,7 @@ encode_bound(const pw_column *c, const pw_stat *s, bool is_max, pm_byte_buffer *
 			}
 		case PW_K_DOUBLE:
 			{
-				double		d = is_max ? s->dmax : s->dmin;
+				double		d = is_max ? s->max.u.f64 : s->min.u.f64;
 				uint64_t	u;
 
 				if (d == 0.0)
@@ -476,7 +306,7 @@ encode_bound(const pw_column *c, const pw_stat *s, bool is_max, pm_byte_buffer *
 			}
 		case PW_K_DECIMAL:
 			{
-				pm_int128	q = is_max ? s->qmax : s->qmin;
+				pm_int128	q = is_max ? s->max.u.i128 : s->min.u.i128;
 
 				if (c->physical == PM_PQ_INT32)
 					pm_byte_buffer_put_le32(b, (uint32_t) (int32_t) q);
@@ -495,9 +325,9 @@ encode_bound(const pw_column *c, const pw_stat *s, bool is_max, pm_byte_buffer *
 			break;				/* never encoded */
 		case PW_K_BYTES:
 			{
-				const pm_byte_buffer *v = is_max ? &s->bmax : &s->bmin;
+				const pm_value *v = is_max ? &s->max : &s->min;
 
-				pm_byte_buffer_append(b, v->data, v->len);
+				pm_byte_buffer_append(b, v->u.bytes.ptr, (size_t) v->u.bytes.len);
 				break;
 			}
 	}
@@ -727,9 +557,9 @@ column_buffers_init(parquet_writer *w, pw_column *c)
 	pm_byte_buffer_init(&c->page_bounds, w->env);
 	pm_byte_buffer_init(&c->dict, w->env);
 	pm_byte_buffer_init(&c->idx, w->env);
-	stat_init(&c->page, w->env);
-	stat_init(&c->chunk_stat, w->env);
-	stat_init(&c->file_stat, w->env);
+	pm_write_stats_init(&c->page, c->type, w->env);
+	pm_write_stats_init(&c->chunk_stat, c->type, w->env);
+	pm_write_stats_init(&c->file_stat, c->type, w->env);
 	c->page_index_ok = true;
 }
 
@@ -1308,7 +1138,7 @@ compress_page(parquet_writer *w, const uint8_t *src, size_t n, const uint8_t **o
 static bool
 column_index_bound_ok(const pw_column *c, const pw_stat *s)
 {
-	return c->kind != PW_K_TS96 && !s->nan;
+	return c->kind != PW_K_TS96 && !stat_nan(s);
 }
 
 /*
@@ -1447,11 +1277,11 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 	pg->size = (int32_t) (w->header.len + comp_len);
 	pg->first_row = c->chunk_rows;
 	pg->nulls = nulls;
-	pg->null_page = !c->page.has && !c->page.nan;
+	pg->null_page = !c->page.any;
 	pg->min_off = pg->min_len = pg->max_off = pg->max_len = 0;
 	if (!column_index_bound_ok(c, &c->page))
 		c->page_index_ok = false;
-	else if (c->page.has)
+	else if (stat_has(&c->page))
 	{
 		pg->min_off = (uint32_t) c->page_bounds.len;
 		encode_bound(c, &c->page, false, &c->page_bounds);
@@ -1470,7 +1300,7 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 	c->chunk_values += c->page_values;
 	c->chunk_rows += c->page_rows;
 	c->chunk_uncompressed += (int64_t) (w->header.len + w->body.len);
-	stat_merge(c->kind, &c->chunk_stat, &c->page);
+	pm_write_stats_merge(&c->chunk_stat, &c->page);
 
 	pm_byte_buffer_reset(&c->values);
 	pm_byte_buffer_reset(&c->defs);
@@ -1481,7 +1311,7 @@ flush_page(parquet_writer *w, pw_column *c, pm_error *err)
 	c->page_values = 0;
 	c->page_rows = 0;
 	c->bool_bits = 0;
-	stat_reset(&c->page);
+	pm_write_stats_reset(&c->page);
 	return PM_OK;
 }
 
@@ -1490,7 +1320,7 @@ static void
 write_statistics(parquet_writer *w, pm_thrift_writer *t, int16_t id, const pw_column *c)
 {
 	const pw_stat *s = &c->chunk_stat;
-	bool		minmax = s->has && !s->nan && c->kind != PW_K_TS96;
+	bool		minmax = stat_has(s) && !stat_nan(s) && c->kind != PW_K_TS96;
 	bool		legacy = minmax && c->physical != PM_PQ_BYTE_ARRAY &&
 		c->physical != PM_PQ_FIXED_LEN_BYTE_ARRAY;
 	size_t		min_len = 0;
@@ -1753,8 +1583,8 @@ flush_row_group(parquet_writer *w, pm_error *err)
 	{
 		pw_column  *c = &w->cols[i];
 
-		stat_merge(c->kind, &c->file_stat, &c->chunk_stat);
-		stat_reset(&c->chunk_stat);
+		pm_write_stats_merge(&c->file_stat, &c->chunk_stat);
+		pm_write_stats_reset(&c->chunk_stat);
 		pm_byte_buffer_reset(&c->chunk);
 		pm_byte_buffer_reset(&c->page_bounds);
 		c->chunk_values = 0;
@@ -1817,7 +1647,7 @@ put_value(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t r)
 				if (x && !b->failed)
 					b->data[b->len - 1] |= (uint8_t) (1 << (c->bool_bits % 8));
 				c->bool_bits++;
-				stat_int(&c->page, x);
+				pm_write_stats_add_i64(&c->page, x);
 				break;
 			}
 		case PM_TYPE_TINYINT:
@@ -1825,7 +1655,7 @@ put_value(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t r)
 				int32_t		x = PM_VEC_VALUES(v, int8_t)[r];
 
 				pm_byte_buffer_put_le32(b, (uint32_t) x);
-				stat_int(&c->page, x);
+				pm_write_stats_add_i64(&c->page, x);
 				break;
 			}
 		case PM_TYPE_SMALLINT:
@@ -1833,7 +1663,7 @@ put_value(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t r)
 				int32_t		x = PM_VEC_VALUES(v, int16_t)[r];
 
 				pm_byte_buffer_put_le32(b, (uint32_t) x);
-				stat_int(&c->page, x);
+				pm_write_stats_add_i64(&c->page, x);
 				break;
 			}
 		case PM_TYPE_INT:
@@ -1843,7 +1673,7 @@ put_value(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t r)
 				int32_t		x = PM_VEC_VALUES(v, int32_t)[r];
 
 				pm_byte_buffer_put_le32(b, (uint32_t) x);
-				stat_int(&c->page, x);
+				pm_write_stats_add_i64(&c->page, x);
 				break;
 			}
 		case PM_TYPE_BIGINT:
@@ -1851,7 +1681,7 @@ put_value(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t r)
 				int64_t		x = PM_VEC_VALUES(v, int64_t)[r];
 
 				pm_byte_buffer_put_le64(b, (uint64_t) x);
-				stat_int(&c->page, x);
+				pm_write_stats_add_i64(&c->page, x);
 				break;
 			}
 		case PM_TYPE_FLOAT:
@@ -1861,7 +1691,7 @@ put_value(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t r)
 
 				memcpy(&u, &x, 4);
 				pm_byte_buffer_put_le32(b, u);
-				stat_double(&c->page, x);
+				pm_write_stats_add_f64(&c->page, x);
 				break;
 			}
 		case PM_TYPE_DOUBLE:
@@ -1871,7 +1701,7 @@ put_value(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t r)
 
 				memcpy(&u, &x, 8);
 				pm_byte_buffer_put_le64(b, u);
-				stat_double(&c->page, x);
+				pm_write_stats_add_f64(&c->page, x);
 				break;
 			}
 		case PM_TYPE_DECIMAL:
@@ -1895,7 +1725,7 @@ put_value(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t r)
 					decimal_be(x, c->type_length, t);
 					pm_byte_buffer_append(b, t, (size_t) c->type_length);
 				}
-				stat_decimal(&c->page, x);
+				pm_write_stats_add_i128(&c->page, x);
 				break;
 			}
 		case PM_TYPE_TIMESTAMP:
@@ -1909,17 +1739,17 @@ put_value(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t r)
 					int64_t		ms = pm_floor_div(us, 1000);
 
 					pm_byte_buffer_put_le64(b, (uint64_t) ms);
-					stat_int(&c->page, ms);
+					pm_write_stats_add_i64(&c->page, ms);
 				}
 				else if (c->ts_unit == PM_PQ_UNIT_MICROS)
 				{
 					pm_byte_buffer_put_le64(b, (uint64_t) us);
-					stat_int(&c->page, us);
+					pm_write_stats_add_i64(&c->page, us);
 				}
 				else
 				{
 					put_int96(b, us, ns);
-					stat_ts96(&c->page, us, ns);
+					pm_write_stats_add_ts(&c->page, us, ns);
 				}
 				break;
 			}
@@ -1930,7 +1760,7 @@ put_value(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t r)
 
 				pm_byte_buffer_put_le32(b, (uint32_t) len);
 				pm_byte_buffer_append(b, p, (size_t) len);
-				stat_bytes(&c->page, p, (size_t) len);
+				pm_write_stats_add_bytes(&c->page, p, (size_t) len);
 				break;
 			}
 	}
@@ -2160,7 +1990,7 @@ append_flat(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start, 
 					size_t		at = b->len;
 
 					pm_byte_buffer_put_le32(b, (uint32_t) x);
-					stat_int(&c->page, x);
+					pm_write_stats_add_i64(&c->page, x);
 					TO_DICT(at, 4);
 				});
 			break;
@@ -2171,7 +2001,7 @@ append_flat(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start, 
 					size_t		at = b->len;
 
 					pm_byte_buffer_put_le64(b, (uint64_t) x);
-					stat_int(&c->page, x);
+					pm_write_stats_add_i64(&c->page, x);
 					TO_DICT(at, 8);
 				});
 			break;
@@ -2184,7 +2014,7 @@ append_flat(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start, 
 
 					memcpy(&u, &x, 8);
 					pm_byte_buffer_put_le64(b, u);
-					stat_double(&c->page, x);
+					pm_write_stats_add_f64(&c->page, x);
 					TO_DICT(at, 8);
 				});
 			break;
@@ -2205,7 +2035,7 @@ append_flat(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start, 
 						x = 0;
 					}
 					pm_byte_buffer_put_le64(b, (uint64_t) (int64_t) x);
-					stat_decimal(&c->page, x);
+					pm_write_stats_add_i128(&c->page, x);
 					TO_DICT(at, 8);
 				});
 			break;
@@ -2228,7 +2058,7 @@ append_flat(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start, 
 							b->len += (size_t) len;
 						}
 					}
-					stat_bytes(&c->page, p, (size_t) len);
+					pm_write_stats_add_bytes(&c->page, p, (size_t) len);
 					TO_DICT(at, b->len - at);
 				});
 			break;
@@ -2253,8 +2083,8 @@ append_column(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start
 				break;
 			END_ROW();
 		}
-	if (c->values.failed || c->defs.failed || c->reps.failed || c->page.bmin.failed ||
-		c->page.bmax.failed || c->dict.failed || c->idx.failed)
+	if (c->values.failed || c->defs.failed || c->reps.failed || c->page.min_bytes.failed ||
+		c->page.max_bytes.failed || c->dict.failed || c->idx.failed)
 		return oom(w, err);
 	if (c->bad_value)
 	{
@@ -2291,9 +2121,9 @@ writer_free(parquet_writer *w)
 			pm_free(env, c->slots);
 			pm_byte_buffer_free(&c->chunk);
 			pm_byte_buffer_free(&c->page_bounds);
-			stat_free(&c->page);
-			stat_free(&c->chunk_stat);
-			stat_free(&c->file_stat);
+			pm_write_stats_free(&c->page);
+			pm_write_stats_free(&c->chunk_stat);
+			pm_write_stats_free(&c->file_stat);
 			pm_free(env, c->pages);
 		}
 		pm_free(env, w->cols);
@@ -2391,61 +2221,15 @@ pw_estimated_size(pm_format_writer *base)
 static bool
 result_stats(const pw_column *c, pm_arena *arena, pm_column_stats *out)
 {
-	const pw_stat *s = &c->file_stat;
-
-	memset(out, 0, sizeof(*out));
-	out->null_count = s->nulls;
-	out->min.is_null = out->max.is_null = true;
-	if (!s->has && !s->nan)
-		return true;
-	out->has_min_max = true;
-	out->min.is_null = out->max.is_null = false;
-	switch (c->kind)
+	if (!pm_write_stats_result(&c->file_stat, arena, out))
+		return false;
+	if (!out->has_min_max)
+		out->min.is_null = out->max.is_null = true;
+	else if (c->ts_unit == PM_PQ_UNIT_MILLIS)
 	{
-		case PW_K_BOOL:
-		case PW_K_INT:
-			out->min.u.i64 = s->imin;
-			out->max.u.i64 = s->imax;
-			if (c->ts_unit == PM_PQ_UNIT_MILLIS)
-			{
-				/* the values as they read back: micros */
-				out->min.u.i64 = s->imin * 1000;
-				out->max.u.i64 = s->imax * 1000;
-			}
-			break;
-		case PW_K_FLOAT:
-		case PW_K_DOUBLE:
-			/* Float/Double.compare, as parquet-mr orders them: NaN above every number */
-			out->min.u.f64 = s->has ? s->dmin : NAN;
-			out->max.u.f64 = s->nan ? NAN : s->dmax;
-			break;
-		case PW_K_DECIMAL:
-			out->min.u.i128 = s->qmin;
-			out->max.u.i128 = s->qmax;
-			break;
-		case PW_K_TS96:
-			out->min.u.i64 = s->imin;
-			out->min.nanos = s->nmin;
-			out->max.u.i64 = s->imax;
-			out->max.nanos = s->nmax;
-			break;
-		case PW_K_BYTES:
-			{
-				uint8_t    *a = pm_arena_alloc(arena, s->bmin.len + 1);
-				uint8_t    *b = pm_arena_alloc(arena, s->bmax.len + 1);
-
-				if (a == NULL || b == NULL)
-					return false;
-				if (s->bmin.len > 0)
-					memcpy(a, s->bmin.data, s->bmin.len);
-				if (s->bmax.len > 0)
-					memcpy(b, s->bmax.data, s->bmax.len);
-				out->min.u.bytes.ptr = a;
-				out->min.u.bytes.len = (int32_t) s->bmin.len;
-				out->max.u.bytes.ptr = b;
-				out->max.u.bytes.len = (int32_t) s->bmax.len;
-				break;
-			}
+		/* the values as they read back: micros */
+		out->min.u.i64 *= 1000;
+		out->max.u.i64 *= 1000;
 	}
 	return true;
 }

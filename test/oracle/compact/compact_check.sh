@@ -35,18 +35,10 @@
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-wh=${1:-$(mktemp -d /tmp/pm_compact_XXXXXX)}
-mkdir -p "$wh"
-cc=${UNIT_CC:-clang}
-oracle="$root/test/oracle/oracle.sh"
-libs="-lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm"
-
-make -s -C "$root" -j2 "build/unit-$cc/libpaimon.a" >/dev/null
-for tool in "$root/test/oracle/write/pk_write.c" "$here/compact_table.c"; do
-	$cc -std=gnu11 -O1 -g -fsanitize=address,undefined -I"$root/src" "$tool" \
-		"$root/build/unit-$cc/libpaimon.a" $libs -o "$wh/$(basename "$tool" .c)"
-done
+. "$here/../check_prologue.sh"
+check_warehouse compact "${1:-}"
+check_tool "$root/test/oracle/write/pk_write.c"
+check_tool "$here/compact_table.c"
 
 python3 - "$wh" <<'PY'
 import json, random, sys
@@ -236,7 +228,7 @@ for t in ${COMPACT_CHECK_TABLES:-dedup partial agg seqf trig app appb appc}; do
 		kinds=$(cd "$tdir/snapshot" && for f in $(ls snapshot-* | sort -t- -k2 -n); do
 			python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["commitKind"][0], end="")' "$f"; done)
 		if [ "$t" = appc ]; then
-			if ASAN_OPTIONS=detect_leaks=0 "$wh/pk_write" --compare "$wh/cpt.db/java_$t" "$tdir"; then
+			if "$wh/pk_write" --compare "$wh/cpt.db/java_$t" "$tdir"; then
 				echo "$t: file metas equal to Java's"
 			else
 				echo "FAIL $t: file metas differ"; fail=1

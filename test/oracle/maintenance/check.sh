@@ -21,20 +21,15 @@
 # Prints "N passed, N failed" last; exits non-zero on any failure.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(cd "$here/../../.." && pwd)"
+. "$here/../check_prologue.sh"
+repo=$root
 read -r -a versions <<<"${ORACLE_PAIMON_VERSIONS:-1.3.1 1.4.2}"
-oracle="$repo/test/oracle/oracle.sh"
 passed=0
 failed=0
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-
-make -s -C "$repo" build/unit-clang/libpaimon.a >/dev/null || exit 1
-tool="$work/maint_tool"
-clang -std=gnu11 -g -O1 -fsanitize=address,undefined -I"$repo/src" "$here/maint_tool.c" \
-    "$repo/build/unit-clang/libpaimon.a" -lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm \
-    -o "$tool" || exit 1
-maint() { ASAN_OPTIONS=detect_leaks=0 "$tool" "$@"; }
+check_warehouse maintenance
+work=$wh
+check_tool "$here/maint_tool.c"
+maint() { "$tool" "$@"; }
 
 ok() { echo "ok     $*"; passed=$((passed + 1)); }
 bad() { echo "FAILED $*"; failed=$((failed + 1)); }

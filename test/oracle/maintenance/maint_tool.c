@@ -55,27 +55,14 @@ now_ms(void)
 	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int
-main(int argc, char **argv)
+/* Run command cmd (argv[2]) on table t at path: 0 done, 1 failed, 2 bad usage. */
+static int
+run_command(pm_fileio *io, pm_arena *arena, pm_table *t, const char *path, const char *cmd,
+			int argc, char **argv)
 {
-	const pm_env *env = pm_env_default();
-	pm_fileio  *io = pm_local_fileio_create(env);
-	pm_arena   *arena = pm_arena_create(env);
-	pm_table   *t = NULL;
 	pm_error	err;
-	const char *path;
-	const char *cmd;
 
-	if (argc < 3 || io == NULL || arena == NULL)
-	{
-		fprintf(stderr, "usage: maint_tool <table> <command> [args]\n");
-		return 2;
-	}
-	path = argv[1];
-	cmd = argv[2];
 	pm_error_clear(&err);
-	if (pm_table_open(env, io, path, NULL, &t, &err) != PM_OK)
-		return die(&err);
 	if (strcmp(cmd, "expire") == 0 && argc == 6)
 	{
 		pm_expire_options o = {atoi(argv[3]), atoi(argv[4]), 50, strtoll(argv[5], NULL, 10)};
@@ -140,8 +127,36 @@ main(int argc, char **argv)
 		fprintf(stderr, "maint_tool: bad command or arguments\n");
 		return 2;
 	}
-	pm_table_close(t);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const pm_env *env = pm_env_default();
+	pm_fileio  *io = pm_local_fileio_create(env);
+	pm_arena   *arena = pm_arena_create(env);
+	pm_table   *t = NULL;
+	pm_error	err;
+	const char *path;
+	const char *cmd;
+	int			rc;
+
+	if (argc < 3 || io == NULL || arena == NULL)
+	{
+		fprintf(stderr, "usage: maint_tool <table> <command> [args]\n");
+		return 2;
+	}
+	path = argv[1];
+	cmd = argv[2];
+	pm_error_clear(&err);
+	if (pm_table_open(env, io, path, NULL, &t, &err) != PM_OK)
+		rc = die(&err);
+	else
+		rc = run_command(io, arena, t, path, cmd, argc, argv);
+	if (t != NULL)
+		pm_table_close(t);
 	pm_arena_destroy(arena);
 	pm_local_fileio_destroy(io);
-	return 0;
+	return rc;
 }

@@ -16,26 +16,22 @@
 # Prints "N passed, N failed, N skipped" last; exits non-zero on any failure.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(cd "$here/../../.." && pwd)"
+. "$here/../check_prologue.sh"
+repo=$root
 corpus="${1:-${PAIMON_CORPUS:-$repo/../shared/corpus}}"
 read -r -a versions <<<"${ORACLE_PAIMON_VERSIONS:-1.3.1 1.4.2}"
 passed=0
 failed=0
 skipped=0
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-
-make -s -C "$repo" build/unit-clang/libpaimon.a >/dev/null || exit 1
-tool="$work/rewrite_metadata"
-clang -std=gnu11 -g -O1 -fsanitize=address,undefined -I"$repo/src" "$here/rewrite_metadata.c" \
-    "$repo/build/unit-clang/libpaimon.a" -lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm \
-    -o "$tool" || exit 1
+check_warehouse metadata
+work=$wh
+check_tool "$here/rewrite_metadata.c"
 
 # check <warehouse> <db> <table>
 check() {
     local wh="$1" db="$2" t="$3" old new v
     old=$(ls "$wh/$db.db/$t/snapshot" | sed -n 's/^snapshot-//p' | sort -n | tail -1)
-    if ! new=$(ASAN_OPTIONS=detect_leaks=0 "$tool" "$wh/$db.db/$t" 2>"$work/err"); then
+    if ! new=$("$tool" "$wh/$db.db/$t" 2>"$work/err"); then
         echo "FAILED $db.$t: rewrite: $(cat "$work/err")"; failed=$((failed + 1)); return
     fi
     for v in "${versions[@]}"; do

@@ -83,6 +83,8 @@ main(int argc, char **argv)
 
 	bool		parquet = argc > 3 && strcmp(argv[3], "--parquet") == 0;
 	pm_schema	schema;
+	const char **keys = NULL;
+	const char **vals = NULL;
 
 	if (argc < 3)
 	{
@@ -95,9 +97,10 @@ main(int argc, char **argv)
 	if (parquet)
 	{
 		/* parquet data files, a Parquet codec, the same file indexes */
-		const char **keys = calloc((size_t) schema.noptions + 1, sizeof(char *));
-		const char **vals = calloc((size_t) schema.noptions + 1, sizeof(char *));
 		int			n = 0;
+
+		keys = calloc((size_t) schema.noptions + 1, sizeof(char *));
+		vals = calloc((size_t) schema.noptions + 1, sizeof(char *));
 
 		for (int i = 0; i < schema.noptions; i++)
 		{
@@ -118,6 +121,8 @@ main(int argc, char **argv)
 	}
 	if (pm_table_create(env, io, argv[2], &schema, &err) != PM_OK)
 		return die("create dst", &err);
+	free(keys);
+	free(vals);
 	if (pm_table_writer_open(env, io, argv[2], "copy-table", &w, &err) != PM_OK)
 		return die("writer", &err);
 	nf = pm_table_schema(src)->row_type->nfields;

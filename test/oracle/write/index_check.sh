@@ -18,16 +18,9 @@
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-wh=${1:-$(mktemp -d /tmp/pm_index_check_XXXXXX)}
-mkdir -p "$wh"
-cc=${UNIT_CC:-clang}
-oracle="$root/test/oracle/oracle.sh"
-
-make -s -C "$root" -j2 "build/unit-$cc/libpaimon.a" >/dev/null
-$cc -std=gnu11 -O1 -g -fsanitize=address,undefined -I"$root/src" "$here/copy_table.c" \
-	"$root/build/unit-$cc/libpaimon.a" -lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm \
-	-o "$wh/copy_table"
+. "$here/../check_prologue.sh"
+check_warehouse index_check "${1:-}"
+check_tool "$here/copy_table.c"
 
 python3 - "$wh" <<'PY'
 import json, sys
@@ -81,7 +74,7 @@ fail=0
 for t in embedded sidecar; do
 	"$oracle" create "$wh" ic "java_$t" "$wh/$t.json" >/dev/null
 	"$oracle" write "$wh" ic "java_$t" "$wh/ops.jsonl" >/dev/null
-	if ASAN_OPTIONS=detect_leaks=0 "$wh/copy_table" "$wh/ic.db/java_$t" "$wh/ic.db/ours_$t" > "$wh/copy_$t.out" 2>&1 &&
+	if "$wh/copy_table" "$wh/ic.db/java_$t" "$wh/ic.db/ours_$t" > "$wh/copy_$t.out" 2>&1 &&
 		[ "$(grep -c '^INDEX OK' "$wh/copy_$t.out")" -ge 3 ] && ! grep -q '^INDEX DIFF' "$wh/copy_$t.out"; then
 		echo "$t: our $(grep -c '^INDEX OK' "$wh/copy_$t.out") index containers are Java's bytes ($(sed -n 's/^INDEX OK bucket [0-9]* (\(.*\))$/\1/p' "$wh/copy_$t.out" | paste -sd ';'))"
 	else

@@ -196,19 +196,13 @@ same_index(pm_fileio *io, const pm_data_file_meta *a, const pm_data_file_meta *b
 	return same;
 }
 
+/* Compares the file metas of two tables' latest snapshots: 0 same, 1 different. */
 static int
-compare_tables(pm_fileio *io, const char *java, const char *ours)
+compare_splits(pm_fileio *io, pm_scan *const *s)
 {
-	pm_table   *t[2];
-	pm_scan    *s[2];
-	pm_error	err;
 	int			nfiles = 0;
 	int			nindexed = 0;
 
-	for (int i = 0; i < 2; i++)
-		if (pm_table_open(pm_env_default(), io, i ? ours : java, NULL, &t[i], &err) != PM_OK ||
-			pm_table_scan_plan(t[i], NULL, &s[i], &err) != PM_OK)
-			return die(i ? ours : java, err.message);
 	if (pm_scan_split_count(s[0]) != pm_scan_split_count(s[1]))
 		return die("compare", "different buckets");
 	for (int i = 0; i < pm_scan_split_count(s[0]); i++)
@@ -251,6 +245,27 @@ compare_tables(pm_fileio *io, const char *java, const char *ours)
 	}
 	printf("METAS OK %d (%d with file indexes)\n", nfiles, nindexed);
 	return 0;
+}
+
+static int
+compare_tables(pm_fileio *io, const char *java, const char *ours)
+{
+	pm_table   *t[2];
+	pm_scan    *s[2];
+	pm_error	err;
+	int			rc;
+
+	for (int i = 0; i < 2; i++)
+		if (pm_table_open(pm_env_default(), io, i ? ours : java, NULL, &t[i], &err) != PM_OK ||
+			pm_table_scan_plan(t[i], NULL, &s[i], &err) != PM_OK)
+			return die(i ? ours : java, err.message);
+	rc = compare_splits(io, s);
+	for (int i = 0; i < 2; i++)
+	{
+		pm_scan_free(s[i]);
+		pm_table_close(t[i]);
+	}
+	return rc;
 }
 
 static int
@@ -393,7 +408,7 @@ int
 main(int argc, char **argv)
 {
 	const pm_env *env = pm_env_default();
-	pm_fileio  *io = pm_local_fileio_create(env);
+	pm_fileio  *io;
 	FILE	   *f;
 	char		line[1 << 16];
 	json_t	   *rows[BATCH];
@@ -401,15 +416,27 @@ main(int argc, char **argv)
 	int			n = 0;
 	int64_t		ident = 0;
 	pm_table_writer *w = NULL;
-	pm_arena   *arena = pm_arena_create(env);
+	pm_arena   *arena;
 	pm_error	err;
 
-	if (argc == 4 && strcmp(argv[1], "--compare") == 0)
-		return compare_tables(io, argv[2], argv[3]);
-	if (argc == 3 && strcmp(argv[1], "--levels") == 0)
-		return dump_levels(io, argv[2]);
-	if (argc == 3 && strcmp(argv[1], "--read") == 0)
-		return read_rows(io, argv[2]);
+	if (argc >= 3 && argv[1][0] == '-')
+	{
+		int			rc = 2;
+
+		io = pm_local_fileio_create(env);
+		if (argc == 4 && strcmp(argv[1], "--compare") == 0)
+			rc = compare_tables(io, argv[2], argv[3]);
+		else if (argc == 3 && strcmp(argv[1], "--levels") == 0)
+			rc = dump_levels(io, argv[2]);
+		else if (argc == 3 && strcmp(argv[1], "--read") == 0)
+			rc = read_rows(io, argv[2]);
+		else
+			rc = die("usage", "pk_write --compare|--levels|--read <table path>...");
+		pm_local_fileio_destroy(io);
+		return rc;
+	}
+	io = pm_local_fileio_create(env);
+	arena = pm_arena_create(env);
 	if (argc != 3)
 		return die("usage", "pk_write <table path> <ops.jsonl>");
 	if ((f = fopen(argv[2], "r")) == NULL)

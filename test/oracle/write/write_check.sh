@@ -12,18 +12,11 @@
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-wh=${1:-$(mktemp -d /tmp/pm_write_check_XXXXXX)}
+. "$here/../check_prologue.sh"
+check_warehouse write_check "${1:-}"
 seeds=0
 if [ "${2:-}" = --difftest ]; then seeds=${3:-10}; fi
-mkdir -p "$wh"
-cc=${UNIT_CC:-clang}
-oracle="$root/test/oracle/oracle.sh"
-
-make -s -C "$root" -j2 "build/unit-$cc/libpaimon.a" >/dev/null
-$cc -std=gnu11 -O1 -g -fsanitize=address,undefined -I"$root/src" "$here/copy_table.c" \
-	"$root/build/unit-$cc/libpaimon.a" -lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm \
-	-o "$wh/copy_table"
+check_tool "$here/copy_table.c"
 
 python3 - "$wh" <<'PY'
 import json, sys
@@ -117,7 +110,7 @@ if [ "$seeds" -gt 0 ]; then
 		--tmp "$wh/difftest" --paimon-version 1.4.2 >/dev/null
 	for d in "$wh"/difftest/seed*/wh; do
 		t=$(ls "$d/difft.db" | grep -v '^ours_' | head -1)
-		if ! ASAN_OPTIONS=detect_leaks=0 "$wh/copy_table" "$d/difft.db/$t" "$d/difft.db/ours_$t" --parquet > "$d/copy.out" 2>&1; then
+		if ! "$wh/copy_table" "$d/difft.db/$t" "$d/difft.db/ours_$t" --parquet > "$d/copy.out" 2>&1; then
 			echo "NOTE $t: $(grep -E 'copy_table:|compared' "$d/copy.out" | tr '\n' ' ')"
 		fi
 		norm='import json,sys

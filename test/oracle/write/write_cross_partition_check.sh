@@ -22,16 +22,9 @@
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-wh=${1:-$(mktemp -d /tmp/pm_write_xpart_XXXXXX)}
-mkdir -p "$wh"
-cc=${UNIT_CC:-clang}
-oracle="$root/test/oracle/oracle.sh"
-
-make -s -C "$root" -j2 "build/unit-$cc/libpaimon.a" >/dev/null
-$cc -std=gnu11 -O1 -g -fsanitize=address,undefined -I"$root/src" "$here/pk_write.c" \
-	"$root/build/unit-$cc/libpaimon.a" -lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm \
-	-o "$wh/pk_write"
+. "$here/../check_prologue.sh"
+check_warehouse write_xpart "${1:-}"
+check_tool "$here/pk_write.c"
 
 python3 - "$wh" <<'PY'
 import json, random, sys
@@ -107,7 +100,7 @@ for t in $tables; do
 	# ours on top of Java's: our bootstrap reads Java's files
 	"$wh/pk_write" "$wh/pk.db/mixed_$t" "$wh/${t}_more.jsonl" >/dev/null
 	nb=$(find "$wh/pk.db/ours_$t" -maxdepth 2 -type d -name 'bucket-*' | wc -l)
-	if out=$(ASAN_OPTIONS=detect_leaks=0 "$wh/pk_write" --compare "$wh/pk.db/java_$t" "$wh/pk.db/ours_$t"); then
+	if out=$("$wh/pk_write" --compare "$wh/pk.db/java_$t" "$wh/pk.db/ours_$t"); then
 		echo "$t: our file metas equal Java's, $nb bucket directories ($out)"
 	else
 		echo "FAIL $t: $out"; fail=1

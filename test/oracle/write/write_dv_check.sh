@@ -19,16 +19,9 @@
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-wh=${1:-$(mktemp -d /tmp/pm_write_dv_XXXXXX)}
-mkdir -p "$wh"
-cc=${UNIT_CC:-clang}
-oracle="$root/test/oracle/oracle.sh"
-
-make -s -C "$root" -j2 "build/unit-$cc/libpaimon.a" >/dev/null
-$cc -std=gnu11 -O1 -g -fsanitize=address,undefined -I"$root/src" "$here/pk_write.c" \
-	"$root/build/unit-$cc/libpaimon.a" -lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm \
-	-o "$wh/pk_write"
+. "$here/../check_prologue.sh"
+check_warehouse write_dv "${1:-}"
+check_tool "$here/pk_write.c"
 
 python3 - "$wh" <<'PY'
 import json, random, sys
@@ -173,8 +166,8 @@ for t in $tables; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" dv "java_$t" "$wh/$t.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" dv "ours_$t" "$wh/$t.json" >/dev/null
 	"$wh/pk_write" "$wh/dv.db/ours_$t" "$wh/$t.jsonl" >/dev/null
-	ASAN_OPTIONS=detect_leaks=0 "$wh/pk_write" --levels "$wh/dv.db/java_$t" > "$wh/java_$t.levels"
-	ASAN_OPTIONS=detect_leaks=0 "$wh/pk_write" --levels "$wh/dv.db/ours_$t" > "$wh/ours_$t.levels"
+	"$wh/pk_write" --levels "$wh/dv.db/java_$t" > "$wh/java_$t.levels"
+	"$wh/pk_write" --levels "$wh/dv.db/ours_$t" > "$wh/ours_$t.levels"
 	if cmp -s "$wh/java_$t.levels" "$wh/ours_$t.levels" && ! grep -q "level 0 " "$wh/ours_$t.levels"; then
 		echo "$t: our levels and deletion vectors equal Java's ($(wc -l < "$wh/ours_$t.levels") files, $(grep -c -v 'deleted \[\]' "$wh/ours_$t.levels" || true) with DVs)"
 	else
@@ -194,7 +187,7 @@ for t in $tables; do
 	# Java writes and compacts on top of our table; we read what Java reads
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" dv "ours_$t" "$wh/${t}_more.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" dv "ours_$t" | sort > "$wh/ours_${t}_java_more.rows"
-	ASAN_OPTIONS=detect_leaks=0 "$wh/pk_write" --read "$wh/dv.db/ours_$t" | sort > "$wh/ours_${t}_more.rows"
+	"$wh/pk_write" --read "$wh/dv.db/ours_$t" | sort > "$wh/ours_${t}_more.rows"
 	if cmp -s "$wh/ours_${t}_java_more.rows" "$wh/ours_${t}_more.rows" && [ -s "$wh/ours_${t}_more.rows" ]; then
 		echo "$t: after Java wrote and compacted on top, we read what Java reads: $(wc -l < "$wh/ours_${t}_more.rows") rows"
 	else

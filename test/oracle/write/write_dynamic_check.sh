@@ -23,16 +23,9 @@
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-wh=${1:-$(mktemp -d /tmp/pm_write_dyn_XXXXXX)}
-mkdir -p "$wh"
-cc=${UNIT_CC:-clang}
-oracle="$root/test/oracle/oracle.sh"
-
-make -s -C "$root" -j2 "build/unit-$cc/libpaimon.a" >/dev/null
-$cc -std=gnu11 -O1 -g -fsanitize=address,undefined -I"$root/src" "$here/pk_write.c" \
-	"$root/build/unit-$cc/libpaimon.a" -lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm \
-	-o "$wh/pk_write"
+. "$here/../check_prologue.sh"
+check_warehouse write_dyn "${1:-}"
+check_tool "$here/pk_write.c"
 
 python3 - "$wh" <<'PY'
 import json, random, sys
@@ -124,7 +117,7 @@ for t in ${DYN_CHECK_TABLES-dyn_part dyn_partial dyn_max_nometa}; do
 	nb=$(find "$wh/pk.db/ours_$t" -maxdepth 2 -type d -name 'bucket-*' | wc -l)
 	if [ "${t%_nometa}" != "$t" ]; then
 		echo "$t: $nb buckets of ours (file metas not compared: Java picks random buckets past max-buckets)"
-	elif out=$(ASAN_OPTIONS=detect_leaks=0 "$wh/pk_write" --compare "$wh/pk.db/java_$t" "$wh/pk.db/ours_$t"); then
+	elif out=$("$wh/pk_write" --compare "$wh/pk.db/java_$t" "$wh/pk.db/ours_$t"); then
 		echo "$t: our file metas equal Java's, $nb buckets ($out)"
 	else
 		echo "FAIL $t: $out"; fail=1
@@ -165,7 +158,7 @@ j create "$wh" pk java_postpone_ref "$wh/postpone_ref.json" >/dev/null
 j write "$wh" pk java_postpone_ref "$wh/postpone_ref.jsonl" >/dev/null
 j create "$wh" pk ours_postpone "$wh/postpone.json" >/dev/null
 "$wh/pk_write" "$wh/pk.db/ours_postpone" "$wh/postpone.jsonl" >/dev/null
-if out=$(ASAN_OPTIONS=detect_leaks=0 "$wh/pk_write" --compare "$wh/pk.db/java_postpone_ref" "$wh/pk.db/ours_postpone"); then
+if out=$("$wh/pk_write" --compare "$wh/pk.db/java_postpone_ref" "$wh/pk.db/ours_postpone"); then
 	echo "postpone: our file metas equal Java's in a table of bucket 1 ($out)"
 else
 	echo "FAIL postpone: $out"; fail=1

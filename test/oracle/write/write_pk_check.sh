@@ -20,16 +20,9 @@
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-wh=${1:-$(mktemp -d /tmp/pm_write_pk_XXXXXX)}
-mkdir -p "$wh"
-cc=${UNIT_CC:-clang}
-oracle="$root/test/oracle/oracle.sh"
-
-make -s -C "$root" -j2 "build/unit-$cc/libpaimon.a" >/dev/null
-$cc -std=gnu11 -O1 -g -fsanitize=address,undefined -I"$root/src" "$here/pk_write.c" \
-	"$root/build/unit-$cc/libpaimon.a" -lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm \
-	-o "$wh/pk_write"
+. "$here/../check_prologue.sh"
+check_warehouse write_pk "${1:-}"
+check_tool "$here/pk_write.c"
 
 python3 - "$wh" <<'PY'
 import json, random, sys
@@ -232,7 +225,7 @@ for t in ${PK_CHECK_TABLES:-dedup dedup_avro part partial agg seqf agg_retract p
 	nfiles=$(find "$wh/pk.db/ours_$t" -name 'data-*' | wc -l)
 	if [ "${t%_nometa}" != "$t" ]; then
 		echo "$t: $nfiles data files of ours (file metas not compared)"
-	elif out=$(ASAN_OPTIONS=detect_leaks=0 "$wh/pk_write" --compare "$wh/pk.db/java_$t" "$wh/pk.db/ours_$t"); then
+	elif out=$("$wh/pk_write" --compare "$wh/pk.db/java_$t" "$wh/pk.db/ours_$t"); then
 		echo "$t: our file metas equal Java's ($out)"
 	else
 		echo "FAIL $t: $out"; fail=1

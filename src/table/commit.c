@@ -177,6 +177,65 @@ check_deletes(const pm_env *env, pm_fileio *io, const char *table_path,
 	return PM_OK;
 }
 
+static const char *
+file_base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
+/*
+ * req->deleted_files_dv_checked: the index file holding each deleted data
+ * file's DV in latest must be the one it was read with (ConflictDetection
+ * checks <file, dv file name> pairs of bucket-unaware tables).
+ */
+static pm_code
+check_deleted_dvs(const pm_env *env, pm_fileio *io, const char *table_path,
+				  const pm_snapshot *latest, const pm_commit_request *req, pm_arena *arena,
+				  pm_error *err)
+{
+	pm_index_manifest_entry *idx = NULL;
+	int			nidx = 0;
+
+	if (latest != NULL && latest->index_manifest != NULL)
+	{
+		char	   *path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path,
+											latest->index_manifest);
+
+		if (path == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(pm_index_manifest_read(env, io, path, arena, &idx, &nidx, err));
+	}
+	for (int c = 0; c < req->nchanges; c++)
+	{
+		const pm_commit_change *ch = &req->changes[c];
+
+		for (int d = 0; d < ch->ndeleted; d++)
+		{
+			const pm_data_file_meta *f = &ch->deleted[d];
+			const char *had = f->deletion_file ? file_base_name(f->deletion_file->path) : NULL;
+			const char *has = NULL;
+
+			for (int i = 0; i < nidx && has == NULL; i++)
+			{
+				if (idx[i].kind != 0 || strcmp(idx[i].index_type, "DELETION_VECTORS") != 0 ||
+					idx[i].partition_len != ch->partition_len ||
+					memcmp(idx[i].partition, ch->partition, (size_t) ch->partition_len) != 0)
+					continue;
+				for (int r = 0; r < idx[i].nranges && has == NULL; r++)
+					if (strcmp(idx[i].ranges[r].data_file, f->file_name) == 0)
+						has = idx[i].file_name;
+			}
+			if ((had == NULL) != (has == NULL) || (had != NULL && strcmp(had, has) != 0))
+				return pm_fail(err, PM_ERR_CONFLICT,
+							   "File deletion conflicts detected! Give up committing. (the deletion vector of %s changed concurrently)",
+							   f->file_name);
+		}
+	}
+	return PM_OK;
+}
+
 static bool
 same_bucket_of(const pm_manifest_entry *e, const pm_commit_change *c)
 {
@@ -906,6 +965,9 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 			goto fail;
 		if (has_deletes &&
 			(rc = check_deletes(env, io, table_path, latest, req, arena, err)) != PM_OK)
+			goto fail;
+		if (req->deleted_files_dv_checked &&
+			(rc = check_deleted_dvs(env, io, table_path, latest, req, arena, err)) != PM_OK)
 			goto fail;
 		if (req->stale_need != NULL && latest_id > req->base_snapshot_id &&
 			(rc = check_sequences(env, io, table_path, req, latest_id, latest, arena,

@@ -11,7 +11,11 @@
 #   - Java 1.4.2 compacts them (its compaction applies and drops the DVs),
 #     and both Java and the extension read the heap copies' rows; a DELETE
 #     left pending while Java compacts fails at COMMIT with 40001; Java
-#     1.3.1 and 1.4.2 read the fixed-bucket table after our paimon_compact.
+#     1.3.1 and 1.4.2 read the fixed-bucket table after our paimon_compact;
+#   - then the bucket-unaware table: more DELETEs (DVs on Java's compacted
+#     files), our paimon_compact (no DV left), read by the extension and
+#     by Java 1.3.1 and 1.4.2; one more DELETE, Java 1.4.2 compacts our
+#     compacted table again, and Java and the extension read its rows.
 # Needs the oracle (test/oracle/oracle.sh) and a running server with
 # paimon_fdw installed (PGHOST/PGPORT/... as test/oracle/run.sh gets them).
 set -euo pipefail
@@ -145,5 +149,39 @@ for t in $tables; do
 	sql_rows "$t" "$cols" > "$wh/$t.sql_compacted"
 	check "$t: the extension reads Java's compaction" "$wh/$t.heap" "$wh/$t.sql_compacted"
 done
+# our compaction of the bucket-unaware partitions, after DELETEs on Java's compacted files
+t=events
+for target in "$srv.events" "$srv.h_events"; do
+	psql_q -c "DELETE FROM $target WHERE id % 3 = 2" -c "DELETE FROM $target WHERE id IN (1, 2, 299, 300)"
+done
+# the commit kind of the table's latest snapshot
+latest_kind() {
+	python3 -c 'import json,os,sys; d=sys.argv[1]+"/snapshot"; n=max(int(f[9:]) for f in os.listdir(d) if f.startswith("snapshot-")); print(json.load(open("%s/snapshot-%d" % (d, n)))["commitKind"])' "$wh/adv.db/$1"
+}
+psql_q -c "SELECT * FROM paimon_compact('$srv.events')" >/dev/null
+[ "$(latest_kind events)" = COMPACT ] || { echo "FAIL $t: our paimon_compact committed no COMPACT snapshot"; fail=1; }
+if psql -X -At -c "EXPLAIN SELECT * FROM $srv.events" | grep -q "Deletion Vectors"; then
+	echo "FAIL $t: deletion vectors left after our paimon_compact"; fail=1
+else
+	echo "$t: no deletion vector left after our paimon_compact"
+fi
+sql_rows h_events "$cols_events" > "$wh/$t.heap2"
+sql_rows events "$cols_events" > "$wh/$t.sql_ours_compacted"
+check "$t: the extension reads our compaction" "$wh/$t.heap2" "$wh/$t.sql_ours_compacted"
+for v in 1.3.1 1.4.2; do
+	ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" adv "$t" | norm > "$wh/$t.java_ours_compacted_$v"
+	check "$t: Java $v reads our compaction" "$wh/$t.heap2" "$wh/$t.java_ours_compacted_$v"
+done
+# a DELETE on our compacted files, then Java compacts again
+for target in "$srv.events" "$srv.h_events"; do
+	psql_q -c "DELETE FROM $target WHERE id % 4 = 1"
+done
+ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" adv "$t" "$wh/compact.jsonl" >/dev/null
+[ "$(latest_kind events)" = COMPACT ] || { echo "FAIL $t: Java compacted nothing of ours"; fail=1; }
+sql_rows h_events "$cols_events" > "$wh/$t.heap3"
+ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" adv "$t" | norm > "$wh/$t.java_recompacted"
+check "$t: Java 1.4.2 compacted our compaction" "$wh/$t.heap3" "$wh/$t.java_recompacted"
+sql_rows events "$cols_events" > "$wh/$t.sql_recompacted"
+check "$t: the extension reads Java's compaction of ours" "$wh/$t.heap3" "$wh/$t.sql_recompacted"
 psql_q -c "DROP SERVER $srv CASCADE; DROP SCHEMA $srv CASCADE;" 2>/dev/null || true
 exit $fail

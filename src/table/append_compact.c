@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "common/arena.h"
+#include "common/name_set.h"
 #include "common/uuid.h"
 #include "common/vector_builder.h"
 #include "format/format_writer.h"
@@ -413,16 +414,6 @@ dv_index_changes(append_compact *ac, const pm_split *sp, const pm_data_file_meta
 	return rc;
 }
 
-/* Whether data file name is one of files[0 .. n-1]. */
-static bool
-among(const pm_data_file_meta **files, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(files[i]->file_name, name) == 0)
-			return true;
-	return false;
-}
-
 /*
  * AppendDeleteFileMaintainer of a bucket-unaware partition after
  * AppendCompactTask.doCompact notified the removal of the compacted
@@ -439,12 +430,16 @@ unaware_dv_index_changes(append_compact *ac, const pm_split *sp, const pm_data_f
 	pm_index_manifest_entry *del;
 	int			nadd = 0,
 				ndel = 0;
+	pm_name_set *compacted = pm_name_set_create(ac->arena);
 	pm_code		rc = PM_OK;
 
 	add = pm_arena_zalloc(ac->arena, sizeof(*add) * (size_t) (n + 1));
 	del = pm_arena_zalloc(ac->arena, sizeof(*del) * (size_t) (n + 1));
-	if (add == NULL || del == NULL)
+	if (add == NULL || del == NULL || compacted == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+		if (!pm_name_set_add_str(compacted, files[i]->file_name))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	for (int i = 0; i < n; i++)
 	{
 		const pm_deletion_file *d = files[i]->deletion_file;
@@ -474,7 +469,7 @@ unaware_dv_index_changes(append_compact *ac, const pm_split *sp, const pm_data_f
 						   "deletion vector index file \"%s\" of data file \"%s\" is not in the snapshot's index manifest",
 						   name, files[i]->file_name);
 		for (int r = 0; r < e->nranges; r++)
-			kept += !among(files, n, e->ranges[r].data_file);
+			kept += !pm_name_set_contains_str(compacted, e->ranges[r].data_file);
 		if (kept > 0)
 		{
 			pm_dv_maintainer *m;
@@ -487,7 +482,7 @@ unaware_dv_index_changes(append_compact *ac, const pm_split *sp, const pm_data_f
 				const pm_dv_range *range = &e->ranges[r];
 				pm_deletion_vector *dv;
 
-				if (among(files, n, range->data_file))
+				if (pm_name_set_contains_str(compacted, range->data_file))
 					continue;
 				rc = pm_deletion_vector_read(ac->env, ac->io, d->path, range->offset,
 											 range->length, &dv, err);

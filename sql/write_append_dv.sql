@@ -144,6 +144,16 @@ SELECT * FROM adv_snapshots(:'wh' || '/db.db/logs') WHERE id > 5;
 -- a row of a large file deleted after the compaction: its DV merged in
 DELETE FROM logs WHERE id = 9000;
 SELECT count(*), sum(id) FROM logs;
+-- a threshold that is no number
+SELECT paimon_create_table('wadv', 'db', 'badratio', 'id INT',
+  options => '{"deletion-vectors.enabled": "true", "compaction.delete-ratio-threshold": "lots"}',
+  foreign_table => 'badratio');
+INSERT INTO badratio VALUES (1), (2);
+DELETE FROM badratio WHERE id = 1;
+\set VERBOSITY sqlstate
+SELECT * FROM paimon_compact('badratio');
+\set VERBOSITY default
+SELECT * FROM badratio;
 
 -- 64-bit deletion vectors
 SELECT paimon_create_table('wadv', 'db', 'wide', 'id INT',

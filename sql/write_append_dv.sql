@@ -108,10 +108,52 @@ EXPLAIN (COSTS OFF) SELECT * FROM orders;
 DELETE FROM orders WHERE id = 7;
 SELECT count(*), sum(amount) FROM orders;
 SELECT * FROM adv_snapshots(:'wh' || '/db.db/orders') WHERE id > 4;
--- bucket-unaware tables with deletion vectors are not compacted yet
-\set VERBOSITY sqlstate
+-- paimon_compact of bucket-unaware partitions (AppendCompactCoordinator):
+-- the files with a DV are rewritten whatever their number, without the rows
+-- their DVs delete; the DV index files they were in are deleted
+SELECT * FROM events ORDER BY id;
+EXPLAIN (COSTS OFF) SELECT * FROM events;
 SELECT * FROM paimon_compact('events');
+SELECT * FROM events ORDER BY id;
+EXPLAIN (COSTS OFF) SELECT * FROM events;
+SELECT * FROM adv_snapshots(:'wh' || '/db.db/events') WHERE id > 13;
+-- nothing left to compact: no snapshot
+SELECT * FROM paimon_compact('events');
+
+-- a DV index file that also holds DVs of files not compacted (large ones
+-- deleting few rows) is written again with those DVs only
+SELECT paimon_create_table('wadv', 'db', 'logs', 'id INT, pad STRING',
+  options => '{"deletion-vectors.enabled": "true", "target-file-size": "64kb"}',
+  foreign_table => 'logs');
+INSERT INTO logs SELECT g, md5(g::text) || md5((g * 7)::text) FROM generate_series(1, 12000) g;
+INSERT INTO logs SELECT g, 'small' FROM generate_series(20001, 20010) g;
+INSERT INTO logs SELECT g, 'small' FROM generate_series(20011, 20020) g;
+INSERT INTO logs SELECT g, 'small' FROM generate_series(20021, 20030) g;
+-- one DELETE: one index file, DVs of large and small files
+DELETE FROM logs WHERE id % 1000 = 7 OR id IN (20003, 20013);
+-- most rows of the first large file: more than compaction.delete-ratio-threshold
+DELETE FROM logs WHERE id BETWEEN 2 AND 1500;
+SELECT count(*), sum(id), count(*) FILTER (WHERE pad = 'small') FROM logs;
+EXPLAIN (COSTS OFF) SELECT * FROM logs;
+SELECT * FROM paimon_compact('logs');
+SELECT count(*), sum(id), count(*) FILTER (WHERE pad = 'small') FROM logs;
+SELECT id FROM logs WHERE id % 1000 = 7 OR id IN (1, 1501, 20003, 20013) OR id > 20028 ORDER BY id;
+-- the large files not compacted keep their DVs (in a new index file)
+EXPLAIN (COSTS OFF) SELECT * FROM logs;
+SELECT * FROM adv_snapshots(:'wh' || '/db.db/logs') WHERE id > 5;
+-- a row of a large file deleted after the compaction: its DV merged in
+DELETE FROM logs WHERE id = 9000;
+SELECT count(*), sum(id) FROM logs;
+-- a threshold that is no number
+SELECT paimon_create_table('wadv', 'db', 'badratio', 'id INT',
+  options => '{"deletion-vectors.enabled": "true", "compaction.delete-ratio-threshold": "lots"}',
+  foreign_table => 'badratio');
+INSERT INTO badratio VALUES (1), (2);
+DELETE FROM badratio WHERE id = 1;
+\set VERBOSITY sqlstate
+SELECT * FROM paimon_compact('badratio');
 \set VERBOSITY default
+SELECT * FROM badratio;
 
 -- 64-bit deletion vectors
 SELECT paimon_create_table('wadv', 'db', 'wide', 'id INT',

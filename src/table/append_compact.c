@@ -14,12 +14,14 @@
  */
 #include "table/append_compact.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "common/arena.h"
+#include "common/name_set.h"
 #include "common/uuid.h"
 #include "common/vector_builder.h"
 #include "format/format_writer.h"
@@ -30,6 +32,7 @@
 #include "table/data_file_index.h"
 #include "table/index_manifest.h"
 #include "table/partition_path.h"
+#include "table/snapshot.h"
 #include "table/split.h"
 #include "table/stats_build.h"
 #include "table/table_write.h"
@@ -51,6 +54,7 @@ typedef struct append_compact
 	int64_t		open_file_cost; /* source.split.open-file-cost */
 	int			min_file_num;	/* compaction.min.file-num */
 	bool		force_rewrite_all;	/* compaction.force-rewrite-all-files */
+	double		delete_ratio;	/* compaction.delete-ratio-threshold */
 	int		   *all_fields;
 	uint8_t    *empty_row;
 	int32_t		empty_row_len;
@@ -63,6 +67,9 @@ typedef struct append_compact
 	char	   *index_dir;
 	char		index_uuid[PM_UUID_TEXT_LEN + 1];
 	int64_t		index_counter;
+	/* bucket-unaware tables with deletion vectors: the snapshot's index manifest */
+	pm_index_manifest_entry *index_entries;
+	int			nindex_entries;
 	/* at commit (pm_append_compact_at_commit): these buckets, picked as the writer does */
 	const pm_append_bucket *only;
 	int			nonly;
@@ -88,13 +95,7 @@ setup(append_compact *ac, pm_error *err)
 	const pm_type *empty;
 
 	PM_TRY(pm_write_options_parse(s, ac->arena, &ac->opt, err));
-	if (option_true(s, "deletion-vectors.enabled"))
-	{
-		if (ac->opt.bucket <= 0)
-			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "table option deletion-vectors.enabled = \"true\": compacting bucket-unaware append tables with deletion vectors is not supported yet");
-		ac->dv = true;
-	}
+	ac->dv = option_true(s, "deletion-vectors.enabled");
 	ac->compaction_file_size = ac->opt.target_file_size / 10 * 7;
 	ac->open_file_cost = 4LL * 1024 * 1024;
 	if ((v = pm_schema_option(s, "source.split.open-file-cost")) != NULL)
@@ -111,6 +112,18 @@ setup(append_compact *ac, pm_error *err)
 		ac->min_file_num = (int) n;
 	}
 	ac->force_rewrite_all = option_true(s, "compaction.force-rewrite-all-files");
+	ac->delete_ratio = 0.2;
+	if ((v = pm_schema_option(s, "compaction.delete-ratio-threshold")) != NULL)
+	{
+		char	   *end;
+		double		d = strtod(v, &end);
+
+		/* Java takes any double; a ratio out of [0, 1] means always or never */
+		if (end == v || *end != '\0' || !isfinite(d))
+			return pm_fail(err, PM_ERR_INVALID,
+						   "invalid value \"%.100s\" for option \"compaction.delete-ratio-threshold\"", v);
+		ac->delete_ratio = d;
+	}
 	ac->fopt.schema = s->row_type;
 	ac->fopt.compression = ac->opt.compression;
 	ac->fopt.zstd_level = ac->opt.zstd_level;
@@ -308,6 +321,29 @@ base_name(const char *path)
 	return slash != NULL ? slash + 1 : path;
 }
 
+/* The index manifest entry (ADD) of a DV index file written. */
+static pm_code
+fill_index_entry(append_compact *ac, const pm_dv_index_file *f, pm_index_manifest_entry *add,
+				 pm_error *err)
+{
+	add->index_type = "DELETION_VECTORS";
+	add->file_name = f->file_name;
+	add->file_size = f->file_size;
+	add->row_count = f->nranges;
+	add->nranges = f->nranges;
+	add->ranges = pm_arena_zalloc(ac->arena, sizeof(pm_dv_range) * (size_t) (f->nranges + 1));
+	if (add->ranges == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < f->nranges; i++)
+	{
+		add->ranges[i].data_file = f->ranges[i].data_file;
+		add->ranges[i].offset = f->ranges[i].offset;
+		add->ranges[i].length = f->ranges[i].length;
+		add->ranges[i].cardinality = f->ranges[i].cardinality;
+	}
+	return PM_OK;
+}
+
 /*
  * The bucket's DVs (BucketedDvMaintainer restored from its files) without
  * those of the compacted files, written as the bucket's new index file
@@ -368,29 +404,120 @@ dv_index_changes(append_compact *ac, const pm_split *sp, const pm_data_file_meta
 										&ac->index_counter, ac->arena, &f, err);
 		if (rc == PM_OK)
 		{
-			add->index_type = "DELETION_VECTORS";
-			add->file_name = f.file_name;
-			add->file_size = f.file_size;
-			add->row_count = f.nranges;
-			add->nranges = f.nranges;
-			add->ranges = pm_arena_zalloc(ac->arena, sizeof(pm_dv_range) * (size_t) (f.nranges + 1));
-			if (add->ranges == NULL)
-				rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
-			for (int i = 0; rc == PM_OK && i < f.nranges; i++)
-			{
-				add->ranges[i].data_file = f.ranges[i].data_file;
-				add->ranges[i].offset = f.ranges[i].offset;
-				add->ranges[i].length = f.ranges[i].length;
-				add->ranges[i].cardinality = f.ranges[i].cardinality;
-			}
 			c->nindex_added = 1;
-			c->index_added = add;
+			c->index_added = add;	/* from here on a failure removes it */
+			rc = fill_index_entry(ac, &f, add, err);
 			c->nindex_deleted = ndel;
 			c->index_deleted = del;
 		}
 	}
 	pm_dv_maintainer_free(m);
 	return rc;
+}
+
+/*
+ * AppendDeleteFileMaintainer of a bucket-unaware partition after
+ * AppendCompactTask.doCompact notified the removal of the compacted
+ * files' DVs (persist, writeUnchangedDeletionVector): every index file
+ * holding a DV of a compacted file is deleted, and the DVs it holds of
+ * other data files are written again into a new index file (their bytes
+ * as they were: restored, not re-deleted). No other index file changes.
+ */
+static pm_code
+unaware_dv_index_changes(append_compact *ac, const pm_split *sp, const pm_data_file_meta **files,
+						 int n, pm_commit_change *c, pm_error *err)
+{
+	pm_index_manifest_entry *add;
+	pm_index_manifest_entry *del;
+	int			nadd = 0,
+				ndel = 0;
+	pm_name_set *compacted = pm_name_set_create(ac->arena);
+	pm_code		rc = PM_OK;
+
+	add = pm_arena_zalloc(ac->arena, sizeof(*add) * (size_t) (n + 1));
+	del = pm_arena_zalloc(ac->arena, sizeof(*del) * (size_t) (n + 1));
+	if (add == NULL || del == NULL || compacted == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+		if (!pm_name_set_add_str(compacted, files[i]->file_name))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+	{
+		const pm_deletion_file *d = files[i]->deletion_file;
+		const char *name;
+		const pm_index_manifest_entry *e = NULL;
+		bool		seen = false;
+		int			kept = 0;
+
+		if (d == NULL)
+			continue;
+		name = base_name(d->path);
+		for (int k = 0; k < ndel && !seen; k++)
+			seen = strcmp(del[k].file_name, name) == 0;
+		if (seen)
+			continue;
+		for (int k = 0; k < ac->nindex_entries && e == NULL; k++)
+		{
+			const pm_index_manifest_entry *x = &ac->index_entries[k];
+
+			if (x->kind == 0 && strcmp(x->index_type, "DELETION_VECTORS") == 0 &&
+				strcmp(x->file_name, name) == 0 && x->partition_len == sp->partition_len &&
+				memcmp(x->partition, sp->partition, (size_t) sp->partition_len) == 0)
+				e = x;
+		}
+		if (e == NULL)
+			return pm_fail(err, PM_ERR_CORRUPT,
+						   "deletion vector index file \"%s\" of data file \"%s\" is not in the snapshot's index manifest",
+						   name, files[i]->file_name);
+		for (int r = 0; r < e->nranges; r++)
+			kept += !pm_name_set_contains_str(compacted, e->ranges[r].data_file);
+		if (kept > 0)
+		{
+			pm_dv_maintainer *m;
+			pm_dv_index_file f;
+
+			PM_TRY(pm_dv_maintainer_create(ac->env, ac->opt.dv_bitmap64, &m, err));
+			/* the index file is the one d->path names (resolved as the scan resolved it) */
+			for (int r = 0; rc == PM_OK && r < e->nranges; r++)
+			{
+				const pm_dv_range *range = &e->ranges[r];
+				pm_deletion_vector *dv;
+
+				if (pm_name_set_contains_str(compacted, range->data_file))
+					continue;
+				rc = pm_deletion_vector_read(ac->env, ac->io, d->path, range->offset,
+											 range->length, &dv, err);
+				if (rc == PM_OK)
+				{
+					rc = pm_deletion_vector_check(dv, -1, range->cardinality, err);
+					if (rc == PM_OK)
+						rc = pm_dv_maintainer_restore(m, range->data_file, dv, err);
+					pm_deletion_vector_destroy(dv);
+				}
+			}
+			if (rc == PM_OK && ac->index_dir == NULL)
+			{
+				ac->index_dir = pm_arena_sprintf(ac->arena, "%s/index", ac->table_path);
+				rc = ac->index_dir == NULL ? pm_fail(err, PM_ERR_NOMEM, "out of memory") :
+					pm_uuid_random(ac->index_uuid, err);
+			}
+			if (rc == PM_OK)
+				rc = pm_dv_maintainer_write(m, ac->io, ac->index_dir, ac->index_uuid,
+											&ac->index_counter, ac->arena, &f, err);
+			pm_dv_maintainer_free(m);
+			PM_TRY(rc);
+			/* on the change before its entries are filled: a failure below removes it */
+			c->index_added = add;
+			c->nindex_added = ++nadd;
+			PM_TRY(fill_index_entry(ac, &f, &add[nadd - 1], err));
+		}
+		del[ndel++] = *e;
+	}
+	c->nindex_added = nadd;
+	c->index_added = add;
+	c->nindex_deleted = ndel;
+	c->index_deleted = del;
+	return PM_OK;
 }
 
 /* BaseAppendFileStoreWrite.compactRewrite of files (in this order) of split sp. */
@@ -471,9 +598,13 @@ rewrite(append_compact *ac, const pm_split *sp, const pm_data_file_meta **files,
 	c->added = rw.files;
 	c->ndeleted = rc == PM_OK ? n : 0;
 	c->deleted = deleted;
-	/* BucketedAppendCompactManager.compact: the inputs' DVs go */
+	/*
+	 * The inputs' DVs go: BucketedAppendCompactManager.compact (the bucket's
+	 * file), AppendCompactTask.doCompact (the index files holding them)
+	 */
 	if (rc == PM_OK && ac->dv)
-		rc = dv_index_changes(ac, sp, files, n, c, err);
+		rc = ac->opt.bucket > 0 ? dv_index_changes(ac, sp, files, n, c, err) :
+			unaware_dv_index_changes(ac, sp, files, n, c, err);
 	if (rc == PM_OK)
 	{
 		for (int i = 0; i < rw.nfiles; i++)
@@ -591,31 +722,27 @@ is_written(const append_compact *ac, const pm_split *sp)
 }
 
 /*
- * AppendCompactCoordinator (batch) for one partition of a bucket -1 table:
- * small files by size, packed into bins.
+ * AppendCompactCoordinator.SubCoordinator.pack: files (which it sorts by
+ * size, stably) packed into bins, each file counting its size +
+ * source.split.open-file-cost; a bin of 2+ files reaching 2 x
+ * target-file-size is rewritten, and the last bin when it holds
+ * compaction.min.file-num files.
  */
 static pm_code
-compact_unaware_partition(append_compact *ac, const pm_split *sp, pm_compact_result *res,
-						  int *tasks, pm_error *err)
+pack(append_compact *ac, const pm_split *sp, const pm_data_file_meta **f, int n,
+	 pm_compact_result *res, int *tasks, pm_error *err)
 {
-	const pm_data_file_meta **f = pm_arena_zalloc(ac->arena, sizeof(void *) * (size_t) (sp->nfiles + 1));
-	int			n = 0,
-				bin_start = 0;
+	int			bin_start = 0;
 	int64_t		total = 0;
 
-	*tasks = 0;
-	if (f == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	/* shouldCompact: under the compaction file size; sorted by size (stable) */
-	for (int i = 0; i < sp->nfiles; i++)
+	for (int i = 1; i < n; i++)
 	{
-		int			k;
+		const pm_data_file_meta *x = f[i];
+		int			k = i;
 
-		if (sp->files[i]->file_size >= ac->compaction_file_size)
-			continue;
-		for (k = n++; k > 0 && f[k - 1]->file_size > sp->files[i]->file_size; k--)
+		for (; k > 0 && f[k - 1]->file_size > x->file_size; k--)
 			f[k] = f[k - 1];
-		f[k] = sp->files[i];
+		f[k] = x;
 	}
 	for (int i = 0; i < n; i++)
 	{
@@ -636,6 +763,126 @@ compact_unaware_partition(append_compact *ac, const pm_split *sp, pm_compact_res
 		(*tasks)++;
 	}
 	return PM_OK;
+}
+
+/*
+ * AppendCompactCoordinator.shouldCompact: under the compaction file size,
+ * or (tooHighDeleteRatio) a DV deleting more than
+ * compaction.delete-ratio-threshold of the file's rows.
+ */
+static bool
+should_compact(const append_compact *ac, const pm_data_file_meta *f)
+{
+	const pm_deletion_file *d = f->deletion_file;
+
+	if (f->file_size < ac->compaction_file_size)
+		return true;
+	return d != NULL && (d->cardinality < 0 ||
+						 (double) d->cardinality > (double) f->row_count * ac->delete_ratio);
+}
+
+/*
+ * AppendCompactCoordinator.packInDeletionVectorVMode: the picked files
+ * with a DV grouped by the index file holding it (a compaction rewrites
+ * the index files of its inputs' DVs: no two tasks may share one), the
+ * groups by total size, packed into bins group by group (a bin of 2+
+ * files reaching 2 x target-file-size is rewritten), the last bin
+ * rewritten whatever its size ("for file with deletion vectors, must do
+ * compaction"); the picked files without a DV packed as without DVs when
+ * there are 2 or more.
+ */
+static pm_code
+pack_dv(append_compact *ac, const pm_split *sp, const pm_data_file_meta **f, int n,
+		pm_compact_result *res, int *tasks, pm_error *err)
+{
+	const pm_data_file_meta **bin = pm_arena_zalloc(ac->arena, sizeof(void *) * (size_t) (n + 1));
+	const pm_data_file_meta **rest = pm_arena_zalloc(ac->arena, sizeof(void *) * (size_t) (n + 1));
+	const char **group = pm_arena_zalloc(ac->arena, sizeof(char *) * (size_t) (n + 1));
+	int64_t    *size = pm_arena_zalloc(ac->arena, sizeof(int64_t) * (size_t) (n + 1));
+	int			ngroups = 0,
+				nrest = 0,
+				nbin = 0;
+	int64_t		total = 0;
+
+	if (bin == NULL || rest == NULL || group == NULL || size == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+	{
+		const char *name;
+		int			g = 0;
+
+		if (f[i]->deletion_file == NULL)
+		{
+			rest[nrest++] = f[i];
+			continue;
+		}
+		name = base_name(f[i]->deletion_file->path);
+		while (g < ngroups && strcmp(group[g], name) != 0)
+			g++;
+		if (g == ngroups)
+			group[ngroups++] = name;
+		size[g] += f[i]->file_size;
+	}
+	/* the groups by total size (stable) */
+	for (int i = 1; i < ngroups; i++)
+	{
+		const char *gn = group[i];
+		int64_t		gs = size[i];
+		int			k = i;
+
+		for (; k > 0 && size[k - 1] > gs; k--)
+		{
+			group[k] = group[k - 1];
+			size[k] = size[k - 1];
+		}
+		group[k] = gn;
+		size[k] = gs;
+	}
+	for (int g = 0; g < ngroups; g++)
+	{
+		for (int i = 0; i < n; i++)
+			if (f[i]->deletion_file != NULL &&
+				strcmp(base_name(f[i]->deletion_file->path), group[g]) == 0)
+			{
+				bin[nbin++] = f[i];
+				total += f[i]->file_size + ac->open_file_cost;
+			}
+		if (nbin > 1 && total >= ac->opt.target_file_size * 2)
+		{
+			PM_TRY(rewrite(ac, sp, bin, nbin, res, err));
+			(*tasks)++;
+			bin += nbin;		/* the files rewritten stay where rewrite saw them */
+			nbin = 0;
+			total = 0;
+		}
+	}
+	if (nbin > 0)
+	{
+		PM_TRY(rewrite(ac, sp, bin, nbin, res, err));
+		(*tasks)++;
+	}
+	if (nrest > 1)
+		PM_TRY(pack(ac, sp, rest, nrest, res, tasks, err));
+	return PM_OK;
+}
+
+/* AppendCompactCoordinator (batch) for one partition of a bucket -1 table. */
+static pm_code
+compact_unaware_partition(append_compact *ac, const pm_split *sp, pm_compact_result *res,
+						  int *tasks, pm_error *err)
+{
+	const pm_data_file_meta **f = pm_arena_zalloc(ac->arena, sizeof(void *) * (size_t) (sp->nfiles + 1));
+	int			n = 0;
+
+	*tasks = 0;
+	if (f == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < sp->nfiles; i++)
+		if (should_compact(ac, sp->files[i]))
+			f[n++] = sp->files[i];
+	if (ac->dv)
+		return pack_dv(ac, sp, f, n, res, tasks, err);
+	return pack(ac, sp, f, n, res, tasks, err);
 }
 
 static void
@@ -659,6 +906,29 @@ remove_written(append_compact *ac)
 		}
 }
 
+/*
+ * The index manifest of the table's snapshot (what Java's
+ * AppendDeleteFileMaintainer.forUnawareAppend reads per partition).
+ */
+static pm_code
+load_index_manifest(append_compact *ac, const char *table_path, pm_error *err)
+{
+	int64_t		id = pm_table_snapshot_id(ac->table);
+	pm_snapshot *snap;
+	char	   *path;
+
+	if (id <= 0)
+		return PM_OK;
+	PM_TRY(pm_snapshot_load(ac->io, table_path, id, ac->arena, &snap, err));
+	if (snap->index_manifest == NULL)
+		return PM_OK;
+	path = pm_arena_sprintf(ac->arena, "%s/manifest/%s", table_path, snap->index_manifest);
+	if (path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	return pm_index_manifest_read(ac->env, ac->io, path, ac->arena, &ac->index_entries,
+								  &ac->nindex_entries, err);
+}
+
 static pm_code
 compact_all(append_compact *ac, const char *table_path, const pm_compact_options *o,
 			pm_compact_result *res, pm_error *err)
@@ -672,6 +942,8 @@ compact_all(append_compact *ac, const char *table_path, const pm_compact_options
 	PM_TRY(setup(ac, err));
 	if (ac->only != NULL && ac->opt.bucket < 1)
 		return PM_OK;			/* bucket -1: left to the dedicated compaction */
+	if (ac->dv && ac->opt.bucket < 1)
+		PM_TRY(load_index_manifest(ac, table_path, err));
 	if (o != NULL && o->partition != NULL)
 		PM_TRY(pm_compact_partition_path(ac->schema, ac->arena, o->partition, &want, err));
 	PM_TRY(pm_table_scan_plan(ac->table, NULL, &scan, err));
@@ -730,6 +1002,7 @@ compact_all(append_compact *ac, const char *table_path, const pm_compact_options
 		req.commit_user = ac->commit_user != NULL ? ac->commit_user : user;
 		req.commit_identifier = ac->commit_user != NULL ? ac->commit_identifier : INT64_MAX;
 		req.commit_kind = "COMPACT";
+		req.deleted_files_dv_checked = ac->dv && ac->opt.bucket < 1;
 		req.schema = ac->schema;
 		req.nchanges = ac->nchanges;
 		req.changes = ac->changes;

@@ -18,18 +18,30 @@
  *	  files under the compaction file size, by size, packed into bins (each
  *	  file counts its size + source.split.open-file-cost, 4 MiB): a bin of
  *	  2+ files reaching 2 x target-file-size is rewritten, and the last bin
- *	  when it holds compaction.min.file-num (5) files.
+ *	  when it holds compaction.min.file-num (5) files. With deletion
+ *	  vectors also the files whose DV deletes more than
+ *	  compaction.delete-ratio-threshold (0.2) of their rows; the picked
+ *	  files with a DV go first, grouped by the index file holding their DV
+ *	  (no two tasks share an index file), the groups by size packed into
+ *	  bins as above, the last bin rewritten whatever its size; the picked
+ *	  files without a DV are then packed as without DVs.
  *
  * Fixed-bucket tables with deletion vectors (FullCompactTask with a
  * BucketedDvMaintainer): every file is rewritten but the large ones
  * without a DV at the head, whatever their number, the rows their DVs
  * delete dropped; the bucket's DV index file is written again without
- * the compacted files' DVs. The outputs get the table's file indexes
- * (file-index.*), as the writer's. Not compacted: bucket-unaware tables with
- * deletion vectors (PM_ERR_UNSUPPORTED).
+ * the compacted files' DVs. Bucket-unaware tables with deletion vectors
+ * (AppendCompactTask.doCompact + AppendDeleteFileMaintainer): the rows
+ * their DVs delete dropped too; each index file that held a DV of a
+ * compacted file is deleted, the DVs it holds of other data files written
+ * again into a new index file, all in the COMPACT snapshot, whose commit
+ * fails with PM_ERR_CONFLICT when a compacted file's DV changed meanwhile.
+ * The outputs get the table's file indexes (file-index.*), as the
+ * writer's.
  *
  * Spec: apache/paimon release-1.4.2 append/BucketedAppendCompactManager.java,
  * append/AppendCompactCoordinator.java, append/AppendCompactTask.java,
+ * deletionvectors/append/AppendDeleteFileMaintainer.java,
  * operation/BaseAppendFileStoreWrite.compactRewrite; CoreOptions.
  *-------------------------------------------------------------------------
  */

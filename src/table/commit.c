@@ -52,6 +52,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/name_set.h"
 #include "table/manifest_entry.h"
 #include "table/manifest_list.h"
 #include "table/manifest_write.h"
@@ -172,6 +173,108 @@ check_deletes(const pm_env *env, pm_fileio *io, const char *table_path,
 								   "File deletion conflicts detected! Give up committing. (deletion vector of %s, which is no longer live)",
 								   ie->ranges[r].data_file);
 			}
+		}
+	}
+	return PM_OK;
+}
+
+static const char *
+file_base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
+/* Key of a data file in a partition: 4-byte length, partition bytes, name. */
+static char *
+partition_file_key(pm_arena *arena, const uint8_t *partition, int32_t partition_len,
+				   const char *name, size_t *len)
+{
+	size_t		nlen = strlen(name);
+	char	   *k = pm_arena_alloc(arena, 4 + (size_t) partition_len + nlen + 1);
+
+	if (k == NULL)
+		return NULL;
+	memcpy(k, &partition_len, 4);
+	memcpy(k + 4, partition, (size_t) partition_len);
+	memcpy(k + 4 + partition_len, name, nlen + 1);
+	*len = 4 + (size_t) partition_len + nlen;
+	return k;
+}
+
+/*
+ * req->deleted_files_dv_checked: the index file holding each deleted data
+ * file's DV in latest must be the one it was read with (ConflictDetection
+ * checks <file, dv file name> pairs of bucket-unaware tables).
+ */
+static pm_code
+check_deleted_dvs(const pm_env *env, pm_fileio *io, const char *table_path,
+				  const pm_snapshot *latest, const pm_commit_request *req, pm_arena *arena,
+				  pm_error *err)
+{
+	pm_index_manifest_entry *idx = NULL;
+	int			nidx = 0,
+				nranges = 0;
+	pm_name_set *files = pm_name_set_create(arena);
+	const char **holder;
+
+	if (files == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (latest != NULL && latest->index_manifest != NULL)
+	{
+		char	   *path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path,
+											latest->index_manifest);
+
+		if (path == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		PM_TRY(pm_index_manifest_read(env, io, path, arena, &idx, &nidx, err));
+	}
+	for (int i = 0; i < nidx; i++)
+		nranges += idx[i].nranges > 0 ? idx[i].nranges : 0;
+	/* data file (in its partition) -> the index file holding its DV */
+	holder = pm_arena_zalloc(arena, sizeof(char *) * (size_t) (nranges + 1));
+	if (holder == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < nidx; i++)
+	{
+		if (idx[i].kind != 0 || strcmp(idx[i].index_type, "DELETION_VECTORS") != 0)
+			continue;
+		for (int r = 0; r < idx[i].nranges; r++)
+		{
+			size_t		len;
+			char	   *k = partition_file_key(arena, idx[i].partition, idx[i].partition_len,
+											   idx[i].ranges[r].data_file, &len);
+			int			slot;
+
+			if (k == NULL || !pm_name_set_add(files, k, len, &slot))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			if (holder[slot] == NULL)
+				holder[slot] = idx[i].file_name;
+		}
+	}
+	for (int c = 0; c < req->nchanges; c++)
+	{
+		const pm_commit_change *ch = &req->changes[c];
+
+		for (int d = 0; d < ch->ndeleted; d++)
+		{
+			const pm_data_file_meta *f = &ch->deleted[d];
+			const char *had = f->deletion_file ? file_base_name(f->deletion_file->path) : NULL;
+			const char *has = NULL;
+			size_t		len;
+			char	   *k = partition_file_key(arena, ch->partition, ch->partition_len,
+											   f->file_name, &len);
+			int			slot;
+
+			if (k == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			if ((slot = pm_name_set_find(files, k, len)) >= 0)
+				has = holder[slot];
+			if ((had == NULL) != (has == NULL) || (had != NULL && strcmp(had, has) != 0))
+				return pm_fail(err, PM_ERR_CONFLICT,
+							   "File deletion conflicts detected! Give up committing. (the deletion vector of %s changed concurrently)",
+							   f->file_name);
 		}
 	}
 	return PM_OK;
@@ -906,6 +1009,9 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 			goto fail;
 		if (has_deletes &&
 			(rc = check_deletes(env, io, table_path, latest, req, arena, err)) != PM_OK)
+			goto fail;
+		if (req->deleted_files_dv_checked &&
+			(rc = check_deleted_dvs(env, io, table_path, latest, req, arena, err)) != PM_OK)
 			goto fail;
 		if (req->stale_need != NULL && latest_id > req->base_snapshot_id &&
 			(rc = check_sequences(env, io, table_path, req, latest_id, latest, arena,

@@ -84,6 +84,17 @@ typedef struct pm_commit_request
 	 * them.
 	 */
 	bool		append_deletion_vectors;
+
+	/*
+	 * Compaction of a bucket-unaware append table with deletion vectors
+	 * (append_compact.c): each deleted data file's deletion_file is the DV
+	 * it was read with (NULL: none). PM_ERR_CONFLICT unless latest's index
+	 * manifest holds that file's DV in the same index file (or none), as
+	 * Java's ConflictDetection pairs file entries with their DV file names
+	 * (buildBaseEntriesWithDV): rows a concurrent DELETE marked in a file
+	 * being rewritten must not come back.
+	 */
+	bool		deleted_files_dv_checked;
 } pm_commit_request;
 
 /*

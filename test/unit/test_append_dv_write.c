@@ -9,14 +9,18 @@
  *	  replaces; a data file has one DV in the index manifest; a writer
  *	  whose base snapshot's DVs were replaced meanwhile, or whose data file
  *	  a concurrent commit removed, gets PM_ERR_CONFLICT and leaves nothing.
- *	  Bucket-unaware (partitioned) and fixed-bucket (64-bit DVs) tables;
- *	  the latter compacted (pm_append_compact drops the deleted rows and
- *	  the DVs), the former refused; compaction at commit of a fixed-bucket
- *	  table drops them too.
+ *	  Bucket-unaware (partitioned) and fixed-bucket (64-bit DVs) tables,
+ *	  compacted (pm_append_compact drops the deleted rows and the DVs);
+ *	  compaction at commit of a fixed-bucket table drops them too. The
+ *	  compaction of a bucket-unaware table keeps the DVs of the files it
+ *	  does not pick (in a new index file), picks files deleting more than
+ *	  compaction.delete-ratio-threshold, and its commit fails when a
+ *	  compacted file's DV changed meanwhile.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/env.h"
@@ -244,7 +248,11 @@ run(bool partitioned, int nopt, const char **keys, const char **vals)
 	assert_int_equal(pm_table_writer_commit(w, 5, &sid, &err), PM_OK);
 	assert_int_equal(sid, 0);
 
-	/* compaction: fixed buckets drop the deleted rows and their DVs */
+	/*
+	 * compaction drops the deleted rows and their DVs: fixed buckets, and
+	 * bucket-unaware partitions (each one's two files, their DVs in one
+	 * index file, one task)
+	 */
 	{
 		pm_table   *table;
 		pm_compact_result res;
@@ -254,12 +262,11 @@ run(bool partitioned, int nopt, const char **keys, const char **vals)
 		assert_int_equal(pm_table_open(pm_env_default(), io, DIR, NULL, &table, &err), PM_OK);
 		rc = pm_append_compact(table, DIR, NULL, &res, &err);
 		pm_table_close(table);
-		if (partitioned)
-			assert_int_equal(rc, PM_ERR_UNSUPPORTED);
-		else
 		{
 			assert_int_equal(rc, PM_OK);
 			assert_int_equal(res.snapshot_id, 5);
+			assert_int_equal(res.files_in, partitioned ? 6 : 4);
+			assert_int_equal(res.files_out, partitioned ? 3 : 2);
 			assert_int_equal(res.rows_out, NROWS - 2 * NROWS / 10);
 			scan(io, NULL, 0, &rows, &sum);
 			assert_int_equal(rows, NROWS - 2 * NROWS / 10);
@@ -367,6 +374,323 @@ test_fixed_bucket_at_commit(void **state)
 	assert_int_equal(pm_scan_get_split(sc, 0)->nfiles, 1);
 	pm_scan_free(sc);
 	pm_table_close(table);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+
+/* The live files of the latest snapshot: name, size, rows, DV cardinality (-1: none). */
+typedef struct live_file
+{
+	char		name[128];
+	int64_t		size;
+	int64_t		rows;
+	int64_t		deleted;
+	int32_t		source;
+} live_file;
+
+static int
+live_files(pm_fileio *io, live_file *out, int max)
+{
+	pm_table   *table;
+	pm_scan    *sc;
+	pm_error	err;
+	int			n = 0;
+
+	assert_int_equal(pm_table_open(pm_env_default(), io, DIR, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &sc, &err), PM_OK);
+	for (int i = 0; i < pm_scan_split_count(sc); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(sc, i);
+
+		for (int f = 0; f < sp->nfiles; f++)
+		{
+			const pm_data_file_meta *m = sp->files[f];
+
+			assert_true(n < max);
+			snprintf(out[n].name, sizeof(out[n].name), "%s", m->file_name);
+			out[n].size = m->file_size;
+			out[n].rows = m->row_count;
+			out[n].deleted = m->deletion_file ? m->deletion_file->cardinality : -1;
+			out[n].source = m->file_source;
+			n++;
+		}
+	}
+	pm_scan_free(sc);
+	pm_table_close(table);
+	return n;
+}
+
+static const live_file *
+find_live(const live_file *f, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(f[i].name, name) == 0)
+			return &f[i];
+	return NULL;
+}
+
+/* The DV index entries of the latest snapshot. */
+static int
+dv_entries(pm_fileio *io, pm_arena *arena, pm_index_manifest_entry **e)
+{
+	pm_snapshot *snap;
+	int64_t		id;
+	int			n = 0;
+	pm_error	err;
+
+	assert_int_equal(pm_snapshot_latest_id(io, DIR, arena, &id, &err), PM_OK);
+	assert_int_equal(pm_snapshot_load(io, DIR, id, arena, &snap, &err), PM_OK);
+	*e = NULL;
+	if (snap->index_manifest != NULL)
+		assert_int_equal(pm_index_manifest_read(pm_env_default(), io,
+												pm_arena_sprintf(arena, "%s/manifest/%s", DIR,
+																 snap->index_manifest),
+												arena, e, &n, &err), PM_OK);
+	return n;
+}
+
+static void
+compact_table(pm_fileio *io, pm_compact_result *res)
+{
+	pm_table   *table;
+	pm_error	err;
+
+	assert_int_equal(pm_table_open(pm_env_default(), io, DIR, NULL, &table, &err), PM_OK);
+	if (pm_append_compact(table, DIR, NULL, res, &err) != PM_OK)
+		fail_msg("compact: %s", err.message);
+	pm_table_close(table);
+}
+
+/*
+ * A bucket-unaware table with target-file-size 8kb: one commit of 4000
+ * rows (files rolled at about 8 KB, all but the last of them "large":
+ * over 70% of the target), three of 10 rows. One DELETE of id % 10 == 0:
+ * one index file holding the DVs of every file, 10% of each deleted.
+ * The compaction (AppendCompactCoordinator with DVs) rewrites the small
+ * files only, in one task (one index file), and writes the large files'
+ * DVs again (AppendDeleteFileMaintainer.writeUnchangedDeletionVector):
+ * the same rows, the large files keep their DVs as they were, the index
+ * file replaced. Then a DELETE of most rows of one large file (more than
+ * compaction.delete-ratio-threshold): the next compaction picks it too.
+ */
+static void
+test_unaware_keeps_other_dvs(void **state)
+{
+	static const char *keys[] = {"deletion-vectors.enabled", "target-file-size"};
+	static const char *vals[] = {"true", "8kb"};
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_table_writer *w;
+	pm_error	err;
+	int64_t		sid,
+				rows,
+				sum,
+				rows2,
+				sum2;
+	static live_file before[64],
+				after[64];
+	int			nbefore,
+				nafter,
+				nlarge = 0,
+				nsmall = 0,
+				n;
+	pm_compact_result res;
+	pm_index_manifest_entry *e;
+	const int64_t large = 8 * 1024 / 10 * 7;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, DIR,
+									 make_schema(arena, false, 2, keys, vals), &err), PM_OK);
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, DIR, "u1", &w, &err), PM_OK);
+	for (int b = 0; b < 3; b++)
+		write_rows(w, arena, b * 4000, 4000);
+	assert_int_equal(pm_table_writer_commit(w, 1, &sid, &err), PM_OK);
+	for (int c = 0; c < 3; c++)
+	{
+		write_rows(w, arena, 20000 + c * 10, 10);
+		assert_int_equal(pm_table_writer_commit(w, 2 + c, &sid, &err), PM_OK);
+	}
+	scan(io, w, 0, &rows, &sum);
+	assert_int_equal(pm_table_writer_commit(w, 5, &sid, &err), PM_OK);
+	assert_int_equal(sid, 5);
+	scan(io, NULL, 0, &rows, &sum);
+	assert_int_equal(rows, 12030 - 1203);
+	nbefore = live_files(io, before, 64);
+	for (int i = 0; i < nbefore; i++)
+	{
+		assert_int_equal(before[i].deleted, before[i].rows / 10);
+		if (before[i].size >= large)
+			nlarge++;
+		else
+			nsmall++;
+	}
+	assert_int_equal(nlarge, 3);
+	assert_int_equal(nsmall, 3);
+	assert_int_equal(dv_entries(io, arena, &e), 1);
+
+	compact_table(io, &res);
+	assert_int_equal(res.snapshot_id, 6);
+	assert_int_equal(res.files_in, nsmall);
+	assert_int_equal(res.files_out, 1);
+	scan(io, NULL, 0, &rows2, &sum2);
+	assert_int_equal(rows2, rows);
+	assert_int_equal(sum2, sum);
+	check_latest(io, "COMPACT");
+	nafter = live_files(io, after, 64);
+	assert_int_equal(nafter, nlarge + 1);
+	for (int i = 0; i < nbefore; i++)
+	{
+		const live_file *a = find_live(after, nafter, before[i].name);
+
+		if (before[i].size >= large)
+		{
+			assert_non_null(a);
+			assert_int_equal(a->deleted, before[i].deleted);
+		}
+		else
+			assert_null(a);
+	}
+	for (int i = 0; i < nafter; i++)
+		if (after[i].source == 1)
+		{
+			assert_int_equal(after[i].deleted, -1);
+			assert_int_equal(after[i].rows, 27);
+		}
+	/* one new index file: the large files' DVs only */
+	n = dv_entries(io, arena, &e);
+	assert_int_equal(n, 1);
+	assert_int_equal(e[0].nranges, nlarge);
+
+	/* nothing more to do */
+	compact_table(io, &res);
+	assert_int_equal(res.snapshot_id, 0);
+
+	/*
+	 * id % 10 == 1: the large files lose 20% of their rows, not more than
+	 * the threshold; the compacted file has a DV now: rewritten alone
+	 */
+	scan(io, w, 1, &rows, &sum);
+	assert_int_equal(pm_table_writer_commit(w, 6, &sid, &err), PM_OK);
+	scan(io, NULL, 0, &rows, &sum);
+	compact_table(io, &res);
+	assert_int_equal(res.snapshot_id, 8);
+	assert_int_equal(res.files_in, 1);
+	assert_int_equal(res.files_out, 1);
+	scan(io, NULL, 0, &rows2, &sum2);
+	assert_int_equal(rows2, rows);
+	assert_int_equal(sum2, sum);
+	nafter = live_files(io, after, 64);
+	assert_int_equal(nafter, nlarge + 1);
+	for (int i = 0; i < nafter; i++)
+		assert_int_equal(after[i].deleted, after[i].source == 1 ? -1 : 800);
+
+	/* id % 10 == 2: 30% of the large files' rows, every file rewritten */
+	scan(io, w, 2, &rows, &sum);
+	assert_int_equal(pm_table_writer_commit(w, 7, &sid, &err), PM_OK);
+	scan(io, NULL, 0, &rows, &sum);
+	assert_int_equal(rows, 12030 - 3 * 1203);
+	compact_table(io, &res);
+	assert_int_equal(res.snapshot_id, 10);
+	assert_int_equal(res.files_in, nlarge + 1);
+	scan(io, NULL, 0, &rows2, &sum2);
+	assert_int_equal(rows2, rows);
+	assert_int_equal(sum2, sum);
+	nafter = live_files(io, after, 64);
+	assert_int_equal(nafter, res.files_out);
+	for (int i = 0; i < nafter; i++)
+	{
+		assert_int_equal(after[i].deleted, -1);
+		assert_int_equal(after[i].source, 1);
+	}
+	assert_int_equal(dv_entries(io, arena, &e), 0);
+	pm_table_writer_close(w);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+
+/*
+ * The commit of a bucket-unaware compaction (deleted_files_dv_checked)
+ * fails when the DV of a file it deletes changed after its scan
+ * (ConflictDetection pairs files with their DV file names): a file read
+ * without a DV that a DELETE gave one, a file whose DV a DELETE replaced.
+ * Read at the latest snapshot it commits.
+ */
+static pm_code
+commit_compact_of(pm_fileio *io, pm_table *table, pm_arena *arena, int64_t *sid, pm_error *err)
+{
+	pm_scan    *sc;
+	const pm_split *sp;
+	pm_commit_change ch;
+	pm_commit_request req;
+	pm_code		rc;
+
+	assert_int_equal(pm_table_scan_plan(table, NULL, &sc, err), PM_OK);
+	sp = pm_scan_get_split(sc, 0);
+	memset(&ch, 0, sizeof(ch));
+	ch.partition = sp->partition;
+	ch.partition_len = sp->partition_len;
+	ch.bucket = sp->bucket;
+	ch.total_buckets = -1;
+	ch.ndeleted = 1;
+	ch.deleted = sp->files[0];
+	memset(&req, 0, sizeof(req));
+	req.commit_user = "compactor";
+	req.commit_identifier = INT64_MAX;
+	req.commit_kind = "COMPACT";
+	req.schema = pm_table_schema(table);
+	req.nchanges = 1;
+	req.changes = &ch;
+	req.deleted_files_dv_checked = true;
+	rc = pm_table_commit(pm_env_default(), io, DIR, &req, arena, sid, err);
+	pm_scan_free(sc);
+	return rc;
+}
+
+static void
+test_compact_dv_changed_conflict(void **state)
+{
+	static const char *keys[] = {"deletion-vectors.enabled"};
+	static const char *vals[] = {"true"};
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_table_writer *w;
+	pm_table   *t1;
+	pm_table   *t2;
+	pm_table   *t3;
+	pm_error	err;
+	int64_t		sid,
+				rows,
+				sum;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, DIR,
+									 make_schema(arena, false, 1, keys, vals), &err), PM_OK);
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, DIR, "u1", &w, &err), PM_OK);
+	write_rows(w, arena, 0, 100);
+	assert_int_equal(pm_table_writer_commit(w, 1, &sid, &err), PM_OK);
+	assert_int_equal(pm_table_open(pm_env_default(), io, DIR, NULL, &t1, &err), PM_OK);
+	scan(io, w, 3, &rows, &sum);
+	assert_int_equal(pm_table_writer_commit(w, 2, &sid, &err), PM_OK);
+	assert_int_equal(pm_table_open(pm_env_default(), io, DIR, NULL, &t2, &err), PM_OK);
+	scan(io, w, 4, &rows, &sum);
+	assert_int_equal(pm_table_writer_commit(w, 3, &sid, &err), PM_OK);
+	assert_int_equal(sid, 3);
+	assert_int_equal(pm_table_open(pm_env_default(), io, DIR, NULL, &t3, &err), PM_OK);
+
+	/* read without a DV, now it has one */
+	assert_int_equal(commit_compact_of(io, t1, arena, &sid, &err), PM_ERR_CONFLICT);
+	assert_non_null(strstr(err.message, "deletion vector"));
+	/* read with snapshot 2's DV, replaced by snapshot 3's */
+	assert_int_equal(commit_compact_of(io, t2, arena, &sid, &err), PM_ERR_CONFLICT);
+	/* read at the latest: commits */
+	assert_int_equal(commit_compact_of(io, t3, arena, &sid, &err), PM_OK);
+	assert_int_equal(sid, 4);
+	pm_table_close(t1);
+	pm_table_close(t2);
+	pm_table_close(t3);
+	pm_table_writer_close(w);
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);
 }
@@ -485,6 +809,8 @@ main(void)
 		cmocka_unit_test(test_fixed_bucket_bitmap64),
 		cmocka_unit_test(test_fixed_bucket_at_commit),
 		cmocka_unit_test(test_file_gone_conflict),
+		cmocka_unit_test(test_unaware_keeps_other_dvs),
+		cmocka_unit_test(test_compact_dv_changed_conflict),
 		cmocka_unit_test(test_refused_without_dv),
 	};
 

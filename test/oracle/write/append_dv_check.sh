@@ -11,7 +11,18 @@
 #   - Java 1.4.2 compacts them (its compaction applies and drops the DVs),
 #     and both Java and the extension read the heap copies' rows; a DELETE
 #     left pending while Java compacts fails at COMMIT with 40001; Java
-#     1.3.1 and 1.4.2 read the fixed-bucket table after our paimon_compact.
+#     1.3.1 and 1.4.2 read the fixed-bucket table after our paimon_compact;
+#   - then the bucket-unaware table: more DELETEs (DVs on Java's compacted
+#     files), our paimon_compact (no DV left), read by the extension and
+#     by Java 1.3.1 and 1.4.2; one more DELETE, Java 1.4.2 compacts our
+#     compacted table again, and Java and the extension read its rows;
+#   - a third table (target-file-size 8kb: Java writes large files of 1000
+#     rows and small ones), one DELETE marking rows of every file (one DV
+#     index file), one deleting most rows of a large file: our
+#     paimon_compact and Java's compaction of a copy of the table leave
+#     the same files (the same ones not rewritten, the same ones with a
+#     DV), and Java 1.3.1 and 1.4.2 read our compaction (the DVs of the
+#     files not rewritten in a new index file) as the heap copy.
 # Needs the oracle (test/oracle/oracle.sh) and a running server with
 # paimon_fdw installed (PGHOST/PGPORT/... as test/oracle/run.sh gets them).
 set -euo pipefail
@@ -49,10 +60,22 @@ save("orders", {"columns": [{"name": "id", "type": "INT"}, {"name": "amt", "type
                 "primary_keys": [], "partition_keys": [],
                 "options": {"bucket": "2", "bucket-key": "id", "deletion-vectors.enabled": "true",
                             "deletion-vectors.bitmap64": "true"}}, ops)
+ops = []
+for c in range(3):
+    for i in range(c * 2000, c * 2000 + 2000):
+        ops.append({"op": "+I", "row": [i, "p%d-%d" % (i, (i * 7919) % 100003)]})
+    ops.append({"op": "commit"})
+for c in range(3):
+    for i in range(10000 + c * 5, 10000 + c * 5 + 5):
+        ops.append({"op": "+I", "row": [i, "small"]})
+    ops.append({"op": "commit"})
+save("logs", {"columns": [{"name": "id", "type": "INT"}, {"name": "pad", "type": "STRING"}],
+              "primary_keys": [], "partition_keys": [],
+              "options": {"deletion-vectors.enabled": "true", "target-file-size": "8kb"}}, ops)
 PY
 
 tables="events orders"
-for t in $tables; do
+for t in $tables logs; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" adv "$t" "$wh/$t.json" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" adv "$t" "$wh/$t.jsonl" >/dev/null
 done
@@ -79,6 +102,7 @@ SQL
 	echo "IMPORT FOREIGN SCHEMA adv FROM SERVER $srv INTO $srv;"
 	echo "CREATE TABLE $srv.h_events AS SELECT * FROM $srv.events;"
 	echo "CREATE TABLE $srv.h_orders AS SELECT * FROM $srv.orders;"
+	echo "CREATE TABLE $srv.h_logs AS SELECT * FROM $srv.logs;"
 	# the same statements on the Paimon tables and on their heap copies
 	for t in events orders; do
 		v=$([ $t = events ] && echo v || echo amt)
@@ -94,6 +118,10 @@ psql_q -f "$wh/run.sql"
 # rows as JSON arrays, compared as sorted lists of values
 norm() { python3 -c 'import json,sys; print("\n".join(sorted(json.dumps(json.loads(l)) for l in sys.stdin if l.strip())))'; }
 sql_rows() { psql -X -At -c "SELECT json_build_array($2) FROM $srv.$1" | norm; }
+# the commit kind of the table's latest snapshot
+latest_kind() {
+	python3 -c 'import json,os,sys; d=sys.argv[1]+"/snapshot"; n=max(int(f[9:]) for f in os.listdir(d) if f.startswith("snapshot-")); print(json.load(open("%s/snapshot-%d" % (d, n)))["commitKind"])' "$wh/adv.db/$1"
+}
 cols_events="dt, id, v, s"
 cols_orders="id, amt"
 
@@ -144,6 +172,71 @@ for t in $tables; do
 	check "$t: Java 1.4.2 compacted our table" "$wh/$t.heap" "$wh/$t.java_compacted"
 	sql_rows "$t" "$cols" > "$wh/$t.sql_compacted"
 	check "$t: the extension reads Java's compaction" "$wh/$t.heap" "$wh/$t.sql_compacted"
+done
+# our compaction of the bucket-unaware partitions, after DELETEs on Java's compacted files
+t=events
+for target in "$srv.events" "$srv.h_events"; do
+	psql_q -c "DELETE FROM $target WHERE id % 3 = 2" -c "DELETE FROM $target WHERE id IN (1, 2, 299, 300)"
+done
+psql_q -c "SELECT * FROM paimon_compact('$srv.events')" >/dev/null
+[ "$(latest_kind events)" = COMPACT ] || { echo "FAIL $t: our paimon_compact committed no COMPACT snapshot"; fail=1; }
+if psql -X -At -c "EXPLAIN SELECT * FROM $srv.events" | grep -q "Deletion Vectors"; then
+	echo "FAIL $t: deletion vectors left after our paimon_compact"; fail=1
+else
+	echo "$t: no deletion vector left after our paimon_compact"
+fi
+sql_rows h_events "$cols_events" > "$wh/$t.heap2"
+sql_rows events "$cols_events" > "$wh/$t.sql_ours_compacted"
+check "$t: the extension reads our compaction" "$wh/$t.heap2" "$wh/$t.sql_ours_compacted"
+for v in 1.3.1 1.4.2; do
+	ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" adv "$t" | norm > "$wh/$t.java_ours_compacted_$v"
+	check "$t: Java $v reads our compaction" "$wh/$t.heap2" "$wh/$t.java_ours_compacted_$v"
+done
+# a DELETE on our compacted files, then Java compacts again
+for target in "$srv.events" "$srv.h_events"; do
+	psql_q -c "DELETE FROM $target WHERE id % 4 = 1"
+done
+ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" adv "$t" "$wh/compact.jsonl" >/dev/null
+[ "$(latest_kind events)" = COMPACT ] || { echo "FAIL $t: Java compacted nothing of ours"; fail=1; }
+sql_rows h_events "$cols_events" > "$wh/$t.heap3"
+ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" adv "$t" | norm > "$wh/$t.java_recompacted"
+check "$t: Java 1.4.2 compacted our compaction" "$wh/$t.heap3" "$wh/$t.java_recompacted"
+sql_rows events "$cols_events" > "$wh/$t.sql_recompacted"
+check "$t: the extension reads Java's compaction of ours" "$wh/$t.heap3" "$wh/$t.sql_recompacted"
+# which files a compaction leaves: ours and Java's of a copy of the table
+t=logs
+for target in "$srv.logs" "$srv.h_logs"; do
+	psql_q -c "DELETE FROM $target WHERE id % 10 = 0" \
+		-c "DELETE FROM $target WHERE id < 1000 AND id % 10 BETWEEN 1 AND 5"
+done
+cp -a "$wh/adv.db/logs" "$wh/adv.db/logs_java"
+live_files() {	# file name and whether it has a DV, of the files in $2 (a files listing)
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" files "$wh" adv "$1" | python3 -c '
+import json, sys
+before = {f["file_name"] for f in json.load(open(sys.argv[1]))} if len(sys.argv) > 1 else None
+files = json.load(sys.stdin)
+print(len(files), "files")
+for f in sorted(files, key=lambda f: f["file_name"]):
+    if before is None or f["file_name"] in before:
+        print(f["file_name"], f["has_deletion_vector"])' ${2:+"$2"}
+}
+ORACLE_PAIMON_VERSION=1.4.2 "$oracle" files "$wh" adv logs > "$wh/logs.files_before"
+psql_q -c "SELECT * FROM paimon_compact('$srv.logs')" >/dev/null
+ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" adv logs_java "$wh/compact.jsonl" >/dev/null
+live_files logs "$wh/logs.files_before" > "$wh/logs.left_ours"
+live_files logs_java "$wh/logs.files_before" > "$wh/logs.left_java"
+if cmp -s "$wh/logs.left_ours" "$wh/logs.left_java" && grep -q True "$wh/logs.left_ours" &&
+	[ "$(latest_kind logs)" = COMPACT ]; then
+	echo "$t: our compaction leaves the files Java's does: $(head -1 "$wh/logs.left_ours"), $(grep -c True "$wh/logs.left_ours") not rewritten with a DV"
+else
+	echo "FAIL $t: our compaction and Java's leave different files"; diff "$wh/logs.left_java" "$wh/logs.left_ours" | head -8; fail=1
+fi
+sql_rows h_logs "id, pad" > "$wh/$t.heap"
+sql_rows logs "id, pad" > "$wh/$t.sql_ours_compacted"
+check "$t: the extension reads our compaction" "$wh/$t.heap" "$wh/$t.sql_ours_compacted"
+for v in 1.3.1 1.4.2; do
+	ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" adv "$t" | norm > "$wh/$t.java_ours_compacted_$v"
+	check "$t: Java $v reads our compaction" "$wh/$t.heap" "$wh/$t.java_ours_compacted_$v"
 done
 psql_q -c "DROP SERVER $srv CASCADE; DROP SCHEMA $srv CASCADE;" 2>/dev/null || true
 exit $fail

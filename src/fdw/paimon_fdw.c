@@ -229,14 +229,21 @@ pmfdw_open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io,
 		opts->timestamp_millis == 0;
 	const pm_table_version *pinned = NULL;
 
+	if (version == NULL && latest)
+		version = pinned = pmfdw_pinned_version(opts->table_path);
+	/* a version this backend read before and still the one to read */
+	if (latest && (table = pmfdw_table_cache_open(opts, env, io, version)) != NULL)
+	{
+		if (version == NULL)
+			pmfdw_pin_version(opts->table_path, pm_table_get_version(table));
+		return table;
+	}
 	if (!io->is_dir(io, opts->table_path))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("Paimon table \"%s.%s\" does not exist", opts->database, opts->table),
 				 errdetail("Directory \"%s\" was not found.", opts->table_path)));
 	pm_error_clear(&err);
-	if (version == NULL && latest)
-		version = pinned = pmfdw_pinned_version(opts->table_path);
 	if (version != NULL)
 		o.version = version;
 	else

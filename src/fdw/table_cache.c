@@ -1,0 +1,273 @@
+/*-------------------------------------------------------------------------
+ * table_cache.c
+ *	  The latest version of each Paimon table a backend read, kept across
+ *	  statements, and a cheap check that it is still the latest.
+ *
+ * Opening a table at its latest snapshot reads the LATEST hint, lists the
+ * schema directory and reads and parses the schema and snapshot JSON: per
+ * statement, a tenth of a prepared point lookup. Here the opened table is
+ * kept (in a context of its own) with the identity of its snapshot and
+ * schema files (device, inode, size, mtime). A statement then reuses it
+ * when
+ *	 - snapshot-<id+1> and schema-<schema id+1> do not exist (Paimon numbers
+ *	   both without gaps and commits a new one by creating that file, so a
+ *	   commit by any engine is seen by the very next statement), and
+ *	 - snapshot-<id> and schema-<schema id> are the very files it read (a
+ *	   rollback deletes or rewrites them),
+ * four stat() calls; anything else (a failed stat included) opens the
+ * table anew, and that open reports errors. A version pinned by the
+ * statement or transaction (snapshot_pin.c) or handed to a parallel worker
+ * reuses the entry when it is that version. Statements get a copy of the
+ * table object (pm_table_copy) on their own env and FileIO, so errors and
+ * cancels release what they opened as before; the snapshot and schemas
+ * stay in the entry. An entry replaced by a newer version may still be
+ * read by a scan of the running transaction: it is freed when the
+ * transaction ends. Off when paimon_fdw.metadata_cache_size is 0.
+ *-------------------------------------------------------------------------
+ */
+#include "pmfdw.h"
+
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "access/xact.h"
+#include "utils/memutils.h"
+
+#include "table/table.h"
+
+/* Most tables kept; the least recently used beyond it is dropped. */
+#define MAX_CACHED_TABLES 64
+
+/* What identifies one version of a file: it was not replaced. */
+typedef struct FileId
+{
+	dev_t		dev;
+	ino_t		ino;
+	off_t		size;
+	struct timespec mtime;
+} FileId;
+
+typedef struct CachedTable
+{
+	MemoryContext cxt;			/* everything of the entry */
+	char	   *table_path;
+	char	   *path_map;		/* external_path_map option, or NULL */
+	pm_table   *table;
+	pm_table_version version;
+	FileId		snapshot_file;	/* snapshot-<id> (id > 0) */
+	FileId		schema_file;	/* schema-<schema id> */
+} CachedTable;
+
+static List *tables = NIL;		/* of CachedTable, most recently used first */
+static List *retired = NIL;		/* replaced, freed at transaction end */
+static bool callback_registered = false;
+
+static void
+free_entry(CachedTable *e)
+{
+	MemoryContextDelete(e->cxt);
+}
+
+static void
+free_retired(XactEvent event, void *arg)
+{
+	ListCell   *lc;
+
+	switch (event)
+	{
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+		case XACT_EVENT_PREPARE:
+			foreach(lc, retired)
+				free_entry(lfirst(lc));
+			list_free(retired);
+			retired = NIL;
+			break;
+		default:
+			break;
+	}
+}
+
+static void
+retire(CachedTable *e)
+{
+	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+	tables = list_delete_ptr(tables, e);
+	retired = lappend(retired, e);
+	MemoryContextSwitchTo(old);
+}
+
+/* stat() of <table>/<dir>/<prefix><id>: 0, or the errno */
+static int
+stat_versioned(const char *table_path, const char *dir, const char *prefix, int64 id,
+			   struct stat *st)
+{
+	char		path[MAXPGPATH];
+
+	if (snprintf(path, sizeof(path), "%s/%s/%s" INT64_FORMAT, table_path, dir, prefix, id) >=
+		(int) sizeof(path))
+		return ENAMETOOLONG;
+	return stat(path, st) == 0 ? 0 : errno;
+}
+
+static bool
+file_id(const char *table_path, const char *dir, const char *prefix, int64 id, FileId *out)
+{
+	struct stat st;
+
+	if (stat_versioned(table_path, dir, prefix, id, &st) != 0)
+		return false;
+	memset(out, 0, sizeof(FileId));
+	out->dev = st.st_dev;
+	out->ino = st.st_ino;
+	out->size = st.st_size;
+	out->mtime = st.st_mtim;
+	return true;
+}
+
+static bool
+same_file(const char *table_path, const char *dir, const char *prefix, int64 id,
+		  const FileId *want)
+{
+	FileId		now;
+
+	return file_id(table_path, dir, prefix, id, &now) &&
+		now.dev == want->dev && now.ino == want->ino && now.size == want->size &&
+		now.mtime.tv_sec == want->mtime.tv_sec && now.mtime.tv_nsec == want->mtime.tv_nsec;
+}
+
+static bool
+absent(const char *table_path, const char *dir, const char *prefix, int64 id)
+{
+	struct stat st;
+
+	return stat_versioned(table_path, dir, prefix, id, &st) == ENOENT;
+}
+
+/* Is e's version still the table's latest? */
+static bool
+still_latest(const CachedTable *e)
+{
+	const char *p = e->table_path;
+
+	return absent(p, "snapshot", "snapshot-", e->version.snapshot_id + 1) &&
+		(e->version.snapshot_id == 0 ||
+		 same_file(p, "snapshot", "snapshot-", e->version.snapshot_id, &e->snapshot_file)) &&
+		absent(p, "schema", "schema-", e->version.schema_id + 1) &&
+		same_file(p, "schema", "schema-", e->version.schema_id, &e->schema_file);
+}
+
+/* Open the latest version of the table into a new entry; NULL if that fails. */
+static CachedTable *
+create_entry(const PaimonFdwTableOptions *opts)
+{
+	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "paimon_fdw cached table",
+											  ALLOCSET_SMALL_SIZES);
+	CachedTable *e = NULL;
+
+	PG_TRY();
+	{
+		pm_env	   *env = pmfdw_env_create(cxt);
+		pm_fileio  *io = pmfdw_fileio_create(cxt);
+		pm_table_open_options o = {0};
+		pm_table   *t;
+		pm_error	err;
+
+		o.external_path_map = opts->external_path_map;
+		pm_error_clear(&err);
+		if (pm_table_open(env, io, opts->table_path, &o, &t, &err) == PM_OK)
+		{
+			e = MemoryContextAllocZero(cxt, sizeof(CachedTable));
+			e->cxt = cxt;
+			e->table = t;
+			e->version = pm_table_get_version(t);
+			e->table_path = MemoryContextStrdup(cxt, opts->table_path);
+			e->path_map = opts->external_path_map != NULL
+				? MemoryContextStrdup(cxt, opts->external_path_map) : NULL;
+			/* the files it was read from, as they are now */
+			if ((e->version.snapshot_id > 0 &&
+				 !file_id(e->table_path, "snapshot", "snapshot-", e->version.snapshot_id,
+						  &e->snapshot_file)) ||
+				!file_id(e->table_path, "schema", "schema-", e->version.schema_id,
+						 &e->schema_file))
+				e = NULL;
+			else
+				/* checked once per entry (an unsupported option fails every scan's plan) */
+				(void) pm_table_check_options(t, &err);
+		}
+	}
+	PG_CATCH();
+	{
+		MemoryContextDelete(cxt);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	if (e == NULL)
+		MemoryContextDelete(cxt);
+	return e;
+}
+
+static bool
+same_path_map(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+pm_table *
+pmfdw_table_cache_open(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io,
+					   const pm_table_version *version)
+{
+	CachedTable *e = NULL;
+	ListCell   *lc;
+	pm_table   *t;
+	pm_error	err;
+	MemoryContext old;
+
+	if (pmfdw_metadata_cache_kb == 0)
+		return NULL;
+	if (!callback_registered)
+	{
+		RegisterXactCallback(free_retired, NULL);
+		callback_registered = true;
+	}
+	foreach(lc, tables)
+	{
+		CachedTable *c = lfirst(lc);
+
+		if (strcmp(c->table_path, opts->table_path) == 0 &&
+			same_path_map(c->path_map, opts->external_path_map))
+		{
+			e = c;
+			break;
+		}
+	}
+	if (e != NULL && version != NULL)
+	{
+		if (e->version.snapshot_id != version->snapshot_id ||
+			e->version.schema_id != version->schema_id)
+			return NULL;		/* opened at that version the usual way */
+	}
+	else if (e != NULL && !still_latest(e))
+	{
+		retire(e);
+		e = NULL;
+	}
+	if (e == NULL)
+	{
+		if (version != NULL || (e = create_entry(opts)) == NULL)
+			return NULL;
+		if (list_length(tables) >= MAX_CACHED_TABLES)
+			retire(llast(tables));
+	}
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	tables = list_delete_ptr(tables, e);
+	tables = lcons(e, tables);
+	MemoryContextSwitchTo(old);
+	pm_error_clear(&err);
+	if (pm_table_copy(e->table, env, io, &t, &err) != PM_OK)
+		pmfdw_error(&err);
+	return t;
+}

@@ -105,6 +105,13 @@ extern void pmfdw_fileio_forget_created(pm_fileio *io);
  */
 extern pm_table *pmfdw_table_cache_open(const PaimonFdwTableOptions *opts, pm_env *env,
 										pm_fileio *io, const pm_table_version *version);
+/*
+ * The point lookups' base scan of table (a copy the cache handed out) with
+ * no quals, kept with the cached version; NULL: plan one. Not to be freed.
+ */
+extern pm_scan *pmfdw_table_cache_base_scan(const PaimonFdwTableOptions *opts,
+											const pm_table *table,
+											const pm_scan_options *options);
 /* The open-file cache: its limit (GUC) changed; how many files it holds. */
 extern int	pmfdw_open_file_cache;
 extern void pmfdw_file_cache_limit_changed(void);

@@ -23,6 +23,13 @@
  * stay in the entry. An entry replaced by a newer version may still be
  * read by a scan of the running transaction: it is freed when the
  * transaction ends. Off when paimon_fdw.metadata_cache_size is 0.
+ *
+ * The entry also keeps the base scan of point lookups whose quals leave
+ * nothing to prune without run-time values (a prepared "WHERE pk = $1", a
+ * lookup join): the files of the version, planned once per version instead
+ * of per statement. Each lookup plans its own scan from it on the
+ * statement's table (pm_point_lookup_plan_on). A base planned with quals
+ * of their own is the statement's, as before.
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"
@@ -33,6 +40,7 @@
 #include "access/xact.h"
 #include "utils/memutils.h"
 
+#include "table/point_lookup.h"
 #include "table/table.h"
 
 /* Most tables kept; the least recently used beyond it is dropped. */
@@ -56,6 +64,8 @@ typedef struct CachedTable
 	pm_table_version version;
 	FileId		snapshot_file;	/* snapshot-<id> (id > 0) */
 	FileId		schema_file;	/* schema-<schema id> */
+	pm_scan    *base;			/* the files of the version, planned without quals, or NULL */
+	pm_scan_options base_options;	/* ... with these */
 } CachedTable;
 
 static List *tables = NIL;		/* of CachedTable, most recently used first */
@@ -216,12 +226,73 @@ same_path_map(const char *a, const char *b)
 	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
+static CachedTable *
+find_entry(const PaimonFdwTableOptions *opts)
+{
+	ListCell   *lc;
+
+	foreach(lc, tables)
+	{
+		CachedTable *c = lfirst(lc);
+
+		if (strcmp(c->table_path, opts->table_path) == 0 &&
+			same_path_map(c->path_map, opts->external_path_map))
+			return c;
+	}
+	return NULL;
+}
+
+static bool
+same_options(const pm_scan_options *a, const pm_scan_options *b)
+{
+	return a->prune_partitions == b->prune_partitions && a->prune_stats == b->prune_stats &&
+		a->prune_file_index == b->prune_file_index &&
+		a->prune_row_groups == b->prune_row_groups && a->prune_pages == b->prune_pages;
+}
+
+pm_scan *
+pmfdw_table_cache_base_scan(const PaimonFdwTableOptions *opts, const pm_table *table,
+							const pm_scan_options *options)
+{
+	CachedTable *e = pmfdw_metadata_cache_kb != 0 ? find_entry(opts) : NULL;
+	pm_scan    *base = NULL;
+	pm_code		rc = PM_OK;
+
+	/* only for a copy of the entry's table (the same snapshot and schema objects) */
+	if (e == NULL || pm_table_schema(e->table) != pm_table_schema(table) ||
+		pm_table_snapshot_id(e->table) != pm_table_snapshot_id(table))
+		return NULL;
+	if (e->base != NULL)
+		return same_options(&e->base_options, options) ? e->base : NULL;
+	PG_TRY();
+	{
+		pm_error	err;
+
+		pm_error_clear(&err);
+		rc = pm_table_scan_plan_with(e->table, NULL, options, &base, &err);
+	}
+	PG_CATCH();
+	{
+		/* whatever the entry's FileIO holds goes with it at transaction end */
+		retire(e);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	if (rc != PM_OK)
+	{
+		retire(e);				/* the statement plans its own and reports */
+		return NULL;
+	}
+	e->base = base;
+	e->base_options = *options;
+	return base;
+}
+
 pm_table *
 pmfdw_table_cache_open(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io,
 					   const pm_table_version *version)
 {
-	CachedTable *e = NULL;
-	ListCell   *lc;
+	CachedTable *e;
 	pm_table   *t;
 	pm_error	err;
 	MemoryContext old;
@@ -233,17 +304,7 @@ pmfdw_table_cache_open(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio
 		RegisterXactCallback(free_retired, NULL);
 		callback_registered = true;
 	}
-	foreach(lc, tables)
-	{
-		CachedTable *c = lfirst(lc);
-
-		if (strcmp(c->table_path, opts->table_path) == 0 &&
-			same_path_map(c->path_map, opts->external_path_map))
-		{
-			e = c;
-			break;
-		}
-	}
+	e = find_entry(opts);
 	if (e != NULL && version != NULL)
 	{
 		if (e->version.snapshot_id != version->snapshot_id ||

@@ -17,7 +17,8 @@
  * four stat() calls; anything else (a failed stat included) opens the
  * table anew, and that open reports errors. A version pinned by the
  * statement or transaction (snapshot_pin.c) or handed to a parallel worker
- * reuses the entry when it is that version. Statements get a copy of the
+ * reuses the entry when it is that version and its snapshot file is still
+ * the one it read (one stat(): expiry may have removed it). Statements get a copy of the
  * table object (pm_table_copy) on their own env and FileIO, so errors and
  * cancels release what they opened as before; the snapshot and schemas
  * stay in the entry. An entry replaced by a newer version may still be
@@ -307,9 +308,16 @@ pmfdw_table_cache_open(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio
 	e = find_entry(opts);
 	if (e != NULL && version != NULL)
 	{
+		/*
+		 * Another version, or the snapshot expired meanwhile: opened the
+		 * usual way (which reports a pinned snapshot that is gone)
+		 */
 		if (e->version.snapshot_id != version->snapshot_id ||
-			e->version.schema_id != version->schema_id)
-			return NULL;		/* opened at that version the usual way */
+			e->version.schema_id != version->schema_id ||
+			(version->snapshot_id > 0 &&
+			 !same_file(e->table_path, "snapshot", "snapshot-", version->snapshot_id,
+						&e->snapshot_file)))
+			return NULL;
 	}
 	else if (e != NULL && !still_latest(e))
 	{

@@ -202,8 +202,9 @@ pmfdw_guc_init(void)
 							"Memory each backend keeps for Paimon metadata that files make "
 							"immutable (manifest lists, manifests, Parquet/ORC footers).",
 							"Least recently used entries are dropped to stay within it; 0 turns "
-							"the cache off. The latest snapshot is still looked up by every "
-							"statement.",
+							"the cache off (and the table versions and point lookup file lists "
+							"kept across statements). Every statement still checks for a newer "
+							"snapshot.",
 							&pmfdw_metadata_cache_kb, 64 * 1024, 0, INT_MAX / 2, PGC_USERSET,
 							GUC_UNIT_KB, NULL, assign_metadata_cache_size, NULL);
 	DefineCustomIntVariable("paimon_fdw.page_cache_size",

@@ -30,7 +30,8 @@
  * lookup join): the files of the version, planned once per version instead
  * of per statement. Each lookup plans its own scan from it on the
  * statement's table (pm_point_lookup_plan_on). A base planned with quals
- * of their own is the statement's, as before.
+ * of their own, or of more than MAX_BASE_FILES files, is the statement's,
+ * as before.
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"
@@ -46,6 +47,8 @@
 
 /* Most tables kept; the least recently used beyond it is dropped. */
 #define MAX_CACHED_TABLES 64
+/* Base scans of more files are the statement's (their memory is not budgeted) */
+#define MAX_BASE_FILES 20000
 
 /* What identifies one version of a file: it was not replaced. */
 typedef struct FileId
@@ -67,6 +70,7 @@ typedef struct CachedTable
 	FileId		schema_file;	/* schema-<schema id> */
 	pm_scan    *base;			/* the files of the version, planned without quals, or NULL */
 	pm_scan_options base_options;	/* ... with these */
+	bool		base_too_big;	/* more than MAX_BASE_FILES: not kept */
 } CachedTable;
 
 static List *tables = NIL;		/* of CachedTable, most recently used first */
@@ -265,6 +269,8 @@ pmfdw_table_cache_base_scan(const PaimonFdwTableOptions *opts, const pm_table *t
 		return NULL;
 	if (e->base != NULL)
 		return same_options(&e->base_options, options) ? e->base : NULL;
+	if (e->base_too_big)
+		return NULL;
 	PG_TRY();
 	{
 		pm_error	err;
@@ -282,6 +288,12 @@ pmfdw_table_cache_base_scan(const PaimonFdwTableOptions *opts, const pm_table *t
 	if (rc != PM_OK)
 	{
 		retire(e);				/* the statement plans its own and reports */
+		return NULL;
+	}
+	if (pm_scan_get_stats(base)->files_selected > MAX_BASE_FILES)
+	{
+		pm_scan_free(base);
+		e->base_too_big = true;
 		return NULL;
 	}
 	e->base = base;

@@ -24,7 +24,9 @@
 # paimon_fdw.page_cache_size=2GB: caches big enough for the table's key pages
 # and the pages lookups read; pgbench's one session warms them during its run).
 # Each run prints ms/lookup = 1000 / tps (one client: the backend's time per
-# lookup, CPU bound once the files are in the OS cache).
+# lookup, CPU bound once the files are in the OS cache) and the backend's own
+# CPU time per lookup (/proc/<pid>/stat of the pgbench session over the run:
+# what to compare on a shared machine).
 #
 # Needs the extension built and installed (make -j2 && make install). Without
 # --warehouse the table is generated once into bench/data/pk_warehouse_<rows> (not
@@ -117,17 +119,37 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 
 # 1. single-key lookups through pgbench, prepared statement, 1 client
 script=$(mktemp)
-tps_of() {	# $1 = table: median tps of RUNS runs
+out=$(mktemp)
+HZ=$(getconf CLK_TCK)
+one_pgbench() {	# one run: "tps cpu_ms_per_lookup" (CPU of the backend, /proc/<pid>/stat)
+	local bp pid= cpu=0 s n
+	"$PGBENCH" -n -M prepared -c 1 -j 1 -T "$DURATION" -f "$script" >"$out" 2>/dev/null &
+	bp=$!
+	for _ in $(seq 200); do
+		pid=$(psql -X -At -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'pgbench'" 2>/dev/null || true)
+		[ -n "$pid" ] && break
+		sleep 0.05
+	done
+	while [ -n "$pid" ] && [ -r "/proc/$pid/stat" ]; do
+		s=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || true)
+		[ -n "$s" ] && cpu=$s
+		sleep 0.1
+	done
+	wait "$bp" || true
+	n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")
+	awk -v t="$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$out")" -v c="$cpu" -v n="${n:-0}" -v hz="$HZ" \
+		'BEGIN {printf "%s %.4f\n", t, (n > 0 ? c * 1000 / hz / n : 0)}'
+}
+tps_of() {	# $1 = table: median tps and median backend CPU ms/lookup of RUNS runs
+	local runs
 	printf '\\set id random(1, %d)\nSELECT * FROM %s WHERE id = :id;\n' "$ROWS" "$1" >"$script"
 	"$PGBENCH" -n -M prepared -c 1 -j 1 -T 2 -f "$script" >/dev/null 2>&1	# warm
-	for _ in $(seq "$RUNS"); do
-		"$PGBENCH" -n -M prepared -c 1 -j 1 -T "$DURATION" -f "$script" 2>/dev/null |
-			sed -n 's/^tps = \([0-9.]*\).*/\1/p'
-	done | median
+	runs=$(for _ in $(seq "$RUNS"); do one_pgbench; done)
+	echo "$(echo "$runs" | cut -d' ' -f1 | median) $(echo "$runs" | cut -d' ' -f2 | median)"
 }
-tps_paimon=$(tps_of bench.pk_7col)
-tps_heap=$(tps_of heap)
-rm -f "$script"
+read -r tps_paimon cpu_paimon <<<"$(tps_of bench.pk_7col)"
+read -r tps_heap cpu_heap <<<"$(tps_of heap)"
+rm -f "$script" "$out"
 
 # 2. the join of 100,000 rows
 one_join() {	# $1 = table, $2 = more PGOPTIONS: wall ms
@@ -159,6 +181,8 @@ printf '%-42s %14.0f %14.0f %9.3f\n' "lookups/s (pgbench -M prepared, 1 client)"
 printf '%-42s %14.3f %14.3f\n' "ms/lookup (1000 / tps)" \
 	"$(awk -v a="$tps_paimon" 'BEGIN {print (a > 0 ? 1000 / a : 0)}')" \
 	"$(awk -v b="$tps_heap" 'BEGIN {print (b > 0 ? 1000 / b : 0)}')"
+printf '%-42s %14.3f %14.3f %9.1f\n' "backend CPU ms/lookup (/proc/<pid>/stat)" "$cpu_paimon" "$cpu_heap" \
+	"$(awk -v a="$cpu_paimon" -v b="$cpu_heap" 'BEGIN {print (b > 0 ? a / b : 0)}')"
 printf '%-42s %14.1f %14.1f %9.2f\n' "join 100k outer rows, ms ($(plan_of bench.pk_7col "") / $(plan_of heap ""))" \
 	"$join_paimon" "$join_heap" "$(awk -v a="$join_paimon" -v b="$join_heap" 'BEGIN {print (b > 0 ? a / b : 0)}')"
 printf '%-42s %14.1f %14.1f %9.2f\n' "join $NL_ROWS outer rows as nested loop, ms" \

@@ -30,9 +30,10 @@ BEGIN
 END $$;
 
 -- a fresh backend: planning read the metadata (misses, not shown), the
--- executor finds it cached: the snapshot, 2 schemas (the table's columns
--- evolved), 2 manifest lists and 2 manifests are hits, the footer of the one
--- data file left after pruning is a miss
+-- executor finds it cached: the table as planning opened it (its snapshot and
+-- latest schema, table_cache.c) is reused without a lookup, the older schema
+-- (the table's columns evolved), 2 manifest lists and 2 manifests are hits,
+-- the footer of the one data file left after pruning is a miss
 SELECT * FROM cache_line('SELECT * FROM mc.append_table_with_alter_table WHERE k = 16');
 -- again: nothing is read twice
 SELECT * FROM cache_line('SELECT * FROM mc.append_table_with_alter_table WHERE k = 16');
@@ -76,6 +77,33 @@ INSERT INTO mc.t VALUES (1000, 'new');
 SELECT * FROM cache_line('SELECT * FROM mc.t WHERE id > 0');
 SELECT count(*), sum(id) FROM mc.t WHERE id > 0;
 SELECT * FROM mc.t WHERE id = 1000;
+
+-- Each statement reuses the table (snapshot and schema) as the backend last
+-- read it while no newer snapshot or schema file exists and its snapshot and
+-- schema files are the ones it read. A rollback deletes the newer snapshot
+-- files; a commit after it writes snapshot 2 again, a different file under
+-- the same name: both are seen by the next statement.
+SELECT paimon_rollback('mc.t', '1');
+SELECT count(*), sum(id) FROM mc.t;
+SELECT * FROM mc.t WHERE id = 1000;
+INSERT INTO mc.t VALUES (2000, 'after the rollback');
+SELECT count(*), sum(id) FROM mc.t;
+-- in a prepared statement too (a generic plan: the table is opened at execution)
+SET plan_cache_mode = force_generic_plan;
+PREPARE t_count AS SELECT count(*), sum(id) FROM mc.t WHERE id > $1;
+EXECUTE t_count(0);
+INSERT INTO mc.t VALUES (3000, 'three');
+EXECUTE t_count(0);
+SELECT paimon_rollback('mc.t', '2');
+EXECUTE t_count(0);
+DEALLOCATE t_count;
+RESET plan_cache_mode;
+-- and with the caches off
+SET paimon_fdw.metadata_cache_size = 0;
+INSERT INTO mc.t VALUES (4000, 'four');
+SELECT count(*), sum(id) FROM mc.t;
+RESET paimon_fdw.metadata_cache_size;
+SELECT count(*), sum(id) FROM mc.t;
 
 COPY (SELECT 1) TO PROGRAM :'rm_wh';
 DROP SERVER mc_wr CASCADE;

@@ -37,6 +37,16 @@ BEGIN
 EXCEPTION WHEN division_by_zero OR query_canceled THEN
   NULL;
 END $$;
+-- the backend's own files: without the cache of open data files
+SET paimon_fdw.open_file_cache = 0;
+SELECT res.open_files() AS files_uncached \gset
+RESET paimon_fdw.open_file_cache;
+-- every data file read once: the cache keeps them open from now on (the
+-- 3 of res.t, the 4 of res.a, the 4 of res.d), and the baseline is with them
+SELECT count(*), sum(length(t::text)) FROM res.t t;
+SELECT count(*), sum(length(t::text)) FROM res.a t;
+SELECT count(*), sum(length(t::text)) FROM res.d t;
+SELECT res.open_files() - :files_uncached AS files_cached;
 SELECT res.open_files() AS files_before \gset
 
 -- 40 queries failing in the middle of a scan (division by zero at id 1500)
@@ -125,5 +135,18 @@ SELECT res.open_files() - :files_before AS files_leaked_by_long_cancels;
 
 -- still reads right after all that
 SELECT count(*), sum(id) FROM res.t;
+
+-- the cache of open files is bounded: with room for 2, reading the 11 files
+-- keeps 2 open; at 0 it closes them all, so every scan above gave back the
+-- files it used (errors and cancels included)
+SET paimon_fdw.open_file_cache = 2;
+SELECT res.open_files() - :files_uncached AS files_cached_at_2;
+SELECT count(*), sum(length(t::text)) FROM res.t t;
+SELECT count(*), sum(length(t::text)) FROM res.a t;
+SELECT count(*), sum(length(t::text)) FROM res.d t;
+SELECT res.open_files() - :files_uncached AS files_cached_at_2;
+SET paimon_fdw.open_file_cache = 0;
+SELECT res.open_files() - :files_uncached AS files_cached_at_0;
+RESET paimon_fdw.open_file_cache;
 
 DROP SERVER res_pq CASCADE;

@@ -41,6 +41,10 @@
  *
  *	  paimon_fdw.key_cache_size			its byte budget (0: off)
  *
+ *	  and one for the per-backend cache of open data files (env.c):
+ *
+ *	  paimon_fdw.open_file_cache		how many (0: off)
+ *
  *	  and one for writing:
  *
  *	  paimon_fdw.write_batch_size		rows per batch handed to the writer
@@ -83,7 +87,7 @@ assign_io_uring(bool newval, void *extra)
 int			pmfdw_write_batch_size = 4096;
 bool		pmfdw_compact_at_commit = true;
 
-static int	metadata_cache_kb = 64 * 1024;
+int			pmfdw_metadata_cache_kb = 64 * 1024;
 
 static void
 assign_metadata_cache_size(int newval, void *extra)
@@ -107,6 +111,14 @@ assign_page_cache_size(int newval, void *extra)
 {
 	(void) extra;
 	pm_page_lru_set_budget((size_t) newval * 1024);
+}
+
+static void
+assign_open_file_cache(int newval, void *extra)
+{
+	(void) extra;
+	pmfdw_open_file_cache = newval;
+	pmfdw_file_cache_limit_changed();
 }
 
 void
@@ -190,9 +202,10 @@ pmfdw_guc_init(void)
 							"Memory each backend keeps for Paimon metadata that files make "
 							"immutable (manifest lists, manifests, Parquet/ORC footers).",
 							"Least recently used entries are dropped to stay within it; 0 turns "
-							"the cache off. The latest snapshot is still looked up by every "
-							"statement.",
-							&metadata_cache_kb, 64 * 1024, 0, INT_MAX / 2, PGC_USERSET,
+							"the cache off (and the table versions and point lookup file lists "
+							"kept across statements). Every statement still checks for a newer "
+							"snapshot.",
+							&pmfdw_metadata_cache_kb, 64 * 1024, 0, INT_MAX / 2, PGC_USERSET,
 							GUC_UNIT_KB, NULL, assign_metadata_cache_size, NULL);
 	DefineCustomIntVariable("paimon_fdw.page_cache_size",
 							"Memory each backend keeps for decompressed Parquet pages that "
@@ -212,6 +225,14 @@ pmfdw_guc_init(void)
 							"are dropped to stay within it; 0 turns the cache off.",
 							&key_cache_kb, 64 * 1024, 0, INT_MAX / 2, PGC_USERSET,
 							GUC_UNIT_KB, NULL, assign_key_cache_size, NULL);
+	DefineCustomIntVariable("paimon_fdw.open_file_cache",
+							"Data files each backend keeps open across statements.",
+							"Point lookups then skip opening the files they read. Data files "
+							"are never rewritten under their name, so a kept file is never "
+							"stale; least recently used idle files are closed beyond this "
+							"count; 0 closes them all and turns the cache off.",
+							&pmfdw_open_file_cache, 64, 0, 100000, PGC_USERSET, 0,
+							NULL, assign_open_file_cache, NULL);
 	MarkGUCPrefixReserved("paimon_fdw");
 }
 

@@ -191,6 +191,7 @@ typedef struct PaimonFdwScanState
 	/* point lookups (lookup_path.c) */
 	bool		lookup_tried;	/* base_scan planned if the table has a key */
 	pm_scan    *base_scan;		/* the files of the snapshot, planned once per scan node */
+	bool		base_shared;	/* base_scan is the table cache's (table_cache.c) */
 	const struct pm_predicate *key_filter;	/* of fs->scan when it is a lookup */
 	pm_point_lookup_stats lookups;	/* executed lookups, summed */
 	int64	   *key_rows;		/* rows of the batch with a looked-up key */
@@ -229,14 +230,21 @@ pmfdw_open_table(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio *io,
 		opts->timestamp_millis == 0;
 	const pm_table_version *pinned = NULL;
 
+	if (version == NULL && latest)
+		version = pinned = pmfdw_pinned_version(opts->table_path);
+	/* a version this backend read before and still the one to read */
+	if (latest && (table = pmfdw_table_cache_open(opts, env, io, version)) != NULL)
+	{
+		if (version == NULL)
+			pmfdw_pin_version(opts->table_path, pm_table_get_version(table));
+		return table;
+	}
 	if (!io->is_dir(io, opts->table_path))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("Paimon table \"%s.%s\" does not exist", opts->database, opts->table),
 				 errdetail("Directory \"%s\" was not found.", opts->table_path)));
 	pm_error_clear(&err);
-	if (version == NULL && latest)
-		version = pinned = pmfdw_pinned_version(opts->table_path);
 	if (version != NULL)
 		o.version = version;
 	else
@@ -1186,6 +1194,20 @@ parallel_claim(void *ctx, int64_t unit)
 	return fs->claimed == unit;
 }
 
+/* Is p no filter at all (NULL, or ANDs of nothing: quals deferred to run time)? */
+static bool
+keeps_every_row(const pm_predicate *p)
+{
+	if (p == NULL)
+		return true;
+	if (p->op != PM_PRED_AND)
+		return false;
+	for (int i = 0; i < p->nchildren; i++)
+		if (!keeps_every_row(p->children[i]))
+			return false;
+	return true;
+}
+
 /*
  * Plan the scan with the quals, run-time values as they are now, and open
  * the read (in a parallel scan: our share). The predicate and the values
@@ -1234,15 +1256,20 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 												pm_table_schema(fs->table)->row_type, arena,
 												NULL, &npushed, &nruntime);
 		MemoryContextSwitchTo(fs->cxt);
-		if (pm_table_scan_plan_with(fs->table, static_pred, &options, &fs->base_scan,
-									&err) != PM_OK)
+		/* nothing to prune without run-time values: the cached version's base */
+		if (keeps_every_row(static_pred) &&
+			(fs->base_scan = pmfdw_table_cache_base_scan(&fs->opts, fs->table, &options)) != NULL)
+			fs->base_shared = true;
+		else if (pm_table_scan_plan_with(fs->table, static_pred, &options, &fs->base_scan,
+										 &err) != PM_OK)
 			pmfdw_error(&err);
 		fs->lookup_tried = true;
 	}
 	MemoryContextSwitchTo(fs->cxt);
 	if (fs->base_scan != NULL && pred != NULL)
 	{
-		if (pm_point_lookup_plan(fs->base_scan, pred, &fs->scan, &fs->lookups, &err) != PM_OK)
+		if (pm_point_lookup_plan_on(fs->table, fs->base_scan, pred, &fs->scan, &fs->lookups,
+									&err) != PM_OK)
 			pmfdw_error(&err);
 		if (fs->scan != NULL)
 			fs->key_filter = pm_point_lookup_key_filter(fs->scan);
@@ -1995,7 +2022,8 @@ paimonEndForeignScan(ForeignScanState *node)
 	if (fs->agg_exec != NULL)
 		pmfdw_agg_exec_rescan(fs->agg_exec);	/* closes its read */
 	close_scan(fs);
-	pm_scan_free(fs->base_scan);
+	if (!fs->base_shared)
+		pm_scan_free(fs->base_scan);
 	fs->base_scan = NULL;
 	pm_table_close(fs->table);
 	MemoryContextDelete(fs->cxt);

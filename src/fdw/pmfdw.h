@@ -98,6 +98,24 @@ extern pm_fileio *pmfdw_fileio_create(MemoryContext cxt);
 extern int	pmfdw_fileio_remove_created(pm_fileio *io);
 /* Forget the files created so far (they were committed). */
 extern void pmfdw_fileio_forget_created(pm_fileio *io);
+/*
+ * table_cache.c: the table at its latest version (version NULL) or at
+ * version, from the backend's cache when that is still it; NULL: open it
+ * the usual way. A copy on env and io.
+ */
+extern pm_table *pmfdw_table_cache_open(const PaimonFdwTableOptions *opts, pm_env *env,
+										pm_fileio *io, const pm_table_version *version);
+/*
+ * The point lookups' base scan of table (a copy the cache handed out) with
+ * no quals, kept with the cached version; NULL: plan one. Not to be freed.
+ */
+extern pm_scan *pmfdw_table_cache_base_scan(const PaimonFdwTableOptions *opts,
+											const pm_table *table,
+											const pm_scan_options *options);
+/* The open-file cache: its limit (GUC) changed; how many files it holds. */
+extern int	pmfdw_open_file_cache;
+extern void pmfdw_file_cache_limit_changed(void);
+extern int	pmfdw_file_cache_count(void);
 
 /*
  * Sizes of the memory contexts the FDW creates. Built with
@@ -327,6 +345,7 @@ extern bool pmfdw_enable_aggregate_pushdown;
 extern bool pmfdw_enable_point_lookup;
 extern bool pmfdw_enable_topn_pushdown;
 extern int	pmfdw_parallel_split_size;	/* kB, 0: files are units */
+extern int	pmfdw_metadata_cache_kb;	/* 0: metadata and table caches off */
 
 extern void pmfdw_guc_init(void);
 extern void pmfdw_scan_options(pm_scan_options *options);

@@ -44,6 +44,7 @@
 #include "utils/pg_locale.h"
 #include "utils/array.h"
 #include "utils/timestamp.h"
+#include "utils/typcache.h"
 #include "nodes/pathnodes.h"
 #include "executor/executor.h"
 #include "mb/pg_wchar.h"
@@ -424,13 +425,12 @@ comparison(TranslateContext *cxt, pm_pred_op op, int field, LiteralFit fit,
 static bool
 btree_comparison(Oid opno, Oid coltype, bool commuted, pm_pred_op *op)
 {
-	Oid			opclass = GetDefaultOpClass(coltype, BTREE_AM_OID);
-	Oid			family;
+	/* the default btree opclass's family, from the type cache (GetDefaultOpClass scans pg_opclass) */
+	Oid			family = lookup_type_cache(coltype, TYPECACHE_BTREE_OPFAMILY)->btree_opf;
 	Oid			negator;
 
-	if (!OidIsValid(opclass))
+	if (!OidIsValid(family))
 		return false;
-	family = get_opclass_family(opclass);
 	switch (get_op_opfamily_strategy(opno, family))
 	{
 		case BTLessStrategyNumber:

@@ -445,7 +445,13 @@ pm_code
 pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 					 pm_point_lookup_stats *st, pm_error *err)
 {
-	pm_table   *t = base->table;
+	return pm_point_lookup_plan_on(base->table, base, pred, out, st, err);
+}
+
+pm_code
+pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm_scan **out,
+						pm_point_lookup_stats *st, pm_error *err)
+{
 	pm_arena   *arena;
 	pm_arena   *tmp = NULL;
 	pm_scan    *scan;

@@ -63,6 +63,14 @@ typedef struct pm_point_lookup_stats
  */
 extern pm_code pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 									pm_point_lookup_stats *st, pm_error *err);
+/*
+ * The same, the lookup's scan on table t (allocated with its env, read
+ * through its FileIO): a copy of base's table (pm_table_copy), so that a
+ * base kept across statements serves each statement's own table object.
+ */
+extern pm_code pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred,
+									   pm_scan **out, pm_point_lookup_stats *st,
+									   pm_error *err);
 
 /*
  * The keys of a lookup's scan as a predicate over table fields ("k1 = a

@@ -1152,7 +1152,7 @@ plan(pm_scan *scan, const pm_predicate *filter, pm_error *err)
 				skipped_deletes = 0;
 	pm_code		rc;
 
-	PM_TRY(pm_table_options_check(t->schema, err));
+	PM_TRY(pm_table_check_options(t, err));
 	scan->needs_merge = t->schema->nprimary_keys > 0;
 	if (t->snapshot == NULL)
 		return PM_OK;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "table/table_int.h"
+#include "table/table_options.h"
 
 static pm_code
 derive_layout(pm_table *t, pm_error *err)
@@ -193,6 +194,46 @@ pm_table_open(const pm_env *env, pm_fileio *io, const char *table_path,
 		return rc;
 	}
 	*out = t;
+	return PM_OK;
+}
+
+pm_code
+pm_table_copy(const pm_table *src, const pm_env *env, pm_fileio *io, pm_table **out,
+			  pm_error *err)
+{
+	pm_arena   *arena = pm_arena_create(env);
+	pm_table   *t = arena != NULL ? pm_arena_alloc(arena, sizeof(pm_table)) : NULL;
+
+	*out = NULL;
+	if (t == NULL)
+	{
+		pm_arena_destroy(arena);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	*t = *src;
+	t->env = env;
+	t->io = io;
+	t->arena = arena;
+	/* schemas loaded through the copy are appended in its own arena */
+	t->schemas = NULL;
+	t->nschemas = t->schemas_cap = 0;
+	for (int i = 0; i < src->nschemas; i++)
+		if (cache_schema(t, src->schemas[i], err) != PM_OK)
+		{
+			pm_arena_destroy(arena);
+			return err->code;
+		}
+	*out = t;
+	return PM_OK;
+}
+
+pm_code
+pm_table_check_options(pm_table *table, pm_error *err)
+{
+	if (table->options_ok == table->schema)
+		return PM_OK;
+	PM_TRY(pm_table_options_check(table->schema, err));
+	table->options_ok = table->schema;
 	return PM_OK;
 }
 

@@ -74,6 +74,16 @@ extern pm_code pm_table_open(const pm_env *env, pm_fileio *io, const char *table
 							 const pm_table_open_options *options, pm_table **out,
 							 pm_error *err);
 extern void pm_table_close(pm_table *table);
+/*
+ * A table object for another env and FileIO (a statement's) that shares
+ * src's snapshot, schemas and layout: src must outlive it and stay
+ * unchanged (schemas loaded later go to the copy's own arena). Cheaper
+ * than opening the table again when its version is known to be current.
+ */
+extern pm_code pm_table_copy(const pm_table *src, const pm_env *env, pm_fileio *io,
+							 pm_table **out, pm_error *err);
+/* pm_table_options_check of the reading schema, once per table object. */
+extern pm_code pm_table_check_options(pm_table *table, pm_error *err);
 
 extern const pm_schema *pm_table_schema(const pm_table *table);
 /* 0 when the table has no snapshot */

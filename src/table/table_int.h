@@ -33,6 +33,7 @@ struct pm_table
 	int			ntrimmed_pk;
 	int		   *trimmed_pk;
 	const char *partition_default_name;
+	const pm_schema *options_ok;	/* schema whose options passed pm_table_options_check */
 };
 
 struct pm_scan

@@ -25,6 +25,7 @@
 #include "common/page_lru.h"
 #include "format/parquet/parquet_key_probe.h"
 #include "io/fileio.h"
+#include "io/memory_fileio.h"
 #include "lsm/table_read.h"
 #include "row/value.h"
 #include "table/point_lookup.h"
@@ -371,6 +372,81 @@ check_table(const char *rel, bool expect_fewer_files)
 	close_lookup_table(&lt);
 }
 
+/*
+ * A lookup planned on a copy of the base's table (pm_point_lookup_plan_on,
+ * as the FDW does with a base kept across statements) is that table's scan
+ * and reads through its FileIO, not the base's.
+ */
+static void
+test_lookup_on_table_copy(void **state)
+{
+	lookup_table lt;
+	table_rows *all = calloc(1, sizeof(table_rows));
+	table_rows *got = calloc(1, sizeof(table_rows));
+	pm_fileio  *io2 = pm_local_fileio_create(pm_env_default());
+	pm_fileio  *empty = pm_memory_fileio_create(pm_env_default());
+	pm_table   *copy;
+	pm_table   *nowhere;
+	pm_scan    *base;
+	pm_scan    *ls;
+	pm_error	err;
+	pm_code		rc;
+
+	(void) state;
+	open_lookup_table(&lt, "tables/parquet/pk_table_scan_and_read_mor.db/pk_table_scan_and_read_mor");
+	base = plan(&lt, NULL);
+	lookup_rows(&lt, base, all, NULL);
+	assert_true(all->n > 0);
+	pm_error_clear(&err);
+	assert_int_equal(pm_table_copy(lt.table, pm_env_default(), io2, &copy, &err), PM_OK);
+	for (int i = 0; i < all->n; i++)
+	{
+		pm_error_clear(&err);
+		assert_int_equal(pm_point_lookup_plan_on(copy, base, key_pred(&lt, all->keyv[i], NULL, 0),
+												 &ls, NULL, &err), PM_OK);
+		assert_non_null(ls);
+		assert_ptr_equal(pm_scan_table(ls), copy);
+		lookup_rows(&lt, ls, got, all->key[i]);
+		assert_int_equal(got->n, 1);
+		assert_string_equal(got->row[0], all->row[i]);
+		free_rows(got);
+		pm_scan_free(ls);
+	}
+	pm_table_close(copy);
+
+	/* a copy whose FileIO holds no file: planning or reading the lookup fails */
+	assert_int_equal(pm_table_copy(lt.table, pm_env_default(), empty, &nowhere, &err), PM_OK);
+	pm_error_clear(&err);
+	rc = pm_point_lookup_plan_on(nowhere, base, key_pred(&lt, all->keyv[0], NULL, 0), &ls, NULL,
+								 &err);
+	if (rc == PM_OK)
+	{
+		pm_table_read *read;
+		pm_batch   *b = NULL;
+
+		assert_non_null(ls);
+		rc = pm_table_read_open(ls, lt.fields, lt.nfields, &read, &err);
+		if (rc == PM_OK)
+		{
+			do
+				rc = pm_table_read_next(read, &b, &err);
+			while (rc == PM_OK && b != NULL);
+			pm_table_read_close(read);
+		}
+		pm_scan_free(ls);
+	}
+	assert_int_equal(rc, PM_ERR_NOT_FOUND);
+	pm_table_close(nowhere);
+
+	free_rows(all);
+	free(all);
+	free(got);
+	pm_scan_free(base);
+	close_lookup_table(&lt);
+	pm_memory_fileio_destroy(empty);
+	pm_local_fileio_destroy(io2);
+}
+
 static void
 test_mor_partitioned(void **state)
 {
@@ -462,6 +538,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mor_partitioned),
+		cmocka_unit_test(test_lookup_on_table_copy),
 		cmocka_unit_test(test_partial_update),
 		cmocka_unit_test(test_dv),
 		cmocka_unit_test(test_first_row),

@@ -65,7 +65,9 @@ typedef struct pm_compact_result
 /*
  * Compact the latest snapshot of table (opened at its latest snapshot)
  * whose directory is table_path. PM_ERR_CONFLICT: another commit removed
- * an input first (the files written are removed).
+ * an input first, or its files would overlap another commit's in a level
+ * above 0 (Java's LSM key-range check, commit_conflict.h); the files
+ * written are removed.
  */
 extern pm_code pm_table_compact(pm_table *table, const char *table_path,
 								const pm_compact_options *options, pm_compact_result *result,

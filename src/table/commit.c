@@ -7,7 +7,13 @@
  *	1. latest = the latest snapshot (or none); new id = latest + 1.
  *	2. With DELETE entries: every deleted file must still be live in latest
  *	   ("File deletion conflicts detected! Give up committing.":
- *	   PM_ERR_CONFLICT, not retried).
+ *	   PM_ERR_CONFLICT, not retried). With DELETE entries or of kind
+ *	   COMPACT (Java's detectConflicts), also ConflictDetection's other
+ *	   checks (commit_conflict.h): the delta merged in itself and with
+ *	   latest's entries of the changed partitions, total buckets kept per
+ *	   partition (not for OVERWRITE), and for primary-key tables no two
+ *	   files of one bucket and level >= 1 with meeting key ranges ("LSM
+ *	   conflicts detected!").
  *	   With the sequence check (commit.h, not in Java, whose writers assume
  *	   one writer per bucket): the files other commits ADDed to our buckets
  *	   since the writer's base snapshot must have sequence numbers below
@@ -53,6 +59,7 @@
 #include <time.h>
 
 #include "common/name_set.h"
+#include "table/commit_conflict.h"
 #include "table/manifest_entry.h"
 #include "table/manifest_list.h"
 #include "table/manifest_write.h"
@@ -98,7 +105,10 @@ same_identifier(const pm_manifest_entry *e, const pm_commit_change *c,
 		e->file.level == f->level && strcmp(e->file.file_name, f->file_name) == 0;
 }
 
-/* Rule 3 of the conflict checks: every file deleted must still be live. */
+/*
+ * The conflict checks (Java's detectConflicts): every file deleted must
+ * still be live, then commit_conflict.h's.
+ */
 static pm_code
 check_deletes(const pm_env *env, pm_fileio *io, const char *table_path,
 			  const pm_snapshot *latest, const pm_commit_request *req, pm_arena *arena,
@@ -175,7 +185,8 @@ check_deletes(const pm_env *env, pm_fileio *io, const char *table_path,
 			}
 		}
 	}
-	return PM_OK;
+	/* the rest of ConflictDetection.checkConflicts (commit_conflict.h) */
+	return pm_commit_check_conflicts(req, live, nlive, arena, err);
 }
 
 static const char *
@@ -1007,7 +1018,7 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 		if (latest_id > 0 &&
 			(rc = pm_snapshot_load(io, table_path, latest_id, arena, &latest, err)) != PM_OK)
 			goto fail;
-		if (has_deletes &&
+		if ((has_deletes || (req->commit_kind != NULL && strcmp(req->commit_kind, "COMPACT") == 0)) &&
 			(rc = check_deletes(env, io, table_path, latest, req, arena, err)) != PM_OK)
 			goto fail;
 		if (req->deleted_files_dv_checked &&

@@ -12,7 +12,8 @@
 #      write/write_cross_partition_check.sh, write/write_orc_check.sh,
 #      write/append_dv_check.sh, metadata/check.sh), and tables after the core's
 #      maintenance (maintenance/check.sh) and full compaction
-#      (compact/compact_check.sh)
+#      (compact/compact_check.sh), and a compaction race with Java
+#      (compact/lsm_race.sh)
 #   6. zones and locale, per Paimon release (ORACLE_PAIMON_VERSIONS): a few seeds
 #      written by a JVM in Asia/Shanghai, also read by Java in America/New_York,
 #      read through SQL in a session in Asia/Kolkata (+05:30) of a second throwaway
@@ -136,6 +137,8 @@ echo "-- maintenance: Java reads tables after our expire / tag / rollback / orph
 step bash "$here/maintenance/check.sh"
 echo "-- compaction: Java reads tables after our full compaction, compacts on top, we compact on top of Java's"
 step bash "$here/compact/compact_check.sh" "$tmp/compact"
+echo "-- compaction race: Java and the core compact one bucket at once; one wins (LSM key-range check)"
+step bash "$here/compact/lsm_race.sh" "$tmp/lsm_race"
 
 # Zones and locale: the writer JVM, Java's reader and the SQL session in three different
 # non-UTC zones, text compared under en_US.UTF-8. Seeds: ORC tables with TIMESTAMP_LTZ in

@@ -330,6 +330,12 @@ public final class Oracle {
      *   {"op":"compact"}     (full compaction of every partition/bucket, one commit; for
      *                         bucket-unaware append tables Paimon's AppendCompactCoordinator)
      *   {"op":"tag","name":"t1"[,"snapshot":N]}
+     *   {"op":"write-compact","bucket":B,"ready":"<path>","wait_for":"<path>"}
+     *                        (unpartitioned tables: the pending rows and a full compaction
+     *                         of bucket B by one writer, prepared from the snapshot it
+     *                         restored; then <ready> is created, and once <wait_for>
+     *                         exists both are committed, APPEND then COMPACT: a writer
+     *                         racing another one's commit, test/oracle/compact/lsm_race.sh)
      *   {"op":"alter","changes":[{"add":"c","type":"INT"} | {"drop":"c"} |
      *        {"rename":"a","to":"b"} | {"update_type":"c","type":"BIGINT"} |
      *        {"set":"key","value":"v"}]}
@@ -360,6 +366,10 @@ public final class Oracle {
                         commitRows(catalog, id, pending);
                         pending.clear();
                         compact(catalog, id);
+                        break;
+                    case "write-compact":
+                        writeCompact(catalog, id, pending, op);
+                        pending.clear();
                         break;
                     case "tag":
                         commitRows(catalog, id, pending);
@@ -529,6 +539,28 @@ public final class Oracle {
             out.add(b);
         }
         System.out.println(out.toString());
+    }
+
+    static void writeCompact(Catalog catalog, Identifier id, List<JsonNode> ops, JsonNode op)
+            throws Exception {
+        Table table = catalog.getTable(id);
+        RowType rt = table.rowType();
+        BatchWriteBuilder wb = table.newBatchWriteBuilder();
+        try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+            w.withIOManager(IOManager.create(System.getProperty("java.io.tmpdir")));
+            for (JsonNode o : ops) {
+                GenericRow row = toRow(rt, o.get("row"));
+                row.setRowKind(RowKind.fromShortString(o.get("op").asText()));
+                w.write(row);
+            }
+            w.compact(BinaryRow.EMPTY_ROW, op.get("bucket").asInt(), true);
+            List<CommitMessage> msgs = w.prepareCommit();
+            Files.write(Paths.get(op.get("ready").asText()), new byte[0]);
+            while (!Files.exists(Paths.get(op.get("wait_for").asText()))) {
+                Thread.sleep(20);
+            }
+            c.commit(msgs);
+        }
     }
 
     static void compact(Catalog catalog, Identifier id) throws Exception {

@@ -138,9 +138,9 @@ typedef struct pm_format_read_options
 	 * asks unit_claim (ctx part_filter_ctx), in file order, about each unit
 	 * of each row group the part filter keeps and reads only the rows of
 	 * the units it takes. A row group of flat columns holding more than
-	 * unit_bytes compressed bytes, whose widest requested column has an
-	 * OffsetIndex, is cut into about that many bytes' units at that
-	 * column's page boundaries (the same cuts from the same footer and
+	 * unit_bytes compressed bytes, where a requested column has an
+	 * OffsetIndex, is cut into about that many bytes' units at the page
+	 * boundaries of the requested column with the longest OffsetIndex (the same cuts from the same footer and
 	 * page index in every participant); another row group is one unit.
 	 * NULL: every row group read.
 	 */

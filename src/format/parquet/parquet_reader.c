@@ -22,7 +22,7 @@
  * materialization, the filter columns' chunks are read on entering a row
  * group and the other columns' only once a batch keeps a row. In a
  * parallel read by units, a big row group is cut into units at the page
- * boundaries of its widest column (count_units, narrow_to_unit), each
+ * boundaries of one of its columns (count_units, narrow_to_unit), each
  * unit claimed as the reader reaches it and read as a row group of its
  * own (its columns' dictionary pages again) over the rows it holds.
  *
@@ -779,8 +779,9 @@ read_leaf_rows(pm_parquet_reader *r, pm_pq_leaf *lf, int64_t nrows, pm_error *er
 /*
  * Parallel units of row group g (format_reader.h unit_claim): how many,
  * from the footer alone so that every participant counts the same. Cut
- * only where pages can be skipped (r->lidx) and the widest planned leaf
- * has an OffsetIndex (its pages give the cuts, narrow_to_unit).
+ * only where pages can be skipped (r->lidx) and a planned leaf has an
+ * OffsetIndex: that of the longest (most pages) gives the cuts
+ * (narrow_to_unit).
  */
 static void
 count_units(pm_parquet_reader *r, int g)
@@ -792,7 +793,7 @@ count_units(pm_parquet_reader *r, int g)
 	if (r->unit_bytes > 0 && r->lidx != NULL)
 	{
 		int64_t		bytes = 0,
-					widest = -1;
+					longest = -1;
 
 		for (int c = 0; c < rg->ncolumns; c++)
 		{
@@ -801,13 +802,14 @@ count_units(pm_parquet_reader *r, int g)
 			if (sz > 0 && bytes <= INT64_MAX - sz)
 				bytes += sz;
 		}
+		/* the longest OffsetIndex: the most pages, the finest cuts */
 		for (int i = 0; i < r->plan.nleaves; i++)
 		{
 			pm_pq_chunk *ch = &rg->columns[r->plan.leaves[i]->col.leaf->leaf_index];
 
-			if (ch->offset_index_length > 0 && ch->total_compressed_size > widest)
+			if (ch->offset_index_length > 0 && ch->offset_index_length > longest)
 			{
-				widest = ch->total_compressed_size;
+				longest = ch->offset_index_length;
 				r->unit_leaf = i;
 			}
 		}

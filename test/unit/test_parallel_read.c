@@ -22,6 +22,7 @@
 #include "io/fileio.h"
 #include "io/memory_fileio.h"
 #include "lsm/table_read.h"
+#include "table/append_dv_write.h"
 #include "table/table.h"
 #include "table/table_write.h"
 
@@ -55,7 +56,7 @@ account(const pm_batch *b, int64_t *rows, int64_t *sum)
  * Read the table alone and by two readers sharing a counter; part_bytes
  * > 0: files of at least that many bytes are shared by part.
  */
-static void
+static int64_t
 check_scan(pm_fileio *io, const char *path, const char *int_field, int64_t part_bytes)
 {
 	const pm_env *env = pm_env_default();
@@ -131,6 +132,7 @@ check_scan(pm_fileio *io, const char *path, const char *int_field, int64_t part_
 
 	pm_scan_free(scan);
 	pm_table_close(table);
+	return rows1;
 }
 
 static void
@@ -388,6 +390,105 @@ test_one_row_group_by_pages(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/*
+ * The same one-row-group file in a deletion-vector table, every tenth
+ * row deleted by position: pm_table_read (raw reads apply the DV by file
+ * position) shares the row group by units, each row left read once, by
+ * both readers (one row group: more than one unit).
+ */
+static void
+test_one_row_group_with_dv(void **state)
+{
+	const pm_env *env = pm_env_default();
+	pm_fileio  *io = pm_memory_fileio_create(env);
+	pm_arena   *arena = pm_arena_create(env);
+	pm_schema  *s = pm_arena_zalloc(arena, sizeof(*s));
+	pm_field   *f = pm_arena_zalloc(arena, sizeof(pm_field) * 2);
+	static const char *keys[] = {"parquet.block.size", "parquet.page.size", "target-file-size",
+	"deletion-vectors.enabled"};
+	static const char *vals[] = {"1 gb", "1 kb", "1 gb", "true"};
+	pm_table_writer *w;
+	pm_batch	b;
+	pm_vector	col[2];
+	pm_error	err;
+	int64_t		sid;
+	pm_table   *table;
+	pm_scan    *sc;
+	pm_table_read *read;
+	pm_batch   *bt;
+	int			fields[1] = {0};
+	int64_t		deleted = 0;
+
+	(void) state;
+	f[0] = (pm_field) {0, "id", pm_type_new(arena, PM_TYPE_INT, true), NULL};
+	f[1] = (pm_field) {1, "v", pm_type_new(arena, PM_TYPE_BIGINT, true), NULL};
+	s->row_type = pm_type_new_row(arena, f, 2, false);
+	s->noptions = 4;
+	s->option_keys = keys;
+	s->option_values = vals;
+	pm_error_clear(&err);
+	assert_int_equal(pm_table_create(env, io, "/d", s, &err), PM_OK);
+	assert_int_equal(pm_table_writer_open(env, io, "/d", "user-d", &w, &err), PM_OK);
+	for (int k = 0; k < UNIT_ROWS / 4000; k++)
+	{
+		assert_true(pm_vector_init(&col[0], f[0].type, 4000, false, arena));
+		assert_true(pm_vector_init(&col[1], f[1].type, 4000, false, arena));
+		for (int i = 0; i < 4000; i++)
+		{
+			PM_VEC_VALUES(&col[0], int32_t)[i] = k * 4000 + i;
+			PM_VEC_VALUES(&col[1], int64_t)[i] = (int64_t) (k * 4000 + i) * 7919 % 100003;
+		}
+		col[0].length = col[1].length = 4000;
+		b.nrows = 4000;
+		b.first_row = 0;
+		b.ncols = 2;
+		b.cols = col;
+		assert_int_equal(pm_table_writer_write(w, &b, NULL, &err), PM_OK);
+	}
+	assert_int_equal(pm_table_writer_commit(w, 1, &sid, &err), PM_OK);
+	pm_table_writer_close(w);
+
+	/* delete every row with id % 10 == 3, by its file position */
+	assert_int_equal(pm_table_writer_open(env, io, "/d", "user-d2", &w, &err), PM_OK);
+	assert_int_equal(pm_table_open(env, io, "/d", NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan(table, NULL, &sc, &err), PM_OK);
+	assert_int_equal(pm_table_read_open_positions(sc, fields, 1, &read, &err), PM_OK);
+	for (;;)
+	{
+		const pm_split *sp;
+		const pm_data_file_meta *fm;
+		const int64_t *pos;
+
+		assert_int_equal(pm_table_read_next(read, &bt, &err), PM_OK);
+		if (bt == NULL)
+			break;
+		pos = pm_table_read_positions(read, &sp, &fm);
+		assert_non_null(pos);
+		for (int64_t i = 0; i < bt->nrows; i++)
+			if (PM_VEC_VALUES(&bt->cols[0], int32_t)[i] % 10 == 3)
+			{
+				pm_append_dv_file af = {sp->partition, sp->partition_len, sp->bucket,
+				fm->file_name, fm->row_count, fm->deletion_file};
+				bool		again;
+
+				assert_int_equal(pm_table_writer_delete_position(w, &af, pos[i],
+																 pm_table_snapshot_id(table),
+																 &again, &err), PM_OK);
+				deleted++;
+			}
+	}
+	pm_table_read_close(read);
+	pm_scan_free(sc);
+	pm_table_close(table);
+	assert_int_equal(deleted, UNIT_ROWS / 10);
+	assert_int_equal(pm_table_writer_commit(w, 2, &sid, &err), PM_OK);
+	pm_table_writer_close(w);
+
+	assert_int_equal(check_scan(io, "/d", "id", 64 * 1024), UNIT_ROWS - UNIT_ROWS / 10);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 int
 main(void)
 {
@@ -396,6 +497,7 @@ main(void)
 		cmocka_unit_test(test_pk_splits),
 		cmocka_unit_test(test_one_file_by_row_groups),
 		cmocka_unit_test(test_one_row_group_by_pages),
+		cmocka_unit_test(test_one_row_group_with_dv),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,6 +50,49 @@ RESET paimon_fdw.parallel_split_size;
 SELECT par_same('SELECT * FROM pp.rg_parquet');
 SELECT sum(id), count(*) FROM pp.rg_parquet;
 
+
+-- One Parquet file of ONE row group (written here: 2 kB pages, 256 MB row
+-- groups): shared by units cut at the page boundaries of a column
+-- inside the row group (64 kB each, at most one per 8192 rows), each
+-- participant reading the pages of its units only. Same rows with filters
+-- (page pruning, late materialization), deletion vectors (file positions),
+-- aggregates computed per worker and top-N.
+SELECT current_setting('data_directory') || '/paimon_parallel_parts_test' AS wh1 \gset
+SELECT 'cat >/dev/null; rm -rf ' || :'wh1' AS rm_wh1 \gset
+COPY (SELECT 1) TO PROGRAM :'rm_wh1';
+CREATE SERVER ppw1 FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh1');
+SELECT paimon_create_database('ppw1', 'db');
+SELECT paimon_create_table('ppw1', 'db', 'onerg', 'id INT, pad STRING',
+  options => '{"parquet.block.size": "256mb", "parquet.page.size": "2kb", "deletion-vectors.enabled": "true"}',
+  foreign_table => 'onerg');
+INSERT INTO onerg SELECT g, 'pad ' || (g * 7919 % 100003) FROM generate_series(1, 100000) g;
+CREATE SCHEMA pu;
+SET paimon_fdw.parallel_split_size = '64kB';
+IMPORT FOREIGN SCHEMA "db" FROM SERVER ppw1 INTO pu;
+EXPLAIN (COSTS OFF) SELECT * FROM pu.onerg;
+SELECT q, par_same(q) FROM (VALUES
+  ('SELECT * FROM pu.onerg'),
+  ('SELECT id, pad FROM pu.onerg WHERE id BETWEEN 12345 AND 67890'),
+  ('SELECT id FROM pu.onerg WHERE pad = ''pad 4242'' OR id < 10'),
+  ('SELECT pad FROM pu.onerg WHERE id >= 99990')
+) v(q);
+DELETE FROM onerg WHERE id % 7 = 0 OR id BETWEEN 40000 AND 40100;
+SELECT q, par_same(q) FROM (VALUES
+  ('SELECT * FROM pu.onerg'),
+  ('SELECT id, pad FROM pu.onerg WHERE id BETWEEN 39990 AND 50000')
+) v(q);
+SET paimon_fdw.enable_aggregate_pushdown = on;
+SET paimon_fdw.enable_topn_pushdown = on;
+SELECT q, par_same(q) FROM (VALUES
+  ('SELECT count(*), sum(id), min(pad), max(id) FROM pu.onerg'),
+  ('SELECT count(*), sum(id) FROM pu.onerg WHERE id > 30000'),
+  ('SELECT id, pad FROM pu.onerg ORDER BY id DESC LIMIT 5')
+) v(q);
+SELECT count(*), sum(id) FROM pu.onerg;
+RESET paimon_fdw.enable_aggregate_pushdown;
+RESET paimon_fdw.enable_topn_pushdown;
+RESET paimon_fdw.parallel_split_size;
+
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
@@ -57,5 +100,9 @@ RESET paimon_fdw.enable_aggregate_pushdown;
 RESET paimon_fdw.enable_topn_pushdown;
 SET client_min_messages = warning;
 DROP SCHEMA pp CASCADE;
+DROP FOREIGN TABLE onerg;
+DROP SCHEMA pu CASCADE;
+DROP SERVER ppw1;
+COPY (SELECT 1) TO PROGRAM :'rm_wh1';
 DROP SERVER ppw;
 DROP FUNCTION par_same(text);

@@ -139,6 +139,19 @@ typedef struct pm_format_read_options
 	const pm_equal_probe *equal_probes;
 	int			nequal_probes;
 	int64_t    *parts_bloom_skipped;
+	/*
+	 * Parallel reads by units (Parquet only; others ignore it): the reader
+	 * asks unit_claim (ctx part_filter_ctx), in file order, about each unit
+	 * of each row group the part filter keeps and reads only the rows of
+	 * the units it takes. A row group of flat columns holding more than
+	 * unit_bytes compressed bytes, where a requested column has an
+	 * OffsetIndex, is cut into about that many bytes' units at the page
+	 * boundaries of the requested column with the longest OffsetIndex (the same cuts from the same footer and
+	 * page index in every participant); another row group is one unit.
+	 * NULL: every row group read.
+	 */
+	bool		(*unit_claim) (void *ctx);
+	int64_t		unit_bytes;
 } pm_format_read_options;
 
 typedef struct pm_format_reader pm_format_reader;

@@ -1282,6 +1282,7 @@ pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out)
 	out->claim = NULL;
 	out->claim_ctx = NULL;
 	out->unit = NULL;
+	out->unit_bytes = scan->part_unit_bytes;
 }
 
 void

@@ -179,6 +179,12 @@ typedef struct pm_read_filter
 	pm_unit_claim_fn claim;
 	void	   *claim_ctx;
 	int64_t    *unit;
+	/*
+	 * With claim: Parquet row groups larger than this are cut into units
+	 * of about this many bytes at page boundaries (format_reader.h
+	 * unit_claim), each numbered as a part. 0: a row group is one unit.
+	 */
+	int64_t		unit_bytes;
 } pm_read_filter;
 
 /* Whether file is read as one unit per part in a parallel read (see table.h). */

@@ -53,6 +53,7 @@ struct pm_data_file_reader
 	int			batch_size;
 	struct key_sampler *sampler;	/* pm_data_file_key_pieces only */
 	int			kv_flags;		/* PM_KV_* of pm_data_file_reader_open_kv */
+	bool		reader_claims;	/* the format reader claims the units (Parquet) */
 };
 
 /* out_src of system columns taken from the file's metadata, not read */
@@ -430,7 +431,7 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 		keep = r->filter.keep(r->filter.keep_ctx, r->table_ranges, trow->nfields);
 	/* the parts read by other participants are not counted as pruned */
 	if (keep && r->filter.claim != NULL)
-		return r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++);
+		return r->reader_claims || r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++);
 	/* counted where a stage could skip them (not for the page index alone) */
 	if (r->filter.counts != NULL &&
 		((r->filter.parts && r->filter.pred != NULL) || r->filter.keep != NULL))
@@ -447,6 +448,15 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 		}
 	}
 	return keep;
+}
+
+/* A unit of a Parquet row group the part filter kept (format_reader.h unit_claim). */
+static bool
+unit_may_read(void *ctx)
+{
+	pm_data_file_reader *r = ctx;
+
+	return r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++);
 }
 
 /* Pieces of Parquet row groups by their pages' ColumnIndex (counted by the reader). */
@@ -623,6 +633,13 @@ setup_part_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error
 		r->prunes[t->trimmed_pk[k]] = true;
 	opts->part_filter = part_may_match;
 	opts->part_filter_ctx = r;
+	if (r->filter.claim != NULL && r->file->format == PM_FORMAT_PARQUET)
+	{
+		/* the reader numbers the units of the row groups kept */
+		opts->unit_claim = unit_may_read;
+		opts->unit_bytes = r->filter.unit_bytes;
+		r->reader_claims = true;
+	}
 	if (r->file->format == PM_FORMAT_ORC && r->filter.parts && r->filter.pred != NULL)
 		PM_TRY(setup_equal_probes(r, opts, err));
 	if (r->filter.pages && r->filter.pred != NULL)

@@ -20,7 +20,11 @@
  * the pages overlapping the ranges only, batches hold rows of one range,
  * and a leaf skips the rows between ranges inside a page. With late
  * materialization, the filter columns' chunks are read on entering a row
- * group and the other columns' only once a batch keeps a row.
+ * group and the other columns' only once a batch keeps a row. In a
+ * parallel read by units, a big row group is cut into units at the page
+ * boundaries of one of its columns (count_units, narrow_to_unit), each
+ * unit claimed as the reader reaches it and read as a row group of its
+ * own (its columns' dictionary pages again) over the rows it holds.
  *
  * Lifetimes: reader arena (footer, plan) for the reader's life; row-group
  * arena (chunk bytes, dictionaries) reset per row group; batch arena
@@ -102,6 +106,15 @@ typedef struct pm_parquet_reader
 	size_t	   *lens;
 	int64_t    *nvalues;
 	bool		others_loaded;	/* late: the non-filter leaves' chunks are read */
+	bool		index_for_rows; /* page indexes read for the page filter / selection */
+	/* parallel units (format_reader.h unit_claim) */
+	bool		(*unit_claim) (void *ctx);
+	void	   *unit_ctx;
+	int64_t		unit_bytes;		/* 0: a row group is one unit */
+	int			unit_leaf;		/* plan leaf whose pages cut the row group, -1: none */
+	int			nunits;			/* units of the current row group */
+	int			unit_next;		/* ... the next one to ask unit_claim about */
+	pm_pq_rows	unit_rows;		/* rows of the current unit (n = 0: the whole row group) */
 } pm_parquet_reader;
 
 /*
@@ -120,6 +133,14 @@ fail_path(pm_parquet_reader *r, pm_error *err, pm_code rc)
 	pm_error_set_path(err, r->path);
 	return rc;
 }
+
+/*
+ * Units of a row group (count_units): at most MAX_UNITS, of at least
+ * MIN_UNIT_ROWS rows on average (each unit reads its columns' dictionary
+ * pages again).
+ */
+#define MAX_UNITS		64
+#define MIN_UNIT_ROWS	8192
 
 /* A row selection this small in a row group skips the page filter (select_rows). */
 #define FEW_SELECTED_ROWS	64
@@ -502,9 +523,11 @@ select_rows(pm_parquet_reader *r, int g, pm_error *err)
 		return PM_OK;
 	memset(r->lidx, 0, sizeof(pm_pq_leaf_index) * (size_t) r->plan.nleaves);
 	memset(r->lpages, 0, sizeof(pq_leaf_pages) * (size_t) r->plan.nleaves);
+	r->index_for_rows = false;
 	if (r->page_filter == NULL && r->row_selection == NULL)
 		return PM_OK;			/* late materialization only: rows skipped, no index */
 	PM_TRY(load_page_indexes(r, g, err));
+	r->index_for_rows = true;
 	/*
 	 * A few selected rows (a point lookup's key rows): the pages that hold
 	 * them are all there is to read, and judging every piece of the row
@@ -573,10 +596,24 @@ plan_row_group(pm_parquet_reader *r, int g, pm_error *err)
 		if (lp->sel == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
 		lp->nsel = pm_pq_select_pages(oi, rg->num_rows, &r->rows, lp->sel);
-		if (r->pages_total != NULL)
-			*r->pages_total += oi->npages;
-		if (r->pages_skipped != NULL)
-			*r->pages_skipped += oi->npages - lp->nsel;
+		if (r->index_for_rows)
+		{
+			/* pages of the units other participants read are not counted */
+			int64_t		npages = oi->npages;
+
+			if (r->unit_rows.n > 0)
+			{
+				int		   *tmp = pm_arena_alloc(r->rg_arena, sizeof(int) * (size_t) (oi->npages + 1));
+
+				if (tmp == NULL)
+					return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+				npages = pm_pq_select_pages(oi, rg->num_rows, &r->unit_rows, tmp);
+			}
+			if (r->pages_total != NULL)
+				*r->pages_total += npages;
+			if (r->pages_skipped != NULL)
+				*r->pages_skipped += npages - lp->nsel;
+		}
 		if (lp->nsel == oi->npages)
 		{
 			lp->sel = NULL;		/* every page: read the chunk whole */
@@ -944,6 +981,148 @@ read_leaf_rows(pm_parquet_reader *r, pm_pq_leaf *lf, int64_t nrows, pm_error *er
 }
 
 /*
+ * Parallel units of row group g (format_reader.h unit_claim): how many,
+ * from the footer alone so that every participant counts the same. Cut
+ * only where pages can be skipped (r->lidx) and a planned leaf has an
+ * OffsetIndex: that of the longest (most pages) gives the cuts
+ * (narrow_to_unit).
+ */
+static void
+count_units(pm_parquet_reader *r, int g)
+{
+	pm_pq_row_group *rg = &r->md.row_groups[g];
+	int64_t		k = 1;
+
+	r->unit_leaf = -1;
+	if (r->unit_bytes > 0 && r->lidx != NULL)
+	{
+		int64_t		bytes = 0,
+					longest = -1;
+
+		for (int c = 0; c < rg->ncolumns; c++)
+		{
+			int64_t		sz = rg->columns[c].total_compressed_size;
+
+			if (sz > 0 && bytes <= INT64_MAX - sz)
+				bytes += sz;
+		}
+		/* the longest OffsetIndex: the most pages, the finest cuts */
+		for (int i = 0; i < r->plan.nleaves; i++)
+		{
+			pm_pq_chunk *ch = &rg->columns[r->plan.leaves[i]->col.leaf->leaf_index];
+
+			if (ch->offset_index_length > 0 && ch->offset_index_length > longest)
+			{
+				longest = ch->offset_index_length;
+				r->unit_leaf = i;
+			}
+		}
+		if (r->unit_leaf >= 0 && bytes > r->unit_bytes)
+		{
+			k = bytes / r->unit_bytes + (bytes % r->unit_bytes != 0);
+			if (k > rg->num_rows / MIN_UNIT_ROWS)
+				k = rg->num_rows / MIN_UNIT_ROWS;
+			if (k > MAX_UNITS)
+				k = MAX_UNITS;
+			if (k < 1)
+				k = 1;
+		}
+	}
+	r->nunits = (int) k;
+	r->unit_next = 0;
+}
+
+/*
+ * Keep only the rows of unit u of row group g in r->rows. Unit u of k
+ * holds the rows from cut u to cut u + 1, where cut u (0 < u < k) is the
+ * first row of the unit leaf's page holding row group row u * nrows / k:
+ * its pages start there, the other leaves skip rows inside theirs.
+ */
+static pm_code
+narrow_to_unit(pm_parquet_reader *r, int g, int u, pm_error *err)
+{
+	int64_t		nrows = r->md.row_groups[g].num_rows;
+	int			k = r->nunits;
+	const pm_pq_offset_index *oi;
+	int64_t		cut[2];
+	int64_t		file_start,
+				file_end;
+	pm_row_selection sel;
+	pm_pq_rows	all;
+
+	r->unit_rows.n = 0;
+	if (k <= 1)
+		return PM_OK;
+	if (!r->index_for_rows)
+		PM_TRY(load_page_indexes(r, g, err));
+	if (!r->lidx[r->unit_leaf].has_oi)
+		return pm_fail(err, PM_ERR_CORRUPT, "parquet offset index of column \"%s\" missing",
+					   r->plan.leaves[r->unit_leaf]->col.name);
+	oi = &r->lidx[r->unit_leaf].oi;
+	for (int j = 0; j < 2; j++)
+	{
+		int			v = u + j;
+		int			p = 0;
+		int64_t		target;
+
+		if (v <= 0 || v >= k)
+		{
+			cut[j] = v <= 0 ? 0 : nrows;
+			continue;
+		}
+		target = (nrows / k) * v + (nrows % k) * v / k;
+		while (p + 1 < oi->npages && oi->first_row[p + 1] <= target)
+			p++;
+		cut[j] = oi->first_row[p] < 0 ? 0 : oi->first_row[p] > nrows ? nrows : oi->first_row[p];
+	}
+	r->unit_rows.start = pm_arena_alloc(r->rg_arena, sizeof(int64_t));
+	r->unit_rows.end = pm_arena_alloc(r->rg_arena, sizeof(int64_t));
+	if (r->unit_rows.start == NULL || r->unit_rows.end == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+	if (cut[0] >= cut[1])
+	{
+		r->rows.n = 0;			/* an empty unit (two cuts in one page) */
+		return PM_OK;
+	}
+	r->unit_rows.start[0] = cut[0];
+	r->unit_rows.end[0] = cut[1];
+	r->unit_rows.n = 1;
+	file_start = r->rg_first_row + cut[0];
+	file_end = r->rg_first_row + cut[1];
+	sel.n = 1;
+	sel.start = &file_start;
+	sel.end = &file_end;
+	all = r->rows;
+	if (!pm_pq_rows_intersect(&all, &sel, r->rg_first_row, r->rg_arena, &r->rows))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+	return PM_OK;
+}
+
+/* The rows of row group g to read (of its next unit when in units), loaded. */
+static pm_code
+enter_rows(pm_parquet_reader *r, int g, pm_error *err)
+{
+	r->rows.n = 0;
+	r->cur_range = 0;
+	r->unit_rows.n = 0;
+	if (r->unit_claim != NULL)
+	{
+		int			u = r->unit_next++;
+
+		if (!r->unit_claim(r->unit_ctx))
+			return PM_OK;		/* another participant reads it */
+		pm_arena_reset(r->rg_arena);
+		PM_TRY(select_rows(r, g, err));
+		PM_TRY(narrow_to_unit(r, g, u, err));
+	}
+	else
+		PM_TRY(select_rows(r, g, err));
+	PM_TRY(plan_row_group(r, g, err));
+	r->others_loaded = false;
+	return load_row_group(r, g, r->late ? PQ_LOAD_FILTER : PQ_LOAD_ALL, err);
+}
+
+/*
  * Move to the next row to read (r->rg, r->rg_done inside a range of
  * r->rows), entering and loading row groups; *eof at the end of the file.
  */
@@ -963,6 +1142,11 @@ position(pm_parquet_reader *r, bool *eof, pm_error *err)
 				if (r->rg_done < r->rows.start[r->cur_range])
 					r->rg_done = r->rows.start[r->cur_range];
 				return PM_OK;
+			}
+			if (r->unit_claim != NULL && r->unit_next < r->nunits)
+			{
+				PM_TRY(enter_rows(r, r->rg, err));	/* the row group's next unit */
+				continue;
 			}
 			r->rg_first_row += r->md.row_groups[r->rg].num_rows;
 		}
@@ -985,10 +1169,9 @@ position(pm_parquet_reader *r, bool *eof, pm_error *err)
 								r->md.row_groups[r->rg].num_rows))
 				continue;
 		}
-		PM_TRY(select_rows(r, r->rg, err));
-		PM_TRY(plan_row_group(r, r->rg, err));
-		r->others_loaded = false;
-		PM_TRY(load_row_group(r, r->rg, r->late ? PQ_LOAD_FILTER : PQ_LOAD_ALL, err));
+		if (r->unit_claim != NULL)
+			count_units(r, r->rg);
+		PM_TRY(enter_rows(r, r->rg, err));
 	}
 }
 
@@ -1267,8 +1450,11 @@ pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 		if (r->ranges == NULL)
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory opening a parquet file");
 	}
+	r->unit_claim = options->unit_claim;
+	r->unit_ctx = options->part_filter_ctx;
 	if (rc == PM_OK && (options->page_filter != NULL || options->row_selection != NULL ||
-						(options->row_filter != NULL && options->row_filter_cols != NULL)))
+						(options->row_filter != NULL && options->row_filter_cols != NULL) ||
+						(options->unit_claim != NULL && options->unit_bytes > 0)))
 	{
 		r->all_flat = true;
 		for (int i = 0; i < r->plan.nleaves; i++)
@@ -1279,6 +1465,7 @@ pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 			r->row_selection = options->row_selection;
 			r->pages_total = options->pages_total;
 			r->pages_skipped = options->pages_skipped;
+			r->unit_bytes = options->unit_claim != NULL ? options->unit_bytes : 0;
 			if (options->row_filter != NULL && options->row_filter_cols != NULL)
 				rc = setup_late(r, options, err);
 			r->lidx = pm_arena_zalloc(r->arena, sizeof(pm_pq_leaf_index) * (size_t) r->plan.nleaves);

@@ -27,10 +27,9 @@
 # paimon_fdw installed (PGHOST/PGPORT/... as test/oracle/run.sh gets them).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-wh=${1:-$(mktemp -d /tmp/pm_append_dv_XXXXXX)}
-mkdir -p "$wh"
-oracle="$root/test/oracle/oracle.sh"
+# shellcheck source=../check_prologue.sh
+. "$here/../check_prologue.sh"
+check_warehouse append_dv "${1:-}"
 psql_q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 
 python3 - "$wh" <<'PY'

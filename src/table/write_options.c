@@ -6,6 +6,7 @@
 #include "table/write_options.h"
 
 #include "table/file_index_options.h"
+#include "table/write_option_rules.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,72 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/*
- * Options whose non-default value this writer cannot honour. values: the
- * accepted values ('|'-separated, any case), NULL = any value refused.
- */
-typedef struct refused_option
-{
-	const char *key;
-	const char *accepted;
-	const char *why;
-} refused_option;
-
-static const refused_option refused[] = {
-	{"bucket-function.type", "default", "only the default bucket function is written"},
-	{"file.format.per.level", NULL, "per-level file formats are not written"},
-	{"file.compression.per.level", NULL, "per-level compression is not written"},
-	{"file.suffix.include.compression", "false", "compression suffixes in file names are not written"},
-	{"data-file.path-directory", NULL, "data files in a separate directory are not written"},
-	{"data-file.external-paths", NULL, "external data paths are not written"},
-	{"data-file.external-paths.strategy", "none", "external data paths are not written"},
-	{"index-file-in-data-file-dir", "false", "index files in the bucket directories are not written"},
-	{"row-tracking.enabled", "false", "row tracking is not written"},
-	{"data-evolution.enabled", "false", "data evolution is not written"},
-	{"changelog-producer", "none", "changelog files are not written"},
-	{"type", "table", "only Paimon tables (type=table) are written"},
-	{"branch", "main", "only the main branch is written"},
-	{"chain-table.enabled", "false", "chain tables are not written"},
-	{"blob-field", NULL, "blob files are not written"},
-	{"blob-descriptor-field", NULL, "blob files are not written"},
-	{"vector.file.format", NULL, "vector files are not written"},
-	{"metadata.stats-mode.per.level", NULL, "per-level stats modes are not written"},
-	{"manifest.format", "avro", "only Avro manifests are written"},
-	{"data-file.thin-mode", "false", "thin-mode data files (no _KEY_ columns) are not written"},
-};
-
-/*
- * Primary-key tables: what this writer refuses, by name. Dynamic (-1)
- * and postpone (-2) buckets are checked where the bucket is parsed;
- * first-row and deletion-vector tables are compacted by the writer
- * (lsm/lookup_compact.h).
- */
-static const refused_option refused_pk[] = {
-	{"merge-engine", "deduplicate|partial-update|aggregation|first-row",
-	"unknown merge engine"},
-	{"sequence.field.sort-order", "ascending",
-	"a descending sequence.field is not written (Java's write buffer sorts it ascending)"},
-	{"rowkind.field", NULL, "row kinds taken from a column are not written"},
-};
-
-static bool
-accepted_value(const char *accepted, const char *value)
-{
-	const char *p = accepted;
-	size_t		n = strlen(value);
-
-	while (p != NULL && *p != '\0')
-	{
-		const char *bar = strchr(p, '|');
-		size_t		len = bar ? (size_t) (bar - p) : strlen(p);
-
-		if (len == n && strncasecmp(p, value, n) == 0)
-			return true;
-		p = bar ? bar + 1 : NULL;
-	}
-	return false;
-}
 
 pm_code
 pm_parse_memory_size(const char *key, const char *text, int64_t *bytes, pm_error *err)
@@ -313,16 +248,8 @@ parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_e
 	if (tk == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	o->primary_key = true;
-	for (size_t i = 0; i < sizeof(refused_pk) / sizeof(refused_pk[0]); i++)
-	{
-		if (refused_pk[i].why == NULL)
-			continue;
-		v = pm_schema_option(s, refused_pk[i].key);
-		if (v != NULL && (refused_pk[i].accepted == NULL ||
-						  !accepted_value(refused_pk[i].accepted, v)))
-			return pm_fail(err, PM_ERR_UNSUPPORTED, "table option %s = \"%s\": %s",
-						   refused_pk[i].key, v, refused_pk[i].why);
-	}
+	/* the primary-key-only refusals first (write_option_rules.c) */
+	PM_TRY(pm_write_option_rules_check(s, true, err));
 	for (int j = 0; j < s->nprimary_keys; j++)
 	{
 		int			idx = pm_type_field_index(row, s->primary_keys[j]);
@@ -511,7 +438,7 @@ parse_orc_options(const pm_schema *s, pm_write_options *o, pm_error *err)
 	if ((v = pm_schema_option(s, "orc.compress")) != NULL)
 		o->compression = v;
 	/* what orc_writer.c takes, checked before any row is buffered */
-	if (!accepted_value("zstd|snappy|lz4|zlib|none", o->compression))
+	if (!pm_write_option_accepted("zstd|snappy|lz4|zlib|none", o->compression))
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option %s = \"%s\": ORC files are written with zstd, snappy, lz4, zlib or none",
 					   pm_schema_option(s, "orc.compress") ? "orc.compress" : "file.compression",
@@ -550,15 +477,8 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 	memset(o, 0, sizeof(*o));
 	if (s->nprimary_keys > 0)
 		PM_TRY(parse_primary_key(s, arena, o, err));
-	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
-	{
-		if (refused[i].why == NULL)
-			continue;
-		v = pm_schema_option(s, refused[i].key);
-		if (v != NULL && (refused[i].accepted == NULL || !accepted_value(refused[i].accepted, v)))
-			return pm_fail(err, PM_ERR_UNSUPPORTED, "table option %s = \"%s\": %s",
-						   refused[i].key, v, refused[i].why);
-	}
+	if (s->nprimary_keys == 0)
+		PM_TRY(pm_write_option_rules_check(s, false, err));
 	PM_TRY(pm_file_index_plan_of_schema(s, arena, &o->file_index, err));
 	/*
 	 * DataField.defaultValue: Java's TableWriteImpl.wrapDefaultValue

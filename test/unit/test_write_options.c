@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/env.h"
+#include "table/write_option_rules.h"
 #include "table/write_options.h"
 
 typedef struct fixture
@@ -417,6 +418,304 @@ test_cross_partition_sequence(void **state)
 	pm_arena_destroy(f.arena);
 }
 
+/*
+ * Every key of Apache Paimon 1.4.2's CoreOptions (release-1.4.2
+ * paimon-api/.../CoreOptions.java, '#' of the callback keys as '*'): the
+ * audit in write_option_rules.c must give each a verdict.
+ */
+static const char *const core_keys_1_4_2[] = {
+	"add-column-before-partition", "aggregation.remove-record-on-delete",
+	"alter-column-null-to-not-null.disabled", "async-file-write", "auto-create",
+	"batch-scan-mode", "blob-as-descriptor", "blob-descriptor-field",
+	"blob-external-storage-field", "blob-external-storage-path", "blob-field",
+	"blob.split-by-file-size", "blob.target-file-size", "branch", "bucket",
+	"bucket-append-ordered", "bucket-function.type", "bucket-key", "cache-page-size",
+	"chain-table.chain-partition-keys", "chain-table.enabled", "changelog-file.compression",
+	"changelog-file.format", "changelog-file.prefix", "changelog-file.stats-mode",
+	"changelog-producer", "changelog-producer.row-deduplicate",
+	"changelog-producer.row-deduplicate-ignore-fields", "changelog.num-retained.max",
+	"changelog.num-retained.min", "changelog.time-retained", "clustering.columns",
+	"clustering.history-partition.idle-to-full-sort", "clustering.history-partition.limit",
+	"clustering.incremental", "clustering.incremental.mode",
+	"clustering.incremental.optimize-write", "clustering.strategy", "commit.callback.*.param",
+	"commit.callbacks", "commit.discard-duplicate-files", "commit.force-compact",
+	"commit.force-create-snapshot", "commit.max-retries", "commit.max-retry-wait",
+	"commit.min-retry-wait", "commit.strict-mode.last-safe-snapshot", "commit.timeout",
+	"commit.user-prefix", "compaction.delete-ratio-threshold", "compaction.file-num-limit",
+	"compaction.force-rewrite-all-files", "compaction.force-up-level-0",
+	"compaction.incremental-size-threshold", "compaction.max-size-amplification-percent",
+	"compaction.min.file-num", "compaction.offpeak-ratio", "compaction.offpeak.end.hour",
+	"compaction.offpeak.start.hour", "compaction.optimization-interval",
+	"compaction.size-ratio", "compaction.total-size-threshold", "consumer-id",
+	"consumer.changelog-only", "consumer.expiration-time", "consumer.ignore-progress",
+	"consumer.mode", "continuous.discovery-interval",
+	"cross-partition-upsert.bootstrap-parallelism", "cross-partition-upsert.index-ttl",
+	"data-evolution.enabled", "data-file.external-paths",
+	"data-file.external-paths.specific-fs", "data-file.external-paths.strategy",
+	"data-file.external-paths.weights", "data-file.path-directory", "data-file.prefix",
+	"data-file.thin-mode", "delete.force-produce-changelog",
+	"deletion-vector.index-file.target-size", "deletion-vectors.bitmap64",
+	"deletion-vectors.enabled", "deletion-vectors.modifiable",
+	"disable-explicit-type-casting", "dynamic-bucket.assigner-parallelism",
+	"dynamic-bucket.initial-buckets", "dynamic-bucket.max-buckets",
+	"dynamic-bucket.target-row-num", "dynamic-partition-overwrite",
+	"end-input.check-partition-expire", "file-index.in-manifest-threshold",
+	"file-index.read.enabled", "file-operation.thread-num", "file-reader-async-threshold",
+	"file.block-size", "file.compression", "file.compression.per.level",
+	"file.compression.zstd-level", "file.format", "file.format.per.level",
+	"file.suffix.include.compression", "force-lookup", "format-table.commit-hive-sync-url",
+	"format-table.file.compression", "format-table.implementation",
+	"format-table.partition-path-only-value", "full-compaction.delta-commits",
+	"global-index.build.max-parallelism", "global-index.build.max-shard",
+	"global-index.column-update-action", "global-index.enabled", "global-index.external-path",
+	"global-index.row-count-per-shard", "global-index.thread-num", "ignore-delete",
+	"ignore-update-before", "incremental-between", "incremental-between-scan-mode",
+	"incremental-between-tag-to-snapshot", "incremental-between-timestamp",
+	"incremental-to-auto-tag", "index-file-in-data-file-dir",
+	"key-value.sequence_number.enabled", "local-merge-buffer-size",
+	"local-sort.max-num-file-handles", "lookup-compact", "lookup-compact.max-interval",
+	"lookup-wait", "lookup.cache-file-retention", "lookup.cache-max-disk-size",
+	"lookup.cache-max-memory-size", "lookup.cache-spill-compression",
+	"lookup.cache.bloom.filter.enabled", "lookup.cache.bloom.filter.fpp",
+	"lookup.cache.high-priority-pool-ratio", "lookup.hash-load-factor",
+	"lookup.merge-buffer-size", "lookup.merge-records-threshold",
+	"lookup.remote-file.enabled", "lookup.remote-file.level-threshold",
+	"manifest.compression", "manifest.delete-file-drop-stats", "manifest.format",
+	"manifest.full-compaction-threshold-size", "manifest.merge-min-count",
+	"manifest.target-file-size", "materialized-table.definition-query",
+	"materialized-table.interval-freshness",
+	"materialized-table.interval-freshness.time-unit",
+	"materialized-table.logical-refresh-mode", "materialized-table.refresh-handler-bytes",
+	"materialized-table.refresh-handler-description", "materialized-table.refresh-mode",
+	"materialized-table.refresh-status", "merge-engine", "metadata.stats-dense-store",
+	"metadata.stats-keep-first-n-columns", "metadata.stats-mode",
+	"metadata.stats-mode.per.level", "metastore.partitioned-table",
+	"metastore.tag-to-partition", "metastore.tag-to-partition.preview", "num-levels",
+	"num-sorted-run.compaction-trigger", "num-sorted-run.stop-trigger", "overwrite-upgrade",
+	"page-size", "parquet.enable.dictionary", "partial-update.remove-record-on-delete",
+	"partial-update.remove-record-on-sequence-group", "partition", "partition.default-name",
+	"partition.end-input-to-done", "partition.expiration-batch-size",
+	"partition.expiration-check-interval", "partition.expiration-max-num",
+	"partition.expiration-strategy", "partition.expiration-time",
+	"partition.idle-time-to-report-statistic", "partition.legacy-name",
+	"partition.mark-done-action", "partition.mark-done-action.custom.class",
+	"partition.mark-done-action.http.params", "partition.mark-done-action.http.url",
+	"partition.sink-strategy", "partition.timestamp-format.strict",
+	"partition.timestamp-formatter", "partition.timestamp-pattern", "path",
+	"pk-clustering-override", "postpone.batch-write-fixed-bucket",
+	"postpone.batch-write-fixed-bucket.max-parallelism", "postpone.default-bucket-num",
+	"primary-key", "query-auth.enabled", "read.batch-size", "record-level.expire-time",
+	"record-level.time-field", "row-tracking.enabled", "rowkind.field",
+	"scan.bounded.watermark", "scan.creation-time-millis", "scan.fallback-branch",
+	"scan.fallback-delta-branch", "scan.fallback-snapshot-branch",
+	"scan.file-creation-time-millis", "scan.ignore-corrupt-files", "scan.ignore-lost-files",
+	"scan.manifest.parallelism", "scan.max-splits-per-task", "scan.mode",
+	"scan.plan-sort-partition", "scan.primary-branch", "scan.snapshot-id", "scan.tag-name",
+	"scan.timestamp", "scan.timestamp-millis", "scan.version", "scan.watermark",
+	"sequence.field", "sequence.field.sort-order", "sink.process-time-zone",
+	"sink.watermark-time-zone", "snapshot.clean-empty-directories",
+	"snapshot.expire.execution-mode", "snapshot.expire.limit", "snapshot.ignore-empty-commit",
+	"snapshot.num-retained.max", "snapshot.num-retained.min", "snapshot.time-retained",
+	"snapshot.watermark-idle-timeout", "sort-compaction.local-sample.magnification",
+	"sort-compaction.range-strategy", "sort-engine", "sort-spill-buffer-size",
+	"sort-spill-threshold", "source.split.open-file-cost", "source.split.target-size",
+	"spill-compression", "spill-compression.zstd-level", "stream-scan-mode",
+	"streaming-read-append-overwrite", "streaming-read-overwrite",
+	"streaming.read.snapshot.delay", "table-read.sequence-number.enabled",
+	"tag.automatic-completion", "tag.automatic-creation", "tag.batch.customized-name",
+	"tag.callback.*.param", "tag.callbacks", "tag.create-success-file", "tag.creation-delay",
+	"tag.creation-period", "tag.creation-period-duration", "tag.default-time-retained",
+	"tag.num-retained-max", "tag.period-formatter", "tag.time-expire-enabled",
+	"target-file-size", "type", "upsert-key", "variant.inferShreddingSchema",
+	"variant.shredding.maxInferBufferRow", "variant.shredding.maxSchemaDepth",
+	"variant.shredding.maxSchemaWidth", "variant.shredding.minFieldCardinalityRatio",
+	"variant.shreddingSchema", "vector-field", "vector.file.format",
+	"vector.target-file-size", "visibility-callback.check-interval",
+	"visibility-callback.enabled", "visibility-callback.timeout", "write-buffer-for-append",
+	"write-buffer-size", "write-buffer-spill.max-disk-size", "write-buffer-spillable",
+	"write-max-writers-to-spill", "write-only", "write.batch-memory", "write.batch-size",
+	"zorder.var-length-contribution",
+};
+
+static void
+test_every_key_has_a_verdict(void **state)
+{
+	size_t		n;
+	const pm_write_option_rule *r = pm_write_option_rules(&n);
+
+	(void) state;
+	assert_int_equal(sizeof(core_keys_1_4_2) / sizeof(core_keys_1_4_2[0]), 282);
+	for (size_t i = 0; i < sizeof(core_keys_1_4_2) / sizeof(core_keys_1_4_2[0]); i++)
+		if (pm_write_option_rule_of(core_keys_1_4_2[i]) == NULL)
+			fail_msg("CoreOptions key \"%s\" has no writer verdict", core_keys_1_4_2[i]);
+	for (size_t i = 0; i < n; i++)
+	{
+		if (i > 0 && strcmp(r[i - 1].key, r[i].key) >= 0)
+			fail_msg("rules not sorted at \"%s\"", r[i].key);
+		assert_non_null(r[i].why);
+		assert_true(r[i].why[0] != '\0');
+		if (r[i].verdict != PM_WRITE_REFUSED)
+		{
+			assert_null(r[i].accepted);
+			assert_false(r[i].pk_only);
+		}
+		else
+			assert_null(strchr(r[i].key, '*'));
+	}
+	/* patterns and fallback keys */
+	assert_non_null(pm_write_option_rule_of("commit.callback.a.b.param"));
+	assert_null(pm_write_option_rule_of("commit.callback..param"));
+	assert_null(pm_write_option_rule_of("no-such-option"));
+	assert_int_equal(pm_write_option_rule_of("record-level.expire-time")->verdict, PM_WRITE_REFUSED);
+	assert_int_equal(pm_write_option_rule_of("write-only")->verdict, PM_WRITE_HONOURED);
+	assert_int_equal(pm_write_option_rule_of("partition.expiration-time")->verdict, PM_WRITE_IGNORED);
+}
+
+static void
+setup_pk(fixture *f, const char *const *kv, int n)
+{
+	static const char *primary[] = {"id"};
+
+	setup_schema(f);
+	f->s.nprimary_keys = 1;
+	f->s.primary_keys = primary;
+	for (int i = 0; i < n; i++)
+	{
+		f->keys[i] = kv[2 * i];
+		f->vals[i] = kv[2 * i + 1];
+	}
+}
+
+/*
+ * Each REFUSED rule: a value it does not accept is refused by name
+ * (PM_ERR_UNSUPPORTED), on primary-key tables and, unless primary-key
+ * only, on append tables; its first accepted value is written; a
+ * primary-key-only refusal does not refuse an append table.
+ */
+static void
+test_every_refusal(void **state)
+{
+	size_t		n;
+	const pm_write_option_rule *r = pm_write_option_rules(&n);
+	int			refused = 0;
+
+	(void) state;
+	for (size_t i = 0; i < n; i++)
+	{
+		fixture		f;
+		pm_write_options o;
+		pm_error	err;
+		static const char *const base[] = {"bucket", "2"};
+		char		first[64];
+
+		if (r[i].verdict != PM_WRITE_REFUSED)
+			continue;
+		refused++;
+		f.arena = pm_arena_create(pm_env_default());
+		/* primary-key table, fixed bucket */
+		setup_pk(&f, base, 1);
+		f.keys[1] = r[i].key;
+		f.vals[1] = "surely-not-accepted";
+		f.s.noptions = 2;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_UNSUPPORTED);
+		if (strstr(err.message, r[i].key) == NULL)
+			fail_msg("\"%s\" does not name \"%s\"", err.message, r[i].key);
+		/* append table */
+		setup_schema(&f);
+		f.keys[0] = r[i].key;
+		f.vals[0] = "surely-not-accepted";
+		f.s.noptions = 1;
+		if (r[i].pk_only)
+			assert_int_not_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_UNSUPPORTED);
+		else
+		{
+			assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_UNSUPPORTED);
+			assert_non_null(strstr(err.message, r[i].key));
+		}
+		if (r[i].accepted != NULL)
+		{
+			const char *bar = strchr(r[i].accepted, '|');
+			size_t		len = bar ? (size_t) (bar - r[i].accepted) : strlen(r[i].accepted);
+
+			assert_true(len < sizeof(first));
+			memcpy(first, r[i].accepted, len);
+			first[len] = '\0';
+			/* upper case: compared without case, as Java parses enums */
+			for (char *c = first; *c; c++)
+				if (*c >= 'a' && *c <= 'z')
+					*c = (char) (*c - 'a' + 'A');
+			setup_pk(&f, base, 1);
+			f.keys[1] = r[i].key;
+			f.vals[1] = first;
+			f.s.noptions = 2;
+			if (pm_write_options_parse(&f.s, f.arena, &o, &err) != PM_OK)
+				fail_msg("%s = \"%s\" refused: %s", r[i].key, first, err.message);
+		}
+		pm_arena_destroy(f.arena);
+	}
+	assert_true(refused >= 30);
+}
+
+/* The options found by the audit, one by one. */
+static void
+test_audit_verdicts(void **state)
+{
+	fixture		f;
+	pm_write_options o;
+	pm_error	err;
+
+	(void) state;
+	f.arena = pm_arena_create(pm_env_default());
+	{
+		static const char *const kv[] = {"bucket", "2", "record-level.expire-time", "1 d",
+		"record-level.time-field", "id"};
+
+		setup_pk(&f, kv, 3);
+		f.s.noptions = 3;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_UNSUPPORTED);
+		assert_non_null(strstr(err.message, "record-level.expire-time = \"1 d\""));
+		assert_non_null(strstr(err.message, "RecordLevelExpire"));
+	}
+	{
+		/* append tables: Java's append writer has no record-level expiry */
+		static const char *const kv[] = {"record-level.expire-time", "1 d",
+		"record-level.time-field", "id"};
+
+		setup_schema(&f);
+		assert_int_equal(parse_with(&f, 2, kv, &o, &err), PM_OK);
+	}
+	{
+		static const char *const kv[] = {"tag.automatic-creation", "process-time"};
+
+		setup_schema(&f);
+		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "tag.automatic-creation");
+	}
+	{
+		static const char *const kv[] = {"tag.automatic-creation", "none", "commit.callbacks", ""};
+
+		setup_schema(&f);
+		assert_int_equal(parse_with(&f, 2, kv, &o, &err), PM_OK);
+	}
+	{
+		static const char *const kv[] = {"changelog.num-retained.max", "100"};
+
+		setup_schema(&f);
+		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "changelog.num-retained.max");
+	}
+	{
+		/* ignored: layout, timing, or the next Java commit's */
+		static const char *const kv[] = {"bucket", "2", "write-only", "true",
+			"partition.expiration-time", "7 d", "full-compaction.delta-commits", "3",
+		"commit.force-compact", "true", "snapshot.ignore-empty-commit", "false"};
+
+		setup_pk(&f, kv, 6);
+		f.s.noptions = 6;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_OK);
+		assert_true(o.write_only);
+	}
+	pm_arena_destroy(f.arena);
+}
+
 int
 main(void)
 {
@@ -426,6 +725,9 @@ main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_memory_size),
 		cmocka_unit_test(test_cross_partition_sequence),
+		cmocka_unit_test(test_every_key_has_a_verdict),
+		cmocka_unit_test(test_every_refusal),
+		cmocka_unit_test(test_audit_verdicts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,78 @@
+-- Table options the writer cannot honour (src/table/write_option_rules.c):
+-- paimon_create_table makes the table (Java writes it), but INSERT, UPDATE,
+-- DELETE and paimon_compact refuse it with 0A000 naming the option and its
+-- value, before any file is written; options the writer honours or that are
+-- harmless to ignore (layout, timing, the next Java commit's work) leave it
+-- writable.
+\set SHOW_CONTEXT never
+\set VERBOSITY default
+-- the warehouse lives in the data directory (writable by the server, gone with it)
+SELECT current_setting('data_directory') || '/paimon_write_options_test' AS wh \gset
+SELECT 'cat > /dev/null; rm -rf ' || :'wh' AS rm_wh \gset
+COPY (SELECT 1) TO PROGRAM :'rm_wh';
+CREATE SERVER wopt FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
+SELECT paimon_create_database('wopt', 'db');
+
+-- the snapshot files of a table
+CREATE FUNCTION snapshots(tbl text) RETURNS bigint LANGUAGE sql AS $$
+  SELECT count(*) FROM pg_ls_dir(current_setting('data_directory') ||
+    '/paimon_write_options_test/db.db/' || tbl || '/snapshot', true, false) f
+  WHERE f ~ '^snapshot-[0-9]+$' $$;
+
+-- Java's compaction drops expired records (RecordLevelExpire): refused on a
+-- primary-key table, for INSERT, DELETE and paimon_compact alike
+SELECT paimon_create_table('wopt', 'db', 'expiring',
+  'id BIGINT, ts TIMESTAMP(3), v STRING', primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "record-level.expire-time": "1 d", "record-level.time-field": "ts"}',
+  foreign_table => 'expiring');
+\set VERBOSITY verbose
+INSERT INTO expiring VALUES (1, '2026-01-01 00:00:00', 'a');
+\set VERBOSITY default
+DELETE FROM expiring WHERE id = 1;
+SELECT * FROM paimon_compact('expiring');
+SELECT count(*) FROM expiring;      -- reading is not affected
+SELECT snapshots('expiring');       -- nothing was committed
+
+-- an append table has no record-level expiry in Java: written
+SELECT paimon_create_table('wopt', 'db', 'events',
+  'id BIGINT, ts TIMESTAMP(3)',
+  options => '{"record-level.expire-time": "1 d", "record-level.time-field": "ts"}',
+  foreign_table => 'events');
+INSERT INTO events VALUES (1, '2026-01-01 00:00:00');
+SELECT * FROM events;
+
+-- Java's commit creates tags: refused unless tag.automatic-creation = none (any case)
+SELECT paimon_create_table('wopt', 'db', 'tagged', 'id BIGINT',
+  options => '{"tag.automatic-creation": "process-time", "tag.creation-period": "daily"}',
+  foreign_table => 'tagged');
+\set VERBOSITY verbose
+INSERT INTO tagged VALUES (1);
+\set VERBOSITY default
+SELECT snapshots('tagged');
+SELECT paimon_create_table('wopt', 'db', 'untagged', 'id BIGINT',
+  options => '{"tag.automatic-creation": "NONE"}', foreign_table => 'untagged');
+INSERT INTO untagged VALUES (1);
+SELECT * FROM untagged;
+
+-- a decoupled changelog kept by Java's snapshot expiry: refused
+SELECT paimon_create_table('wopt', 'db', 'cl', 'id BIGINT',
+  options => '{"changelog.num-retained.max": "100"}', foreign_table => 'cl');
+INSERT INTO cl VALUES (1);
+
+-- honoured or harmless: write-only (no compaction at commit), partition
+-- expiry (the next Java commit does it), full compaction every N commits
+-- (layout only), commit.force-compact, visibility callbacks
+SELECT paimon_create_table('wopt', 'db', 'fine',
+  'id BIGINT, dt STRING, v INT', primary_key => ARRAY['id', 'dt'],
+  partition_keys => ARRAY['dt'],
+  options => '{"bucket": "1", "write-only": "true", "partition.expiration-time": "7 d",
+               "partition.timestamp-formatter": "yyyy-MM-dd", "full-compaction.delta-commits": "2",
+               "commit.force-compact": "true", "visibility-callback.enabled": "true"}',
+  foreign_table => 'fine');
+INSERT INTO fine VALUES (1, '2026-01-01', 1), (2, '2026-01-02', 2);
+INSERT INTO fine VALUES (1, '2026-01-01', 10);
+SELECT * FROM fine ORDER BY id;
+SELECT snapshots('fine');           -- two APPEND snapshots, no COMPACT (write-only)
+
+DROP SERVER wopt CASCADE;
+COPY (SELECT 1) TO PROGRAM :'rm_wh';

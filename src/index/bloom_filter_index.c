@@ -14,6 +14,8 @@
 
 #include <string.h>
 
+#include "common/hash_bits.h"
+
 /* Java reads any count; more than this is not a bloom filter Java sized */
 #define MAX_HASH_FUNCTIONS	1024
 
@@ -31,12 +33,6 @@ struct pm_bloom_filter_index
 #define P3 UINT64_C(0x165667B19E3779F9)
 #define P4 UINT64_C(0x85EBCA77C2B2AE63)
 #define P5 UINT64_C(0x27D4EB2F165667C5)
-
-static inline uint64_t
-rotl64(uint64_t x, int r)
-{
-	return (x << r) | (x >> (64 - r));
-}
 
 static inline uint64_t
 le64(const uint8_t *p)
@@ -58,7 +54,7 @@ static inline uint64_t
 xxh_round(uint64_t acc, uint64_t input)
 {
 	acc += input * P2;
-	acc = rotl64(acc, 31);
+	acc = pm_rotl64(acc, 31);
 	return acc * P1;
 }
 
@@ -90,7 +86,7 @@ pm_bloom_xxh64(const uint8_t *p, size_t n)
 			v4 = xxh_round(v4, le64(p + 24));
 			p += 32;
 		}
-		h = rotl64(v1, 1) + rotl64(v2, 7) + rotl64(v3, 12) + rotl64(v4, 18);
+		h = pm_rotl64(v1, 1) + pm_rotl64(v2, 7) + pm_rotl64(v3, 12) + pm_rotl64(v4, 18);
 		h = xxh_merge(h, v1);
 		h = xxh_merge(h, v2);
 		h = xxh_merge(h, v3);
@@ -102,19 +98,19 @@ pm_bloom_xxh64(const uint8_t *p, size_t n)
 	while (end - p >= 8)
 	{
 		h ^= xxh_round(0, le64(p));
-		h = rotl64(h, 27) * P1 + P4;
+		h = pm_rotl64(h, 27) * P1 + P4;
 		p += 8;
 	}
 	if (end - p >= 4)
 	{
 		h ^= le32(p) * P1;
-		h = rotl64(h, 23) * P2 + P3;
+		h = pm_rotl64(h, 23) * P2 + P3;
 		p += 4;
 	}
 	while (p < end)
 	{
 		h ^= (uint64_t) *p * P5;
-		h = rotl64(h, 11) * P1;
+		h = pm_rotl64(h, 11) * P1;
 		p++;
 	}
 	h ^= h >> 33;

@@ -14,6 +14,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/hash_bits.h"
+
 #define PM_AGG_MAX_KEYS 32
 
 struct pm_hash_agg
@@ -173,17 +175,6 @@ grow_groups(pm_hash_agg *agg, int64_t cap, pm_error *err)
 	}
 	agg->cap = cap;
 	return PM_OK;
-}
-
-static inline uint64_t
-mix64(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= UINT64_C(0xff51afd7ed558ccd);
-	h ^= h >> 33;
-	h *= UINT64_C(0xc4ceb9fe1a85ec53);
-	h ^= h >> 33;
-	return h;
 }
 
 static inline uint64_t
@@ -513,10 +504,10 @@ find_group(pm_hash_agg *agg, const int64_t *key, uint32_t nulls, uint64_t h, pm_
 static inline uint64_t
 key_hash(const int64_t *key, int nk, uint32_t nulls)
 {
-	uint64_t	h = mix64(nulls + UINT64_C(0x9e3779b97f4a7c15));
+	uint64_t	h = pm_fmix64(nulls + UINT64_C(0x9e3779b97f4a7c15));
 
 	for (int k = 0; k < nk; k++)
-		h = mix64(h ^ (uint64_t) key[k]) + (uint64_t) k;
+		h = pm_fmix64(h ^ (uint64_t) key[k]) + (uint64_t) k;
 	return h;
 }
 

@@ -12,27 +12,12 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/hash_bits.h"
+
 #define MURMUR_SEED		104729
 #define C1				UINT64_C(0x87c37b91114253d5)
 #define C2				UINT64_C(0x4cf5ad432745937f)
 #define N1				UINT64_C(0x52dce729)
-
-static inline uint64_t
-rotl64(uint64_t x, int r)
-{
-	return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t
-fmix64(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= UINT64_C(0xff51afd7ed558ccd);
-	h ^= h >> 33;
-	h *= UINT64_C(0xc4ceb9fe1a85ec53);
-	h ^= h >> 33;
-	return h;
-}
 
 uint64_t
 orc_murmur3_hash64(const uint8_t *data, size_t len)
@@ -49,10 +34,10 @@ orc_murmur3_hash64(const uint8_t *data, size_t len)
 		for (int b = 7; b >= 0; b--)
 			k = (k << 8) | data[i * 8 + (size_t) b];
 		k *= C1;
-		k = rotl64(k, 31);
+		k = pm_rotl64(k, 31);
 		k *= C2;
 		hash ^= k;
-		hash = rotl64(hash, 27) * 5 + N1;
+		hash = pm_rotl64(hash, 27) * 5 + N1;
 	}
 	switch (len & 7)
 	{
@@ -77,13 +62,13 @@ orc_murmur3_hash64(const uint8_t *data, size_t len)
 		case 1:
 			k1 ^= (uint64_t) tail[0];
 			k1 *= C1;
-			k1 = rotl64(k1, 31);
+			k1 = pm_rotl64(k1, 31);
 			k1 *= C2;
 			hash ^= k1;
 	}
 	/* Java: hash ^= length (an int, sign-extended: never negative here) */
 	hash ^= (uint64_t) len;
-	return fmix64(hash);
+	return pm_fmix64(hash);
 }
 
 /* Java's >> on a long: arithmetic */

@@ -206,21 +206,7 @@ typedef struct file_keys
 static int
 compare_keys(const compact_state *cs, const pm_value *a, const pm_value *b)
 {
-	const pm_type *kt = cs->layout->key_type;
-
-	for (int k = 0; k < kt->nfields; k++)
-	{
-		int			c;
-
-		if (a[k].is_null != b[k].is_null)
-			return a[k].is_null ? -1 : 1;	/* nulls first */
-		if (a[k].is_null)
-			continue;
-		c = pm_value_compare(kt->fields[k].type, &a[k], &b[k]);
-		if (c != 0)
-			return c;
-	}
-	return 0;
+	return pm_value_row_compare(cs->layout->key_type, a, b);
 }
 
 static pm_code

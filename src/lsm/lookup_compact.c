@@ -130,20 +130,7 @@ pm_lookup_compact_needed(const pm_write_options *opt)
 static int
 value_key_compare(const lc_table *t, const pm_value *a, const pm_value *b)
 {
-	const pm_type *kt = t->layout->key_type;
-
-	for (int k = 0; k < kt->nfields; k++)
-	{
-		int			c;
-
-		if (a[k].is_null || b[k].is_null)
-			c = (int) b[k].is_null - (int) a[k].is_null;	/* nulls first */
-		else
-			c = pm_value_compare(kt->fields[k].type, &a[k], &b[k]);
-		if (c != 0)
-			return c;
-	}
-	return 0;
+	return pm_value_row_compare(t->layout->key_type, a, b);
 }
 
 /* The key at row `row` of cols[0..nkeys-1] against decoded key values. */

@@ -86,6 +86,24 @@ pm_value_compare(const pm_type *type, const pm_value *a, const pm_value *b)
 	}
 }
 
+int
+pm_value_row_compare(const pm_type *row_type, const pm_value *a, const pm_value *b)
+{
+	for (int k = 0; k < row_type->nfields; k++)
+	{
+		int			c;
+
+		if (a[k].is_null != b[k].is_null)
+			return a[k].is_null ? -1 : 1;
+		if (a[k].is_null)
+			continue;
+		c = pm_value_compare(row_type->fields[k].type, &a[k], &b[k]);
+		if (c != 0)
+			return c;
+	}
+	return 0;
+}
+
 void
 pm_date_from_days(int64_t days, int64_t *year, int *month, int *day)
 {

@@ -24,6 +24,13 @@
 extern int	pm_value_compare(const pm_type *type, const pm_value *a, const pm_value *b);
 
 /*
+ * Rows of row_type's fields (a[i], b[i] of fields[i].type) compared field
+ * by field, NULLs first: the order of Java's generated RecordComparator
+ * over a table's key.
+ */
+extern int	pm_value_row_compare(const pm_type *row_type, const pm_value *a, const pm_value *b);
+
+/*
  * Text form, NUL-terminated, in arena (NULL only on out-of-memory):
  * "NULL", "true", 42, 1.5 (shortest round-trip form), 12.30 (DECIMAL with
  * its scale), 2024-01-31, 13:45:00.123, 2024-01-31 13:45:00.123456 (only

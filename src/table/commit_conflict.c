@@ -203,24 +203,6 @@ typedef struct keyed_file
 	pm_value   *max;
 } keyed_file;
 
-/* The generated RecordComparator: field by field, NULLs first. */
-static int
-compare_key(const pm_type *kt, const pm_value *a, const pm_value *b)
-{
-	for (int k = 0; k < kt->nfields; k++)
-	{
-		int			c;
-
-		if (a[k].is_null != b[k].is_null)
-			return a[k].is_null ? -1 : 1;
-		if (a[k].is_null)
-			continue;
-		c = pm_value_compare(kt->fields[k].type, &a[k], &b[k]);
-		if (c != 0)
-			return c;
-	}
-	return 0;
-}
 
 static pm_code
 decode_bound(const pm_type *kt, const pm_manifest_entry *e, bool max, pm_arena *arena,
@@ -289,13 +271,13 @@ check_key_ranges(const pm_commit_request *req, pm_manifest_entry *const *live, i
 			if (done[j] || !same_level_group(files[i].entry, files[j].entry))
 				continue;
 			done[j] = true;
-			for (p = ng; p > 0 && compare_key(kt, group[p - 1].min, files[j].min) > 0; p--)
+			for (p = ng; p > 0 && pm_value_row_compare(kt, group[p - 1].min, files[j].min) > 0; p--)
 				group[p] = group[p - 1];
 			group[p] = files[j];
 			ng++;
 		}
 		for (int g = 0; g + 1 < ng; g++)
-			if (compare_key(kt, group[g].max, group[g + 1].min) >= 0)
+			if (pm_value_row_compare(kt, group[g].max, group[g + 1].min) >= 0)
 				return pm_fail(err, PM_ERR_CONFLICT,
 							   "LSM conflicts detected! Give up committing. Conflict files are: %s and %s (bucket %d, level %d)",
 							   group[g].entry->file.file_name, group[g + 1].entry->file.file_name,

@@ -19,17 +19,11 @@
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-wh=${1:-$(mktemp -d /tmp/pm_lsmrace_XXXXXX)}
-mkdir -p "$wh"
-cc=${UNIT_CC:-clang}
-oracle="$root/test/oracle/oracle.sh"
-libs="-lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring -lm"
-
-make -s -C "$root" -j2 "build/unit-$cc/libpaimon.a" >/dev/null
-for tool in "$root/test/oracle/write/pk_write.c" "$here/compact_table.c" "$here/lsm_race.c"; do
-	$cc -std=gnu11 -O1 -g -fsanitize=address,undefined -I"$root/src" "$tool" \
-		"$root/build/unit-$cc/libpaimon.a" $libs -o "$wh/$(basename "$tool" .c)"
+# shellcheck source=../check_prologue.sh
+. "$here/../check_prologue.sh"
+check_warehouse lsmrace "${1:-}"
+for t in "$root/test/oracle/write/pk_write.c" "$here/compact_table.c" "$here/lsm_race.c"; do
+	check_tool "$t"
 done
 ORACLE_PAIMON_VERSION=1.4.2 "$oracle" build
 

@@ -51,6 +51,7 @@ typedef struct pq_leaf_pages
 {
 	int		   *sel;			/* page numbers loaded, in order; NULL: every page */
 	int			nsel;
+	bool		whole_unit;		/* sel is every page of a parallel unit: not cached */
 	int			next_sel;		/* of sel: the next page to load */
 	int64_t		page_first;		/* row group row of the current page's first entry */
 } pq_leaf_pages;
@@ -596,9 +597,9 @@ plan_row_group(pm_parquet_reader *r, int g, pm_error *err)
 		if (lp->sel == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
 		lp->nsel = pm_pq_select_pages(oi, rg->num_rows, &r->rows, lp->sel);
-		if (r->index_for_rows)
+		lp->whole_unit = false;
 		{
-			/* pages of the units other participants read are not counted */
+			/* the pages of this participant's unit (a row group's: all) */
 			int64_t		npages = oi->npages;
 
 			if (r->unit_rows.n > 0)
@@ -608,10 +609,12 @@ plan_row_group(pm_parquet_reader *r, int g, pm_error *err)
 				if (tmp == NULL)
 					return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
 				npages = pm_pq_select_pages(oi, rg->num_rows, &r->unit_rows, tmp);
+				lp->whole_unit = lp->nsel == npages;
 			}
-			if (r->pages_total != NULL)
+			/* pages of the units other participants read are not counted */
+			if (r->index_for_rows && r->pages_total != NULL)
 				*r->pages_total += npages;
-			if (r->pages_skipped != NULL)
+			if (r->index_for_rows && r->pages_skipped != NULL)
 				*r->pages_skipped += npages - lp->nsel;
 		}
 		if (lp->nsel == oi->npages)
@@ -702,7 +705,9 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 		/*
 		 * Pages the page index picked are the ones lookups read again: each
 		 * (and the dictionary head) is a piece the page cache may hold, by
-		 * file and offset; those it holds are not read.
+		 * file and offset; those it holds are not read. The pages of a
+		 * parallel unit read whole are not (a scan would only churn the
+		 * cache), its dictionary head is: every unit of the chunk needs it.
 		 */
 		if (pm_page_lru_enabled())
 			col->page_file = &r->page_file;
@@ -724,7 +729,7 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 				off = (uint64_t) oi->offset[lp->sel[k]];
 				len = (size_t) oi->size[lp->sel[k]];
 			}
-			if (col->page_file != NULL)
+			if (col->page_file != NULL && (k < 0 || !lp->whole_unit))
 			{
 				hit = pm_page_lru_pin(col->page_file, (int64_t) off, 0);
 				if (hit != NULL && pm_page_entry_span(hit) != len)

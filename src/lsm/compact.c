@@ -115,8 +115,8 @@ run_next(void *state, pm_batch **batch, pm_error *err)
 		PM_TRY(pm_data_file_reader_next(r->reader, &b, err));
 		if (b == NULL)
 			return PM_OK;
-		PM_TRY(pm_record_expire_filter(r->expire, r->expire_col, b, r->now, r->scratch, batch,
-									   &dropped, err));
+		PM_TRY(pm_record_expire_filter(r->expire, r->expire_col, NULL, b, r->now, r->scratch,
+									   batch, &dropped, err));
 		*r->expired += dropped;
 	} while ((*batch)->nrows == 0);
 	return PM_OK;

@@ -72,6 +72,7 @@ typedef struct pm_lookup_compact_result
 	int			files_upgraded; /* of them, level changes without rewrite */
 	int64_t		rows_written;	/* rows of the rewritten files */
 	int64_t		deletions;		/* new deleted positions in older files */
+	int64_t		rows_expired;	/* records dropped by record-level expiry */
 	int			attempts;		/* plans made (> 1 after conflicts) */
 } pm_lookup_compact_result;
 

@@ -8,7 +8,6 @@
 #include "lsm/record_expire.h"
 
 #include <string.h>
-#include <strings.h>
 #include <sys/time.h>
 
 #include "common/floor_div.h"
@@ -82,14 +81,6 @@ pm_record_expire_create(const pm_schema *s, pm_arena *arena, pm_record_expire **
 	return PM_OK;
 }
 
-static bool
-option_is(const pm_schema *s, const char *key, const char *value)
-{
-	const char *v = pm_schema_option(s, key);
-
-	return v != NULL && strcasecmp(v, value) == 0;
-}
-
 pm_code
 pm_record_expire_check(const pm_schema *s, pm_error *err)
 {
@@ -101,16 +92,7 @@ pm_record_expire_check(const pm_schema *s, pm_error *err)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	rc = pm_record_expire_create(s, arena, &re, err);
 	pm_arena_destroy(arena);
-	if (rc != PM_OK || re == NULL || option_is(s, "write-only", "true"))
-		return rc;
-	if (option_is(s, "deletion-vectors.enabled", "true") ||
-		option_is(s, "merge-engine", "first-row"))
-		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "table option %s = \"%s\" with %s: the lookup compaction of deletion-vector and first-row tables does not drop expired records yet",
-					   EXPIRE_TIME, pm_schema_option(s, EXPIRE_TIME),
-					   option_is(s, "merge-engine", "first-row") ?
-					   "merge-engine = \"first-row\"" : "deletion-vectors.enabled = \"true\"");
-	return PM_OK;
+	return rc;
 }
 
 int64_t
@@ -187,19 +169,32 @@ pm_record_expire_file(const pm_record_expire *re, pm_table *table, const pm_data
 	return PM_OK;
 }
 
+/* whether row r of batch in is left out */
+static bool
+left_out(const pm_record_expire *re, const pm_vector *tv, const pm_deletion_vector *dv,
+		 const pm_batch *in, int64_t r, int64_t now, bool *expired)
+{
+	*expired = false;
+	if (dv != NULL && pm_deletion_vector_contains(dv, in->first_row + r))
+		return true;
+	return (*expired = pm_record_expire_row(re, tv, r, now));
+}
+
 pm_code
-pm_record_expire_filter(const pm_record_expire *re, int col, pm_batch *in, int64_t now,
-						pm_arena *arena, pm_batch **out, int64_t *dropped, pm_error *err)
+pm_record_expire_filter(const pm_record_expire *re, int col, const pm_deletion_vector *dv,
+						pm_batch *in, int64_t now, pm_arena *arena, pm_batch **out,
+						int64_t *dropped, pm_error *err)
 {
 	const pm_vector *tv = &in->cols[col];
 	int64_t		first = -1;
 	pm_batch   *b;
 	pm_vector_builder *vb;
+	bool		expired;
 
 	*out = in;
 	*dropped = 0;
 	for (int64_t r = 0; r < in->nrows && first < 0; r++)
-		if (pm_record_expire_row(re, tv, r, now))
+		if (left_out(re, tv, dv, in, r, now, &expired))
 			first = r;
 	if (first < 0)
 		return PM_OK;
@@ -215,9 +210,9 @@ pm_record_expire_filter(const pm_record_expire *re, int col, pm_batch *in, int64
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	for (int64_t r = 0; r < in->nrows; r++)
 	{
-		if (r >= first && pm_record_expire_row(re, tv, r, now))
+		if (r >= first && left_out(re, tv, dv, in, r, now, &expired))
 		{
-			(*dropped)++;
+			*dropped += expired;
 			continue;
 		}
 		for (int c = 0; c < in->ncols; c++)

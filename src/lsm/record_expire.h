@@ -33,6 +33,7 @@
 #include "common/arena.h"
 #include "common/error.h"
 #include "common/vector.h"
+#include "index/deletion_vector.h"
 #include "table/schema.h"
 #include "table/split.h"
 
@@ -53,12 +54,7 @@ typedef struct pm_record_expire
 extern pm_code pm_record_expire_create(const pm_schema *schema, pm_arena *arena,
 									   pm_record_expire **out, pm_error *err);
 
-/*
- * A primary-key writer's check (write_option_rules.c): the refusals of
- * pm_record_expire_create, and PM_ERR_UNSUPPORTED for an expiry on a
- * deletion-vector or first-row table that compacts at commit (its lookup
- * compaction, lsm/lookup_compact.c, does not drop expired records yet).
- */
+/* A primary-key writer's check (write_option_rules.c): the refusals of pm_record_expire_create. */
 extern pm_code pm_record_expire_check(const pm_schema *schema, pm_error *err);
 
 /* The wall clock in seconds (System.currentTimeMillis() / 1000). */
@@ -82,12 +78,14 @@ extern pm_code pm_record_expire_file(const pm_record_expire *re, pm_table *table
 									 pm_arena *arena, bool *expired, pm_error *err);
 
 /*
- * The rows of in whose column col is not expired at now: *out = in when
- * none is expired, else a batch built in arena (first_row kept; row
- * positions are then no longer those of the file). *dropped counts the
- * rows left out.
+ * The rows of in whose column col is not expired at now, and (dv not
+ * NULL) whose file position batch->first_row + i is not in dv: *out = in
+ * when none is left out, else a batch built in arena (first_row kept; row
+ * positions are then no longer those of the file, so a merge must get the
+ * deletion vector applied here). *dropped counts the expired rows left out.
  */
-extern pm_code pm_record_expire_filter(const pm_record_expire *re, int col, pm_batch *in,
+extern pm_code pm_record_expire_filter(const pm_record_expire *re, int col,
+									   const pm_deletion_vector *dv, pm_batch *in,
 									   int64_t now, pm_arena *arena, pm_batch **out,
 									   int64_t *dropped, pm_error *err);
 

@@ -232,7 +232,7 @@ static const pm_write_option_rule rules[] = {
 	H("primary-key", "the schema's primary key"),
 	I("query-auth.enabled", READ),
 	I("read.batch-size", READ),
-	H("record-level.expire-time", "lsm/record_expire.c (compaction drops expired records; refused with deletion vectors or first-row)"),
+	H("record-level.expire-time", "lsm/record_expire.c, lsm/compact.c, lsm/lookup_compact.c (compaction drops expired records)"),
 	H("record-level.time-field", "lsm/record_expire.c"),
 	R("row-tracking.enabled", "false", "row tracking is not written"),
 	RPK("rowkind.field", NULL, "row kinds taken from a column are not written"),

@@ -83,15 +83,23 @@ SELECT paimon_create_table('rex', 'db', 'bad_dur', 'id INT, t INT', primary_key 
   options => '{"bucket": "1", "record-level.expire-time": "1 fortnight", "record-level.time-field": "t"}',
   foreign_table => 'bad_dur');
 INSERT INTO bad_dur VALUES (1, 1);
--- deletion-vector tables compact with lookup, which does not expire records yet
-SELECT paimon_create_table('rex', 'db', 'dv_tbl', 'id INT, t INT', primary_key => ARRAY['id'],
+
+-- deletion-vector and first-row tables: their lookup compaction at commit
+-- drops expired records too (every commit compacts level 0 away)
+SELECT paimon_create_table('rex', 'db', 'dv_tbl', 'id INT, t INT, v TEXT', primary_key => ARRAY['id'],
   options => '{"bucket": "1", "deletion-vectors.enabled": "true",
                "record-level.expire-time": "1 d", "record-level.time-field": "t"}',
   foreign_table => 'dv_tbl');
-\set VERBOSITY verbose
-INSERT INTO dv_tbl VALUES (1, 1);
-\set VERBOSITY default
-SELECT count(*) FROM dv_tbl;
+INSERT INTO dv_tbl VALUES (1, 1, 'old'), (2, 2000000000, 'new'), (3, NULL, 'null time');
+INSERT INTO dv_tbl VALUES (2, 5, 'old update of a new row'), (4, 2000000000, 'new');
+SELECT * FROM dv_tbl ORDER BY id;
+SELECT paimon_create_table('rex', 'db', 'fr_tbl', 'id INT, t INT, v TEXT', primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "merge-engine": "first-row",
+               "record-level.expire-time": "1 d", "record-level.time-field": "t"}',
+  foreign_table => 'fr_tbl');
+INSERT INTO fr_tbl VALUES (1, 1, 'old'), (2, 2000000000, 'new');
+INSERT INTO fr_tbl VALUES (1, 2000000000, 'first live row of 1'), (2, 2000000000, 'not first');
+SELECT * FROM fr_tbl ORDER BY id;
 
 DROP SERVER rex CASCADE;
 COPY (SELECT 1) TO PROGRAM :'rm_wh';

@@ -17,6 +17,14 @@
 #      (compact_table: pm_table_compact, paimon_compact's work) of ours_<t>;
 #      Java 1.3.1 and 1.4.2 read both alike, row for row, the same files
 #      (level, rows, sequence range), and some records were dropped.
+#   Tables dv (deletion vectors) and fr (first-row): Java's batch writer
+#   and the core's (pk_write) each run the lookup compaction at every
+#   commit; Java 1.3.1 and 1.4.2 read both alike, the same files, and no
+#   expired record is read. Table dvlate (deletion vectors): old records
+#   reach the max level under an expire time nothing reaches, Java lowers
+#   it to 1 d on both copies, then new records for half the keys: the
+#   lookup does not find the expired older records (so they stay visible
+#   beside the new ones, as in Java), old new records are dropped.
 #   2. Table late: written and compacted with an expire time nothing reaches
 #      (every file at the max level), then Java's ALTER TABLE sets 1 d on
 #      both copies and each side compacts again: only the files whose
@@ -114,6 +122,32 @@ save("late", {"columns": [{"name": "id", "type": "INT NOT NULL"}, {"name": "t", 
               "options": {"bucket": "1", "record-level.expire-time": "36500000 d",
                           "record-level.time-field": "t", "target-file-size": "1 b"}},
      [lateops])
+# deletion vectors and first-row: the lookup compaction at commit (Java's batch writer
+# and the core's writer, pk_write, each compacting at every commit)
+bigcols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "t", "type": "BIGINT"},
+           {"name": "v", "type": "STRING"}]
+for name, extra in (("dv", {"deletion-vectors.enabled": "true"}),
+                    ("fr", {"merge-engine": "first-row"})):
+    save(name, {"columns": bigcols, "primary_keys": ["id"], "partition_keys": [],
+                "options": dict({"bucket": "2", "record-level.expire-time": "1 d",
+                                 "record-level.time-field": "t"}, **extra)},
+         [pk_ops("big", 4, 10, per=150) if name == "dv" else
+          [op for op in pk_ops("big", 4, 10, per=150) if op["op"] != "-D"]])
+# dvlate: old records reach the max level under an expire time nothing reaches; once
+# it is 1 d, new records for their keys do not find them (the lookup skips expired
+# records), and old records are dropped
+dvl0, dvl1 = [], []
+for i in range(300):
+    dvl0.append({"op": "+I", "row": [i, OLD_S[i % 4] if i % 3 else NEW_S[0], "a%d" % i]})
+dvl0.append({"op": "commit"})
+for i in range(0, 300, 2):
+    dvl1.append({"op": "+I", "row": [i, NEW_S[1] if i % 4 else OLD_S[1], "b%d" % i]})
+dvl1.append({"op": "commit"})
+save("dvlate", {"columns": bigcols, "primary_keys": ["id"], "partition_keys": [],
+                "options": {"bucket": "1", "deletion-vectors.enabled": "true",
+                            "record-level.expire-time": "36500000 d",
+                            "record-level.time-field": "t"}},
+     [dvl0, dvl1])
 with open(wh + "/compact.jsonl", "w") as out:
     out.write(json.dumps({"op": "compact"}) + "\n")
 with open(wh + "/lower.jsonl", "w") as out:
@@ -155,12 +189,41 @@ same() {
 # rows read before a compaction, to show that records were dropped
 count() { ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" rx "$1" | wc -l; }
 
+# no record read holds a time before 2002 (every expired record was dropped)
+no_old() {
+	if python3 -c '
+import json, sys
+sys.exit(any(r[1] is not None and r[1] < 1040000000000 and (r[1] < 1040000000 or r[1] >= 10 ** 12)
+             for r in map(json.loads, open(sys.argv[1]))))' "$wh/ours_$1.rows"; then
+		echo "$1: no expired record read"
+	else
+		echo "FAIL $1: expired records read"; fail=1
+	fi
+}
+
 fail=0
-for t in ${RECORD_EXPIRE_TABLES:-ts ltz int big agg late}; do
+for t in ${RECORD_EXPIRE_TABLES:-ts ltz int big agg late dv fr dvlate}; do
 	for side in java ours; do
 		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" rx "${side}_$t" "$wh/$t.json" >/dev/null
 	done
 	tdir="$wh/rx.db/ours_$t"
+	case $t in
+	dv | fr | dvlate)
+		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" rx "java_$t" "$wh/$t.0.jsonl" >/dev/null
+		"$wh/pk_write" "$tdir" "$wh/$t.0.jsonl" >/dev/null
+		if [ "$t" = dvlate ]; then
+			same "$t" "before the expire time was lowered" 1.4.2
+			for side in java ours; do
+				ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" rx "${side}_$t" "$wh/lower.jsonl" >/dev/null
+			done
+			ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" rx "java_$t" "$wh/$t.1.jsonl" >/dev/null
+			"$wh/pk_write" "$tdir" "$wh/$t.1.jsonl" >/dev/null
+		fi
+		same "$t" "after the lookup compactions at commit" 1.3.1 1.4.2
+		[ "$t" = dvlate ] || no_old "$t"
+		continue
+		;;
+	esac
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" rx "java_$t" "$wh/$t.0.jsonl" >/dev/null
 	case $t in
 	ts | ltz) ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" rx "ours_$t" "$wh/$t.0.jsonl" >/dev/null ;;

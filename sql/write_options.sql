@@ -19,19 +19,7 @@ CREATE FUNCTION snapshots(tbl text) RETURNS bigint LANGUAGE sql AS $$
     '/paimon_write_options_test/db.db/' || tbl || '/snapshot', true, false) f
   WHERE f ~ '^snapshot-[0-9]+$' $$;
 
--- Java's compaction drops expired records (RecordLevelExpire): refused on a
--- primary-key table, for INSERT, DELETE and paimon_compact alike
-SELECT paimon_create_table('wopt', 'db', 'expiring',
-  'id BIGINT, ts TIMESTAMP(3), v STRING', primary_key => ARRAY['id'],
-  options => '{"bucket": "1", "record-level.expire-time": "1 d", "record-level.time-field": "ts"}',
-  foreign_table => 'expiring');
-\set VERBOSITY verbose
-INSERT INTO expiring VALUES (1, '2026-01-01 00:00:00', 'a');
-\set VERBOSITY default
-DELETE FROM expiring WHERE id = 1;
-SELECT * FROM paimon_compact('expiring');
-SELECT count(*) FROM expiring;      -- reading is not affected
-SELECT snapshots('expiring');       -- nothing was committed
+-- record-level.expire-time on primary-key tables is honoured: write_record_expire.sql
 
 -- an append table has no record-level expiry in Java: written
 SELECT paimon_create_table('wopt', 'db', 'events',

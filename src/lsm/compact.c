@@ -31,6 +31,7 @@
 #include "lsm/kv_file_writer.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
+#include "lsm/record_expire.h"
 #include "table/commit.h"
 #include "row/binary_row.h"
 #include "row/value.h"
@@ -48,6 +49,12 @@ typedef struct compact_run
 	const int  *fields;
 	int			nfields;
 	pm_data_file_reader *reader;
+	/* record-level expiry: rows dropped as read (RecordLevelExpire.wrap) */
+	const pm_record_expire *expire;
+	int			expire_col;		/* the time field's batch column */
+	int64_t		now;
+	pm_arena   *scratch;		/* filtered batches */
+	int64_t    *expired;		/* rows dropped, summed over the runs */
 } compact_run;
 
 typedef struct compact_state
@@ -67,6 +74,9 @@ typedef struct compact_state
 	int32_t		max_level;
 	int64_t		compaction_file_size;	/* CoreOptions.compactionFileSize(true) */
 	pm_compact_strategy strategy;
+	pm_record_expire *expire;	/* NULL: no record-level.expire-time */
+	int64_t		now_seconds;	/* the expiry's clock */
+	int64_t		expired_rows;	/* records dropped by the expiry */
 	char		uuid[PM_UUID_TEXT_LEN + 1]; /* of the bucket being compacted */
 	int64_t		file_counter;
 	/* files written so far (removed on failure) */
@@ -86,12 +96,30 @@ static pm_code
 run_next(void *state, pm_batch **batch, pm_error *err)
 {
 	compact_run *r = state;
+	pm_batch   *b;
 
 	*batch = NULL;
 	if (r->reader == NULL)
 		PM_TRY(pm_data_file_reader_open(r->table, r->file, r->fields, r->nfields, true, 0,
 										&r->reader, err));
-	return pm_data_file_reader_next(r->reader, batch, err);
+	if (r->expire == NULL)
+		return pm_data_file_reader_next(r->reader, batch, err);
+	if (r->scratch == NULL && (r->scratch = pm_arena_create(pm_table_env(r->table))) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	/* the rows of the next batch that keep at least one record */
+	do
+	{
+		int64_t		dropped;
+
+		pm_arena_reset(r->scratch);
+		PM_TRY(pm_data_file_reader_next(r->reader, &b, err));
+		if (b == NULL)
+			return PM_OK;
+		PM_TRY(pm_record_expire_filter(r->expire, r->expire_col, NULL, b, r->now, r->scratch,
+									   batch, &dropped, err));
+		*r->expired += dropped;
+	} while ((*batch)->nrows == 0);
+	return PM_OK;
 }
 
 static void
@@ -101,6 +129,9 @@ run_close(void *state)
 
 	pm_data_file_reader_close(r->reader);
 	r->reader = NULL;
+	if (r->scratch != NULL)
+		pm_arena_destroy(r->scratch);
+	r->scratch = NULL;
 }
 
 /*
@@ -162,11 +193,6 @@ pm_compact_partition_path(const pm_schema *s, pm_arena *arena, const char *spec,
 }
 
 /*
- * Java's pickFullCompaction: nothing to do when the bucket is one run at
- * the max level (no deletion vectors here, no record-level expiry) unless
- * compaction.force-rewrite-all-files.
- */
-/*
  * Levels: as many levels as num-levels, or more when a file sits higher
  * (the option was lowered): its max level.
  */
@@ -181,18 +207,57 @@ bucket_max_level(const compact_state *cs, const pm_data_file_meta **files, int n
 	return max;
 }
 
-static bool
-bucket_needs_compaction(compact_state *cs, const pm_split *sp)
+/* RecordLevelExpire.isExpireFile, false without the option */
+static pm_code
+file_expired(compact_state *cs, const pm_data_file_meta *f, bool *expired, pm_error *err)
 {
+	*expired = false;
+	if (cs->expire == NULL)
+		return PM_OK;
+	return pm_record_expire_file(cs->expire, cs->table, f, cs->now_seconds, cs->arena, expired,
+								 err);
+}
+
+/*
+ * Java's pickFullCompaction: every file into the max level; but when the
+ * bucket is one run at the max level already, only its files that
+ * compaction.force-rewrite-all-files or record-level expiry (min of the
+ * time field expired) name (no deletion vectors here), none: nothing to
+ * do. *in / *n: the files of the unit.
+ */
+static pm_code
+full_compaction_files(compact_state *cs, const pm_split *sp, const pm_data_file_meta ***in,
+					  int *n, pm_error *err)
+{
+	const pm_data_file_meta **picked;
+	bool		one_max_run = true;
+
 	cs->max_level = bucket_max_level(cs, sp->files, sp->nfiles);
-	if (sp->nfiles == 0)
-		return false;
-	if (cs->strategy.force_rewrite_all_files)
-		return true;
+	*in = sp->files;
+	*n = sp->nfiles;
+	if (sp->nfiles == 0 || cs->strategy.force_rewrite_all_files)
+		return PM_OK;
 	for (int i = 0; i < sp->nfiles; i++)
 		if (sp->files[i]->level != cs->max_level)
-			return true;
-	return false;
+			one_max_run = false;
+	if (!one_max_run)
+		return PM_OK;
+	*n = 0;
+	if (cs->expire == NULL)
+		return PM_OK;
+	picked = pm_arena_zalloc(cs->arena, sizeof(void *) * (size_t) (sp->nfiles + 1));
+	if (picked == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < sp->nfiles; i++)
+	{
+		bool		expired;
+
+		PM_TRY(file_expired(cs, sp->files[i], &expired, err));
+		if (expired)
+			picked[(*n)++] = sp->files[i];
+	}
+	*in = picked;
+	return PM_OK;
 }
 
 /* A file's key range, decoded once. */
@@ -300,6 +365,10 @@ rewrite_files(compact_state *cs, const pm_split *sp, const pm_data_file_meta **i
 		crs[i].file = in[i];
 		crs[i].fields = cs->all_fields;
 		crs[i].nfields = cs->nfields;
+		crs[i].expire = cs->expire;
+		crs[i].expire_col = cs->expire != NULL ? nk + 2 + cs->expire->field : 0;
+		crs[i].now = cs->now_seconds;
+		crs[i].expired = &cs->expired_rows;
 		runs[i].next = run_next;
 		runs[i].close = run_close;
 		runs[i].state = &crs[i];
@@ -346,10 +415,12 @@ upgrade_file(compact_state *cs, const pm_split *sp, const pm_data_file_meta *f,
 			 int32_t output_level, bool drop_delete, unit_result *r, pm_error *err)
 {
 	pm_data_file_meta up;
+	bool		expired;
 
 	/* containsDeleteRecords: a null delete row count counts as "may have" */
+	PM_TRY(file_expired(cs, f, &expired, err));
 	if ((output_level == cs->max_level && f->delete_row_count != 0) ||
-		cs->strategy.force_rewrite_all_files)
+		cs->strategy.force_rewrite_all_files || expired)
 		return rewrite_files(cs, sp, &f, 1, output_level, drop_delete, r, err);
 	if (f->level == output_level)
 		return PM_OK;
@@ -526,13 +597,12 @@ compact_unit(compact_state *cs, const pm_split *sp, const pm_data_file_meta **in
 	return rc;
 }
 
-/* Full compaction of one bucket: every file into the max level, deletes dropped. */
+/* Full compaction of one bucket's unit into the max level, deletes dropped. */
 static pm_code
-compact_bucket(compact_state *cs, const pm_split *sp, pm_commit_change *c, int64_t *rows,
-			   pm_error *err)
+compact_bucket(compact_state *cs, const pm_split *sp, const pm_data_file_meta **in, int n,
+			   pm_commit_change *c, int64_t *rows, pm_error *err)
 {
-	cs->max_level = bucket_max_level(cs, sp->files, sp->nfiles);
-	return compact_unit(cs, sp, sp->files, sp->nfiles, cs->max_level, true, c, rows, err);
+	return compact_unit(cs, sp, in, n, cs->max_level, true, c, rows, err);
 }
 
 static void
@@ -571,6 +641,8 @@ setup(compact_state *cs, pm_error *err)
 					   "table option bucket = %d: only tables with a fixed bucket count are compacted",
 					   cs->opt.bucket);
 	PM_TRY(pm_compact_strategy_parse(s, &cs->strategy, err));
+	PM_TRY(pm_record_expire_create(s, cs->arena, &cs->expire, err));
+	cs->now_seconds = pm_record_expire_now();
 	cs->max_level = cs->strategy.num_levels - 1;
 	cs->compaction_file_size = cs->opt.target_file_size / 10 * 7;
 	cs->nfields = s->row_type->nfields;
@@ -633,12 +705,22 @@ compact_all(compact_state *cs, const char *table_path, const pm_compact_options 
 			if (strcmp(have, want) != 0)
 				continue;
 		}
-		if (bucket_needs_compaction(cs, sp))
-			total++;
+		{
+			const pm_data_file_meta **in;
+			int			n;
+
+			rc = full_compaction_files(cs, sp, &in, &n, err);
+			if (rc != PM_OK)
+				break;
+			if (n > 0)
+				total++;
+		}
 	}
 	for (int i = 0; rc == PM_OK && i < nsplits; i++)
 	{
 		const pm_split *sp = pm_scan_get_split(scan, i);
+		const pm_data_file_meta **in;
+		int			n;
 		int64_t		rows = 0;
 
 		if (want != NULL)
@@ -651,9 +733,11 @@ compact_all(compact_state *cs, const char *table_path, const pm_compact_options 
 			if (rc != PM_OK || strcmp(have, want) != 0)
 				continue;
 		}
-		if (!bucket_needs_compaction(cs, sp))
+		if ((rc = full_compaction_files(cs, sp, &in, &n, err)) != PM_OK)
+			break;
+		if (n == 0)
 			continue;
-		rc = compact_bucket(cs, sp, &cs->changes[cs->nchanges++], &rows, err);
+		rc = compact_bucket(cs, sp, in, n, &cs->changes[cs->nchanges++], &rows, err);
 		res->rows_out += rows;
 		if (rc == PM_OK && o != NULL && o->progress != NULL)
 			o->progress(o->progress_ctx, ++done, total, res->rows_out);
@@ -676,6 +760,7 @@ compact_all(compact_state *cs, const char *table_path, const pm_compact_options 
 	if (rc == PM_OK)
 	{
 		res->buckets = cs->nchanges;
+		res->rows_expired = cs->expired_rows;
 		for (int i = 0; i < cs->nchanges; i++)
 		{
 			res->files_in += cs->changes[i].ndeleted;

@@ -19,6 +19,11 @@
  * pm_merge_reader_set_kv_output), roll at target-file-size, and are
  * written with the latest schema, file source COMPACT.
  *
+ * record-level.expire-time (lsm/record_expire.h): records whose time
+ * field expired are dropped as compaction reads them, files whose
+ * statistics show expired records are rewritten instead of upgraded, and
+ * a bucket at the max level already rewrites those files.
+ *
  * Append tables: table/append_compact.h (pm_table_compact hands them over).
  *
  * Not yet: dynamic / postpone buckets, tables with deletion
@@ -60,6 +65,7 @@ typedef struct pm_compact_result
 	int			files_in;		/* files deleted */
 	int			files_out;		/* files added */
 	int64_t		rows_out;		/* rows written */
+	int64_t		rows_expired;	/* records dropped by record-level expiry */
 } pm_compact_result;
 
 /*

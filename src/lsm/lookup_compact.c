@@ -27,6 +27,7 @@
 #include "lsm/kv_file_writer.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
+#include "lsm/record_expire.h"
 #include "row/binary_row.h"
 #include "row/value.h"
 #include "table/commit.h"
@@ -88,6 +89,9 @@ typedef struct lc_table
 	pm_commit_change *changes;
 	int			nchanges;
 	pm_lookup_compact_result *res;
+	/* record-level.expire-time (lsm/record_expire.h), NULL without it */
+	pm_record_expire *expire;
+	int64_t		now_seconds;
 } lc_table;
 
 /* One bucket being compacted. */
@@ -477,6 +481,17 @@ cursor_seek(lc_bucket *b, lc_cursor *c, const pm_batch *kb, int64_t kr, bool *fo
 				c->pos++;
 				continue;
 			}
+			/*
+			 * record-level expiry: the lookup levels read through the expiring
+			 * reader (MergeTreeCompactManagerFactory), except first-row's
+			 */
+			if (t->expire != NULL && !t->opt.first_row &&
+				pm_record_expire_row(t->expire, &c->batch->cols[nk + 2 + t->expire->field], c->pos,
+									 t->now_seconds))
+			{
+				c->pos++;
+				continue;
+			}
 			{
 				int			cmp = pm_key_compare(c->batch->cols, c->pos, kb->cols, kr, nk);
 
@@ -565,18 +580,42 @@ typedef struct lc_input
 	lc_table   *t;
 	lc_file    *file;
 	pm_data_file_reader *reader;
+	pm_arena   *scratch;		/* record-level expiry: the filtered batches */
 } lc_input;
 
 static pm_code
 input_next(void *state, pm_batch **batch, pm_error *err)
 {
 	lc_input   *in = state;
+	lc_table   *t = in->t;
+	pm_batch   *b;
 
 	*batch = NULL;
 	if (in->reader == NULL)
-		PM_TRY(pm_data_file_reader_open(in->t->table, in->file->meta, in->t->all_fields,
-										in->t->nfields, true, 0, &in->reader, err));
-	return pm_data_file_reader_next(in->reader, batch, err);
+		PM_TRY(pm_data_file_reader_open(t->table, in->file->meta, t->all_fields,
+										t->nfields, true, 0, &in->reader, err));
+	if (t->expire == NULL)
+		return pm_data_file_reader_next(in->reader, batch, err);
+	/*
+	 * RecordLevelExpire.wrap: expired records dropped as read, the file's
+	 * DV applied here too (positions change; the run has no DV then)
+	 */
+	if (in->scratch == NULL && (in->scratch = pm_arena_create(t->env)) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	do
+	{
+		int64_t		dropped;
+
+		pm_arena_reset(in->scratch);
+		PM_TRY(pm_data_file_reader_next(in->reader, &b, err));
+		if (b == NULL)
+			return PM_OK;
+		PM_TRY(pm_record_expire_filter(t->expire, t->layout->nkeys + 2 + t->expire->field,
+									   in->file->dv, b, t->now_seconds, in->scratch, batch,
+									   &dropped, err));
+		t->res->rows_expired += dropped;
+	} while ((*batch)->nrows == 0);
+	return PM_OK;
 }
 
 static void
@@ -586,6 +625,9 @@ input_close(void *state)
 
 	pm_data_file_reader_close(in->reader);
 	in->reader = NULL;
+	if (in->scratch != NULL)
+		pm_arena_destroy(in->scratch);
+	in->scratch = NULL;
 }
 
 static pm_code
@@ -639,7 +681,7 @@ merge_files(lc_bucket *b, lc_file **files, int n, bool with_lookup, bool write, 
 		runs[i].next = input_next;
 		runs[i].close = input_close;
 		runs[i].state = &ins[i];
-		runs[i].dv = files[i]->dv;
+		runs[i].dv = t->expire != NULL ? NULL : files[i]->dv;	/* see input_next */
 		runs[i].level = files[i]->meta->level;
 	}
 	PM_TRY(pm_merge_reader_open(t->env, t->engine, nk, t->out_types, t->nfields, runs, n, 0, &m,
@@ -759,8 +801,13 @@ static pm_code
 task_upgrade(lc_bucket *b, lc_file *f, pm_error *err)
 {
 	int			max_level = b->num_levels - 1;
+	bool		expired = false;
 
-	if (b->output_level == max_level && has_delete_rows(f->meta))
+	/* containsExpiredRecords: RecordLevelExpire.isExpireFile */
+	if (b->t->expire != NULL)
+		PM_TRY(pm_record_expire_file(b->t->expire, b->t->table, f->meta, b->t->now_seconds,
+									 b->t->arena, &expired, err));
+	if ((b->output_level == max_level && has_delete_rows(f->meta)) || expired)
 		return rewrite_files(b, &f, 1, err);
 	if (f->meta->level != b->output_level)
 		return rewriter_upgrade(b, f, err);
@@ -1099,6 +1146,8 @@ setup(lc_table *t, pm_error *err)
 	PM_TRY(pm_kv_layout_create(s, &t->opt, t->arena, &t->layout, err));
 	PM_TRY(pm_merge_engine_create(s, t->all_fields, t->nfields, t->layout->nkeys + 2, t->arena,
 								  &t->engine, err));
+	PM_TRY(pm_record_expire_create(s, t->arena, &t->expire, err));
+	t->now_seconds = pm_record_expire_now();
 	return pm_uuid_random(t->index_uuid, err);
 }
 

@@ -28,6 +28,11 @@
  * removed an input first (PM_ERR_CONFLICT), the files written are removed
  * and the compaction is planned again on the new latest snapshot.
  *
+ * record-level.expire-time (lsm/record_expire.h): the files read for a
+ * rewrite drop expired records (their DV applied with them), the lookups
+ * skip expired rows (not first-row's, whose lookup reader does not
+ * expire), and a file with an expired minimum is rewritten, not upgraded.
+ *
  * Not done as Java: early full compaction and off-peak hours options,
  * lookup-compact = gentle (we always compact, so rows are never left
  * invisible), asynchronous compactions during the write.
@@ -72,6 +77,7 @@ typedef struct pm_lookup_compact_result
 	int			files_upgraded; /* of them, level changes without rewrite */
 	int64_t		rows_written;	/* rows of the rewritten files */
 	int64_t		deletions;		/* new deleted positions in older files */
+	int64_t		rows_expired;	/* records dropped by record-level expiry */
 	int			attempts;		/* plans made (> 1 after conflicts) */
 } pm_lookup_compact_result;
 

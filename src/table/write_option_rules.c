@@ -13,6 +13,8 @@
  */
 #include "table/write_option_rules.h"
 
+#include "lsm/record_expire.h"
+
 #include <string.h>
 #include <strings.h>
 
@@ -230,9 +232,8 @@ static const pm_write_option_rule rules[] = {
 	H("primary-key", "the schema's primary key"),
 	I("query-auth.enabled", READ),
 	I("read.batch-size", READ),
-	RPK("record-level.expire-time", NULL,
-		"Java's compaction drops records older than this (RecordLevelExpire); not done by this writer's compaction"),
-	I("record-level.time-field", BY_REFUSAL("record-level.expire-time")),
+	H("record-level.expire-time", "lsm/record_expire.c, lsm/compact.c, lsm/lookup_compact.c (compaction drops expired records)"),
+	H("record-level.time-field", "lsm/record_expire.c"),
 	R("row-tracking.enabled", "false", "row tracking is not written"),
 	RPK("rowkind.field", NULL, "row kinds taken from a column are not written"),
 	I("scan.bounded.watermark", READ),
@@ -374,6 +375,8 @@ pm_write_option_accepted(const char *accepted, const char *value)
 pm_code
 pm_write_option_rules_check(const pm_schema *s, bool primary_key, pm_error *err)
 {
+	if (primary_key)
+		PM_TRY(pm_record_expire_check(s, err));
 	for (int pass = primary_key ? 0 : 1; pass < 2; pass++)
 		for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		{

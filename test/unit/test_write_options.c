@@ -566,7 +566,7 @@ test_every_key_has_a_verdict(void **state)
 	assert_non_null(pm_write_option_rule_of("commit.callback.a.b.param"));
 	assert_null(pm_write_option_rule_of("commit.callback..param"));
 	assert_null(pm_write_option_rule_of("no-such-option"));
-	assert_int_equal(pm_write_option_rule_of("record-level.expire-time")->verdict, PM_WRITE_REFUSED);
+	assert_int_equal(pm_write_option_rule_of("record-level.expire-time")->verdict, PM_WRITE_HONOURED);
 	assert_int_equal(pm_write_option_rule_of("write-only")->verdict, PM_WRITE_HONOURED);
 	assert_int_equal(pm_write_option_rule_of("partition.expiration-time")->verdict, PM_WRITE_IGNORED);
 }
@@ -670,11 +670,42 @@ test_audit_verdicts(void **state)
 		static const char *const kv[] = {"bucket", "2", "record-level.expire-time", "1 d",
 		"record-level.time-field", "id"};
 
+		/* honoured by the compaction (lsm/record_expire.c) */
 		setup_pk(&f, kv, 3);
 		f.s.noptions = 3;
-		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_UNSUPPORTED);
-		assert_non_null(strstr(err.message, "record-level.expire-time = \"1 d\""));
-		assert_non_null(strstr(err.message, "RecordLevelExpire"));
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_OK);
+	}
+	{
+		/* Java's RecordLevelExpire.create / SchemaValidation refusals */
+		static const char *const no_field[] = {"bucket", "2", "record-level.expire-time", "1 d"};
+		static const char *const unknown[] = {"bucket", "2", "record-level.expire-time", "1 d",
+		"record-level.time-field", "nope"};
+		static const char *const string_field[] = {"bucket", "2", "record-level.expire-time", "1 d",
+		"record-level.time-field", "name"};
+		static const char *const bad_duration[] = {"bucket", "2", "record-level.expire-time", "1 fortnight",
+		"record-level.time-field", "id"};
+		static const char *const dv[] = {"bucket", "2", "record-level.expire-time", "1 d",
+		"record-level.time-field", "id", "deletion-vectors.enabled", "true"};
+
+		setup_pk(&f, no_field, 2);
+		f.s.noptions = 2;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_INVALID);
+		assert_string_equal(err.message, "You should set time field for record-level expire.");
+		setup_pk(&f, unknown, 3);
+		f.s.noptions = 3;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_INVALID);
+		assert_string_equal(err.message, "Can not find time field nope for record level expire.");
+		setup_pk(&f, string_field, 3);
+		f.s.noptions = 3;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_INVALID);
+		assert_non_null(strstr(err.message, "should be one of INT, BIGINT, or TIMESTAMP, but field type is STRING"));
+		setup_pk(&f, bad_duration, 3);
+		f.s.noptions = 3;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_INVALID);
+		/* deletion vectors: the lookup compaction expires records too */
+		setup_pk(&f, dv, 4);
+		f.s.noptions = 4;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_OK);
 	}
 	{
 		/* append tables: Java's append writer has no record-level expiry */

@@ -1279,7 +1279,7 @@ pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out)
 	out->counts = &scan->stats;
 	out->keep = value_fields && scan->options.prune_row_groups ? scan->part_keep : NULL;
 	out->keep_ctx = scan->part_keep_ctx;
-	out->row_keep = value_fields ? scan->row_keep : NULL;
+	out->row_keep = value_fields && scan->options.prune_pages ? scan->row_keep : NULL;
 	out->row_keep_ctx = scan->row_keep_ctx;
 	out->row_keep_field = scan->row_keep_field;
 	out->claim = NULL;

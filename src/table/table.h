@@ -179,7 +179,9 @@ extern void pm_scan_set_part_keep(pm_scan *scan, pm_part_keep_fn fn, void *ctx);
  * caller will not want (sel comes 1 for the rows the scan's own filter
  * keeps); the other columns are decoded only for the span of rows left
  * (format_reader.h row_filter). A hint: rows it clears may still be
- * returned (inside a span, or by other formats).
+ * returned (inside a span, or by other formats). Only with page pruning
+ * on (pm_scan_options.prune_pages), as the scan filter's own late
+ * materialization.
  */
 typedef void (*pm_row_keep_fn) (void *ctx, const pm_vector *values, int64_t nrows,
 								uint8_t *sel);

@@ -96,7 +96,7 @@ cpu_ms() {	# $1 = settings, $2 = query: "wall cpu" of one run in one backend
 	psql -X -At -c "$1" -c '\timing on' -c "$2" \
 		-c "SELECT 'cpu ' || pg_read_file('/proc/' || pg_backend_pid() || '/stat')" |
 		awk -v hz="$(getconf CLK_TCK)" '
-			/^Time: / {w = $2}
+			/^Time: / && w == "" {w = $2}
 			/^cpu / {sub(/^cpu [0-9]+ \(.*\) /, ""); split($0, f, " "); c = (f[12] + f[13]) * 1000 / hz}
 			END {print w, c}'
 }

@@ -471,7 +471,7 @@ pmfdw_topn_exec_late_text(PmfdwTopnExec *ex)
 		return NULL;
 	/* rows read without the row keep: every column decoded */
 	plain = Max(ex->rows_offered - ex->late_kept, 0);
-	return psprintf("sort key decoded for " INT64_FORMAT " rows, other columns for "
+	return psprintf("first sort key decoded for " INT64_FORMAT " rows, other columns for "
 					INT64_FORMAT, ex->late_rows + plain, ex->rows_offered);
 }
 

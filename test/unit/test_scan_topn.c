@@ -3,7 +3,8 @@
  *	  Top-N on batches against a full sort of the same rows (random
  *	  values with NULLs, NaN, -0, ties; ascending/descending, NULLs
  *	  first/last, two keys, limits 0, 1, n, more than the rows), and the
- *	  statistics test that lets a reader skip parts of a file.
+ *	  statistics test that lets a reader skip parts of a file, and the
+ *	  first-key filter of late materialization (rows it drops never enter).
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -141,9 +142,17 @@ ref_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
-/* Top-N of every row in batches (every third row deselected when sel). */
+static int64_t late_offered;	/* rows check_late offered after the filter */
+static int64_t late_rows;		/* ... and before */
+
+/*
+ * Top-N of every row in batches (every third row deselected when sel).
+ * late: as a reader with late materialization (pm_topn_filter_first_key on
+ * the first key's column before each batch is offered), and only the rows
+ * it leaves are offered: those it drops must be rows that cannot enter.
+ */
 static void
-check(const pm_topn_key *keys, int nkeys, int64_t limit, bool with_sel)
+check_late(const pm_topn_key *keys, int nkeys, int64_t limit, bool with_sel, bool late)
 {
 	pm_topn    *t;
 	pm_error	err;
@@ -160,6 +169,7 @@ check(const pm_topn_key *keys, int nkeys, int64_t limit, bool with_sel)
 		pm_vector	cols[NCOLS];
 		pm_batch	b;
 		int64_t		n = NROWS - start < BATCH ? NROWS - start : BATCH;
+		int64_t		seen = nref;	/* rows offered before this batch */
 
 		for (int c = 0; c < NCOLS; c++)
 		{
@@ -181,6 +191,24 @@ check(const pm_topn_key *keys, int nkeys, int64_t limit, bool with_sel)
 		b.first_row = start;
 		b.ncols = NCOLS;
 		b.cols = cols;
+		if (late)
+		{
+			int64_t		before = 0,
+						after = 0;
+
+			for (int64_t r = 0; r < n; r++)
+				before += sel[r];
+			/* false exactly while the heap is not full (limit 0: all dropped) */
+			assert_int_equal(pm_topn_filter_first_key(t, &cols[keys[0].column], n, sel),
+							 limit == 0 || seen >= limit);
+			for (int64_t r = 0; r < n; r++)
+				after += sel[r];
+			assert_true(after <= before);
+			late_offered += after;
+			late_rows += before;
+			assert_int_equal(pm_topn_add(t, &b, sel, &err), PM_OK);
+			continue;
+		}
 		assert_int_equal(pm_topn_add(t, &b, with_sel ? sel : NULL, &err), PM_OK);
 	}
 	ref_keys = keys;
@@ -202,6 +230,13 @@ check(const pm_topn_key *keys, int nkeys, int64_t limit, bool with_sel)
 }
 
 static void
+check(const pm_topn_key *keys, int nkeys, int64_t limit, bool with_sel)
+{
+	check_late(keys, nkeys, limit, with_sel, false);
+	check_late(keys, nkeys, limit, with_sel, true);
+}
+
+static void
 test_against_full_sort(void **state)
 {
 	static const int64_t limits[] = {0, 1, 10, 999, 5000};
@@ -219,6 +254,8 @@ test_against_full_sort(void **state)
 
 					check(keys, 3, limits[l], l % 2 == 0);
 				}
+	/* the filter dropped rows, never one that belongs to the result */
+	assert_true(late_offered < late_rows);
 }
 
 static void

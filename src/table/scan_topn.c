@@ -406,9 +406,18 @@ first_key_filter(const pm_topn *t, const pm_vector *v, int64_t n, uint8_t *cand)
 		default:
 			break;
 	}
-	/* other types (and a NaN root): the full comparison decides non-NULLs */
+	/* other types (and a NaN root): the NULLs, then a comparison per row left */
 	FIRST_KEY_LOOP(1);
 #undef FIRST_KEY_LOOP
+	for (int64_t r = 0; r < n; r++)
+	{
+		int			c;
+
+		if (!cand[r] || (nulls != NULL && nulls[r]))
+			continue;
+		c = cmp_values(v, r, rv, root);
+		cand[r] = (desc ? -c : c) <= 0;
+	}
 }
 
 /* t->cand for a batch: sel (or every row) less those first_key_filter drops. */

@@ -616,6 +616,7 @@ setup_row_keep(pm_data_file_reader *r, pm_format_read_options *opts, pm_error *e
 	opts->row_filter = row_may_be_kept;
 	opts->part_filter_ctx = r;
 	opts->row_filter_cols = cols;
+	opts->row_filter_tightens = true;	/* the caller's heap only tightens */
 	return PM_OK;
 }
 

@@ -323,8 +323,9 @@ compact(pm_topn *t, pm_error *err)
 
 /*
  * Clear cand[r] for the rows of v (values of the first key's column) whose
- * first key sorts strictly after the root's: they cannot enter. Rows
- * already 0 stay 0. The heap must be full.
+ * first key sorts strictly after the root's: they cannot enter; with one
+ * key, those that tie with it too (a row enters only sorting strictly
+ * before the root). Rows already 0 stay 0. The heap must be full.
  */
 static void
 first_key_filter(const pm_topn *t, const pm_vector *v, int64_t n, uint8_t *cand)
@@ -335,18 +336,22 @@ first_key_filter(const pm_topn *t, const pm_vector *v, int64_t n, uint8_t *cand)
 	const uint8_t *nulls = v->nulls;
 	bool		nf = key->nulls_first;
 	bool		desc = key->descending;
+	bool		strict = t->nkeys == 1;	/* no later key can break a tie */
 
 	if (pm_vector_is_null(rv, root))
 	{
-		/* NULL root: with NULLs last every non-NULL beats it on the first key */
-		if (nf)
-			for (int64_t r = 0; r < n; r++)
-				cand[r] &= pm_vector_is_null(v, r);
+		/*
+		 * NULL root: NULLs tie with it; with NULLs last every non-NULL beats
+		 * it, with NULLs first none
+		 */
+		for (int64_t r = 0; r < n; r++)
+			cand[r] &= pm_vector_is_null(v, r) ? !strict : !nf;
 		return;
 	}
 
 	/*
-	 * cond: the row's (non-NULL) value may beat or tie the root's. NULL
+	 * cond: the row's (non-NULL) value may beat (or, unless strict, tie)
+	 * the root's. NULL
 	 * rows: with NULLs first they beat a non-NULL root, else they cannot.
 	 */
 #define FIRST_KEY_LOOP(cond) \
@@ -371,9 +376,13 @@ first_key_filter(const pm_topn *t, const pm_vector *v, int64_t n, uint8_t *cand)
 
 				if (isnan(x))
 					break;
-				/* NaN sorts above every number */
-				if (desc)
+				/* NaN sorts above every number (x is not NaN) */
+				if (desc && strict)
+					FIRST_KEY_LOOP(vals[r] > x || isnan(vals[r]));
+				else if (desc)
 					FIRST_KEY_LOOP(!(vals[r] < x));
+				else if (strict)
+					FIRST_KEY_LOOP(vals[r] < x);
 				else
 					FIRST_KEY_LOOP(!(vals[r] > x || isnan(vals[r])));
 				return;
@@ -385,8 +394,12 @@ first_key_filter(const pm_topn *t, const pm_vector *v, int64_t n, uint8_t *cand)
 				int64_t		x = PM_VEC_VALUES(rv, int64_t)[root];
 				const int64_t *vals = PM_VEC_VALUES(v, int64_t);
 
-				if (desc)
+				if (desc && strict)
+					FIRST_KEY_LOOP(vals[r] > x);
+				else if (desc)
 					FIRST_KEY_LOOP(vals[r] >= x);
+				else if (strict)
+					FIRST_KEY_LOOP(vals[r] < x);
 				else
 					FIRST_KEY_LOOP(vals[r] <= x);
 				return;
@@ -397,8 +410,12 @@ first_key_filter(const pm_topn *t, const pm_vector *v, int64_t n, uint8_t *cand)
 				int32_t		x = PM_VEC_VALUES(rv, int32_t)[root];
 				const int32_t *vals = PM_VEC_VALUES(v, int32_t);
 
-				if (desc)
+				if (desc && strict)
+					FIRST_KEY_LOOP(vals[r] > x);
+				else if (desc)
 					FIRST_KEY_LOOP(vals[r] >= x);
+				else if (strict)
+					FIRST_KEY_LOOP(vals[r] < x);
 				else
 					FIRST_KEY_LOOP(vals[r] <= x);
 				return;
@@ -416,7 +433,9 @@ first_key_filter(const pm_topn *t, const pm_vector *v, int64_t n, uint8_t *cand)
 		if (!cand[r] || (nulls != NULL && nulls[r]))
 			continue;
 		c = cmp_values(v, r, rv, root);
-		cand[r] = (desc ? -c : c) <= 0;
+		if (desc)
+			c = -c;
+		cand[r] = strict ? c < 0 : c <= 0;
 	}
 }
 

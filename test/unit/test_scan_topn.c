@@ -258,6 +258,89 @@ test_against_full_sort(void **state)
 	assert_true(late_offered < late_rows);
 }
 
+/*
+ * One key (no later key breaks ties, so the late filter drops the rows that
+ * tie with the n-th too): the key values of the result, late or not, are
+ * those of the first rows of a full sort.
+ */
+static void
+test_single_key(void **state)
+{
+	static const int64_t limits[] = {1, 10, 333, 5000};
+	int64_t    *ref = malloc(sizeof(int64_t) * NROWS);
+
+	(void) state;
+	for (int64_t r = 0; r < NROWS; r++)
+		ref[r] = r;
+	for (int c = 0; c < 3; c++)
+		for (int desc = 0; desc < 2; desc++)
+			for (int nf = 0; nf < 2; nf++)
+				for (size_t l = 0; l < sizeof(limits) / sizeof(limits[0]); l++)
+				{
+					pm_topn_key key = {c, desc, nf};
+					int64_t		dropped = 0;
+
+					ref_keys = &key;
+					ref_nkeys = 1;
+					qsort(ref, NROWS, sizeof(int64_t), ref_cmp);
+					for (int late = 0; late < 2; late++)
+					{
+						pm_topn    *t;
+						pm_error	err;
+						const pm_batch *res;
+						uint8_t		sel[BATCH];
+
+						pm_error_clear(&err);
+						assert_int_equal(pm_topn_create(pm_env_default(), types, NCOLS, &key, 1,
+														limits[l], &t, &err), PM_OK);
+						for (int64_t start = 0; start < NROWS; start += BATCH)
+						{
+							pm_vector	cols[NCOLS];
+							pm_batch	b;
+							int64_t		n = NROWS - start < BATCH ? NROWS - start : BATCH;
+
+							for (int k = 0; k < NCOLS; k++)
+							{
+								cols[k] = all[k];
+								cols[k].length = n;
+								cols[k].nulls = all[k].nulls + start;
+								if (k == 2)
+									cols[k].offsets = all[k].offsets + start;
+								else
+									cols[k].values = (uint8_t *) all[k].values +
+										start * pm_type_value_size(types[k]->id);
+							}
+							memset(sel, 1, sizeof(sel));
+							if (late && pm_topn_filter_first_key(t, &cols[c], n, sel))
+								for (int64_t r = 0; r < n; r++)
+									dropped += !sel[r];
+							b.nrows = n;
+							b.first_row = start;
+							b.ncols = NCOLS;
+							b.cols = cols;
+							assert_int_equal(pm_topn_add(t, &b, sel, &err), PM_OK);
+						}
+						assert_int_equal(pm_topn_result(t, &res, &err), PM_OK);
+						assert_int_equal(res->nrows, limits[l] < NROWS ? limits[l] : NROWS);
+						for (int64_t i = 0; i < res->nrows; i++)
+						{
+							int64_t		got = PM_VEC_VALUES(&res->cols[3], int64_t)[i];
+
+							/* a row of the same key value as the reference's i-th */
+							if (ref_cmp(&got, &ref[i]) != 0)
+								fail_msg("column %d desc %d nf %d limit %lld late %d, row %lld: "
+										 "row %lld does not tie with row %lld", c, desc, nf,
+										 (long long) limits[l], late, (long long) i,
+										 (long long) got, (long long) ref[i]);
+						}
+						pm_topn_free(t);
+					}
+					if (limits[l] < NROWS / 2)
+						assert_true(dropped > 0);
+				}
+	free(ref);
+}
+
 static void
 test_part_may_enter(void **state)
 {
@@ -336,6 +419,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_full_sort),
 		cmocka_unit_test(test_part_may_enter),
+		cmocka_unit_test(test_single_key),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

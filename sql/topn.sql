@@ -222,6 +222,9 @@ SELECT q, topn_compare(q) FROM (VALUES
   ('SELECT * FROM tn.rg_pk ORDER BY x, id DESC LIMIT 5'),
   ('SELECT * FROM tn.rg_mor ORDER BY x, id DESC LIMIT 5')
 ) v(q);
+-- the primary-key table read through its deletion vectors (no merge): late too
+SELECT topn_parts('SELECT id, x FROM tn.rg_pk ORDER BY x, id DESC LIMIT 5');
+SELECT id, x FROM tn.rg_pk ORDER BY x, id DESC LIMIT 5;
 -- the merged primary-key table decodes every column of its rows
 SELECT topn_parts('SELECT id, x FROM tn.rg_mor ORDER BY x, id DESC LIMIT 5');
 -- with page pruning off (enable_page_index), every column of every row

@@ -4,7 +4,9 @@
 -- = off): every sortable column, ASC/DESC, NULLS FIRST/LAST, several keys,
 -- OFFSET, NULLs, NaN, -0 and infinities, partitions, primary-key tables
 -- (merged on read, and read through deletion vectors). Row groups and ORC
--- stripes whose statistics cannot enter the full heap are skipped.
+-- stripes whose statistics cannot enter the full heap are skipped; Parquet
+-- files read without a merge decode the other columns only for the rows
+-- whose first key may enter it (late materialization).
 -- Tables written at test time by Java Paimon (test/oracle/pushdown/make_tables.py)
 -- and the shared corpus.
 \set SHOW_CONTEXT never
@@ -13,7 +15,7 @@ SET extra_float_digits = 0;
 \getenv corpus PAIMON_CORPUS
 SELECT :'corpus' || '/tables/parquet' AS parquet_wh \gset
 \set wh `pwd`/results/topn_wh
-\set out `python3 test/oracle/pushdown/make_tables.py results/topn_wh rg_parquet rg_orc rg_pk rg_mor fl_parquet fl_orc parts dec`
+\set out `python3 test/oracle/pushdown/make_tables.py results/topn_wh rg_parquet rg_orc rg_pk rg_mor fl_parquet fl_orc parts dec pg_parquet`
 SELECT :'out' AS make_tables;
 CREATE SERVER tnw FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 CREATE SERVER tnpq FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'parquet_wh');
@@ -169,7 +171,7 @@ DECLARE
   line text;
 BEGIN
   FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-    IF line ~ '(Row Groups|Stripes|Top-N Pushdown):' THEN
+    IF line ~ '(Row Groups|Stripes|Top-N Pushdown|Top-N Late Materialization):' THEN
       RETURN NEXT trim(line);
     END IF;
   END LOOP;
@@ -191,6 +193,44 @@ SELECT q, topn_compare(q) FROM (VALUES
   ('SELECT id, s FROM tn.rg_pk ORDER BY id LIMIT 5'),
   ('SELECT id, n FROM tn.rg_parquet ORDER BY n NULLS FIRST, id LIMIT 5')
 ) v(q);
+
+-- Late materialization: the first key's column decoded first, the others
+-- only for the span of rows of a batch that may enter the full heap.
+-- pd.pg_parquet: 20000 rows in one row group (5 batches), u a permutation
+-- of the ids, n NULL for every tenth id, cat 'a'/'z' but 'rare' for 20 ids.
+SELECT topn_parts('SELECT id, u, s FROM tn.pg_parquet ORDER BY u DESC LIMIT 5');
+SELECT id, u, s, cat, n FROM tn.pg_parquet ORDER BY u DESC LIMIT 5;
+-- NULLs first: the NULLs enter, other rows are dropped
+SELECT topn_parts('SELECT id, n FROM tn.pg_parquet ORDER BY n NULLS FIRST, id LIMIT 3');
+SELECT id, n FROM tn.pg_parquet ORDER BY n NULLS FIRST, id LIMIT 3;
+-- the first key ties in most rows: a later key decides among them
+SELECT topn_parts('SELECT id, cat, u FROM tn.pg_parquet ORDER BY cat DESC, u LIMIT 3');
+SELECT id, cat, u FROM tn.pg_parquet ORDER BY cat DESC, u LIMIT 3;
+-- with the WHERE clause's own late filter
+SELECT topn_parts('SELECT id, u, cat FROM tn.pg_parquet WHERE cat = ''rare'' ORDER BY u DESC LIMIT 3');
+SELECT q, topn_compare(q) FROM (VALUES
+  ('SELECT * FROM tn.pg_parquet ORDER BY u DESC LIMIT 5'),
+  ('SELECT * FROM tn.pg_parquet ORDER BY u LIMIT 100'),
+  ('SELECT * FROM tn.pg_parquet ORDER BY u DESC LIMIT 3 OFFSET 4000'),
+  ('SELECT * FROM tn.pg_parquet ORDER BY n NULLS FIRST, id DESC LIMIT 2005'),
+  ('SELECT * FROM tn.pg_parquet ORDER BY n DESC NULLS LAST, u LIMIT 7'),
+  ('SELECT * FROM tn.pg_parquet ORDER BY s DESC LIMIT 3'),
+  ('SELECT * FROM tn.pg_parquet ORDER BY cat, u DESC LIMIT 30'),
+  ('SELECT * FROM tn.pg_parquet WHERE cat = ''rare'' ORDER BY u DESC LIMIT 3'),
+  ('SELECT * FROM tn.pg_parquet WHERE cat <> ''rare'' AND n > 100 ORDER BY u LIMIT 3'),
+  ('SELECT * FROM tn.rg_parquet ORDER BY x DESC, id LIMIT 5'),
+  ('SELECT * FROM tn.rg_pk ORDER BY x, id DESC LIMIT 5'),
+  ('SELECT * FROM tn.rg_mor ORDER BY x, id DESC LIMIT 5')
+) v(q);
+-- the primary-key table read through its deletion vectors (no merge): late too
+SELECT topn_parts('SELECT id, x FROM tn.rg_pk ORDER BY x, id DESC LIMIT 5');
+SELECT id, x FROM tn.rg_pk ORDER BY x, id DESC LIMIT 5;
+-- the merged primary-key table decodes every column of its rows
+SELECT topn_parts('SELECT id, x FROM tn.rg_mor ORDER BY x, id DESC LIMIT 5');
+-- with page pruning off (enable_page_index), every column of every row
+SET paimon_fdw.enable_page_index = off;
+SELECT topn_parts('SELECT id, u, s FROM tn.pg_parquet ORDER BY u DESC LIMIT 5');
+RESET paimon_fdw.enable_page_index;
 
 -- in a join's inner side the top-N is computed again per rescan
 SELECT v.k, x.id FROM (VALUES (1), (2)) v(k),

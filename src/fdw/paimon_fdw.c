@@ -974,6 +974,10 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 							es);
 	else if (scan_topn_spec(plan) != NIL)
 		ExplainPropertyText("Top-N Pushdown", pmfdw_topn_pushdown_text(scan_topn_spec(plan)), es);
+	if (es->analyze && fs != NULL && fs->topn_exec != NULL &&
+		pmfdw_topn_exec_late_text(fs->topn_exec) != NULL)
+		ExplainPropertyText("Top-N Late Materialization",
+							pmfdw_topn_exec_late_text(fs->topn_exec), es);
 	/* the funnel is a property of the snapshot: deterministic, so always shown */
 	ExplainPropertyInteger("Snapshot", NULL, v[FUNNEL_SNAPSHOT], es);
 	ExplainPropertyInteger("Pushed Filters", NULL, v[FUNNEL_PUSHED_QUALS], es);

@@ -436,5 +436,7 @@ extern PmfdwTopnExec *pmfdw_topn_exec_begin(List *spec, Relation rel, pm_table *
 /* Fill slot's values with the next row in order; false after the last. */
 extern bool pmfdw_topn_exec_next(PmfdwTopnExec *ex, struct TupleTableSlot *slot);
 extern void pmfdw_topn_exec_rescan(PmfdwTopnExec *ex);
+/* EXPLAIN ANALYZE: rows whose sort key / other columns were decoded, or NULL */
+extern const char *pmfdw_topn_exec_late_text(PmfdwTopnExec *ex);
 
 #endif							/* PMFDW_H */

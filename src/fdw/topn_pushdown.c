@@ -21,7 +21,11 @@
  * statistics show that none of their rows can enter on the first key are
  * skipped (append tables and deletion-vector files; integer, date,
  * timestamp and decimal keys), counted with the row groups pruned by
- * statistics.
+ * statistics. Late materialization: in the Parquet files whose rows are
+ * not merged, the reader decodes the first key's column first, drops the
+ * rows of each batch that cannot enter the full heap on it, and decodes the
+ * other columns only for the span of rows left (most batches: none);
+ * EXPLAIN ANALYZE counts the rows each was decoded for.
  *
  * The plan carries a spec (fdw_private, copyable nodes): the EXPLAIN text,
  * the quals, relid, the limit (String), the keys (IntList: attnum,
@@ -211,6 +215,10 @@ struct PmfdwTopnExec
 	bool	  **nulls;
 	int64		next;
 	bool		started;
+	/* late materialization (row_keep), summed over (re)scans */
+	int64		late_rows;		/* rows whose first key the reader judged */
+	int64		late_kept;		/* ... of the spans of rows then decoded whole */
+	int64		rows_offered;	/* rows of the batches that reached the top-N */
 };
 
 /* The batch column reading table field f (added on first use). */
@@ -270,6 +278,28 @@ part_may_enter(void *ctx, const pm_field_range *ranges, int nfields)
 	int			f = ex->fields[ex->keys[0].column];
 
 	return f >= nfields || pm_topn_part_may_enter(ex->topn, &ranges[f]);
+}
+
+/*
+ * Late materialization (pm_scan_set_row_keep): the rows of a batch whose
+ * first key cannot enter the full heap are dropped before the reader
+ * decodes the other columns, which it then decodes only for the span from
+ * the first row left to the last.
+ */
+static void
+row_may_enter(void *ctx, const pm_vector *values, int64_t nrows, uint8_t *sel)
+{
+	PmfdwTopnExec *ex = ctx;
+	int64_t		lo = 0,
+				hi = nrows;
+
+	(void) pm_topn_filter_first_key(ex->topn, values, nrows, sel);
+	while (lo < hi && sel[lo] == 0)
+		lo++;
+	while (hi > lo && sel[hi - 1] == 0)
+		hi--;
+	ex->late_rows += nrows;
+	ex->late_kept += hi - lo;
 }
 
 PmfdwTopnExec *
@@ -359,6 +389,7 @@ pmfdw_topn_exec_begin(List *spec, Relation rel, pm_table *table, pm_scan **scan,
 					   &ex->topn, &err) != PM_OK)
 		pmfdw_error(&err);
 	pm_scan_set_part_keep(ex->scan, part_may_enter, ex);
+	pm_scan_set_row_keep(ex->scan, ex->fields[ex->keys[0].column], row_may_enter, ex);
 	MemoryContextSwitchTo(old);
 	return ex;
 }
@@ -383,6 +414,7 @@ run_topn(PmfdwTopnExec *ex)
 		CHECK_FOR_INTERRUPTS();
 		if ((batch = pmfdw_next_batch_where(&ex->where, read, &sel)) == NULL)
 			break;
+		ex->rows_offered += batch->nrows;
 		if (pm_topn_add(ex->topn, batch, sel, &err) != PM_OK)
 		{
 			pm_table_read_close(read);
@@ -428,6 +460,19 @@ pmfdw_topn_exec_next(PmfdwTopnExec *ex, TupleTableSlot *slot)
 		slot->tts_isnull[i] = ex->nulls[i][r];
 	}
 	return true;
+}
+
+const char *
+pmfdw_topn_exec_late_text(PmfdwTopnExec *ex)
+{
+	int64		plain;
+
+	if (ex->late_rows == 0)
+		return NULL;
+	/* rows read without the row keep: every column decoded */
+	plain = Max(ex->rows_offered - ex->late_kept, 0);
+	return psprintf("first sort key decoded for " INT64_FORMAT " rows, other columns for "
+					INT64_FORMAT, ex->late_rows + plain, ex->rows_offered);
 }
 
 void

@@ -130,6 +130,12 @@ typedef struct pm_format_read_options
 	 */
 	pm_row_filter_fn row_filter;
 	const bool *row_filter_cols;	/* per requested column */
+	/*
+	 * The filter keeps fewer rows as the read goes on (a top-N's heap):
+	 * late materialization stays on even where the first batches kept
+	 * most of their rows. false: the reader may turn it off.
+	 */
+	bool		row_filter_tightens;
 	/* if not NULL, incremented: data pages of the columns read in the row
 	 * groups read whose OffsetIndex was used, and those of them skipped */
 	int64_t    *pages_total;

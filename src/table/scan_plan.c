@@ -1279,6 +1279,9 @@ pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out)
 	out->counts = &scan->stats;
 	out->keep = value_fields && scan->options.prune_row_groups ? scan->part_keep : NULL;
 	out->keep_ctx = scan->part_keep_ctx;
+	out->row_keep = value_fields && scan->options.prune_pages ? scan->row_keep : NULL;
+	out->row_keep_ctx = scan->row_keep_ctx;
+	out->row_keep_field = scan->row_keep_field;
 	out->claim = NULL;
 	out->claim_ctx = NULL;
 	out->unit = NULL;
@@ -1290,6 +1293,14 @@ pm_scan_set_part_keep(pm_scan *scan, pm_part_keep_fn fn, void *ctx)
 {
 	scan->part_keep = fn;
 	scan->part_keep_ctx = ctx;
+}
+
+void
+pm_scan_set_row_keep(pm_scan *scan, int field, pm_row_keep_fn fn, void *ctx)
+{
+	scan->row_keep = fn;
+	scan->row_keep_ctx = ctx;
+	scan->row_keep_field = field;
 }
 
 void

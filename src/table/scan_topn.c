@@ -322,29 +322,51 @@ compact(pm_topn *t, pm_error *err)
 }
 
 /*
- * cand[r] = 0 for the rows of the batch whose first key sorts strictly
- * after the root's (they cannot enter); 1 for the others.
+ * Clear cand[r] for the rows of v (values of the first key's column) whose
+ * first key sorts strictly after the root's: they cannot enter; with one
+ * key, those that tie with it too (a row enters only sorting strictly
+ * before the root). Rows already 0 stay 0. The heap must be full.
  */
 static void
-prefilter(pm_topn *t, const pm_batch *b, const uint8_t *sel)
+first_key_filter(const pm_topn *t, const pm_vector *v, int64_t n, uint8_t *cand)
 {
 	const pm_topn_key *key = &t->keys[0];
-	const pm_vector *v = &b->cols[key->column];
 	const pm_vector *rv = &t->store[key->column];
 	int64_t		root = t->heap[0];
-	int64_t		n = b->nrows;
-	uint8_t    *cand = t->cand;
+	const uint8_t *nulls = v->nulls;
+	bool		nf = key->nulls_first;
+	bool		desc = key->descending;
+	bool		strict = t->nkeys == 1;	/* no later key can break a tie */
 
-	for (int64_t r = 0; r < n; r++)
-		cand[r] = sel == NULL || sel[r];
 	if (pm_vector_is_null(rv, root))
 	{
-		/* NULL root: with NULLs last every non-NULL beats it on the first key */
-		if (key->nulls_first)
-			for (int64_t r = 0; r < n; r++)
-				cand[r] &= pm_vector_is_null(v, r);
+		/*
+		 * NULL root: NULLs tie with it; with NULLs last every non-NULL beats
+		 * it, with NULLs first none
+		 */
+		for (int64_t r = 0; r < n; r++)
+			cand[r] &= pm_vector_is_null(v, r) ? !strict : !nf;
 		return;
 	}
+
+	/*
+	 * cond: the row's (non-NULL) value may beat (or, unless strict, tie)
+	 * the root's. NULL
+	 * rows: with NULLs first they beat a non-NULL root, else they cannot.
+	 */
+#define FIRST_KEY_LOOP(cond) \
+	do { \
+		if (nulls == NULL) \
+			for (int64_t r = 0; r < n; r++) \
+				cand[r] &= (uint8_t) (cond); \
+		else if (nf) \
+			for (int64_t r = 0; r < n; r++) \
+				cand[r] &= (uint8_t) ((cond) | (nulls[r] != 0)); \
+		else \
+			for (int64_t r = 0; r < n; r++) \
+				cand[r] &= (uint8_t) ((cond) & (nulls[r] == 0)); \
+	} while (0)
+
 	switch (v->type->id)
 	{
 		case PM_TYPE_DOUBLE:
@@ -354,15 +376,16 @@ prefilter(pm_topn *t, const pm_batch *b, const uint8_t *sel)
 
 				if (isnan(x))
 					break;
-				for (int64_t r = 0; r < n; r++)
-				{
-					/* NaN sorts above every number */
-					bool		above = vals[r] > x || isnan(vals[r]);
-					bool		below = vals[r] < x;
-
-					cand[r] &= key->descending ? !below : !above;
-				}
-				break;
+				/* NaN sorts above every number (x is not NaN) */
+				if (desc && strict)
+					FIRST_KEY_LOOP(vals[r] > x || isnan(vals[r]));
+				else if (desc)
+					FIRST_KEY_LOOP(!(vals[r] < x));
+				else if (strict)
+					FIRST_KEY_LOOP(vals[r] < x);
+				else
+					FIRST_KEY_LOOP(!(vals[r] > x || isnan(vals[r])));
+				return;
 			}
 		case PM_TYPE_BIGINT:
 		case PM_TYPE_TIMESTAMP:
@@ -371,9 +394,15 @@ prefilter(pm_topn *t, const pm_batch *b, const uint8_t *sel)
 				int64_t		x = PM_VEC_VALUES(rv, int64_t)[root];
 				const int64_t *vals = PM_VEC_VALUES(v, int64_t);
 
-				for (int64_t r = 0; r < n; r++)
-					cand[r] &= key->descending ? vals[r] >= x : vals[r] <= x;
-				break;
+				if (desc && strict)
+					FIRST_KEY_LOOP(vals[r] > x);
+				else if (desc)
+					FIRST_KEY_LOOP(vals[r] >= x);
+				else if (strict)
+					FIRST_KEY_LOOP(vals[r] < x);
+				else
+					FIRST_KEY_LOOP(vals[r] <= x);
+				return;
 			}
 		case PM_TYPE_INT:
 		case PM_TYPE_DATE:
@@ -381,18 +410,59 @@ prefilter(pm_topn *t, const pm_batch *b, const uint8_t *sel)
 				int32_t		x = PM_VEC_VALUES(rv, int32_t)[root];
 				const int32_t *vals = PM_VEC_VALUES(v, int32_t);
 
-				for (int64_t r = 0; r < n; r++)
-					cand[r] &= key->descending ? vals[r] >= x : vals[r] <= x;
-				break;
+				if (desc && strict)
+					FIRST_KEY_LOOP(vals[r] > x);
+				else if (desc)
+					FIRST_KEY_LOOP(vals[r] >= x);
+				else if (strict)
+					FIRST_KEY_LOOP(vals[r] < x);
+				else
+					FIRST_KEY_LOOP(vals[r] <= x);
+				return;
 			}
 		default:
-			break;				/* the full comparison decides */
+			break;
 	}
-	/* NULLs: with NULLs first they beat a non-NULL root, else they cannot */
-	if (v->nulls != NULL)
-		for (int64_t r = 0; r < n; r++)
-			if (v->nulls[r])
-				cand[r] = (sel == NULL || sel[r]) && key->nulls_first;
+	/* other types (and a NaN root): the NULLs, then a comparison per row left */
+	FIRST_KEY_LOOP(1);
+#undef FIRST_KEY_LOOP
+	for (int64_t r = 0; r < n; r++)
+	{
+		int			c;
+
+		if (!cand[r] || (nulls != NULL && nulls[r]))
+			continue;
+		c = cmp_values(v, r, rv, root);
+		if (desc)
+			c = -c;
+		cand[r] = strict ? c < 0 : c <= 0;
+	}
+}
+
+/* t->cand for a batch: sel (or every row) less those first_key_filter drops. */
+static void
+prefilter(pm_topn *t, const pm_batch *b, const uint8_t *sel)
+{
+	int64_t		n = b->nrows;
+	uint8_t    *cand = t->cand;
+
+	for (int64_t r = 0; r < n; r++)
+		cand[r] = sel == NULL || sel[r];
+	first_key_filter(t, &b->cols[t->keys[0].column], n, cand);
+}
+
+bool
+pm_topn_filter_first_key(const pm_topn *t, const pm_vector *v, int64_t nrows, uint8_t *sel)
+{
+	if (t->limit == 0)
+	{
+		memset(sel, 0, (size_t) nrows);
+		return true;
+	}
+	if (t->nheap < t->limit)
+		return false;
+	first_key_filter(t, v, nrows, sel);
+	return true;
 }
 
 pm_code

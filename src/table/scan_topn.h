@@ -64,6 +64,17 @@ extern pm_code pm_topn_add(pm_topn *t, const pm_batch *batch, const uint8_t *sel
 						   pm_error *err);
 
 /*
+ * Late materialization: v holds nrows values of the first key's column (its
+ * type, as batches hold it). Clears sel[r] for the rows that cannot enter
+ * the heap as it is now (their first key sorts strictly after the n-th
+ * row's; ties are kept, a later key may decide), leaving other entries as
+ * they are; the heap only tightens, so they cannot enter later either.
+ * False (sel untouched) while the heap is not full.
+ */
+extern bool pm_topn_filter_first_key(const pm_topn *t, const pm_vector *v, int64_t nrows,
+									 uint8_t *sel);
+
+/*
  * Whether a row of a part whose first-key column has these statistics
  * (min/max in the column's type, as the format readers report them)
  * could enter: false only when the heap is full and every row of the part

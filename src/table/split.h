@@ -170,6 +170,11 @@ typedef struct pm_read_filter
 	/* also skip the parts this says no to (value_fields only); may be NULL */
 	pm_part_keep_fn keep;
 	void	   *keep_ctx;
+	/* and drop inside the file the rows this says no to (value_fields only,
+	 * see pm_scan_set_row_keep); may be NULL */
+	pm_row_keep_fn row_keep;
+	void	   *row_keep_ctx;
+	int			row_keep_field;
 	/*
 	 * Parallel reads by parts (pm_scan_set_part_units): read only the parts
 	 * claim takes; each part the filter keeps is unit (*unit)++. A file

@@ -48,6 +48,7 @@ struct pm_data_file_reader
 	pm_field_range *table_ranges;	/* per table field, for part_may_match */
 	int		   *filter_col;		/* per table field: its column in the reader's batch */
 	const pm_predicate *row_pred;	/* late materialization's filter */
+	int			row_keep_col;	/* filter.row_keep's column in the reader's batch */
 	pm_batch	batch;
 	int64_t		position;
 	int			batch_size;
@@ -563,6 +564,62 @@ setup_row_filter(pm_data_file_reader *r, const pm_predicate *pred, pm_format_rea
 	return PM_OK;
 }
 
+/* Late materialization with a caller's row keep: the scan's filter, then it. */
+static pm_code
+row_may_be_kept(void *ctx, const pm_batch *batch, uint8_t *sel, pm_error *err)
+{
+	pm_data_file_reader *r = ctx;
+
+	if (r->row_pred != NULL)
+		PM_TRY(pm_batch_filter(r->table->env, r->row_pred, batch, r->filter_col, sel, err));
+	else
+		memset(sel, 1, (size_t) batch->nrows);
+	r->filter.row_keep(r->filter.row_keep_ctx, &batch->cols[r->row_keep_col], batch->nrows,
+					   sel);
+	return PM_OK;
+}
+
+/*
+ * The caller's row keep (pm_scan_set_row_keep; Parquet): where the file
+ * holds its field as the table reads it, that column joins the filter
+ * columns (setup_row_filter's, if any) and the keep judges their rows too.
+ */
+static pm_code
+setup_row_keep(pm_data_file_reader *r, pm_format_read_options *opts, pm_error *err)
+{
+	bool	   *cols;
+	int			src = -1;
+
+	if (r->filter.row_keep == NULL || r->file->format != PM_FORMAT_PARQUET ||
+		r->sampler != NULL || (opts->row_filter != NULL && opts->row_filter != row_may_match))
+		return PM_OK;
+	for (int o = 0; o < r->nout; o++)
+	{
+		int			s = r->out_src[o];
+
+		if (r->out_field[o] != r->filter.row_keep_field)
+			continue;
+		if (s >= 0 && s < r->nrequest && same_repr(r->out_types[o], r->request_types[s]) &&
+			r->out_types[o]->id == r->request_types[s]->id)
+			src = s;
+		break;
+	}
+	if (src < 0)
+		return PM_OK;
+	cols = pm_arena_zalloc(r->arena, sizeof(bool) * (size_t) (r->nrequest + 1));
+	if (cols == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (opts->row_filter_cols != NULL)
+		memcpy(cols, opts->row_filter_cols, sizeof(bool) * (size_t) r->nrequest);
+	cols[src] = true;
+	r->row_keep_col = src;
+	opts->row_filter = row_may_be_kept;
+	opts->part_filter_ctx = r;
+	opts->row_filter_cols = cols;
+	opts->row_filter_tightens = true;	/* the caller's heap only tightens */
+	return PM_OK;
+}
+
 /*
  * ORC bloom filters: the scan filter's top-level `=` / IN conjuncts on
  * fields that may prune, read as the table reads them, become the reader's
@@ -900,6 +957,7 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 			opts.row_selection = pm_scan_file_rows(r->filter.scan, r->file);
 			PM_TRY(setup_row_filter(r, r->filter.rows_pred, &opts, err));
 		}
+		PM_TRY(setup_row_keep(r, &opts, err));
 		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
 									 &r->reader, err));
 	}

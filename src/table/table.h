@@ -170,6 +170,24 @@ typedef bool (*pm_part_keep_fn) (void *ctx, const pm_field_range *ranges, int nf
 
 /* Set before reading (fn NULL: none). */
 extern void pm_scan_set_part_keep(pm_scan *scan, pm_part_keep_fn fn, void *ctx);
+
+/*
+ * Late materialization for a caller (a top-N, scan_topn.h): where the rows
+ * of a Parquet file are nobody else's (no merge needs them) and it holds
+ * table field `field` as the table reads it, the reader decodes that
+ * column first, batch by batch, and fn clears sel[r] for the rows the
+ * caller will not want (sel comes 1 for the rows the scan's own filter
+ * keeps); the other columns are decoded only for the span of rows left
+ * (format_reader.h row_filter). A hint: rows it clears may still be
+ * returned (inside a span, or by other formats). Only with page pruning
+ * on (pm_scan_options.prune_pages), as the scan filter's own late
+ * materialization.
+ */
+typedef void (*pm_row_keep_fn) (void *ctx, const pm_vector *values, int64_t nrows,
+								uint8_t *sel);
+
+/* Set before reading (fn NULL: none). */
+extern void pm_scan_set_row_keep(pm_scan *scan, int field, pm_row_keep_fn fn, void *ctx);
 extern void pm_scan_free(pm_scan *scan);
 
 typedef struct pm_scan_reader pm_scan_reader;

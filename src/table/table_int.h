@@ -56,6 +56,9 @@ struct pm_scan
 	struct pm_file_rows *file_rows;
 	pm_part_keep_fn part_keep;	/* pm_scan_set_part_keep, or NULL */
 	void	   *part_keep_ctx;
+	pm_row_keep_fn row_keep;	/* pm_scan_set_row_keep, or NULL */
+	void	   *row_keep_ctx;
+	int			row_keep_field;
 	int64_t		part_unit_bytes;	/* pm_scan_set_part_units; 0: files are units */
 };
 

@@ -209,6 +209,9 @@ typedef struct read_result
 	int64_t		last_pos;
 } read_result;
 
+/* read_file's row_filter_tightens */
+static bool read_tightens;
+
 /* Read the file; check every returned row against its position. */
 static read_result
 read_file(pm_fileio *io, const pm_type *t, pm_row_filter_fn rowf, pm_part_filter_fn part,
@@ -232,6 +235,7 @@ read_file(pm_fileio *io, const pm_type *t, pm_row_filter_fn rowf, pm_part_filter
 	ro.row_selection = sel;
 	ro.row_filter = rowf;
 	ro.row_filter_cols = ctx != NULL ? filter_cols[ctx->col] : NULL;
+	ro.row_filter_tightens = read_tightens;
 	ro.pages_total = &res.pages_total;
 	ro.pages_skipped = &res.pages_skipped;
 	pm_error_clear(&err);
@@ -533,6 +537,15 @@ test_late_materialization(void **state)
 		res = read_file(io, t, row_in_range, NULL, NULL, &all, NULL);
 		assert_int_equal(res.matching, NROWS - NROWS / 10);
 		assert_int_equal(res.rows, NROWS - 16);
+		/*
+		 * unless the filter tightens (a top-N): every batch (at most 1000
+		 * rows, also cut where a row group ends) loses its first row
+		 */
+		read_tightens = true;
+		res = read_file(io, t, row_in_range, NULL, NULL, &all, NULL);
+		read_tightens = false;
+		assert_int_equal(res.matching, NROWS - NROWS / 10);
+		assert_true(res.rows <= NROWS - NROWS / 1000 && res.rows > NROWS - NROWS / 500);
 	}
 	/* with a row selection */
 	{

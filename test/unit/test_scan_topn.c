@@ -3,7 +3,8 @@
  *	  Top-N on batches against a full sort of the same rows (random
  *	  values with NULLs, NaN, -0, ties; ascending/descending, NULLs
  *	  first/last, two keys, limits 0, 1, n, more than the rows), and the
- *	  statistics test that lets a reader skip parts of a file.
+ *	  statistics test that lets a reader skip parts of a file, and the
+ *	  first-key filter of late materialization (rows it drops never enter).
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -141,9 +142,17 @@ ref_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
-/* Top-N of every row in batches (every third row deselected when sel). */
+static int64_t late_offered;	/* rows check_late offered after the filter */
+static int64_t late_rows;		/* ... and before */
+
+/*
+ * Top-N of every row in batches (every third row deselected when sel).
+ * late: as a reader with late materialization (pm_topn_filter_first_key on
+ * the first key's column before each batch is offered), and only the rows
+ * it leaves are offered: those it drops must be rows that cannot enter.
+ */
 static void
-check(const pm_topn_key *keys, int nkeys, int64_t limit, bool with_sel)
+check_late(const pm_topn_key *keys, int nkeys, int64_t limit, bool with_sel, bool late)
 {
 	pm_topn    *t;
 	pm_error	err;
@@ -160,6 +169,7 @@ check(const pm_topn_key *keys, int nkeys, int64_t limit, bool with_sel)
 		pm_vector	cols[NCOLS];
 		pm_batch	b;
 		int64_t		n = NROWS - start < BATCH ? NROWS - start : BATCH;
+		int64_t		seen = nref;	/* rows offered before this batch */
 
 		for (int c = 0; c < NCOLS; c++)
 		{
@@ -181,6 +191,24 @@ check(const pm_topn_key *keys, int nkeys, int64_t limit, bool with_sel)
 		b.first_row = start;
 		b.ncols = NCOLS;
 		b.cols = cols;
+		if (late)
+		{
+			int64_t		before = 0,
+						after = 0;
+
+			for (int64_t r = 0; r < n; r++)
+				before += sel[r];
+			/* false exactly while the heap is not full (limit 0: all dropped) */
+			assert_int_equal(pm_topn_filter_first_key(t, &cols[keys[0].column], n, sel),
+							 limit == 0 || seen >= limit);
+			for (int64_t r = 0; r < n; r++)
+				after += sel[r];
+			assert_true(after <= before);
+			late_offered += after;
+			late_rows += before;
+			assert_int_equal(pm_topn_add(t, &b, sel, &err), PM_OK);
+			continue;
+		}
 		assert_int_equal(pm_topn_add(t, &b, with_sel ? sel : NULL, &err), PM_OK);
 	}
 	ref_keys = keys;
@@ -202,6 +230,13 @@ check(const pm_topn_key *keys, int nkeys, int64_t limit, bool with_sel)
 }
 
 static void
+check(const pm_topn_key *keys, int nkeys, int64_t limit, bool with_sel)
+{
+	check_late(keys, nkeys, limit, with_sel, false);
+	check_late(keys, nkeys, limit, with_sel, true);
+}
+
+static void
 test_against_full_sort(void **state)
 {
 	static const int64_t limits[] = {0, 1, 10, 999, 5000};
@@ -219,6 +254,91 @@ test_against_full_sort(void **state)
 
 					check(keys, 3, limits[l], l % 2 == 0);
 				}
+	/* the filter dropped rows, never one that belongs to the result */
+	assert_true(late_offered < late_rows);
+}
+
+/*
+ * One key (no later key breaks ties, so the late filter drops the rows that
+ * tie with the n-th too): the key values of the result, late or not, are
+ * those of the first rows of a full sort.
+ */
+static void
+test_single_key(void **state)
+{
+	static const int64_t limits[] = {1, 10, 333, 5000};
+	int64_t    *ref = malloc(sizeof(int64_t) * NROWS);
+
+	(void) state;
+	for (int64_t r = 0; r < NROWS; r++)
+		ref[r] = r;
+	for (int c = 0; c < 3; c++)
+		for (int desc = 0; desc < 2; desc++)
+			for (int nf = 0; nf < 2; nf++)
+				for (size_t l = 0; l < sizeof(limits) / sizeof(limits[0]); l++)
+				{
+					pm_topn_key key = {c, desc, nf};
+					int64_t		dropped = 0;
+
+					ref_keys = &key;
+					ref_nkeys = 1;
+					qsort(ref, NROWS, sizeof(int64_t), ref_cmp);
+					for (int late = 0; late < 2; late++)
+					{
+						pm_topn    *t;
+						pm_error	err;
+						const pm_batch *res;
+						uint8_t		sel[BATCH];
+
+						pm_error_clear(&err);
+						assert_int_equal(pm_topn_create(pm_env_default(), types, NCOLS, &key, 1,
+														limits[l], &t, &err), PM_OK);
+						for (int64_t start = 0; start < NROWS; start += BATCH)
+						{
+							pm_vector	cols[NCOLS];
+							pm_batch	b;
+							int64_t		n = NROWS - start < BATCH ? NROWS - start : BATCH;
+
+							for (int k = 0; k < NCOLS; k++)
+							{
+								cols[k] = all[k];
+								cols[k].length = n;
+								cols[k].nulls = all[k].nulls + start;
+								if (k == 2)
+									cols[k].offsets = all[k].offsets + start;
+								else
+									cols[k].values = (uint8_t *) all[k].values +
+										start * pm_type_value_size(types[k]->id);
+							}
+							memset(sel, 1, sizeof(sel));
+							if (late && pm_topn_filter_first_key(t, &cols[c], n, sel))
+								for (int64_t r = 0; r < n; r++)
+									dropped += !sel[r];
+							b.nrows = n;
+							b.first_row = start;
+							b.ncols = NCOLS;
+							b.cols = cols;
+							assert_int_equal(pm_topn_add(t, &b, sel, &err), PM_OK);
+						}
+						assert_int_equal(pm_topn_result(t, &res, &err), PM_OK);
+						assert_int_equal(res->nrows, limits[l] < NROWS ? limits[l] : NROWS);
+						for (int64_t i = 0; i < res->nrows; i++)
+						{
+							int64_t		got = PM_VEC_VALUES(&res->cols[3], int64_t)[i];
+
+							/* a row of the same key value as the reference's i-th */
+							if (ref_cmp(&got, &ref[i]) != 0)
+								fail_msg("column %d desc %d nf %d limit %lld late %d, row %lld: "
+										 "row %lld does not tie with row %lld", c, desc, nf,
+										 (long long) limits[l], late, (long long) i,
+										 (long long) got, (long long) ref[i]);
+						}
+						pm_topn_free(t);
+					}
+					if (limits[l] < NROWS / 2)
+						assert_true(dropped > 0);
+				}
+	free(ref);
 }
 
 static void
@@ -299,6 +419,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_full_sort),
 		cmocka_unit_test(test_part_may_enter),
+		cmocka_unit_test(test_single_key),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -103,6 +103,7 @@ typedef struct pm_parquet_reader
 	int64_t		late_batches;	/* batches judged so far */
 	int64_t		late_rows;		/* their rows */
 	int64_t		late_kept;		/* rows of the spans they kept */
+	bool		late_always;	/* options->row_filter_tightens */
 	/* the current row group's reads (plan_row_group), by plan leaf index */
 	size_t	   *lens;
 	int64_t    *nvalues;
@@ -1311,7 +1312,8 @@ parquet_next(pm_format_reader *base, pm_batch **out, pm_error *err)
 			r->late_batches++;
 			r->late_rows += nrows;
 			r->late_kept += hi - lo;
-			if (r->late_batches >= LATE_PROBE && r->late_kept * 2 > r->late_rows)
+			if (!r->late_always && r->late_batches >= LATE_PROBE &&
+				r->late_kept * 2 > r->late_rows)
 				r->late = false;	/* no gain here: every column at once from now on */
 			b->nrows = hi - lo;
 			b->first_row = r->rg_first_row + r->rg_done + lo;
@@ -1399,6 +1401,7 @@ setup_late(pm_parquet_reader *r, const pm_format_read_options *options, pm_error
 	r->row_filter = options->row_filter;
 	r->part_filter_ctx = options->part_filter_ctx;
 	r->late = true;
+	r->late_always = options->row_filter_tightens;
 	return PM_OK;
 }
 

@@ -58,7 +58,7 @@ if [ -z "$WAREHOUSE" ]; then
 		bash bench/gen_pk_table.sh "$WAREHOUSE" "$ROWS"
 	fi
 fi
-WAREHOUSE=$(cd "$WAREHOUSE" && pwd)
+WAREHOUSE=$(cd "$WAREHOUSE" && pwd -P)	# physical: no symbolic link in the path (table_cache.c)
 [ -d "$WAREHOUSE/bench.db/pk_7col" ] ||
 	{ echo "run_lookup.sh: no table $WAREHOUSE/bench.db/pk_7col (bench/gen_pk_table.sh writes it)" >&2; exit 1; }
 chmod -R a+rX "$WAREHOUSE"

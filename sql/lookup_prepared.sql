@@ -89,6 +89,28 @@ RESET paimon_fdw.metadata_cache_size;
 EXECUTE get(1);
 EXECUTE get_dt(1);
 
+-- a warehouse path through a symbolic link (its directories above are not
+-- watched: a stat() per statement), the link pointed at another copy
+SELECT format('cat > /dev/null; cp -a %s %s_w2 && ln -s %s %s_link', :'wh', :'wh', :'wh', :'wh')
+  AS mk_link \gset
+COPY (SELECT 1) TO PROGRAM :'mk_link';
+SELECT :'wh' || '_link' AS wh_link \gset
+CREATE SERVER lpl FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh_link');
+CREATE SCHEMA lp2;
+IMPORT FOREIGN SCHEMA "db" LIMIT TO (t) FROM SERVER lpl INTO lp2;
+PREPARE get_l(bigint) AS SELECT * FROM lp2.t WHERE id = $1;
+INSERT INTO lp.t VALUES (1, 'after the copy', '2024-01-01');
+EXECUTE get_l(1);
+SELECT format('cat > /dev/null; ln -sfn %s_w2 %s_link', :'wh', :'wh') AS repoint \gset
+COPY (SELECT 1) TO PROGRAM :'repoint';
+EXECUTE get_l(1);
+EXECUTE get(1);
+DEALLOCATE get_l;
+SELECT format('cat > /dev/null; rm -rf %s_w2 %s_link', :'wh', :'wh') AS rm_link \gset
+COPY (SELECT 1) TO PROGRAM :'rm_link';
+DROP SERVER lpl CASCADE;
+DROP SCHEMA lp2;
+
 DEALLOCATE get;
 DEALLOCATE get_dt;
 RESET plan_cache_mode;

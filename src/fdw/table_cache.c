@@ -68,8 +68,9 @@
 /* Base scans of more files are the statement's (their memory is not budgeted) */
 #define MAX_BASE_FILES 20000
 
-/* Watches per entry: the table directory, snapshot/, schema/ */
-#define NWATCH 3
+/* Watches per entry: the table directory, snapshot/, schema/, then those above */
+#define NDIRWATCH 3
+#define MAX_WATCH (NDIRWATCH + 40)
 
 /* What identifies one version of a file: it was not replaced. */
 typedef struct FileId
@@ -93,8 +94,9 @@ typedef struct CachedTable
 	pm_scan_options base_options;	/* ... with these */
 	bool		base_too_big;	/* more than MAX_BASE_FILES: not kept */
 	/* inotify watches (-1: none; then every check is the stat() one) */
-	int			wd[NWATCH];		/* table dir, snapshot/, schema/ */
-	bool		watched;		/* all of wd[] set up */
+	int			wd[MAX_WATCH];	/* table dir, snapshot/, schema/, the dirs above */
+	bool		watched;		/* the table's three set up */
+	bool		whole_path;		/* ... and those above it */
 	bool		touched;		/* an event since the last verification */
 	dev_t		snapdir_dev;	/* <table>/snapshot as watched */
 	ino_t		snapdir_ino;
@@ -171,7 +173,7 @@ local_fs(const char *path)
 static void
 release_watches(int *wd, const CachedTable *skip)
 {
-	for (int i = 0; i < NWATCH; i++)
+	for (int i = 0; i < MAX_WATCH; i++)
 	{
 		bool		shared = false;
 		ListCell   *lc;
@@ -184,7 +186,7 @@ release_watches(int *wd, const CachedTable *skip)
 
 			if (c == skip || !c->watched)
 				continue;
-			for (int j = 0; j < NWATCH; j++)
+			for (int j = 0; j < MAX_WATCH; j++)
 				shared |= c->wd[j] == wd[i];
 		}
 		if (!shared && notify_fd >= 0)
@@ -194,20 +196,25 @@ release_watches(int *wd, const CachedTable *skip)
 }
 
 /*
- * Watch the table directory, snapshot/ and schema/ (before the table is
- * read, so that any change after the read queues an event) and note what
+ * Watch the directories above the table (renamed or removed: only when the
+ * path is canonical, no symbolic link or "." in it), then the table
+ * directory, snapshot/ and schema/, all before the table is read, so that
+ * any change after the read queues an event; and note what
  * <table>/snapshot is. False (nothing watched) when inotify or one of the
- * directories is not there or the file system is not a local one.
+ * table's directories is not there or the file system is not a local one;
+ * *whole_path tells whether the directories above are watched too.
  */
 static bool
-add_watches(const char *table_path, int *wd, dev_t *dev, ino_t *ino)
+add_watches(const char *table_path, int *wd, bool *whole_path, dev_t *dev, ino_t *ino)
 {
-	static const char *const sub[NWATCH] = {"", "/snapshot", "/schema"};
+	static const char *const sub[NDIRWATCH] = {"", "/snapshot", "/schema"};
 	char		path[MAXPGPATH];
 	struct stat st;
+	char	   *real;
 
-	for (int i = 0; i < NWATCH; i++)
+	for (int i = 0; i < MAX_WATCH; i++)
 		wd[i] = -1;
+	*whole_path = false;
 	if (notify_failed)
 		return false;
 	if (notify_fd < 0 && (notify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) < 0)
@@ -217,10 +224,44 @@ add_watches(const char *table_path, int *wd, dev_t *dev, ino_t *ino)
 	}
 	if (!local_fs(table_path))
 		return false;
-	for (int i = 0; i < NWATCH; i++)
+	/* the directories above, from the parent up to the root */
+	if ((real = realpath(table_path, NULL)) != NULL)
+	{
+		bool		canonical = strcmp(real, table_path) == 0 && strlen(real) < sizeof(path);
+		int			k = NDIRWATCH;
+
+		free(real);
+		if (canonical)
+		{
+			strcpy(path, table_path);
+			*whole_path = true;
+			while (strcmp(path, "/") != 0)
+			{
+				char	   *slash = strrchr(path, '/');
+
+				if (slash == NULL || k >= MAX_WATCH)
+				{
+					*whole_path = false;
+					break;
+				}
+				slash[slash == path ? 1 : 0] = '\0';
+				if ((wd[k] = inotify_add_watch(notify_fd, path, IN_MOVE_SELF | IN_DELETE_SELF |
+											   IN_ONLYDIR | IN_MASK_ADD)) < 0)
+				{
+					wd[k] = -1;
+					*whole_path = false;
+					break;
+				}
+				k++;
+			}
+			if (!*whole_path)
+				release_watches(wd, NULL);
+		}
+	}
+	for (int i = 0; i < NDIRWATCH; i++)
 	{
 		uint32		mask = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
-			IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
+			IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_MASK_ADD;
 
 		if (i > 0)				/* files written, truncated or touched in place */
 			mask |= IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB;
@@ -229,12 +270,14 @@ add_watches(const char *table_path, int *wd, dev_t *dev, ino_t *ino)
 		{
 			wd[i] = -1;
 			release_watches(wd, NULL);
+			*whole_path = false;
 			return false;
 		}
 	}
 	if (stat(path_of_snapdir(path, sizeof(path), table_path), &st) != 0)
 	{
 		release_watches(wd, NULL);
+		*whole_path = false;
 		return false;
 	}
 	*dev = st.st_dev;
@@ -252,7 +295,7 @@ mark_touched(int wd, uint32 mask)
 	{
 		CachedTable *e = lfirst(lc);
 
-		for (int i = 0; i < NWATCH; i++)
+		for (int i = 0; i < MAX_WATCH; i++)
 			if (wd < 0 || (mask & IN_Q_OVERFLOW) || e->wd[i] == wd)
 			{
 				e->touched = true;
@@ -260,7 +303,7 @@ mark_touched(int wd, uint32 mask)
 				{
 					/* the watch is gone: stat() checks from now on */
 					e->wd[i] = -1;
-					e->watched = false;
+					e->watched = e->whole_path = false;
 				}
 			}
 	}
@@ -301,7 +344,8 @@ drain_events(void)
 
 /*
  * Is e's version still the latest by its watches: no event since it was
- * verified, and <table>/snapshot still the directory watched?
+ * verified, and <table>/snapshot still the directory watched (known
+ * without a stat() when the directories above are watched)?
  */
 static bool
 unchanged_by_watch(const CachedTable *e)
@@ -309,9 +353,11 @@ unchanged_by_watch(const CachedTable *e)
 	char		path[MAXPGPATH];
 	struct stat st;
 
-	return e->watched && !e->touched &&
-		stat(path_of_snapdir(path, sizeof(path), e->table_path), &st) == 0 &&
-		st.st_dev == e->snapdir_dev && st.st_ino == e->snapdir_ino;
+	if (!e->watched || e->touched)
+		return false;
+	return e->whole_path ||
+		(stat(path_of_snapdir(path, sizeof(path), e->table_path), &st) == 0 &&
+		 st.st_dev == e->snapdir_dev && st.st_ino == e->snapdir_ino);
 }
 
 static void
@@ -320,7 +366,7 @@ retire(CachedTable *e)
 	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 
 	release_watches(e->wd, e);
-	e->watched = false;
+	e->watched = e->whole_path = false;
 
 	tables = list_delete_ptr(tables, e);
 	retired = lappend(retired, e);
@@ -394,13 +440,14 @@ create_entry(const PaimonFdwTableOptions *opts)
 	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "paimon_fdw cached table",
 											  ALLOCSET_SMALL_SIZES);
 	CachedTable *e = NULL;
-	int			wd[NWATCH];
+	int			wd[MAX_WATCH];
 	dev_t		snapdir_dev = 0;
 	ino_t		snapdir_ino = 0;
 	bool		watched;
+	bool		whole_path;
 
 	/* before the table is read: a change after the read queues an event */
-	watched = add_watches(opts->table_path, wd, &snapdir_dev, &snapdir_ino);
+	watched = add_watches(opts->table_path, wd, &whole_path, &snapdir_dev, &snapdir_ino);
 	PG_TRY();
 	{
 		pm_env	   *env = pmfdw_env_create(cxt);
@@ -447,6 +494,7 @@ create_entry(const PaimonFdwTableOptions *opts)
 	}
 	memcpy(e->wd, wd, sizeof(wd));
 	e->watched = watched;
+	e->whole_path = watched && whole_path;
 	e->touched = false;
 	e->snapdir_dev = snapdir_dev;
 	e->snapdir_ino = snapdir_ino;

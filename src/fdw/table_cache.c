@@ -28,7 +28,12 @@
  * (a table directory or one above it renamed or replaced changes the
  * inode at that path). An entry an event touched is verified with the four
  * stat()s above (and trusted again when they pass); a watch removed or an
- * event queue overflow sends every entry it may concern there. Visibility
+ * event queue overflow sends every entry it may concern there. When the
+ * table path is canonical (no symbolic link), the directories above it are
+ * watched too (renamed or removed) and the stat() goes: nothing is left to
+ * a path walk (a file system mounted over one of them meanwhile is the one
+ * change not seen). Without inotify (its per-user limits reached) every
+ * check is the four stat()s. Visibility
  * is the same: a commit by any engine that has returned is seen by the
  * next statement. A version pinned by the
  * statement or transaction (snapshot_pin.c) or handed to a parallel worker

@@ -15,7 +15,27 @@
  *	 - snapshot-<id> and schema-<schema id> are the very files it read (a
  *	   rollback deletes or rewrites them),
  * four stat() calls; anything else (a failed stat included) opens the
- * table anew, and that open reports errors. A version pinned by the
+ * table anew, and that open reports errors.
+ *
+ * On a local file system (ext4, xfs, btrfs, tmpfs, overlay) the four
+ * stat()s are replaced by inotify (one instance per backend): watches on the
+ * table directory and its snapshot/ and schema/ directories are set up
+ * before the table is opened, so any file created, deleted, renamed or
+ * written there afterwards (a commit, a rollback, a schema change, a
+ * directory replaced) queues an event. A statement drains the queue (one
+ * read()) and reuses an entry no event touched since it was last verified
+ * after one stat() of <table>/snapshot: still the directory it watches
+ * (a table directory or one above it renamed or replaced changes the
+ * inode at that path). An entry an event touched is verified with the four
+ * stat()s above (and trusted again when they pass); a watch removed or an
+ * event queue overflow sends every entry it may concern there. When the
+ * table path is canonical (no symbolic link), the directories above it are
+ * watched too (renamed or removed) and the stat() goes: nothing is left to
+ * a path walk (a file system mounted over one of them meanwhile is the one
+ * change not seen). Without inotify (its per-user limits reached) every
+ * check is the four stat()s. Visibility
+ * is the same: a commit by any engine that has returned is seen by the
+ * next statement. A version pinned by the
  * statement or transaction (snapshot_pin.c) or handed to a parallel worker
  * reuses the entry when it is that version and its snapshot file is still
  * the one it read (one stat(): expiry may have removed it). Statements get a copy of the
@@ -37,7 +57,10 @@
 #include "pmfdw.h"
 
 #include <errno.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 
 #include "access/xact.h"
 #include "utils/memutils.h"
@@ -49,6 +72,10 @@
 #define MAX_CACHED_TABLES 64
 /* Base scans of more files are the statement's (their memory is not budgeted) */
 #define MAX_BASE_FILES 20000
+
+/* Watches per entry: the table directory, snapshot/, schema/, then those above */
+#define NDIRWATCH 3
+#define MAX_WATCH (NDIRWATCH + 40)
 
 /* What identifies one version of a file: it was not replaced. */
 typedef struct FileId
@@ -71,11 +98,20 @@ typedef struct CachedTable
 	pm_scan    *base;			/* the files of the version, planned without quals, or NULL */
 	pm_scan_options base_options;	/* ... with these */
 	bool		base_too_big;	/* more than MAX_BASE_FILES: not kept */
+	/* inotify watches (-1: none; then every check is the stat() one) */
+	int			wd[MAX_WATCH];	/* table dir, snapshot/, schema/, the dirs above */
+	bool		watched;		/* the table's three set up */
+	bool		whole_path;		/* ... and those above it */
+	bool		touched;		/* an event since the last verification */
+	dev_t		snapdir_dev;	/* <table>/snapshot as watched */
+	ino_t		snapdir_ino;
 } CachedTable;
 
 static List *tables = NIL;		/* of CachedTable, most recently used first */
 static List *retired = NIL;		/* replaced, freed at transaction end */
 static bool callback_registered = false;
+static int	notify_fd = -1;		/* the backend's inotify instance; -1: none yet */
+static bool notify_failed = false;	/* inotify_init1 failed: stat() checks only */
 
 static void
 free_entry(CachedTable *e)
@@ -105,10 +141,237 @@ free_retired(XactEvent event, void *arg)
 	}
 }
 
+/* <table>/snapshot into buf (truncated paths fail their stat()) */
+static const char *
+path_of_snapdir(char *buf, size_t size, const char *table_path)
+{
+	if (snprintf(buf, size, "%s/snapshot", table_path) >= (int) size)
+		return "";
+	return buf;
+}
+
+/*
+ * Is path on a local file system, where inotify sees every change? (A
+ * network file system changed by another host queues no event.)
+ */
+static bool
+local_fs(const char *path)
+{
+	struct statfs sf;
+
+	if (statfs(path, &sf) != 0)
+		return false;
+	switch ((unsigned long) sf.f_type)
+	{
+		case 0xEF53:			/* ext2, ext3, ext4 */
+		case 0x58465342:		/* xfs */
+		case 0x9123683EUL:		/* btrfs */
+		case 0x01021994:		/* tmpfs */
+		case 0x794C7630:		/* overlayfs */
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* Remove the watches in wd[] that no entry in tables uses besides skip. */
+static void
+release_watches(int *wd, const CachedTable *skip)
+{
+	for (int i = 0; i < MAX_WATCH; i++)
+	{
+		bool		shared = false;
+		ListCell   *lc;
+
+		if (wd[i] < 0)
+			continue;
+		foreach(lc, tables)
+		{
+			const CachedTable *c = lfirst(lc);
+
+			if (c == skip || !c->watched)
+				continue;
+			for (int j = 0; j < MAX_WATCH; j++)
+				shared |= c->wd[j] == wd[i];
+		}
+		if (!shared && notify_fd >= 0)
+			(void) inotify_rm_watch(notify_fd, wd[i]);
+		wd[i] = -1;
+	}
+}
+
+/*
+ * Watch the directories above the table (renamed or removed: only when the
+ * path is canonical, no symbolic link or "." in it), then the table
+ * directory, snapshot/ and schema/, all before the table is read, so that
+ * any change after the read queues an event; and note what
+ * <table>/snapshot is. False (nothing watched) when inotify or one of the
+ * table's directories is not there or the file system is not a local one;
+ * *whole_path tells whether the directories above are watched too.
+ */
+static bool
+add_watches(const char *table_path, int *wd, bool *whole_path, dev_t *dev, ino_t *ino)
+{
+	static const char *const sub[NDIRWATCH] = {"", "/snapshot", "/schema"};
+	char		path[MAXPGPATH];
+	struct stat st;
+	char	   *real;
+
+	for (int i = 0; i < MAX_WATCH; i++)
+		wd[i] = -1;
+	*whole_path = false;
+	if (notify_failed)
+		return false;
+	if (notify_fd < 0 && (notify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) < 0)
+	{
+		notify_failed = true;
+		return false;
+	}
+	if (!local_fs(table_path))
+		return false;
+	/* the directories above, from the parent up to the root */
+	if ((real = realpath(table_path, NULL)) != NULL)
+	{
+		bool		canonical = strcmp(real, table_path) == 0 && strlen(real) < sizeof(path);
+		int			k = NDIRWATCH;
+
+		free(real);
+		if (canonical)
+		{
+			strcpy(path, table_path);
+			*whole_path = true;
+			while (strcmp(path, "/") != 0)
+			{
+				char	   *slash = strrchr(path, '/');
+
+				if (slash == NULL || k >= MAX_WATCH)
+				{
+					*whole_path = false;
+					break;
+				}
+				slash[slash == path ? 1 : 0] = '\0';
+				if ((wd[k] = inotify_add_watch(notify_fd, path, IN_MOVE_SELF | IN_DELETE_SELF |
+											   IN_ONLYDIR | IN_MASK_ADD)) < 0)
+				{
+					wd[k] = -1;
+					*whole_path = false;
+					break;
+				}
+				k++;
+			}
+			if (!*whole_path)
+				release_watches(wd, NULL);
+		}
+	}
+	for (int i = 0; i < NDIRWATCH; i++)
+	{
+		uint32		mask = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
+			IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_MASK_ADD;
+
+		if (i > 0)				/* files written, truncated or touched in place */
+			mask |= IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB;
+		if (snprintf(path, sizeof(path), "%s%s", table_path, sub[i]) >= (int) sizeof(path) ||
+			(wd[i] = inotify_add_watch(notify_fd, path, mask)) < 0)
+		{
+			wd[i] = -1;
+			release_watches(wd, NULL);
+			*whole_path = false;
+			return false;
+		}
+	}
+	if (stat(path_of_snapdir(path, sizeof(path), table_path), &st) != 0)
+	{
+		release_watches(wd, NULL);
+		*whole_path = false;
+		return false;
+	}
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return true;
+}
+
+/* Mark the entries the event with watch wd (-1: all) concerns. */
+static void
+mark_touched(int wd, uint32 mask)
+{
+	ListCell   *lc;
+
+	foreach(lc, tables)
+	{
+		CachedTable *e = lfirst(lc);
+
+		for (int i = 0; i < MAX_WATCH; i++)
+			if (wd < 0 || (mask & IN_Q_OVERFLOW) || e->wd[i] == wd)
+			{
+				e->touched = true;
+				if ((mask & IN_IGNORED) && e->wd[i] == wd)
+				{
+					/* the watch is gone: stat() checks from now on */
+					e->wd[i] = -1;
+					e->watched = e->whole_path = false;
+				}
+			}
+	}
+}
+
+/* Read every queued event (one read() when there is none). */
+static void
+drain_events(void)
+{
+	union
+	{
+		struct inotify_event ev;
+		char		bytes[4096];
+	}			buf;
+
+	if (notify_fd < 0)
+		return;
+	for (;;)
+	{
+		ssize_t		n = read(notify_fd, buf.bytes, sizeof(buf.bytes));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN)
+			mark_touched(-1, 0);	/* cannot tell: verify everything */
+		if (n <= 0)
+			break;
+		for (ssize_t off = 0; off + (ssize_t) sizeof(struct inotify_event) <= n;)
+		{
+			struct inotify_event ev;
+
+			memcpy(&ev, buf.bytes + off, sizeof(ev));
+			mark_touched(ev.wd, ev.mask);
+			off += sizeof(struct inotify_event) + ev.len;
+		}
+	}
+}
+
+/*
+ * Is e's version still the latest by its watches: no event since it was
+ * verified, and <table>/snapshot still the directory watched (known
+ * without a stat() when the directories above are watched)?
+ */
+static bool
+unchanged_by_watch(const CachedTable *e)
+{
+	char		path[MAXPGPATH];
+	struct stat st;
+
+	if (!e->watched || e->touched)
+		return false;
+	return e->whole_path ||
+		(stat(path_of_snapdir(path, sizeof(path), e->table_path), &st) == 0 &&
+		 st.st_dev == e->snapdir_dev && st.st_ino == e->snapdir_ino);
+}
+
 static void
 retire(CachedTable *e)
 {
 	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+	release_watches(e->wd, e);
+	e->watched = e->whole_path = false;
 
 	tables = list_delete_ptr(tables, e);
 	retired = lappend(retired, e);
@@ -182,7 +445,14 @@ create_entry(const PaimonFdwTableOptions *opts)
 	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "paimon_fdw cached table",
 											  ALLOCSET_SMALL_SIZES);
 	CachedTable *e = NULL;
+	int			wd[MAX_WATCH];
+	dev_t		snapdir_dev = 0;
+	ino_t		snapdir_ino = 0;
+	bool		watched;
+	bool		whole_path;
 
+	/* before the table is read: a change after the read queues an event */
+	watched = add_watches(opts->table_path, wd, &whole_path, &snapdir_dev, &snapdir_ino);
 	PG_TRY();
 	{
 		pm_env	   *env = pmfdw_env_create(cxt);
@@ -216,12 +486,23 @@ create_entry(const PaimonFdwTableOptions *opts)
 	}
 	PG_CATCH();
 	{
+		release_watches(wd, NULL);
 		MemoryContextDelete(cxt);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
 	if (e == NULL)
+	{
+		release_watches(wd, NULL);
 		MemoryContextDelete(cxt);
+		return NULL;
+	}
+	memcpy(e->wd, wd, sizeof(wd));
+	e->watched = watched;
+	e->whole_path = watched && whole_path;
+	e->touched = false;
+	e->snapdir_dev = snapdir_dev;
+	e->snapdir_ino = snapdir_ino;
 	return e;
 }
 
@@ -317,6 +598,7 @@ pmfdw_table_cache_open(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio
 		RegisterXactCallback(free_retired, NULL);
 		callback_registered = true;
 	}
+	drain_events();
 	e = find_entry(opts);
 	if (e != NULL && version != NULL)
 	{
@@ -326,15 +608,20 @@ pmfdw_table_cache_open(const PaimonFdwTableOptions *opts, pm_env *env, pm_fileio
 		 */
 		if (e->version.snapshot_id != version->snapshot_id ||
 			e->version.schema_id != version->schema_id ||
-			(version->snapshot_id > 0 &&
+			(version->snapshot_id > 0 && !unchanged_by_watch(e) &&
 			 !same_file(e->table_path, "snapshot", "snapshot-", version->snapshot_id,
 						&e->snapshot_file)))
 			return NULL;
 	}
-	else if (e != NULL && !still_latest(e))
+	else if (e != NULL && !unchanged_by_watch(e))
 	{
-		retire(e);
-		e = NULL;
+		if (still_latest(e))
+			e->touched = false; /* verified after the events drained */
+		else
+		{
+			retire(e);
+			e = NULL;
+		}
 	}
 	if (e == NULL)
 	{

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Benchmark: prepared single-key lookups with two or more builds of paimon_fdw.so
+# alternately, in one server (what before/after comparisons need on a shared machine).
+#
+#   bash bench/run_lookup_ab.sh [--ids N] [--duration S] [--rounds R] [--warehouse DIR]
+#                               [--set NAME=VALUE ...] A.so B.so [...]
+#
+# Each round runs, for each build in turn, pgbench -M prepared -c 1 for DURATION seconds
+# (SELECT * FROM bench.pk_7col WHERE id = :id, id random in 1..IDS: 100000 keeps the
+# caches warm, 10000000 spreads over the whole table) in a new session, after the build
+# was copied over the installed paimon_fdw.so (a new backend loads it). Prints tps and the
+# backend's CPU ms per lookup (/proc/<pid>/stat). The installed .so is put back at the end.
+# Run it under the install lock (the installed .so is shared), e.g.
+#   flock <install lock> bash -c 'make -s install && flock <bench lock> bash bench/run_lookup_ab.sh before.so paimon_fdw.so'
+# The table is bench/gen_pk_table.sh's (bench/data/pk_warehouse_10000000 by default).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+IDS=100000
+DURATION=10
+ROUNDS=2
+WAREHOUSE=bench/data/pk_warehouse_10000000
+SETTINGS=
+SOS=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--ids) IDS=$2; shift 2 ;;
+		--duration) DURATION=$2; shift 2 ;;
+		--rounds) ROUNDS=$2; shift 2 ;;
+		--warehouse) WAREHOUSE=$2; shift 2 ;;
+		--set) SETTINGS="$SETTINGS -c $2"; shift 2 ;;
+		-*) echo "run_lookup_ab.sh: unknown option $1" >&2; exit 2 ;;
+		*) SOS+=("$(cd "$(dirname "$1")" && pwd -P)/$(basename "$1")"); shift ;;
+	esac
+done
+[ ${#SOS[@]} -ge 1 ] || { echo "usage: $0 [options] A.so B.so [...]" >&2; exit 2; }
+for so in "${SOS[@]}"; do [ -r "$so" ] || { echo "run_lookup_ab.sh: no $so" >&2; exit 1; }; done
+[ -d "$WAREHOUSE/bench.db/pk_7col" ] ||
+	{ echo "run_lookup_ab.sh: no table $WAREHOUSE/bench.db/pk_7col (bench/gen_pk_table.sh writes it)" >&2; exit 1; }
+WAREHOUSE=$(cd "$WAREHOUSE" && pwd -P)
+
+# shellcheck source=../scripts/pg-tmp.sh
+. scripts/pg-tmp.sh
+export PGPORT=${PGPORT:-$((55000 + RANDOM % 2000))}
+LIBDIR=$(pg_config --pkglibdir)
+saved=$(mktemp)
+cp "$LIBDIR/paimon_fdw.so" "$saved"
+script=$(mktemp)
+out=$(mktemp)
+restore() {
+	cp "$saved" "$LIBDIR/paimon_fdw.so.ab" && mv "$LIBDIR/paimon_fdw.so.ab" "$LIBDIR/paimon_fdw.so"
+	rm -f "$saved" "$script" "$out"
+	pg_tmp_stop
+}
+pg_tmp_start >/dev/null
+trap restore EXIT
+psql -X -q -v ON_ERROR_STOP=1 <<SQL
+CREATE EXTENSION paimon_fdw;
+CREATE SERVER lake FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse '$WAREHOUSE');
+CREATE SCHEMA bench;
+IMPORT FOREIGN SCHEMA bench LIMIT TO (pk_7col) FROM SERVER lake INTO bench;
+SQL
+export PGOPTIONS="${PGOPTIONS:-}$SETTINGS"
+printf '\\set id random(1, %d)\nSELECT * FROM bench.pk_7col WHERE id = :id;\n' "$IDS" >"$script"
+HZ=$(getconf CLK_TCK)
+echo "ids 1..$IDS, ${DURATION}s per run, settings:${SETTINGS:- (defaults)}"
+for round in $(seq "$ROUNDS"); do
+	for so in "${SOS[@]}"; do
+		cp "$so" "$LIBDIR/paimon_fdw.so.ab" && mv "$LIBDIR/paimon_fdw.so.ab" "$LIBDIR/paimon_fdw.so"
+		"$PG_BIN/pgbench" -n -M prepared -c 1 -j 1 -T "$DURATION" -f "$script" >"$out" 2>&1 &
+		bp=$!
+		pid= cpu=0
+		for _ in $(seq 200); do
+			pid=$(psql -X -At -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'pgbench'" 2>/dev/null || true)
+			[ -n "$pid" ] && break
+			sleep 0.05
+		done
+		while [ -n "$pid" ] && [ -r "/proc/$pid/stat" ]; do
+			s=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || true)
+			[ -n "$s" ] && cpu=$s
+			sleep 0.1
+		done
+		wait "$bp" || true
+		n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")
+		awk -v r="$round" -v l="$(basename "$so")" -v t="$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$out")" \
+			-v c="$cpu" -v n="${n:-0}" -v hz="$HZ" -v load="$(cut -d' ' -f1 /proc/loadavg)" \
+			'BEGIN {printf "round %d  %-24s tps %8.0f  backend CPU ms/lookup %.4f  (load %s)\n", r, l, t, (n > 0 ? c * 1000 / hz / n : 0), load}'
+	done
+done

@@ -490,7 +490,11 @@ partition_runs(pm_table_read *r, file_run *frs, pm_run_source *runs, int n, pm_e
 	if (files == NULL || sorted == NULL || order == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
 	for (int i = 0; i < n; i++)
+	{
 		files[i] = frs[i].file;
+		if (files[i]->min_key == NULL || files[i]->max_key == NULL)
+			return PM_OK;		/* key ranges unknown: one section */
+	}
 	PM_TRY(pm_interval_partition(r->arena, r->key_row, files, n, order, r->sec_end, &r->nsec,
 								 err));
 	/* the run sources point at frs[]: only their order changes */

@@ -20,6 +20,11 @@
  * batch is full. Deduplicate and first-row results are input rows, so
  * they are kept the same way.
  *
+ * A whole batch of the top run below every other run's head (a section of
+ * one file, a run of keys no other run holds), with no deleted row and no
+ * retraction, is passed through: the output batch is a view of its value
+ * columns, nothing copied; the run moves on at the next call.
+ *
  * Keys: a single integer key (TINYINT..BIGINT, DATE, TIME) is compared as
  * an int64 cached per run; any other key, or a batch with a NULL key,
  * through pm_key_compare (same order on non-NULL integers, so switching
@@ -95,6 +100,7 @@ struct pm_merge_reader
 	int32_t    *pending_row;
 	int64_t		npending;
 	const pm_vector **src;		/* per run: the column being gathered */
+	int			unsettled;		/* run whose batch was passed through, or -1 */
 };
 
 static pm_code flush_pending(pm_merge_reader *m, pm_error *err);
@@ -735,6 +741,47 @@ merge_group(pm_merge_reader *m, pm_error *err)
 	return PM_OK;
 }
 
+/*
+ * Can the top run's whole current batch be the output as it is? Every row
+ * a key with one record (below the bound's head), kept by the DV, an add;
+ * value columns of the output types; plain read (no KV output, no lookup).
+ */
+static bool
+can_pass_through(const pm_merge_reader *m, int top, int bound)
+{
+	const run_state *r = &m->runs[top];
+	const pm_batch *b = r->batch;
+	const int8_t *kinds;
+	uint8_t		retract = 0;
+
+	if (m->seq_type != NULL || m->lookup_fn != NULL || m->nout > 0 || m->npending > 0 ||
+		r->pos != 0 || r->end != b->nrows || b->nrows == 0 || b->nrows > INT32_MAX)
+		return false;
+	if (r->keep != NULL && memchr(r->keep, 0, (size_t) b->nrows) != NULL)
+		return false;
+	for (int j = 0; j < m->noutput; j++)
+	{
+		const pm_type *t = b->cols[m->nkeys + 2 + j].type;
+		pm_type_id	id = m->output_types[j]->id;
+
+		if (t->id != id || (pm_type_value_size(id) == 0 && !pm_type_is_varlen(id)))
+			return false;
+	}
+	if (bound >= 0)
+	{
+		const run_state *rb = &m->runs[bound];
+
+		if (m->keys == KEYS_INT ?
+			int_key_at(&b->cols[0], b->nrows - 1) >= rb->key :
+			pm_key_compare(b->cols, b->nrows - 1, rb->batch->cols, rb->pos, m->nkeys) >= 0)
+			return false;
+	}
+	kinds = PM_VEC_VALUES(&b->cols[m->nkeys + 1], int8_t);
+	for (int64_t i = 0; i < b->nrows; i++)
+		retract |= !pm_rowkind_is_add(kinds[i]);
+	return !retract;
+}
+
 /* ---- API -------------------------------------------------------------------- */
 
 pm_code
@@ -783,6 +830,7 @@ pm_merge_reader_open(const pm_env *env, pm_merge_engine *engine, int nkeys,
 	m->output_types = output_types;
 	m->batch_size = bs;
 	m->nruns = nruns;
+	m->unsettled = -1;
 	for (int i = 0; i < nruns; i++)
 		m->runs[i].src = runs[i];
 	*out = m;
@@ -838,6 +886,18 @@ pm_merge_reader_next(pm_merge_reader *m, pm_batch **batch, pm_error *err)
 				heap_push(m, i);
 		}
 	}
+	if (m->unsettled >= 0)
+	{
+		/* the run whose batch was the last output: on to its next batch */
+		run_state  *r = &m->runs[m->unsettled];
+
+		m->unsettled = -1;
+		PM_TRY(run_settle(m, r, err));
+		if (r->done)
+			heap_pop(m);
+		else
+			heap_sift_top(m);
+	}
 	while (m->nheap > 0 && m->nout < m->batch_size)
 	{
 		int			top = m->heap[0];
@@ -848,6 +908,18 @@ pm_merge_reader_next(pm_merge_reader *m, pm_batch **batch, pm_error *err)
 			bound = m->heap[1];
 			if (m->nheap > 2 && run_less(m, m->heap[2], bound))
 				bound = m->heap[2];
+		}
+		if (can_pass_through(m, top, bound))
+		{
+			run_state  *r = &m->runs[top];
+
+			for (int j = 0; j < m->noutput; j++)
+				m->out.cols[j] = r->batch->cols[m->nkeys + 2 + j];
+			m->out.nrows = r->batch->nrows;
+			r->pos = r->end;
+			m->unsettled = top;	/* still the heap's top */
+			*batch = &m->out;
+			return PM_OK;
 		}
 		if ((bound >= 0 && key_cmp(m, top, bound) == 0) || m->lookup_fn != NULL)
 			PM_TRY(merge_group(m, err));

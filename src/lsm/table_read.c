@@ -8,8 +8,13 @@
  *				no level-0 file, no retract rows, and DV table / first-row /
  *				a single level; or a single file without retract rows): each
  *				file read as is, deletion-vector rows removed;
- *	 merge		otherwise: every data file is one sorted run (its DV
- *				applied), merged by pm_merge_reader with the table's engine;
+ *	 merge		otherwise: the files are grouped into sections of
+ *				overlapping key ranges (Java's IntervalPartition,
+ *				interval_partition.h), merged section after section; in a
+ *				section every data file is one sorted run (its DV
+ *				applied), merged by pm_merge_reader with the table's engine
+ *				(a section of one file is read through it too: a key with
+ *				one record is emitted as it is, retractions dropped);
  *				the value columns of primary key fields are not read, the
  *				_KEY_ columns (same values) stand in for them;
  *				_SEQUENCE_NUMBER is not read when the files' sequence
@@ -40,6 +45,7 @@
 #include "common/env.h"
 #include "index/deletion_vector.h"
 #include "row/value.h"
+#include "lsm/interval_partition.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
 #include "common/vector_builder.h"
@@ -131,7 +137,26 @@ struct pm_table_read
 	int		   *key_col_of_field;	/* table field -> key column of a KV batch */
 	const pm_value *max_key;	/* the largest looked-up key */
 	const pm_type *const *key_types;	/* of the trimmed key fields */
+	/*
+	 * the current merged split's sections: files sec_runs[sec_end[s-1] ..
+	 * sec_end[s]) form section s; next_sec is the next to merge
+	 */
+	const pm_type *key_row;		/* ROW of the trimmed key; NULL: no sections */
+	pm_run_source *sec_runs;
+	int		   *sec_end;
+	int			nsec;
+	int			next_sec;
+	const pm_vector *sec_lo;	/* the merge's key range (see start_merge) */
+	const pm_vector *sec_hi;
 };
+
+static bool merge_sections = true;
+
+void
+pm_table_read_merge_sections(bool on)
+{
+	merge_sections = on;
+}
 
 /* Whether this process reads the next unit of work (always, if not parallel). */
 static bool
@@ -452,6 +477,65 @@ bound_vector(pm_arena *arena, const pm_type *type, const pm_value *v)
 }
 
 /*
+ * Order the n runs (frs/runs, one file each) into key-disjoint sections
+ * (r->sec_end, r->nsec), as IntervalPartition does.
+ */
+static pm_code
+partition_runs(pm_table_read *r, file_run *frs, pm_run_source *runs, int n, pm_error *err)
+{
+	const pm_data_file_meta **files = pm_arena_alloc(r->arena, sizeof(void *) * (size_t) n);
+	pm_run_source *sorted = pm_arena_alloc(r->arena, sizeof(pm_run_source) * (size_t) n);
+	int		   *order = pm_arena_alloc(r->arena, sizeof(int) * (size_t) n);
+
+	if (files == NULL || sorted == NULL || order == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
+	for (int i = 0; i < n; i++)
+	{
+		files[i] = frs[i].file;
+		if (files[i]->min_key == NULL || files[i]->max_key == NULL)
+			return PM_OK;		/* key ranges unknown: one section */
+	}
+	PM_TRY(pm_interval_partition(r->arena, r->key_row, files, n, order, r->sec_end, &r->nsec,
+								 err));
+	/* the run sources point at frs[]: only their order changes */
+	for (int i = 0; i < n; i++)
+		sorted[i] = runs[order[i]];
+	memcpy(runs, sorted, sizeof(pm_run_source) * (size_t) n);
+	return PM_OK;
+}
+
+/*
+ * Open the merge of the next section of the current split; the merge
+ * reader owns (and closes) its runs from here, even on failure.
+ */
+static pm_code
+start_section(pm_table_read *r, pm_error *err)
+{
+	int			s = r->next_sec++;
+	int			from = s > 0 ? r->sec_end[s - 1] : 0;
+
+	PM_TRY(pm_merge_reader_open(r->env, r->engine, r->nkeys, r->out_types, r->nfields,
+								r->sec_runs + from, r->sec_end[s] - from, 0, &r->merge, err));
+	pm_merge_reader_set_lookup(r->merge, r->lookup);
+	pm_merge_reader_set_key_range(r->merge, r->sec_lo, r->sec_hi);
+	return PM_OK;
+}
+
+/* Close the runs of the sections of the current split not merged yet. */
+static void
+drop_sections(pm_table_read *r)
+{
+	int			from = r->next_sec > 0 && r->next_sec <= r->nsec ? r->sec_end[r->next_sec - 1] : 0;
+
+	if (r->next_sec < r->nsec)
+		for (int i = from; i < r->sec_end[r->nsec - 1]; i++)
+			if (r->sec_runs[i].close)
+				r->sec_runs[i].close(r->sec_runs[i].state);
+	r->nsec = 0;
+	r->next_sec = 0;
+}
+
+/*
  * Merge split sp, or (range >= 0) only the keys of its key range `range`
  * (r->ranges): files pruned and the merge clipped to the range.
  */
@@ -513,12 +597,25 @@ start_merge(pm_table_read *r, const pm_split *sp, int range, pm_error *err)
 			file_run_close(&frs[i]);
 		return rc;
 	}
-	/* the merge reader owns (and closes) the runs from here, even on failure */
-	PM_TRY(pm_merge_reader_open(r->env, r->engine, r->nkeys, r->out_types, r->nfields,
-								runs, n, 0, &r->merge, err));
-	pm_merge_reader_set_lookup(r->merge, r->lookup);
-	pm_merge_reader_set_key_range(r->merge, lo, hi);
-	return PM_OK;
+	r->sec_runs = runs;
+	r->sec_lo = lo;
+	r->sec_hi = hi;
+	r->nsec = 1;
+	r->next_sec = 0;
+	r->sec_end = pm_arena_alloc(r->arena, sizeof(int) * (size_t) (n + 1));
+	if (r->sec_end == NULL)
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
+	r->sec_end[0] = n;
+	if (rc == PM_OK && n > 1 && r->key_row != NULL)
+		rc = partition_runs(r, frs, runs, n, err);
+	if (rc != PM_OK)
+	{
+		for (int i = 0; i < n; i++)
+			file_run_close(&frs[i]);
+		r->nsec = 0;
+		return rc;
+	}
+	return start_section(r, err);
 }
 
 /*
@@ -781,6 +878,26 @@ open_pk(pm_table_read *r, const int *fields, int nfields, pm_error *err)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a table read");
 	for (int i = 0; i < nfields; i++)
 		r->out_types[i] = s->row_type->fields[fields[i]].type;
+	/*
+	 * Sections need the files' key ranges compared in the merge's order:
+	 * not for floating-point or nested keys (NaN, -0.0: not worth the risk).
+	 */
+	if (merge_sections && r->nkeys > 0)
+	{
+		pm_field   *kf = pm_arena_zalloc(r->arena, sizeof(pm_field) * (size_t) r->nkeys);
+		bool		ok = kf != NULL;
+
+		for (int k = 0; ok && k < r->nkeys; k++)
+		{
+			pm_type_id	id;
+
+			kf[k] = s->row_type->fields[keys[k]];
+			id = kf[k].type->id;
+			ok = id != PM_TYPE_FLOAT && id != PM_TYPE_DOUBLE && id < PM_TYPE_ARRAY;
+		}
+		if (ok)
+			r->key_row = pm_type_new_row(r->arena, kf, r->nkeys, false);
+	}
 	r->dv_enabled = option_true(s, "deletion-vectors.enabled");
 	r->snapshot_ordering = option_true(s, "sequence.snapshot-ordering");
 	engine = pm_schema_option(s, "merge-engine");
@@ -922,6 +1039,11 @@ pm_table_read_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 				return PM_OK;
 			pm_merge_reader_close(r->merge);
 			r->merge = NULL;
+			if (r->next_sec < r->nsec)
+			{
+				PM_TRY(start_section(r, err));
+				continue;
+			}
 		}
 		if (r->raw_split != NULL)
 		{
@@ -1004,6 +1126,7 @@ pm_table_read_close(pm_table_read *read)
 		return;
 	pm_scan_reader_close(read->reader);
 	pm_merge_reader_close(read->merge);
+	drop_sections(read);
 	pm_arena_destroy(read->range_arena);
 	close_raw_file(read);
 	pm_merge_engine_destroy(read->engine);

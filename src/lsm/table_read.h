@@ -86,4 +86,12 @@ extern void pm_table_read_set_claim(pm_table_read *read, pm_unit_claim_fn fn, vo
  */
 extern int64_t pm_table_read_key_ranges(const pm_table_read *read);
 
+/*
+ * Merged splits are read section by section (key-disjoint groups of files,
+ * Java's IntervalPartition) when on (the default); off: every file of a
+ * split in one merge. Process-wide, read at pm_table_read_open; for tests
+ * and comparisons (both give the same rows).
+ */
+extern void pm_table_read_merge_sections(bool on);
+
 #endif							/* PM_LSM_TABLE_READ_H */

@@ -1,0 +1,130 @@
+/*-------------------------------------------------------------------------
+ * pk_merge_core.c
+ *	  The merge read of a primary-key table through the core alone (no
+ *	  Postgres): pm_table_read over every split, one process; prints per
+ *	  pass the CPU time of the process, the rows read and a checksum of the
+ *	  rows (a sum of per-row hashes: compare builds with it).
+ *
+ *	  usage: pk_merge_core TABLE_PATH PASSES [FIELD...]
+ *	  (no FIELD: every field; PK_NO_CHECKSUM=1 in the environment: no
+ *	  checksum, for profiling the read alone)
+ *	  build: see bench/README.md, "Primary-key merge read".
+ *-------------------------------------------------------------------------
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "common/env.h"
+#include "io/fileio.h"
+#include "lsm/table_read.h"
+#include "row/value.h"
+#include "table/table.h"
+
+static unsigned long long
+checksum(const pm_batch *b)
+{
+	unsigned long long ck = 0;
+
+	for (int64_t r = 0; r < b->nrows; r++)
+	{
+		unsigned long long h = 17;
+
+		for (int c = 0; c < b->ncols; c++)
+		{
+			pm_value	x;
+
+			h = h * 1000003 + (unsigned long long) c;
+			if (!pm_vector_value(&b->cols[c], r, &x) || x.is_null)
+				continue;
+			if (pm_type_is_string(b->cols[c].type->id) || b->cols[c].type->id == PM_TYPE_BINARY ||
+				b->cols[c].type->id == PM_TYPE_VARBINARY)
+				for (int32_t j = 0; j < x.u.bytes.len; j++)
+					h = h * 31 + x.u.bytes.ptr[j];
+			else
+				h = h * 31 + (unsigned long long) x.u.i64;
+		}
+		ck += h;				/* a sum: the same whatever the batches */
+	}
+	return ck;
+}
+
+static double
+cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+		(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+int
+main(int argc, char **argv)
+{
+	const pm_env *env = pm_env_default();
+	pm_fileio  *io = pm_local_fileio_create(env);
+	pm_table_open_options o = {0};
+	pm_error	err;
+	int			fields[64];
+	int			nf = 0;
+	int			passes;
+	bool		with_ck = getenv("PK_NO_CHECKSUM") == NULL;
+
+	if (argc < 3)
+	{
+		fprintf(stderr, "usage: %s TABLE_PATH PASSES [FIELD...]\n", argv[0]);
+		return 2;
+	}
+	passes = atoi(argv[2]);
+	pm_error_clear(&err);
+	for (int p = 0; p < passes; p++)
+	{
+		pm_table   *table;
+		pm_scan    *scan;
+		pm_table_read *rd;
+		pm_batch   *b;
+		const pm_type *row;
+		int64_t		rows = 0;
+		unsigned long long ck = 0;
+		double		c0 = cpu_s();
+
+		if (pm_table_open(env, io, argv[1], &o, &table, &err) != PM_OK ||
+			pm_table_scan_plan(table, NULL, &scan, &err) != PM_OK)
+			goto fail;
+		row = pm_table_schema(table)->row_type;
+		nf = 0;
+		for (int i = 3; i < argc && nf < 64; i++)
+			if ((fields[nf++] = pm_type_field_index(row, argv[i])) < 0)
+			{
+				fprintf(stderr, "no field %s\n", argv[i]);
+				return 1;
+			}
+		if (argc == 3)
+			for (int i = 0; i < row->nfields && nf < 64; i++)
+				fields[nf++] = i;
+		if (pm_table_read_open(scan, fields, nf, &rd, &err) != PM_OK)
+			goto fail;
+		for (;;)
+		{
+			if (pm_table_read_next(rd, &b, &err) != PM_OK)
+				goto fail;
+			if (b == NULL)
+				break;
+			rows += b->nrows;
+			if (with_ck)
+				ck += checksum(b);
+		}
+		pm_table_read_close(rd);
+		pm_scan_free(scan);
+		pm_table_close(table);
+		printf("pass %d: cpu %.3f s, rows %lld, checksum %016llx\n", p + 1, cpu_s() - c0,
+			   (long long) rows, ck);
+	}
+	return 0;
+fail:
+	fprintf(stderr, "error: %s\n", err.message);
+	return 1;
+}

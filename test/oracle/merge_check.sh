@@ -4,7 +4,7 @@
 # For each scenario test/oracle/merge/<name>.table.json + <name>.ops.jsonl (several
 # commits so that a key's records sit in several level-0 files; some compact), the Java
 # oracle writes the table in each file format, dumps its rows, and the rows of the latest
-# snapshot and of every snapshot (time travel) become expected cases; build/unit/test_merge_table then reads every case
+# snapshot and of every snapshot (time travel) become expected cases; build/unit-clang/test_merge_table then reads every case
 # through pm_table_read and compares (PAIMON_CORPUS pointed at a temporary corpus).
 #
 # The scenarios avoid behaviour that changed between the oracle's Paimon release and
@@ -56,5 +56,5 @@ for head, rows in cases:
 PY
     done
 done
-make -C "$repo" -s build/unit/test_merge_table
-cd "$repo" && PAIMON_CORPUS="$tmp/corpus" build/unit/test_merge_table
+make -C "$repo" -s build/unit-clang/test_merge_table
+cd "$repo" && PAIMON_CORPUS="$tmp/corpus" build/unit-clang/test_merge_table

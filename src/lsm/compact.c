@@ -28,13 +28,12 @@
 #include "common/uuid.h"
 #include "index/deletion_vector.h"
 #include "lsm/compact_pick.h"
+#include "lsm/interval_partition.h"
 #include "lsm/kv_file_writer.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
 #include "lsm/record_expire.h"
 #include "table/commit.h"
-#include "row/binary_row.h"
-#include "row/value.h"
 #include "table/append_compact.h"
 #include "table/data_file_index.h"
 #include "table/partition_path.h"
@@ -260,37 +259,6 @@ full_compaction_files(compact_state *cs, const pm_split *sp, const pm_data_file_
 	return PM_OK;
 }
 
-/* A file's key range, decoded once. */
-typedef struct file_keys
-{
-	const pm_data_file_meta *file;
-	pm_value   *min;
-	pm_value   *max;
-} file_keys;
-
-static int
-compare_keys(const compact_state *cs, const pm_value *a, const pm_value *b)
-{
-	return pm_value_row_compare(cs->layout->key_type, a, b);
-}
-
-static pm_code
-decode_keys(compact_state *cs, const pm_data_file_meta *f, file_keys *out, pm_error *err)
-{
-	const pm_type *kt = cs->layout->key_type;
-
-	out->file = f;
-	out->min = pm_arena_zalloc(cs->arena, sizeof(pm_value) * (size_t) (kt->nfields + 1));
-	out->max = pm_arena_zalloc(cs->arena, sizeof(pm_value) * (size_t) (kt->nfields + 1));
-	if (out->min == NULL || out->max == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	if (f->min_key == NULL || f->max_key == NULL)
-		return pm_fail(err, PM_ERR_CORRUPT, "data file \"%s\" has no _MIN_KEY/_MAX_KEY",
-					   f->file_name);
-	PM_TRY(pm_binary_row_decode_serialized(f->min_key, (size_t) f->min_key_len, kt, out->min, err));
-	return pm_binary_row_decode_serialized(f->max_key, (size_t) f->max_key_len, kt, out->max, err);
-}
-
 /* The output of one unit: files deleted and added (arena arrays). */
 typedef struct unit_result
 {
@@ -468,53 +436,6 @@ candidate_add(candidate *c, const pm_data_file_meta **files, int n, bool single)
 	c->last_single = single;
 }
 
-static int
-count_runs_of_section(compact_state *cs, file_keys *fk, int n, int *run_of)
-{
-	/*
-	 * IntervalPartition.partition(section): a file goes to the run whose
-	 * last max key is the smallest, if its min key is above it, else it
-	 * starts a new run. Only the number of runs matters here (a section of
-	 * several runs is merged as a whole).
-	 */
-	int			nruns = 0;
-	int		   *last = run_of;		/* last file index of each run */
-
-	for (int i = 0; i < n; i++)
-	{
-		int			best = -1;
-
-		for (int k = 0; k < nruns; k++)
-			if (best < 0 || compare_keys(cs, fk[last[k]].max, fk[last[best]].max) < 0)
-				best = k;
-		if (best >= 0 && compare_keys(cs, fk[i].min, fk[last[best]].max) > 0)
-			last[best] = i;
-		else
-			last[nruns++] = i;
-	}
-	return nruns;
-}
-
-/* IntervalPartition's order: by min key, then max key (stable insertion sort) */
-static void
-sort_file_keys(compact_state *cs, file_keys *fk, int n)
-{
-	for (int i = 1; i < n; i++)
-		for (int k = i; k > 0; k--)
-		{
-			int			c = compare_keys(cs, fk[k - 1].min, fk[k].min);
-			file_keys	t;
-
-			if (c == 0)
-				c = compare_keys(cs, fk[k - 1].max, fk[k].max);
-			if (c <= 0)
-				break;
-			t = fk[k];
-			fk[k] = fk[k - 1];
-			fk[k - 1] = t;
-		}
-}
-
 /*
  * Compact files (a unit) of one bucket into output_level as
  * MergeTreeCompactTask.doCompact; *change gets the files deleted and added.
@@ -524,18 +445,19 @@ compact_unit(compact_state *cs, const pm_split *sp, const pm_data_file_meta **in
 			 int32_t output_level, bool drop_delete, pm_commit_change *change, int64_t *rows,
 			 pm_error *err)
 {
-	file_keys  *fk = pm_arena_zalloc(cs->arena, sizeof(file_keys) * (size_t) (n + 1));
-	int		   *scratch = pm_arena_zalloc(cs->arena, sizeof(int) * (size_t) (n + 1));
+	int		   *order = pm_arena_zalloc(cs->arena, sizeof(int) * (size_t) (n + 1));
+	int		   *sec_end = pm_arena_zalloc(cs->arena, sizeof(int) * (size_t) (n + 1));
+	int		   *sec_runs = pm_arena_zalloc(cs->arena, sizeof(int) * (size_t) (n + 1));
 	const pm_data_file_meta **sec = pm_arena_zalloc(cs->arena, sizeof(void *) * (size_t) (n + 1));
 	candidate	cand;
 	unit_result r;
 	pm_code		rc = PM_OK;
-	int			start = 0;
+	int			nsec;
 
 	memset(&r, 0, sizeof(r));
 	memset(&cand, 0, sizeof(cand));
 	cand.files = pm_arena_zalloc(cs->arena, sizeof(void *) * (size_t) (n + 1));
-	if (fk == NULL || scratch == NULL || sec == NULL || cand.files == NULL)
+	if (order == NULL || sec_end == NULL || sec_runs == NULL || sec == NULL || cand.files == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	if (sp->total_buckets > 0 && sp->total_buckets != cs->opt.bucket)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
@@ -543,44 +465,32 @@ compact_unit(compact_state *cs, const pm_split *sp, const pm_data_file_meta **in
 					   sp->bucket, sp->total_buckets, cs->opt.bucket);
 	PM_TRY(pm_uuid_random(cs->uuid, err));	/* a rewriter per bucket: its own file names */
 	cs->file_counter = 0;
-	for (int i = 0; i < n; i++)
-		PM_TRY(decode_keys(cs, in[i], &fk[i], err));
 	/* IntervalPartition: files by (min key, max key), sections of overlapping ranges */
-	sort_file_keys(cs, fk, n);
-	while (rc == PM_OK && start < n)
+	PM_TRY(pm_interval_partition(cs->arena, cs->layout->key_type, in, n, order, sec_end, &nsec,
+								 sec_runs, err));
+	for (int s = 0, start = 0; rc == PM_OK && s < nsec; start = sec_end[s++])
 	{
-		const pm_value *bound = fk[start].max;
-		int			end = start + 1;
-		int			nruns;
+		int			end = sec_end[s];
 
-		while (end < n && compare_keys(cs, fk[end].min, bound) <= 0)
-		{
-			if (compare_keys(cs, fk[end].max, bound) > 0)
-				bound = fk[end].max;
-			end++;
-		}
-		nruns = count_runs_of_section(cs, fk + start, end - start, scratch);
 		for (int i = start; i < end; i++)
-			sec[i - start] = fk[i].file;
-		if (nruns > 1)
+			sec[i - start] = in[order[i]];
+		if (sec_runs[s] > 1)
 			candidate_add(&cand, sec, end - start, false);
 		else
 		{
 			/* one run: files in key order, small ones queued, large ones upgraded */
-			for (int i = start; rc == PM_OK && i < end; i++)
+			for (int i = 0; rc == PM_OK && i < end - start; i++)
 			{
-				if (fk[i].file->file_size < cs->compaction_file_size)
-					candidate_add(&cand, &fk[i].file, 1, true);
+				if (sec[i]->file_size < cs->compaction_file_size)
+					candidate_add(&cand, &sec[i], 1, true);
 				else
 				{
 					rc = flush_candidate(cs, sp, &cand, output_level, drop_delete, &r, err);
 					if (rc == PM_OK)
-						rc = upgrade_file(cs, sp, fk[i].file, output_level, drop_delete, &r,
-										  err);
+						rc = upgrade_file(cs, sp, sec[i], output_level, drop_delete, &r, err);
 				}
 			}
 		}
-		start = end;
 	}
 	if (rc == PM_OK)
 		rc = flush_candidate(cs, sp, &cand, output_level, drop_delete, &r, err);

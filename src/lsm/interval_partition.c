@@ -32,16 +32,41 @@ decode_range(pm_arena *arena, const pm_type *kt, const pm_data_file_meta *f, fil
 										   err);
 }
 
+/*
+ * IntervalPartition.partition(section): the sorted runs of fr[0..n-1] (in
+ * section order). last is scratch of n entries: the last file of each run.
+ */
+static int
+count_runs(const pm_type *key_type, const file_range *fr, int n, int *last)
+{
+	int			nruns = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		int			best = -1;
+
+		for (int k = 0; k < nruns; k++)
+			if (best < 0 || pm_value_row_compare(key_type, fr[last[k]].max, fr[last[best]].max) < 0)
+				best = k;
+		if (best >= 0 && pm_value_row_compare(key_type, fr[i].min, fr[last[best]].max) > 0)
+			last[best] = i;
+		else
+			last[nruns++] = i;
+	}
+	return nruns;
+}
+
 pm_code
 pm_interval_partition(pm_arena *arena, const pm_type *key_type,
 					  const pm_data_file_meta *const *files, int n, int *order,
-					  int *section_end, int *nsections, pm_error *err)
+					  int *section_end, int *nsections, int *section_runs, pm_error *err)
 {
 	file_range *fr = pm_arena_zalloc(arena, sizeof(file_range) * (size_t) (n + 1));
+	int		   *last = pm_arena_zalloc(arena, sizeof(int) * (size_t) (n + 1));
 	int			start = 0;
 
 	*nsections = 0;
-	if (fr == NULL)
+	if (fr == NULL || last == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	for (int i = 0; i < n; i++)
 	{
@@ -74,6 +99,8 @@ pm_interval_partition(pm_arena *arena, const pm_type *key_type,
 				bound = fr[end].max;
 			end++;
 		}
+		if (section_runs != NULL)
+			section_runs[*nsections] = count_runs(key_type, fr + start, end - start, last);
 		section_end[(*nsections)++] = end;
 		start = end;
 	}

@@ -496,7 +496,7 @@ partition_runs(pm_table_read *r, file_run *frs, pm_run_source *runs, int n, pm_e
 			return PM_OK;		/* key ranges unknown: one section */
 	}
 	PM_TRY(pm_interval_partition(r->arena, r->key_row, files, n, order, r->sec_end, &r->nsec,
-								 err));
+								 NULL, err));
 	/* the run sources point at frs[]: only their order changes */
 	for (int i = 0; i < n; i++)
 		sorted[i] = runs[order[i]];

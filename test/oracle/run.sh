@@ -14,7 +14,8 @@
 #      maintenance (maintenance/check.sh) and full compaction
 #      (compact/compact_check.sh), and a compaction race with Java
 #      (compact/lsm_race.sh), record-level expiry in compaction
-#      (compact/record_expire_check.sh)
+#      (compact/record_expire_check.sh), and the merge read of Java-written
+#      scenario tables in every format (merge_check.sh)
 #   6. zones and locale, per Paimon release (ORACLE_PAIMON_VERSIONS): a few seeds
 #      written by a JVM in Asia/Shanghai, also read by Java in America/New_York,
 #      read through SQL in a session in Asia/Kolkata (+05:30) of a second throwaway
@@ -142,6 +143,8 @@ echo "-- compaction race: Java and the core compact one bucket at once; one wins
 step bash "$here/compact/lsm_race.sh" "$tmp/lsm_race"
 echo "-- record-level expiry: our compaction and Java's drop the same expired records"
 step bash "$here/compact/record_expire_check.sh" "$tmp/record_expire"
+echo "-- the LSM merge read (sections, engines, formats) against Java's rows"
+step bash "$here/merge_check.sh"
 
 # Zones and locale: the writer JVM, Java's reader and the SQL session in three different
 # non-UTC zones, text compared under en_US.UTF-8. Seeds: ORC tables with TIMESTAMP_LTZ in

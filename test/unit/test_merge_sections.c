@@ -89,6 +89,7 @@ check_sections(pm_fileio *io, const char *path, int want)
 	pm_field	kf = {0, "id", NULL, NULL};
 	int			order[64],
 				end[64],
+				runs[64],
 				nsec;
 
 	assert_int_equal(pm_table_open(pm_env_default(), io, path, NULL, &table, &err), PM_OK);
@@ -99,8 +100,10 @@ check_sections(pm_fileio *io, const char *path, int want)
 	kf.type = pm_type_new(arena, PM_TYPE_INT, false);
 	assert_int_equal(pm_interval_partition(arena, pm_type_new_row(arena, &kf, 1, false),
 										   (const pm_data_file_meta *const *) sp->files,
-										   sp->nfiles, order, end, &nsec, &err), PM_OK);
+										   sp->nfiles, order, end, &nsec, runs, &err), PM_OK);
 	assert_int_equal(nsec, want);
+	for (int s = 0; s < nsec; s++)
+		assert_true(runs[s] >= 1 && runs[s] <= end[s] - (s > 0 ? end[s - 1] : 0));
 	assert_int_equal(end[nsec - 1], sp->nfiles);
 	pm_scan_free(scan);
 	pm_table_close(table);

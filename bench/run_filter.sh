@@ -12,7 +12,8 @@
 #
 # paimon_fdw is run with every stage on, with the page index off
 # (paimon_fdw.enable_page_index), and with no pushdown at all (a full scan). Everything on
-# one core (no parallel workers, DuckDB 1 thread).
+# one core (no parallel workers, DuckDB 1 thread). Every engine is timed as DuckDB is: in
+# one session, after a warm-up run; paimon_fdw also on the first run of new sessions.
 #
 #   bash bench/run_filter.sh [--runs N] [--rows N] [--warehouse DIR]
 set -euo pipefail
@@ -80,18 +81,29 @@ duck_ms() {	# $1 = query over table t
 		--runs "$RUNS" --query "$1"
 }
 
-median_ms() {	# $1 = settings, $2 = query
-	local times=()
-	for _ in $(seq "$RUNS"); do
-		t=$(psql -X -At -c "SET max_parallel_workers_per_gather = 0" -c "$1" -c '\timing on' -c "$2" |
-			sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1)
-		times+=("$t")
-	done
-	printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
+median() {	# the median of the numbers on stdin
+	sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
 }
 
-printf '\n%-22s %9s %12s %11s %11s %9s %10s %10s\n' "query (median ms)" "fdw" "no page idx" "full scan" \
-	"heap btree" "duckdb" "fdw/duck" "scan/fdw"
+median_ms() {	# $1 = settings, $2 = query: one session, a warm-up run, then RUNS timed runs
+	{
+		echo "SET max_parallel_workers_per_gather = 0;"
+		echo "$1;"
+		echo "$2;"
+		echo '\timing on'
+		for _ in $(seq "$RUNS"); do echo "$2;"; done
+	} | psql -X -At | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | median
+}
+
+first_ms() {	# $1 = settings, $2 = query: its first run in each of RUNS new sessions
+	for _ in $(seq "$RUNS"); do
+		psql -X -At -c "SET max_parallel_workers_per_gather = 0" -c "$1" -c '\timing on' -c "$2" |
+			sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1
+	done | median
+}
+
+printf '\n%-22s %9s %12s %11s %11s %9s %10s %10s %12s %13s %10s\n' "query (median ms)" "fdw" "no page idx" "full scan" \
+	"heap btree" "duckdb" "fdw/duck" "scan/fdw" "fdw new conn" "no page cache" "nopc/duck"
 for i in "${!NAMES[@]}"; do
 	fq=$(printf "${QUERIES[$i]}" "p.$TABLE")
 	psql -X -At -c "$fq" >/dev/null		# warm the OS cache
@@ -100,12 +112,18 @@ for i in "${!NAMES[@]}"; do
 	fs=$(median_ms "SET paimon_fdw.enable_pushdown = off" "$fq")
 	h=$(median_ms "SET enable_seqscan = on" "$(printf "${QUERIES[$i]}" heap)")
 	d=$(duck_ms "$(printf "${QUERIES[$i]}" t)")
-	printf '%-22s %9s %12s %11s %11s %9s %9sx %9sx\n' "${NAMES[$i]}" "$f" "$np" "$fs" "$h" "$d" \
+	f1=$(first_ms "SET paimon_fdw.enable_page_index = on" "$fq")
+	nc=$(median_ms "SET paimon_fdw.page_cache_size = 0" "$fq")
+	printf '%-22s %9s %12s %11s %11s %9s %9sx %9sx %12s %13s %9sx\n' "${NAMES[$i]}" "$f" "$np" "$fs" "$h" "$d" \
 		"$(awk -v a="$f" -v b="$d" 'BEGIN {printf "%.2f", a / b}')" \
-		"$(awk -v a="$fs" -v b="$f" 'BEGIN {printf "%.1f", a / b}')"
+		"$(awk -v a="$fs" -v b="$f" 'BEGIN {printf "%.1f", a / b}')" "$f1" "$nc" \
+		"$(awk -v a="$nc" -v b="$d" 'BEGIN {printf "%.2f", a / b}')"
 	psql -X -At -c "SET max_parallel_workers_per_gather = 0" \
 		-c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $fq" |
 		grep -E 'Data Files|Row Groups|Pages' | sed 's/^ */    /'
 done
-echo "(one core: no parallel workers, DuckDB 1 thread; $RUNS runs each, median;"
+echo "(one core: no parallel workers, DuckDB 1 thread; $RUNS runs each, median; every engine"
+echo " like DuckDB: one session, a warm-up run, then the timed runs; fdw new conn = the first"
+echo " run in a new session (cold per-backend caches, the library loaded); no page cache ="
+echo " paimon_fdw.page_cache_size = 0 (every page decompressed on every run, as DuckDB does);"
 echo " fdw/duck = fdw time / DuckDB time; scan/fdw = full-scan time / fdw time)"

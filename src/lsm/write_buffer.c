@@ -3,8 +3,11 @@
  *	  The sorting, merging write buffer of one bucket (write_buffer.h).
  *
  * Records are deep-copied, column by column, into vectors of the buffer's
- * arena (whose size is the buffer's memory; when the vectors are full they
- * move to a new arena with room for twice, later 1.5 times, as many); a
+ * arena (when the vectors are full they move to a new arena with room for
+ * twice, later 1.5 times, as many; after a spill the vectors start with
+ * room for as many records as were spilled, so a full buffer's records are
+ * not moved again and again: the room is allocated, its pages touched only
+ * as records come, and not counted as the buffer's memory); a
  * flush sorts an index of the records and writes the merged ones in
  * batches of OUT_BATCH rows, keys of one record gathered column by column.
  *-------------------------------------------------------------------------
@@ -42,6 +45,8 @@ struct pm_write_buffer
 	uint8_t    *kinds;
 	int64_t		n;
 	int64_t		cap;			/* 0: not started (nothing allocated) */
+	int64_t		restart_cap;	/* room to start with after a spill: the records spilled */
+	int64_t		row_room;		/* bytes a record's room takes in the vectors (at least) */
 	/* spilled sorted runs (local spill_run.h files of the file layout) */
 	pm_merge_engine *run_engine;	/* the engine at value offset nkeys + 2 */
 	pm_fileio  *spill_io;
@@ -90,6 +95,7 @@ static pm_code
 start(pm_write_buffer *buf, pm_error *err)
 {
 	const pm_type *row = buf->layout->schema->row_type;
+	int64_t		cap = buf->restart_cap > START_ROWS ? buf->restart_cap : START_ROWS;
 
 	buf->rows.nrows = 0;
 	buf->rows.first_row = 0;
@@ -98,17 +104,27 @@ start(pm_write_buffer *buf, pm_error *err)
 	buf->builders = pm_arena_zalloc(buf->arena,
 									sizeof(pm_vector_builder) * (size_t) (buf->ncols + 1));
 	buf->cap = 0;				/* until everything is allocated */
-	buf->seqs = pm_arena_alloc(buf->arena, sizeof(int64_t) * START_ROWS);
-	buf->kinds = pm_arena_alloc(buf->arena, START_ROWS);
+	buf->seqs = pm_arena_alloc(buf->arena, sizeof(int64_t) * (size_t) cap);
+	buf->kinds = pm_arena_alloc(buf->arena, (size_t) cap);
 	buf->n = 0;
 	if (buf->rows.cols == NULL || buf->builders == NULL || buf->seqs == NULL ||
 		buf->kinds == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	for (int c = 0; c < buf->ncols; c++)
-		if (!pm_vector_builder_init(&buf->builders[c], &buf->rows.cols[c], row->fields[c].type,
-									START_ROWS, buf->arena))
+	{
+		pm_vector  *v = &buf->rows.cols[c];
+
+		if (!pm_vector_builder_init(&buf->builders[c], v, row->fields[c].type, cap, buf->arena))
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	buf->cap = START_ROWS;
+		/* string data never NULL (as after copy_column), even if all are empty */
+		if (pm_type_is_varlen(v->type->id) && v->data == NULL)
+		{
+			if ((v->data = pm_arena_alloc(buf->arena, 256)) == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			buf->builders[c].data_capacity = 256;
+		}
+	}
+	buf->cap = cap;
 	return PM_OK;
 }
 
@@ -129,6 +145,14 @@ pm_write_buffer_create(const pm_env *env, const pm_kv_layout *layout, pm_merge_e
 	buf->ncols = layout->schema->row_type->nfields;
 	buf->run_engine = run_engine;
 	buf->spill_dir = spill_dir;
+	buf->row_room = 8 + 1;		/* seq, kind */
+	for (int c = 0; c < buf->ncols; c++)
+	{
+		pm_type_id	id = layout->schema->row_type->fields[c].type->id;
+
+		buf->row_room += 1 + (pm_type_is_nested(id) ? 0 : pm_type_value_size(id)) +
+			(pm_type_is_varlen(id) ? 4 : 0);
+	}
 	buf->arena = pm_arena_create(env);
 	buf->spill_io = pm_local_fileio_create(env);
 	if (buf->arena == NULL || buf->spill_io == NULL)
@@ -264,7 +288,11 @@ pm_write_buffer_size(const pm_write_buffer *buf)
 int64_t
 pm_write_buffer_memory(const pm_write_buffer *buf)
 {
-	return (int64_t) pm_arena_bytes(buf->arena);
+	int64_t		bytes = (int64_t) pm_arena_bytes(buf->arena);
+	int64_t		room = buf->cap > buf->n ? (buf->cap - buf->n) * buf->row_room : 0;
+
+	/* room for records to come is allocated, not touched: not counted */
+	return bytes > room ? bytes - room : 0;
 }
 
 void
@@ -274,6 +302,7 @@ pm_write_buffer_clear(pm_write_buffer *buf)
 	pm_arena_reset(buf->arena);
 	buf->cap = 0;
 	buf->n = 0;
+	buf->restart_cap = 0;
 }
 
 void
@@ -1047,7 +1076,9 @@ pm_write_buffer_spill(pm_write_buffer *buf, pm_error *err)
 	pm_free(buf->env, idx);
 	if (o.arena)
 		pm_arena_destroy(o.arena);
-	/* the records are on disk now (or the writer is aborted) */
+	/* the records are on disk now (or the writer is aborted); the next ones
+	 * start with room for as many (no growing, no copies) */
+	buf->restart_cap = buf->n;
 	pm_arena_reset(buf->arena);
 	buf->cap = 0;
 	buf->n = 0;

@@ -391,6 +391,63 @@ test_bucket_examples(void **state)
 	assert_int_equal(pm_bucket_of(r5, v, 0, &bucket, &err), PM_ERR_INVALID);
 }
 
+/*
+ * Keys of INT, DATE, TIME and BIGINT fields are hashed from their values
+ * (bucket.c): the same hash as Murmur3 over the encoded row, for NULLs,
+ * negative and extreme values, 1 to 57 fields (57: null bits in a second
+ * header word, the general path).
+ */
+static void
+test_bucket_fixed_ints(void **state)
+{
+	pm_error	err;
+	pm_value	v[57];
+	const pm_type *t[57];
+	const pm_type *kinds[] = {simple(PM_TYPE_INT), simple(PM_TYPE_BIGINT),
+	simple(PM_TYPE_DATE), simple(PM_TYPE_TIME)};
+	const int64_t samples[] = {0, 1, -1, 42, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN,
+	123456789012LL, -98765};
+	const int	arities[] = {1, 2, 3, 7, 56, 57};
+	uint64_t	seed = 12345;
+	int			checked = 0;
+
+	for (size_t a = 0; a < sizeof(arities) / sizeof(arities[0]); a++)
+		for (int trial = 0; trial < 200; trial++)
+		{
+			int			n = arities[a];
+			const pm_type *r;
+			uint8_t    *out;
+			size_t		olen;
+			int32_t		h;
+
+			for (int i = 0; i < n; i++)
+			{
+				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				t[i] = kinds[(seed >> 33) % 4];
+				v[i].is_null = (seed >> 40) % 5 == 0;
+				v[i].u.i64 = samples[(seed >> 45) % 10];
+				if (t[i]->id != PM_TYPE_BIGINT)
+					v[i].u.i64 = (int32_t) v[i].u.i64;
+			}
+			r = row_of(t, n);
+			assert_int_equal(pm_binary_row_encode(arena, r, v, &out, &olen, &err), PM_OK);
+			assert_int_equal(pm_bucket_hash(r, v, &h, &err), PM_OK);
+			assert_int_equal(h, pm_murmur_hash_words(out, olen));
+			checked++;
+		}
+	assert_int_equal(checked, 1200);
+	/* a known one: INT 1 (test_bucket_examples) */
+	{
+		int32_t		h;
+
+		t[0] = simple(PM_TYPE_INT);
+		v[0].is_null = false;
+		v[0].u.i64 = 1;
+		assert_int_equal(pm_bucket_hash(row_of(t, 1), v, &h, &err), PM_OK);
+		assert_int_equal(h, 1465514398);
+	}
+}
+
 /* ------------------------------------------------ Java bucket vectors */
 
 static pm_int128
@@ -749,6 +806,7 @@ main(void)
 		cmocka_unit_test(test_e9_and_hashes),
 		cmocka_unit_test(test_bucket_examples),
 		cmocka_unit_test(test_java_vectors),
+		cmocka_unit_test(test_bucket_fixed_ints),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_compare_format),
 	};

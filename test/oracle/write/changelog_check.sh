@@ -140,5 +140,47 @@ PY
 			fi
 		done
 	done
+	[ "$t" = dedup ] || continue
+	# Java 1.4.2 commits on top of ours (a -D) and fully compacts: rows as Java's own table
+	# after the same, and the changelog of Java's commit reads back
+	find "$wh/pk.db/ours_$t" -name 'changelog-*' -printf '%f\n' | sort > "$wh/ours_${t}_changelog_files"
+	for p in java ours; do
+		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "${p}_$t" "$wh/more.jsonl" >/dev/null
+		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" pk "${p}_$t" | sort > "$wh/${p}_${t}_more.rows"
+	done
+	if cmp -s "$wh/java_${t}_more.rows" "$wh/ours_${t}_more.rows" && [ -s "$wh/ours_${t}_more.rows" ] &&
+		[ "$(changelog_of 1.4.2 "ours_$t" "$ncommits" $((ncommits + 1)))" = '["-D",2,null,null]' ]; then
+		echo "$t: Java writes and compacts on top of ours: $(wc -l < "$wh/ours_${t}_more.rows") rows as its own table's"
+	else
+		echo "FAIL $t: Java's commit and compaction on top of ours"; fail=1
+	fi
+	# our snapshot expiry keeps the last 2 snapshots (Java's commit and its
+	# compaction): the changelog files of the expired ones (all ours) go, as
+	# Java's ExpireSnapshotsImpl without a decoupled changelog deletes them; Java's
+	# commit's stay and still read
+	tp="$wh/pk.db/ours_$t"
+	nsnap=$(ls "$tp/snapshot" | grep -c '^snapshot-')
+	"$wh/pk_write" --expire "$tp" 2 >/dev/null
+	if python3 - "$tp" "$nsnap" "$wh/ours_${t}_changelog_files" <<'PY' &&
+import os, sys
+table, nsnap = sys.argv[1], int(sys.argv[2])
+ours = set(open(sys.argv[3]).read().split())
+on_disk = set()
+for root, _, files in os.walk(table):
+    on_disk |= {f for f in files if f.startswith("changelog-")}
+kept = [i for i in range(1, nsnap + 1) if os.path.exists("%s/snapshot/snapshot-%d" % (table, i))]
+if kept != [nsnap - 1, nsnap]:
+    sys.exit("snapshots kept: %s" % kept)
+if not ours or on_disk & ours:
+    sys.exit("our changelog files left: %s" % sorted(on_disk & ours))
+if not on_disk:
+    sys.exit("the changelog of Java's kept commit is gone")
+PY
+	[ "$(changelog_of 1.4.2 "ours_$t" "$ncommits" $((ncommits + 1)))" = '["-D",2,null,null]' ]
+	then
+		echo "$t: our snapshot expiry removed the changelog files of the expired snapshots"
+	else
+		echo "FAIL $t: our snapshot expiry and the changelog files"; fail=1
+	fi
 done
 exit $fail

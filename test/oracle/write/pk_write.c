@@ -20,6 +20,8 @@
  *	  of its deletion vector (write_dv_check.sh compares Java's and ours).
  *	  pk_write --read <table>: the rows of a batch read, one JSON array per
  *	  row as oracle.sh read prints them (INT, BIGINT, STRING, BOOLEAN).
+ *	  pk_write --expire <table> <n>: expire all but the last n snapshots
+ *	  with the core's snapshot expiry (changelog_check.sh).
  *	  Driven by write_pk_check.sh; built
  *	  against the unit build of libpaimon.a.
  *-------------------------------------------------------------------------
@@ -36,6 +38,7 @@
 #include "lsm/table_read.h"
 #include "table/split.h"
 #include "table/table.h"
+#include "table/snapshot_expire.h"
 #include "table/table_write.h"
 
 #define BATCH 100
@@ -404,6 +407,27 @@ read_rows(pm_fileio *io, const char *path)
 	return 0;
 }
 
+/* Expire all but the last `retain` snapshots with the core's snapshot expiry. */
+static int
+expire(pm_fileio *io, const char *path, int retain)
+{
+	pm_table   *table;
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_expire_options o = {retain, retain, 1000, INT64_MAX};
+	pm_error	err;
+	int			expired;
+	int64_t		files;
+
+	if (pm_table_open(pm_env_default(), io, path, NULL, &table, &err) != PM_OK)
+		return die(path, err.message);
+	if (pm_snapshot_expire(table, &o, arena, &expired, &files, &err) != PM_OK)
+		return die("expire", err.message);
+	printf("expired %d snapshots, %lld files\n", expired, (long long) files);
+	pm_table_close(table);
+	pm_arena_destroy(arena);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -430,8 +454,10 @@ main(int argc, char **argv)
 			rc = dump_levels(io, argv[2]);
 		else if (argc == 3 && strcmp(argv[1], "--read") == 0)
 			rc = read_rows(io, argv[2]);
+		else if (argc == 4 && strcmp(argv[1], "--expire") == 0)
+			rc = expire(io, argv[2], atoi(argv[3]));
 		else
-			rc = die("usage", "pk_write --compare|--levels|--read <table path>...");
+			rc = die("usage", "pk_write --compare|--levels|--read|--expire <table path>...");
 		pm_local_fileio_destroy(io);
 		return rc;
 	}

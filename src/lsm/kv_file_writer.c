@@ -85,6 +85,7 @@ struct pm_kv_file_writer
 	const char *dir;
 	const char *uuid;
 	int64_t    *file_counter;
+	const char *prefix;			/* NULL: data-file.prefix; else changelog-file.prefix */
 	/* the open file */
 	pm_format_writer *fw;
 	pm_file_index_writer *fiw;	/* its file indexes (NULL: none asked for) */
@@ -137,6 +138,13 @@ pm_kv_file_writer_open(const pm_env *env, pm_fileio *io, const pm_kv_layout *lay
 	return PM_OK;
 }
 
+void
+pm_kv_file_writer_set_changelog(pm_kv_file_writer *w)
+{
+	/* KeyValueFileWriterFactory.createRollingChangelogFileWriter: newChangelogPath */
+	w->prefix = w->layout->opt->changelog_file_prefix;
+}
+
 /* The key of row i of a batch in the file layout, as a serialized BinaryRow. */
 static pm_code
 encode_key(const pm_kv_layout *l, const pm_batch *b, int64_t i, pm_arena *arena,
@@ -162,7 +170,8 @@ open_file(pm_kv_file_writer *w, pm_error *err)
 	const pm_write_options *o = w->layout->opt;
 	char	   *path;
 
-	w->name = pm_arena_sprintf(w->meta_arena, "%s%s-%lld.%s", o->data_file_prefix, w->uuid,
+	w->name = pm_arena_sprintf(w->meta_arena, "%s%s-%lld.%s",
+							   w->prefix != NULL ? w->prefix : o->data_file_prefix, w->uuid,
 							   (long long) *w->file_counter, o->format_name);
 	path = pm_arena_sprintf(w->arena, "%s/%s", w->dir, w->name);
 	if (w->name == NULL || path == NULL)

@@ -74,6 +74,14 @@ extern pm_code pm_kv_file_writer_open(const pm_env *env, pm_fileio *io,
  * Write rows in file_type's layout, sorted by key after every row written
  * before (the caller merges). The batch can be reused when this returns.
  */
+/*
+ * Make the writer's files changelog files (changelog-producer = input):
+ * named with changelog-file.prefix, otherwise written and described as
+ * level-0 data files (same format, compression, stats, file indexes,
+ * file source APPEND). Call before the first write.
+ */
+extern void pm_kv_file_writer_set_changelog(pm_kv_file_writer *w);
+
 extern pm_code pm_kv_file_writer_write(pm_kv_file_writer *w, const pm_batch *batch,
 									   pm_error *err);
 

@@ -26,6 +26,11 @@ struct pm_merge_tree_writer
 	pm_data_file_meta *files;
 	int			nfiles;
 	int			cap;
+	/* changelog-producer = input: the changelog files since the last commit */
+	bool		changelog;
+	pm_data_file_meta *cfiles;
+	int			ncfiles;
+	int			ccap;
 };
 
 pm_code
@@ -53,6 +58,7 @@ pm_merge_tree_writer_open(const pm_env *env, pm_fileio *io, const pm_kv_layout *
 	w->dir = pm_arena_strdup(arena, dir);
 	w->uuid = pm_arena_strdup(arena, uuid);
 	w->next_seq = next_seq;
+	w->changelog = layout->opt->changelog_input;
 	if (w->meta_arena == NULL || w->dir == NULL || w->uuid == NULL)
 	{
 		pm_merge_tree_writer_free(w);
@@ -83,29 +89,88 @@ pm_merge_tree_writer_memory(const pm_merge_tree_writer *w)
 }
 
 static pm_code
-keep_files(pm_merge_tree_writer *w, const pm_data_file_meta *files, int n, pm_error *err)
+keep_in(pm_merge_tree_writer *w, pm_data_file_meta **arr, int *narr, int *cap,
+		const pm_data_file_meta *files, int n, pm_error *err)
 {
-	if (w->nfiles + n > w->cap)
+	if (*narr + n > *cap)
 	{
-		int			ncap = (w->nfiles + n) * 2;
-		pm_data_file_meta *grown = pm_arena_realloc(w->meta_arena, w->files,
-													sizeof(*grown) * (size_t) w->cap,
+		int			ncap = (*narr + n) * 2;
+		pm_data_file_meta *grown = pm_arena_realloc(w->meta_arena, *arr,
+													sizeof(*grown) * (size_t) *cap,
 													sizeof(*grown) * (size_t) ncap);
 
 		if (grown == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		w->files = grown;
-		w->cap = ncap;
+		*arr = grown;
+		*cap = ncap;
 	}
-	memcpy(w->files + w->nfiles, files, sizeof(*files) * (size_t) n);
-	w->nfiles += n;
+	memcpy(*arr + *narr, files, sizeof(*files) * (size_t) n);
+	*narr += n;
 	return PM_OK;
+}
+
+static pm_code
+keep_files(pm_merge_tree_writer *w, const pm_data_file_meta *files, int n, pm_error *err)
+{
+	return keep_in(w, &w->files, &w->nfiles, &w->cap, files, n, err);
 }
 
 pm_code
 pm_merge_tree_writer_spill(pm_merge_tree_writer *w, pm_error *err)
 {
+	/* the changelog is the buffer's records in sorted order: flush them as a run instead */
+	if (w->changelog)
+		return pm_merge_tree_writer_flush(w, err);
 	return pm_write_buffer_spill(w->buffer, err);
+}
+
+/*
+ * changelog-producer = input (MergeTreeWriter.flushWriteBuffer): the
+ * buffer's records, unmerged, to changelog files, and merged to level-0
+ * data files; every file made is kept, so an abort removes it.
+ */
+static pm_code
+flush_with_changelog(pm_merge_tree_writer *w, pm_error *err)
+{
+	pm_kv_file_writer *fw;
+	pm_kv_file_writer *cw;
+	pm_data_file_meta *files;
+	int			n;
+	pm_error	e2;
+	pm_code		rc;
+	pm_code		rc2;
+
+	PM_TRY(pm_kv_file_writer_open(w->env, w->io, w->layout, w->dir, w->uuid, &w->file_counter,
+								  w->meta_arena, &cw, err));
+	pm_kv_file_writer_set_changelog(cw);
+	if ((rc = pm_kv_file_writer_open(w->env, w->io, w->layout, w->dir, w->uuid, &w->file_counter,
+									 w->meta_arena, &fw, err)) != PM_OK)
+	{
+		pm_kv_file_writer_abort(cw, &files, &n);
+		return rc;
+	}
+	rc = pm_write_buffer_flush_changelog(w->buffer, fw, cw, err);
+	if (rc == PM_OK)
+		rc = pm_kv_file_writer_close(cw, &files, &n, err);
+	else
+		pm_kv_file_writer_abort(cw, &files, &n);
+	if (n > 0)
+	{
+		rc2 = keep_in(w, &w->cfiles, &w->ncfiles, &w->ccap, files, n, rc == PM_OK ? err : &e2);
+		if (rc == PM_OK)
+			rc = rc2;
+	}
+	if (rc == PM_OK)
+		rc = pm_kv_file_writer_close(fw, &files, &n, err);
+	else
+		pm_kv_file_writer_abort(fw, &files, &n);
+	if (n > 0)
+	{
+		rc2 = keep_files(w, files, n, rc == PM_OK ? err : &e2);
+		if (rc == PM_OK)
+			rc = rc2;
+	}
+	return rc;
 }
 
 pm_code
@@ -118,6 +183,8 @@ pm_merge_tree_writer_flush(pm_merge_tree_writer *w, pm_error *err)
 
 	if (pm_write_buffer_size(w->buffer) == 0 && pm_write_buffer_spill_count(w->buffer) == 0)
 		return PM_OK;
+	if (w->changelog)
+		return flush_with_changelog(w, err);
 	PM_TRY(pm_kv_file_writer_open(w->env, w->io, w->layout, w->dir, w->uuid, &w->file_counter,
 								  w->meta_arena, &fw, err));
 	rc = pm_write_buffer_flush(w->buffer, fw, err);
@@ -146,17 +213,30 @@ pm_merge_tree_writer_files(const pm_merge_tree_writer *w, pm_data_file_meta **fi
 }
 
 void
+pm_merge_tree_writer_changelog_files(const pm_merge_tree_writer *w, pm_data_file_meta **files,
+									 int *nfiles)
+{
+	*files = w->cfiles;
+	*nfiles = w->ncfiles;
+}
+
+void
 pm_merge_tree_writer_forget_files(pm_merge_tree_writer *w, bool remove)
 {
 	if (remove)
 	{
 		for (int i = 0; i < w->nfiles; i++)
 			pm_data_file_remove_written(w->io, &w->files[i]);
+		for (int i = 0; i < w->ncfiles; i++)
+			pm_data_file_remove_written(w->io, &w->cfiles[i]);
 		pm_write_buffer_clear(w->buffer);
 	}
 	w->files = NULL;
 	w->nfiles = 0;
 	w->cap = 0;
+	w->cfiles = NULL;
+	w->ncfiles = 0;
+	w->ccap = 0;
 	pm_arena_reset(w->meta_arena);
 }
 

@@ -56,6 +56,14 @@ extern void pm_merge_tree_writer_files(const pm_merge_tree_writer *w, pm_data_fi
 									   int *nfiles);
 
 /*
+ * changelog-producer = input (the layout's write options): the changelog
+ * files made since the last _forget_files, holding every record written,
+ * unmerged (valid until then). The writer then flushes instead of spilling.
+ */
+extern void pm_merge_tree_writer_changelog_files(const pm_merge_tree_writer *w,
+												 pm_data_file_meta **files, int *nfiles);
+
+/*
  * After a commit: the files are the table's now. remove: also delete
  * them (abort) and drop what is buffered.
  */

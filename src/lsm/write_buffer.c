@@ -1091,8 +1091,39 @@ pm_write_buffer_spill_count(const pm_write_buffer *buf)
 	return buf->nspill;
 }
 
+/*
+ * The changelog of changelog-producer = input (SortBufferWriteBuffer.forEach
+ * rawConsumer): every record in memory, unmerged, in sorted order, as the
+ * file layout, OUT_BATCH records a batch.
+ */
+static pm_code
+flush_raw(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *changelog,
+		  out_batch *o, const pm_vector *keys, pm_error *err)
+{
+	pm_vector  *cols = memory_cols(buf, keys);
+
+	if (cols == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < buf->n; i += OUT_BATCH)
+	{
+		int64_t		m = buf->n - i < OUT_BATCH ? buf->n - i : OUT_BATCH;
+
+		PM_TRY(out_start(o, buf->layout, OUT_BATCH, err));
+		PM_TRY(out_gather(o, cols, idx + i, m, err));
+		PM_TRY(pm_kv_file_writer_write(changelog, &o->b, err));
+	}
+	return PM_OK;
+}
+
 pm_code
 pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out, pm_error *err)
+{
+	return pm_write_buffer_flush_changelog(buf, out, NULL, err);
+}
+
+pm_code
+pm_write_buffer_flush_changelog(pm_write_buffer *buf, pm_kv_file_writer *out,
+								pm_kv_file_writer *changelog, pm_error *err)
 {
 	int64_t    *idx = NULL;
 	pm_vector  *keys;
@@ -1105,7 +1136,10 @@ pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out, pm_error *er
 	o.arena = pm_arena_create(buf->env);
 	if (o.arena == NULL)
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	else if ((rc = sort_records(buf, &idx, &keys, err)) == PM_OK)
+	else if (changelog != NULL && buf->nspill > 0)
+		rc = pm_fail(err, PM_ERR_UNSUPPORTED, "a changelog of spilled records is not written");
+	else if ((rc = sort_records(buf, &idx, &keys, err)) == PM_OK &&
+			 (changelog == NULL || (rc = flush_raw(buf, idx, changelog, &o, keys, err)) == PM_OK))
 	{
 		/* what is in memory is one more run, merged from memory */
 		if (buf->nspill > 0)

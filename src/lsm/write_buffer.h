@@ -83,6 +83,15 @@ extern int	pm_write_buffer_spill_count(const pm_write_buffer *buf);
 extern pm_code pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out,
 									 pm_error *err);
 
+/*
+ * pm_write_buffer_flush, and first (changelog not NULL: changelog-producer
+ * = input) every record in memory, unmerged, in the same sorted order, to
+ * changelog (SortBufferWriteBuffer.forEach's rawConsumer). Refused when
+ * records were spilled: the caller flushes instead of spilling.
+ */
+extern pm_code pm_write_buffer_flush_changelog(pm_write_buffer *buf, pm_kv_file_writer *out,
+											   pm_kv_file_writer *changelog, pm_error *err);
+
 /* Drop every record. */
 extern void pm_write_buffer_clear(pm_write_buffer *buf);
 

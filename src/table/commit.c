@@ -504,6 +504,61 @@ write_delta(const pm_env *env, pm_fileio *io, const char *table_path,
 	return PM_OK;
 }
 
+/*
+ * The changelog manifest (ADD entries of the changes' changelog files, in
+ * request order) and its list, as FileStoreCommitImpl.tryCommitOnce writes
+ * them when changelogFiles is not empty; *list_name stays NULL without any.
+ */
+static pm_code
+write_changelog(const pm_env *env, pm_fileio *io, const char *table_path,
+				const pm_commit_request *req, const pm_manifest_write_options *mopt,
+				pm_arena *arena, char **manifest_path, char **list_name, int64_t *list_size,
+				int64_t *records, pm_error *err)
+{
+	int			n = 0;
+	pm_manifest_entry *entries;
+	pm_manifest_file_meta meta;
+	const pm_type *ptype;
+	const char *name;
+
+	*records = 0;
+	for (int c = 0; c < req->nchanges; c++)
+		n += req->changes[c].nchangelog;
+	if (n == 0)
+		return PM_OK;
+	entries = pm_arena_zalloc(arena, sizeof(*entries) * (size_t) n);
+	if (entries == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	n = 0;
+	for (int c = 0; c < req->nchanges; c++)
+	{
+		const pm_commit_change *ch = &req->changes[c];
+
+		for (int i = 0; i < ch->nchangelog; i++)
+		{
+			pm_manifest_entry *e = &entries[n++];
+
+			e->kind = PM_FILE_KIND_ADD;
+			e->partition = ch->partition;
+			e->partition_len = ch->partition_len;
+			e->bucket = ch->bucket;
+			e->total_buckets = ch->total_buckets;
+			e->file = ch->changelog[i];
+			*records += ch->changelog[i].row_count;
+		}
+	}
+	PM_TRY(partition_type_of(req->schema, arena, &ptype, err));
+	PM_TRY(pm_manifest_file_write(env, io, table_path, mopt, ptype, req->schema->id, entries, n,
+								  arena, &meta, err));
+	*manifest_path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, meta.file_name);
+	if (*manifest_path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(pm_manifest_list_write(env, io, table_path, mopt, &meta, 1, arena, &name, list_size,
+								  err));
+	*list_name = (char *) name;
+	return PM_OK;
+}
+
 /* Paths of manifests written by one attempt (removed if it does not publish). */
 typedef struct written_files
 {
@@ -961,6 +1016,10 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 	char	   *delta_list = NULL;
 	int64_t		delta_list_size = 0;
 	int64_t		delta_records = 0;
+	char	   *changelog_manifest = NULL;
+	char	   *changelog_list = NULL;
+	int64_t		changelog_list_size = 0;
+	int64_t		changelog_records = 0;
 	bool		any = false;
 	bool		has_deletes = false;
 	pm_code		rc;
@@ -996,6 +1055,9 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 	}
 	rc = write_delta(env, io, table_path, req, &mopt, arena, &manifest_path, &delta_list,
 					 &delta_list_size, &delta_records, err);
+	if (rc == PM_OK)
+		rc = write_changelog(env, io, table_path, req, &mopt, arena, &changelog_manifest,
+							 &changelog_list, &changelog_list_size, &changelog_records, err);
 	if (rc != PM_OK)
 		goto fail;
 
@@ -1051,8 +1113,8 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 		snap.base_manifest_list_size = base_list_size;
 		snap.delta_manifest_list = delta_list;
 		snap.delta_manifest_list_size = delta_list_size;
-		snap.changelog_manifest_list = NULL;
-		snap.changelog_manifest_list_size = -1;
+		snap.changelog_manifest_list = changelog_list;
+		snap.changelog_manifest_list_size = changelog_list != NULL ? changelog_list_size : -1;
 		snap.index_manifest = index_manifest;
 		snap.commit_user = req->commit_user;
 		snap.commit_identifier = req->commit_identifier;
@@ -1061,7 +1123,8 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 		snap.total_record_count = (latest && latest->total_record_count > 0 ?
 								   latest->total_record_count : 0) + delta_records;
 		snap.delta_record_count = delta_records;
-		snap.changelog_record_count = -1;
+		/* nullableRecordCount(changelogFiles) */
+		snap.changelog_record_count = changelog_list != NULL ? changelog_records : -1;
 		snap.watermark = latest ? latest->watermark : INT64_MIN;
 		snap.statistics = inherited_statistics(io, table_path, latest, latest_schema->id, arena);
 		snap.has_properties = false;
@@ -1114,5 +1177,8 @@ fail:
 	if (delta_list != NULL)
 		remove_quietly(io, pm_arena_sprintf(arena, "%s/manifest/%s", table_path, delta_list));
 	remove_quietly(io, manifest_path);
+	if (changelog_list != NULL)
+		remove_quietly(io, pm_arena_sprintf(arena, "%s/manifest/%s", table_path, changelog_list));
+	remove_quietly(io, changelog_manifest);
 	return rc;
 }

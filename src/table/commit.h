@@ -47,6 +47,14 @@ typedef struct pm_commit_change
 	const pm_index_manifest_entry *index_added;
 	int			nindex_deleted;
 	const pm_index_manifest_entry *index_deleted;
+
+	/*
+	 * Changelog files (changelog-producer = input): ADD entries of the
+	 * snapshot's changelog manifest list (changelogManifestList,
+	 * changelogRecordCount: their row counts).
+	 */
+	int			nchangelog;
+	const pm_data_file_meta *changelog;
 } pm_commit_change;
 
 typedef struct pm_commit_request

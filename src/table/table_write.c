@@ -104,6 +104,9 @@ typedef struct bucket_writer
 	pm_data_file_meta *files;
 	int			nfiles;
 	int			files_cap;
+	/* changelog-producer = input: the LSM writer's changelog files (commit) */
+	pm_data_file_meta *cfiles;
+	int			ncfiles;
 	struct bucket_writer *next; /* hash chain */
 } bucket_writer;
 
@@ -1794,6 +1797,7 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 			{
 				rc = pm_merge_tree_writer_flush(bw->mt, err);
 				pm_merge_tree_writer_files(bw->mt, &bw->files, &bw->nfiles);
+				pm_merge_tree_writer_changelog_files(bw->mt, &bw->cfiles, &bw->ncfiles);
 			}
 			/* DynamicBucketIndexMaintainer.prepareCommit: the grown hash set */
 			if (rc == PM_OK && bw->has_hashes)
@@ -1846,6 +1850,8 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 			}
 			c->nadded = bw->nfiles;
 			c->added = bw->files;
+			c->nchangelog = bw->mt != NULL ? bw->ncfiles : 0;
+			c->changelog = bw->mt != NULL ? bw->cfiles : NULL;
 			if (new_index)
 			{
 				/* the new HASH file replaces the bucket's live one */

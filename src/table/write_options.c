@@ -547,6 +547,25 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 	o->data_file_prefix = v != NULL ? v : "data-";
 	if (strchr(o->data_file_prefix, '/') != NULL)
 		return pm_fail(err, PM_ERR_UNSUPPORTED, "table option data-file.prefix = \"%s\": a '/' in the prefix is not written", o->data_file_prefix);
+	/* changelog-producer = input (MergeTreeWriter.flushWriteBuffer) */
+	v = pm_schema_option(s, "changelog-producer");
+	o->changelog_input = v != NULL && strcasecmp(v, "input") == 0;
+	v = pm_schema_option(s, "changelog-file.prefix");
+	o->changelog_file_prefix = v != NULL ? v : "changelog-";
+	if (o->changelog_input && strchr(o->changelog_file_prefix, '/') != NULL)
+		return pm_fail(err, PM_ERR_UNSUPPORTED, "table option changelog-file.prefix = \"%s\": a '/' in the prefix is not written", o->changelog_file_prefix);
+	if (o->changelog_input)
+	{
+		static const char *const own[] = {"changelog-file.format", "changelog-file.compression",
+		"changelog-file.stats-mode"};
+
+		/* the changelog files are written as the level-0 data files */
+		for (int i = 0; i < 3; i++)
+			if ((v = pm_schema_option(s, own[i])) != NULL)
+				return pm_fail(err, PM_ERR_UNSUPPORTED,
+							   "table option %s = \"%s\": changelog files in another format, compression or stats mode than the data files are not written",
+							   own[i], v);
+	}
 	v = pm_schema_option(s, "partition.default-name");
 	o->partition_default_name = v != NULL ? v : "__DEFAULT_PARTITION__";
 	v = pm_schema_option(s, "manifest.compression");

@@ -20,6 +20,11 @@
  *	  of its deletion vector (write_dv_check.sh compares Java's and ours).
  *	  pk_write --read <table>: the rows of a batch read, one JSON array per
  *	  row as oracle.sh read prints them (INT, BIGINT, STRING, BOOLEAN).
+ *	  pk_write --compare-changelog <Java's table> <our table> <n>: the
+ *	  changelog files of snapshots 1..n compared as --compare compares
+ *	  data files: prints "CHANGELOG OK <n>" or the first difference.
+ *	  pk_write --expire <table> <n>: expire all but the last n snapshots
+ *	  with the core's snapshot expiry (changelog_check.sh).
  *	  Driven by write_pk_check.sh; built
  *	  against the unit build of libpaimon.a.
  *-------------------------------------------------------------------------
@@ -36,6 +41,10 @@
 #include "lsm/table_read.h"
 #include "table/split.h"
 #include "table/table.h"
+#include "table/manifest_entry.h"
+#include "table/manifest_list.h"
+#include "table/snapshot.h"
+#include "table/snapshot_expire.h"
 #include "table/table_write.h"
 
 #define BATCH 100
@@ -404,6 +413,116 @@ read_rows(pm_fileio *io, const char *path)
 	return 0;
 }
 
+static int
+cmp_entries(const void *a, const void *b)
+{
+	const pm_manifest_entry *x = a;
+	const pm_manifest_entry *y = b;
+	int			c = x->partition_len != y->partition_len ? x->partition_len - y->partition_len :
+		memcmp(x->partition, y->partition, (size_t) x->partition_len);
+
+	if (c != 0)
+		return c;
+	if (x->bucket != y->bucket)
+		return x->bucket - y->bucket;
+	return x->file.min_sequence_number < y->file.min_sequence_number ? -1 :
+		x->file.min_sequence_number > y->file.min_sequence_number;
+}
+
+/* The entries of snapshot `id`'s changelog manifest list (none without one). */
+static int
+changelog_entries(pm_fileio *io, const char *table, int64_t id, pm_arena *arena,
+				  pm_manifest_entry **entries)
+{
+	pm_snapshot *snap;
+	pm_manifest_file_meta *metas;
+	int			nmetas;
+	int			count = 0;
+	int			cap = 0;
+	pm_error	err;
+
+	*entries = NULL;
+	if (pm_snapshot_load(io, table, id, arena, &snap, &err) != PM_OK)
+		return die(table, err.message);
+	if (snap->changelog_manifest_list == NULL)
+		return 0;
+	if (pm_manifest_list_read(pm_env_default(), io,
+							  pm_arena_sprintf(arena, "%s/manifest/%s", table,
+											   snap->changelog_manifest_list),
+							  arena, &metas, &nmetas, &err) != PM_OK)
+		return die(table, err.message);
+	for (int m = 0; m < nmetas; m++)
+		if (pm_manifest_entries_read(pm_env_default(), io,
+									 pm_arena_sprintf(arena, "%s/manifest/%s", table,
+													  metas[m].file_name),
+									 arena, entries, &count, &cap, &err) != PM_OK)
+			return die(table, err.message);
+	qsort(*entries, (size_t) count, sizeof(**entries), cmp_entries);
+	return count;
+}
+
+/*
+ * The changelog files of snapshots 1..n of both tables, per (partition,
+ * bucket) in sequence order, field by field as --compare: "CHANGELOG OK <n>".
+ */
+static int
+compare_changelogs(pm_fileio *io, const char *java, const char *ours, int n)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	int			nfiles = 0;
+
+	for (int64_t id = 1; id <= n; id++)
+	{
+		pm_manifest_entry *a,
+				   *b;
+		int			na = changelog_entries(io, java, id, arena, &a);
+		int			nb = changelog_entries(io, ours, id, arena, &b);
+
+		if (na != nb || na == 0)
+		{
+			printf("CHANGELOG DIFF snapshot %lld: %d files against %d\n", (long long) id, na, nb);
+			return 1;
+		}
+		for (int f = 0; f < na; f++)
+		{
+			const char *what = "partition/bucket/kind";
+
+			if (cmp_entries(&a[f], &b[f]) != 0 || a[f].kind != b[f].kind ||
+				!same_meta(&a[f].file, &b[f].file, &what))
+			{
+				printf("CHANGELOG DIFF snapshot %lld, %s against %s: %s\n", (long long) id,
+					   a[f].file.file_name, b[f].file.file_name, what);
+				return 1;
+			}
+			nfiles++;
+		}
+	}
+	printf("CHANGELOG OK %d\n", nfiles);
+	pm_arena_destroy(arena);
+	return 0;
+}
+
+/* Expire all but the last `retain` snapshots with the core's snapshot expiry. */
+static int
+expire(pm_fileio *io, const char *path, int retain)
+{
+	pm_table   *table;
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_expire_options o = {retain, retain, 1000, INT64_MAX};
+	pm_error	err;
+	int			expired;
+	int64_t		files;
+
+	if (pm_table_open(pm_env_default(), io, path, NULL, &table, &err) != PM_OK)
+		return die(path, err.message);
+	if (pm_snapshot_expire(table, &o, arena, &expired, &files, &err) != PM_OK)
+		return die("expire", err.message);
+	printf("expired %d snapshots, %lld files\n", expired, (long long) files);
+	pm_table_close(table);
+	pm_arena_destroy(arena);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -430,8 +549,12 @@ main(int argc, char **argv)
 			rc = dump_levels(io, argv[2]);
 		else if (argc == 3 && strcmp(argv[1], "--read") == 0)
 			rc = read_rows(io, argv[2]);
+		else if (argc == 5 && strcmp(argv[1], "--compare-changelog") == 0)
+			rc = compare_changelogs(io, argv[2], argv[3], atoi(argv[4]));
+		else if (argc == 4 && strcmp(argv[1], "--expire") == 0)
+			rc = expire(io, argv[2], atoi(argv[3]));
 		else
-			rc = die("usage", "pk_write --compare|--levels|--read <table path>...");
+			rc = die("usage", "pk_write --compare|--levels|--read|--expire <table path>...");
 		pm_local_fileio_destroy(io);
 		return rc;
 	}

@@ -726,6 +726,11 @@ public final class Oracle {
         if (flags.containsKey("tag")) {
             dyn.put("scan.tag-name", flags.get("tag"));
         }
+        // --options: a JSON object of dynamic table options (e.g. incremental-between)
+        if (flags.containsKey("options")) {
+            JSON.readTree(flags.get("options")).fields()
+                    .forEachRemaining(e -> dyn.put(e.getKey(), e.getValue().asText()));
+        }
         return dyn.isEmpty() ? t : t.copy(dyn);
     }
 
@@ -790,8 +795,13 @@ public final class Oracle {
                 }
             }
             try (RecordReader<InternalRow> reader = rb.newRead().createReader(rb.newScan().plan())) {
+                boolean kinds = flags.containsKey("kinds");
                 reader.forEachRemaining(row -> {
                     ArrayNode a = NF.arrayNode();
+                    // --kinds 1: each row starts with its row kind (+I/-U/+U/-D)
+                    if (kinds) {
+                        a.add(row.getRowKind().shortString());
+                    }
                     for (int i = 0; i < getters.size(); i++) {
                         a.add(encode(rt.getTypeAt(i), getters.get(i).getFieldOrNull(row)));
                     }

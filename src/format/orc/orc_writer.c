@@ -582,18 +582,12 @@ bloom_add(orc_col *c, const pm_vector *v, int64_t i)
 	switch (c->type->id)
 	{
 		case PM_TYPE_TINYINT:
-			orc_bloom_add_long(b, PM_VEC_VALUES(v, int8_t)[i]);
-			break;
 		case PM_TYPE_SMALLINT:
-			orc_bloom_add_long(b, PM_VEC_VALUES(v, int16_t)[i]);
-			break;
 		case PM_TYPE_INT:
 		case PM_TYPE_TIME:
 		case PM_TYPE_DATE:
-			orc_bloom_add_long(b, PM_VEC_VALUES(v, int32_t)[i]);
-			break;
 		case PM_TYPE_BIGINT:
-			orc_bloom_add_long(b, PM_VEC_VALUES(v, int64_t)[i]);
+			orc_bloom_add_long(b, pm_vector_int64_at(v, i));
 			break;
 		case PM_TYPE_FLOAT:
 			orc_bloom_add_double(b, (double) PM_VEC_VALUES(v, float)[i]);

@@ -27,29 +27,9 @@ FROM generate_series(1, 60000) i;
 -- a second file, every v NULL
 INSERT INTO aggdec_t SELECT i, i % 5, i, NULL, NULL, NULL, 'z' || i FROM generate_series(1, 5000) i;
 
-CREATE FUNCTION agg_decode_compare(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	pushed bool := false;
-	l text;
-	on_rows text;
-	off_rows text;
-BEGIN
-	PERFORM set_config('paimon_fdw.enable_aggregate_pushdown', 'on', true);
-	PERFORM set_config('enable_sort', 'off', true);
-	FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-		IF l LIKE '%Aggregate Pushdown%' THEN pushed := true; END IF;
-	END LOOP;
-	EXECUTE 'SELECT string_agg(r::text, '';'' ORDER BY r::text) FROM (' || q || ') r' INTO on_rows;
-	PERFORM set_config('paimon_fdw.enable_aggregate_pushdown', 'off', true);
-	EXECUTE 'SELECT string_agg(r::text, '';'' ORDER BY r::text) FROM (' || q || ') r' INTO off_rows;
-	PERFORM set_config('paimon_fdw.enable_aggregate_pushdown', 'on', true);
-	PERFORM set_config('enable_sort', 'on', true);
-	RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END || ', ' ||
-		CASE WHEN on_rows IS NOT DISTINCT FROM off_rows THEN 'same'
-			 ELSE 'DIFFERENT: ' || coalesce(on_rows, '<none>') || ' <> ' || coalesce(off_rows, '<none>') END;
-END $$;
+\i sql/include/agg_compare.sql
 
-SELECT q, agg_decode_compare(q) FROM (VALUES
+SELECT q, agg_compare(q) FROM (VALUES
   ('SELECT count(*), count(v), sum(v), min(v), max(v), avg(v), sum(x), count(k) FROM aggdec_t'),
   ('SELECT k, count(*), count(v), sum(v), min(s), max(s) FROM aggdec_t GROUP BY k'),
   ('SELECT w, count(*), sum(v), max(u) FROM aggdec_t GROUP BY w'),
@@ -64,7 +44,7 @@ FROM aggdec_t;
 SELECT k, count(*), sum(v) FROM aggdec_t GROUP BY k ORDER BY k NULLS FIRST LIMIT 3;
 
 SET client_min_messages = warning;
-DROP FUNCTION agg_decode_compare(text);
+DROP FUNCTION agg_compare(text);
 DROP FOREIGN TABLE aggdec_t;
 DROP SERVER aggdec CASCADE;
 COPY (SELECT 1) TO PROGRAM :'rm_wh';

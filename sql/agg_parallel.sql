@@ -41,6 +41,8 @@ SET paimon_fdw.parallel_split_size = '1kB';
 -- 'partial' (pushed into a Parallel Foreign Scan), 'serial' (pushed, one
 -- process) or 'not pushed', and 'same' when the rows equal those of
 -- Postgres' own aggregation (pushdown off, same parallel settings).
+-- (Not sql/include/agg_compare.sql: that knows no partial pushdown and
+-- turns enable_sort off, which would change the parallel plans here.)
 CREATE FUNCTION par_agg(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
 	how text := 'not pushed';

@@ -30,6 +30,7 @@ IMPORT FOREIGN SCHEMA "pk_table_nested_type" FROM SERVER tnpq INTO tnx;
 
 -- 'pushed' and 'same' (or both results) for one query: the rows in the
 -- order the query returns them, top-N on and off.
+-- (Not sql/include/agg_compare.sql: that sorts the rows before comparing.)
 CREATE FUNCTION topn_compare(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
 	pushed bool := false;

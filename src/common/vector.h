@@ -82,6 +82,32 @@ pm_vector_is_null(const pm_vector *v, int64_t i)
 /* Fixed-width accessors; the caller knows the type. */
 #define PM_VEC_VALUES(v, ctype)		((ctype *) (v)->values)
 
+/*
+ * Value i of an integer-like vector widened to int64: BOOLEAN (0/1),
+ * TINYINT, SMALLINT, INT, DATE, TIME (millis), and BIGINT, TIMESTAMP,
+ * TIMESTAMP_LTZ (micros) by the default. Only for those types; the slot of
+ * a NULL value gives an unspecified number.
+ */
+static inline int64_t
+pm_vector_int64_at(const pm_vector *v, int64_t i)
+{
+	switch (v->type->id)
+	{
+		case PM_TYPE_BOOLEAN:
+			return PM_VEC_VALUES(v, uint8_t)[i] != 0;
+		case PM_TYPE_TINYINT:
+			return PM_VEC_VALUES(v, int8_t)[i];
+		case PM_TYPE_SMALLINT:
+			return PM_VEC_VALUES(v, int16_t)[i];
+		case PM_TYPE_INT:
+		case PM_TYPE_DATE:
+		case PM_TYPE_TIME:
+			return PM_VEC_VALUES(v, int32_t)[i];
+		default:
+			return PM_VEC_VALUES(v, int64_t)[i];
+	}
+}
+
 /* Varlen value i: pointer and length. */
 static inline const uint8_t *
 pm_vector_bytes(const pm_vector *v, int64_t i, int32_t *len)

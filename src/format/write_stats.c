@@ -140,21 +140,13 @@ pm_write_stats_add(pm_write_stats *s, const pm_vector *v, int64_t i)
 	switch (s->type->id)
 	{
 		case PM_TYPE_BOOLEAN:
-			pm_write_stats_add_i64(s, PM_VEC_VALUES(v, uint8_t)[i]);
-			break;
 		case PM_TYPE_TINYINT:
-			pm_write_stats_add_i64(s, PM_VEC_VALUES(v, int8_t)[i]);
-			break;
 		case PM_TYPE_SMALLINT:
-			pm_write_stats_add_i64(s, PM_VEC_VALUES(v, int16_t)[i]);
-			break;
 		case PM_TYPE_INT:
 		case PM_TYPE_DATE:
 		case PM_TYPE_TIME:
-			pm_write_stats_add_i64(s, PM_VEC_VALUES(v, int32_t)[i]);
-			break;
 		case PM_TYPE_BIGINT:
-			pm_write_stats_add_i64(s, PM_VEC_VALUES(v, int64_t)[i]);
+			pm_write_stats_add_i64(s, pm_vector_int64_at(v, i));
 			break;
 		case PM_TYPE_FLOAT:
 			pm_write_stats_add_f64(s, PM_VEC_VALUES(v, float)[i]);

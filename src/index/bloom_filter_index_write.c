@@ -108,15 +108,11 @@ pm_bloom_filter_write_add(pm_bloom_filter_write *bf, const pm_vector *v, int64_t
 					continue;
 				}
 			case PM_TYPE_TINYINT:
-				key = PM_VEC_VALUES(v, int8_t)[i];
-				break;
 			case PM_TYPE_SMALLINT:
-				key = PM_VEC_VALUES(v, int16_t)[i];
-				break;
 			case PM_TYPE_INT:
 			case PM_TYPE_DATE:
 			case PM_TYPE_TIME:
-				key = PM_VEC_VALUES(v, int32_t)[i];
+				key = pm_vector_int64_at(v, i);
 				break;
 			case PM_TYPE_FLOAT:
 				{

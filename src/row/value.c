@@ -313,21 +313,13 @@ pm_vector_value(const pm_vector *v, int64_t i, pm_value *out)
 	switch (v->type->id)
 	{
 		case PM_TYPE_BOOLEAN:
-			out->u.i64 = PM_VEC_VALUES(v, uint8_t)[i] != 0;
-			return true;
 		case PM_TYPE_TINYINT:
-			out->u.i64 = PM_VEC_VALUES(v, int8_t)[i];
-			return true;
 		case PM_TYPE_SMALLINT:
-			out->u.i64 = PM_VEC_VALUES(v, int16_t)[i];
-			return true;
 		case PM_TYPE_INT:
 		case PM_TYPE_DATE:
 		case PM_TYPE_TIME:
-			out->u.i64 = PM_VEC_VALUES(v, int32_t)[i];
-			return true;
 		case PM_TYPE_BIGINT:
-			out->u.i64 = PM_VEC_VALUES(v, int64_t)[i];
+			out->u.i64 = pm_vector_int64_at(v, i);
 			return true;
 		case PM_TYPE_FLOAT:
 			out->u.f64 = PM_VEC_VALUES(v, float)[i];

@@ -36,19 +36,15 @@ pm_meta_vector_int(const pm_vector *v, int64_t i, int64_t if_null)
 	switch (v->type->id)
 	{
 		case PM_TYPE_BOOLEAN:
-			return PM_VEC_VALUES(v, uint8_t)[i];
 		case PM_TYPE_TINYINT:
-			return PM_VEC_VALUES(v, int8_t)[i];
 		case PM_TYPE_SMALLINT:
-			return PM_VEC_VALUES(v, int16_t)[i];
 		case PM_TYPE_INT:
 		case PM_TYPE_DATE:
 		case PM_TYPE_TIME:
-			return PM_VEC_VALUES(v, int32_t)[i];
 		case PM_TYPE_BIGINT:
 		case PM_TYPE_TIMESTAMP:
 		case PM_TYPE_TIMESTAMP_LTZ:
-			return PM_VEC_VALUES(v, int64_t)[i];
+			return pm_vector_int64_at(v, i);
 		default:
 			return if_null;
 	}

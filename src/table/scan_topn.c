@@ -80,26 +80,6 @@ cmp_double(double a, double b)
 	return a < b ? -1 : (a > b ? 1 : 0);
 }
 
-/* An integer-like value of a fixed-width vector as int64. */
-static inline int64_t
-int_value(const pm_vector *v, int64_t i)
-{
-	switch (v->type->id)
-	{
-		case PM_TYPE_BOOLEAN:
-			return PM_VEC_VALUES(v, uint8_t)[i];
-		case PM_TYPE_TINYINT:
-			return PM_VEC_VALUES(v, int8_t)[i];
-		case PM_TYPE_SMALLINT:
-			return PM_VEC_VALUES(v, int16_t)[i];
-		case PM_TYPE_INT:
-		case PM_TYPE_DATE:
-			return PM_VEC_VALUES(v, int32_t)[i];
-		default:
-			return PM_VEC_VALUES(v, int64_t)[i];
-	}
-}
-
 /* Two non-NULL values of one type, ascending. */
 static int
 cmp_values(const pm_vector *va, int64_t a, const pm_vector *vb, int64_t b)
@@ -132,8 +112,8 @@ cmp_values(const pm_vector *va, int64_t a, const pm_vector *vb, int64_t b)
 			}
 		default:
 			{
-				int64_t		x = int_value(va, a);
-				int64_t		y = int_value(vb, b);
+				int64_t		x = pm_vector_int64_at(va, a);
+				int64_t		y = pm_vector_int64_at(vb, b);
 
 				return x < y ? -1 : (x > y ? 1 : 0);
 			}
@@ -533,7 +513,7 @@ cmp_stat(const pm_topn *t, const pm_value *stat, int64_t row)
 	}
 	else
 	{
-		int64_t		x = int_value(v, row);
+		int64_t		x = pm_vector_int64_at(v, row);
 
 		return stat->u.i64 < x ? -1 : (stat->u.i64 > x ? 1 : 0);
 	}

@@ -97,23 +97,6 @@ same_repr(const pm_type *a, const pm_type *b)
 	return true;
 }
 
-static int64_t
-get_int(const pm_vector *v, int64_t i)
-{
-	switch (v->type->id)
-	{
-		case PM_TYPE_TINYINT:
-			return PM_VEC_VALUES(v, int8_t)[i];
-		case PM_TYPE_SMALLINT:
-			return PM_VEC_VALUES(v, int16_t)[i];
-		case PM_TYPE_INT:
-		case PM_TYPE_DATE:
-			return PM_VEC_VALUES(v, int32_t)[i];
-		default:
-			return PM_VEC_VALUES(v, int64_t)[i];
-	}
-}
-
 /* Text of one value as Java's CastExecutors write it (numeric/date -> string). */
 static int
 value_text(const pm_vector *v, int64_t i, char *buf, size_t cap)
@@ -163,7 +146,7 @@ value_text(const pm_vector *v, int64_t i, char *buf, size_t cap)
 				return len;
 			}
 		default:
-			return snprintf(buf, cap, "%lld", (long long) get_int(v, i));
+			return snprintf(buf, cap, "%lld", (long long) pm_vector_int64_at(v, i));
 	}
 }
 
@@ -272,7 +255,7 @@ cast_vector(const pm_vector *src, const pm_type *to, pm_arena *arena, pm_vector 
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		for (int64_t i = 0; i < n; i++)
 		{
-			int64_t		v = get_int(src, i);
+			int64_t		v = pm_vector_int64_at(src, i);
 
 			switch (to->id)
 			{
@@ -298,7 +281,7 @@ cast_vector(const pm_vector *src, const pm_type *to, pm_arena *arena, pm_vector 
 		for (int64_t i = 0; i < n; i++)
 		{
 			double		v = from->id == PM_TYPE_FLOAT ? (double) PM_VEC_VALUES(src, float)[i] :
-				(double) get_int(src, i);
+				(double) pm_vector_int64_at(src, i);
 
 			if (to->id == PM_TYPE_FLOAT)
 				PM_VEC_VALUES(dst, float)[i] = (float) v;

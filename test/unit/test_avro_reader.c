@@ -197,24 +197,6 @@ child(const pm_vector *v, const char *name)
 	return &v->children[i];
 }
 
-static int64_t
-i64_at(const pm_vector *v, int64_t i)
-{
-	switch (v->type->id)
-	{
-		case PM_TYPE_TINYINT:
-			return PM_VEC_VALUES(v, int8_t)[i];
-		case PM_TYPE_SMALLINT:
-			return PM_VEC_VALUES(v, int16_t)[i];
-		case PM_TYPE_INT:
-		case PM_TYPE_DATE:
-		case PM_TYPE_TIME:
-			return PM_VEC_VALUES(v, int32_t)[i];
-		default:
-			return PM_VEC_VALUES(v, int64_t)[i];
-	}
-}
-
 static char *
 str_at(const pm_vector *v, int64_t i)
 {
@@ -360,22 +342,22 @@ list_batch(const pm_batch *b, const pm_type *req, void *vctx)
 		if (c->rows < 64)
 		{
 			c->names[c->rows] = str_at(col(b, req, "_FILE_NAME"), i);
-			c->sizes[c->rows] = i64_at(col(b, req, "_FILE_SIZE"), i);
+			c->sizes[c->rows] = pm_vector_int64_at(col(b, req, "_FILE_SIZE"), i);
 		}
 		if (c->rows != 0)
 			continue;
-		c->version0 = i64_at(col(b, req, "_VERSION"), i);
-		c->added0 = i64_at(col(b, req, "_NUM_ADDED_FILES"), i);
-		c->deleted0 = i64_at(col(b, req, "_NUM_DELETED_FILES"), i);
+		c->version0 = pm_vector_int64_at(col(b, req, "_VERSION"), i);
+		c->added0 = pm_vector_int64_at(col(b, req, "_NUM_ADDED_FILES"), i);
+		c->deleted0 = pm_vector_int64_at(col(b, req, "_NUM_DELETED_FILES"), i);
 		c->min_len0 = child(stats, "_MIN_VALUES")->offsets[i + 1] -
 			child(stats, "_MIN_VALUES")->offsets[i];
 		assert_false(pm_vector_is_null(nc, i));
 		c->null_counts0 = nc->offsets[i + 1] - nc->offsets[i];
 		if (c->null_counts0 > 0)
-			c->null_count0_value = i64_at(&nc->children[0], nc->offsets[i]);
+			c->null_count0_value = pm_vector_int64_at(&nc->children[0], nc->offsets[i]);
 		c->min_bucket_null0 = pm_vector_is_null(col(b, req, "_MIN_BUCKET"), i);
 		if (!c->min_bucket_null0)
-			c->min_bucket0 = i64_at(col(b, req, "_MIN_BUCKET"), i);
+			c->min_bucket0 = pm_vector_int64_at(col(b, req, "_MIN_BUCKET"), i);
 		c->min_row_id_null0 = pm_vector_is_null(col(b, req, "_MIN_ROW_ID"), i);
 		c->not_written_null0 = pm_vector_is_null(col(b, req, "_NOT_WRITTEN"), i);
 	}
@@ -571,22 +553,22 @@ entry_batch(const pm_batch *b, const pm_type *req, void *vctx)
 		char	   *name = str_at(child(file, "_FILE_NAME"), i);
 		char		hex[512] = {0};
 		char	   *key;
-		int			kind = (int) i64_at(col(b, req, "_KIND"), i);
+		int			kind = (int) pm_vector_int64_at(col(b, req, "_KIND"), i);
 
-		assert_int_equal(i64_at(col(b, req, "_VERSION"), i), 2);
+		assert_int_equal(pm_vector_int64_at(col(b, req, "_VERSION"), i), 2);
 		assert_false(pm_vector_is_null(file, i));
 		for (int32_t k = 0; k < plen && k < 200; k++)
 			sprintf(hex + 2 * k, "%02x", part[k]);
 		key = pm_arena_sprintf(A, "%s/%lld/%lld/%s", hex,
-							   (long long) i64_at(col(b, req, "_BUCKET"), i),
-							   (long long) i64_at(child(file, "_LEVEL"), i), name);
+							   (long long) pm_vector_int64_at(col(b, req, "_BUCKET"), i),
+							   (long long) pm_vector_int64_at(child(file, "_LEVEL"), i), name);
 		ls->entries_read++;
 		if (kind == 0)
 		{
 			assert_true(ls->n < 4096);
 			ls->e[ls->n].key = key;
 			ls->e[ls->n].name = name;
-			ls->e[ls->n].rows = i64_at(child(file, "_ROW_COUNT"), i);
+			ls->e[ls->n].rows = pm_vector_int64_at(child(file, "_ROW_COUNT"), i);
 			ls->e[ls->n].external = !pm_vector_is_null(child(file, "_EXTERNAL_PATH"), i);
 			ls->n++;
 		}
@@ -684,7 +666,7 @@ index_batch(const pm_batch *b, const pm_type *req, void *vctx)
 		const char *type = str_at(col(b, req, "_INDEX_TYPE"), i);
 		const pm_vector *ranges = col(b, req, "_DELETIONS_VECTORS_RANGES");
 
-		assert_int_equal(i64_at(col(b, req, "_VERSION"), i), 1);
+		assert_int_equal(pm_vector_int64_at(col(b, req, "_VERSION"), i), 1);
 		assert_true(has_name(c->names, str_at(col(b, req, "_FILE_NAME"), i)));
 		if (strcmp(type, "DELETION_VECTORS") == 0 && !pm_vector_is_null(ranges, i))
 		{
@@ -1022,13 +1004,13 @@ value_eq(const pm_vector *v, int64_t i, json_t *e)
 		case PM_TYPE_SMALLINT:
 		case PM_TYPE_INT:
 		case PM_TYPE_BIGINT:
-			return json_is_integer(e) && json_integer_value(e) == i64_at(v, i);
+			return json_is_integer(e) && json_integer_value(e) == pm_vector_int64_at(v, i);
 		case PM_TYPE_FLOAT:
 			return json_is_number(e) && (float) json_number_value(e) == PM_VEC_VALUES(v, float)[i];
 		case PM_TYPE_DOUBLE:
 			return json_is_number(e) && json_number_value(e) == PM_VEC_VALUES(v, double)[i];
 		case PM_TYPE_DATE:
-			return str_eq_json(format_date(i64_at(v, i)), e);
+			return str_eq_json(format_date(pm_vector_int64_at(v, i)), e);
 		case PM_TYPE_DECIMAL:
 			return str_eq_json(format_decimal(PM_VEC_VALUES(v, pm_int128)[i], t->scale), e);
 		case PM_TYPE_TIMESTAMP:
@@ -1342,7 +1324,7 @@ proj_batch(const pm_batch *b, const pm_type *req, void *vctx)
 		c->sum_f2 += PM_VEC_VALUES(col(b, req, "f2"), int64_t)[i];
 		assert_int_equal(arr->offsets[i + 1] - arr->offsets[i], 3);
 		for (int32_t k = arr->offsets[i]; k < arr->offsets[i + 1]; k++)
-			assert_int_equal(i64_at(&arr->children[0], k), k - arr->offsets[i] + 1);
+			assert_int_equal(pm_vector_int64_at(&arr->children[0], k), k - arr->offsets[i] + 1);
 		c->arr_elems += arr->offsets[i + 1] - arr->offsets[i];
 		/* f6 as BYTES (string -> binary) */
 		(void) col(b, req, "f6");
@@ -1651,11 +1633,11 @@ s1_batch(const pm_batch *b, const pm_type *req, void *vctx)
 			if (pm_type_field_index(req, "u") >= 0)
 				assert_string_equal(str_at(col(b, req, "u"), i), "hello");
 			assert_int_equal(arr->offsets[i + 1] - arr->offsets[i], 2);
-			assert_int_equal(i64_at(&arr->children[0], arr->offsets[i] + 1), 8);
+			assert_int_equal(pm_vector_int64_at(&arr->children[0], arr->offsets[i] + 1), 8);
 			assert_int_equal(m->offsets[i + 1] - m->offsets[i], 1);
 			assert_string_equal(str_at(&m->children[0], m->offsets[i]), "pi");
 			assert_true(PM_VEC_VALUES(&m->children[1], double)[m->offsets[i]] == 3.5);
-			assert_int_equal(i64_at(col(b, req, "tm"), i), 3723004);
+			assert_int_equal(pm_vector_int64_at(col(b, req, "tm"), i), 3723004);
 			assert_int_equal(PM_VEC_VALUES(tn, int64_t)[i], -2);
 			assert_non_null(tn->nanos);
 			assert_int_equal(tn->nanos[i], 500);
@@ -1670,7 +1652,7 @@ s1_batch(const pm_batch *b, const pm_type *req, void *vctx)
 			assert_string_equal(str_at(col(b, req, "e"), i), "RED");
 			assert_true(PM_VEC_VALUES(col(b, req, "dec"), pm_int128)[i] == 12345);
 			assert_int_equal(arr->offsets[i + 1] - arr->offsets[i], 1);
-			assert_int_equal(i64_at(&arr->children[0], arr->offsets[i]), 9);
+			assert_int_equal(pm_vector_int64_at(&arr->children[0], arr->offsets[i]), 9);
 			assert_false(pm_vector_is_null(self, i));
 			assert_int_equal(PM_VEC_VALUES(&self->children[0], int64_t)[i], 77);
 		}

@@ -891,18 +891,12 @@ test_bloom_filters(void **state)
 				switch (t->id)
 				{
 					case PM_TYPE_TINYINT:
-						h = orc_bloom_long_hash(PM_VEC_VALUES(vec, int8_t)[i]);
-						break;
 					case PM_TYPE_SMALLINT:
-						h = orc_bloom_long_hash(PM_VEC_VALUES(vec, int16_t)[i]);
-						break;
 					case PM_TYPE_INT:
 					case PM_TYPE_DATE:
 					case PM_TYPE_TIME:
-						h = orc_bloom_long_hash(PM_VEC_VALUES(vec, int32_t)[i]);
-						break;
 					case PM_TYPE_BIGINT:
-						h = orc_bloom_long_hash(PM_VEC_VALUES(vec, int64_t)[i]);
+						h = orc_bloom_long_hash(pm_vector_int64_at(vec, i));
 						break;
 					case PM_TYPE_DOUBLE:
 					case PM_TYPE_FLOAT:

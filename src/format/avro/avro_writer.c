@@ -350,18 +350,12 @@ encode(avro_writer *w, const pm_type *t, const pm_vector *v, int64_t i, const ch
 			pm_byte_buffer_put_u8(b, PM_VEC_VALUES(v, uint8_t)[i] ? 1 : 0);
 			break;
 		case PM_TYPE_TINYINT:
-			pm_byte_buffer_put_zigzag(b, PM_VEC_VALUES(v, int8_t)[i]);
-			break;
 		case PM_TYPE_SMALLINT:
-			pm_byte_buffer_put_zigzag(b, PM_VEC_VALUES(v, int16_t)[i]);
-			break;
 		case PM_TYPE_INT:
 		case PM_TYPE_DATE:
 		case PM_TYPE_TIME:
-			pm_byte_buffer_put_zigzag(b, PM_VEC_VALUES(v, int32_t)[i]);
-			break;
 		case PM_TYPE_BIGINT:
-			pm_byte_buffer_put_zigzag(b, PM_VEC_VALUES(v, int64_t)[i]);
+			pm_byte_buffer_put_zigzag(b, pm_vector_int64_at(v, i));
 			break;
 		case PM_TYPE_FLOAT:
 			{

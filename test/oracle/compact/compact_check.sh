@@ -40,16 +40,12 @@ check_warehouse compact "${1:-}"
 check_tool "$root/test/oracle/write/pk_write.c"
 check_tool "$here/compact_table.c"
 
-python3 - "$wh" <<'PY'
+PYTHONPATH="$root/test/oracle${PYTHONPATH:+:$PYTHONPATH}" python3 - "$wh" <<'PY'
 import json, random, sys
+from check_ops import phase_saver
 wh = sys.argv[1]
 rnd = random.Random(81)
-def save(name, table, phases):
-    json.dump(table, open("%s/%s.json" % (wh, name), "w"))
-    for p, ops in enumerate(phases):
-        with open("%s/%s.%d.jsonl" % (wh, name, p), "w") as out:
-            for op in ops:
-                out.write(json.dumps(op) + "\n")
+save = phase_saver(wh)
 
 # deduplicate, partitioned, updates and deletes
 cols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "dt", "type": "STRING NOT NULL"},

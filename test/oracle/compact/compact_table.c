@@ -8,46 +8,24 @@
  *	  libpaimon.a.
  *-------------------------------------------------------------------------
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "common/env.h"
-#include "io/fileio.h"
-#include "lsm/compact.h"
-#include "table/table.h"
+#include "../oracle_tool.h"
 
 int
 main(int argc, char **argv)
 {
-	const pm_env *env = pm_env_default();
-	pm_fileio  *io = pm_local_fileio_create(env);
-	pm_table_open_options o;
+	oracle_tool t;
 	pm_compact_options co;
 	pm_compact_result res;
-	pm_table   *table;
-	pm_error	err;
 
-	if (argc != 2 && argc != 3)
-	{
-		fprintf(stderr, "usage: compact_table <table path> [partition]\n");
+	if (!oracle_tool_open(&t, "compact_table", argc, argv, 2, 3, "<table path> [partition]"))
 		return 1;
-	}
-	memset(&o, 0, sizeof(o));
 	memset(&co, 0, sizeof(co));
 	co.partition = argc == 3 ? argv[2] : NULL;
-	pm_error_clear(&err);
-	if (pm_table_open(env, io, argv[1], &o, &table, &err) != PM_OK ||
-		pm_table_compact(table, argv[1], &co, &res, &err) != PM_OK)
-	{
-		fprintf(stderr, "compact_table: %s\n", err.message);
-		pm_local_fileio_destroy(io);
-		return 1;
-	}
-	printf("COMPACTED snapshot=%lld buckets=%d in=%d out=%d rows=%lld\n",
-		   (long long) res.snapshot_id, res.buckets, res.files_in, res.files_out,
-		   (long long) res.rows_out);
-	pm_table_close(table);
-	pm_local_fileio_destroy(io);
+	if (pm_table_compact(t.table, argv[1], &co, &res, &t.err) != PM_OK)
+		return oracle_tool_fail(&t);
+	oracle_tool_print_compacted(&res);
+	oracle_tool_close(&t);
 	return 0;
 }

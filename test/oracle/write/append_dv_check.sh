@@ -32,14 +32,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 check_warehouse append_dv "${1:-}"
 psql_q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 
-python3 - "$wh" <<'PY'
+PYTHONPATH="$root/test/oracle${PYTHONPATH:+:$PYTHONPATH}" python3 - "$wh" <<'PY'
 import json, sys
+from check_ops import saver
 wh = sys.argv[1]
-def save(name, table, ops):
-    json.dump(table, open("%s/%s.json" % (wh, name), "w"))
-    with open("%s/%s.jsonl" % (wh, name), "w") as out:
-        for op in ops:
-            out.write(json.dumps(op) + "\n")
+save = saver(wh)
+
 ops = []
 for c in range(3):
     for i in range(c * 150, c * 150 + 150):

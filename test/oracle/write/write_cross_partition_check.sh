@@ -26,16 +26,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 check_warehouse write_xpart "${1:-}"
 check_tool "$here/pk_write.c"
 
-python3 - "$wh" <<'PY'
+PYTHONPATH="$root/test/oracle${PYTHONPATH:+:$PYTHONPATH}" python3 - "$wh" <<'PY'
 import json, random, sys
+from check_ops import saver
 wh = sys.argv[1]
 rnd = random.Random(8)
-def save(name, table, ops, more):
-    json.dump(table, open("%s/%s.json" % (wh, name), "w"))
-    for suffix, rows in (("", ops), ("_more", more)):
-        with open("%s/%s%s.jsonl" % (wh, name, suffix), "w") as out:
-            for op in rows:
-                out.write(json.dumps(op) + "\n")
+save = saver(wh)
+
 days = ["2026-12-01", "2026-12-02", "2026-12-03"]
 cols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "dt", "type": "STRING NOT NULL"},
         {"name": "v", "type": "BIGINT"}, {"name": "s", "type": "STRING"}]

@@ -27,16 +27,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 check_warehouse write_dyn "${1:-}"
 check_tool "$here/pk_write.c"
 
-python3 - "$wh" <<'PY'
+PYTHONPATH="$root/test/oracle${PYTHONPATH:+:$PYTHONPATH}" python3 - "$wh" <<'PY'
 import json, random, sys
+from check_ops import saver
 wh = sys.argv[1]
 rnd = random.Random(81)
-def save(name, table, ops, more):
-    json.dump(table, open("%s/%s.json" % (wh, name), "w"))
-    for suffix, rows in (("", ops), ("_more", more)):
-        with open("%s/%s%s.jsonl" % (wh, name, suffix), "w") as out:
-            for op in rows:
-                out.write(json.dumps(op) + "\n")
+save = saver(wh)
 
 cols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "name", "type": "STRING"},
         {"name": "v", "type": "BIGINT"}]

@@ -24,15 +24,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 check_warehouse write_pk "${1:-}"
 check_tool "$here/pk_write.c"
 
-python3 - "$wh" <<'PY'
+PYTHONPATH="$root/test/oracle${PYTHONPATH:+:$PYTHONPATH}" python3 - "$wh" <<'PY'
 import json, random, sys
+from check_ops import saver
 wh = sys.argv[1]
 rnd = random.Random(8)
-def save(name, table, ops):
-    json.dump(table, open("%s/%s.json" % (wh, name), "w"))
-    with open("%s/%s.jsonl" % (wh, name), "w") as out:
-        for op in ops:
-            out.write(json.dumps(op) + "\n")
+save = saver(wh)
 
 # deduplicate: inserts, updates as -U/+U pairs, deletes, re-inserts
 cols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "name", "type": "STRING"},

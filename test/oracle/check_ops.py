@@ -1,0 +1,42 @@
+"""check_ops.py - the input files of the oracle checks' generated tables, written one way:
+<name>.json (the table: columns, primary_keys, partition_keys, options) and its operations
+as JSON lines (oracle.sh's write/pk_write input: {"op": "+I", "row": [...]}, {"op": "commit"}).
+The check scripts' inline Python imports it (PYTHONPATH=$root/test/oracle):
+
+    save = saver(wh)          save(name, table, ops[, more]): <name>.jsonl [+ <name>_more.jsonl]
+    save = phase_saver(wh)    save(name, table, phases): <name>.<p>.jsonl for each phase p
+"""
+
+import json
+import os
+
+
+def write_jsonl(path, ops):
+    """One JSON object a line."""
+    with open(path, "w") as out:
+        for op in ops:
+            out.write(json.dumps(op) + "\n")
+
+
+def _table(wh, name, table):
+    with open(os.path.join(wh, name + ".json"), "w") as out:
+        json.dump(table, out)
+
+
+def saver(wh):
+    """save(name, table, ops, more=None) into warehouse directory wh."""
+    def save(name, table, ops, more=None):
+        _table(wh, name, table)
+        write_jsonl(os.path.join(wh, name + ".jsonl"), ops)
+        if more is not None:
+            write_jsonl(os.path.join(wh, name + "_more.jsonl"), more)
+    return save
+
+
+def phase_saver(wh):
+    """save(name, table, phases) into wh: one <name>.<p>.jsonl a phase."""
+    def save(name, table, phases):
+        _table(wh, name, table)
+        for p, ops in enumerate(phases):
+            write_jsonl(os.path.join(wh, "%s.%d.jsonl" % (name, p)), ops)
+    return save

@@ -449,6 +449,33 @@ partition_type_of(const pm_schema *s, pm_arena *arena, const pm_type **out, pm_e
 	return PM_OK;
 }
 
+/*
+ * One manifest of entries[0..n-1] and a manifest list naming it alone
+ * (the delta's and the changelog's of a commit).
+ */
+static pm_code
+write_manifest_and_list(const pm_env *env, pm_fileio *io, const char *table_path,
+						const pm_commit_request *req, const pm_manifest_write_options *mopt,
+						pm_arena *arena, const pm_manifest_entry *entries, int n,
+						char **manifest_path, char **list_name, int64_t *list_size,
+						pm_error *err)
+{
+	pm_manifest_file_meta meta;
+	const pm_type *ptype;
+	const char *name;
+
+	PM_TRY(partition_type_of(req->schema, arena, &ptype, err));
+	PM_TRY(pm_manifest_file_write(env, io, table_path, mopt, ptype, req->schema->id, entries, n,
+								  arena, &meta, err));
+	*manifest_path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, meta.file_name);
+	if (*manifest_path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(pm_manifest_list_write(env, io, table_path, mopt, &meta, 1, arena, &name, list_size,
+								  err));
+	*list_name = (char *) name;
+	return PM_OK;
+}
+
 /* The delta manifest (ADD and DELETE entries in request order) and its list. */
 static pm_code
 write_delta(const pm_env *env, pm_fileio *io, const char *table_path,
@@ -458,9 +485,6 @@ write_delta(const pm_env *env, pm_fileio *io, const char *table_path,
 {
 	int			n = 0;
 	pm_manifest_entry *entries;
-	pm_manifest_file_meta meta;
-	const pm_type *ptype;
-	const char *name;
 
 	for (int c = 0; c < req->nchanges; c++)
 		n += req->changes[c].nadded + req->changes[c].ndeleted;
@@ -492,16 +516,8 @@ write_delta(const pm_env *env, pm_fileio *io, const char *table_path,
 			}
 		}
 	}
-	PM_TRY(partition_type_of(req->schema, arena, &ptype, err));
-	PM_TRY(pm_manifest_file_write(env, io, table_path, mopt, ptype, req->schema->id, entries, n,
-								  arena, &meta, err));
-	*manifest_path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, meta.file_name);
-	if (*manifest_path == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	PM_TRY(pm_manifest_list_write(env, io, table_path, mopt, &meta, 1, arena, &name, list_size,
-								  err));
-	*list_name = (char *) name;
-	return PM_OK;
+	return write_manifest_and_list(env, io, table_path, req, mopt, arena, entries, n,
+								   manifest_path, list_name, list_size, err);
 }
 
 /*
@@ -517,9 +533,6 @@ write_changelog(const pm_env *env, pm_fileio *io, const char *table_path,
 {
 	int			n = 0;
 	pm_manifest_entry *entries;
-	pm_manifest_file_meta meta;
-	const pm_type *ptype;
-	const char *name;
 
 	*records = 0;
 	for (int c = 0; c < req->nchanges; c++)
@@ -547,16 +560,8 @@ write_changelog(const pm_env *env, pm_fileio *io, const char *table_path,
 			*records += ch->changelog[i].row_count;
 		}
 	}
-	PM_TRY(partition_type_of(req->schema, arena, &ptype, err));
-	PM_TRY(pm_manifest_file_write(env, io, table_path, mopt, ptype, req->schema->id, entries, n,
-								  arena, &meta, err));
-	*manifest_path = pm_arena_sprintf(arena, "%s/manifest/%s", table_path, meta.file_name);
-	if (*manifest_path == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	PM_TRY(pm_manifest_list_write(env, io, table_path, mopt, &meta, 1, arena, &name, list_size,
-								  err));
-	*list_name = (char *) name;
-	return PM_OK;
+	return write_manifest_and_list(env, io, table_path, req, mopt, arena, entries, n,
+								   manifest_path, list_name, list_size, err);
 }
 
 /* Paths of manifests written by one attempt (removed if it does not publish). */

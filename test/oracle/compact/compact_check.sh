@@ -174,38 +174,9 @@ with open(wh + "/compact.jsonl", "w") as out:
     out.write(json.dumps({"op": "compact"}) + "\n")
 PY
 
-# the files of a table's scan: (partition, bucket, level, rows, sequence range), sorted
-files() {
-	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" files "$wh" cpt "$1" | python3 -c '
-import json, sys
-for f in sorted((json.dumps(f["partition"]), f["bucket"], f["level"], f["row_count"],
-                 f["min_sequence_number"], f["max_sequence_number"]) for f in json.load(sys.stdin)):
-    print(*f)'
-}
-
-# same rows in both tables for each version given; same files
-same() {
-	local t=$1 what=$2
-	shift 2
-	for v in "$@"; do
-		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" cpt "java_$t" | sort > "$wh/java_$t.rows"
-		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" cpt "ours_$t" | sort > "$wh/ours_$t.rows"
-		if [ -s "$wh/java_$t.rows" ] && cmp -s "$wh/java_$t.rows" "$wh/ours_$t.rows"; then
-			echo "$t: $what: Java $v reads the same $(wc -l < "$wh/ours_$t.rows") rows"
-		else
-			echo "FAIL $t: $what: Java $v reads other rows"
-			diff "$wh/java_$t.rows" "$wh/ours_$t.rows" | head -6; fail=1
-		fi
-	done
-	files "java_$t" > "$wh/java_$t.files"
-	files "ours_$t" > "$wh/ours_$t.files"
-	if cmp -s "$wh/java_$t.files" "$wh/ours_$t.files"; then
-		echo "$t: $what: the same $(wc -l < "$wh/ours_$t.files") files (level, rows, sequence range)"
-	else
-		echo "FAIL $t: $what: other files than Java's"
-		diff "$wh/java_$t.files" "$wh/ours_$t.files" | head -6; fail=1
-	fi
-}
+db=cpt
+# shellcheck source=java_twin.sh
+. "$here/java_twin.sh"
 
 fail=0
 for t in ${COMPACT_CHECK_TABLES:-dedup partial agg seqf trig app appb appc}; do

@@ -155,36 +155,9 @@ with open(wh + "/lower.jsonl", "w") as out:
                                                      "value": "1 d"}]}) + "\n")
 PY
 
-files() {
-	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" files "$wh" rx "$1" | python3 -c '
-import json, sys
-for f in sorted((json.dumps(f["partition"]), f["bucket"], f["level"], f["row_count"],
-                 f["min_sequence_number"], f["max_sequence_number"]) for f in json.load(sys.stdin)):
-    print(*f)'
-}
-
-same() {
-	local t=$1 what=$2
-	shift 2
-	for v in "$@"; do
-		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" rx "java_$t" | sort > "$wh/java_$t.rows"
-		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" rx "ours_$t" | sort > "$wh/ours_$t.rows"
-		if [ -s "$wh/java_$t.rows" ] && cmp -s "$wh/java_$t.rows" "$wh/ours_$t.rows"; then
-			echo "$t: $what: Java $v reads the same $(wc -l < "$wh/ours_$t.rows") rows"
-		else
-			echo "FAIL $t: $what: Java $v reads other rows"
-			diff "$wh/java_$t.rows" "$wh/ours_$t.rows" | head -6; fail=1
-		fi
-	done
-	files "java_$t" > "$wh/java_$t.files"
-	files "ours_$t" > "$wh/ours_$t.files"
-	if cmp -s "$wh/java_$t.files" "$wh/ours_$t.files"; then
-		echo "$t: $what: the same $(wc -l < "$wh/ours_$t.files") files (level, rows, sequence range)"
-	else
-		echo "FAIL $t: $what: other files than Java's"
-		diff "$wh/java_$t.files" "$wh/ours_$t.files" | head -6; fail=1
-	fi
-}
+db=rx
+# shellcheck source=java_twin.sh
+. "$here/java_twin.sh"
 
 # rows read before a compaction, to show that records were dropped
 count() { ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" rx "$1" | wc -l; }

@@ -126,8 +126,7 @@ pm_vector_ensure_nulls(pm_vector *v, int64_t capacity, pm_arena *arena)
 }
 
 bool
-pm_vector_append_data(pm_vector *v, int64_t *data_capacity,
-					  const void *bytes, int64_t len, pm_arena *arena)
+pm_vector_reserve_data(pm_vector *v, int64_t *data_capacity, int64_t len, pm_arena *arena)
 {
 	if (len < 0 || v->data_size + len > INT32_MAX)
 		return false;
@@ -146,6 +145,15 @@ pm_vector_append_data(pm_vector *v, int64_t *data_capacity,
 		v->data = p;
 		*data_capacity = cap;
 	}
+	return true;
+}
+
+bool
+pm_vector_append_data(pm_vector *v, int64_t *data_capacity,
+					  const void *bytes, int64_t len, pm_arena *arena)
+{
+	if (!pm_vector_reserve_data(v, data_capacity, len, arena))
+		return false;
 	if (len > 0)
 		memcpy(v->data + v->data_size, bytes, (size_t) len);
 	v->data_size += len;

@@ -135,6 +135,13 @@ extern bool pm_vector_reserve(pm_vector *v, int64_t keep, int64_t capacity, pm_a
 /* Ensure `nulls` exists (zeroed for the first `length` values). */
 extern bool pm_vector_ensure_nulls(pm_vector *v, int64_t capacity, pm_arena *arena);
 
+/*
+ * Make room for len more bytes in a varlen vector's data (grows
+ * geometrically; data_size unchanged). False past INT32_MAX or on OOM.
+ */
+extern bool pm_vector_reserve_data(pm_vector *v, int64_t *data_capacity, int64_t len,
+								   pm_arena *arena);
+
 /* Append bytes to a varlen vector's data (grows geometrically). */
 extern bool pm_vector_append_data(pm_vector *v, int64_t *data_capacity,
 								  const void *bytes, int64_t len, pm_arena *arena);

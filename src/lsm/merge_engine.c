@@ -560,6 +560,12 @@ pm_merge_engine_get_kind(const pm_merge_engine *engine)
 	return engine->kind;
 }
 
+bool
+pm_merge_engine_ignores_delete(const pm_merge_engine *engine)
+{
+	return engine->ignore_delete;
+}
+
 void
 pm_merge_engine_sequence_fields(const pm_merge_engine *engine, const int **cols, int *n,
 								bool *descending)

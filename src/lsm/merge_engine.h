@@ -107,6 +107,9 @@ extern void pm_merge_engine_destroy(pm_merge_engine *engine);
 
 extern pm_merge_engine_kind pm_merge_engine_get_kind(const pm_merge_engine *engine);
 
+/* ignore-delete (or its legacy names): retractions are dropped, not merged. */
+extern bool pm_merge_engine_ignores_delete(const pm_merge_engine *engine);
+
 /*
  * The user sequence fields (sequence.field) as value column indexes, and
  * whether they sort descending; *n = 0 when none.

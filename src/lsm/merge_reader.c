@@ -101,27 +101,17 @@ struct pm_merge_reader
 	int64_t		npending;
 	const pm_vector **src;		/* per run: the column being gathered */
 	int			unsettled;		/* run whose batch was passed through, or -1 */
+	/* see merge_window: decided at the first batch */
+	bool		window;			/* deduplicate, no sequence.field, no lookup */
+	bool		ignore_delete;
+	int		   *act;			/* the window's runs, ascending */
+	int64_t    *wend;			/* per act[a]: end of its rows in the window */
+	int64_t    *kcur;			/* per act[a]: key of its row pos */
 };
 
 static pm_code flush_pending(pm_merge_reader *m, pm_error *err);
 
 /* ---- keys -------------------------------------------------------------- */
-
-static inline int64_t
-int_key_at(const pm_vector *v, int64_t i)
-{
-	switch (v->type->id)
-	{
-		case PM_TYPE_TINYINT:
-			return PM_VEC_VALUES(v, int8_t)[i];
-		case PM_TYPE_SMALLINT:
-			return PM_VEC_VALUES(v, int16_t)[i];
-		case PM_TYPE_BIGINT:
-			return PM_VEC_VALUES(v, int64_t)[i];
-		default:
-			return PM_VEC_VALUES(v, int32_t)[i];
-	}
-}
 
 static bool
 is_int_key_type(pm_type_id id)
@@ -318,7 +308,7 @@ run_settle(pm_merge_reader *m, run_state *r, pm_error *err)
 			if (r->pos < r->end)
 			{
 				if (m->keys == KEYS_INT)
-					r->key = int_key_at(&r->batch->cols[0], r->pos);
+					r->key = pm_vector_int64_at(&r->batch->cols[0], r->pos);
 				return PM_OK;
 			}
 			if (r->end < r->batch->nrows)
@@ -443,17 +433,31 @@ gather_column(pm_merge_reader *m, pm_vector_builder *bld, int c, pm_error *err)
 	switch (size)
 	{
 		case 0:
-			for (int64_t i = 0; i < n; i++)
 			{
-				const pm_vector *sv = m->src[m->pending_run[i]];
-				const int32_t *off = sv->offsets + m->pending_row[i];
+				int64_t		total = 0;
+				int64_t		at;
 
-				/* NULLs and empty values have no bytes (data may be NULL) */
-				if (off[1] > off[0] &&
-					!pm_vector_append_data(v, &bld->data_capacity, sv->data + off[0],
-										   off[1] - off[0], bld->arena))
+				for (int64_t i = 0; i < n; i++)
+				{
+					const int32_t *off = m->src[m->pending_run[i]]->offsets + m->pending_row[i];
+
+					total += off[1] - off[0];
+				}
+				if (!pm_vector_reserve_data(v, &bld->data_capacity, total, bld->arena))
 					return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
-				v->offsets[to + i + 1] = (int32_t) v->data_size;
+				at = v->data_size;
+				for (int64_t i = 0; i < n; i++)
+				{
+					const pm_vector *sv = m->src[m->pending_run[i]];
+					const int32_t *off = sv->offsets + m->pending_row[i];
+
+					/* NULLs and empty values have no bytes (data may be NULL) */
+					if (off[1] > off[0])
+						memcpy(v->data + at, sv->data + off[0], (size_t) (off[1] - off[0]));
+					at += off[1] - off[0];
+					v->offsets[to + i + 1] = (int32_t) at;
+				}
+				v->data_size = at;
 			}
 			break;
 		case 1:
@@ -550,7 +554,7 @@ take_stretch(pm_merge_reader *m, int top, int bound, pm_error *err)
 				while (j < end && PM_VEC_VALUES(k, int32_t)[j] < limit)
 					j++;
 			else
-				while (j < end && int_key_at(k, j) < limit)
+				while (j < end && pm_vector_int64_at(k, j) < limit)
 					j++;
 			end = j;
 		}
@@ -742,6 +746,219 @@ merge_group(pm_merge_reader *m, pm_error *err)
 }
 
 /*
+ * The window merge: one integer key, deduplicate without sequence.field,
+ * no lookup. Every row of every run with a key up to the smallest last key
+ * of the runs' current batches (the window) is loaded, so the window is
+ * merged in one loop over the runs' key arrays, without the heap and
+ * without loading batches: each step finds the smallest and second
+ * smallest head key; below the second, the smallest's run gives a stretch
+ * of keys with one record; at a tie, the key's records pick the last in
+ * merge order (_SEQUENCE_NUMBER, then retract before add, then run index,
+ * as merge_group sorts them: the record pm_merge_engine_picked gives).
+ * Stops at the window's end or a full output batch; then the runs are
+ * settled (batches replaced) and the heap rebuilt.
+ */
+
+/* Advance act[a] past row i-1 to its next live row in the window; false at its end. */
+static inline bool
+window_advance(pm_merge_reader *m, int a, int64_t i)
+{
+	run_state  *r = &m->runs[m->act[a]];
+	int64_t		e = m->wend[a];
+
+	if (r->keep != NULL)
+		while (i < e && !r->keep[i])
+			i++;
+	r->pos = i;
+	if (i >= e)
+		return false;
+	m->kcur[a] = pm_vector_int64_at(&r->batch->cols[0], i);
+	return true;
+}
+
+/* First row of [from, n) whose key is above lim (integer keys, ascending). */
+static int64_t
+upper_bound_int(const pm_vector *k, int64_t from, int64_t n, int64_t lim)
+{
+	while (from < n)
+	{
+		int64_t		mid = from + (n - from) / 2;
+
+		if (pm_vector_int64_at(k, mid) <= lim)
+			from = mid + 1;
+		else
+			n = mid;
+	}
+	return from;
+}
+
+static pm_code
+merge_window(pm_merge_reader *m, pm_error *err)
+{
+	int			nact = 0;
+	int64_t		lim = INT64_MAX;
+	int64_t		room = m->batch_size - m->nout;
+
+	for (int i = 0; i < m->nruns; i++)
+	{
+		const run_state *r = &m->runs[i];
+		int64_t		last;
+
+		if (r->done)
+			continue;
+		last = pm_vector_int64_at(&r->batch->cols[0], r->end - 1);
+		if (last < lim)
+			lim = last;
+		m->act[nact++] = i;
+	}
+	/* the runs with rows in the window (the one of the smallest last key has) */
+	for (int a = 0, n = nact; a < n; a++)
+	{
+		int			run = m->act[a];
+		run_state  *r = &m->runs[run];
+		int64_t		e = upper_bound_int(&r->batch->cols[0], r->pos, r->end, lim);
+
+		if (a == 0)
+			nact = 0;
+		if (e > r->pos)
+		{
+			m->act[nact] = run;
+			m->wend[nact] = e;
+			m->kcur[nact] = r->key;
+			nact++;
+		}
+	}
+
+	while (nact > 0 && room > 0)
+	{
+		int64_t		k1 = INT64_MAX,
+					k2 = INT64_MAX;
+		int			a1 = 0;
+
+		for (int a = 0; a < nact; a++)
+		{
+			int64_t		k = m->kcur[a];
+
+			if (k < k1)
+			{
+				k2 = k1;
+				k1 = k;
+				a1 = a;
+			}
+			else if (k < k2)
+				k2 = k;
+		}
+		if (k1 < k2)
+		{
+			/* a stretch of keys with one record: the rows of act[a1] below k2 */
+			int			run = m->act[a1];
+			run_state  *r = &m->runs[run];
+			const pm_vector *kv = &r->batch->cols[0];
+			const int8_t *kinds = PM_VEC_VALUES(&r->batch->cols[m->nkeys + 1], int8_t);
+			const int64_t *seqs = PM_VEC_VALUES(&r->batch->cols[m->nkeys], int64_t);
+			const uint8_t *keep = r->keep;
+			int64_t		e = m->wend[a1];
+			int64_t		i = r->pos;
+
+			do
+			{
+				if ((keep == NULL || keep[i]) &&
+					(pm_rowkind_is_add(kinds[i]) || m->keep_retracts))
+				{
+					emit_row(m, run, i, seqs[i], kinds[i]);
+					room--;
+				}
+				i++;
+			} while (i < e && room > 0 && pm_vector_int64_at(kv, i) < k2);
+			if (!window_advance(m, a1, i))
+			{
+				memmove(&m->act[a1], &m->act[a1 + 1], sizeof(int) * (size_t) (nact - a1 - 1));
+				memmove(&m->wend[a1], &m->wend[a1 + 1], sizeof(int64_t) * (size_t) (nact - a1 - 1));
+				memmove(&m->kcur[a1], &m->kcur[a1 + 1], sizeof(int64_t) * (size_t) (nact - a1 - 1));
+				nact--;
+			}
+		}
+		else
+		{
+			/* the records of key k1 (two or more), in run order */
+			int			last = -1,
+						pick = -1;
+			int64_t		lseq = 0,
+						pseq = 0;
+			int			ladd = 0,
+						padd = 0;
+			int			n = 0;
+
+			for (int a = a1; a < nact; a++)
+			{
+				const run_state *r;
+				int64_t		s;
+				int			add;
+
+				if (m->kcur[a] != k1)
+					continue;
+				r = &m->runs[m->act[a]];
+				s = PM_VEC_VALUES(&r->batch->cols[m->nkeys], int64_t)[r->pos];
+				add = pm_rowkind_is_add(PM_VEC_VALUES(&r->batch->cols[m->nkeys + 1], int8_t)[r->pos]);
+				/* the last in merge order: later runs win ties (a stable sort) */
+				if (last < 0 || s > lseq || (s == lseq && add >= ladd))
+				{
+					last = a;
+					lseq = s;
+					ladd = add;
+				}
+				if ((add || !m->ignore_delete) &&
+					(pick < 0 || s > pseq || (s == pseq && add >= padd)))
+				{
+					pick = a;
+					pseq = s;
+					padd = add;
+				}
+				m->group[n++] = a;
+			}
+			if (pick >= 0)
+			{
+				const run_state *r = &m->runs[m->act[pick]];
+				int			kind = PM_VEC_VALUES(&r->batch->cols[m->nkeys + 1], int8_t)[r->pos];
+
+				if (pm_rowkind_is_add(kind) || m->keep_retracts)
+				{
+					emit_row(m, m->act[pick], r->pos, lseq, kind);
+					room--;
+				}
+			}
+			/* advance the key's runs; drop those at their window's end */
+			for (int g = n - 1; g >= 0; g--)
+			{
+				int			a = m->group[g];
+
+				if (!window_advance(m, a, m->runs[m->act[a]].pos + 1))
+				{
+					memmove(&m->act[a], &m->act[a + 1], sizeof(int) * (size_t) (nact - a - 1));
+					memmove(&m->wend[a], &m->wend[a + 1], sizeof(int64_t) * (size_t) (nact - a - 1));
+					memmove(&m->kcur[a], &m->kcur[a + 1], sizeof(int64_t) * (size_t) (nact - a - 1));
+					nact--;
+				}
+			}
+		}
+	}
+
+	/* settle every run of the window (new batches), rebuild the heap */
+	m->nheap = 0;
+	for (int i = 0; i < m->nruns; i++)
+	{
+		run_state  *r = &m->runs[i];
+
+		if (r->done)
+			continue;
+		PM_TRY(run_settle(m, r, err));
+		if (!r->done)
+			heap_push(m, i);
+	}
+	return PM_OK;
+}
+
+/*
  * Can the top run's whole current batch be the output as it is? Every row
  * a key with one record (below the bound's head), kept by the DV, an add;
  * value columns of the output types; plain read (no KV output, no lookup).
@@ -772,7 +989,7 @@ can_pass_through(const pm_merge_reader *m, int top, int bound)
 		const run_state *rb = &m->runs[bound];
 
 		if (m->keys == KEYS_INT ?
-			int_key_at(&b->cols[0], b->nrows - 1) >= rb->key :
+			pm_vector_int64_at(&b->cols[0], b->nrows - 1) >= rb->key :
 			pm_key_compare(b->cols, b->nrows - 1, rb->batch->cols, rb->pos, m->nkeys) >= 0)
 			return false;
 	}
@@ -809,11 +1026,15 @@ pm_merge_reader_open(const pm_env *env, pm_merge_engine *engine, int nkeys,
 		m->pending_run = pm_alloc(env, sizeof(int32_t) * (size_t) bs);
 		m->pending_row = pm_alloc(env, sizeof(int32_t) * (size_t) bs);
 		m->src = pm_alloc(env, sizeof(pm_vector *) * nr);
+		m->act = pm_alloc(env, sizeof(int) * nr);
+		m->wend = pm_alloc(env, sizeof(int64_t) * nr);
+		m->kcur = pm_alloc(env, sizeof(int64_t) * nr);
 		m->out_arena = pm_arena_create(env);
 	}
 	if (m == NULL || m->runs == NULL || m->heap == NULL || m->group == NULL ||
 		m->recs == NULL || m->pending_run == NULL || m->pending_row == NULL ||
-		m->src == NULL || m->out_arena == NULL)
+		m->src == NULL || m->out_arena == NULL || m->act == NULL || m->wend == NULL ||
+		m->kcur == NULL)
 	{
 		/* the runs were not taken over: close them as promised */
 		for (int i = 0; i < nruns; i++)
@@ -878,7 +1099,15 @@ pm_merge_reader_next(pm_merge_reader *m, pm_batch **batch, pm_error *err)
 	PM_TRY(start_output(m, err));
 	if (!m->started)
 	{
+		const int  *seq_cols;
+		int			nseq;
+		bool		desc;
+
 		m->started = true;
+		pm_merge_engine_sequence_fields(m->engine, &seq_cols, &nseq, &desc);
+		m->window = pm_merge_engine_get_kind(m->engine) == PM_MERGE_DEDUPLICATE && nseq == 0 &&
+			!m->lookup && m->lookup_fn == NULL;
+		m->ignore_delete = pm_merge_engine_ignores_delete(m->engine);
 		for (int i = 0; i < m->nruns; i++)
 		{
 			PM_TRY(run_settle(m, &m->runs[i], err));
@@ -921,6 +1150,11 @@ pm_merge_reader_next(pm_merge_reader *m, pm_batch **batch, pm_error *err)
 			*batch = &m->out;
 			return PM_OK;
 		}
+		if (m->window && m->keys == KEYS_INT)
+		{
+			PM_TRY(merge_window(m, err));
+			continue;
+		}
 		if ((bound >= 0 && key_cmp(m, top, bound) == 0) || m->lookup_fn != NULL)
 			PM_TRY(merge_group(m, err));
 		else
@@ -960,5 +1194,8 @@ pm_merge_reader_close(pm_merge_reader *m)
 	pm_free(m->env, m->pending_run);
 	pm_free(m->env, m->pending_row);
 	pm_free(m->env, m->src);
+	pm_free(m->env, m->act);
+	pm_free(m->env, m->wend);
+	pm_free(m->env, m->kcur);
 	pm_free(m->env, m);
 }

@@ -54,6 +54,21 @@ typedef struct run_state
 	bool		done;
 } run_state;
 
+/* A run in the window merge: its current batch's columns, rows [pos, end). */
+typedef struct win_run
+{
+	int			run;
+	int			kw;				/* key width: 1, 2, 4 or 8 bytes */
+	run_state  *rs;
+	const void *keys;
+	const int64_t *seqs;
+	const int8_t *kinds;
+	const uint8_t *keep;
+	int64_t		pos;
+	int64_t		end;			/* end of its rows in the window */
+	int64_t		key;			/* key of row pos */
+} win_run;
+
 /* How keys are compared: unknown until the first batch, then fixed (or generic). */
 typedef enum key_mode
 {
@@ -100,13 +115,12 @@ struct pm_merge_reader
 	int32_t    *pending_row;
 	int64_t		npending;
 	const pm_vector **src;		/* per run: the column being gathered */
+	const void **srcv;			/* per run: its values */
 	int			unsettled;		/* run whose batch was passed through, or -1 */
 	/* see merge_window: decided at the first batch */
 	bool		window;			/* deduplicate, no sequence.field, no lookup */
 	bool		ignore_delete;
-	int		   *act;			/* the window's runs, ascending */
-	int64_t    *wend;			/* per act[a]: end of its rows in the window */
-	int64_t    *kcur;			/* per act[a]: key of its row pos */
+	struct win_run *win;		/* the window's runs, ascending */
 };
 
 static pm_code flush_pending(pm_merge_reader *m, pm_error *err);
@@ -386,10 +400,47 @@ emit_row(pm_merge_reader *m, int run, int64_t row, int64_t seq, int kind)
 	m->nout++;
 }
 
+/* (locals: the stores could alias m's fields, which would be reloaded per row) */
 #define GATHER(ctype) \
-	for (int64_t i = 0; i < n; i++) \
-		((ctype *) v->values)[to + i] = \
-			PM_VEC_VALUES(m->src[m->pending_run[i]], ctype)[m->pending_row[i]]
+	do { \
+		ctype	   *dst = (ctype *) v->values + to; \
+		for (int64_t i = 0; i < n; i++) \
+			dst[i] = ((const ctype *) srcv[prun[i]])[prow[i]]; \
+	} while (0)
+
+/* Copy len bytes; short values without a call (loads within [s, s + len)). */
+static inline void
+copy_bytes(uint8_t *d, const uint8_t *s, int32_t len)
+{
+	if (len >= 16)
+		memcpy(d, s, (size_t) len);
+	else if (len >= 8)
+	{
+		uint64_t	a,
+					b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + len - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + len - 8, &b, 8);
+	}
+	else if (len >= 4)
+	{
+		uint32_t	a,
+					b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + len - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + len - 4, &b, 4);
+	}
+	else if (len > 0)
+	{
+		d[0] = s[0];
+		d[len / 2] = s[len / 2];
+		d[len - 1] = s[len - 1];
+	}
+}
 
 /* Copy the pending rows of input column c into builder bld. */
 static pm_code
@@ -402,6 +453,10 @@ gather_column(pm_merge_reader *m, pm_vector_builder *bld, int c, pm_error *err)
 				to = v->length;
 	bool		nulls = false;
 	bool		nanos = false;
+	const int32_t *prun = m->pending_run;
+	const int32_t *prow = m->pending_row;
+	const pm_vector *const *src = m->src;
+	const void *const *srcv = m->srcv;
 
 	if (!pm_vector_builder_reserve(bld, n))
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
@@ -410,6 +465,7 @@ gather_column(pm_merge_reader *m, pm_vector_builder *bld, int c, pm_error *err)
 		const pm_batch *b = m->runs[k].batch;
 
 		m->src[k] = b != NULL ? &b->cols[c] : NULL;
+		m->srcv[k] = b != NULL ? b->cols[c].values : NULL;
 		nulls |= b != NULL && b->cols[c].nulls != NULL;
 		nanos |= b != NULL && b->cols[c].nanos != NULL;
 	}
@@ -422,12 +478,16 @@ gather_column(pm_merge_reader *m, pm_vector_builder *bld, int c, pm_error *err)
 		return PM_OK;
 	}
 	if (nulls)
+	{
+		uint8_t    *dst = v->nulls + to;
+
 		for (int64_t i = 0; i < n; i++)
 		{
-			const uint8_t *p = m->src[m->pending_run[i]]->nulls;
+			const uint8_t *p = src[prun[i]]->nulls;
 
-			v->nulls[to + i] = p != NULL ? p[m->pending_row[i]] : 0;
+			dst[i] = p != NULL ? p[prow[i]] : 0;
 		}
+	}
 	else
 		memset(v->nulls + to, 0, (size_t) n);
 	switch (size)
@@ -436,26 +496,29 @@ gather_column(pm_merge_reader *m, pm_vector_builder *bld, int c, pm_error *err)
 			{
 				int64_t		total = 0;
 				int64_t		at;
+				uint8_t    *data;
+				int32_t    *offsets;
 
 				for (int64_t i = 0; i < n; i++)
 				{
-					const int32_t *off = m->src[m->pending_run[i]]->offsets + m->pending_row[i];
+					const int32_t *off = src[prun[i]]->offsets + prow[i];
 
 					total += off[1] - off[0];
 				}
 				if (!pm_vector_reserve_data(v, &bld->data_capacity, total, bld->arena))
 					return pm_fail(err, PM_ERR_NOMEM, "out of memory merging");
 				at = v->data_size;
+				data = v->data;
+				offsets = v->offsets + to + 1;
 				for (int64_t i = 0; i < n; i++)
 				{
-					const pm_vector *sv = m->src[m->pending_run[i]];
-					const int32_t *off = sv->offsets + m->pending_row[i];
+					const pm_vector *sv = src[prun[i]];
+					const int32_t *off = sv->offsets + prow[i];
 
 					/* NULLs and empty values have no bytes (data may be NULL) */
-					if (off[1] > off[0])
-						memcpy(v->data + at, sv->data + off[0], (size_t) (off[1] - off[0]));
+					copy_bytes(data + at, sv->data + off[0], off[1] - off[0]);
 					at += off[1] - off[0];
-					v->offsets[to + i + 1] = (int32_t) at;
+					offsets[i] = (int32_t) at;
 				}
 				v->data_size = at;
 			}
@@ -759,32 +822,46 @@ merge_group(pm_merge_reader *m, pm_error *err)
  * settled (batches replaced) and the heap rebuilt.
  */
 
-/* Advance act[a] past row i-1 to its next live row in the window; false at its end. */
-static inline bool
-window_advance(pm_merge_reader *m, int a, int64_t i)
+/* Key i of a window run. */
+static inline int64_t
+win_key(const win_run *w, int64_t i)
 {
-	run_state  *r = &m->runs[m->act[a]];
-	int64_t		e = m->wend[a];
+	switch (w->kw)
+	{
+		case 8:
+			return ((const int64_t *) w->keys)[i];
+		case 4:
+			return ((const int32_t *) w->keys)[i];
+		case 2:
+			return ((const int16_t *) w->keys)[i];
+		default:
+			return ((const int8_t *) w->keys)[i];
+	}
+}
 
-	if (r->keep != NULL)
-		while (i < e && !r->keep[i])
+/* Move w to its next live row at or after i in the window; false at its end. */
+static inline bool
+win_advance(win_run *w, int64_t i)
+{
+	if (w->keep != NULL)
+		while (i < w->end && !w->keep[i])
 			i++;
-	r->pos = i;
-	if (i >= e)
+	w->pos = i;
+	if (i >= w->end)
 		return false;
-	m->kcur[a] = pm_vector_int64_at(&r->batch->cols[0], i);
+	w->key = win_key(w, i);
 	return true;
 }
 
-/* First row of [from, n) whose key is above lim (integer keys, ascending). */
+/* First row of [from, n) whose key is above lim. */
 static int64_t
-upper_bound_int(const pm_vector *k, int64_t from, int64_t n, int64_t lim)
+win_upper_bound(const win_run *w, int64_t from, int64_t n, int64_t lim)
 {
 	while (from < n)
 	{
 		int64_t		mid = from + (n - from) / 2;
 
-		if (pm_vector_int64_at(k, mid) <= lim)
+		if (win_key(w, mid) <= lim)
 			from = mid + 1;
 		else
 			n = mid;
@@ -792,41 +869,55 @@ upper_bound_int(const pm_vector *k, int64_t from, int64_t n, int64_t lim)
 	return from;
 }
 
+/* Drop window run a (at its end), keeping run order. */
+static inline void
+win_drop(win_run *win, int *nact, int a)
+{
+	win[a].rs->pos = win[a].pos;
+	memmove(&win[a], &win[a + 1], sizeof(win_run) * (size_t) (*nact - a - 1));
+	(*nact)--;
+}
+
 static pm_code
 merge_window(pm_merge_reader *m, pm_error *err)
 {
+	win_run    *win = m->win;
 	int			nact = 0;
 	int64_t		lim = INT64_MAX;
 	int64_t		room = m->batch_size - m->nout;
 
 	for (int i = 0; i < m->nruns; i++)
 	{
-		const run_state *r = &m->runs[i];
-		int64_t		last;
+		run_state  *r = &m->runs[i];
+		const pm_batch *b = r->batch;
+		win_run    *w = &win[nact];
 
 		if (r->done)
 			continue;
-		last = pm_vector_int64_at(&r->batch->cols[0], r->end - 1);
-		if (last < lim)
-			lim = last;
-		m->act[nact++] = i;
+		w->run = i;
+		w->rs = r;
+		w->keys = b->cols[0].values;
+		w->kw = pm_type_value_size(b->cols[0].type->id);
+		w->seqs = PM_VEC_VALUES(&b->cols[m->nkeys], int64_t);
+		w->kinds = PM_VEC_VALUES(&b->cols[m->nkeys + 1], int8_t);
+		w->keep = r->keep;
+		w->pos = r->pos;
+		w->end = r->end;
+		w->key = r->key;
+		if (win_key(w, r->end - 1) < lim)
+			lim = win_key(w, r->end - 1);
+		nact++;
 	}
 	/* the runs with rows in the window (the one of the smallest last key has) */
 	for (int a = 0, n = nact; a < n; a++)
 	{
-		int			run = m->act[a];
-		run_state  *r = &m->runs[run];
-		int64_t		e = upper_bound_int(&r->batch->cols[0], r->pos, r->end, lim);
+		win_run    *w = &win[a];
 
+		w->end = win_upper_bound(w, w->pos, w->end, lim);
 		if (a == 0)
 			nact = 0;
-		if (e > r->pos)
-		{
-			m->act[nact] = run;
-			m->wend[nact] = e;
-			m->kcur[nact] = r->key;
-			nact++;
-		}
+		if (w->end > w->pos)
+			win[nact++] = *w;
 	}
 
 	while (nact > 0 && room > 0)
@@ -837,7 +928,7 @@ merge_window(pm_merge_reader *m, pm_error *err)
 
 		for (int a = 0; a < nact; a++)
 		{
-			int64_t		k = m->kcur[a];
+			int64_t		k = win[a].key;
 
 			if (k < k1)
 			{
@@ -850,63 +941,45 @@ merge_window(pm_merge_reader *m, pm_error *err)
 		}
 		if (k1 < k2)
 		{
-			/* a stretch of keys with one record: the rows of act[a1] below k2 */
-			int			run = m->act[a1];
-			run_state  *r = &m->runs[run];
-			const pm_vector *kv = &r->batch->cols[0];
-			const int8_t *kinds = PM_VEC_VALUES(&r->batch->cols[m->nkeys + 1], int8_t);
-			const int64_t *seqs = PM_VEC_VALUES(&r->batch->cols[m->nkeys], int64_t);
-			const uint8_t *keep = r->keep;
-			int64_t		e = m->wend[a1];
-			int64_t		i = r->pos;
+			/* a stretch of keys with one record: the rows of win[a1] below k2 */
+			win_run    *w = &win[a1];
+			int64_t		i = w->pos;
 
 			do
 			{
-				if ((keep == NULL || keep[i]) &&
-					(pm_rowkind_is_add(kinds[i]) || m->keep_retracts))
+				if ((w->keep == NULL || w->keep[i]) &&
+					(pm_rowkind_is_add(w->kinds[i]) || m->keep_retracts))
 				{
-					emit_row(m, run, i, seqs[i], kinds[i]);
+					emit_row(m, w->run, i, w->seqs[i], w->kinds[i]);
 					room--;
 				}
 				i++;
-			} while (i < e && room > 0 && pm_vector_int64_at(kv, i) < k2);
-			if (!window_advance(m, a1, i))
-			{
-				memmove(&m->act[a1], &m->act[a1 + 1], sizeof(int) * (size_t) (nact - a1 - 1));
-				memmove(&m->wend[a1], &m->wend[a1 + 1], sizeof(int64_t) * (size_t) (nact - a1 - 1));
-				memmove(&m->kcur[a1], &m->kcur[a1 + 1], sizeof(int64_t) * (size_t) (nact - a1 - 1));
-				nact--;
-			}
+			} while (i < w->end && room > 0 && win_key(w, i) < k2);
+			if (!win_advance(w, i))
+				win_drop(win, &nact, a1);
 		}
 		else
 		{
 			/* the records of key k1 (two or more), in run order */
-			int			last = -1,
-						pick = -1;
-			int64_t		lseq = 0,
+			int			pick = -1;
+			int64_t		lseq = INT64_MIN,
 						pseq = 0;
-			int			ladd = 0,
-						padd = 0;
-			int			n = 0;
+			int			padd = 0;
 
 			for (int a = a1; a < nact; a++)
 			{
-				const run_state *r;
+				const win_run *w = &win[a];
 				int64_t		s;
 				int			add;
 
-				if (m->kcur[a] != k1)
+				if (w->key != k1)
 					continue;
-				r = &m->runs[m->act[a]];
-				s = PM_VEC_VALUES(&r->batch->cols[m->nkeys], int64_t)[r->pos];
-				add = pm_rowkind_is_add(PM_VEC_VALUES(&r->batch->cols[m->nkeys + 1], int8_t)[r->pos]);
-				/* the last in merge order: later runs win ties (a stable sort) */
-				if (last < 0 || s > lseq || (s == lseq && add >= ladd))
-				{
-					last = a;
+				s = w->seqs[w->pos];
+				add = pm_rowkind_is_add(w->kinds[w->pos]);
+				/* the result's sequence number: the last record's in merge order */
+				if (s > lseq)
 					lseq = s;
-					ladd = add;
-				}
+				/* the last in merge order: later runs win ties (a stable sort) */
 				if ((add || !m->ignore_delete) &&
 					(pick < 0 || s > pseq || (s == pseq && add >= padd)))
 				{
@@ -914,34 +987,26 @@ merge_window(pm_merge_reader *m, pm_error *err)
 					pseq = s;
 					padd = add;
 				}
-				m->group[n++] = a;
 			}
 			if (pick >= 0)
 			{
-				const run_state *r = &m->runs[m->act[pick]];
-				int			kind = PM_VEC_VALUES(&r->batch->cols[m->nkeys + 1], int8_t)[r->pos];
+				const win_run *w = &win[pick];
+				int			kind = w->kinds[w->pos];
 
 				if (pm_rowkind_is_add(kind) || m->keep_retracts)
 				{
-					emit_row(m, m->act[pick], r->pos, lseq, kind);
+					emit_row(m, w->run, w->pos, lseq, kind);
 					room--;
 				}
 			}
 			/* advance the key's runs; drop those at their window's end */
-			for (int g = n - 1; g >= 0; g--)
-			{
-				int			a = m->group[g];
-
-				if (!window_advance(m, a, m->runs[m->act[a]].pos + 1))
-				{
-					memmove(&m->act[a], &m->act[a + 1], sizeof(int) * (size_t) (nact - a - 1));
-					memmove(&m->wend[a], &m->wend[a + 1], sizeof(int64_t) * (size_t) (nact - a - 1));
-					memmove(&m->kcur[a], &m->kcur[a + 1], sizeof(int64_t) * (size_t) (nact - a - 1));
-					nact--;
-				}
-			}
+			for (int a = nact - 1; a >= a1; a--)
+				if (win[a].key == k1 && !win_advance(&win[a], win[a].pos + 1))
+					win_drop(win, &nact, a);
 		}
 	}
+	for (int a = 0; a < nact; a++)
+		win[a].rs->pos = win[a].pos;
 
 	/* settle every run of the window (new batches), rebuild the heap */
 	m->nheap = 0;
@@ -1026,15 +1091,14 @@ pm_merge_reader_open(const pm_env *env, pm_merge_engine *engine, int nkeys,
 		m->pending_run = pm_alloc(env, sizeof(int32_t) * (size_t) bs);
 		m->pending_row = pm_alloc(env, sizeof(int32_t) * (size_t) bs);
 		m->src = pm_alloc(env, sizeof(pm_vector *) * nr);
-		m->act = pm_alloc(env, sizeof(int) * nr);
-		m->wend = pm_alloc(env, sizeof(int64_t) * nr);
-		m->kcur = pm_alloc(env, sizeof(int64_t) * nr);
+		m->srcv = pm_alloc(env, sizeof(void *) * nr);
+		m->win = pm_alloc(env, sizeof(win_run) * nr);
 		m->out_arena = pm_arena_create(env);
 	}
 	if (m == NULL || m->runs == NULL || m->heap == NULL || m->group == NULL ||
 		m->recs == NULL || m->pending_run == NULL || m->pending_row == NULL ||
-		m->src == NULL || m->out_arena == NULL || m->act == NULL || m->wend == NULL ||
-		m->kcur == NULL)
+		m->src == NULL || m->out_arena == NULL || m->win == NULL ||
+		m->srcv == NULL)
 	{
 		/* the runs were not taken over: close them as promised */
 		for (int i = 0; i < nruns; i++)
@@ -1194,8 +1258,7 @@ pm_merge_reader_close(pm_merge_reader *m)
 	pm_free(m->env, m->pending_run);
 	pm_free(m->env, m->pending_row);
 	pm_free(m->env, m->src);
-	pm_free(m->env, m->act);
-	pm_free(m->env, m->wend);
-	pm_free(m->env, m->kcur);
+	pm_free(m->env, m->win);
+	pm_free(m->env, m->srcv);
 	pm_free(m->env, m);
 }

@@ -408,7 +408,7 @@ emit_row(pm_merge_reader *m, int run, int64_t row, int64_t seq, int kind)
 			dst[i] = ((const ctype *) srcv[prun[i]])[prow[i]]; \
 	} while (0)
 
-/* Copy len bytes; short values without a call (loads within [s, s + len)). */
+/* Copy len > 0 bytes; short values without a call (loads within [s, s + len)). */
 static inline void
 copy_bytes(uint8_t *d, const uint8_t *s, int32_t len)
 {
@@ -434,7 +434,7 @@ copy_bytes(uint8_t *d, const uint8_t *s, int32_t len)
 		memcpy(d, &a, 4);
 		memcpy(d + len - 4, &b, 4);
 	}
-	else if (len > 0)
+	else
 	{
 		d[0] = s[0];
 		d[len / 2] = s[len / 2];
@@ -514,10 +514,12 @@ gather_column(pm_merge_reader *m, pm_vector_builder *bld, int c, pm_error *err)
 				{
 					const pm_vector *sv = src[prun[i]];
 					const int32_t *off = sv->offsets + prow[i];
+					int32_t		len = off[1] - off[0];
 
 					/* NULLs and empty values have no bytes (data may be NULL) */
-					copy_bytes(data + at, sv->data + off[0], off[1] - off[0]);
-					at += off[1] - off[0];
+					if (len > 0)
+						copy_bytes(data + at, sv->data + off[0], len);
+					at += len;
 					offsets[i] = (int32_t) at;
 				}
 				v->data_size = at;

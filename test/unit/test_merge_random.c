@@ -8,7 +8,7 @@
  *	  engine, sequence.field and sequence groups, lookup levels, INT,
  *	  BIGINT and STRING keys (the generic comparator), input and output
  *	  batches of every size, compaction output (_SEQUENCE_NUMBER,
- *	  _VALUE_KIND).
+ *	  _VALUE_KIND); a base run with ties against sparse runs.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -152,11 +152,65 @@ test_random_against_reference(void **state)
 	assert_true(compared > 800);
 }
 
+/*
+ * A base run (compacted: every key) and sparse runs holding
+ * some of its keys with the same sequence number: the later run wins the
+ * tie, whichever of them is the base (the window merge's groups), with
+ * and without ignore-delete, per input and output batch size.
+ */
+static void
+test_base_run_ties(void **state)
+{
+	static char rows[3][40][64];
+	const char *rowp[3][41];
+
+	for (int order = 0; order < 2; order++)
+		for (int e = 0; e < 2; e++)
+			for (int batch_rows = 0; batch_rows < 8; batch_rows += 3)
+				for (int output_rows = 1; output_rows <= 1024; output_rows *= 8)
+				{
+					const char *const *runs[4];
+					char		want[8192];
+					const char *got;
+					int			n[3] = {0, 0, 0};
+					int			base = order == 0 ? 0 : 2;
+
+					for (int k = 0; k < 40; k++)
+					{
+						snprintf(rows[base][n[base]++], 64, "%d|5|+I|%d|base|1", k, k);
+						if (k % 7 == 3)
+							snprintf(rows[1][n[1]++], 64, "%d|5|%s|%d|mid|1", k,
+									 k % 14 == 3 ? "-D" : "+U", 100 + k);
+						if (k % 5 == 1)
+							snprintf(rows[2 - base][n[2 - base]++], 64, "%d|%d|+I|%d|top|1", k,
+									 k % 10 == 1 ? 5 : 4, 200 + k);
+					}
+					for (int r = 0; r < 3; r++)
+					{
+						for (int i = 0; i < n[r]; i++)
+							rowp[r][i] = rows[r][i];
+						rowp[r][n[r]] = NULL;
+						runs[r] = rowp[r];
+					}
+					runs[3] = NULL;
+					merge_fixture_next(true, "BIGINT NOT NULL", batch_rows, output_rows, false);
+					snprintf(want, sizeof(want), "%s",
+							 merge_fixture_run(FIELDS, ENGINES[e], runs, NULL, 0, false));
+					merge_fixture_next(false, "BIGINT NOT NULL", batch_rows, output_rows, false);
+					got = merge_fixture_run(FIELDS, ENGINES[e], runs, NULL, 0, false);
+					/* base last: it wins every tie; base first: the others win theirs */
+					assert_true((strstr(want, "top") != NULL) == (order == 0));
+					assert_true((strstr(want, "mid") != NULL) == (order == 0));
+					assert_string_equal(got, want);
+				}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_against_reference),
+		cmocka_unit_test(test_base_run_ties),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

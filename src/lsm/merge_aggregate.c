@@ -263,22 +263,6 @@ pm_field_agg_reset(pm_field_agg *agg)
 
 /* ---- scalar helpers ---------------------------------------------------- */
 
-static int64_t
-get_int(pm_merge_cell c)
-{
-	switch (c.vec->type->id)
-	{
-		case PM_TYPE_TINYINT:
-			return PM_VEC_VALUES(c.vec, int8_t)[c.row];
-		case PM_TYPE_SMALLINT:
-			return PM_VEC_VALUES(c.vec, int16_t)[c.row];
-		case PM_TYPE_INT:
-			return PM_VEC_VALUES(c.vec, int32_t)[c.row];
-		default:
-			return PM_VEC_VALUES(c.vec, int64_t)[c.row];
-	}
-}
-
 static double
 get_double(pm_merge_cell c)
 {
@@ -455,9 +439,11 @@ sum_op(pm_field_agg *agg, pm_merge_cell a, pm_merge_cell b, int sign, pm_arena *
 			}
 		default:
 			{
-				int64_t		r;
-				bool		ovf = sign > 0 ? __builtin_add_overflow(get_int(a), get_int(b), &r) :
-					__builtin_sub_overflow(get_int(a), get_int(b), &r);
+				int64_t		x = pm_vector_int64_at(a.vec, a.row),
+							y = pm_vector_int64_at(b.vec, b.row),
+							r;
+				bool		ovf = sign > 0 ? __builtin_add_overflow(x, y, &r) :
+					__builtin_sub_overflow(x, y, &r);
 
 				if (ovf)
 					return pm_fail(err, PM_ERR_INVALID, "%s overflow in aggregate function %s",
@@ -479,10 +465,10 @@ negate(pm_field_agg *agg, pm_merge_cell a, pm_arena *arena, pm_merge_cell *out, 
 			return put_decimal(agg, -PM_VEC_VALUES(a.vec, pm_int128)[a.row], false, arena, out,
 							   err);
 		default:
-			if (get_int(a) == INT64_MIN)
+			if (pm_vector_int64_at(a.vec, a.row) == INT64_MIN)
 				return pm_fail(err, PM_ERR_INVALID, "BIGINT overflow in aggregate function %s",
 							   agg->name);
-			return put_int(agg, -get_int(a), arena, out, err);
+			return put_int(agg, -pm_vector_int64_at(a.vec, a.row), arena, out, err);
 	}
 }
 
@@ -556,8 +542,8 @@ product_op(pm_field_agg *agg, pm_merge_cell a, pm_merge_cell b, bool divide,
 			}
 		default:
 			{
-				int64_t		x = get_int(a),
-							y = get_int(b),
+				int64_t		x = pm_vector_int64_at(a.vec, a.row),
+							y = pm_vector_int64_at(b.vec, b.row),
 							r;
 
 				if (divide)

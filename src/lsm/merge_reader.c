@@ -25,6 +25,12 @@
  * retraction, is passed through: the output batch is a view of its value
  * columns, nothing copied; the run moves on at the next call.
  *
+ * With a single integer key and deduplicate (no sequence.field, no
+ * lookup) the heap only finds pass-through batches: the rows are merged a
+ * window at a time (merge_window: every run's rows up to the smallest last
+ * key of the runs' batches, all loaded, merged in one loop over the key
+ * arrays), and the heap is rebuilt after each window.
+ *
  * Keys: a single integer key (TINYINT..BIGINT, DATE, TIME) is compared as
  * an int64 cached per run; any other key, or a batch with a NULL key,
  * through pm_key_compare (same order on non-NULL integers, so switching

@@ -79,3 +79,59 @@ pm_file_format_name(pm_file_format format)
 	}
 	return "unknown";
 }
+
+/* ---- reusable column chunk buffers --------------------------------------- */
+
+struct pm_chunk_buffers
+{
+	pm_arena   *arena;
+	int			n;
+	uint8_t   **buf;
+	size_t	   *cap;
+};
+
+pm_chunk_buffers *
+pm_chunk_buffers_create(pm_arena *arena)
+{
+	pm_chunk_buffers *pool = pm_arena_zalloc(arena, sizeof(pm_chunk_buffers));
+
+	if (pool != NULL)
+		pool->arena = arena;
+	return pool;
+}
+
+uint8_t *
+pm_chunk_buffers_get(pm_chunk_buffers *pool, int slot, size_t len)
+{
+	if (slot < 0)
+		return NULL;
+	if (slot >= pool->n)
+	{
+		int			n = slot + 8;
+		uint8_t   **buf = pm_arena_zalloc(pool->arena, sizeof(uint8_t *) * (size_t) n);
+		size_t	   *cap = pm_arena_zalloc(pool->arena, sizeof(size_t) * (size_t) n);
+
+		if (buf == NULL || cap == NULL)
+			return NULL;
+		if (pool->n > 0)
+		{
+			memcpy(buf, pool->buf, sizeof(uint8_t *) * (size_t) pool->n);
+			memcpy(cap, pool->cap, sizeof(size_t) * (size_t) pool->n);
+		}
+		pool->buf = buf;
+		pool->cap = cap;
+		pool->n = n;
+	}
+	if (len > pool->cap[slot])
+	{
+		/* a quarter more: chunks of the next files are about as large */
+		size_t		ncap = len + len / 4 + 64;
+		uint8_t    *b = pm_arena_alloc(pool->arena, ncap);
+
+		if (b == NULL)
+			return NULL;
+		pool->buf[slot] = b;	/* the smaller one stays in the arena */
+		pool->cap[slot] = ncap;
+	}
+	return pool->buf[slot];
+}

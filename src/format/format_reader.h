@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/arena.h"
 #include "common/env.h"
 #include "common/error.h"
 #include "common/type.h"
@@ -89,6 +90,21 @@ typedef struct pm_equal_probe
 	int			nvalues;
 	const pm_value *values;
 } pm_equal_probe;
+
+/*
+ * Column chunk buffers reused by the readers of one sequential read (a
+ * scan reading its files one after another): each buffer is allocated, and
+ * its pages first touched, once per read instead of once per file and row
+ * group. Buffers live in the arena given at creation; a reader using the
+ * pool must be closed (or past the row group) before the next one asks.
+ */
+typedef struct pm_chunk_buffers pm_chunk_buffers;
+
+/* A pool whose buffers live in arena (NULL when out of memory). */
+extern pm_chunk_buffers *pm_chunk_buffers_create(pm_arena *arena);
+
+/* Buffer slot of at least len bytes, its contents undefined; NULL: out of memory. */
+extern uint8_t *pm_chunk_buffers_get(pm_chunk_buffers *pool, int slot, size_t len);
 
 typedef struct pm_format_read_options
 {
@@ -158,6 +174,11 @@ typedef struct pm_format_read_options
 	 */
 	bool		(*unit_claim) (void *ctx);
 	int64_t		unit_bytes;
+	/*
+	 * Parquet: column chunks read into these reusable buffers (one slot per
+	 * requested leaf) instead of memory of the row group. NULL: the latter.
+	 */
+	pm_chunk_buffers *chunk_buffers;
 } pm_format_read_options;
 
 typedef struct pm_format_reader pm_format_reader;

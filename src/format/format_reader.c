@@ -84,7 +84,8 @@ pm_file_format_name(pm_file_format format)
 
 struct pm_chunk_buffers
 {
-	pm_arena   *arena;
+	pm_arena   *arena;			/* the pool and its arrays */
+	const pm_env *env;			/* the buffers (freed on growth and destroy) */
 	int			n;
 	uint8_t   **buf;
 	size_t	   *cap;
@@ -96,7 +97,10 @@ pm_chunk_buffers_create(pm_arena *arena)
 	pm_chunk_buffers *pool = pm_arena_zalloc(arena, sizeof(pm_chunk_buffers));
 
 	if (pool != NULL)
+	{
 		pool->arena = arena;
+		pool->env = pm_arena_env(arena);
+	}
 	return pool;
 }
 
@@ -126,12 +130,23 @@ pm_chunk_buffers_get(pm_chunk_buffers *pool, int slot, size_t len)
 	{
 		/* a quarter more: chunks of the next files are about as large */
 		size_t		ncap = len + len / 4 + 64;
-		uint8_t    *b = pm_arena_alloc(pool->arena, ncap);
 
-		if (b == NULL)
+		/* the slot's old buffer held a finished row group: nobody reads it */
+		pm_free(pool->env, pool->buf[slot]);
+		pool->cap[slot] = 0;
+		if ((pool->buf[slot] = pm_alloc(pool->env, ncap)) == NULL)
 			return NULL;
-		pool->buf[slot] = b;	/* the smaller one stays in the arena */
 		pool->cap[slot] = ncap;
 	}
 	return pool->buf[slot];
+}
+
+void
+pm_chunk_buffers_destroy(pm_chunk_buffers *pool)
+{
+	if (pool == NULL)
+		return;
+	for (int i = 0; i < pool->n; i++)
+		pm_free(pool->env, pool->buf[i]);
+	pool->n = 0;
 }

@@ -1135,6 +1135,7 @@ pm_table_read_close(pm_table_read *read)
 	drop_sections(read);
 	pm_arena_destroy(read->range_arena);
 	close_raw_file(read);
+	pm_chunk_buffers_destroy(read->raw_buffers);
 	pm_merge_engine_destroy(read->engine);
 	pm_arena_destroy(read->raw_arena);
 	pm_arena_destroy(read->arena);

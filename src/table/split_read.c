@@ -1301,5 +1301,6 @@ pm_scan_reader_close(pm_scan_reader *r)
 	if (r == NULL)
 		return;
 	pm_data_file_reader_close(r->current);
+	pm_chunk_buffers_destroy(r->buffers);
 	pm_arena_destroy(r->arena);
 }

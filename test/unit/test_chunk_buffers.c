@@ -45,6 +45,9 @@ test_reuse_and_grow(void **state)
 	assert_ptr_equal(pm_chunk_buffers_get(pool, 1, 500), b);
 	assert_ptr_equal(pm_chunk_buffers_get(pool, 0, 99999), c);
 	assert_null(pm_chunk_buffers_get(pool, -1, 16));
+	/* the buffers are freed here (ASan reports a leak otherwise) */
+	pm_chunk_buffers_destroy(pool);
+	pm_chunk_buffers_destroy(NULL);
 	pm_arena_destroy(arena);
 }
 

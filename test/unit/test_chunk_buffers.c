@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  * test_chunk_buffers.c
- *	  The reusable column chunk buffers (format/format_reader.h): a slot
+ *	  The reusable column chunk buffers (format/chunk_buffers.h): a slot
  *	  keeps its buffer while requests fit, grows past it, slots stay apart,
  *	  and slots beyond the first allocation are added.
  *-------------------------------------------------------------------------
@@ -11,7 +11,7 @@
 
 #include "common/arena.h"
 #include "common/env.h"
-#include "format/format_reader.h"
+#include "format/chunk_buffers.h"
 
 static void
 test_reuse_and_grow(void **state)

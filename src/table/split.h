@@ -192,7 +192,7 @@ typedef struct pm_read_filter
 	int64_t		unit_bytes;
 	/*
 	 * Parquet column chunks read into these buffers, shared by the files a
-	 * sequential read opens one after another (format_reader.h). NULL:
+	 * sequential read opens one after another (format/chunk_buffers.h). NULL:
 	 * per row group.
 	 */
 	pm_chunk_buffers *chunk_buffers;

@@ -11,7 +11,8 @@
  *	  4 min, 5 max); FIELD is ignored for count(*). E.g. sum(a):
  *	  agg_core DIR 10 - 2:a; a, count(*), sum(c) GROUP BY a:
  *	  agg_core DIR 10 a 0:- 2:c
- *	  build: see bench/README.md, "Timing like DuckDB".
+ *	  build: see bench/README.md, "Timing like DuckDB, and the decoding
+ *	  loops of the pushed sums".
  *-------------------------------------------------------------------------
  */
 #include <stdio.h>

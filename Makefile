@@ -21,6 +21,8 @@ OBJS = $(CORE_SRCS:.c=.o) $(FDW_SRCS:.c=.o)
 
 CORE_LIBS = -lzstd -lsnappy -llz4 -lz -ljansson -luring -lroaring
 SHLIB_LINK += $(CORE_LIBS)
+# export only what Postgres looks up (see the file)
+SHLIB_LINK += -Wl,--version-script=paimon_fdw.map
 PG_CPPFLAGS += -Isrc
 # header dependencies: a changed header rebuilds the objects that include it
 PG_CFLAGS += -std=gnu11 -MMD -MP
@@ -91,3 +93,5 @@ $(FUZZ_BUILD)/fuzz_%: test/fuzz/fuzz_%.c $(CORE_SRCS)
 
 clean-unit:
 	rm -rf build
+# the export list is linked into the library
+paimon_fdw.so: paimon_fdw.map

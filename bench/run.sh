@@ -2,7 +2,9 @@
 # Benchmark: read a Paimon append table (10M rows x 7 columns, Parquet/zstd,
 # written by Apache Paimon Java) through paimon_fdw, next to the same rows in
 # a Postgres heap table and DuckDB (from PyPI, in bench/.venv) reading the
-# table's own Parquet files. Prints the median of several runs per query.
+# table's own Parquet files. Prints the median of several runs per query,
+# each engine timed in one session after a warm-up run (as DuckDB is), and
+# paimon_fdw also on the first query of new sessions.
 #
 #   bash bench/run.sh [--runs N] [--rows N] [--warehouse DIR]
 #
@@ -79,31 +81,47 @@ duck_ms() {	# $1 = threads, $2 = query over table t
 		--runs "$RUNS" --query "$2"
 }
 
-median_ms() {	# $1 = settings, $2 = query
-	local times=()
-	for _ in $(seq "$RUNS"); do
-		t=$(psql -X -At -c "$1" -c '\timing on' -c "$2" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1)
-		times+=("$t")
-	done
-	printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
+median() {	# the median of the numbers on stdin
+	sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
 }
 
-printf '\n%-20s %10s %10s %10s %10s %10s %10s %9s %9s\n' "query (median ms)" "fdw" "fdw 1 core" "heap" "heap 1 core" \
-	"duckdb" "duck 1 th" "heap/fdw" "1 core"
+# Timed as bench/duckdb_query.py times DuckDB: in one session, a warm-up
+# run, then $RUNS timed runs (median).
+median_ms() {	# $1 = settings, $2 = query
+	{
+		echo "$1;"
+		echo "$2;"
+		echo '\timing on'
+		for _ in $(seq "$RUNS"); do echo "$2;"; done
+	} | psql -X -At -v ON_ERROR_STOP=1 | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | median
+}
+
+# The first run of new sessions (the library loaded, every per-backend
+# cache cold): what a client that connects per query sees.
+new_conn_ms() {	# $1 = settings, $2 = query
+	for _ in $(seq "$RUNS"); do
+		psql -X -At -c "$1" -c '\timing on' -c "$2" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1
+	done | median
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+
+printf '\n%-20s %9s %10s %9s %9s %10s %9s %10s %9s %11s\n' "query (median ms)" "fdw" "fdw 1 core" "new conn" "heap" \
+	"heap 1 core" "duckdb" "duck 1 th" "heap/fdw" "fdw/duck 1"
 for i in "${!NAMES[@]}"; do
 	q=${QUERIES[$i]}
-	# warm the OS cache once
-	psql -X -At -c "$(printf "$q" "p.\"$TABLE\"")" >/dev/null
 	f=$(median_ms "SET max_parallel_workers_per_gather = 2" "$(printf "$q" "p.\"$TABLE\"")")
 	f1=$(median_ms "SET max_parallel_workers_per_gather = 0" "$(printf "$q" "p.\"$TABLE\"")")
+	fn=$(new_conn_ms "SET max_parallel_workers_per_gather = 0" "$(printf "$q" "p.\"$TABLE\"")")
 	h=$(median_ms "SET max_parallel_workers_per_gather = 2" "$(printf "$q" heap)")
 	h1=$(median_ms "SET max_parallel_workers_per_gather = 0" "$(printf "$q" heap)")
 	d=$(duck_ms 2 "$(printf "$q" t)")
 	d1=$(duck_ms 1 "$(printf "$q" t)")
-	printf '%-20s %10s %10s %10s %10s %10s %10s %8sx %8sx\n' "${NAMES[$i]}" "$f" "$f1" "$h" "$h1" "$d" "$d1" \
-		"$(awk -v h="$h" -v f="$f" 'BEGIN {printf "%.2f", h / f}')" \
-		"$(awk -v h="$h1" -v f="$f1" 'BEGIN {printf "%.2f", h / f}')"
+	printf '%-20s %9s %10s %9s %9s %10s %9s %10s %8sx %10sx\n' "${NAMES[$i]}" "$f" "$f1" "$fn" "$h" "$h1" "$d" "$d1" \
+		"$(ratio "$h" "$f")" "$(ratio "$f1" "$d1")"
 done
 echo "(fdw and heap: up to 2 parallel workers, Postgres' default; duckdb: 2 threads; '1 core' /"
-echo " '1 th': no parallel workers / 1 thread; heap/fdw = heap time / fdw time at the same"
-echo " parallelism; $RUNS runs each, median)"
+echo " '1 th': no parallel workers / 1 thread; every engine timed in one session after a warm-up"
+echo " run, as DuckDB is; 'new conn': paimon_fdw on one core, the first query of a new session;"
+echo " heap/fdw = heap time / fdw time with workers; fdw/duck 1 = fdw 1 core / DuckDB 1 thread;"
+echo " $RUNS runs each, median)"

@@ -30,6 +30,7 @@
 #include "common/type.h"
 #include "common/value.h"
 #include "common/vector.h"
+#include "format/chunk_buffers.h"
 #include "io/fileio.h"
 
 typedef enum pm_file_format
@@ -158,6 +159,11 @@ typedef struct pm_format_read_options
 	 */
 	bool		(*unit_claim) (void *ctx);
 	int64_t		unit_bytes;
+	/*
+	 * Parquet: column chunks read into these reusable buffers (one slot per
+	 * requested leaf) instead of memory of the row group. NULL: the latter.
+	 */
+	pm_chunk_buffers *chunk_buffers;
 } pm_format_read_options;
 
 typedef struct pm_format_reader pm_format_reader;

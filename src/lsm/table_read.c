@@ -113,6 +113,7 @@ struct pm_table_read
 	pm_arena   *raw_arena;		/* DV-filtered batches */
 	pm_batch	raw_batch;
 	const pm_data_file_meta *raw_meta;	/* raw_reader's file */
+	pm_chunk_buffers *raw_buffers;	/* chunk buffers the raw files share (lazily) */
 	/* pm_table_read_open_positions: each row's position in raw_meta */
 	bool		want_positions;
 	int64_t    *positions;
@@ -764,6 +765,11 @@ raw_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 				filter.claim_ctx = r->claim_ctx;
 				filter.unit = &r->unit;
 			}
+			/* one file open at a time: its chunks reuse the previous file's buffers */
+			if (r->raw_buffers == NULL &&
+				(r->raw_buffers = pm_chunk_buffers_create(r->arena)) == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a data file");
+			filter.chunk_buffers = r->raw_buffers;
 			PM_TRY(pm_data_file_reader_open_filtered(r->table, f, r->read_fields, r->nfields,
 													 false, 0, &filter, &r->raw_reader, err));
 		}
@@ -1129,6 +1135,7 @@ pm_table_read_close(pm_table_read *read)
 	drop_sections(read);
 	pm_arena_destroy(read->range_arena);
 	close_raw_file(read);
+	pm_chunk_buffers_destroy(read->raw_buffers);
 	pm_merge_engine_destroy(read->engine);
 	pm_arena_destroy(read->raw_arena);
 	pm_arena_destroy(read->arena);

@@ -1272,6 +1272,7 @@ pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter *out)
 {
 	out->pred = scan->filter;
 	out->scan = scan;
+	out->chunk_buffers = NULL;
 	out->parts = scan->options.prune_row_groups;
 	out->pages = scan->options.prune_pages;
 	out->value_fields = value_fields;

@@ -190,6 +190,12 @@ typedef struct pm_read_filter
 	 * unit_claim), each numbered as a part. 0: a row group is one unit.
 	 */
 	int64_t		unit_bytes;
+	/*
+	 * Parquet column chunks read into these buffers, shared by the files a
+	 * sequential read opens one after another (format/chunk_buffers.h). NULL:
+	 * per row group.
+	 */
+	pm_chunk_buffers *chunk_buffers;
 } pm_read_filter;
 
 /* Whether file is read as one unit per part in a parallel read (see table.h). */

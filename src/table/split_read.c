@@ -913,6 +913,7 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		opts.schema = rt;
 		opts.batch_size = r->batch_size;
 		opts.file_size = r->file->file_size;	/* a cached footer then needs no open */
+		opts.chunk_buffers = r->filter.chunk_buffers;
 		if (r->file->format == PM_FORMAT_ORC)
 			PM_TRY(orc_ltz_instant(t->schema, &opts.orc_ltz_instant, err));
 		if (r->filter.pred != NULL || r->filter.keep != NULL || r->filter.claim != NULL ||
@@ -1183,6 +1184,7 @@ struct pm_scan_reader
 	pm_unit_claim_fn claim;		/* NULL: read every unit */
 	void	   *claim_ctx;
 	int64_t		unit;			/* number of the next unit (file) */
+	pm_chunk_buffers *buffers;	/* the files' column chunks, one file at a time */
 };
 
 pm_code
@@ -1258,6 +1260,9 @@ pm_scan_reader_next(pm_scan_reader *r, pm_batch **batch, pm_error *err)
 
 			/* append table: no merge, every field may prune */
 			pm_scan_read_filter(r->scan, true, &filter);
+			if (r->buffers == NULL && (r->buffers = pm_chunk_buffers_create(r->arena)) == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a data file");
+			filter.chunk_buffers = r->buffers;
 			if (r->claim != NULL && pm_scan_file_has_part_units(r->scan, sp->files[r->file]))
 			{
 				/* the participants share its parts */
@@ -1296,5 +1301,6 @@ pm_scan_reader_close(pm_scan_reader *r)
 	if (r == NULL)
 		return;
 	pm_data_file_reader_close(r->current);
+	pm_chunk_buffers_destroy(r->buffers);
 	pm_arena_destroy(r->arena);
 }

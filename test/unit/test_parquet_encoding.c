@@ -227,6 +227,58 @@ test_rle_below(void **state)
 }
 
 /*
+ * The index check over long bit-packed runs (the vectorized compare: eight
+ * values a step, then the tail): an index equal to the dictionary size is
+ * refused wherever it sits in the run, and values read back exact.
+ */
+static void
+test_rle_below_wide(void **state)
+{
+	enum {NV = 1003, BW = 10};
+	uint8_t		buf[2 + (NV + 7) / 8 * BW + 8];
+	uint32_t	vals[(NV + 7) / 8 * 8];
+	uint32_t	out[(NV + 7) / 8 * 8];
+	const char *why = NULL;
+	const int	probes[] = {0, 3, 7, 8, 500, 991, 992, 995, 999, 1000, 1002};
+
+	(void) state;
+	for (int p = -1; p < (int) (sizeof(probes) / sizeof(probes[0])); p++)
+	{
+		size_t		len;
+
+		memset(buf, 0, sizeof(buf));
+		for (int j = 0; j < (int) (sizeof(vals) / sizeof(vals[0])); j++)
+			vals[j] = (uint32_t) (j * 7919) % 1000;
+		if (p >= 0)
+			vals[probes[p]] = 1000;
+		/* header: (126 groups << 1) | 1 as a ULEB128 */
+		buf[0] = (uint8_t) ((((NV + 7) / 8) << 1 | 1) & 0x7f) | 0x80;
+		buf[1] = (uint8_t) ((((NV + 7) / 8) << 1 | 1) >> 7);
+		for (int j = 0; j < (NV + 7) / 8 * 8; j++)
+			for (int b = 0; b < BW; b++)
+				if (vals[j] >> b & 1)
+					buf[2 + (j * BW + b) / 8] |= (uint8_t) (1 << ((j * BW + b) % 8));
+		len = 2 + (NV + 7) / 8 * BW;
+		if (p < 0)
+		{
+			assert_int_equal(pm_pq_rle_decode_u32_below(buf, len, BW, NV, out, 1000, &why),
+							 (int64_t) len);
+			for (int j = 0; j < NV; j++)
+				assert_int_equal(out[j], vals[j]);
+			/* a dictionary one entry short: the largest index (999) is refused */
+			assert_int_equal(pm_pq_rle_decode_u32_below(buf, len, BW, NV, out, 999, &why), -1);
+		}
+		else
+		{
+			assert_int_equal(pm_pq_rle_decode_u32_below(buf, len, BW, NV, out, 1000, &why), -1);
+			assert_string_equal(why, "dictionary index out of range");
+			assert_int_equal(pm_pq_rle_decode_u32_below(buf, len, BW, NV, out, 1001, &why),
+							 (int64_t) len);
+		}
+	}
+}
+
+/*
  * Decoding dictionary indices from a skip on: every value from the skip on
  * is what the full decode gives, for every skip (before, inside and after
  * a bit-packed run, inside RLE runs); values before it are never checked
@@ -475,6 +527,7 @@ main(void)
 		cmocka_unit_test(test_rle_long_bitpacked),
 		cmocka_unit_test(test_rle_all_widths),
 		cmocka_unit_test(test_rle_below),
+		cmocka_unit_test(test_rle_below_wide),
 		cmocka_unit_test(test_rle_below_from),
 		cmocka_unit_test(test_rle_one_run),
 		cmocka_unit_test(test_legacy_bitpacked),

@@ -175,6 +175,44 @@ test_wide_sum_and_floats(void **state)
 	pm_hash_agg_free(agg);
 }
 
+/*
+ * sum/count of INT without groups and without NULLs (the unrolled sum):
+ * every length around the unrolling, negative values, against a reference.
+ */
+static void
+test_int_sum_no_nulls(void **state)
+{
+	pm_agg_spec specs[] = {{PM_AGG_SUM, 1}, {PM_AGG_COUNT, 1}};
+	pm_error	err;
+
+	(void) state;
+	pm_error_clear(&err);
+	for (int64_t n = 0; n <= 13; n++)
+	{
+		pm_hash_agg *agg;
+		int64_t		ref = 0;
+
+		batch_of(n);
+		fx.cols[1].nulls = NULL;
+		for (int64_t r = 0; r < n; r++)
+		{
+			int32_t		x = (r % 3 == 0) ? INT32_MIN + (int32_t) r : INT32_MAX - (int32_t) r;
+
+			PM_VEC_VALUES(&fx.cols[1], int32_t)[r] = x;
+			ref += x;
+		}
+		assert_int_equal(pm_hash_agg_create(pm_env_default(), fx.types, 0, NULL, 2, specs, 1,
+											&agg, &err), PM_OK);
+		/* twice: the state carries over batches */
+		assert_int_equal(pm_hash_agg_add(agg, &fx.batch, NULL, &err), PM_OK);
+		assert_int_equal(pm_hash_agg_add(agg, &fx.batch, NULL, &err), PM_OK);
+		assert_int_equal(pm_hash_agg_state(agg, 0, 0)->v.i64, 2 * ref);
+		assert_int_equal(pm_hash_agg_state(agg, 0, 0)->n, 2 * n);
+		assert_int_equal(pm_hash_agg_state(agg, 0, 1)->n, 2 * n);
+		pm_hash_agg_free(agg);
+	}
+}
+
 static void
 test_passes(void **state)
 {
@@ -538,6 +576,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_groups_and_nulls),
 		cmocka_unit_test(test_wide_sum_and_floats),
+		cmocka_unit_test(test_int_sum_no_nulls),
 		cmocka_unit_test(test_passes),
 		cmocka_unit_test(test_direct_keys),
 		cmocka_unit_test(test_direct_keys_no_nulls),

@@ -366,10 +366,22 @@ fill_batch(pm_avro_reader *r, pm_batch **out, pm_error *err)
 {
 	pm_vector  *root;
 	int64_t		rows = 0;
+	int64_t		cap = r->batch_size;
 
 	*out = NULL;
 	pm_arena_reset(r->batch_arena);
-	PM_TRY(pm_avro_plan_begin_batch(r->plan, r->batch_size, r->batch_arena, &root, err));
+
+	/*
+	 * Vectors sized by the records of the block at hand when it holds fewer
+	 * than a batch (a manifest of a few entries then allocates and zeroes
+	 * no vectors of batch_size slots per field); a batch spanning blocks
+	 * grows its vectors as it fills.
+	 */
+	if (r->block_left == 0 && r->bp == r->bend && !r->eof)
+		PM_TRY(load_block(r, err));
+	if (r->block_left < cap)
+		cap = r->block_left > 16 ? r->block_left : 16;
+	PM_TRY(pm_avro_plan_begin_batch(r->plan, cap, r->batch_arena, &root, err));
 	while (rows < r->batch_size)
 	{
 		pm_code		rc;

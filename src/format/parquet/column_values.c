@@ -423,32 +423,39 @@ gather_dict(pm_pq_column *c, const uint32_t *idx, int64_t k, pm_vector *v, int64
 		v->data_size += total;
 		return PM_OK;
 	}
+	/*
+	 * Pointers in locals: the build does not assume strict aliasing, so a
+	 * store through v->values would otherwise reload v->values per value.
+	 */
+#define GATHER(T) \
+	do { \
+		T		   *restrict o_ = (T *) v->values + d0; \
+		const T    *restrict dv_ = (const T *) d->values; \
+		for (int64_t i = 0; i < k; i++) \
+			o_[i] = dv_[idx[i]]; \
+	} while (0)
 	switch (pm_type_value_size(v->type->id))
 	{
 		case 1:
-			for (int64_t i = 0; i < k; i++)
-				((uint8_t *) v->values)[d0 + i] = ((const uint8_t *) d->values)[idx[i]];
+			GATHER(uint8_t);
 			break;
 		case 2:
-			for (int64_t i = 0; i < k; i++)
-				((uint16_t *) v->values)[d0 + i] = ((const uint16_t *) d->values)[idx[i]];
+			GATHER(uint16_t);
 			break;
 		case 4:
-			for (int64_t i = 0; i < k; i++)
-				((uint32_t *) v->values)[d0 + i] = ((const uint32_t *) d->values)[idx[i]];
+			GATHER(uint32_t);
 			break;
 		case 8:
-			for (int64_t i = 0; i < k; i++)
-				((uint64_t *) v->values)[d0 + i] = ((const uint64_t *) d->values)[idx[i]];
+			GATHER(uint64_t);
 			break;
 		case 16:
-			for (int64_t i = 0; i < k; i++)
-				((pm_int128 *) v->values)[d0 + i] = ((const pm_int128 *) d->values)[idx[i]];
+			GATHER(pm_int128);
 			break;
 		default:
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "unexpected vector type for column \"%s\"",
 						   c->name);
 	}
+#undef GATHER
 	if (v->nanos != NULL)
 		for (int64_t i = 0; i < k; i++)
 			v->nanos[d0 + i] = d->nanos ? d->nanos[idx[i]] : 0;

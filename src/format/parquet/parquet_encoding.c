@@ -99,6 +99,7 @@ NAME(const uint8_t *in, int64_t ngroups, const int bw, T *out) \
 { \
 	const uint64_t mask = ((uint64_t) 1 << bw) - 1; \
 	for (int64_t g = 0; g < ngroups; g++, in += bw, out += 8) \
+		_Pragma("GCC unroll 8") \
 		for (int j = 0; j < 8; j++) \
 		{ \
 			uint64_t	w; \
@@ -239,13 +240,59 @@ max_u32(const uint32_t *v, int64_t n)
 }
 
 /*
+ * Whether any of n values exceeds lim: the common case of the index check,
+ * one compare and an OR per value (no dependency chain through a running
+ * maximum, so the loop vectorizes to a compare and an OR per register).
+ */
+static bool
+above_u8(const uint8_t *v, int64_t n, uint32_t lim)
+{
+	uint8_t		bad = 0;
+
+	for (int64_t i = 0; i < n; i++)
+		bad |= (uint8_t) (v[i] > lim);
+	return bad != 0;
+}
+
+typedef int32_t pm_i32x4 __attribute__((vector_size(16)));
+
+static bool
+above_u32(const uint32_t *v, int64_t n, uint32_t lim)
+{
+	/* unsigned order as signed order of the values with the top bit flipped */
+	const int32_t slim = (int32_t) (lim ^ 0x80000000u);
+	const pm_i32x4 flip = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
+	pm_i32x4	acc0 = {0},
+				acc1 = {0};
+	uint32_t	bad = 0;
+	int64_t		i = 0;
+
+	/* eight at a time, as two vectors of four (SSE2 on x86-64) */
+	for (; i + 8 <= n; i += 8)
+	{
+		pm_i32x4	x0,
+					x1;
+
+		memcpy(&x0, v + i, sizeof(x0));
+		memcpy(&x1, v + i + 4, sizeof(x1));
+		acc0 |= (x0 ^ flip) > slim;
+		acc1 |= (x1 ^ flip) > slim;
+	}
+	acc0 |= acc1;
+	bad = (uint32_t) (acc0[0] | acc0[1] | acc0[2] | acc0[3]);
+	for (; i < n; i++)
+		bad |= (uint32_t) (v[i] > lim);
+	return bad != 0;
+}
+
+/*
  * The hybrid decoder; *max (when given) gets the largest value decoded
  * (bit-packed runs: only computed when their width can exceed max_ok).
  * Values before skip need not be written (runs wholly before it are only
  * walked over; a bit-packed run reaching past it is unpacked from the
  * 8-value group holding it), and only those written count in *max.
  */
-#define DEFINE_RLE(NAME, T, UNPACK, MAXFN, MAXBW) \
+#define DEFINE_RLE(NAME, T, UNPACK, ABOVEFN, MAXFN, MAXBW) \
 static int64_t \
 NAME(const uint8_t *buf, size_t len, int bit_width, int64_t n, T *out, \
 	 uint32_t max_ok, uint32_t *max, int64_t skip, const char **why) \
@@ -290,7 +337,8 @@ NAME(const uint8_t *buf, size_t len, int bit_width, int64_t n, T *out, \
 				/* windows may read past the run, never past the buffer */ \
 				UNPACK(buf + pos + off, avail - off, bit_width, \
 					   (int64_t) (take - g0 * 8), out + i + (int64_t) (g0 * 8)); \
-				if (check) \
+				if (check && ABOVEFN(out + i + (int64_t) (g0 * 8), \
+									 (int64_t) (take - g0 * 8), max_ok)) \
 				{ \
 					uint32_t	m = MAXFN(out + i + (int64_t) (g0 * 8), \
 										  (int64_t) (take - g0 * 8)); \
@@ -333,8 +381,8 @@ NAME(const uint8_t *buf, size_t len, int bit_width, int64_t n, T *out, \
 	return (int64_t) pos; \
 }
 
-DEFINE_RLE(rle_decode_u8, uint8_t, unpack_u8, max_u8, 8)
-DEFINE_RLE(rle_decode_u32, uint32_t, unpack_u32, max_u32, 32)
+DEFINE_RLE(rle_decode_u8, uint8_t, unpack_u8, above_u8, max_u8, 8)
+DEFINE_RLE(rle_decode_u32, uint32_t, unpack_u32, above_u32, max_u32, 32)
 
 int64_t
 pm_pq_rle_decode_u8(const uint8_t *buf, size_t len, int bit_width, int64_t n, uint8_t *out,

@@ -117,6 +117,7 @@ typedef struct pm_parquet_reader
 	int			nunits;			/* units of the current row group */
 	int			unit_next;		/* ... the next one to ask unit_claim about */
 	pm_pq_rows	unit_rows;		/* rows of the current unit (n = 0: the whole row group) */
+	pm_chunk_buffers *chunk_buffers;	/* options->chunk_buffers; NULL: rg_arena */
 } pm_parquet_reader;
 
 /*
@@ -691,7 +692,10 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 			continue;
 		pm_pq_column_clear_pieces(col);
 		col->page_file = NULL;
-		bufs[i] = pm_arena_alloc(r->rg_arena, r->lens[i] > 0 ? r->lens[i] : 1);
+		if (r->chunk_buffers != NULL)
+			bufs[i] = pm_chunk_buffers_get(r->chunk_buffers, i, r->lens[i] > 0 ? r->lens[i] : 1);
+		else
+			bufs[i] = pm_arena_alloc(r->rg_arena, r->lens[i] > 0 ? r->lens[i] : 1);
 		if (bufs[i] == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
 		if (lp == NULL || lp->sel == NULL)
@@ -1460,6 +1464,7 @@ pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 	}
 	r->unit_claim = options->unit_claim;
 	r->unit_ctx = options->part_filter_ctx;
+	r->chunk_buffers = options->chunk_buffers;
 	if (rc == PM_OK && (options->page_filter != NULL || options->row_selection != NULL ||
 						(options->row_filter != NULL && options->row_filter_cols != NULL) ||
 						(options->unit_claim != NULL && options->unit_bytes > 0)))

@@ -79,6 +79,8 @@ typedef struct pm_lookup_compact_result
 	int64_t		deletions;		/* new deleted positions in older files */
 	int64_t		rows_expired;	/* records dropped by record-level expiry */
 	int			attempts;		/* plans made (> 1 after conflicts) */
+	int			changelog_files;	/* changelog-producer = lookup: files written */
+	int64_t		changelog_records;	/* and the records in them */
 } pm_lookup_compact_result;
 
 /*

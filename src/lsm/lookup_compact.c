@@ -667,7 +667,8 @@ keep_meta(lc_table *t, pm_data_file_meta **arr, int *n, int *cap, const pm_data_
  * inputs, whose DVs go; else only the lookups' side effects count.
  */
 static pm_code
-merge_files(lc_bucket *b, lc_file **files, int n, bool with_lookup, bool write, pm_error *err)
+merge_files(lc_bucket *b, lc_file **files, int n, bool with_lookup, bool write, bool drop_delete,
+			pm_error *err)
 {
 	lc_table   *t = b->t;
 	const pm_kv_layout *l = t->layout;
@@ -701,6 +702,8 @@ merge_files(lc_bucket *b, lc_file **files, int n, bool with_lookup, bool write, 
 	pm_merge_reader_set_lookup(m, !t->opt.first_row);
 	pm_merge_reader_set_kv_output(m, l->file_type->fields[nk].type,
 								  l->file_type->fields[nk + 1].type);
+	/* rewriteOrProduceChangelog / rewriteCompaction: !dropDelete keeps retractions */
+	pm_merge_reader_set_keep_retracts(m, !drop_delete);
 	if (with_lookup)
 		pm_merge_reader_set_lookup_fn(m, lookup_key, b);
 	rc = write ? pm_kv_file_writer_open(t->env, t->io, l, b->sp->bucket_path, b->uuid,
@@ -789,7 +792,7 @@ rewrite_files(lc_bucket *b, lc_file **files, int n, pm_error *err)
 
 	for (int i = 0; i < n; i++)
 		level0 |= files[i]->meta->level == 0;
-	return merge_files(b, files, n, b->output_level != 0 && level0, true, err);
+	return merge_files(b, files, n, b->output_level != 0 && level0, true, b->drop_delete, err);
 }
 
 static pm_code
@@ -831,15 +834,16 @@ rewriter_upgrade(lc_bucket *b, lc_file *f, pm_error *err)
 		rewrite = false;
 	else
 		rewrite = true;
+	/* ChangelogMergeTreeRewriter.upgrade: dropDelete = forceDropDelete (DV tables) */
 	if (rewrite)
-		return merge_files(b, &f, 1, true, true, err);
+		return merge_files(b, &f, 1, true, true, b->dvm != NULL, err);
 	/*
 	 * CHANGELOG_NO_REWRITE with changelog-producer = lookup: the changelog
 	 * produced, the file itself goes up as it is; the lookups also mark
 	 * older rows deleted
 	 */
 	if (t->changelog || (b->dvm != NULL && b->ncursors > 0))
-		PM_TRY(merge_files(b, &f, 1, true, false, err));
+		PM_TRY(merge_files(b, &f, 1, true, false, b->dvm != NULL, err));
 	return upgrade_meta(b, f, err);
 }
 
@@ -1098,16 +1102,6 @@ compact_bucket(lc_table *t, const pm_split *sp, pm_error *err)
 	/* MergeTreeCompactManager.triggerCompaction */
 	b.drop_delete = b.output_level != 0 &&
 		(b.output_level >= non_empty_highest_level(&b) || t->opt.deletion_vectors);
-	if (!b.drop_delete)
-	{
-		/* the merge reader drops retractions: only right when Java drops them too */
-		for (int i = 0; i < unit_runs; i++)
-			for (int f = 0; f < b.runs[i].nfiles; f++)
-				if (has_delete_rows(b.runs[i].files[f]->meta))
-					return pm_fail(err, PM_ERR_UNSUPPORTED,
-								   "data file \"%s\" holds retract rows below the highest level: not compacted",
-								   b.runs[i].files[f]->meta->file_name);
-	}
 	rc = pm_uuid_random(b.uuid, err);
 	if (rc == PM_OK)
 		rc = restore_dvs(&b, err);

@@ -665,7 +665,7 @@ merge_looked_up(pm_merge_reader *m, int n, pm_error *err)
 		PM_TRY(m->changelog_fn(m->changelog_ctx, first_row || pick < 0 ? NULL : &m->recs[pick],
 							   cells, kind, seq, err));
 	}
-	if (has_row && pm_rowkind_is_add(kind))
+	if (has_row && (pm_rowkind_is_add(kind) || m->keep_retracts))
 	{
 		int64_t		seq = first_row ? m->recs[0].seq : m->recs[n - 1].seq;
 

@@ -56,7 +56,7 @@ static const pm_write_option_rule rules[] = {
 	H("changelog-file.format", "write_options.c: refused by name with changelog-producer = input (changelog files are written as the level-0 data files)"),
 	H("changelog-file.prefix", "lsm/kv_file_writer.c (changelog files of changelog-producer = input)"),
 	H("changelog-file.stats-mode", "write_options.c: refused by name with changelog-producer = input (changelog files are written as the level-0 data files)"),
-	R("changelog-producer", "none|input|lookup", "input changelogs (the write buffer's flushes) and lookup changelogs (lsm/lookup_compact.c, lsm/lookup_changelog.c) are written; full-compaction changelogs come from Java's compaction"),
+	R("changelog-producer", "none|input|lookup", "only changelog-producer = input and lookup changelog files are written (full-compaction changelogs come from Java's compaction)"),
 	H("changelog-producer.row-deduplicate", "lsm/lookup_changelog.c (lookup changelogs); input changelogs hold every input record"),
 	H("changelog-producer.row-deduplicate-ignore-fields", "lsm/lookup_changelog.c (see changelog-producer.row-deduplicate)"),
 	R("changelog.num-retained.max", NULL,

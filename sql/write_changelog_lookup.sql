@@ -93,6 +93,20 @@ INSERT INTO gentle VALUES (1, 1);
 SELECT paimon_create_table('wcll', 'db', 'dyn', 'id BIGINT, v INT', primary_key => ARRAY['id'],
   options => '{"bucket": "-1", "changelog-producer": "lookup"}', foreign_table => 'dyn');
 INSERT INTO dyn VALUES (1, 1);
+-- row-deduplicate comparing a nested column: refused; ignoring it: written
+SELECT paimon_create_table('wcll', 'db', 'nest', 'id BIGINT, tags ARRAY<STRING>',
+  primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "changelog-producer": "lookup", "changelog-producer.row-deduplicate": "true"}',
+  foreign_table => 'nest');
+INSERT INTO nest VALUES (1, ARRAY['a']);
+SELECT paimon_create_table('wcll', 'db', 'nest2', 'id BIGINT, tags ARRAY<STRING>',
+  primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "changelog-producer": "lookup", "changelog-producer.row-deduplicate": "true", "changelog-producer.row-deduplicate-ignore-fields": "tags"}',
+  foreign_table => 'nest2');
+INSERT INTO nest2 VALUES (1, ARRAY['a']);
+INSERT INTO nest2 VALUES (1, ARRAY['b']), (2, NULL);
+SELECT * FROM nest2 ORDER BY id;
+SELECT * FROM lk_changelog_of('nest2');
 
 DROP FUNCTION lk_changelog_of(text);
 DROP FUNCTION lk_changelog_files(text);

@@ -5,6 +5,8 @@
  */
 #include "table/write_options.h"
 
+#include "lsm/lookup_changelog.h"
+
 #include "table/file_index_options.h"
 #include "table/write_option_rules.h"
 
@@ -634,6 +636,13 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 					   "table option global-index.external-path: hash index files in an external path are not written");
 	PM_TRY(parse_keys(s, arena, o, err));
 	PM_TRY(parse_lookup_compaction(s, o, err));
+	/* refused before anything is written, not at the compaction after the APPEND snapshot */
+	if (o->primary_key && o->changelog_lookup)
+	{
+		pm_changelog_dedup dedup;
+
+		PM_TRY(pm_changelog_dedup_parse(s, arena, &dedup, err));
+	}
 	PM_TRY(pm_stats_modes_of_schema(s, arena, &o->stats_modes, err));
 	o->stats_dense = option_true(s, "metadata.stats-dense-store", true);
 	return PM_OK;

@@ -47,6 +47,15 @@ SELECT * FROM users ORDER BY id;
 SELECT * FROM lk_changelog_of('users');
 SELECT lk_changelog_files('users') > 0 AS has_changelog_files;
 
+-- write-only: no compaction at commit, so no changelog; paimon_compact refuses the
+-- level-0 files (Java's compaction of them writes their changelog)
+SELECT paimon_create_table('wcll', 'db', 'wo', 'id BIGINT, v INT', primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "changelog-producer": "lookup", "write-only": "true"}',
+  foreign_table => 'wo');
+INSERT INTO wo VALUES (1, 1), (2, 2);
+SELECT * FROM lk_changelog_of('wo');
+SELECT * FROM paimon_compact('wo');
+
 -- ROLLBACK and an ERROR leave no snapshot
 BEGIN;
 INSERT INTO users VALUES (9, 'x', 9);

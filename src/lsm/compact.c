@@ -520,8 +520,7 @@ compact_bucket(compact_state *cs, const pm_split *sp, const pm_data_file_meta **
 		for (int i = 0; i < n; i++)
 			if (in[i]->level == 0)
 				return pm_fail(err, PM_ERR_UNSUPPORTED,
-							   "table option changelog-producer = \"lookup\": level-0 file \"%s\" (written with write-only or by another writer) is not compacted here, as its changelog would be missing",
-							   in[i]->file_name);
+							   "table option changelog-producer = \"lookup\": level-0 files (written with write-only or by another writer) are not compacted here, as their changelog would be missing");
 	return compact_unit(cs, sp, in, n, cs->max_level, true, c, rows, err);
 }
 

@@ -9,7 +9,10 @@
 #   ignored field), partial-update, aggregation, first-row, sequence.field
 #   (LOOKUP_CHECK_TABLES picks some, "all" every one; three run by default
 #   to stay near two minutes). For each:
-#   - both have the same snapshots (APPEND, then COMPACT for each commit)
+#   - both have the same snapshots (APPEND, then COMPACT for each commit),
+#     and our changelog files' metas equal Java's, snapshot by snapshot
+#     (pk_write --compare-changelog-sparse: row count, sequence range,
+#     min/max key, stats, delete row count, level, file source)
 #     and our COMPACT snapshots carry a changelogManifestList whose
 #     changelogRecordCount is the records Java 1.4.2 reads from it;
 #   - Java 1.3.1 and 1.4.2 read our changelog through an incremental
@@ -113,6 +116,12 @@ for t in $tables; do
 	no=$(nsnapshots "$wh/pk.db/ours_$t")
 	if [ "$nj" != "$no" ]; then
 		echo "FAIL $t: $no snapshots, Java has $nj"; fail=1; continue
+	fi
+	# our changelog file metas equal Java's (row count, sequence range, keys, stats, level, kinds)
+	if out=$("$wh/pk_write" --compare-changelog-sparse "$wh/pk.db/java_$t" "$wh/pk.db/ours_$t" "$no"); then
+		echo "$t: our changelog file metas equal Java's ($out)"
+	else
+		echo "FAIL $t: $out"; fail=1
 	fi
 	total=0
 	for v in 1.3.1 1.4.2; do

@@ -512,6 +512,15 @@ static pm_code
 compact_bucket(compact_state *cs, const pm_split *sp, const pm_data_file_meta **in, int n,
 			   pm_commit_change *c, int64_t *rows, pm_error *err)
 {
+	/*
+	 * changelog-producer = lookup: Java's compaction of level-0 files writes
+	 * their changelog (lsm/lookup_compact.c does, at our commits, not here)
+	 */
+	if (cs->opt.changelog_lookup)
+		for (int i = 0; i < n; i++)
+			if (in[i]->level == 0)
+				return pm_fail(err, PM_ERR_UNSUPPORTED,
+							   "table option changelog-producer = \"lookup\": level-0 files (written with write-only or by another writer) are not compacted here, as their changelog would be missing");
 	return compact_unit(cs, sp, in, n, cs->max_level, true, c, rows, err);
 }
 

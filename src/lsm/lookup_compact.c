@@ -25,12 +25,14 @@
 #include "index/deletion_vector_write.h"
 #include "lsm/key_compare.h"
 #include "lsm/kv_file_writer.h"
+#include "lsm/lookup_changelog.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
 #include "lsm/record_expire.h"
 #include "row/binary_row.h"
 #include "row/value.h"
 #include "table/commit.h"
+#include "table/data_file_index.h"
 #include "table/index_manifest.h"
 #include "table/split.h"
 #include "table/table.h"
@@ -92,6 +94,9 @@ typedef struct lc_table
 	/* record-level.expire-time (lsm/record_expire.h), NULL without it */
 	pm_record_expire *expire;
 	int64_t		now_seconds;
+	/* changelog-producer = lookup (lsm/lookup_changelog.h) */
+	bool		changelog;
+	pm_changelog_dedup dedup;
 } lc_table;
 
 /* One bucket being compacted. */
@@ -118,12 +123,16 @@ typedef struct lc_bucket
 	pm_data_file_meta *added;
 	int			nadded;
 	int			added_cap;
+	pm_data_file_meta *changelog;
+	int			nchangelog;
+	int			changelog_cap;
 } lc_bucket;
 
 bool
 pm_lookup_compact_needed(const pm_write_options *opt)
 {
-	return opt->primary_key && !opt->write_only && (opt->deletion_vectors || opt->first_row);
+	return opt->primary_key && !opt->write_only &&
+		(opt->deletion_vectors || opt->first_row || opt->changelog_lookup);
 }
 
 /* ---------------------------------------------------------------------
@@ -658,7 +667,8 @@ keep_meta(lc_table *t, pm_data_file_meta **arr, int *n, int *cap, const pm_data_
  * inputs, whose DVs go; else only the lookups' side effects count.
  */
 static pm_code
-merge_files(lc_bucket *b, lc_file **files, int n, bool with_lookup, bool write, pm_error *err)
+merge_files(lc_bucket *b, lc_file **files, int n, bool with_lookup, bool write, bool drop_delete,
+			pm_error *err)
 {
 	lc_table   *t = b->t;
 	const pm_kv_layout *l = t->layout;
@@ -668,8 +678,11 @@ merge_files(lc_bucket *b, lc_file **files, int n, bool with_lookup, bool write, 
 	pm_vector  *cols = pm_arena_zalloc(t->arena, sizeof(pm_vector) * (size_t) (nk + 2 + t->nfields));
 	pm_merge_reader *m = NULL;
 	pm_kv_file_writer *w = NULL;
+	pm_changelog_sink *cl = NULL;
 	pm_data_file_meta *out = NULL;
 	int			nout = 0;
+	pm_data_file_meta *clout = NULL;
+	int			nclout = 0;
 	pm_code		rc;
 
 	if (runs == NULL || ins == NULL || cols == NULL)
@@ -689,10 +702,21 @@ merge_files(lc_bucket *b, lc_file **files, int n, bool with_lookup, bool write, 
 	pm_merge_reader_set_lookup(m, !t->opt.first_row);
 	pm_merge_reader_set_kv_output(m, l->file_type->fields[nk].type,
 								  l->file_type->fields[nk + 1].type);
+	/* rewriteOrProduceChangelog / rewriteCompaction: !dropDelete keeps retractions */
+	pm_merge_reader_set_keep_retracts(m, !drop_delete);
 	if (with_lookup)
 		pm_merge_reader_set_lookup_fn(m, lookup_key, b);
 	rc = write ? pm_kv_file_writer_open(t->env, t->io, l, b->sp->bucket_path, b->uuid,
 										&b->file_counter, t->arena, &w, err) : PM_OK;
+	/* ChangelogMergeTreeRewriter.rewriteOrProduceChangelog: its own changelog writer */
+	if (rc == PM_OK && with_lookup && t->changelog)
+	{
+		rc = pm_changelog_sink_open(t->env, t->io, l, b->sp->bucket_path, b->uuid,
+									&b->file_counter, t->arena, &t->dedup, t->opt.first_row,
+									&cl, err);
+		if (rc == PM_OK)
+			pm_merge_reader_set_changelog_fn(m, pm_changelog_sink_add, cl);
+	}
 	while (rc == PM_OK)
 	{
 		pm_batch   *mb;
@@ -712,6 +736,28 @@ merge_files(lc_bucket *b, lc_file **files, int n, bool with_lookup, bool write, 
 		else
 			pm_kv_file_writer_abort(w, &out, &nout);
 	}
+	if (cl != NULL)
+	{
+		t->res->changelog_records += pm_changelog_sink_records(cl);
+		if (rc == PM_OK)
+			rc = pm_changelog_sink_close(cl, &clout, &nclout, err);
+		else
+			pm_changelog_sink_abort(cl, &clout, &nclout);
+	}
+	/* changelog files: createRollingChangelogFileWriter(outputLevel), APPEND */
+	for (int i = 0; i < nclout; i++)
+	{
+		pm_error	e2;
+		pm_code		rc2;
+
+		clout[i].level = b->output_level;
+		clout[i].file_source = 0;
+		rc2 = keep_meta(t, &b->changelog, &b->nchangelog, &b->changelog_cap, &clout[i],
+						rc == PM_OK ? err : &e2);
+		if (rc == PM_OK)
+			rc = rc2;
+	}
+	t->res->changelog_files += nclout;
 	/* outputs recorded even on failure: the caller removes them */
 	for (int i = 0; i < nout; i++)
 	{
@@ -746,7 +792,7 @@ rewrite_files(lc_bucket *b, lc_file **files, int n, pm_error *err)
 
 	for (int i = 0; i < n; i++)
 		level0 |= files[i]->meta->level == 0;
-	return merge_files(b, files, n, b->output_level != 0 && level0, true, err);
+	return merge_files(b, files, n, b->output_level != 0 && level0, true, b->drop_delete, err);
 }
 
 static pm_code
@@ -788,11 +834,16 @@ rewriter_upgrade(lc_bucket *b, lc_file *f, pm_error *err)
 		rewrite = false;
 	else
 		rewrite = true;
+	/* ChangelogMergeTreeRewriter.upgrade: dropDelete = forceDropDelete (DV tables) */
 	if (rewrite)
-		return merge_files(b, &f, 1, true, true, err);
-	/* the lookups mark older rows deleted; the file itself goes up as it is */
-	if (b->dvm != NULL && b->ncursors > 0)
-		PM_TRY(merge_files(b, &f, 1, true, false, err));
+		return merge_files(b, &f, 1, true, true, b->dvm != NULL, err);
+	/*
+	 * CHANGELOG_NO_REWRITE with changelog-producer = lookup: the changelog
+	 * produced, the file itself goes up as it is; the lookups also mark
+	 * older rows deleted
+	 */
+	if (t->changelog || (b->dvm != NULL && b->ncursors > 0))
+		PM_TRY(merge_files(b, &f, 1, true, false, b->dvm != NULL, err));
 	return upgrade_meta(b, f, err);
 }
 
@@ -1051,16 +1102,6 @@ compact_bucket(lc_table *t, const pm_split *sp, pm_error *err)
 	/* MergeTreeCompactManager.triggerCompaction */
 	b.drop_delete = b.output_level != 0 &&
 		(b.output_level >= non_empty_highest_level(&b) || t->opt.deletion_vectors);
-	if (!b.drop_delete)
-	{
-		/* the merge reader drops retractions: only right when Java drops them too */
-		for (int i = 0; i < unit_runs; i++)
-			for (int f = 0; f < b.runs[i].nfiles; f++)
-				if (has_delete_rows(b.runs[i].files[f]->meta))
-					return pm_fail(err, PM_ERR_UNSUPPORTED,
-								   "data file \"%s\" holds retract rows below the highest level: not compacted",
-								   b.runs[i].files[f]->meta->file_name);
-	}
 	rc = pm_uuid_random(b.uuid, err);
 	if (rc == PM_OK)
 		rc = restore_dvs(&b, err);
@@ -1079,6 +1120,8 @@ compact_bucket(lc_table *t, const pm_split *sp, pm_error *err)
 	c->added = b.added;
 	c->ndeleted = b.ndeleted;
 	c->deleted = b.deleted;
+	c->nchangelog = b.nchangelog;
+	c->changelog = b.changelog;
 	if (rc == PM_OK)
 		rc = index_changes(&b, c, err);
 	for (int i = 0; i < b.nfiles; i++)
@@ -1110,6 +1153,8 @@ remove_written(lc_table *t)
 			if (!upgraded && c->added[f].path != NULL)
 				(void) t->io->remove(t->io, c->added[f].path, &ignored);
 		}
+		for (int f = 0; f < c->nchangelog; f++)
+			pm_data_file_remove_written(t->io, &c->changelog[f]);
 		for (int f = 0; f < c->nindex_added; f++)
 		{
 			char	   *p = pm_arena_sprintf(t->arena, "%s/%s", t->index_dir,
@@ -1148,6 +1193,9 @@ setup(lc_table *t, pm_error *err)
 								  &t->engine, err));
 	PM_TRY(pm_record_expire_create(s, t->arena, &t->expire, err));
 	t->now_seconds = pm_record_expire_now();
+	t->changelog = t->opt.changelog_lookup;
+	if (t->changelog)
+		PM_TRY(pm_changelog_dedup_parse(s, t->arena, &t->dedup, err));
 	return pm_uuid_random(t->index_uuid, err);
 }
 
@@ -1193,7 +1241,7 @@ attempt(lc_table *t, const char *commit_user, int64_t commit_identifier,
 
 		for (int i = 0; i < t->nchanges; i++)
 			any |= t->changes[i].nadded > 0 || t->changes[i].ndeleted > 0 ||
-				t->changes[i].nindex_added > 0;
+				t->changes[i].nindex_added > 0 || t->changes[i].nchangelog > 0;
 		memset(&req, 0, sizeof(req));
 		req.commit_user = commit_user;
 		req.commit_identifier = commit_identifier;

@@ -1,9 +1,11 @@
 /*-------------------------------------------------------------------------
  * lookup_compact.h
  *	  The compaction Java's writer runs at commit on tables whose batch
- *	  reads skip level 0 (deletion vectors, first-row): level 0 is pushed
- *	  up to a level >= 1 and every key written is looked up in the older
- *	  levels, so that the committed rows are visible to Java at once.
+ *	  reads skip level 0 (deletion vectors, first-row) and on those with
+ *	  changelog-producer = lookup: level 0 is pushed up to a level >= 1 and
+ *	  every key written is looked up in the older levels, so that the
+ *	  committed rows are visible to Java at once and, with the lookup
+ *	  producer, their changelog is written (lsm/lookup_changelog.h).
  *
  * After our APPEND snapshot, for each bucket the commit wrote, on the
  * latest snapshot (every level, with the bucket's deletion vectors):
@@ -23,8 +25,14 @@
  *	   or deduplicate without sequence.field, and no delete rows);
  *	 - rewritten input files lose their deletion vectors; if any DV changed,
  *	   the bucket's DVs are written as one new index file replacing the old.
+ * With changelog-producer = lookup every merge involving level 0 (also a
+ * level-0 file upgraded without rewrite: CHANGELOG_NO_REWRITE) hands its
+ * keys' before and after records to a changelog sink, one changelog writer
+ * per rewrite; rewrites keep retractions where Java's dropDelete is false
+ * (below the highest level; upgrades of tables without DVs).
  * Then one COMPACT snapshot (same commit user and identifier) deletes the
- * inputs, adds the outputs and swaps the index files. If another commit
+ * inputs, adds the outputs and the changelog files (its changelog manifest
+ * list) and swaps the index files. If another commit
  * removed an input first (PM_ERR_CONFLICT), the files written are removed
  * and the compaction is planned again on the new latest snapshot.
  *
@@ -79,6 +87,8 @@ typedef struct pm_lookup_compact_result
 	int64_t		deletions;		/* new deleted positions in older files */
 	int64_t		rows_expired;	/* records dropped by record-level expiry */
 	int			attempts;		/* plans made (> 1 after conflicts) */
+	int			changelog_files;	/* changelog-producer = lookup: files written */
+	int64_t		changelog_records;	/* and the records in them */
 } pm_lookup_compact_result;
 
 /*

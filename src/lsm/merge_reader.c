@@ -106,6 +106,8 @@ struct pm_merge_reader
 	const pm_vector *hi;
 	pm_merge_lookup_fn lookup_fn;	/* see pm_merge_reader_set_lookup_fn */
 	void	   *lookup_ctx;
+	pm_merge_changelog_fn changelog_fn;	/* see pm_merge_reader_set_changelog_fn */
+	void	   *changelog_ctx;
 	const pm_type *kind_type;
 	int		   *group;			/* runs of the current key */
 	pm_kv_record *recs;
@@ -680,18 +682,21 @@ merge_looked_up(pm_merge_reader *m, int n, pm_error *err)
 {
 	bool		first_row = pm_merge_engine_get_kind(m->engine) == PM_MERGE_FIRST_ROW;
 	bool		high = false;
+	bool		level0 = false;
 	bool		has_row;
 	int			kind;
 	const pm_merge_cell *cells;
 	int			pick = -1;
+	bool		found = false;
+	pm_kv_record rec;
 
 	for (int i = 0; i < n; i++)
+	{
 		high |= m->recs[i].level > 0;
+		level0 |= m->recs[i].level == 0;
+	}
 	if (!high)
 	{
-		bool		found = false;
-		pm_kv_record rec;
-
 		memset(&rec, 0, sizeof(rec));
 		PM_TRY(m->lookup_fn(m->lookup_ctx, m->recs[0].batch, m->recs[0].row, &found, &rec, err));
 		if (found && first_row)
@@ -722,7 +727,20 @@ merge_looked_up(pm_merge_reader *m, int n, pm_error *err)
 		if (first_row || m->recs[i].level <= 0 || i == pick)
 			PM_TRY(pm_merge_engine_add(m->engine, &m->recs[i], err));
 	PM_TRY(pm_merge_engine_result(m->engine, &has_row, &kind, &cells, err));
-	if (has_row && pm_rowkind_is_add(kind))
+	/*
+	 * LookupChangelogMergeFunctionWrapper.setChangelog when a level-0 record
+	 * takes part (before: the high-level record picked or looked up);
+	 * FirstRowMergeFunctionWrapper: a new key (no high-level record, none
+	 * found) is its own changelog
+	 */
+	if (m->changelog_fn != NULL && has_row && level0 && !(first_row && high))
+	{
+		int64_t		seq = first_row ? m->recs[0].seq : m->recs[n - 1].seq;
+
+		PM_TRY(m->changelog_fn(m->changelog_ctx, first_row || pick < 0 ? NULL : &m->recs[pick],
+							   cells, kind, seq, err));
+	}
+	if (has_row && (pm_rowkind_is_add(kind) || m->keep_retracts))
 	{
 		int64_t		seq = first_row ? m->recs[0].seq : m->recs[n - 1].seq;
 
@@ -1148,6 +1166,13 @@ pm_merge_reader_set_lookup_fn(pm_merge_reader *m, pm_merge_lookup_fn fn, void *c
 {
 	m->lookup_fn = fn;
 	m->lookup_ctx = ctx;
+}
+
+void
+pm_merge_reader_set_changelog_fn(pm_merge_reader *m, pm_merge_changelog_fn fn, void *ctx)
+{
+	m->changelog_fn = fn;
+	m->changelog_ctx = ctx;
 }
 
 void

@@ -92,6 +92,24 @@ typedef pm_code (*pm_merge_lookup_fn) (void *ctx, const pm_batch *key_batch, int
 extern void pm_merge_reader_set_lookup_fn(pm_merge_reader *m, pm_merge_lookup_fn fn, void *ctx);
 
 /*
+ * Lookup changelog (changelog-producer = lookup; only with a lookup hook):
+ * fn is called for each key one of whose records comes from level 0,
+ * after the merge, with the engine's result (cells of the noutput columns,
+ * its kind and sequence number) when there is one, and before: the older
+ * record of the key (of the lowest level >= 1 among its records, or the
+ * one the lookup found; value columns from nkeys + 2), NULL if none. For
+ * first-row only new keys reach fn (none of its records from a level >= 1,
+ * none found), with before NULL. Keys arrive in ascending order; before
+ * and cells are valid during the call.
+ */
+typedef pm_code (*pm_merge_changelog_fn) (void *ctx, const pm_kv_record *before,
+										  const pm_merge_cell *after, int after_kind,
+										  int64_t after_seq, pm_error *err);
+
+extern void pm_merge_reader_set_changelog_fn(pm_merge_reader *m, pm_merge_changelog_fn fn,
+											 void *ctx);
+
+/*
  * Compaction: each output row also carries its _SEQUENCE_NUMBER (column
  * noutput, seq_type BIGINT) and _VALUE_KIND (column noutput + 1, kind_type
  * TINYINT) as Java's merge functions set them: the record's own for a key

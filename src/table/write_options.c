@@ -5,6 +5,8 @@
  */
 #include "table/write_options.h"
 
+#include "lsm/lookup_changelog.h"
+
 #include "table/file_index_options.h"
 #include "table/write_option_rules.h"
 
@@ -295,6 +297,11 @@ parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
 	if (o->primary_key && o->first_row && o->deletion_vectors)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table options merge-engine = \"first-row\" and deletion-vectors.enabled = \"true\": Java's writer refuses them together (first row merge engine does not need deletion vectors because there is no deletion of old data in this merge engine)");
+	if (o->primary_key && o->bucket < 1 && o->changelog_lookup && !o->first_row &&
+		!o->deletion_vectors)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option changelog-producer = \"lookup\" with bucket = %d: lookup-changelog tables are written with a fixed bucket only (the lookup compaction at commit needs one)",
+					   (int) o->bucket);
 	if (o->primary_key && o->bucket < 1 && (o->first_row || o->deletion_vectors))
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option %s with bucket = %d: first-row and deletion-vector tables are written with a fixed bucket only (the lookup compaction at commit needs one)",
@@ -302,6 +309,14 @@ parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
 					   (int) o->bucket);
 	/* validated at open: the compaction at commit runs after the APPEND snapshot */
 	PM_TRY(pm_compact_strategy_parse(s, &o->compact_strategy, err));
+	/*
+	 * gentle: Java leaves level 0 behind for up to max-interval commits, its
+	 * changelog then merging several commits; ours compacts at every commit
+	 */
+	if (o->primary_key && o->changelog_lookup && !o->write_only &&
+		o->compact_strategy.lookup_max_interval > 0)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option lookup-compact = \"gentle\" with changelog-producer = \"lookup\": the changelog of a gentle lookup compaction is not written (only radical, a compaction at every commit)");
 	return PM_OK;
 }
 
@@ -550,11 +565,12 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 	/* changelog-producer = input (MergeTreeWriter.flushWriteBuffer) */
 	v = pm_schema_option(s, "changelog-producer");
 	o->changelog_input = v != NULL && strcasecmp(v, "input") == 0;
+	o->changelog_lookup = v != NULL && strcasecmp(v, "lookup") == 0;
 	v = pm_schema_option(s, "changelog-file.prefix");
 	o->changelog_file_prefix = v != NULL ? v : "changelog-";
-	if (o->changelog_input && strchr(o->changelog_file_prefix, '/') != NULL)
+	if ((o->changelog_input || o->changelog_lookup) && strchr(o->changelog_file_prefix, '/') != NULL)
 		return pm_fail(err, PM_ERR_UNSUPPORTED, "table option changelog-file.prefix = \"%s\": a '/' in the prefix is not written", o->changelog_file_prefix);
-	if (o->changelog_input)
+	if (o->changelog_input || o->changelog_lookup)
 	{
 		static const char *const own[] = {"changelog-file.format", "changelog-file.compression",
 		"changelog-file.stats-mode"};
@@ -620,6 +636,13 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 					   "table option global-index.external-path: hash index files in an external path are not written");
 	PM_TRY(parse_keys(s, arena, o, err));
 	PM_TRY(parse_lookup_compaction(s, o, err));
+	/* refused before anything is written, not at the compaction after the APPEND snapshot */
+	if (o->primary_key && o->changelog_lookup)
+	{
+		pm_changelog_dedup dedup;
+
+		PM_TRY(pm_changelog_dedup_parse(s, arena, &dedup, err));
+	}
 	PM_TRY(pm_stats_modes_of_schema(s, arena, &o->stats_modes, err));
 	o->stats_dense = option_true(s, "metadata.stats-dense-store", true);
 	return PM_OK;

@@ -9,6 +9,7 @@
 #   4. verify_read.py self-check on the sample warehouse
 #   5. the writers: Java reads data files and metadata the core wrote
 #      (write/write_check.sh, write/write_pk_check.sh, write/changelog_check.sh,
+#      write/changelog_lookup_check.sh,
 #      write/write_dynamic_check.sh,
 #      write/write_cross_partition_check.sh, write/write_orc_check.sh,
 #      write/append_dv_check.sh, metadata/check.sh), and tables after the core's
@@ -124,6 +125,8 @@ echo "-- writers: Java reads the core's primary-key tables and compacts them"
 step bash "$here/write/write_pk_check.sh" "$tmp/write_pk"
 echo "-- writers: changelog-producer = input; Java reads our changelog files as its own"
 step bash "$here/write/changelog_check.sh" "$tmp/write_changelog"
+echo "-- writers: changelog-producer = lookup; Java reads the lookup compaction's changelog as its own"
+step bash "$here/write/changelog_lookup_check.sh" "$tmp/write_changelog_lookup"
 echo "-- writers: dynamic-bucket tables, our hash index against Java's assigner"
 step bash "$here/write/write_dynamic_check.sh" "$tmp/write_dyn"
 echo "-- writers: cross-partition upsert tables, our key index against Java's GlobalIndexAssigner"

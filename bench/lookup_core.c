@@ -11,6 +11,7 @@
  *	  build: see bench/README.md, "Core-level lookups".
  *-------------------------------------------------------------------------
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,9 @@ main(int argc, char **argv)
 	n = atoi(argv[2]);
 	maxid = atoll(argv[3]);
 	mb = (size_t) atoll(argv[4]);
+	/* as _PG_init (src/fdw/paimon_fdw.c): freed page buffers stay in the heap */
+	mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+	mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
 	pm_meta_cache_set_budget((size_t) 64 << 20);
 	pm_parquet_key_cache_set_budget(mb << 20);
 	pm_page_lru_set_budget(mb << 20);
@@ -130,6 +134,18 @@ main(int argc, char **argv)
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
 		printf("pass %d: %d lookups, %lld rows, checksum %llx, CPU %.4f ms/lookup\n", pass, n,
 			   rows, ck, ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6) / n);
+		{
+			pm_lru_stats ks;
+			pm_page_lru_stats ps;
+
+			pm_parquet_key_cache_get_stats(&ks);
+			pm_page_lru_get_stats(&ps);
+			printf("  key cache: %lld hits, %lld misses, %lld entries, %zu MB;"
+				   " page cache: %lld hits, %lld misses, %lld entries, %zu MB\n",
+				   (long long) ks.hits, (long long) ks.misses, (long long) ks.entries,
+				   ks.bytes >> 20, (long long) ps.hits, (long long) ps.misses,
+				   (long long) ps.entries, ps.bytes >> 20);
+		}
 	}
 	pm_scan_free(base);
 	pm_table_close(t);

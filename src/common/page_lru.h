@@ -16,7 +16,10 @@
  * cache (its charge no longer counts) but frees it only at the last unpin,
  * so nothing a reader holds is freed under it. A reader unpins on closing,
  * ERROR included (its close runs from a memory-context reset callback).
- * Memory comes from malloc; a failed malloc only skips caching. The charge
+ * Memory comes from malloc; a failed malloc only skips caching. With the
+ * shared store on (common/page_store.h), pages large enough for it are
+ * mapped from there instead: a miss first looks in the store, a stored
+ * page is written to it, so the backends of a server share them. The charge
  * of the entries stays within a byte budget, evicting the least recently
  * used first; budget 0 turns the cache off and drops everything not pinned
  * (common/pm_lru.h). Not thread-safe: one backend, one cache.
@@ -54,7 +57,8 @@ extern void pm_page_file_init(pm_page_file *f, const char *path, int64_t size);
 
 /*
  * The page of f at offset, pinned (made the most recently used), or NULL on
- * a miss (counted while the cache is on). variant tells forms of the same
+ * a miss (counted while the cache is on; a page mapped from the shared
+ * store counts as a hit). variant tells forms of the same
  * page apart (the caller's numbering: 0 the decompressed page, others e.g.
  * a dictionary converted to a type); part of the key, compared exactly.
  */

@@ -899,6 +899,113 @@ dict_skip(const pm_pq_column *c, int64_t n)
 	return k;
 }
 
+/*
+ * Run indexes of dictionary-encoded pages in the page cache: the variant of
+ * the page's key (even, unlike dict_variant's), the meta block the stream
+ * they index. A lookup reading one row from entry `skip` of a page walks
+ * every run header before it, each a cache miss on a page not in the CPU's
+ * caches; with the marks it starts at the run holding the row.
+ */
+#define RUN_INDEX_VARIANT 2
+#define RUN_INDEX_MIN_SKIP 1024
+#define RUN_INDEX_EVERY 256
+#define RUN_INDEX_MAX_MARKS 4096
+
+typedef struct run_index_meta
+{
+	int			bit_width;
+	size_t		len;
+} run_index_meta;
+
+/* The marks of the page's index stream (buf, len), pinned in *pin; 0 if none. */
+static int
+run_marks(pm_pq_column *c, const uint8_t *buf, size_t len, int bw, pm_page_entry **pin,
+		  const pm_pq_run_mark **marks)
+{
+	run_index_meta want = {bw, len};
+	const run_index_meta *m;
+	pm_page_entry *e;
+	size_t		ml;
+	size_t		dl;
+
+	if ((e = pm_page_lru_pin(c->page_file, c->cur_off, RUN_INDEX_VARIANT)) == NULL)
+	{
+		pm_pq_run_mark *tmp = pm_alloc(c->env, sizeof(pm_pq_run_mark) * RUN_INDEX_MAX_MARKS);
+		int			nm;
+
+		if (tmp == NULL)
+			return 0;
+		nm = pm_pq_rle_run_marks(buf, len, bw, RUN_INDEX_EVERY, tmp, RUN_INDEX_MAX_MARKS);
+		pm_page_lru_store(c->page_file, c->cur_off, RUN_INDEX_VARIANT, c->cur_len, &want,
+						  sizeof(want), (const uint8_t *) tmp,
+						  sizeof(pm_pq_run_mark) * (size_t) nm, NULL, 0);
+		pm_free(c->env, tmp);
+		if ((e = pm_page_lru_pin(c->page_file, c->cur_off, RUN_INDEX_VARIANT)) == NULL)
+			return 0;
+	}
+	m = pm_page_entry_meta(e, &ml);
+	*marks = (const pm_pq_run_mark *) pm_page_entry_data(e, &dl);
+	if (ml != sizeof(want) || m->bit_width != bw || m->len != len ||
+		dl % sizeof(pm_pq_run_mark) != 0 || dl == 0)
+	{
+		pm_page_lru_unpin(e);
+		return 0;
+	}
+	*pin = e;
+	return (int) (dl / sizeof(pm_pq_run_mark));
+}
+
+/*
+ * The dictionary indices [skip, nonnull) of the page's index stream
+ * (vp, vlen: bit width byte, then the RLE/bit-packed runs) into idx;
+ * < 0 with *why when they are bad. A large skip in a page of the page cache
+ * starts at the run that holds it (run_marks).
+ */
+static int64_t
+dict_indices(pm_pq_column *c, const uint8_t *vp, size_t vlen, int64_t skip, int64_t nonnull,
+			 uint32_t *idx, const char **why)
+{
+	const uint8_t *buf = vp + 1;
+	size_t		len = vlen - 1;
+	int			bw = vp[0];
+	pm_page_entry *pin = NULL;
+	const pm_pq_run_mark *marks = NULL;
+	int			nm;
+
+	if (skip >= RUN_INDEX_MIN_SKIP && c->page_file != NULL && c->cur_off >= 0 &&
+		pm_page_lru_enabled() &&
+		(nm = run_marks(c, buf, len, bw, &pin, &marks)) > 0)
+	{
+		int			lo = 0,
+					hi = nm - 1;
+		int64_t		r;
+
+		/* the last mark at or before skip (marks[0] is {0, 0}) */
+		while (lo < hi)
+		{
+			int			mid = lo + (hi - lo + 1) / 2;
+
+			if ((int64_t) marks[mid].first <= skip)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		if ((int64_t) marks[lo].first <= nonnull && marks[lo].pos < len)
+		{
+			r = pm_pq_rle_decode_u32_below_from(buf + marks[lo].pos, len - marks[lo].pos, bw,
+												skip - marks[lo].first,
+												nonnull - marks[lo].first,
+												idx + marks[lo].first, (uint32_t) c->dict_n,
+												why);
+			pm_page_lru_unpin(pin);
+			return r;
+		}
+		pm_page_lru_unpin(pin);
+	}
+	return pm_pq_rle_decode_u32_below_from(buf, len, bw, skip, nonnull, idx,
+										   (uint32_t) c->dict_n, why);
+}
+
 static pm_code
 read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payload,
 			   pm_error *err)
@@ -1026,9 +1133,7 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 				return nomem(err);
 			if (c->dict_n > (int64_t) UINT32_MAX)
 				return corrupt(c, err, "dictionary too large");
-			if (pm_pq_rle_decode_u32_below_from(vp + 1, vlen - 1, vp[0],
-												dict_skip(c, n), nonnull, idx,
-												(uint32_t) c->dict_n, &why) < 0)
+			if (dict_indices(c, vp, vlen, dict_skip(c, n), nonnull, idx, &why) < 0)
 				return corrupt(c, err, why);
 			c->indices = idx;
 		}

@@ -54,6 +54,7 @@ static char *store_dir;			/* NULL: off */
 static size_t store_budget;
 static uint64_t *store_usage;	/* shared counter of bytes written (the "usage" file) */
 static uint64_t tmp_counter;
+static int	live_maps;			/* pages this process has mapped */
 
 static void
 layout_of(size_t path_len, size_t meta_len, size_t data_len, store_layout *l)
@@ -162,7 +163,8 @@ pm_page_store_load(const pm_page_store_key *key, pm_page_store_map *out)
 	void	   *m;
 	int			fd;
 
-	if (store_dir == NULL || !name_of(key, name, sizeof(name)))
+	if (store_dir == NULL || live_maps >= PM_PAGE_STORE_MAX_MAPS ||
+		!name_of(key, name, sizeof(name)))
 		return false;
 	if ((fd = open(name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
 		return false;
@@ -188,6 +190,7 @@ pm_page_store_load(const pm_page_store_key *key, pm_page_store_map *out)
 		memcmp((const uint8_t *) m + l.path_at, key->path, key->path_len) != 0)
 		goto bad;
 	map_parts(m, (size_t) st.st_size, h, &l, out);
+	live_maps++;
 	return true;
 bad:
 	munmap(m, (size_t) st.st_size);
@@ -212,7 +215,7 @@ pm_page_store_save(const pm_page_store_key *key, size_t span, const void *meta,
 	ssize_t		w;
 
 	if (store_dir == NULL || data_len < PM_PAGE_STORE_MIN_BYTES || data_len < alen ||
-		!name_of(key, name, sizeof(name)))
+		live_maps >= PM_PAGE_STORE_MAX_MAPS || !name_of(key, name, sizeof(name)))
 		return false;
 	layout_of(key->path_len, meta_len, data_len, &l);
 	/* the budget, shared by every process: reserve first, give back on failure */
@@ -259,6 +262,7 @@ pm_page_store_save(const pm_page_store_key *key, size_t span, const void *meta,
 		goto unreserve;
 	}
 	map_parts(m, l.total, &h, &l, out);
+	live_maps++;
 	return true;
 unreserve:
 	__atomic_sub_fetch(store_usage, (uint64_t) l.total, __ATOMIC_RELAXED);
@@ -269,6 +273,9 @@ void
 pm_page_store_unmap(pm_page_store_map *m)
 {
 	if (m->base != NULL)
+	{
 		munmap(m->base, m->len);
+		live_maps--;
+	}
 	m->base = NULL;
 }

@@ -31,8 +31,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Pages below this many bytes stay private (a mapping costs a 4 kB page and a VMA). */
-#define PM_PAGE_STORE_MIN_BYTES (32 * 1024)
+/*
+ * Pages below this many bytes stay private (a mapping costs up to a 4 kB
+ * page and a VMA), and a process keeps at most PM_PAGE_STORE_MAX_MAPS
+ * pages mapped at once (well below Linux's default of 65530 mappings per
+ * process, which malloc and Postgres need too); past it, pages are private.
+ */
+#define PM_PAGE_STORE_MIN_BYTES (8 * 1024)
+#define PM_PAGE_STORE_MAX_MAPS 16384
 
 /* The key of a page (as page_lru's): file path, size, its hash, page offset, variant. */
 typedef struct pm_page_store_key

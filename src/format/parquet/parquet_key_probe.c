@@ -638,12 +638,51 @@ load_page(const pm_env *env, pm_fileio *io, pm_file *file, const probe_entry *ix
 	return e;
 }
 
-/* Binary search of a page entry: the index of key among its (sorted) values, or -1. */
+/*
+ * Interpolation steps over sorted int64 values: narrows [*lo, *hi) around
+ * key by its position between the bounds' values, a few steps at most (a
+ * step costs one cache miss, as a binary search step does, but on keys
+ * spread evenly, as ids mostly are, lands next to the key at once instead
+ * of halving a 20,000-value page 15 times). Returns the index of key when
+ * a step hits it, else -1 with the range left for the binary search.
+ */
+static int64_t
+interpolate(const int64_t *v, int64_t *lo, int64_t *hi, int64_t key)
+{
+	for (int step = 0; step < 3 && *hi - *lo > 16; step++)
+	{
+		int64_t		a = v[*lo];
+		int64_t		b = v[*hi - 1];
+		int64_t		at;
+
+		if (key <= a || key >= b)
+			break;				/* the bounds decide (or the binary search does) */
+		at = *lo + (int64_t) ((unsigned __int128) ((uint64_t) key - (uint64_t) a) *
+							  (uint64_t) (*hi - 1 - *lo) / ((uint64_t) b - (uint64_t) a));
+		if (v[at] == key)
+			return at;
+		if (v[at] < key)
+			*lo = at + 1;
+		else
+			*hi = at;
+	}
+	return -1;
+}
+
+/* Search of a page entry: the index of key among its (sorted) values, or -1. */
 static int64_t
 page_find(const probe_entry *e, const pm_value *key)
 {
 	int64_t		lo = 0,
 				hi = e->n;
+
+	if (!e->is_bytes)
+	{
+		int64_t		at = interpolate(e->ints, &lo, &hi, key->u.i64);
+
+		if (at >= 0)
+			return at;
+	}
 
 	while (lo < hi)
 	{

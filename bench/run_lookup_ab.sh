@@ -53,7 +53,9 @@ cp "$LIBDIR/paimon_fdw.so" "$saved"
 script=$(mktemp)
 out=$(mktemp)
 restore() {
-	cp "$saved" "$LIBDIR/paimon_fdw.so.ab" && mv "$LIBDIR/paimon_fdw.so.ab" "$LIBDIR/paimon_fdw.so"
+	# mode 755: $saved is mktemp's (0600), and the server runs as another user
+	cp "$saved" "$LIBDIR/paimon_fdw.so.ab" && chmod 755 "$LIBDIR/paimon_fdw.so.ab" &&
+		mv "$LIBDIR/paimon_fdw.so.ab" "$LIBDIR/paimon_fdw.so"
 	rm -f "$saved" "$script" "$out"
 	pg_tmp_stop
 	rm -rf "$SHM"
@@ -80,7 +82,8 @@ for round in $(seq "$ROUNDS"); do
 				extra="$extra -c $x"
 			done
 		fi
-		cp "${so%%@*}" "$LIBDIR/paimon_fdw.so.ab" && mv "$LIBDIR/paimon_fdw.so.ab" "$LIBDIR/paimon_fdw.so"
+		cp "${so%%@*}" "$LIBDIR/paimon_fdw.so.ab" && chmod 755 "$LIBDIR/paimon_fdw.so.ab" &&
+			mv "$LIBDIR/paimon_fdw.so.ab" "$LIBDIR/paimon_fdw.so"
 		PGOPTIONS="$PGOPTIONS$extra" "$PG_BIN/pgbench" -n -M prepared -c 1 -j 1 -T "$DURATION" -f "$script" >"$out" 2>&1 &
 		bp=$!
 		pid= cpu=0

@@ -35,6 +35,7 @@ struct pm_page_entry
 	const uint8_t *meta;
 	const uint8_t *data;
 	pm_page_store_map map;		/* base NULL: meta and data are in the block */
+	void	   *aux;			/* pm_page_entry_set_aux's, malloc'd */
 };
 
 typedef struct page_key
@@ -48,6 +49,7 @@ static void
 entry_free(pm_page_entry *e)
 {
 	pm_page_store_unmap(&e->map);
+	free(e->aux);
 	free(e);
 }
 
@@ -196,6 +198,21 @@ pm_page_lru_unpin(pm_page_entry *e)
 {
 	if (e != NULL && --e->refs == 0 && !e->in_cache)
 		entry_free(e);
+}
+
+const void *
+pm_page_entry_aux(const pm_page_entry *e)
+{
+	return e->aux;
+}
+
+bool
+pm_page_entry_set_aux(pm_page_entry *e, void *aux)
+{
+	if (e->aux != NULL)
+		return false;
+	e->aux = aux;
+	return true;
 }
 
 size_t

@@ -74,6 +74,15 @@ extern const void *pm_page_entry_meta(const pm_page_entry *e, size_t *meta_len);
 extern const uint8_t *pm_page_entry_data(const pm_page_entry *e, size_t *len);
 
 /*
+ * A block derived from the page that its reader keeps with it (a run index:
+ * column_reader.c), or NULL. Set once (false if one is already set: the
+ * caller keeps ownership then); malloc'd, freed with the entry; not charged
+ * to the budget (the caller keeps it small beside the page).
+ */
+extern const void *pm_page_entry_aux(const pm_page_entry *e);
+extern bool pm_page_entry_set_aux(pm_page_entry *e, void *aux);
+
+/*
  * Remember the page of f at offset in form variant (span bytes in the file): header block
  * meta, payload the concatenation of (a, alen) and (b, blen). Replaces
  * nothing: a page already held is only touched.

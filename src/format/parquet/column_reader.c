@@ -18,6 +18,8 @@
 #include "format/parquet/column_reader.h"
 #include "format/parquet/column_values.h"
 
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec/codec.h"
@@ -617,6 +619,7 @@ page_at(pm_pq_column *c, pm_pq_page_header *ph, const uint8_t **payload, pm_erro
 		p = &c->pieces[c->next_piece];
 	c->cur_piece = NULL;
 	c->cur_hit = false;
+	c->cur_entry = NULL;
 	c->cur_off = -1;
 	if (p != NULL && p->hit != NULL)
 	{
@@ -631,6 +634,7 @@ page_at(pm_pq_column *c, pm_pq_page_header *ph, const uint8_t **payload, pm_erro
 		if ((int64_t) dl != ph->uncompressed_size)
 			return corrupt(c, err, "cached page out of step with its chunk");
 		c->cur_hit = true;
+		c->cur_entry = p->hit;
 		c->cur_len = p->len;
 		c->cur_off = p->file_off;
 		return PM_OK;
@@ -900,66 +904,61 @@ dict_skip(const pm_pq_column *c, int64_t n)
 }
 
 /*
- * Run indexes of dictionary-encoded pages in the page cache: the variant of
- * the page's key (even, unlike dict_variant's), the meta block the stream
- * they index. A lookup reading one row from entry `skip` of a page walks
- * every run header before it, each a cache miss on a page not in the CPU's
- * caches; with the marks it starts at the run holding the row.
+ * Run indexes of dictionary-encoded pages in the page cache: a lookup
+ * reading one row from entry `skip` of a page walks every run header
+ * before it, each a cache miss on a page not in the CPU's caches. The
+ * second time a cached page is read so, its run marks are built and kept
+ * with the page entry (pm_page_entry_set_aux: no second cache probe); from
+ * then on decoding starts at the run that holds the row.
  */
-#define RUN_INDEX_VARIANT 2
 #define RUN_INDEX_MIN_SKIP 1024
 #define RUN_INDEX_EVERY 256
 #define RUN_INDEX_MAX_MARKS 4096
 
-typedef struct run_index_meta
+typedef struct run_index
 {
 	int			bit_width;
-	size_t		len;
-} run_index_meta;
+	size_t		len;			/* of the index stream */
+	int			n;
+	pm_pq_run_mark marks[];
+} run_index;
 
-/* The marks of the page's index stream (buf, len), pinned in *pin; 0 if none. */
-static int
-run_marks(pm_pq_column *c, const uint8_t *buf, size_t len, int bw, pm_page_entry **pin,
-		  const pm_pq_run_mark **marks)
+/* The run index of the cached page being read, built on first use; NULL if none. */
+static const run_index *
+page_run_index(pm_pq_column *c, const uint8_t *buf, size_t len, int bw)
 {
-	run_index_meta want = {bw, len};
-	const run_index_meta *m;
-	pm_page_entry *e;
-	size_t		ml;
-	size_t		dl;
+	const run_index *ri = pm_page_entry_aux(c->cur_entry);
+	pm_pq_run_mark *tmp;
+	run_index  *made;
+	int			nm;
 
-	if ((e = pm_page_lru_pin(c->page_file, c->cur_off, RUN_INDEX_VARIANT)) == NULL)
+	if (ri != NULL)
+		return ri->bit_width == bw && ri->len == len ? ri : NULL;
+	if ((tmp = malloc(sizeof(pm_pq_run_mark) * RUN_INDEX_MAX_MARKS)) == NULL)
+		return NULL;
+	nm = pm_pq_rle_run_marks(buf, len, bw, RUN_INDEX_EVERY, tmp, RUN_INDEX_MAX_MARKS);
+	made = malloc(offsetof(run_index, marks) + sizeof(pm_pq_run_mark) * (size_t) nm);
+	if (made != NULL)
 	{
-		pm_pq_run_mark *tmp = pm_alloc(c->env, sizeof(pm_pq_run_mark) * RUN_INDEX_MAX_MARKS);
-		int			nm;
-
-		if (tmp == NULL)
-			return 0;
-		nm = pm_pq_rle_run_marks(buf, len, bw, RUN_INDEX_EVERY, tmp, RUN_INDEX_MAX_MARKS);
-		pm_page_lru_store(c->page_file, c->cur_off, RUN_INDEX_VARIANT, c->cur_len, &want,
-						  sizeof(want), (const uint8_t *) tmp,
-						  sizeof(pm_pq_run_mark) * (size_t) nm, NULL, 0);
-		pm_free(c->env, tmp);
-		if ((e = pm_page_lru_pin(c->page_file, c->cur_off, RUN_INDEX_VARIANT)) == NULL)
-			return 0;
+		made->bit_width = bw;
+		made->len = len;
+		made->n = nm;
+		memcpy(made->marks, tmp, sizeof(pm_pq_run_mark) * (size_t) nm);
+		if (nm == 0 || !pm_page_entry_set_aux(c->cur_entry, made))
+		{
+			free(made);
+			made = NULL;
+		}
 	}
-	m = pm_page_entry_meta(e, &ml);
-	*marks = (const pm_pq_run_mark *) pm_page_entry_data(e, &dl);
-	if (ml != sizeof(want) || m->bit_width != bw || m->len != len ||
-		dl % sizeof(pm_pq_run_mark) != 0 || dl == 0)
-	{
-		pm_page_lru_unpin(e);
-		return 0;
-	}
-	*pin = e;
-	return (int) (dl / sizeof(pm_pq_run_mark));
+	free(tmp);
+	return made;
 }
 
 /*
  * The dictionary indices [skip, nonnull) of the page's index stream
  * (vp, vlen: bit width byte, then the RLE/bit-packed runs) into idx;
- * < 0 with *why when they are bad. A large skip in a page of the page cache
- * starts at the run that holds it (run_marks).
+ * < 0 with *why when they are bad. A large skip in a page from the page
+ * cache starts at the run that holds it (page_run_index).
  */
 static int64_t
 dict_indices(pm_pq_column *c, const uint8_t *vp, size_t vlen, int64_t skip, int64_t nonnull,
@@ -968,39 +967,31 @@ dict_indices(pm_pq_column *c, const uint8_t *vp, size_t vlen, int64_t skip, int6
 	const uint8_t *buf = vp + 1;
 	size_t		len = vlen - 1;
 	int			bw = vp[0];
-	pm_page_entry *pin = NULL;
-	const pm_pq_run_mark *marks = NULL;
-	int			nm;
+	const run_index *ri;
 
-	if (skip >= RUN_INDEX_MIN_SKIP && c->page_file != NULL && c->cur_off >= 0 &&
-		pm_page_lru_enabled() &&
-		(nm = run_marks(c, buf, len, bw, &pin, &marks)) > 0)
+	if (skip >= RUN_INDEX_MIN_SKIP && c->cur_hit && c->cur_entry != NULL &&
+		(ri = page_run_index(c, buf, len, bw)) != NULL)
 	{
 		int			lo = 0,
-					hi = nm - 1;
-		int64_t		r;
+					hi = ri->n - 1;
 
 		/* the last mark at or before skip (marks[0] is {0, 0}) */
 		while (lo < hi)
 		{
 			int			mid = lo + (hi - lo + 1) / 2;
 
-			if ((int64_t) marks[mid].first <= skip)
+			if ((int64_t) ri->marks[mid].first <= skip)
 				lo = mid;
 			else
 				hi = mid - 1;
 		}
-		if ((int64_t) marks[lo].first <= nonnull && marks[lo].pos < len)
-		{
-			r = pm_pq_rle_decode_u32_below_from(buf + marks[lo].pos, len - marks[lo].pos, bw,
-												skip - marks[lo].first,
-												nonnull - marks[lo].first,
-												idx + marks[lo].first, (uint32_t) c->dict_n,
-												why);
-			pm_page_lru_unpin(pin);
-			return r;
-		}
-		pm_page_lru_unpin(pin);
+		if ((int64_t) ri->marks[lo].first <= nonnull && ri->marks[lo].pos < len)
+			return pm_pq_rle_decode_u32_below_from(buf + ri->marks[lo].pos,
+												   len - ri->marks[lo].pos, bw,
+												   skip - ri->marks[lo].first,
+												   nonnull - ri->marks[lo].first,
+												   idx + ri->marks[lo].first,
+												   (uint32_t) c->dict_n, why);
 	}
 	return pm_pq_rle_decode_u32_below_from(buf, len, bw, skip, nonnull, idx,
 										   (uint32_t) c->dict_n, why);

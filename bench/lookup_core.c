@@ -6,11 +6,14 @@
  *	  fills the caches, pass 1 is warmer); prints the process CPU time per
  *	  lookup and a checksum of every value read (compare builds with it).
  *
- *	  usage: lookup_core TABLE_PATH N MAX_ID CACHE_MB
- *	  (key and page caches CACHE_MB each, metadata cache 64MB; ids in [0, MAX_ID))
+ *	  usage: lookup_core TABLE_PATH N MAX_ID CACHE_MB [STORE_DIR]
+ *	  (key and page caches CACHE_MB each, metadata cache 64MB; ids in [0, MAX_ID);
+ *	  STORE_DIR: the shared page store, common/page_store.h, budget 4GB: a
+ *	  second run starts with the pages the first one decompressed)
  *	  build: see bench/README.md, "Core-level lookups".
  *-------------------------------------------------------------------------
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 #include "common/env.h"
 #include "common/meta_cache.h"
 #include "common/page_lru.h"
+#include "common/page_store.h"
 #include "format/parquet/parquet_key_probe.h"
 #include "io/fileio.h"
 #include "lsm/table_read.h"
@@ -62,17 +66,25 @@ main(int argc, char **argv)
 	long long	maxid;
 	size_t		mb;
 
-	if (argc != 5)
+	if (argc != 5 && argc != 6)
 	{
-		fprintf(stderr, "usage: %s TABLE_PATH N MAX_ID CACHE_MB\n", argv[0]);
+		fprintf(stderr, "usage: %s TABLE_PATH N MAX_ID CACHE_MB [STORE_DIR]\n", argv[0]);
 		return 2;
 	}
 	n = atoi(argv[2]);
 	maxid = atoll(argv[3]);
 	mb = (size_t) atoll(argv[4]);
+	/* as _PG_init (src/fdw/paimon_fdw.c): freed page buffers stay in the heap */
+	mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+	mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
 	pm_meta_cache_set_budget((size_t) 64 << 20);
 	pm_parquet_key_cache_set_budget(mb << 20);
 	pm_page_lru_set_budget(mb << 20);
+	if (argc == 6 && !pm_page_store_configure(argv[5], (size_t) 4 << 30))
+	{
+		fprintf(stderr, "cannot use %s as the page store\n", argv[5]);
+		return 1;
+	}
 	memset(&opts, 0, sizeof(opts));
 	pm_error_clear(&err);
 	if (pm_table_open(pm_env_default(), io, argv[1], &opts, &t, &err) != PM_OK ||
@@ -130,6 +142,18 @@ main(int argc, char **argv)
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
 		printf("pass %d: %d lookups, %lld rows, checksum %llx, CPU %.4f ms/lookup\n", pass, n,
 			   rows, ck, ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6) / n);
+		{
+			pm_lru_stats ks;
+			pm_page_lru_stats ps;
+
+			pm_parquet_key_cache_get_stats(&ks);
+			pm_page_lru_get_stats(&ps);
+			printf("  key cache: %lld hits, %lld misses, %lld entries, %zu MB;"
+				   " page cache: %lld hits, %lld misses, %lld entries, %zu MB\n",
+				   (long long) ks.hits, (long long) ks.misses, (long long) ks.entries,
+				   ks.bytes >> 20, (long long) ps.hits, (long long) ps.misses,
+				   (long long) ps.entries, ps.bytes >> 20);
+		}
 	}
 	pm_scan_free(base);
 	pm_table_close(t);

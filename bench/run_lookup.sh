@@ -18,7 +18,12 @@
 # same join result.
 #
 #   bash bench/run_lookup.sh [--runs N] [--rows N] [--duration S] [--nl-rows N] [--warehouse DIR]
-#                            [--set NAME=VALUE ...]
+#                            [--set NAME=VALUE ...] [--shared-pages]
+#
+# --shared-pages: the lookups/s of the Paimon table once more with the shared page store
+# (paimon_fdw.shared_page_cache_dir, a new directory on /dev/shm removed at the end): each
+# pgbench run is still a new backend, but its page cache maps the pages earlier runs
+# decompressed (the store fills during the warm-up and the first runs; each run printed).
 #
 # --set: a setting for every session (e.g. paimon_fdw.key_cache_size=512MB,
 # paimon_fdw.page_cache_size=2GB: caches big enough for the table's key pages
@@ -39,6 +44,7 @@ DURATION=10
 NL_ROWS=1000
 WAREHOUSE=
 SETTINGS=
+SHARED_PAGES=
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--runs) RUNS=$2; shift 2 ;;
@@ -47,7 +53,8 @@ while [ $# -gt 0 ]; do
 		--nl-rows) NL_ROWS=$2; shift 2 ;;
 		--warehouse) WAREHOUSE=$2; shift 2 ;;
 		--set) SETTINGS="$SETTINGS -c $2"; shift 2 ;;
-		*) echo "usage: $0 [--runs N] [--rows N] [--duration S] [--nl-rows N] [--warehouse DIR] [--set NAME=VALUE ...]" >&2; exit 2 ;;
+		--shared-pages) SHARED_PAGES=1; shift ;;
+		*) echo "usage: $0 [--runs N] [--rows N] [--duration S] [--nl-rows N] [--warehouse DIR] [--set NAME=VALUE ...] [--shared-pages]" >&2; exit 2 ;;
 	esac
 done
 if [ -z "$WAREHOUSE" ]; then
@@ -67,7 +74,12 @@ chmod -R a+rX "$WAREHOUSE"
 . scripts/pg-tmp.sh
 export PGPORT=${PGPORT:-$((55000 + RANDOM % 2000))}
 pg_tmp_start
-trap pg_tmp_stop EXIT
+SHM=
+if [ -n "$SHARED_PAGES" ]; then
+	SHM=$(mktemp -u -d "${SHM_DIR:-/dev/shm}/paimon_bench_pages.XXXXXX")	# the server creates it (0700)
+fi
+cleanup() { pg_tmp_stop; [ -z "$SHM" ] || rm -rf "$SHM"; }
+trap cleanup EXIT
 psql -X -q -c "ALTER SYSTEM SET shared_buffers = '2GB'" -c "ALTER SYSTEM SET autovacuum = off" >/dev/null
 _pg_as "$PG_BIN/pg_ctl" -D "$PG_TMP_DIR/data" -w restart >/dev/null
 PGBENCH="$PG_BIN/pgbench"
@@ -149,6 +161,18 @@ tps_of() {	# $1 = table: median tps and median backend CPU ms/lookup of RUNS run
 }
 read -r tps_paimon cpu_paimon <<<"$(tps_of bench.pk_7col)"
 read -r tps_heap cpu_heap <<<"$(tps_of heap)"
+if [ -n "$SHM" ]; then
+	saved_opts=$PGOPTIONS
+	export PGOPTIONS="$PGOPTIONS -c paimon_fdw.shared_page_cache_dir=$SHM"
+	printf '\\set id random(1, %d)\nSELECT * FROM %s WHERE id = :id;\n' "$ROWS" bench.pk_7col >"$script"
+	"$PGBENCH" -n -M prepared -c 1 -j 1 -T 2 -f "$script" >/dev/null 2>&1	# warm (fills the store)
+	shared_runs=$(for _ in $(seq "$RUNS"); do one_pgbench; done)
+	tps_shared=$(echo "$shared_runs" | cut -d' ' -f1 | median)
+	cpu_shared=$(echo "$shared_runs" | cut -d' ' -f2 | median)
+	echo "shared page store runs (tps, backend CPU ms/lookup): $(echo "$shared_runs" | tr '\n' ';')" \
+		"store $(du -sh "$SHM" | cut -f1), $(find "$SHM" -type f | wc -l) files"
+	export PGOPTIONS=$saved_opts
+fi
 rm -f "$script" "$out"
 
 # 2. the join of 100,000 rows
@@ -187,6 +211,12 @@ printf '%-42s %14.3f %14.3f\n' "ms/lookup (1000 / tps)" \
 	"$(awk -v b="$tps_heap" 'BEGIN {print (b > 0 ? 1000 / b : 0)}')"
 printf '%-42s %14.3f %14.3f %9.1f\n' "backend CPU ms/lookup (/proc/<pid>/stat)" "$cpu_paimon" "$cpu_heap" \
 	"$(awk -v a="$cpu_paimon" -v b="$cpu_heap" 'BEGIN {print (b > 0 ? a / b : 0)}')"
+if [ -n "$SHM" ]; then
+	printf '%-42s %14.0f %14.0f %9.3f\n' "lookups/s, shared page store" "$tps_shared" "$tps_heap" \
+		"$(awk -v a="$tps_shared" -v b="$tps_heap" 'BEGIN {print (b > 0 ? a / b : 0)}')"
+	printf '%-42s %14.3f %14.3f %9.1f\n' "backend CPU ms/lookup, shared page store" "$cpu_shared" "$cpu_heap" \
+		"$(awk -v a="$cpu_shared" -v b="$cpu_heap" 'BEGIN {print (b > 0 ? a / b : 0)}')"
+fi
 printf '%-42s %14.1f %14.1f %9.2f\n' "join 100k outer rows, ms ($(plan_of bench.pk_7col "") / $(plan_of heap ""))" \
 	"$join_paimon" "$join_heap" "$(awk -v a="$join_paimon" -v b="$join_heap" 'BEGIN {print (b > 0 ? a / b : 0)}')"
 printf '%-42s %14.1f %14.1f %9.2f\n' "join $NL_ROWS outer rows as nested loop, ms" \

@@ -3,7 +3,12 @@
 # alternately, in one server (what before/after comparisons need on a shared machine).
 #
 #   bash bench/run_lookup_ab.sh [--ids N] [--duration S] [--rounds R] [--warehouse DIR]
-#                               [--set NAME=VALUE ...] A.so B.so [...]
+#                               [--set NAME=VALUE ...] A.so B.so[@NAME=VALUE,...] [...]
+#
+# A build named as B.so@NAME=VALUE,... runs with those settings too (e.g. the same .so with
+# and without a setting); @shared_pages sets paimon_fdw.shared_page_cache_dir to a new
+# directory on /dev/shm (created by the server, removed at the end; shared by every build
+# that names it, so its first runs fill it).
 #
 # Each round runs, for each build in turn, pgbench -M prepared -c 1 for DURATION seconds
 # (SELECT * FROM bench.pk_7col WHERE id = :id, id random in 1..IDS: 100000 keeps the
@@ -29,11 +34,12 @@ while [ $# -gt 0 ]; do
 		--warehouse) WAREHOUSE=$2; shift 2 ;;
 		--set) SETTINGS="$SETTINGS -c $2"; shift 2 ;;
 		-*) echo "run_lookup_ab.sh: unknown option $1" >&2; exit 2 ;;
-		*) SOS+=("$(cd "$(dirname "$1")" && pwd -P)/$(basename "$1")"); shift ;;
+		*) SOS+=("$(cd "$(dirname "${1%%@*}")" && pwd -P)/$(basename "$1")"); shift ;;
 	esac
 done
 [ ${#SOS[@]} -ge 1 ] || { echo "usage: $0 [options] A.so B.so [...]" >&2; exit 2; }
-for so in "${SOS[@]}"; do [ -r "$so" ] || { echo "run_lookup_ab.sh: no $so" >&2; exit 1; }; done
+for so in "${SOS[@]}"; do [ -r "${so%%@*}" ] || { echo "run_lookup_ab.sh: no ${so%%@*}" >&2; exit 1; }; done
+SHM=$(mktemp -u -d "${SHM_DIR:-/dev/shm}/paimon_bench_pages.XXXXXX")
 [ -d "$WAREHOUSE/bench.db/pk_7col" ] ||
 	{ echo "run_lookup_ab.sh: no table $WAREHOUSE/bench.db/pk_7col (bench/gen_pk_table.sh writes it)" >&2; exit 1; }
 WAREHOUSE=$(cd "$WAREHOUSE" && pwd -P)
@@ -47,9 +53,12 @@ cp "$LIBDIR/paimon_fdw.so" "$saved"
 script=$(mktemp)
 out=$(mktemp)
 restore() {
-	cp "$saved" "$LIBDIR/paimon_fdw.so.ab" && mv "$LIBDIR/paimon_fdw.so.ab" "$LIBDIR/paimon_fdw.so"
+	# mode 755: $saved is mktemp's (0600), and the server runs as another user
+	cp "$saved" "$LIBDIR/paimon_fdw.so.ab" && chmod 755 "$LIBDIR/paimon_fdw.so.ab" &&
+		mv "$LIBDIR/paimon_fdw.so.ab" "$LIBDIR/paimon_fdw.so"
 	rm -f "$saved" "$script" "$out"
 	pg_tmp_stop
+	rm -rf "$SHM"
 }
 pg_tmp_start >/dev/null
 trap restore EXIT
@@ -65,8 +74,17 @@ HZ=$(getconf CLK_TCK)
 echo "ids 1..$IDS, ${DURATION}s per run, settings:${SETTINGS:- (defaults)}"
 for round in $(seq "$ROUNDS"); do
 	for so in "${SOS[@]}"; do
-		cp "$so" "$LIBDIR/paimon_fdw.so.ab" && mv "$LIBDIR/paimon_fdw.so.ab" "$LIBDIR/paimon_fdw.so"
-		"$PG_BIN/pgbench" -n -M prepared -c 1 -j 1 -T "$DURATION" -f "$script" >"$out" 2>&1 &
+		extra=
+		if [[ "$so" == *@* ]]; then
+			IFS=, read -ra kv <<<"${so#*@}"
+			for x in "${kv[@]}"; do
+				[ "$x" = shared_pages ] && x="paimon_fdw.shared_page_cache_dir=$SHM"
+				extra="$extra -c $x"
+			done
+		fi
+		cp "${so%%@*}" "$LIBDIR/paimon_fdw.so.ab" && chmod 755 "$LIBDIR/paimon_fdw.so.ab" &&
+			mv "$LIBDIR/paimon_fdw.so.ab" "$LIBDIR/paimon_fdw.so"
+		PGOPTIONS="$PGOPTIONS$extra" "$PG_BIN/pgbench" -n -M prepared -c 1 -j 1 -T "$DURATION" -f "$script" >"$out" 2>&1 &
 		bp=$!
 		pid= cpu=0
 		for _ in $(seq 200); do
@@ -83,6 +101,6 @@ for round in $(seq "$ROUNDS"); do
 		n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")
 		awk -v r="$round" -v l="$(basename "$so")" -v t="$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$out")" \
 			-v c="$cpu" -v n="${n:-0}" -v hz="$HZ" -v load="$(cut -d' ' -f1 /proc/loadavg)" \
-			'BEGIN {printf "round %d  %-24s tps %8.0f  backend CPU ms/lookup %.4f  (load %s)\n", r, l, t, (n > 0 ? c * 1000 / hz / n : 0), load}'
+			'BEGIN {printf "round %d  %-44s tps %8.0f  backend CPU ms/lookup %.4f  (load %s)\n", r, l, t, (n > 0 ? c * 1000 / hz / n : 0), load}'
 	done
 done

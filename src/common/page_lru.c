@@ -4,15 +4,20 @@
  *	  size, page offset), entries handed out pinned (see page_lru.h).
  *
  * An entry is one malloc'd block: the struct, the path, the header block
- * and the payload. It is freed when it is neither in the cache
- * (in_cache: pm_lru's free_entry only clears that while pins remain) nor
- * pinned.
+ * and the payload; or, when the shared store (common/page_store.h) is on
+ * and the page large enough, the struct and the path, its header block and
+ * payload in the store's mapping of the page's file: a miss looks there
+ * before it is a miss, and a page stored here goes there. It is freed (and
+ * unmapped) when it is neither in the cache (in_cache: pm_lru's free_entry
+ * only clears that while pins remain) nor pinned.
  *-------------------------------------------------------------------------
  */
 #include "common/page_lru.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/page_store.h"
 
 struct pm_page_entry
 {
@@ -27,8 +32,10 @@ struct pm_page_entry
 	size_t		meta_len;
 	size_t		data_len;
 	char	   *path;			/* inside the block, not terminated */
-	uint8_t    *meta;
-	uint8_t    *data;
+	const uint8_t *meta;
+	const uint8_t *data;
+	pm_page_store_map map;		/* base NULL: meta and data are in the block */
+	void	   *aux;			/* pm_page_entry_set_aux's, malloc'd */
 };
 
 typedef struct page_key
@@ -39,13 +46,21 @@ typedef struct page_key
 } page_key;
 
 static void
+entry_free(pm_page_entry *e)
+{
+	pm_page_store_unmap(&e->map);
+	free(e->aux);
+	free(e);
+}
+
+static void
 free_entry(pm_lru_node *node)
 {
 	pm_page_entry *e = (pm_page_entry *) node;
 
 	e->in_cache = false;
 	if (e->refs == 0)
-		free(e);
+		entry_free(e);
 }
 
 static pm_lru cache = {.free_entry = free_entry, .min_buckets = 1024};
@@ -96,6 +111,68 @@ pm_page_file_init(pm_page_file *f, const char *path, int64_t size)
 							  (uint64_t) size);
 }
 
+#define ALIGN16(x) (((x) + 15) & ~(size_t) 15)
+
+static void
+store_key_of(const pm_page_file *f, int64_t offset, uint64_t variant, pm_page_store_key *k)
+{
+	k->path = f->path;
+	k->path_len = f->path_len;
+	k->file_size = f->size;
+	k->file_hash = f->hash;
+	k->offset = offset;
+	k->variant = variant;
+}
+
+/*
+ * A new entry of the page of f at offset whose header block and payload
+ * are in map (the entry owns it from here: unmapped if anything fails),
+ * taken into the cache; NULL if it was not.
+ */
+static pm_page_entry *
+mapped_entry(const pm_page_file *f, int64_t offset, uint64_t variant, pm_page_store_map *map)
+{
+	size_t		head = ALIGN16(sizeof(pm_page_entry));
+	pm_page_entry *e = malloc(head + f->path_len);
+
+	if (e == NULL)
+	{
+		pm_page_store_unmap(map);
+		return NULL;
+	}
+	memset(e, 0, sizeof(*e));
+	e->node.hash = key_hash(f, offset, variant);
+	e->node.charge = head + f->path_len + map->len;
+	e->in_cache = true;
+	e->file_size = f->size;
+	e->offset = offset;
+	e->variant = variant;
+	e->span = map->span;
+	e->path_len = f->path_len;
+	e->meta_len = map->meta_len;
+	e->data_len = map->data_len;
+	e->path = (char *) e + head;
+	memcpy(e->path, f->path, f->path_len);
+	e->meta = map->meta;
+	e->data = map->data;
+	e->map = *map;
+	/* refused (larger than the budget): freed and unmapped by free_entry */
+	return pm_lru_insert(&cache, &e->node) ? e : NULL;
+}
+
+/* The page from the shared store, taken into the cache; NULL if not there. */
+static pm_page_entry *
+from_store(const pm_page_file *f, int64_t offset, uint64_t variant)
+{
+	pm_page_store_key k;
+	pm_page_store_map map;
+
+	store_key_of(f, offset, variant, &k);
+	if (!pm_page_store_load(&k, &map))
+		return NULL;
+	return mapped_entry(f, offset, variant, &map);
+}
+
 pm_page_entry *
 pm_page_lru_pin(const pm_page_file *f, int64_t offset, uint64_t variant)
 {
@@ -105,6 +182,12 @@ pm_page_lru_pin(const pm_page_file *f, int64_t offset, uint64_t variant)
 	if (!pm_lru_enabled(&cache))
 		return NULL;
 	e = (pm_page_entry *) pm_lru_get(&cache, key_hash(f, offset, variant), match, &k);
+	if (e == NULL && pm_page_store_enabled() && (e = from_store(f, offset, variant)) != NULL)
+	{
+		/* a page the store held: a hit (at the shared level), not a miss */
+		cache.misses--;
+		cache.hits++;
+	}
 	if (e != NULL)
 		e->refs++;
 	return e;
@@ -114,7 +197,22 @@ void
 pm_page_lru_unpin(pm_page_entry *e)
 {
 	if (e != NULL && --e->refs == 0 && !e->in_cache)
-		free(e);
+		entry_free(e);
+}
+
+const void *
+pm_page_entry_aux(const pm_page_entry *e)
+{
+	return e->aux;
+}
+
+bool
+pm_page_entry_set_aux(pm_page_entry *e, void *aux)
+{
+	if (e->aux != NULL)
+		return false;
+	e->aux = aux;
+	return true;
 }
 
 size_t
@@ -136,8 +234,6 @@ pm_page_entry_data(const pm_page_entry *e, size_t *len)
 	*len = e->data_len;
 	return e->data;
 }
-
-#define ALIGN16(x) (((x) + 15) & ~(size_t) 15)
 
 void
 pm_page_lru_store(const pm_page_file *f, int64_t offset, uint64_t variant, size_t span,
@@ -162,6 +258,18 @@ pm_page_lru_store(const pm_page_file *f, int64_t offset, uint64_t variant, size_
 		pm_lru_touch(&cache, held);	/* the same page: already held */
 		return;
 	}
+	if (pm_page_store_enabled())
+	{
+		pm_page_store_key sk;
+		pm_page_store_map map;
+
+		store_key_of(f, offset, variant, &sk);
+		if (pm_page_store_save(&sk, span, meta, meta_len, a, alen, b, blen, &map))
+		{
+			(void) mapped_entry(f, offset, variant, &map);
+			return;
+		}
+	}
 	if ((block = malloc(charge)) == NULL)
 		return;
 	e = (pm_page_entry *) block;
@@ -181,11 +289,11 @@ pm_page_lru_store(const pm_page_file *f, int64_t offset, uint64_t variant, size_
 	e->data = block + data_at;
 	memcpy(e->path, f->path, f->path_len);
 	if (meta_len > 0)
-		memcpy(e->meta, meta, meta_len);
+		memcpy(block + meta_at, meta, meta_len);
 	if (alen > 0)
-		memcpy(e->data, a, alen);
+		memcpy(block + data_at, a, alen);
 	if (blen > 0)
-		memcpy(e->data + alen, b, blen);
-	memset(e->data + alen + blen, 0, 8);
+		memcpy(block + data_at + alen, b, blen);
+	memset(block + data_at + alen + blen, 0, 8);
 	(void) pm_lru_insert(&cache, &e->node);
 }

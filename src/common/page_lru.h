@@ -16,7 +16,10 @@
  * cache (its charge no longer counts) but frees it only at the last unpin,
  * so nothing a reader holds is freed under it. A reader unpins on closing,
  * ERROR included (its close runs from a memory-context reset callback).
- * Memory comes from malloc; a failed malloc only skips caching. The charge
+ * Memory comes from malloc; a failed malloc only skips caching. With the
+ * shared store on (common/page_store.h), pages large enough for it are
+ * mapped from there instead: a miss first looks in the store, a stored
+ * page is written to it, so the backends of a server share them. The charge
  * of the entries stays within a byte budget, evicting the least recently
  * used first; budget 0 turns the cache off and drops everything not pinned
  * (common/pm_lru.h). Not thread-safe: one backend, one cache.
@@ -54,7 +57,8 @@ extern void pm_page_file_init(pm_page_file *f, const char *path, int64_t size);
 
 /*
  * The page of f at offset, pinned (made the most recently used), or NULL on
- * a miss (counted while the cache is on). variant tells forms of the same
+ * a miss (counted while the cache is on; a page mapped from the shared
+ * store counts as a hit). variant tells forms of the same
  * page apart (the caller's numbering: 0 the decompressed page, others e.g.
  * a dictionary converted to a type); part of the key, compared exactly.
  */
@@ -68,6 +72,15 @@ extern size_t pm_page_entry_span(const pm_page_entry *e);
 extern const void *pm_page_entry_meta(const pm_page_entry *e, size_t *meta_len);
 /* The payload (16-byte aligned, 8 readable bytes past its end). */
 extern const uint8_t *pm_page_entry_data(const pm_page_entry *e, size_t *len);
+
+/*
+ * A block derived from the page that its reader keeps with it (a run index:
+ * column_reader.c), or NULL. Set once (false if one is already set: the
+ * caller keeps ownership then); malloc'd, freed with the entry; not charged
+ * to the budget (the caller keeps it small beside the page).
+ */
+extern const void *pm_page_entry_aux(const pm_page_entry *e);
+extern bool pm_page_entry_set_aux(pm_page_entry *e, void *aux);
 
 /*
  * Remember the page of f at offset in form variant (span bytes in the file): header block

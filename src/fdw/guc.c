@@ -35,6 +35,12 @@
  *
  *	  paimon_fdw.page_cache_size		its byte budget (0: off)
  *
+ *	  and two for the store of decompressed pages shared by the server's
+ *	  backends (common/page_store.h), superuser only:
+ *
+ *	  paimon_fdw.shared_page_cache_dir	its directory, on tmpfs ('': off)
+ *	  paimon_fdw.shared_page_cache_size	bytes all backends may write there
+ *
  *	  and one for the per-backend key cache of point lookups (page indexes
  *	  and decoded pages of Parquet key columns;
  *	  format/parquet/parquet_key_probe.h):
@@ -61,6 +67,7 @@
 
 #include "common/meta_cache.h"
 #include "common/page_lru.h"
+#include "common/page_store.h"
 #include "format/parquet/parquet_key_probe.h"
 #include "io/fileio.h"
 #include "pmfdw.h"
@@ -111,6 +118,36 @@ assign_page_cache_size(int newval, void *extra)
 {
 	(void) extra;
 	pm_page_lru_set_budget((size_t) newval * 1024);
+}
+
+static char *shared_page_cache_dir = NULL;
+static int	shared_page_cache_kb = 1024 * 1024;
+
+static bool
+check_shared_page_cache_dir(char **newval, void **extra, GucSource source)
+{
+	(void) extra;
+	(void) source;
+	if (*newval != NULL && (*newval)[0] != '\0' && (*newval)[0] != '/')
+	{
+		GUC_check_errdetail("The directory must be an absolute path.");
+		return false;
+	}
+	return true;
+}
+
+static void
+assign_shared_page_cache_dir(const char *newval, void *extra)
+{
+	(void) extra;
+	(void) pm_page_store_configure(newval, (size_t) shared_page_cache_kb * 1024);
+}
+
+static void
+assign_shared_page_cache_size(int newval, void *extra)
+{
+	(void) extra;
+	(void) pm_page_store_configure(shared_page_cache_dir, (size_t) newval * 1024);
 }
 
 static void
@@ -216,6 +253,24 @@ pmfdw_guc_init(void)
 							"cache off.",
 							&page_cache_kb, 64 * 1024, 0, INT_MAX / 2, PGC_USERSET,
 							GUC_UNIT_KB, NULL, assign_page_cache_size, NULL);
+	DefineCustomStringVariable("paimon_fdw.shared_page_cache_dir",
+							   "Directory (on tmpfs, e.g. under /dev/shm) where backends share "
+							   "the decompressed Parquet pages of their page caches.",
+							   "A backend's page cache then starts warm: a page another backend "
+							   "decompressed is mapped from there instead of decompressed again. "
+							   "Created mode 0700 when missing; it must be the server user's and "
+							   "private to it, else the store stays off. Nothing is evicted: "
+							   "remove the directory with the server stopped to empty it. "
+							   "Empty: off.",
+							   &shared_page_cache_dir, "", PGC_SUSET, 0,
+							   check_shared_page_cache_dir, assign_shared_page_cache_dir, NULL);
+	DefineCustomIntVariable("paimon_fdw.shared_page_cache_size",
+							"Bytes all backends together may write into "
+							"paimon_fdw.shared_page_cache_dir.",
+							"Counted in the directory (its \"usage\" file), so across backends "
+							"and server restarts; once reached, pages are no longer added.",
+							&shared_page_cache_kb, 1024 * 1024, 0, INT_MAX / 2, PGC_SUSET,
+							GUC_UNIT_KB, NULL, assign_shared_page_cache_size, NULL);
 	DefineCustomIntVariable("paimon_fdw.key_cache_size",
 							"Memory each backend keeps for point lookups: the page indexes "
 							"and decoded pages of the sorted key columns of Parquet data files.",

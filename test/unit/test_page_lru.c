@@ -4,7 +4,8 @@
  *	  hands out the stored header block and payload in place; another
  *	  offset, variant, path or size (a file of the same name written again) is a
  *	  miss; byte budget and LRU eviction; a pinned entry outlives its
- *	  eviction until unpinned; off at budget 0.
+ *	  eviction until unpinned; off at budget 0; an entry's aux block is set
+ *	  once and freed with it.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -143,13 +144,27 @@ test_budget_pins_and_lru(void **state)
 	/* larger than the budget: not cached */
 	pm_page_lru_store(&f, 400, 0, 10, "m", 2, out, OUT, NULL, 0);
 	assert_null(pm_page_lru_pin(&f, 400, 0));
-	/* pinned through budget 0 as well */
+	/* pinned through budget 0 as well; its aux block set once, freed with it */
 	pm_page_lru_set_budget(1 << 20);
 	pm_page_lru_store(&f, 500, 0, 10, "m", 2, out, 64, NULL, 0);
 	pinned = pm_page_lru_pin(&f, 500, 0);
+	assert_null(pm_page_entry_aux(pinned));
+	{
+		char	   *aux = strdup("run index");
+		char	   *again = strdup("another");
+
+		assert_true(pm_page_entry_set_aux(pinned, aux));
+		assert_false(pm_page_entry_set_aux(pinned, again));
+		free(again);
+		e = pm_page_lru_pin(&f, 500, 0);
+		assert_ptr_equal(e, pinned);
+		assert_string_equal(pm_page_entry_aux(e), "run index");
+		pm_page_lru_unpin(e);
+	}
 	pm_page_lru_set_budget(0);
 	check_entry(pinned, out, 64, NULL, 0, "m", 10);
-	pm_page_lru_unpin(pinned);
+	assert_string_equal(pm_page_entry_aux(pinned), "run index");
+	pm_page_lru_unpin(pinned);	/* frees the aux block too (ASan: no leak) */
 	/* many entries: the table grows, every one is found */
 	pm_page_lru_set_budget(64 << 20);
 	for (int i = 0; i < 3000; i++)

@@ -327,6 +327,74 @@ test_rle_below_from(void **state)
 	assert_int_equal(pm_pq_rle_decode_u32_below_from(buf, 10, 5, 40, 47, out, 32, &why), -1);
 }
 
+/*
+ * Run marks (where each run of a hybrid stream starts): decoding from any
+ * mark at or before a skip gives what decoding the whole stream gives, for
+ * every skip; marks are at least `every` values apart; a truncated stream
+ * yields marks only for what is there.
+ */
+static void
+test_rle_run_marks(void **state)
+{
+	uint8_t		buf[512];
+	uint32_t	ref[460];
+	uint32_t	out[461];
+	pm_pq_run_mark marks[64];
+	const char *why = NULL;
+	size_t		len = 0;
+	int64_t		total = 0;
+	int			nm;
+
+	(void) state;
+	memset(buf, 0, sizeof(buf));
+	/* alternating RLE runs (7 x v) and bit-packed runs (2 groups, width 6) */
+	for (int r = 0; r < 20; r++)
+	{
+		buf[len++] = 7 << 1;
+		buf[len++] = (uint8_t) (r % 50);
+		total += 7;
+		buf[len++] = (2 << 1) | 1;
+		for (int j = 0; j < 16; j++)
+			put_bits(buf + len, 6, j, (uint32_t) (j * 5 + r) % 50);
+		len += 2 * 6;
+		total += 16;
+	}
+	assert_int_equal(pm_pq_rle_decode_u32_below(buf, len, 6, total, ref, 50, &why), (int64_t) len);
+	for (int every = 1; every <= 64; every *= 4)
+	{
+		nm = pm_pq_rle_run_marks(buf, len, 6, every, marks, 64);
+		assert_true(nm >= 2);
+		assert_int_equal(marks[0].first, 0);
+		assert_int_equal(marks[0].pos, 0);
+		for (int m = 1; m < nm; m++)
+		{
+			assert_true(marks[m].first - marks[m - 1].first >= (uint32_t) every);
+			assert_true(marks[m].pos > marks[m - 1].pos);
+		}
+		for (int m = 0; m < nm; m++)
+			for (int64_t skip = marks[m].first; skip < total; skip += 3)
+			{
+				memset(out, 0xff, sizeof(out));
+				assert_true(pm_pq_rle_decode_u32_below_from(buf + marks[m].pos, len - marks[m].pos,
+															6, skip - marks[m].first,
+															total - marks[m].first,
+															out + marks[m].first, 50, &why) >= 0);
+				for (int64_t i = skip; i < total; i++)
+					assert_int_equal(out[i], ref[i]);
+				assert_int_equal(out[total], 0xffffffffu);
+			}
+	}
+	/* every run marked with every = 1: 40 runs */
+	assert_int_equal(pm_pq_rle_run_marks(buf, len, 6, 1, marks, 64), 40);
+	/* the cap holds */
+	assert_int_equal(pm_pq_rle_run_marks(buf, len, 6, 1, marks, 5), 5);
+	/* cut inside the 4th run's payload: runs whose bytes are all there */
+	assert_int_equal(pm_pq_rle_run_marks(buf, 2 + 13 + 2 + 5, 6, 1, marks, 64), 3);
+	/* nothing sensible: the first mark only */
+	assert_int_equal(pm_pq_rle_run_marks(buf, 0, 6, 1, marks, 64), 1);
+	assert_int_equal(pm_pq_rle_run_marks(buf, len, 33, 1, marks, 64), 0);
+}
+
 /* A level stream that is one RLE run (a page without nulls) is seen as such. */
 static void
 test_rle_one_run(void **state)
@@ -529,6 +597,7 @@ main(void)
 		cmocka_unit_test(test_rle_below),
 		cmocka_unit_test(test_rle_below_wide),
 		cmocka_unit_test(test_rle_below_from),
+		cmocka_unit_test(test_rle_run_marks),
 		cmocka_unit_test(test_rle_one_run),
 		cmocka_unit_test(test_legacy_bitpacked),
 		cmocka_unit_test(test_plain_bool),

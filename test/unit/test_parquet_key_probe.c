@@ -7,7 +7,8 @@
  *	  outside the range ABSENT; repeated probes hit the cache; budget 0,
  *	  an unknown column, a column of another type and a missing file are
  *	  UNKNOWN; a budget too small to keep anything still never answers
- *	  wrong.
+ *	  wrong; PLAIN key pages kept in place in the page cache answer the
+ *	  same through page-cache evictions.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "format/format_writer.h"
+#include "common/page_lru.h"
 #include "format/parquet/parquet_key_probe.h"
 #include "io/memory_fileio.h"
 #include "row/data_type.h"
@@ -31,7 +33,7 @@ s_of(int64_t v, char *buf, size_t cap)
 }
 
 static int64_t
-write_file(pm_fileio *io, const pm_type *t)
+write_file(pm_fileio *io, const pm_type *t, bool dictionary)
 {
 	pm_format_write_options o;
 	pm_format_writer *w;
@@ -47,7 +49,7 @@ write_file(pm_fileio *io, const pm_type *t)
 	o.zstd_level = 1;
 	o.row_group_bytes = 128 * 1024;
 	o.page_bytes = 4096;
-	o.dictionary = true;
+	o.dictionary = dictionary;
 	pm_error_clear(&err);
 	if (pm_format_writer_open(PM_FORMAT_PARQUET, pm_env_default(), io, PATH, &o, &w, &err) != PM_OK)
 		fail_msg("open: %s", err.message);
@@ -121,7 +123,7 @@ probe_str(probe_fixture *fx, int64_t v, int64_t *row)
 }
 
 static void
-setup(probe_fixture *fx)
+setup_with(probe_fixture *fx, bool dictionary)
 {
 	pm_error	err;
 
@@ -131,7 +133,13 @@ setup(probe_fixture *fx)
 	if (pm_data_type_parse("ROW<k BIGINT NOT NULL, s STRING NOT NULL>", fx->arena, &fx->t,
 						   &err) != PM_OK)
 		fail_msg("type: %s", err.message);
-	fx->size = write_file(fx->io, fx->t);
+	fx->size = write_file(fx->io, fx->t, dictionary);
+}
+
+static void
+setup(probe_fixture *fx)
+{
+	setup_with(fx, true);
 }
 
 static void
@@ -236,11 +244,56 @@ test_probe(void **state)
 	teardown(&fx);
 }
 
+/*
+ * PLAIN key pages with the page cache on: the key cache's BIGINT pages
+ * point into the page cache's decompressed pages (pinned) instead of
+ * copies. Emptying the page cache or evicting from it under the key cache
+ * never changes an answer (nor frees a page the key cache still reads:
+ * the sanitizers would see it).
+ */
+static void
+test_probe_in_place(void **state)
+{
+	probe_fixture fx;
+	pm_lru_stats st;
+	pm_page_lru_stats ps;
+	int64_t		placed = 0;
+	int64_t		misses;
+
+	(void) state;
+	setup_with(&fx, false);
+	pm_page_lru_set_budget((size_t) 64 << 20);
+	pm_parquet_key_cache_set_budget((size_t) 64 << 20);
+	check_all(&fx, 7, false, &placed);
+	assert_true(placed > (2 * NROWS / 7) / 2);
+	pm_page_lru_get_stats(&ps);
+	assert_true(ps.entries > 0);
+	/* the page cache emptied: the key cache's pages stay readable, and cached */
+	pm_page_lru_set_budget(0);
+	pm_parquet_key_cache_get_stats(&st);
+	misses = st.misses;
+	placed = 0;
+	check_all(&fx, 3, false, &placed);
+	pm_parquet_key_cache_get_stats(&st);
+	assert_int_equal(st.misses, misses);
+	/* both caches small: pages evicted from each while the other holds them */
+	pm_parquet_key_cache_set_budget(0);
+	pm_page_lru_set_budget(24 * 1024);
+	pm_parquet_key_cache_set_budget(24 * 1024);
+	placed = 0;
+	check_all(&fx, 11, true, &placed);
+	pm_page_lru_set_budget(0);
+	placed = 0;
+	check_all(&fx, 17, true, &placed);
+	teardown(&fx);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_probe_in_place),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,8 @@
  *	  same. Then twice with the page cache (common/page_lru.h) on: the
  *	  second run takes the selected pages from it, unread, and must read
  *	  the same; and once with a page cache so small that it evicts at once;
+ *	  single rows deep in large dictionary pages read again from the page
+ *	  cache (each page's run index);
  *	  and once with a metadata cache too small to keep a parsed footer.
  *-------------------------------------------------------------------------
  */
@@ -641,6 +643,47 @@ test_index_rows(void **state)
 	pm_arena_destroy(a);
 }
 
+/*
+ * Single rows deep inside large dictionary-encoded pages, read twice with
+ * the page cache on: the second read takes the pages from the cache and
+ * starts decoding each dictionary page's indices at the run that holds the
+ * row (column_reader.c's run index); every row must be the one at its
+ * position (read_file checks all four columns).
+ */
+static void
+test_deep_rows_cached(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	const pm_type *t = schema(a);
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	static const int64_t start[] = {0, 1500, 3001, 17777, 31234, 45000, 49998};
+	static const int64_t end[] = {1, 1501, 3003, 17778, 31235, 45001, 50000};
+	pm_row_selection sel = {7, start, end};
+	pm_page_lru_stats before;
+	pm_page_lru_stats after;
+	size_t		budget;
+	read_result res;
+
+	(void) state;
+	pm_page_lru_get_stats(&before);
+	budget = before.budget;
+	pm_page_lru_set_budget((size_t) 64 << 20);
+	write_rows(io, t, 50000, 16384, "zstd");
+	for (int pass = 0; pass < 3; pass++)
+	{
+		pm_page_lru_get_stats(&before);
+		res = read_file(io, t, NULL, NULL, NULL, NULL, &sel);
+		assert_int_equal(res.rows, 1 + 1 + 2 + 1 + 1 + 1 + 2);
+		pm_page_lru_get_stats(&after);
+		if (pass > 0)
+			assert_true(after.hits > before.hits);
+	}
+	pm_page_lru_set_budget(0);
+	pm_page_lru_set_budget(budget);
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -654,6 +697,7 @@ main(void)
 		cmocka_unit_test(test_small_file),
 		cmocka_unit_test(test_index_rows),
 		cmocka_unit_test(test_late_materialization),
+		cmocka_unit_test(test_deep_rows_cached),
 	};
 
 	int			failed;

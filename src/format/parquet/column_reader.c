@@ -18,6 +18,8 @@
 #include "format/parquet/column_reader.h"
 #include "format/parquet/column_values.h"
 
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec/codec.h"
@@ -617,6 +619,7 @@ page_at(pm_pq_column *c, pm_pq_page_header *ph, const uint8_t **payload, pm_erro
 		p = &c->pieces[c->next_piece];
 	c->cur_piece = NULL;
 	c->cur_hit = false;
+	c->cur_entry = NULL;
 	c->cur_off = -1;
 	if (p != NULL && p->hit != NULL)
 	{
@@ -631,6 +634,7 @@ page_at(pm_pq_column *c, pm_pq_page_header *ph, const uint8_t **payload, pm_erro
 		if ((int64_t) dl != ph->uncompressed_size)
 			return corrupt(c, err, "cached page out of step with its chunk");
 		c->cur_hit = true;
+		c->cur_entry = p->hit;
 		c->cur_len = p->len;
 		c->cur_off = p->file_off;
 		return PM_OK;
@@ -899,6 +903,100 @@ dict_skip(const pm_pq_column *c, int64_t n)
 	return k;
 }
 
+/*
+ * Run indexes of dictionary-encoded pages in the page cache: a lookup
+ * reading one row from entry `skip` of a page walks every run header
+ * before it, each a cache miss on a page not in the CPU's caches. The
+ * second time a cached page is read so, its run marks are built and kept
+ * with the page entry (pm_page_entry_set_aux: no second cache probe); from
+ * then on decoding starts at the run that holds the row.
+ */
+#define RUN_INDEX_MIN_SKIP 1024
+#define RUN_INDEX_EVERY 256
+#define RUN_INDEX_MAX_MARKS 4096
+
+typedef struct run_index
+{
+	int			bit_width;
+	size_t		len;			/* of the index stream */
+	int			n;
+	pm_pq_run_mark marks[];
+} run_index;
+
+/* The run index of the cached page being read, built on first use; NULL if none. */
+static const run_index *
+page_run_index(pm_pq_column *c, const uint8_t *buf, size_t len, int bw)
+{
+	const run_index *ri = pm_page_entry_aux(c->cur_entry);
+	pm_pq_run_mark *tmp;
+	run_index  *made;
+	int			nm;
+
+	if (ri != NULL)
+		return ri->bit_width == bw && ri->len == len ? ri : NULL;
+	if ((tmp = malloc(sizeof(pm_pq_run_mark) * RUN_INDEX_MAX_MARKS)) == NULL)
+		return NULL;
+	nm = pm_pq_rle_run_marks(buf, len, bw, RUN_INDEX_EVERY, tmp, RUN_INDEX_MAX_MARKS);
+	made = malloc(offsetof(run_index, marks) + sizeof(pm_pq_run_mark) * (size_t) nm);
+	if (made != NULL)
+	{
+		made->bit_width = bw;
+		made->len = len;
+		made->n = nm;
+		memcpy(made->marks, tmp, sizeof(pm_pq_run_mark) * (size_t) nm);
+		if (nm == 0 || !pm_page_entry_set_aux(c->cur_entry, made))
+		{
+			free(made);
+			made = NULL;
+		}
+	}
+	free(tmp);
+	return made;
+}
+
+/*
+ * The dictionary indices [skip, nonnull) of the page's index stream
+ * (vp, vlen: bit width byte, then the RLE/bit-packed runs) into idx;
+ * < 0 with *why when they are bad. A large skip in a page from the page
+ * cache starts at the run that holds it (page_run_index).
+ */
+static int64_t
+dict_indices(pm_pq_column *c, const uint8_t *vp, size_t vlen, int64_t skip, int64_t nonnull,
+			 uint32_t *idx, const char **why)
+{
+	const uint8_t *buf = vp + 1;
+	size_t		len = vlen - 1;
+	int			bw = vp[0];
+	const run_index *ri;
+
+	if (skip >= RUN_INDEX_MIN_SKIP && c->cur_hit && c->cur_entry != NULL &&
+		(ri = page_run_index(c, buf, len, bw)) != NULL)
+	{
+		int			lo = 0,
+					hi = ri->n - 1;
+
+		/* the last mark at or before skip (marks[0] is {0, 0}) */
+		while (lo < hi)
+		{
+			int			mid = lo + (hi - lo + 1) / 2;
+
+			if ((int64_t) ri->marks[mid].first <= skip)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		if ((int64_t) ri->marks[lo].first <= nonnull && ri->marks[lo].pos < len)
+			return pm_pq_rle_decode_u32_below_from(buf + ri->marks[lo].pos,
+												   len - ri->marks[lo].pos, bw,
+												   skip - ri->marks[lo].first,
+												   nonnull - ri->marks[lo].first,
+												   idx + ri->marks[lo].first,
+												   (uint32_t) c->dict_n, why);
+	}
+	return pm_pq_rle_decode_u32_below_from(buf, len, bw, skip, nonnull, idx,
+										   (uint32_t) c->dict_n, why);
+}
+
 static pm_code
 read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payload,
 			   pm_error *err)
@@ -1026,9 +1124,7 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 				return nomem(err);
 			if (c->dict_n > (int64_t) UINT32_MAX)
 				return corrupt(c, err, "dictionary too large");
-			if (pm_pq_rle_decode_u32_below_from(vp + 1, vlen - 1, vp[0],
-												dict_skip(c, n), nonnull, idx,
-												(uint32_t) c->dict_n, &why) < 0)
+			if (dict_indices(c, vp, vlen, dict_skip(c, n), nonnull, idx, &why) < 0)
 				return corrupt(c, err, why);
 			c->indices = idx;
 		}

@@ -116,6 +116,7 @@ typedef struct pm_pq_column
 	int			next_piece;
 	pm_pq_piece *cur_piece;		/* the page being read is this piece's */
 	bool		cur_hit;		/* ... and comes from the page cache */
+	pm_page_entry *cur_entry;	/* that cached page (pinned by its piece) */
 	size_t		cur_len;		/* its bytes in the chunk buffer */
 	int64_t		cur_off;		/* its file offset when it is one piece, else -1 */
 	pm_page_entry *dict_pin;	/* the cached converted dictionary c->dict points into */

@@ -426,6 +426,42 @@ pm_pq_rle_decode_u32_below_from(const uint8_t *buf, size_t len, int bit_width, i
 	return r;
 }
 
+int
+pm_pq_rle_run_marks(const uint8_t *buf, size_t len, int bit_width, int every,
+					pm_pq_run_mark *marks, int cap)
+{
+	size_t		pos = 0;
+	uint64_t	i = 0;
+	uint64_t	last = 0;
+	int			nm = 0;
+
+	if (bit_width < 0 || bit_width > 32 || cap <= 0)
+		return 0;
+	marks[nm++] = (pm_pq_run_mark) {0, 0};
+	while (pos < len && nm < cap)
+	{
+		size_t		at = pos;
+		uint64_t	h;
+		uint64_t	count;
+		uint64_t	bytes;
+
+		if (!read_uleb(buf, len, &pos, &h))
+			break;
+		count = (h >> 1) * ((h & 1) ? 8 : 1);
+		bytes = (h & 1) ? (h >> 1) * (uint64_t) bit_width : (uint64_t) (bit_width + 7) / 8;
+		if (count == 0 || i + count > UINT32_MAX || bytes > len - pos || at > UINT32_MAX)
+			break;
+		if (i - last >= (uint64_t) every && i > 0)
+		{
+			marks[nm++] = (pm_pq_run_mark) {(uint32_t) i, (uint32_t) at};
+			last = i;
+		}
+		pos += (size_t) bytes;
+		i += count;
+	}
+	return nm;
+}
+
 bool
 pm_pq_rle_is_one_run(const uint8_t *buf, size_t len, int bit_width, int64_t n,
 					 uint32_t *value)

@@ -56,6 +56,24 @@ extern int64_t pm_pq_rle_decode_u32_below(const uint8_t *buf, size_t len, int bi
  * pm_pq_rle_decode_u32_below where values [0, skip) will not be read: they
  * may be left unwritten (and unchecked); only out[skip, n) is guaranteed.
  */
+/*
+ * Where the runs of an RLE/bit-packed hybrid stream start: up to cap marks
+ * (value index, byte offset of the run's header), ascending, the first
+ * {0, 0}, a new one only where at least `every` values passed since the
+ * last. Stops at the end of buf or at a malformed header (the decoder
+ * started at a mark checks the rest). Returns the number of marks. A
+ * decoder started at mark m decodes values from m.first on as the whole
+ * stream would (pm_pq_rle_decode_u32_below_from on buf + m.pos).
+ */
+typedef struct pm_pq_run_mark
+{
+	uint32_t	first;
+	uint32_t	pos;
+} pm_pq_run_mark;
+
+extern int	pm_pq_rle_run_marks(const uint8_t *buf, size_t len, int bit_width, int every,
+								pm_pq_run_mark *marks, int cap);
+
 extern int64_t pm_pq_rle_decode_u32_below_from(const uint8_t *buf, size_t len, int bit_width,
 											   int64_t skip, int64_t n, uint32_t *out,
 											   uint32_t limit, const char **why);

@@ -4,10 +4,12 @@
  *
  * Records are deep-copied, column by column, into vectors of the buffer's
  * arena (when the vectors are full they move to a new arena with room for
- * twice, later 1.5 times, as many; after a spill the vectors start with
- * room for as many records as were spilled, so a full buffer's records are
- * not moved again and again: the room is allocated, its pages touched only
- * as records come, and not counted as the buffer's memory); a
+ * twice, later 1.5 times, as many; room allocated but not yet used is not
+ * counted as the buffer's memory). A spill keeps the vectors (and the
+ * sort's scratch) for the records that come next: their pages are touched
+ * once, not freed and faulted in anew after every spill (page zeroing and
+ * faults were a tenth of a 10M-row INSERT's CPU, bench/README.md "Round
+ * 4"); a flush at commit frees them, so an idle bucket holds none. A
  * flush sorts an index of the records and writes the merged ones in
  * batches of OUT_BATCH rows, keys of one record gathered column by column.
  *-------------------------------------------------------------------------
@@ -45,8 +47,11 @@ struct pm_write_buffer
 	uint8_t    *kinds;
 	int64_t		n;
 	int64_t		cap;			/* 0: not started (nothing allocated) */
-	int64_t		restart_cap;	/* room to start with after a spill: the records spilled */
 	int64_t		row_room;		/* bytes a record's room takes in the vectors (at least) */
+	/* the sort's scratch, kept from spill to spill (freed with the records at a flush) */
+	int64_t    *sort_idx;
+	void	   *sort_pairs;		/* int_key_row[2 * sort_cap] */
+	int64_t		sort_cap;
 	/* spilled sorted runs (local spill_run.h files of the file layout) */
 	pm_merge_engine *run_engine;	/* the engine at value offset nkeys + 2 */
 	pm_fileio  *spill_io;
@@ -95,7 +100,7 @@ static pm_code
 start(pm_write_buffer *buf, pm_error *err)
 {
 	const pm_type *row = buf->layout->schema->row_type;
-	int64_t		cap = buf->restart_cap > START_ROWS ? buf->restart_cap : START_ROWS;
+	int64_t		cap = START_ROWS;
 
 	buf->rows.nrows = 0;
 	buf->rows.first_row = 0;
@@ -291,18 +296,35 @@ pm_write_buffer_memory(const pm_write_buffer *buf)
 	int64_t		bytes = (int64_t) pm_arena_bytes(buf->arena);
 	int64_t		room = buf->cap > buf->n ? (buf->cap - buf->n) * buf->row_room : 0;
 
+	/* and the string bytes' room (a spill keeps it for the records to come) */
+	for (int c = 0; c < buf->ncols && buf->cap > 0; c++)
+		if (pm_type_is_varlen(buf->rows.cols[c].type->id))
+			room += buf->builders[c].data_capacity - buf->rows.cols[c].data_size;
+
 	/* room for records to come is allocated, not touched: not counted */
 	return bytes > room ? bytes - room : 0;
+}
+
+static void
+free_sort_scratch(pm_write_buffer *buf)
+{
+	if (buf->sort_idx)
+		pm_free(buf->env, buf->sort_idx);
+	if (buf->sort_pairs)
+		pm_free(buf->env, buf->sort_pairs);
+	buf->sort_idx = NULL;
+	buf->sort_pairs = NULL;
+	buf->sort_cap = 0;
 }
 
 void
 pm_write_buffer_clear(pm_write_buffer *buf)
 {
+	free_sort_scratch(buf);
 	remove_spills(buf);
 	pm_arena_reset(buf->arena);
 	buf->cap = 0;
 	buf->n = 0;
-	buf->restart_cap = 0;
 }
 
 void
@@ -317,6 +339,7 @@ pm_write_buffer_free(pm_write_buffer *buf)
 	}
 	if (buf->spills)
 		pm_free(buf->env, buf->spills);
+	free_sort_scratch(buf);
 	if (buf->arena)
 		pm_arena_destroy(buf->arena);
 	pm_free(buf->env, buf);
@@ -421,16 +444,11 @@ sort_int_key(const pm_write_buffer *buf, const pm_vector *keys, int64_t *idx)
 	t = keys[0].type->id;
 	if (t != PM_TYPE_INT && t != PM_TYPE_BIGINT && t != PM_TYPE_DATE)
 		return false;
-	pairs = pm_alloc(buf->env, sizeof(*pairs) * (size_t) buf->n * 2);
-	if (pairs == NULL)
-		return false;
+	pairs = buf->sort_pairs;	/* sort_records made room for 2 * n */
 	for (int64_t i = 0; i < buf->n; i++)
 	{
 		if (pm_vector_is_null(&keys[0], i))
-		{
-			pm_free(buf->env, pairs);
 			return false;		/* NULLs first: the general sort */
-		}
 		pairs[i].key = t == PM_TYPE_BIGINT ? PM_VEC_VALUES(&keys[0], int64_t)[i]
 			: PM_VEC_VALUES(&keys[0], int32_t)[i];
 		pairs[i].row = i;
@@ -438,7 +456,6 @@ sort_int_key(const pm_write_buffer *buf, const pm_vector *keys, int64_t *idx)
 	radix_sort_pairs(pairs, pairs + buf->n, buf->n);
 	for (int64_t i = 0; i < buf->n; i++)
 		idx[i] = pairs[i].row;
-	pm_free(buf->env, pairs);
 	return true;
 }
 
@@ -1025,21 +1042,36 @@ remove_spills(pm_write_buffer *buf)
 	buf->nspill = 0;
 }
 
-/* Sort the buffer's records: idx (n entries) in the buffer's order; keys the key columns. */
+/*
+ * Sort the buffer's records: idx (n entries, the buffer's sort scratch,
+ * valid until the next sort or clear) in the buffer's order; keys the key
+ * columns.
+ */
 static pm_code
 sort_records(pm_write_buffer *buf, int64_t **idx_out, pm_vector **keys_out, pm_error *err)
 {
 	const pm_kv_layout *l = buf->layout;
-	int64_t    *idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) (buf->n > 0 ? buf->n : 1));
 	pm_vector  *keys = pm_arena_alloc(buf->arena, sizeof(pm_vector) * (size_t) (l->nkeys + 1));
+	int64_t    *idx;
 	sort_ctx	ctx;
 
-	if (idx == NULL || keys == NULL)
+	if (buf->n > buf->sort_cap || buf->sort_idx == NULL)
 	{
-		if (idx)
-			pm_free(buf->env, idx);
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		int64_t		cap = buf->cap > buf->n ? buf->cap : (buf->n > 0 ? buf->n : 1);
+
+		free_sort_scratch(buf);
+		buf->sort_idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) cap);
+		buf->sort_pairs = pm_alloc(buf->env, sizeof(int_key_row) * (size_t) cap * 2);
+		if (buf->sort_idx == NULL || buf->sort_pairs == NULL)
+		{
+			free_sort_scratch(buf);
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		}
+		buf->sort_cap = cap;
 	}
+	idx = buf->sort_idx;
+	if (keys == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	*idx_out = idx;
 	*keys_out = keys;
 	if (buf->n == 0)
@@ -1073,14 +1105,15 @@ pm_write_buffer_spill(pm_write_buffer *buf, pm_error *err)
 	o.arena = pm_arena_create(buf->env);
 	rc = o.arena == NULL ? pm_fail(err, PM_ERR_NOMEM, "out of memory")
 		: spill_sorted(buf, idx, keys, &o, err);
-	pm_free(buf->env, idx);
 	if (o.arena)
 		pm_arena_destroy(o.arena);
-	/* the records are on disk now (or the writer is aborted); the next ones
-	 * start with room for as many (no growing, no copies) */
-	buf->restart_cap = buf->n;
-	pm_arena_reset(buf->arena);
-	buf->cap = 0;
+	/*
+	 * the records are on disk now (or the writer is aborted); the next ones
+	 * go into the same vectors (no growing, no copies, no new pages)
+	 */
+	for (int c = 0; c < buf->ncols; c++)
+		pm_vector_builder_reset(&buf->builders[c]);
+	buf->rows.nrows = 0;
 	buf->n = 0;
 	return rc;
 }
@@ -1147,8 +1180,6 @@ pm_write_buffer_flush_changelog(pm_write_buffer *buf, pm_kv_file_writer *out,
 		else
 			rc = flush_sorted(buf, idx, out, &o, keys, err);
 	}
-	if (idx)
-		pm_free(buf->env, idx);
 	if (o.arena)
 		pm_arena_destroy(o.arena);
 	pm_write_buffer_clear(buf);

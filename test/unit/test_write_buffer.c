@@ -3,8 +3,9 @@
  *	  The write buffer's memory (src/lsm/write_buffer.c), which
  *	  write-buffer-size bounds: while records come in, the buffer holds at
  *	  most about twice what its records take (growing keeps no old copy of
- *	  its vectors; after a spill the room allocated for as many records
- *	  again is not counted until they come); a spill frees them; spilled
+ *	  its vectors); a spill keeps the vectors for the records to come
+ *	  without counting their room (so after it the buffer counts about
+ *	  nothing), and the records that come fill them again; spilled
  *	  runs plus the records
  *	  still in memory flush to one sorted run with one record per key.
  *-------------------------------------------------------------------------
@@ -95,7 +96,8 @@ test_memory_and_spill(void **state)
 			assert_int_equal(pm_write_buffer_spill(buf, &err), PM_OK);
 			assert_int_equal(pm_write_buffer_spill_count(buf), round + 1);
 			assert_int_equal(pm_write_buffer_size(buf), 0);
-			assert_true(pm_write_buffer_memory(buf) <= 80 * 1024);	/* one arena block kept */
+			/* the vectors are kept for the records to come, their room not counted */
+			assert_true(pm_write_buffer_memory(buf) <= 80 * 1024);
 		}
 	}
 	assert_int_equal(pm_kv_file_writer_open(pm_env_default(), io, layout, "/mem/t/bucket-0",

@@ -246,7 +246,7 @@ regrow(pm_write_buffer *buf, int64_t ncap, pm_error *err)
 	for (int c = 0; c < buf->ncols && ok; c++)
 		ok = pm_vector_builder_init(&builders[c], &cols[c], row->fields[c].type, ncap, na) &&
 			copy_column(&builders[c], &buf->rows.cols[c], buf->n,
-						(double) ncap / (double) buf->n);
+						buf->n > 0 ? (double) ncap / (double) buf->n : 1.0);
 	if (!ok)
 	{
 		if (na)
@@ -280,6 +280,125 @@ pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, int64_t row, in
 	buf->seqs[buf->n] = seq;
 	buf->kinds[buf->n] = (uint8_t) kind;
 	buf->n++;
+	buf->rows.nrows = buf->n;
+	return PM_OK;
+}
+
+/*
+ * Append rows rows[0..n-1] of src to the vector b builds, which has room for
+ * them (values, nulls, offsets; not string bytes): fixed-width values and
+ * strings in one loop per column, NULL values zeroed as
+ * pm_vector_builder_append_null leaves them; other types value by value.
+ */
+static bool
+put_column(pm_vector_builder *b, const pm_vector *src, const int64_t *rows, int64_t n)
+{
+	pm_vector  *v = b->v;
+	int64_t		at = v->length;
+	pm_type_id	id = v->type->id;
+	int			size = pm_type_value_size(id);
+	bool		varlen = id == PM_TYPE_CHAR || id == PM_TYPE_VARCHAR ||
+		id == PM_TYPE_BINARY || id == PM_TYPE_VARBINARY;
+
+	if (pm_type_is_nested(id) || v->nulls == NULL || v->nanos != NULL || src->nanos != NULL ||
+		at + n > b->capacity || (!varlen && (size <= 0 || pm_type_is_varlen(id))))
+	{
+		for (int64_t i = 0; i < n; i++)
+			if (!pm_vector_builder_append(b, src, rows[i]))
+				return false;
+		return true;
+	}
+	if (src->nulls != NULL)
+		for (int64_t i = 0; i < n; i++)
+			v->nulls[at + i] = src->nulls[rows[i]] != 0;
+	else
+		memset(v->nulls + at, 0, (size_t) n);
+	if (varlen)
+	{
+		int64_t		bytes = 0;
+		int32_t    *offs = v->offsets;
+
+		for (int64_t i = 0; i < n; i++)
+			bytes += src->offsets[rows[i] + 1] - src->offsets[rows[i]];
+		if (v->data == NULL || v->data_size + bytes > b->data_capacity)
+		{
+			/* value by value, growing the bytes' room as the builder does */
+			for (int64_t i = 0; i < n; i++)
+				if (!pm_vector_builder_append(b, src, rows[i]))
+					return false;
+			return true;
+		}
+		for (int64_t i = 0; i < n; i++)
+		{
+			int32_t		o = src->offsets[rows[i]];
+			int32_t		len = src->offsets[rows[i] + 1] - o;
+
+			if (len > 0)
+				memcpy(v->data + v->data_size, src->data + o, (size_t) len);
+			v->data_size += len;
+			offs[at + i + 1] = (int32_t) v->data_size;
+		}
+		v->length = at + n;
+		return true;
+	}
+	switch (size)
+	{
+		case 1:
+			for (int64_t i = 0; i < n; i++)
+				((uint8_t *) v->values)[at + i] = ((const uint8_t *) src->values)[rows[i]];
+			break;
+		case 2:
+			for (int64_t i = 0; i < n; i++)
+				((uint16_t *) v->values)[at + i] = ((const uint16_t *) src->values)[rows[i]];
+			break;
+		case 4:
+			for (int64_t i = 0; i < n; i++)
+				((uint32_t *) v->values)[at + i] = ((const uint32_t *) src->values)[rows[i]];
+			break;
+		case 8:
+			for (int64_t i = 0; i < n; i++)
+				((uint64_t *) v->values)[at + i] = ((const uint64_t *) src->values)[rows[i]];
+			break;
+		default:
+			for (int64_t i = 0; i < n; i++)
+				memcpy((uint8_t *) v->values + (size_t) (at + i) * size,
+					   (const uint8_t *) src->values + (size_t) rows[i] * size, (size_t) size);
+			break;
+	}
+	if (src->nulls != NULL)
+		for (int64_t i = 0; i < n; i++)
+			if (v->nulls[at + i])
+				memset((uint8_t *) v->values + (size_t) (at + i) * size, 0, (size_t) size);
+	v->length = at + n;
+	return true;
+}
+
+pm_code
+pm_write_buffer_put_rows(pm_write_buffer *buf, const pm_batch *batch, const int64_t *rows,
+						 int64_t n, int64_t first_seq, const uint8_t *row_kinds, pm_error *err)
+{
+	if (n <= 0)
+		return PM_OK;
+	if (buf->cap == 0)
+		PM_TRY(start(buf, err));
+	if (buf->n + n > buf->cap)
+	{
+		/* the capacities pm_write_buffer_put would grow through */
+		int64_t		ncap = buf->cap;
+
+		while (ncap < buf->n + n)
+			ncap = ncap < GROW_SLOW_ROWS ? ncap * 2 : ncap + ncap / 2;
+		PM_TRY(regrow(buf, ncap, err));
+	}
+	for (int c = 0; c < buf->ncols; c++)
+		if (!put_column(&buf->builders[c], &batch->cols[c], rows, n))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < n; i++)
+	{
+		buf->seqs[buf->n + i] = first_seq + i;
+		buf->kinds[buf->n + i] = row_kinds != NULL ? row_kinds[rows[i]] : 0;
+	}
+	buf->n += n;
 	buf->rows.nrows = buf->n;
 	return PM_OK;
 }

@@ -4,8 +4,10 @@
  *
  * Records are deep-copied, column by column, into vectors of the buffer's
  * arena (when the vectors are full they move to a new arena with room for
- * twice, later 1.5 times, as many; room allocated but not yet used is not
- * counted as the buffer's memory). A spill keeps the vectors (and the
+ * twice as many: each growth copies every record and touches new pages, so
+ * fewer, larger steps cost less; room allocated but not yet used is not
+ * touched, except its NULL flags and offsets, and not counted as the
+ * buffer's memory). A spill keeps the vectors (and the
  * sort's scratch) for the records that come next: their pages are touched
  * once, not freed and faulted in anew after every spill (page zeroing and
  * faults were a tenth of a 10M-row INSERT's CPU, bench/README.md "Round
@@ -31,7 +33,6 @@
 
 #define OUT_BATCH 4096
 #define START_ROWS 64			/* records a buffer has room for at first */
-#define GROW_SLOW_ROWS 65536		/* from here on grow by half, not double */
 #define SPILL_LZ4 false			/* compress spill files (lz4: cost more CPU than it saved at 10M rows, bench/README.md) */
 
 struct pm_write_buffer
@@ -271,8 +272,8 @@ pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, int64_t row, in
 {
 	if (buf->cap == 0)
 		PM_TRY(start(buf, err));	/* an idle bucket holds no memory */
-	if (buf->n == buf->cap)		/* doubling, then by half: less room left unused */
-		PM_TRY(regrow(buf, buf->cap < GROW_SLOW_ROWS ? buf->cap * 2 : buf->cap + buf->cap / 2,
+	if (buf->n == buf->cap)
+		PM_TRY(regrow(buf, buf->cap * 2,
 					  err));
 	for (int c = 0; c < buf->ncols; c++)
 		if (!append_value(&buf->builders[c], &batch->cols[c], row))
@@ -387,7 +388,7 @@ pm_write_buffer_put_rows(pm_write_buffer *buf, const pm_batch *batch, const int6
 		int64_t		ncap = buf->cap;
 
 		while (ncap < buf->n + n)
-			ncap = ncap < GROW_SLOW_ROWS ? ncap * 2 : ncap + ncap / 2;
+			ncap *= 2;
 		PM_TRY(regrow(buf, ncap, err));
 	}
 	for (int c = 0; c < buf->ncols; c++)
@@ -542,6 +543,37 @@ radix_sort_pairs(int_key_row *pairs, int_key_row *tmp, int64_t n)
 		memcpy(pairs, src, sizeof(*pairs) * (size_t) n);
 }
 
+/* radix_sort_pairs on unsigned 64-bit values alone (tmp: room for n). */
+static void
+radix_sort_u64(uint64_t *vals, uint64_t *tmp, int64_t n)
+{
+	uint64_t   *src = vals,
+			   *dst = tmp;
+
+	for (int shift = 0; shift < 64; shift += 8)
+	{
+		int64_t		count[257];
+
+		memset(count, 0, sizeof(count));
+		for (int64_t i = 0; i < n; i++)
+			count[(src[i] >> shift & 0xFF) + 1]++;
+		if (count[(src[0] >> shift & 0xFF) + 1] == n)
+			continue;			/* one value of this byte: nothing moves */
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (int64_t i = 0; i < n; i++)
+			dst[count[src[i] >> shift & 0xFF]++] = src[i];
+		{
+			uint64_t   *t = src;
+
+			src = dst;
+			dst = t;
+		}
+	}
+	if (src != vals)
+		memcpy(vals, src, sizeof(*vals) * (size_t) n);
+}
+
 /*
  * The common case fast: one INT/BIGINT/DATE key without NULLs and no
  * sequence.field. Records are numbered in the order they came, so within a
@@ -564,14 +596,51 @@ sort_int_key(const pm_write_buffer *buf, const pm_vector *keys, int64_t *idx)
 	if (t != PM_TYPE_INT && t != PM_TYPE_BIGINT && t != PM_TYPE_DATE)
 		return false;
 	pairs = buf->sort_pairs;	/* sort_records made room for 2 * n */
+#define KEY_AT(i) ((uint64_t) (t == PM_TYPE_BIGINT ? PM_VEC_VALUES(&keys[0], int64_t)[i] \
+							   : (int64_t) PM_VEC_VALUES(&keys[0], int32_t)[i]) ^ ((uint64_t) 1 << 63))
+	{
+		/*
+		 * When key - min and the position fit in 64 bits together (keys of
+		 * a range narrower than 2^(64 - bits of n)), sort them packed: half
+		 * the scratch (pages touched) and data moved of the pairs, the
+		 * same order (keys, then positions).
+		 */
+		int64_t		n = buf->n;
+		uint64_t	lo = UINT64_MAX;
+		uint64_t	hi = 0;
+		int			rowbits = n > 1 ? 64 - __builtin_clzll((uint64_t) (n - 1)) : 0;
+		int			keybits;
+
+		for (int64_t i = 0; i < n; i++)
+		{
+			uint64_t	k;
+
+			if (pm_vector_is_null(&keys[0], i))
+				return false;	/* NULLs first: the general sort */
+			k = KEY_AT(i);
+			lo = k < lo ? k : lo;
+			hi = k > hi ? k : hi;
+		}
+		keybits = hi > lo ? 64 - __builtin_clzll(hi - lo) : 0;
+		if (keybits + rowbits <= 64)
+		{
+			uint64_t   *packed = (uint64_t *) pairs;
+			uint64_t	mask = rowbits == 0 ? 0 : (((uint64_t) 1 << (rowbits - 1)) << 1) - 1;
+
+			for (int64_t i = 0; i < n; i++)
+				packed[i] = keybits == 0 ? (uint64_t) i : (KEY_AT(i) - lo) << rowbits | (uint64_t) i;
+			radix_sort_u64(packed, packed + n, n);
+			for (int64_t i = 0; i < n; i++)
+				idx[i] = (int64_t) (packed[i] & mask);
+			return true;
+		}
+	}
 	for (int64_t i = 0; i < buf->n; i++)
 	{
-		if (pm_vector_is_null(&keys[0], i))
-			return false;		/* NULLs first: the general sort */
-		pairs[i].key = t == PM_TYPE_BIGINT ? PM_VEC_VALUES(&keys[0], int64_t)[i]
-			: PM_VEC_VALUES(&keys[0], int32_t)[i];
+		pairs[i].key = (int64_t) (KEY_AT(i) ^ ((uint64_t) 1 << 63));
 		pairs[i].row = i;
 	}
+#undef KEY_AT
 	radix_sort_pairs(pairs, pairs + buf->n, buf->n);
 	for (int64_t i = 0; i < buf->n; i++)
 		idx[i] = pairs[i].row;

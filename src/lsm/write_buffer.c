@@ -1097,6 +1097,53 @@ single_record(const pm_kv_layout *l, spill_run **heap, int nheap)
 }
 
 /*
+ * After single_record: how many records of the top run, from its current
+ * one on (at most room), are each their key's only record and come before
+ * every other run's current one, so they go to the output as they are, in
+ * one gather. The run's last record of its block is left to the record by
+ * record path (the next block could hold its key again). At least 1.
+ */
+static int64_t
+singles_ahead(const pm_kv_layout *l, spill_run **heap, int nheap, int64_t room)
+{
+	const spill_run *top = heap[0];
+	const pm_vector *k = top->b->cols;
+	const spill_run *next = NULL;
+	int64_t		end = top->b->nrows - 1;	/* exclusive; a record needs its successor */
+	int64_t		lo,
+				hi;
+	int64_t		m;
+
+	if (end > top->i + room)
+		end = top->i + room;
+	if (end <= top->i + 1)
+		return 1;
+	/* the least current key of the other runs: one of the root's children */
+	for (int h = 1; h <= 2 && h < nheap; h++)
+		if (next == NULL ||
+			pm_key_compare(heap[h]->b->cols, heap[h]->i, next->b->cols, next->i, l->nkeys) < 0)
+			next = heap[h];
+	/* the run is sorted: the records before next's key are a prefix */
+	lo = top->i + 1;
+	hi = end;
+	while (next != NULL && lo < hi)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+
+		if (pm_key_compare(k, mid, next->b->cols, next->i, l->nkeys) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	end = next != NULL ? lo : end;
+	/* each with a key of its own */
+	for (m = 1; top->i + m < end; m++)
+		if (pm_key_compare(k, top->i + m, k, top->i + m + 1, l->nkeys) == 0)
+			break;
+	return m;
+}
+
+/*
  * BinaryExternalSortBuffer + MergeIterator: a k-way merge of the spilled
  * runs and the records still in memory (sorted: idx, keys) in the buffer's
  * order, each key's records merged as in a flush.
@@ -1109,6 +1156,7 @@ merge_spills(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys,
 	int			n = buf->nspill + 1;
 	spill_run  *runs = pm_alloc(buf->env, sizeof(spill_run) * (size_t) n);
 	spill_run **heap = pm_alloc(buf->env, sizeof(spill_run *) * (size_t) n);
+	int64_t    *span = pm_alloc(buf->env, sizeof(int64_t) * OUT_BATCH);
 	out_batch	g;
 	int			nheap = 0;
 	pm_code		rc = PM_OK;
@@ -1117,7 +1165,7 @@ merge_spills(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys,
 	g.arena = pm_arena_create(buf->env);
 	if (runs != NULL)
 		memset(runs, 0, sizeof(spill_run) * (size_t) n);
-	if (runs == NULL || heap == NULL || g.arena == NULL ||
+	if (runs == NULL || heap == NULL || span == NULL || g.arena == NULL ||
 		(runs[n - 1].mem.arena = pm_arena_create(buf->env)) == NULL)
 	{
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
@@ -1171,11 +1219,22 @@ merge_spills(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys,
 		}
 		if (g.b.nrows == 0 && single_record(l, heap, nheap))
 		{
+			int64_t		m = singles_ahead(l, heap, nheap, OUT_BATCH - o->b.nrows);
+
 			/* the key's only record: to o as it is (what merge_group does with it) */
-			rc = out_append(o, l, top->b->cols, top->b->cols + l->nkeys + 2, top->i,
-							PM_VEC_VALUES(&top->b->cols[l->nkeys], int64_t)[top->i],
-							PM_VEC_VALUES(&top->b->cols[l->nkeys + 1], int8_t)[top->i], NULL,
-							err);
+			if (m > 1)
+			{
+				/* and the run's next ones that are single and before every other run's */
+				for (int64_t k = 0; k < m; k++)
+					span[k] = top->i + k;
+				rc = out_gather(o, top->b->cols, span, m, err);
+				top->i += m - 1;
+			}
+			else
+				rc = out_append(o, l, top->b->cols, top->b->cols + l->nkeys + 2, top->i,
+								PM_VEC_VALUES(&top->b->cols[l->nkeys], int64_t)[top->i],
+								PM_VEC_VALUES(&top->b->cols[l->nkeys + 1], int8_t)[top->i],
+								NULL, err);
 			if (rc == PM_OK && o->b.nrows >= OUT_BATCH)
 			{
 				rc = pm_kv_file_writer_write(out, &o->b, err);
@@ -1211,6 +1270,8 @@ done:
 		pm_free(buf->env, runs);
 	if (heap)
 		pm_free(buf->env, heap);
+	if (span)
+		pm_free(buf->env, span);
 	if (g.arena)
 		pm_arena_destroy(g.arena);
 	return rc;

@@ -543,14 +543,18 @@ radix_sort_pairs(int_key_row *pairs, int_key_row *tmp, int64_t n)
 		memcpy(pairs, src, sizeof(*pairs) * (size_t) n);
 }
 
-/* radix_sort_pairs on unsigned 64-bit values alone (tmp: room for n). */
+/*
+ * radix_sort_pairs on unsigned 64-bit values alone, by their bytes from
+ * bit `first` (a multiple of 8) up: values equal there keep their order
+ * (tmp: room for n).
+ */
 static void
-radix_sort_u64(uint64_t *vals, uint64_t *tmp, int64_t n)
+radix_sort_u64(uint64_t *vals, uint64_t *tmp, int64_t n, int first)
 {
 	uint64_t   *src = vals,
 			   *dst = tmp;
 
-	for (int shift = 0; shift < 64; shift += 8)
+	for (int shift = first; shift < 64; shift += 8)
 	{
 		int64_t		count[257];
 
@@ -601,14 +605,16 @@ sort_int_key(const pm_write_buffer *buf, const pm_vector *keys, int64_t *idx)
 	{
 		/*
 		 * When key - min and the position fit in 64 bits together (keys of
-		 * a range narrower than 2^(64 - bits of n)), sort them packed: half
-		 * the scratch (pages touched) and data moved of the pairs, the
-		 * same order (keys, then positions).
+		 * a range narrower than 2^(64 - bits of n, rounded up to bytes)),
+		 * sort them packed, by the key's bytes only (the positions come in
+		 * order and the sort is stable): half the scratch (pages touched)
+		 * and bytes moved of the pairs, the same order.
 		 */
 		int64_t		n = buf->n;
 		uint64_t	lo = UINT64_MAX;
 		uint64_t	hi = 0;
-		int			rowbits = n > 1 ? 64 - __builtin_clzll((uint64_t) (n - 1)) : 0;
+		/* the position's bits, rounded up to bytes: the key from a byte on */
+		int			rowbits = n > 1 ? (64 - __builtin_clzll((uint64_t) (n - 1)) + 7) & ~7 : 0;
 		int			keybits;
 
 		for (int64_t i = 0; i < n; i++)
@@ -629,7 +635,7 @@ sort_int_key(const pm_write_buffer *buf, const pm_vector *keys, int64_t *idx)
 
 			for (int64_t i = 0; i < n; i++)
 				packed[i] = keybits == 0 ? (uint64_t) i : (KEY_AT(i) - lo) << rowbits | (uint64_t) i;
-			radix_sort_u64(packed, packed + n, n);
+			radix_sort_u64(packed, packed + n, n, rowbits);
 			for (int64_t i = 0; i < n; i++)
 				idx[i] = (int64_t) (packed[i] & mask);
 			return true;

@@ -18,6 +18,11 @@
 # (perf record -g) into PERF_OUT.
 # --steps: only these steps (of pk_ins heap_ins pk_copy heap_copy pk_src
 # heap_src app_ins; all by default).
+# --libs "A.so B.so": builds side by side in one session: each run measures
+# every step with A installed, then with B, ... (a new backend per step loads
+# the library installed then); rows printed per library. It replaces the
+# installed paimon_fdw.so: hold the install lock (see bench/README.md), and
+# reinstall your build afterwards.
 #
 # Needs the extension built and installed (scripts/test.sh or demo.sh; PG_BIN
 # picks the server, as in scripts/pg-tmp.sh). One throwaway Postgres; the
@@ -28,12 +33,14 @@ cd "$(dirname "$0")/.."
 ROWS=10000000
 RUNS=1
 STEPS="pk_ins heap_ins pk_copy heap_copy pk_src heap_src app_ins"
+LIBS=""
 while [ $# -gt 0 ]; do
 	case "$1" in
+		--libs) LIBS=$2; shift 2 ;;
 		--rows) ROWS=$2; shift 2 ;;
 		--runs) RUNS=$2; shift 2 ;;
 		--steps) STEPS=$2; shift 2 ;;
-		*) echo "usage: $0 [--rows N] [--runs R] [--steps \"STEP ...\"]" >&2; exit 2 ;;
+		*) echo "usage: $0 [--rows N] [--runs R] [--steps \"STEP ...\"] [--libs \"A.so B.so\"]" >&2; exit 2 ;;
 	esac
 done
 has() { [[ " $STEPS " == *" $1 "* ]]; }
@@ -98,27 +105,40 @@ check_count() {
 }
 
 declare -A RES
-for r in $(seq 1 "$RUNS"); do
+LIBDIR=$(pg_config --pkglibdir)
+for V in $LIBS; do [ -f "$V" ] || { echo "no library $V" >&2; exit 2; }; done
+# a variant: a library to install ("" when --libs is not given), named by its file
+VARIANTS=${LIBS:-installed}
+vname() { [ -z "$LIBS" ] && echo "" || echo "_$(basename "$1" .so | tr -c 'a-zA-Z0-9_\n' '_')"; }
+for run in $(seq 1 "$RUNS"); do
+for V in $VARIANTS; do
+	v=$(vname "$V")
+	r=$run$v
+	[ -z "$LIBS" ] || install -m 755 "$V" "$LIBDIR/paimon_fdw.so"
 	create_paimon "pk_ins_$r" "ARRAY['id']" "$PK_OPTS"
 	create_paimon "pk_copy_$r" "ARRAY['id']" "$PK_OPTS"
 	create_paimon "pk_src_$r" "ARRAY['id']" "$PK_OPTS"
 	create_paimon "app_ins_$r" "NULL" '{"file.format": "parquet", "file.compression": "zstd"}'
 	psql -X -q -c "TRUNCATE heap_ins, heap_copy, heap_src" -c "CHECKPOINT"
-	has pk_ins && RES[pk_ins]+="$(measure "INSERT INTO pk_ins_$r $GEN" pk_ins)",
-	has heap_ins && RES[heap_ins]+="$(measure "INSERT INTO heap_ins $GEN" heap_ins)",
-	has pk_copy && RES[pk_copy]+="$(measure "COPY pk_copy_$r FROM '$WORK/rows.csv' (FORMAT csv)" pk_copy)",
-	has heap_copy && RES[heap_copy]+="$(measure "COPY heap_copy FROM '$WORK/rows.csv' (FORMAT csv)" heap_copy)",
-	has pk_src && RES[pk_src]+="$(measure "INSERT INTO pk_src_$r SELECT * FROM src" pk_src)",
-	has heap_src && RES[heap_src]+="$(measure "INSERT INTO heap_src SELECT * FROM src" heap_src)",
-	has app_ins && RES[app_ins]+="$(measure "INSERT INTO app_ins_$r $GEN" app_ins)",
+	has pk_ins && RES[pk_ins$v]+="$(measure "INSERT INTO pk_ins_$r $GEN" pk_ins)",
+	has heap_ins && RES[heap_ins$v]+="$(measure "INSERT INTO heap_ins $GEN" heap_ins)",
+	has pk_copy && RES[pk_copy$v]+="$(measure "COPY pk_copy_$r FROM '$WORK/rows.csv' (FORMAT csv)" pk_copy)",
+	has heap_copy && RES[heap_copy$v]+="$(measure "COPY heap_copy FROM '$WORK/rows.csv' (FORMAT csv)" heap_copy)",
+	has pk_src && RES[pk_src$v]+="$(measure "INSERT INTO pk_src_$r SELECT * FROM src" pk_src)",
+	has heap_src && RES[heap_src$v]+="$(measure "INSERT INTO heap_src SELECT * FROM src" heap_src)",
+	has app_ins && RES[app_ins$v]+="$(measure "INSERT INTO app_ins_$r $GEN" app_ins)",
 	for t in pk_ins pk_copy pk_src app_ins; do ! has $t || check_count "${t}_$r"; done
 	for t in heap_ins heap_copy heap_src; do ! has $t || check_count "$t"; done
 done
+done
 psql -X -q -c "CHECKPOINT"
-for t in pk_ins pk_src; do
-	! has $t ||
-		[ "$(psql -X -At -c "SELECT count(*) FROM (SELECT * FROM ${t}_1 EXCEPT SELECT * FROM src) d")" = 0 ] ||
-		{ echo "the Paimon table's rows differ from the source" >&2; exit 1; }
+for V in $VARIANTS; do
+	v=$(vname "$V")
+	for t in pk_ins pk_src; do
+		! has $t ||
+			[ "$(psql -X -At -c "SELECT count(*) FROM (SELECT * FROM ${t}_1$v EXCEPT SELECT * FROM src) d")" = 0 ] ||
+			{ echo "the Paimon table's rows differ from the source" >&2; exit 1; }
+	done
 done
 
 median() {	# field (1: wall, 2: cpu) of the comma-separated "wall cpu" list
@@ -136,23 +156,31 @@ label() {
 		app_ins) echo "INSERT SELECT gen, Paimon app" ;;
 	esac
 }
-echo "rows: $ROWS (8 columns), one session, runs: $RUNS (medians)"
+echo "rows: $ROWS (8 columns), one session, runs: $RUNS (medians)${LIBS:+, libraries alternated: $LIBS}"
 printf '%-32s %10s %10s %14s %14s\n' "" "wall ms" "cpu ms" "M rows/s wall" "M rows/s cpu"
 for s in $STEPS; do
-	w=$(median 1 "${RES[$s]}")
-	c=$(median 2 "${RES[$s]}")
-	printf '%-32s %10s %10s %14s %14s\n' "$(label "$s")" "$w" "$c" \
-		"$(awk -v r="$ROWS" -v t="$w" 'BEGIN {printf "%.2f", r / t / 1000}')" \
-		"$(awk -v r="$ROWS" -v t="$c" 'BEGIN {printf "%.2f", r / t / 1000}')"
+	for V in $VARIANTS; do
+		v=$(vname "$V")
+		w=$(median 1 "${RES[$s$v]}")
+		c=$(median 2 "${RES[$s$v]}")
+		printf '%-32s %10s %10s %14s %14s\n' "$(label "$s")${v:+ [${v#_}]}" "$w" "$c" \
+			"$(awk -v r="$ROWS" -v t="$w" 'BEGIN {printf "%.2f", r / t / 1000}')" \
+			"$(awk -v r="$ROWS" -v t="$c" 'BEGIN {printf "%.2f", r / t / 1000}')"
+		[ "$RUNS" -eq 1 ] || echo "    cpu ms of each run: $(tr ',' '\n' <<<"${RES[$s$v]}" | awk 'NF { printf "%s ", $2 }')"
+	done
 done
+v1=$(vname "${VARIANTS%% *}")
 if has pk_ins && has app_ins && has heap_ins; then
-	size_p=$(du -sb "$WORK/wh/bench.db/pk_ins_1" | cut -f1)
-	size_a=$(du -sb "$WORK/wh/bench.db/app_ins_1" | cut -f1)
+	size_p=$(du -sb "$WORK/wh/bench.db/pk_ins_1$v1" | cut -f1)
+	size_a=$(du -sb "$WORK/wh/bench.db/app_ins_1$v1" | cut -f1)
 	size_h=$(psql -X -At -c "SELECT pg_total_relation_size('heap_ins')")
 	pct() { awk -v p="$1" -v h="$size_h" 'BEGIN {printf "%.1f%%", 100 * p / h}'; }
 	echo "size on disk: Paimon PK $((size_p / 1048576)) MiB ($(pct "$size_p") of heap+PK)," \
 		"Paimon append $((size_a / 1048576)) MiB ($(pct "$size_a")), heap with its index $((size_h / 1048576)) MiB"
 fi
-for t in pk_ins pk_src; do
-	! has $t || echo "size on disk: ${t}_1 $(du -sb "$WORK/wh/bench.db/${t}_1" | cut -f1) bytes"
+for V in $VARIANTS; do
+	v=$(vname "$V")
+	for t in pk_ins pk_src; do
+		! has $t || echo "size on disk: ${t}_1$v $(du -sb "$WORK/wh/bench.db/${t}_1$v" | cut -f1) bytes"
+	done
 done

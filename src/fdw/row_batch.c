@@ -335,6 +335,21 @@ datum_int64(Datum d, Oid pgtype)
  * Header 0xC000 set: NaN or an infinity. 0x8000 set (short form): sign
  * 0x2000, weight in the low 7 bits (0x0040 its sign). Long form: sign 0x4000.
  */
+/* 10^k for k in 0..38 (DECIMAL precision is at most 38), filled at first use */
+static unsigned __int128 pow10_u128[39];
+
+static inline unsigned __int128
+pow10_of(int k)
+{
+	if (pow10_u128[0] == 0)
+	{
+		pow10_u128[0] = 1;
+		for (int i = 1; i < 39; i++)
+			pow10_u128[i] = pow10_u128[i - 1] * 10;
+	}
+	return pow10_u128[k];
+}
+
 static bool
 numeric_unscaled_fast(Datum d, int precision, int scale, pm_int128 *out)
 {
@@ -346,7 +361,7 @@ numeric_unscaled_fast(Datum d, int precision, int scale, pm_int128 *out)
 	int			weight;
 	bool		neg;
 	unsigned __int128 acc = 0;
-	unsigned __int128 limit = 1;
+	unsigned __int128 limit;
 	bool		round_up = false;
 
 	if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
@@ -377,8 +392,9 @@ numeric_unscaled_fast(Datum d, int precision, int scale, pm_int128 *out)
 		p += 4;
 		len -= 4;
 	}
-	for (int i = 0; i < precision; i++)
-		limit *= 10;
+	if (precision < 1 || precision > 38)
+		return false;
+	limit = pow10_of(precision);
 	for (int i = 0; i < len / 2; i++)
 	{
 		int16		digit;
@@ -395,8 +411,7 @@ numeric_unscaled_fast(Datum d, int precision, int scale, pm_int128 *out)
 				continue;
 			if (e >= precision)
 				return false;	/* at least 10^precision */
-			for (int k = 0; k < e; k++)
-				term *= 10;		/* < 10^precision: no overflow */
+			term *= pow10_of(e);	/* < 10^precision: no overflow */
 			acc += term;
 			if (acc >= limit)
 				return false;
@@ -563,12 +578,21 @@ put_scalar(PmfdwRowBatch *b, const FieldWriter *fw, pm_vector *v, int64 i, Datum
 		case PM_TYPE_BINARY:
 		case PM_TYPE_VARBINARY:
 			{
-				struct varlena *s = PG_DETOAST_DATUM_PACKED(d);
-				const char *data = VARDATA_ANY(s);
-				int			len = VARSIZE_ANY_EXHDR(s);
+				struct varlena *s = (struct varlena *) DatumGetPointer(d);
+				const char *data;
+				int			len;
 
+				if (VARATT_IS_EXTENDED(s) && !VARATT_IS_SHORT(s))
+					s = PG_DETOAST_DATUM_PACKED(d);	/* compressed or external */
+				data = VARDATA_ANY(s);
+				len = VARSIZE_ANY_EXHDR(s);
 				check_length(fw, t, data, len);
-				if (!pm_vector_append_data(v, data_cap, data, len, b->arena))
+				if (v->data != NULL && v->data_size + len <= *data_cap)
+				{
+					memcpy(v->data + v->data_size, data, len);
+					v->data_size += len;
+				}
+				else if (!pm_vector_append_data(v, data_cap, data, len, b->arena))
 					oom();
 				b->bytes += len;
 				v->offsets[i + 1] = (int32_t) v->data_size;

@@ -82,6 +82,19 @@ pm_merge_tree_writer_write(pm_merge_tree_writer *w, const pm_batch *batch, int64
 	return pm_write_buffer_put(w->buffer, batch, row, w->next_seq++, kind, err);
 }
 
+pm_code
+pm_merge_tree_writer_write_rows(pm_merge_tree_writer *w, const pm_batch *batch,
+								const int64_t *rows, int64_t n, const uint8_t *row_kinds,
+								pm_error *err)
+{
+	/* a sequence number per record, in the order given (as n calls of the above) */
+	pm_code		rc = pm_write_buffer_put_rows(w->buffer, batch, rows, n, w->next_seq, row_kinds,
+											  err);
+
+	w->next_seq += n;
+	return rc;
+}
+
 int64_t
 pm_merge_tree_writer_memory(const pm_merge_tree_writer *w)
 {

@@ -42,6 +42,14 @@ extern pm_code pm_merge_tree_writer_open(const pm_env *env, pm_fileio *io,
 extern pm_code pm_merge_tree_writer_write(pm_merge_tree_writer *w, const pm_batch *batch,
 										  int64_t row, int kind, pm_error *err);
 
+/*
+ * Buffer rows rows[0..n-1] of batch, in that order, each a record of kind
+ * row_kinds[rows[i]] (row_kinds NULL: +I): as n calls of the above.
+ */
+extern pm_code pm_merge_tree_writer_write_rows(pm_merge_tree_writer *w, const pm_batch *batch,
+											   const int64_t *rows, int64_t n,
+											   const uint8_t *row_kinds, pm_error *err);
+
 /* Bytes held by the write buffer. */
 extern int64_t pm_merge_tree_writer_memory(const pm_merge_tree_writer *w);
 

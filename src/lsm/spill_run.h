@@ -13,10 +13,12 @@
  * hold valid vectors, a truncated file or one without its end mark is
  * PM_ERR_CORRUPT).
  *
- * Layout: "PMSPILL1", then blocks, each a 24-byte header (uint32 nrows,
- * uint32 codec 0 none / 1 lz4, uint64 raw length, uint64 stored length,
- * little-endian) and its stored bytes; the end mark is a header with nrows
- * 0 and both lengths 0.
+ * Layout: frames, each a whole number of 4096-byte units (so the file is
+ * written and read with O_DIRECT, past the page cache, where the file
+ * system allows): a 32-byte header ("PMSPILL2", uint32 nrows, uint32 codec
+ * 0 none / 1 lz4, uint64 raw length, uint64 stored length, little-endian),
+ * the stored bytes, zeros to the frame's end; the end mark is a frame
+ * whose header has nrows 0 and both lengths 0.
  *-------------------------------------------------------------------------
  */
 #ifndef PM_LSM_SPILL_RUN_H

@@ -4,10 +4,14 @@
  *
  * Records are deep-copied, column by column, into vectors of the buffer's
  * arena (when the vectors are full they move to a new arena with room for
- * twice, later 1.5 times, as many; after a spill the vectors start with
- * room for as many records as were spilled, so a full buffer's records are
- * not moved again and again: the room is allocated, its pages touched only
- * as records come, and not counted as the buffer's memory); a
+ * twice as many: each growth copies every record and touches new pages, so
+ * fewer, larger steps cost less; room allocated but not yet used is not
+ * touched, except its NULL flags and offsets, and not counted as the
+ * buffer's memory). A spill keeps the vectors (and the
+ * sort's scratch) for the records that come next: their pages are touched
+ * once, not freed and faulted in anew after every spill (page zeroing and
+ * faults were a tenth of a 10M-row INSERT's CPU, bench/README.md "Round
+ * 4"); a flush at commit frees them, so an idle bucket holds none. A
  * flush sorts an index of the records and writes the merged ones in
  * batches of OUT_BATCH rows, keys of one record gathered column by column.
  *-------------------------------------------------------------------------
@@ -29,7 +33,6 @@
 
 #define OUT_BATCH 4096
 #define START_ROWS 64			/* records a buffer has room for at first */
-#define GROW_SLOW_ROWS 65536		/* from here on grow by half, not double */
 #define SPILL_LZ4 false			/* compress spill files (lz4: cost more CPU than it saved at 10M rows, bench/README.md) */
 
 struct pm_write_buffer
@@ -45,8 +48,11 @@ struct pm_write_buffer
 	uint8_t    *kinds;
 	int64_t		n;
 	int64_t		cap;			/* 0: not started (nothing allocated) */
-	int64_t		restart_cap;	/* room to start with after a spill: the records spilled */
 	int64_t		row_room;		/* bytes a record's room takes in the vectors (at least) */
+	/* the sort's scratch, kept from spill to spill (freed with the records at a flush) */
+	int64_t    *sort_idx;
+	void	   *sort_pairs;		/* int_key_row[2 * sort_cap] */
+	int64_t		sort_cap;
 	/* spilled sorted runs (local spill_run.h files of the file layout) */
 	pm_merge_engine *run_engine;	/* the engine at value offset nkeys + 2 */
 	pm_fileio  *spill_io;
@@ -95,7 +101,7 @@ static pm_code
 start(pm_write_buffer *buf, pm_error *err)
 {
 	const pm_type *row = buf->layout->schema->row_type;
-	int64_t		cap = buf->restart_cap > START_ROWS ? buf->restart_cap : START_ROWS;
+	int64_t		cap = START_ROWS;
 
 	buf->rows.nrows = 0;
 	buf->rows.first_row = 0;
@@ -241,7 +247,7 @@ regrow(pm_write_buffer *buf, int64_t ncap, pm_error *err)
 	for (int c = 0; c < buf->ncols && ok; c++)
 		ok = pm_vector_builder_init(&builders[c], &cols[c], row->fields[c].type, ncap, na) &&
 			copy_column(&builders[c], &buf->rows.cols[c], buf->n,
-						(double) ncap / (double) buf->n);
+						buf->n > 0 ? (double) ncap / (double) buf->n : 1.0);
 	if (!ok)
 	{
 		if (na)
@@ -266,8 +272,8 @@ pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, int64_t row, in
 {
 	if (buf->cap == 0)
 		PM_TRY(start(buf, err));	/* an idle bucket holds no memory */
-	if (buf->n == buf->cap)		/* doubling, then by half: less room left unused */
-		PM_TRY(regrow(buf, buf->cap < GROW_SLOW_ROWS ? buf->cap * 2 : buf->cap + buf->cap / 2,
+	if (buf->n == buf->cap)
+		PM_TRY(regrow(buf, buf->cap * 2,
 					  err));
 	for (int c = 0; c < buf->ncols; c++)
 		if (!append_value(&buf->builders[c], &batch->cols[c], row))
@@ -275,6 +281,125 @@ pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, int64_t row, in
 	buf->seqs[buf->n] = seq;
 	buf->kinds[buf->n] = (uint8_t) kind;
 	buf->n++;
+	buf->rows.nrows = buf->n;
+	return PM_OK;
+}
+
+/*
+ * Append rows rows[0..n-1] of src to the vector b builds, which has room for
+ * them (values, nulls, offsets; not string bytes): fixed-width values and
+ * strings in one loop per column, NULL values zeroed as
+ * pm_vector_builder_append_null leaves them; other types value by value.
+ */
+static bool
+put_column(pm_vector_builder *b, const pm_vector *src, const int64_t *rows, int64_t n)
+{
+	pm_vector  *v = b->v;
+	int64_t		at = v->length;
+	pm_type_id	id = v->type->id;
+	int			size = pm_type_value_size(id);
+	bool		varlen = id == PM_TYPE_CHAR || id == PM_TYPE_VARCHAR ||
+		id == PM_TYPE_BINARY || id == PM_TYPE_VARBINARY;
+
+	if (pm_type_is_nested(id) || v->nulls == NULL || v->nanos != NULL || src->nanos != NULL ||
+		at + n > b->capacity || (!varlen && (size <= 0 || pm_type_is_varlen(id))))
+	{
+		for (int64_t i = 0; i < n; i++)
+			if (!pm_vector_builder_append(b, src, rows[i]))
+				return false;
+		return true;
+	}
+	if (src->nulls != NULL)
+		for (int64_t i = 0; i < n; i++)
+			v->nulls[at + i] = src->nulls[rows[i]] != 0;
+	else
+		memset(v->nulls + at, 0, (size_t) n);
+	if (varlen)
+	{
+		int64_t		bytes = 0;
+		int32_t    *offs = v->offsets;
+
+		for (int64_t i = 0; i < n; i++)
+			bytes += src->offsets[rows[i] + 1] - src->offsets[rows[i]];
+		if (v->data == NULL || v->data_size + bytes > b->data_capacity)
+		{
+			/* value by value, growing the bytes' room as the builder does */
+			for (int64_t i = 0; i < n; i++)
+				if (!pm_vector_builder_append(b, src, rows[i]))
+					return false;
+			return true;
+		}
+		for (int64_t i = 0; i < n; i++)
+		{
+			int32_t		o = src->offsets[rows[i]];
+			int32_t		len = src->offsets[rows[i] + 1] - o;
+
+			if (len > 0)
+				memcpy(v->data + v->data_size, src->data + o, (size_t) len);
+			v->data_size += len;
+			offs[at + i + 1] = (int32_t) v->data_size;
+		}
+		v->length = at + n;
+		return true;
+	}
+	switch (size)
+	{
+		case 1:
+			for (int64_t i = 0; i < n; i++)
+				((uint8_t *) v->values)[at + i] = ((const uint8_t *) src->values)[rows[i]];
+			break;
+		case 2:
+			for (int64_t i = 0; i < n; i++)
+				((uint16_t *) v->values)[at + i] = ((const uint16_t *) src->values)[rows[i]];
+			break;
+		case 4:
+			for (int64_t i = 0; i < n; i++)
+				((uint32_t *) v->values)[at + i] = ((const uint32_t *) src->values)[rows[i]];
+			break;
+		case 8:
+			for (int64_t i = 0; i < n; i++)
+				((uint64_t *) v->values)[at + i] = ((const uint64_t *) src->values)[rows[i]];
+			break;
+		default:
+			for (int64_t i = 0; i < n; i++)
+				memcpy((uint8_t *) v->values + (size_t) (at + i) * size,
+					   (const uint8_t *) src->values + (size_t) rows[i] * size, (size_t) size);
+			break;
+	}
+	if (src->nulls != NULL)
+		for (int64_t i = 0; i < n; i++)
+			if (v->nulls[at + i])
+				memset((uint8_t *) v->values + (size_t) (at + i) * size, 0, (size_t) size);
+	v->length = at + n;
+	return true;
+}
+
+pm_code
+pm_write_buffer_put_rows(pm_write_buffer *buf, const pm_batch *batch, const int64_t *rows,
+						 int64_t n, int64_t first_seq, const uint8_t *row_kinds, pm_error *err)
+{
+	if (n <= 0)
+		return PM_OK;
+	if (buf->cap == 0)
+		PM_TRY(start(buf, err));
+	if (buf->n + n > buf->cap)
+	{
+		/* the capacities pm_write_buffer_put would grow through */
+		int64_t		ncap = buf->cap;
+
+		while (ncap < buf->n + n)
+			ncap *= 2;
+		PM_TRY(regrow(buf, ncap, err));
+	}
+	for (int c = 0; c < buf->ncols; c++)
+		if (!put_column(&buf->builders[c], &batch->cols[c], rows, n))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < n; i++)
+	{
+		buf->seqs[buf->n + i] = first_seq + i;
+		buf->kinds[buf->n + i] = row_kinds != NULL ? row_kinds[rows[i]] : 0;
+	}
+	buf->n += n;
 	buf->rows.nrows = buf->n;
 	return PM_OK;
 }
@@ -291,18 +416,35 @@ pm_write_buffer_memory(const pm_write_buffer *buf)
 	int64_t		bytes = (int64_t) pm_arena_bytes(buf->arena);
 	int64_t		room = buf->cap > buf->n ? (buf->cap - buf->n) * buf->row_room : 0;
 
+	/* and the string bytes' room (a spill keeps it for the records to come) */
+	for (int c = 0; c < buf->ncols && buf->cap > 0; c++)
+		if (pm_type_is_varlen(buf->rows.cols[c].type->id))
+			room += buf->builders[c].data_capacity - buf->rows.cols[c].data_size;
+
 	/* room for records to come is allocated, not touched: not counted */
 	return bytes > room ? bytes - room : 0;
+}
+
+static void
+free_sort_scratch(pm_write_buffer *buf)
+{
+	if (buf->sort_idx)
+		pm_free(buf->env, buf->sort_idx);
+	if (buf->sort_pairs)
+		pm_free(buf->env, buf->sort_pairs);
+	buf->sort_idx = NULL;
+	buf->sort_pairs = NULL;
+	buf->sort_cap = 0;
 }
 
 void
 pm_write_buffer_clear(pm_write_buffer *buf)
 {
+	free_sort_scratch(buf);
 	remove_spills(buf);
 	pm_arena_reset(buf->arena);
 	buf->cap = 0;
 	buf->n = 0;
-	buf->restart_cap = 0;
 }
 
 void
@@ -317,6 +459,7 @@ pm_write_buffer_free(pm_write_buffer *buf)
 	}
 	if (buf->spills)
 		pm_free(buf->env, buf->spills);
+	free_sort_scratch(buf);
 	if (buf->arena)
 		pm_arena_destroy(buf->arena);
 	pm_free(buf->env, buf);
@@ -401,6 +544,41 @@ radix_sort_pairs(int_key_row *pairs, int_key_row *tmp, int64_t n)
 }
 
 /*
+ * radix_sort_pairs on unsigned 64-bit values alone, by their bytes from
+ * bit `first` (a multiple of 8) up: values equal there keep their order
+ * (tmp: room for n).
+ */
+static void
+radix_sort_u64(uint64_t *vals, uint64_t *tmp, int64_t n, int first)
+{
+	uint64_t   *src = vals,
+			   *dst = tmp;
+
+	for (int shift = first; shift < 64; shift += 8)
+	{
+		int64_t		count[257];
+
+		memset(count, 0, sizeof(count));
+		for (int64_t i = 0; i < n; i++)
+			count[(src[i] >> shift & 0xFF) + 1]++;
+		if (count[(src[0] >> shift & 0xFF) + 1] == n)
+			continue;			/* one value of this byte: nothing moves */
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (int64_t i = 0; i < n; i++)
+			dst[count[src[i] >> shift & 0xFF]++] = src[i];
+		{
+			uint64_t   *t = src;
+
+			src = dst;
+			dst = t;
+		}
+	}
+	if (src != vals)
+		memcpy(vals, src, sizeof(*vals) * (size_t) n);
+}
+
+/*
  * The common case fast: one INT/BIGINT/DATE key without NULLs and no
  * sequence.field. Records are numbered in the order they came, so within a
  * key the buffer position orders them as _SEQUENCE_NUMBER does; the sort
@@ -421,24 +599,57 @@ sort_int_key(const pm_write_buffer *buf, const pm_vector *keys, int64_t *idx)
 	t = keys[0].type->id;
 	if (t != PM_TYPE_INT && t != PM_TYPE_BIGINT && t != PM_TYPE_DATE)
 		return false;
-	pairs = pm_alloc(buf->env, sizeof(*pairs) * (size_t) buf->n * 2);
-	if (pairs == NULL)
-		return false;
+	pairs = buf->sort_pairs;	/* sort_records made room for 2 * n */
+#define KEY_AT(i) ((uint64_t) (t == PM_TYPE_BIGINT ? PM_VEC_VALUES(&keys[0], int64_t)[i] \
+							   : (int64_t) PM_VEC_VALUES(&keys[0], int32_t)[i]) ^ ((uint64_t) 1 << 63))
+	{
+		/*
+		 * When key - min and the position fit in 64 bits together (keys of
+		 * a range narrower than 2^(64 - bits of n, rounded up to bytes)),
+		 * sort them packed, by the key's bytes only (the positions come in
+		 * order and the sort is stable): half the scratch (pages touched)
+		 * and bytes moved of the pairs, the same order.
+		 */
+		int64_t		n = buf->n;
+		uint64_t	lo = UINT64_MAX;
+		uint64_t	hi = 0;
+		/* the position's bits, rounded up to bytes: the key from a byte on */
+		int			rowbits = n > 1 ? (64 - __builtin_clzll((uint64_t) (n - 1)) + 7) & ~7 : 0;
+		int			keybits;
+
+		for (int64_t i = 0; i < n; i++)
+		{
+			uint64_t	k;
+
+			if (pm_vector_is_null(&keys[0], i))
+				return false;	/* NULLs first: the general sort */
+			k = KEY_AT(i);
+			lo = k < lo ? k : lo;
+			hi = k > hi ? k : hi;
+		}
+		keybits = hi > lo ? 64 - __builtin_clzll(hi - lo) : 0;
+		if (keybits + rowbits <= 64)
+		{
+			uint64_t   *packed = (uint64_t *) pairs;
+			uint64_t	mask = rowbits == 0 ? 0 : (((uint64_t) 1 << (rowbits - 1)) << 1) - 1;
+
+			for (int64_t i = 0; i < n; i++)
+				packed[i] = keybits == 0 ? (uint64_t) i : (KEY_AT(i) - lo) << rowbits | (uint64_t) i;
+			radix_sort_u64(packed, packed + n, n, rowbits);
+			for (int64_t i = 0; i < n; i++)
+				idx[i] = (int64_t) (packed[i] & mask);
+			return true;
+		}
+	}
 	for (int64_t i = 0; i < buf->n; i++)
 	{
-		if (pm_vector_is_null(&keys[0], i))
-		{
-			pm_free(buf->env, pairs);
-			return false;		/* NULLs first: the general sort */
-		}
-		pairs[i].key = t == PM_TYPE_BIGINT ? PM_VEC_VALUES(&keys[0], int64_t)[i]
-			: PM_VEC_VALUES(&keys[0], int32_t)[i];
+		pairs[i].key = (int64_t) (KEY_AT(i) ^ ((uint64_t) 1 << 63));
 		pairs[i].row = i;
 	}
+#undef KEY_AT
 	radix_sort_pairs(pairs, pairs + buf->n, buf->n);
 	for (int64_t i = 0; i < buf->n; i++)
 		idx[i] = pairs[i].row;
-	pm_free(buf->env, pairs);
 	return true;
 }
 
@@ -892,6 +1103,53 @@ single_record(const pm_kv_layout *l, spill_run **heap, int nheap)
 }
 
 /*
+ * After single_record: how many records of the top run, from its current
+ * one on (at most room), are each their key's only record and come before
+ * every other run's current one, so they go to the output as they are, in
+ * one gather. The run's last record of its block is left to the record by
+ * record path (the next block could hold its key again). At least 1.
+ */
+static int64_t
+singles_ahead(const pm_kv_layout *l, spill_run **heap, int nheap, int64_t room)
+{
+	const spill_run *top = heap[0];
+	const pm_vector *k = top->b->cols;
+	const spill_run *next = NULL;
+	int64_t		end = top->b->nrows - 1;	/* exclusive; a record needs its successor */
+	int64_t		lo,
+				hi;
+	int64_t		m;
+
+	if (end > top->i + room)
+		end = top->i + room;
+	if (end <= top->i + 1)
+		return 1;
+	/* the least current key of the other runs: one of the root's children */
+	for (int h = 1; h <= 2 && h < nheap; h++)
+		if (next == NULL ||
+			pm_key_compare(heap[h]->b->cols, heap[h]->i, next->b->cols, next->i, l->nkeys) < 0)
+			next = heap[h];
+	/* the run is sorted: the records before next's key are a prefix */
+	lo = top->i + 1;
+	hi = end;
+	while (next != NULL && lo < hi)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+
+		if (pm_key_compare(k, mid, next->b->cols, next->i, l->nkeys) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	end = next != NULL ? lo : end;
+	/* each with a key of its own */
+	for (m = 1; top->i + m < end; m++)
+		if (pm_key_compare(k, top->i + m, k, top->i + m + 1, l->nkeys) == 0)
+			break;
+	return m;
+}
+
+/*
  * BinaryExternalSortBuffer + MergeIterator: a k-way merge of the spilled
  * runs and the records still in memory (sorted: idx, keys) in the buffer's
  * order, each key's records merged as in a flush.
@@ -904,6 +1162,7 @@ merge_spills(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys,
 	int			n = buf->nspill + 1;
 	spill_run  *runs = pm_alloc(buf->env, sizeof(spill_run) * (size_t) n);
 	spill_run **heap = pm_alloc(buf->env, sizeof(spill_run *) * (size_t) n);
+	int64_t    *span = pm_alloc(buf->env, sizeof(int64_t) * OUT_BATCH);
 	out_batch	g;
 	int			nheap = 0;
 	pm_code		rc = PM_OK;
@@ -912,7 +1171,7 @@ merge_spills(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys,
 	g.arena = pm_arena_create(buf->env);
 	if (runs != NULL)
 		memset(runs, 0, sizeof(spill_run) * (size_t) n);
-	if (runs == NULL || heap == NULL || g.arena == NULL ||
+	if (runs == NULL || heap == NULL || span == NULL || g.arena == NULL ||
 		(runs[n - 1].mem.arena = pm_arena_create(buf->env)) == NULL)
 	{
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
@@ -966,11 +1225,22 @@ merge_spills(pm_write_buffer *buf, const int64_t *idx, const pm_vector *keys,
 		}
 		if (g.b.nrows == 0 && single_record(l, heap, nheap))
 		{
+			int64_t		m = singles_ahead(l, heap, nheap, OUT_BATCH - o->b.nrows);
+
 			/* the key's only record: to o as it is (what merge_group does with it) */
-			rc = out_append(o, l, top->b->cols, top->b->cols + l->nkeys + 2, top->i,
-							PM_VEC_VALUES(&top->b->cols[l->nkeys], int64_t)[top->i],
-							PM_VEC_VALUES(&top->b->cols[l->nkeys + 1], int8_t)[top->i], NULL,
-							err);
+			if (m > 1)
+			{
+				/* and the run's next ones that are single and before every other run's */
+				for (int64_t k = 0; k < m; k++)
+					span[k] = top->i + k;
+				rc = out_gather(o, top->b->cols, span, m, err);
+				top->i += m - 1;
+			}
+			else
+				rc = out_append(o, l, top->b->cols, top->b->cols + l->nkeys + 2, top->i,
+								PM_VEC_VALUES(&top->b->cols[l->nkeys], int64_t)[top->i],
+								PM_VEC_VALUES(&top->b->cols[l->nkeys + 1], int8_t)[top->i],
+								NULL, err);
 			if (rc == PM_OK && o->b.nrows >= OUT_BATCH)
 			{
 				rc = pm_kv_file_writer_write(out, &o->b, err);
@@ -1006,6 +1276,8 @@ done:
 		pm_free(buf->env, runs);
 	if (heap)
 		pm_free(buf->env, heap);
+	if (span)
+		pm_free(buf->env, span);
 	if (g.arena)
 		pm_arena_destroy(g.arena);
 	return rc;
@@ -1025,21 +1297,36 @@ remove_spills(pm_write_buffer *buf)
 	buf->nspill = 0;
 }
 
-/* Sort the buffer's records: idx (n entries) in the buffer's order; keys the key columns. */
+/*
+ * Sort the buffer's records: idx (n entries, the buffer's sort scratch,
+ * valid until the next sort or clear) in the buffer's order; keys the key
+ * columns.
+ */
 static pm_code
 sort_records(pm_write_buffer *buf, int64_t **idx_out, pm_vector **keys_out, pm_error *err)
 {
 	const pm_kv_layout *l = buf->layout;
-	int64_t    *idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) (buf->n > 0 ? buf->n : 1));
 	pm_vector  *keys = pm_arena_alloc(buf->arena, sizeof(pm_vector) * (size_t) (l->nkeys + 1));
+	int64_t    *idx;
 	sort_ctx	ctx;
 
-	if (idx == NULL || keys == NULL)
+	if (buf->n > buf->sort_cap || buf->sort_idx == NULL)
 	{
-		if (idx)
-			pm_free(buf->env, idx);
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		int64_t		cap = buf->cap > buf->n ? buf->cap : (buf->n > 0 ? buf->n : 1);
+
+		free_sort_scratch(buf);
+		buf->sort_idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) cap);
+		buf->sort_pairs = pm_alloc(buf->env, sizeof(int_key_row) * (size_t) cap * 2);
+		if (buf->sort_idx == NULL || buf->sort_pairs == NULL)
+		{
+			free_sort_scratch(buf);
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		}
+		buf->sort_cap = cap;
 	}
+	idx = buf->sort_idx;
+	if (keys == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	*idx_out = idx;
 	*keys_out = keys;
 	if (buf->n == 0)
@@ -1073,14 +1360,15 @@ pm_write_buffer_spill(pm_write_buffer *buf, pm_error *err)
 	o.arena = pm_arena_create(buf->env);
 	rc = o.arena == NULL ? pm_fail(err, PM_ERR_NOMEM, "out of memory")
 		: spill_sorted(buf, idx, keys, &o, err);
-	pm_free(buf->env, idx);
 	if (o.arena)
 		pm_arena_destroy(o.arena);
-	/* the records are on disk now (or the writer is aborted); the next ones
-	 * start with room for as many (no growing, no copies) */
-	buf->restart_cap = buf->n;
-	pm_arena_reset(buf->arena);
-	buf->cap = 0;
+	/*
+	 * the records are on disk now (or the writer is aborted); the next ones
+	 * go into the same vectors (no growing, no copies, no new pages)
+	 */
+	for (int c = 0; c < buf->ncols; c++)
+		pm_vector_builder_reset(&buf->builders[c]);
+	buf->rows.nrows = 0;
 	buf->n = 0;
 	return rc;
 }
@@ -1147,8 +1435,6 @@ pm_write_buffer_flush_changelog(pm_write_buffer *buf, pm_kv_file_writer *out,
 		else
 			rc = flush_sorted(buf, idx, out, &o, keys, err);
 	}
-	if (idx)
-		pm_free(buf->env, idx);
 	if (o.arena)
 		pm_arena_destroy(o.arena);
 	pm_write_buffer_clear(buf);

@@ -64,6 +64,16 @@ extern pm_code pm_write_buffer_put(pm_write_buffer *buf, const pm_batch *batch, 
 								   int64_t seq, int kind, pm_error *err);
 
 /*
+ * pm_write_buffer_put of rows rows[0..n-1] of batch, in that order, with
+ * sequence numbers first_seq, first_seq + 1, ... and kinds
+ * row_kinds[rows[i]] (row_kinds NULL: every one +I): the same records,
+ * copied column by column.
+ */
+extern pm_code pm_write_buffer_put_rows(pm_write_buffer *buf, const pm_batch *batch,
+										const int64_t *rows, int64_t n, int64_t first_seq,
+										const uint8_t *row_kinds, pm_error *err);
+
+/*
  * Records held, and the bytes they take (an empty buffer keeps at most
  * one arena block, and allocates nothing until its first record).
  */

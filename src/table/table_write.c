@@ -108,6 +108,9 @@ typedef struct bucket_writer
 	pm_data_file_meta *cfiles;
 	int			ncfiles;
 	struct bucket_writer *next; /* hash chain */
+	/* write_kv_batch: the group of this bucket's rows in the batch of call `stamp` */
+	int64_t		batch_stamp;
+	int64_t		batch_group;
 } bucket_writer;
 
 /* Max sequence number and bucket count of a bucket in the latest snapshot. */
@@ -166,6 +169,7 @@ struct pm_table_writer
 	int		   *pk_fields;		/* their indexes into the row type */
 	/* append tables with deletion vectors: rows deleted by position */
 	pm_append_dv *append_dv;
+	int64_t		batch_stamp;	/* write_kv_batch calls */
 };
 
 static uint32_t
@@ -1135,6 +1139,76 @@ write_cross_partition(pm_table_writer *w, const pm_batch *batch, int64_t i, int 
  * RowKindFilter first (ignore-delete drops -U and -D, ignore-update-before
  * -U), as TableWriteImpl.writeAndReturn.
  */
+/*
+ * The rows of a batch into their buckets' write buffers: each row routed
+ * in batch order (as Java's assigner sees them), then each bucket's rows,
+ * in batch order, buffered in one call (the same records and sequence
+ * numbers as row by row, copied column by column).
+ */
+static pm_code
+write_kv_grouped(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kinds,
+				 pm_value *pvalues, pm_value *bvalues, pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+	int64_t		n = batch->nrows;
+	route_entry cache[ROUTE_CACHE];
+	int			ncache = 0;
+	int			next_slot = 0;
+	int64_t    *group = pm_arena_alloc(w->scratch, sizeof(int64_t) * (size_t) (n + 1));
+	int64_t    *start = pm_arena_zalloc(w->scratch, sizeof(int64_t) * (size_t) (n + 2));
+	int64_t    *rows = pm_arena_alloc(w->scratch, sizeof(int64_t) * (size_t) (n + 1));
+	bucket_writer **gbw = pm_arena_alloc(w->scratch, sizeof(bucket_writer *) * (size_t) (n + 1));
+	int64_t		ngroups = 0;
+	int64_t		stamp = ++w->batch_stamp;
+
+	if (group == NULL || start == NULL || rows == NULL || gbw == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	memset(cache, 0, sizeof(cache));
+	for (int64_t i = 0; i < n; i++)
+	{
+		int			kind = row_kinds != NULL ? row_kinds[i] : PM_ROW_INSERT;
+		bucket_writer *bw;
+		int32_t		key_hash;
+
+		group[i] = -1;
+		if ((kind == PM_ROW_DELETE && o->ignore_delete) ||
+			(kind == PM_ROW_UPDATE_BEFORE && (o->ignore_delete || o->ignore_update_before)))
+		{
+			int32_t		bucket;
+
+			/* Java's assigner sees the row before the writer's RowKindFilter */
+			if (w->dynamic != NULL)
+				PM_TRY(route_values(w, batch, i, pvalues, bvalues, &bucket, &key_hash, err));
+			continue;
+		}
+		PM_TRY(route_row(w, batch, i, pvalues, bvalues, cache, &ncache, &next_slot, &bw,
+						 &key_hash, err));
+		if (bw->batch_stamp != stamp)
+		{
+			bw->batch_stamp = stamp;
+			bw->batch_group = ngroups;
+			gbw[ngroups++] = bw;
+		}
+		group[i] = bw->batch_group;
+		start[group[i] + 1]++;
+		if (bw->has_hashes)
+			PM_TRY(pm_bucket_hashes_add(&bw->hashes, key_hash, err));
+	}
+	/* each group's rows in batch order: a counting sort by group */
+	for (int64_t g = 0; g < ngroups; g++)
+		start[g + 1] += start[g];
+	for (int64_t i = 0; i < n; i++)
+		if (group[i] >= 0)
+			rows[start[group[i]]++] = i;
+	for (int64_t g = 0, from = 0; g < ngroups; g++)
+	{
+		PM_TRY(pm_merge_tree_writer_write_rows(gbw[g]->mt, batch, rows + from, start[g] - from,
+											   row_kinds, err));
+		from = start[g];
+	}
+	return bound_memory(w, err);
+}
+
 static pm_code
 write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kinds,
 			   pm_error *err)
@@ -1142,11 +1216,7 @@ write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kin
 	const pm_write_options *o = &w->opt;
 	pm_value   *pvalues;
 	pm_value   *bvalues;
-	route_entry cache[ROUTE_CACHE];
-	int			ncache = 0;
-	int			next_slot = 0;
 
-	memset(cache, 0, sizeof(cache));
 	pvalues = pm_arena_zalloc(w->scratch, sizeof(pm_value) * (size_t) (o->npartition_keys + 1));
 	bvalues = pm_arena_zalloc(w->scratch, sizeof(pm_value) * (size_t) (o->nbucket_keys + 1));
 	if (pvalues == NULL || bvalues == NULL)
@@ -1164,32 +1234,13 @@ write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kin
 	w->dyn_index = NULL;
 	w->dyn_values = NULL;
 	w->pp_values = NULL;
+	if (!o->cross_partition)
+		return write_kv_grouped(w, batch, row_kinds, pvalues, bvalues, err);
 	for (int64_t i = 0; i < batch->nrows; i++)
 	{
 		int			kind = row_kinds != NULL ? row_kinds[i] : PM_ROW_INSERT;
-		bucket_writer *bw;
-		int32_t		key_hash;
 
-		if (o->cross_partition)
-		{
-			PM_TRY(write_cross_partition(w, batch, i, kind, pvalues, err));
-			continue;
-		}
-		if ((kind == PM_ROW_DELETE && o->ignore_delete) ||
-			(kind == PM_ROW_UPDATE_BEFORE && (o->ignore_delete || o->ignore_update_before)))
-		{
-			int32_t		bucket;
-
-			/* Java's assigner sees the row before the writer's RowKindFilter */
-			if (w->dynamic != NULL)
-				PM_TRY(route_values(w, batch, i, pvalues, bvalues, &bucket, &key_hash, err));
-			continue;
-		}
-		PM_TRY(route_row(w, batch, i, pvalues, bvalues, cache, &ncache, &next_slot, &bw,
-						 &key_hash, err));
-		PM_TRY(pm_merge_tree_writer_write(bw->mt, batch, i, kind, err));
-		if (bw->has_hashes)
-			PM_TRY(pm_bucket_hashes_add(&bw->hashes, key_hash, err));
+		PM_TRY(write_cross_partition(w, batch, i, kind, pvalues, err));
 	}
 	return bound_memory(w, err);
 }

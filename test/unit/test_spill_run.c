@@ -387,14 +387,24 @@ test_corrupt(void **state)
 	bad = malloc(len);
 	assert_int_equal(read_all(&err), PM_OK);
 
+	/* frames of whole 4096-byte units: the block's, then the end mark's one */
+	assert_int_equal(len % 4096, 0);
+	assert_true(len >= 2 * 4096);
+	assert_memory_equal(good + len - 4096, "PMSPILL2", 8);
+	assert_memory_equal(good, "PMSPILL2", 8);
 	/* no end mark */
-	spit(good, len - 24);
+	spit(good, len - 4096);
 	assert_int_equal(read_all(&err), PM_ERR_CORRUPT);
 	assert_non_null(strstr(err.message, "end mark"));
 	assert_non_null(strstr(err.path, "run"));
-	/* truncated inside the block */
+	/* truncated inside the block (a file of no whole frames: O_DIRECT reads fall back) */
+	spit(good, 100);
+	assert_int_equal(read_all(&err), PM_ERR_CORRUPT);
+	assert_non_null(strstr(err.message, "truncated"));
+	/* the end mark cut short */
 	spit(good, len - 100);
 	assert_int_equal(read_all(&err), PM_ERR_CORRUPT);
+	assert_non_null(strstr(err.message, "truncated"));
 	/* not a spill file */
 	memcpy(bad, good, len);
 	bad[0] = 'X';

@@ -1981,6 +1981,28 @@ append_flat(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start, 
 
 	switch (c->type->id)
 	{
+		case PM_TYPE_TINYINT:
+			FLAT_LOOP(
+				{
+					int32_t		x = PM_VEC_VALUES(v, int8_t)[r];
+					size_t		at = b->len;
+
+					pm_byte_buffer_put_le32(b, (uint32_t) x);
+					pm_write_stats_add_i64(&c->page, x);
+					TO_DICT(at, 4);
+				});
+			break;
+		case PM_TYPE_SMALLINT:
+			FLAT_LOOP(
+				{
+					int32_t		x = PM_VEC_VALUES(v, int16_t)[r];
+					size_t		at = b->len;
+
+					pm_byte_buffer_put_le32(b, (uint32_t) x);
+					pm_write_stats_add_i64(&c->page, x);
+					TO_DICT(at, 4);
+				});
+			break;
 		case PM_TYPE_INT:
 		case PM_TYPE_DATE:
 		case PM_TYPE_TIME:

@@ -45,7 +45,10 @@ pm_cmp_bytes(const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
 	return (la > lb) - (la < lb);
 }
 
-/* Java Double.compare: ties, NaNs and zeros by doubleToLongBits. */
+/*
+ * Java Double.compare: ties, NaNs and zeros by doubleToLongBits. Also
+ * Float.compare for floats widened (exact: the same order, zeros and NaNs).
+ */
 static inline int
 pm_cmp_double_java(double a, double b)
 {
@@ -62,26 +65,6 @@ pm_cmp_double_java(double a, double b)
 		x = INT64_C(0x7ff8000000000000);	/* canonical NaN */
 	if (isnan(b))
 		y = INT64_C(0x7ff8000000000000);
-	return (x > y) - (x < y);
-}
-
-/* Java Float.compare: ties, NaNs and zeros by floatToIntBits. */
-static inline int
-pm_cmp_float_java(float a, float b)
-{
-	int32_t		x,
-				y;
-
-	if (a < b)
-		return -1;
-	if (a > b)
-		return 1;
-	memcpy(&x, &a, sizeof(x));
-	memcpy(&y, &b, sizeof(y));
-	if (isnan(a))
-		x = INT32_C(0x7fc00000);	/* canonical NaN */
-	if (isnan(b))
-		y = INT32_C(0x7fc00000);
 	return (x > y) - (x < y);
 }
 

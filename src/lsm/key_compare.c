@@ -33,7 +33,7 @@ pm_key_compare_value(const pm_vector *a, int64_t ia, const pm_vector *b, int64_t
 		case PM_TYPE_BIGINT:
 			return pm_cmp_i64(PM_VEC_VALUES(a, int64_t)[ia], PM_VEC_VALUES(b, int64_t)[ib]);
 		case PM_TYPE_FLOAT:
-			return pm_cmp_float_java(PM_VEC_VALUES(a, float)[ia], PM_VEC_VALUES(b, float)[ib]);
+			return pm_cmp_double_java(PM_VEC_VALUES(a, float)[ia], PM_VEC_VALUES(b, float)[ib]);
 		case PM_TYPE_DOUBLE:
 			return pm_cmp_double_java(PM_VEC_VALUES(a, double)[ia], PM_VEC_VALUES(b, double)[ib]);
 		case PM_TYPE_DECIMAL:

@@ -33,7 +33,7 @@ pm_value_compare(const pm_type *type, const pm_value *a, const pm_value *b)
 		case PM_TYPE_TIME:
 			return pm_cmp_i64(a->u.i64, b->u.i64);
 		case PM_TYPE_FLOAT:
-			return pm_cmp_float_java((float) a->u.f64, (float) b->u.f64);
+			return pm_cmp_double_java((float) a->u.f64, (float) b->u.f64);
 		case PM_TYPE_DOUBLE:
 			return pm_cmp_double_java(a->u.f64, b->u.f64);
 		case PM_TYPE_DECIMAL:

@@ -66,16 +66,17 @@ test_java_double(void **state)
 	assert_int_equal(pm_cmp_double_java(2.5, 2.5), 0);
 }
 
+/* floats widened: Float.compare's order */
 static void
 test_java_float(void **state)
 {
-	assert_int_equal(pm_cmp_float_java(-0.0f, 0.0f), -1);
-	assert_int_equal(pm_cmp_float_java(0.0f, -0.0f), 1);
-	assert_int_equal(pm_cmp_float_java(NAN, -NAN), 0);
-	assert_int_equal(pm_cmp_float_java(NAN, INFINITY), 1);
-	assert_int_equal(pm_cmp_float_java(-INFINITY, -NAN), -1);
-	assert_int_equal(pm_cmp_float_java(3.0f, 3.0f), 0);
-	assert_int_equal(pm_cmp_float_java(-3.0f, 3.0f), -1);
+	assert_int_equal(pm_cmp_double_java(-0.0f, 0.0f), -1);
+	assert_int_equal(pm_cmp_double_java(0.0f, -0.0f), 1);
+	assert_int_equal(pm_cmp_double_java(NAN, -NAN), 0);
+	assert_int_equal(pm_cmp_double_java(NAN, INFINITY), 1);
+	assert_int_equal(pm_cmp_double_java(-INFINITY, -NAN), -1);
+	assert_int_equal(pm_cmp_double_java(3.0f, 3.0f), 0);
+	assert_int_equal(pm_cmp_double_java(-3.0f, 3.0f), -1);
 }
 
 static void

@@ -14,48 +14,21 @@
  *-------------------------------------------------------------------------
  */
 #include <malloc.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
-#include "common/env.h"
 #include "common/meta_cache.h"
 #include "common/page_lru.h"
 #include "common/page_store.h"
 #include "format/parquet/parquet_key_probe.h"
-#include "io/fileio.h"
 #include "lsm/table_read.h"
-#include "row/value.h"
 #include "table/point_lookup.h"
 #include "table/split.h"
-#include "table/table.h"
 
-static unsigned long long
-checksum(unsigned long long ck, const pm_batch *b)
-{
-	for (int64_t r = 0; r < b->nrows; r++)
-		for (int c = 0; c < b->ncols; c++)
-		{
-			pm_value	x;
-
-			if (!pm_vector_value(&b->cols[c], r, &x))
-				continue;
-			if (x.is_null)
-				ck = ck * 31 + 7;
-			else if (pm_type_is_varlen(b->cols[c].type->id))
-				for (int q = 0; q < x.u.bytes.len; q++)
-					ck = ck * 31 + x.u.bytes.ptr[q];
-			else
-				ck = ck * 31 + (unsigned long long) x.u.i64;
-		}
-	return ck;
-}
+#include "core_common.h"
 
 int
 main(int argc, char **argv)
 {
-	pm_table_open_options opts;
 	pm_error	err;
 	pm_table   *t;
 	pm_scan    *base;
@@ -85,10 +58,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "cannot use %s as the page store\n", argv[5]);
 		return 1;
 	}
-	memset(&opts, 0, sizeof(opts));
-	pm_error_clear(&err);
-	if (pm_table_open(pm_env_default(), io, argv[1], &opts, &t, &err) != PM_OK ||
-		pm_table_scan_plan(t, NULL, &base, &err) != PM_OK)
+	if (bench_open(io, argv[1], &t, &base, &err) != PM_OK)
 	{
 		fprintf(stderr, "%s\n", err.message);
 		return 1;
@@ -99,12 +69,10 @@ main(int argc, char **argv)
 	srand(42);
 	for (int pass = 0; pass < 2; pass++)
 	{
-		struct timespec a,
-					b;
 		long long	rows = 0;
 		unsigned long long ck = 0;
+		double		t0 = bench_cpu_ms(RUSAGE_SELF);
 
-		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
 		for (int i = 0; i < n; i++)
 		{
 			pm_value	v = {0};
@@ -134,14 +102,13 @@ main(int argc, char **argv)
 				if (bt == NULL)
 					break;
 				rows += bt->nrows;
-				ck = checksum(ck, bt);
+				ck = bench_checksum_rows(ck, bt);
 			}
 			pm_table_read_close(rd);
 			pm_scan_free(s);
 		}
-		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
 		printf("pass %d: %d lookups, %lld rows, checksum %llx, CPU %.4f ms/lookup\n", pass, n,
-			   rows, ck, ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6) / n);
+			   rows, ck, (bench_cpu_ms(RUSAGE_SELF) - t0) / n);
 		{
 			pm_lru_stats ks;
 			pm_page_lru_stats ps;

@@ -12,19 +12,12 @@
  *	  build: see bench/README.md, "Units inside a row group".
  *-------------------------------------------------------------------------
  */
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "common/env.h"
-#include "io/fileio.h"
-#include "row/value.h"
-#include "table/table.h"
+#include "core_common.h"
 
 typedef struct shared
 {
@@ -49,6 +42,7 @@ claim(void *ctx, int64_t unit)
 	return c->claimed == unit;
 }
 
+/* Per value, its row, column and value hashed; a sum: the same whatever the batches or units. */
 static unsigned long long
 checksum(const pm_batch *b)
 {
@@ -57,19 +51,11 @@ checksum(const pm_batch *b)
 	for (int64_t r = 0; r < b->nrows; r++)
 		for (int c = 0; c < b->ncols; c++)
 		{
-			pm_value	x;
-
-			if (!pm_vector_value(&b->cols[c], r, &x) || x.is_null)
-				continue;
 			unsigned long long h = (unsigned long long) (b->first_row + r) * 1000003 + c;
+			bool		null;
 
-			if (pm_type_is_string(b->cols[c].type->id) || b->cols[c].type->id == PM_TYPE_BINARY ||
-				b->cols[c].type->id == PM_TYPE_VARBINARY)
-				for (int32_t j = 0; j < x.u.bytes.len; j++)
-					h = h * 31 + x.u.bytes.ptr[j];
-			else
-				h = h * 31 + (unsigned long long) x.u.i64;
-			ck += h;			/* a sum: the same whatever the batches */
+			if (bench_hash_value(&b->cols[c], r, &h, &null) && !null)
+				ck += h;
 		}
 	return ck;
 }
@@ -77,33 +63,20 @@ checksum(const pm_batch *b)
 static int
 run(const char *path, int k, int64_t part_bytes, int argc, char **argv, shared *sh)
 {
-	const pm_env *env = pm_env_default();
-	pm_fileio  *io = pm_local_fileio_create(env);
-	pm_table_open_options o = {0};
+	pm_fileio  *io = pm_local_fileio_create(pm_env_default());
 	pm_table   *table;
 	pm_scan    *scan;
 	pm_scan_reader *rd;
 	pm_error	err;
 	int			fields[64];
-	int			nf = 0;
+	int			nf;
 	claimer		cl = {sh, -1};
 	pm_batch   *b;
-	const pm_type *row;
 
-	pm_error_clear(&err);
-	if (pm_table_open(env, io, path, &o, &table, &err) != PM_OK ||
-		pm_table_scan_plan(table, NULL, &scan, &err) != PM_OK)
+	if (bench_open(io, path, &table, &scan, &err) != PM_OK)
 		goto fail;
-	row = pm_table_schema(table)->row_type;
-	for (int i = 0; i < argc && nf < 64; i++)
-		if ((fields[nf++] = pm_type_field_index(row, argv[i])) < 0)
-		{
-			fprintf(stderr, "no field %s\n", argv[i]);
-			return 1;
-		}
-	if (argc == 0)
-		for (int i = 0; i < row->nfields && nf < 64; i++)
-			fields[nf++] = i;
+	if ((nf = bench_fields(pm_table_schema(table)->row_type, argc, argv, fields, 64)) < 0)
+		return 1;
 	pm_scan_set_part_units(scan, part_bytes);
 	if (pm_scan_reader_open(scan, fields, nf, &rd, &err) != PM_OK)
 		goto fail;
@@ -131,9 +104,7 @@ main(int argc, char **argv)
 {
 	shared	   *sh;
 	int			nproc;
-	struct timespec t0,
-				t1;
-	struct rusage ru;
+	double		t0;
 	int64_t		rows = 0;
 	unsigned long long ck = 0;
 	int			bad = 0;
@@ -150,7 +121,7 @@ main(int argc, char **argv)
 	if (sh == MAP_FAILED)
 		return 1;
 	memset(sh, 0, sizeof(*sh));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = bench_wall_ms();
 	for (int k = 0; k < nproc; k++)
 		if (fork() == 0)
 			_exit(run(argv[1], k, (int64_t) atoll(argv[3]) * 1024, argc - 4, argv + 4, sh));
@@ -161,12 +132,8 @@ main(int argc, char **argv)
 		wait(&st);
 		bad |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	getrusage(RUSAGE_CHILDREN, &ru);
-	printf("nproc %d: wall %.1f ms, cpu %.1f ms, units %lld, rows",
-		   nproc, (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6,
-		   (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
-		   (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3, (long long) sh->next_unit);
+	printf("nproc %d: wall %.1f ms, cpu %.1f ms, units %lld, rows", nproc,
+		   bench_wall_ms() - t0, bench_cpu_ms(RUSAGE_CHILDREN), (long long) sh->next_unit);
 	for (int k = 0; k < nproc; k++)
 	{
 		rows += sh->rows[k];

@@ -11,17 +11,11 @@
  *	  build: see bench/README.md, "Primary-key merge read".
  *-------------------------------------------------------------------------
  */
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
-#include "common/env.h"
-#include "io/fileio.h"
 #include "lsm/table_read.h"
-#include "row/value.h"
-#include "table/table.h"
+
+#include "core_common.h"
 
 static unsigned long long
 checksum(const pm_batch *b)
@@ -34,17 +28,10 @@ checksum(const pm_batch *b)
 
 		for (int c = 0; c < b->ncols; c++)
 		{
-			pm_value	x;
+			bool		null;
 
 			h = h * 1000003 + (unsigned long long) c;
-			if (!pm_vector_value(&b->cols[c], r, &x) || x.is_null)
-				continue;
-			if (pm_type_is_string(b->cols[c].type->id) || b->cols[c].type->id == PM_TYPE_BINARY ||
-				b->cols[c].type->id == PM_TYPE_VARBINARY)
-				for (int32_t j = 0; j < x.u.bytes.len; j++)
-					h = h * 31 + x.u.bytes.ptr[j];
-			else
-				h = h * 31 + (unsigned long long) x.u.i64;
+			(void) bench_hash_value(&b->cols[c], r, &h, &null);
 		}
 		ck += h;				/* a sum: the same whatever the batches */
 	}
@@ -54,11 +41,7 @@ checksum(const pm_batch *b)
 static double
 cpu_s(void)
 {
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-		(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	return bench_cpu_ms(RUSAGE_SELF) / 1e3;
 }
 
 int

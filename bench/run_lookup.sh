@@ -132,25 +132,10 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 # 1. single-key lookups through pgbench, prepared statement, 1 client
 script=$(mktemp)
 out=$(mktemp)
-HZ=$(getconf CLK_TCK)
-one_pgbench() {	# one run: "tps cpu_ms_per_lookup" (CPU of the backend, /proc/<pid>/stat)
-	local bp pid= cpu=0 s n
-	"$PGBENCH" -n -M prepared -c 1 -j 1 -T "$DURATION" -f "$script" >"$out" 2>/dev/null &
-	bp=$!
-	for _ in $(seq 200); do
-		pid=$(psql -X -At -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'pgbench'" 2>/dev/null || true)
-		[ -n "$pid" ] && break
-		sleep 0.05
-	done
-	while [ -n "$pid" ] && [ -r "/proc/$pid/stat" ]; do
-		s=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || true)
-		[ -n "$s" ] && cpu=$s
-		sleep 0.1
-	done
-	wait "$bp" || true
-	n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")
-	awk -v t="$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$out")" -v c="$cpu" -v n="${n:-0}" -v hz="$HZ" \
-		'BEGIN {printf "%s %.4f\n", t, (n > 0 ? c * 1000 / hz / n : 0)}'
+# shellcheck source=lookup_pgbench.sh
+. bench/lookup_pgbench.sh
+one_pgbench() {	# one run: "tps cpu_ms_per_lookup"
+	pgbench_backend_cpu "$script" "$DURATION" "$out"
 }
 tps_of() {	# $1 = table: median tps and median backend CPU ms/lookup of RUNS runs
 	local runs

@@ -46,6 +46,8 @@ WAREHOUSE=$(cd "$WAREHOUSE" && pwd -P)
 
 # shellcheck source=../scripts/pg-tmp.sh
 . scripts/pg-tmp.sh
+# shellcheck source=lookup_pgbench.sh
+. bench/lookup_pgbench.sh
 export PGPORT=${PGPORT:-$((55000 + RANDOM % 2000))}
 LIBDIR=$(pg_config --pkglibdir)
 saved=$(mktemp)
@@ -70,7 +72,6 @@ IMPORT FOREIGN SCHEMA bench LIMIT TO (pk_7col) FROM SERVER lake INTO bench;
 SQL
 export PGOPTIONS="${PGOPTIONS:-}$SETTINGS"
 printf '\\set id random(1, %d)\nSELECT * FROM bench.pk_7col WHERE id = :id;\n' "$IDS" >"$script"
-HZ=$(getconf CLK_TCK)
 echo "ids 1..$IDS, ${DURATION}s per run, settings:${SETTINGS:- (defaults)}"
 for round in $(seq "$ROUNDS"); do
 	for so in "${SOS[@]}"; do
@@ -84,23 +85,9 @@ for round in $(seq "$ROUNDS"); do
 		fi
 		cp "${so%%@*}" "$LIBDIR/paimon_fdw.so.ab" && chmod 755 "$LIBDIR/paimon_fdw.so.ab" &&
 			mv "$LIBDIR/paimon_fdw.so.ab" "$LIBDIR/paimon_fdw.so"
-		PGOPTIONS="$PGOPTIONS$extra" "$PG_BIN/pgbench" -n -M prepared -c 1 -j 1 -T "$DURATION" -f "$script" >"$out" 2>&1 &
-		bp=$!
-		pid= cpu=0
-		for _ in $(seq 200); do
-			pid=$(psql -X -At -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'pgbench'" 2>/dev/null || true)
-			[ -n "$pid" ] && break
-			sleep 0.05
-		done
-		while [ -n "$pid" ] && [ -r "/proc/$pid/stat" ]; do
-			s=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || true)
-			[ -n "$s" ] && cpu=$s
-			sleep 0.1
-		done
-		wait "$bp" || true
-		n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")
-		awk -v r="$round" -v l="$(basename "$so")" -v t="$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$out")" \
-			-v c="$cpu" -v n="${n:-0}" -v hz="$HZ" -v load="$(cut -d' ' -f1 /proc/loadavg)" \
-			'BEGIN {printf "round %d  %-44s tps %8.0f  backend CPU ms/lookup %.4f  (load %s)\n", r, l, t, (n > 0 ? c * 1000 / hz / n : 0), load}'
+		read -r tps cpu <<<"$(PGOPTIONS="$PGOPTIONS$extra" pgbench_backend_cpu "$script" "$DURATION" "$out")"
+		awk -v r="$round" -v l="$(basename "$so")" -v t="$tps" -v c="$cpu" \
+			-v load="$(cut -d' ' -f1 /proc/loadavg)" \
+			'BEGIN {printf "round %d  %-44s tps %8.0f  backend CPU ms/lookup %.4f  (load %s)\n", r, l, t, c, load}'
 	done
 done

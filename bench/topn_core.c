@@ -12,18 +12,13 @@
  *	  build: see bench/README.md, "Top-N pushdown and row-group parallelism".
  *-------------------------------------------------------------------------
  */
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <strings.h>
-#include <time.h>
 
-#include "common/env.h"
-#include "io/fileio.h"
 #include "lsm/table_read.h"
-#include "row/value.h"
 #include "table/scan_topn.h"
-#include "table/table.h"
+
+#include "core_common.h"
 
 typedef struct run_ctx
 {
@@ -44,38 +39,6 @@ static void
 row_may_enter(void *ctx, const pm_vector *values, int64_t nrows, uint8_t *sel)
 {
 	(void) pm_topn_filter_first_key(((run_ctx *) ctx)->topn, values, nrows, sel);
-}
-
-static unsigned long long
-checksum(const pm_batch *b)
-{
-	unsigned long long ck = 0;
-
-	for (int64_t r = 0; r < b->nrows; r++)
-		for (int c = 0; c < b->ncols; c++)
-		{
-			pm_value	x;
-
-			if (!pm_vector_value(&b->cols[c], r, &x))
-				continue;
-			if (x.is_null)
-				ck = ck * 31 + 7;
-			else if (pm_type_is_varlen(b->cols[c].type->id))
-				for (int q = 0; q < x.u.bytes.len; q++)
-					ck = ck * 31 + x.u.bytes.ptr[q];
-			else
-				ck = ck * 31 + (unsigned long long) x.u.i64;
-		}
-	return ck;
-}
-
-static double
-cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 static int
@@ -125,7 +88,7 @@ run(pm_table *t, int key_field, bool desc, int64_t limit, bool late, unsigned lo
 	pm_table_read_close(read);
 	if (pm_topn_result(c.topn, &res, &err) != PM_OK)
 		goto fail;
-	*ck = checksum(res);
+	*ck = bench_checksum_rows(0, res);
 	*offered = c.offered;
 	pm_topn_free(c.topn);
 	pm_scan_free(scan);
@@ -138,7 +101,6 @@ fail:
 int
 main(int argc, char **argv)
 {
-	pm_table_open_options opts;
 	pm_error	err;
 	pm_table   *t;
 	pm_fileio  *io = pm_local_fileio_create(pm_env_default());
@@ -149,9 +111,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: %s TABLE_PATH FIELD desc|asc LIMIT ROUNDS\n", argv[0]);
 		return 2;
 	}
-	memset(&opts, 0, sizeof(opts));
-	pm_error_clear(&err);
-	if (pm_table_open(pm_env_default(), io, argv[1], &opts, &t, &err) != PM_OK)
+	if (bench_open(io, argv[1], &t, NULL, &err) != PM_OK)
 	{
 		fprintf(stderr, "error: %s\n", err.message);
 		return 1;
@@ -167,13 +127,13 @@ main(int argc, char **argv)
 		{
 			unsigned long long ck;
 			int64_t		offered;
-			double		t0 = cpu_ms();
+			double		t0 = bench_cpu_ms(RUSAGE_SELF);
 
 			if (run(t, key_field, strcasecmp(argv[3], "desc") == 0, atoll(argv[4]), late,
 					&ck, &offered) != 0)
 				return 1;
 			printf("round %d late %s: %8.1f CPU ms, %lld rows decoded whole, checksum %llx\n",
-				   round, late ? "on " : "off", cpu_ms() - t0, (long long) offered, ck);
+				   round, late ? "on " : "off", bench_cpu_ms(RUSAGE_SELF) - t0, (long long) offered, ck);
 		}
 	return 0;
 }

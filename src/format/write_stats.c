@@ -6,7 +6,6 @@
  */
 #include "format/write_stats.h"
 
-#include <math.h>
 #include <string.h>
 
 void
@@ -38,28 +37,6 @@ pm_write_stats_reset(pm_write_stats *s)
 	pm_byte_buffer_reset(&s->max_bytes);
 }
 
-int
-pm_java_double_compare(double a, double b)
-{
-	int64_t		x,
-				y;
-
-	if (a < b)
-		return -1;
-	if (a > b)
-		return 1;
-	/* equal, or NaN: compare doubleToLongBits (NaN canonical, positive) */
-	memcpy(&x, &a, 8);
-	memcpy(&y, &b, 8);
-	if (isnan(a))
-		x = INT64_C(0x7ff8000000000000);
-	if (isnan(b))
-		y = INT64_C(0x7ff8000000000000);
-	return (x > y) - (x < y);
-}
-
-#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
-
 static void
 bytes_set(pm_value *s, pm_byte_buffer *owner, const uint8_t *p, size_t n)
 {
@@ -72,15 +49,6 @@ bytes_set(pm_value *s, pm_byte_buffer *owner, const uint8_t *p, size_t n)
 	s->u.bytes.len = (int32_t) n;
 }
 
-static int
-bytes_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
-{
-	size_t		n = alen < blen ? alen : blen;
-	int			c = n > 0 ? memcmp(a, b, n) : 0;
-
-	return c != 0 ? c : CMP(alen, blen);
-}
-
 void
 pm_write_stats_add_bytes(pm_write_stats *s, const uint8_t *p, size_t n)
 {
@@ -90,9 +58,9 @@ pm_write_stats_add_bytes(pm_write_stats *s, const uint8_t *p, size_t n)
 		bytes_set(&s->max, &s->max_bytes, p, n);
 		s->any = true;
 	}
-	else if (bytes_cmp(p, n, s->min.u.bytes.ptr, (size_t) s->min.u.bytes.len) < 0)
+	else if (pm_cmp_bytes(p, n, s->min.u.bytes.ptr, (size_t) s->min.u.bytes.len) < 0)
 		bytes_set(&s->min, &s->min_bytes, p, n);
-	else if (bytes_cmp(p, n, s->max.u.bytes.ptr, (size_t) s->max.u.bytes.len) > 0)
+	else if (pm_cmp_bytes(p, n, s->max.u.bytes.ptr, (size_t) s->max.u.bytes.len) > 0)
 		bytes_set(&s->max, &s->max_bytes, p, n);
 }
 

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "common/byte_buffer.h"
+#include "common/compare.h"
 #include "common/type.h"
 #include "common/value.h"
 #include "common/vector.h"
@@ -45,8 +46,6 @@ extern void pm_write_stats_reset(pm_write_stats *s);
 extern void pm_write_stats_add(pm_write_stats *s, const pm_vector *v, int64_t i);
 /* values 0..n-1 of v, NULLs counted */
 extern void pm_write_stats_add_all(pm_write_stats *s, const pm_vector *v, int64_t n);
-/* Java's Double.compare */
-extern int	pm_java_double_compare(double a, double b);
 
 /*
  * Fold one non-null value into s, the value as s->type holds it in a
@@ -83,9 +82,9 @@ pm_write_stats_add_f64(pm_write_stats *s, double v)
 	else if (!(v > s->min.u.f64 && v < s->max.u.f64))
 	{
 		/* NaN, or equal to a bound (-0.0 below 0.0): Java's order decides */
-		if (pm_java_double_compare(v, s->min.u.f64) < 0)
+		if (pm_cmp_double_java(v, s->min.u.f64) < 0)
 			s->min.u.f64 = v;
-		else if (pm_java_double_compare(v, s->max.u.f64) > 0)
+		else if (pm_cmp_double_java(v, s->max.u.f64) > 0)
 			s->max.u.f64 = v;
 	}
 }

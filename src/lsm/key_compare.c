@@ -8,68 +8,7 @@
  */
 #include "lsm/key_compare.h"
 
-#include <math.h>
-#include <string.h>
-
-#define CMP(x, y)	((x) < (y) ? -1 : ((x) > (y) ? 1 : 0))
-
-int
-pm_key_compare_double(double a, double b)
-{
-	int64_t		ba,
-				bb;
-
-	if (a < b)
-		return -1;
-	if (a > b)
-		return 1;
-	/* equal, or NaN involved, or +-0: Java compares canonical bits */
-	if (isnan(a))
-		a = NAN;
-	if (isnan(b))
-		b = NAN;
-	if (isnan(a) && isnan(b))
-		return 0;
-	if (isnan(a))
-		return 1;
-	if (isnan(b))
-		return -1;
-	memcpy(&ba, &a, 8);
-	memcpy(&bb, &b, 8);
-	return CMP(ba, bb);
-}
-
-int
-pm_key_compare_float(float a, float b)
-{
-	int32_t		ba,
-				bb;
-
-	if (a < b)
-		return -1;
-	if (a > b)
-		return 1;
-	if (isnan(a) && isnan(b))
-		return 0;
-	if (isnan(a))
-		return 1;
-	if (isnan(b))
-		return -1;
-	memcpy(&ba, &a, 4);
-	memcpy(&bb, &b, 4);
-	return CMP(ba, bb);
-}
-
-static int
-compare_bytes(const uint8_t *a, int32_t la, const uint8_t *b, int32_t lb)
-{
-	int32_t		n = la < lb ? la : lb;
-	int			c = n > 0 ? memcmp(a, b, (size_t) n) : 0;
-
-	if (c != 0)
-		return c < 0 ? -1 : 1;
-	return CMP(la, lb);
-}
+#include "common/compare.h"
 
 int
 pm_key_compare_value(const pm_vector *a, int64_t ia, const pm_vector *b, int64_t ib)
@@ -82,25 +21,23 @@ pm_key_compare_value(const pm_vector *a, int64_t ia, const pm_vector *b, int64_t
 	switch (a->type->id)
 	{
 		case PM_TYPE_BOOLEAN:
-			return CMP(PM_VEC_VALUES(a, uint8_t)[ia] != 0, PM_VEC_VALUES(b, uint8_t)[ib] != 0);
+			return pm_cmp_i64(PM_VEC_VALUES(a, uint8_t)[ia] != 0, PM_VEC_VALUES(b, uint8_t)[ib] != 0);
 		case PM_TYPE_TINYINT:
-			return CMP(PM_VEC_VALUES(a, int8_t)[ia], PM_VEC_VALUES(b, int8_t)[ib]);
+			return pm_cmp_i64(PM_VEC_VALUES(a, int8_t)[ia], PM_VEC_VALUES(b, int8_t)[ib]);
 		case PM_TYPE_SMALLINT:
-			return CMP(PM_VEC_VALUES(a, int16_t)[ia], PM_VEC_VALUES(b, int16_t)[ib]);
+			return pm_cmp_i64(PM_VEC_VALUES(a, int16_t)[ia], PM_VEC_VALUES(b, int16_t)[ib]);
 		case PM_TYPE_INT:
 		case PM_TYPE_DATE:
 		case PM_TYPE_TIME:
-			return CMP(PM_VEC_VALUES(a, int32_t)[ia], PM_VEC_VALUES(b, int32_t)[ib]);
+			return pm_cmp_i64(PM_VEC_VALUES(a, int32_t)[ia], PM_VEC_VALUES(b, int32_t)[ib]);
 		case PM_TYPE_BIGINT:
-			return CMP(PM_VEC_VALUES(a, int64_t)[ia], PM_VEC_VALUES(b, int64_t)[ib]);
+			return pm_cmp_i64(PM_VEC_VALUES(a, int64_t)[ia], PM_VEC_VALUES(b, int64_t)[ib]);
 		case PM_TYPE_FLOAT:
-			return pm_key_compare_float(PM_VEC_VALUES(a, float)[ia],
-										PM_VEC_VALUES(b, float)[ib]);
+			return pm_cmp_double_java(PM_VEC_VALUES(a, float)[ia], PM_VEC_VALUES(b, float)[ib]);
 		case PM_TYPE_DOUBLE:
-			return pm_key_compare_double(PM_VEC_VALUES(a, double)[ia],
-										 PM_VEC_VALUES(b, double)[ib]);
+			return pm_cmp_double_java(PM_VEC_VALUES(a, double)[ia], PM_VEC_VALUES(b, double)[ib]);
 		case PM_TYPE_DECIMAL:
-			return CMP(PM_VEC_VALUES(a, pm_int128)[ia], PM_VEC_VALUES(b, pm_int128)[ib]);
+			return pm_cmp_i128(PM_VEC_VALUES(a, pm_int128)[ia], PM_VEC_VALUES(b, pm_int128)[ib]);
 		case PM_TYPE_TIMESTAMP:
 		case PM_TYPE_TIMESTAMP_LTZ:
 			{
@@ -108,8 +45,8 @@ pm_key_compare_value(const pm_vector *a, int64_t ia, const pm_vector *b, int64_t
 				int64_t		mb = PM_VEC_VALUES(b, int64_t)[ib];
 
 				if (ma != mb)
-					return CMP(ma, mb);
-				return CMP(a->nanos ? a->nanos[ia] : 0, b->nanos ? b->nanos[ib] : 0);
+					return pm_cmp_i64(ma, mb);
+				return pm_cmp_i64(a->nanos ? a->nanos[ia] : 0, b->nanos ? b->nanos[ib] : 0);
 			}
 		case PM_TYPE_CHAR:
 		case PM_TYPE_VARCHAR:
@@ -123,7 +60,7 @@ pm_key_compare_value(const pm_vector *a, int64_t ia, const pm_vector *b, int64_t
 				const uint8_t *pa = pm_vector_bytes(a, ia, &la);
 				const uint8_t *pb = pm_vector_bytes(b, ib, &lb);
 
-				return compare_bytes(pa, la, pb, lb);
+				return pm_cmp_bytes(pa, (size_t) la, pb, (size_t) lb);
 			}
 		case PM_TYPE_ROW:
 			for (int i = 0; i < a->nchildren && i < b->nchildren; i++)
@@ -150,7 +87,7 @@ pm_key_compare_value(const pm_vector *a, int64_t ia, const pm_vector *b, int64_t
 					if (c != 0)
 						return c;
 				}
-				return CMP(ea - sa, eb - sb);
+				return pm_cmp_i64(ea - sa, eb - sb);
 			}
 		case PM_TYPE_MAP:
 			/* maps are not comparable in Paimon; treat as equal */

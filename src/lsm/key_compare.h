@@ -8,7 +8,8 @@
  * greatest, all NaNs equal); CHAR/VARCHAR and BINARY/VARBINARY unsigned
  * bytewise then shorter first; DECIMAL numeric (same scale on both sides);
  * TIMESTAMP(_LTZ) by instant (micros, then nanos); BOOLEAN false < true;
- * ROW field by field, ARRAY element-wise then shorter first.
+ * ROW field by field, ARRAY element-wise then shorter first. The per-type
+ * compares are common/compare.h's.
  *
  * Spec: ../shared/docs/paimon-format-data.md §4.2; paimon-codegen
  * GenerateUtils.scala generateCompare (nullIsLast = false),
@@ -36,9 +37,5 @@ extern int	pm_key_compare_value(const pm_vector *a, int64_t ia, const pm_vector 
  */
 extern int	pm_key_compare(const pm_vector *a, int64_t ia, const pm_vector *b, int64_t ib,
 						   int nkeys);
-
-/* Java Double.compare / Float.compare. */
-extern int	pm_key_compare_double(double a, double b);
-extern int	pm_key_compare_float(float a, float b);
 
 #endif							/* PM_LSM_KEY_COMPARE_H */

@@ -11,51 +11,13 @@
  */
 #include "row/value.h"
 
+#include "common/compare.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int
-cmp_double(double a, double b)
-{
-	/* Java Double.compare: -0.0 < 0.0; NaN == NaN and above all */
-	bool		an = isnan(a);
-	bool		bn = isnan(b);
-
-	if (an || bn)
-		return an == bn ? 0 : (an ? 1 : -1);
-	if (a < b)
-		return -1;
-	if (a > b)
-		return 1;
-	if (a == 0.0 && b == 0.0)
-	{
-		bool		as = signbit(a) != 0;
-		bool		bs = signbit(b) != 0;
-
-		return as == bs ? 0 : (as ? -1 : 1);
-	}
-	return 0;
-}
-
-static int
-cmp_bytes(const pm_value *a, const pm_value *b)
-{
-	int32_t		la = a->u.bytes.len;
-	int32_t		lb = b->u.bytes.len;
-	int32_t		n = la < lb ? la : lb;
-
-	if (n > 0)
-	{
-		int			c = memcmp(a->u.bytes.ptr, b->u.bytes.ptr, (size_t) n);
-
-		if (c != 0)
-			return c < 0 ? -1 : 1;
-	}
-	return la < lb ? -1 : (la > lb ? 1 : 0);
-}
 
 int
 pm_value_compare(const pm_type *type, const pm_value *a, const pm_value *b)
@@ -69,20 +31,21 @@ pm_value_compare(const pm_type *type, const pm_value *a, const pm_value *b)
 		case PM_TYPE_BIGINT:
 		case PM_TYPE_DATE:
 		case PM_TYPE_TIME:
-			return a->u.i64 < b->u.i64 ? -1 : (a->u.i64 > b->u.i64 ? 1 : 0);
+			return pm_cmp_i64(a->u.i64, b->u.i64);
 		case PM_TYPE_FLOAT:
-			return cmp_double((float) a->u.f64, (float) b->u.f64);
+			return pm_cmp_double_java((float) a->u.f64, (float) b->u.f64);
 		case PM_TYPE_DOUBLE:
-			return cmp_double(a->u.f64, b->u.f64);
+			return pm_cmp_double_java(a->u.f64, b->u.f64);
 		case PM_TYPE_DECIMAL:
-			return a->u.i128 < b->u.i128 ? -1 : (a->u.i128 > b->u.i128 ? 1 : 0);
+			return pm_cmp_i128(a->u.i128, b->u.i128);
 		case PM_TYPE_TIMESTAMP:
 		case PM_TYPE_TIMESTAMP_LTZ:
 			if (a->u.i64 != b->u.i64)
-				return a->u.i64 < b->u.i64 ? -1 : 1;
-			return a->nanos < b->nanos ? -1 : (a->nanos > b->nanos ? 1 : 0);
+				return pm_cmp_i64(a->u.i64, b->u.i64);
+			return pm_cmp_i64(a->nanos, b->nanos);
 		default:
-			return cmp_bytes(a, b);
+			return pm_cmp_bytes(a->u.bytes.ptr, (size_t) a->u.bytes.len,
+								b->u.bytes.ptr, (size_t) b->u.bytes.len);
 	}
 }
 

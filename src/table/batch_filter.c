@@ -5,8 +5,9 @@
  */
 #include "table/batch_filter.h"
 
-#include <math.h>
 #include <string.h>
+
+#include "common/compare.h"
 
 static bool
 leaf_type_supported(const pm_type *t)
@@ -53,66 +54,31 @@ pm_batch_filter_supported(const pm_predicate *pred, const pm_type *row_type)
 	}
 }
 
-static inline int
-cmp_double(double a, double b)
-{
-	if (isnan(a))
-		return isnan(b) ? 0 : 1;
-	if (isnan(b))
-		return -1;
-	return a > b ? 1 : (a < b ? -1 : 0);
-}
-
 /* Value r of v (not NULL) compared with a literal of its type. */
 static inline int
 cmp_value(const pm_vector *v, int64_t r, const pm_value *lit)
 {
-	int64_t		i;
-
 	switch (v->type->id)
 	{
-		case PM_TYPE_BOOLEAN:
-			i = PM_VEC_VALUES(v, uint8_t)[r] != 0;
-			break;
-		case PM_TYPE_TINYINT:
-			i = PM_VEC_VALUES(v, int8_t)[r];
-			break;
-		case PM_TYPE_SMALLINT:
-			i = PM_VEC_VALUES(v, int16_t)[r];
-			break;
-		case PM_TYPE_INT:
-		case PM_TYPE_DATE:
-		case PM_TYPE_TIME:
-			i = PM_VEC_VALUES(v, int32_t)[r];
-			break;
-		case PM_TYPE_BIGINT:
-		case PM_TYPE_TIMESTAMP:
-		case PM_TYPE_TIMESTAMP_LTZ:
-			i = PM_VEC_VALUES(v, int64_t)[r];
-			break;
 		case PM_TYPE_FLOAT:
-			return cmp_double((double) PM_VEC_VALUES(v, float)[r], lit->u.f64);
+			return pm_cmp_double_pg((double) PM_VEC_VALUES(v, float)[r], lit->u.f64);
 		case PM_TYPE_DOUBLE:
-			return cmp_double(PM_VEC_VALUES(v, double)[r], lit->u.f64);
+			return pm_cmp_double_pg(PM_VEC_VALUES(v, double)[r], lit->u.f64);
 		case PM_TYPE_DECIMAL:
-			{
-				pm_int128	d = PM_VEC_VALUES(v, pm_int128)[r];
-
-				return d > lit->u.i128 ? 1 : (d < lit->u.i128 ? -1 : 0);
-			}
-		default:
+			return pm_cmp_i128(PM_VEC_VALUES(v, pm_int128)[r], lit->u.i128);
+		case PM_TYPE_VARCHAR:
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
 			{
 				int32_t		len;
 				const uint8_t *p = pm_vector_bytes(v, r, &len);
-				int32_t		m = len < lit->u.bytes.len ? len : lit->u.bytes.len;
-				int			c = m > 0 ? memcmp(p, lit->u.bytes.ptr, (size_t) m) : 0;
 
-				if (c != 0)
-					return c > 0 ? 1 : -1;
-				return len > lit->u.bytes.len ? 1 : (len < lit->u.bytes.len ? -1 : 0);
+				return pm_cmp_bytes(p, (size_t) len, lit->u.bytes.ptr, (size_t) lit->u.bytes.len);
 			}
+		default:
+			/* BOOLEAN .. BIGINT, DATE, TIME, TIMESTAMP(_LTZ) micros */
+			return pm_cmp_i64(pm_vector_int64_at(v, r), lit->u.i64);
 	}
-	return i > lit->u.i64 ? 1 : (i < lit->u.i64 ? -1 : 0);
 }
 
 static pm_code eval(const pm_env *env, const pm_predicate *p, const pm_batch *b,

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/compare.h"
 #include "common/vector_builder.h"
 
 struct pm_topn
@@ -69,17 +70,6 @@ pm_topn_key_supported(const pm_type *type)
 	}
 }
 
-/* float4_cmp / float8_cmp: NaN above every number and equal to itself. */
-static inline int
-cmp_double(double a, double b)
-{
-	if (isnan(a))
-		return isnan(b) ? 0 : 1;
-	if (isnan(b))
-		return -1;
-	return a < b ? -1 : (a > b ? 1 : 0);
-}
-
 /* Two non-NULL values of one type, ascending. */
 static int
 cmp_values(const pm_vector *va, int64_t a, const pm_vector *vb, int64_t b)
@@ -87,16 +77,11 @@ cmp_values(const pm_vector *va, int64_t a, const pm_vector *vb, int64_t b)
 	switch (va->type->id)
 	{
 		case PM_TYPE_FLOAT:
-			return cmp_double(PM_VEC_VALUES(va, float)[a], PM_VEC_VALUES(vb, float)[b]);
+			return pm_cmp_double_pg(PM_VEC_VALUES(va, float)[a], PM_VEC_VALUES(vb, float)[b]);
 		case PM_TYPE_DOUBLE:
-			return cmp_double(PM_VEC_VALUES(va, double)[a], PM_VEC_VALUES(vb, double)[b]);
+			return pm_cmp_double_pg(PM_VEC_VALUES(va, double)[a], PM_VEC_VALUES(vb, double)[b]);
 		case PM_TYPE_DECIMAL:
-			{
-				pm_int128	x = PM_VEC_VALUES(va, pm_int128)[a];
-				pm_int128	y = PM_VEC_VALUES(vb, pm_int128)[b];
-
-				return x < y ? -1 : (x > y ? 1 : 0);
-			}
+			return pm_cmp_i128(PM_VEC_VALUES(va, pm_int128)[a], PM_VEC_VALUES(vb, pm_int128)[b]);
 		case PM_TYPE_CHAR:
 		case PM_TYPE_VARCHAR:
 			{
@@ -104,19 +89,11 @@ cmp_values(const pm_vector *va, int64_t a, const pm_vector *vb, int64_t b)
 							lb;
 				const uint8_t *pa = pm_vector_bytes(va, a, &la);
 				const uint8_t *pb = pm_vector_bytes(vb, b, &lb);
-				int			c = memcmp(pa, pb, (size_t) (la < lb ? la : lb));
 
-				if (c != 0)
-					return c < 0 ? -1 : 1;
-				return la < lb ? -1 : (la > lb ? 1 : 0);
+				return pm_cmp_bytes(pa, (size_t) la, pb, (size_t) lb);
 			}
 		default:
-			{
-				int64_t		x = pm_vector_int64_at(va, a);
-				int64_t		y = pm_vector_int64_at(vb, b);
-
-				return x < y ? -1 : (x > y ? 1 : 0);
-			}
+			return pm_cmp_i64(pm_vector_int64_at(va, a), pm_vector_int64_at(vb, b));
 	}
 }
 

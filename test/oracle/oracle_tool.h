@@ -4,7 +4,8 @@
  *	  table (test/oracle/<dir>/<tool>.c, built by check_prologue.sh's
  *	  check_tool): the usage check, the local file IO, opening the table
  *	  at argv[1] at its latest snapshot, the error line, the close; and
- *	  the "COMPACTED ..." line the compaction checks read. Header only
+ *	  the "COMPACTED ..." line the compaction checks read; a data file's
+ *	  file-index container, for the tools that compare them. Header only
  *	  (check_tool builds one source file); include it as "../oracle_tool.h".
  *-------------------------------------------------------------------------
  */
@@ -15,9 +16,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/arena.h"
 #include "common/env.h"
 #include "io/fileio.h"
 #include "lsm/compact.h"
+#include "table/split.h"
 #include "table/table.h"
 
 typedef struct oracle_tool
@@ -88,6 +91,30 @@ oracle_tool_print_compacted(const pm_compact_result *res)
 	printf("COMPACTED snapshot=%lld buckets=%d in=%d out=%d rows=%lld\n",
 		   (long long) res->snapshot_id, res->buckets, res->files_in, res->files_out,
 		   (long long) res->rows_out);
+}
+
+/*
+ * The file-index container of data file m: its embedded bytes, else its
+ * ".index" sidecar read into arena, else NULL (*len 0).
+ */
+static inline const uint8_t *
+oracle_file_index(pm_fileio *io, const pm_data_file_meta *m, pm_arena *arena, size_t *len)
+{
+	uint8_t    *data;
+	pm_error	err;
+
+	*len = 0;
+	if (m->embedded_file_index != NULL)
+	{
+		*len = (size_t) m->embedded_file_index_len;
+		return m->embedded_file_index;
+	}
+	for (int x = 0; x < m->nextra_files; x++)
+		if (strstr(m->extra_files[x], ".index") != NULL &&
+			pm_fileio_read_all(io, m->extra_file_paths[x], arena, 1 << 28, &data, len, &err) == PM_OK)
+			return data;
+	*len = 0;
+	return NULL;
 }
 
 #endif							/* PM_ORACLE_TOOL_H */

@@ -6,6 +6,7 @@
 #include "unit.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/env.h"
@@ -75,7 +76,7 @@ make_batch(pm_arena *arena, const pm_type *row, const trow *rows, int n)
 }
 
 void
-read_all_offset(pm_fileio *io, const char *path, result *r, int offset)
+pk_read_rows(pm_fileio *io, const char *path, int offset, bool check_names, result *r, int *ids)
 {
 	pm_table   *table;
 	pm_scan    *scan;
@@ -102,18 +103,19 @@ read_all_offset(pm_fileio *io, const char *path, result *r, int offset)
 
 			assert_true(id >= 0 && id < MAXID);
 			assert_false(r->present[id]);
+			if (ids != NULL)
+				ids[r->nrows] = id;
 			r->present[id] = true;
 			r->name_null[id] = pm_vector_is_null(&b->cols[1], i);
 			r->v[id] = pm_vector_is_null(&b->cols[2], i) ? INT64_MIN : PM_VEC_VALUES(&b->cols[2], int64_t)[i];
 			r->w[id] = pm_vector_is_null(&b->cols[3], i) ? INT64_MIN : PM_VEC_VALUES(&b->cols[3], int64_t)[i];
-			if (!r->name_null[id])
+			if (check_names && !r->name_null[id])
 			{
 				int32_t		len;
 				const uint8_t *p = pm_vector_bytes(&b->cols[1], i, &len);
 				char		want[32];
 
 				snprintf(want, sizeof(want), "n%lld", (long long) r->v[id]);
-				(void) offset;
 				assert_int_equal(len, (int32_t) strlen(want));
 				assert_memory_equal(p, want, (size_t) len);
 			}
@@ -126,9 +128,30 @@ read_all_offset(pm_fileio *io, const char *path, result *r, int offset)
 }
 
 void
+read_all_offset(pm_fileio *io, const char *path, result *r, int offset)
+{
+	pk_read_rows(io, path, offset, true, r, NULL);
+}
+
+void
 read_all(pm_fileio *io, const char *path, result *r)
 {
-	read_all_offset(io, path, r, 0);
+	pk_read_rows(io, path, 0, true, r, NULL);
+}
+
+void
+pk_assert_same(const result *a, const result *b)
+{
+	assert_int_equal(a->nrows, b->nrows);
+	for (int i = 0; i < MAXID; i++)
+	{
+		assert_int_equal(a->present[i], b->present[i]);
+		if (!a->present[i])
+			continue;
+		assert_int_equal(a->name_null[i], b->name_null[i]);
+		assert_true(a->v[i] == b->v[i]);
+		assert_true(a->w[i] == b->w[i]);
+	}
 }
 
 pm_table_writer *
@@ -161,4 +184,76 @@ commit(pm_table_writer *w, int64_t ident, int64_t want_sid)
 	if (pm_table_writer_commit(w, ident, &sid, &err) != PM_OK)
 		fail_msg("commit: %s", err.message);
 	assert_int_equal(sid, want_sid);
+}
+
+void
+pk_create(pm_fileio *io, pm_arena *arena, const char *dir, int nopt, const char **keys,
+		  const char **vals)
+{
+	pm_error	err;
+
+	if (pm_table_create(pm_env_default(), io, dir, make_schema(arena, nopt, keys, vals),
+						&err) != PM_OK)
+		fail_msg("create %s: %s", dir, err.message);
+}
+
+void
+pk_commit_rows(pm_fileio *io, const char *dir, pm_arena *arena, const trow *rows,
+			   const uint8_t *kinds, int n, int64_t ident, int64_t want_sid)
+{
+	pm_table_writer *w = open_writer(io, dir);
+
+	write_kinds(w, arena, rows, kinds, n);
+	commit(w, ident, want_sid);
+	pm_table_writer_close(w);
+}
+
+void
+pk_full_compact(pm_fileio *io, const char *dir, const char *partition, pm_compact_result *res)
+{
+	pm_table   *table;
+	pm_error	err;
+	pm_compact_options o;
+
+	memset(&o, 0, sizeof(o));
+	o.partition = partition;
+	if (pm_table_open(pm_env_default(), io, dir, NULL, &table, &err) != PM_OK)
+		fail_msg("open %s: %s", dir, err.message);
+	if (pm_table_compact(table, dir, &o, res, &err) != PM_OK)
+		fail_msg("compact: %s", err.message);
+	pm_table_close(table);
+}
+
+void
+pk_files_open(pm_fileio *io, const char *dir, bool every_level, pk_files *pf)
+{
+	pm_error	err;
+	int			cap = 0;
+
+	memset(pf, 0, sizeof(*pf));
+	if (pm_table_open(pm_env_default(), io, dir, NULL, &pf->table, &err) != PM_OK)
+		fail_msg("open %s: %s", dir, err.message);
+	if ((every_level ? pm_table_scan_plan_every_level(pf->table, &pf->scan, &err) :
+		 pm_table_scan_plan(pf->table, NULL, &pf->scan, &err)) != PM_OK)
+		fail_msg("plan %s: %s", dir, err.message);
+	for (int i = 0; i < pm_scan_split_count(pf->scan); i++)
+		cap += pm_scan_get_split(pf->scan, i)->nfiles;
+	pf->files = calloc((size_t) cap + 1, sizeof(*pf->files));
+	assert_non_null(pf->files);
+	for (int i = 0; i < pm_scan_split_count(pf->scan); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(pf->scan, i);
+
+		for (int f = 0; f < sp->nfiles; f++)
+			pf->files[pf->n++] = sp->files[f];
+	}
+}
+
+void
+pk_files_close(pk_files *pf)
+{
+	free(pf->files);
+	pm_scan_free(pf->scan);
+	pm_table_close(pf->table);
+	memset(pf, 0, sizeof(*pf));
 }

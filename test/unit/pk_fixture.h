@@ -1,9 +1,11 @@
 /*-------------------------------------------------------------------------
  * pk_fixture.h
  *	  A small primary-key table for the writer and compaction tests
- *	  (test_pk_write.c, test_compact.c, test_lookup_compact.c): id INT NOT
- *	  NULL (primary key), name STRING ("n<v>" or NULL), v BIGINT, w BIGINT; batches of it, and
- *	  reading a table of it back through pm_table_read, checked per id.
+ *	  (test_pk_write.c, test_compact.c, test_lookup_compact.c, ...): id INT
+ *	  NOT NULL (primary key), name STRING ("n<v>" or NULL), v BIGINT, w
+ *	  BIGINT; batches of it, commits of them, full compactions, the latest
+ *	  snapshot's data files, and reading a table of it back through
+ *	  pm_table_read, checked per id.
  *-------------------------------------------------------------------------
  */
 #ifndef PM_TEST_PK_FIXTURE_H
@@ -15,6 +17,9 @@
 #include "common/arena.h"
 #include "common/vector.h"
 #include "io/fileio.h"
+#include "lsm/compact.h"
+#include "table/split.h"
+#include "table/table.h"
 #include "table/schema.h"
 #include "table/table_write.h"
 
@@ -49,10 +54,50 @@ extern pm_batch *make_batch(pm_arena *arena, const pm_type *row, const trow *row
 extern void read_all_offset(pm_fileio *io, const char *path, result *r, int offset);
 extern void read_all(pm_fileio *io, const char *path, result *r);
 
+/*
+ * The same read, ids shifted by offset: with ids, the ids in the order read
+ * (r->nrows of them); names checked to be "n<v>" only if check_names.
+ */
+extern void pk_read_rows(pm_fileio *io, const char *path, int offset, bool check_names,
+						 result *r, int *ids);
+
+/* a and b hold the same rows (values of absent ids not compared). */
+extern void pk_assert_same(const result *a, const result *b);
+
 /* A writer of commit user "pk-user"; rows with their row kinds; a commit that must get want_sid. */
 extern pm_table_writer *open_writer(pm_fileio *io, const char *dir);
 extern void write_kinds(pm_table_writer *w, pm_arena *arena, const trow *rows,
 						const uint8_t *kinds, int n);
 extern void commit(pm_table_writer *w, int64_t ident, int64_t want_sid);
+
+/* Table dir created: the schema of make_schema with these options. */
+extern void pk_create(pm_fileio *io, pm_arena *arena, const char *dir, int nopt,
+					  const char **keys, const char **vals);
+
+/*
+ * One commit through a writer of its own: rows with kinds (NULL: all
+ * inserts), identifier ident; the commit must get want_sid.
+ */
+extern void pk_commit_rows(pm_fileio *io, const char *dir, pm_arena *arena, const trow *rows,
+						   const uint8_t *kinds, int n, int64_t ident, int64_t want_sid);
+
+/* paimon_compact's full compaction of dir: partition (NULL: all) into res. */
+extern void pk_full_compact(pm_fileio *io, const char *dir, const char *partition,
+							pm_compact_result *res);
+
+/*
+ * The data files of dir's latest snapshot: those a read plans, or with
+ * every_level also those of levels a read skips. Valid until pk_files_close.
+ */
+typedef struct pk_files
+{
+	int			n;
+	const pm_data_file_meta **files;
+	pm_table   *table;
+	pm_scan    *scan;
+} pk_files;
+
+extern void pk_files_open(pm_fileio *io, const char *dir, bool every_level, pk_files *pf);
+extern void pk_files_close(pk_files *pf);
 
 #endif							/* PM_TEST_PK_FIXTURE_H */

@@ -59,6 +59,21 @@ make_schema(pm_arena *arena, bool partitioned, int nopt, const char **keys, cons
 	return s;
 }
 
+/* Table DIR of make_schema's rows created, and a writer of user "u1" on it. */
+static pm_table_writer *
+create_and_open(pm_fileio *io, pm_arena *arena, bool partitioned, int nopt, const char **keys,
+				const char **vals)
+{
+	pm_table_writer *w;
+	pm_error	err;
+
+	assert_int_equal(pm_table_create(pm_env_default(), io, DIR,
+									 make_schema(arena, partitioned, nopt, keys, vals), &err),
+					 PM_OK);
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, DIR, "u1", &w, &err), PM_OK);
+	return w;
+}
+
 static void
 write_rows(pm_table_writer *w, pm_arena *arena, int start, int n)
 {
@@ -195,10 +210,7 @@ run(bool partitioned, int nopt, const char **keys, const char **vals)
 				rows,
 				sum;
 
-	assert_int_equal(pm_table_create(pm_env_default(), io, DIR,
-									 make_schema(arena, partitioned, nopt, keys, vals), &err),
-					 PM_OK);
-	assert_int_equal(pm_table_writer_open(pm_env_default(), io, DIR, "u1", &w, &err), PM_OK);
+	w = create_and_open(io, arena, partitioned, nopt, keys, vals);
 	assert_true(pm_table_writer_deletes_by_position(w));
 	write_rows(w, arena, 0, NROWS / 2);
 	assert_int_equal(pm_table_writer_commit(w, 1, &sid, &err), PM_OK);
@@ -500,9 +512,7 @@ test_unaware_keeps_other_dvs(void **state)
 	const int64_t large = 8 * 1024 / 10 * 7;
 
 	(void) state;
-	assert_int_equal(pm_table_create(pm_env_default(), io, DIR,
-									 make_schema(arena, false, 2, keys, vals), &err), PM_OK);
-	assert_int_equal(pm_table_writer_open(pm_env_default(), io, DIR, "u1", &w, &err), PM_OK);
+	w = create_and_open(io, arena, false, 2, keys, vals);
 	for (int b = 0; b < 3; b++)
 		write_rows(w, arena, b * 4000, 4000);
 	assert_int_equal(pm_table_writer_commit(w, 1, &sid, &err), PM_OK);
@@ -611,14 +621,13 @@ test_unaware_keeps_other_dvs(void **state)
 
 
 /*
- * The commit of a bucket-unaware compaction (deleted_files_dv_checked)
- * fails when the DV of a file it deletes changed after its scan
- * (ConflictDetection pairs files with their DV file names): a file read
- * without a DV that a DELETE gave one, a file whose DV a DELETE replaced.
- * Read at the latest snapshot it commits.
+ * A COMPACT commit by user of the snapshot table was read at: the first
+ * file of its first split removed (a compaction whose output is elsewhere);
+ * dv_checked: the bucket-unaware compaction's deleted_files_dv_checked.
  */
 static pm_code
-commit_compact_of(pm_fileio *io, pm_table *table, pm_arena *arena, int64_t *sid, pm_error *err)
+commit_compact_of(pm_fileio *io, pm_table *table, pm_arena *arena, const char *user,
+				  int64_t ident, bool dv_checked, int64_t *sid, pm_error *err)
 {
 	pm_scan    *sc;
 	const pm_split *sp;
@@ -627,7 +636,9 @@ commit_compact_of(pm_fileio *io, pm_table *table, pm_arena *arena, int64_t *sid,
 	pm_code		rc;
 
 	assert_int_equal(pm_table_scan_plan(table, NULL, &sc, err), PM_OK);
+	assert_int_equal(pm_scan_split_count(sc), 1);
 	sp = pm_scan_get_split(sc, 0);
+	assert_int_equal(sp->nfiles, 1);
 	memset(&ch, 0, sizeof(ch));
 	ch.partition = sp->partition;
 	ch.partition_len = sp->partition_len;
@@ -636,18 +647,25 @@ commit_compact_of(pm_fileio *io, pm_table *table, pm_arena *arena, int64_t *sid,
 	ch.ndeleted = 1;
 	ch.deleted = sp->files[0];
 	memset(&req, 0, sizeof(req));
-	req.commit_user = "compactor";
-	req.commit_identifier = INT64_MAX;
+	req.commit_user = user;
+	req.commit_identifier = ident;
 	req.commit_kind = "COMPACT";
 	req.schema = pm_table_schema(table);
 	req.nchanges = 1;
 	req.changes = &ch;
-	req.deleted_files_dv_checked = true;
+	req.deleted_files_dv_checked = dv_checked;
 	rc = pm_table_commit(pm_env_default(), io, DIR, &req, arena, sid, err);
 	pm_scan_free(sc);
 	return rc;
 }
 
+/*
+ * The commit of a bucket-unaware compaction (deleted_files_dv_checked)
+ * fails when the DV of a file it deletes changed after its scan
+ * (ConflictDetection pairs files with their DV file names): a file read
+ * without a DV that a DELETE gave one, a file whose DV a DELETE replaced.
+ * Read at the latest snapshot it commits.
+ */
 static void
 test_compact_dv_changed_conflict(void **state)
 {
@@ -665,9 +683,7 @@ test_compact_dv_changed_conflict(void **state)
 				sum;
 
 	(void) state;
-	assert_int_equal(pm_table_create(pm_env_default(), io, DIR,
-									 make_schema(arena, false, 1, keys, vals), &err), PM_OK);
-	assert_int_equal(pm_table_writer_open(pm_env_default(), io, DIR, "u1", &w, &err), PM_OK);
+	w = create_and_open(io, arena, false, 1, keys, vals);
 	write_rows(w, arena, 0, 100);
 	assert_int_equal(pm_table_writer_commit(w, 1, &sid, &err), PM_OK);
 	assert_int_equal(pm_table_open(pm_env_default(), io, DIR, NULL, &t1, &err), PM_OK);
@@ -680,12 +696,12 @@ test_compact_dv_changed_conflict(void **state)
 	assert_int_equal(pm_table_open(pm_env_default(), io, DIR, NULL, &t3, &err), PM_OK);
 
 	/* read without a DV, now it has one */
-	assert_int_equal(commit_compact_of(io, t1, arena, &sid, &err), PM_ERR_CONFLICT);
+	assert_int_equal(commit_compact_of(io, t1, arena, "compactor", INT64_MAX, true, &sid, &err), PM_ERR_CONFLICT);
 	assert_non_null(strstr(err.message, "deletion vector"));
 	/* read with snapshot 2's DV, replaced by snapshot 3's */
-	assert_int_equal(commit_compact_of(io, t2, arena, &sid, &err), PM_ERR_CONFLICT);
+	assert_int_equal(commit_compact_of(io, t2, arena, "compactor", INT64_MAX, true, &sid, &err), PM_ERR_CONFLICT);
 	/* read at the latest: commits */
-	assert_int_equal(commit_compact_of(io, t3, arena, &sid, &err), PM_OK);
+	assert_int_equal(commit_compact_of(io, t3, arena, "compactor", INT64_MAX, true, &sid, &err), PM_OK);
 	assert_int_equal(sid, 4);
 	pm_table_close(t1);
 	pm_table_close(t2);
@@ -723,19 +739,13 @@ test_file_gone_conflict(void **state)
 	pm_arena   *arena = pm_arena_create(pm_env_default());
 	pm_table_writer *w;
 	pm_table   *table;
-	pm_scan    *sc;
 	pm_error	err;
 	int64_t		sid,
 				rows,
 				sum;
-	const pm_split *sp;
-	pm_commit_change ch;
-	pm_commit_request req;
 	int			nindex;
 
-	assert_int_equal(pm_table_create(pm_env_default(), io, DIR,
-									 make_schema(arena, false, 1, keys, vals), &err), PM_OK);
-	assert_int_equal(pm_table_writer_open(pm_env_default(), io, DIR, "u1", &w, &err), PM_OK);
+	w = create_and_open(io, arena, false, 1, keys, vals);
 	write_rows(w, arena, 0, 100);
 	assert_int_equal(pm_table_writer_commit(w, 1, &sid, &err), PM_OK);
 	scan(io, w, 3, &rows, &sum);
@@ -743,27 +753,8 @@ test_file_gone_conflict(void **state)
 
 	/* "compaction": the data file goes */
 	assert_int_equal(pm_table_open(pm_env_default(), io, DIR, NULL, &table, &err), PM_OK);
-	assert_int_equal(pm_table_scan_plan(table, NULL, &sc, &err), PM_OK);
-	assert_int_equal(pm_scan_split_count(sc), 1);
-	sp = pm_scan_get_split(sc, 0);
-	assert_int_equal(sp->nfiles, 1);
-	memset(&ch, 0, sizeof(ch));
-	ch.partition = sp->partition;
-	ch.partition_len = sp->partition_len;
-	ch.bucket = sp->bucket;
-	ch.total_buckets = -1;
-	ch.ndeleted = 1;
-	ch.deleted = sp->files[0];
-	memset(&req, 0, sizeof(req));
-	req.commit_user = "other";
-	req.commit_identifier = 1;
-	req.commit_kind = "COMPACT";
-	req.schema = pm_table_schema(table);
-	req.nchanges = 1;
-	req.changes = &ch;
-	assert_int_equal(pm_table_commit(pm_env_default(), io, DIR, &req, arena, &sid, &err), PM_OK);
+	assert_int_equal(commit_compact_of(io, table, arena, "other", 1, false, &sid, &err), PM_OK);
 	assert_int_equal(sid, 2);
-	pm_scan_free(sc);
 	pm_table_close(table);
 
 	assert_int_equal(pm_table_writer_commit(w, 2, &sid, &err), PM_ERR_CONFLICT);
@@ -790,9 +781,7 @@ test_refused_without_dv(void **state)
 	pm_append_dv_file af = {NULL, 0, 0, "f.parquet", 10, NULL};
 	bool		again;
 
-	assert_int_equal(pm_table_create(pm_env_default(), io, DIR,
-									 make_schema(arena, false, 0, NULL, NULL), &err), PM_OK);
-	assert_int_equal(pm_table_writer_open(pm_env_default(), io, DIR, "u1", &w, &err), PM_OK);
+	w = create_and_open(io, arena, false, 0, NULL, NULL);
 	assert_false(pm_table_writer_deletes_by_position(w));
 	assert_int_equal(pm_table_writer_delete_position(w, &af, 1, 1, &again, &err),
 					 PM_ERR_UNSUPPORTED);

@@ -28,67 +28,28 @@
 
 #include "pk_fixture.h"
 
-static void
-compact(pm_fileio *io, const char *dir, const char *partition, pm_compact_result *res)
-{
-	pm_table   *table;
-	pm_error	err;
-	pm_compact_options o;
-
-	memset(&o, 0, sizeof(o));
-	o.partition = partition;
-	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
-	if (pm_table_compact(table, dir, &o, res, &err) != PM_OK)
-		fail_msg("compact: %s", err.message);
-	pm_table_close(table);
-}
-
 /* Files of the latest snapshot: count, and all at `level`, COMPACT, no retracts. */
 static int
 check_files(pm_fileio *io, const char *dir, int level, int64_t *max_seq)
 {
-	pm_table   *table;
-	pm_scan    *scan;
-	pm_error	err;
-	int			nfiles = 0;
+	pk_files	pf;
+	int			nfiles;
 
 	*max_seq = -1;
-	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
-	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
-	for (int i = 0; i < pm_scan_split_count(scan); i++)
+	pk_files_open(io, dir, false, &pf);
+	for (int f = 0; f < pf.n; f++)
 	{
-		const pm_split *sp = pm_scan_get_split(scan, i);
+		const pm_data_file_meta *m = pf.files[f];
 
-		for (int f = 0; f < sp->nfiles; f++)
-		{
-			const pm_data_file_meta *m = sp->files[f];
-
-			assert_int_equal(m->level, level);
-			assert_int_equal(m->file_source, 1);
-			assert_int_equal(m->delete_row_count, 0);
-			if (m->max_sequence_number > *max_seq)
-				*max_seq = m->max_sequence_number;
-			nfiles++;
-		}
+		assert_int_equal(m->level, level);
+		assert_int_equal(m->file_source, 1);
+		assert_int_equal(m->delete_row_count, 0);
+		if (m->max_sequence_number > *max_seq)
+			*max_seq = m->max_sequence_number;
 	}
-	pm_scan_free(scan);
-	pm_table_close(table);
+	nfiles = pf.n;
+	pk_files_close(&pf);
 	return nfiles;
-}
-
-static void
-assert_same(const result *a, const result *b)
-{
-	assert_int_equal(a->nrows, b->nrows);
-	for (int i = 0; i < MAXID; i++)
-	{
-		assert_int_equal(a->present[i], b->present[i]);
-		if (!a->present[i])
-			continue;
-		assert_int_equal(a->name_null[i], b->name_null[i]);
-		assert_true(a->v[i] == b->v[i]);
-		assert_true(a->w[i] == b->w[i]);
-	}
 }
 
 /* Three commits (inserts, updates, deletes) into 2 buckets, compacted. */
@@ -101,7 +62,6 @@ test_dedup_compact(void **state)
 	static const char *keys[] = {"bucket"};
 	static const char *vals[] = {"2"};
 	pm_schema  *s = make_schema(arena, 1, keys, vals);
-	pm_table_writer *w;
 	pm_error	err;
 	trow		rows[MAXID];
 	uint8_t		kinds[MAXID];
@@ -126,38 +86,32 @@ test_dedup_compact(void **state)
 			rows[n] = (trow) {i, false, INT64_MIN, INT64_MIN};
 			kinds[n++] = PM_ROW_DELETE;
 		}
-		w = open_writer(io, dir);
-		write_kinds(w, arena, rows, kinds, n);
-		commit(w, 1, c + 1);
-		pm_table_writer_close(w);
+		pk_commit_rows(io, dir, arena, rows, kinds, n, 1, c + 1);
 	}
 	read_all(io, dir, &before);
 	assert_true(before.nrows > 100);
 
-	compact(io, dir, NULL, &res);
+	pk_full_compact(io, dir, NULL, &res);
 	assert_int_equal(res.snapshot_id, 4);
 	assert_int_equal(res.buckets, 2);
 	assert_int_equal(res.files_in, 6);
 	assert_int_equal(res.files_out, 2);
 	assert_int_equal(res.rows_out, before.nrows);
 	read_all(io, dir, &after);
-	assert_same(&before, &after);
+	pk_assert_same(&before, &after);
 	/* default num-levels: num-sorted-run.compaction-trigger (5) + 1 */
 	assert_int_equal(check_files(io, dir, 5, &max_seq), 2);
 
 	/* nothing left to do */
-	compact(io, dir, NULL, &res);
+	pk_full_compact(io, dir, NULL, &res);
 	assert_int_equal(res.snapshot_id, 0);
 	assert_int_equal(res.buckets, 0);
 
 	/* a later write wins over the compacted rows: sequence numbers were kept */
 	rows[0] = (trow) {1, true, 77777, 1};
 	kinds[0] = PM_ROW_INSERT;
-	w = open_writer(io, dir);
-	write_kinds(w, arena, rows, kinds, 1);
-	commit(w, 1, 5);
-	pm_table_writer_close(w);
-	compact(io, dir, NULL, &res);
+	pk_commit_rows(io, dir, arena, rows, kinds, 1, 1, 5);
+	pk_full_compact(io, dir, NULL, &res);
 	assert_int_equal(res.snapshot_id, 6);
 	assert_int_equal(res.buckets, 1);
 	read_all(io, dir, &after);
@@ -178,7 +132,6 @@ test_levels_and_rolling(void **state)
 	static const char *keys[] = {"bucket", "num-levels", "target-file-size"};
 	static const char *vals[] = {"1", "3", "1 b"};
 	pm_schema  *s = make_schema(arena, 3, keys, vals);
-	pm_table_writer *w;
 	pm_error	err;
 	trow		rows[MAXID];
 	uint8_t		kinds[MAXID];
@@ -196,18 +149,15 @@ test_levels_and_rolling(void **state)
 			rows[i] = (trow) {i, true, i + c * 10000, c};
 			kinds[i] = PM_ROW_INSERT;
 		}
-		w = open_writer(io, dir);
-		write_kinds(w, arena, rows, kinds, 3000);
-		commit(w, 1, c + 1);
-		pm_table_writer_close(w);
+		pk_commit_rows(io, dir, arena, rows, kinds, 3000, 1, c + 1);
 	}
 	read_all(io, dir, &before);
-	compact(io, dir, NULL, &res);
+	pk_full_compact(io, dir, NULL, &res);
 	assert_true(res.files_out > 1);
 	assert_int_equal(check_files(io, dir, 2, &max_seq), res.files_out);
 	assert_int_equal(max_seq, 5999);
 	read_all(io, dir, &after);
-	assert_same(&before, &after);
+	pk_assert_same(&before, &after);
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);
 }
@@ -257,31 +207,22 @@ test_refusals(void **state)
 static int
 sorted_runs(pm_fileio *io, const char *dir, unsigned *levels_mask)
 {
-	pm_table   *table;
-	pm_scan    *scan;
-	pm_error	err;
+	pk_files	pf;
 	int			runs = 0;
 	unsigned	levels = 0;
 
-	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
-	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
-	for (int i = 0; i < pm_scan_split_count(scan); i++)
+	pk_files_open(io, dir, false, &pf);
+	for (int f = 0; f < pf.n; f++)
 	{
-		const pm_split *sp = pm_scan_get_split(scan, i);
-
-		for (int f = 0; f < sp->nfiles; f++)
-		{
-			if (sp->files[f]->level == 0)
-				runs++;
-			levels |= 1u << sp->files[f]->level;
-		}
+		if (pf.files[f]->level == 0)
+			runs++;
+		levels |= 1u << pf.files[f]->level;
 	}
 	for (int l = 1; l < 32; l++)
 		if (levels & (1u << l))
 			runs++;
 	*levels_mask |= levels;
-	pm_scan_free(scan);
-	pm_table_close(table);
+	pk_files_close(&pf);
 	return runs;
 }
 
@@ -360,7 +301,7 @@ at_commit(bool enabled)
 		for (int k = 0; k < MAXID; k++)
 			model.nrows += model.present[k];
 		read_all(io, dir, &got);
-		assert_same(&model, &got);
+		pk_assert_same(&model, &got);
 		runs = sorted_runs(io, dir, &levels);
 		if (enabled)
 			assert_true(runs <= 3);
@@ -399,35 +340,29 @@ test_no_compact_at_commit(void **state)
 static int
 count_files(pm_fileio *io, const char *dir, int *compacted, int64_t *min_seq, int64_t *max_seq)
 {
-	pm_table   *table;
-	pm_scan    *scan;
-	pm_error	err;
-	int			n = 0;
+	pk_files	pf;
+	int			n;
 
 	*compacted = 0;
 	*min_seq = INT64_MAX;
 	*max_seq = -1;
-	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
-	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
-	for (int i = 0; i < pm_scan_split_count(scan); i++)
+	pk_files_open(io, dir, false, &pf);
+	for (int f = 0; f < pf.n; f++)
 	{
-		const pm_split *sp = pm_scan_get_split(scan, i);
+		const pm_data_file_meta *m = pf.files[f];
 
-		for (int f = 0; f < sp->nfiles; f++, n++)
+		assert_int_equal(m->level, 0);
+		if (m->file_source == 1)
 		{
-			assert_int_equal(sp->files[f]->level, 0);
-			if (sp->files[f]->file_source == 1)
-			{
-				(*compacted)++;
-				if (sp->files[f]->min_sequence_number < *min_seq)
-					*min_seq = sp->files[f]->min_sequence_number;
-				if (sp->files[f]->max_sequence_number > *max_seq)
-					*max_seq = sp->files[f]->max_sequence_number;
-			}
+			(*compacted)++;
+			if (m->min_sequence_number < *min_seq)
+				*min_seq = m->min_sequence_number;
+			if (m->max_sequence_number > *max_seq)
+				*max_seq = m->max_sequence_number;
 		}
 	}
-	pm_scan_free(scan);
-	pm_table_close(table);
+	n = pf.n;
+	pk_files_close(&pf);
 	return n;
 }
 
@@ -471,11 +406,11 @@ append_compact(const char *bucket, int commits, int want_in, int want_out)
 	}
 	read_all(io, dir, &before);
 	assert_int_equal(before.nrows, commits * 100);
-	compact(io, dir, NULL, &res);
+	pk_full_compact(io, dir, NULL, &res);
 	assert_int_equal(res.files_in, want_in);
 	assert_int_equal(res.files_out, want_out);
 	read_all(io, dir, &after);
-	assert_same(&before, &after);
+	pk_assert_same(&before, &after);
 	if (want_in == 0)
 	{
 		assert_int_equal(res.snapshot_id, 0);
@@ -494,7 +429,7 @@ append_compact(const char *bucket, int commits, int want_in, int want_out)
 		else
 			assert_true(max_seq > 0 && max_seq < commits * 100 - 1);
 		/* again: one file per bucket, nothing to do */
-		compact(io, dir, NULL, &res);
+		pk_full_compact(io, dir, NULL, &res);
 		assert_int_equal(res.snapshot_id, 0);
 	}
 	pm_arena_destroy(arena);
@@ -524,23 +459,14 @@ test_append_compact(void **state)
 static bool
 all_files_indexed(pm_fileio *io, const char *dir)
 {
-	pm_table   *table;
-	pm_scan    *scan;
-	pm_error	err;
+	pk_files	pf;
 	bool		all = true;
 
-	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
-	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
-	for (int i = 0; i < pm_scan_split_count(scan); i++)
-	{
-		const pm_split *sp = pm_scan_get_split(scan, i);
-
-		for (int f = 0; f < sp->nfiles; f++)
-			if (sp->files[f]->embedded_file_index == NULL && sp->files[f]->nextra_files == 0)
-				all = false;
-	}
-	pm_scan_free(scan);
-	pm_table_close(table);
+	pk_files_open(io, dir, false, &pf);
+	for (int f = 0; f < pf.n; f++)
+		if (pf.files[f]->embedded_file_index == NULL && pf.files[f]->nextra_files == 0)
+			all = false;
+	pk_files_close(&pf);
 	return all;
 }
 
@@ -623,7 +549,7 @@ append_at_commit(const char *bucket, bool enabled, const char *extra_key, const 
 		}
 		pm_table_writer_close(w);
 		read_all(io, dir, &got);
-		assert_same(&model, &got);
+		pk_assert_same(&model, &got);
 		files = count_files(io, dir, &compacted, &min_seq, &max_seq);
 		if (compacts && c >= 4)
 		{

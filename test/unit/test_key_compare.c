@@ -34,19 +34,33 @@ strings(const char *const *vals, int n)
 	return v;
 }
 
+/* Double vector [-0.0, 0.0, NaN, -NaN, +inf, -inf, 1.5] and its float twin. */
 static void
 test_floats(void **state)
 {
-	assert_true(pm_key_compare_double(-0.0, 0.0) < 0);
-	assert_true(pm_key_compare_double(0.0, -0.0) > 0);
-	assert_int_equal(pm_key_compare_double(NAN, NAN), 0);
-	assert_int_equal(pm_key_compare_double(-NAN, NAN), 0);
-	assert_true(pm_key_compare_double(NAN, INFINITY) > 0);
-	assert_true(pm_key_compare_double(-INFINITY, -1e308) < 0);
-	assert_true(pm_key_compare_double(1.5, 2.5) < 0);
-	assert_true(pm_key_compare_float(-0.0f, 0.0f) < 0);
-	assert_true(pm_key_compare_float(NAN, 1.0f) > 0);
-	assert_int_equal(pm_key_compare_float(3.0f, 3.0f), 0);
+	static const double vals[] = {-0.0, 0.0, NAN, -NAN, INFINITY, -INFINITY, 1.5};
+	pm_vector	d,
+				f;
+
+	pm_vector_init(&d, pm_type_new(arena, PM_TYPE_DOUBLE, false), 7, false, arena);
+	pm_vector_init(&f, pm_type_new(arena, PM_TYPE_FLOAT, false), 7, false, arena);
+	for (int i = 0; i < 7; i++)
+	{
+		PM_VEC_VALUES(&d, double)[i] = vals[i];
+		PM_VEC_VALUES(&f, float)[i] = (float) vals[i];
+	}
+	for (int k = 0; k < 2; k++)
+	{
+		const pm_vector *v = k == 0 ? &d : &f;
+
+		assert_true(pm_key_compare_value(v, 0, v, 1) < 0); /* -0.0 < 0.0 */
+		assert_true(pm_key_compare_value(v, 1, v, 0) > 0);
+		assert_int_equal(pm_key_compare_value(v, 2, v, 3), 0); /* NaNs equal */
+		assert_true(pm_key_compare_value(v, 2, v, 4) > 0);	/* NaN > +inf */
+		assert_true(pm_key_compare_value(v, 5, v, 0) < 0);
+		assert_true(pm_key_compare_value(v, 6, v, 4) < 0);
+		assert_int_equal(pm_key_compare_value(v, 6, v, 6), 0);
+	}
 }
 
 static void

@@ -33,48 +33,15 @@ typedef struct ordered
 static void
 read_ordered(pm_fileio *io, const char *path, bool sections, ordered *o)
 {
-	pm_table   *table;
-	pm_scan    *scan;
-	pm_table_read *rd;
-	pm_batch   *b;
-	pm_error	err;
-	int			fields[4] = {0, 1, 2, 3};
-
 	memset(o, 0, sizeof(*o));
 	pm_table_read_merge_sections(sections);
-	assert_int_equal(pm_table_open(pm_env_default(), io, path, NULL, &table, &err), PM_OK);
-	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
-	if (pm_table_read_open(scan, fields, 4, &rd, &err) != PM_OK)
-		fail_msg("read: %s", err.message);
-	for (;;)
-	{
-		if (pm_table_read_next(rd, &b, &err) != PM_OK)
-			fail_msg("next: %s", err.message);
-		if (b == NULL)
-			break;
-		for (int64_t i = 0; i < b->nrows; i++)
-		{
-			int			id = PM_VEC_VALUES(&b->cols[0], int32_t)[i];
-
-			assert_true(id >= 0 && id < MAXID);
-			assert_false(o->r.present[id]);
-			/* one bucket: one merged split, keys ascending */
-			if (o->n > 0)
-				assert_true(id > o->ids[o->n - 1]);
-			o->ids[o->n++] = id;
-			o->r.present[id] = true;
-			o->r.name_null[id] = pm_vector_is_null(&b->cols[1], i);
-			o->r.v[id] = pm_vector_is_null(&b->cols[2], i) ? INT64_MIN :
-				PM_VEC_VALUES(&b->cols[2], int64_t)[i];
-			o->r.w[id] = pm_vector_is_null(&b->cols[3], i) ? INT64_MIN :
-				PM_VEC_VALUES(&b->cols[3], int64_t)[i];
-			o->r.nrows++;
-		}
-	}
-	pm_table_read_close(rd);
-	pm_scan_free(scan);
-	pm_table_close(table);
+	/* names unchecked: an aggregation's name is the last one, its v a sum */
+	pk_read_rows(io, path, 0, false, &o->r, o->ids);
 	pm_table_read_merge_sections(true);
+	o->n = o->r.nrows;
+	/* one bucket: one merged split, keys ascending */
+	for (int i = 1; i < o->n; i++)
+		assert_true(o->ids[i] > o->ids[i - 1]);
 }
 
 /* The sections the table's one split forms (checked against want). */
@@ -123,14 +90,12 @@ static void
 write_table(pm_fileio *io, pm_arena *arena, const char *dir, const char **keys,
 			const char **vals, int nopt, bool deletes)
 {
-	pm_error	err;
 	pm_table_writer *w;
 	trow		rows[200];
 	uint8_t		kinds[200];
 	int			n;
 
-	assert_int_equal(pm_table_create(pm_env_default(), io, dir,
-									 make_schema(arena, nopt, keys, vals), &err), PM_OK);
+	pk_create(io, arena, dir, nopt, keys, vals);
 	w = open_writer(io, dir);
 	for (n = 0; n < 100; n++)
 		rows[n] = (trow) {n, true, n, n};

@@ -275,8 +275,7 @@ test_partial_update_and_aggregation(void **state)
 	result		r;
 
 	(void) state;
-	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/pu",
-									 make_schema(arena, 2, pkeys, pvals), &err), PM_OK);
+	pk_create(io, arena, "/mem/wh/db.db/pu", 2, pkeys, pvals);
 	w = open_writer(io, "/mem/wh/db.db/pu");
 	for (int i = 0; i < 100; i++)
 	{
@@ -300,8 +299,7 @@ test_partial_update_and_aggregation(void **state)
 		assert_int_equal(r.w[i], -i);
 	}
 
-	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/agg",
-									 make_schema(arena, 4, akeys, avals), &err), PM_OK);
+	pk_create(io, arena, "/mem/wh/db.db/agg", 4, akeys, avals);
 	for (int c = 0; c < 2; c++)
 	{
 		w = open_writer(io, "/mem/wh/db.db/agg");
@@ -414,8 +412,7 @@ test_refusals(void **state)
 	expect_refused(io, arena, "desc", 3, kdesc, vdesc, false, "descending");
 
 	/* deduplicate takes every kind; ignore-delete drops -U/-D silently */
-	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/ign",
-									 make_schema(arena, 2, kid, vid), &err), PM_OK);
+	pk_create(io, arena, "/mem/wh/db.db/ign", 2, kid, vid);
 	w = open_writer(io, "/mem/wh/db.db/ign");
 	for (int k = PM_ROW_INSERT; k <= PM_ROW_DELETE; k++)
 		assert_int_equal(pm_table_writer_accepts(w, (pm_row_kind) k, &err), PM_OK);
@@ -492,17 +489,13 @@ test_dynamic_bucket(void **state)
 	trow		second[3] = {{12, true, 100, 2}, {15, true, 15, 2}, {10, false, INT64_MIN, INT64_MIN}};
 	uint8_t		kinds[3] = {PM_ROW_INSERT, PM_ROW_INSERT, PM_ROW_DELETE};
 	int64_t		rows[4];
-	pm_table_writer *w;
 	pm_error	err;
 	result		r;
 
 	(void) state;
 	assert_int_equal(pm_table_create(pm_env_default(), io, dir, make_schema(arena, 2, k, v), &err),
 					 PM_OK);
-	w = open_writer(io, dir);
-	write_kinds(w, arena, first, NULL, 5);
-	commit(w, 1, 1);
-	pm_table_writer_close(w);
+	pk_commit_rows(io, dir, arena, first, NULL, 5, 1, 1);
 	assert_true(io->is_dir(io, "/mem/wh/db.db/dyn/bucket-0"));
 	assert_true(io->is_dir(io, "/mem/wh/db.db/dyn/bucket-2"));
 	assert_false(io->is_dir(io, "/mem/wh/db.db/dyn/bucket-3"));
@@ -511,10 +504,7 @@ test_dynamic_bucket(void **state)
 	assert_int_equal(rows[1], 2);
 	assert_int_equal(rows[2], 1);
 
-	w = open_writer(io, dir);
-	write_kinds(w, arena, second, kinds, 3);
-	commit(w, 2, 2);
-	pm_table_writer_close(w);
+	pk_commit_rows(io, dir, arena, second, kinds, 3, 2, 2);
 	read_all(io, dir, &r);
 	assert_int_equal(r.nrows, 5);
 	assert_false(r.present[10]);
@@ -544,13 +534,11 @@ test_sequence_field(void **state)
 	static const char *keys[] = {"bucket", "sequence.field"};
 	static const char *vals[] = {"2", "w"};
 	pm_table_writer *w;
-	pm_error	err;
 	trow		rows[300];
 	result		r;
 
 	(void) state;
-	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/seq",
-									 make_schema(arena, 2, keys, vals), &err), PM_OK);
+	pk_create(io, arena, "/mem/wh/db.db/seq", 2, keys, vals);
 	w = open_writer(io, "/mem/wh/db.db/seq");
 	for (int i = 0; i < 100; i++)
 	{
@@ -589,8 +577,7 @@ test_negative_keys(void **state)
 	result		r;
 
 	(void) state;
-	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/neg",
-									 make_schema(arena, 1, keys, vals), &err), PM_OK);
+	pk_create(io, arena, "/mem/wh/db.db/neg", 1, keys, vals);
 	w = open_writer(io, "/mem/wh/db.db/neg");
 	for (int i = 0; i < 2 * NKEYS; i++)
 	{
@@ -643,17 +630,14 @@ test_spill_merges(void **state)
 	static const char *pkeys[] = {"bucket", "write-buffer-size", "merge-engine"};
 	static const char *pvals[] = {"1", "64 kb", "partial-update"};
 	pm_table_writer *w;
-	pm_error	err;
 	trow		rows[NKEYS];
 	result		r;
 	int64_t		best_w[NKEYS],
 				best_v[NKEYS];
 
 	(void) state;
-	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/spseq",
-									 make_schema(arena, 3, keys, vals), &err), PM_OK);
-	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/sppu",
-									 make_schema(arena, 3, pkeys, pvals), &err), PM_OK);
+	pk_create(io, arena, "/mem/wh/db.db/spseq", 3, keys, vals);
+	pk_create(io, arena, "/mem/wh/db.db/sppu", 3, pkeys, pvals);
 	for (int t = 0; t < 2; t++)
 	{
 		w = open_writer(io, t == 0 ? "/mem/wh/db.db/spseq" : "/mem/wh/db.db/sppu");
@@ -718,8 +702,7 @@ test_spill_abort(void **state)
 	(void) state;
 	assert_non_null(mkdtemp(tmp));
 	setenv("TMPDIR", tmp, 1);
-	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/spab",
-									 make_schema(arena, 2, keys, vals), &err), PM_OK);
+	pk_create(io, arena, "/mem/wh/db.db/spab", 2, keys, vals);
 	w = open_writer(io, "/mem/wh/db.db/spab");
 	for (int round = 0; round < 20; round++)
 	{

@@ -182,18 +182,6 @@ test_create(void **state)
 	pm_arena_destroy(arena);
 }
 
-static void
-compact(pm_fileio *io, const char *dir, pm_compact_result *res)
-{
-	pm_table   *table;
-	pm_error	err;
-
-	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
-	if (pm_table_compact(table, dir, NULL, res, &err) != PM_OK)
-		fail_msg("compact: %s", err.message);
-	pm_table_close(table);
-}
-
 /* one commit without compaction at commit */
 static void
 write_commit(pm_fileio *io, const char *dir, pm_arena *arena, const trow *rows, int n,
@@ -296,24 +284,15 @@ test_full_compaction(void **state)
 		}
 		want.nrows += want.present[i];
 	}
-	compact(io, dir, &res);
+	pk_full_compact(io, dir, NULL, &res);
 	assert_int_equal(res.snapshot_id, 3);
 	assert_int_equal(res.buckets, 2);
 	assert_int_equal(res.rows_expired, dropped);
 	assert_int_equal(res.rows_out, want.nrows);
 	read_all(io, dir, &got);
-	assert_int_equal(got.nrows, want.nrows);
-	for (int i = 0; i < 600; i++)
-	{
-		assert_int_equal(got.present[i], want.present[i]);
-		if (want.present[i])
-		{
-			assert_true(got.v[i] == want.v[i]);
-			assert_true(got.w[i] == want.w[i]);
-		}
-	}
+	pk_assert_same(&want, &got);
 	/* every file at the max level now, none with an expired min: nothing to do */
-	compact(io, dir, &res);
+	pk_full_compact(io, dir, NULL, &res);
 	assert_int_equal(res.snapshot_id, 0);
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);
@@ -347,26 +326,15 @@ set_expire_time(pm_fileio *io, const char *dir, const char *from, const char *to
 static int
 count_files(pm_fileio *io, const char *dir, int *compacted)
 {
-	pm_table   *table;
-	pm_scan    *scan;
-	pm_error	err;
-	int			n = 0;
+	pk_files	pf;
+	int			n;
 
 	*compacted = 0;
-	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
-	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
-	for (int i = 0; i < pm_scan_split_count(scan); i++)
-	{
-		const pm_split *sp = pm_scan_get_split(scan, i);
-
-		for (int f = 0; f < sp->nfiles; f++)
-		{
-			n++;
-			*compacted += sp->files[f]->file_source == 1;
-		}
-	}
-	pm_scan_free(scan);
-	pm_table_close(table);
+	pk_files_open(io, dir, false, &pf);
+	for (int f = 0; f < pf.n; f++)
+		*compacted += pf.files[f]->file_source == 1;
+	n = pf.n;
+	pk_files_close(&pf);
 	return n;
 }
 
@@ -402,7 +370,7 @@ test_upgrade_and_max_level(void **state)
 	for (int i = 0; i < 100; i++)
 		rows[i] = (trow) {200 + i, true, i, i == 50 ? NEW_SECONDS : OLD_SECONDS};
 	write_commit(io, dir, arena, rows, 100, 2);
-	compact(io, dir, &res);
+	pk_full_compact(io, dir, NULL, &res);
 	/* two key-disjoint files, both upgraded: same files, new level */
 	assert_int_equal(res.files_in, 2);
 	assert_int_equal(res.files_out, 2);
@@ -412,7 +380,7 @@ test_upgrade_and_max_level(void **state)
 
 	/* now 1 d: the file of ids 200.. has an expired min and is rewritten */
 	set_expire_time(io, dir, "1000000 d", "1 d");
-	compact(io, dir, &res);
+	pk_full_compact(io, dir, NULL, &res);
 	assert_int_equal(res.snapshot_id, 4);
 	assert_int_equal(res.files_in, 1);
 	assert_int_equal(res.files_out, 1);
@@ -425,14 +393,14 @@ test_upgrade_and_max_level(void **state)
 	assert_true(got.present[250]);
 	assert_false(got.present[200]);
 	assert_true(got.present[0]);
-	compact(io, dir, &res);
+	pk_full_compact(io, dir, NULL, &res);
 	assert_int_equal(res.snapshot_id, 0);
 
 	/* a level-0 file alone in its section, expired: rewritten into nothing */
 	for (int i = 0; i < 10; i++)
 		rows[i] = (trow) {500 + i, true, i, OLD_SECONDS};
 	write_commit(io, dir, arena, rows, 10, 5);
-	compact(io, dir, &res);
+	pk_full_compact(io, dir, NULL, &res);
 	assert_int_equal(res.files_in, 1);
 	assert_int_equal(res.files_out, 0);
 	assert_int_equal(res.rows_expired, 10);
@@ -488,25 +456,6 @@ test_at_commit(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
-/* a commit through the writer (lookup compaction at commit): its last snapshot */
-static int64_t
-lookup_commit(pm_fileio *io, const char *dir, pm_arena *arena, const trow *rows, int n,
-			  int64_t ident)
-{
-	static uint8_t kinds[MAXID];
-	pm_table_writer *w = open_writer(io, dir);
-	pm_error	err;
-	int64_t		sid;
-
-	for (int i = 0; i < n; i++)
-		kinds[i] = PM_ROW_INSERT;
-	write_kinds(w, arena, rows, kinds, n);
-	if (pm_table_writer_commit(w, ident, &sid, &err) != PM_OK)
-		fail_msg("commit: %s", err.message);
-	pm_table_writer_close(w);
-	return sid;
-}
-
 /*
  * Deletion-vector and first-row tables: the lookup compaction at commit
  * drops expired records of the files it rewrites (a level-0 file with an
@@ -537,12 +486,13 @@ lookup_tables(bool first_row)
 	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
 	for (int i = 0; i < 600; i++)
 		rows[i] = (trow) {i, true, i, time_of(i)};
-	assert_int_equal(lookup_commit(io, dir, arena, rows, 600, 1), 2);	/* APPEND, COMPACT */
+	/* through the writer (lookup compaction at commit): APPEND, COMPACT */
+	pk_commit_rows(io, dir, arena, rows, NULL, 600, 1, 2);
 	read_all(io, dir, &got);
 	assert_int_equal(got.nrows, 300);
 	for (int i = 0; i < 60; i++)
 		rows[i] = (trow) {i, true, 10000 + i, i % 2 == 0 ? OLD_SECONDS : NEW_SECONDS};
-	assert_int_equal(lookup_commit(io, dir, arena, rows, 60, 2), 4);
+	pk_commit_rows(io, dir, arena, rows, NULL, 60, 2, 4);
 	read_all(io, dir, &got);
 	for (int i = 0; i < 600; i++)
 	{

@@ -14,6 +14,7 @@
  * Built by check.sh against the unit build of libpaimon.
  *-------------------------------------------------------------------------
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,8 @@
 #include "table/rollback.h"
 #include "table/snapshot_expire.h"
 #include "table/tag.h"
+
+#include "../oracle_tool.h"
 
 static int
 die(const pm_error *err)
@@ -133,30 +136,20 @@ run_command(pm_fileio *io, pm_arena *arena, pm_table *t, const char *path, const
 int
 main(int argc, char **argv)
 {
-	const pm_env *env = pm_env_default();
-	pm_fileio  *io = pm_local_fileio_create(env);
-	pm_arena   *arena = pm_arena_create(env);
-	pm_table   *t = NULL;
-	pm_error	err;
-	const char *path;
-	const char *cmd;
+	oracle_tool ot;
+	pm_arena   *arena;
 	int			rc;
 
-	if (argc < 3 || io == NULL || arena == NULL)
+	if (!oracle_tool_open(&ot, "maint_tool", argc, argv, 3, INT_MAX, "<table> <command> [args]"))
+		return 1;
+	arena = pm_arena_create(ot.env);
+	if (arena == NULL)
 	{
-		fprintf(stderr, "usage: maint_tool <table> <command> [args]\n");
-		return 2;
+		oracle_tool_close(&ot);
+		return 1;
 	}
-	path = argv[1];
-	cmd = argv[2];
-	pm_error_clear(&err);
-	if (pm_table_open(env, io, path, NULL, &t, &err) != PM_OK)
-		rc = die(&err);
-	else
-		rc = run_command(io, arena, t, path, cmd, argc, argv);
-	if (t != NULL)
-		pm_table_close(t);
+	rc = run_command(ot.io, arena, ot.table, argv[1], argv[2], argc, argv);
 	pm_arena_destroy(arena);
-	pm_local_fileio_destroy(io);
+	oracle_tool_close(&ot);
 	return rc;
 }

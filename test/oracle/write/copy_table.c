@@ -25,6 +25,8 @@
 #include "table/table.h"
 #include "table/table_write.h"
 
+#include "../oracle_tool.h"
+
 static void
 hex(const char *what, const uint8_t *p, int32_t n)
 {
@@ -32,27 +34,6 @@ hex(const char *what, const uint8_t *p, int32_t n)
 	for (int32_t i = 0; i < n; i++)
 		printf("%02x", p[i]);
 	printf("\n");
-}
-
-/* The file-index container of a file (embedded or its sidecar), or NULL. */
-static const uint8_t *
-index_bytes(pm_fileio *io, const pm_data_file_meta *f, size_t *len, bool *embedded,
-			pm_arena *arena)
-{
-	uint8_t    *data;
-	pm_error	err;
-
-	*embedded = f->embedded_file_index != NULL;
-	if (*embedded)
-	{
-		*len = (size_t) f->embedded_file_index_len;
-		return f->embedded_file_index;
-	}
-	for (int x = 0; x < f->nextra_files; x++)
-		if (strstr(f->extra_files[x], ".index") != NULL &&
-			pm_fileio_read_all(io, f->extra_file_paths[x], arena, 1 << 28, &data, len, &err) == PM_OK)
-			return data;
-	return NULL;
 }
 
 static int
@@ -65,8 +46,9 @@ die(const char *what, const pm_error *err)
 int
 main(int argc, char **argv)
 {
-	const pm_env *env = pm_env_default();
-	pm_fileio  *io = pm_local_fileio_create(env);
+	oracle_tool ot;
+	const pm_env *env;
+	pm_fileio  *io;
 	pm_table   *src,
 			   *dst;
 	pm_scan    *ss,
@@ -86,13 +68,11 @@ main(int argc, char **argv)
 	const char **keys = NULL;
 	const char **vals = NULL;
 
-	if (argc < 3)
-	{
-		fprintf(stderr, "usage: copy_table <src> <dst> [--parquet]\n");
-		return 2;
-	}
-	if (pm_table_open(env, io, argv[1], NULL, &src, &err) != PM_OK)
-		return die("open src", &err);
+	if (!oracle_tool_open(&ot, "copy_table", argc, argv, 3, 4, "<src> <dst> [--parquet]"))
+		return 1;
+	env = ot.env;
+	io = ot.io;
+	src = ot.table;
 	schema = *pm_table_schema(src);
 	if (parquet)
 	{
@@ -221,8 +201,10 @@ main(int argc, char **argv)
 					a->nfiles != 1 || c->nfiles != 1 ||
 					a->files[0]->schema_id != c->files[0]->schema_id)
 					continue;
-				x = index_bytes(io, a->files[0], &xl, &xe, arena);
-				y = index_bytes(io, c->files[0], &yl, &ye, arena);
+				x = oracle_file_index(io, a->files[0], arena, &xl);
+				y = oracle_file_index(io, c->files[0], arena, &yl);
+				xe = a->files[0]->embedded_file_index != NULL;
+				ye = c->files[0]->embedded_file_index != NULL;
 				if (x == NULL && y == NULL)
 					continue;
 				indexes++;
@@ -248,8 +230,7 @@ main(int argc, char **argv)
 	pm_scan_free(ds);
 	pm_scan_free(ss);
 	pm_table_close(dst);
-	pm_table_close(src);
-	pm_local_fileio_destroy(io);
+	oracle_tool_close(&ot);
 	free(fields);
 	return bad == 0 && (compared > 0 || parquet) ? 0 : 1;
 }

@@ -49,6 +49,8 @@
 #include "table/snapshot_expire.h"
 #include "table/table_write.h"
 
+#include "../oracle_tool.h"
+
 #define BATCH 100
 
 static int
@@ -170,26 +172,6 @@ same_meta(const pm_data_file_meta *a, const pm_data_file_meta *b, const char **w
 		a->file_source == b->file_source && a->schema_id == b->schema_id;
 }
 
-/* The file-index container of a file: embedded, its sidecar, or none (len 0). */
-static const uint8_t *
-index_of(pm_fileio *io, const pm_data_file_meta *m, pm_arena *arena, size_t *len)
-{
-	uint8_t    *data;
-	pm_error	err;
-
-	*len = 0;
-	if (m->embedded_file_index != NULL)
-	{
-		*len = (size_t) m->embedded_file_index_len;
-		return m->embedded_file_index;
-	}
-	for (int x = 0; x < m->nextra_files; x++)
-		if (strstr(m->extra_files[x], ".index") != NULL &&
-			pm_fileio_read_all(io, m->extra_file_paths[x], arena, 1 << 28, &data, len, &err) == PM_OK)
-			return data;
-	return NULL;
-}
-
 /* Same file indexes, placed alike (embedded or sidecar) and byte for byte. */
 static bool
 same_index(pm_fileio *io, const pm_data_file_meta *a, const pm_data_file_meta *b)
@@ -197,8 +179,8 @@ same_index(pm_fileio *io, const pm_data_file_meta *a, const pm_data_file_meta *b
 	pm_arena   *arena = pm_arena_create(pm_env_default());
 	size_t		al,
 				bl;
-	const uint8_t *x = index_of(io, a, arena, &al);
-	const uint8_t *y = index_of(io, b, arena, &bl);
+	const uint8_t *x = oracle_file_index(io, a, arena, &al);
+	const uint8_t *y = oracle_file_index(io, b, arena, &bl);
 	bool		same = (a->embedded_file_index != NULL) == (b->embedded_file_index != NULL) &&
 		a->nextra_files == b->nextra_files && (x == NULL) == (y == NULL) &&
 		same_bytes(x, (int32_t) al, y, (int32_t) bl);

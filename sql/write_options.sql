@@ -42,10 +42,16 @@ SELECT paimon_create_table('wopt', 'db', 'untagged', 'id BIGINT',
 INSERT INTO untagged VALUES (1);
 SELECT * FROM untagged;
 
--- a decoupled changelog kept by Java's snapshot expiry: refused
-SELECT paimon_create_table('wopt', 'db', 'cl', 'id BIGINT',
-  options => '{"changelog.num-retained.max": "100"}', foreign_table => 'cl');
-INSERT INTO cl VALUES (1);
+-- changelog retention (a decoupled changelog kept by Java's snapshot expiry at
+-- commit): written, as our commit expires nothing and the next Java commit applies it
+SELECT paimon_create_table('wopt', 'db', 'cl', 'id BIGINT, v INT', primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "changelog-producer": "input", "changelog.num-retained.max": "100",
+               "changelog.num-retained.min": "20", "changelog.time-retained": "2 d"}',
+  foreign_table => 'cl');
+INSERT INTO cl VALUES (1, 1);
+INSERT INTO cl VALUES (1, 2);
+SELECT * FROM cl;
+SELECT snapshots('cl');
 
 -- honoured or harmless: write-only (no compaction at commit), partition
 -- expiry (the next Java commit does it), full compaction every N commits

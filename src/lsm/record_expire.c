@@ -13,6 +13,7 @@
 #include "common/floor_div.h"
 #include "common/vector_builder.h"
 #include "row/data_type.h"
+#include "table/schema_validation.h"
 #include "table/snapshot_expire.h"
 #include "table/stats_filter.h"
 #include "table/table.h"
@@ -45,27 +46,10 @@ pm_record_expire_create(const pm_schema *s, pm_arena *arena, pm_record_expire **
 	pm_type_id	t = PM_TYPE_INT;
 
 	*out = NULL;
-	if (name != NULL)
-	{
-		/* SchemaValidation: the time field, whenever it is set */
-		const pm_type *ft;
-
-		idx = pm_type_field_index(s->row_type, name);
-		if (idx < 0)
-			return pm_fail(err, PM_ERR_INVALID,
-						   "Can not find time field %s for record level expire.", name);
-		ft = s->row_type->fields[idx].type;
-		t = ft->id;
-		if (t != PM_TYPE_INT && t != PM_TYPE_BIGINT && t != PM_TYPE_TIMESTAMP &&
-			t != PM_TYPE_TIMESTAMP_LTZ)
-		{
-			char	   *tn = pm_data_type_to_string(ft, arena);
-
-			return pm_fail(err, PM_ERR_INVALID,
-						   "The record level time field type should be one of INT, BIGINT, or TIMESTAMP, but field type is %s.",
-						   tn != NULL ? tn : pm_type_id_name(t));
-		}
-	}
+	/* SchemaValidation: the time field, whenever it is set */
+	PM_TRY(pm_schema_record_time_field(s, arena, &idx, err));
+	if (idx >= 0)
+		t = s->row_type->fields[idx].type->id;
 	if (expire == NULL)
 		return PM_OK;
 	PM_TRY(pm_parse_duration_millis(EXPIRE_TIME, expire, &millis, err));

@@ -16,7 +16,8 @@
  *	- SchemaValidation.validateTableSchema: the subset that decides what
  *	  files look like (bucket / bucket-key rules, primitive key columns,
  *	  merge-engine values, changelog-producer needs a primary key,
- *	  fields.<f>.* naming columns).
+ *	  fields.<f>.* naming columns), then the option checks of
+ *	  schema_validation.c.
  *	- SchemaManager.createTable: "Schema in filesystem exists, creation is
  *	  not allowed." when any schema file exists; the file is published
  *	  with a write that fails if it exists (commit -> tryToWriteAtomic).
@@ -29,6 +30,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "table/schema_validation.h"
 #include "table/write_options.h"
 
 static pm_code
@@ -276,7 +278,7 @@ validate(const pm_schema *s, pm_error *err)
 			}
 		}
 	}
-	return PM_OK;
+	return pm_schema_validate_options(s, err);
 }
 
 /* The schema Java's createTable would store for `in` (normalized, ids assigned). */

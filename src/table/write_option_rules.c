@@ -28,6 +28,7 @@
 #define STREAM "streaming reads, Flink or Spark jobs only; not used by a batch write and commit"
 #define READ "reading only"
 #define LAYOUT "which files Java's compaction merges when; layout only, reads give the same rows"
+#define CHANGELOG_RETENTION "the changelog retention of Java's snapshot expiry at commit (ExpireSnapshotsImpl keeps a decoupled changelog, ExpireChangelogImpl expires it): our commit expires nothing (see snapshot.num-retained.*), so the next Java commit applies it; paimon_expire_snapshots ignores it as Java's expire_snapshots procedure does (its ExpireConfig is never decoupled); its bounds are checked at creation (table/schema_validation.c)"
 #define BY_REFUSAL(k) "takes effect only with " k ", which is refused"
 
 static const pm_write_option_rule rules[] = {
@@ -59,12 +60,9 @@ static const pm_write_option_rule rules[] = {
 	R("changelog-producer", "none|input|lookup", "only changelog-producer = input and lookup changelog files are written (full-compaction changelogs come from Java's compaction)"),
 	H("changelog-producer.row-deduplicate", "lsm/lookup_changelog.c (lookup changelogs); input changelogs hold every input record"),
 	H("changelog-producer.row-deduplicate-ignore-fields", "lsm/lookup_changelog.c (see changelog-producer.row-deduplicate)"),
-	R("changelog.num-retained.max", NULL,
-	  "Java's snapshot expiry at commit keeps a decoupled changelog (changelog/changelog-<id> files) when changelog retention differs from the snapshots'; not written"),
-	R("changelog.num-retained.min", NULL,
-	  "Java's snapshot expiry at commit keeps a decoupled changelog (changelog/changelog-<id> files) when changelog retention differs from the snapshots'; not written"),
-	R("changelog.time-retained", NULL,
-	  "Java's snapshot expiry at commit keeps a decoupled changelog (changelog/changelog-<id> files) when changelog retention differs from the snapshots'; not written"),
+	I("changelog.num-retained.max", CHANGELOG_RETENTION),
+	I("changelog.num-retained.min", CHANGELOG_RETENTION),
+	I("changelog.time-retained", CHANGELOG_RETENTION),
 	I("clustering.columns", "append tables: Java's clustering and sort compaction jobs (IncrementalClusterManager); " LAYOUT "; primary-key tables: see pk-clustering-override"),
 	I("clustering.history-partition.idle-to-full-sort", "see clustering.columns"),
 	I("clustering.history-partition.limit", "see clustering.columns"),

@@ -401,9 +401,10 @@ test_refusals(void **state)
 		assert_int_equal(pm_table_writer_open(pm_env_default(), io, dir, "u", &w, &err), PM_OK);
 		pm_table_writer_close(w);
 	}
-	/* Java's writer refuses this pair (first-row and DV tables are written: test_lookup_compact.c) */
-	expect_refused(io, arena, "firstrow_dv", 3, kfr, vfr, false,
-				   "merge engine does not need deletion vectors");
+	/* Java's SchemaValidation refuses this pair at creation (first-row and DV tables are written: test_lookup_compact.c) */
+	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/firstrow_dv",
+									 make_schema(arena, 3, kfr, vfr), &err), PM_ERR_INVALID);
+	assert_non_null(strstr(err.message, "merge engine does not need deletion vectors"));
 	/* the lookup compaction at commit needs a fixed bucket */
 	expect_refused(io, arena, "dyn_dv", 2, kdyndv, vdyndv, false, "fixed bucket");
 	expect_refused(io, arena, "dyn_firstrow", 1, kdynfr, vdynfr, false, "fixed bucket");

@@ -728,10 +728,12 @@ test_audit_verdicts(void **state)
 		assert_int_equal(parse_with(&f, 2, kv, &o, &err), PM_OK);
 	}
 	{
-		static const char *const kv[] = {"changelog.num-retained.max", "100"};
+		/* changelog retention: our commit expires nothing; the next Java commit applies it */
+		static const char *const kv[] = {"changelog.num-retained.max", "100",
+		"changelog.num-retained.min", "20", "changelog.time-retained", "2 d"};
 
 		setup_schema(&f);
-		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "changelog.num-retained.max");
+		assert_int_equal(parse_with(&f, 3, kv, &o, &err), PM_OK);
 	}
 	{
 		/* ignored: layout, timing, or the next Java commit's */

@@ -10,10 +10,12 @@ CREATE SERVER wopt2 FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 SELECT paimon_create_database('wopt2', 'db');
 
 -- record-level.time-field: a column of type INT, BIGINT, TIMESTAMP or TIMESTAMP_LTZ
-\set VERBOSITY verbose
+\set VERBOSITY sqlstate
 SELECT paimon_create_table('wopt2', 'db', 't1', 'id INT, ts TEXT', primary_key => ARRAY['id'],
   options => '{"bucket": "1", "record-level.expire-time": "1 d", "record-level.time-field": "ts"}');
 \set VERBOSITY default
+SELECT paimon_create_table('wopt2', 'db', 't1', 'id INT, ts TEXT', primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "record-level.expire-time": "1 d", "record-level.time-field": "ts"}');
 SELECT paimon_create_table('wopt2', 'db', 't1', 'id INT, ts TIMESTAMP', primary_key => ARRAY['id'],
   options => '{"bucket": "1", "record-level.time-field": "nope"}');
 -- append tables too (Java checks the field whenever it is set)

@@ -75,11 +75,14 @@ SELECT paimon_create_table('rex', 'db', 'no_field', 'id INT, t INT', primary_key
 INSERT INTO no_field VALUES (1, 1);
 \set VERBOSITY default
 -- a time field Java's SchemaValidation refuses: refused at creation, nothing written
-\set VERBOSITY verbose
+\set VERBOSITY sqlstate
 SELECT paimon_create_table('rex', 'db', 'str_field', 'id INT, t STRING', primary_key => ARRAY['id'],
   options => '{"bucket": "1", "record-level.expire-time": "1 d", "record-level.time-field": "t"}',
   foreign_table => 'str_field');
 \set VERBOSITY default
+SELECT paimon_create_table('rex', 'db', 'str_field', 'id INT, t STRING', primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "record-level.expire-time": "1 d", "record-level.time-field": "t"}',
+  foreign_table => 'str_field');
 SELECT count(*) FROM pg_foreign_table WHERE ftrelid::regclass::text = 'str_field';
 SELECT paimon_create_table('rex', 'db', 'bad_dur', 'id INT, t INT', primary_key => ARRAY['id'],
   options => '{"bucket": "1", "record-level.expire-time": "1 fortnight", "record-level.time-field": "t"}',

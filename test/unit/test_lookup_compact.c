@@ -313,12 +313,27 @@ test_refusals(void **state)
 	pm_arena   *arena = pm_arena_create(pm_env_default());
 	static const char *keys[] = {"bucket", "deletion-vectors.enabled", "merge-engine"};
 	static const char *vals[] = {"1", "true", "first-row"};
+	pm_table_writer *w;
 	pm_error	err;
 
+	char	   *json;
+	size_t		len;
+	pm_schema  *s;
+
 	(void) state;
-	/* Java's SchemaValidation refuses the pair at creation (schema_validation.c) */
+	/* Java's SchemaValidation refuses the pair at creation (test_schema_validation.c) ... */
 	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/x",
 									 make_schema(arena, 3, keys, vals), &err), PM_ERR_INVALID);
+	/* ... and the writer refuses a schema file that has it anyway */
+	s = make_schema(arena, 3, keys, vals);
+	for (int i = 0; i < s->row_type->nfields; i++)
+		((pm_field *) s->row_type->fields)[i].id = i;
+	s->highest_field_id = s->row_type->nfields - 1;
+	assert_int_equal(pm_schema_to_json(s, arena, &json, &len, &err), PM_OK);
+	assert_int_equal(io->mkdirs(io, "/mem/wh/db.db/x/schema", &err), PM_OK);
+	assert_int_equal(io->write_new(io, "/mem/wh/db.db/x/schema/schema-0", json, len, &err), PM_OK);
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, "/mem/wh/db.db/x", "u", &w, &err),
+					 PM_ERR_UNSUPPORTED);
 	assert_non_null(strstr(err.message, "merge engine does not need deletion vectors"));
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);

@@ -17,25 +17,6 @@
 #include "table/snapshot_expire.h"
 #include "table/write_options.h"
 
-static pm_code
-int_option(const pm_schema *s, const char *key, int dflt, int *out, pm_error *err)
-{
-	const char *v = pm_schema_option(s, key);
-	char	   *end;
-	long long	n;
-
-	*out = dflt;
-	if (v == NULL)
-		return PM_OK;
-	n = strtoll(v, &end, 10);
-	while (isspace((unsigned char) *end))
-		end++;
-	if (end == v || *end != '\0' || n < INT_MIN || n > INT_MAX)
-		return pm_fail(err, PM_ERR_INVALID, "invalid value \"%.100s\" for option \"%s\"", v, key);
-	*out = (int) n;
-	return PM_OK;
-}
-
 static bool
 option_is(const pm_schema *s, const char *key, const char *value)
 {
@@ -61,9 +42,9 @@ pm_compact_strategy_parse(const pm_schema *schema, pm_compact_strategy *o, pm_er
 	int			max_interval;
 
 	memset(o, 0, sizeof(*o));
-	PM_TRY(int_option(schema, "num-sorted-run.compaction-trigger", 5, &o->trigger, err));
+	PM_TRY(pm_schema_int_option(schema, "num-sorted-run.compaction-trigger", 5, &o->trigger, err));
 	/* CoreOptions.numLevels: num-levels, else trigger + 1 */
-	PM_TRY(int_option(schema, "num-levels", o->trigger + 1, &o->num_levels, err));
+	PM_TRY(pm_schema_int_option(schema, "num-levels", o->trigger + 1, &o->num_levels, err));
 	if (o->num_levels < 2)
 		return pm_fail(err, PM_ERR_INVALID, "Number of levels must be at least 2.");
 	if (o->trigger < 1)
@@ -71,15 +52,15 @@ pm_compact_strategy_parse(const pm_schema *schema, pm_compact_strategy *o, pm_er
 					   "invalid value \"%d\" for option \"num-sorted-run.compaction-trigger\"",
 					   o->trigger);
 	/* numSortedRunStopTrigger: max(trigger, stop-trigger or trigger + 3) */
-	PM_TRY(int_option(schema, "num-sorted-run.stop-trigger",
+	PM_TRY(pm_schema_int_option(schema, "num-sorted-run.stop-trigger",
 					  o->trigger > INT_MAX - 3 ? INT_MAX : o->trigger + 3, &stop, err));
 	o->stop_trigger = stop > o->trigger ? stop : o->trigger;
-	PM_TRY(int_option(schema, "compaction.max-size-amplification-percent", 200,
+	PM_TRY(pm_schema_int_option(schema, "compaction.max-size-amplification-percent", 200,
 					  &o->max_size_amp, err));
-	PM_TRY(int_option(schema, "compaction.size-ratio", 1, &o->size_ratio, err));
-	PM_TRY(int_option(schema, "compaction.offpeak.start.hour", -1, &o->offpeak_start, err));
-	PM_TRY(int_option(schema, "compaction.offpeak.end.hour", -1, &o->offpeak_end, err));
-	PM_TRY(int_option(schema, "compaction.offpeak-ratio", 0, &o->offpeak_ratio, err));
+	PM_TRY(pm_schema_int_option(schema, "compaction.size-ratio", 1, &o->size_ratio, err));
+	PM_TRY(pm_schema_int_option(schema, "compaction.offpeak.start.hour", -1, &o->offpeak_start, err));
+	PM_TRY(pm_schema_int_option(schema, "compaction.offpeak.end.hour", -1, &o->offpeak_end, err));
+	PM_TRY(pm_schema_int_option(schema, "compaction.offpeak-ratio", 0, &o->offpeak_ratio, err));
 	o->full_interval_millis = -1;
 	if ((v = pm_schema_option(schema, "compaction.optimization-interval")) != NULL)
 		PM_TRY(pm_parse_duration_millis("compaction.optimization-interval", v,
@@ -101,7 +82,7 @@ pm_compact_strategy_parse(const pm_schema *schema, pm_compact_strategy *o, pm_er
 		o->force_up_level0 = true;
 		if (option_is(schema, "lookup-compact", "gentle"))
 		{
-			PM_TRY(int_option(schema, "lookup-compact.max-interval",
+			PM_TRY(pm_schema_int_option(schema, "lookup-compact.max-interval",
 							  o->trigger > INT_MAX / 2 ? INT_MAX : o->trigger * 2, &max_interval,
 							  err));
 			o->lookup_max_interval = max_interval > o->trigger ? max_interval : o->trigger;

@@ -13,7 +13,9 @@
  */
 #include "table/schema.h"
 
+#include <ctype.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +33,25 @@ pm_schema_option(const pm_schema *schema, const char *key)
 		if (strcmp(schema->option_keys[i], key) == 0)
 			return schema->option_values[i];
 	return NULL;
+}
+
+pm_code
+pm_schema_int_option(const pm_schema *schema, const char *key, int dflt, int *out, pm_error *err)
+{
+	const char *v = pm_schema_option(schema, key);
+	char	   *end;
+	long long	n;
+
+	*out = dflt;
+	if (v == NULL)
+		return PM_OK;
+	n = strtoll(v, &end, 10);
+	while (isspace((unsigned char) *end))
+		end++;
+	if (end == v || *end != '\0' || n < INT_MIN || n > INT_MAX)
+		return pm_fail(err, PM_ERR_INVALID, "Could not parse value '%s' for key '%s'.", v, key);
+	*out = (int) n;
+	return PM_OK;
 }
 
 static pm_code

@@ -42,6 +42,14 @@ typedef struct pm_schema
 /* An option's value as written, or NULL (Java's defaults are the caller's). */
 extern const char *pm_schema_option(const pm_schema *schema, const char *key);
 
+/*
+ * An int option as Java's Options.get reads it (trailing blanks allowed):
+ * dflt when unset; "Could not parse value '<v>' for key '<key>'." when it
+ * is not an int.
+ */
+extern pm_code pm_schema_int_option(const pm_schema *schema, const char *key, int dflt, int *out,
+									pm_error *err);
+
 /* Load <table_path>/schema/schema-<id> into arena. */
 extern pm_code pm_schema_load(pm_fileio *io, const char *table_path, int64_t id,
 							  pm_arena *arena, pm_schema **out, pm_error *err);

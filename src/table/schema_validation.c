@@ -48,26 +48,6 @@ pm_schema_record_time_field(const pm_schema *s, pm_arena *arena, int *index, pm_
 	return PM_OK;
 }
 
-/* An int option as Java's Options.get reads it (surrounding blanks allowed). */
-static pm_code
-int_option(const pm_schema *s, const char *key, int dflt, int *out, pm_error *err)
-{
-	const char *v = pm_schema_option(s, key);
-	char	   *end;
-	long long	n;
-
-	*out = dflt;
-	if (v == NULL)
-		return PM_OK;
-	n = strtoll(v, &end, 10);
-	while (isspace((unsigned char) *end))
-		end++;
-	if (end == v || *end != '\0' || n < INT_MIN || n > INT_MAX)
-		return pm_fail(err, PM_ERR_INVALID, "Could not parse value '%s' for key '%s'.", v, key);
-	*out = (int) n;
-	return PM_OK;
-}
-
 static bool
 bool_option(const pm_schema *s, const char *key)
 {
@@ -235,11 +215,11 @@ pm_schema_validate_options(const pm_schema *s, pm_error *err)
 					   "Cannot set streaming-read-overwrite to true when changelog producer is FULL_COMPACTION or LOOKUP because it will read duplicated changes.");
 
 	/* snapshot and changelog retention; changelog.* default to snapshot.* */
-	PM_TRY(int_option(s, "snapshot.num-retained.min", 10, &smin, err));
-	PM_TRY(int_option(s, "snapshot.num-retained.max", INT_MAX, &smax, err));
+	PM_TRY(pm_schema_int_option(s, "snapshot.num-retained.min", 10, &smin, err));
+	PM_TRY(pm_schema_int_option(s, "snapshot.num-retained.max", INT_MAX, &smax, err));
 	PM_TRY(retention("snapshot", smin, smax, err));
-	PM_TRY(int_option(s, "changelog.num-retained.min", smin, &cmin, err));
-	PM_TRY(int_option(s, "changelog.num-retained.max", smax, &cmax, err));
+	PM_TRY(pm_schema_int_option(s, "changelog.num-retained.min", smin, &cmin, err));
+	PM_TRY(pm_schema_int_option(s, "changelog.num-retained.max", smax, &cmax, err));
 	PM_TRY(retention("changelog", cmin, cmax, err));
 
 	for (int i = 0; i < s->row_type->nfields; i++)

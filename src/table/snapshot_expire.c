@@ -94,25 +94,6 @@ pm_parse_duration_millis(const char *key, const char *text, int64_t *millis, pm_
 				   (int) ulen, unit, key);
 }
 
-static pm_code
-int_option(const pm_schema *s, const char *key, int dflt, int *out, pm_error *err)
-{
-	const char *v = pm_schema_option(s, key);
-	char	   *end;
-	long long	n;
-
-	*out = dflt;
-	if (v == NULL)
-		return PM_OK;
-	n = strtoll(v, &end, 10);
-	while (isspace((unsigned char) *end))
-		end++;
-	if (end == v || *end != '\0' || n < INT_MIN || n > INT_MAX)
-		return pm_fail(err, PM_ERR_INVALID, "invalid value \"%.100s\" for option \"%s\"", v, key);
-	*out = (int) n;
-	return PM_OK;
-}
-
 pm_code
 pm_expire_options_from_table(const pm_schema *schema, int64_t now_millis, pm_expire_options *out,
 							 pm_error *err)
@@ -120,9 +101,9 @@ pm_expire_options_from_table(const pm_schema *schema, int64_t now_millis, pm_exp
 	const char *v = pm_schema_option(schema, "snapshot.time-retained");
 	int64_t		retain_ms = 3600 * 1000;
 
-	PM_TRY(int_option(schema, "snapshot.num-retained.min", 10, &out->retain_min, err));
-	PM_TRY(int_option(schema, "snapshot.num-retained.max", INT_MAX, &out->retain_max, err));
-	PM_TRY(int_option(schema, "snapshot.expire.limit", 50, &out->max_deletes, err));
+	PM_TRY(pm_schema_int_option(schema, "snapshot.num-retained.min", 10, &out->retain_min, err));
+	PM_TRY(pm_schema_int_option(schema, "snapshot.num-retained.max", INT_MAX, &out->retain_max, err));
+	PM_TRY(pm_schema_int_option(schema, "snapshot.expire.limit", 50, &out->max_deletes, err));
 	if (v != NULL)
 		PM_TRY(pm_parse_duration_millis("snapshot.time-retained", v, &retain_ms, err));
 	out->older_than_millis = retain_ms > now_millis ? INT64_MIN : now_millis - retain_ms;

@@ -83,57 +83,22 @@ opt_bool(const pm_schema *schema, const char *key, const char *legacy)
 	return v != NULL && strcasecmp(v, "true") == 0;
 }
 
-/* Index of the table field called name (trimmed of spaces), or -1. */
-static int
-field_index(const pm_schema *schema, const char *name, size_t len)
-{
-	while (len > 0 && (*name == ' ' || *name == '\t'))
-		name++, len--;
-	while (len > 0 && (name[len - 1] == ' ' || name[len - 1] == '\t'))
-		len--;
-	for (int i = 0; i < schema->row_type->nfields; i++)
-	{
-		const char *f = schema->row_type->fields[i].name;
-
-		if (strlen(f) == len && memcmp(f, name, len) == 0)
-			return i;
-	}
-	return -1;
-}
-
 /*
- * Split a comma list of field names into table field indexes (in arena).
- * Unknown names are PM_ERR_INVALID.
+ * A comma list of field names -> table field indexes (in arena); unknown
+ * names are PM_ERR_INVALID.
  */
 static pm_code
 parse_fields(const pm_schema *schema, const char *list, size_t listlen, pm_arena *arena,
 			 int **out, int *n, pm_error *err)
 {
-	int			count = 1;
-	int		   *idx;
-	size_t		start = 0;
+	const char **names;
 
-	for (size_t i = 0; i < listlen; i++)
-		count += list[i] == ',';
-	idx = pm_arena_alloc(arena, sizeof(int) * (size_t) count);
-	if (idx == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory parsing table options");
-	*n = 0;
-	for (size_t i = 0; i <= listlen; i++)
-	{
-		if (i == listlen || list[i] == ',')
-		{
-			int			f = field_index(schema, list + start, i - start);
-
-			if (f < 0)
-				return pm_fail(err, PM_ERR_INVALID,
-							   "field \"%.*s\" of table option can not be found in table schema",
-							   (int) (i - start), list + start);
-			idx[(*n)++] = f;
-			start = i + 1;
-		}
-	}
-	*out = idx;
+	PM_TRY(pm_schema_field_list(schema, list, listlen, true, arena, &names, out, n, err));
+	for (int k = 0; k < *n; k++)
+		if ((*out)[k] < 0)
+			return pm_fail(err, PM_ERR_INVALID,
+						   "field \"%s\" of table option can not be found in table schema",
+						   names[k]);
 	return PM_OK;
 }
 

@@ -54,6 +54,51 @@ pm_schema_int_option(const pm_schema *schema, const char *key, int dflt, int *ou
 	return PM_OK;
 }
 
+pm_code
+pm_schema_field_list(const pm_schema *schema, const char *list, size_t listlen, bool trim,
+					 pm_arena *arena, const char ***names, int **idx, int *n, pm_error *err)
+{
+	int			count = 1;
+	size_t		start = 0;
+
+	for (size_t i = 0; i < listlen; i++)
+		count += list[i] == ',';
+	*names = pm_arena_alloc(arena, sizeof(char *) * (size_t) count);
+	*idx = pm_arena_alloc(arena, sizeof(int) * (size_t) count);
+	if (*names == NULL || *idx == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory splitting a field list");
+	*n = 0;
+	for (size_t i = 0; i <= listlen; i++)
+	{
+		const char *b = list + start;
+		size_t		len = i - start;
+		char	   *name;
+
+		if (i < listlen && list[i] != ',')
+			continue;
+		start = i + 1;
+		while (trim && len > 0 && (unsigned char) *b <= ' ')
+			b++, len--;
+		while (trim && len > 0 && (unsigned char) b[len - 1] <= ' ')
+			len--;
+		if ((name = pm_arena_alloc(arena, len + 1)) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory splitting a field list");
+		memcpy(name, b, len);
+		name[len] = '\0';
+		(*names)[*n] = name;
+		(*idx)[(*n)++] = pm_type_field_index(schema->row_type, name);
+	}
+	/* split drops trailing empty strings (before trim), unless nothing matched */
+	if (count > 1)
+		while (*n > 0 && (listlen == 0 || list[listlen - 1] == ','))
+		{
+			(*n)--;
+			if (listlen > 0)
+				listlen--;
+		}
+	return PM_OK;
+}
+
 static pm_code
 string_array(const json_t *arr, pm_arena *arena, const char ***out, int *n, pm_error *err)
 {

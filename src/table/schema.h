@@ -9,6 +9,8 @@
 #ifndef PM_TABLE_SCHEMA_H
 #define PM_TABLE_SCHEMA_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/arena.h"
@@ -49,6 +51,18 @@ extern const char *pm_schema_option(const pm_schema *schema, const char *key);
  */
 extern pm_code pm_schema_int_option(const pm_schema *schema, const char *key, int dflt, int *out,
 									pm_error *err);
+
+/*
+ * A comma list of field names (an option value, or part of an option key)
+ * split as Java's String.split(",") does (trailing empty names dropped),
+ * each name trimmed as String.trim does when trim, into arena: (*names)[k]
+ * the k-th name, (*idx)[k] its index in schema->row_type or -1 when the
+ * table has no such field. Fails only when out of memory; reporting an
+ * unknown name (in its own words) is the caller's.
+ */
+extern pm_code pm_schema_field_list(const pm_schema *schema, const char *list, size_t listlen,
+									bool trim, pm_arena *arena, const char ***names, int **idx,
+									int *n, pm_error *err);
 
 /* Load <table_path>/schema/schema-<id> into arena. */
 extern pm_code pm_schema_load(pm_fileio *io, const char *table_path, int64_t id,

@@ -6,7 +6,6 @@
  */
 #include "table/schema_validation.h"
 
-#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,54 +77,33 @@ retention(const char *what, int min, int max, pm_error *err)
 
 /* validateSequenceField: "a, b" -> each a column, once, no aggregate, not first-row */
 static pm_code
-sequence_fields(const pm_schema *s, pm_error *err)
+sequence_fields(const pm_schema *s, pm_arena *arena, pm_error *err)
 {
 	const char *v = pm_schema_option(s, "sequence.field");
-	const char *p = v;
+	const char **names;
+	int		   *idx,
+				n;
 
 	if (v == NULL)
 		return PM_OK;
-	while (p != NULL)
+	PM_TRY(pm_schema_field_list(s, v, strlen(v), true, arena, &names, &idx, &n, err));
+	for (int k = 0; k < n; k++)
 	{
-		const char *comma = strchr(p, ',');
-		const char *b = p;
-		const char *e = comma ? comma : p + strlen(p);
-		char		name[256];
 		char		agg[300];
 		int			count = 0;
-		const char *q = v;
 
-		while (b < e && isspace((unsigned char) *b))
-			b++;
-		while (e > b && isspace((unsigned char) e[-1]))
-			e--;
-		if ((size_t) (e - b) >= sizeof(name))
-			return pm_fail(err, PM_ERR_INVALID, "sequence.field name too long");
-		memcpy(name, b, (size_t) (e - b));
-		name[e - b] = '\0';
-		if (pm_type_field_index(s->row_type, name) < 0)
+		if (idx[k] < 0)
 			return pm_fail(err, PM_ERR_INVALID,
-						   "Sequence field: '%s' can not be found in table schema.", name);
-		snprintf(agg, sizeof(agg), "fields.%s.aggregate-function", name);
+						   "Sequence field: '%s' can not be found in table schema.", names[k]);
+		snprintf(agg, sizeof(agg), "fields.%s.aggregate-function", names[k]);
 		if (pm_schema_option(s, agg) != NULL)
 			return pm_fail(err, PM_ERR_INVALID,
-						   "Should not define aggregation on sequence field: '%s'.", name);
-		while (q != NULL)
-		{
-			const char *c2 = strchr(q, ',');
-			const char *b2 = q;
-			const char *e2 = c2 ? c2 : q + strlen(q);
-
-			while (b2 < e2 && isspace((unsigned char) *b2))
-				b2++;
-			while (e2 > b2 && isspace((unsigned char) e2[-1]))
-				e2--;
-			count += (size_t) (e2 - b2) == strlen(name) && strncmp(b2, name, strlen(name)) == 0;
-			q = c2 ? c2 + 1 : NULL;
-		}
+						   "Should not define aggregation on sequence field: '%s'.", names[k]);
+		for (int j = 0; j < n; j++)
+			count += idx[j] == idx[k];
 		if (count != 1)
-			return pm_fail(err, PM_ERR_INVALID, "Sequence field '%s' is defined repeatedly.", name);
-		p = comma ? comma + 1 : NULL;
+			return pm_fail(err, PM_ERR_INVALID, "Sequence field '%s' is defined repeatedly.",
+						   names[k]);
 	}
 	if (option_is(s, "merge-engine", "deduplicate", "first-row"))
 		return pm_fail(err, PM_ERR_INVALID,
@@ -133,8 +111,8 @@ sequence_fields(const pm_schema *s, pm_error *err)
 	return PM_OK;
 }
 
-pm_code
-pm_schema_validate_options(const pm_schema *s, pm_error *err)
+static pm_code
+validate(const pm_schema *s, pm_arena *arena, pm_error *err)
 {
 	const char *v;
 	int			smin,
@@ -145,8 +123,6 @@ pm_schema_validate_options(const pm_schema *s, pm_error *err)
 	bool		pk = s->nprimary_keys > 0;
 	bool		first_row = option_is(s, "merge-engine", "deduplicate", "first-row");
 	const char *producer = pm_schema_option(s, "changelog-producer");
-	pm_arena   *arena;
-	pm_code		rc;
 
 	if (producer == NULL)
 		producer = "none";
@@ -154,60 +130,45 @@ pm_schema_validate_options(const pm_schema *s, pm_error *err)
 	/* validateOnlyContainPrimitiveType(upsert key) and upsert-key with a primary key */
 	if ((v = pm_schema_option(s, "upsert-key")) != NULL && *v != '\0')
 	{
-		const char *p = v;
+		const char **names;
+		int		   *uidx,
+					n;
 
-		while (p != NULL)
+		PM_TRY(pm_schema_field_list(s, v, strlen(v), false, arena, &names, &uidx, &n, err));
+		for (int k = 0; k < n; k++)
 		{
-			const char *comma = strchr(p, ',');
-			size_t		len = comma ? (size_t) (comma - p) : strlen(p);
-			char		name[256];
-			int			i;
-
-			if (len >= sizeof(name))
-				return pm_fail(err, PM_ERR_INVALID, "upsert-key name too long");
-			memcpy(name, p, len);
-			name[len] = '\0';
-			if ((i = pm_type_field_index(s->row_type, name)) < 0)
-				return pm_fail(err, PM_ERR_INVALID, "Cannot find field: %s", name);
-			if (pm_type_is_nested(s->row_type->fields[i].type->id))
+			if (uidx[k] < 0)
+				return pm_fail(err, PM_ERR_INVALID, "Cannot find field: %s", names[k]);
+			if (pm_type_is_nested(s->row_type->fields[uidx[k]].type->id))
 				return pm_fail(err, PM_ERR_INVALID,
 							   "The type %s in upsert key field %s is unsupported",
-							   pm_type_id_name(s->row_type->fields[i].type->id), name);
-			p = comma ? comma + 1 : NULL;
+							   pm_type_id_name(s->row_type->fields[uidx[k]].type->id), names[k]);
 		}
 		if (pk)
 		{
 			/* Java prints both lists: [a, b] */
 			char		uk[512],
 						pks[512];
-			size_t		n = 0;
+			size_t		un,
+						pn;
 
-			uk[0] = '[';
-			n = 1;
-			for (const char *c = v; *c && n < sizeof(uk) - 3; c++)
-			{
-				if (*c == ',')
-				{
-					uk[n++] = ',';
-					uk[n++] = ' ';
-				}
-				else
-					uk[n++] = *c;
-			}
-			uk[n++] = ']';
-			uk[n] = '\0';
-			n = (size_t) snprintf(pks, sizeof(pks), "[");
-			for (int k = 0; k < s->nprimary_keys && n < sizeof(pks); k++)
-				n += (size_t) snprintf(pks + n, sizeof(pks) - n, "%s%s", k ? ", " : "",
-									   s->primary_keys[k]);
-			if (n < sizeof(pks))
-				snprintf(pks + n, sizeof(pks) - n, "]");
+			un = (size_t) snprintf(uk, sizeof(uk), "[");
+			for (int k = 0; k < n && un < sizeof(uk); k++)
+				un += (size_t) snprintf(uk + un, sizeof(uk) - un, "%s%s", k ? ", " : "", names[k]);
+			if (un < sizeof(uk))
+				snprintf(uk + un, sizeof(uk) - un, "]");
+			pn = (size_t) snprintf(pks, sizeof(pks), "[");
+			for (int k = 0; k < s->nprimary_keys && pn < sizeof(pks); k++)
+				pn += (size_t) snprintf(pks + pn, sizeof(pks) - pn, "%s%s", k ? ", " : "",
+										s->primary_keys[k]);
+			if (pn < sizeof(pks))
+				snprintf(pks + pn, sizeof(pks) - pn, "]");
 			return pm_fail(err, PM_ERR_INVALID,
 						   "Cannot define 'upsert-key' %s with 'primary-key' %s.", uk, pks);
 		}
 	}
 
-	PM_TRY(sequence_fields(s, err));
+	PM_TRY(sequence_fields(s, arena, err));
 
 	if (bool_option(s, "streaming-read-overwrite") &&
 		(strcasecmp(producer, "full-compaction") == 0 || strcasecmp(producer, "lookup") == 0))
@@ -244,11 +205,7 @@ pm_schema_validate_options(const pm_schema *s, pm_error *err)
 		return pm_fail(err, PM_ERR_INVALID,
 					   "Can not set 'partition.expiration-time' for non-partitioned table.");
 
-	if ((arena = pm_arena_create(pm_env_default())) == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	rc = pm_schema_record_time_field(s, arena, &idx, err);
-	pm_arena_destroy(arena);
-	PM_TRY(rc);
+	PM_TRY(pm_schema_record_time_field(s, arena, &idx, err));
 
 	if (first_row && strcasecmp(producer, "lookup") != 0 && strcasecmp(producer, "none") != 0)
 		return pm_fail(err, PM_ERR_INVALID,
@@ -274,4 +231,17 @@ pm_schema_validate_options(const pm_schema *s, pm_error *err)
 		return pm_fail(err, PM_ERR_INVALID,
 					   "Cannot enable 'table-read.sequence-number.enabled' for non-primary-key table. Sequence number is only available for primary key tables.");
 	return PM_OK;
+}
+
+pm_code
+pm_schema_validate_options(const pm_schema *s, pm_error *err)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_code		rc;
+
+	if (arena == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	rc = validate(s, arena, err);
+	pm_arena_destroy(arena);
+	return rc;
 }

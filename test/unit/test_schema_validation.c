@@ -160,6 +160,62 @@ test_system_names(void **state)
 	pm_arena_destroy(arena);
 }
 
+/* pm_schema_field_list: Java's split(",") (+ trim), unknown names as -1 */
+static void
+test_field_list(void **state)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_schema  *s = schema(arena, FIELDS, "[]", "[]", "{}");
+	pm_error	err;
+	const char **names;
+	int		   *idx,
+				n;
+	static const char key[] = "fields.dt,s.sequence-group";
+
+	(void) state;
+	assert_int_equal(pm_schema_field_list(s, " b ,\tts,x", 10, true, arena, &names, &idx, &n, &err),
+					 PM_OK);
+	assert_int_equal(n, 3);
+	assert_string_equal(names[0], "b");
+	assert_int_equal(idx[0], 4);
+	assert_string_equal(names[1], "ts");
+	assert_int_equal(idx[1], 2);
+	assert_string_equal(names[2], "x");
+	assert_int_equal(idx[2], -1);
+	/* untrimmed: " b" is no field */
+	assert_int_equal(pm_schema_field_list(s, "s, b", 4, false, arena, &names, &idx, &n, &err), PM_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(idx[0], 3);
+	assert_string_equal(names[1], " b");
+	assert_int_equal(idx[1], -1);
+	/* trailing empty names are dropped, inner ones kept; a list with no comma is one name */
+	assert_int_equal(pm_schema_field_list(s, "id,,dt,,", 8, true, arena, &names, &idx, &n, &err), PM_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(idx[0], 0);
+	assert_string_equal(names[1], "");
+	assert_int_equal(idx[1], -1);
+	assert_int_equal(idx[2], 1);
+	assert_int_equal(pm_schema_field_list(s, ",,", 2, true, arena, &names, &idx, &n, &err), PM_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(pm_schema_field_list(s, "", 0, true, arena, &names, &idx, &n, &err), PM_OK);
+	assert_int_equal(n, 1);
+	assert_string_equal(names[0], "");
+	/* a part of a longer string (an option key's middle) */
+	assert_int_equal(pm_schema_field_list(s, &key[7], 4, true, arena, &names, &idx, &n, &err),
+					 PM_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(idx[0], 1);
+	assert_int_equal(idx[1], 3);
+	/* through the validation: repeats counted by field */
+	expect("[\"id\"]", "[]", "{\"sequence.field\":\"b, ts,b \"}",
+		   "Sequence field 'b' is defined repeatedly.");
+	expect("[\"id\"]", "[]", "{\"sequence.field\":\"b,ts,\"}", NULL);
+	expect("[]", "[]", "{\"upsert-key\":\"s, b\"}", "Cannot find field:  b");
+	expect("[\"id\"]", "[]", "{\"upsert-key\":\"s,b,\"}",
+		   "Cannot define 'upsert-key' [s, b] with 'primary-key' [id].");
+	pm_arena_destroy(arena);
+}
+
 /* pm_table_create refuses before writing; record_expire.c refuses the same at write */
 static void
 test_create_refuses(void **state)
@@ -196,6 +252,7 @@ main(void)
 		cmocka_unit_test(test_other_refusals),
 		cmocka_unit_test(test_system_names),
 		cmocka_unit_test(test_create_refuses),
+		cmocka_unit_test(test_field_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -83,14 +83,6 @@ typedef struct compact_state
 	int			nchanges;
 } compact_state;
 
-static bool
-option_true(const pm_schema *s, const char *key)
-{
-	const char *v = pm_schema_option(s, key);
-
-	return v != NULL && strcasecmp(v, "true") == 0;
-}
-
 static pm_code
 run_next(void *state, pm_batch **batch, pm_error *err)
 {
@@ -548,7 +540,7 @@ setup(compact_state *cs, pm_error *err)
 	const char *engine = pm_schema_option(s, "merge-engine");
 	const char *producer = pm_schema_option(s, "changelog-producer");
 
-	if (option_true(s, "deletion-vectors.enabled"))
+	if (pm_schema_bool_option(s, "deletion-vectors.enabled", false))
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option deletion-vectors.enabled = \"true\": compacting tables with deletion vectors is not supported yet");
 	if (engine != NULL && strcasecmp(engine, "first-row") == 0)
@@ -579,7 +571,7 @@ setup(compact_state *cs, pm_error *err)
 								  cs->arena, &cs->engine, err));
 	/* CoreOptions.needLookup (deletion vectors refused above) */
 	cs->lookup = (producer != NULL && strcasecmp(producer, "lookup") == 0) ||
-		option_true(s, "force-lookup");
+		pm_schema_bool_option(s, "force-lookup", false);
 	return pm_uuid_random(cs->uuid, err);
 }
 

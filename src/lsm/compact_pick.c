@@ -11,19 +11,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 #include "table/snapshot_expire.h"
 #include "table/write_options.h"
-
-static bool
-option_is(const pm_schema *s, const char *key, const char *value)
-{
-	const char *v = pm_schema_option(s, key);
-
-	return v != NULL && strcasecmp(v, value) == 0;
-}
 
 static pm_code
 size_option(const pm_schema *s, const char *key, int64_t *out, pm_error *err)
@@ -69,18 +60,19 @@ pm_compact_strategy_parse(const pm_schema *schema, pm_compact_strategy *o, pm_er
 	PM_TRY(size_option(schema, "compaction.incremental-size-threshold",
 					   &o->incremental_size_threshold, err));
 	/* CoreOptions.lookupStrategy().needLookup */
-	o->need_lookup = option_is(schema, "merge-engine", "first-row") ||
-		option_is(schema, "changelog-producer", "lookup") ||
-		option_is(schema, "deletion-vectors.enabled", "true") ||
-		option_is(schema, "force-lookup", "true");
-	o->write_only = option_is(schema, "write-only", "true") ||
+	o->need_lookup = pm_schema_option_is(schema, "merge-engine", NULL, "first-row") ||
+		pm_schema_option_is(schema, "changelog-producer", NULL, "lookup") ||
+		pm_schema_bool_option(schema, "deletion-vectors.enabled", false) ||
+		pm_schema_bool_option(schema, "force-lookup", false);
+	o->write_only = pm_schema_bool_option(schema, "write-only", false) ||
 		(pm_schema_option(schema, "write-only") == NULL &&
-		 option_is(schema, "write.compaction-skip", "true"));
-	o->force_rewrite_all_files = option_is(schema, "compaction.force-rewrite-all-files", "true");
+		 pm_schema_bool_option(schema, "write.compaction-skip", false));
+	o->force_rewrite_all_files =
+		pm_schema_bool_option(schema, "compaction.force-rewrite-all-files", false);
 	if (o->need_lookup)
 	{
 		o->force_up_level0 = true;
-		if (option_is(schema, "lookup-compact", "gentle"))
+		if (pm_schema_option_is(schema, "lookup-compact", NULL, "gentle"))
 		{
 			PM_TRY(pm_schema_int_option(schema, "lookup-compact.max-interval",
 							  o->trigger > INT_MAX / 2 ? INT_MAX : o->trigger * 2, &max_interval,
@@ -89,7 +81,7 @@ pm_compact_strategy_parse(const pm_schema *schema, pm_compact_strategy *o, pm_er
 		}
 	}
 	else
-		o->force_up_level0 = option_is(schema, "compaction.force-up-level-0", "true");
+		o->force_up_level0 = pm_schema_bool_option(schema, "compaction.force-up-level-0", false);
 	return PM_OK;
 }
 

@@ -38,11 +38,9 @@ static bool
 option_true(const pm_schema *schema, const char *field, const char *suffix)
 {
 	char		key[512];
-	const char *v;
 
 	snprintf(key, sizeof(key), "fields.%s.%s", field, suffix);
-	v = pm_schema_option(schema, key);
-	return v != NULL && strcasecmp(v, "true") == 0;
+	return pm_schema_bool_option(schema, key, false);
 }
 
 static bool

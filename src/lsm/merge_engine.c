@@ -76,11 +76,9 @@ struct pm_merge_engine
 static bool
 opt_bool(const pm_schema *schema, const char *key, const char *legacy)
 {
-	const char *v = pm_schema_option(schema, key);
-
-	if (v == NULL && legacy != NULL)
-		v = pm_schema_option(schema, legacy);
-	return v != NULL && strcasecmp(v, "true") == 0;
+	if (legacy != NULL && pm_schema_option(schema, key) == NULL)
+		key = legacy;
+	return pm_schema_bool_option(schema, key, false);
 }
 
 /*

@@ -166,14 +166,6 @@ claim_unit(pm_table_read *r)
 	return r->claim == NULL || r->claim(r->claim_ctx, r->unit++);
 }
 
-static bool
-option_true(const pm_schema *s, const char *key)
-{
-	const char *v = pm_schema_option(s, key);
-
-	return v != NULL && strcasecmp(v, "true") == 0;
-}
-
 static pm_code
 load_dv(pm_table_read *r, const pm_data_file_meta *f, pm_deletion_vector **dv, pm_error *err)
 {
@@ -904,8 +896,8 @@ open_pk(pm_table_read *r, const int *fields, int nfields, pm_error *err)
 		if (ok)
 			r->key_row = pm_type_new_row(r->arena, kf, r->nkeys, false);
 	}
-	r->dv_enabled = option_true(s, "deletion-vectors.enabled");
-	r->snapshot_ordering = option_true(s, "sequence.snapshot-ordering");
+	r->dv_enabled = pm_schema_bool_option(s, "deletion-vectors.enabled", false);
+	r->snapshot_ordering = pm_schema_bool_option(s, "sequence.snapshot-ordering", false);
 	engine = pm_schema_option(s, "merge-engine");
 	r->first_row = engine != NULL && strcasecmp(engine, "first-row") == 0;
 
@@ -919,9 +911,10 @@ open_pk(pm_table_read *r, const int *fields, int nfields, pm_error *err)
 
 		r->lookup = !r->first_row &&
 			((producer != NULL && strcasecmp(producer, "lookup") == 0) || r->dv_enabled ||
-			 option_true(s, "force-lookup"));
+			 pm_schema_bool_option(s, "force-lookup", false));
 	}
-	r->skip_level0 = (r->dv_enabled && !option_true(s, "deletion-vectors.merge-on-read")) ||
+	r->skip_level0 = (r->dv_enabled &&
+					  !pm_schema_bool_option(s, "deletion-vectors.merge-on-read", false)) ||
 		r->first_row;
 	r->key_filter = pm_point_lookup_key_filter(r->scan);
 	if (r->key_filter != NULL)

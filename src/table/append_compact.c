@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "common/arena.h"
 #include "common/name_set.h"
@@ -77,14 +76,6 @@ typedef struct append_compact
 	int64_t		commit_identifier;
 } append_compact;
 
-static bool
-option_true(const pm_schema *s, const char *key)
-{
-	const char *v = pm_schema_option(s, key);
-
-	return v != NULL && strcasecmp(v, "true") == 0;
-}
-
 static pm_code
 setup(append_compact *ac, pm_error *err)
 {
@@ -95,7 +86,7 @@ setup(append_compact *ac, pm_error *err)
 	const pm_type *empty;
 
 	PM_TRY(pm_write_options_parse(s, ac->arena, &ac->opt, err));
-	ac->dv = option_true(s, "deletion-vectors.enabled");
+	ac->dv = pm_schema_bool_option(s, "deletion-vectors.enabled", false);
 	ac->compaction_file_size = ac->opt.target_file_size / 10 * 7;
 	ac->open_file_cost = 4LL * 1024 * 1024;
 	if ((v = pm_schema_option(s, "source.split.open-file-cost")) != NULL)
@@ -111,7 +102,7 @@ setup(append_compact *ac, pm_error *err)
 						   "invalid value \"%.100s\" for option \"compaction.min.file-num\"", v);
 		ac->min_file_num = (int) n;
 	}
-	ac->force_rewrite_all = option_true(s, "compaction.force-rewrite-all-files");
+	ac->force_rewrite_all = pm_schema_bool_option(s, "compaction.force-rewrite-all-files", false);
 	ac->delete_ratio = 0.2;
 	if ((v = pm_schema_option(s, "compaction.delete-ratio-threshold")) != NULL)
 	{

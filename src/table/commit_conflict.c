@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "row/binary_row.h"
 #include "row/value.h"
@@ -233,14 +232,13 @@ check_key_ranges(const pm_commit_request *req, pm_manifest_entry *const *live, i
 				 pm_arena *arena, pm_error *err)
 {
 	const pm_type *kt;
-	const char *override = pm_schema_option(req->schema, "pk-clustering-override");
 	keyed_file *files;
 	bool	   *done;
 	keyed_file *group;
 	int			n = 0;
 
 	if (req->schema->nprimary_keys == 0 ||
-		(override != NULL && strcasecmp(override, "true") == 0))
+		pm_schema_bool_option(req->schema, "pk-clustering-override", false))
 		return PM_OK;
 	PM_TRY(key_type_of(req->schema, arena, &kt, err));
 	files = pm_arena_zalloc(arena, sizeof(*files) * (size_t) (nlive + 1));

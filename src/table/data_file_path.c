@@ -6,7 +6,6 @@
 #include "table/data_file_path.h"
 
 #include <string.h>
-#include <strings.h>
 
 #include "row/binary_row.h"
 #include "table/catalog.h"
@@ -80,12 +79,10 @@ pm_index_file_local_path(pm_table *t, const uint8_t *partition, int32_t partitio
 						 int32_t bucket, const char *file_name, const char *external_path,
 						 pm_arena *arena, char **path, pm_error *err)
 {
-	const char *in_data_dir = pm_schema_option(t->schema, "index-file-in-data-file-dir");
-
 	PM_TRY(check_name(file_name, err));
 	if (external_path != NULL)
 		return pm_path_map_resolve(t->path_map, external_path, arena, path, err);
-	if (in_data_dir != NULL && strcasecmp(in_data_dir, "true") == 0)
+	if (pm_schema_bool_option(t->schema, "index-file-in-data-file-dir", false))
 	{
 		char	   *dir;
 

@@ -42,14 +42,6 @@
 #include "table/table_options.h"
 #include "table/table_int.h"
 
-static bool
-option_true(const pm_schema *s, const char *key)
-{
-	const char *v = pm_schema_option(s, key);
-
-	return v != NULL && strcasecmp(v, "true") == 0;
-}
-
 /* ---- bucket pruning ----------------------------------------------------- */
 
 /* The literal of "field = lit" among the top-level conjuncts of p, or NULL. */
@@ -469,7 +461,7 @@ attach_deletion_vectors(pm_scan *scan, pm_error *err)
 	pm_index_manifest_entry *entries;
 	int			n;
 	char	   *path;
-	bool		in_data_dir = option_true(t->schema, "index-file-in-data-file-dir");
+	bool		in_data_dir = pm_schema_bool_option(t->schema, "index-file-in-data-file-dir", false);
 
 	if (t->snapshot->index_manifest == NULL || scan->nsplits == 0)
 		return PM_OK;
@@ -974,8 +966,8 @@ file_index_prune(pm_scan *scan, const pm_predicate *filter, const pm_data_file_m
 	ia.data_file_size = f->file_size;
 	/* Java: indexes of primary-key tables only with deletion vectors */
 	ia.all_fields = !scan->needs_merge ||
-		(option_true(t->schema, "deletion-vectors.enabled") &&
-		 !option_true(t->schema, "deletion-vectors.merge-on-read"));
+		(pm_schema_bool_option(t->schema, "deletion-vectors.enabled", false) &&
+		 !pm_schema_bool_option(t->schema, "deletion-vectors.merge-on-read", false));
 	PM_TRY(pm_table_schema_by_id(t, f->schema_id, &ia.file_schema, err));
 	if (f->embedded_file_index != NULL)
 		rc = pm_file_index_open(t->env, f->embedded_file_index,
@@ -1080,8 +1072,8 @@ batch_visible(const pm_scan *scan, const pm_manifest_entry *e)
 	if (!scan->needs_merge || e->file.level != 0 || scan->every_level)
 		return true;
 	engine = pm_schema_option(s, "merge-engine");
-	return !((option_true(s, "deletion-vectors.enabled") &&
-			  !option_true(s, "deletion-vectors.merge-on-read")) ||
+	return !((pm_schema_bool_option(s, "deletion-vectors.enabled", false) &&
+			  !pm_schema_bool_option(s, "deletion-vectors.merge-on-read", false)) ||
 			 (engine != NULL && strcasecmp(engine, "first-row") == 0));
 }
 

@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/json_out.h"
 #include "common/meta_cache.h"
@@ -33,6 +34,25 @@ pm_schema_option(const pm_schema *schema, const char *key)
 		if (strcmp(schema->option_keys[i], key) == 0)
 			return schema->option_values[i];
 	return NULL;
+}
+
+bool
+pm_schema_bool_option(const pm_schema *schema, const char *key, bool dflt)
+{
+	const char *v = pm_schema_option(schema, key);
+
+	return v == NULL ? dflt : strcasecmp(v, "true") == 0;
+}
+
+bool
+pm_schema_option_is(const pm_schema *schema, const char *key, const char *dflt,
+					const char *value)
+{
+	const char *v = pm_schema_option(schema, key);
+
+	if (v == NULL)
+		v = dflt;
+	return v != NULL && strcasecmp(v, value) == 0;
 }
 
 pm_code

@@ -45,6 +45,20 @@ typedef struct pm_schema
 extern const char *pm_schema_option(const pm_schema *schema, const char *key);
 
 /*
+ * A boolean option: dflt when unset, else whether it is "true" in any case
+ * (Java's OptionsUtils.convertToBoolean). Java refuses a value other than
+ * true/false when it reads the option; here such a value reads as false.
+ */
+extern bool pm_schema_bool_option(const pm_schema *schema, const char *key, bool dflt);
+
+/*
+ * Whether an option (dflt when unset; dflt NULL: false when unset) equals
+ * value in any case, as Java's enum options read it.
+ */
+extern bool pm_schema_option_is(const pm_schema *schema, const char *key, const char *dflt,
+								const char *value);
+
+/*
  * An int option as Java's Options.get reads it (trailing blanks allowed):
  * dflt when unset; "Could not parse value '<v>' for key '<key>'." when it
  * is not an int.

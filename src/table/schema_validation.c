@@ -47,22 +47,6 @@ pm_schema_record_time_field(const pm_schema *s, pm_arena *arena, int *index, pm_
 	return PM_OK;
 }
 
-static bool
-bool_option(const pm_schema *s, const char *key)
-{
-	const char *v = pm_schema_option(s, key);
-
-	return v != NULL && strcasecmp(v, "true") == 0;
-}
-
-static bool
-option_is(const pm_schema *s, const char *key, const char *dflt, const char *value)
-{
-	const char *v = pm_schema_option(s, key);
-
-	return strcasecmp(v != NULL ? v : dflt, value) == 0;
-}
-
 static pm_code
 retention(const char *what, int min, int max, pm_error *err)
 {
@@ -105,7 +89,7 @@ sequence_fields(const pm_schema *s, pm_arena *arena, pm_error *err)
 			return pm_fail(err, PM_ERR_INVALID, "Sequence field '%s' is defined repeatedly.",
 						   names[k]);
 	}
-	if (option_is(s, "merge-engine", "deduplicate", "first-row"))
+	if (pm_schema_option_is(s, "merge-engine", "deduplicate", "first-row"))
 		return pm_fail(err, PM_ERR_INVALID,
 					   "Do not support use sequence field on FIRST_ROW merge engine.");
 	return PM_OK;
@@ -121,7 +105,7 @@ validate(const pm_schema *s, pm_arena *arena, pm_error *err)
 				cmax,
 				idx;
 	bool		pk = s->nprimary_keys > 0;
-	bool		first_row = option_is(s, "merge-engine", "deduplicate", "first-row");
+	bool		first_row = pm_schema_option_is(s, "merge-engine", "deduplicate", "first-row");
 	const char *producer = pm_schema_option(s, "changelog-producer");
 
 	if (producer == NULL)
@@ -170,7 +154,7 @@ validate(const pm_schema *s, pm_arena *arena, pm_error *err)
 
 	PM_TRY(sequence_fields(s, arena, err));
 
-	if (bool_option(s, "streaming-read-overwrite") &&
+	if (pm_schema_bool_option(s, "streaming-read-overwrite", false) &&
 		(strcasecmp(producer, "full-compaction") == 0 || strcasecmp(producer, "lookup") == 0))
 		return pm_fail(err, PM_ERR_INVALID,
 					   "Cannot set streaming-read-overwrite to true when changelog producer is FULL_COMPACTION or LOOKUP because it will read duplicated changes.");
@@ -197,7 +181,7 @@ validate(const pm_schema *s, pm_arena *arena, pm_error *err)
 						   "Field name[%s] in schema cannot start with [_KEY_]", f);
 	}
 
-	if (!pk && bool_option(s, "streaming-read-overwrite"))
+	if (!pk && pm_schema_bool_option(s, "streaming-read-overwrite", false))
 		return pm_fail(err, PM_ERR_INVALID,
 					   "Doesn't support streaming read the changes from overwrite when the primary keys are not defined. Please use streaming-read-append-overwrite to enable the streaming read overwrite commit for append table.");
 
@@ -216,18 +200,18 @@ validate(const pm_schema *s, pm_arena *arena, pm_error *err)
 		return pm_fail(err, PM_ERR_INVALID,
 					   "Rowkind field: '%s' can not be found in table schema.", v);
 
-	if (bool_option(s, "deletion-vectors.enabled"))
+	if (pm_schema_bool_option(s, "deletion-vectors.enabled", false))
 	{
 		if (strcasecmp(producer, "none") != 0 && strcasecmp(producer, "input") != 0 &&
 			strcasecmp(producer, "lookup") != 0)
 			return pm_fail(err, PM_ERR_INVALID,
 						   "Deletion vectors mode is only supported for NONE/INPUT/LOOKUP changelog producer now.");
-		if (!bool_option(s, "pk-clustering-override") && first_row)
+		if (!pm_schema_bool_option(s, "pk-clustering-override", false) && first_row)
 			return pm_fail(err, PM_ERR_INVALID,
 						   "First row merge engine does not need deletion vectors because there is no deletion of old data in this merge engine.");
 	}
 
-	if (!pk && bool_option(s, "table-read.sequence-number.enabled"))
+	if (!pk && pm_schema_bool_option(s, "table-read.sequence-number.enabled", false))
 		return pm_fail(err, PM_ERR_INVALID,
 					   "Cannot enable 'table-read.sequence-number.enabled' for non-primary-key table. Sequence number is only available for primary key tables.");
 	return PM_OK;

@@ -83,16 +83,6 @@ parse_int(const char *key, const char *text, int64_t lo, int64_t hi, int64_t *ou
 	return PM_OK;
 }
 
-static bool
-option_true(const pm_schema *s, const char *key, bool dflt)
-{
-	const char *v = pm_schema_option(s, key);
-
-	if (v == NULL)
-		return dflt;
-	return strcasecmp(v, "true") == 0;
-}
-
 static pm_code
 parse_keys(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *err)
 {
@@ -271,12 +261,12 @@ parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_e
 					   "Primary key constraint should not be same with partition fields");
 	o->ntrimmed_keys = n;
 	o->trimmed_key_fields = tk;
-	o->ignore_delete = option_true(s, "ignore-delete", false) ||
-		option_true(s, "first-row.ignore-delete", false) ||
-		option_true(s, "deduplicate.ignore-delete", false) ||
-		option_true(s, "partial-update.ignore-delete", false);
-	o->ignore_update_before = option_true(s, "ignore-update-before", false);
-	o->write_buffer_spillable = option_true(s, "write-buffer-spillable", true);
+	o->ignore_delete = pm_schema_bool_option(s, "ignore-delete", false) ||
+		pm_schema_bool_option(s, "first-row.ignore-delete", false) ||
+		pm_schema_bool_option(s, "deduplicate.ignore-delete", false) ||
+		pm_schema_bool_option(s, "partial-update.ignore-delete", false);
+	o->ignore_update_before = pm_schema_bool_option(s, "ignore-update-before", false);
+	o->write_buffer_spillable = pm_schema_bool_option(s, "write-buffer-spillable", true);
 	v = pm_schema_option(s, "merge-engine");
 	o->first_row = v != NULL && strcasecmp(v, "first-row") == 0;
 	v = pm_schema_option(s, "sequence.field");
@@ -291,9 +281,9 @@ parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_e
 static pm_code
 parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
 {
-	o->deletion_vectors = option_true(s, "deletion-vectors.enabled", false);
-	o->dv_bitmap64 = option_true(s, "deletion-vectors.bitmap64", false);
-	o->write_only = option_true(s, "write-only", false);
+	o->deletion_vectors = pm_schema_bool_option(s, "deletion-vectors.enabled", false);
+	o->dv_bitmap64 = pm_schema_bool_option(s, "deletion-vectors.bitmap64", false);
+	o->write_only = pm_schema_bool_option(s, "write-only", false);
 	if (o->primary_key && o->first_row && o->deletion_vectors)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table options merge-engine = \"first-row\" and deletion-vectors.enabled = \"true\": Java's writer refuses them together (first row merge engine does not need deletion vectors because there is no deletion of old data in this merge engine)");
@@ -544,7 +534,7 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 		PM_TRY(pm_parse_memory_size("parquet.block.size", v, &o->row_group_bytes, err));
 	if ((v = pm_schema_option(s, "parquet.page.size")) != NULL)
 		PM_TRY(pm_parse_memory_size("parquet.page.size", v, &o->page_bytes, err));
-	o->dictionary = option_true(s, "parquet.enable.dictionary", true);
+	o->dictionary = pm_schema_bool_option(s, "parquet.enable.dictionary", true);
 	if (o->format == PM_FORMAT_ORC)
 		PM_TRY(parse_orc_options(s, o, err));
 	/* CoreOptions.targetFileSize(hasPrimaryKey): 128 MiB for primary-key tables */
@@ -598,7 +588,7 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 		 * reads skip until a compaction job moves them.
 		 */
 		if (n == -2 && (!o->primary_key ||
-						!option_true(s, "postpone.batch-write-fixed-bucket", true)))
+						!pm_schema_bool_option(s, "postpone.batch-write-fixed-bucket", true)))
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "table option bucket = -2%s: rows would go to the postpone bucket, which batch reads skip until a Flink or Spark compaction job moves them into real buckets",
 						   o->primary_key ? " with postpone.batch-write-fixed-bucket = false" : " without a primary key");
@@ -630,7 +620,7 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 						   (long long) n);
 		o->dynamic_max_buckets = (int32_t) n;
 	}
-	o->index_in_data_dir = option_true(s, "index-file-in-data-file-dir", false);
+	o->index_in_data_dir = pm_schema_bool_option(s, "index-file-in-data-file-dir", false);
 	if (o->primary_key && o->bucket == -1 && pm_schema_option(s, "global-index.external-path") != NULL)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option global-index.external-path: hash index files in an external path are not written");
@@ -644,6 +634,6 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 		PM_TRY(pm_changelog_dedup_parse(s, arena, &dedup, err));
 	}
 	PM_TRY(pm_stats_modes_of_schema(s, arena, &o->stats_modes, err));
-	o->stats_dense = option_true(s, "metadata.stats-dense-store", true);
+	o->stats_dense = pm_schema_bool_option(s, "metadata.stats-dense-store", true);
 	return PM_OK;
 }

@@ -216,6 +216,29 @@ test_field_list(void **state)
 	pm_arena_destroy(arena);
 }
 
+/* pm_schema_bool_option / pm_schema_option_is: unset = default, any case */
+static void
+test_option_readers(void **state)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_schema  *s = schema(arena, FIELDS, "[]", "[]",
+						   "{\"a\":\"TRUE\",\"b\":\"false\",\"c\":\"yes\",\"d\":\"True \","
+						   "\"merge-engine\":\"First-Row\"}");
+
+	(void) state;
+	assert_true(pm_schema_bool_option(s, "a", false));
+	assert_false(pm_schema_bool_option(s, "b", true));
+	assert_false(pm_schema_bool_option(s, "c", true));
+	assert_false(pm_schema_bool_option(s, "d", true));
+	assert_true(pm_schema_bool_option(s, "unset", true));
+	assert_false(pm_schema_bool_option(s, "unset", false));
+	assert_true(pm_schema_option_is(s, "merge-engine", "deduplicate", "first-row"));
+	assert_false(pm_schema_option_is(s, "merge-engine", "deduplicate", "deduplicate"));
+	assert_true(pm_schema_option_is(s, "changelog-producer", "none", "NONE"));
+	assert_false(pm_schema_option_is(s, "changelog-producer", NULL, "none"));
+	pm_arena_destroy(arena);
+}
+
 /* pm_table_create refuses before writing; record_expire.c refuses the same at write */
 static void
 test_create_refuses(void **state)
@@ -253,6 +276,7 @@ main(void)
 		cmocka_unit_test(test_system_names),
 		cmocka_unit_test(test_create_refuses),
 		cmocka_unit_test(test_field_list),
+		cmocka_unit_test(test_option_readers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -267,8 +267,7 @@ parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_e
 		pm_schema_bool_option(s, "partial-update.ignore-delete", false);
 	o->ignore_update_before = pm_schema_bool_option(s, "ignore-update-before", false);
 	o->write_buffer_spillable = pm_schema_bool_option(s, "write-buffer-spillable", true);
-	v = pm_schema_option(s, "merge-engine");
-	o->first_row = v != NULL && strcasecmp(v, "first-row") == 0;
+	o->first_row = pm_schema_option_is(s, "merge-engine", NULL, "first-row");
 	v = pm_schema_option(s, "sequence.field");
 	o->sequence_field = v != NULL && v[0] != '\0';
 	return PM_OK;
@@ -284,6 +283,13 @@ parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
 	o->deletion_vectors = pm_schema_bool_option(s, "deletion-vectors.enabled", false);
 	o->dv_bitmap64 = pm_schema_bool_option(s, "deletion-vectors.bitmap64", false);
 	o->write_only = pm_schema_bool_option(s, "write-only", false);
+	/*
+	 * Creation refuses first-row + DV (schema_validation.c, as Java's
+	 * SchemaValidation on create and alter) unless pk-clustering-override;
+	 * this guard is only for a table already in that state (that option, or
+	 * a schema another writer or an older Paimon left), refused as Java's
+	 * MergeTreeCompactManagerFactory refuses it when its writer opens.
+	 */
 	if (o->primary_key && o->first_row && o->deletion_vectors)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table options merge-engine = \"first-row\" and deletion-vectors.enabled = \"true\": Java's writer refuses them together (first row merge engine does not need deletion vectors because there is no deletion of old data in this merge engine)");

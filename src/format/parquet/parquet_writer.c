@@ -1973,6 +1973,18 @@ shred(parquet_writer *w, pw_column *c, int s, const pm_vector *v, int64_t i, int
 			c->dict.failed = true; \
 	} while (0)
 
+/* An INT32 column of ctype values: PLAIN little-endian, stats, dictionary. */
+#define FLAT_INT32(ctype) \
+	FLAT_LOOP( \
+		{ \
+			int32_t		x = PM_VEC_VALUES(v, ctype)[r]; \
+			size_t		at = b->len; \
+			\
+			pm_byte_buffer_put_le32(b, (uint32_t) x); \
+			pm_write_stats_add_i64(&c->page, x); \
+			TO_DICT(at, 4); \
+		})
+
 static pm_code
 append_flat(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start, int64_t n,
 			pm_error *err)
@@ -1982,39 +1994,15 @@ append_flat(parquet_writer *w, pw_column *c, const pm_vector *v, int64_t start, 
 	switch (c->type->id)
 	{
 		case PM_TYPE_TINYINT:
-			FLAT_LOOP(
-				{
-					int32_t		x = PM_VEC_VALUES(v, int8_t)[r];
-					size_t		at = b->len;
-
-					pm_byte_buffer_put_le32(b, (uint32_t) x);
-					pm_write_stats_add_i64(&c->page, x);
-					TO_DICT(at, 4);
-				});
+			FLAT_INT32(int8_t);
 			break;
 		case PM_TYPE_SMALLINT:
-			FLAT_LOOP(
-				{
-					int32_t		x = PM_VEC_VALUES(v, int16_t)[r];
-					size_t		at = b->len;
-
-					pm_byte_buffer_put_le32(b, (uint32_t) x);
-					pm_write_stats_add_i64(&c->page, x);
-					TO_DICT(at, 4);
-				});
+			FLAT_INT32(int16_t);
 			break;
 		case PM_TYPE_INT:
 		case PM_TYPE_DATE:
 		case PM_TYPE_TIME:
-			FLAT_LOOP(
-				{
-					int32_t		x = PM_VEC_VALUES(v, int32_t)[r];
-					size_t		at = b->len;
-
-					pm_byte_buffer_put_le32(b, (uint32_t) x);
-					pm_write_stats_add_i64(&c->page, x);
-					TO_DICT(at, 4);
-				});
+			FLAT_INT32(int32_t);
 			break;
 		case PM_TYPE_BIGINT:
 			FLAT_LOOP(

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/compare.h"
 #include "common/hash_bits.h"
 
 #define PM_AGG_MAX_KEYS 32
@@ -706,17 +707,6 @@ wide_add(pm_agg_state *s, int64_t hi, uint64_t lo)
 	s->w.u64 = sum;
 }
 
-/* float8_cmp_internal: NaN above every number and equal to itself */
-static inline int
-cmp_f8(double a, double b)
-{
-	if (isnan(a))
-		return isnan(b) ? 0 : 1;
-	if (isnan(b))
-		return -1;
-	return a > b ? 1 : (a < b ? -1 : 0);
-}
-
 /* float8_accum (float4_accum converts to double first) */
 static inline void
 float_accum(pm_hash_agg *agg, pm_agg_state *s, double x)
@@ -1095,15 +1085,15 @@ update(pm_hash_agg *agg, const pm_agg_spec *spec, pm_agg_state *st, const pm_bat
 					case PM_TYPE_FLOAT:
 						/* float4smaller/larger: keep the state only when strictly better */
 						if (is_min)
-							AGG_LOOP(float, { if (s->n == 0 || cmp_f8(s->v.f4, x) >= 0) s->v.f4 = x; s->n++; });
+							AGG_LOOP(float, { if (s->n == 0 || pm_cmp_double_pg(s->v.f4, x) >= 0) s->v.f4 = x; s->n++; });
 						else
-							AGG_LOOP(float, { if (s->n == 0 || cmp_f8(s->v.f4, x) <= 0) s->v.f4 = x; s->n++; });
+							AGG_LOOP(float, { if (s->n == 0 || pm_cmp_double_pg(s->v.f4, x) <= 0) s->v.f4 = x; s->n++; });
 						break;
 					case PM_TYPE_DOUBLE:
 						if (is_min)
-							AGG_LOOP(double, { if (s->n == 0 || cmp_f8(s->v.f8, x) >= 0) s->v.f8 = x; s->n++; });
+							AGG_LOOP(double, { if (s->n == 0 || pm_cmp_double_pg(s->v.f8, x) >= 0) s->v.f8 = x; s->n++; });
 						else
-							AGG_LOOP(double, { if (s->n == 0 || cmp_f8(s->v.f8, x) <= 0) s->v.f8 = x; s->n++; });
+							AGG_LOOP(double, { if (s->n == 0 || pm_cmp_double_pg(s->v.f8, x) <= 0) s->v.f8 = x; s->n++; });
 						break;
 					default:
 						break;

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/compare.h"
 #include "common/floor_div.h"
 #include "row/bucket.h"
 
@@ -313,17 +314,6 @@ pm_index_value_java_hash(const pm_index_values *iv, int32_t k)
 	}
 }
 
-/* Float.compare / Double.compare on canonical bits. */
-static int
-compare_float(double a, double b, int64_t abits, int64_t bbits)
-{
-	if (a < b)
-		return -1;
-	if (a > b)
-		return 1;
-	return abits == bbits ? 0 : abits < bbits ? -1 : 1;
-}
-
 int
 pm_index_key_compare(const pm_type *type, const uint8_t *a, int32_t alen, const uint8_t *b,
 					 int32_t blen)
@@ -360,7 +350,7 @@ pm_index_key_compare(const pm_type *type, const uint8_t *a, int32_t alen, const 
 
 				memcpy(&x, &xb, 4);
 				memcpy(&y, &yb, 4);
-				return compare_float(x, y, (int32_t) xb, (int32_t) yb);
+				return pm_cmp_double_java(x, y);	/* Float.compare */
 			}
 		case PM_TYPE_DOUBLE:
 			{
@@ -371,7 +361,7 @@ pm_index_key_compare(const pm_type *type, const uint8_t *a, int32_t alen, const 
 
 				memcpy(&x, &xb, 8);
 				memcpy(&y, &yb, 8);
-				return compare_float(x, y, (int64_t) xb, (int64_t) yb);
+				return pm_cmp_double_java(x, y);
 			}
 		default:
 			if (alen == 4)

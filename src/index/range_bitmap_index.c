@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/compare.h"
 #include "index/bsi_index.h"
 #include "index/file_index.h"
 
@@ -173,17 +174,6 @@ rd_key(rd *r, key_kind kind, rb_key *k)
 	return false;
 }
 
-static int
-cmp_bytes(const uint8_t *a, int32_t la, const uint8_t *b, int32_t lb)
-{
-	int			c = 0;
-
-	if (la > 0 && lb > 0)
-		c = memcmp(a, b, la < lb ? la : lb);
-	if (c != 0)
-		return c < 0 ? -1 : 1;
-	return la < lb ? -1 : la > lb ? 1 : 0;
-}
 
 /* The writer's order (Java comparators: Float.compare, BinaryString.compareTo). */
 static int
@@ -193,19 +183,9 @@ java_cmp(key_kind kind, const rb_key *a, const rb_key *b)
 	{
 		case KEY_FLOAT:
 		case KEY_DOUBLE:
-			{
-				bool		an = isnan(a->u.f),
-							bn = isnan(b->u.f);
-
-				if (an || bn)
-					return an == bn ? 0 : an ? 1 : -1;
-				if (a->u.f != b->u.f)
-					return a->u.f < b->u.f ? -1 : 1;
-				/* -0.0 before 0.0 */
-				return (signbit(b->u.f) != 0) - (signbit(a->u.f) != 0);
-			}
+			return pm_cmp_double_java(a->u.f, b->u.f);
 		case KEY_STRING:
-			return cmp_bytes(a->u.s, a->len, b->u.s, b->len);
+			return pm_cmp_bytes(a->u.s, (size_t) a->len, b->u.s, (size_t) b->len);
 		default:
 			return a->u.i < b->u.i ? -1 : a->u.i > b->u.i ? 1 : 0;
 	}
@@ -219,12 +199,11 @@ pg_cmp(const pm_range_bitmap_index *idx, const rb_key *k, const pm_value *lit)
 	{
 		case PM_TYPE_FLOAT:
 		case PM_TYPE_DOUBLE:
-			if (isnan(k->u.f))
-				return 1;
-			return k->u.f < lit->u.f64 ? -1 : k->u.f > lit->u.f64 ? 1 : 0;
+			return pm_cmp_double_pg(k->u.f, lit->u.f64);	/* lit is no NaN */
 		case PM_TYPE_CHAR:
 		case PM_TYPE_VARCHAR:
-			return cmp_bytes(k->u.s, k->len, lit->u.bytes.ptr, lit->u.bytes.len);
+			return pm_cmp_bytes(k->u.s, (size_t) k->len, lit->u.bytes.ptr,
+								(size_t) lit->u.bytes.len);
 		case PM_TYPE_DECIMAL:
 			return (pm_int128) k->u.i < lit->u.i128 ? -1 : (pm_int128) k->u.i > lit->u.i128 ? 1 : 0;
 		case PM_TYPE_TIMESTAMP:

@@ -19,17 +19,8 @@ SELECT paimon_create_table('spw', 'db', 'kv', 'id BIGINT, v STRING, n BIGINT',
 INSERT INTO sp.kv SELECT g, 'value ' || g, g * 3 FROM generate_series(1, 20000) g;
 INSERT INTO sp.kv SELECT g, 'again ' || g, -g FROM generate_series(1, 20000, 13) g;
 
-CREATE FUNCTION sp.page_cache(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE
-  line text;
-BEGIN
-  FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ' || q LOOP
-    IF line ~ 'Page Cache:' THEN
-      RETURN NEXT regexp_replace(trim(line), '\d+', 'N', 'g') ||
-        CASE WHEN line ~ ' 0 misses' THEN ' (no misses)' ELSE ' (misses)' END;
-    END IF;
-  END LOOP;
-END $$;
+\set page_cache_schema sp
+\i sql/include/page_cache.sql
 
 -- refused: relative, and not for ordinary roles
 SET paimon_fdw.shared_page_cache_dir = 'relative/dir';

@@ -150,17 +150,8 @@ RESET paimon_fdw.enable_point_lookup;
 -- the page index picked: the same lookup again finds every page there; with
 -- it off (0), no cache and the same rows. Every key looked up equals the
 -- full scan either way.
-CREATE FUNCTION pl.page_cache(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE
-  line text;
-BEGIN
-  FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ' || q LOOP
-    IF line ~ 'Page Cache:' THEN
-      RETURN NEXT regexp_replace(trim(line), '\d+', 'N', 'g') ||
-        CASE WHEN line ~ ' 0 misses' THEN ' (no misses)' ELSE ' (misses)' END;
-    END IF;
-  END LOOP;
-END $$;
+\set page_cache_schema pl
+\i sql/include/page_cache.sql
 SET paimon_fdw.page_cache_size = '64MB';
 SELECT * FROM pl.page_cache('SELECT * FROM pl.kv WHERE id = 701');
 SELECT * FROM pl.page_cache('SELECT * FROM pl.kv WHERE id = 701');

@@ -41,18 +41,6 @@ typedef struct crec
 	int64_t		seq;
 } crec;
 
-/* One writer, one write, one commit whose COMPACT snapshot must be want_sid. */
-static void
-write_commit(pm_fileio *io, const char *dir, pm_arena *arena, const trow *rows,
-			 const uint8_t *kinds, int n, int64_t want_sid)
-{
-	pm_table_writer *w = open_writer(io, dir);
-
-	write_kinds(w, arena, rows, kinds, n);
-	commit(w, 1, want_sid);
-	pm_table_writer_close(w);
-}
-
 /*
  * The changelog records of snapshot sid (its changelog manifest list, each
  * file read through the table) into out; -1 when it has none.
@@ -165,20 +153,18 @@ run_dedup(const char *dir, int nopt, const char **keys, const char **vals, bool 
 {
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
 	pm_arena   *arena = pm_arena_create(pm_env_default());
-	pm_error	err;
 	trow		rows[16];
 	uint8_t		kinds[16];
 	crec		got[64];
 	int			n;
 
-	assert_int_equal(pm_table_create(pm_env_default(), io, dir,
-									 make_schema(arena, nopt, keys, vals), &err), PM_OK);
+	pk_create(io, arena, dir, nopt, keys, vals);
 	for (int i = 0; i < 10; i++)
 	{
 		rows[i] = (trow) {9 - i, true, 9 - i, NUL};
 		kinds[i] = PM_ROW_INSERT;
 	}
-	write_commit(io, dir, arena, rows, kinds, 10, 2);
+	pk_commit_rows(io, dir, arena, rows, kinds, 10, 1, 2);
 	assert_int_equal(read_changelog(io, dir, 1, arena, got, 64, "APPEND"), -1);
 	n = read_changelog(io, dir, 2, arena, got, 64, "COMPACT");
 	assert_int_equal(n, 10);
@@ -201,7 +187,7 @@ run_dedup(const char *dir, int nopt, const char **keys, const char **vals, bool 
 	kinds[3] = PM_ROW_INSERT;
 	rows[4] = (trow) {30, false, NUL, NUL};
 	kinds[4] = PM_ROW_DELETE;
-	write_commit(io, dir, arena, rows, kinds, 5, 4);
+	pk_commit_rows(io, dir, arena, rows, kinds, 5, 1, 4);
 	n = read_changelog(io, dir, 4, arena, got, 64, "COMPACT");
 	if (row_dedup)
 	{
@@ -222,7 +208,7 @@ run_dedup(const char *dir, int nopt, const char **keys, const char **vals, bool 
 	/* a commit without a level-0 change of any key: nothing but +I */
 	rows[0] = (trow) {21, true, 21, NUL};
 	kinds[0] = PM_ROW_INSERT;
-	write_commit(io, dir, arena, rows, kinds, 1, 6);
+	pk_commit_rows(io, dir, arena, rows, kinds, 1, 1, 6);
 	{
 		static const crec want[] = {{I, 21, 21, 0}};
 
@@ -283,7 +269,6 @@ test_row_dedup_ignore(void **state)
 		"changelog-producer.row-deduplicate",
 	"changelog-producer.row-deduplicate-ignore-fields"};
 	static const char *vals[] = {"1", "lookup", "true", "w,v"};
-	pm_error	err;
 	trow		rows[4];
 	uint8_t		kinds[4] = {PM_ROW_INSERT, PM_ROW_INSERT, PM_ROW_INSERT, PM_ROW_INSERT};
 	crec		got[16];
@@ -291,14 +276,13 @@ test_row_dedup_ignore(void **state)
 	static const crec want[] = {{UB, 2, 2, 0}, {UA, 2, 7, 0}};
 
 	(void) state;
-	assert_int_equal(pm_table_create(pm_env_default(), io, dir, make_schema(arena, 4, keys, vals),
-									 &err), PM_OK);
+	pk_create(io, arena, dir, 4, keys, vals);
 	rows[0] = (trow) {1, true, 1, NUL};
 	rows[1] = (trow) {2, true, 2, NUL};
-	write_commit(io, dir, arena, rows, kinds, 2, 2);
+	pk_commit_rows(io, dir, arena, rows, kinds, 2, 1, 2);
 	rows[0] = (trow) {1, true, 1, 5};	/* w changes only: ignored */
 	rows[1] = (trow) {2, true, 7, NUL};	/* name n2 -> n7: compared */
-	write_commit(io, dir, arena, rows, kinds, 2, 4);
+	pk_commit_rows(io, dir, arena, rows, kinds, 2, 1, 4);
 	n = read_changelog(io, dir, 4, arena, got, 16, "COMPACT");
 	expect(got, n, want, 2);
 	pm_arena_destroy(arena);
@@ -315,18 +299,16 @@ test_aggregation(void **state)
 	static const char *keys[] = {"bucket", "changelog-producer", "merge-engine",
 	"fields.v.aggregate-function"};
 	static const char *vals[] = {"1", "lookup", "aggregation", "sum"};
-	pm_error	err;
 	trow		rows[4];
 	uint8_t		kinds[4] = {PM_ROW_INSERT, PM_ROW_INSERT, PM_ROW_INSERT, PM_ROW_INSERT};
 	crec		got[16];
 	int			n;
 
 	(void) state;
-	assert_int_equal(pm_table_create(pm_env_default(), io, dir, make_schema(arena, 4, keys, vals),
-									 &err), PM_OK);
+	pk_create(io, arena, dir, 4, keys, vals);
 	rows[0] = (trow) {1, true, 5, NUL};
 	rows[1] = (trow) {1, true, 6, NUL};
-	write_commit(io, dir, arena, rows, kinds, 2, 2);
+	pk_commit_rows(io, dir, arena, rows, kinds, 2, 1, 2);
 	{
 		static const crec want[] = {{I, 1, 11, 0}};
 
@@ -335,7 +317,7 @@ test_aggregation(void **state)
 	}
 	rows[0] = (trow) {1, false, 3, NUL};
 	rows[1] = (trow) {2, false, 4, NUL};
-	write_commit(io, dir, arena, rows, kinds, 2, 4);
+	pk_commit_rows(io, dir, arena, rows, kinds, 2, 1, 4);
 	{
 		static const crec want[] = {{UB, 1, 11, 0}, {UA, 1, 14, 0}, {I, 2, 4, 0}};
 
@@ -343,7 +325,7 @@ test_aggregation(void **state)
 		expect(got, n, want, 3);
 	}
 	rows[0] = (trow) {1, false, 1, NUL};
-	write_commit(io, dir, arena, rows, kinds, 1, 6);
+	pk_commit_rows(io, dir, arena, rows, kinds, 1, 1, 6);
 	{
 		static const crec want[] = {{UB, 1, 14, 0}, {UA, 1, 15, 0}};
 
@@ -363,19 +345,17 @@ test_first_row(void **state)
 	const char *dir = "/mem/wh/db.db/clfr";
 	static const char *keys[] = {"bucket", "changelog-producer", "merge-engine"};
 	static const char *vals[] = {"1", "lookup", "first-row"};
-	pm_error	err;
 	trow		rows[4];
 	uint8_t		kinds[4] = {PM_ROW_INSERT, PM_ROW_INSERT, PM_ROW_INSERT, PM_ROW_INSERT};
 	crec		got[16];
 	int			n;
 
 	(void) state;
-	assert_int_equal(pm_table_create(pm_env_default(), io, dir, make_schema(arena, 3, keys, vals),
-									 &err), PM_OK);
+	pk_create(io, arena, dir, 3, keys, vals);
 	rows[0] = (trow) {1, true, 1, NUL};
 	rows[1] = (trow) {1, true, 2, NUL};
 	rows[2] = (trow) {2, true, 2, NUL};
-	write_commit(io, dir, arena, rows, kinds, 3, 2);
+	pk_commit_rows(io, dir, arena, rows, kinds, 3, 1, 2);
 	{
 		static const crec want[] = {{I, 1, 1, 0}, {I, 2, 2, 0}};
 
@@ -384,7 +364,7 @@ test_first_row(void **state)
 	}
 	rows[0] = (trow) {2, true, 9, NUL};
 	rows[1] = (trow) {3, true, 3, NUL};
-	write_commit(io, dir, arena, rows, kinds, 2, 4);
+	pk_commit_rows(io, dir, arena, rows, kinds, 2, 1, 4);
 	{
 		static const crec want[] = {{I, 3, 3, 0}};
 

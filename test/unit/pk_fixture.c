@@ -198,6 +198,20 @@ pk_create(pm_fileio *io, pm_arena *arena, const char *dir, int nopt, const char 
 }
 
 void
+pk_open_refused(pm_fileio *io, pm_arena *arena, const char *dir, int nopt, const char **keys,
+				const char **vals, const char *msg)
+{
+	pm_table_writer *w;
+	pm_error	err;
+
+	pk_create(io, arena, dir, nopt, keys, vals);
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, dir, "u", &w, &err),
+					 PM_ERR_UNSUPPORTED);
+	if (strstr(err.message, msg) == NULL)
+		fail_msg("%s: \"%s\" lacks \"%s\"", dir, err.message, msg);
+}
+
+void
 pk_commit_rows(pm_fileio *io, const char *dir, pm_arena *arena, const trow *rows,
 			   const uint8_t *kinds, int n, int64_t ident, int64_t want_sid)
 {

@@ -74,6 +74,10 @@ extern void commit(pm_table_writer *w, int64_t ident, int64_t want_sid);
 extern void pk_create(pm_fileio *io, pm_arena *arena, const char *dir, int nopt,
 					  const char **keys, const char **vals);
 
+/* Table dir created (pk_create); opening its writer fails PM_ERR_UNSUPPORTED, message has msg. */
+extern void pk_open_refused(pm_fileio *io, pm_arena *arena, const char *dir, int nopt,
+							const char **keys, const char **vals, const char *msg);
+
 /*
  * One commit through a writer of its own: rows with kinds (NULL: all
  * inserts), identifier ident; the commit must get want_sid.

@@ -290,20 +290,10 @@ test_refused(void **state)
 	static const char *vals[] = {"1", "input", "avro"};
 	static const char *lkeys[] = {"bucket", "changelog-producer"};
 	static const char *lvals[] = {"1", "full-compaction"};
-	pm_table_writer *w;
-	pm_error	err;
 
 	(void) state;
-	assert_int_equal(pm_table_create(pm_env_default(), io, dir, make_schema(arena, 3, keys, vals),
-									 &err), PM_OK);
-	assert_int_equal(pm_table_writer_open(pm_env_default(), io, dir, "u", &w, &err),
-					 PM_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err.message, "changelog-file.format"));
-	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/clfull",
-									 make_schema(arena, 2, lkeys, lvals), &err), PM_OK);
-	assert_int_equal(pm_table_writer_open(pm_env_default(), io, "/mem/wh/db.db/clfull", "u", &w,
-										  &err), PM_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err.message, "changelog-producer"));
+	pk_open_refused(io, arena, dir, 3, keys, vals, "changelog-file.format");
+	pk_open_refused(io, arena, "/mem/wh/db.db/clfull", 2, lkeys, lvals, "changelog-producer");
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);
 }

@@ -385,20 +385,10 @@ test_refused(void **state)
 	static const char *gvals[] = {"1", "lookup", "gentle"};
 	static const char *dkeys[] = {"bucket", "changelog-producer"};
 	static const char *dvals[] = {"-1", "lookup"};
-	pm_table_writer *w;
-	pm_error	err;
 
 	(void) state;
-	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/g",
-									 make_schema(arena, 3, gkeys, gvals), &err), PM_OK);
-	assert_int_equal(pm_table_writer_open(pm_env_default(), io, "/mem/wh/db.db/g", "u", &w, &err),
-					 PM_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err.message, "lookup-compact"));
-	assert_int_equal(pm_table_create(pm_env_default(), io, "/mem/wh/db.db/d",
-									 make_schema(arena, 2, dkeys, dvals), &err), PM_OK);
-	assert_int_equal(pm_table_writer_open(pm_env_default(), io, "/mem/wh/db.db/d", "u", &w, &err),
-					 PM_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err.message, "changelog-producer"));
+	pk_open_refused(io, arena, "/mem/wh/db.db/g", 3, gkeys, gvals, "lookup-compact");
+	pk_open_refused(io, arena, "/mem/wh/db.db/d", 2, dkeys, dvals, "changelog-producer");
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);
 }

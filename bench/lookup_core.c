@@ -6,10 +6,11 @@
  *	  fills the caches, pass 1 is warmer); prints the process CPU time per
  *	  lookup and a checksum of every value read (compare builds with it).
  *
- *	  usage: lookup_core TABLE_PATH N MAX_ID CACHE_MB [STORE_DIR]
+ *	  usage: lookup_core TABLE_PATH N MAX_ID CACHE_MB [STORE_DIR [STORE_MB]]
  *	  (key and page caches CACHE_MB each, metadata cache 64MB; ids in [0, MAX_ID);
- *	  STORE_DIR: the shared page store, common/page_store.h, budget 4GB: a
- *	  second run starts with the pages the first one decompressed)
+ *	  STORE_DIR: the shared page store, common/page_store.h, budget STORE_MB,
+ *	  default 4096: a second run starts with the pages the first one
+ *	  decompressed)
  *	  build: see bench/README.md, "Core-level lookups".
  *-------------------------------------------------------------------------
  */
@@ -39,9 +40,10 @@ main(int argc, char **argv)
 	long long	maxid;
 	size_t		mb;
 
-	if (argc != 5 && argc != 6)
+	if (argc < 5 || argc > 7)
 	{
-		fprintf(stderr, "usage: %s TABLE_PATH N MAX_ID CACHE_MB [STORE_DIR]\n", argv[0]);
+		fprintf(stderr, "usage: %s TABLE_PATH N MAX_ID CACHE_MB [STORE_DIR [STORE_MB]]\n",
+				argv[0]);
 		return 2;
 	}
 	n = atoi(argv[2]);
@@ -53,7 +55,8 @@ main(int argc, char **argv)
 	pm_meta_cache_set_budget((size_t) 64 << 20);
 	pm_parquet_key_cache_set_budget(mb << 20);
 	pm_page_lru_set_budget(mb << 20);
-	if (argc == 6 && !pm_page_store_configure(argv[5], (size_t) 4 << 30))
+	if (argc >= 6 &&
+		!pm_page_store_configure(argv[5], (size_t) (argc == 7 ? atoll(argv[6]) : 4096) << 20))
 	{
 		fprintf(stderr, "cannot use %s as the page store\n", argv[5]);
 		return 1;

@@ -34,7 +34,9 @@ while [ $# -gt 0 ]; do
 		--warehouse) WAREHOUSE=$2; shift 2 ;;
 		--set) SETTINGS="$SETTINGS -c $2"; shift 2 ;;
 		-*) echo "run_lookup_ab.sh: unknown option $1" >&2; exit 2 ;;
-		*) SOS+=("$(cd "$(dirname "${1%%@*}")" && pwd -P)/$(basename "$1")"); shift ;;
+		*) so=$(cd "$(dirname "${1%%@*}")" && pwd -P)/$(basename "${1%%@*}")
+		   [[ "$1" == *@* ]] && so="$so@${1#*@}"
+		   SOS+=("$so"); shift ;;
 	esac
 done
 [ ${#SOS[@]} -ge 1 ] || { echo "usage: $0 [options] A.so B.so [...]" >&2; exit 2; }

@@ -47,7 +47,7 @@ SELECT * FROM sp.kv WHERE id IN (1, 14001, 14002, 20000) ORDER BY id;
 SET paimon_fdw.enable_point_lookup = off;
 SELECT * FROM sp.kv WHERE id IN (1, 14001, 14002, 20000) ORDER BY id;
 RESET paimon_fdw.enable_point_lookup;
--- a budget already spent: nothing more is written, lookups still answer
+-- a budget below two pages: nothing more is written, lookups still answer
 \c
 SET paimon_fdw.shared_page_cache_size = '1kB';
 SET paimon_fdw.shared_page_cache_dir = :'store';

@@ -16,12 +16,16 @@
  * A file repeats its whole key in a header that is checked on every load
  * (a name is a hash), so a file never answers for another page; like the
  * page cache, an entry is never stale (data files are never rewritten
- * under the same name and size). Files are written while the bytes written
- * by all processes (a counter in the directory's "usage" file, updated
- * atomically) stay within the budget; nothing is evicted: remove the
- * directory, with the server stopped, to start over. The directory must be
- * the caller's, mode 0700 (created so when missing); anything else leaves
- * the store off. Every failure only means "not stored" / "not found".
+ * under the same name and size). Eviction by generations (page_store.c):
+ * files go into the current generation's subdirectory while its bytes
+ * stay within half the budget (a counter in the directory's "state" file,
+ * shared by every process and across restarts); the save that would pass
+ * it starts the next generation and removes the ones before the previous,
+ * whole files; a page loaded from the previous generation is linked into
+ * the current one. So the directory holds at most the budget (plus files
+ * being written), and pages still read stay. The directory must be the
+ * caller's, mode 0700 (created so when missing); anything else leaves the
+ * store off. Every failure only means "not stored" / "not found".
  *-------------------------------------------------------------------------
  */
 #ifndef PM_COMMON_PAGE_STORE_H
@@ -65,7 +69,9 @@ typedef struct pm_page_store_map
 
 /*
  * Use directory dir (NULL or "": off) with a budget of budget bytes for
- * all files written there (0: off). Returns whether the store is on.
+ * all files kept there (0: off; a page larger than half of it is never
+ * stored). Removes generations older than the previous one (left by a
+ * crash). Returns whether the store is on.
  */
 extern bool pm_page_store_configure(const char *dir, size_t budget);
 extern bool pm_page_store_enabled(void);

@@ -259,16 +259,18 @@ pmfdw_guc_init(void)
 							   "A backend's page cache then starts warm: a page another backend "
 							   "decompressed is mapped from there instead of decompressed again. "
 							   "Created mode 0700 when missing; it must be the server user's and "
-							   "private to it, else the store stays off. Nothing is evicted: "
-							   "remove the directory with the server stopped to empty it. "
+							   "private to it, else the store stays off. Whole page files are "
+							   "evicted by generations (see shared_page_cache_size). "
 							   "Empty: off.",
 							   &shared_page_cache_dir, "", PGC_SUSET, 0,
 							   check_shared_page_cache_dir, assign_shared_page_cache_dir, NULL);
 	DefineCustomIntVariable("paimon_fdw.shared_page_cache_size",
 							"Bytes all backends together may write into "
 							"paimon_fdw.shared_page_cache_dir.",
-							"Counted in the directory (its \"usage\" file), so across backends "
-							"and server restarts; once reached, pages are no longer added.",
+							"Counted in the directory (its \"state\" file), so across backends "
+							"and server restarts: pages go into a generation of half this "
+							"size; when it is full a new one starts and the one before the "
+							"previous is removed (pages read from the previous one move on).",
 							&shared_page_cache_kb, 1024 * 1024, 0, INT_MAX / 2, PGC_SUSET,
 							GUC_UNIT_KB, NULL, assign_shared_page_cache_size, NULL);
 	DefineCustomIntVariable("paimon_fdw.key_cache_size",

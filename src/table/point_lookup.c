@@ -327,9 +327,17 @@ cmp_file_rows_by_file(const void *pa, const void *pb)
  * (a row, or surely absent), *sel gets those rows (in arena): the file's
  * other rows are of other keys, which the lookup does not need.
  */
+/* The key column's name in files of one row type, kept across the files of a plan. */
+typedef struct key_column
+{
+	const pm_type *frow;
+	const char *name;
+} key_column;
+
 static bool
 key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, const int *keys,
-				 int n, pm_arena *tmp, pm_arena *arena, const pm_row_selection **sel)
+				 int n, key_column *kc, pm_arena *tmp, pm_arena *arena,
+				 const pm_row_selection **sel)
 {
 	int64_t    *rows = NULL;
 	int			nrows = 0;
@@ -355,9 +363,16 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 		frow = fs->row_type;
 	}
 	if ((fi = pm_type_field_index_by_id(frow, tf->id)) < 0 ||
-		frow->fields[fi].type->id != tf->type->id ||
-		(column = pm_arena_sprintf(tmp, "_KEY_%s", frow->fields[fi].name)) == NULL)
+		frow->fields[fi].type->id != tf->type->id)
 		return false;
+	if (kc->frow != frow)
+	{
+		kc->frow = NULL;
+		if ((kc->name = pm_arena_sprintf(arena, "_KEY_%s", frow->fields[fi].name)) == NULL)
+			return false;
+		kc->frow = frow;
+	}
+	column = kc->name;
 	if (placed && (rows = pm_arena_alloc(tmp, sizeof(int64_t) * (size_t) (n + 1))) == NULL)
 		placed = false;
 	for (int j = 0; j < n; j++)
@@ -456,6 +471,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 	pm_arena   *tmp = NULL;
 	pm_scan    *scan;
 	key_set		ks;
+	key_column	kc = {0};
 	bucket_of_key bk;
 	pm_field_range *ranges;
 	int		   *split_keys;
@@ -595,7 +611,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 				scan->stats.files_pruned_index++;
 				continue;
 			}
-			if (ranged && key_pages_reject(t, &ks, f, file_keys, nfk, tmp, arena, &sel))
+			if (ranged && key_pages_reject(t, &ks, f, file_keys, nfk, &kc, tmp, arena, &sel))
 			{
 				my.key_page_rejects++;
 				scan->stats.files_pruned_stats++;

@@ -826,7 +826,7 @@ read_dictionary(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *pay
  */
 static pm_code
 v1_levels(pm_pq_column *c, int enc, int max_level, const uint8_t **p, size_t *len,
-		  int64_t n, uint8_t *out, bool *all_max, pm_error *err)
+		  int64_t n, int slot, pm_arena *arena, uint8_t **out, bool *all_max, pm_error *err)
 {
 	int			bw = pm_pq_bit_width((uint32_t) max_level);
 	const char *why = NULL;
@@ -835,9 +835,12 @@ v1_levels(pm_pq_column *c, int enc, int max_level, const uint8_t **p, size_t *le
 
 	if (all_max != NULL)
 		*all_max = false;
+	*out = NULL;
 	if (enc == PM_PQ_ENC_BIT_PACKED)
 	{
-		r = pm_pq_bitpacked_legacy_decode(*p, *len, bw, n, out, &why);
+		if ((*out = page_buf(c, slot, (size_t) n + 1, arena)) == NULL)
+			return nomem(err);
+		r = pm_pq_bitpacked_legacy_decode(*p, *len, bw, n, *out, &why);
 		if (r < 0)
 			return corrupt(c, err, why);
 	}
@@ -850,10 +853,13 @@ v1_levels(pm_pq_column *c, int enc, int max_level, const uint8_t **p, size_t *le
 		memcpy(&l, *p, 4);
 		if (l > *len - 4)
 			return corrupt(c, err, "levels longer than the page");
+		/* all at the maximum: no level array at all (nor its allocation) */
 		if (all_max != NULL && pm_pq_rle_is_one_run(*p + 4, l, bw, n, &v) &&
 			v == (uint32_t) max_level)
 			*all_max = true;
-		else if (pm_pq_rle_decode_u8(*p + 4, l, bw, n, out, &why) < 0)
+		else if ((*out = page_buf(c, slot, (size_t) n + 1, arena)) == NULL)
+			return nomem(err);
+		else if (pm_pq_rle_decode_u8(*p + 4, l, bw, n, *out, &why) < 0)
 			return corrupt(c, err, why);
 		r = (int64_t) l + 4;
 	}
@@ -871,16 +877,6 @@ check_levels(pm_pq_column *c, const uint8_t *lv, int64_t n, int max, pm_error *e
 		m = lv[i] > m ? lv[i] : m;
 	if (m > max)
 		return corrupt(c, err, "level above the column's maximum");
-	return PM_OK;
-}
-
-static pm_code
-alloc_levels(pm_pq_column *c, int64_t n, pm_arena *arena, pm_error *err)
-{
-	if (c->max_rep > 0 && (c->rep = page_buf(c, PM_PQ_SCR_REP, (size_t) n + 1, arena)) == NULL)
-		return nomem(err);
-	if (c->max_def > 0 && (c->def = page_buf(c, PM_PQ_SCR_DEF, (size_t) n + 1, arena)) == NULL)
-		return nomem(err);
 	return PM_OK;
 }
 
@@ -1042,14 +1038,14 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 		PM_TRY(page_payload(c, payload, (size_t) ph->compressed_size, ph->uncompressed_size,
 							true, PM_PQ_SCR_PAGE, arena, &data, err));
 		store_page(c, ph, data, (size_t) ph->uncompressed_size, NULL, 0);
-		PM_TRY(alloc_levels(c, n, arena, err));
 		vp = data;
 		vlen = (size_t) ph->uncompressed_size;
 		if (c->max_rep > 0)
-			PM_TRY(v1_levels(c, ph->rep_encoding, c->max_rep, &vp, &vlen, n, c->rep, NULL, err));
+			PM_TRY(v1_levels(c, ph->rep_encoding, c->max_rep, &vp, &vlen, n, PM_PQ_SCR_REP,
+							 arena, &c->rep, NULL, err));
 		if (c->max_def > 0)
-			PM_TRY(v1_levels(c, ph->def_encoding, c->max_def, &vp, &vlen, n, c->def,
-							 &all_defined, err));
+			PM_TRY(v1_levels(c, ph->def_encoding, c->max_def, &vp, &vlen, n, PM_PQ_SCR_DEF,
+							 arena, &c->def, &all_defined, err));
 	}
 	else
 	{
@@ -1057,7 +1053,9 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 
 		if (lv > (size_t) ph->compressed_size || (int64_t) lv > ph->uncompressed_size)
 			return corrupt(c, err, "levels longer than the page");
-		PM_TRY(alloc_levels(c, n, arena, err));
+		if (c->max_rep > 0 &&
+			(c->rep = page_buf(c, PM_PQ_SCR_REP, (size_t) n + 1, arena)) == NULL)
+			return nomem(err);
 		if (c->max_rep > 0 &&
 			pm_pq_rle_decode_u8(payload, (size_t) ph->rep_levels_len,
 								pm_pq_bit_width((uint32_t) c->max_rep), n, c->rep, &why) < 0)
@@ -1070,6 +1068,8 @@ read_data_page(pm_pq_column *c, const pm_pq_page_header *ph, const uint8_t *payl
 			if (pm_pq_rle_is_one_run(payload + ph->rep_levels_len, (size_t) ph->def_levels_len,
 									 bw, n, &v) && v == (uint32_t) c->max_def)
 				all_defined = true;
+			else if ((c->def = page_buf(c, PM_PQ_SCR_DEF, (size_t) n + 1, arena)) == NULL)
+				return nomem(err);
 			else if (pm_pq_rle_decode_u8(payload + ph->rep_levels_len,
 										 (size_t) ph->def_levels_len, bw, n, c->def, &why) < 0)
 				return corrupt(c, err, why);

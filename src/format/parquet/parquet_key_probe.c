@@ -100,6 +100,7 @@ typedef struct probe_key
 	const char *column;
 	int			rg;
 	int			page;
+	uint64_t	file_hash;		/* of path, column and file_size (file_hash_of) */
 } probe_key;
 
 static void
@@ -125,14 +126,21 @@ free_entry(pm_lru_node *node)
 
 static pm_lru cache = {.free_entry = free_entry, .min_buckets = 1024};
 
+/* The part of the hash every key of one probe shares: computed once per probe. */
+static uint64_t
+file_hash_of(const char *path, const char *column, int64_t file_size)
+{
+	uint64_t	h = pm_lru_hash_bytes(PM_LRU_HASH_SEED, path, strlen(path));
+
+	h = pm_lru_hash_bytes(h, column, strlen(column));
+	return pm_lru_hash_mix(h, (uint64_t) file_size);
+}
+
 static uint64_t
 key_hash(const probe_key *k)
 {
-	uint64_t	h = pm_lru_hash_bytes(PM_LRU_HASH_SEED, k->path, strlen(k->path));
+	uint64_t	h = pm_lru_hash_mix(k->file_hash, (uint64_t) k->kind);
 
-	h = pm_lru_hash_bytes(h, k->column, strlen(k->column));
-	h = pm_lru_hash_mix(h, (uint64_t) k->kind);
-	h = pm_lru_hash_mix(h, (uint64_t) k->file_size);
 	h = pm_lru_hash_mix(h, ((uint64_t) (uint32_t) k->rg << 32) | (uint32_t) k->page);
 	return h ^ (h >> 29);
 }
@@ -717,22 +725,23 @@ page_find(const probe_entry *e, const pm_value *key)
  */
 static probe_entry *
 get_index(const pm_env *env, pm_fileio *io, pm_file **file, const probe_key *k, int physical,
-		  pm_arena *arena)
+		  pm_arena **arena)
 {
 	uint64_t	hash = key_hash(k);
 	probe_entry *e = (probe_entry *) pm_lru_get(&cache, hash, match, k);
 	pm_error	err;
 
-	(void) env;
 	if (e != NULL)
 		return e;
+	if (*arena == NULL && (*arena = pm_arena_create(env)) == NULL)
+		return NULL;
 	pm_error_clear(&err);
 	if (*file == NULL && pm_file_open(io, k->path, file, &err) != PM_OK)
 	{
 		*file = NULL;
 		return NULL;
 	}
-	if ((e = load_index(io, *file, k, physical, arena)) == NULL)
+	if ((e = load_index(io, *file, k, physical, *arena)) == NULL)
 		return NULL;
 	return pm_lru_insert(&cache, &e->node) ? e : NULL;
 }
@@ -776,7 +785,7 @@ pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t
 					 const char *column, const pm_type *type, const pm_value *key,
 					 int64_t *row)
 {
-	probe_key	k = {KIND_INDEX, file_size, path, column, -1, -1};
+	probe_key	k = {KIND_INDEX, file_size, path, column, -1, -1, 0};
 	int			physical = physical_of(type);
 	pm_arena   *arena = NULL;
 	pm_file    *file = NULL;
@@ -785,14 +794,15 @@ pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t
 	int			ncand = 0;
 	int			cand_rg[8];
 	int			cand_page[8];
+	bool		ix_stale = false;	/* a page was inserted since ix was got */
 
 	if (row != NULL)
 		*row = -1;
 	if (!pm_lru_enabled(&cache) || physical < 0 || key == NULL || key->is_null)
 		return PM_PQ_PROBE_UNKNOWN;
-	if ((arena = pm_arena_create(env)) == NULL)
-		return PM_PQ_PROBE_UNKNOWN;
-	if ((ix = get_index(env, io, &file, &k, physical, arena)) == NULL)
+	k.file_hash = file_hash_of(path, column, file_size);
+	/* arena: made only when something is read (a cache miss) */
+	if ((ix = get_index(env, io, &file, &k, physical, &arena)) == NULL)
 	{
 		result = PM_PQ_PROBE_UNKNOWN;
 		goto done;
@@ -826,7 +836,8 @@ pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t
 	/* ix may go once pages are inserted: keep what load_page needs of it */
 	for (int i = 0; i < ncand && result == PM_PQ_PROBE_ABSENT; i++)
 	{
-		probe_key	pk = {KIND_PAGE, file_size, path, column, cand_rg[i], cand_page[i]};
+		probe_key	pk = {KIND_PAGE, file_size, path, column, cand_rg[i], cand_page[i],
+						  k.file_hash};
 		uint64_t	hash = key_hash(&pk);
 		probe_entry *pe = (probe_entry *) pm_lru_get(&cache, hash, match, &pk);
 		int64_t		at;
@@ -839,25 +850,30 @@ pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t
 
 			pm_error_clear(&err);
 			/* the index again: another page's insert may have evicted it */
-			if ((ix = get_index(env, io, &file, &k, physical, arena)) == NULL ||
+			if ((ix = get_index(env, io, &file, &k, physical, &arena)) == NULL ||
 				(file == NULL && pm_file_open(io, path, &file, &err) != PM_OK) ||
+				(arena == NULL && (arena = pm_arena_create(env)) == NULL) ||
 				(pe = load_page(env, io, file, ix, &pk, type, arena)) == NULL)
 			{
 				result = PM_PQ_PROBE_UNKNOWN;
 				break;
 			}
+			ix_stale = false;
 		}
 		/* pe may go with the next insert: use it first */
 		at = page_find(pe, key);
 		only = at >= 0 && only_row(pe, at, key);
 		if (fresh)
+		{
 			(void) pm_lru_insert(&cache, &pe->node);	/* frees it if refused */
+			ix_stale = true;
+		}
 		if (at >= 0)
 		{
 			result = PM_PQ_PROBE_PRESENT;
-			/* the index again: the insert may have evicted it */
+			/* the index again if an insert may have evicted it */
 			if (row != NULL && only &&
-				(ix = get_index(env, io, &file, &k, physical, arena)) != NULL)
+				(!ix_stale || (ix = get_index(env, io, &file, &k, physical, &arena)) != NULL))
 				*row = file_row(ix, cand_rg[i], cand_page[i], at);
 		}
 	}

@@ -649,6 +649,18 @@ take_stretch(pm_merge_reader *m, int top, int bound, pm_error *err)
 	{
 		if (keep != NULL && !keep[i])
 			continue;
+		/* full changelog: a lone record below the top level is new (+I) */
+		if (m->full_changelog && r->src.level != m->full_max_level &&
+			pm_rowkind_is_add(kinds[i]))
+		{
+			for (int j = 0; j < m->noutput; j++)
+			{
+				m->cl_cells[j].vec = &b->cols[m->nkeys + 2 + j];
+				m->cl_cells[j].row = i;
+			}
+			PM_TRY(m->changelog_fn(m->changelog_ctx, NULL, m->cl_cells, kinds[i], seqs[i],
+								   err));
+		}
 		if (pm_rowkind_is_add(kinds[i]) || m->keep_retracts)
 		{
 			emit_row(m, top, i, seqs[i], kinds[i]);
@@ -775,10 +787,7 @@ full_top_record(const pm_merge_reader *m, int n)
 	return NULL;
 }
 
-/*
- * Merge the key at the top of the heap (held by two runs or more; every key
- * with a lookup hook or a full changelog).
- */
+/* Merge the key at the top of the heap (held by two runs or more; every key with a lookup hook). */
 static pm_code
 merge_group(pm_merge_reader *m, pm_error *err)
 {
@@ -1310,8 +1319,7 @@ pm_merge_reader_next(pm_merge_reader *m, pm_batch **batch, pm_error *err)
 			PM_TRY(merge_window(m, err));
 			continue;
 		}
-		if ((bound >= 0 && key_cmp(m, top, bound) == 0) || m->lookup_fn != NULL ||
-			m->full_changelog)
+		if ((bound >= 0 && key_cmp(m, top, bound) == 0) || m->lookup_fn != NULL)
 			PM_TRY(merge_group(m, err));
 		else
 			PM_TRY(take_stretch(m, top, bound, err));

@@ -116,9 +116,8 @@ extern void pm_merge_reader_set_changelog_fn(pm_merge_reader *m, pm_merge_change
  * level, which only a full compaction writes; NULL if none) and after the
  * merged result (cells, kind, sequence number as the output row) when
  * there is one; a key with a single record calls fn only when it is an
- * add below max_level (before NULL, after the record as it is). The
- * reader merges key by key (no fast paths). Set before the first _next
- * call.
+ * add below max_level (before NULL, after the record as it is). Set
+ * before the first _next call.
  */
 extern pm_code pm_merge_reader_set_full_changelog(pm_merge_reader *m, pm_merge_changelog_fn fn,
 												  void *ctx, int32_t max_level, pm_error *err);

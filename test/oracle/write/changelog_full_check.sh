@@ -6,10 +6,11 @@
 #   pm_table_compact, the work of SQL paimon_compact); Java 1.4.2 does the
 #   same operations on a table of the same schema (its batch writer, its
 #   full compaction through BatchTableWrite.compact). Tables: deduplicate
-#   (+I/-U/+U/-D, keys deleted and back, a key twice in a commit), row-
-#   deduplicate with an ignored field, aggregation, and trig (num-sorted-
-#   run.compaction-trigger 2: the writer's own compactions, into the max
-#   level with a changelog, into lower levels without). For each:
+#   (+I/-U/+U/-D, keys deleted and back, a key twice in a commit; also
+#   partitioned), row-deduplicate with an ignored field, aggregation, and
+#   trig (num-sorted-run.compaction-trigger 2: the writer's own compactions,
+#   into the max level with a changelog, into lower levels without). For
+#   each:
 #   - the same snapshots on both sides (plain commits APPEND without
 #     changelog, compactions COMPACT), and our changelog file metas equal
 #     Java's snapshot by snapshot (pk_write --compare-changelog-sparse);
@@ -66,6 +67,14 @@ p2.append({"op": "commit"})
 base = {"changelog-producer": "full-compaction", "bucket": "2"}
 save("dedup", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                "options": base}, [p0, p1, p2])
+# partitioned (dt from the key): changelog files in each partition's buckets
+pcols = cols[:1] + [{"name": "dt", "type": "STRING NOT NULL"}] + cols[1:]
+def with_dt(ops):
+    return [o if o["op"] == "commit" else
+            {"op": o["op"], "row": o["row"][:1] + ["d%d" % (o["row"][0] % 2)] + o["row"][1:]}
+            for o in ops]
+save("part", {"columns": pcols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
+              "options": base}, [with_dt(p0), with_dt(p1), with_dt(p2)])
 save("rowdedup", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                   "options": dict(base, **{
                       "changelog-producer.row-deduplicate": "true",
@@ -128,7 +137,7 @@ plain_append() {	# plain_append <table> <id>: an APPEND snapshot without a chang
 java_ops() { "$oracle" write "$wh" pk "$1" "$2" >/dev/null; }
 
 fail=0
-for t in ${FULL_CHECK_TABLES:-dedup rowdedup agg trig}; do
+for t in ${FULL_CHECK_TABLES:-dedup part rowdedup agg trig}; do
 	export ORACLE_PAIMON_VERSION=1.4.2
 	"$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	"$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null

@@ -7,7 +7,8 @@
 #   same operations on a table of the same schema (its batch writer, its
 #   full compaction through BatchTableWrite.compact). Tables: deduplicate
 #   (+I/-U/+U/-D, keys deleted and back, a key twice in a commit; also
-#   partitioned), row-deduplicate with an ignored field, aggregation, and
+#   partitioned), row-deduplicate with an ignored field, aggregation,
+#   (FULL_CHECK_TABLES=all: also sequence.field and partial-update) and
 #   trig (num-sorted-run.compaction-trigger 2: the writer's own compactions,
 #   into the max level with a changelog, into lower levels without). For
 #   each:
@@ -79,6 +80,9 @@ save("rowdedup", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                   "options": dict(base, **{
                       "changelog-producer.row-deduplicate": "true",
                       "changelog-producer.row-deduplicate-ignore-fields": "name"})}, [p0, p1, p2])
+save("seq", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+             "options": dict(base, **{"sequence.field": "v"})},
+     [[o for o in p if o["op"] != "-D"] for p in (p0, p1, p2)])
 ucols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "a", "type": "STRING"},
          {"name": "b", "type": "BIGINT"}]
 phases = []
@@ -90,6 +94,8 @@ for ph in range(3):
                                             None if rnd.random() < 0.5 else ph * 10 + c]})
         ops.append({"op": "commit"})
     phases.append(ops)
+save("partial", {"columns": ucols, "primary_keys": ["id"], "partition_keys": [],
+                 "options": dict(base, **{"merge-engine": "partial-update"})}, phases)
 save("agg", {"columns": ucols, "primary_keys": ["id"], "partition_keys": [],
              "options": dict(base, **{"merge-engine": "aggregation",
                                       "fields.b.aggregate-function": "sum",
@@ -137,7 +143,9 @@ plain_append() {	# plain_append <table> <id>: an APPEND snapshot without a chang
 java_ops() { "$oracle" write "$wh" pk "$1" "$2" >/dev/null; }
 
 fail=0
-for t in ${FULL_CHECK_TABLES:-dedup part rowdedup agg trig}; do
+tables=${FULL_CHECK_TABLES:-dedup part rowdedup agg trig}
+[ "$tables" != all ] || tables="dedup part rowdedup seq partial agg trig"
+for t in $tables; do
 	export ORACLE_PAIMON_VERSION=1.4.2
 	"$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	"$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null

@@ -30,6 +30,7 @@
 #include "lsm/compact_pick.h"
 #include "lsm/interval_partition.h"
 #include "lsm/kv_file_writer.h"
+#include "lsm/lookup_changelog.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
 #include "lsm/record_expire.h"
@@ -67,6 +68,11 @@ typedef struct compact_state
 	pm_kv_layout *layout;
 	pm_merge_engine *engine;
 	bool		lookup;
+	/* changelog-producer = full-compaction (see compact.h) */
+	bool		full_changelog;
+	pm_changelog_dedup dedup;
+	int			changelog_files;
+	int64_t		changelog_records;
 	int			nfields;
 	int		   *all_fields;
 	const pm_type **out_types;
@@ -260,6 +266,9 @@ typedef struct unit_result
 	int			nafter;
 	int			cap;
 	int64_t		rows;
+	pm_data_file_meta *changelog;	/* full-compaction changelog files */
+	int			nchangelog;
+	int			changelog_cap;
 } unit_result;
 
 static pm_code
@@ -292,13 +301,39 @@ result_add(compact_state *cs, unit_result *r, const pm_data_file_meta *before, i
 	return PM_OK;
 }
 
+static pm_code
+result_add_changelog(compact_state *cs, unit_result *r, const pm_data_file_meta *files, int n,
+					 pm_error *err)
+{
+	if (r->nchangelog + n > r->changelog_cap)
+	{
+		int			ncap = (r->nchangelog + n) * 2 + 4;
+		pm_data_file_meta *c = pm_arena_zalloc(cs->arena, sizeof(*c) * (size_t) ncap);
+
+		if (c == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		if (r->nchangelog > 0)
+			memcpy(c, r->changelog, sizeof(*c) * (size_t) r->nchangelog);
+		r->changelog = c;
+		r->changelog_cap = ncap;
+	}
+	for (int i = 0; i < n; i++)
+		r->changelog[r->nchangelog++] = files[i];
+	return PM_OK;
+}
+
 /*
  * MergeTreeCompactRewriter.rewrite: merge files into new files at
  * output_level (recorded in r even on failure, so that they are removed).
+ * Full-compaction changelog into the max level
+ * (ChangelogMergeTreeRewriter.rewriteOrProduceChangelog): the merge also
+ * writes the changelog; with rewrite false (upgrade, CHANGELOG_NO_REWRITE)
+ * only the changelog is written.
  */
 static pm_code
-rewrite_files(compact_state *cs, const pm_split *sp, const pm_data_file_meta **in, int n,
-			  int32_t output_level, bool drop_delete, unit_result *r, pm_error *err)
+rewrite_files_impl(compact_state *cs, const pm_split *sp, const pm_data_file_meta **in, int n,
+				   int32_t output_level, bool drop_delete, bool rewrite, unit_result *r,
+				   pm_error *err)
 {
 	const pm_kv_layout *l = cs->layout;
 	int			nk = l->nkeys;
@@ -311,6 +346,9 @@ rewrite_files(compact_state *cs, const pm_split *sp, const pm_data_file_meta **i
 	pm_kv_file_writer *w = NULL;
 	pm_data_file_meta *files = NULL;
 	int			nfiles = 0;
+	pm_changelog_sink *cl = NULL;
+	pm_data_file_meta *clfiles = NULL;
+	int			nclfiles = 0;
 	pm_code		rc;
 
 	if (runs == NULL || crs == NULL || deleted == NULL || cols == NULL)
@@ -341,18 +379,45 @@ rewrite_files(compact_state *cs, const pm_split *sp, const pm_data_file_meta **i
 	pm_merge_reader_set_kv_output(m, l->file_type->fields[nk].type,
 								  l->file_type->fields[nk + 1].type);
 	pm_merge_reader_set_keep_retracts(m, !drop_delete);
-	rc = pm_kv_file_writer_open(cs->env, cs->io, l, sp->bucket_path, cs->uuid,
-								&cs->file_counter, cs->arena, &w, err);
+	rc = PM_OK;
+	/* FullChangelogMergeTreeCompactRewriter.rewriteChangelog: into the max level only */
+	if (cs->full_changelog && output_level == cs->max_level)
+	{
+		rc = pm_changelog_sink_open(cs->env, cs->io, l, sp->bucket_path, cs->uuid,
+									&cs->file_counter, cs->arena, &cs->dedup, false, &cl, err);
+		if (rc == PM_OK)
+			rc = pm_merge_reader_set_full_changelog(m, pm_changelog_sink_add, cl,
+													cs->max_level, err);
+	}
+	if (rc == PM_OK && rewrite)
+		rc = pm_kv_file_writer_open(cs->env, cs->io, l, sp->bucket_path, cs->uuid,
+									&cs->file_counter, cs->arena, &w, err);
 	while (rc == PM_OK)
 	{
 		pm_batch   *b;
 
 		if ((rc = pm_merge_reader_next(m, &b, err)) != PM_OK || b == NULL)
 			break;
-		rc = pm_kv_file_writer_write_merged(w, l, b, cs->nfields, cols, err);
-		r->rows += b->nrows;
+		if (w != NULL)
+		{
+			rc = pm_kv_file_writer_write_merged(w, l, b, cs->nfields, cols, err);
+			r->rows += b->nrows;
+		}
 	}
 	pm_merge_reader_close(m);
+	if (cl != NULL)
+	{
+		cs->changelog_records += pm_changelog_sink_records(cl);
+		if (rc == PM_OK)
+			rc = pm_changelog_sink_close(cl, &clfiles, &nclfiles, err);
+		else
+			pm_changelog_sink_abort(cl, &clfiles, &nclfiles);
+		/* createRollingChangelogFileWriter(outputLevel): level set, file source APPEND */
+		for (int i = 0; i < nclfiles; i++)
+			clfiles[i].level = output_level;
+		cs->changelog_files += nclfiles;
+		PM_TRY(result_add_changelog(cs, r, clfiles, nclfiles, err));
+	}
 	if (w != NULL)
 	{
 		if (rc == PM_OK)
@@ -365,8 +430,16 @@ rewrite_files(compact_state *cs, const pm_split *sp, const pm_data_file_meta **i
 		files[i].level = output_level;
 		files[i].file_source = 1;	/* COMPACT */
 	}
-	PM_TRY(result_add(cs, r, deleted, rc == PM_OK ? n : 0, files, nfiles, err));
+	if (rewrite)
+		PM_TRY(result_add(cs, r, deleted, rc == PM_OK ? n : 0, files, nfiles, err));
 	return rc;
+}
+
+static pm_code
+rewrite_files(compact_state *cs, const pm_split *sp, const pm_data_file_meta **in, int n,
+			  int32_t output_level, bool drop_delete, unit_result *r, pm_error *err)
+{
+	return rewrite_files_impl(cs, sp, in, n, output_level, drop_delete, true, r, err);
 }
 
 /* MergeTreeCompactTask.upgrade */
@@ -384,6 +457,9 @@ upgrade_file(compact_state *cs, const pm_split *sp, const pm_data_file_meta *f,
 		return rewrite_files(cs, sp, &f, 1, output_level, drop_delete, r, err);
 	if (f->level == output_level)
 		return PM_OK;
+	/* FullChangelogMergeTreeCompactRewriter.upgradeStrategy: CHANGELOG_NO_REWRITE */
+	if (cs->full_changelog && output_level == cs->max_level)
+		PM_TRY(rewrite_files_impl(cs, sp, &f, 1, output_level, false, false, r, err));
 	up = *f;
 	up.level = output_level;	/* DataFileMeta.upgrade: same file, new level */
 	return result_add(cs, r, f, 1, &up, 1, err);
@@ -495,6 +571,8 @@ compact_unit(compact_state *cs, const pm_split *sp, const pm_data_file_meta **in
 	change->added = r.after;
 	change->ndeleted = r.nbefore;
 	change->deleted = r.before;
+	change->nchangelog = r.nchangelog;
+	change->changelog = r.changelog;
 	*rows += r.rows;
 	return rc;
 }
@@ -531,6 +609,9 @@ remove_written(compact_state *cs)
 			if (!upgraded)
 				pm_data_file_remove_written(cs->io, &cs->changes[i].added[f]);
 		}
+	for (int i = 0; i < cs->nchanges; i++)
+		for (int f = 0; f < cs->changes[i].nchangelog; f++)
+			pm_data_file_remove_written(cs->io, &cs->changes[i].changelog[f]);
 }
 
 static pm_code
@@ -572,6 +653,10 @@ setup(compact_state *cs, pm_error *err)
 	/* CoreOptions.needLookup (deletion vectors refused above) */
 	cs->lookup = (producer != NULL && strcasecmp(producer, "lookup") == 0) ||
 		pm_schema_bool_option(s, "force-lookup", false);
+	/* MergeTreeCompactManagerFactory.createRewriter: FullChangelogMergeTreeCompactRewriter */
+	cs->full_changelog = cs->opt.changelog_full;
+	if (cs->full_changelog)
+		PM_TRY(pm_changelog_dedup_parse(s, cs->arena, &cs->dedup, err));
 	return pm_uuid_random(cs->uuid, err);
 }
 
@@ -672,6 +757,8 @@ compact_all(compact_state *cs, const char *table_path, const pm_compact_options 
 	{
 		res->buckets = cs->nchanges;
 		res->rows_expired = cs->expired_rows;
+		res->changelog_files = cs->changelog_files;
+		res->changelog_records = cs->changelog_records;
 		for (int i = 0; i < cs->nchanges; i++)
 		{
 			res->files_in += cs->changes[i].ndeleted;

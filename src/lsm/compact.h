@@ -24,6 +24,18 @@
  * statistics show expired records are rewritten instead of upgraded, and
  * a bucket at the max level already rewrites those files.
  *
+ * changelog-producer = full-compaction (FullChangelogMergeTreeCompactRewriter,
+ * in paimon_compact and at a writer's commit alike): a unit whose output
+ * level is the max level writes changelog files (lsm/lookup_changelog.h,
+ * level = max level, file source APPEND) beside its output, per key: the
+ * record it had at the max level before, compared with the merged result
+ * (+I for a new key, -U/+U for a changed one, unless
+ * changelog-producer.row-deduplicate finds them equal, -D for one
+ * retracted; a key not changed gives nothing); a file upgraded into the
+ * max level without rewrite gives +I for each of its records
+ * (CHANGELOG_NO_REWRITE); units into lower levels write no changelog. The
+ * COMPACT snapshot holds them in its changelog manifest list.
+ *
  * Append tables: table/append_compact.h (pm_table_compact hands them over).
  *
  * Not yet: dynamic / postpone buckets, tables with deletion
@@ -66,6 +78,8 @@ typedef struct pm_compact_result
 	int			files_out;		/* files added */
 	int64_t		rows_out;		/* rows written */
 	int64_t		rows_expired;	/* records dropped by record-level expiry */
+	int			changelog_files;	/* changelog-producer = full-compaction */
+	int64_t		changelog_records;
 } pm_compact_result;
 
 /*

@@ -2,7 +2,10 @@
  * lookup_changelog.h
  *	  The changelog records of changelog-producer = lookup, as the lookup
  *	  compaction's merge reader hands them over (pm_merge_changelog_fn),
- *	  written to changelog files.
+ *	  written to changelog files. The same sink writes the changelog of
+ *	  changelog-producer = full-compaction (lsm/compact.c; before: the
+ *	  key's max-level record, FullChangelogMergeFunctionWrapper, whose
+ *	  rules below are the same).
  *
  * Per key with a level-0 record (LookupChangelogMergeFunctionWrapper.
  * setChangelog), before the older record, after the merged result:

@@ -108,6 +108,10 @@ struct pm_merge_reader
 	void	   *lookup_ctx;
 	pm_merge_changelog_fn changelog_fn;	/* see pm_merge_reader_set_changelog_fn */
 	void	   *changelog_ctx;
+	/* see pm_merge_reader_set_full_changelog: changelog_fn for every key */
+	bool		full_changelog;
+	int32_t		full_max_level;
+	pm_merge_cell *cl_cells;	/* noutput: a record's values as cells */
 	const pm_type *kind_type;
 	int		   *group;			/* runs of the current key */
 	pm_kv_record *recs;
@@ -645,6 +649,18 @@ take_stretch(pm_merge_reader *m, int top, int bound, pm_error *err)
 	{
 		if (keep != NULL && !keep[i])
 			continue;
+		/* full changelog: a lone record below the top level is new (+I) */
+		if (m->full_changelog && r->src.level != m->full_max_level &&
+			pm_rowkind_is_add(kinds[i]))
+		{
+			for (int j = 0; j < m->noutput; j++)
+			{
+				m->cl_cells[j].vec = &b->cols[m->nkeys + 2 + j];
+				m->cl_cells[j].row = i;
+			}
+			PM_TRY(m->changelog_fn(m->changelog_ctx, NULL, m->cl_cells, kinds[i], seqs[i],
+								   err));
+		}
 		if (pm_rowkind_is_add(kinds[i]) || m->keep_retracts)
 		{
 			emit_row(m, top, i, seqs[i], kinds[i]);
@@ -749,6 +765,28 @@ merge_looked_up(pm_merge_reader *m, int n, pm_error *err)
 	return PM_OK;
 }
 
+/* The values of a record as cells (full changelog). */
+static const pm_merge_cell *
+record_cells(pm_merge_reader *m, const pm_kv_record *r)
+{
+	for (int j = 0; j < m->noutput; j++)
+	{
+		m->cl_cells[j].vec = &r->batch->cols[m->nkeys + 2 + j];
+		m->cl_cells[j].row = r->row;
+	}
+	return m->cl_cells;
+}
+
+/* Full changelog: the key's record of the top level, NULL if none. */
+static const pm_kv_record *
+full_top_record(const pm_merge_reader *m, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (m->recs[i].level == m->full_max_level)
+			return &m->recs[i];
+	return NULL;
+}
+
 /* Merge the key at the top of the heap (held by two runs or more; every key with a lookup hook). */
 static pm_code
 merge_group(pm_merge_reader *m, pm_error *err)
@@ -775,6 +813,11 @@ merge_group(pm_merge_reader *m, pm_error *err)
 		PM_TRY(merge_looked_up(m, n, err));
 	else if (n == 1)
 	{
+		/* FullChangelogMergeFunctionWrapper: a lone record below the top level is new */
+		if (m->full_changelog && m->recs[0].level != m->full_max_level &&
+			pm_rowkind_is_add(m->recs[0].kind))
+			PM_TRY(m->changelog_fn(m->changelog_ctx, NULL, record_cells(m, &m->recs[0]),
+								   m->recs[0].kind, m->recs[0].seq, err));
 		if (pm_rowkind_is_add(m->recs[0].kind) || m->keep_retracts)
 			emit_row(m, m->group[0], m->recs[0].row, m->recs[0].seq, m->recs[0].kind);
 	}
@@ -802,6 +845,9 @@ merge_group(pm_merge_reader *m, pm_error *err)
 		{
 			const pm_kv_record *w = pm_merge_engine_picked(m->engine);
 
+			if (w != NULL && m->full_changelog)
+				PM_TRY(m->changelog_fn(m->changelog_ctx, full_top_record(m, n),
+									   record_cells(m, w), w->kind, seq, err));
 			if (w != NULL && (pm_rowkind_is_add(w->kind) || m->keep_retracts))
 				for (int i = 0; i < n; i++)
 					if (m->runs[m->group[i]].batch == w->batch)
@@ -817,6 +863,9 @@ merge_group(pm_merge_reader *m, pm_error *err)
 			const pm_merge_cell *cells;
 
 			PM_TRY(pm_merge_engine_result(m->engine, &has_row, &kind, &cells, err));
+			if (has_row && m->full_changelog)
+				PM_TRY(m->changelog_fn(m->changelog_ctx, full_top_record(m, n), cells, kind,
+									   seq, err));
 			if (has_row && (pm_rowkind_is_add(kind) || m->keep_retracts))
 				PM_TRY(emit_cells(m, cells, seq, kind, err));
 		}
@@ -1062,7 +1111,8 @@ can_pass_through(const pm_merge_reader *m, int top, int bound)
 	const int8_t *kinds;
 	uint8_t		retract = 0;
 
-	if (m->seq_type != NULL || m->lookup_fn != NULL || m->nout > 0 || m->npending > 0 ||
+	if (m->seq_type != NULL || m->lookup_fn != NULL || m->full_changelog || m->nout > 0 ||
+		m->npending > 0 ||
 		r->pos != 0 || r->end != b->nrows || b->nrows == 0 || b->nrows > INT32_MAX)
 		return false;
 	if (r->keep != NULL && memchr(r->keep, 0, (size_t) b->nrows) != NULL)
@@ -1175,6 +1225,23 @@ pm_merge_reader_set_changelog_fn(pm_merge_reader *m, pm_merge_changelog_fn fn, v
 	m->changelog_ctx = ctx;
 }
 
+pm_code
+pm_merge_reader_set_full_changelog(pm_merge_reader *m, pm_merge_changelog_fn fn, void *ctx,
+								   int32_t max_level, pm_error *err)
+{
+	if (m->cl_cells == NULL)
+	{
+		m->cl_cells = pm_alloc(m->env, sizeof(pm_merge_cell) * (size_t) (m->noutput + 1));
+		if (m->cl_cells == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	m->changelog_fn = fn;
+	m->changelog_ctx = ctx;
+	m->full_changelog = true;
+	m->full_max_level = max_level;
+	return PM_OK;
+}
+
 void
 pm_merge_reader_set_keep_retracts(pm_merge_reader *m, bool keep)
 {
@@ -1203,7 +1270,7 @@ pm_merge_reader_next(pm_merge_reader *m, pm_batch **batch, pm_error *err)
 		m->started = true;
 		pm_merge_engine_sequence_fields(m->engine, &seq_cols, &nseq, &desc);
 		m->window = pm_merge_engine_get_kind(m->engine) == PM_MERGE_DEDUPLICATE && nseq == 0 &&
-			!m->lookup && m->lookup_fn == NULL;
+			!m->lookup && m->lookup_fn == NULL && !m->full_changelog;
 		m->ignore_delete = pm_merge_engine_ignores_delete(m->engine);
 		for (int i = 0; i < m->nruns; i++)
 		{
@@ -1293,5 +1360,6 @@ pm_merge_reader_close(pm_merge_reader *m)
 	pm_free(m->env, m->src);
 	pm_free(m->env, m->win);
 	pm_free(m->env, m->srcv);
+	pm_free(m->env, m->cl_cells);
 	pm_free(m->env, m);
 }

@@ -110,6 +110,19 @@ extern void pm_merge_reader_set_changelog_fn(pm_merge_reader *m, pm_merge_change
 											 void *ctx);
 
 /*
+ * Full-compaction changelog (changelog-producer = full-compaction, Java's
+ * FullChangelogMergeFunctionWrapper; without a lookup hook): fn is called
+ * for every key, with before the key's record of max_level (the top
+ * level, which only a full compaction writes; NULL if none) and after the
+ * merged result (cells, kind, sequence number as the output row) when
+ * there is one; a key with a single record calls fn only when it is an
+ * add below max_level (before NULL, after the record as it is). Set
+ * before the first _next call.
+ */
+extern pm_code pm_merge_reader_set_full_changelog(pm_merge_reader *m, pm_merge_changelog_fn fn,
+												  void *ctx, int32_t max_level, pm_error *err);
+
+/*
  * Compaction: each output row also carries its _SEQUENCE_NUMBER (column
  * noutput, seq_type BIGINT) and _VALUE_KIND (column noutput + 1, kind_type
  * TINYINT) as Java's merge functions set them: the record's own for a key

@@ -303,6 +303,24 @@ parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
 					   "table option %s with bucket = %d: first-row and deletion-vector tables are written with a fixed bucket only (the lookup compaction at commit needs one)",
 					   o->first_row ? "merge-engine = \"first-row\"" : "deletion-vectors.enabled = \"true\"",
 					   (int) o->bucket);
+	/*
+	 * changelog-producer = full-compaction: its changelog comes from the
+	 * compaction into the max level (lsm/compact.c), which runs on
+	 * fixed-bucket tables without lookup only; with deletion vectors,
+	 * first-row or force-lookup Java compacts with ForceUpLevel0Compaction
+	 * and the full-changelog rewriter, which is not done here
+	 */
+	if (o->primary_key && o->changelog_full && o->bucket < 1)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option changelog-producer = \"full-compaction\" with bucket = %d: full-compaction-changelog tables are written with a fixed bucket only (the compaction that writes the changelog needs one)",
+					   (int) o->bucket);
+	if (o->primary_key && o->changelog_full &&
+		(o->first_row || o->deletion_vectors || pm_schema_bool_option(s, "force-lookup", false)))
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option changelog-producer = \"full-compaction\" with %s: Java's lookup compaction with the full-compaction changelog is not written",
+					   o->first_row ? "merge-engine = \"first-row\"" :
+					   o->deletion_vectors ? "deletion-vectors.enabled = \"true\"" :
+					   "force-lookup = \"true\"");
 	/* validated at open: the compaction at commit runs after the APPEND snapshot */
 	PM_TRY(pm_compact_strategy_parse(s, &o->compact_strategy, err));
 	/*
@@ -562,11 +580,12 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 	v = pm_schema_option(s, "changelog-producer");
 	o->changelog_input = v != NULL && strcasecmp(v, "input") == 0;
 	o->changelog_lookup = v != NULL && strcasecmp(v, "lookup") == 0;
+	o->changelog_full = v != NULL && strcasecmp(v, "full-compaction") == 0;
 	v = pm_schema_option(s, "changelog-file.prefix");
 	o->changelog_file_prefix = v != NULL ? v : "changelog-";
-	if ((o->changelog_input || o->changelog_lookup) && strchr(o->changelog_file_prefix, '/') != NULL)
+	if ((o->changelog_input || o->changelog_lookup || o->changelog_full) && strchr(o->changelog_file_prefix, '/') != NULL)
 		return pm_fail(err, PM_ERR_UNSUPPORTED, "table option changelog-file.prefix = \"%s\": a '/' in the prefix is not written", o->changelog_file_prefix);
-	if (o->changelog_input || o->changelog_lookup)
+	if (o->changelog_input || o->changelog_lookup || o->changelog_full)
 	{
 		static const char *const own[] = {"changelog-file.format", "changelog-file.compression",
 		"changelog-file.stats-mode"};
@@ -633,7 +652,7 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 	PM_TRY(parse_keys(s, arena, o, err));
 	PM_TRY(parse_lookup_compaction(s, o, err));
 	/* refused before anything is written, not at the compaction after the APPEND snapshot */
-	if (o->primary_key && o->changelog_lookup)
+	if (o->primary_key && (o->changelog_lookup || o->changelog_full))
 	{
 		pm_changelog_dedup dedup;
 

@@ -50,6 +50,7 @@ typedef struct pm_write_options
 	const char *data_file_prefix;	/* data-file.prefix (default "data-") */
 	bool		changelog_input;	/* changelog-producer = input: flushes write changelog files */
 	bool		changelog_lookup;	/* changelog-producer = lookup: the compaction at commit writes them */
+	bool		changelog_full; /* changelog-producer = full-compaction: compactions into the max level */
 	const char *changelog_file_prefix;	/* changelog-file.prefix (default "changelog-") */
 	const char *partition_default_name; /* partition.default-name */
 	int32_t		bucket;			/* -1 unaware (append) or dynamic (primary key), -2

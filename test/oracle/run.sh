@@ -9,7 +9,7 @@
 #   4. verify_read.py self-check on the sample warehouse
 #   5. the writers: Java reads data files and metadata the core wrote
 #      (write/write_check.sh, write/write_pk_check.sh, write/changelog_check.sh,
-#      write/changelog_lookup_check.sh,
+#      write/changelog_lookup_check.sh, write/changelog_full_check.sh,
 #      write/write_dynamic_check.sh,
 #      write/write_cross_partition_check.sh, write/write_orc_check.sh,
 #      write/append_dv_check.sh, metadata/check.sh), and tables after the core's
@@ -127,6 +127,8 @@ echo "-- writers: changelog-producer = input; Java reads our changelog files as 
 step bash "$here/write/changelog_check.sh" "$tmp/write_changelog"
 echo "-- writers: changelog-producer = lookup; Java reads the lookup compaction's changelog as its own"
 step bash "$here/write/changelog_lookup_check.sh" "$tmp/write_changelog_lookup"
+echo "-- writers: changelog-producer = full-compaction; Java reads our full compactions' changelog as its own"
+step bash "$here/write/changelog_full_check.sh" "$tmp/write_changelog_full"
 echo "-- writers: dynamic-bucket tables, our hash index against Java's assigner"
 step bash "$here/write/write_dynamic_check.sh" "$tmp/write_dyn"
 echo "-- writers: cross-partition upsert tables, our key index against Java's GlobalIndexAssigner"

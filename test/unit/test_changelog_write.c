@@ -279,7 +279,10 @@ test_small_buffer(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
-/* changelog files in another format than the data files: refused by name */
+/*
+ * changelog files in another format than the data files, full-compaction
+ * changelogs with dynamic buckets: refused by name
+ */
 static void
 test_refused(void **state)
 {
@@ -289,7 +292,7 @@ test_refused(void **state)
 	static const char *keys[] = {"bucket", "changelog-producer", "changelog-file.format"};
 	static const char *vals[] = {"1", "input", "avro"};
 	static const char *lkeys[] = {"bucket", "changelog-producer"};
-	static const char *lvals[] = {"1", "full-compaction"};
+	static const char *lvals[] = {"-1", "full-compaction"};
 
 	(void) state;
 	pk_open_refused(io, arena, dir, 3, keys, vals, "changelog-file.format");

@@ -377,7 +377,7 @@ test_refusals(void **state)
 	static const char *kdynfr[] = {"merge-engine"};
 	static const char *vdynfr[] = {"first-row"};
 	static const char *kcl[] = {"bucket", "changelog-producer"};
-	static const char *vcl[] = {"2", "full-compaction"};
+	static const char *vcl[] = {"-1", "full-compaction"};
 	static const char *kdesc[] = {"bucket", "sequence.field", "sequence.field.sort-order"};
 	static const char *vdesc[] = {"2", "w", "descending"};
 	static const char *two[] = {"2"};
@@ -408,7 +408,7 @@ test_refusals(void **state)
 	/* the lookup compaction at commit needs a fixed bucket */
 	expect_refused(io, arena, "dyn_dv", 2, kdyndv, vdyndv, false, "fixed bucket");
 	expect_refused(io, arena, "dyn_firstrow", 1, kdynfr, vdynfr, false, "fixed bucket");
-	/* lookup is written (test_lookup_changelog.c), full-compaction is not */
+	/* lookup and full-compaction are written (test_lookup_changelog.c), not with bucket -1 */
 	expect_refused(io, arena, "changelog", 2, kcl, vcl, false, "changelog-producer");
 	expect_refused(io, arena, "desc", 3, kdesc, vdesc, false, "descending");
 

@@ -517,15 +517,7 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 	if (s->nprimary_keys == 0)
 		PM_TRY(pm_write_option_rules_check(s, false, err));
 	PM_TRY(pm_file_index_plan_of_schema(s, arena, &o->file_index, err));
-	/*
-	 * DataField.defaultValue: Java's TableWriteImpl.wrapDefaultValue
-	 * (DefaultValueRow) writes it where a row has NULL
-	 */
-	for (int i = 0; s->default_values != NULL && i < s->row_type->nfields; i++)
-		if (s->default_values[i] != NULL)
-			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "column \"%s\" has a default value (%s): columns with default values are not written yet",
-						   s->row_type->fields[i].name, s->default_values[i]);
+	/* DataField.defaultValue: table_write.c (default_value.h) */
 	for (int i = 0; i < s->row_type->nfields; i++)
 		if (s->row_type->fields[i].type->id == PM_TYPE_BLOB)
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "column \"%s\": BLOB columns are not written",

@@ -59,6 +59,8 @@ typedef struct pm_orc_write_options
 	const char *direct_columns; /* orc.column.encoding.direct: names, commas */
 	const char *bloom_columns;	/* orc.bloom.filter.columns: names or "*" */
 	double		bloom_fpp;		/* orc.bloom.filter.fpp, in (0, 1); 0 = 0.01 */
+	/* orc.row.index.stride: rows per row index entry, >= 1000; 0 = 10000 */
+	int32_t		row_index_stride;
 } pm_orc_write_options;
 
 typedef struct pm_format_write_options

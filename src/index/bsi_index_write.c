@@ -25,7 +25,8 @@ pm_bsi_index_write_supported(const pm_type *type)
 		case PM_TYPE_TIMESTAMP_LTZ:
 			return true;
 		case PM_TYPE_DECIMAL:
-			return type->precision <= 18;
+			/* any precision: BitSliceIndexBitmapFileIndex maps toUnscaledLong */
+			return true;
 		default:
 			return false;
 	}

@@ -5,7 +5,7 @@
  *
  * Each row's value as a long (the key bytes of index_values_write.h,
  * sign-extended: integers, DATE days, TIME millis, TIMESTAMP millis or
- * micros, DECIMAL(p <= 18) unscaled); values >= 0 go to the positive
+ * micros, DECIMAL unscaled, any precision); values >= 0 go to the positive
  * BitSliceIndexRoaringBitmap, the others as |value| to the negative one.
  * Java's StatsCollectList starts min and max at 0, so each side has min 0
  * and max = the largest (|)value(|) or 0, and 64 - nlz(max) slices.

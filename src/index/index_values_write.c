@@ -32,7 +32,8 @@ pm_index_values_supported(const pm_type *type)
 		case PM_TYPE_VARCHAR:
 			return true;
 		case PM_TYPE_DECIMAL:
-			return type->precision <= 18;
+			/* keys: the unscaled long (Decimal.toUnscaledLong; see fixed_key) */
+			return true;
 		default:
 			return false;
 	}
@@ -112,8 +113,15 @@ fixed_key(const pm_type *t, const pm_vector *v, int64_t i, uint8_t *buf)
 				return 8;
 			}
 		case PM_TYPE_DECIMAL:
-			put_be64(buf, (uint64_t) (int64_t) PM_VEC_VALUES(v, pm_int128)[i]);
-			return 8;
+			{
+				pm_int128	x = PM_VEC_VALUES(v, pm_int128)[i];
+
+				/* Decimal.toUnscaledLong: longValueExact above precision 18 */
+				if (x < INT64_MIN || x > INT64_MAX)
+					return -2;
+				put_be64(buf, (uint64_t) (int64_t) x);
+				return 8;
+			}
 		default:
 			return -1;
 	}
@@ -252,6 +260,10 @@ pm_index_values_add(pm_index_values *iv, const pm_vector *v, int64_t n, pm_error
 			uint8_t		k[8];
 			int32_t		len = fixed_key(t, v, i, k);
 
+			if (len == -2)
+				return pm_fail(err, PM_ERR_INVALID,
+							   "file index on DECIMAL(%d, %d): a value outside the range of a long (Java's Decimal.toUnscaledLong: BigInteger out of long range)",
+							   t->precision, t->scale);
 			if (len < 0)
 				return pm_fail(err, PM_ERR_UNSUPPORTED, "no index keys for this type");
 			id = intern(iv, k, len);

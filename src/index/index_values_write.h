@@ -9,7 +9,8 @@
  * serializer): BOOLEAN/TINYINT 1 byte, SMALLINT 2, INT/DATE/TIME 4,
  * BIGINT 8, FLOAT/DOUBLE IEEE with NaN canonical (floatToIntBits),
  * TIMESTAMP(_LTZ) 8 (millis if precision <= 3, else micros), DECIMAL 8
- * (unscaled), CHAR/VARCHAR i32 length + UTF-8. Two values are one key when
+ * (unscaled; any precision, a value beyond a long is PM_ERR_INVALID as
+ * Java's Decimal.toUnscaledLong fails), CHAR/VARCHAR i32 length + UTF-8. Two values are one key when
  * their key bytes are equal: as Java's HashMap (equals of Float/Double
  * compares floatToIntBits: -0.0 apart from 0.0, NaNs together) and
  * TreeMap (Float.compare) decide.

@@ -16,7 +16,9 @@ pm_range_bitmap_write_supported(const pm_type *type)
 	if ((type->id == PM_TYPE_TIMESTAMP || type->id == PM_TYPE_TIMESTAMP_LTZ) &&
 		type->precision > 6)
 		return false;
-	return pm_index_values_supported(type);
+	/* RangeBitmap's DecimalKeyFactory: precision <= 18 */
+	return pm_index_values_supported(type) &&
+		(type->id != PM_TYPE_DECIMAL || type->precision <= 18);
 }
 
 int64_t

@@ -231,10 +231,11 @@ pm_file_index_plan_of_schema(const pm_schema *schema, pm_arena *arena, const pm_
 							   "table option %s = \"%s\": %s does not exist in column fields",
 							   key, value, col);
 			t = schema->row_type->fields[field].type;
-			if (kind == PM_FILE_INDEX_BSI && t->id == PM_TYPE_DECIMAL && t->precision > 18)
-				return pm_fail(err, PM_ERR_UNSUPPORTED,
-							   "table option %s = \"%s\": the bsi index on a DECIMAL of precision above 18 (column %s) is not written",
-							   key, value, col);
+			/* RangeBitmapFileIndex's DecimalKeyFactory check, its message */
+			if (kind == PM_FILE_INDEX_RANGE_BITMAP && t->id == PM_TYPE_DECIMAL && t->precision > 18)
+				return pm_fail(err, PM_ERR_INVALID,
+							   "table option %s = \"%s\": The range-bitmap index only supports DECIMAL with a precision in [0, 18].",
+							   key, value);
 			if (!pm_file_index_kind_supports(kind, t))
 				return pm_fail(err, PM_ERR_INVALID,
 							   "table option %s = \"%s\": the %s index does not support the type of column %s",

@@ -9,9 +9,10 @@
  * Errors as Java's writer raises them (PM_ERR_INVALID): an empty column in
  * a list, a column the table does not have, an option for a (column,
  * kind) no columns option names, a type the kind cannot index, values
- * that do not parse. Refused by name (PM_ERR_UNSUPPORTED): map-key
- * columns ("col[key]") and bsi on DECIMAL(p > 18), which Java writes and
- * this writer does not; any other kind Java has no indexer for is invalid.
+ * that do not parse (range-bitmap on DECIMAL(p > 18): Java's
+ * DecimalKeyFactory message). Refused by name (PM_ERR_UNSUPPORTED): map-key
+ * columns ("col[key]"), which Java writes and this writer does not; any
+ * other kind Java has no indexer for is invalid.
  * "bsi" has no per-column options.
  *
  * Spec: paimon-api fileindex/FileIndexOptions.java, paimon-core

@@ -71,6 +71,7 @@
 #include "table/cross_partition.h"
 #include "table/append_compact.h"
 #include "table/data_file_index.h"
+#include "table/default_value.h"
 #include "table/dynamic_bucket.h"
 #include "table/partition_path.h"
 #include "table/snapshot.h"
@@ -136,6 +137,7 @@ struct pm_table_writer
 	pm_schema  *schema;
 	pm_write_options opt;
 	pm_format_write_options fopt;
+	pm_vector **defaults;		/* default_value.h: per field or NULL; NULL: none */
 	const pm_type *empty_row_type;
 	uint8_t    *empty_row;		/* serialized BinaryRow of arity 0 */
 	int32_t		empty_row_len;
@@ -220,6 +222,8 @@ pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 	if ((rc = pm_schema_load_latest(io, table_path, arena, &w->schema, err)) != PM_OK)
 		goto fail;
 	if ((rc = pm_write_options_parse(w->schema, arena, &w->opt, err)) != PM_OK)
+		goto fail;
+	if ((rc = pm_default_values_parse(w->schema, arena, &w->defaults, err)) != PM_OK)
 		goto fail;
 	w->fopt.schema = w->schema->row_type;
 	w->fopt.compression = w->opt.compression;
@@ -1343,6 +1347,22 @@ pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint
 	if (batch->ncols != writer->schema->row_type->nfields)
 		return pm_fail(err, PM_ERR_INVALID, "a batch of %d columns for a table of %d",
 					   batch->ncols, writer->schema->row_type->nfields);
+	if (writer->defaults != NULL)
+	{
+		/* TableWriteImpl: checkNullability, then wrapDefaultValue */
+		pm_batch   *filled = pm_arena_alloc(writer->scratch, sizeof(pm_batch));
+
+		if (filled == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		rc = pm_default_values_apply(writer->schema->row_type, writer->defaults, batch,
+									 writer->scratch, filled, err);
+		if (rc != PM_OK)
+		{
+			pm_arena_reset(writer->scratch);
+			return rc;
+		}
+		batch = filled;
+	}
 	if (writer->opt.primary_key)
 		rc = write_kv_batch(writer, batch, row_kinds, err);
 	else

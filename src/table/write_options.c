@@ -427,8 +427,9 @@ parse_orc_double(const pm_schema *s, const char *key, double dflt, double *out, 
  * over file.compression, orc.compression.zstd.level over
  * file.compression.zstd-level, orc.stripe.size over file.block-size.
  * Dictionary encoding (orc.dictionary.key.threshold, default 0.8;
- * orc.column.encoding.direct) and bloom filters (orc.bloom.filter.columns,
- * orc.bloom.filter.fpp, default 0.01) as OrcConf reads them. The ORC 0.11
+ * orc.column.encoding.direct), bloom filters (orc.bloom.filter.columns,
+ * orc.bloom.filter.fpp, default 0.01) and the row index stride
+ * (orc.row.index.stride, default 10000) as OrcConf reads them. The ORC 0.11
  * file format, LZO, nested columns, the "original" bloom filters, the
  * hash dictionary and the dictionary check at the first stripe instead of
  * the first row group are not written.
@@ -486,6 +487,27 @@ parse_orc_options(const pm_schema *s, pm_write_options *o, pm_error *err)
 		PM_TRY(parse_int("orc.compression.zstd.level", v, 1, 22, &n, err));
 		o->zstd_level = (int) n;
 	}
+	/*
+	 * orc.row.index.stride (OrcConf.ROW_INDEX_STRIDE, default 10000) as
+	 * WriterImpl takes it: 0 or less, or orc.create.index = false, writes no
+	 * row index (and no bloom filters), which is not done here; 1 to 999 is
+	 * its IllegalArgumentException
+	 */
+	if ((v = pm_schema_option(s, "orc.create.index")) != NULL &&
+		strcasecmp(v, "false") == 0)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option orc.create.index = \"%s\": ORC files without row indexes are not written", v);
+	if ((v = pm_schema_option(s, "orc.row.index.stride")) != NULL)
+	{
+		PM_TRY(parse_int("orc.row.index.stride", v, INT32_MIN, INT32_MAX, &n, err));
+		if (n <= 0)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "table option orc.row.index.stride = \"%s\": ORC files without row indexes are not written", v);
+		if (n < 1000)
+			return pm_fail(err, PM_ERR_INVALID,
+						   "table option orc.row.index.stride = \"%s\": Row stride must be at least 1000", v);
+		o->orc.row_index_stride = (int32_t) n;
+	}
 	o->row_group_bytes = 0;
 	if ((v = pm_schema_option(s, "orc.stripe.size")) != NULL)
 	{
@@ -509,15 +531,7 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 	if (s->nprimary_keys == 0)
 		PM_TRY(pm_write_option_rules_check(s, false, err));
 	PM_TRY(pm_file_index_plan_of_schema(s, arena, &o->file_index, err));
-	/*
-	 * DataField.defaultValue: Java's TableWriteImpl.wrapDefaultValue
-	 * (DefaultValueRow) writes it where a row has NULL
-	 */
-	for (int i = 0; s->default_values != NULL && i < s->row_type->nfields; i++)
-		if (s->default_values[i] != NULL)
-			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "column \"%s\" has a default value (%s): columns with default values are not written yet",
-						   s->row_type->fields[i].name, s->default_values[i]);
+	/* DataField.defaultValue: table_write.c (default_value.h) */
 	for (int i = 0; i < s->row_type->nfields; i++)
 		if (s->row_type->fields[i].type->id == PM_TYPE_BLOB)
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "column \"%s\": BLOB columns are not written",

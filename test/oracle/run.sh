@@ -139,6 +139,8 @@ echo "-- writers: DELETE/UPDATE through SQL on append tables with deletion vecto
 step bash "$here/write/append_dv_check.sh" "$tmp/write_append_dv"
 echo "-- writers: ORC data files (append and primary-key tables; stats, reads and compaction by Java)"
 step bash "$here/write/write_orc_check.sh" "$tmp/write_orc"
+echo "-- writers: column default values written as Java's TableWriteImpl writes them"
+step bash "$here/write/default_value_check.sh" "$tmp/write_default_value"
 step env METADATA_TABLES="${METADATA_TABLES:-^(append_with_bitmap|append_complex_data|pk_table_partial_update|pk_dv_index_in_data_no_external)\$}" \
     bash "$here/metadata/check.sh"
 # Maintenance (issue 8): Java reads tables (and their tags) after the core's

@@ -553,6 +553,67 @@ test_round_trip(void **state)
 	pm_file_index_free(fi);
 }
 
+/*
+ * bsi on DECIMAL(20, 2): Java maps each value to its unscaled long, so the
+ * container equals that of a BIGINT column of the unscaled values; a value
+ * beyond a long fails the write (Decimal.toUnscaledLong's longValueExact).
+ */
+static void
+test_bsi_big_decimal(void **state)
+{
+	static const pm_type t_dec20 = {.id = PM_TYPE_DECIMAL, .nullable = true, .precision = 20,
+	.scale = 2};
+	uint8_t    *bytes[2];
+	size_t		len[2];
+	pm_error	err;
+
+	(void) state;
+	for (int k = 0; k < 3; k++)
+	{
+		pm_field	fields[] = {{1, "w", k == 1 ? &t_bigint : &t_dec20, NULL}};
+		pm_type		row = {.id = PM_TYPE_ROW, .nfields = 1, .fields = fields};
+		pm_file_index_spec spec = {.field = 0, .column = "w", .kind = PM_FILE_INDEX_BSI};
+		pm_file_index_plan plan = {.row_type = &row, .nspecs = 1, .specs = &spec,
+		.in_manifest_threshold = 500};
+		pm_vector	col;
+		pm_batch	batch = {.nrows = 500, .ncols = 1, .cols = &col};
+		pm_file_index_writer *w;
+
+		assert_true(pm_file_index_plan_order(pm_env_default(), &plan, arena));
+		assert_true(pm_vector_init(&col, fields[0].type, 500, true, arena));
+		col.length = 500;
+		for (int r = 0; r < 500; r++)
+		{
+			int64_t		v = (int64_t) (r - 250) * INT64_C(36028797018963);
+
+			col.nulls[r] = r % 17 == 0;
+			if (k == 1)
+				PM_VEC_VALUES(&col, int64_t)[r] = v;
+			else
+				PM_VEC_VALUES(&col, pm_int128)[r] = k == 2 && r == 321 ?
+					(pm_int128) INT64_MAX + 1 : (pm_int128) v;
+		}
+		assert_int_equal(pm_file_index_writer_open(pm_env_default(), &plan, &w, &err), PM_OK);
+		if (k == 2)
+		{
+			pm_code		rc = pm_file_index_writer_write(w, &batch, 0, &err);
+
+			if (rc == PM_OK)
+				rc = pm_file_index_writer_serialize(w, arena, &bytes[0], &len[0], &err);
+			assert_int_equal(rc, PM_ERR_INVALID);
+			assert_non_null(strstr(err.message, "out of long range"));
+			pm_file_index_writer_free(w);
+			break;
+		}
+		assert_int_equal(pm_file_index_writer_write(w, &batch, 0, &err), PM_OK);
+		assert_int_equal(pm_file_index_writer_serialize(w, arena, &bytes[k], &len[k], &err), PM_OK);
+		pm_file_index_writer_free(w);
+	}
+	assert_true(len[0] > 100);
+	assert_int_equal(len[0], len[1]);
+	assert_memory_equal(bytes[0], bytes[1], len[0]);
+}
+
 /* ---- options: what Java rejects, and the kinds not written ---- */
 
 static pm_code
@@ -626,8 +687,13 @@ test_options(void **state)
 	assert_int_equal(plan->specs[0].kind, PM_FILE_INDEX_BSI);
 	expect_plan_error((const char *[]) {"file-index.bsi.columns", "s"}, 1, PM_ERR_INVALID,
 					  "does not support the type of column s");
-	expect_plan_error((const char *[]) {"file-index.bsi.columns", "w"}, 1, PM_ERR_UNSUPPORTED,
-					  "DECIMAL of precision above 18 (column w) is not written");
+	/* bsi: any DECIMAL (toUnscaledLong); range-bitmap: Java's precision check */
+	assert_int_equal(plan_of((const char *[]) {"file-index.bsi.columns", "w"}, 1, &plan, &err), PM_OK);
+	assert_int_equal(plan->specs[0].kind, PM_FILE_INDEX_BSI);
+	expect_plan_error((const char *[]) {"file-index.range-bitmap.columns", "w"}, 1, PM_ERR_INVALID,
+					  "The range-bitmap index only supports DECIMAL with a precision in [0, 18].");
+	expect_plan_error((const char *[]) {"file-index.bitmap.columns", "w"}, 1, PM_ERR_INVALID,
+					  "does not support the type of column w");
 	expect_plan_error((const char *[]) {"file-index.bitmap.columns", "s[k]"}, 1, PM_ERR_UNSUPPORTED,
 					  "map keys");
 	expect_plan_error((const char *[]) {"file-index.btree.columns", "a"}, 1, PM_ERR_INVALID,
@@ -681,6 +747,7 @@ main(void)
 		cmocka_unit_test(test_table_range_bitmap_multi_chunk),
 		cmocka_unit_test(test_table_pk_bitmap_sidecar),
 		cmocka_unit_test(test_table_bsi),
+		cmocka_unit_test(test_bsi_big_decimal),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_options),
 	};

@@ -978,6 +978,101 @@ test_bloom_filters(void **state)
 	pm_arena_destroy(a);
 }
 
+/* the top-level entries (field 1 messages) of a RowIndex or BloomFilterIndex */
+static int
+count_entries(const uint8_t *p, size_t len)
+{
+	const uint8_t *end = p + len;
+	int			n = 0;
+
+	while (p < end)
+	{
+		uint64_t	key = pb_varint(&p, end);
+		uint64_t	mlen = pb_varint(&p, end);
+
+		assert_int_equal(key, (1 << 3) | 2);
+		assert_true(mlen <= (uint64_t) (end - p));
+		p += mlen;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * orc.row.index.stride: one row index entry and one bloom filter (sized for
+ * the stride, as new BloomFilterUtf8(rowIndexStride, fpp)) per stride rows
+ * of a stripe, the stride in the footer; below 1000 is WriterImpl's error.
+ */
+static void
+test_row_index_stride(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	const pm_type *row = writer_fixture_parse_type(a, flat_type);
+	pm_batch	batches[2];
+	pm_orc_write_options oo = {.dictionary_threshold = 0.8, .bloom_columns = "i",
+	.row_index_stride = 1000};
+	stripe_view v;
+	size_t		len;
+	const uint8_t *p;
+	orc_bloom	bl[4];
+	int32_t		nbits,
+				nhash;
+	pm_format_write_options fo = {0};
+	pm_format_writer *w = NULL;
+	pm_error	err;
+	bool		found = false;
+
+	(void) state;
+	writer_fixture_fill_flat(&batches[0], row, 1777, a, 21);
+	writer_fixture_fill_flat(&batches[1], row, 723, a, 22);
+	writer_fixture_write(PM_FORMAT_ORC, io, "/s/stride.orc", row, "zstd", 0, &oo, batches, 2, NULL, a);
+	assert_int_equal(writer_fixture_read_back(PM_FORMAT_ORC, io, "/s/stride.orc", row, batches, 2,
+											  "/s/stride.orc"), 2500);
+	view_stripe(io, "/s/stride.orc", a, 0, &v);
+	assert_int_equal(v.footer.nstripes, 1);
+	for (uint32_t col = 0; col <= (uint32_t) row->nfields; col++)
+	{
+		p = view_stream(&v, a, ORC_S_ROW_INDEX, col, &len);
+		assert_non_null(p);
+		assert_int_equal(count_entries(p, len), 3); /* 1000, 1000, 500 rows */
+	}
+	p = view_stream(&v, a, ORC_S_BLOOM_FILTER_UTF8, 4, &len);
+	assert_non_null(p);
+	assert_int_equal(parse_blooms(p, len, bl, 4, a), 3);
+	orc_bloom_size(1000, 0.01, &nbits, &nhash);
+	assert_int_equal(bl[0].nbits, nbits);
+	assert_int_equal(bl[0].nhash, nhash);
+	assert_int_not_equal(nbits, 95872);
+	/* Footer field 8 (rowIndexStride) = 1000: bytes 0x40 0xe8 0x07 in the plain footer */
+	{
+		size_t		flen = 0;
+		const uint8_t *f;
+		uint8_t    *all;
+		size_t		alen;
+		uint64_t	foot_off;
+
+		assert_int_equal(pm_fileio_read_all(io, "/s/stride.orc", a, 256 << 20, &all, &alen, &err), PM_OK);
+		foot_off = alen - 1 - all[alen - 1] - v.ps.footer_length;
+		assert_int_equal(orc_decompress_stream((int) v.ps.compression, v.ps.block_size,
+											   all + foot_off, v.ps.footer_length, a, 64 << 20,
+											   &f, &flen, &err), PM_OK);
+		for (size_t i = 0; i + 2 < flen; i++)
+			found |= f[i] == 0x40 && f[i + 1] == 0xe8 && f[i + 2] == 0x07;
+		assert_true(found);
+	}
+	/* WriterImpl: "Row stride must be at least 1000" */
+	fo.schema = row;
+	fo.compression = "none";
+	fo.orc.row_index_stride = 999;
+	assert_int_equal(pm_format_writer_open(PM_FORMAT_ORC, pm_env_default(), io, "/s/bad.orc", &fo,
+										   &w, &err), PM_ERR_INVALID);
+	assert_null(w);
+	assert_non_null(strstr(err.message, "at least 1000"));
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -990,6 +1085,7 @@ main(void)
 		cmocka_unit_test(test_bloom_hash),
 		cmocka_unit_test(test_dictionary_threshold),
 		cmocka_unit_test(test_bloom_filters),
+		cmocka_unit_test(test_row_index_stride),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -182,6 +182,18 @@ test_refusals(void **state)
 	/* the ORC cases below: the columns without "tags" */
 	f.s.row_type = pm_type_new_row(f.arena, f.s.row_type->fields, 3, false);
 	{
+		/* orc.row.index.stride: WriterImpl's minimum; no row index is not written */
+		static const char *const kv1[] = {"file.format", "orc", "orc.row.index.stride", "999"};
+		static const char *const kv2[] = {"file.format", "orc", "orc.row.index.stride", "0"};
+		static const char *const kv3[] = {"file.format", "orc", "orc.row.index.stride", "1k"};
+		static const char *const kv4[] = {"file.format", "orc", "orc.create.index", "FALSE"};
+
+		expect(&f, 2, kv1, PM_ERR_INVALID, "Row stride must be at least 1000");
+		expect(&f, 2, kv2, PM_ERR_UNSUPPORTED, "orc.row.index.stride");
+		expect(&f, 2, kv3, PM_ERR_INVALID, "orc.row.index.stride");
+		expect(&f, 2, kv4, PM_ERR_UNSUPPORTED, "orc.create.index");
+	}
+	{
 		/* ORC: orc.compress over file.compression, orc.* sizes and levels */
 		static const char *const kv[] = {"file.format", "ORC", "file.compression", "snappy",
 			"orc.compress", "ZLIB", "orc.stripe.size", "1048576", "parquet.block.size", "4096",
@@ -222,6 +234,16 @@ test_refusals(void **state)
 		assert_int_equal(parse_with(&f, 2, kv, &o, &err), PM_OK);
 		assert_string_equal(o.compression, "zstd");
 		assert_int_equal(o.row_group_bytes, 2 * 1024 * 1024);
+		assert_int_equal(o.orc.row_index_stride, 0);	/* the writer's 10000 */
+	}
+	{
+		static const char *const kv[] = {"file.format", "orc", "orc.row.index.stride", " 1000 ",
+		"orc.create.index", "true"};
+		pm_write_options o;
+		pm_error	err;
+
+		assert_int_equal(parse_with(&f, 3, kv, &o, &err), PM_OK);
+		assert_int_equal(o.orc.row_index_stride, 1000);
 	}
 	setup_schema(&f);
 	{
@@ -307,13 +329,15 @@ test_refusals(void **state)
 	f.s.nprimary_keys = 1;
 	f.s.primary_keys = primary;
 	{
-		/* a column with a default value: Java writes the default for NULL */
+		/* a column with a default value: the writer fills NULLs (default_value.h) */
 		const char *dflt[8] = {NULL};
+		pm_write_options o;
+		pm_error	err;
 
 		dflt[1] = "7";
 		f.s.default_values = dflt;
 		f.s.nprimary_keys = 0;
-		expect(&f, 0, NULL, PM_ERR_UNSUPPORTED, "default value");
+		assert_int_equal(parse_with(&f, 0, NULL, &o, &err), PM_OK);
 		f.s.default_values = NULL;
 		f.s.nprimary_keys = 1;
 	}

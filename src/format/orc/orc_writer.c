@@ -222,7 +222,7 @@ add_stream(orc_writer *w, const pm_byte_buffer *raw, uint64_t *len, pm_error *er
 }
 
 /* ---------------------------------------------------------------------
- * Row index: one RowIndexEntry per OW_ROW_INDEX_STRIDE rows of a stripe
+ * Row index: one RowIndexEntry per w->stride rows of a stripe
  * --------------------------------------------------------------------- */
 
 /* TreeWriter.recordPosition, in uncompressed terms */
@@ -722,7 +722,7 @@ write_tail(orc_writer *w, pm_error *err)
 	put_types(w, m);
 	orc_pb_uint(m, 6, (uint64_t) w->total_rows);
 	put_all_stats(w, m, 7, w->total_rows, true);
-	orc_pb_uint(m, 8, OW_ROW_INDEX_STRIDE);
+	orc_pb_uint(m, 8, (uint64_t) w->stride);
 	orc_pb_uint(m, 11, OW_CALENDAR_JULIAN_GREGORIAN);
 	orc_pb_string(m, 12, "paimon_fdw");
 	if (m->failed)
@@ -795,8 +795,8 @@ ow_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 	{
 		int64_t		m = OW_SLICE_ROWS;
 
-		if (m > OW_ROW_INDEX_STRIDE - w->group_rows)
-			m = OW_ROW_INDEX_STRIDE - w->group_rows;
+		if (m > w->stride - w->group_rows)
+			m = w->stride - w->group_rows;
 		if (m > batch->nrows - start)
 			m = batch->nrows - start;
 		end = start + m;
@@ -810,7 +810,7 @@ ow_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 		w->stripe_rows += end - start;
 		w->total_rows += end - start;
 		w->group_rows += end - start;
-		if (w->group_rows == OW_ROW_INDEX_STRIDE)
+		if (w->group_rows == w->stride)
 			close_group(w);
 		if (w->root_groups.failed)
 			return pm_format_file_oom(&w->file, err);
@@ -959,6 +959,17 @@ pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 	pm_byte_buffer_init(&w->stripe_stats, env);
 	pm_byte_buffer_init(&w->root_blooms, env);
 	w->dict_threshold = options->orc.dictionary_threshold;
+	w->stride = options->orc.row_index_stride != 0 ?
+		options->orc.row_index_stride : OW_ROW_INDEX_STRIDE;
+	/* WriterImpl's check; 0 or less (no row index) is not written */
+	if (w->stride < OW_MIN_ROW_INDEX_STRIDE)
+	{
+		rc = pm_fail(err, PM_ERR_INVALID, "Row stride must be at least %d",
+					 OW_MIN_ROW_INDEX_STRIDE);
+		pm_error_set_path(err, path);
+		writer_free(w);
+		return rc;
+	}
 	if (options->orc.bloom_columns != NULL && options->orc.bloom_columns[0] != '\0')
 	{
 		double		fpp = options->orc.bloom_fpp != 0.0 ? options->orc.bloom_fpp :
@@ -974,7 +985,7 @@ pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 			return rc;
 		}
 		/* new BloomFilterUtf8(rowIndexStride, fpp) */
-		orc_bloom_size(OW_ROW_INDEX_STRIDE, fpp, &w->bloom_nbits, &w->bloom_nhash);
+		orc_bloom_size(w->stride, fpp, &w->bloom_nbits, &w->bloom_nhash);
 		w->root_bloom = strcmp(options->orc.bloom_columns, "*") == 0;
 	}
 	if (w->root_bloom)

@@ -24,8 +24,9 @@
  * booleans, decimal min/max (no sum) and timestamp min/max (UTC millis and
  * nanos). The statistics returned by finish are exact, but FLOAT/DOUBLE
  * min/max follow ORC's order above (what Java's OrcSimpleStatsExtractor
- * reads back from the footer). Row indexes as ORC's default
- * (orc.row.index.stride 10000): one entry per 10000 rows of a stripe with
+ * reads back from the footer). Row indexes as ORC
+ * (options->orc.row_index_stride, default 10000 as orc.row.index.stride):
+ * one entry per that many rows of a stripe with
  * its start positions and statistics.
  *
  * Strings (STRING, CHAR, VARCHAR; not binary) as StringBaseTreeWriter:
@@ -37,7 +38,7 @@
  * exceed that fraction of the non-null values. Bloom filters
  * (options->orc.bloom_columns; "*" = every column and the root):
  * BLOOM_FILTER_UTF8 streams after each ROW_INDEX, one filter per row group
- * sized for 10000 values at orc.bloom.filter.fpp (default 0.01), hashed
+ * sized for the stride (rows per group) at orc.bloom.filter.fpp (default 0.01), hashed
  * as ORC's BloomFilterUtf8 (orc_bloom.h); bloomEncoding 1 in the column
  * encoding. Dictionaries and bloom bits equal Java's for the same rows
  * (write_orc_check.sh compares them through Java's ORC reader).

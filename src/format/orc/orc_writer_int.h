@@ -28,7 +28,8 @@
 #define OW_WRITER_VERSION	9	/* OrcFile.WriterVersion.ORC_14 (ORC 1.9) */
 #define OW_CALENDAR_JULIAN_GREGORIAN 1
 #define OW_SLICE_ROWS		1024	/* write-batch-size: rows between size checks */
-#define OW_ROW_INDEX_STRIDE	10000	/* orc.row.index.stride */
+#define OW_ROW_INDEX_STRIDE	10000	/* orc.row.index.stride default */
+#define OW_MIN_ROW_INDEX_STRIDE 1000	/* WriterImpl.MIN_ROW_INDEX_STRIDE */
 #define OW_MAX_POSITIONS	14		/* PRESENT 4 + DATA 4 + LENGTH/SECONDARY 3 + 3 */
 #define OW_BLOOM_ENCODING	1	/* BloomFilterIO.Encoding.CURRENT (UTF8_UTC) */
 
@@ -125,6 +126,7 @@ typedef struct orc_writer
 	orc_col    *cols;
 	int64_t		stripe_rows;
 	int64_t		group_rows;		/* rows of the open row group */
+	int64_t		stride;			/* orc.row.index.stride: rows per row group */
 	pm_byte_buffer root_groups; /* int64_t rows of each closed group */
 	pm_byte_buffer index_buf;	/* the stripe's index streams */
 	int64_t		total_rows;

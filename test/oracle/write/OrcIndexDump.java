@@ -3,8 +3,9 @@
  *   What Apache ORC's own reader (1.9, shaded in paimon-bundle) sees of a
  *   file's dictionaries and bloom filters, one line each, for comparing our
  *   ORC files with Java's (write_orc_check.sh): per stripe and column the
- *   encoding kind, dictionary size and bloom encoding; per row group of
- *   every column with BLOOM_FILTER_UTF8 its hash count and a digest of its
+ *   encoding kind, dictionary size and bloom encoding; the row index stride
+ *   and per stripe and column the number of row index entries; per row group
+ *   of every column with BLOOM_FILTER_UTF8 its hash count and a digest of its
  *   bits. Run with the oracle's classpath: java -cp <cp> OrcIndexDump.java f
  */
 import java.security.MessageDigest;
@@ -31,6 +32,7 @@ public class OrcIndexDump {
       boolean[] all = new boolean[ncols];
       java.util.Arrays.fill(all, true);
       int s = 0;
+      System.out.println("row index stride " + reader.getRowIndexStride());
       for (StripeInformation stripe : reader.getStripes()) {
         OrcProto.StripeFooter footer = rows.readStripeFooter(stripe);
         for (int c = 0; c < footer.getColumnsCount(); c++) {
@@ -40,6 +42,9 @@ public class OrcIndexDump {
         }
         OrcIndex index = rows.readRowIndex(s, all, all);
         OrcProto.BloomFilterIndex[] blooms = index.getBloomFilterIndex();
+        for (int c = 0; c < ncols; c++)
+          System.out.println("stripe " + s + " column " + c + " row index entries " +
+              (index.getRowGroupIndex()[c] == null ? -1 : index.getRowGroupIndex()[c].getEntryCount()));
         for (int c = 0; c < ncols; c++) {
           if (blooms[c] == null)
             continue;

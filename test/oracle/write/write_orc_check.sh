@@ -19,6 +19,10 @@
 #     those of Java's own file; Java's filtered reads of values inside a row
 #     group's min/max but absent from it return no row (the bloom filters
 #     prune), of present values every matching row (the hashes are ORC's);
+#   - orc.row.index.stride = 1000: Java's ORC reader sees the same stride,
+#     row index entries per stripe and bloom filters (sized for 1000 rows) in
+#     our copy of Java's 5000-row file as in Java's; Java reads the same rows,
+#     and its filtered read of one id is pruned to one 1000-row group;
 #   - primary keys: write_pk_check.sh's dedup_orc and agg_orc tables (our
 #     level-0 file metas equal Java's, Java 1.3.1/1.4.2 read them as their
 #     own, Java's full compaction of ours gives the same rows).
@@ -103,6 +107,16 @@ with open(wh + "/big.jsonl", "w") as out:
             None if i % 5 == 0 else i % 3 == 0, "%d.%02d" % (i, i % 100),
             None if i % 9 == 0 else bytes([i % 256, i // 256 % 256]).hex(),
             None if i % 17 == 0 else i // 500 - 100]}) + "\n")
+    out.write(json.dumps({"op": "commit"}) + "\n")
+# the big table's first 5000 rows with a row index every 1000 rows
+sj = json.load(open(wh + "/big.json"))
+sj["options"]["orc.row.index.stride"] = "1000"
+json.dump(sj, open(wh + "/stride.json", "w"))
+with open(wh + "/big.jsonl") as src, open(wh + "/stride.jsonl", "w") as out:
+    for k, l in enumerate(src):
+        if k == 5000:
+            break
+        out.write(l)
     out.write(json.dumps({"op": "commit"}) + "\n")
 PY
 
@@ -250,6 +264,38 @@ if len(ours) != 9:
     print("FAIL big bloom: %d predicates answered" % len(ours)); bad = 1
 sys.exit(bad)
 PY
+
+# orc.row.index.stride = 1000: Java's ORC reader sees our row index and
+# bloom filters as in its own file, and prunes by them
+"$oracle" create "$wh" wo java_stride "$wh/stride.json" >/dev/null
+"$oracle" write "$wh" wo java_stride "$wh/stride.jsonl" >/dev/null
+"$wh/copy_table" "$wh/wo.db/java_stride" "$wh/wo.db/ours_stride" >/dev/null || { echo "FAIL stride: copy or value stats"; fail=1; }
+jf=$(find "$wh/wo.db/java_stride" -name 'data-*.orc' | head -1)
+of=$(find "$wh/wo.db/ours_stride" -name 'data-*.orc' | head -1)
+java -cp "$(cat "$cp")" "$here/OrcIndexDump.java" "$jf" > "$wh/sidx_java.txt"
+java -cp "$(cat "$cp")" "$here/OrcIndexDump.java" "$of" > "$wh/sidx_ours.txt"
+if cmp -s "$wh/sidx_java.txt" "$wh/sidx_ours.txt" && grep -q '^row index stride 1000$' "$wh/sidx_ours.txt" &&
+	grep -q 'stripe 0 column 1 row index entries 5$' "$wh/sidx_ours.txt" &&
+	grep -q 'group 4 BLOOM_FILTER_UTF8' "$wh/sidx_ours.txt"; then
+	echo "stride: Java's ORC reader sees stride 1000, 5 row groups and their bloom filters in ours as in its own file"
+else
+	echo "FAIL stride: row index or bloom filters differ from Java's"
+	diff "$wh/sidx_java.txt" "$wh/sidx_ours.txt" | head -10 || true; fail=1
+fi
+"$oracle" read "$wh" wo java_stride | sort > "$wh/java_stride.rows"
+"$oracle" read "$wh" wo ours_stride | sort > "$wh/ours_stride.rows"
+spreds='[["id", "=", 2500], ["s", "=", "k003-xq"]]'
+"$oracle" read "$wh" wo java_stride --where "$spreds" > "$wh/s_java.out"
+"$oracle" read "$wh" wo ours_stride --where "$spreds" > "$wh/s_ours.out"
+nid=$(awk '/^# /{k++; next} k==1' "$wh/s_ours.out" | wc -l)
+nabs=$(awk '/^# /{k++; next} k==2' "$wh/s_ours.out" | wc -l)
+if cmp -s "$wh/java_stride.rows" "$wh/ours_stride.rows" && [ "$(wc -l < "$wh/ours_stride.rows")" = 5000 ] &&
+	cmp -s "$wh/s_java.out" "$wh/s_ours.out" && [ "$nid" -ge 1 ] && [ "$nid" -le 1000 ] && [ "$nabs" = 0 ]; then
+	echo "stride: Java reads our 5000 rows as its own; id = 2500 reads $nid rows (one row group), an absent string none"
+else
+	echo "FAIL stride: Java's reads of ours differ (id = 2500: $nid rows, absent string: $nabs rows)"
+	diff "$wh/s_java.out" "$wh/s_ours.out" | head -6 || true; fail=1
+fi
 
 PK_CHECK_TABLES="${ORC_PK_TABLES:-dedup_orc agg_orc}" bash "$here/write_pk_check.sh" "$wh/pk" || fail=1
 exit $fail

@@ -288,7 +288,10 @@ public final class Oracle {
     static void create(Catalog catalog, Identifier id, JsonNode desc) throws Exception {
         Schema.Builder b = Schema.newBuilder();
         for (JsonNode c : desc.get("columns")) {
-            b.column(c.get("name").asText(), parseType(c.get("type").asText()));
+            // "default": DataField.defaultValue (TableWriteImpl writes it for NULL)
+            JsonNode d = c.get("default");
+            b.column(c.get("name").asText(), parseType(c.get("type").asText()), null,
+                    d == null || d.isNull() ? null : d.asText());
         }
         List<String> pk = strings(desc.get("primary_keys"));
         if (!pk.isEmpty()) {

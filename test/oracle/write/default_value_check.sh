@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# default_value_check.sh [warehouse]
+#   Column default values (DataField.defaultValue) written as Java 1.4.2's
+#   TableWriteImpl writes them (DefaultValueRow: a NULL field of any written
+#   row takes the default): Java creates each table twice with the same
+#   defaults (BOOLEAN, INT, BIGINT "12.5" = 12, quoted STRING, VARCHAR(3)
+#   cut), writes the ops into one, our core writer (pk_write.c) into the
+#   other; Java 1.3.1 and 1.4.2 read ours as their own, and no defaulted
+#   column reads NULL. Tables: append, primary key (deduplicate), and
+#   partial-update (a NULL of a partial update writes the default over the
+#   earlier value, as in Java).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../check_prologue.sh
+. "$here/../check_prologue.sh"
+check_warehouse default_value "${1:-}"
+check_tool "$here/pk_write.c"
+
+python3 - "$wh" <<'PY'
+import json, sys
+wh = sys.argv[1]
+cols = [{"name": "id", "type": "INT NOT NULL"},
+        {"name": "flag", "type": "BOOLEAN", "default": "Yes"},
+        {"name": "n", "type": "INT", "default": "7"},
+        {"name": "big", "type": "BIGINT", "default": "12.5"},
+        {"name": "s", "type": "STRING", "default": "'dflt'"},
+        {"name": "v", "type": "VARCHAR(3)", "default": "abcdef"},
+        {"name": "plain", "type": "STRING"}]
+tables = {
+    "app": {"columns": cols, "primary_keys": [], "partition_keys": [], "options": {}},
+    "pk": {"columns": cols, "primary_keys": ["id"], "partition_keys": [], "options": {"bucket": "2"}},
+    "pu": {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+           "options": {"bucket": "1", "merge-engine": "partial-update"}},
+}
+for name, t in tables.items():
+    json.dump(t, open("%s/%s.json" % (wh, name), "w"))
+    with open("%s/%s.jsonl" % (wh, name), "w") as out:
+        for c in range(2):
+            for i in range(40):
+                k = i + 40 * c if name == "app" else i
+                row = [k,
+                       None if (i + c) % 3 == 0 else i % 2 == 0,
+                       None if (i + c) % 4 == 0 else i * 10,
+                       None if (i + c) % 5 == 0 else -i,
+                       None if (i + c) % 2 == 0 else "s%d" % i,
+                       None if (i + c) % 6 == 0 else "v%d" % (i % 10),
+                       None if i % 7 == 0 else "p%d" % i]
+                out.write(json.dumps({"op": "+I", "row": row}) + "\n")
+            out.write(json.dumps({"op": "commit"}) + "\n")
+PY
+
+fail=0
+for t in ${DEFAULT_VALUE_TABLES:-app pk pu}; do
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" dv "java_$t" "$wh/$t.json" >/dev/null
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" dv "java_$t" "$wh/$t.jsonl" >/dev/null
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" dv "ours_$t" "$wh/$t.json" >/dev/null
+	if ! "$wh/pk_write" "$wh/dv.db/ours_$t" "$wh/$t.jsonl" >/dev/null; then
+		echo "FAIL $t: our writer refused the table"; fail=1; continue
+	fi
+	for v in 1.3.1 1.4.2; do
+		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" dv "java_$t" | sort > "$wh/java_${t}_$v.rows"
+		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" dv "ours_$t" | sort > "$wh/ours_${t}_$v.rows"
+		if cmp -s "$wh/java_${t}_$v.rows" "$wh/ours_${t}_$v.rows" && [ -s "$wh/ours_${t}_$v.rows" ] &&
+			python3 - "$wh/ours_${t}_$v.rows" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+# every defaulted column is filled; the column without a default keeps its NULLs
+assert all(None not in r[1:6] for r in rows), "a defaulted column reads NULL"
+assert any(r[6] is None for r in rows), "no NULL in the column without default"
+vals = {(c, r[c]) for r in rows for c in range(1, 6)}
+for want in [(1, True), (2, 7), (3, 12), (4, "dflt"), (5, "abc")]:
+    assert want in vals, "default %r never written" % (want,)
+PY
+		then
+			echo "$t: Java $v reads our rows with defaults as its own: $(wc -l < "$wh/ours_${t}_$v.rows") rows"
+		else
+			echo "FAIL $t: Java $v reads our table differently"
+			diff "$wh/java_${t}_$v.rows" "$wh/ours_${t}_$v.rows" | head -6 || true; fail=1
+		fi
+	done
+done
+exit $fail

@@ -1,0 +1,181 @@
+/*-------------------------------------------------------------------------
+ * test_default_value.c
+ *	  Column default values on write (table/default_value.c): Java's
+ *	  STRING -> type casts of the default and the NULLs they replace.
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+
+#include <string.h>
+
+#include "common/env.h"
+#include "table/default_value.h"
+#include "writer_fixture.h"
+
+static pm_schema *
+schema_of(pm_arena *a, const char *type, const char **defaults)
+{
+	pm_schema  *s = pm_arena_zalloc(a, sizeof(pm_schema));
+
+	s->row_type = writer_fixture_parse_type(a, type);
+	s->default_values = defaults;
+	return s;
+}
+
+/* the one default of a one-column schema, or the error code */
+static pm_code
+parse_one(pm_arena *a, const char *type, const char *text, pm_vector **v, pm_error *err)
+{
+	const char **d = pm_arena_zalloc(a, sizeof(char *) * 2);
+	pm_vector **out;
+	pm_code		rc;
+
+	d[0] = text;
+	rc = pm_default_values_parse(schema_of(a, type, d), a, &out, err);
+	if (rc == PM_OK)
+	{
+		assert_non_null(out);
+		assert_int_equal(out[0]->length, 1);
+		assert_false(pm_vector_is_null(out[0], 0));
+		*v = out[0];
+	}
+	return rc;
+}
+
+static void
+test_casts(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_vector  *v;
+	pm_error	err;
+	/* BinaryStringUtils.toLong: sign, digits, a well-formed fraction dropped */
+	static const struct
+	{
+		const char *type;
+		const char *text;
+		int64_t		want;
+	}			ints[] = {
+		{"ROW<x INT>", "7", 7}, {"ROW<x INT>", "'-42'", -42}, {"ROW<x INT>", "+3.99", 3},
+		{"ROW<x BIGINT>", "-9223372036854775808", INT64_MIN},
+		{"ROW<x BIGINT>", "9223372036854775807", INT64_MAX},
+		{"ROW<x TINYINT>", "-128", -128}, {"ROW<x SMALLINT>", "32767", 32767},
+		{"ROW<x INT>", "12.", 12},
+	};
+	static const char *const bad_ints[][2] = {
+		{"ROW<x INT>", ""}, {"ROW<x INT>", " 7"}, {"ROW<x INT>", "7 "}, {"ROW<x INT>", "-"},
+		{"ROW<x INT>", "1e3"}, {"ROW<x INT>", "2147483648"}, {"ROW<x TINYINT>", "128"},
+		{"ROW<x BIGINT>", "9223372036854775808"}, {"ROW<x INT>", "1.2x"}, {"ROW<x INT>", "'"},
+		{"ROW<x BOOLEAN>", "maybe"}, {"ROW<x BOOLEAN>", " true"},
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+	{
+		if (parse_one(a, ints[i].type, ints[i].text, &v, &err) != PM_OK)
+			fail_msg("%s %s: %s", ints[i].type, ints[i].text, err.message);
+		if (pm_vector_int64_at(v, 0) != ints[i].want)
+			fail_msg("%s %s: %lld", ints[i].type, ints[i].text, (long long) pm_vector_int64_at(v, 0));
+	}
+	for (size_t i = 0; i < sizeof(bad_ints) / sizeof(bad_ints[0]); i++)
+	{
+		if (parse_one(a, bad_ints[i][0], bad_ints[i][1], &v, &err) != PM_ERR_INVALID)
+			fail_msg("%s \"%s\" accepted", bad_ints[i][0], bad_ints[i][1]);
+		assert_non_null(strstr(err.message, "Unsupported default value"));
+	}
+	/* BinaryStringUtils.toBoolean */
+	assert_int_equal(parse_one(a, "ROW<x BOOLEAN>", "YES", &v, &err), PM_OK);
+	assert_int_equal(PM_VEC_VALUES(v, uint8_t)[0], 1);
+	assert_int_equal(parse_one(a, "ROW<x BOOLEAN>", "'F'", &v, &err), PM_OK);
+	assert_int_equal(PM_VEC_VALUES(v, uint8_t)[0], 0);
+	assert_int_equal(parse_one(a, "ROW<x BOOLEAN>", "0", &v, &err), PM_OK);
+	assert_int_equal(PM_VEC_VALUES(v, uint8_t)[0], 0);
+	/* toCharacterString: cut to the length in characters, CHAR padded */
+	assert_int_equal(parse_one(a, "ROW<x VARCHAR(3)>", "h\xc3\xa9llo", &v, &err), PM_OK);
+	assert_int_equal(v->offsets[1], 4);
+	assert_memory_equal(v->data, "h\xc3\xa9l", 4);
+	assert_int_equal(parse_one(a, "ROW<x CHAR(4)>", "'ab'", &v, &err), PM_OK);
+	assert_int_equal(v->offsets[1], 4);
+	assert_memory_equal(v->data, "ab  ", 4);
+	assert_int_equal(parse_one(a, "ROW<x STRING>", "''", &v, &err), PM_OK);
+	assert_int_equal(v->offsets[1], 0);
+	/* not cast here: refused by name */
+	assert_int_equal(parse_one(a, "ROW<x DOUBLE>", "1.5", &v, &err), PM_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.message, "\"x\""));
+	assert_int_equal(parse_one(a, "ROW<x TIMESTAMP(3)>", "2026-01-01 00:00:00", &v, &err),
+					 PM_ERR_UNSUPPORTED);
+	pm_arena_destroy(a);
+}
+
+static void
+test_apply(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	static const char *d[] = {NULL, "7", "'x'", NULL};
+	pm_schema  *s = schema_of(a, "ROW<id INT NOT NULL, n INT, s STRING, p STRING>", d);
+	pm_vector **dv;
+	pm_batch	b,
+				out;
+	pm_error	err;
+	int64_t		cap[4] = {0};
+
+	(void) state;
+	assert_int_equal(pm_default_values_parse(s, a, &dv, &err), PM_OK);
+	assert_null(dv[0]);
+	assert_null(dv[3]);
+	memset(&b, 0, sizeof(b));
+	b.nrows = 3;
+	b.ncols = 4;
+	b.cols = pm_arena_zalloc(a, sizeof(pm_vector) * 4);
+	for (int c = 0; c < 4; c++)
+	{
+		assert_true(pm_vector_init(&b.cols[c], s->row_type->fields[c].type, 3, true, a));
+		b.cols[c].length = 3;
+	}
+	for (int64_t i = 0; i < 3; i++)
+	{
+		PM_VEC_VALUES(&b.cols[0], int32_t)[i] = (int32_t) i;
+		PM_VEC_VALUES(&b.cols[1], int32_t)[i] = (int32_t) (i * 100);
+		b.cols[1].nulls[i] = i == 1;
+		for (int c = 2; c < 4; c++)
+		{
+			b.cols[c].nulls[i] = i != 2;
+			if (i == 2)
+				assert_true(pm_vector_append_data(&b.cols[c], &cap[c], "zz", 2, a));
+			b.cols[c].offsets[i + 1] = (int32_t) b.cols[c].data_size;
+		}
+	}
+	assert_int_equal(pm_default_values_apply(s->row_type, dv, &b, a, &out, &err), PM_OK);
+	assert_int_equal(out.nrows, 3);
+	/* n: 0, 7 (default), 200 */
+	assert_int_equal(pm_vector_int64_at(&out.cols[1], 0), 0);
+	assert_int_equal(pm_vector_int64_at(&out.cols[1], 1), 7);
+	assert_int_equal(pm_vector_int64_at(&out.cols[1], 2), 200);
+	for (int64_t i = 0; i < 3; i++)
+	{
+		assert_false(pm_vector_is_null(&out.cols[1], i));
+		assert_false(pm_vector_is_null(&out.cols[2], i));
+		/* p has no default: its NULLs stay */
+		assert_int_equal(pm_vector_is_null(&out.cols[3], i), i != 2);
+	}
+	assert_int_equal(out.cols[2].offsets[1] - out.cols[2].offsets[0], 1);
+	assert_memory_equal(out.cols[2].data + out.cols[2].offsets[1], "x", 1);
+	assert_memory_equal(out.cols[2].data + out.cols[2].offsets[2], "zz", 2);
+	/* the input batch is untouched */
+	assert_true(pm_vector_is_null(&b.cols[1], 1));
+	/* checkNullability first, Java's message */
+	b.cols[0].nulls[2] = 1;
+	assert_int_equal(pm_default_values_apply(s->row_type, dv, &b, a, &out, &err), PM_ERR_INVALID);
+	assert_string_equal(err.message, "Cannot write null to non-null column(id)");
+	pm_arena_destroy(a);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_casts),
+		cmocka_unit_test(test_apply),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

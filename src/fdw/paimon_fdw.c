@@ -1198,20 +1198,6 @@ parallel_claim(void *ctx, int64_t unit)
 	return fs->claimed == unit;
 }
 
-/* Is p no filter at all (NULL, or ANDs of nothing: quals deferred to run time)? */
-static bool
-keeps_every_row(const pm_predicate *p)
-{
-	if (p == NULL)
-		return true;
-	if (p->op != PM_PRED_AND)
-		return false;
-	for (int i = 0; i < p->nchildren; i++)
-		if (!keeps_every_row(p->children[i]))
-			return false;
-	return true;
-}
-
 /*
  * Plan the scan with the quals, run-time values as they are now, and open
  * the read (in a parallel scan: our share). The predicate and the values
@@ -1249,24 +1235,32 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 		scan_lookup_kind(plan) > 0)
 	{
 		/*
-		 * A point lookup: the snapshot's files are planned once, with the
-		 * quals known without run-time values; each (re)scan keeps those
-		 * that may hold its keys.
+		 * A point lookup: the snapshot's files are planned once; each
+		 * (re)scan keeps those that may hold its keys. The table cache's
+		 * base (every file of the cached version) serves whatever the other
+		 * quals are: the lookup prunes partitions and filters rows with the
+		 * whole predicate (pm_point_lookup_plan_on), and Postgres rechecks
+		 * every qual. Without it, the files of the quals known without
+		 * run-time values.
 		 */
 		pm_predicate *static_pred = pred;
 
-		if (nruntime > 0)
-			static_pred = pmfdw_build_predicate(plan->scan.plan.qual, rel, plan->scan.scanrelid,
-												pm_table_schema(fs->table)->row_type, arena,
-												NULL, &npushed, &nruntime);
 		MemoryContextSwitchTo(fs->cxt);
-		/* nothing to prune without run-time values: the cached version's base */
-		if (keeps_every_row(static_pred) &&
-			(fs->base_scan = pmfdw_table_cache_base_scan(&fs->opts, fs->table, &options)) != NULL)
+		if ((fs->base_scan = pmfdw_table_cache_base_scan(&fs->opts, fs->table, &options)) != NULL)
 			fs->base_shared = true;
-		else if (pm_table_scan_plan_with(fs->table, static_pred, &options, &fs->base_scan,
-										 &err) != PM_OK)
-			pmfdw_error(&err);
+		else
+		{
+			MemoryContextSwitchTo(pred_cxt);
+			if (nruntime > 0)
+				static_pred = pmfdw_build_predicate(plan->scan.plan.qual, rel,
+													plan->scan.scanrelid,
+													pm_table_schema(fs->table)->row_type, arena,
+													NULL, &npushed, &nruntime);
+			MemoryContextSwitchTo(fs->cxt);
+			if (pm_table_scan_plan_with(fs->table, static_pred, &options, &fs->base_scan,
+										&err) != PM_OK)
+				pmfdw_error(&err);
+		}
 		fs->lookup_tried = true;
 	}
 	MemoryContextSwitchTo(fs->cxt);

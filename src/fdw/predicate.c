@@ -533,7 +533,14 @@ operand_value(TranslateContext *cxt, Node *node, bool *deferred)
 		*deferred = true;
 		return NULL;
 	}
-	state = ExecInitExpr((Expr *) node, cxt->ps);
+	/*
+	 * No parent node: an expression with the scan as parent is JIT-compiled
+	 * when the plan is over jit_above_cost, one module per scan and rescan
+	 * (each outer row of a lookup join). Like ExecPrepareExpr, plus the
+	 * query's parameters so PL/pgSQL's compile hook still applies.
+	 */
+	state = ExecInitExprWithParams((Expr *) node,
+								   cxt->ps->state->es_param_list_info);
 	d = ExecEvalExpr(state, cxt->ps->ps_ExprContext, &isnull);
 	type = exprType(node);
 	get_typlenbyval(type, &typlen, &typbyval);

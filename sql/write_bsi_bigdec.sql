@@ -10,7 +10,7 @@ SELECT 'cat > /dev/null; rm -rf ' || :'wh' AS rm_wh \gset
 COPY (SELECT 1) TO PROGRAM :'rm_wh';
 CREATE SERVER wbd FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 SELECT paimon_create_database('wbd', 'db');
-CREATE FUNCTION data_files(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+CREATE FUNCTION bsi_data_files(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE line text;
 BEGIN
   FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
@@ -36,11 +36,11 @@ INSERT INTO bd SELECT g, CASE g % 100 WHEN 0 THEN -1e15 WHEN 1 THEN 1e15 ELSE g 
   -g::bigint * 1000000007 FROM generate_series(601, 900) g;
 SELECT count(*), sum(w), min(x), count(x) FROM bd;
 SELECT * FROM bd WHERE w = 500.00;
-SELECT data_files($$SELECT * FROM bd WHERE w = 500.00$$);
-SELECT data_files($$SELECT * FROM bd WHERE w = 1003.75$$);
-SELECT data_files($$SELECT * FROM bd WHERE w IN (-1e15, 7.50)$$);
+SELECT bsi_data_files($$SELECT * FROM bd WHERE w = 500.00$$);
+SELECT bsi_data_files($$SELECT * FROM bd WHERE w = 1003.75$$);
+SELECT bsi_data_files($$SELECT * FROM bd WHERE w IN (-1e15, 7.50)$$);
 SELECT count(*) FROM bd WHERE w = 1003.75;
-SELECT data_files($$SELECT * FROM bd WHERE x = -700000004900$$);
+SELECT bsi_data_files($$SELECT * FROM bd WHERE x = -700000004900$$);
 
 -- a value beyond a long: Java's write fails too
 SELECT paimon_create_table('wbd', 'db', 'big', 'id INT, w DECIMAL(25, 0)',
@@ -52,7 +52,7 @@ SELECT paimon_create_table('wbd', 'db', 'rb', 'id INT, w DECIMAL(19, 2)',
   options => '{"file-index.range-bitmap.columns": "w"}', foreign_table => 'rb');
 SELECT sqlstate_of('INSERT INTO rb VALUES (1, 1)');
 
-DROP FUNCTION data_files(text);
+DROP FUNCTION bsi_data_files(text);
 DROP FUNCTION sqlstate_of(text);
 DROP SERVER wbd CASCADE;
 COPY (SELECT 1) TO PROGRAM :'rm_wh';

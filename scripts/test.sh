@@ -98,7 +98,7 @@ add "$(grep -ho '\[  PASSED  \] [0-9]*' "$LOGS/unit.log" | awk '{s += $4} END {p
 	"$(grep -ho '\[  SKIPPED \] [0-9]* test' "$LOGS/unit.log" | awk '{s += $4} END {print s + 0}')"
 add "$(sed -n 's/.*All \([0-9]*\) tests passed.*/\1/p' "$LOGS/regress.log" | head -1)" \
 	"$(sed -n 's/.* \([0-9]*\) of [0-9]* tests failed.*/\1/p' "$LOGS/regress.log" | head -1)"
-for f in corpus corrupt options snapshot cancel write concurrent killcopy wide pkdml oracle; do
+for f in corpus corrupt options snapshot cancel write concurrent killcopy wide seqinterleave pkdml oracle; do
 	[ -f "$LOGS/$f.log" ] || continue
 	line=$(grep -E '^([A-Za-z_]+: )?[0-9]+ passed, [0-9]+ failed' "$LOGS/$f.log" | tail -1 | sed 's/^[A-Za-z_]*: //')
 	# "P passed, F failed[, S skipped]"

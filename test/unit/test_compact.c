@@ -5,7 +5,8 @@
  *	  every file is at the max level (num-levels - 1) with file source
  *	  COMPACT, no retract rows, sequence ranges kept, rolling at
  *	  target-file-size, a second compaction does nothing, a later write
- *	  still wins, one partition only, and the refusals.
+ *	  still wins, one partition only, and the refusals; the progress
+ *	  callback (paimon_compact's NOTICE) is called once per bucket or task.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -52,6 +53,46 @@ check_files(pm_fileio *io, const char *dir, int level, int64_t *max_seq)
 	return nfiles;
 }
 
+/* What a compaction's progress callback saw: one call per bucket (or append task) done. */
+typedef struct progress_log
+{
+	int			ncalls;
+	int			done[8];
+	int			total[8];
+	int64_t		rows[8];
+} progress_log;
+
+static void
+record_progress(void *ctx, int done, int total, int64_t rows)
+{
+	progress_log *p = ctx;
+
+	assert_true(p->ncalls < 8);
+	p->done[p->ncalls] = done;
+	p->total[p->ncalls] = total;
+	p->rows[p->ncalls] = rows;
+	p->ncalls++;
+}
+
+/* pk_full_compact with the progress callback paimon_compact's NOTICE hangs on. */
+static void
+compact_logged(pm_fileio *io, const char *dir, pm_compact_result *res, progress_log *log)
+{
+	pm_table   *table;
+	pm_error	err;
+	pm_compact_options o;
+
+	memset(&o, 0, sizeof(o));
+	memset(log, 0, sizeof(*log));
+	o.progress = record_progress;
+	o.progress_ctx = log;
+	if (pm_table_open(pm_env_default(), io, dir, NULL, &table, &err) != PM_OK)
+		fail_msg("open %s: %s", dir, err.message);
+	if (pm_table_compact(table, dir, &o, res, &err) != PM_OK)
+		fail_msg("compact: %s", err.message);
+	pm_table_close(table);
+}
+
 /* Three commits (inserts, updates, deletes) into 2 buckets, compacted. */
 static void
 test_dedup_compact(void **state)
@@ -68,6 +109,7 @@ test_dedup_compact(void **state)
 	result		before,
 				after;
 	pm_compact_result res;
+	progress_log log;
 	int64_t		max_seq;
 	int			n;
 
@@ -91,9 +133,17 @@ test_dedup_compact(void **state)
 	read_all(io, dir, &before);
 	assert_true(before.nrows > 100);
 
-	pk_full_compact(io, dir, NULL, &res);
+	compact_logged(io, dir, &res, &log);
 	assert_int_equal(res.snapshot_id, 4);
 	assert_int_equal(res.buckets, 2);
+	/* progress: bucket 1 of 2, then 2 of 2 with every row written */
+	assert_int_equal(log.ncalls, 2);
+	assert_int_equal(log.done[0], 1);
+	assert_int_equal(log.done[1], 2);
+	assert_int_equal(log.total[0], 2);
+	assert_int_equal(log.total[1], 2);
+	assert_true(log.rows[0] > 0 && log.rows[0] < res.rows_out);
+	assert_int_equal(log.rows[1], res.rows_out);
 	assert_int_equal(res.files_in, 6);
 	assert_int_equal(res.files_out, 2);
 	assert_int_equal(res.rows_out, before.nrows);
@@ -102,10 +152,11 @@ test_dedup_compact(void **state)
 	/* default num-levels: num-sorted-run.compaction-trigger (5) + 1 */
 	assert_int_equal(check_files(io, dir, 5, &max_seq), 2);
 
-	/* nothing left to do */
-	pk_full_compact(io, dir, NULL, &res);
+	/* nothing left to do, nothing to report */
+	compact_logged(io, dir, &res, &log);
 	assert_int_equal(res.snapshot_id, 0);
 	assert_int_equal(res.buckets, 0);
+	assert_int_equal(log.ncalls, 0);
 
 	/* a later write wins over the compacted rows: sequence numbers were kept */
 	rows[0] = (trow) {1, true, 77777, 1};
@@ -386,6 +437,7 @@ append_compact(const char *bucket, int commits, int want_in, int want_out)
 	static result before,
 				after;
 	pm_compact_result res;
+	progress_log log;
 	int			compacted;
 	int64_t		min_seq,
 				max_seq;
@@ -406,9 +458,18 @@ append_compact(const char *bucket, int commits, int want_in, int want_out)
 	}
 	read_all(io, dir, &before);
 	assert_int_equal(before.nrows, commits * 100);
-	pk_full_compact(io, dir, NULL, &res);
+	compact_logged(io, dir, &res, &log);
 	assert_int_equal(res.files_in, want_in);
 	assert_int_equal(res.files_out, want_out);
+	/* progress: one call per compaction task, the last with every row written */
+	assert_int_equal(log.ncalls, want_in == 0 ? 0 : want_out);
+	for (int i = 0; i < log.ncalls; i++)
+	{
+		assert_int_equal(log.done[i], i + 1);
+		assert_true(log.total[i] >= log.ncalls);
+	}
+	if (log.ncalls > 0)
+		assert_int_equal(log.rows[log.ncalls - 1], res.rows_out);
 	read_all(io, dir, &after);
 	pk_assert_same(&before, &after);
 	if (want_in == 0)

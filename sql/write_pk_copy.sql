@@ -12,7 +12,7 @@ CREATE SERVER wpc FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 SELECT paimon_create_database('wpc', 'db');
 
 -- the snapshot files of a table
-CREATE FUNCTION snapshots(dir text) RETURNS bigint LANGUAGE sql AS $$
+CREATE FUNCTION copy_snapshots(dir text) RETURNS bigint LANGUAGE sql AS $$
   SELECT count(*) FROM pg_ls_dir(dir || '/snapshot') f WHERE f ~ '^snapshot-[0-9]+$' $$;
 
 -- deduplicate, two buckets
@@ -27,7 +27,7 @@ COPY users FROM STDIN (FORMAT csv);
 3,cid,31
 \.
 SELECT * FROM users ORDER BY id;
-SELECT snapshots(:'wh' || '/db.db/users');
+SELECT copy_snapshots(:'wh' || '/db.db/users');
 
 -- a bigger COPY (several write batches), from a file the server wrote
 SELECT :'wh' || '/users.csv' AS csv \gset
@@ -42,7 +42,7 @@ COPY users FROM STDIN (FORMAT csv);
 1,gone,0
 \.
 ROLLBACK;
-SELECT snapshots(:'wh' || '/db.db/users');
+SELECT copy_snapshots(:'wh' || '/db.db/users');
 SELECT * FROM users WHERE id = 1;
 
 -- partial-update: each COPY names its own columns, NULL keeps the key's value

@@ -66,7 +66,6 @@ typedef struct file_run
 	bool		past_keys;		/* the file (sorted by key) is past every key */
 	pm_batch	spliced;		/* the KV batch with key fields' values from the key */
 	int			kv_flags;		/* PM_KV_*: system columns not read (split.h) */
-	int			slot;			/* position in its section: its chunk buffers */
 } file_run;
 
 struct pm_table_read
@@ -115,12 +114,6 @@ struct pm_table_read
 	pm_batch	raw_batch;
 	const pm_data_file_meta *raw_meta;	/* raw_reader's file */
 	pm_chunk_buffers *raw_buffers;	/* chunk buffers the raw files share (lazily) */
-	/*
-	 * chunk buffers of the merged files, one pool per position in a section
-	 * (lazily): the files at one position, one after another, share it
-	 */
-	pm_chunk_buffers **run_buffers;
-	int			nrun_buffers;
 	/* pm_table_read_open_positions: each row's position in raw_meta */
 	bool		want_positions;
 	int64_t    *positions;
@@ -313,15 +306,6 @@ file_run_next(void *state, pm_batch **batch, pm_error *err)
 		pm_scan_read_filter(r->scan, false, &filter);
 		if (r->range_pred != NULL)
 			filter.pred = r->range_pred;
-		if (fr->slot < r->nrun_buffers)
-		{
-			pm_table_read *rw = fr->read;
-
-			if (rw->run_buffers[fr->slot] == NULL &&
-				(rw->run_buffers[fr->slot] = pm_chunk_buffers_create(rw->arena)) == NULL)
-				return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a merged file");
-			filter.chunk_buffers = rw->run_buffers[fr->slot];
-		}
 		if (fr->kv_flags != 0)
 			PM_TRY(pm_data_file_reader_open_kv(r->table, fr->file, r->file_fields,
 											   r->nfile_fields, fr->kv_flags, &filter,
@@ -531,31 +515,7 @@ start_section(pm_table_read *r, pm_error *err)
 {
 	int			s = r->next_sec++;
 	int			from = s > 0 ? r->sec_end[s - 1] : 0;
-	int			n = r->sec_end[s] - from;
 
-	/*
-	 * The section's files read into the pools of their positions: the
-	 * previous merge (the files that used them) is closed. Not for point
-	 * lookups (a few pages of many files; pools would only hold memory).
-	 */
-	if (r->key_filter == NULL && n > r->nrun_buffers)
-	{
-		pm_chunk_buffers **b = pm_arena_zalloc(r->arena, sizeof(*b) * (size_t) n);
-
-		if (b == NULL)
-		{
-			for (int i = from; i < r->sec_end[s]; i++)
-				if (r->sec_runs[i].close)
-					r->sec_runs[i].close(r->sec_runs[i].state);
-			return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a merge");
-		}
-		if (r->nrun_buffers > 0)
-			memcpy(b, r->run_buffers, sizeof(*b) * (size_t) r->nrun_buffers);
-		r->run_buffers = b;
-		r->nrun_buffers = n;
-	}
-	for (int i = from; i < r->sec_end[s]; i++)
-		((file_run *) r->sec_runs[i].state)->slot = r->key_filter == NULL ? i - from : INT32_MAX;
 	PM_TRY(pm_merge_reader_open(r->env, r->engine, r->nkeys, r->out_types, r->nfields,
 								r->sec_runs + from, r->sec_end[s] - from, 0, &r->merge, err));
 	pm_merge_reader_set_lookup(r->merge, r->lookup);
@@ -1192,8 +1152,6 @@ pm_table_read_close(pm_table_read *read)
 	pm_arena_destroy(read->range_arena);
 	close_raw_file(read);
 	pm_chunk_buffers_destroy(read->raw_buffers);
-	for (int i = 0; i < read->nrun_buffers; i++)
-		pm_chunk_buffers_destroy(read->run_buffers[i]);
 	pm_merge_engine_destroy(read->engine);
 	pm_arena_destroy(read->raw_arena);
 	pm_arena_destroy(read->arena);

@@ -155,7 +155,6 @@ typedef struct PaimonFdwParallelState
 {
 	pg_atomic_uint64 next_unit;
 	pm_table_version version;	/* the leader's snapshot (0: none) and schema */
-	int			participants;	/* planned workers, plus the leader if it reads */
 } PaimonFdwParallelState;
 
 typedef struct PaimonFdwScanState
@@ -1305,7 +1304,6 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 	{
 		pm_table_read_set_claim(fs->read, parallel_claim, fs);
 		pm_scan_set_part_units(fs->scan, (int64) pmfdw_parallel_split_size * 1024);
-		pm_scan_set_participants(fs->scan, fs->pstate->participants);
 	}
 	fs->started = true;
 	MemoryContextSwitchTo(old);
@@ -1958,14 +1956,10 @@ paimonInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 
 	pg_atomic_init_u64(&ps->next_unit, 0);
 	ps->version = pm_table_get_version(fs->table);
-	ps->participants = pcxt->nworkers + (parallel_leader_participation ? 1 : 0);
 	fs->pstate = ps;
 	if (fs->agg_exec != NULL)
-	{
 		pmfdw_agg_exec_set_claim(fs->agg_exec, parallel_claim, fs,
 								 (int64) pmfdw_parallel_split_size * 1024);
-		pm_scan_set_participants(fs->scan, ps->participants);
-	}
 }
 
 static void
@@ -2018,11 +2012,8 @@ paimonInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void *co
 	}
 	fs->pstate = ps;
 	if (fs->agg_exec != NULL)
-	{
 		pmfdw_agg_exec_set_claim(fs->agg_exec, parallel_claim, fs,
 								 (int64) pmfdw_parallel_split_size * 1024);
-		pm_scan_set_participants(fs->scan, ps->participants);
-	}
 }
 
 static void

@@ -25,9 +25,10 @@
  *
  * Memory: what pm_write_buffer_memory reports is what the buffer holds
  * from its allocator less the room of its vectors not yet used (allocated,
- * not touched: after a spill the vectors start with room for as many
- * records as were spilled); growing moves the records to a new arena (the
- * old one is freed), so it stays within about twice the records' bytes.
+ * not touched); growing moves the records to a new arena (the old one is
+ * freed), so it stays within about twice the records' bytes. A spill frees
+ * the records' vectors and the sort's scratch (not counted: kept, they
+ * held memory beyond write-buffer-size).
  *
  * Spec: apache/paimon release-1.4.2 mergetree/SortBufferWriteBuffer.java,
  * mergetree/MergeTreeWriter.java, mergetree/compact/ReducerMergeFunctionWrapper.java.

@@ -10,7 +10,9 @@
  *	  in the backend (src/fdw/paimon_fdw.c _PG_init): blocks below 32 MB in
  *	  the heap, up to 64 MB of freed heap kept.
  *
- *	  usage: write_mem_core TABLE_PATH N BUCKETS WBS (e.g. "64 mb")
+ *	  usage: write_mem_core TABLE_PATH N BUCKETS WBS [PASSES]
+ *	  (WBS e.g. "64 mb"; PASSES: the N keys written that many times, column
+ *	  b differing by pass, the last pass kept: records merged across spills)
  *	  build: as bench/pk_merge_core.c (bench/README.md).
  *-------------------------------------------------------------------------
  */
@@ -49,7 +51,7 @@ status_kib(const char *name)
 }
 
 static pm_batch *
-make_batch(pm_arena *arena, const pm_type *row, int64_t first, int n)
+make_batch(pm_arena *arena, const pm_type *row, int64_t first, int n, int pass)
 {
 	pm_batch   *b = pm_arena_zalloc(arena, sizeof(*b));
 	int64_t		cap = 0;
@@ -71,7 +73,7 @@ make_batch(pm_arena *arena, const pm_type *row, int64_t first, int n)
 
 		PM_VEC_VALUES(&b->cols[0], int64_t)[j] = i;
 		PM_VEC_VALUES(&b->cols[1], int32_t)[j] = (int32_t) (i % 1000);
-		PM_VEC_VALUES(&b->cols[2], int64_t)[j] = (i * 7919) % 1000000000;
+		PM_VEC_VALUES(&b->cols[2], int64_t)[j] = (i * 7919) % 1000000000 + pass;
 		PM_VEC_VALUES(&b->cols[3], double)[j] = (double) (i % 100000) / 100.0;
 		if (!pm_vector_append_data(&b->cols[4], &cap, d, len, arena))
 			return NULL;
@@ -98,16 +100,18 @@ main(int argc, char **argv)
 	pm_error	err;
 	int64_t		n,
 				sid;
+	int			passes;
 	double		cpu0 = bench_cpu_ms(RUSAGE_SELF);
 
 	mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
 	mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
-	if (argc != 5)
+	if (argc != 5 && argc != 6)
 	{
-		fprintf(stderr, "usage: %s TABLE_PATH N BUCKETS WBS\n", argv[0]);
+		fprintf(stderr, "usage: %s TABLE_PATH N BUCKETS WBS [PASSES]\n", argv[0]);
 		return 2;
 	}
 	n = atoll(argv[2]);
+	passes = argc == 6 ? atoi(argv[5]) : 1;
 	vals[0] = argv[3];
 	vals[1] = "true";
 	vals[2] = "parquet";
@@ -130,16 +134,18 @@ main(int argc, char **argv)
 	if (pm_table_create(env, io, argv[1], s, &err) != PM_OK ||
 		pm_table_writer_open(env, io, argv[1], "write-mem", &w, &err) != PM_OK)
 		goto fail;
-	for (int64_t done = 0; done < n; done += CHUNK)
-	{
-		pm_arena   *a = pm_arena_create(env);
-		int			k = (int) (n - done < CHUNK ? n - done : CHUNK);
-		pm_batch   *b = make_batch(a, pm_table_writer_schema(w)->row_type, done + 1, k);
+	for (int pass = 0; pass < passes; pass++)
+		for (int64_t done = 0; done < n; done += CHUNK)
+		{
+			pm_arena   *a = pm_arena_create(env);
+			int			k = (int) (n - done < CHUNK ? n - done : CHUNK);
+			pm_batch   *b = make_batch(a, pm_table_writer_schema(w)->row_type, done + 1, k,
+									   pass);
 
-		if (b == NULL || pm_table_writer_write(w, b, NULL, &err) != PM_OK)
-			goto fail;
-		pm_arena_destroy(a);
-	}
+			if (b == NULL || pm_table_writer_write(w, b, NULL, &err) != PM_OK)
+				goto fail;
+			pm_arena_destroy(a);
+		}
 	printf("after writes: VmHWM %ld KiB VmRSS %ld KiB\n", status_kib("VmHWM:"),
 		   status_kib("VmRSS:"));
 	if (pm_table_writer_commit(w, 1, &sid, &err) != PM_OK)

@@ -46,7 +46,7 @@ struct pm_write_buffer
 	uint8_t    *kinds;
 	int64_t		n;
 	int64_t		cap;			/* 0: not started (nothing allocated) */
-	/* the sort's scratch, kept from spill to spill (freed with the records at a flush) */
+	/* the sort's scratch, for the records held (freed by a spill, a flush) */
 	int64_t    *sort_idx;
 	void	   *sort_pairs;		/* int_key_row[2 * sort_cap] */
 	int64_t		sort_cap;
@@ -1300,7 +1300,8 @@ sort_records(pm_write_buffer *buf, int64_t **idx_out, pm_vector **keys_out, pm_e
 
 	if (buf->n > buf->sort_cap || buf->sort_idx == NULL)
 	{
-		int64_t		cap = buf->cap > buf->n ? buf->cap : (buf->n > 0 ? buf->n : 1);
+		/* for the records held only: a spill frees it, the next one sizes it anew */
+		int64_t		cap = buf->n > 0 ? buf->n : 1;
 
 		free_sort_scratch(buf);
 		buf->sort_idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) cap);

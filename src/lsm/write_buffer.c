@@ -10,7 +10,8 @@
  * spill frees the vectors and the sort's scratch (as a flush at commit
  * does, so an idle bucket holds none): kept for the bucket's next records,
  * they were memory beyond write-buffer-size that no bucket counted
- * (pm_write_buffer_spill). A flush sorts an index of the records and writes the merged ones in
+ * (pm_write_buffer_spill; figures in bench/README.md "A writer's memory").
+ * A flush sorts an index of the records and writes the merged ones in
  * batches of OUT_BATCH rows, keys of one record gathered column by column.
  *-------------------------------------------------------------------------
  */
@@ -1358,8 +1359,8 @@ pm_write_buffer_spill(pm_write_buffer *buf, pm_error *err)
 	 * shared pool. Kept, they counted for nothing (room for records to
 	 * come), yet held their pages: every bucket that had spilled held its
 	 * records' bytes and 40 bytes of scratch a record beyond
-	 * write-buffer-size (10M rows into 4 buckets at 64 MB: peak RSS 245 MB,
-	 * freed 165 MB; bench/write_mem_core.c).
+	 * write-buffer-size (10M rows into 4 buckets at 64 MB: peak RSS 247 MB
+	 * kept, 165 MB freed; bench/write_mem_core.c).
 	 */
 	free_sort_scratch(buf);
 	pm_arena_reset(buf->arena);

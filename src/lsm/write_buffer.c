@@ -5,14 +5,13 @@
  * Records are deep-copied, column by column, into vectors of the buffer's
  * arena (when the vectors are full they move to a new arena with room for
  * twice as many: each growth copies every record and touches new pages, so
- * fewer, larger steps cost less; room allocated but not yet used is not
- * touched, except its NULL flags and offsets, and not counted as the
- * buffer's memory). A spill keeps the vectors (and the
- * sort's scratch) for the records that come next: their pages are touched
- * once, not freed and faulted in anew after every spill (page zeroing and
- * faults were a tenth of a 10M-row INSERT's CPU, bench/README.md "Round
- * 4"); a flush at commit frees them, so an idle bucket holds none. A
- * flush sorts an index of the records and writes the merged ones in
+ * fewer, larger steps cost less; room allocated but not yet used counts
+ * as the buffer's memory, as Java's pool counts a sort buffer's pages). A
+ * spill frees the vectors and the sort's scratch (as a flush at commit
+ * does, so an idle bucket holds none): kept for the bucket's next records,
+ * they were memory beyond write-buffer-size that no bucket counted
+ * (pm_write_buffer_spill; figures in bench/README.md "A writer's memory").
+ * A flush sorts an index of the records and writes the merged ones in
  * batches of OUT_BATCH rows, keys of one record gathered column by column.
  *-------------------------------------------------------------------------
  */
@@ -48,8 +47,7 @@ struct pm_write_buffer
 	uint8_t    *kinds;
 	int64_t		n;
 	int64_t		cap;			/* 0: not started (nothing allocated) */
-	int64_t		row_room;		/* bytes a record's room takes in the vectors (at least) */
-	/* the sort's scratch, kept from spill to spill (freed with the records at a flush) */
+	/* the sort's scratch, for the records held (freed by a spill, a flush) */
 	int64_t    *sort_idx;
 	void	   *sort_pairs;		/* int_key_row[2 * sort_cap] */
 	int64_t		sort_cap;
@@ -151,14 +149,6 @@ pm_write_buffer_create(const pm_env *env, const pm_kv_layout *layout, pm_merge_e
 	buf->ncols = layout->schema->row_type->nfields;
 	buf->run_engine = run_engine;
 	buf->spill_dir = spill_dir;
-	buf->row_room = 8 + 1;		/* seq, kind */
-	for (int c = 0; c < buf->ncols; c++)
-	{
-		pm_type_id	id = layout->schema->row_type->fields[c].type->id;
-
-		buf->row_room += 1 + (pm_type_is_nested(id) ? 0 : pm_type_value_size(id)) +
-			(pm_type_is_varlen(id) ? 4 : 0);
-	}
 	buf->arena = pm_arena_create(env);
 	buf->spill_io = pm_local_fileio_create(env);
 	if (buf->arena == NULL || buf->spill_io == NULL)
@@ -413,16 +403,15 @@ pm_write_buffer_size(const pm_write_buffer *buf)
 int64_t
 pm_write_buffer_memory(const pm_write_buffer *buf)
 {
-	int64_t		bytes = (int64_t) pm_arena_bytes(buf->arena);
-	int64_t		room = buf->cap > buf->n ? (buf->cap - buf->n) * buf->row_room : 0;
-
-	/* and the string bytes' room (a spill keeps it for the records to come) */
-	for (int c = 0; c < buf->ncols && buf->cap > 0; c++)
-		if (pm_type_is_varlen(buf->rows.cols[c].type->id))
-			room += buf->builders[c].data_capacity - buf->rows.cols[c].data_size;
-
-	/* room for records to come is allocated, not touched: not counted */
-	return bytes > room ? bytes - room : 0;
+	/*
+	 * all of it, the room for records to come too, as Java's memory pool
+	 * counts the pages a sort buffer took: room allocated, not yet used, is
+	 * not always untouched (the allocator hands out freed pages again: a
+	 * spill's, another bucket's), and not counted it let the buffers hold
+	 * up to twice write-buffer-size (10M rows into 4 buckets at 256 MB:
+	 * peak RSS 516 MB, with the room counted 382 MB; bench/write_mem_core.c)
+	 */
+	return (int64_t) pm_arena_bytes(buf->arena);
 }
 
 static void
@@ -1312,7 +1301,8 @@ sort_records(pm_write_buffer *buf, int64_t **idx_out, pm_vector **keys_out, pm_e
 
 	if (buf->n > buf->sort_cap || buf->sort_idx == NULL)
 	{
-		int64_t		cap = buf->cap > buf->n ? buf->cap : (buf->n > 0 ? buf->n : 1);
+		/* for the records held only: a spill frees it, the next one sizes it anew */
+		int64_t		cap = buf->n > 0 ? buf->n : 1;
 
 		free_sort_scratch(buf);
 		buf->sort_idx = pm_alloc(buf->env, sizeof(int64_t) * (size_t) cap);
@@ -1363,11 +1353,18 @@ pm_write_buffer_spill(pm_write_buffer *buf, pm_error *err)
 	if (o.arena)
 		pm_arena_destroy(o.arena);
 	/*
-	 * the records are on disk now (or the writer is aborted); the next ones
-	 * go into the same vectors (no growing, no copies, no new pages)
+	 * the records are on disk now (or the writer is aborted): their vectors
+	 * and the sort's scratch are freed, for the other buckets' records to
+	 * come, as Java's sort buffer gives its pages back to the writers'
+	 * shared pool. Kept, they counted for nothing (room for records to
+	 * come), yet held their pages: every bucket that had spilled held its
+	 * records' bytes and 40 bytes of scratch a record beyond
+	 * write-buffer-size (10M rows into 4 buckets at 64 MB: peak RSS 247 MB
+	 * kept, 165 MB freed; bench/write_mem_core.c).
 	 */
-	for (int c = 0; c < buf->ncols; c++)
-		pm_vector_builder_reset(&buf->builders[c]);
+	free_sort_scratch(buf);
+	pm_arena_reset(buf->arena);
+	buf->cap = 0;
 	buf->rows.nrows = 0;
 	buf->n = 0;
 	return rc;

@@ -23,11 +23,13 @@
  * own sorted run instead, as Java does. Spill files are removed after the
  * merge, on clear and on free.
  *
- * Memory: what pm_write_buffer_memory reports is what the buffer holds
- * from its allocator less the room of its vectors not yet used (allocated,
- * not touched: after a spill the vectors start with room for as many
- * records as were spilled); growing moves the records to a new arena (the
- * old one is freed), so it stays within about twice the records' bytes.
+ * Memory: what pm_write_buffer_memory reports is what the buffer's vectors
+ * hold from its allocator, room for records to come included (as Java's
+ * pool counts a sort buffer's pages); growing moves the records to a new
+ * arena (the old one is freed), so it stays within about twice the
+ * records' bytes. A spill frees the records' vectors and the sort's
+ * scratch (kept, they held memory beyond write-buffer-size that no bucket
+ * counted).
  *
  * Spec: apache/paimon release-1.4.2 mergetree/SortBufferWriteBuffer.java,
  * mergetree/MergeTreeWriter.java, mergetree/compact/ReducerMergeFunctionWrapper.java.

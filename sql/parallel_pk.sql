@@ -59,6 +59,30 @@ SET paimon_fdw.parallel_split_size = 0;
 SELECT key_ranges('SELECT id, x FROM ppk.rg_mor');
 SELECT par_same('SELECT * FROM ppk.rg_mor');
 RESET paimon_fdw.parallel_split_size;
+-- Two buckets for two workers: each bucket is no more than 1.5 times the
+-- workers' fair share, so the buckets are read whole (no key ranges), one per
+-- process; same rows. A table written through the extension: 2 buckets, two
+-- commits of overlapping keys (each bucket a merge of two runs).
+SELECT current_setting('data_directory') || '/paimon_parallel_pk_test' AS wh2 \gset
+SELECT 'cat > /dev/null; rm -rf ' || :'wh2' AS rm_wh2 \gset
+COPY (SELECT 1) TO PROGRAM :'rm_wh2';
+CREATE SERVER ppk2 FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh2');
+SELECT paimon_create_database('ppk2', 'db');
+SELECT paimon_create_table('ppk2', 'db', 'two', 'id BIGINT, x INT, s STRING',
+  primary_key => ARRAY['id'], options => '{"bucket": "2"}', foreign_table => 'ppk.two');
+INSERT INTO ppk.two SELECT i, i % 7, 'v' || i FROM generate_series(1, 4000) i;
+INSERT INTO ppk.two SELECT i, -1, 'w' || i FROM generate_series(1, 4000, 3) i;
+SET paimon_fdw.parallel_split_size = '1kB';
+SELECT key_ranges('SELECT id, x FROM ppk.two');
+SELECT par_same('SELECT * FROM ppk.two');
+-- one worker: two buckets are more than enough
+SET max_parallel_workers_per_gather = 1;
+SELECT key_ranges('SELECT id, x FROM ppk.two');
+SELECT par_same('SELECT * FROM ppk.two');
+SET max_parallel_workers_per_gather = 2;
+RESET paimon_fdw.parallel_split_size;
+SELECT count(*), sum(id), count(*) FILTER (WHERE x = -1) AS updated FROM ppk.two;
+
 -- the rows themselves: ids 0..299 take the second commit's values
 SELECT count(*), count(DISTINCT id), sum(id), sum(x) FILTER (WHERE x = -1) AS updated
 FROM ppk.rg_mor;
@@ -72,5 +96,6 @@ RESET paimon_fdw.enable_topn_pushdown;
 SET client_min_messages = warning;
 DROP SCHEMA ppk CASCADE;
 DROP SERVER ppk;
+DROP SERVER ppk2;
 DROP FUNCTION par_same(text);
 DROP FUNCTION key_ranges(text);

@@ -155,6 +155,7 @@ typedef struct PaimonFdwParallelState
 {
 	pg_atomic_uint64 next_unit;
 	pm_table_version version;	/* the leader's snapshot (0: none) and schema */
+	int			participants;	/* planned workers (pm_scan_set_participants) */
 } PaimonFdwParallelState;
 
 typedef struct PaimonFdwScanState
@@ -1298,6 +1299,7 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 	{
 		pm_table_read_set_claim(fs->read, parallel_claim, fs);
 		pm_scan_set_part_units(fs->scan, (int64) pmfdw_parallel_split_size * 1024);
+		pm_scan_set_participants(fs->scan, fs->pstate->participants);
 	}
 	fs->started = true;
 	MemoryContextSwitchTo(old);
@@ -1950,10 +1952,19 @@ paimonInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 
 	pg_atomic_init_u64(&ps->next_unit, 0);
 	ps->version = pm_table_get_version(fs->table);
+	/*
+	 * The workers only: a leader that reads also gathers, and taking it as
+	 * one more reader cut the buckets of a 2-bucket table read by 2 workers
+	 * into key ranges, which cost more than it balanced (bench/README.md).
+	 */
+	ps->participants = pcxt->nworkers > 0 ? pcxt->nworkers : 1;
 	fs->pstate = ps;
 	if (fs->agg_exec != NULL)
+	{
 		pmfdw_agg_exec_set_claim(fs->agg_exec, parallel_claim, fs,
 								 (int64) pmfdw_parallel_split_size * 1024);
+		pm_scan_set_participants(fs->scan, ps->participants);
+	}
 }
 
 static void
@@ -2006,8 +2017,11 @@ paimonInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void *co
 	}
 	fs->pstate = ps;
 	if (fs->agg_exec != NULL)
+	{
 		pmfdw_agg_exec_set_claim(fs->agg_exec, parallel_claim, fs,
 								 (int64) pmfdw_parallel_split_size * 1024);
+		pm_scan_set_participants(fs->scan, ps->participants);
+	}
 }
 
 static void

@@ -68,5 +68,11 @@ INSERT INTO fine VALUES (1, '2026-01-01', 10);
 SELECT * FROM fine ORDER BY id;
 SELECT snapshots('fine');           -- two APPEND snapshots, no COMPACT (write-only)
 
+-- a boolean option Java cannot read ("yes"): refused as Java's writer refuses it
+SELECT paimon_create_table('wopt', 'db', 'badbool', 'id BIGINT, v INT',
+  primary_key => ARRAY['id'], options => '{"bucket": "1", "write-only": "yes"}',
+  foreign_table => 'badbool');
+INSERT INTO badbool VALUES (1, 1);
+
 DROP SERVER wopt CASCADE;
 COPY (SELECT 1) TO PROGRAM :'rm_wh';

@@ -370,9 +370,43 @@ pm_write_option_accepted(const char *accepted, const char *value)
 	return false;
 }
 
+/*
+ * The boolean options the writer reads, with their fallback keys (Java
+ * 1.4.2 CoreOptions, booleanType). Java's OptionsUtils.convertToBoolean
+ * takes "true" or "false" in any case and fails on any other value where
+ * the writer reads the option; pm_schema_bool_option reads such a value as
+ * false, so the write refuses it first.
+ */
+static const char *const boolean_keys[] = {
+	"compaction.force-rewrite-all-files",
+	"compaction.force-up-level-0",
+	"deduplicate.ignore-delete",
+	"deletion-vectors.bitmap64",
+	"deletion-vectors.enabled",
+	"first-row.ignore-delete",
+	"force-lookup",
+	"ignore-delete",
+	"ignore-update-before",
+	"metadata.stats-dense-store",
+	"partial-update.ignore-delete",
+	"postpone.batch-write-fixed-bucket",
+	"write-buffer-spillable",
+	"write-only",
+	"write.compaction-skip",
+};
+
 pm_code
 pm_write_option_rules_check(const pm_schema *s, bool primary_key, pm_error *err)
 {
+	for (size_t i = 0; i < sizeof(boolean_keys) / sizeof(boolean_keys[0]); i++)
+	{
+		const char *v = pm_schema_option(s, boolean_keys[i]);
+
+		if (v != NULL && strcasecmp(v, "true") != 0 && strcasecmp(v, "false") != 0)
+			return pm_fail(err, PM_ERR_INVALID,
+						   "table option %s = \"%s\": Unrecognized option for boolean: %s. Expected either true or false(case insensitive)",
+						   boolean_keys[i], v, v);
+	}
 	if (primary_key)
 		PM_TRY(pm_record_expire_check(s, err));
 	for (int pass = primary_key ? 0 : 1; pass < 2; pass++)

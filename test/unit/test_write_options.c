@@ -132,6 +132,19 @@ test_refusals(void **state)
 		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "file.format");
 	}
 	{
+		/* booleans: true/false in any case, anything else refused as Java */
+		static const char *const bad[][2] = {{"write-only", "yes"}, {"write.compaction-skip", "1"},
+		{"ignore-delete", " true"}, {"deletion-vectors.enabled", ""}};
+		static const char *const good[] = {"write-only", "TRUE", "ignore-delete", "False"};
+		pm_write_options o;
+		pm_error	err;
+
+		for (int i = 0; i < 4; i++)
+			expect(&f, 1, bad[i], PM_ERR_INVALID, bad[i][0]);
+		assert_int_equal(parse_with(&f, 2, good, &o, &err), PM_OK);
+		assert_true(o.write_only);
+	}
+	{
 		static const char *const kv[] = {"file.format", "orc", "orc.bloom.filter.columns", "v",
 		"orc.bloom.filter.write.version", "original"};
 

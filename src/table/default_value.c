@@ -7,6 +7,7 @@
  */
 #include "table/default_value.h"
 
+#include "common/utf8.h"
 #include "common/vector_builder.h"
 
 #include <string.h>
@@ -79,24 +80,6 @@ java_to_boolean(const char *s, size_t n, bool *out)
 	return false;
 }
 
-/* bytes of the first `chars` UTF-8 characters (BinaryString.numChars) */
-static size_t
-utf8_prefix(const char *s, size_t n, int64_t chars, int64_t *counted)
-{
-	size_t		i = 0;
-	int64_t		c = 0;
-
-	while (i < n && c < chars)
-	{
-		unsigned char b = (unsigned char) s[i];
-
-		i += b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : 4;
-		c++;
-	}
-	*counted = c;
-	return i < n ? i : n;
-}
-
 static pm_code
 one_default(const pm_field *f, const char *text, pm_arena *arena, pm_vector **out,
 			pm_error *err)
@@ -151,7 +134,7 @@ one_default(const pm_field *f, const char *text, pm_arena *arena, pm_vector **ou
 			{
 				/* toCharacterString: cut to the length, CHAR padded with blanks */
 				int64_t		chars;
-				size_t		keep = utf8_prefix(s, n, t->length, &chars);
+				size_t		keep = pm_utf8_prefix((const uint8_t *) s, n, t->length, &chars);
 				char	   *buf;
 				int64_t		pad = t->id == PM_TYPE_CHAR && chars < t->length ? t->length - chars : 0;
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/utf8.h"
 #include "row/binary_row.h"
 
 pm_code
@@ -131,65 +132,6 @@ pm_stats_modes_of_fields(const pm_schema *schema, const pm_type *row, bool avro,
 	return PM_OK;
 }
 
-/* Bytes of the UTF-8 sequence starting with lead byte b (BinaryString.numBytesForFirstByte). */
-static int
-utf8_bytes_for_first_byte(uint8_t b)
-{
-	if (b >= 0xF0)
-		return 4;
-	if (b >= 0xE0)
-		return 3;
-	if (b >= 0xC0)
-		return 2;
-	return 1;
-}
-
-static uint32_t
-utf8_decode(const uint8_t *s, int n)
-{
-	switch (n)
-	{
-		case 1:
-			return s[0];
-		case 2:
-			return ((uint32_t) (s[0] & 0x1F) << 6) | (s[1] & 0x3F);
-		case 3:
-			return ((uint32_t) (s[0] & 0x0F) << 12) | ((uint32_t) (s[1] & 0x3F) << 6) |
-				(s[2] & 0x3F);
-		default:
-			return ((uint32_t) (s[0] & 0x07) << 18) | ((uint32_t) (s[1] & 0x3F) << 12) |
-				((uint32_t) (s[2] & 0x3F) << 6) | (s[3] & 0x3F);
-	}
-}
-
-static int
-utf8_encode(uint32_t cp, uint8_t *out)
-{
-	if (cp < 0x80)
-	{
-		out[0] = (uint8_t) cp;
-		return 1;
-	}
-	if (cp < 0x800)
-	{
-		out[0] = (uint8_t) (0xC0 | (cp >> 6));
-		out[1] = (uint8_t) (0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000)
-	{
-		out[0] = (uint8_t) (0xE0 | (cp >> 12));
-		out[1] = (uint8_t) (0x80 | ((cp >> 6) & 0x3F));
-		out[2] = (uint8_t) (0x80 | (cp & 0x3F));
-		return 3;
-	}
-	out[0] = (uint8_t) (0xF0 | (cp >> 18));
-	out[1] = (uint8_t) (0x80 | ((cp >> 12) & 0x3F));
-	out[2] = (uint8_t) (0x80 | ((cp >> 6) & 0x3F));
-	out[3] = (uint8_t) (0x80 | (cp & 0x3F));
-	return 4;
-}
-
 bool
 pm_stats_truncate_string(const uint8_t *s, int32_t len, int n, pm_arena *arena,
 						 const uint8_t **min, int32_t *min_len,
@@ -199,13 +141,12 @@ pm_stats_truncate_string(const uint8_t *s, int32_t len, int n, pm_arena *arena,
 	int			count = 0;
 
 	/* BinaryString.substring(0, n): n code points by their lead bytes */
-	while (prefix < len && count < n)
 	{
-		prefix += utf8_bytes_for_first_byte(s[prefix]);
-		count++;
+		int64_t		counted;
+
+		prefix = (int32_t) pm_utf8_prefix(s, (size_t) len, n, &counted);
+		count = (int) counted;
 	}
-	if (prefix > len)
-		prefix = len;
 	*min = s;
 	*min_len = prefix;
 	*max_ok = true;
@@ -233,20 +174,20 @@ pm_stats_truncate_string(const uint8_t *s, int32_t len, int n, pm_arena *arena,
 		for (int i = 0; i < count; i++)
 		{
 			starts[i] = pos;
-			pos += utf8_bytes_for_first_byte(s[pos]);
+			pos += pm_utf8_char_bytes(s[pos]);
 		}
 		buf = pm_arena_alloc(arena, (size_t) prefix + 4);
 		if (buf == NULL)
 			return false;
 		for (int i = count - 1; i >= 0; i--)
 		{
-			int			nb = utf8_bytes_for_first_byte(s[starts[i]]);
+			int			nb = pm_utf8_char_bytes(s[starts[i]]);
 			uint32_t	next;
 			int32_t		out_len;
 
 			if (starts[i] + nb > prefix)
 				nb = prefix - starts[i];
-			next = utf8_decode(s + starts[i], nb) + 1;
+			next = pm_utf8_decode(s + starts[i], nb) + 1;
 			if (next > 0x10FFFF)
 				continue;
 			memcpy(buf, s, (size_t) starts[i]);
@@ -254,7 +195,7 @@ pm_stats_truncate_string(const uint8_t *s, int32_t len, int n, pm_arena *arena,
 			if (next == 0xD800)
 				buf[out_len++] = '?';
 			else
-				out_len += utf8_encode(next, buf + out_len);
+				out_len += pm_utf8_encode(next, buf + out_len);
 			*max = buf;
 			*max_len = out_len;
 			return true;

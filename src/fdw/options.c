@@ -379,7 +379,7 @@ pmfdw_get_table_options(Oid foreigntableid, PaimonFdwTableOptions *opts)
 	read_table_options(foreigntableid, opts);
 	if (opts->timestamp_millis != 0)
 		return;
-	/* an invalidation while reading the catalogs found no entry to mark */
+	/* what the catalogs say now (as for the rest of this statement); the next change marks it */
 	e = hash_search(options_cache, &foreigntableid, HASH_ENTER, &found);
 	if (found)
 		free_options(&e->opts);

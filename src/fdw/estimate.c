@@ -12,6 +12,12 @@
  *	   selectivity of the other quals.
  * Never more than the files that survive pruning hold.
  *
+ * Before ANALYZE, a one-column primary key of an unpartitioned table gets
+ * statistics saying its values are distinct (stadistinct -1, no nulls,
+ * nothing else) through get_relation_stats_hook: Postgres' default of 200
+ * distinct values would make a join on the key 1/200 of the cross product
+ * (7M rows for 100 outer rows against 14M), not a row per outer row.
+ *
  * ANALYZE reads the table with the normal scan (every column, latest
  * snapshot or the one the options name) and keeps a uniform sample of
  * rows (reservoir sampling, as file_fdw does).
@@ -23,6 +29,10 @@
 
 #include "access/htup_details.h"
 #include "access/table.h"
+#include "catalog/pg_statistic.h"
+#include "utils/lsyscache.h"
+#include "utils/selfuncs.h"
+#include "utils/syscache.h"
 #include "commands/vacuum.h"
 #include "miscadmin.h"
 #include "nodes/pathnodes.h"
@@ -264,4 +274,68 @@ paimonAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
 	*totalpages = (BlockNumber) Min(Max(ceil(bytes / BLCKSZ), 1), (double) MaxBlockNumber);
 	*func = acquire_sample_rows;
 	return true;
+}
+
+/* ---- statistics of a primary key before ANALYZE ---- */
+
+static get_relation_stats_hook_type prev_stats_hook = NULL;
+
+static void
+free_stats_tuple(HeapTuple tuple)
+{
+	heap_freetuple(tuple);
+}
+
+static bool
+pk_stats_hook(PlannerInfo *root, RangeTblEntry *rte, AttrNumber attnum,
+			  VariableStatData *vardata)
+{
+	Datum		values[Natts_pg_statistic];
+	bool		nulls[Natts_pg_statistic];
+	HeapTuple	real;
+	Relation	stat;
+
+	if (prev_stats_hook != NULL && prev_stats_hook(root, rte, attnum, vardata))
+		return true;
+	if (rte->rtekind != RTE_RELATION || rte->inh || attnum <= 0 ||
+		pmfdw_rel_unique_attnum(vardata->rel) != attnum)
+		return false;
+	/* ANALYZE's statistics, when there are any, are Postgres' to read */
+	real = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(rte->relid),
+						   Int16GetDatum(attnum), BoolGetDatum(false));
+	if (HeapTupleIsValid(real))
+	{
+		ReleaseSysCache(real);
+		return false;
+	}
+	memset(values, 0, sizeof(values));
+	memset(nulls, 0, sizeof(nulls));
+	values[Anum_pg_statistic_starelid - 1] = ObjectIdGetDatum(rte->relid);
+	values[Anum_pg_statistic_staattnum - 1] = Int16GetDatum(attnum);
+	values[Anum_pg_statistic_stainherit - 1] = BoolGetDatum(false);
+	values[Anum_pg_statistic_stanullfrac - 1] = Float4GetDatum(0.0f);
+	values[Anum_pg_statistic_stawidth - 1] =
+		Int32GetDatum(get_typavgwidth(vardata->atttype, vardata->atttypmod));
+	values[Anum_pg_statistic_stadistinct - 1] = Float4GetDatum(-1.0f);	/* all distinct */
+	for (int k = 0; k < STATISTIC_NUM_SLOTS; k++)
+	{
+		values[Anum_pg_statistic_stakind1 - 1 + k] = Int16GetDatum(0);
+		values[Anum_pg_statistic_staop1 - 1 + k] = ObjectIdGetDatum(InvalidOid);
+		values[Anum_pg_statistic_stacoll1 - 1 + k] = ObjectIdGetDatum(InvalidOid);
+		nulls[Anum_pg_statistic_stanumbers1 - 1 + k] = true;
+		nulls[Anum_pg_statistic_stavalues1 - 1 + k] = true;
+	}
+	stat = table_open(StatisticRelationId, AccessShareLock);
+	vardata->statsTuple = heap_form_tuple(RelationGetDescr(stat), values, nulls);
+	table_close(stat, AccessShareLock);
+	vardata->freefunc = free_stats_tuple;
+	vardata->acl_ok = true;		/* no values in it to hide */
+	return true;
+}
+
+void
+pmfdw_stats_hook_init(void)
+{
+	prev_stats_hook = get_relation_stats_hook;
+	get_relation_stats_hook = pk_stats_hook;
 }

@@ -7,6 +7,8 @@
  * Options naming server files need superuser or pg_read_server_files.
  * Names that become parts of paths (database, table, tag) go through
  * pmfdw_check_name, here and wherever else a user supplies one.
+ * A backend keeps each foreign table's parsed options until a syscache
+ * invalidation of foreign tables or servers (pmfdw_get_table_options).
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"
@@ -24,6 +26,10 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/varlena.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/memutils.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "datatype/timestamp.h"
 
@@ -241,8 +247,8 @@ paimon_fdw_validator(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-void
-pmfdw_get_table_options(Oid foreigntableid, PaimonFdwTableOptions *opts)
+static void
+read_table_options(Oid foreigntableid, PaimonFdwTableOptions *opts)
 {
 	ForeignTable *table = GetForeignTable(foreigntableid);
 	ForeignServer *server = GetForeignServer(table->serverid);
@@ -277,4 +283,106 @@ pmfdw_get_table_options(Oid foreigntableid, PaimonFdwTableOptions *opts)
 	if (opts->tag != NULL)
 		pmfdw_check_name("tag", opts->tag);
 	opts->table_path = psprintf("%s/%s.db/%s", opts->warehouse, opts->database, opts->table);
+}
+
+/*
+ * The parsed options of each foreign table this backend read, until a
+ * change of any foreign table's or server's options (syscache callbacks:
+ * ALTER / DROP FOREIGN TABLE, ALTER SERVER, here or in another session)
+ * marks them all stale. Saves a lookup's BeginForeignScan the catalog
+ * lookups, option lists and path of every execution. Options with a
+ * "timestamp" are parsed each time: their meaning follows the TimeZone
+ * setting.
+ */
+typedef struct OptionsCacheEntry
+{
+	Oid			relid;			/* hash key */
+	bool		valid;
+	PaimonFdwTableOptions opts; /* strings in options_cxt */
+} OptionsCacheEntry;
+
+static HTAB *options_cache = NULL;
+static MemoryContext options_cxt = NULL;
+
+static void
+options_cache_inval(Datum arg, int cacheid, uint32 hashvalue)
+{
+	HASH_SEQ_STATUS seq;
+	OptionsCacheEntry *e;
+
+	if (options_cache == NULL)
+		return;
+	hash_seq_init(&seq, options_cache);
+	while ((e = hash_seq_search(&seq)) != NULL)
+		e->valid = false;
+}
+
+static char *
+dup_or_null(MemoryContext cxt, const char *s)
+{
+	return s == NULL ? NULL : MemoryContextStrdup(cxt, s);
+}
+
+static void
+copy_options(PaimonFdwTableOptions *to, const PaimonFdwTableOptions *from, MemoryContext cxt)
+{
+	*to = *from;
+	to->warehouse = dup_or_null(cxt, from->warehouse);
+	to->external_path_map = dup_or_null(cxt, from->external_path_map);
+	to->database = dup_or_null(cxt, from->database);
+	to->table = dup_or_null(cxt, from->table);
+	to->tag = dup_or_null(cxt, from->tag);
+	to->table_path = dup_or_null(cxt, from->table_path);
+}
+
+static void
+free_options(PaimonFdwTableOptions *o)
+{
+	char	   *strs[] = {o->warehouse, o->external_path_map, o->database, o->table, o->tag,
+	o->table_path};
+
+	for (int i = 0; i < (int) lengthof(strs); i++)
+		if (strs[i] != NULL)
+			pfree(strs[i]);
+	memset(o, 0, sizeof(*o));
+}
+
+/* The options of a foreign table, in the current memory context. */
+void
+pmfdw_get_table_options(Oid foreigntableid, PaimonFdwTableOptions *opts)
+{
+	OptionsCacheEntry *e;
+	bool		found;
+
+	if (options_cache == NULL)
+	{
+		HASHCTL		ctl;
+
+		options_cxt = AllocSetContextCreate(CacheMemoryContext, "paimon_fdw options",
+											ALLOCSET_SMALL_SIZES);
+		memset(&ctl, 0, sizeof(ctl));
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(OptionsCacheEntry);
+		ctl.hcxt = options_cxt;
+		options_cache = hash_create("paimon_fdw options", 16, &ctl,
+									HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+		CacheRegisterSyscacheCallback(FOREIGNTABLEREL, options_cache_inval, (Datum) 0);
+		CacheRegisterSyscacheCallback(FOREIGNSERVEROID, options_cache_inval, (Datum) 0);
+	}
+	e = hash_search(options_cache, &foreigntableid, HASH_FIND, NULL);
+	if (e != NULL && e->valid)
+	{
+		/* the caller's own copy: an invalidation may free the entry's */
+		copy_options(opts, &e->opts, CurrentMemoryContext);
+		return;
+	}
+	read_table_options(foreigntableid, opts);
+	if (opts->timestamp_millis != 0)
+		return;
+	/* what the catalogs say now (as for the rest of this statement); the next change marks it */
+	e = hash_search(options_cache, &foreigntableid, HASH_ENTER, &found);
+	if (found)
+		free_options(&e->opts);
+	copy_options(&e->opts, opts, options_cxt);
+	e->valid = true;
 }

@@ -67,6 +67,7 @@ void
 _PG_init(void)
 {
 	pmfdw_guc_init();
+	pmfdw_stats_hook_init();
 	/*
 	 * Reads allocate page-sized buffers of 100 kB - 1 MB per column and free
 	 * them at the end of each statement. With glibc's defaults, each such
@@ -141,6 +142,7 @@ typedef struct PaimonFdwPlanState
 	int64		lookup_partitions;	/* partitions a constant lookup reads */
 	PmfdwLookupEstimate lookup_est;
 	int64		bytes_selected; /* of the selected files */
+	AttrNumber	unique_attnum;	/* the primary key when it is one column, else 0 */
 } PaimonFdwPlanState;
 
 /*
@@ -433,6 +435,19 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 			fpinfo->lookup_partitions = st->partitions_selected;
 		}
 	}
+	/* a one-column primary key of an unpartitioned table: its values are unique */
+	if (pm_table_schema(table)->npartition_keys == 0 &&
+		pm_table_schema(table)->nprimary_keys == 1)
+	{
+		List	   *pk;
+
+		rel = table_open(foreigntableid, NoLock);
+		pk = pmfdw_lookup_key_attnums(rel, table);
+		table_close(rel, NoLock);
+		if (list_length(pk) == 1)
+			fpinfo->unique_attnum = (AttrNumber) linitial_int(pk);
+		list_free(pk);
+	}
 	fpinfo->funnel[FUNNEL_SNAPSHOT] = pm_table_snapshot_id(table);
 	fpinfo->funnel[FUNNEL_FILES_TOTAL] = st->files_total;
 	fpinfo->funnel[FUNNEL_PRUNED_PARTITION] = st->files_pruned_partition;
@@ -476,6 +491,20 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 										  (double) fpinfo->funnel[FUNNEL_LOOKUP_KEYS] *
 										  Max(fpinfo->lookup_partitions, 1)));
 	baserel->fdw_private = fpinfo;
+}
+
+/*
+ * The attnum of rel's one-column primary key when rel is a Paimon foreign
+ * table planned by GetForeignRelSize, else InvalidAttrNumber (estimate.c).
+ */
+AttrNumber
+pmfdw_rel_unique_attnum(RelOptInfo *rel)
+{
+	if (rel == NULL || rel->fdwroutine == NULL ||
+		rel->fdwroutine->GetForeignRelSize != paimonGetForeignRelSize ||
+		rel->fdw_private == NULL)
+		return InvalidAttrNumber;
+	return ((PaimonFdwPlanState *) rel->fdw_private)->unique_attnum;
 }
 
 static void

@@ -77,6 +77,15 @@ extern void pmfdw_set_rel_size(struct PlannerInfo *root, struct RelOptInfo *base
 extern bool paimonAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
 									  BlockNumber *totalpages);
 
+/*
+ * Before ANALYZE, the planner's statistics of a one-column primary key say
+ * its values are distinct (get_relation_stats_hook), so a join on it is
+ * estimated at one row per outer row. Installed by _PG_init.
+ */
+extern void pmfdw_stats_hook_init(void);
+/* rel's one-column primary key (paimon_fdw.c), InvalidAttrNumber if none */
+extern AttrNumber pmfdw_rel_unique_attnum(struct RelOptInfo *rel);
+
 /* ---- snapshot_pin.c: one version of a table per statement / transaction ---- */
 /* The version this statement or transaction reads of table_path, or NULL. */
 extern const pm_table_version *pmfdw_pinned_version(const char *table_path);

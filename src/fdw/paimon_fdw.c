@@ -21,6 +21,7 @@
 #include "pmfdw.h"
 
 #include <malloc.h>
+#include <unistd.h>
 
 #include "access/table.h"
 #include "access/xact.h"
@@ -155,6 +156,7 @@ typedef struct PaimonFdwParallelState
 {
 	pg_atomic_uint64 next_unit;
 	pm_table_version version;	/* the leader's snapshot (0: none) and schema */
+	int			participants;	/* reading at once: parallel_participants() */
 } PaimonFdwParallelState;
 
 typedef struct PaimonFdwScanState
@@ -1298,6 +1300,7 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 	{
 		pm_table_read_set_claim(fs->read, parallel_claim, fs);
 		pm_scan_set_part_units(fs->scan, (int64) pmfdw_parallel_split_size * 1024);
+		pm_scan_set_participants(fs->scan, fs->pstate->participants);
 	}
 	fs->started = true;
 	MemoryContextSwitchTo(old);
@@ -1935,6 +1938,24 @@ paimonIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel, RangeTblEntr
 	return true;
 }
 
+/*
+ * The processes that read at once in a parallel scan: the planned workers
+ * plus a participating leader, but no more than there are CPUs (more
+ * processes than CPUs take turns; they read no faster). Decided once, by
+ * the leader, into the shared state: every participant must cut the
+ * buckets alike (pm_scan_set_participants).
+ */
+static int
+parallel_participants(int nworkers)
+{
+	long		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int			n = nworkers + (parallel_leader_participation ? 1 : 0);
+
+	if (ncpu > 0 && n > ncpu)
+		n = (int) ncpu;
+	return Max(n, 1);
+}
+
 static Size
 paimonEstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt)
 {
@@ -1950,10 +1971,14 @@ paimonInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 
 	pg_atomic_init_u64(&ps->next_unit, 0);
 	ps->version = pm_table_get_version(fs->table);
+	ps->participants = parallel_participants(pcxt->nworkers);
 	fs->pstate = ps;
 	if (fs->agg_exec != NULL)
+	{
 		pmfdw_agg_exec_set_claim(fs->agg_exec, parallel_claim, fs,
 								 (int64) pmfdw_parallel_split_size * 1024);
+		pm_scan_set_participants(fs->scan, ps->participants);
+	}
 }
 
 static void
@@ -2006,8 +2031,11 @@ paimonInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void *co
 	}
 	fs->pstate = ps;
 	if (fs->agg_exec != NULL)
+	{
 		pmfdw_agg_exec_set_claim(fs->agg_exec, parallel_claim, fs,
 								 (int64) pmfdw_parallel_split_size * 1024);
+		pm_scan_set_participants(fs->scan, ps->participants);
+	}
 }
 
 static void

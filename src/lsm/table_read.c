@@ -133,6 +133,7 @@ struct pm_table_read
 	pm_arena   *range_arena;	/* the current cut split's ranges */
 	const pm_predicate *range_pred; /* the merged range's file filter, or NULL */
 	int64_t		nranges_cut;	/* ranges of the splits cut so far */
+	int			nmerged;		/* merged splits of the scan (-1: not counted) */
 	/* point lookups: only the looked-up keys' records are merged */
 	const pm_predicate *key_filter;
 	int		   *key_col_of_field;	/* table field -> key column of a KV batch */
@@ -621,7 +622,20 @@ start_split_merge(pm_table_read *r, const pm_split *sp, pm_error *err)
 {
 	int			wanted = 1;
 
-	if (r->claim != NULL && r->key_filter == NULL)
+	if (r->claim != NULL && r->key_filter == NULL && r->nmerged < 0)
+	{
+		r->nmerged = 0;
+		for (int i = 0; i < pm_scan_split_count(r->scan); i++)
+		{
+			const pm_split *s = pm_scan_get_split(r->scan, i);
+
+			if (s->nfiles > 0 && !r->append_dv && !split_is_raw(r, s))
+				r->nmerged++;
+		}
+	}
+	/* as many buckets as participants: they share the buckets, uncut */
+	if (r->claim != NULL && r->key_filter == NULL &&
+		!(pm_scan_participants(r->scan) > 0 && r->nmerged >= pm_scan_participants(r->scan)))
 		wanted = pm_scan_key_ranges_wanted(r->scan, sp);
 	if (wanted > 1)
 	{
@@ -959,6 +973,7 @@ pm_table_read_open(pm_scan *scan, const int *fields, int nfields,
 	if (read == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a table read");
 	memset(read, 0, sizeof(*read));
+	read->nmerged = -1;
 	read->env = env;
 	read->scan = scan;
 	read->table = table;
@@ -996,6 +1011,7 @@ pm_table_read_open_positions(pm_scan *scan, const int *fields, int nfields,
 	if (read == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a table read");
 	memset(read, 0, sizeof(*read));
+	read->nmerged = -1;
 	read->env = env;
 	read->scan = scan;
 	read->table = table;

@@ -1302,6 +1302,18 @@ pm_scan_set_part_units(pm_scan *scan, int64_t min_file_bytes)
 	scan->part_unit_bytes = min_file_bytes > 0 ? min_file_bytes : 0;
 }
 
+void
+pm_scan_set_participants(pm_scan *scan, int n)
+{
+	scan->participants = n > 0 ? n : 0;
+}
+
+int
+pm_scan_participants(const pm_scan *scan)
+{
+	return scan->participants;
+}
+
 bool
 pm_scan_file_has_part_units(const pm_scan *scan, const pm_data_file_meta *file)
 {

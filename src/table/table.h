@@ -228,4 +228,14 @@ extern void pm_scan_reader_set_claim(pm_scan_reader *reader, pm_unit_claim_fn fn
  */
 extern void pm_scan_set_part_units(pm_scan *scan, int64_t min_file_bytes);
 
+/*
+ * The number of processes sharing a parallel read (0, the default:
+ * unknown). With at least as many merged splits (buckets) as participants,
+ * merged splits are not cut into key ranges: each is one unit, and the
+ * participants share the splits (cuts re-read each range's dictionary and
+ * edge pages). Every participant must set the same value, before reading.
+ */
+extern void pm_scan_set_participants(pm_scan *scan, int n);
+extern int	pm_scan_participants(const pm_scan *scan);
+
 #endif							/* PM_TABLE_TABLE_H */

@@ -60,6 +60,7 @@ struct pm_scan
 	void	   *row_keep_ctx;
 	int			row_keep_field;
 	int64_t		part_unit_bytes;	/* pm_scan_set_part_units; 0: files are units */
+	int			participants;	/* pm_scan_set_participants; 0: unknown */
 };
 
 /* The row selection of one kept data file (file-index row bitmaps). */

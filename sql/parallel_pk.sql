@@ -7,11 +7,14 @@
 -- projections, and without the leader. EXPLAIN ANALYZE shows the ranges.
 -- Table written at test time by Java Paimon (test/oracle/pushdown/
 -- make_tables.py rg_mor): 1 bucket, 3000 rows in row groups of 100, then
--- ids 0..299 updated in a second commit: two overlapping sorted runs.
+-- ids 0..299 updated in a second commit: two overlapping sorted runs; and
+-- rg_mor4, the same over 4 buckets. A merged bucket no more than 1.5 times
+-- the planned workers' fair share of the merged bytes is not cut: the
+-- participants share whole buckets.
 \set SHOW_CONTEXT never
 SET TimeZone = 'UTC';
 \set wh `pwd`/results/parallel_pk_wh
-\set out `python3 test/oracle/pushdown/make_tables.py results/parallel_pk_wh rg_mor`
+\set out `python3 test/oracle/pushdown/make_tables.py results/parallel_pk_wh rg_mor rg_mor4`
 SELECT :'out' AS make_tables;
 CREATE SERVER ppk FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 CREATE SCHEMA ppk;
@@ -86,6 +89,19 @@ SELECT count(*), sum(id), count(*) FILTER (WHERE x = -1) AS updated FROM ppk.two
 -- the rows themselves: ids 0..299 take the second commit's values
 SELECT count(*), count(DISTINCT id), sum(id), sum(x) FILTER (WHERE x = -1) AS updated
 FROM ppk.rg_mor;
+
+-- 4 merged buckets, 2 workers: not cut, same rows
+SET paimon_fdw.parallel_split_size = '1kB';
+EXPLAIN (COSTS OFF) SELECT id, x FROM ppk.rg_mor4;
+SELECT key_ranges('SELECT id, x FROM ppk.rg_mor4');
+SELECT key_ranges('SELECT * FROM ppk.rg_mor4 WHERE id BETWEEN 250 AND 1249');
+SELECT par_same('SELECT * FROM ppk.rg_mor4');
+SELECT par_same('SELECT id, n FROM ppk.rg_mor4 WHERE x = -1');
+SELECT count(*), count(DISTINCT id), sum(id), sum(x) FILTER (WHERE x = -1) AS updated
+FROM ppk.rg_mor4;
+-- the 1-bucket table, in the same settings: cut
+SELECT key_ranges('SELECT id, x FROM ppk.rg_mor');
+RESET paimon_fdw.parallel_split_size;
 
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;

@@ -35,6 +35,7 @@ Tables:
   pd.rg_mor   primary key id, 1 bucket, no deletion vectors: the same rows in one commit
               and the ids 0..299 updated in a second one (x = -1, n = -1), not compacted:
               the two files are merged on read
+  pd.rg_mor4  as rg_mor, over 4 buckets (sql/parallel_pk.sql: buckets not cut)
   pd.pg_parquet (sql/page_index.sql) one Parquet file, one row group of 20000 rows in
               pages of about 1 KiB (parquet.page.size): id 0..19999 in order, u = id * 7919
               mod 20000 (unsorted, distinct), s = "k" + id in 5 digits, cat = "rare" for ids
@@ -187,6 +188,10 @@ def tables():
         [rows, rg_updates(), "compact"]
     yield "rg_mor", {"columns": rg_columns(True), "primary_keys": ["id"],
         "options": dict(RG_PARQUET, **{"file.format": "parquet", "bucket": "1",
+                                       "num-sorted-run.compaction-trigger": "10"})}, \
+        [rows, rg_updates()]
+    yield "rg_mor4", {"columns": rg_columns(True), "primary_keys": ["id"],
+        "options": dict(RG_PARQUET, **{"file.format": "parquet", "bucket": "4",
                                        "num-sorted-run.compaction-trigger": "10"})}, \
         [rows, rg_updates()]
     yield "pg_parquet", {"columns": [

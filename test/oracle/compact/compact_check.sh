@@ -170,6 +170,33 @@ save("appc", {"columns": acols2, "primary_keys": [], "partition_keys": [],
               "options": {"bucket": "1", "bucket-key": "id",
                           "file-index.bloom-filter.columns": "s"}},
      [app_ops(2, 7, 80), app_ops(3, 2, 50), []])
+# deletion vectors (compacted by lookup at commit, then fully), partitioned, deletes
+save("dv", {"columns": cols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
+            "options": {"bucket": "2", "deletion-vectors.enabled": "true"}},
+     [dedup_ops(30, 3), dedup_ops(40, 2), dedup_ops(50, 2)])
+# deletion vectors with aggregation (the DVs mark the older rows merged)
+save("dvagg", {"columns": acols, "primary_keys": ["id"], "partition_keys": [],
+               "options": {"bucket": "2", "deletion-vectors.enabled": "true",
+                           "merge-engine": "aggregation", "fields.s.aggregate-function": "sum",
+                           "fields.m.aggregate-function": "max"}},
+     [agg_ops(30, 3), agg_ops(40, 2), agg_ops(50, 2)])
+# first-row: the first value of a key stays; deletes ignored (ignore-delete)
+def first_ops(base, commits):
+    ops = []
+    for c in range(commits):
+        for i in rnd.sample(range(300), 150):
+            ops.append({"op": "+I", "row": [i, "f%d-%d" % (base + c, i), i * c]})
+        for i in range(c, 300, 17):
+            ops.append({"op": "-D", "row": [i, None, None]})
+        ops.append({"op": "commit"})
+    return ops
+save("first", {"columns": tcols, "primary_keys": ["id"], "partition_keys": [],
+               "options": {"bucket": "2", "merge-engine": "first-row", "ignore-delete": "true"}},
+     [first_ops(0, 3), first_ops(10, 2), first_ops(20, 2)])
+# dynamic buckets (bucket -1, a small target so that keys spread over buckets)
+save("dyn", {"columns": cols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
+             "options": {"bucket": "-1", "dynamic-bucket.target-row-num": "60"}},
+     [dedup_ops(60, 3), dedup_ops(70, 2), dedup_ops(80, 2)])
 with open(wh + "/compact.jsonl", "w") as out:
     out.write(json.dumps({"op": "compact"}) + "\n")
 PY
@@ -179,7 +206,7 @@ db=cpt
 . "$here/java_twin.sh"
 
 fail=0
-for t in ${COMPACT_CHECK_TABLES:-dedup partial agg seqf trig app appb appc}; do
+for t in ${COMPACT_CHECK_TABLES:-dedup partial agg seqf trig app appb appc dv dvagg first dyn}; do
 	for side in java ours; do
 		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" cpt "${side}_$t" "$wh/$t.json" >/dev/null
 	done

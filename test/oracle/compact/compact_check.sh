@@ -32,6 +32,12 @@
 #   (BucketedAppendCompactManager.pickCompactBefore), a COMPACT snapshot
 #   after the APPEND one; the same rows and files on both sides, the file
 #   metas equal (pk_write --compare: stats, file index), then step 2.
+#   Tables dv (deletion vectors, partitioned, -U/+U and -D), dvagg
+#   (aggregation with deletion vectors), first (first-row, ignore-delete)
+#   and dyn (bucket -1): written with the compaction at commit of each
+#   side (lookup compaction for dv, dvagg, first), then fully compacted
+#   (ours: lsm/lookup_compact.c pm_lookup_compact_full, and for dyn per
+#   dynamic bucket); steps 2 and 3 as above. About 30 s each.
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -225,6 +225,16 @@ SELECT count(*), sum(v), live_files('dv') FROM dv;
 SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('dv');
 SELECT count(*), sum(v), live_files('dv'), kinds(:'wh' || '/db.db/dv') FROM dv;
 SELECT buckets, files_deleted FROM paimon_compact('dv');
+-- one partition of a DV table: the other keeps its files
+SELECT paimon_create_table('cpt', 'db', 'dvp', 'id INT, p INT, v INT',
+  primary_key => ARRAY['id', 'p'], partition_keys => ARRAY['p'],
+  options => '{"bucket": "1", "deletion-vectors.enabled": "true"}', foreign_table => 'dvp');
+INSERT INTO dvp SELECT g, g % 2, g FROM generate_series(1, 100) g;
+UPDATE dvp SET v = -v WHERE id <= 30;
+SELECT live_files('dvp'), count(*), sum(v) FROM dvp;
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('dvp', 'p=0');
+SELECT live_files('dvp'), count(*), sum(v) FROM dvp;
+SELECT try('SELECT * FROM paimon_compact(''dvp'', ''q=0'')');
 -- first-row: the first value of a key stays
 SELECT paimon_create_table('cpt', 'db', 'fr', 'id INT, v INT', primary_key => ARRAY['id'],
   options => '{"bucket": "1", "merge-engine": "first-row"}', foreign_table => 'fr');

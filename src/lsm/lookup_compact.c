@@ -1234,7 +1234,10 @@ setup(lc_table *t, pm_error *err)
 {
 	const pm_schema *s = t->schema;
 
-	PM_TRY(pm_write_options_parse(s, t->arena, &t->opt, err));
+	if (t->full)
+		PM_TRY(pm_write_options_parse_compaction(s, t->arena, &t->opt, err));
+	else
+		PM_TRY(pm_write_options_parse(s, t->arena, &t->opt, err));
 	if (t->opt.bucket == -2 && t->full)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option bucket = -2: compacting postpone-bucket tables is not supported (Java's compaction of them moves the postpone bucket's files into real buckets, a rescale this compaction does not do)");

@@ -37,7 +37,9 @@
 #   and dyn (bucket -1): written with the compaction at commit of each
 #   side (lookup compaction for dv, dvagg, first), then fully compacted
 #   (ours: lsm/lookup_compact.c pm_lookup_compact_full, and for dyn per
-#   dynamic bucket); steps 2 and 3 as above. About 30 s each.
+#   dynamic bucket); steps 2 and 3 as above. About 30 s each. Table
+#   dyndv (bucket -1 with deletion vectors, which our writer refuses):
+#   Java writes both tables, each side compacts its own; then step 2.
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -203,6 +205,12 @@ save("first", {"columns": tcols, "primary_keys": ["id"], "partition_keys": [],
 save("dyn", {"columns": cols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
              "options": {"bucket": "-1", "dynamic-bucket.target-row-num": "60"}},
      [dedup_ops(60, 3), dedup_ops(70, 2), dedup_ops(80, 2)])
+# dynamic buckets with deletion vectors: Java writes both tables (our writer
+# takes deletion vectors with fixed buckets only), we compact ours
+save("dyndv", {"columns": cols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
+               "options": {"bucket": "-1", "dynamic-bucket.target-row-num": "60",
+                           "deletion-vectors.enabled": "true"}},
+     [dedup_ops(90, 3), dedup_ops(100, 2), []])
 with open(wh + "/compact.jsonl", "w") as out:
     out.write(json.dumps({"op": "compact"}) + "\n")
 PY
@@ -212,7 +220,7 @@ db=cpt
 . "$here/java_twin.sh"
 
 fail=0
-for t in ${COMPACT_CHECK_TABLES:-dedup partial agg seqf trig app appb appc dv dvagg first dyn}; do
+for t in ${COMPACT_CHECK_TABLES:-dedup partial agg seqf trig app appb appc dv dvagg first dyn dyndv}; do
 	for side in java ours; do
 		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" cpt "${side}_$t" "$wh/$t.json" >/dev/null
 	done
@@ -220,7 +228,7 @@ for t in ${COMPACT_CHECK_TABLES:-dedup partial agg seqf trig app appb appc dv dv
 	# 1. the same commits, then a full compaction by each
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "java_$t" "$wh/$t.0.jsonl" >/dev/null
 	case $t in
-	app | appb) ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "ours_$t" "$wh/$t.0.jsonl" >/dev/null ;;
+	app | appb | dyndv) ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "ours_$t" "$wh/$t.0.jsonl" >/dev/null ;;
 	*) "$wh/pk_write" "$tdir" "$wh/$t.0.jsonl" >/dev/null ;;
 	esac
 	if [ "$t" = trig ] || [ "$t" = appc ]; then
@@ -252,7 +260,7 @@ for t in ${COMPACT_CHECK_TABLES:-dedup partial agg seqf trig app appb appc dv dv
 		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "${side}_$t" "$wh/compact.jsonl" >/dev/null
 	done
 	same "$t" "after Java's compaction of ours" 1.4.2
-	case $t in trig | app*) continue ;; esac
+	case $t in trig | app* | dyndv) continue ;; esac
 	# 3. we write on top of Java's compacted files and compact them
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "java_$t" "$wh/$t.2.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" cpt "java_$t" "$wh/compact.jsonl" >/dev/null

@@ -1,7 +1,8 @@
 -- paimon_compact: full compaction of a primary-key table (every bucket, or
 -- one partition) into files at the max level, in one COMPACT snapshot; the
 -- rows read are the same before and after, from fewer files; retracted keys
--- are gone from the files; tables not compacted yet are refused (0A000).
+-- are gone from the files; deletion-vector, first-row and dynamic-bucket
+-- tables too; postpone-bucket tables are refused (0A000).
 \set SHOW_CONTEXT never
 \set VERBOSITY default
 SET TimeZone = 'UTC';
@@ -212,16 +213,52 @@ INSERT INTO logc VALUES (5, 'e');
 SELECT live_files('logc'), kinds(:'wh' || '/db.db/logc');
 SELECT count(*), sum(id), string_agg(s, '' ORDER BY id) FROM logc;
 
--- not compacted yet: dynamic buckets, deletion vectors, first-row
+-- deletion vectors: the commits' lookup compaction leaves level 4 and a DV on
+-- level 5; paimon_compact applies the DV and leaves one file at level 5
 SELECT paimon_create_table('cpt', 'db', 'dv', 'id INT, v INT', primary_key => ARRAY['id'],
   options => '{"bucket": "1", "deletion-vectors.enabled": "true"}', foreign_table => 'dv');
 SELECT try('SELECT * FROM paimon_compact(''dv'')');
+INSERT INTO dv SELECT g, g FROM generate_series(1, 100) g;
+UPDATE dv SET v = -v WHERE id <= 30;
+DELETE FROM dv WHERE id > 90;
+SELECT count(*), sum(v), live_files('dv') FROM dv;
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('dv');
+SELECT count(*), sum(v), live_files('dv'), kinds(:'wh' || '/db.db/dv') FROM dv;
+SELECT buckets, files_deleted FROM paimon_compact('dv');
+-- one partition of a DV table: the other keeps its files
+SELECT paimon_create_table('cpt', 'db', 'dvp', 'id INT, p INT, v INT',
+  primary_key => ARRAY['id', 'p'], partition_keys => ARRAY['p'],
+  options => '{"bucket": "1", "deletion-vectors.enabled": "true"}', foreign_table => 'dvp');
+INSERT INTO dvp SELECT g, g % 2, g FROM generate_series(1, 100) g;
+UPDATE dvp SET v = -v WHERE id <= 30;
+SELECT live_files('dvp'), count(*), sum(v) FROM dvp;
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('dvp', 'p=0');
+SELECT live_files('dvp'), count(*), sum(v) FROM dvp;
+SELECT try('SELECT * FROM paimon_compact(''dvp'', ''q=0'')');
+-- first-row: the first value of a key stays
 SELECT paimon_create_table('cpt', 'db', 'fr', 'id INT, v INT', primary_key => ARRAY['id'],
   options => '{"bucket": "1", "merge-engine": "first-row"}', foreign_table => 'fr');
-SELECT try('SELECT * FROM paimon_compact(''fr'')');
+INSERT INTO fr VALUES (1, 10), (2, 20);
+INSERT INTO fr VALUES (1, 11), (3, 30);
+INSERT INTO fr VALUES (3, 31), (4, 40);
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('fr');
+SELECT * FROM fr ORDER BY id;
+-- dynamic buckets: per bucket, the HASH index files untouched (a later
+-- update still finds its key's bucket)
 SELECT paimon_create_table('cpt', 'db', 'dyn', 'id INT, v INT', primary_key => ARRAY['id'],
-  foreign_table => 'dyn');
-SELECT try('SELECT * FROM paimon_compact(''dyn'')');
+  options => '{"dynamic-bucket.target-row-num": "20"}', foreign_table => 'dyn');
+INSERT INTO dyn SELECT g, g FROM generate_series(1, 50) g;
+INSERT INTO dyn SELECT g, g * 2 FROM generate_series(25, 75) g;
+SELECT count(*) AS index_files FROM pg_ls_dir(:'wh' || '/db.db/dyn/index') \gset
+SELECT buckets, files_deleted, files_added, rows FROM paimon_compact('dyn');
+SELECT count(*) = :index_files AS same_index_files FROM pg_ls_dir(:'wh' || '/db.db/dyn/index');
+SELECT count(*), sum(v), live_files('dyn') FROM dyn;
+INSERT INTO dyn VALUES (1, 1000), (76, 76);
+SELECT count(*), sum(v) FROM dyn;
+-- postpone buckets: refused (Java's compaction rescales them into real buckets)
+SELECT paimon_create_table('cpt', 'db', 'pp', 'id INT, v INT', primary_key => ARRAY['id'],
+  options => '{"bucket": "-2"}', foreign_table => 'pp');
+SELECT try('SELECT * FROM paimon_compact(''pp'')');
 
 -- privileges: pg_write_server_files
 CREATE ROLE compact_reader;

@@ -72,9 +72,10 @@ INSERT INTO orders VALUES (2, '2026-12-05', 'back');
 SELECT * FROM orders ORDER BY id;
 -- one snapshot per statement or transaction, none for the rollback
 SELECT count(*) AS snapshots FROM pg_ls_dir(:'orders_dir' || '/snapshot') f WHERE f LIKE 'snapshot-%';
--- paimon_compact takes fixed bucket counts only, as for dynamic buckets (Java's
--- compaction of these tables: test/oracle/write/write_cross_partition_check.sh)
-SELECT xp_try($$SELECT paimon_compact('orders')$$);
+-- paimon_compact compacts these per bucket, as other dynamic-bucket tables
+-- (Java's compaction of them: test/oracle/write/write_cross_partition_check.sh);
+-- the rows read are the same
+SELECT buckets > 0 AS compacted FROM paimon_compact('orders');
 SELECT * FROM orders ORDER BY id;
 
 -- partial-update: a key keeps its first partition, the new values merge there

@@ -31,6 +31,7 @@
 #include "lsm/interval_partition.h"
 #include "lsm/kv_file_writer.h"
 #include "lsm/lookup_changelog.h"
+#include "lsm/lookup_compact.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
 #include "lsm/record_expire.h"
@@ -527,7 +528,7 @@ compact_unit(compact_state *cs, const pm_split *sp, const pm_data_file_meta **in
 	cand.files = pm_arena_zalloc(cs->arena, sizeof(void *) * (size_t) (n + 1));
 	if (order == NULL || sec_end == NULL || sec_runs == NULL || sec == NULL || cand.files == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	if (sp->total_buckets > 0 && sp->total_buckets != cs->opt.bucket)
+	if (cs->opt.bucket > 0 && sp->total_buckets > 0 && sp->total_buckets != cs->opt.bucket)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "bucket %d was written with %d buckets, the table now has %d: rescaled buckets are not compacted",
 					   sp->bucket, sp->total_buckets, cs->opt.bucket);
@@ -566,7 +567,7 @@ compact_unit(compact_state *cs, const pm_split *sp, const pm_data_file_meta **in
 	change->partition = sp->partition;
 	change->partition_len = sp->partition_len;
 	change->bucket = sp->bucket;
-	change->total_buckets = cs->opt.bucket;
+	change->total_buckets = cs->opt.bucket > 0 ? cs->opt.bucket : sp->total_buckets;
 	change->nadded = r.nafter;
 	change->added = r.after;
 	change->ndeleted = r.nbefore;
@@ -614,21 +615,30 @@ remove_written(compact_state *cs)
 			pm_data_file_remove_written(cs->io, &cs->changes[i].changelog[f]);
 }
 
+/*
+ * dynamic: paimon_compact, which also compacts dynamic-bucket tables (per
+ * bucket: keys never move, so their HASH index files stay as they are);
+ * the writer's compaction at commit does not (pm_compactor_open).
+ */
 static pm_code
-setup(compact_state *cs, pm_error *err)
+setup(compact_state *cs, bool dynamic, pm_error *err)
 {
 	const pm_schema *s = cs->schema;
 	const char *engine = pm_schema_option(s, "merge-engine");
 	const char *producer = pm_schema_option(s, "changelog-producer");
 
+	/* paimon_compact hands these to lsm/lookup_compact.c (pm_lookup_compact_full) */
 	if (pm_schema_bool_option(s, "deletion-vectors.enabled", false))
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "table option deletion-vectors.enabled = \"true\": compacting tables with deletion vectors is not supported yet");
+					   "table option deletion-vectors.enabled = \"true\": compacted by lookup");
 	if (engine != NULL && strcasecmp(engine, "first-row") == 0)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "table option merge-engine = \"first-row\": compacting first-row tables is not supported yet");
+					   "table option merge-engine = \"first-row\": compacted by lookup");
 	PM_TRY(pm_write_options_parse(s, cs->arena, &cs->opt, err));
-	if (cs->opt.bucket < 1)
+	if (cs->opt.bucket == -2)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option bucket = -2: compacting postpone-bucket tables is not supported (Java's compaction of them moves the postpone bucket's files into real buckets, a rescale this compaction does not do)");
+	if (cs->opt.bucket < 1 && !(dynamic && cs->opt.bucket == -1))
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option bucket = %d: only tables with a fixed bucket count are compacted",
 					   cs->opt.bucket);
@@ -673,7 +683,7 @@ compact_all(compact_state *cs, const char *table_path, const pm_compact_options 
 	char		user[PM_UUID_TEXT_LEN + 1];
 	pm_code		rc;
 
-	PM_TRY(setup(cs, err));
+	PM_TRY(setup(cs, true, err));
 	if (o != NULL && o->partition != NULL)
 		PM_TRY(pm_compact_partition_path(cs->schema, cs->arena, o->partition, &want, err));
 	PM_TRY(pm_table_scan_plan(cs->table, NULL, &scan, err));
@@ -771,6 +781,37 @@ compact_all(compact_state *cs, const char *table_path, const pm_compact_options 
 	return rc;
 }
 
+/* Deletion-vector and first-row tables: compacted by lsm/lookup_compact.c. */
+static bool
+needs_lookup(const pm_schema *s)
+{
+	const char *engine = pm_schema_option(s, "merge-engine");
+
+	return pm_schema_bool_option(s, "deletion-vectors.enabled", false) ||
+		(engine != NULL && strcasecmp(engine, "first-row") == 0);
+}
+
+static pm_code
+compact_by_lookup(pm_table *table, const char *table_path, const pm_compact_options *o,
+				  pm_compact_result *res, pm_error *err)
+{
+	pm_lookup_compact_result lr;
+
+	PM_TRY(pm_lookup_compact_full(pm_table_env(table), pm_table_fileio(table), table_path,
+								  o != NULL ? o->partition : NULL,
+								  o != NULL ? o->progress : NULL,
+								  o != NULL ? o->progress_ctx : NULL, &lr, err));
+	res->snapshot_id = lr.snapshot_id;
+	res->buckets = lr.buckets;
+	res->files_in = lr.files_deleted;
+	res->files_out = lr.files_added;
+	res->rows_out = lr.rows_written;
+	res->rows_expired = lr.rows_expired;
+	res->changelog_files = lr.changelog_files;
+	res->changelog_records = lr.changelog_records;
+	return PM_OK;
+}
+
 pm_code
 pm_table_compact(pm_table *table, const char *table_path, const pm_compact_options *options,
 				 pm_compact_result *result, pm_error *err)
@@ -781,6 +822,8 @@ pm_table_compact(pm_table *table, const char *table_path, const pm_compact_optio
 	memset(result, 0, sizeof(*result));
 	if (pm_table_schema(table)->nprimary_keys == 0)
 		return pm_append_compact(table, table_path, options, result, err);
+	if (needs_lookup(pm_table_schema(table)))
+		return compact_by_lookup(table, table_path, options, result, err);
 	memset(&cs, 0, sizeof(cs));
 	cs.table = table;
 	cs.env = pm_table_env(table);
@@ -842,7 +885,7 @@ pm_compactor_open(pm_table *table, pm_compactor **out, const char **why, pm_erro
 	cs->io = pm_table_fileio(table);
 	cs->schema = pm_table_schema(table);
 	cs->arena = arena;
-	if ((rc = setup(cs, err)) != PM_OK)
+	if ((rc = setup(cs, false, err)) != PM_OK)
 	{
 		pm_merge_engine_destroy(cs->engine);
 		pm_arena_destroy(arena);

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  * compact.h
- *	  Compaction of a primary-key table with a fixed bucket count: full, as
+ *	  Compaction of a primary-key table (fixed or dynamic buckets): full, as
  *	  Java's dedicated compaction (CompactAction / compact procedure) does
  *	  with CompactStrategy.pickFullCompaction: per partition and bucket,
  *	  every sorted run is merged (merge engine, sequence order, deletion
@@ -38,9 +38,13 @@
  *
  * Append tables: table/append_compact.h (pm_table_compact hands them over).
  *
- * Not yet: dynamic / postpone buckets, tables with deletion
- * vectors and first-row tables (their batch reads skip level 0, and Java
- * compacts them with lookup, writing deletion vectors): PM_ERR_UNSUPPORTED.
+ * Tables with deletion vectors and first-row tables (their batch reads
+ * skip level 0, Java compacts them with lookup): pm_table_compact hands
+ * them to lsm/lookup_compact.h (pm_lookup_compact_full). Dynamic buckets
+ * (bucket = -1): paimon_compact compacts each bucket (its HASH index
+ * files untouched); the writer's compaction at commit does not. Postpone
+ * buckets (-2): PM_ERR_UNSUPPORTED (Java's compaction rescales the
+ * postpone bucket into real buckets).
  *
  * Spec: apache/paimon release-1.4.2 mergetree/compact/
  * MergeTreeCompactManager.java, CompactStrategy.java,

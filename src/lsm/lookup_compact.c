@@ -23,6 +23,7 @@
 #include "common/uuid.h"
 #include "index/deletion_vector.h"
 #include "index/deletion_vector_write.h"
+#include "lsm/compact.h"
 #include "lsm/key_compare.h"
 #include "lsm/kv_file_writer.h"
 #include "lsm/lookup_changelog.h"
@@ -34,6 +35,7 @@
 #include "table/commit.h"
 #include "table/data_file_index.h"
 #include "table/index_manifest.h"
+#include "table/partition_path.h"
 #include "table/split.h"
 #include "table/table.h"
 
@@ -97,6 +99,8 @@ typedef struct lc_table
 	/* changelog-producer = lookup (lsm/lookup_changelog.h) */
 	bool		changelog;
 	pm_changelog_dedup dedup;
+	/* pm_lookup_compact_full: pickFullCompaction, not ForceUpLevel0Compaction */
+	bool		full;
 } lc_table;
 
 /* One bucket being compacted. */
@@ -347,6 +351,49 @@ pick_unit(const lc_bucket *b, int *nruns, int *output_level)
 	*nruns = unit.nruns;
 	*output_level = unit.output_level;
 	return true;
+}
+
+/*
+ * CompactStrategy.pickFullCompaction: every run into the max level
+ * (*nruns = b->nruns), or, when the bucket is one run at the max level,
+ * *rewrite = its files to rewrite one by one (FileRewriteCompactTask); the
+ * DV check reads the files' deletion files (the DV index of the bucket).
+ * *nruns = 0: nothing to do.
+ */
+static pm_code
+pick_full(const lc_bucket *b, int *nruns, lc_file ***rewrite, pm_error *err)
+{
+	lc_table   *t = b->t;
+	const lc_run *r = &b->runs[0];
+	int			n = 0;
+
+	*nruns = 0;
+	*rewrite = NULL;
+	if (b->nruns == 0)
+		return PM_OK;
+	if (b->nruns > 1 || r->level != b->num_levels - 1)
+	{
+		*nruns = b->nruns;
+		return PM_OK;
+	}
+	*rewrite = pm_arena_zalloc(t->arena, sizeof(lc_file *) * (size_t) (r->nfiles + 1));
+	if (*rewrite == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < r->nfiles; i++)
+	{
+		bool		pick = t->opt.compact_strategy.force_rewrite_all_files;
+
+		if (!pick && t->expire != NULL)
+			PM_TRY(pm_record_expire_file(t->expire, t->table, r->files[i]->meta, t->now_seconds,
+										 t->arena, &pick, err));
+		if (!pick)
+			pick = r->files[i]->meta->deletion_file != NULL;
+		if (pick)
+			(*rewrite)[n++] = r->files[i];
+	}
+	if (n > 0)
+		*nruns = 1;
+	return PM_OK;
 }
 
 /* ---------------------------------------------------------------------
@@ -858,7 +905,9 @@ task_upgrade(lc_bucket *b, lc_file *f, pm_error *err)
 	if (b->t->expire != NULL)
 		PM_TRY(pm_record_expire_file(b->t->expire, b->t->table, f->meta, b->t->now_seconds,
 									 b->t->arena, &expired, err));
-	if ((b->output_level == max_level && has_delete_rows(f->meta)) || expired)
+	/* forceRewriteAllFiles (paimon_compact only; the commit's compaction ignores it) */
+	if ((b->output_level == max_level && has_delete_rows(f->meta)) || expired ||
+		(b->t->full && b->t->opt.compact_strategy.force_rewrite_all_files))
 		return rewrite_files(b, &f, 1, err);
 	if (f->meta->level != b->output_level)
 		return rewriter_upgrade(b, f, err);
@@ -1086,18 +1135,26 @@ compact_bucket(lc_table *t, const pm_split *sp, pm_error *err)
 {
 	lc_bucket	b;
 	int			unit_runs;
+	lc_file   **rewrite_only = NULL;	/* FileRewriteCompactTask's files, NULL-ended */
 	pm_code		rc;
 	pm_commit_change *c;
 
 	memset(&b, 0, sizeof(b));
 	b.t = t;
 	b.sp = sp;
-	if (sp->total_buckets > 0 && sp->total_buckets != t->opt.bucket)
+	if (t->opt.bucket > 0 && sp->total_buckets > 0 && sp->total_buckets != t->opt.bucket)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "bucket %d was written with %d buckets, the table now has %d: rescaled buckets are not compacted",
 					   sp->bucket, sp->total_buckets, t->opt.bucket);
 	PM_TRY(build_levels(&b, err));
-	if (!pick_unit(&b, &unit_runs, &b.output_level))
+	if (t->full)
+	{
+		PM_TRY(pick_full(&b, &unit_runs, &rewrite_only, err));
+		if (unit_runs == 0)
+			return PM_OK;
+		b.output_level = b.num_levels - 1;
+	}
+	else if (!pick_unit(&b, &unit_runs, &b.output_level))
 		return PM_OK;
 	/* MergeTreeCompactManager.triggerCompaction */
 	b.drop_delete = b.output_level != 0 &&
@@ -1107,7 +1164,13 @@ compact_bucket(lc_table *t, const pm_split *sp, pm_error *err)
 		rc = restore_dvs(&b, err);
 	if (rc == PM_OK)
 		rc = open_cursors(&b, err);
-	if (rc == PM_OK)
+	if (rc == PM_OK && rewrite_only != NULL)
+	{
+		/* FileRewriteCompactTask: each file rewritten alone */
+		for (int i = 0; rc == PM_OK && rewrite_only[i] != NULL; i++)
+			rc = rewrite_files(&b, &rewrite_only[i], 1, err);
+	}
+	else if (rc == PM_OK)
 		rc = run_task(&b, unit_runs, err);
 	close_cursors(&b);
 	c = &t->changes[t->nchanges++];
@@ -1115,7 +1178,7 @@ compact_bucket(lc_table *t, const pm_split *sp, pm_error *err)
 	c->partition = sp->partition;
 	c->partition_len = sp->partition_len;
 	c->bucket = sp->bucket;
-	c->total_buckets = t->opt.bucket;
+	c->total_buckets = t->opt.bucket > 0 ? t->opt.bucket : sp->total_buckets;
 	c->nadded = b.nadded;
 	c->added = b.added;
 	c->ndeleted = b.ndeleted;
@@ -1171,8 +1234,14 @@ setup(lc_table *t, pm_error *err)
 {
 	const pm_schema *s = t->schema;
 
-	PM_TRY(pm_write_options_parse(s, t->arena, &t->opt, err));
-	if (t->opt.bucket < 1)
+	if (t->full)
+		PM_TRY(pm_write_options_parse_compaction(s, t->arena, &t->opt, err));
+	else
+		PM_TRY(pm_write_options_parse(s, t->arena, &t->opt, err));
+	if (t->opt.bucket == -2 && t->full)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option bucket = -2: compacting postpone-bucket tables is not supported (Java's compaction of them moves the postpone bucket's files into real buckets, a rescale this compaction does not do)");
+	if (t->opt.bucket < 1 && !(t->full && t->opt.bucket == -1))
 		return pm_fail(err, PM_ERR_UNSUPPORTED, "only tables with a fixed bucket count are compacted");
 	t->options_max_level = t->opt.compact_strategy.num_levels - 1;
 	/* CoreOptions.compactionFileSize */
@@ -1296,5 +1365,117 @@ pm_lookup_compact_commit(const pm_env *env, pm_fileio *io, const char *table_pat
 	}
 	if (rc != PM_OK)
 		result->snapshot_id = 0;
+	return rc;
+}
+
+/* ---------------------------------------------------------------------
+ * paimon_compact's full compaction
+ * ---------------------------------------------------------------------
+ */
+
+/* Whether the split lies in the partition directory want (NULL: every one). */
+static pm_code
+in_partition(lc_table *t, const pm_split *sp, const char *want, bool *in, pm_error *err)
+{
+	char	   *have;
+
+	*in = true;
+	if (want == NULL)
+		return PM_OK;
+	PM_TRY(pm_partition_path(t->schema, t->opt.partition_type, t->opt.partition_default_name,
+							 sp->partition_values, t->arena, &have, err));
+	*in = strcmp(have, want) == 0;
+	return PM_OK;
+}
+
+pm_code
+pm_lookup_compact_full(const pm_env *env, pm_fileio *io, const char *table_path,
+					   const char *partition,
+					   void (*progress) (void *ctx, int done, int total, int64_t rows),
+					   void *progress_ctx, pm_lookup_compact_result *result, pm_error *err)
+{
+	lc_table	t;
+	pm_scan    *scan = NULL;
+	char	   *want = NULL;
+	char		user[PM_UUID_TEXT_LEN + 1];
+	int			nsplits = 0,
+				total = 0,
+				done = 0;
+	pm_code		rc;
+
+	memset(result, 0, sizeof(*result));
+	memset(&t, 0, sizeof(t));
+	result->attempts = 1;
+	t.env = env;
+	t.io = io;
+	t.table_path = table_path;
+	t.res = result;
+	t.full = true;
+	t.arena = pm_arena_create(env);
+	if (t.arena == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	rc = pm_table_open(env, io, table_path, NULL, &t.table, err);
+	if (rc == PM_OK)
+	{
+		t.schema = pm_table_schema(t.table);
+		rc = setup(&t, err);
+	}
+	if (rc == PM_OK && partition != NULL)
+		rc = pm_compact_partition_path(t.schema, t.arena, partition, &want, err);
+	if (rc == PM_OK)
+		rc = pm_table_scan_plan_every_level(t.table, &scan, err);
+	nsplits = scan != NULL ? pm_scan_split_count(scan) : 0;
+	if (rc == PM_OK &&
+		(t.changes = pm_arena_zalloc(t.arena, sizeof(pm_commit_change) * (size_t) (nsplits + 1))) == NULL)
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; rc == PM_OK && i < nsplits; i++)
+	{
+		bool		in;
+
+		rc = in_partition(&t, pm_scan_get_split(scan, i), want, &in, err);
+		total += rc == PM_OK && in;
+	}
+	for (int i = 0; rc == PM_OK && i < nsplits; i++)
+	{
+		const pm_split *sp = pm_scan_get_split(scan, i);
+		bool		in;
+		int			before = t.nchanges;
+
+		if ((rc = in_partition(&t, sp, want, &in, err)) != PM_OK || !in)
+			continue;
+		rc = compact_bucket(&t, sp, err);
+		/* a bucket with nothing to do adds no change */
+		if (rc == PM_OK && t.nchanges > before && t.changes[before].nadded == 0 &&
+			t.changes[before].ndeleted == 0 && t.changes[before].nindex_added == 0 &&
+			t.changes[before].nchangelog == 0)
+			t.nchanges = before;
+		if (rc == PM_OK && progress != NULL)
+			progress(progress_ctx, ++done, total, result->rows_written);
+	}
+	if (rc == PM_OK && t.nchanges > 0)
+	{
+		pm_commit_request req;
+
+		/* a dedicated compaction job: its own commit user, Long.MAX_VALUE */
+		rc = pm_uuid_random(user, err);
+		memset(&req, 0, sizeof(req));
+		req.commit_user = user;
+		req.commit_identifier = INT64_MAX;
+		req.commit_kind = "COMPACT";
+		req.schema = t.schema;
+		req.nchanges = t.nchanges;
+		req.changes = t.changes;
+		if (rc == PM_OK)
+			rc = pm_table_commit(env, io, table_path, &req, t.arena, &result->snapshot_id, err);
+	}
+	if (rc != PM_OK)
+	{
+		remove_written(&t);
+		result->snapshot_id = 0;
+	}
+	pm_scan_free(scan);
+	pm_merge_engine_destroy(t.engine);
+	pm_table_close(t.table);
+	pm_arena_destroy(t.arena);
 	return rc;
 }

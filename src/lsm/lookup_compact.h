@@ -101,4 +101,30 @@ extern pm_code pm_lookup_compact_commit(const pm_env *env, pm_fileio *io, const 
 										const pm_lookup_compact_target *targets, int ntargets,
 										pm_lookup_compact_result *result, pm_error *err);
 
+/*
+ * paimon_compact's full compaction of a deletion-vector or first-row table
+ * (lsm/compact.h hands them over), as Java's dedicated compaction does
+ * (MergeTreeCompactManager.triggerCompaction(true) with the
+ * LookupMergeTreeCompactRewriter): per bucket (fixed, or dynamic: bucket =
+ * -1, its HASH index files untouched), CompactStrategy.pickFullCompaction
+ * picks every sorted run into the max level; a bucket that is one run at
+ * the max level already rewrites, file by file (FileRewriteCompactTask),
+ * only its files with a deletion vector, expired records or
+ * compaction.force-rewrite-all-files, none: nothing to do. Deletes are
+ * dropped (the output is the top level), the DVs of the files rewritten
+ * are applied and leave the bucket's DV index file (a new one replaces it,
+ * holding no DV if none is left, as Java writes it; Java 1.4.2's FileRewriteCompactTask left them as
+ * orphan entries, fixed upstream in apache/paimon #8783). No lookup: no
+ * level lies above the output. One COMPACT snapshot (own commit user,
+ * identifier Long.MAX_VALUE); PM_ERR_CONFLICT as pm_table_compact.
+ * partition: NULL, or "k1=v1,k2=v2" (pm_compact_partition_path).
+ * progress (may be NULL) is called after each bucket.
+ */
+extern pm_code pm_lookup_compact_full(const pm_env *env, pm_fileio *io, const char *table_path,
+									  const char *partition,
+									  void (*progress) (void *ctx, int done, int total,
+														int64_t rows),
+									  void *progress_ctx, pm_lookup_compact_result *result,
+									  pm_error *err);
+
 #endif							/* PM_LSM_LOOKUP_COMPACT_H */

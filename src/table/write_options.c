@@ -278,7 +278,8 @@ parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_e
  * UniversalCompaction, CoreOptions.numLevels).
  */
 static pm_code
-parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
+parse_lookup_compaction(const pm_schema *s, pm_write_options *o, bool for_compaction,
+						pm_error *err)
 {
 	o->deletion_vectors = pm_schema_bool_option(s, "deletion-vectors.enabled", false);
 	o->dv_bitmap64 = pm_schema_bool_option(s, "deletion-vectors.bitmap64", false);
@@ -294,11 +295,12 @@ parse_lookup_compaction(const pm_schema *s, pm_write_options *o, pm_error *err)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table options merge-engine = \"first-row\" and deletion-vectors.enabled = \"true\": Java's writer refuses them together (first row merge engine does not need deletion vectors because there is no deletion of old data in this merge engine)");
 	if (o->primary_key && o->bucket < 1 && o->changelog_lookup && !o->first_row &&
-		!o->deletion_vectors)
+		!o->deletion_vectors && !for_compaction)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option changelog-producer = \"lookup\" with bucket = %d: lookup-changelog tables are written with a fixed bucket only (the lookup compaction at commit needs one)",
 					   (int) o->bucket);
-	if (o->primary_key && o->bucket < 1 && (o->first_row || o->deletion_vectors))
+	if (o->primary_key && o->bucket < 1 && (o->first_row || o->deletion_vectors) &&
+		!for_compaction)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option %s with bucket = %d: first-row and deletion-vector tables are written with a fixed bucket only (the lookup compaction at commit needs one)",
 					   o->first_row ? "merge-engine = \"first-row\"" : "deletion-vectors.enabled = \"true\"",
@@ -519,8 +521,9 @@ parse_orc_options(const pm_schema *s, pm_write_options *o, pm_error *err)
 	return PM_OK;
 }
 
-pm_code
-pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *err)
+static pm_code
+parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for_compaction,
+			  pm_error *err)
 {
 	const char *v;
 	int64_t		n;
@@ -664,7 +667,7 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option global-index.external-path: hash index files in an external path are not written");
 	PM_TRY(parse_keys(s, arena, o, err));
-	PM_TRY(parse_lookup_compaction(s, o, err));
+	PM_TRY(parse_lookup_compaction(s, o, for_compaction, err));
 	/* refused before anything is written, not at the compaction after the APPEND snapshot */
 	if (o->primary_key && (o->changelog_lookup || o->changelog_full))
 	{
@@ -675,4 +678,17 @@ pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o,
 	PM_TRY(pm_stats_modes_of_schema(s, arena, &o->stats_modes, err));
 	o->stats_dense = pm_schema_bool_option(s, "metadata.stats-dense-store", true);
 	return PM_OK;
+}
+
+pm_code
+pm_write_options_parse(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *err)
+{
+	return parse_options(s, arena, o, false, err);
+}
+
+pm_code
+pm_write_options_parse_compaction(const pm_schema *s, pm_arena *arena, pm_write_options *o,
+								  pm_error *err)
+{
+	return parse_options(s, arena, o, true, err);
 }

@@ -98,6 +98,16 @@ extern pm_code pm_write_options_parse(const pm_schema *schema, pm_arena *arena,
 									  pm_write_options *out, pm_error *err);
 
 /*
+ * The same for paimon_compact's full compaction (lsm/lookup_compact.h):
+ * deletion-vector, first-row and lookup-changelog tables with dynamic
+ * buckets, whose writes are refused (the lookup compaction at commit needs
+ * a fixed bucket), are taken (Java writes them; no lookup is needed when
+ * every level is compacted into the max level).
+ */
+extern pm_code pm_write_options_parse_compaction(const pm_schema *schema, pm_arena *arena,
+												 pm_write_options *out, pm_error *err);
+
+/*
  * Java's MemorySize.parse: "<number>[ ]<unit>" with units b/bytes,
  * k/kb/kibibytes, m/mb/mebibytes, g/gb/gibibytes, t/tb/tebibytes (any
  * case; powers of 1024), no unit = bytes.

@@ -14,7 +14,8 @@
 #      write/write_cross_partition_check.sh, write/write_orc_check.sh,
 #      write/append_dv_check.sh, metadata/check.sh), and tables after the core's
 #      maintenance (maintenance/check.sh) and full compaction
-#      (compact/compact_check.sh), and a compaction race with Java
+#      (compact/compact_check.sh; also deletion-vector, first-row and
+#      dynamic-bucket tables), and a compaction race with Java
 #      (compact/lsm_race.sh), record-level expiry in compaction
 #      (compact/record_expire_check.sh), and the merge read of Java-written
 #      scenario tables in every format (merge_check.sh)

@@ -218,10 +218,13 @@ test_refusals(void **state)
 {
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
 	pm_arena   *arena = pm_arena_create(pm_env_default());
+	/* postpone buckets: refused; deletion vectors, first-row: empty, nothing to do */
 	static const char *k1[] = {"bucket", "deletion-vectors.enabled"};
 	static const char *v1[] = {"1", "true"};
 	static const char *k2[] = {"bucket", "merge-engine"};
 	static const char *v2[] = {"1", "first-row"};
+	static const char *k4[] = {"bucket"};
+	static const char *v4[] = {"-2"};
 	static const char *k3[] = {"bucket"};
 	static const char *v3[] = {"1"};
 	struct
@@ -230,14 +233,16 @@ test_refusals(void **state)
 		pm_schema  *s;
 		const char *partition;
 		pm_code		want;
-	}			cases[3];
+	}			cases[5];
 	pm_error	err;
 
 	(void) state;
-	cases[0] = (typeof(cases[0])) {"/mem/wh/db.db/dv", make_schema(arena, 2, k1, v1), NULL, PM_ERR_UNSUPPORTED};
-	cases[1] = (typeof(cases[0])) {"/mem/wh/db.db/fr", make_schema(arena, 2, k2, v2), NULL, PM_ERR_UNSUPPORTED};
+	cases[0] = (typeof(cases[0])) {"/mem/wh/db.db/dv", make_schema(arena, 2, k1, v1), NULL, PM_OK};
+	cases[1] = (typeof(cases[0])) {"/mem/wh/db.db/fr", make_schema(arena, 2, k2, v2), NULL, PM_OK};
 	cases[2] = (typeof(cases[0])) {"/mem/wh/db.db/np", make_schema(arena, 1, k3, v3), "a=1", PM_ERR_INVALID};
-	for (int i = 0; i < 3; i++)
+	cases[3] = (typeof(cases[0])) {"/mem/wh/db.db/pp", make_schema(arena, 1, k4, v4), NULL, PM_ERR_UNSUPPORTED};
+	cases[4] = (typeof(cases[0])) {"/mem/wh/db.db/dvp", make_schema(arena, 2, k1, v1), "a=1", PM_ERR_INVALID};
+	for (int i = 0; i < 5; i++)
 	{
 		pm_table   *table;
 		pm_compact_options o;
@@ -248,6 +253,10 @@ test_refusals(void **state)
 		assert_int_equal(pm_table_create(pm_env_default(), io, cases[i].dir, cases[i].s, &err), PM_OK);
 		assert_int_equal(pm_table_open(pm_env_default(), io, cases[i].dir, NULL, &table, &err), PM_OK);
 		assert_int_equal(pm_table_compact(table, cases[i].dir, &o, &res, &err), cases[i].want);
+		if (cases[i].want == PM_OK)
+			assert_int_equal(res.snapshot_id, 0);
+		if (i == 3)
+			assert_non_null(strstr(err.message, "postpone-bucket tables"));
 		pm_table_close(table);
 	}
 	pm_arena_destroy(arena);

@@ -7,7 +7,9 @@
  *	  batch read (which skips level 0) sees the rows of the commit at once,
  *	  the deletion vectors mark exactly the older rows overwritten, the
  *	  first row of a key wins across and within commits, partial-update
- *	  merges the older row's values, and refusals.
+ *	  merges the older row's values, and refusals; paimon_compact's full
+ *	  compaction of such tables (pm_lookup_compact_full): DVs applied and
+ *	  dropped from the DV index, FileRewriteCompactTask when forced.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -21,6 +23,7 @@
 #include "io/fileio.h"
 #include "io/memory_fileio.h"
 #include "lsm/table_read.h"
+#include "table/index_manifest.h"
 #include "table/snapshot.h"
 #include "table/split.h"
 #include "table/table.h"
@@ -306,6 +309,201 @@ test_dv_partial_update(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+
+/* The DV index entries of the latest snapshot: ranges in total, and every range names a live file. */
+static int
+dv_index_ranges(pm_fileio *io, const char *dir)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	pm_snapshot *snap;
+	pm_index_manifest_entry *e;
+	pk_files	pf;
+	int			n,
+				ranges = 0;
+	int64_t		latest;
+	pm_error	err;
+
+	assert_int_equal(pm_snapshot_latest_id(io, dir, arena, &latest, &err), PM_OK);
+	assert_int_equal(pm_snapshot_load(io, dir, latest, arena, &snap, &err), PM_OK);
+	if (snap->index_manifest == NULL)
+	{
+		pm_arena_destroy(arena);
+		return -1;
+	}
+	assert_int_equal(pm_index_manifest_read(pm_env_default(), io,
+											pm_arena_sprintf(arena, "%s/manifest/%s", dir,
+															 snap->index_manifest),
+											arena, &e, &n, &err), PM_OK);
+	pk_files_open(io, dir, true, &pf);
+	for (int i = 0; i < n; i++)
+	{
+		if (strcmp(e[i].index_type, "DELETION_VECTORS") != 0)
+			continue;
+		assert_int_equal(e[i].kind, 0);
+		for (int r = 0; r < e[i].nranges; r++)
+		{
+			bool		live = false;
+
+			for (int f = 0; f < pf.n; f++)
+				live |= strcmp(pf.files[f]->file_name, e[i].ranges[r].data_file) == 0;
+			assert_true(live);
+			ranges++;
+		}
+	}
+	pk_files_close(&pf);
+	pm_arena_destroy(arena);
+	return ranges;
+}
+
+/*
+ * paimon_compact (pm_table_compact -> pm_lookup_compact_full) of a DV
+ * table: levels 4 and 5 with a DV on level 5 become one file at level 5,
+ * the DVs applied and gone from the DV index; a second compaction has
+ * nothing to do; with compaction.force-rewrite-all-files a bucket of one
+ * run at the max level is rewritten file by file (FileRewriteCompactTask).
+ */
+static void
+test_dv_full_compact(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *keys[] = {"bucket", "deletion-vectors.enabled",
+	"compaction.force-rewrite-all-files"};
+	static const char *vals[] = {"1", "true", "false"};
+	pm_error	err;
+	trow		rows[MAXID];
+	uint8_t		kinds[MAXID];
+	result		before,
+				after;
+	file_state	fs;
+	pm_compact_result res;
+
+	(void) state;
+	for (int force = 0; force < 2; force++)
+	{
+		const char *dir = force ? "/mem/wh/db.db/dvf2" : "/mem/wh/db.db/dvf";
+		int			n = 0;
+
+		vals[2] = force ? "true" : "false";
+		assert_int_equal(pm_table_create(pm_env_default(), io, dir,
+										 make_schema(arena, 3, keys, vals), &err), PM_OK);
+		for (int i = 0; i < 100; i++)
+		{
+			rows[n] = (trow) {i, false, i, 1};
+			kinds[n++] = PM_ROW_INSERT;
+		}
+		write_commit(io, dir, arena, rows, kinds, n, 2);
+		n = 0;
+		for (int i = 0; i < 50; i++)
+		{
+			rows[n] = (trow) {i, false, 1000 + i, 2};
+			kinds[n++] = PM_ROW_INSERT;
+		}
+		for (int i = 90; i < 95; i++)
+		{
+			rows[n] = (trow) {i, false, NUL, NUL};
+			kinds[n++] = PM_ROW_DELETE;
+		}
+		write_commit(io, dir, arena, rows, kinds, n, 4);
+		files_of(io, dir, &fs);
+		assert_int_equal(fs.per_level[4], 1);
+		assert_int_equal(fs.per_level[5], 1);
+		assert_int_equal(fs.dv_positions, 55);
+		assert_int_equal(dv_index_ranges(io, dir), 1);
+		read_all(io, dir, &before);
+		assert_int_equal(before.nrows, 95);
+
+		pk_full_compact(io, dir, NULL, &res);
+		assert_int_equal(res.snapshot_id, 5);
+		assert_string_equal(commit_kind(io, dir, 5), "COMPACT");
+		assert_int_equal(res.buckets, 1);
+		assert_int_equal(res.files_in, 2);
+		assert_int_equal(res.files_out, 1);
+		assert_int_equal(res.rows_out, 95);
+		read_all(io, dir, &after);
+		pk_assert_same(&before, &after);
+		assert_true(after.v[0] == 1000 && after.v[60] == 60 && !after.present[92]);
+		files_of(io, dir, &fs);
+		assert_int_equal(fs.nfiles, 1);
+		assert_int_equal(fs.per_level[5], 1);
+		assert_int_equal(fs.ndv_files, 0);
+		/* the rewritten file's DV left the index (a new index file, no range) */
+		assert_int_equal(dv_index_ranges(io, dir), 0);
+
+		/* one run at the max level, no DV: nothing to do, unless forced */
+		pk_full_compact(io, dir, NULL, &res);
+		if (!force)
+		{
+			assert_int_equal(res.snapshot_id, 0);
+			assert_int_equal(res.buckets, 0);
+		}
+		else
+		{
+			assert_int_equal(res.snapshot_id, 6);
+			assert_int_equal(res.files_in, 1);
+			assert_int_equal(res.files_out, 1);
+			assert_int_equal(res.rows_out, 95);
+			read_all(io, dir, &after);
+			pk_assert_same(&before, &after);
+			files_of(io, dir, &fs);
+			assert_int_equal(fs.nfiles, 1);
+			assert_int_equal(fs.per_level[5], 1);
+		}
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/*
+ * first-row with ignore-delete: the full compaction keeps each key's first
+ * value (the commits' lookup compaction dropped the later ones already).
+ */
+static void
+test_first_row_full_compact(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/frf";
+	static const char *keys[] = {"bucket", "merge-engine", "ignore-delete", "num-levels"};
+	static const char *vals[] = {"2", "first-row", "true", "3"};
+	pm_error	err;
+	trow		rows[MAXID];
+	uint8_t		kinds[MAXID];
+	result		before,
+				after;
+	file_state	fs;
+	pm_compact_result res;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, make_schema(arena, 4, keys, vals),
+									 &err), PM_OK);
+	for (int c = 0; c < 3; c++)
+	{
+		int			n = 0;
+
+		for (int i = c * 20; i < 100 + c * 20; i++)
+		{
+			rows[n] = (trow) {i, false, i * 10 + c, c};
+			kinds[n++] = PM_ROW_INSERT;
+		}
+		rows[n] = (trow) {c, false, NUL, NUL};
+		kinds[n++] = PM_ROW_DELETE;
+		write_commit(io, dir, arena, rows, kinds, n, 2 * c + 2);
+	}
+	read_all(io, dir, &before);
+	assert_int_equal(before.nrows, 140);
+	assert_true(before.v[50] == 500 && before.v[110] == 1101 && before.present[0]);
+	pk_full_compact(io, dir, NULL, &res);
+	assert_int_equal(res.snapshot_id, 7);
+	read_all(io, dir, &after);
+	pk_assert_same(&before, &after);
+	files_of(io, dir, &fs);
+	assert_int_equal(fs.nfiles, fs.per_level[2]);
+	assert_int_equal(fs.nfiles, 2);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 static void
 test_refusals(void **state)
 {
@@ -347,6 +545,8 @@ main(void)
 		cmocka_unit_test(test_first_row),
 		cmocka_unit_test(test_dv_partial_update),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_dv_full_compact),
+		cmocka_unit_test(test_first_row_full_compact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -616,12 +616,12 @@ remove_written(compact_state *cs)
 }
 
 /*
- * dynamic: paimon_compact, which also compacts dynamic-bucket tables (per
- * bucket: keys never move, so their HASH index files stay as they are);
- * the writer's compaction at commit does not (pm_compactor_open).
+ * Fixed and dynamic buckets, for paimon_compact and the writer's compaction
+ * at commit (pm_compactor_open); a dynamic-bucket table is compacted per
+ * bucket: keys never move, so its HASH index files stay as they are.
  */
 static pm_code
-setup(compact_state *cs, bool dynamic, pm_error *err)
+setup(compact_state *cs, pm_error *err)
 {
 	const pm_schema *s = cs->schema;
 	const char *engine = pm_schema_option(s, "merge-engine");
@@ -638,7 +638,7 @@ setup(compact_state *cs, bool dynamic, pm_error *err)
 	if (cs->opt.bucket == -2)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option bucket = -2: compacting postpone-bucket tables is not supported (Java's compaction of them moves the postpone bucket's files into real buckets, a rescale this compaction does not do)");
-	if (cs->opt.bucket < 1 && !(dynamic && cs->opt.bucket == -1))
+	if (cs->opt.bucket < 1 && cs->opt.bucket != -1)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option bucket = %d: only tables with a fixed bucket count are compacted",
 					   cs->opt.bucket);
@@ -683,7 +683,7 @@ compact_all(compact_state *cs, const char *table_path, const pm_compact_options 
 	char		user[PM_UUID_TEXT_LEN + 1];
 	pm_code		rc;
 
-	PM_TRY(setup(cs, true, err));
+	PM_TRY(setup(cs, err));
 	if (o != NULL && o->partition != NULL)
 		PM_TRY(pm_compact_partition_path(cs->schema, cs->arena, o->partition, &want, err));
 	PM_TRY(pm_table_scan_plan(cs->table, NULL, &scan, err));
@@ -885,13 +885,13 @@ pm_compactor_open(pm_table *table, pm_compactor **out, const char **why, pm_erro
 	cs->io = pm_table_fileio(table);
 	cs->schema = pm_table_schema(table);
 	cs->arena = arena;
-	if ((rc = setup(cs, false, err)) != PM_OK)
+	if ((rc = setup(cs, err)) != PM_OK)
 	{
 		pm_merge_engine_destroy(cs->engine);
 		pm_arena_destroy(arena);
 		if (rc != PM_ERR_UNSUPPORTED)
 			return rc;
-		/* a table kind this compaction does not handle (e.g. dynamic buckets): not compacted */
+		/* a table kind this compaction does not handle (postpone buckets): not compacted */
 		pm_error_clear(err);
 		*why = "a table kind not compacted at commit (see paimon_compact)";
 		return PM_OK;

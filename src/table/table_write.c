@@ -1484,6 +1484,7 @@ compact_written_buckets(pm_table_writer *w, pm_table *table, const restored_buck
 			if (bw->nfiles == 0)
 				continue;
 			memset(&sp, 0, sizeof(sp));
+			sp.total_buckets = w->opt.bucket > 0 ? w->opt.bucket : -1;	/* as its new files */
 			for (int r = 0; r < nrestored; r++)
 				if (restored[r].bucket == bw->bucket &&
 					restored[r].partition_len == bw->partition_len &&
@@ -1617,8 +1618,8 @@ compact_after_commit(pm_table_writer *w, pm_commit_request *req, int64_t committ
 		append_compact_after_commit(w, req, committed, arena);
 		return;
 	}
-	/* dynamic (-1) and postpone (-2) buckets: compact.c takes fixed buckets only */
-	if (!w->compact_at_commit || !w->opt.primary_key || w->opt.bucket < 1 ||
+	/* postpone (-2) buckets are not compacted (compact.c); dynamic (-1) ones per bucket */
+	if (!w->compact_at_commit || !w->opt.primary_key || (w->opt.bucket < 1 && w->opt.bucket != -1) ||
 		w->restored_table == NULL)
 		return;
 	pm_error_clear(&cerr);

@@ -2,7 +2,10 @@
  * default_value.c
  *	  Column default values on write (default_value.h): Java 1.4.2's
  *	  DefaultValueRow.create / DefaultValueUtils.convertDefaultValue and
- *	  BinaryStringUtils' STRING -> BOOLEAN, integer and character casts.
+ *	  BinaryStringUtils' STRING -> BOOLEAN, integer, FLOAT/DOUBLE
+ *	  (Double.parseDouble's grammar, strtod's value) and character casts,
+ *	  StringToDecimalCastRule (new BigDecimal, Decimal.fromBigDecimal).
+ *	  Hand-written: Java's exact text grammars, which no C library checks.
  *-------------------------------------------------------------------------
  */
 #include "table/default_value.h"
@@ -10,6 +13,9 @@
 #include "common/utf8.h"
 #include "common/vector_builder.h"
 
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* BinaryStringUtils.toLong (Hive's LazyLong.parseLong): no blanks */
@@ -80,6 +86,193 @@ java_to_boolean(const char *s, size_t n, bool *out)
 	return false;
 }
 
+/*
+ * Double.parseDouble / Float.parseFloat (FloatingDecimal): blanks (<= ' ')
+ * trimmed; a sign, then "NaN", "Infinity", decimal digits with an optional
+ * point and exponent, or a hexadecimal significand with a binary exponent
+ * (required); an optional f/F/d/D suffix. The value is strtod's / strtof's
+ * of the same text (both round correctly, as Java does).
+ */
+static bool
+java_to_floating(const char *s, size_t n, bool single, double *out)
+{
+	char		buf[128];
+	size_t		i = 0,
+				len;
+	bool		neg = false;
+	int			digits = 0;
+	char	   *end;
+
+	while (n > 0 && (unsigned char) s[0] <= ' ')
+		s++, n--;
+	while (n > 0 && (unsigned char) s[n - 1] <= ' ')
+		n--;
+	if (n == 0 || n >= sizeof(buf))
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (buf[i] == '+' || buf[i] == '-')
+		neg = buf[i++] == '-';
+	if (strcmp(buf + i, "NaN") == 0)
+		return (*out = NAN), true;
+	if (strcmp(buf + i, "Infinity") == 0)
+		return (*out = neg ? -INFINITY : INFINITY), true;
+	len = n;
+	if (strchr("fFdD", buf[len - 1]) != NULL && len - 1 > i)
+		buf[--len] = '\0';
+	if (buf[i] == '0' && (buf[i + 1] == 'x' || buf[i + 1] == 'X'))
+	{
+		size_t		j = i + 2;
+
+		for (; isxdigit((unsigned char) buf[j]); j++)
+			digits++;
+		if (buf[j] == '.')
+			for (j++; isxdigit((unsigned char) buf[j]); j++)
+				digits++;
+		if (digits == 0 || (buf[j] != 'p' && buf[j] != 'P'))
+			return false;
+		j++;
+		if (buf[j] == '+' || buf[j] == '-')
+			j++;
+		if (!isdigit((unsigned char) buf[j]))
+			return false;
+		while (isdigit((unsigned char) buf[j]))
+			j++;
+		if (j != len)
+			return false;
+	}
+	else
+	{
+		size_t		j = i;
+
+		for (; isdigit((unsigned char) buf[j]); j++)
+			digits++;
+		if (buf[j] == '.')
+			for (j++; isdigit((unsigned char) buf[j]); j++)
+				digits++;
+		if (digits == 0)
+			return false;
+		if (buf[j] == 'e' || buf[j] == 'E')
+		{
+			j++;
+			if (buf[j] == '+' || buf[j] == '-')
+				j++;
+			if (!isdigit((unsigned char) buf[j]))
+				return false;
+			while (isdigit((unsigned char) buf[j]))
+				j++;
+		}
+		if (j != len)
+			return false;
+	}
+	*out = single ? (double) strtof(buf, &end) : strtod(buf, &end);
+	/* Java gives +-Infinity or +-0 where strtod reports ERANGE */
+	return *end == '\0';
+}
+
+/*
+ * new BigDecimal(text) (no blanks: sign, digits with an optional point, at
+ * least one digit, an optional exponent) then Decimal.fromBigDecimal: the
+ * scale set with HALF_UP, NULL (*is_null) past the precision.
+ */
+static bool
+java_to_decimal(const char *s, size_t n, int precision, int scale, pm_int128 *out,
+				bool *is_null)
+{
+	char		dig[80];
+	int64_t		nd = 0,
+				frac = 0;
+	size_t		i = 0;
+	bool		neg = false,
+				point = false,
+				any = false;
+	int64_t		exp = 0,
+				drop;
+	pm_int128	v = 0;
+
+	*is_null = false;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		neg = s[i++] == '-';
+	for (; i < n; i++)
+	{
+		if (s[i] == '.' && !point)
+			point = true;
+		else if (s[i] >= '0' && s[i] <= '9')
+		{
+			any = true;
+			if (point)
+				frac++;
+			if (nd == 0 && s[i] == '0')
+				continue;		/* leading zeros carry no digit */
+			/* digits past dig[] are never read: they are kept or dropped past 38 */
+			if (nd < (int) sizeof(dig))
+				dig[nd] = s[i];
+			nd++;
+		}
+		else
+			break;
+	}
+	if (!any)
+		return false;
+	if (i < n && (s[i] == 'e' || s[i] == 'E'))
+	{
+		bool		eneg = false;
+		bool		edig = false;
+
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			eneg = s[i++] == '-';
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		{
+			edig = true;
+			exp = exp * 10 + (s[i] - '0');
+			if (exp > INT32_MAX)
+				return false;	/* BigDecimal: exponent overflow */
+		}
+		if (!edig)
+			return false;
+		if (eneg)
+			exp = -exp;
+	}
+	if (i != n)
+		return false;
+	/* the value is dig * 10^-(frac - exp); to the target scale */
+	drop = (int64_t) frac - exp - scale;
+	if (drop > 0)
+	{
+		/* HALF_UP: the first dropped digit decides */
+		int64_t		keep = nd - drop;
+		bool		up;
+
+		if (keep > 38)
+			return (*is_null = true), true;	/* more digits than any precision */
+		up = keep >= 0 && dig[keep] >= '5';
+		for (int64_t k = 0; k < keep; k++)
+			v = v * 10 + (dig[k] - '0');
+		if (up)
+			v++;
+	}
+	else
+	{
+		if (nd - drop > 38)
+			return (*is_null = true), true;
+		for (int64_t k = 0; k < nd; k++)
+			v = v * 10 + (dig[k] - '0');
+		for (int64_t k = 0; k < -drop; k++)
+			v *= 10;
+	}
+	{
+		pm_int128	limit = 1;
+
+		for (int k = 0; k < precision; k++)
+			limit *= 10;
+		if (v >= limit)
+			return (*is_null = true), true;
+	}
+	*out = neg ? -v : v;
+	return true;
+}
+
 static pm_code
 one_default(const pm_field *f, const char *text, pm_arena *arena, pm_vector **out,
 			pm_error *err)
@@ -129,6 +322,35 @@ one_default(const pm_field *f, const char *text, pm_arena *arena, pm_vector **ou
 			ok = ok && java_to_long(s, n, &l);
 			PM_VEC_VALUES(v, int64_t)[0] = l;
 			break;
+		case PM_TYPE_FLOAT:
+		case PM_TYPE_DOUBLE:
+			{
+				double		x = 0;
+
+				ok = ok && java_to_floating(s, n, t->id == PM_TYPE_FLOAT, &x);
+				if (t->id == PM_TYPE_FLOAT)
+					PM_VEC_VALUES(v, float)[0] = (float) x;
+				else
+					PM_VEC_VALUES(v, double)[0] = x;
+				break;
+			}
+		case PM_TYPE_DECIMAL:
+			{
+				pm_int128	x = 0;
+				bool		is_null = false;
+
+				ok = ok && java_to_decimal(s, n, t->precision, t->scale, &x, &is_null);
+				PM_VEC_VALUES(v, pm_int128)[0] = x;
+				if (ok && is_null)
+				{
+					/* Decimal.fromBigDecimal past the precision: a NULL default */
+					v->nulls[0] = 1;
+					v->length = 1;
+					*out = v;
+					return PM_OK;
+				}
+				break;
+			}
 		case PM_TYPE_CHAR:
 		case PM_TYPE_VARCHAR:
 			{

@@ -6,6 +6,8 @@
  */
 #include "unit.h"
 
+#include <math.h>
+
 #include <string.h>
 
 #include "common/env.h"
@@ -99,10 +101,90 @@ test_casts(void **state)
 	assert_int_equal(parse_one(a, "ROW<x STRING>", "''", &v, &err), PM_OK);
 	assert_int_equal(v->offsets[1], 0);
 	/* not cast here: refused by name */
-	assert_int_equal(parse_one(a, "ROW<x DOUBLE>", "1.5", &v, &err), PM_ERR_UNSUPPORTED);
+	assert_int_equal(parse_one(a, "ROW<x DATE>", "2026-01-01", &v, &err), PM_ERR_UNSUPPORTED);
 	assert_non_null(strstr(err.message, "\"x\""));
 	assert_int_equal(parse_one(a, "ROW<x TIMESTAMP(3)>", "2026-01-01 00:00:00", &v, &err),
 					 PM_ERR_UNSUPPORTED);
+	pm_arena_destroy(a);
+}
+
+/* Double.parseDouble / Float.parseFloat; new BigDecimal + Decimal.fromBigDecimal */
+static void
+test_numeric_casts(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_vector  *v;
+	pm_error	err;
+	static const struct
+	{
+		const char *text;
+		double		want;
+	}			dbl[] = {
+		{"1.5", 1.5}, {" -2.25\t", -2.25}, {"'1e3'", 1000}, {".5", 0.5}, {"5.", 5},
+		{"+7d", 7}, {"3F", 3}, {"0x1.8p1", 3}, {"-Infinity", -INFINITY}, {"1e400", INFINITY},
+		{"1E-400", 0},
+	};
+	static const char *const bad_dbl[] = {"", "inf", "nan", "1e", "0x1.8", "1.5x", "--1", "e5", "1 5"};
+	static const struct
+	{
+		const char *type;
+		const char *text;
+		int64_t		unscaled;
+	}			dec[] = {
+		{"ROW<x DECIMAL(10, 2)>", "3.14159", 314}, {"ROW<x DECIMAL(10, 2)>", "-2.005", -201},
+		{"ROW<x DECIMAL(10, 2)>", "2.004", 200}, {"ROW<x DECIMAL(10, 2)>", "1.5E2", 15000},
+		{"ROW<x DECIMAL(10, 2)>", "0.005", 1}, {"ROW<x DECIMAL(10, 2)>", "0.0049", 0},
+		{"ROW<x DECIMAL(10, 2)>", "12e-1", 120}, {"ROW<x DECIMAL(5, 0)>", "99999.4", 99999},
+		{"ROW<x DECIMAL(10, 2)>", "00012.30", 1230}, {"ROW<x DECIMAL(3, 3)>", ".9994", 999},
+		{"ROW<x DECIMAL(10, 2)>", "1.2345678901234567890123456789012345678901234567890", 123},
+	};
+	static const char *const null_dec[][2] = {
+		{"ROW<x DECIMAL(5, 0)>", "99999.5"}, {"ROW<x DECIMAL(5, 2)>", "1000"},
+		{"ROW<x DECIMAL(38, 0)>", "1e38"}, {"ROW<x DECIMAL(4, 2)>", "1e999999"},
+	};
+	static const char *const bad_dec[] = {"", " 1", "1.2.3", "1e", "+", ".", "1e99999999999", "1,5"};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(dbl) / sizeof(dbl[0]); i++)
+	{
+		if (parse_one(a, "ROW<x DOUBLE>", dbl[i].text, &v, &err) != PM_OK)
+			fail_msg("DOUBLE %s: %s", dbl[i].text, err.message);
+		if (PM_VEC_VALUES(v, double)[0] != dbl[i].want)
+			fail_msg("DOUBLE %s: %g", dbl[i].text, PM_VEC_VALUES(v, double)[0]);
+	}
+	assert_int_equal(parse_one(a, "ROW<x DOUBLE>", "NaN", &v, &err), PM_OK);
+	assert_true(isnan(PM_VEC_VALUES(v, double)[0]));
+	/* parseFloat rounds the text to float once */
+	assert_int_equal(parse_one(a, "ROW<x FLOAT>", "0.1", &v, &err), PM_OK);
+	assert_true(PM_VEC_VALUES(v, float)[0] == 0.1f);
+	for (size_t i = 0; i < sizeof(bad_dbl) / sizeof(bad_dbl[0]); i++)
+		if (parse_one(a, "ROW<x DOUBLE>", bad_dbl[i], &v, &err) != PM_ERR_INVALID)
+			fail_msg("DOUBLE \"%s\" accepted", bad_dbl[i]);
+	for (size_t i = 0; i < sizeof(dec) / sizeof(dec[0]); i++)
+	{
+		if (parse_one(a, dec[i].type, dec[i].text, &v, &err) != PM_OK)
+			fail_msg("%s %s: %s", dec[i].type, dec[i].text, err.message);
+		if (PM_VEC_VALUES(v, pm_int128)[0] != dec[i].unscaled)
+			fail_msg("%s %s: %lld", dec[i].type, dec[i].text, (long long) PM_VEC_VALUES(v, pm_int128)[0]);
+	}
+	/* 38 nines fit DECIMAL(38, 0) */
+	assert_int_equal(parse_one(a, "ROW<x DECIMAL(38, 0)>", "99999999999999999999999999999999999999",
+							   &v, &err), PM_OK);
+	assert_true(PM_VEC_VALUES(v, pm_int128)[0] > (pm_int128) INT64_MAX * INT64_MAX);
+	/* past the precision: fromBigDecimal gives null, so the default is NULL */
+	for (size_t i = 0; i < sizeof(null_dec) / sizeof(null_dec[0]); i++)
+	{
+		const char **d = pm_arena_zalloc(a, sizeof(char *) * 2);
+		pm_vector **out;
+
+		d[0] = null_dec[i][1];
+		if (pm_default_values_parse(schema_of(a, null_dec[i][0], d), a, &out, &err) != PM_OK)
+			fail_msg("%s %s: %s", null_dec[i][0], null_dec[i][1], err.message);
+		assert_true(pm_vector_is_null(out[0], 0));
+	}
+	for (size_t i = 0; i < sizeof(bad_dec) / sizeof(bad_dec[0]); i++)
+		if (parse_one(a, "ROW<x DECIMAL(10, 2)>", bad_dec[i], &v, &err) != PM_ERR_INVALID)
+			fail_msg("DECIMAL \"%s\" accepted", bad_dec[i]);
 	pm_arena_destroy(a);
 }
 
@@ -174,6 +256,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_casts),
+		cmocka_unit_test(test_numeric_casts),
 		cmocka_unit_test(test_apply),
 	};
 

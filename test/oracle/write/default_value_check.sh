@@ -8,7 +8,8 @@
 #   other; Java 1.3.1 and 1.4.2 read ours as their own, and no defaulted
 #   column reads NULL. Tables: append, primary key (deduplicate), and
 #   partial-update (a NULL of a partial update writes the default over the
-#   earlier value, as in Java).
+#   earlier value, as in Java); and FLOAT, DOUBLE, DECIMAL defaults (rounded
+#   HALF_UP; NULL past the precision, as Java) in an append table.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../check_prologue.sh
@@ -79,4 +80,51 @@ PY
 		fi
 	done
 done
+
+# FLOAT, DOUBLE and DECIMAL defaults (Float/Double.parseDouble, new BigDecimal
+# rounded HALF_UP; a DECIMAL default past its precision is NULL, as Java's
+# Decimal.fromBigDecimal gives null): an append table, Java's and ours
+python3 - "$wh" <<'PY'
+import json, sys
+wh = sys.argv[1]
+cols = [{"name": "id", "type": "INT NOT NULL"},
+        {"name": "f", "type": "FLOAT", "default": "1.5e1"},
+        {"name": "d", "type": "DOUBLE", "default": " -2.25d "},
+        {"name": "dec", "type": "DECIMAL(10, 2)", "default": "-3.14559"},
+        {"name": "big", "type": "DECIMAL(38, 4)", "default": "'12345678901234567890.12345'"},
+        {"name": "over", "type": "DECIMAL(4, 2)", "default": "123.4"}]
+json.dump({"columns": cols, "primary_keys": [], "partition_keys": [], "options": {}},
+          open(wh + "/num.json", "w"))
+with open(wh + "/num.jsonl", "w") as out:
+    for i in range(30):
+        row = [i, None if i % 2 else i / 4.0, None if i % 3 else i * 1.5,
+               None if i % 4 else "%d.25" % i, None if i % 5 else "%d.5" % i,
+               None if i % 2 else "1.25"]
+        out.write(json.dumps({"op": "+I", "row": row}) + "\n")
+    out.write(json.dumps({"op": "commit"}) + "\n")
+PY
+ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" dv java_num "$wh/num.json" >/dev/null
+ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" dv java_num "$wh/num.jsonl" >/dev/null
+ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" dv ours_num "$wh/num.json" >/dev/null
+if ! "$wh/pk_write" "$wh/dv.db/ours_num" "$wh/num.jsonl" >/dev/null; then
+	echo "FAIL num: our writer refused the table"; fail=1
+else
+	for v in 1.3.1 1.4.2; do
+		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" dv java_num | sort > "$wh/java_num_$v.rows"
+		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" dv ours_num | sort > "$wh/ours_num_$v.rows"
+		if cmp -s "$wh/java_num_$v.rows" "$wh/ours_num_$v.rows" && [ -s "$wh/ours_num_$v.rows" ] &&
+			python3 - "$wh/ours_num_$v.rows" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert all(None not in r[1:5] for r in rows), "a defaulted column reads NULL"
+assert any(r[5] is None for r in rows), "the default past its precision is not NULL"
+PY
+		then
+			echo "num: Java $v reads our FLOAT/DOUBLE/DECIMAL defaults as its own: $(wc -l < "$wh/ours_num_$v.rows") rows"
+		else
+			echo "FAIL num: Java $v reads our table differently"
+			diff "$wh/java_num_$v.rows" "$wh/ours_num_$v.rows" | head -6 || true; fail=1
+		fi
+	done
+fi
 exit $fail

@@ -94,6 +94,34 @@ make_batch(pm_arena *arena, const pm_type *row, json_t **rows, int n)
 				case PM_TYPE_DOUBLE:
 					PM_VEC_VALUES(v, double)[i] = null ? 0 : json_number_value(x);
 					break;
+				case PM_TYPE_FLOAT:
+					PM_VEC_VALUES(v, float)[i] = null ? 0 : (float) json_number_value(x);
+					break;
+				case PM_TYPE_DECIMAL:
+					{
+						/* "digits[.digits]" with at most the column's scale */
+						const char *t = null ? "0" : json_string_value(x);
+						pm_int128	u = 0;
+						int			frac = -1;
+						bool		neg = t != NULL && *t == '-';
+
+						if (t == NULL)
+							die("batch", "a DECIMAL value must be a JSON string");
+						for (t += neg; *t; t++)
+						{
+							if (*t == '.')
+								frac = 0;
+							else
+							{
+								u = u * 10 + (*t - '0');
+								frac += frac >= 0;
+							}
+						}
+						for (int k = frac < 0 ? 0 : frac; k < row->fields[c].type->scale; k++)
+							u *= 10;
+						PM_VEC_VALUES(v, pm_int128)[i] = neg ? -u : u;
+						break;
+					}
 				case PM_TYPE_BOOLEAN:
 					PM_VEC_VALUES(v, bool)[i] = !null && json_is_true(x);
 					break;

@@ -40,3 +40,35 @@ def phase_saver(wh):
         for p, ops in enumerate(phases):
             write_jsonl(os.path.join(wh, "%s.%d.jsonl" % (name, p)), ops)
     return save
+
+
+def where_sets(path):
+    """The output of `oracle.sh read --where '[[...], [...]]'`: rows (JSON text, normalized) by
+    predicate (its JSON text), each result after its "# <predicate>" line."""
+    out, cur = {}, None
+    for line in open(path):
+        if line.startswith("# "):
+            cur = json.dumps(json.loads(line[2:]))
+            out[cur] = []
+        else:
+            out[cur].append(json.dumps(json.loads(line)))
+    return out
+
+
+def where_matches(names, pred):
+    """match(row) for one [field, op, literal] of oracle.sh's --where (op: = < <= > >= in,
+    "is null"); a NULL matches only "is null"."""
+    field, op, *lit = pred
+    i = names.index(field)
+
+    def match(row):
+        v = row[i]
+        if op == "is null":
+            return v is None
+        if v is None:
+            return False
+        x = lit[0]
+        if op == "in":
+            return v in x
+        return {"=": v == x, "<": v < x, "<=": v <= x, ">": v > x, ">=": v >= x}[op]
+    return match

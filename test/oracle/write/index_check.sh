@@ -102,35 +102,20 @@ check_wheres() {
 	preds=$(python3 -c 'import json, sys; print(json.dumps([p for p, _ in json.loads(sys.argv[1])]))' "$wheres")
 	"$oracle" read "$wh" ic "java_$t" --where "$preds" > "$wh/w_java_$t.out"
 	"$oracle" read "$wh" ic "ours_$t" --where "$preds" > "$wh/w_ours_$t.out"
+	PYTHONPATH="$root/test/oracle${PYTHONPATH:+:$PYTHONPATH}" \
 	python3 - "$t" "$wh/ours_${t}_1.4.2.rows" "$wh/w_java_$t.out" "$wh/w_ours_$t.out" "$wheres" <<'PY' || fail=1
 import json, sys
+from check_ops import where_matches, where_sets
 t = sys.argv[1]
 names = ["id", "s", "cat", "n", "d", "ts", "flag", "day", "m", "p"]
 allrows = [json.loads(l) for l in open(sys.argv[2])]
-def sets(path):
-    out, cur = {}, None
-    for l in open(path):
-        if l.startswith("# "):
-            cur = json.dumps(json.loads(l[2:]))
-            out[cur] = []
-        else:
-            out[cur].append(l)
-    return out
-java, ours = sets(sys.argv[3]), sets(sys.argv[4])
+java, ours = where_sets(sys.argv[3]), where_sets(sys.argv[4])
 bad = 0
 for w, prunes in json.loads(sys.argv[5]):
     key = json.dumps(w)
-    field, op, *lit = w
-    i = names.index(field)
-    def match(r):
-        v = r[i]
-        if op == "is null": return v is None
-        if v is None: return False
-        x = lit[0]
-        if op == "in": return v in x
-        return {"=": v == x, "<": v < x, "<=": v <= x, ">": v > x, ">=": v >= x}[op]
+    match = where_matches(names, w)
     got = ours.get(key, [])
-    gotset = set(json.dumps(json.loads(l)) for l in got)
+    gotset = set(got)
     want = [r for r in allrows if match(r)]
     missing = [r for r in want if json.dumps(r) not in gotset]
     if missing:

@@ -61,29 +61,17 @@ wheres='[[["id", "=", 12345], 1], [["id", "<", 150], 1], [["id", ">=", 19900], 1
          [["d", ">", 124.5], 0], [["s", "is null"], 0]]'
 preds=$(python3 -c 'import json, sys; print(json.dumps([p for p, _ in json.loads(sys.argv[1])]))' "$wheres")
 "$oracle" read "$wh" pi ours_t --where "$preds" > "$wh/w_ours.out"
+PYTHONPATH="$root/test/oracle${PYTHONPATH:+:$PYTHONPATH}" \
 python3 - "$wh/ours_1.4.2.rows" "$wh/w_ours.out" "$wheres" <<'PY' || fail=1
 import json, sys
+from check_ops import where_matches, where_sets
 names = ["id", "s", "d", "n"]
 allrows = [json.loads(l) for l in open(sys.argv[1])]
-sets, cur = {}, None
-for l in open(sys.argv[2]):
-    if l.startswith("# "):
-        cur = json.dumps(json.loads(l[2:]))
-        sets[cur] = []
-    else:
-        sets[cur].append(json.dumps(json.loads(l)))
+sets = where_sets(sys.argv[2])
 bad = 0
 for w, prunes in json.loads(sys.argv[3]):
     key = json.dumps(w)
-    field, op, *lit = w
-    i = names.index(field)
-    def match(r):
-        v = r[i]
-        if op == "is null": return v is None
-        if v is None: return False
-        x = lit[0]
-        if op == "in": return v in x
-        return {"=": v == x, "<": v < x, "<=": v <= x, ">": v > x, ">=": v >= x}[op]
+    match = where_matches(names, w)
     got = set(sets.get(key, []))
     want = [r for r in allrows if match(r)]
     missing = [r for r in want if json.dumps(r) not in got]

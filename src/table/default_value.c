@@ -120,39 +120,21 @@ java_to_floating(const char *s, size_t n, bool single, double *out)
 	len = n;
 	if (strchr("fFdD", buf[len - 1]) != NULL && len - 1 > i)
 		buf[--len] = '\0';
-	if (buf[i] == '0' && (buf[i + 1] == 'x' || buf[i + 1] == 'X'))
 	{
-		size_t		j = i + 2;
+		bool		hex = buf[i] == '0' && (buf[i + 1] == 'x' || buf[i + 1] == 'X');
+		size_t		j = hex ? i + 2 : i;
+		int			(*is_digit) (int) = hex ? isxdigit : isdigit;
 
-		for (; isxdigit((unsigned char) buf[j]); j++)
+		/* significand: digits, an optional point and digits, one digit at least */
+		for (; is_digit((unsigned char) buf[j]); j++)
 			digits++;
 		if (buf[j] == '.')
-			for (j++; isxdigit((unsigned char) buf[j]); j++)
-				digits++;
-		if (digits == 0 || (buf[j] != 'p' && buf[j] != 'P'))
-			return false;
-		j++;
-		if (buf[j] == '+' || buf[j] == '-')
-			j++;
-		if (!isdigit((unsigned char) buf[j]))
-			return false;
-		while (isdigit((unsigned char) buf[j]))
-			j++;
-		if (j != len)
-			return false;
-	}
-	else
-	{
-		size_t		j = i;
-
-		for (; isdigit((unsigned char) buf[j]); j++)
-			digits++;
-		if (buf[j] == '.')
-			for (j++; isdigit((unsigned char) buf[j]); j++)
+			for (j++; is_digit((unsigned char) buf[j]); j++)
 				digits++;
 		if (digits == 0)
 			return false;
-		if (buf[j] == 'e' || buf[j] == 'E')
+		/* exponent: p/P (required for hex) or e/E, a sign, decimal digits */
+		if (hex ? (buf[j] == 'p' || buf[j] == 'P') : (buf[j] == 'e' || buf[j] == 'E'))
 		{
 			j++;
 			if (buf[j] == '+' || buf[j] == '-')
@@ -162,6 +144,8 @@ java_to_floating(const char *s, size_t n, bool single, double *out)
 			while (isdigit((unsigned char) buf[j]))
 				j++;
 		}
+		else if (hex)
+			return false;
 		if (j != len)
 			return false;
 	}

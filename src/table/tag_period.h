@@ -8,8 +8,8 @@
  * Times are LocalDateTime values as Java's handler uses them: wall-clock
  * milliseconds counted from 1970-01-01 00:00 with no zone ("local ms");
  * the caller converts process time into them with its zone. Names carry
- * a 4-digit year (0000..9999): Java would also print and parse "+10000",
- * which no process time reaches.
+ * a 4-digit year (0000..9999); Java prints later years with a sign and
+ * its strict parse refuses them, and no process time reaches them.
  *
  * Spec: apache/paimon TagPeriodHandler.java, CoreOptions.TagCreationPeriod,
  * TagPeriodFormatter (release-1.4.2).

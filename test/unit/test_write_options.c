@@ -746,6 +746,21 @@ test_audit_verdicts(void **state)
 		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "tag.automatic-creation");
 	}
 	{
+		/*
+		 * watermark: Java's TagAutoCreation tags only snapshots with a
+		 * watermark (ours have none); batch: only Flink's batch sink tags.
+		 * Neither adds a tag on our commits, so both are written.
+		 */
+		static const char *const kv[] = {"tag.automatic-creation", "WaterMark",
+		"tag.creation-period", "hourly", "tag.num-retained-max", "3"};
+		static const char *const kv2[] = {"tag.automatic-creation", "batch"};
+
+		setup_schema(&f);
+		assert_int_equal(parse_with(&f, 3, kv, &o, &err), PM_OK);
+		setup_schema(&f);
+		assert_int_equal(parse_with(&f, 1, kv2, &o, &err), PM_OK);
+	}
+	{
 		static const char *const kv[] = {"tag.automatic-creation", "none", "commit.callbacks", ""};
 
 		setup_schema(&f);

@@ -8,8 +8,10 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/floor_div.h"
+#include "table/snapshot_expire.h"
 
 #define MS_PER_MINUTE INT64_C(60000)
 #define MS_PER_HOUR (60 * MS_PER_MINUTE)
@@ -72,11 +74,11 @@ pm_tag_period_init(pm_tag_period *p, const char *creation_period,
 				   bool has_duration, pm_error *err)
 {
 	memset(p, 0, sizeof(*p));
-	if (period_formatter == NULL || strcmp(period_formatter, "with_dashes") == 0)
+	if (period_formatter == NULL || strcasecmp(period_formatter, "with_dashes") == 0)
 		p->format = PM_TAG_FORMAT_WITH_DASHES;
-	else if (strcmp(period_formatter, "without_dashes") == 0)
+	else if (strcasecmp(period_formatter, "without_dashes") == 0)
 		p->format = PM_TAG_FORMAT_WITHOUT_DASHES;
-	else if (strcmp(period_formatter, "without_dashes_and_spaces") == 0)
+	else if (strcasecmp(period_formatter, "without_dashes_and_spaces") == 0)
 		p->format = PM_TAG_FORMAT_WITHOUT_DASHES_AND_SPACES;
 	else
 		return pm_fail(err, PM_ERR_INVALID,
@@ -92,17 +94,17 @@ pm_tag_period_init(pm_tag_period *p, const char *creation_period,
 		p->period_ms = duration_ms;
 		return PM_OK;
 	}
-	if (creation_period == NULL || strcmp(creation_period, "daily") == 0)
+	if (creation_period == NULL || strcasecmp(creation_period, "daily") == 0)
 	{
 		p->kind = PM_TAG_PERIOD_DAILY;
 		p->period_ms = MS_PER_DAY;
 	}
-	else if (strcmp(creation_period, "hourly") == 0)
+	else if (strcasecmp(creation_period, "hourly") == 0)
 	{
 		p->kind = PM_TAG_PERIOD_HOURLY;
 		p->period_ms = MS_PER_HOUR;
 	}
-	else if (strcmp(creation_period, "two-hours") == 0)
+	else if (strcasecmp(creation_period, "two-hours") == 0)
 	{
 		p->kind = PM_TAG_PERIOD_TWO_HOURS;
 		p->period_ms = 2 * MS_PER_HOUR;
@@ -272,4 +274,32 @@ pm_tag_period_previous_start(const pm_tag_period *p, int64_t local_ms)
 {
 	/* Java: (mills / periodMills) * periodMills, a truncating division */
 	return (local_ms / p->period_ms) * p->period_ms - p->period_ms;
+}
+
+pm_code
+pm_tag_period_check_schema(const pm_schema *s, pm_error *err)
+{
+	const char *mode = pm_schema_option(s, "tag.automatic-creation");
+	const char *v;
+	pm_tag_period p;
+	int64_t		duration = 0;
+	int64_t		delay = 0;
+	bool		has_duration = false;
+
+	if (mode == NULL || strcasecmp(mode, "watermark") != 0)
+		return PM_OK;
+	if ((v = pm_schema_option(s, "tag.creation-period-duration")) != NULL)
+	{
+		PM_TRY(pm_parse_duration_millis("tag.creation-period-duration", v, &duration, err));
+		has_duration = true;
+	}
+	PM_TRY(pm_tag_period_init(&p, pm_schema_option(s, "tag.creation-period"),
+							  pm_schema_option(s, "tag.period-formatter"),
+							  duration, has_duration, err));
+	if ((v = pm_schema_option(s, "tag.creation-delay")) != NULL)
+		PM_TRY(pm_parse_duration_millis("tag.creation-delay", v, &delay, err));
+	if (!pm_tag_period_delay_ok(&p, delay))
+		return pm_fail(err, PM_ERR_INVALID,
+					   "tag.creation-delay must be shorter than one tag period");
+	return PM_OK;
 }

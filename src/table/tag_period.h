@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "table/schema.h"
 
 typedef enum pm_tag_period_kind
 {
@@ -85,5 +86,14 @@ pm_tag_period_prev(const pm_tag_period *p, int64_t t)
 {
 	return t - p->period_ms;
 }
+
+/*
+ * With tag.automatic-creation = watermark, Java's commit builds its
+ * TagAutoCreation (which tags no snapshot of ours) and fails on a bad
+ * period, formatter, duration or a delay not shorter than one period:
+ * PM_ERR_INVALID naming the option, as our commit must not succeed where
+ * Java's would fail. Other modes: PM_OK.
+ */
+extern pm_code pm_tag_period_check_schema(const pm_schema *s, pm_error *err);
 
 #endif							/* PM_TABLE_TAG_PERIOD_H */

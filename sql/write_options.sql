@@ -59,6 +59,12 @@ SELECT paimon_create_table('wopt', 'db', 'batchtagged', 'id BIGINT',
   options => '{"tag.automatic-creation": "batch"}', foreign_table => 'batchtagged');
 INSERT INTO batchtagged VALUES (1);
 SELECT snapshots('batchtagged'), tags('batchtagged');
+-- with watermark, Java's commit refuses a delay not shorter than one period: so do we
+SELECT paimon_create_table('wopt', 'db', 'wmdelay', 'id BIGINT',
+  options => '{"tag.automatic-creation": "watermark", "tag.creation-delay": "1 d"}',
+  foreign_table => 'wmdelay');
+INSERT INTO wmdelay VALUES (1);
+SELECT snapshots('wmdelay');
 
 -- changelog retention (a decoupled changelog kept by Java's snapshot expiry at
 -- commit): written, as our commit expires nothing and the next Java commit applies it

@@ -18,6 +18,11 @@ CREATE FUNCTION snapshots(tbl text) RETURNS bigint LANGUAGE sql AS $$
   SELECT count(*) FROM pg_ls_dir(current_setting('data_directory') ||
     '/paimon_write_options_test/db.db/' || tbl || '/snapshot', true, false) f
   WHERE f ~ '^snapshot-[0-9]+$' $$;
+-- the tag files of a table
+CREATE FUNCTION tags(tbl text) RETURNS bigint LANGUAGE sql AS $$
+  SELECT count(*) FROM pg_ls_dir(current_setting('data_directory') ||
+    '/paimon_write_options_test/db.db/' || tbl || '/tag', true, false) f
+  WHERE f ~ '^tag-' $$;
 
 -- record-level.expire-time on primary-key tables is honoured: write_record_expire.sql
 
@@ -41,6 +46,25 @@ SELECT paimon_create_table('wopt', 'db', 'untagged', 'id BIGINT',
   options => '{"tag.automatic-creation": "NONE"}', foreign_table => 'untagged');
 INSERT INTO untagged VALUES (1);
 SELECT * FROM untagged;
+-- watermark (Java tags only snapshots with a watermark; ours have none) and
+-- batch (only Flink's batch sink tags) are written and create no tag
+SELECT paimon_create_table('wopt', 'db', 'wmtagged', 'id BIGINT',
+  options => '{"tag.automatic-creation": "watermark", "tag.creation-period": "hourly",
+               "tag.num-retained-max": "2"}', foreign_table => 'wmtagged');
+INSERT INTO wmtagged VALUES (1);
+INSERT INTO wmtagged VALUES (2);
+SELECT * FROM wmtagged ORDER BY id;
+SELECT snapshots('wmtagged'), tags('wmtagged');
+SELECT paimon_create_table('wopt', 'db', 'batchtagged', 'id BIGINT',
+  options => '{"tag.automatic-creation": "batch"}', foreign_table => 'batchtagged');
+INSERT INTO batchtagged VALUES (1);
+SELECT snapshots('batchtagged'), tags('batchtagged');
+-- with watermark, Java's commit refuses a delay not shorter than one period: so do we
+SELECT paimon_create_table('wopt', 'db', 'wmdelay', 'id BIGINT',
+  options => '{"tag.automatic-creation": "watermark", "tag.creation-delay": "1 d"}',
+  foreign_table => 'wmdelay');
+INSERT INTO wmdelay VALUES (1);
+SELECT snapshots('wmdelay');
 
 -- changelog retention (a decoupled changelog kept by Java's snapshot expiry at
 -- commit): written, as our commit expires nothing and the next Java commit applies it

@@ -30,6 +30,7 @@
 #define LAYOUT "which files Java's compaction merges when; layout only, reads give the same rows"
 #define CHANGELOG_RETENTION "the changelog retention of Java's snapshot expiry at commit (ExpireSnapshotsImpl keeps a decoupled changelog, ExpireChangelogImpl expires it): our commit expires nothing (see snapshot.num-retained.*), so the next Java commit applies it; paimon_expire_snapshots ignores it as Java's expire_snapshots procedure does (its ExpireConfig is never decoupled); its bounds are checked at creation (table/schema_validation.c)"
 #define BY_REFUSAL(k) "takes effect only with " k ", which is refused"
+#define AUTO_TAG "takes effect only when tag.automatic-creation = process-time, which is refused; watermark and batch create no tag on our commits"
 
 static const pm_write_option_rule rules[] = {
 	I("add-column-before-partition", "schema changes only"),
@@ -280,18 +281,18 @@ static const pm_write_option_rule rules[] = {
 	I("streaming-read-overwrite", STREAM),
 	I("streaming.read.snapshot.delay", STREAM),
 	I("table-read.sequence-number.enabled", READ),
-	I("tag.automatic-completion", BY_REFUSAL("tag.automatic-creation")),
-	R("tag.automatic-creation", "none", "Java's commit creates tags (TagAutoManager); not done"),
-	I("tag.batch.customized-name", BY_REFUSAL("tag.automatic-creation")),
-	I("tag.callback.*.param", BY_REFUSAL("tag.automatic-creation")),
-	I("tag.callbacks", BY_REFUSAL("tag.automatic-creation")),
-	I("tag.create-success-file", BY_REFUSAL("tag.automatic-creation")),
-	I("tag.creation-delay", BY_REFUSAL("tag.automatic-creation")),
-	I("tag.creation-period", BY_REFUSAL("tag.automatic-creation")),
-	I("tag.creation-period-duration", BY_REFUSAL("tag.automatic-creation")),
+	I("tag.automatic-completion", AUTO_TAG),
+	R("tag.automatic-creation", "none|watermark|batch", "Java's commit tags snapshots by their commit time (TagAutoCreation); not done (watermark and batch are written: Java tags no snapshot of ours with them)"),
+	I("tag.batch.customized-name", AUTO_TAG),
+	I("tag.callback.*.param", AUTO_TAG),
+	I("tag.callbacks", AUTO_TAG),
+	I("tag.create-success-file", AUTO_TAG),
+	I("tag.creation-delay", AUTO_TAG),
+	I("tag.creation-period", AUTO_TAG),
+	I("tag.creation-period-duration", AUTO_TAG),
 	I("tag.default-time-retained", "tags made by Java's tag procedures only"),
-	I("tag.num-retained-max", BY_REFUSAL("tag.automatic-creation")),
-	I("tag.period-formatter", BY_REFUSAL("tag.automatic-creation")),
+	I("tag.num-retained-max", AUTO_TAG),
+	I("tag.period-formatter", AUTO_TAG),
 	I("tag.time-expire-enabled", "tags made with a time retention only; their expiry is the next Java commit's"),
 	H("target-file-size", "write_options.c (rolling files)"),
 	R("type", "table", "only Paimon tables (type=table) are written"),

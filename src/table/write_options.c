@@ -8,6 +8,7 @@
 #include "lsm/lookup_changelog.h"
 
 #include "table/file_index_options.h"
+#include "table/tag_period.h"
 #include "table/write_option_rules.h"
 
 #include <ctype.h>
@@ -534,6 +535,7 @@ parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for
 	if (s->nprimary_keys == 0)
 		PM_TRY(pm_write_option_rules_check(s, false, err));
 	PM_TRY(pm_file_index_plan_of_schema(s, arena, &o->file_index, err));
+	PM_TRY(pm_tag_period_check_schema(s, err));
 	/* DataField.defaultValue: table_write.c (default_value.h) */
 	for (int i = 0; i < s->row_type->nfields; i++)
 		if (s->row_type->fields[i].type->id == PM_TYPE_BLOB)

@@ -759,6 +759,50 @@ test_audit_verdicts(void **state)
 		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "tag.automatic-creation");
 	}
 	{
+		/*
+		 * watermark: Java's TagAutoCreation tags only snapshots with a
+		 * watermark (ours have none); batch: only Flink's batch sink tags.
+		 * Neither adds a tag on our commits, so both are written.
+		 */
+		static const char *const kv[] = {"tag.automatic-creation", "WaterMark",
+		"tag.creation-period", "hourly", "tag.num-retained-max", "3"};
+		static const char *const kv2[] = {"tag.automatic-creation", "batch"};
+
+		setup_schema(&f);
+		assert_int_equal(parse_with(&f, 3, kv, &o, &err), PM_OK);
+		setup_schema(&f);
+		assert_int_equal(parse_with(&f, 1, kv2, &o, &err), PM_OK);
+	}
+	{
+		/* watermark: Java's commit still builds TagAutoCreation and fails on bad values */
+		static const char *const bad_period[] = {"tag.automatic-creation", "watermark",
+		"tag.creation-period", "weekly"};
+		static const char *const bad_fmt[] = {"tag.automatic-creation", "watermark",
+		"tag.period-formatter", "slashes"};
+		static const char *const bad_delay[] = {"tag.automatic-creation", "watermark",
+		"tag.creation-period", "Hourly", "tag.creation-delay", "1 h"};
+		static const char *const bad_duration[] = {"tag.automatic-creation", "watermark",
+		"tag.creation-period-duration", "soon"};
+		static const char *const ok_delay[] = {"tag.automatic-creation", "watermark",
+		"tag.creation-period", "two-hours", "tag.creation-delay", "119 min"};
+		static const char *const batch_any[] = {"tag.automatic-creation", "batch",
+		"tag.creation-period", "weekly"};
+
+		setup_schema(&f);
+		expect(&f, 2, bad_period, PM_ERR_INVALID, "tag.creation-period");
+		setup_schema(&f);
+		expect(&f, 2, bad_fmt, PM_ERR_INVALID, "tag.period-formatter");
+		setup_schema(&f);
+		expect(&f, 3, bad_delay, PM_ERR_INVALID, "tag.creation-delay");
+		setup_schema(&f);
+		expect(&f, 2, bad_duration, PM_ERR_INVALID, "tag.creation-period-duration");
+		setup_schema(&f);
+		assert_int_equal(parse_with(&f, 3, ok_delay, &o, &err), PM_OK);
+		/* batch builds no TagAutoCreation in Java's commit: nothing checked */
+		setup_schema(&f);
+		assert_int_equal(parse_with(&f, 2, batch_any, &o, &err), PM_OK);
+	}
+	{
 		static const char *const kv[] = {"tag.automatic-creation", "none", "commit.callbacks", ""};
 
 		setup_schema(&f);

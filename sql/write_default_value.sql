@@ -61,16 +61,18 @@ INSERT INTO pk VALUES (1, 10, 'a'), (2, NULL, NULL), (3, 30, NULL);
 UPDATE pk SET s = NULL, n = n + 1 WHERE id = 1;
 SELECT * FROM pk ORDER BY id;
 
--- DOUBLE and DECIMAL defaults (HALF_UP; past the precision the default is
--- NULL, as Java's Decimal.fromBigDecimal gives null)
-SELECT paimon_create_table('wd', 'db', 'dbl', 'id INT, d DOUBLE, m DECIMAL(6, 2), o DECIMAL(3, 1)');
-SELECT set_defaults('dbl', '{"d": "1.5e1", "m": "-2.005", "o": "100"}');
+-- DOUBLE, DECIMAL and DATE defaults (HALF_UP; past the precision the
+-- default is NULL, as Java's Decimal.fromBigDecimal gives null; a DATE from
+-- the text before the first blank)
+SELECT paimon_create_table('wd', 'db', 'dbl',
+  'id INT, d DOUBLE, m DECIMAL(6, 2), o DECIMAL(3, 1), day DATE');
+SELECT set_defaults('dbl', '{"d": "1.5e1", "m": "-2.005", "o": "100", "day": "2024-2-29 10:00"}');
 IMPORT FOREIGN SCHEMA db LIMIT TO (dbl) FROM SERVER wd INTO public;
-INSERT INTO dbl VALUES (1, NULL, NULL, NULL), (2, 2.5, 3.25, 1.5);
+INSERT INTO dbl VALUES (1, NULL, NULL, NULL, NULL), (2, 2.5, 3.25, 1.5, '2026-12-05');
 SELECT * FROM dbl ORDER BY id;
 -- a default this writer does not cast: refused by name
-SELECT paimon_create_table('wd', 'db', 'dt', 'id INT, d DATE');
-SELECT set_defaults('dt', '{"d": "2026-01-01"}');
+SELECT paimon_create_table('wd', 'db', 'dt', 'id INT, d TIMESTAMP(3)');
+SELECT set_defaults('dt', '{"d": "2026-01-01 00:00:00"}');
 IMPORT FOREIGN SCHEMA db LIMIT TO (dt) FROM SERVER wd INTO public;
 SELECT sqlstate_of('INSERT INTO dt VALUES (1, NULL)');
 -- a default Java cannot cast

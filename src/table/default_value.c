@@ -4,7 +4,8 @@
  *	  DefaultValueRow.create / DefaultValueUtils.convertDefaultValue and
  *	  BinaryStringUtils' STRING -> BOOLEAN, integer, FLOAT/DOUBLE
  *	  (Double.parseDouble's grammar, strtod's value) and character casts,
- *	  StringToDecimalCastRule (new BigDecimal, Decimal.fromBigDecimal).
+ *	  StringToDecimalCastRule (new BigDecimal, Decimal.fromBigDecimal),
+ *	  BinaryStringUtils.toDate (DateTimeUtils.parseDate).
  *	  Hand-written: Java's exact text grammars, which no C library checks.
  *-------------------------------------------------------------------------
  */
@@ -257,6 +258,98 @@ java_to_decimal(const char *s, size_t n, int precision, int scale, pm_int128 *ou
 	return true;
 }
 
+/* one part of DateTimeUtils.parseDate: trimmed (<= ' '), digits only, an int */
+static bool
+java_date_part(const char *s, size_t n, int *out)
+{
+	int64_t		v = 0;
+
+	while (n > 0 && (unsigned char) s[0] <= ' ')
+		s++, n--;
+	while (n > 0 && (unsigned char) s[n - 1] <= ' ')
+		n--;
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+	{
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (s[i] - '0');
+		if (v > INT32_MAX)
+			return false;		/* Integer.parseInt fails */
+	}
+	*out = (int) v;
+	return true;
+}
+
+/*
+ * BinaryStringUtils.toDate: an optional '-' and digits (StringUtils.isNumeric)
+ * are days since 1970-01-01 (toInt); else DateTimeUtils.parseDate: the text
+ * before its first blank, "y", "y-m" or "y-m-d" (parts trimmed), a date of
+ * the years 0 to 9999 that exists (proleptic Gregorian), as days since
+ * 1970-01-01 by ymdToJulian - EPOCH_JULIAN.
+ */
+static bool
+java_to_date(const char *s, size_t n, int32_t *out)
+{
+	static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	bool		numeric = n > 0 && !(n == 1 && s[0] == '-');
+	const char *h1,
+			   *h2,
+			   *sp;
+	int			y,
+				m = 1,
+				d = 1;
+
+	for (size_t k = n > 0 && s[0] == '-' ? 1 : 0; numeric && k < n; k++)
+		numeric = s[k] >= '0' && s[k] <= '9';
+	if (numeric)
+	{
+		int64_t		l;
+
+		if (!java_to_long(s, n, &l) || l < INT32_MIN || l > INT32_MAX)
+			return false;
+		*out = (int32_t) l;
+		return true;
+	}
+	sp = memchr(s, ' ', n);
+	if (sp != NULL && sp > s)
+		n = (size_t) (sp - s);
+	h1 = memchr(s, '-', n);
+	if (h1 == NULL)
+	{
+		if (!java_date_part(s, n, &y))
+			return false;
+	}
+	else
+	{
+		if (!java_date_part(s, (size_t) (h1 - s), &y))
+			return false;
+		h2 = memchr(h1 + 1, '-', n - (size_t) (h1 + 1 - s));
+		if (h2 == NULL)
+		{
+			if (!java_date_part(h1 + 1, n - (size_t) (h1 + 1 - s), &m))
+				return false;
+		}
+		else if (!java_date_part(h1 + 1, (size_t) (h2 - h1 - 1), &m) ||
+				 !java_date_part(h2 + 1, n - (size_t) (h2 + 1 - s), &d))
+			return false;
+	}
+	/* DateTimeUtils.isIllegalDate (true: legal) */
+	if (y > 9999 || m < 1 || m > 12 || d < 1 ||
+		d > mdays[m - 1] + (m == 2 && (y % 400 == 0 || (y % 4 == 0 && y % 100 != 0))))
+		return false;
+	/* ymdToJulian - EPOCH_JULIAN */
+	{
+		int			a = (14 - m) / 12;
+		int			yy = y + 4800 - a;
+		int			mm = m + 12 * a - 3;
+
+		*out = d + (153 * mm + 2) / 5 + 365 * yy + yy / 4 - yy / 100 + yy / 400 - 32045 - 2440588;
+	}
+	return true;
+}
+
 static pm_code
 one_default(const pm_field *f, const char *text, pm_arena *arena, pm_vector **out,
 			pm_error *err)
@@ -306,6 +399,14 @@ one_default(const pm_field *f, const char *text, pm_arena *arena, pm_vector **ou
 			ok = ok && java_to_long(s, n, &l);
 			PM_VEC_VALUES(v, int64_t)[0] = l;
 			break;
+		case PM_TYPE_DATE:
+			{
+				int32_t		x = 0;
+
+				ok = ok && java_to_date(s, n, &x);
+				PM_VEC_VALUES(v, int32_t)[0] = x;
+				break;
+			}
 		case PM_TYPE_FLOAT:
 		case PM_TYPE_DOUBLE:
 			{

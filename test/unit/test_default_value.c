@@ -101,7 +101,7 @@ test_casts(void **state)
 	assert_int_equal(parse_one(a, "ROW<x STRING>", "''", &v, &err), PM_OK);
 	assert_int_equal(v->offsets[1], 0);
 	/* not cast here: refused by name */
-	assert_int_equal(parse_one(a, "ROW<x DATE>", "2026-01-01", &v, &err), PM_ERR_UNSUPPORTED);
+	assert_int_equal(parse_one(a, "ROW<x TIME(0)>", "10:00:00", &v, &err), PM_ERR_UNSUPPORTED);
 	assert_non_null(strstr(err.message, "\"x\""));
 	assert_int_equal(parse_one(a, "ROW<x TIMESTAMP(3)>", "2026-01-01 00:00:00", &v, &err),
 					 PM_ERR_UNSUPPORTED);
@@ -185,6 +185,32 @@ test_numeric_casts(void **state)
 	for (size_t i = 0; i < sizeof(bad_dec) / sizeof(bad_dec[0]); i++)
 		if (parse_one(a, "ROW<x DECIMAL(10, 2)>", bad_dec[i], &v, &err) != PM_ERR_INVALID)
 			fail_msg("DECIMAL \"%s\" accepted", bad_dec[i]);
+	/* BinaryStringUtils.toDate: days, or DateTimeUtils.parseDate */
+	{
+		static const struct
+		{
+			const char *text;
+			int32_t		days;
+		}			dates[] = {
+			{"2026-01-01", 20454}, {"'2024-02-29'", 19782}, {"2017-12-12 09:30:00.0", 17512},
+			{"2026", 2026}, {"2026-3", 20513}, {" 2026 - 03 - 01 ", 20513}, {"0-1-1", -719528},
+			{"9999-12-31", 2932896}, {" 2026-01-01", 20454}, {"-1", -1}, {"20454", 20454}, {"1969-12-31", -1},
+		};
+		static const char *const bad_dates[] = {"", "-", "2026-02-29", "2026-04-31", "10000-01-01",
+			"2026-13-01", "2026-00-10", "2026-01-00", "-2026-01-01", " 2026-01-01 10:00", "2026/01/01", "2026-01-01-01",
+		"x", "99999999999-01-01", "2026-1.5"};
+
+		for (size_t i = 0; i < sizeof(dates) / sizeof(dates[0]); i++)
+		{
+			if (parse_one(a, "ROW<x DATE>", dates[i].text, &v, &err) != PM_OK)
+				fail_msg("DATE %s: %s", dates[i].text, err.message);
+			if (PM_VEC_VALUES(v, int32_t)[0] != dates[i].days)
+				fail_msg("DATE %s: %d", dates[i].text, PM_VEC_VALUES(v, int32_t)[0]);
+		}
+		for (size_t i = 0; i < sizeof(bad_dates) / sizeof(bad_dates[0]); i++)
+			if (parse_one(a, "ROW<x DATE>", bad_dates[i], &v, &err) != PM_ERR_INVALID)
+				fail_msg("DATE \"%s\" accepted", bad_dates[i]);
+	}
 	pm_arena_destroy(a);
 }
 

@@ -8,8 +8,8 @@
 #   other; Java 1.3.1 and 1.4.2 read ours as their own, and no defaulted
 #   column reads NULL. Tables: append, primary key (deduplicate), and
 #   partial-update (a NULL of a partial update writes the default over the
-#   earlier value, as in Java); and FLOAT, DOUBLE, DECIMAL defaults (rounded
-#   HALF_UP; NULL past the precision, as Java) in an append table.
+#   earlier value, as in Java); and FLOAT, DOUBLE, DECIMAL (rounded HALF_UP;
+#   NULL past the precision, as Java) and DATE defaults in an append table.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../check_prologue.sh
@@ -81,7 +81,7 @@ PY
 	done
 done
 
-# FLOAT, DOUBLE and DECIMAL defaults (Float/Double.parseDouble, new BigDecimal
+# FLOAT, DOUBLE, DECIMAL and DATE defaults (Float/Double.parseDouble, new BigDecimal
 # rounded HALF_UP; a DECIMAL default past its precision is NULL, as Java's
 # Decimal.fromBigDecimal gives null): an append table, Java's and ours
 python3 - "$wh" <<'PY'
@@ -92,14 +92,15 @@ cols = [{"name": "id", "type": "INT NOT NULL"},
         {"name": "d", "type": "DOUBLE", "default": " -2.25d "},
         {"name": "dec", "type": "DECIMAL(10, 2)", "default": "-3.14559"},
         {"name": "big", "type": "DECIMAL(38, 4)", "default": "'12345678901234567890.12345'"},
-        {"name": "over", "type": "DECIMAL(4, 2)", "default": "123.4"}]
+        {"name": "over", "type": "DECIMAL(4, 2)", "default": "123.4"},
+        {"name": "day", "type": "DATE", "default": "2024-2-29 10:00:00"}]
 json.dump({"columns": cols, "primary_keys": [], "partition_keys": [], "options": {}},
           open(wh + "/num.json", "w"))
 with open(wh + "/num.jsonl", "w") as out:
     for i in range(30):
         row = [i, None if i % 2 else i / 4.0, None if i % 3 else i * 1.5,
                None if i % 4 else "%d.25" % i, None if i % 5 else "%d.5" % i,
-               None if i % 2 else "1.25"]
+               None if i % 2 else "1.25", None if i % 3 else "2026-12-%02d" % (1 + i % 28)]
         out.write(json.dumps({"op": "+I", "row": row}) + "\n")
     out.write(json.dumps({"op": "commit"}) + "\n")
 PY
@@ -116,11 +117,12 @@ else
 			python3 - "$wh/ours_num_$v.rows" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-assert all(None not in r[1:5] for r in rows), "a defaulted column reads NULL"
+assert all(None not in r[1:5] + r[6:7] for r in rows), "a defaulted column reads NULL"
+assert any(r[6] == "2024-02-29" for r in rows), "the DATE default never written"
 assert any(r[5] is None for r in rows), "the default past its precision is not NULL"
 PY
 		then
-			echo "num: Java $v reads our FLOAT/DOUBLE/DECIMAL defaults as its own: $(wc -l < "$wh/ours_num_$v.rows") rows"
+			echo "num: Java $v reads our FLOAT/DOUBLE/DECIMAL/DATE defaults as its own: $(wc -l < "$wh/ours_num_$v.rows") rows"
 		else
 			echo "FAIL num: Java $v reads our table differently"
 			diff "$wh/java_num_$v.rows" "$wh/ours_num_$v.rows" | head -6 || true; fail=1

@@ -97,6 +97,26 @@ make_batch(pm_arena *arena, const pm_type *row, json_t **rows, int n)
 				case PM_TYPE_FLOAT:
 					PM_VEC_VALUES(v, float)[i] = null ? 0 : (float) json_number_value(x);
 					break;
+				case PM_TYPE_DATE:
+					{
+						/* "yyyy-mm-dd" (the oracle's form) as days since 1970-01-01 */
+						int			y = 1970,
+									m = 1,
+									d = 1;
+
+						if (!null && sscanf(json_string_value(x) ? json_string_value(x) : "",
+											"%d-%d-%d", &y, &m, &d) != 3)
+							die("batch", "a DATE value must be a \"yyyy-mm-dd\" string");
+						{
+							int			a = (14 - m) / 12,
+										yy = y + 4800 - a,
+										mm = m + 12 * a - 3;
+
+							PM_VEC_VALUES(v, int32_t)[i] = d + (153 * mm + 2) / 5 + 365 * yy + yy / 4 -
+								yy / 100 + yy / 400 - 32045 - 2440588;
+						}
+						break;
+					}
 				case PM_TYPE_DECIMAL:
 					{
 						/* "digits[.digits]" with at most the column's scale */

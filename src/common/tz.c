@@ -28,6 +28,8 @@
  */
 #include "common/tz.h"
 
+#include "common/civil_date.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -217,29 +219,6 @@ safe_name(const char *name)
  * ---------------------------------------------------------------------
  */
 
-/* days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm) */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t		era;
-	int64_t		yoe,
-				doy,
-				doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static bool
-is_leap(int64_t y)
-{
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
 /* UTC seconds at which a rule end happens in year y (local offset `off` before it) */
 static int64_t
 rule_end_utc(const tz_rule_end *e, int64_t y, int32_t off)
@@ -248,10 +227,9 @@ rule_end_utc(const tz_rule_end *e, int64_t y, int32_t off)
 
 	if (e->form == 'M')
 	{
-		static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-		int64_t		first = days_from_civil(y, e->month, 1);
+		int64_t		first = pm_days_from_civil(y, e->month, 1);
 		int			wd1 = (int) (((first % 7) + 7 + 4) % 7);	/* 1970-01-01 was a Thursday */
-		int			dim = mdays[e->month - 1] + (e->month == 2 && is_leap(y));
+		int			dim = pm_month_days(y, e->month);
 		int			d = 1 + (e->wday - wd1 + 7) % 7 + (e->week - 1) * 7;
 
 		while (d > dim)
@@ -259,10 +237,10 @@ rule_end_utc(const tz_rule_end *e, int64_t y, int32_t off)
 		day = first + d - 1;
 	}
 	else if (e->form == 'J')
-		day = days_from_civil(y, 1, 1) + e->day - 1 +
-			(is_leap(y) && e->day >= 60 ? 1 : 0);
+		day = pm_days_from_civil(y, 1, 1) + e->day - 1 +
+			(pm_leap_year(y) && e->day >= 60 ? 1 : 0);
 	else
-		day = days_from_civil(y, 1, 1) + e->day;
+		day = pm_days_from_civil(y, 1, 1) + e->day;
 	return day * 86400 + e->secs - off;
 }
 

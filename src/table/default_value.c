@@ -11,6 +11,7 @@
  */
 #include "table/default_value.h"
 
+#include "common/civil_date.h"
 #include "common/utf8.h"
 #include "common/vector_builder.h"
 
@@ -292,7 +293,6 @@ java_date_part(const char *s, size_t n, int *out)
 static bool
 java_to_date(const char *s, size_t n, int32_t *out)
 {
-	static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 	bool		numeric = n > 0 && !(n == 1 && s[0] == '-');
 	const char *h1,
 			   *h2,
@@ -336,17 +336,10 @@ java_to_date(const char *s, size_t n, int32_t *out)
 			return false;
 	}
 	/* DateTimeUtils.isIllegalDate (true: legal) */
-	if (y > 9999 || m < 1 || m > 12 || d < 1 ||
-		d > mdays[m - 1] + (m == 2 && (y % 400 == 0 || (y % 4 == 0 && y % 100 != 0))))
+	if (y > 9999 || m < 1 || m > 12 || d < 1 || d > pm_month_days(y, m))
 		return false;
-	/* ymdToJulian - EPOCH_JULIAN */
-	{
-		int			a = (14 - m) / 12;
-		int			yy = y + 4800 - a;
-		int			mm = m + 12 * a - 3;
-
-		*out = d + (153 * mm + 2) / 5 + 365 * yy + yy / 4 - yy / 100 + yy / 400 - 32045 - 2440588;
-	}
+	/* ymdToJulian - EPOCH_JULIAN: the proleptic Gregorian day */
+	*out = (int32_t) pm_days_from_civil(y, m, d);
 	return true;
 }
 

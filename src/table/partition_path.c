@@ -10,6 +10,8 @@
  */
 #include "table/partition_path.h"
 
+#include "common/civil_date.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,26 +41,6 @@ append_escaped(char *buf, size_t cap, size_t *len, const char *s, size_t n)
 	}
 	buf[*len] = '\0';
 	return true;
-}
-
-static void
-civil_from_days(int64_t z, int *y, int *m, int *d)
-{
-	int64_t		era,
-				yoe,
-				doy,
-				mp;
-	unsigned	doe;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = (unsigned) (z - era * 146097);
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int) (doy - (153 * mp + 2) / 5 + 1);
-	*m = (int) (mp < 10 ? mp + 3 : mp - 9);
-	*y = (int) (yoe + era * 400 + (*m <= 2));
 }
 
 static void
@@ -161,7 +143,12 @@ format_timestamp(int64_t micros, int nanos, bool legacy, int precision, char *ou
 	int64_t		frac_ns = (rem % 1000000) * 1000 + nanos;
 	size_t		len;
 
-	civil_from_days(days, &y, &mo, &d);
+	{
+		int64_t		y64;
+
+		pm_civil_from_days(days, &y64, &mo, &d);
+		y = (int) y64;
+	}
 	if (!legacy)
 	{
 		len = snprintf(out, cap, "%04d-%02d-%02d %02d:%02d:%02d", y, mo, d, h, mi, s);
@@ -233,7 +220,12 @@ render_value(const pm_type *type, const pm_value *v, bool legacy, char *buf, siz
 							m,
 							d;
 
-				civil_from_days(v->u.i64, &y, &m, &d);
+				{
+					int64_t		y64;
+
+					pm_civil_from_days(v->u.i64, &y64, &m, &d);
+					y = (int) y64;
+				}
 				snprintf(buf, cap, "%04d-%02d-%02d", y, m, d);
 			}
 			return buf;

@@ -6,6 +6,8 @@
  */
 #include "table/tag_period.h"
 
+#include "common/civil_date.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -16,57 +18,6 @@
 #define MS_PER_MINUTE INT64_C(60000)
 #define MS_PER_HOUR (60 * MS_PER_MINUTE)
 #define MS_PER_DAY (24 * MS_PER_HOUR)
-
-/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's method). */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t		era;
-	int64_t		yoe;
-	int64_t		doy;
-	int64_t		doe;
-
-	y -= m <= 2;
-	era = pm_floor_div(y, 400);
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static void
-civil_from_days(int64_t z, int64_t *y, int *m, int *d)
-{
-	int64_t		era;
-	int64_t		doe;
-	int64_t		yoe;
-	int64_t		doy;
-	int64_t		mp;
-
-	z += 719468;
-	era = pm_floor_div(z, 146097);
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int) (doy - (153 * mp + 2) / 5 + 1);
-	*m = (int) (mp < 10 ? mp + 3 : mp - 9);
-	*y = yoe + era * 400 + (*m <= 2);
-}
-
-static bool
-leap(int64_t y)
-{
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-static int
-month_days(int64_t y, int m)
-{
-	static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-
-	return m == 2 && leap(y) ? 29 : days[m - 1];
-}
 
 pm_code
 pm_tag_period_init(pm_tag_period *p, const char *creation_period,
@@ -174,7 +125,7 @@ pm_tag_period_name(const pm_tag_period *p, int64_t local_ms,
 	int			hh = (int) (in_day / MS_PER_HOUR);
 	int			mi = (int) (in_day % MS_PER_HOUR / MS_PER_MINUTE);
 
-	civil_from_days(days, &y, &m, &d);
+	pm_civil_from_days(days, &y, &m, &d);
 	if (y < 0 || y > 9999)
 		return false;
 	if (l.dashes)
@@ -262,9 +213,9 @@ pm_tag_period_parse(const pm_tag_period *p, const char *name, int64_t *local_ms)
 	if (s != end)
 		return false;
 	/* ResolverStyle.STRICT: every field in its range, the date real */
-	if (m < 1 || m > 12 || d < 1 || d > month_days(y, m) || hh > 23 || mi > 59)
+	if (m < 1 || m > 12 || d < 1 || d > pm_month_days(y, m) || hh > 23 || mi > 59)
 		return false;
-	*local_ms = days_from_civil(y, m, d) * MS_PER_DAY + hh * MS_PER_HOUR +
+	*local_ms = pm_days_from_civil(y, m, d) * MS_PER_DAY + hh * MS_PER_HOUR +
 		mi * MS_PER_MINUTE;
 	return true;
 }

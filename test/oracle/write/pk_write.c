@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/civil_date.h"
 #include "common/env.h"
 #include "index/deletion_vector.h"
 #include "io/fileio.h"
@@ -107,14 +108,7 @@ make_batch(pm_arena *arena, const pm_type *row, json_t **rows, int n)
 						if (!null && sscanf(json_string_value(x) ? json_string_value(x) : "",
 											"%d-%d-%d", &y, &m, &d) != 3)
 							die("batch", "a DATE value must be a \"yyyy-mm-dd\" string");
-						{
-							int			a = (14 - m) / 12,
-										yy = y + 4800 - a,
-										mm = m + 12 * a - 3;
-
-							PM_VEC_VALUES(v, int32_t)[i] = d + (153 * mm + 2) / 5 + 365 * yy + yy / 4 -
-								yy / 100 + yy / 400 - 32045 - 2440588;
-						}
+						PM_VEC_VALUES(v, int32_t)[i] = (int32_t) pm_days_from_civil(y, m, d);
 						break;
 					}
 				case PM_TYPE_DECIMAL:

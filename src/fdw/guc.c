@@ -8,7 +8,7 @@
  *	  paimon_fdw.enable_file_index		file indexes (bloom, bitmap, ...)
  *	  paimon_fdw.enable_row_group_pruning	Parquet row groups and ORC stripes
  *										by their statistics
- *	  paimon_fdw.enable_page_index		Parquet pages by their ColumnIndex
+ *	  paimon_fdw.enable_page_index		Parquet pages by their ColumnIndex, ORC row groups
  *	  paimon_fdw.enable_aggregate_pushdown	aggregates computed on batches
  *	  paimon_fdw.enable_point_lookup	primary-key lookups (WHERE on the whole
  *										key, lookup joins) read only the files
@@ -183,7 +183,7 @@ pmfdw_guc_init(void)
 							 &pmfdw_enable_row_group_pruning, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	DefineCustomBoolVariable("paimon_fdw.enable_page_index",
-							 "Skips Parquet pages by their page index (ColumnIndex, OffsetIndex).",
+							 "Skips Parquet pages by their page index (ColumnIndex, OffsetIndex) and ORC row groups by their row index.",
 							 "Only where no merge needs the skipped rows, as for row groups.",
 							 &pmfdw_enable_page_index, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);

@@ -1104,6 +1104,13 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										 " pruned by page index)",
 										 rd.pages_total - rd.pages_pruned, rd.pages_total,
 										 rd.pages_pruned), es);
+		/* ORC row groups, where their row index was read and skipped some */
+		if (rd.orc_groups_pruned > 0)
+			ExplainPropertyText("ORC Row Groups",
+								psprintf(INT64_FORMAT " of " INT64_FORMAT " read (" INT64_FORMAT
+										 " pruned by row index)",
+										 rd.orc_groups_total - rd.orc_groups_pruned,
+										 rd.orc_groups_total, rd.orc_groups_pruned), es);
 	}
 	/* lookups depend on what earlier queries of the backend cached: a summary item */
 	if (es->analyze && es->summary && fs != NULL && pm_meta_cache_enabled())
@@ -1909,6 +1916,8 @@ add_read_counts(pm_scan_stats *to, const pm_scan_stats *st)
 	to->stripes_bloom_pruned += st->stripes_bloom_pruned;
 	to->pages_total += st->pages_total;
 	to->pages_pruned += st->pages_pruned;
+	to->orc_groups_total += st->orc_groups_total;
+	to->orc_groups_pruned += st->orc_groups_pruned;
 }
 
 static void

@@ -113,7 +113,8 @@ typedef struct pm_format_read_options
 	pm_part_filter_fn part_filter;
 	void	   *part_filter_ctx;
 	/*
-	 * Parquet page pruning (parquet_page_select.h): the filter is asked,
+	 * Parquet page pruning (parquet_page_select.h; ORC row groups: see
+	 * orc_groups_total below): the filter is asked,
 	 * with part_filter_ctx, about pieces of a row group the part filter
 	 * kept, with what the pages' ColumnIndex says (nrows: the piece's
 	 * rows). NULL: page indexes are not read. Batches then hold rows of
@@ -141,6 +142,14 @@ typedef struct pm_format_read_options
 	 * groups read whose OffsetIndex was used, and those of them skipped */
 	int64_t    *pages_total;
 	int64_t    *pages_skipped;
+	/*
+	 * ORC: the row groups of the stripes read (flat columns, a row index in
+	 * the file) are asked of page_filter, with their RowIndexEntry
+	 * statistics, and of row_selection; if not NULL, incremented: the row
+	 * groups whose row index was used, and those of them skipped.
+	 */
+	int64_t    *orc_groups_total;
+	int64_t    *orc_groups_skipped;
 	/* ORC bloom filters (pm_equal_probe); if parts_bloom_skipped is not
 	 * NULL it counts the stripes they skipped */
 	const pm_equal_probe *equal_probes;

@@ -689,6 +689,8 @@ setup_part_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error
 		{
 			opts->pages_total = &r->filter.counts->pages_total;
 			opts->pages_skipped = &r->filter.counts->pages_pruned;
+			opts->orc_groups_total = &r->filter.counts->orc_groups_total;
+			opts->orc_groups_skipped = &r->filter.counts->orc_groups_pruned;
 		}
 	}
 	return PM_OK;

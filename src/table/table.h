@@ -121,6 +121,9 @@ typedef struct pm_scan_stats
 	 */
 	int64_t		pages_total;
 	int64_t		pages_pruned;
+	/* ORC row groups of the stripes read whose row index was used; skipped */
+	int64_t		orc_groups_total;
+	int64_t		orc_groups_pruned;
 } pm_scan_stats;
 
 typedef struct pm_scan pm_scan;

@@ -108,6 +108,7 @@ typedef struct orc_footer
 	orc_stripe_info *stripes;
 	int			ntypes;
 	orc_type   *types;
+	uint64_t	row_index_stride;	/* 8: rows per row group; 0 = no row index */
 } orc_footer;
 
 typedef struct orc_postscript
@@ -170,6 +171,19 @@ typedef struct orc_stripe_stats
 	orc_col_stats *cols;		/* by column id */
 } orc_stripe_stats;
 
+/*
+ * One RowIndexEntry of a ROW_INDEX stream: where the column's streams stand
+ * at the start of a row group (positions, per stream in the order the
+ * column's tree reader seeks them) and the group's statistics.
+ */
+typedef struct orc_row_index_entry
+{
+	int			npos;
+	uint64_t   *pos;
+	bool		has_stats;
+	orc_col_stats stats;
+} orc_row_index_entry;
+
 /* orc_proto.c: hand-written decoders of the protobuf messages above */
 /*
  * Metadata (the stripe statistics section): *nstripes entries. Statistics
@@ -194,6 +208,13 @@ extern pm_code orc_parse_bloom_index(const uint8_t *buf, size_t len, pm_arena *a
 									 orc_bloom **out, pm_error *err);
 
 /*
+ * A ROW_INDEX stream's RowIndex: *n entries in arena, one per row group.
+ * Statistics it cannot decode are left absent (has_stats false).
+ */
+extern pm_code orc_parse_row_index(const uint8_t *buf, size_t len, pm_arena *arena, int *n,
+								   orc_row_index_entry **out, pm_error *err);
+
+/*
  * orc_stream.c: the compression framing. Decompress the chunks of one
  * stream (buf, len) into a contiguous buffer in arena; with NONE the input is
  * returned as is. Output is bounded by max_out.
@@ -202,6 +223,13 @@ extern pm_code orc_decompress_stream(int compression, uint64_t block_size,
 									 const uint8_t *buf, size_t len, pm_arena *arena,
 									 size_t max_out, const uint8_t **out, size_t *out_len,
 									 pm_error *err);
+/*
+ * Where the compression chunks of a stored stream start (their headers'
+ * offsets, *n of them, in arena): a run of whole chunks decompresses on its
+ * own (a RowIndexEntry position names its chunk by that offset).
+ */
+extern pm_code orc_chunk_starts(const uint8_t *buf, size_t len, pm_arena *arena, size_t *n,
+								uint64_t **starts, pm_error *err);
 
 /* A decompressed stream being read. */
 typedef struct orc_bytes
@@ -246,6 +274,19 @@ extern pm_code orc_bool_rle_read(orc_bool_rle *d, uint8_t *out, int64_t n, pm_er
 extern void orc_int_rle_init(orc_int_rle *d, const uint8_t *p, size_t len, bool v2,
 							 bool is_signed);
 extern pm_code orc_int_rle_read(orc_int_rle *d, int64_t *out, int64_t n, pm_error *err);
+
+/*
+ * Seeks to a RowIndexEntry position: restart the decoder at byte `off` of
+ * its stream (p, len), then skip `skip` values (byte RLE, integer RLE) as
+ * ORC's readers' seek(PositionProvider) does; booleans skip `skip` bytes of
+ * the byte RLE, then `bits` bits of the next byte (BitFieldReader.seek).
+ */
+extern pm_code orc_byte_rle_seek(orc_byte_rle *d, const uint8_t *p, size_t len, uint64_t off,
+								 uint64_t skip, pm_error *err);
+extern pm_code orc_bool_rle_seek(orc_bool_rle *d, const uint8_t *p, size_t len, uint64_t off,
+								 uint64_t skip, uint64_t bits, pm_error *err);
+extern pm_code orc_int_rle_seek(orc_int_rle *d, const uint8_t *p, size_t len, uint64_t off,
+								uint64_t skip, pm_error *err);
 
 /* Varints of the DECIMAL DATA stream: zigzag, up to 128 bits. */
 extern pm_code orc_read_varint128(orc_bytes *in, __int128 *out, pm_error *err);

@@ -352,6 +352,11 @@ orc_parse_footer(const uint8_t *buf, size_t len, pm_arena *arena, orc_footer *ft
 			if (!pb_uint(&b, wt, &ft->nrows))
 				return bad(err, "footer");
 		}
+		else if (f == 8)
+		{
+			if (!pb_uint(&b, wt, &ft->row_index_stride))
+				return bad(err, "footer");
+		}
 		else if (!pb_skip(&b, wt))
 			return bad(err, "footer");
 	}
@@ -856,4 +861,120 @@ orc_parse_bloom_index(const uint8_t *buf, size_t len, pm_arena *arena, int *n,
 			return bad(err, "bloom filter index");
 	}
 	return malformed ? bad(err, "bloom filter index") : PM_OK;
+}
+
+/* RowIndexEntry: 1 positions (packed or not), 2 statistics */
+static pm_code
+parse_row_index_entry(pb b, pm_arena *arena, orc_row_index_entry *e, pm_error *err)
+{
+	pb			scan = b;
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	uint64_t	v;
+	int			npos = 0;
+
+	memset(e, 0, sizeof(*e));
+	while (pb_tag(&scan, &f, &wt, &malformed))
+	{
+		if (f == 1 && wt == WT_LEN)
+		{
+			pb			s;
+
+			if (!pb_len(&scan, &s))
+				return bad(err, "row index entry");
+			while (s.p < s.end)
+			{
+				if (!pb_varint(&s, &v))
+					return bad(err, "row index entry");
+				npos++;
+			}
+			continue;
+		}
+		if (f == 1 && wt == WT_VARINT)
+			npos++;
+		if (!pb_skip(&scan, wt))
+			return bad(err, "row index entry");
+	}
+	if (malformed)
+		return bad(err, "row index entry");
+	e->pos = pm_arena_alloc(arena, sizeof(uint64_t) * (size_t) (npos + 1));
+	if (e->pos == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading an orc row index");
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		pb			s;
+
+		if (f == 1 && wt == WT_LEN)
+		{
+			if (!pb_len(&b, &s))
+				return bad(err, "row index entry");
+			while (s.p < s.end && e->npos < npos)
+			{
+				if (!pb_varint(&s, &v))
+					return bad(err, "row index entry");
+				e->pos[e->npos++] = v;
+			}
+		}
+		else if (f == 1 && wt == WT_VARINT && e->npos < npos)
+		{
+			if (!pb_varint(&b, &v))
+				return bad(err, "row index entry");
+			e->pos[e->npos++] = v;
+		}
+		else if (f == 2 && wt == WT_LEN)
+		{
+			if (!pb_len(&b, &s))
+				return bad(err, "row index entry");
+			/* statistics it cannot decode: none (the group is kept) */
+			e->has_stats = parse_col_stats(s, &e->stats);
+			if (!e->has_stats)
+				memset(&e->stats, 0, sizeof(e->stats));
+		}
+		else if (!pb_skip(&b, wt))
+			return bad(err, "row index entry");
+	}
+	return malformed ? bad(err, "row index entry") : PM_OK;
+}
+
+/* RowIndex: 1 entry (repeated) */
+pm_code
+orc_parse_row_index(const uint8_t *buf, size_t len, pm_arena *arena, int *n,
+					orc_row_index_entry **out, pm_error *err)
+{
+	pb			b = {buf, buf + len};
+	pb			scan = b;
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	int			count = 0;
+
+	*n = 0;
+	*out = NULL;
+	while (pb_tag(&scan, &f, &wt, &malformed))
+	{
+		if (f == 1 && wt == WT_LEN)
+			count++;
+		if (!pb_skip(&scan, wt))
+			return bad(err, "row index");
+	}
+	if (malformed)
+		return bad(err, "row index");
+	*out = pm_arena_zalloc(arena, sizeof(orc_row_index_entry) * (size_t) (count + 1));
+	if (*out == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading an orc row index");
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		pb			s;
+
+		if (f == 1 && wt == WT_LEN && *n < count)
+		{
+			if (!pb_len(&b, &s))
+				return bad(err, "row index");
+			PM_TRY(parse_row_index_entry(s, arena, &(*out)[(*n)++], err));
+		}
+		else if (!pb_skip(&b, wt))
+			return bad(err, "row index");
+	}
+	return malformed ? bad(err, "row index") : PM_OK;
 }

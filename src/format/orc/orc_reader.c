@@ -33,8 +33,18 @@
  * caller's equality probes, by their BLOOM_FILTER_UTF8 streams (read
  * after the stripe footer, before the data; bloom_skips).
  *
- * Never done: UNION columns, decimal64 (ORCv2) encoding, row-index seeks
- * (row groups are never skipped). Must not include Postgres headers.
+ * Row groups (orc.row.index.stride rows) of a stripe read are skipped by
+ * the statistics of their RowIndexEntry (the caller's page filter) and by
+ * the caller's row selection, where every requested column is flat: the
+ * ROW_INDEX streams are read first, and each column's decoders are put at
+ * the next group read by its positions (seek_column, as ORC's readers
+ * seek). In a compressed stripe, the chunks of each run of groups read
+ * are decompressed when it is sought (up to two chunks past the next
+ * group's position, as ORC's reader reads them), the others never; the
+ * streams are still read whole.
+ *
+ * Never done: UNION columns, decimal64 (ORCv2) encoding. Must not include
+ * Postgres headers.
  *-------------------------------------------------------------------------
  */
 #include "format/orc/orc_reader.h"
@@ -62,6 +72,16 @@ typedef struct stream_slot
 	int			range;			/* index of the read range holding it */
 	const uint8_t *data;		/* decompressed */
 	size_t		len;
+	/*
+	 * Row groups skipped in a compressed stripe: the stream as stored and
+	 * where its chunks start; the chunks of each run of groups read are
+	 * decompressed when the run is sought (data/len: none before).
+	 */
+	bool		lazy;
+	const uint8_t *stored;
+	size_t		stored_len;
+	size_t		nchunks;
+	uint64_t   *starts;
 } stream_slot;
 
 typedef struct col_reader col_reader;
@@ -137,6 +157,23 @@ typedef struct orc_reader
 	const pm_equal_probe *probes;
 	int			nprobes;
 	int64_t    *bloom_skipped;
+	/*
+	 * Row groups (the row index): the caller's group filter and row
+	 * selection; per stripe which groups are read (group_sel NULL: all) and
+	 * each needed column's RowIndex (by ORC column id) to seek to them.
+	 */
+	bool		use_row_index;
+	pm_part_filter_fn group_filter;
+	const pm_row_selection *row_sel;
+	int64_t    *groups_total;
+	int64_t    *groups_skipped;
+	uint64_t	stride;
+	int64_t		ngroups;
+	uint8_t    *group_sel;
+	orc_row_index_entry **row_index;
+	int		   *nrow_index;
+	bool		need_seek;		/* the decoders are not at a group read yet */
+	pm_arena   *run_arena;		/* the decompressed chunks of the run read */
 } orc_reader;
 
 static const pm_format_reader_ops orc_ops;
@@ -635,6 +672,377 @@ bloom_skips(orc_reader *r, const orc_stripe_footer *sf, bool *skip, pm_error *er
 	return PM_OK;
 }
 
+/* ---------------------------------------------------------------------
+ * Row groups: the row index (ROW_INDEX streams)
+ * ---------------------------------------------------------------------
+ */
+static void stats_range(const orc_col_stats *cs, const col_reader *c, uint64_t nrows,
+						pm_field_range *out);
+
+/*
+ * Whether row groups of column c can be skipped: a flat column whose
+ * streams this reader seeks as ORC's tree readers do (absent columns have
+ * nothing to seek).
+ */
+static bool
+row_index_usable(const col_reader *c)
+{
+	if (c->col < 0)
+		return true;
+	if (c->nchildren > 0 || c->ot == NULL)
+		return false;
+	switch (c->ot->kind)
+	{
+		case ORC_BOOLEAN:
+		case ORC_BYTE:
+		case ORC_SHORT:
+		case ORC_INT:
+		case ORC_LONG:
+		case ORC_DATE:
+		case ORC_FLOAT:
+		case ORC_DOUBLE:
+		case ORC_STRING:
+		case ORC_VARCHAR:
+		case ORC_CHAR:
+		case ORC_BINARY:
+		case ORC_DECIMAL:
+		case ORC_TIMESTAMP:
+		case ORC_TIMESTAMP_INSTANT:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * The RowIndex of every needed column of the stripe (sf): *ok false when a
+ * column has none or one of another length than the stripe's row groups
+ * (then every group is read).
+ */
+static pm_code
+read_row_indexes(orc_reader *r, const orc_stripe_footer *sf, const uint8_t *needed, bool *ok,
+				 pm_error *err)
+{
+	const orc_stripe_info *si = &r->footer.stripes[r->stripe];
+	int			ntypes = r->footer.ntypes;
+	uint64_t	off = si->offset;
+	pm_read_range *ranges;
+	int		   *col_of;
+	int			nranges = 0;
+
+	*ok = false;
+	r->row_index = pm_arena_zalloc(r->stripe_arena, sizeof(orc_row_index_entry *) * (size_t) ntypes);
+	r->nrow_index = pm_arena_zalloc(r->stripe_arena, sizeof(int) * (size_t) ntypes);
+	ranges = pm_arena_alloc(r->stripe_arena, sizeof(pm_read_range) * (size_t) (sf->nstreams + 1));
+	col_of = pm_arena_alloc(r->stripe_arena, sizeof(int) * (size_t) (sf->nstreams + 1));
+	if (r->row_index == NULL || r->nrow_index == NULL || ranges == NULL || col_of == NULL)
+		return nomem(err);
+	for (int i = 0; i < sf->nstreams; i++)
+	{
+		const orc_stream_info *st = &sf->streams[i];
+
+		if (st->kind == ORC_S_ROW_INDEX && st->column < (uint32_t) ntypes && needed[st->column])
+		{
+			if (off - si->offset > si->index_length ||
+				st->length > si->index_length - (off - si->offset))
+				return pm_fail(err, PM_ERR_CORRUPT,
+							   "orc row index stream of stripe %d exceeds its index", r->stripe);
+			ranges[nranges].offset = off;
+			ranges[nranges].length = (size_t) st->length;
+			ranges[nranges].buf = pm_arena_alloc(r->stripe_arena, (size_t) st->length + 1);
+			if (ranges[nranges].buf == NULL)
+				return nomem(err);
+			col_of[nranges++] = (int) st->column;
+		}
+		off += st->length;
+	}
+	if (nranges > 0)
+		PM_TRY(pm_file_read_ranges(r->io, r->file, ranges, nranges, err));
+	for (int i = 0; i < nranges; i++)
+	{
+		const uint8_t *data;
+		size_t		len;
+		int			col = col_of[i];
+
+		PM_TRY(orc_decompress_stream((int) r->ps.compression, r->ps.block_size, ranges[i].buf,
+									 ranges[i].length, r->stripe_arena, MAX_STREAM_OUT,
+									 &data, &len, err));
+		PM_TRY(orc_parse_row_index(data, len, r->stripe_arena, &r->nrow_index[col],
+								   &r->row_index[col], err));
+	}
+	for (int col = 1; col < ntypes; col++)
+		if (needed[col] && r->nrow_index[col] != r->ngroups)
+			return PM_OK;
+	*ok = true;
+	return PM_OK;
+}
+
+/* Whether the row selection holds a row of file rows [start, end). */
+static bool
+selection_holds(const pm_row_selection *sel, int64_t start, int64_t end)
+{
+	int64_t		lo = 0,
+				hi = sel->n;
+
+	/* the first range ending after start */
+	while (lo < hi)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+
+		if (sel->end[mid] <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sel->n && sel->start[lo] < end;
+}
+
+/*
+ * Which row groups of the stripe just opened to read (r->group_sel; NULL:
+ * all of them), by the row selection and the group filter over the row
+ * index's statistics. *none: no group is read.
+ */
+static pm_code
+select_groups(orc_reader *r, const orc_stripe_footer *sf, const uint8_t *needed, bool *none,
+			  pm_error *err)
+{
+	uint64_t	nrows = r->footer.stripes[r->stripe].nrows;
+	int64_t		kept = 0;
+	bool		have_index = false;
+
+	*none = false;
+	r->group_sel = NULL;
+	r->row_index = NULL;
+	r->ngroups = (int64_t) ((nrows + r->stride - 1) / r->stride);
+	if (r->ngroups <= 0)
+		return PM_OK;
+	if ((r->group_sel = pm_arena_alloc(r->stripe_arena, (size_t) r->ngroups)) == NULL)
+		return nomem(err);
+	/* the positions to seek to are needed whenever a group is skipped */
+	PM_TRY(read_row_indexes(r, sf, needed, &have_index, err));
+	for (int64_t g = 0; g < r->ngroups; g++)
+	{
+		uint64_t	start = (uint64_t) g * r->stride;
+		uint64_t	grows = nrows - start < r->stride ? nrows - start : r->stride;
+		bool		keep = true;
+
+		if (have_index && r->row_sel != NULL)
+			keep = selection_holds(r->row_sel, r->row_base + (int64_t) start,
+								   r->row_base + (int64_t) (start + grows));
+		if (keep && have_index && r->group_filter != NULL)
+		{
+			for (int i = 0; i < r->ncols; i++)
+			{
+				const col_reader *c = &r->cols[i];
+				const orc_row_index_entry *e = c->col >= 0 ? &r->row_index[c->col][g] : NULL;
+
+				stats_range(e != NULL && e->has_stats ? &e->stats : NULL, c, grows, &r->ranges[i]);
+			}
+			keep = r->group_filter(r->part_filter_ctx, r->ranges, r->ncols, (int64_t) grows);
+		}
+		r->group_sel[g] = keep;
+		kept += keep;
+	}
+	if (have_index)
+	{
+		if (r->groups_total != NULL)
+			*r->groups_total += r->ngroups;
+		if (r->groups_skipped != NULL)
+			*r->groups_skipped += r->ngroups - kept;
+	}
+	if (kept == 0)
+		*none = true;
+	if (kept == r->ngroups)
+		r->group_sel = NULL;	/* every group: no seeks */
+	return PM_OK;
+}
+
+/*
+ * The next stream position of entry eg (the group sought) as a buffer and
+ * an offset in it: the decompressed stream (none), or the chunks from the
+ * one eg names to two past the one the next group's entry ee names (NULL:
+ * to the stream's end), as ORC's reader reads them (a run of values may
+ * reach past the next group's start).
+ */
+static pm_code
+stream_at(orc_reader *r, const stream_slot *s, const orc_row_index_entry *eg,
+		  const orc_row_index_entry *ee, int *k, const uint8_t **buf, size_t *len,
+		  uint64_t *off, pm_error *err)
+{
+	uint64_t	c0,
+				u0,
+				c1;
+	size_t		i0,
+				i1,
+				lo,
+				hi;
+	uint64_t	end;
+
+	if (r->ps.compression == ORC_C_NONE)
+	{
+		if (*k + 1 > eg->npos || eg->pos[*k] > s->len)
+			goto bad;
+		*off = eg->pos[(*k)++];
+		*buf = s->data;
+		*len = s->len;
+		return PM_OK;
+	}
+	if (!s->lazy || *k + 2 > eg->npos || (ee != NULL && *k + 2 > ee->npos))
+		goto bad;
+	c0 = eg->pos[*k];
+	u0 = eg->pos[*k + 1];
+	c1 = ee != NULL ? ee->pos[*k] : s->stored_len;
+	*k += 2;
+	*buf = (const uint8_t *) "";
+	*len = 0;
+	*off = 0;
+	if (c0 == s->stored_len && u0 == 0)
+		return PM_OK;			/* at the stream's end: no value left */
+	/* the chunk starting at c0 */
+	lo = 0;
+	hi = s->nchunks;
+	while (lo < hi)
+	{
+		size_t		mid = lo + (hi - lo) / 2;
+
+		if (s->starts[mid] < c0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == s->nchunks || s->starts[lo] != c0 || c1 < c0)
+		goto bad;
+	i0 = lo;
+	/* the chunk holding c1, and two more */
+	for (i1 = i0; i1 + 1 < s->nchunks && s->starts[i1 + 1] <= c1; i1++)
+		;
+	i1 = i1 + 2 < s->nchunks ? i1 + 2 : s->nchunks - 1;
+	end = i1 + 1 < s->nchunks ? s->starts[i1 + 1] : s->stored_len;
+	PM_TRY(orc_decompress_stream((int) r->ps.compression, r->ps.block_size, s->stored + c0,
+								 (size_t) (end - c0), r->run_arena, MAX_STREAM_OUT, buf, len,
+								 err));
+	if (u0 > *len)
+		goto bad;
+	*off = u0;
+	return PM_OK;
+bad:
+	return pm_fail(err, PM_ERR_CORRUPT, "orc row index positions of stripe %d do not fit its streams",
+				   r->stripe);
+}
+
+/* The next plain position value of e (values into a run, bits into a byte). */
+static pm_code
+next_count(orc_reader *r, const orc_row_index_entry *e, int *k, uint64_t *v, pm_error *err)
+{
+	if (*k >= e->npos)
+		return pm_fail(err, PM_ERR_CORRUPT,
+					   "orc row index positions of stripe %d do not fit its streams", r->stripe);
+	*v = e->pos[(*k)++];
+	return PM_OK;
+}
+
+/*
+ * Put column c's decoders at the start of row group g, from the positions
+ * its tree reader would seek with (ORC's TreeReaderFactory: PRESENT when the
+ * stripe has it, then the column's streams in the writer's order); groups
+ * g..e-1 are read next (e = ngroups: to the stripe's end).
+ */
+static pm_code
+seek_column(orc_reader *r, col_reader *c, int64_t g, int64_t e, pm_error *err)
+{
+	const orc_row_index_entry *eg,
+			   *ee;
+	const uint8_t *buf;
+	size_t		len;
+	uint64_t	off,
+				n,
+				bits;
+	int			k = 0;
+
+	if (c->col < 0)
+		return PM_OK;
+	eg = &r->row_index[c->col][g];
+	ee = e < r->ngroups ? &r->row_index[c->col][e] : NULL;
+	if (c->has_present)
+	{
+		PM_TRY(stream_at(r, slot(r, c->col, ORC_S_PRESENT), eg, ee, &k, &buf, &len, &off, err));
+		PM_TRY(next_count(r, eg, &k, &n, err));
+		PM_TRY(next_count(r, eg, &k, &bits, err));
+		PM_TRY(orc_bool_rle_seek(&c->present, buf, len, off, n, bits, err));
+	}
+	PM_TRY(stream_at(r, slot(r, c->col, ORC_S_DATA), eg, ee, &k, &buf, &len, &off, err));
+	switch (c->ot->kind)
+	{
+		case ORC_BOOLEAN:
+			PM_TRY(next_count(r, eg, &k, &n, err));
+			PM_TRY(next_count(r, eg, &k, &bits, err));
+			return orc_bool_rle_seek(&c->bools, buf, len, off, n, bits, err);
+		case ORC_BYTE:
+			PM_TRY(next_count(r, eg, &k, &n, err));
+			return orc_byte_rle_seek(&c->bytes, buf, len, off, n, err);
+		case ORC_SHORT:
+		case ORC_INT:
+		case ORC_LONG:
+		case ORC_DATE:
+			PM_TRY(next_count(r, eg, &k, &n, err));
+			return orc_int_rle_seek(&c->data, buf, len, off, n, err);
+		case ORC_FLOAT:
+		case ORC_DOUBLE:
+			c->raw.p = buf + off;
+			c->raw.end = buf + len;
+			return PM_OK;
+		case ORC_STRING:
+		case ORC_VARCHAR:
+		case ORC_CHAR:
+		case ORC_BINARY:
+			if (c->dict)
+			{
+				/* the dictionary's LENGTH is read whole: no position */
+				PM_TRY(next_count(r, eg, &k, &n, err));
+				return orc_int_rle_seek(&c->data, buf, len, off, n, err);
+			}
+			c->raw.p = buf + off;
+			c->raw.end = buf + len;
+			PM_TRY(stream_at(r, slot(r, c->col, ORC_S_LENGTH), eg, ee, &k, &buf, &len, &off, err));
+			PM_TRY(next_count(r, eg, &k, &n, err));
+			return orc_int_rle_seek(&c->length, buf, len, off, n, err);
+		case ORC_DECIMAL:
+			c->raw.p = buf + off;
+			c->raw.end = buf + len;
+			PM_TRY(stream_at(r, slot(r, c->col, ORC_S_SECONDARY), eg, ee, &k, &buf, &len, &off,
+							 err));
+			PM_TRY(next_count(r, eg, &k, &n, err));
+			return orc_int_rle_seek(&c->secondary, buf, len, off, n, err);
+		case ORC_TIMESTAMP:
+		case ORC_TIMESTAMP_INSTANT:
+			PM_TRY(next_count(r, eg, &k, &n, err));
+			PM_TRY(orc_int_rle_seek(&c->data, buf, len, off, n, err));
+			PM_TRY(stream_at(r, slot(r, c->col, ORC_S_SECONDARY), eg, ee, &k, &buf, &len, &off,
+							 err));
+			PM_TRY(next_count(r, eg, &k, &n, err));
+			return orc_int_rle_seek(&c->secondary, buf, len, off, n, err);
+		default:
+			return pm_fail(err, PM_ERR_UNSUPPORTED, "orc row group seek on column \"%s\"", c->name);
+	}
+}
+
+/*
+ * Whether stream `kind` of column col is sought by row-index positions: the
+ * PRESENT, DATA, SECONDARY streams and a direct column's LENGTH (not a
+ * dictionary's LENGTH or DICTIONARY_DATA: read whole).
+ */
+static bool
+sought_stream(const orc_stripe_footer *sf, int col, int kind)
+{
+	bool		dict;
+
+	if (col < 0 || col >= sf->ncolumns)
+		return false;
+	dict = sf->encodings[col] == ORC_E_DICTIONARY || sf->encodings[col] == ORC_E_DICTIONARY_V2;
+	return kind == ORC_S_PRESENT || kind == ORC_S_DATA || kind == ORC_S_SECONDARY ||
+		(kind == ORC_S_LENGTH && !dict);
+}
+
 static pm_code
 load_stripe(orc_reader *r, pm_error *err)
 {
@@ -678,6 +1086,20 @@ load_stripe(orc_reader *r, pm_error *err)
 			r->stripe_pos = si->nrows;
 			if (r->bloom_skipped != NULL)
 				(*r->bloom_skipped)++;
+			return PM_OK;
+		}
+	}
+	r->group_sel = NULL;
+	if (r->use_row_index && si->nrows > 0)
+	{
+		bool		none;
+
+		PM_TRY(select_groups(r, &sf, needed, &none, err));
+		if (none)
+		{
+			/* as a pruned stripe: its rows still count for the positions */
+			r->stripe_rows = si->nrows;
+			r->stripe_pos = si->nrows;
 			return PM_OK;
 		}
 	}
@@ -741,6 +1163,19 @@ load_stripe(orc_reader *r, pm_error *err)
 			s->data = (const uint8_t *) "";
 			continue;
 		}
+		/* streams sought by the row index: decompressed per run of groups */
+		if (r->group_sel != NULL && r->ps.compression != ORC_C_NONE &&
+			sought_stream(&sf, (int) (i / ORC_NSTREAM_SLOTS), (int) (i % ORC_NSTREAM_SLOTS)))
+		{
+			s->lazy = true;
+			s->stored = s->data;
+			s->stored_len = (size_t) s->length;
+			PM_TRY(orc_chunk_starts(s->stored, s->stored_len, r->stripe_arena, &s->nchunks,
+									&s->starts, err));
+			s->data = (const uint8_t *) "";
+			s->len = 0;
+			continue;
+		}
 		PM_TRY(orc_decompress_stream((int) r->ps.compression, r->ps.block_size, s->data,
 									 (size_t) s->length, r->stripe_arena, MAX_STREAM_OUT,
 									 &s->data, &s->len, err));
@@ -749,6 +1184,11 @@ load_stripe(orc_reader *r, pm_error *err)
 	/* a value takes at least ~1/520 byte of some stream (boolean runs) */
 	r->elem_cap = (int64_t) (total > (uint64_t) INT32_MAX / 600 ? INT32_MAX :
 							 total * 600 + 4096 + (uint64_t) r->batch_size);
+	if (r->group_sel != NULL)
+	{
+		r->elem_cap = INT32_MAX;	/* flat columns only: batches bound the values */
+		r->need_seek = true;
+	}
 	for (int i = 0; i < r->ncols; i++)
 		PM_TRY(init_column(r, &r->cols[i], &sf, err));
 	r->stripe_rows = si->nrows;
@@ -1457,12 +1897,13 @@ decimal_text(const uint8_t *p, uint32_t len, int scale, pm_int128 *out)
 	return true;
 }
 
-/* What stripe `s`'s statistics say about requested column c. */
+/*
+ * What statistics cs (of a stripe or a row group of nrows rows; NULL: none)
+ * say about requested column c.
+ */
 static void
-stripe_range(const orc_reader *r, int s, const col_reader *c, pm_field_range *out)
+stats_range(const orc_col_stats *cs, const col_reader *c, uint64_t nrows, pm_field_range *out)
 {
-	uint64_t	nrows = r->footer.stripes[s].nrows;
-	const orc_col_stats *cs;
 	int			kind;
 
 	memset(out, 0, sizeof(*out));
@@ -1474,9 +1915,8 @@ stripe_range(const orc_reader *r, int s, const col_reader *c, pm_field_range *ou
 		out->null_count = (int64_t) nrows;
 		return;
 	}
-	if (c->col >= r->stripe_stats[s].ncols || c->ot == NULL)
+	if (cs == NULL || c->ot == NULL)
 		return;
-	cs = &r->stripe_stats[s].cols[c->col];
 	kind = c->ot->kind;
 	out->known = true;
 	if (cs->has_nvalues && cs->nvalues <= nrows)
@@ -1535,6 +1975,16 @@ stripe_range(const orc_reader *r, int s, const col_reader *c, pm_field_range *ou
 	}
 }
 
+/* What stripe `s`'s statistics say about requested column c. */
+static void
+stripe_range(const orc_reader *r, int s, const col_reader *c, pm_field_range *out)
+{
+	const orc_stripe_stats *ss = &r->stripe_stats[s];
+
+	stats_range(c->col >= 0 && c->col < ss->ncols ? &ss->cols[c->col] : NULL, c,
+				r->footer.stripes[s].nrows, out);
+}
+
 /* Whether stripe s may hold a matching row (no filter or no statistics: yes). */
 static bool
 stripe_may_match(orc_reader *r, int s)
@@ -1560,37 +2010,94 @@ stripe_may_match(orc_reader *r, int s)
  * The reader
  * ---------------------------------------------------------------------
  */
+
+/*
+ * With some row groups of the stripe skipped: from r->stripe_pos, on to the
+ * next group read (seeking every column there when its group is skipped)
+ * and *limit the end of the run of groups read it starts; stripe_pos past
+ * the stripe when no group after it is read.
+ */
+static pm_code
+next_group_run(orc_reader *r, uint64_t *limit, pm_error *err)
+{
+	int64_t		g = (int64_t) (r->stripe_pos / r->stride);
+	int64_t		e;
+
+	if (!r->group_sel[g])
+	{
+		while (g < r->ngroups && !r->group_sel[g])
+			g++;
+		if (g == r->ngroups)
+		{
+			r->stripe_pos = r->stripe_rows;
+			return PM_OK;
+		}
+		r->need_seek = true;
+	}
+	for (e = g + 1; e < r->ngroups && r->group_sel[e]; e++)
+		;
+	if (r->need_seek)
+	{
+		pm_arena_reset(r->run_arena);
+		for (int i = 0; i < r->ncols; i++)
+			PM_TRY(seek_column(r, &r->cols[i], g, e, err));
+		r->stripe_pos = (uint64_t) g * r->stride;
+		r->need_seek = false;
+	}
+	*limit = (uint64_t) e * r->stride;
+	if (*limit > r->stripe_rows)
+		*limit = r->stripe_rows;
+	return PM_OK;
+}
+
 static pm_code
 orc_next(pm_format_reader *base, pm_batch **out, pm_error *err)
 {
 	orc_reader *r = (orc_reader *) base;
 	int64_t		n;
+	uint64_t	limit;
 	pm_code		rc;
 
 	*out = NULL;
-	while (r->stripe < 0 || r->stripe_pos >= r->stripe_rows)
+	for (;;)
 	{
-		if (r->stripe >= 0)
-			r->row_base += (int64_t) r->stripe_rows;
-		if (r->stripe + 1 >= r->footer.nstripes)
-			return PM_OK;
-		r->stripe++;
-		if (r->footer.stripes[r->stripe].nrows > 0 && !stripe_may_match(r, r->stripe))
+		while (r->stripe < 0 || r->stripe_pos >= r->stripe_rows)
 		{
-			/* skipped: its rows still count for the positions after it */
-			r->stripe_rows = r->footer.stripes[r->stripe].nrows;
-			r->stripe_pos = r->stripe_rows;
-			continue;
+			if (r->stripe >= 0)
+				r->row_base += (int64_t) r->stripe_rows;
+			if (r->stripe + 1 >= r->footer.nstripes)
+				return PM_OK;
+			r->stripe++;
+			if (r->footer.stripes[r->stripe].nrows > 0 && !stripe_may_match(r, r->stripe))
+			{
+				/* skipped: its rows still count for the positions after it */
+				r->stripe_rows = r->footer.stripes[r->stripe].nrows;
+				r->stripe_pos = r->stripe_rows;
+				continue;
+			}
+			rc = load_stripe(r, err);
+			if (rc != PM_OK)
+			{
+				r->stripe = r->footer.nstripes;
+				pm_error_set_path(err, r->path);
+				return rc;
+			}
 		}
-		rc = load_stripe(r, err);
+		limit = r->stripe_rows;
+		if (r->group_sel == NULL)
+			break;
+		rc = next_group_run(r, &limit, err);
 		if (rc != PM_OK)
 		{
 			r->stripe = r->footer.nstripes;
+			r->stripe_rows = 0;
 			pm_error_set_path(err, r->path);
 			return rc;
 		}
+		if (r->stripe_pos < r->stripe_rows)
+			break;
 	}
-	n = (int64_t) (r->stripe_rows - r->stripe_pos);
+	n = (int64_t) (limit - r->stripe_pos);
 	if (n > r->batch_size)
 		n = r->batch_size;
 	pm_arena_reset(r->batch_arena);
@@ -1636,6 +2143,8 @@ orc_close(pm_format_reader *base)
 		pm_file_close(r->io, r->file);
 	if (r->batch_arena)
 		pm_arena_destroy(r->batch_arena);
+	if (r->run_arena)
+		pm_arena_destroy(r->run_arena);
 	if (r->stripe_arena)
 		pm_arena_destroy(r->stripe_arena);
 	pm_free(env, r);
@@ -1678,8 +2187,10 @@ pm_orc_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 	}
 	r->stripe_arena = pm_arena_create(env);
 	r->batch_arena = pm_arena_create(env);
+	r->run_arena = pm_arena_create(env);
 	r->path = pm_arena_strdup(r->file_arena, path);
-	if (r->stripe_arena == NULL || r->batch_arena == NULL || r->path == NULL)
+	if (r->stripe_arena == NULL || r->batch_arena == NULL || r->run_arena == NULL ||
+		r->path == NULL)
 	{
 		rc = nomem(err);
 		goto fail;
@@ -1711,15 +2222,30 @@ pm_orc_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 	r->probes = options->equal_probes;
 	r->nprobes = options->equal_probes != NULL ? options->nequal_probes : 0;
 	r->bloom_skipped = options->parts_bloom_skipped;
-	if (rc == PM_OK && options->part_filter != NULL)
+	r->part_filter_ctx = options->part_filter_ctx;
+	if (rc == PM_OK && (options->part_filter != NULL || options->page_filter != NULL))
 	{
-		r->part_filter = options->part_filter;
-		r->part_filter_ctx = options->part_filter_ctx;
 		r->ranges = pm_arena_zalloc(r->file_arena, sizeof(pm_field_range) * (r->ncols + 1));
 		if (r->ranges == NULL)
 			rc = nomem(err);
-		else
-			read_stripe_stats(r);
+	}
+	if (rc == PM_OK && options->part_filter != NULL)
+	{
+		r->part_filter = options->part_filter;
+		read_stripe_stats(r);
+	}
+	/* row groups: by the group filter or the row selection, flat columns only */
+	if (rc == PM_OK && (options->page_filter != NULL || options->row_selection != NULL) &&
+		r->footer.row_index_stride > 0 && r->footer.row_index_stride <= INT32_MAX)
+	{
+		r->use_row_index = true;
+		for (int i = 0; i < r->ncols; i++)
+			r->use_row_index = r->use_row_index && row_index_usable(&r->cols[i]);
+		r->stride = r->footer.row_index_stride;
+		r->group_filter = options->page_filter;
+		r->row_sel = options->row_selection;
+		r->groups_total = options->orc_groups_total;
+		r->groups_skipped = options->orc_groups_skipped;
 	}
 	if (rc == PM_OK)
 	{

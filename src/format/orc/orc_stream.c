@@ -152,6 +152,35 @@ orc_decompress_stream(int compression, uint64_t block_size, const uint8_t *buf,
 	return PM_OK;
 }
 
+pm_code
+orc_chunk_starts(const uint8_t *buf, size_t len, pm_arena *arena, size_t *n,
+				 uint64_t **starts, pm_error *err)
+{
+	size_t		pos = 0,
+				k = 0;
+
+	*n = 0;
+	*starts = NULL;
+	while (pos < len)
+	{
+		if (len - pos < 3)
+			return pm_fail(err, PM_ERR_CORRUPT, "truncated orc compression chunk header");
+		pos += 3 + ((size_t) (buf[pos] | (buf[pos + 1] << 8) | (buf[pos + 2] << 16)) >> 1);
+		if (pos > len)
+			return pm_fail(err, PM_ERR_CORRUPT, "orc compression chunk exceeds its stream");
+		k++;
+	}
+	*starts = pm_arena_alloc(arena, sizeof(uint64_t) * (k + 1));
+	if (*starts == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading an orc stream");
+	for (pos = 0; pos < len; (*n)++)
+	{
+		(*starts)[*n] = pos;
+		pos += 3 + ((size_t) (buf[pos] | (buf[pos + 1] << 8) | (buf[pos + 2] << 16)) >> 1);
+	}
+	return PM_OK;
+}
+
 /* ---------------------------------------------------------------------
  * Byte RLE: control byte c < 0x80: run of c + 3 copies of the next byte;
  * else 0x100 - c literal bytes follow.
@@ -597,6 +626,69 @@ orc_int_rle_read(orc_int_rle *d, int64_t *out, int64_t n, pm_error *err)
 		d->pos += (int) take;
 		out += take;
 		n -= take;
+	}
+	return PM_OK;
+}
+
+/* ---------------------------------------------------------------------
+ * Seeks to row-group positions (RowIndexEntry)
+ * ---------------------------------------------------------------------
+ */
+pm_code
+orc_byte_rle_seek(orc_byte_rle *d, const uint8_t *p, size_t len, uint64_t off, uint64_t skip,
+				  pm_error *err)
+{
+	uint8_t		scratch[256];
+
+	if (off > len)
+		return pm_fail(err, PM_ERR_CORRUPT, "orc row index position past its stream");
+	orc_byte_rle_init(d, p + off, len - off);
+	while (skip > 0)
+	{
+		uint64_t	n = skip < sizeof(scratch) ? skip : sizeof(scratch);
+
+		PM_TRY(orc_byte_rle_read(d, scratch, (int64_t) n, err));
+		skip -= n;
+	}
+	return PM_OK;
+}
+
+pm_code
+orc_bool_rle_seek(orc_bool_rle *d, const uint8_t *p, size_t len, uint64_t off, uint64_t skip,
+				  uint64_t bits, pm_error *err)
+{
+	PM_TRY(orc_byte_rle_seek(&d->bytes, p, len, off, skip, err));
+	d->cur = 0;
+	d->bits_left = 0;
+	if (bits > 8)
+		return pm_fail(err, PM_ERR_CORRUPT, "orc row index position past a boolean byte");
+	if (bits > 0)
+	{
+		PM_TRY(orc_byte_rle_read(&d->bytes, &d->cur, 1, err));
+		d->cur = (uint8_t) (d->cur << bits);
+		d->bits_left = 8 - (int) bits;
+	}
+	return PM_OK;
+}
+
+pm_code
+orc_int_rle_seek(orc_int_rle *d, const uint8_t *p, size_t len, uint64_t off, uint64_t skip,
+				 pm_error *err)
+{
+	if (off > len)
+		return pm_fail(err, PM_ERR_CORRUPT, "orc row index position past its stream");
+	orc_int_rle_init(d, p + off, len - off, d->v2, d->is_signed);
+	while (skip > 0)
+	{
+		uint64_t	take;
+
+		if (d->pos >= d->nlit)
+			PM_TRY(d->v2 ? next_run_v2(d, err) : next_run_v1(d, err));
+		take = (uint64_t) (d->nlit - d->pos);
+		if (take > skip)
+			take = skip;
+		d->pos += (int) take;
+		skip -= take;
 	}
 	return PM_OK;
 }

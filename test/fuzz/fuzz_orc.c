@@ -7,7 +7,10 @@
  * binary, timestamps, absent fields) and with a type derived from the
  * file's own footer (every ORC kind the reader knows); each again with a
  * part filter that skips every other stripe by its statistics and an
- * equality probe per column (bloom filter skipping). Properties: an
+ * equality probe per column (bloom filter skipping), a page filter that
+ * skips every other row group of the row index and a row selection of
+ * every other 700 rows; and once more with the file's flat columns only
+ * (the row groups are sought only then). Properties: an
  * error sets err->code and the path; a batch never exceeds the batch
  * size; offsets of strings and collections are monotonic and inside their
  * data / child vectors; nulls are 0/1.
@@ -44,12 +47,27 @@ read_with(pm_fileio *io, const pm_type *schema, bool filtered)
 	pm_equal_probe probes[32];
 	pm_value	values[32];
 	int64_t		bloom_skipped = 0;
+	int64_t		groups_total = 0,
+				groups_skipped = 0;
+	int64_t		sel_start[64],
+				sel_end[64];
+	pm_row_selection sel = {64, sel_start, sel_end};
 
 	if (filtered)
 	{
 		opt.part_filter = skip_every_other;
 		opt.part_filter_ctx = (void *) schema;
 		parts_seen = 0;
+		opt.page_filter = skip_every_other_page;
+		pieces_seen = 0;
+		opt.orc_groups_total = &groups_total;
+		opt.orc_groups_skipped = &groups_skipped;
+		for (int i = 0; i < 64; i++)
+		{
+			sel_start[i] = 1400 * (int64_t) i;
+			sel_end[i] = sel_start[i] + 700;
+		}
+		opt.row_selection = &sel;
 		/* and a bloom filter probe per flat column: a value of its type */
 		memset(values, 0, sizeof(values));
 		for (int i = 0; i < schema->nfields && i < 32; i++)
@@ -101,6 +119,8 @@ read_with(pm_fileio *io, const pm_type *schema, bool filtered)
 		total += b->nrows;
 		next = b->first_row + b->nrows;
 	}
+	if (groups_skipped < 0 || groups_skipped > groups_total)
+		abort();
 	pm_format_reader_close(r);
 }
 
@@ -257,8 +277,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	own = own_type(a, data, size);
 	if (own != NULL && own->id == PM_TYPE_ROW)
 	{
+		pm_field	flat[64];
+		int			n = 0;
+
 		read_with(io, own, false);
 		read_with(io, own, true);
+		for (int i = 0; i < own->nfields && n < 64; i++)
+		{
+			pm_type_id id = own->fields[i].type->id;
+
+			if (id != PM_TYPE_ROW && id != PM_TYPE_ARRAY && id != PM_TYPE_MAP)
+				flat[n++] = own->fields[i];
+		}
+		if (n > 0)
+			read_with(io, pm_type_new_row(a, flat, n, true), true);
 	}
 	pm_arena_destroy(a);
 	pm_memory_fileio_destroy(io);

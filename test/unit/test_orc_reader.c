@@ -1720,11 +1720,179 @@ test_bloom_filter_skipping(void **state)
 	pm_arena_destroy(a);
 }
 
+/* Group filter of test_row_groups: the groups whose id range meets [lo, hi]. */
+typedef struct id_window
+{
+	int64_t		lo;
+	int64_t		hi;
+	int			asked;
+} id_window;
+
+static bool
+id_window_meets(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+{
+	id_window  *w = ctx;
+
+	(void) nranges;
+	(void) nrows;
+	w->asked++;
+	if (!ranges[0].known || !ranges[0].has_min_max)
+		return true;
+	return ranges[0].max.u.i64 >= w->lo && ranges[0].min.u.i64 <= w->hi;
+}
+
+/* Read with a group filter (w) or a row selection; rows and ids checked. */
+static int64_t
+read_groups(pm_fileio *io, const char *path, const pm_type *row, id_window *w,
+			const pm_row_selection *sel, int64_t *total, int64_t *skipped)
+{
+	pm_format_read_options opt;
+	pm_format_reader *r;
+	pm_batch   *b;
+	pm_error	err;
+	int64_t		n = 0;
+
+	memset(&opt, 0, sizeof(opt));
+	opt.schema = row;
+	opt.batch_size = 300;
+	opt.page_filter = w != NULL ? id_window_meets : NULL;
+	opt.part_filter_ctx = w;
+	opt.row_selection = sel;
+	opt.orc_groups_total = total;
+	opt.orc_groups_skipped = skipped;
+	*total = *skipped = 0;
+	if (pm_orc_reader_open(pm_env_default(), io, path, &opt, &r, &err) != PM_OK)
+		fail_msg("open: %s", err.message);
+	for (;;)
+	{
+		if (pm_format_reader_next(r, &b, &err) != PM_OK)
+			fail_msg("read: %s", err.message);
+		if (b == NULL)
+			break;
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			int64_t		id = b->first_row + i;
+			const pm_vector *vb = &b->cols[1];
+			const pm_vector *vs = &b->cols[2];
+			const pm_vector *vt = &b->cols[3];
+
+			/* every column at the row its position says */
+			assert_int_equal(PM_VEC_VALUES(&b->cols[0], int32_t)[i], id);
+			if (id % 7 == 0)
+				assert_true(vb->nulls != NULL && vb->nulls[i]);
+			else
+			{
+				assert_true(vb->nulls == NULL || !vb->nulls[i]);
+				assert_int_equal(PM_VEC_VALUES(vb, uint8_t)[i], id % 3 == 0);
+			}
+			if (id % 5 == 0)
+				assert_true(vs->nulls != NULL && vs->nulls[i]);
+			else
+			{
+				char		t[32];
+				int			len = snprintf(t, sizeof(t), "v%lld", (long long) (id * 7919 % 100000));
+
+				assert_int_equal(vs->offsets[i + 1] - vs->offsets[i], len);
+				assert_memory_equal(vs->data + vs->offsets[i], t, (size_t) len);
+			}
+			assert_int_equal(PM_VEC_VALUES(vt, int64_t)[i], (id / 3) * 1000003);
+		}
+		n += b->nrows;
+	}
+	pm_format_reader_close(r);
+	return n;
+}
+
+/*
+ * Row groups skipped by the row index: one stripe of 10500 rows in groups
+ * of 1000 (a boolean and a direct string with NULLs: PRESENT streams, bits
+ * into a byte), with zstd (positions in compression chunks) and none; the
+ * groups that meet an id window are read, every column sought to them; a
+ * row selection skips the groups it holds no row of.
+ */
+static void
+test_row_groups(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	const pm_type *row = writer_fixture_parse_type(a, "ROW<id INT, b BOOLEAN, s STRING, t BIGINT>");
+	pm_orc_write_options oo = {.dictionary_threshold = 0.8, .row_index_stride = 1000};
+	const char *comps[2] = {"zstd", "none"};
+	int64_t		n = 10500;
+	pm_batch	b;
+	int64_t		cap = 0,
+				total,
+				skipped;
+
+	(void) state;
+	memset(&b, 0, sizeof(b));
+	b.nrows = n;
+	b.ncols = row->nfields;
+	b.cols = pm_arena_zalloc(a, sizeof(pm_vector) * (size_t) row->nfields);
+	for (int c = 0; c < row->nfields; c++)
+	{
+		assert_true(pm_vector_init(&b.cols[c], row->fields[c].type, n, true, a));
+		b.cols[c].length = n;
+	}
+	b.cols[1].nulls = pm_arena_zalloc(a, (size_t) n);
+	b.cols[2].nulls = pm_arena_zalloc(a, (size_t) n);
+	for (int64_t i = 0; i < n; i++)
+	{
+		char		t[32];
+		int			len = snprintf(t, sizeof(t), "v%lld", (long long) (i * 7919 % 100000));
+
+		PM_VEC_VALUES(&b.cols[0], int32_t)[i] = (int32_t) i;
+		b.cols[1].nulls[i] = i % 7 == 0;
+		PM_VEC_VALUES(&b.cols[1], uint8_t)[i] = i % 3 == 0;
+		b.cols[2].nulls[i] = i % 5 == 0;
+		if (i % 5 != 0)
+			assert_true(pm_vector_append_data(&b.cols[2], &cap, t, len, a));
+		b.cols[2].offsets[i + 1] = (int32_t) b.cols[2].data_size;
+		PM_VEC_VALUES(&b.cols[3], int64_t)[i] = (i / 3) * 1000003;
+	}
+	for (int k = 0; k < 2; k++)
+	{
+		char		path[32];
+		id_window	w;
+		int64_t		ss[2] = {2500, 10499},
+					se[2] = {2501, 10500};
+		pm_row_selection sel = {2, ss, se};
+
+		snprintf(path, sizeof(path), "/rg_%s.orc", comps[k]);
+		writer_fixture_write(PM_FORMAT_ORC, io, path, row, comps[k], 0, &oo, &b, 1, NULL, a);
+		assert_int_equal(writer_fixture_read_back(PM_FORMAT_ORC, io, path, row, &b, 1, "rg"), n);
+		/* inside group 4 */
+		w = (id_window) {4100, 4200, 0};
+		assert_int_equal(read_groups(io, path, row, &w, NULL, &total, &skipped), 1000);
+		assert_int_equal(w.asked, 11);
+		assert_int_equal(total, 11);
+		assert_int_equal(skipped, 10);
+		/* groups 6..8, then the partial last group */
+		w = (id_window) {6990, 8010, 0};
+		assert_int_equal(read_groups(io, path, row, &w, NULL, &total, &skipped), 3000);
+		assert_int_equal(skipped, 8);
+		w = (id_window) {10400, 20000, 0};
+		assert_int_equal(read_groups(io, path, row, &w, NULL, &total, &skipped), 500);
+		/* group 0 only; none (the stripe's statistics do not skip it: no part filter) */
+		w = (id_window) {0, 10, 0};
+		assert_int_equal(read_groups(io, path, row, &w, NULL, &total, &skipped), 1000);
+		w = (id_window) {-10, -1, 0};
+		assert_int_equal(read_groups(io, path, row, &w, NULL, &total, &skipped), 0);
+		assert_int_equal(skipped, 11);
+		/* the row selection: groups 2 and 10 */
+		assert_int_equal(read_groups(io, path, row, NULL, &sel, &total, &skipped), 1500);
+		assert_int_equal(skipped, 9);
+	}
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rle_v2),
+		cmocka_unit_test(test_row_groups),
 		cmocka_unit_test(test_rle_v1_and_bytes),
 		cmocka_unit_test(test_varint128),
 		cmocka_unit_test(test_tz),

@@ -42,7 +42,12 @@ Tables:
               5000..5009 and 15000..15009, else "a" (odd ids) or "z" (so every page spans
               "rare"), n = id but NULL where id mod 10 = 0; a bitmap index on cat, a bloom
               filter on u
+  pd.ri_orc, pd.ri_orc_none (sql/orc_row_index.sql) one ORC file, one stripe of 20500 rows
+              in row groups of 1000 (orc.row.index.stride), ids 1..20500 in order and every
+              flat type, each column NULL every k-th row (k a prime per column): zstd in
+              4 KiB compression chunks (orc.compress.size), and uncompressed
 """
+import datetime
 import json
 import os
 import shutil
@@ -144,6 +149,27 @@ def pg_row(i):
     return [i, i * 7919 % 20000, "k%05d" % i, pg_cat(i), None if i % 10 == 0 else i]
 
 
+def ri_row(g):
+    def nul(k, v):
+        return None if g % k == 0 else v
+    ts = datetime.datetime(2021, 6, 1) + datetime.timedelta(minutes=g, microseconds=123 * g)
+    ts3 = datetime.datetime(2021, 6, 1) + datetime.timedelta(milliseconds=1500 * g)
+    return [g, nul(11, g % 3 == 0), nul(13, g % 200 - 100), nul(17, g % 30000),
+            nul(19, g * 1000003), nul(23, g / 8.0), nul(29, g / 3.0),
+            nul(31, "%d.%02d" % (g * 125 // 100, g * 125 % 100)), nul(37, "cat%d" % (g % 5)),
+            nul(41, "%032x" % (g * 2654435761 % (1 << 128))), nul(43, "%08x" % g),
+            nul(47, (datetime.date(2020, 1, 1) + datetime.timedelta(days=g)).isoformat()),
+            nul(53, ts.strftime("%Y-%m-%dT%H:%M:%S.%f")),
+            nul(59, ts3.strftime("%Y-%m-%dT%H:%M:%S.%f"))]
+
+
+RI_COLUMNS = [{"name": n, "type": t} for n, t in [
+    ("id", "INT"), ("b", "BOOLEAN"), ("t", "TINYINT"), ("sm", "SMALLINT"), ("big", "BIGINT"),
+    ("f", "FLOAT"), ("d", "DOUBLE"), ("dec", "DECIMAL(12, 2)"), ("ds", "STRING"),
+    ("s", "STRING"), ("bin", "BYTES"), ("dt", "DATE"), ("ts", "TIMESTAMP(6)"),
+    ("ts3", "TIMESTAMP(3)")]]
+
+
 def tables():
     yield "dec", {"columns": [
         {"name": "id", "type": "INT"}, {"name": "d", "type": "DECIMAL(38, 30)"},
@@ -204,6 +230,12 @@ def tables():
                     "file-index.bitmap.columns": "cat",
                     "file-index.bloom-filter.columns": "u"}}, \
         [[pg_row(i) for i in range(20000)]]
+    ri = [ri_row(g) for g in range(1, 20501)]
+    for name, comp in (("ri_orc", {"file.compression": "zstd", "orc.compress.size": "4096"}),
+                       ("ri_orc_none", {"file.compression": "none"})):
+        yield name, {"columns": RI_COLUMNS,
+            "options": dict(comp, **{"file.format": "orc", "bucket": "-1",
+                                     "orc.row.index.stride": "1000"})}, [ri]
 
 
 def main():
@@ -214,7 +246,7 @@ def main():
     log = open(wh + ".log", "w")
     only = sys.argv[2:]
     for name, spec, commits in tables():
-        if (name not in only) if only else (name == "pr" or name.startswith("rg_") or name.startswith("pg_")):
+        if (name not in only) if only else (name == "pr" or name.startswith(("rg_", "pg_", "ri_"))):
             continue
         tj = os.path.join(wh, "_spec", name + ".table.json")
         oj = os.path.join(wh, "_spec", name + ".ops.jsonl")

@@ -123,6 +123,97 @@ pb_uint(pb *b, int wt, uint64_t *v)
 	return wt == WT_VARINT && pb_varint(b, v);
 }
 
+/*
+ * How many length-delimited records of field `field` message b holds
+ * (repeated messages); false if the message is malformed.
+ */
+static bool
+pb_count_records(pb b, uint32_t field, int *n)
+{
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+
+	*n = 0;
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		if (f == field && wt == WT_LEN)
+			(*n)++;
+		if (!pb_skip(&b, wt))
+			return false;
+	}
+	return !malformed;
+}
+
+/*
+ * How many values the repeated integer field `field` holds in message b,
+ * packed or not; false if the message is malformed.
+ */
+static bool
+pb_count_uints(pb b, uint32_t field, int *n)
+{
+	uint32_t	f;
+	int			wt;
+	bool		malformed;
+	uint64_t	v;
+
+	*n = 0;
+	while (pb_tag(&b, &f, &wt, &malformed))
+	{
+		if (f == field && wt == WT_LEN)
+		{
+			pb			s;
+
+			if (!pb_len(&b, &s))
+				return false;
+			for (; s.p < s.end; (*n)++)
+				if (!pb_varint(&s, &v))
+					return false;
+			continue;
+		}
+		if (f == field && wt == WT_VARINT)
+			(*n)++;
+		if (!pb_skip(&b, wt))
+			return false;
+	}
+	return !malformed;
+}
+
+/*
+ * The values of a repeated integer field's record (wire type wt, packed or
+ * not) appended to out[*n], up to cap of them; false if malformed.
+ */
+static bool
+pb_read_uints(pb *b, int wt, uint64_t *out, int *n, int cap)
+{
+	uint64_t	v;
+
+	if (wt == WT_VARINT)
+	{
+		if (!pb_varint(b, &v))
+			return false;
+		if (*n < cap)
+			out[(*n)++] = v;
+		return true;
+	}
+	if (wt == WT_LEN)
+	{
+		pb			s;
+
+		if (!pb_len(b, &s))
+			return false;
+		while (s.p < s.end)
+		{
+			if (!pb_varint(&s, &v))
+				return false;
+			if (*n < cap)
+				out[(*n)++] = v;
+		}
+		return true;
+	}
+	return false;
+}
+
 static char *
 pb_strdup(pm_arena *arena, pb *s)
 {
@@ -182,39 +273,14 @@ orc_parse_postscript(const uint8_t *buf, size_t len, orc_postscript *ps, pm_erro
 static pm_code
 parse_type(pb b, pm_arena *arena, orc_type *t, pm_error *err)
 {
-	pb			scan = b;
 	uint32_t	f;
 	int			wt;
 	bool		malformed;
-	int			nsub = 0,
-				nnames = 0;
+	int			nsub,
+				nnames;
 	uint64_t	v;
 
-	/* first pass: count subtypes and names */
-	while (pb_tag(&scan, &f, &wt, &malformed))
-	{
-		if (f == 2 && wt == WT_LEN)
-		{
-			pb			s;
-
-			if (!pb_len(&scan, &s))
-				return bad(err, "type");
-			while (s.p < s.end)
-			{
-				if (!pb_varint(&s, &v))
-					return bad(err, "type");
-				nsub++;
-			}
-			continue;
-		}
-		if (f == 2 && wt == WT_VARINT)
-			nsub++;
-		else if (f == 3)
-			nnames++;
-		if (!pb_skip(&scan, wt))
-			return bad(err, "type");
-	}
-	if (malformed)
+	if (!pb_count_uints(b, 2, &nsub) || !pb_count_records(b, 3, &nnames))
 		return bad(err, "type");
 
 	memset(t, 0, sizeof(*t));
@@ -308,24 +374,14 @@ orc_parse_footer(const uint8_t *buf, size_t len, pm_arena *arena, orc_footer *ft
 				 pm_error *err)
 {
 	pb			b = {buf, buf + len};
-	pb			scan = b;
 	uint32_t	f;
 	int			wt;
 	bool		malformed;
-	int			nstripes = 0,
-				ntypes = 0;
+	int			nstripes,
+				ntypes;
 
 	memset(ft, 0, sizeof(*ft));
-	while (pb_tag(&scan, &f, &wt, &malformed))
-	{
-		if (f == 3 && wt == WT_LEN)
-			nstripes++;
-		else if (f == 4 && wt == WT_LEN)
-			ntypes++;
-		if (!pb_skip(&scan, wt))
-			return bad(err, "footer");
-	}
-	if (malformed)
+	if (!pb_count_records(b, 3, &nstripes) || !pb_count_records(b, 4, &ntypes))
 		return bad(err, "footer");
 	ft->stripes = pm_arena_zalloc(arena, sizeof(orc_stripe_info) * (nstripes + 1));
 	ft->types = pm_arena_zalloc(arena, sizeof(orc_type) * (ntypes + 1));
@@ -697,23 +753,15 @@ orc_parse_metadata(const uint8_t *buf, size_t len, pm_arena *arena, int *nstripe
 				   orc_stripe_stats **out, pm_error *err)
 {
 	pb			b = {buf, buf + len};
-	pb			scan = b;
 	uint32_t	f;
 	int			wt;
 	bool		malformed;
-	int			n = 0;
+	int			n;
 	orc_stripe_stats *ss;
 
 	*nstripes = 0;
 	*out = NULL;
-	while (pb_tag(&scan, &f, &wt, &malformed))
-	{
-		if (f == 1 && wt == WT_LEN)
-			n++;
-		if (!pb_skip(&scan, wt))
-			return bad(err, "metadata");
-	}
-	if (malformed)
+	if (!pb_count_records(b, 1, &n))
 		return bad(err, "metadata");
 	ss = pm_arena_zalloc(arena, sizeof(orc_stripe_stats) * (size_t) (n + 1));
 	if (ss == NULL)
@@ -722,11 +770,10 @@ orc_parse_metadata(const uint8_t *buf, size_t len, pm_arena *arena, int *nstripe
 	while (pb_tag(&b, &f, &wt, &malformed))
 	{
 		pb			st,
-					st_scan,
 					cs;
 		uint32_t	g;
 		int			gwt;
-		int			ncols = 0;
+		int			ncols;
 
 		if (!(f == 1 && wt == WT_LEN))
 		{
@@ -736,15 +783,7 @@ orc_parse_metadata(const uint8_t *buf, size_t len, pm_arena *arena, int *nstripe
 		}
 		if (!pb_len(&b, &st))
 			return bad(err, "metadata");
-		st_scan = st;
-		while (pb_tag(&st_scan, &g, &gwt, &malformed))
-		{
-			if (g == 1 && gwt == WT_LEN)
-				ncols++;
-			if (!pb_skip(&st_scan, gwt))
-				return bad(err, "stripe statistics");
-		}
-		if (malformed)
+		if (!pb_count_records(st, 1, &ncols))
 			return bad(err, "stripe statistics");
 		ss[n].cols = pm_arena_zalloc(arena, sizeof(orc_col_stats) * (size_t) (ncols + 1));
 		if (ss[n].cols == NULL)
@@ -827,22 +866,14 @@ orc_parse_bloom_index(const uint8_t *buf, size_t len, pm_arena *arena, int *n,
 					  orc_bloom **out, pm_error *err)
 {
 	pb			b = {buf, buf + len};
-	pb			scan = b;
 	uint32_t	f;
 	int			wt;
 	bool		malformed;
-	int			count = 0;
+	int			count;
 
 	*n = 0;
 	*out = NULL;
-	while (pb_tag(&scan, &f, &wt, &malformed))
-	{
-		if (f == 1 && wt == WT_LEN)
-			count++;
-		if (!pb_skip(&scan, wt))
-			return bad(err, "bloom filter index");
-	}
-	if (malformed)
+	if (!pb_count_records(b, 1, &count))
 		return bad(err, "bloom filter index");
 	*out = pm_arena_zalloc(arena, sizeof(orc_bloom) * (size_t) (count + 1));
 	if (*out == NULL)
@@ -867,36 +898,13 @@ orc_parse_bloom_index(const uint8_t *buf, size_t len, pm_arena *arena, int *n,
 static pm_code
 parse_row_index_entry(pb b, pm_arena *arena, orc_row_index_entry *e, pm_error *err)
 {
-	pb			scan = b;
 	uint32_t	f;
 	int			wt;
 	bool		malformed;
-	uint64_t	v;
-	int			npos = 0;
+	int			npos;
 
 	memset(e, 0, sizeof(*e));
-	while (pb_tag(&scan, &f, &wt, &malformed))
-	{
-		if (f == 1 && wt == WT_LEN)
-		{
-			pb			s;
-
-			if (!pb_len(&scan, &s))
-				return bad(err, "row index entry");
-			while (s.p < s.end)
-			{
-				if (!pb_varint(&s, &v))
-					return bad(err, "row index entry");
-				npos++;
-			}
-			continue;
-		}
-		if (f == 1 && wt == WT_VARINT)
-			npos++;
-		if (!pb_skip(&scan, wt))
-			return bad(err, "row index entry");
-	}
-	if (malformed)
+	if (!pb_count_uints(b, 1, &npos))
 		return bad(err, "row index entry");
 	e->pos = pm_arena_alloc(arena, sizeof(uint64_t) * (size_t) (npos + 1));
 	if (e->pos == NULL)
@@ -905,22 +913,10 @@ parse_row_index_entry(pb b, pm_arena *arena, orc_row_index_entry *e, pm_error *e
 	{
 		pb			s;
 
-		if (f == 1 && wt == WT_LEN)
+		if (f == 1 && (wt == WT_LEN || wt == WT_VARINT))
 		{
-			if (!pb_len(&b, &s))
+			if (!pb_read_uints(&b, wt, e->pos, &e->npos, npos))
 				return bad(err, "row index entry");
-			while (s.p < s.end && e->npos < npos)
-			{
-				if (!pb_varint(&s, &v))
-					return bad(err, "row index entry");
-				e->pos[e->npos++] = v;
-			}
-		}
-		else if (f == 1 && wt == WT_VARINT && e->npos < npos)
-		{
-			if (!pb_varint(&b, &v))
-				return bad(err, "row index entry");
-			e->pos[e->npos++] = v;
 		}
 		else if (f == 2 && wt == WT_LEN)
 		{
@@ -943,22 +939,14 @@ orc_parse_row_index(const uint8_t *buf, size_t len, pm_arena *arena, int *n,
 					orc_row_index_entry **out, pm_error *err)
 {
 	pb			b = {buf, buf + len};
-	pb			scan = b;
 	uint32_t	f;
 	int			wt;
 	bool		malformed;
-	int			count = 0;
+	int			count;
 
 	*n = 0;
 	*out = NULL;
-	while (pb_tag(&scan, &f, &wt, &malformed))
-	{
-		if (f == 1 && wt == WT_LEN)
-			count++;
-		if (!pb_skip(&scan, wt))
-			return bad(err, "row index");
-	}
-	if (malformed)
+	if (!pb_count_records(b, 1, &count))
 		return bad(err, "row index");
 	*out = pm_arena_zalloc(arena, sizeof(orc_row_index_entry) * (size_t) (count + 1));
 	if (*out == NULL)

@@ -223,14 +223,6 @@ extern pm_code orc_decompress_stream(int compression, uint64_t block_size,
 									 const uint8_t *buf, size_t len, pm_arena *arena,
 									 size_t max_out, const uint8_t **out, size_t *out_len,
 									 pm_error *err);
-/*
- * Where the compression chunks of a stored stream start (their headers'
- * offsets, *n of them, in arena): a run of whole chunks decompresses on its
- * own (a RowIndexEntry position names its chunk by that offset).
- */
-extern pm_code orc_chunk_starts(const uint8_t *buf, size_t len, pm_arena *arena, size_t *n,
-								uint64_t **starts, pm_error *err);
-
 /* A decompressed stream being read. */
 typedef struct orc_bytes
 {

@@ -39,9 +39,8 @@
  * ROW_INDEX streams are read first, and each column's decoders are put at
  * the next group read by its positions (seek_column, as ORC's readers
  * seek). In a compressed stripe, the chunks of each run of groups read
- * are decompressed when it is sought (up to two chunks past the next
- * group's position, as ORC's reader reads them), the others never; the
- * streams are still read whole.
+ * are read and decompressed when it is sought (up to two chunks past the
+ * next group's position, as ORC's reader reads them), the others never.
  *
  * Never done: UNION columns, decimal64 (ORCv2) encoding. Must not include
  * Postgres headers.
@@ -73,15 +72,11 @@ typedef struct stream_slot
 	const uint8_t *data;		/* decompressed */
 	size_t		len;
 	/*
-	 * Row groups skipped in a compressed stripe: the stream as stored and
-	 * where its chunks start; the chunks of each run of groups read are
-	 * decompressed when the run is sought (data/len: none before).
+	 * Row groups skipped in a compressed stripe: the chunks of each run of
+	 * groups read are read and decompressed when the run is sought (data,
+	 * len: none before; offset, length: the stream as stored).
 	 */
 	bool		lazy;
-	const uint8_t *stored;
-	size_t		stored_len;
-	size_t		nchunks;
-	uint64_t   *starts;
 } stream_slot;
 
 typedef struct col_reader col_reader;
@@ -859,10 +854,10 @@ select_groups(orc_reader *r, const orc_stripe_footer *sf, const uint8_t *needed,
 
 /*
  * The next stream position of entry eg (the group sought) as a buffer and
- * an offset in it: the decompressed stream (none), or the chunks from the
- * one eg names to two past the one the next group's entry ee names (NULL:
- * to the stream's end), as ORC's reader reads them (a run of values may
- * reach past the next group's start).
+ * an offset in it: the stream (no compression), or the chunks from the one
+ * eg names to two past the one the next group's entry ee names (NULL: to
+ * the stream's end), read and decompressed, as ORC's reader reads them (a
+ * run of values may reach past the next group's start).
  */
 static pm_code
 stream_at(orc_reader *r, const stream_slot *s, const orc_row_index_entry *eg,
@@ -871,12 +866,10 @@ stream_at(orc_reader *r, const stream_slot *s, const orc_row_index_entry *eg,
 {
 	uint64_t	c0,
 				u0,
-				c1;
-	size_t		i0,
-				i1,
-				lo,
-				hi;
-	uint64_t	end;
+				c1,
+				end,
+				whole;
+	uint8_t    *raw;
 
 	if (r->ps.compression == ORC_C_NONE)
 	{
@@ -891,36 +884,40 @@ stream_at(orc_reader *r, const stream_slot *s, const orc_row_index_entry *eg,
 		goto bad;
 	c0 = eg->pos[*k];
 	u0 = eg->pos[*k + 1];
-	c1 = ee != NULL ? ee->pos[*k] : s->stored_len;
+	c1 = ee != NULL ? ee->pos[*k] : s->length;
 	*k += 2;
 	*buf = (const uint8_t *) "";
 	*len = 0;
 	*off = 0;
-	if (c0 == s->stored_len && u0 == 0)
+	if (c0 == s->length && u0 == 0)
 		return PM_OK;			/* at the stream's end: no value left */
-	/* the chunk starting at c0 */
-	lo = 0;
-	hi = s->nchunks;
-	while (lo < hi)
-	{
-		size_t		mid = lo + (hi - lo) / 2;
-
-		if (s->starts[mid] < c0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == s->nchunks || s->starts[lo] != c0 || c1 < c0)
+	if (c0 >= s->length || c1 < c0 || c1 > s->length || r->ps.block_size == 0 ||
+		r->ps.block_size > (64 << 20))
 		goto bad;
-	i0 = lo;
-	/* the chunk holding c1, and two more */
-	for (i1 = i0; i1 + 1 < s->nchunks && s->starts[i1 + 1] <= c1; i1++)
-		;
-	i1 = i1 + 2 < s->nchunks ? i1 + 2 : s->nchunks - 1;
-	end = i1 + 1 < s->nchunks ? s->starts[i1 + 1] : s->stored_len;
-	PM_TRY(orc_decompress_stream((int) r->ps.compression, r->ps.block_size, s->stored + c0,
-								 (size_t) (end - c0), r->run_arena, MAX_STREAM_OUT, buf, len,
-								 err));
+	/*
+	 * From the chunk at c0 through the one at c1 and two more (a chunk as
+	 * stored is at most a header and a block), the complete chunks.
+	 */
+	end = c1 + 3 * (r->ps.block_size + 3);
+	if (end > s->length)
+		end = s->length;
+	raw = pm_arena_alloc(r->run_arena, (size_t) (end - c0) + 1);
+	if (raw == NULL)
+		return nomem(err);
+	PM_TRY(pm_file_pread(r->io, r->file, raw, (size_t) (end - c0), s->offset + c0, err));
+	for (whole = 0; end - c0 - whole >= 3;)
+	{
+		uint64_t	next = whole + 3 + ((uint64_t) (raw[whole] | (raw[whole + 1] << 8) |
+												 (raw[whole + 2] << 16)) >> 1);
+
+		if (next > end - c0)
+			break;
+		whole = next;
+	}
+	if (whole == 0 || (end == s->length && whole != end - c0))
+		goto bad;
+	PM_TRY(orc_decompress_stream((int) r->ps.compression, r->ps.block_size, raw, (size_t) whole,
+								 r->run_arena, MAX_STREAM_OUT, buf, len, err));
 	if (u0 > *len)
 		goto bad;
 	*off = u0;
@@ -1127,6 +1124,15 @@ load_stripe(orc_reader *r, pm_error *err)
 			s->offset = off;
 			s->length = st->length;
 			s->present = true;
+			/* streams sought by the row index: read per run of groups */
+			if (r->group_sel != NULL && r->ps.compression != ORC_C_NONE &&
+				sought_stream(&sf, (int) st->column, st->kind))
+			{
+				s->lazy = true;
+				s->range = -1;
+				off += st->length;
+				continue;
+			}
 			if (last != NULL && off >= last->offset + last->length &&
 				off - (last->offset + last->length) <= COALESCE_GAP)
 				last->length = (size_t) (off + st->length - last->offset);
@@ -1149,7 +1155,7 @@ load_stripe(orc_reader *r, pm_error *err)
 	{
 		stream_slot *s = &r->slots[i];
 
-		if (s->present)
+		if (s->present && !s->lazy)
 			s->data = (const uint8_t *) ranges[s->range].buf +
 				(s->offset - ranges[s->range].offset);
 	}
@@ -1163,17 +1169,9 @@ load_stripe(orc_reader *r, pm_error *err)
 			s->data = (const uint8_t *) "";
 			continue;
 		}
-		/* streams sought by the row index: decompressed per run of groups */
-		if (r->group_sel != NULL && r->ps.compression != ORC_C_NONE &&
-			sought_stream(&sf, (int) (i / ORC_NSTREAM_SLOTS), (int) (i % ORC_NSTREAM_SLOTS)))
+		if (s->lazy)
 		{
-			s->lazy = true;
-			s->stored = s->data;
-			s->stored_len = (size_t) s->length;
-			PM_TRY(orc_chunk_starts(s->stored, s->stored_len, r->stripe_arena, &s->nchunks,
-									&s->starts, err));
 			s->data = (const uint8_t *) "";
-			s->len = 0;
 			continue;
 		}
 		PM_TRY(orc_decompress_stream((int) r->ps.compression, r->ps.block_size, s->data,

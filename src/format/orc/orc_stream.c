@@ -152,35 +152,6 @@ orc_decompress_stream(int compression, uint64_t block_size, const uint8_t *buf,
 	return PM_OK;
 }
 
-pm_code
-orc_chunk_starts(const uint8_t *buf, size_t len, pm_arena *arena, size_t *n,
-				 uint64_t **starts, pm_error *err)
-{
-	size_t		pos = 0,
-				k = 0;
-
-	*n = 0;
-	*starts = NULL;
-	while (pos < len)
-	{
-		if (len - pos < 3)
-			return pm_fail(err, PM_ERR_CORRUPT, "truncated orc compression chunk header");
-		pos += 3 + ((size_t) (buf[pos] | (buf[pos + 1] << 8) | (buf[pos + 2] << 16)) >> 1);
-		if (pos > len)
-			return pm_fail(err, PM_ERR_CORRUPT, "orc compression chunk exceeds its stream");
-		k++;
-	}
-	*starts = pm_arena_alloc(arena, sizeof(uint64_t) * (k + 1));
-	if (*starts == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading an orc stream");
-	for (pos = 0; pos < len; (*n)++)
-	{
-		(*starts)[*n] = pos;
-		pos += 3 + ((size_t) (buf[pos] | (buf[pos + 1] << 8) | (buf[pos + 2] << 16)) >> 1);
-	}
-	return PM_OK;
-}
-
 /* ---------------------------------------------------------------------
  * Byte RLE: control byte c < 0x80: run of c + 3 copies of the next byte;
  * else 0x100 - c literal bytes follow.

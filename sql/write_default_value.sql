@@ -70,8 +70,20 @@ SELECT set_defaults('dbl', '{"d": "1.5e1", "m": "-2.005", "o": "100", "day": "20
 IMPORT FOREIGN SCHEMA db LIMIT TO (dbl) FROM SERVER wd INTO public;
 INSERT INTO dbl VALUES (1, NULL, NULL, NULL, NULL), (2, 2.5, 3.25, 1.5, '2026-12-05');
 SELECT * FROM dbl ORDER BY id;
--- a default this writer does not cast: refused by name
-SELECT paimon_create_table('wd', 'db', 'dt', 'id INT, d TIMESTAMP(3)');
+-- TIME and TIMESTAMP defaults (DateTimeUtils.parseTime: millis rounded, an
+-- offset added; the timestamp formatter resolved SMART: February 30 is the
+-- 28th; digits are an epoch in the precision's unit)
+SELECT paimon_create_table('wd', 'db', 'tms',
+  'id INT, t TIME(3), ts TIMESTAMP(6), feb TIMESTAMP(3), ns TIMESTAMP(9), ep TIMESTAMP(3)');
+SELECT set_defaults('tms', '{"t": "7:05:09.1235", "ts": "2021-6-1 7:05:09.123456789",
+                             "feb": "2021-02-30", "ns": "2021-06-01 00:00:00.123456789",
+                             "ep": "1622505600123"}');
+IMPORT FOREIGN SCHEMA db LIMIT TO (tms) FROM SERVER wd INTO public;
+INSERT INTO tms VALUES (1, NULL, NULL, NULL, NULL, NULL),
+  (2, '01:02:03', '2020-01-01 00:00:00.5', '2020-01-02', '2020-01-03 00:00:00.25', NULL);
+SELECT * FROM tms ORDER BY id;
+-- a default this writer does not cast: refused by name (the JVM's zone would decide)
+SELECT paimon_create_table('wd', 'db', 'dt', 'id INT, d TIMESTAMP_LTZ(3)');
 SELECT set_defaults('dt', '{"d": "2026-01-01 00:00:00"}');
 IMPORT FOREIGN SCHEMA db LIMIT TO (dt) FROM SERVER wd INTO public;
 SELECT sqlstate_of('INSERT INTO dt VALUES (1, NULL)');

@@ -5,7 +5,9 @@
  *	  BinaryStringUtils' STRING -> BOOLEAN, integer, FLOAT/DOUBLE
  *	  (Double.parseDouble's grammar, strtod's value) and character casts,
  *	  StringToDecimalCastRule (new BigDecimal, Decimal.fromBigDecimal),
- *	  BinaryStringUtils.toDate (DateTimeUtils.parseDate).
+ *	  BinaryStringUtils.toDate (DateTimeUtils.parseDate), toTime
+ *	  (DateTimeUtils.parseTime) and toTimestamp (DateTimeUtils' formatter,
+ *	  for TIMESTAMP; TIMESTAMP_LTZ, cast in the JVM's zone, is refused).
  *	  Hand-written: Java's exact text grammars, which no C library checks.
  *-------------------------------------------------------------------------
  */
@@ -343,6 +345,278 @@ java_to_date(const char *s, size_t n, int32_t *out)
 	return true;
 }
 
+/* StringUtils.isNumeric (ASCII digits here: others fail toInt/toLong anyway) */
+static bool
+java_is_numeric(const char *s, size_t n)
+{
+	size_t		k = n > 0 && s[0] == '-' ? 1 : 0;
+
+	if (n == 0 || (n == 1 && s[0] == '-'))
+		return false;
+	for (; k < n; k++)
+		if (s[k] < '0' || s[k] > '9')
+			return false;
+	return true;
+}
+
+/* DateTimeUtils.parseFraction: milliseconds, rounded by the fourth digit */
+static int
+java_parse_fraction(const char *s, size_t n)
+{
+	int			multiplier = 100;
+	int			r = 0;
+
+	while (n > 0 && (unsigned char) s[0] <= ' ')
+		s++, n--;
+	while (n > 0 && (unsigned char) s[n - 1] <= ' ')
+		n--;
+	for (size_t i = 0; i < n; i++)
+	{
+		int			x = s[i] < '0' || s[i] > '9' ? 0 : s[i] - '0';
+
+		r += multiplier * x;
+		if (multiplier < 10)
+		{
+			if (i + 1 < n && s[i + 1] >= '5')
+				++r;
+			break;
+		}
+		multiplier /= 10;
+	}
+	return r;
+}
+
+static const char *
+find_char(const char *s, size_t n, size_t from, char c)
+{
+	return from <= n ? memchr(s + from, c, n - from) : NULL;
+}
+
+/*
+ * BinaryStringUtils.toTime: an optional '-' and digits are milliseconds
+ * (toInt); else DateTimeUtils.parseTime: "h[:m[:s[.fff]]]" with an offset
+ * after the first '-' (else '+'), "[+|-]h[:m]", added with the sign of
+ * '+' and subtracted with '-' as Java does; parts trimmed, digits only;
+ * the sum in Java's int arithmetic (wrapping).
+ */
+static bool
+java_to_time(const char *s, size_t n, int32_t *out)
+{
+	const char *colon1 = find_char(s, n, 0, ':');
+	const char *tz = find_char(s, n, 0, '-');
+	size_t		end = n;
+	int			operator = -1;
+	int			tzh = 0,
+				tzm = 0,
+				hour,
+				minute = 0,
+				second = 0,
+				milli = 0;
+	uint32_t	sum;
+
+	if (java_is_numeric(s, n))
+	{
+		int64_t		l;
+
+		if (!java_to_long(s, n, &l) || l < INT32_MIN || l > INT32_MAX)
+			return false;
+		*out = (int32_t) l;
+		return true;
+	}
+	if (tz == NULL)
+	{
+		tz = find_char(s, n, 0, '+');
+		operator = 1;
+	}
+	if (tz != NULL)
+	{
+		size_t		t = (size_t) (tz - s);
+		const char *colon3 = find_char(s, n, t, ':');
+
+		end = t;
+		if (colon3 == NULL)
+		{
+			if (!java_date_part(s + t + 1, n - t - 1, &tzh))
+				return false;
+		}
+		else if (!java_date_part(s + t + 1, (size_t) (colon3 - s) - t - 1, &tzh) ||
+				 !java_date_part(colon3 + 1, n - (size_t) (colon3 + 1 - s), &tzm))
+			return false;
+	}
+	if (colon1 == NULL || (size_t) (colon1 - s) > end)
+	{
+		/* Java's substring(start, end) with colon1 past end fails too */
+		if (colon1 != NULL)
+			return false;
+		if (!java_date_part(s, end, &hour))
+			return false;
+	}
+	else
+	{
+		size_t		c1 = (size_t) (colon1 - s);
+		const char *colon2 = find_char(s, n, c1 + 1, ':');
+
+		if (!java_date_part(s, c1, &hour))
+			return false;
+		if (colon2 == NULL)
+		{
+			if (end < c1 + 1 || !java_date_part(s + c1 + 1, end - c1 - 1, &minute))
+				return false;
+		}
+		else
+		{
+			size_t		c2 = (size_t) (colon2 - s);
+			const char *dot = find_char(s, n, c2, '.');
+
+			if (c2 > end || !java_date_part(s + c1 + 1, c2 - c1 - 1, &minute))
+				return false;
+			if (dot == NULL)
+			{
+				if (end < c2 + 1 || !java_date_part(s + c2 + 1, end - c2 - 1, &second))
+					return false;
+			}
+			else
+			{
+				size_t		d = (size_t) (dot - s);
+
+				if (d > end || !java_date_part(s + c2 + 1, d - c2 - 1, &second))
+					return false;
+				milli = java_parse_fraction(s + d + 1, end - d - 1);
+			}
+		}
+	}
+	/* int arithmetic as Java's: wraps */
+	hour = (int) ((uint32_t) hour + (uint32_t) operator * (uint32_t) tzh);
+	minute = (int) ((uint32_t) minute + (uint32_t) operator * (uint32_t) tzm);
+	sum = (uint32_t) hour * 3600000u + (uint32_t) minute * 60000u + (uint32_t) second * 1000u +
+		(uint32_t) milli;
+	*out = (int32_t) sum;
+	return true;
+}
+
+/* count ASCII digits of s[*i..] up to max, their value in *v */
+static int
+take_digits(const char *s, size_t n, size_t *i, int max, int64_t *v)
+{
+	int			k = 0;
+
+	*v = 0;
+	while (*i < n && k < max && s[*i] >= '0' && s[*i] <= '9')
+	{
+		*v = *v * 10 + (s[*i] - '0');
+		(*i)++;
+		k++;
+	}
+	return k;
+}
+
+/*
+ * BinaryStringUtils.toTimestamp(text, precision) for TIMESTAMP(p): an
+ * optional '-' and digits are an epoch in the unit of the precision (0, 3,
+ * 6 or 9: seconds, millis, micros, nanos; fromMillisToTimestamp), else
+ * DateTimeUtils' formatter "yyyy-[MM][M]-[dd][d][ [HH][H]:[mm][m]:[ss][s]
+ * [.fraction]]" resolved SMART (a day past the month's end is its last day)
+ * and the nanos floored to the precision. Accepted here: a 4-digit year
+ * 0001..9999, 1 or 2 digits for the other fields, 1 to 9 fraction digits;
+ * other forms Java may accept (a signed or longer year, hour 24) are
+ * refused. *micros and *nanos as the vectors hold them.
+ */
+static bool
+java_to_timestamp(const char *s, size_t n, int precision, int64_t *micros, int *nanos)
+{
+	size_t		i = 0;
+	int64_t		y,
+				mo,
+				d,
+				h = 0,
+				mi = 0,
+				se = 0,
+				frac = 0;
+	int64_t		nano = 0;
+	int			k;
+	int64_t		total;
+
+	if (java_is_numeric(s, n))
+	{
+		int64_t		l;
+		__int128	ns;
+
+		if (!java_to_long(s, n, &l))
+			return false;
+		switch (precision)
+		{
+			case 0:
+				ns = (__int128) l * 1000000000;
+				break;
+			case 3:
+				ns = (__int128) l * 1000000;
+				break;
+			case 6:
+				ns = (__int128) l * 1000;
+				break;
+			case 9:
+				ns = l;
+				break;
+			default:
+				return false;	/* "Unsupported precision" */
+		}
+		/* millis past a long (precision 0): Java wraps; refused here */
+		if (ns / 1000000 > INT64_MAX / 1000 || ns / 1000000 < INT64_MIN / 1000)
+			return false;
+		*micros = (int64_t) (ns >= 0 ? ns / 1000 : -((-ns + 999) / 1000));
+		*nanos = (int) (ns - (__int128) *micros * 1000);
+		return true;
+	}
+	if (take_digits(s, n, &i, 4, &y) != 4 || y < 1 || i >= n || s[i++] != '-')
+		return false;
+	k = take_digits(s, n, &i, 3, &mo);
+	if (k < 1 || k > 2 || mo < 1 || mo > 12 || i >= n || s[i++] != '-')
+		return false;
+	k = take_digits(s, n, &i, 3, &d);
+	if (k < 1 || k > 2 || d < 1 || d > 31)
+		return false;
+	if (i < n)
+	{
+		if (s[i++] != ' ')
+			return false;
+		k = take_digits(s, n, &i, 3, &h);
+		if (k < 1 || k > 2 || h > 23 || i >= n || s[i++] != ':')
+			return false;
+		k = take_digits(s, n, &i, 3, &mi);
+		if (k < 1 || k > 2 || mi > 59 || i >= n || s[i++] != ':')
+			return false;
+		k = take_digits(s, n, &i, 3, &se);
+		if (k < 1 || k > 2 || se > 59)
+			return false;
+		if (i < n)
+		{
+			if (s[i++] != '.')
+				return false;
+			k = take_digits(s, n, &i, 10, &frac);
+			if (k < 1 || k > 9 || i != n)
+				return false;
+			nano = frac;
+			for (; k < 9; k++)
+				nano *= 10;
+		}
+	}
+	/* IsoChronology.resolveYMD, SMART: the month's last day at most */
+	if (d > pm_month_days(y, (int) mo))
+		d = pm_month_days(y, (int) mo);
+	if (precision < 9)
+	{
+		int64_t		unit = 1;
+
+		for (int p = precision; p < 9; p++)
+			unit *= 10;
+		nano -= nano % unit;
+	}
+	total = pm_days_from_civil(y, (int) mo, (int) d) * INT64_C(86400) + h * 3600 + mi * 60 + se;
+	*micros = total * 1000000 + nano / 1000;
+	*nanos = (int) (nano % 1000);
+	return true;
+}
+
 static pm_code
 one_default(const pm_field *f, const char *text, pm_arena *arena, pm_vector **out,
 			pm_error *err)
@@ -398,6 +672,31 @@ one_default(const pm_field *f, const char *text, pm_arena *arena, pm_vector **ou
 
 				ok = ok && java_to_date(s, n, &x);
 				PM_VEC_VALUES(v, int32_t)[0] = x;
+				break;
+			}
+		case PM_TYPE_TIME:
+			{
+				int32_t		x = 0;
+
+				ok = ok && java_to_time(s, n, &x);
+				PM_VEC_VALUES(v, int32_t)[0] = x;
+				break;
+			}
+		case PM_TYPE_TIMESTAMP:
+			{
+				int64_t		us = 0;
+				int			ns = 0;
+
+				ok = ok && java_to_timestamp(s, n, t->precision, &us, &ns);
+				PM_VEC_VALUES(v, int64_t)[0] = us;
+				if (ok && ns != 0 && v->nanos == NULL)
+				{
+					v->nanos = pm_arena_zalloc(arena, sizeof(uint16_t) * 2);
+					if (v->nanos == NULL)
+						return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+				}
+				if (v->nanos != NULL)
+					v->nanos[0] = (uint16_t) ns;
 				break;
 			}
 		case PM_TYPE_FLOAT:

@@ -7,6 +7,7 @@
 #include "unit.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include <string.h>
 
@@ -100,11 +101,81 @@ test_casts(void **state)
 	assert_memory_equal(v->data, "ab  ", 4);
 	assert_int_equal(parse_one(a, "ROW<x STRING>", "''", &v, &err), PM_OK);
 	assert_int_equal(v->offsets[1], 0);
-	/* not cast here: refused by name */
-	assert_int_equal(parse_one(a, "ROW<x TIME(0)>", "10:00:00", &v, &err), PM_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err.message, "\"x\""));
-	assert_int_equal(parse_one(a, "ROW<x TIMESTAMP(3)>", "2026-01-01 00:00:00", &v, &err),
+	/* not cast here: refused by name (the JVM's zone would decide) */
+	assert_int_equal(parse_one(a, "ROW<x TIMESTAMP_LTZ(3)>", "2026-01-01 00:00:00", &v, &err),
 					 PM_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.message, "\"x\""));
+	pm_arena_destroy(a);
+}
+
+/* BinaryStringUtils.toTime (DateTimeUtils.parseTime) and toTimestamp */
+static void
+test_time_casts(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_vector  *v;
+	pm_error	err;
+	struct
+	{
+		const char *text;
+		int32_t		millis;
+	}			times[] = {
+		{"10:00:00", 36000000}, {"7:5", 7 * 3600000 + 5 * 60000}, {"23", 23}, {" 23", 23 * 3600000},
+		{" 1 : 2 : 3 .4567", 3723457}, {"1:2:3.4564", 3723456}, {"12345", 12345},
+		{"-7", -7}, {"10:00:00+01:30", 11 * 3600000 + 30 * 60000},
+		{"10:00:00-02", 8 * 3600000}, {"25:00:00", 25 * 3600000},
+		{"0:0:0.1", 100}, {"0:0:0.x9", 90}
+	};
+	const char *bad_times[] = {"", "a", "10:", "10:x", "1.5", ":10", "10:00:00-", "99999999999"};
+	struct
+	{
+		const char *type;
+		const char *text;
+		int64_t		micros;
+		int			nanos;
+	}			ts[] = {
+		{"TIMESTAMP(6)", "2021-06-01", INT64_C(1622505600000000), 0},
+		{"TIMESTAMP(6)", "2021-6-1 7:05:09", INT64_C(1622505600000000) + INT64_C(25509000000), 0},
+		{"TIMESTAMP(9)", "2021-06-01 00:00:00.123456789", INT64_C(1622505600123456), 789},
+		{"TIMESTAMP(6)", "2021-06-01 00:00:00.123456789", INT64_C(1622505600123456), 0},
+		{"TIMESTAMP(3)", "2021-06-01 00:00:00.1239", INT64_C(1622505600123000), 0},
+		{"TIMESTAMP(0)", "2021-06-01 00:00:00.9", INT64_C(1622505600000000), 0},
+		/* SMART resolution: the last day of February */
+		{"TIMESTAMP(3)", "2021-02-30", INT64_C(1614470400000000), 0},
+		{"TIMESTAMP(3)", "2020-02-31 01:00:00", INT64_C(1582938000000000), 0},
+		/* an epoch in the precision's unit */
+		{"TIMESTAMP(3)", "1622505600123", INT64_C(1622505600123000), 0},
+		{"TIMESTAMP(0)", "1622505600", INT64_C(1622505600000000), 0},
+		{"TIMESTAMP(9)", "-1", -1, 999},
+		{"TIMESTAMP(6)", "0001-01-01", INT64_C(-62135596800000000), 0},
+	};
+	const char *bad_ts[] = {"2021x", "2021-06", "21-06-01", "2021-13-01", "2021-06-00", "2021-06-32",
+		"2021-006-01", "2021-06-01 24:00:00", "2021-06-01 10:00", "2021-06-01T10:00:00",
+	"2021-06-01 10:00:00.", "2021-06-01 10:00:00.1234567890", "0000-01-01", "2021-06-01 "};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+	{
+		if (parse_one(a, "ROW<x TIME(3)>", times[i].text, &v, &err) != PM_OK)
+			fail_msg("TIME \"%s\": %s", times[i].text, err.message);
+		assert_int_equal(PM_VEC_VALUES(v, int32_t)[0], times[i].millis);
+	}
+	for (size_t i = 0; i < sizeof(bad_times) / sizeof(bad_times[0]); i++)
+		if (parse_one(a, "ROW<x TIME(3)>", bad_times[i], &v, &err) != PM_ERR_INVALID)
+			fail_msg("TIME \"%s\" accepted", bad_times[i]);
+	for (size_t i = 0; i < sizeof(ts) / sizeof(ts[0]); i++)
+	{
+		char		type[64];
+
+		snprintf(type, sizeof(type), "ROW<x %s>", ts[i].type);
+		if (parse_one(a, type, ts[i].text, &v, &err) != PM_OK)
+			fail_msg("%s \"%s\": %s", ts[i].type, ts[i].text, err.message);
+		assert_int_equal(PM_VEC_VALUES(v, int64_t)[0], ts[i].micros);
+		assert_int_equal(v->nanos != NULL ? v->nanos[0] : 0, ts[i].nanos);
+	}
+	for (size_t i = 0; i < sizeof(bad_ts) / sizeof(bad_ts[0]); i++)
+		if (parse_one(a, "ROW<x TIMESTAMP(6)>", bad_ts[i], &v, &err) != PM_ERR_INVALID)
+			fail_msg("TIMESTAMP \"%s\" accepted", bad_ts[i]);
 	pm_arena_destroy(a);
 }
 
@@ -283,6 +354,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_casts),
 		cmocka_unit_test(test_numeric_casts),
+		cmocka_unit_test(test_time_casts),
 		cmocka_unit_test(test_apply),
 	};
 

@@ -9,7 +9,8 @@
 #   column reads NULL. Tables: append, primary key (deduplicate), and
 #   partial-update (a NULL of a partial update writes the default over the
 #   earlier value, as in Java); and FLOAT, DOUBLE, DECIMAL (rounded HALF_UP;
-#   NULL past the precision, as Java) and DATE defaults in an append table.
+#   NULL past the precision, as Java), DATE, TIME and TIMESTAMP(0/3/6/9)
+#   defaults in append tables.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../check_prologue.sh
@@ -104,29 +105,61 @@ with open(wh + "/num.jsonl", "w") as out:
         out.write(json.dumps({"op": "+I", "row": row}) + "\n")
     out.write(json.dumps({"op": "commit"}) + "\n")
 PY
-ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" dv java_num "$wh/num.json" >/dev/null
-ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" dv java_num "$wh/num.jsonl" >/dev/null
-ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" dv ours_num "$wh/num.json" >/dev/null
-if ! "$wh/pk_write" "$wh/dv.db/ours_num" "$wh/num.jsonl" >/dev/null; then
-	echo "FAIL num: our writer refused the table"; fail=1
-else
+# An append table written by Java and by us with the same defaults; $2: what
+# the rows must show besides being equal (a python check of sys.argv[1]).
+check_append() {
+	local t=$1 label=$2 check=$3
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" dv "java_$t" "$wh/$t.json" >/dev/null
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" dv "java_$t" "$wh/$t.jsonl" >/dev/null
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" dv "ours_$t" "$wh/$t.json" >/dev/null
+	if ! "$wh/pk_write" "$wh/dv.db/ours_$t" "$wh/$t.jsonl" >/dev/null; then
+		echo "FAIL $t: our writer refused the table"; fail=1; return
+	fi
 	for v in 1.3.1 1.4.2; do
-		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" dv java_num | sort > "$wh/java_num_$v.rows"
-		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" dv ours_num | sort > "$wh/ours_num_$v.rows"
-		if cmp -s "$wh/java_num_$v.rows" "$wh/ours_num_$v.rows" && [ -s "$wh/ours_num_$v.rows" ] &&
-			python3 - "$wh/ours_num_$v.rows" <<'PY'
+		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" dv "java_$t" | sort > "$wh/java_${t}_$v.rows"
+		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" dv "ours_$t" | sort > "$wh/ours_${t}_$v.rows"
+		if cmp -s "$wh/java_${t}_$v.rows" "$wh/ours_${t}_$v.rows" && [ -s "$wh/ours_${t}_$v.rows" ] &&
+			python3 -c "$check" "$wh/ours_${t}_$v.rows"; then
+			echo "$t: Java $v reads our $label defaults as its own: $(wc -l < "$wh/ours_${t}_$v.rows") rows"
+		else
+			echo "FAIL $t: Java $v reads our table differently"
+			diff "$wh/java_${t}_$v.rows" "$wh/ours_${t}_$v.rows" | head -6 || true; fail=1
+		fi
+	done
+}
+check_append num FLOAT/DOUBLE/DECIMAL/DATE '
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 assert all(None not in r[1:5] + r[6:7] for r in rows), "a defaulted column reads NULL"
 assert any(r[6] == "2024-02-29" for r in rows), "the DATE default never written"
 assert any(r[5] is None for r in rows), "the default past its precision is not NULL"
+'
+
+# TIME (DateTimeUtils.parseTime: fraction rounded to millis, an offset added) and
+# TIMESTAMP(p) defaults (the formatter "yyyy-[MM][M]-[dd][d] [HH][H]:[mm][m]:[ss][s]
+# .f", SMART: February 30 is the 28th; nanos floored to p; digits: an epoch in
+# the precision's unit); every row takes them
+python3 - "$wh" <<'PY'
+import json, sys
+wh = sys.argv[1]
+cols = [{"name": "id", "type": "INT NOT NULL"},
+        {"name": "t3", "type": "TIME(3)", "default": "7:05:09.1235"},
+        {"name": "t0", "type": "TIME", "default": "10:00:00+01:30"},
+        {"name": "ts6", "type": "TIMESTAMP(6)", "default": "2021-6-1 7:05:09.123456789"},
+        {"name": "ts3", "type": "TIMESTAMP(3)", "default": "2021-02-30"},
+        {"name": "ts9", "type": "TIMESTAMP(9)", "default": "2021-06-01 00:00:00.123456789"},
+        {"name": "tse", "type": "TIMESTAMP(3)", "default": "1622505600123"},
+        {"name": "ts0", "type": "TIMESTAMP(0)", "default": "2020-02-31 01:00:00.9"}]
+json.dump({"columns": cols, "primary_keys": [], "partition_keys": [], "options": {}},
+          open(wh + "/tm.json", "w"))
+with open(wh + "/tm.jsonl", "w") as out:
+    for i in range(10):
+        out.write(json.dumps({"op": "+I", "row": [i] + [None] * 7}) + "\n")
+    out.write(json.dumps({"op": "commit"}) + "\n")
 PY
-		then
-			echo "num: Java $v reads our FLOAT/DOUBLE/DECIMAL/DATE defaults as its own: $(wc -l < "$wh/ours_num_$v.rows") rows"
-		else
-			echo "FAIL num: Java $v reads our table differently"
-			diff "$wh/java_num_$v.rows" "$wh/ours_num_$v.rows" | head -6 || true; fail=1
-		fi
-	done
-fi
+check_append tm TIME/TIMESTAMP '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert all(None not in r for r in rows), "a defaulted column reads NULL"
+'
 exit $fail

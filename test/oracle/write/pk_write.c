@@ -146,6 +146,12 @@ make_batch(pm_arena *arena, const pm_type *row, json_t **rows, int n)
 						die("batch", "out of memory");
 					v->offsets[i + 1] = (int32_t) v->data_size;
 					break;
+				case PM_TYPE_TIME:
+				case PM_TYPE_TIMESTAMP:
+					/* NULLs only (columns that take their default) */
+					if (!null)
+						die("batch", "TIME/TIMESTAMP values are not handled by pk_write");
+					break;
 				default:
 					die("batch", "column type not handled by pk_write");
 			}

@@ -809,7 +809,8 @@ select_groups(orc_reader *r, const orc_stripe_footer *sf, const uint8_t *needed,
 	r->group_sel = NULL;
 	r->row_index = NULL;
 	r->ngroups = (int64_t) ((nrows + r->stride - 1) / r->stride);
-	if (r->ngroups <= 0)
+	/* an entry takes bytes of the index: more groups than bytes, no index */
+	if (r->ngroups <= 0 || (uint64_t) r->ngroups > r->footer.stripes[r->stripe].index_length)
 		return PM_OK;
 	if ((r->group_sel = pm_arena_alloc(r->stripe_arena, (size_t) r->ngroups)) == NULL)
 		return nomem(err);

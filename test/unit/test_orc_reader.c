@@ -920,6 +920,43 @@ test_proto_bad_fields(void **state)
 												 arena, &sf, &err), PM_ERR_CORRUPT);
 		assert_non_null(strstr(err.message, "invalid orc"));
 	}
+	/* RowIndex: positions packed and not, statistics; then malformed ones */
+	{
+		/* 1 entry { 1 positions [3, 300] packed, 1 position 7, 2 stats { 1 numberOfValues 5 } } */
+		static const uint8_t good[] = {0x0a, 0x0b, 0x0a, 0x03, 0x03, 0xac, 0x02, 0x08, 0x07,
+		0x12, 0x02, 0x08, 0x05};
+		static const uint8_t bad_index[][8] = {
+			/* 1 entry: length past the end */
+			{0x0a, 0x05, 0x0a},
+			/* 1 entry { 1 packed positions: truncated varint } */
+			{0x0a, 0x03, 0x0a, 0x01, 0x80},
+			/* 1 entry { 1 position: fixed32 } */
+			{0x0a, 0x05, 0x0d, 1, 0, 0, 0},
+		};
+		static const size_t bad_len[] = {3, 5, 7};
+		orc_row_index_entry *e;
+		int			n;
+
+		assert_int_equal(orc_parse_row_index(good, sizeof(good), arena, &n, &e, &err), PM_OK);
+		assert_int_equal(n, 1);
+		assert_int_equal(e[0].npos, 3);
+		assert_int_equal(e[0].pos[0], 3);
+		assert_int_equal(e[0].pos[1], 300);
+		assert_int_equal(e[0].pos[2], 7);
+		assert_true(e[0].has_stats && e[0].stats.has_nvalues && e[0].stats.nvalues == 5);
+		for (size_t i = 0; i < sizeof(bad_len) / sizeof(bad_len[0]); i++)
+		{
+			pm_error_clear(&err);
+			if (orc_parse_row_index(bad_index[i], bad_len[i], arena, &n, &e, &err) == PM_OK)
+			{
+				/* a field of another wire type is skipped, never read as positions */
+				assert_int_equal(i, 2);
+				assert_int_equal(e[0].npos, 0);
+			}
+			else
+				assert_non_null(strstr(err.message, "invalid orc"));
+		}
+	}
 }
 
 static void

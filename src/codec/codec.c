@@ -126,8 +126,8 @@ zstd_decompress(const void *src, size_t src_len, void *dst, size_t dst_len, pm_e
 
 	/*
 	 * ZSTD_decompressDCtx handles concatenated and skippable frames, unknown
-	 * sizes; one context per thread, kept (ZSTD_decompress would create and
-	 * free one per page: its allocation and initialization per call)
+	 * sizes; one context per thread, kept for the process's life (the core
+	 * starts no threads; ZSTD_decompress would create and free one per page)
 	 */
 	static __thread ZSTD_DCtx *dctx;
 

@@ -124,8 +124,16 @@ zstd_decompress(const void *src, size_t src_len, void *dst, size_t dst_len, pm_e
 {
 	size_t		r;
 
-	/* ZSTD_decompress handles concatenated and skippable frames, unknown sizes */
-	r = ZSTD_decompress(dst, dst_len, src, src_len);
+	/*
+	 * ZSTD_decompressDCtx handles concatenated and skippable frames, unknown
+	 * sizes; one context per thread, kept for the process's life (the core
+	 * starts no threads; ZSTD_decompress would create and free one per page)
+	 */
+	static __thread ZSTD_DCtx *dctx;
+
+	if (dctx == NULL && (dctx = ZSTD_createDCtx()) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory creating a zstd context");
+	r = ZSTD_decompressDCtx(dctx, dst, dst_len, src, src_len);
 	if (ZSTD_isError(r))
 		return pm_fail(err, PM_ERR_CORRUPT, "invalid zstd data: %s", ZSTD_getErrorName(r));
 	if (r != dst_len)

@@ -237,17 +237,21 @@ def run_seed(seed, args, tmproot):
     return passed
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__,
+def seeds_main(doc, what, run_seed, seeds, ops, prefix):
+    """The command line of a seeded SQL + Java check (--seeds, --ops, --keep): each seed
+    through run_seed(seed, args, tmproot); "N passed, N failed" last."""
+    ap = argparse.ArgumentParser(description=doc,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seeds", default="1 3 5 7")
-    ap.add_argument("--ops", type=int, default=30)
+    ap.add_argument("--seeds", default=seeds)
+    ap.add_argument("--ops", type=int, default=ops)
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
-    unusable = java_and_sql("UPDATE/DELETE through SQL, read by Java")
+    unusable = java_and_sql(what)
     if unusable is not None:
         return unusable
-    tmproot = tempfile.mkdtemp(prefix="paimon_pk_dml_")
+    # Java's writes make partition and bucket directories the server's user must write into
+    os.umask(0)
+    tmproot = tempfile.mkdtemp(prefix=prefix)
     os.chmod(tmproot, 0o755)
     passed = failed = 0
     for seed in [int(x) for x in args.seeds.split()]:
@@ -262,6 +266,11 @@ def main():
         shutil.rmtree(tmproot, ignore_errors=True)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+def main():
+    return seeds_main(__doc__, "UPDATE/DELETE through SQL, read by Java", run_seed, "1 3 5 7", 30,
+                      "paimon_pk_dml_")
 
 
 if __name__ == "__main__":

@@ -40,20 +40,18 @@ default seeds pass on both, and scripts/test.sh runs both).
 
 Usage: run_pk_kinds.py [--seeds "0 1 2 ... 8"] [--ops 12] [--keep]
 """
-import argparse
 import json
 import os
 import random
 import shutil
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "oracle"))
 import difftest  # noqa: E402
-from sql_session import java_and_sql, psql as run_psql  # noqa: E402
-from run_pk_dml import statement, sql_rows, norm, Model as DedupModel  # noqa: E402
+from sql_session import psql as run_psql  # noqa: E402
+from run_pk_dml import statement, sql_rows, norm, seeds_main, Model as DedupModel  # noqa: E402
 
 DB = "kinds"
 REFUSED_OPS = ("update", "move_key", "move_part", "delete")
@@ -297,32 +295,8 @@ def run_seed(seed, args, tmproot):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seeds", default=" ".join(str(i) for i in range(len(KINDS))))
-    ap.add_argument("--ops", type=int, default=12)
-    ap.add_argument("--keep", action="store_true")
-    args = ap.parse_args()
-    unusable = java_and_sql("every primary-key table kind through SQL and Java")
-    if unusable is not None:
-        return unusable
-    # Java's writes make partition and bucket directories the server's user must write into
-    os.umask(0)
-    tmproot = tempfile.mkdtemp(prefix="paimon_pk_kinds_")
-    os.chmod(tmproot, 0o755)
-    passed = failed = 0
-    for seed in [int(x) for x in args.seeds.split()]:
-        try:
-            ok = run_seed(seed, args, tmproot)
-        except Exception as e:  # noqa: BLE001 - a failing case, not a failing run
-            print("FAIL seed %d: %s" % (seed, str(e).strip()[-3000:]))
-            ok = False
-        passed += ok
-        failed += not ok
-    if failed == 0 and not args.keep:
-        shutil.rmtree(tmproot, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return seeds_main(__doc__, "every primary-key table kind through SQL and Java", run_seed,
+                      " ".join(str(i) for i in range(len(KINDS))), 12, "paimon_pk_kinds_")
 
 
 if __name__ == "__main__":

@@ -860,38 +860,65 @@ parse_bloom(pb b, pm_arena *arena, orc_bloom *out, pm_error *err)
 	return PM_OK;
 }
 
-/* BloomFilterIndex: 1 bloomFilter (repeated) */
-pm_code
-orc_parse_bloom_index(const uint8_t *buf, size_t len, pm_arena *arena, int *n,
-					  orc_bloom **out, pm_error *err)
+/* one element of a repeated message field, parsed into out (of the field's type) */
+typedef pm_code (*pb_element_fn) (pb b, pm_arena *arena, void *out, pm_error *err);
+
+/*
+ * The records of repeated message field 1 of buf (BloomFilterIndex,
+ * RowIndex): *n elements of elem_size bytes in arena, each parsed by parse.
+ */
+static pm_code
+parse_repeated(const uint8_t *buf, size_t len, pm_arena *arena, size_t elem_size,
+			   pb_element_fn parse, const char *what, int *n, void **out, pm_error *err)
 {
 	pb			b = {buf, buf + len};
 	uint32_t	f;
 	int			wt;
 	bool		malformed;
 	int			count;
+	char	   *elems;
 
 	*n = 0;
 	*out = NULL;
 	if (!pb_count_records(b, 1, &count))
-		return bad(err, "bloom filter index");
-	*out = pm_arena_zalloc(arena, sizeof(orc_bloom) * (size_t) (count + 1));
-	if (*out == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading an orc bloom filter");
+		return bad(err, what);
+	elems = pm_arena_zalloc(arena, elem_size * (size_t) (count + 1));
+	if (elems == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading an orc %s", what);
+	*out = elems;
 	while (pb_tag(&b, &f, &wt, &malformed))
 	{
 		pb			s;
 
-		if (f == 1 && wt == WT_LEN)
+		if (f == 1 && wt == WT_LEN && *n < count)
 		{
 			if (!pb_len(&b, &s))
-				return bad(err, "bloom filter index");
-			PM_TRY(parse_bloom(s, arena, &(*out)[(*n)++], err));
+				return bad(err, what);
+			PM_TRY(parse(s, arena, elems + elem_size * (size_t) (*n)++, err));
 		}
 		else if (!pb_skip(&b, wt))
-			return bad(err, "bloom filter index");
+			return bad(err, what);
 	}
-	return malformed ? bad(err, "bloom filter index") : PM_OK;
+	return malformed ? bad(err, what) : PM_OK;
+}
+
+static pm_code
+bloom_element(pb b, pm_arena *arena, void *out, pm_error *err)
+{
+	return parse_bloom(b, arena, out, err);
+}
+
+/* BloomFilterIndex: 1 bloomFilter (repeated) */
+pm_code
+orc_parse_bloom_index(const uint8_t *buf, size_t len, pm_arena *arena, int *n,
+					  orc_bloom **out, pm_error *err)
+{
+	void	   *elems;
+	pm_code		rc = parse_repeated(buf, len, arena, sizeof(orc_bloom), bloom_element,
+									"bloom filter index", n, &elems, err);
+
+	*out = elems;
+	return rc;
 }
 
 /* RowIndexEntry: 1 positions (packed or not), 2 statistics */
@@ -933,36 +960,21 @@ parse_row_index_entry(pb b, pm_arena *arena, orc_row_index_entry *e, pm_error *e
 	return malformed ? bad(err, "row index entry") : PM_OK;
 }
 
+static pm_code
+row_index_element(pb b, pm_arena *arena, void *out, pm_error *err)
+{
+	return parse_row_index_entry(b, arena, out, err);
+}
+
 /* RowIndex: 1 entry (repeated) */
 pm_code
 orc_parse_row_index(const uint8_t *buf, size_t len, pm_arena *arena, int *n,
 					orc_row_index_entry **out, pm_error *err)
 {
-	pb			b = {buf, buf + len};
-	uint32_t	f;
-	int			wt;
-	bool		malformed;
-	int			count;
+	void	   *elems;
+	pm_code		rc = parse_repeated(buf, len, arena, sizeof(orc_row_index_entry),
+									row_index_element, "row index", n, &elems, err);
 
-	*n = 0;
-	*out = NULL;
-	if (!pb_count_records(b, 1, &count))
-		return bad(err, "row index");
-	*out = pm_arena_zalloc(arena, sizeof(orc_row_index_entry) * (size_t) (count + 1));
-	if (*out == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory reading an orc row index");
-	while (pb_tag(&b, &f, &wt, &malformed))
-	{
-		pb			s;
-
-		if (f == 1 && wt == WT_LEN && *n < count)
-		{
-			if (!pb_len(&b, &s))
-				return bad(err, "row index");
-			PM_TRY(parse_row_index_entry(s, arena, &(*out)[(*n)++], err));
-		}
-		else if (!pb_skip(&b, wt))
-			return bad(err, "row index");
-	}
-	return malformed ? bad(err, "row index") : PM_OK;
+	*out = elems;
+	return rc;
 }

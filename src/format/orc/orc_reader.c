@@ -39,8 +39,8 @@
  * ROW_INDEX streams are read first, and each column's decoders are put at
  * the next group read by its positions (seek_column, as ORC's readers
  * seek). In a compressed stripe, the chunks of each run of groups read
- * are read and decompressed when it is sought (up to two chunks past the
- * next group's position, as ORC's reader reads them), the others never.
+ * are read and decompressed when it is sought (as far past the next
+ * group's position as ORC's reader reads), the others never.
  *
  * Never done: UNION columns, decimal64 (ORCv2) encoding. Must not include
  * Postgres headers.
@@ -869,7 +869,8 @@ stream_at(orc_reader *r, const stream_slot *s, const orc_row_index_entry *eg,
 				u0,
 				c1,
 				end,
-				whole;
+				whole,
+				stretch;
 	uint8_t    *raw;
 
 	if (r->ps.compression == ORC_C_NONE)
@@ -896,10 +897,15 @@ stream_at(orc_reader *r, const stream_slot *s, const orc_row_index_entry *eg,
 		r->ps.block_size > (64 << 20))
 		goto bad;
 	/*
-	 * From the chunk at c0 through the one at c1 and two more (a chunk as
-	 * stored is at most a header and a block), the complete chunks.
+	 * From the chunk at c0 to as far past c1 as ORC's reader reads
+	 * (RecordReaderUtils.estimateRgEndOffset: 2 + (512 values x 8 bytes -
+	 * 1) / block size chunks of a header and a block each; at least 3 here),
+	 * the complete chunks.
 	 */
-	end = c1 + 3 * (r->ps.block_size + 3);
+	stretch = 2 + (512 * 8 - 1) / r->ps.block_size;
+	if (stretch < 3)
+		stretch = 3;
+	end = c1 + stretch * (r->ps.block_size + 3);
 	if (end > s->length)
 		end = s->length;
 	raw = pm_arena_alloc(r->run_arena, (size_t) (end - c0) + 1);

@@ -45,7 +45,8 @@ Tables:
   pd.ri_orc, pd.ri_orc_none (sql/orc_row_index.sql) one ORC file, one stripe of 20500 rows
               in row groups of 1000 (orc.row.index.stride), ids 1..20500 in order and every
               flat type, each column NULL every k-th row (k a prime per column): zstd in
-              4 KiB compression chunks (orc.compress.size), and uncompressed
+              1 KiB compression chunks (orc.compress.size: a run of values spans
+              several), and uncompressed
 """
 import datetime
 import json
@@ -155,7 +156,7 @@ def ri_row(g):
     ts = datetime.datetime(2021, 6, 1) + datetime.timedelta(minutes=g, microseconds=123 * g)
     ts3 = datetime.datetime(2021, 6, 1) + datetime.timedelta(milliseconds=1500 * g)
     return [g, nul(11, g % 3 == 0), nul(13, g % 200 - 100), nul(17, g % 30000),
-            nul(19, g * 1000003), nul(23, g / 8.0), nul(29, g / 3.0),
+            nul(19, g * 2654435761 % 4294967311 * 1048573), nul(23, g / 8.0), nul(29, g / 3.0),
             nul(31, "%d.%02d" % (g * 125 // 100, g * 125 % 100)), nul(37, "cat%d" % (g % 5)),
             nul(41, "%032x" % (g * 2654435761 % (1 << 128))), nul(43, "%08x" % g),
             nul(47, (datetime.date(2020, 1, 1) + datetime.timedelta(days=g)).isoformat()),
@@ -231,7 +232,7 @@ def tables():
                     "file-index.bloom-filter.columns": "u"}}, \
         [[pg_row(i) for i in range(20000)]]
     ri = [ri_row(g) for g in range(1, 20501)]
-    for name, comp in (("ri_orc", {"file.compression": "zstd", "orc.compress.size": "4096"}),
+    for name, comp in (("ri_orc", {"file.compression": "zstd", "orc.compress.size": "1024"}),
                        ("ri_orc_none", {"file.compression": "none"})):
         yield name, {"columns": RI_COLUMNS,
             "options": dict(comp, **{"file.format": "orc", "bucket": "-1",

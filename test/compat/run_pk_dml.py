@@ -26,12 +26,13 @@ rows, then Java compacts the table fully (one commit) and we and Java read them 
 The last line is "N passed, N failed[, N skipped]" (per seed); missing input (psql server,
 extension, java/mvn) is a loud skip, a failure in CI (input_required.py).
 
-Known divergence (why the default seeds are odd, deduplicate, ones): on partial-update,
-a row deleted in one transaction and inserted again with NULLs in a later one reads
-NULL there in Java 1.3.1, 1.4.2 and 2.0.0 (initRow keeps only the NOT NULL fields of the
--D) and, through the extension, the old values (src/lsm/merge_engine.c init_row copies
-every field, as Paimon master does since apache/paimon#7645). Even seeds show it
-(`--seeds "2 4 6"`).
+Why the default seeds are the odd, deduplicate, ones: on partial-update the model here is
+too simple. A row deleted in one transaction and inserted again with NULLs in a later one
+reads the deleted row's values where the -D is still in a file (initRow copies every field
+in Java 1.4.1 and later, apache/paimon#7645, and in src/lsm/merge_engine.c), NULL where a
+compaction dropped the -D or in Java 1.3.x and 1.4.0 (initRow keeps the NOT NULL fields). run_pk_kinds.py's partial-rm kind
+models both (the records each commit may leave, initRow per release); even seeds here show
+the difference (`--seeds "2 4 6"`).
 
 Usage: run_pk_dml.py [--seeds "1 3 5 7"] [--ops 30] [--keep]
 """

@@ -4,8 +4,9 @@
 # clang (unit tests and fuzzers), Java 17 + Maven and Python 3 (the reference oracle), the
 # zstd tool (test/compat/avro_craft.py reads Paimon's zstd Avro files), and
 # the en_US.UTF-8 locale (the oracle's second cluster: text under a real
-# collation). Idempotent: packages already present are not reinstalled, a
-# locale already generated is not generated again.
+# collation) and tzdata (ORC timestamps and process-time tags in named zones).
+# Idempotent: packages already present are not reinstalled, a locale already
+# generated is not generated again.
 set -euo pipefail
 
 PG_MAJOR=${PG_MAJOR:-15}
@@ -13,7 +14,7 @@ pkgs=(build-essential pkg-config
       "postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" postgresql-client
       libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libjansson-dev liburing-dev
       libroaring-dev libcmocka-dev clang libclang-rt-14-dev
-      python3 zstd locales)
+      python3 zstd locales tzdata)
 # Java and Maven are only installed when missing (the machine may have its own JDK)
 command -v java >/dev/null 2>&1 || pkgs+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || pkgs+=(maven)

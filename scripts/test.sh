@@ -84,6 +84,10 @@ echo "== every primary-key table kind, random SQL with Java writes and compactio
 python3 test/compat/run_pk_kinds.py 2>&1 | tee "$LOGS/pkkinds.log" || status=1
 ORACLE_PAIMON_VERSION=1.4.2 python3 test/compat/run_pk_kinds.py 2>&1 | tee "$LOGS/pkkinds142.log" || status=1
 
+echo "== process-time auto tags made by our commits and Java's: model of TagAutoCreation, Java reads the tags"
+python3 test/compat/run_auto_tags.py 2>&1 | tee "$LOGS/autotags.log" || status=1
+ORACLE_PAIMON_VERSION=1.4.2 python3 test/compat/run_auto_tags.py 2>&1 | tee "$LOGS/autotags142.log" || status=1
+
 echo "== reference oracle (Apache Paimon Java)"
 bash test/oracle/run.sh 2>&1 | tee "$LOGS/oracle.log" || status=1
 
@@ -102,7 +106,7 @@ add "$(grep -ho '\[  PASSED  \] [0-9]*' "$LOGS/unit.log" | awk '{s += $4} END {p
 	"$(grep -ho '\[  SKIPPED \] [0-9]* test' "$LOGS/unit.log" | awk '{s += $4} END {print s + 0}')"
 add "$(sed -n 's/.*All \([0-9]*\) tests passed.*/\1/p' "$LOGS/regress.log" | head -1)" \
 	"$(sed -n 's/.* \([0-9]*\) of [0-9]* tests failed.*/\1/p' "$LOGS/regress.log" | head -1)"
-for f in corpus corrupt options snapshot cancel write concurrent killcopy wide seqinterleave pkdml pkkinds pkkinds142 oracle; do
+for f in corpus corrupt options snapshot cancel write concurrent killcopy wide seqinterleave pkdml pkkinds pkkinds142 autotags autotags142 oracle; do
 	[ -f "$LOGS/$f.log" ] || continue
 	line=$(grep -E '^([A-Za-z_]+: )?[0-9]+ passed, [0-9]+ failed' "$LOGS/$f.log" | tail -1 | sed 's/^[A-Za-z_]*: //')
 	# "P passed, F failed[, S skipped]"

@@ -34,14 +34,29 @@ SELECT paimon_create_table('wopt', 'db', 'events',
 INSERT INTO events VALUES (1, '2026-01-01 00:00:00');
 SELECT * FROM events;
 
--- Java's commit creates tags: refused unless tag.automatic-creation = none (any case)
+-- process-time: each commit creates the tags Java's commit would (src/table/tag_auto.c):
+-- the first snapshot tags the day before its own
 SELECT paimon_create_table('wopt', 'db', 'tagged', 'id BIGINT',
   options => '{"tag.automatic-creation": "process-time", "tag.creation-period": "daily"}',
   foreign_table => 'tagged');
-\set VERBOSITY verbose
 INSERT INTO tagged VALUES (1);
+SELECT snapshots('tagged'), tags('tagged');
+-- what those tags would not honour is refused by name, before any file is written
+SELECT paimon_create_table('wopt', 'db', 'tagcb', 'id BIGINT',
+  options => '{"tag.automatic-creation": "process-time", "tag.callbacks": "x.Callback"}',
+  foreign_table => 'tagcb');
+\set VERBOSITY verbose
+INSERT INTO tagcb VALUES (1);
 \set VERBOSITY default
-SELECT snapshots('tagged');
+SELECT paimon_create_table('wopt', 'db', 'tagttl', 'id BIGINT',
+  options => '{"tag.automatic-creation": "Process-Time", "tag.default-time-retained": "1 d"}',
+  foreign_table => 'tagttl');
+INSERT INTO tagttl VALUES (1);
+SELECT paimon_create_table('wopt', 'db', 'tagzone', 'id BIGINT',
+  options => '{"tag.automatic-creation": "process-time", "sink.process-time-zone": "Mars/Olympus"}',
+  foreign_table => 'tagzone');
+INSERT INTO tagzone VALUES (1);
+SELECT snapshots('tagcb'), snapshots('tagttl'), snapshots('tagzone');
 SELECT paimon_create_table('wopt', 'db', 'untagged', 'id BIGINT',
   options => '{"tag.automatic-creation": "NONE"}', foreign_table => 'untagged');
 INSERT INTO untagged VALUES (1);

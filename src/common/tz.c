@@ -593,6 +593,25 @@ parse_tzif(const uint8_t *buf, size_t len, pm_arena *arena, pm_tz *tz, pm_error 
 	return java_floor(arena, tz, err);
 }
 
+bool
+pm_tz_known(const char *name)
+{
+	int32_t		fixed;
+	const char *dir = getenv("TZDIR");
+	char		path[512];
+	struct stat st;
+
+	if (name == NULL || name[0] == '\0')
+		return false;
+	if (strcmp(name, "Z") == 0 || parse_custom(name, &fixed))
+		return true;
+	if (!safe_name(name) ||
+		snprintf(path, sizeof(path), "%s/%s", dir && dir[0] ? dir : "/usr/share/zoneinfo",
+				 name) >= (int) sizeof(path))
+		return false;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 pm_code
 pm_tz_load(pm_arena *arena, const char *name, pm_tz **out, pm_error *err)
 {

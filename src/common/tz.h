@@ -47,6 +47,13 @@ extern int64_t pm_tz_local_to_utc(const pm_tz *tz, int64_t local_seconds);
 /* True if both zones have the same rules (java TimeZone.hasSameRules, approximately). */
 extern bool pm_tz_same_rules(const pm_tz *a, const pm_tz *b);
 
+/*
+ * Whether pm_tz_load would find `name` ("Z", a GMT/UTC offset id, or a
+ * TZif file), for options Java parses with ZoneId.of, which refuses
+ * unknown names.
+ */
+extern bool pm_tz_known(const char *name);
+
 /* The zone's name as loaded. */
 extern const char *pm_tz_name(const pm_tz *tz);
 

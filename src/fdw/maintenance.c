@@ -48,6 +48,7 @@
 #include "table/snapshot.h"
 #include "table/snapshot_expire.h"
 #include "table/tag.h"
+#include "table/tag_auto.h"
 
 PG_FUNCTION_INFO_V1(paimon_expire_snapshots);
 PG_FUNCTION_INFO_V1(paimon_create_tag);
@@ -442,6 +443,18 @@ paimon_compact(PG_FUNCTION_ARGS)
 	pm_error_clear(&err);
 	if (pm_table_compact(mc.table, mc.opts.table_path, &o, &res, &err) != PM_OK)
 		pmfdw_error(&err);
+	/* Java's compact procedures commit through TableCommitImpl: auto tags too */
+	if (res.snapshot_id > 0)
+	{
+		pm_tag_auto_result tags;
+
+		if (pm_tag_auto_run(mc.env, mc.io, mc.opts.table_path, pm_table_schema(mc.table),
+							mc.arena, &tags, &err) != PM_OK)
+			ereport(WARNING,
+					(errmsg("paimon_compact: the automatic tags were not created"),
+					 errdetail("%s", err.message),
+					 errhint("The compaction is committed. The next commit to the table creates the tags missed.")));
+	}
 	maint_end(&mc);
 	tupdesc = BlessTupleDesc(tupdesc);
 	values[0] = Int64GetDatum(res.snapshot_id);

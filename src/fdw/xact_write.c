@@ -209,6 +209,25 @@ report_compaction(PmfdwXactWriter *w, const pm_writer_compaction *c)
 			 c->buckets, w->name, c->files_in, c->files_out, c->rows, c->snapshot_id);
 }
 
+/*
+ * The auto tags the commit made (tag.automatic-creation = process-time): a
+ * DEBUG1 line, or a WARNING when they could not be made (the rows are
+ * committed; the next commit makes the tags missed, as Java's next one).
+ */
+static void
+report_tags(PmfdwXactWriter *w, const pm_writer_tags *t)
+{
+	if (t->failed)
+		ereport(WARNING,
+				(errmsg("paimon_fdw: the automatic tags of Paimon table \"%s\" were not created",
+						w->name),
+				 errdetail("%s", t->message),
+				 errhint("The rows are committed. The next commit to the table creates the tags missed.")));
+	else if (t->made.created > 0 || t->made.deleted > 0)
+		elog(DEBUG1, "paimon_fdw: %d automatic tag(s) of %s created (the last %s), %d deleted",
+			 t->made.created, w->name, t->made.last_created, t->made.deleted);
+}
+
 /* Commit every writer: one snapshot per table (two when it compacts). ERROR aborts the transaction. */
 static void
 commit_writers(void)
@@ -227,6 +246,7 @@ commit_writers(void)
 		if (pm_table_writer_commit(w->writer, BATCH_COMMIT_IDENTIFIER, &snapshot_id, &err) != PM_OK)
 			pmfdw_error(&err);
 		report_compaction(w, pm_table_writer_compaction(w->writer));
+		report_tags(w, pm_table_writer_tags(w->writer));
 		/* committed: its files belong to the snapshot now */
 		pmfdw_fileio_forget_created(w->io);
 		pm_table_writer_close(w->writer);

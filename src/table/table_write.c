@@ -157,6 +157,7 @@ struct pm_table_writer
 	pm_scan    *restored_scan;
 	bool		compact_at_commit;	/* pm_table_writer_set_compaction */
 	pm_writer_compaction compaction;	/* of the last commit */
+	pm_writer_tags tags;		/* auto tags after the last commit */
 	pm_dynamic_buckets *dynamic;	/* dynamic-bucket primary-key tables */
 	/* the partition of the last row routed in this write call, and its index */
 	pm_value   *dyn_values;
@@ -1435,6 +1436,31 @@ pm_table_writer_compaction(const pm_table_writer *w)
 	return &w->compaction;
 }
 
+const pm_writer_tags *
+pm_table_writer_tags(const pm_table_writer *w)
+{
+	return &w->tags;
+}
+
+/*
+ * TableCommitImpl.maintain after the snapshots are published: the auto
+ * tags (tag_auto.h). A failure leaves the rows committed: it is recorded
+ * for the caller to report, and the next commit's run finishes the work.
+ */
+static void
+auto_tags_after_commit(pm_table_writer *w, pm_arena *arena)
+{
+	pm_error	err;
+
+	pm_error_clear(&err);
+	if (pm_tag_auto_run(w->env, w->io, w->table_path, w->schema, arena, &w->tags.made,
+						&err) != PM_OK)
+	{
+		w->tags.failed = true;
+		memcpy(w->tags.message, err.message, sizeof(w->tags.message));
+	}
+}
+
 /* The bucket writer of (partition, bucket), if this writer has one. */
 static bool
 get_bucket_writer_if_any(const pm_table_writer *w, const uint8_t *partition,
@@ -1860,6 +1886,7 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 
 	*snapshot_id = 0;
 	memset(&w->compaction, 0, sizeof(w->compaction));
+	memset(&w->tags, 0, sizeof(w->tags));
 	/* Java's prepareCommit closes every writer's current file / flushes its buffer */
 	for (int i = 0; rc == PM_OK && i < w->table_size; i++)
 		for (bucket_writer *bw = w->table[i]; rc == PM_OK && bw != NULL; bw = bw->next)
@@ -1974,6 +2001,8 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 		/* committed: an APPEND snapshot stays, whatever the compaction did */
 		if (rc == PM_OK)
 			rc = forget_committed(w, err);
+		if (rc == PM_OK)
+			auto_tags_after_commit(w, arena);
 		else
 		{
 			pm_error	ignored;

@@ -26,6 +26,7 @@
 #include "io/fileio.h"
 #include "table/append_dv_write.h"
 #include "table/schema.h"
+#include "table/tag_auto.h"
 
 /* Row kinds as Paimon's RowKind byte values. */
 typedef enum pm_row_kind
@@ -120,6 +121,20 @@ typedef struct pm_writer_compaction
 } pm_writer_compaction;
 
 extern const pm_writer_compaction *pm_table_writer_compaction(const pm_table_writer *writer);
+
+/*
+ * The auto tags the last commit made (tag.automatic-creation =
+ * process-time, table/tag_auto.h), or why it could not (the rows are
+ * committed; the next commit makes the tags missed).
+ */
+typedef struct pm_writer_tags
+{
+	pm_tag_auto_result made;
+	bool		failed;
+	char		message[256];
+} pm_writer_tags;
+
+extern const pm_writer_tags *pm_table_writer_tags(const pm_table_writer *writer);
 
 /* Remove every file written since the last commit and free the writer. */
 extern void pm_table_writer_abort(pm_table_writer *writer);

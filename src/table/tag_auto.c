@@ -1,11 +1,20 @@
 /*-------------------------------------------------------------------------
  * tag_auto.c
- *	  TagAutoCreation's tag decision, process-time mode (tag_auto.h).
+ *	  TagAutoCreation, process-time mode (tag_auto.h): the tag decision
+ *	  and the run a commit makes.
  *-------------------------------------------------------------------------
  */
 #include "table/tag_auto.h"
 
 #include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "common/floor_div.h"
+#include "common/tz.h"
+#include "table/snapshot.h"
+#include "table/table.h"
+#include "table/tag.h"
 
 bool
 pm_tag_auto_init(pm_tag_auto *a, const pm_tag_period *period, int64_t delay_ms,
@@ -43,4 +52,216 @@ pm_tag_auto_step(pm_tag_auto *a, int64_t local_ms, char out[PM_TAG_PERIOD_NAME_M
 	a->next_tag = pm_tag_period_next(&a->period, this_tag);
 	a->has_next = true;
 	return true;
+}
+
+/* ---------------------------------------------------------------------
+ * The run after a commit
+ * ---------------------------------------------------------------------
+ */
+typedef struct auto_config
+{
+	pm_tag_period period;
+	int64_t		delay_ms;
+	bool		completion;
+	bool		has_max;
+	int			num_retained_max;
+	const char *zone;			/* sink.process-time-zone; NULL: local */
+} auto_config;
+
+static bool
+is_process_time(const pm_schema *s)
+{
+	const char *mode = pm_schema_option(s, "tag.automatic-creation");
+
+	return mode != NULL && strcasecmp(mode, "process-time") == 0;
+}
+
+static pm_code
+config_of(const pm_schema *s, auto_config *c, pm_error *err)
+{
+	const char *v;
+
+	memset(c, 0, sizeof(*c));
+	PM_TRY(pm_tag_period_from_schema(s, &c->period, &c->delay_ms, err));
+	c->completion = pm_schema_bool_option(s, "tag.automatic-completion", false);
+	if ((v = pm_schema_option(s, "tag.num-retained-max")) != NULL)
+	{
+		PM_TRY(pm_schema_int_option(s, "tag.num-retained-max", 0, &c->num_retained_max, err));
+		c->has_max = true;
+	}
+	c->zone = pm_schema_option(s, "sink.process-time-zone");
+	if (c->zone != NULL && !pm_tz_known(c->zone))
+		return pm_fail(err, PM_ERR_INVALID, "table option sink.process-time-zone = \"%s\": unknown time zone",
+					   c->zone);
+	return PM_OK;
+}
+
+pm_code
+pm_tag_auto_check_schema(const pm_schema *s, pm_error *err)
+{
+	static const char *const unsupported[] = {
+		"tag.callbacks", "tag.default-time-retained"
+	};
+	const char *v;
+	auto_config c;
+
+	if (!is_process_time(s))
+		return PM_OK;
+	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
+		if ((v = pm_schema_option(s, unsupported[i])) != NULL && v[0] != '\0')
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "table option %s = \"%s\": the tags this writer creates for tag.automatic-creation = process-time would not honour it",
+						   unsupported[i], v);
+	if (pm_schema_bool_option(s, "tag.create-success-file", false))
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option tag.create-success-file = true: the tags this writer creates for tag.automatic-creation = process-time write no success file");
+	return config_of(s, &c, err);
+}
+
+/* Instant.ofEpochMilli(ms).atZone(zone).toLocalDateTime(), as local ms */
+static int64_t
+to_local_ms(const pm_tz *tz, int64_t utc_ms)
+{
+	struct tm	tm;
+	time_t		secs;
+
+	if (tz != NULL)
+		return utc_ms + pm_tz_offset_millis(tz, utc_ms);
+	secs = (time_t) pm_floor_div(utc_ms, 1000);
+	if (localtime_r(&secs, &tm) == NULL)
+		return utc_ms;
+	return utc_ms + (int64_t) tm.tm_gmtoff * 1000;
+}
+
+/*
+ * The auto tags of the table (TagManager.tags(isAutoTag)), in snapshot
+ * order: names[i] tags snapshot ids[i].
+ */
+static pm_code
+list_auto_tags(pm_fileio *io, const char *table_path, const pm_tag_period *period,
+			   pm_arena *arena, const char ***names, int64_t **ids, int *n, pm_error *err)
+{
+	pm_tag	   *tags;
+	int			ntags;
+	int64_t		t;
+
+	PM_TRY(pm_tag_list(io, table_path, arena, &tags, &ntags, err));
+	*n = 0;
+	*names = pm_arena_alloc(arena, sizeof(char *) * (size_t) (ntags + 1));
+	*ids = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) (ntags + 1));
+	if (*names == NULL || *ids == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < ntags; i++)
+		if (pm_tag_period_parse(period, tags[i].name, &t))
+		{
+			/* checkAndGetOneAutoTag */
+			if (*n > 0 && (*ids)[*n - 1] == tags[i].snapshot->id)
+				return pm_fail(err, PM_ERR_INVALID,
+							   "There are more than 1 auto-created tags of the same snapshot: %s,%s. This is unexpected.",
+							   (*names)[*n - 1], tags[i].name);
+			(*names)[*n] = tags[i].name;
+			(*ids)[*n] = tags[i].snapshot->id;
+			(*n)++;
+		}
+	return PM_OK;
+}
+
+/* The oldest auto tags beyond tag.num-retained-max, deleted. */
+static pm_code
+expire_auto_tags(const pm_env *env, pm_fileio *io, const char *table_path,
+				 const auto_config *c, pm_arena *arena, pm_tag_auto_result *res,
+				 pm_error *err)
+{
+	const char **names;
+	int64_t    *ids;
+	int			n;
+	pm_table   *table = NULL;
+	pm_code		rc = PM_OK;
+
+	PM_TRY(list_auto_tags(io, table_path, &c->period, arena, &names, &ids, &n, err));
+	if (n <= c->num_retained_max)
+		return PM_OK;
+	PM_TRY(pm_table_open(env, io, table_path, NULL, &table, err));
+	for (int i = 0; rc == PM_OK && i < n - c->num_retained_max; i++)
+	{
+		bool		deleted;
+		int64_t		files;
+
+		rc = pm_tag_delete(table, names[i], arena, &deleted, &files, err);
+		if (rc == PM_OK && deleted)
+			res->deleted++;
+	}
+	pm_table_close(table);
+	return rc;
+}
+
+pm_code
+pm_tag_auto_run(const pm_env *env, pm_fileio *io, const char *table_path,
+				const pm_schema *s, pm_arena *arena, pm_tag_auto_result *res,
+				pm_error *err)
+{
+	auto_config c;
+	pm_tz	   *tz = NULL;
+	pm_tag_auto a;
+	const char **names;
+	int64_t    *ids;
+	int			n;
+	int64_t		next;
+	int64_t		earliest;
+
+	memset(res, 0, sizeof(*res));
+	if (!is_process_time(s))
+		return PM_OK;
+	PM_TRY(config_of(s, &c, err));
+	if (c.zone != NULL)
+		PM_TRY(pm_tz_load(arena, c.zone, &tz, err));
+	PM_TRY(list_auto_tags(io, table_path, &c.period, arena, &names, &ids, &n, err));
+	(void) pm_tag_auto_init(&a, &c.period, c.delay_ms, c.completion, n > 0 ? names[n - 1] : NULL);
+	if (n > 0)
+		next = ids[n - 1] + 1;
+	else
+	{
+		PM_TRY(pm_snapshot_earliest_id(io, table_path, arena, &earliest, err));
+		next = earliest > 0 ? earliest : 1;
+	}
+	for (;;)
+	{
+		pm_snapshot *snap;
+		char		name[PM_TAG_PERIOD_NAME_MAX];
+		int64_t		tagged;
+		pm_code		rc = pm_snapshot_load(io, table_path, next, arena, &snap, err);
+
+		if (rc == PM_ERR_NOT_FOUND)
+		{
+			/* expired meanwhile: go on from the earliest, else done */
+			pm_error_clear(err);
+			PM_TRY(pm_snapshot_earliest_id(io, table_path, arena, &earliest, err));
+			if (earliest > next)
+			{
+				next = earliest;
+				continue;
+			}
+			break;
+		}
+		if (rc != PM_OK)
+			return rc;
+		if (pm_tag_auto_step(&a, to_local_ms(tz, snap->time_millis), name))
+		{
+			/* createTag(..., ignoreIfExists = true) */
+			rc = pm_tag_create(io, table_path, name, snap->id, arena, &tagged, err);
+			if (rc == PM_ERR_CONFLICT)
+				pm_error_clear(err);
+			else if (rc != PM_OK)
+				return rc;
+			else
+			{
+				res->created++;
+				memcpy(res->last_created, name, sizeof(name));
+			}
+			if (c.has_max)
+				PM_TRY(expire_auto_tags(env, io, table_path, &c, arena, res, err));
+		}
+		next++;
+	}
+	return PM_OK;
 }

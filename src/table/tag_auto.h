@@ -1,13 +1,20 @@
 /*-------------------------------------------------------------------------
  * tag_auto.h
- *	  The decision of Java 1.4.2's TagAutoCreation (process-time mode):
- *	  which snapshot gets which auto tag, as a pure step function over
- *	  the snapshots' times. No I/O: the caller lists tags, walks the new
- *	  snapshots, converts their commit times to local ms in its zone and
- *	  creates the named tags (not wired to commit yet).
+ *	  Java 1.4.2's TagAutoCreation (process-time mode): which snapshot
+ *	  gets which auto tag, as a pure step function over the snapshots'
+ *	  times (pm_tag_auto_init / _step), and the run a commit makes after
+ *	  it published (pm_tag_auto_run): the snapshots after the newest
+ *	  auto-tagged one walked, their tags created, the oldest auto tags
+ *	  past tag.num-retained-max deleted.
  *
- * Spec: apache/paimon TagAutoCreation.java (constructor, tryToCreateTags),
- * TagPeriodHandler.java (release-1.4.2).
+ * Process time is the snapshot's commit time (timeMillis) in
+ * sink.process-time-zone, or else in the process's local zone (libc's,
+ * from TZ or /etc/localtime), as Java takes the JVM's default zone.
+ *
+ * Spec: apache/paimon TagAutoCreation.java (constructor, run,
+ * tryToCreateTags), TagTimeExtractor.ProcessTimeExtractor,
+ * TagPeriodHandler.java, TagManager.createTag / deleteTag,
+ * TableCommitImpl.maintain (release-1.4.2).
  *-------------------------------------------------------------------------
  */
 #ifndef PM_TABLE_TAG_AUTO_H
@@ -16,6 +23,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/arena.h"
+#include "common/env.h"
+#include "common/error.h"
+#include "io/fileio.h"
+#include "table/schema.h"
 #include "table/tag_period.h"
 
 typedef struct pm_tag_auto
@@ -43,5 +55,35 @@ extern bool pm_tag_auto_init(pm_tag_auto *a, const pm_tag_period *period, int64_
  */
 extern bool pm_tag_auto_step(pm_tag_auto *a, int64_t local_ms,
 							 char out[PM_TAG_PERIOD_NAME_MAX]);
+
+/*
+ * With tag.automatic-creation = process-time: PM_ERR_UNSUPPORTED naming an
+ * option set that this writer's tags would not honour (tag.callbacks,
+ * tag.create-success-file, tag.default-time-retained), PM_ERR_INVALID for a
+ * bad sink.process-time-zone or tag.num-retained-max. Other modes: PM_OK.
+ */
+extern pm_code pm_tag_auto_check_schema(const pm_schema *s, pm_error *err);
+
+/* What a run did. */
+typedef struct pm_tag_auto_result
+{
+	int			created;
+	int			deleted;		/* past tag.num-retained-max */
+	char		last_created[PM_TAG_PERIOD_NAME_MAX];
+} pm_tag_auto_result;
+
+/*
+ * TagAutoCreation.run for the table at table_path, whose options are s's,
+ * after a commit: nothing unless tag.automatic-creation = process-time.
+ * Starts after the newest snapshot holding an auto tag (or at the
+ * earliest snapshot), tags each snapshot the period handler picks (a tag
+ * that exists already, e.g. made by a concurrent writer, is left as it
+ * is), and after each new tag deletes the oldest auto tags beyond
+ * tag.num-retained-max (with the files only they kept, pm_tag_delete).
+ * Idempotent: a run that fails half way is finished by the next one.
+ */
+extern pm_code pm_tag_auto_run(const pm_env *env, pm_fileio *io, const char *table_path,
+							   const pm_schema *s, pm_arena *arena, pm_tag_auto_result *res,
+							   pm_error *err);
 
 #endif							/* PM_TABLE_TAG_AUTO_H */

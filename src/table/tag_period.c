@@ -228,29 +228,39 @@ pm_tag_period_previous_start(const pm_tag_period *p, int64_t local_ms)
 }
 
 pm_code
-pm_tag_period_check_schema(const pm_schema *s, pm_error *err)
+pm_tag_period_from_schema(const pm_schema *s, pm_tag_period *p, int64_t *delay_ms,
+						  pm_error *err)
 {
-	const char *mode = pm_schema_option(s, "tag.automatic-creation");
 	const char *v;
-	pm_tag_period p;
 	int64_t		duration = 0;
-	int64_t		delay = 0;
 	bool		has_duration = false;
 
-	if (mode == NULL || strcasecmp(mode, "watermark") != 0)
-		return PM_OK;
+	*delay_ms = 0;
 	if ((v = pm_schema_option(s, "tag.creation-period-duration")) != NULL)
 	{
 		PM_TRY(pm_parse_duration_millis("tag.creation-period-duration", v, &duration, err));
 		has_duration = true;
 	}
-	PM_TRY(pm_tag_period_init(&p, pm_schema_option(s, "tag.creation-period"),
+	PM_TRY(pm_tag_period_init(p, pm_schema_option(s, "tag.creation-period"),
 							  pm_schema_option(s, "tag.period-formatter"),
 							  duration, has_duration, err));
 	if ((v = pm_schema_option(s, "tag.creation-delay")) != NULL)
-		PM_TRY(pm_parse_duration_millis("tag.creation-delay", v, &delay, err));
-	if (!pm_tag_period_delay_ok(&p, delay))
+		PM_TRY(pm_parse_duration_millis("tag.creation-delay", v, delay_ms, err));
+	if (!pm_tag_period_delay_ok(p, *delay_ms))
 		return pm_fail(err, PM_ERR_INVALID,
 					   "tag.creation-delay must be shorter than one tag period");
 	return PM_OK;
+}
+
+pm_code
+pm_tag_period_check_schema(const pm_schema *s, pm_error *err)
+{
+	const char *mode = pm_schema_option(s, "tag.automatic-creation");
+	pm_tag_period p;
+	int64_t		delay;
+
+	if (mode == NULL ||
+		(strcasecmp(mode, "watermark") != 0 && strcasecmp(mode, "process-time") != 0))
+		return PM_OK;
+	return pm_tag_period_from_schema(s, &p, &delay, err);
 }

@@ -30,7 +30,7 @@
 #define LAYOUT "which files Java's compaction merges when; layout only, reads give the same rows"
 #define CHANGELOG_RETENTION "the changelog retention of Java's snapshot expiry at commit (ExpireSnapshotsImpl keeps a decoupled changelog, ExpireChangelogImpl expires it): our commit expires nothing (see snapshot.num-retained.*), so the next Java commit applies it; paimon_expire_snapshots ignores it as Java's expire_snapshots procedure does (its ExpireConfig is never decoupled); its bounds are checked at creation (table/schema_validation.c)"
 #define BY_REFUSAL(k) "takes effect only with " k ", which is refused"
-#define AUTO_TAG "takes effect only when tag.automatic-creation = process-time, which is refused; watermark and batch create no tag on our commits"
+#define AUTO_TAG "table/tag_auto.c: the process-time tags each commit creates (tag.automatic-creation = process-time); watermark and batch create no tag on our commits"
 
 static const pm_write_option_rule rules[] = {
 	I("add-column-before-partition", "schema changes only"),
@@ -257,7 +257,7 @@ static const pm_write_option_rule rules[] = {
 	H("sequence.field", "the merge engine, write_options.c"),
 	RPK("sequence.field.sort-order", "ascending",
 		"a descending sequence.field is not written (Java's write buffer sorts it ascending)"),
-	I("sink.process-time-zone", STREAM),
+	H("sink.process-time-zone", "table/tag_auto.c: the zone of process-time tags (unset: the process's local zone, as Java's JVM default)"),
 	I("sink.watermark-time-zone", STREAM),
 	I("snapshot.clean-empty-directories", "empty directories left by snapshot expiry stay; reads and Java's later expiries are unaffected"),
 	I("snapshot.expire.execution-mode", "sync or async expiry: the same snapshots go"),
@@ -281,18 +281,18 @@ static const pm_write_option_rule rules[] = {
 	I("streaming-read-overwrite", STREAM),
 	I("streaming.read.snapshot.delay", STREAM),
 	I("table-read.sequence-number.enabled", READ),
-	I("tag.automatic-completion", AUTO_TAG),
-	R("tag.automatic-creation", "none|watermark|batch", "Java's commit tags snapshots by their commit time (TagAutoCreation); not done (watermark and batch are written: Java tags no snapshot of ours with them)"),
-	I("tag.batch.customized-name", AUTO_TAG),
-	I("tag.callback.*.param", AUTO_TAG),
-	I("tag.callbacks", AUTO_TAG),
-	I("tag.create-success-file", AUTO_TAG),
-	I("tag.creation-delay", AUTO_TAG),
-	I("tag.creation-period", AUTO_TAG),
-	I("tag.creation-period-duration", AUTO_TAG),
-	I("tag.default-time-retained", "tags made by Java's tag procedures only"),
-	I("tag.num-retained-max", AUTO_TAG),
-	I("tag.period-formatter", AUTO_TAG),
+	H("tag.automatic-completion", AUTO_TAG),
+	H("tag.automatic-creation", "table/tag_auto.c: process-time tags are created after each commit as Java's TableCommitImpl does; watermark and batch are written (Java tags no snapshot of ours with them)"),
+	I("tag.batch.customized-name", "tag.automatic-creation = batch only (Java's batch jobs tag at their end)"),
+	I("tag.callback.*.param", "the parameters of tag.callbacks, which are refused with process-time tags"),
+	H("tag.callbacks", "table/tag_auto.c: refused by name with tag.automatic-creation = process-time (Java classes run at tag creation)"),
+	H("tag.create-success-file", "table/tag_auto.c: refused by name (true) with tag.automatic-creation = process-time"),
+	H("tag.creation-delay", AUTO_TAG),
+	H("tag.creation-period", AUTO_TAG),
+	H("tag.creation-period-duration", AUTO_TAG),
+	H("tag.default-time-retained", "table/tag_auto.c: refused by name with tag.automatic-creation = process-time (the tag JSON would carry a retention); else tags made by Java's tag procedures only"),
+	H("tag.num-retained-max", AUTO_TAG),
+	H("tag.period-formatter", AUTO_TAG),
 	I("tag.time-expire-enabled", "tags made with a time retention only; their expiry is the next Java commit's"),
 	H("target-file-size", "write_options.c (rolling files)"),
 	R("type", "table", "only Paimon tables (type=table) are written"),

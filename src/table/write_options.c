@@ -8,6 +8,7 @@
 #include "lsm/lookup_changelog.h"
 
 #include "table/file_index_options.h"
+#include "table/tag_auto.h"
 #include "table/tag_period.h"
 #include "table/write_option_rules.h"
 
@@ -536,6 +537,7 @@ parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for
 		PM_TRY(pm_write_option_rules_check(s, false, err));
 	PM_TRY(pm_file_index_plan_of_schema(s, arena, &o->file_index, err));
 	PM_TRY(pm_tag_period_check_schema(s, err));
+	PM_TRY(pm_tag_auto_check_schema(s, err));
 	/* DataField.defaultValue: table_write.c (default_value.h) */
 	for (int i = 0; i < s->row_type->nfields; i++)
 		if (s->row_type->fields[i].type->id == PM_TYPE_BLOB)

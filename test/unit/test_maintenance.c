@@ -29,6 +29,7 @@
 #include "table/table.h"
 #include "table/table_write.h"
 #include "table/tag.h"
+#include "table/tag_auto.h"
 
 #define TP "/wh/db.db/t"
 
@@ -43,7 +44,8 @@ dt_of(int id)
 }
 
 static void
-create_table(pm_fileio *io, pm_arena *arena)
+create_table_with(pm_fileio *io, pm_arena *arena, int nopts, const char **keys,
+				  const char **vals)
 {
 	pm_schema  *s = pm_arena_zalloc(arena, sizeof(*s));
 	pm_field   *f = pm_arena_zalloc(arena, sizeof(pm_field) * 2);
@@ -55,8 +57,17 @@ create_table(pm_fileio *io, pm_arena *arena)
 	s->row_type = pm_type_new_row(arena, f, 2, false);
 	s->npartition_keys = 1;
 	s->partition_keys = pkeys;
+	s->noptions = nopts;
+	s->option_keys = keys;
+	s->option_values = vals;
 	if (pm_table_create(pm_env_default(), io, TP, s, &err) != PM_OK)
 		fail_msg("create: %s", err.message);
+}
+
+static void
+create_table(pm_fileio *io, pm_arena *arena)
+{
+	create_table_with(io, arena, 0, NULL, NULL);
 }
 
 /* One commit of rows start .. start+n-1; its snapshot id. */
@@ -730,6 +741,142 @@ test_duration(void **state)
 					 PM_ERR_INVALID);
 }
 
+
+/* ---- process-time auto tags (table/tag_auto.c) -------------------------- */
+
+#define H_MS INT64_C(3600000)
+/* 2023-07-18 00:00 UTC */
+#define D18 INT64_C(1689638400000)
+
+/* Snapshot id's commit time set to utc_ms (as if committed then). */
+static void
+set_snapshot_time(pm_fileio *io, pm_arena *arena, int64_t id, int64_t utc_ms)
+{
+	pm_snapshot *s;
+	char	   *json;
+	size_t		len;
+	char		path[256];
+	pm_error	err;
+
+	assert_int_equal(pm_snapshot_load(io, TP, id, arena, &s, &err), PM_OK);
+	s->time_millis = utc_ms;
+	assert_int_equal(pm_snapshot_to_json(s, arena, &json, &len, &err), PM_OK);
+	snprintf(path, sizeof(path), TP "/snapshot/snapshot-%lld", (long long) id);
+	assert_int_equal(io->remove(io, path, &err), PM_OK);
+	assert_int_equal(io->write_new(io, path, json, len, &err), PM_OK);
+}
+
+/* "name@snapshot,..." of every tag, in snapshot order */
+static const char *
+tag_text(pm_fileio *io, pm_arena *arena)
+{
+	pm_tag	   *tags;
+	int			n;
+	pm_error	err;
+	char	   *out = pm_arena_strdup(arena, "");
+
+	assert_int_equal(pm_tag_list(io, TP, arena, &tags, &n, &err), PM_OK);
+	for (int i = 0; i < n; i++)
+		out = pm_arena_sprintf(arena, "%s%s%s@%lld", out, i ? "," : "", tags[i].name,
+							   (long long) tags[i].snapshot->id);
+	return out;
+}
+
+static pm_code
+run_auto(pm_fileio *io, pm_arena *arena, pm_schema *s, int nopts, const char **keys,
+		 const char **vals, pm_tag_auto_result *res, pm_error *err)
+{
+	s->noptions = nopts;
+	s->option_keys = keys;
+	s->option_values = vals;
+	return pm_tag_auto_run(pm_env_default(), io, TP, s, arena, res, err);
+}
+
+static void
+test_auto_tags(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	static const char *keys[] = {"tag.automatic-creation", "tag.creation-period",
+	"sink.process-time-zone", "tag.num-retained-max"};
+	static const char *vals[] = {"process-time", "hourly", "UTC", "2"};
+	static const char *vals8[] = {"process-time", "hourly", "GMT+8", "2"};
+	static const int64_t times[] = {10 * H_MS + 30 * 60000, 10 * H_MS + 50 * 60000,
+	11 * H_MS + 10 * 60000, 13 * H_MS + 5 * 60000, 13 * H_MS + 20 * 60000};
+	pm_table   *t;
+	pm_schema	s;
+	pm_tag_auto_result res;
+	pm_error	err;
+	int64_t		tagged;
+
+	(void) state;
+	create_table(io, arena);
+	for (int i = 0; i < 5; i++)
+	{
+		assert_int_equal(write_commit(io, arena, i * 10, 10, i + 1), i + 1);
+		set_snapshot_time(io, arena, i + 1, D18 + times[i]);
+	}
+	t = open_latest(io);
+	s = *pm_table_schema(t);
+	pm_table_close(t);
+
+	/* no process-time: nothing */
+	assert_int_equal(run_auto(io, arena, &s, 0, NULL, NULL, &res, &err), PM_OK);
+	assert_int_equal(res.created, 0);
+	assert_string_equal(tag_text(io, arena), "");
+
+	/*
+	 * Java's tryToCreateTags: the first snapshot tags the hour before its
+	 * own; the next tag waits for a snapshot at or after the end of the
+	 * following hour; only two auto tags are kept.
+	 */
+	assert_int_equal(run_auto(io, arena, &s, 4, keys, vals, &res, &err), PM_OK);
+	assert_int_equal(res.created, 3);
+	assert_int_equal(res.deleted, 1);
+	assert_string_equal(res.last_created, "2023-07-18 12");
+	assert_string_equal(tag_text(io, arena), "2023-07-18 10@3,2023-07-18 12@4");
+
+	/* idempotent: nothing new */
+	assert_int_equal(run_auto(io, arena, &s, 4, keys, vals, &res, &err), PM_OK);
+	assert_int_equal(res.created + res.deleted, 0);
+
+	/* a manual tag is not an auto tag; the next run goes on from the last auto tag */
+	assert_int_equal(write_commit(io, arena, 50, 10, 6), 6);
+	set_snapshot_time(io, arena, 6, D18 + 15 * H_MS);
+	assert_int_equal(pm_tag_create(io, TP, "manual", 5, arena, &tagged, &err), PM_OK);
+	assert_int_equal(run_auto(io, arena, &s, 4, keys, vals, &res, &err), PM_OK);
+	assert_int_equal(res.created, 1);
+	assert_string_equal(tag_text(io, arena), "2023-07-18 12@4,manual@5,2023-07-18 14@6");
+
+	/* another zone: 10:30 UTC is 18:30 at GMT+8 */
+	pm_memory_fileio_destroy(io);
+	io = pm_memory_fileio_create(pm_env_default());
+	create_table(io, arena);
+	assert_int_equal(write_commit(io, arena, 0, 10, 1), 1);
+	set_snapshot_time(io, arena, 1, D18 + times[0]);
+	assert_int_equal(run_auto(io, arena, &s, 4, keys, vals8, &res, &err), PM_OK);
+	assert_string_equal(tag_text(io, arena), "2023-07-18 17@1");
+
+	/* wired to the writer's commit: the table's options decide */
+	pm_memory_fileio_destroy(io);
+	io = pm_memory_fileio_create(pm_env_default());
+	create_table_with(io, arena, 4, keys, vals);
+	assert_int_equal(write_commit(io, arena, 0, 10, 1), 1);
+	{
+		pm_snapshot *s1;
+		pm_tag_period p;
+		char		want[PM_TAG_PERIOD_NAME_MAX];
+
+		assert_int_equal(pm_snapshot_load(io, TP, 1, arena, &s1, &err), PM_OK);
+		assert_int_equal(pm_tag_period_init(&p, "hourly", NULL, 0, false, &err), PM_OK);
+		assert_true(pm_tag_period_name(&p, pm_tag_period_previous_start(&p, s1->time_millis),
+									   want));
+		assert_string_equal(tag_text(io, arena), pm_arena_sprintf(arena, "%s@1", want));
+	}
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(arena);
+}
+
 int
 main(void)
 {
@@ -741,6 +888,7 @@ main(void)
 		cmocka_unit_test(test_orphan_files),
 		cmocka_unit_test(test_unmappable_external_paths),
 		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_auto_tags),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -387,12 +387,16 @@ rewrite_files_impl(compact_state *cs, const pm_split *sp, const pm_data_file_met
 		rc = pm_changelog_sink_open(cs->env, cs->io, l, sp->bucket_path, cs->uuid,
 									&cs->file_counter, cs->arena, &cs->dedup, false, &cl, err);
 		if (rc == PM_OK)
+			pm_changelog_sink_set_level(cl, output_level);
+		if (rc == PM_OK)
 			rc = pm_merge_reader_set_full_changelog(m, pm_changelog_sink_add, cl,
 													cs->max_level, err);
 	}
 	if (rc == PM_OK && rewrite)
 		rc = pm_kv_file_writer_open(cs->env, cs->io, l, sp->bucket_path, cs->uuid,
 									&cs->file_counter, cs->arena, &w, err);
+	if (w != NULL)
+		pm_kv_file_writer_set_level(w, output_level);
 	while (rc == PM_OK)
 	{
 		pm_batch   *b;

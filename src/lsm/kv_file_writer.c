@@ -86,6 +86,8 @@ struct pm_kv_file_writer
 	const char *uuid;
 	int64_t    *file_counter;
 	const char *prefix;			/* NULL: data-file.prefix; else changelog-file.prefix */
+	int			level;			/* of the files: their compression (per level) */
+	pm_format_write_options fopt;	/* the layout's, with that compression */
 	/* the open file */
 	pm_format_writer *fw;
 	pm_file_index_writer *fiw;	/* its file indexes (NULL: none asked for) */
@@ -139,6 +141,12 @@ pm_kv_file_writer_open(const pm_env *env, pm_fileio *io, const pm_kv_layout *lay
 }
 
 void
+pm_kv_file_writer_set_level(pm_kv_file_writer *w, int level)
+{
+	w->level = level;
+}
+
+void
 pm_kv_file_writer_set_changelog(pm_kv_file_writer *w)
 {
 	/* KeyValueFileWriterFactory.createRollingChangelogFileWriter: newChangelogPath */
@@ -184,7 +192,9 @@ open_file(pm_kv_file_writer *w, pm_error *err)
 	w->fiw = NULL;
 	if (o->file_index != NULL)
 		PM_TRY(pm_file_index_writer_open(w->env, o->file_index, &w->fiw, err));
-	PM_TRY(pm_format_writer_open(o->format, w->env, w->io, path, &w->layout->fopt, &w->fw, err));
+	w->fopt = w->layout->fopt;
+	w->fopt.compression = pm_write_options_compression(o, w->level);
+	PM_TRY(pm_format_writer_open(o->format, w->env, w->io, path, &w->fopt, &w->fw, err));
 	w->rows = 0;
 	w->min_key = NULL;
 	w->min_seq = INT64_MAX;

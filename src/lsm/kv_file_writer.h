@@ -82,6 +82,13 @@ extern pm_code pm_kv_file_writer_open(const pm_env *env, pm_fileio *io,
  */
 extern void pm_kv_file_writer_set_changelog(pm_kv_file_writer *w);
 
+/*
+ * The level of the files this writer makes (default 0): their compression
+ * (file.compression.per.level). The caller sets the files' level in their
+ * metas. Call before the first write.
+ */
+extern void pm_kv_file_writer_set_level(pm_kv_file_writer *w, int level);
+
 extern pm_code pm_kv_file_writer_write(pm_kv_file_writer *w, const pm_batch *batch,
 									   pm_error *err);
 

@@ -30,6 +30,7 @@ struct pm_changelog_sink
 	pm_arena   *meta_arena;
 	const pm_changelog_dedup *dedup;
 	bool		first_row;
+	int			level;			/* of the files (their compression) */
 	int			nfields;
 	const pm_type *const *types;	/* the schema's fields */
 	pm_arena   *arena;			/* the sink and its batch */
@@ -138,6 +139,12 @@ pm_changelog_sink_open(const pm_env *env, pm_fileio *io, const pm_kv_layout *lay
 	return PM_OK;
 }
 
+void
+pm_changelog_sink_set_level(pm_changelog_sink *s, int level)
+{
+	s->level = level;
+}
+
 /* Write the buffered rows (if any) and empty the buffer. */
 static pm_code
 flush(pm_changelog_sink *s, pm_error *err)
@@ -152,6 +159,7 @@ flush(pm_changelog_sink *s, pm_error *err)
 		PM_TRY(pm_kv_file_writer_open(s->env, s->io, s->layout, s->dir, s->uuid, s->file_counter,
 									  s->meta_arena, &s->writer, err));
 		pm_kv_file_writer_set_changelog(s->writer);
+		pm_kv_file_writer_set_level(s->writer, s->level);
 	}
 	memset(&b, 0, sizeof(b));
 	b.nrows = n;

@@ -73,6 +73,9 @@ extern pm_code pm_changelog_sink_open(const pm_env *env, pm_fileio *io,
 									  pm_arena *meta_arena, const pm_changelog_dedup *dedup,
 									  bool first_row, pm_changelog_sink **out, pm_error *err);
 
+/* The level of the changelog files (createRollingChangelogFileWriter(level)): their compression. */
+extern void pm_changelog_sink_set_level(pm_changelog_sink *s, int level);
+
 /* pm_merge_changelog_fn (lsm/merge_reader.h): ctx is the sink. */
 extern pm_code pm_changelog_sink_add(void *ctx, const pm_kv_record *before,
 									 const pm_merge_cell *after, int after_kind,

@@ -755,12 +755,16 @@ merge_files(lc_bucket *b, lc_file **files, int n, bool with_lookup, bool write, 
 		pm_merge_reader_set_lookup_fn(m, lookup_key, b);
 	rc = write ? pm_kv_file_writer_open(t->env, t->io, l, b->sp->bucket_path, b->uuid,
 										&b->file_counter, t->arena, &w, err) : PM_OK;
+	if (w != NULL)
+		pm_kv_file_writer_set_level(w, b->output_level);
 	/* ChangelogMergeTreeRewriter.rewriteOrProduceChangelog: its own changelog writer */
 	if (rc == PM_OK && with_lookup && t->changelog)
 	{
 		rc = pm_changelog_sink_open(t->env, t->io, l, b->sp->bucket_path, b->uuid,
 									&b->file_counter, t->arena, &t->dedup, t->opt.first_row,
 									&cl, err);
+		if (rc == PM_OK)
+			pm_changelog_sink_set_level(cl, b->output_level);
 		if (rc == PM_OK)
 			pm_merge_reader_set_changelog_fn(m, pm_changelog_sink_add, cl);
 	}

@@ -130,7 +130,7 @@ static const pm_write_option_rule rules[] = {
 	I("file-reader-async-threshold", PERF),
 	H("file.block-size", "write_options.c (ORC stripes); Parquet row groups follow parquet.block.size"),
 	H("file.compression", "write_options.c, the format writers"),
-	R("file.compression.per.level", NULL, "per-level compression is not written"),
+	H("file.compression.per.level", "write_options.c, lsm/kv_file_writer.c (the KeyValue files of each level; ORC files refused by name; append files take file.compression, as Java's)"),
 	H("file.compression.zstd-level", "write_options.c, the format writers"),
 	H("file.format", "write_options.c (parquet, avro, orc)"),
 	R("file.format.per.level", NULL, "per-level file formats are not written"),

@@ -41,6 +41,13 @@ typedef struct pm_write_options
 	const char *format_name;	/* "parquet"/"avro": the file name extension */
 	const char *compression;	/* file.compression (default zstd) */
 	int			zstd_level;		/* file.compression.zstd-level (default 1) */
+	/*
+	 * file.compression.per.level of primary-key tables (KeyValue files of
+	 * those levels; append files take file.compression, as Java's)
+	 */
+	int			ncompression_levels;
+	const int  *compression_levels;
+	const char **compression_by_level;
 	int64_t		row_group_bytes;	/* parquet.block.size, 0 = writer default */
 	int64_t		page_bytes;		/* parquet.page.size, 0 = writer default */
 	bool		dictionary;		/* parquet.enable.dictionary (default true) */
@@ -120,5 +127,15 @@ extern pm_code pm_check_cross_partition_sequence(const pm_schema *schema, pm_err
 
 extern pm_code pm_parse_memory_size(const char *key, const char *text, int64_t *bytes,
 									pm_error *err);
+
+/* The compression of a KeyValue file of level (KeyValueFileWriterFactory key2Compress). */
+static inline const char *
+pm_write_options_compression(const pm_write_options *o, int level)
+{
+	for (int i = 0; i < o->ncompression_levels; i++)
+		if (o->compression_levels[i] == level)
+			return o->compression_by_level[i];
+	return o->compression;
+}
 
 #endif							/* PM_TABLE_WRITE_OPTIONS_H */

@@ -21,6 +21,7 @@
 #include "io/memory_fileio.h"
 #include "lsm/compact.h"
 #include "lsm/table_read.h"
+#include "format/parquet/parquet_metadata.h"
 #include "row/binary_row.h"
 #include "table/snapshot.h"
 #include "table/split.h"
@@ -211,6 +212,101 @@ test_levels_and_rolling(void **state)
 	pk_assert_same(&before, &after);
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);
+}
+
+
+/* The Parquet codec of every column chunk of every file of the latest snapshot at level; -1 if mixed. */
+static int
+codec_at_level(pm_fileio *io, const char *dir, int level, int *nfiles)
+{
+	pk_files	pf;
+	int			codec = -2;
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+
+	*nfiles = 0;
+	pk_files_open(io, dir, true, &pf);
+	for (int f = 0; f < pf.n; f++)
+	{
+		const pm_data_file_meta *m = pf.files[f];
+		uint8_t    *data;
+		size_t		len;
+		uint32_t	flen;
+		pm_pq_metadata md;
+		pm_error	err;
+
+		if (m->level != level)
+			continue;
+		(*nfiles)++;
+		assert_int_equal(pm_fileio_read_all(io, m->path, arena, 1 << 26, &data, &len, &err), PM_OK);
+		assert_true(len > 12);
+		memcpy(&flen, data + len - 8, 4);
+		assert_int_equal(pm_pq_metadata_parse(data + len - 8 - flen, flen, len, arena, &md, &err),
+						 PM_OK);
+		for (int g = 0; g < md.nrow_groups; g++)
+			for (int c = 0; c < md.row_groups[g].ncolumns; c++)
+			{
+				int			k = md.row_groups[g].columns[c].codec;
+
+				codec = codec == -2 || codec == k ? k : -1;
+			}
+	}
+	pk_files_close(&pf);
+	pm_arena_destroy(arena);
+	return codec;
+}
+
+/* file.compression.per.level: level-0 files of writes and max-level files of compaction. */
+static void
+test_compression_per_level(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/pl";
+	static const char *keys[] = {"bucket", "file.compression.per.level", "file.compression"};
+	static const char *vals[] = {"1", " 0 : snappy , '5:none'", "gzip"};
+	pm_schema  *s = make_schema(arena, 3, keys, vals);
+	pm_error	err;
+	trow		rows[MAXID];
+	uint8_t		kinds[MAXID];
+	pm_compact_result res;
+	int			n;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	for (int c = 0; c < 2; c++)
+	{
+		for (int i = 0; i < 500; i++)
+		{
+			rows[i] = (trow) {i, true, i + c, c};
+			kinds[i] = PM_ROW_INSERT;
+		}
+		pk_commit_rows(io, dir, arena, rows, kinds, 500, 1, c + 1);
+	}
+	assert_int_equal(codec_at_level(io, dir, 0, &n), PM_PQ_CODEC_SNAPPY);
+	assert_int_equal(n, 2);
+	pk_full_compact(io, dir, NULL, &res);
+	assert_int_equal(codec_at_level(io, dir, 5, &n), PM_PQ_CODEC_UNCOMPRESSED);
+	assert_int_equal(n, 1);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+
+	/* a level the map does not name: file.compression */
+	io = pm_memory_fileio_create(pm_env_default());
+	arena = pm_arena_create(pm_env_default());
+	vals[1] = "5:snappy";
+	s = make_schema(arena, 3, keys, vals);
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	pk_commit_rows(io, dir, arena, rows, kinds, 500, 1, 1);
+	assert_int_equal(codec_at_level(io, dir, 0, &n), PM_PQ_CODEC_GZIP);
+	/* one file is upgraded to the max level, not rewritten: its compression stays */
+	pk_full_compact(io, dir, NULL, &res);
+	assert_int_equal(codec_at_level(io, dir, 5, &n), PM_PQ_CODEC_GZIP);
+	pk_commit_rows(io, dir, arena, rows, kinds, 500, 1, 3);
+	pk_full_compact(io, dir, NULL, &res);
+	assert_int_equal(codec_at_level(io, dir, 5, &n), PM_PQ_CODEC_SNAPPY);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+	vals[1] = " 0 : snappy , '5:none'";
 }
 
 static void
@@ -657,6 +753,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dedup_compact),
 		cmocka_unit_test(test_levels_and_rolling),
+		cmocka_unit_test(test_compression_per_level),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_compact_at_commit),
 		cmocka_unit_test(test_no_compact_at_commit),

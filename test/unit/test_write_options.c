@@ -753,6 +753,45 @@ test_audit_verdicts(void **state)
 		assert_int_equal(parse_with(&f, 2, kv, &o, &err), PM_OK);
 	}
 	{
+		/* file.compression.per.level: primary-key KeyValue files by level */
+		static const char *const ok[] = {"bucket", "2", "file.compression.per.level", "0:lz4, 5:'none'"};
+		static const char *const orc[] = {"bucket", "2", "file.format", "orc",
+		"file.compression.per.level", "0:lz4"};
+		static const char *const codec[] = {"bucket", "2", "file.compression.per.level", "0:brotli"};
+		static const char *const avro[] = {"bucket", "2", "file.format", "avro",
+		"file.compression.per.level", "1:deflate"};
+		static const char *const map[] = {"bucket", "2", "file.compression.per.level", "0=lz4"};
+		static const char *const level[] = {"bucket", "2", "file.compression.per.level", "x:lz4"};
+		static const char *const append[] = {"file.compression.per.level", "0:brotli"};
+
+		setup_pk(&f, ok, 2);
+		f.s.noptions = 2;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_OK);
+		assert_string_equal(pm_write_options_compression(&o, 0), "lz4");
+		assert_string_equal(pm_write_options_compression(&o, 5), "none");
+		assert_string_equal(pm_write_options_compression(&o, 3), "zstd");
+		setup_pk(&f, orc, 3);
+		f.s.noptions = 3;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_UNSUPPORTED);
+		assert_non_null(strstr(err.message, "file.compression.per.level"));
+		setup_pk(&f, codec, 2);
+		f.s.noptions = 2;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_UNSUPPORTED);
+		assert_non_null(strstr(err.message, "brotli"));
+		setup_pk(&f, avro, 3);
+		f.s.noptions = 3;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_OK);
+		setup_pk(&f, map, 2);
+		f.s.noptions = 2;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_INVALID);
+		setup_pk(&f, level, 2);
+		f.s.noptions = 2;
+		assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_INVALID);
+		/* append tables: Java's append writer takes file.compression */
+		setup_schema(&f);
+		assert_int_equal(parse_with(&f, 1, append, &o, &err), PM_OK);
+	}
+	{
 		/* process-time: tags made after each commit (table/tag_auto.c) */
 		static const char *const kv[] = {"tag.automatic-creation", "process-time",
 		"tag.creation-period", "hourly", "tag.num-retained-max", "3",

@@ -8,7 +8,7 @@
  *	  100 with their row kinds, one writer per commit (so every commit
  *	  restores the buckets' sequence numbers). Column types: INT, BIGINT,
  *	  STRING/VARCHAR, DOUBLE, BOOLEAN.
- *	  --compare: the level-0 file metas of both tables' latest snapshots, per
+ *	  --compare: the level-0 file metas (and Parquet compression) of both tables' latest snapshots, per
  *	  (partition, bucket) in sequence order, must be equal field by field
  *	  (row count, sequence range, min/max key, key and value stats,
  *	  _VALUE_STATS_COLS, delete row count, level, file source, schema id,
@@ -39,6 +39,7 @@
 #include "common/arena.h"
 #include "common/civil_date.h"
 #include "common/env.h"
+#include "format/parquet/parquet_metadata.h"
 #include "index/deletion_vector.h"
 #include "io/fileio.h"
 #include "lsm/table_read.h"
@@ -237,6 +238,38 @@ same_index(pm_fileio *io, const pm_data_file_meta *a, const pm_data_file_meta *b
 	return same;
 }
 
+/* The codec of a Parquet file's first column chunk (file.compression[.per.level]); -1 otherwise. */
+static int
+parquet_codec(pm_fileio *io, const pm_data_file_meta *m, pm_arena *arena)
+{
+	uint8_t    *data;
+	size_t		len;
+	uint32_t	flen;
+	pm_pq_metadata md;
+	pm_error	err;
+
+	if (m->format != PM_FORMAT_PARQUET ||
+		pm_fileio_read_all(io, m->path, arena, (size_t) 1 << 31, &data, &len, &err) != PM_OK ||
+		len < 12)
+		return -1;
+	memcpy(&flen, data + len - 8, 4);
+	if (flen > len - 12 ||
+		pm_pq_metadata_parse(data + len - 8 - flen, flen, len, arena, &md, &err) != PM_OK ||
+		md.nrow_groups == 0 || md.row_groups[0].ncolumns == 0)
+		return -1;
+	return md.row_groups[0].columns[0].codec;
+}
+
+static bool
+same_codec(pm_fileio *io, const pm_data_file_meta *a, const pm_data_file_meta *b)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	bool		same = parquet_codec(io, a, arena) == parquet_codec(io, b, arena);
+
+	pm_arena_destroy(arena);
+	return same;
+}
+
 /* Compares the file metas of two tables' latest snapshots: 0 same, 1 different. */
 static int
 compare_splits(pm_fileio *io, pm_scan *const *s)
@@ -276,6 +309,12 @@ compare_splits(pm_fileio *io, pm_scan *const *s)
 			if (!same_index(io, fa[f], fb[f]))
 			{
 				printf("METAS DIFF bucket %d, %s against %s: file index\n", a->bucket,
+					   fa[f]->file_name, fb[f]->file_name);
+				return 1;
+			}
+			if (!same_codec(io, fa[f], fb[f]))
+			{
+				printf("METAS DIFF bucket %d, %s against %s: Parquet compression\n", a->bucket,
 					   fa[f]->file_name, fb[f]->file_name);
 				return 1;
 			}

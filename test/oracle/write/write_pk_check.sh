@@ -3,7 +3,7 @@
 #   Primary-key tables written by the core (pk_write.c applies an ops.jsonl
 #   with the core's writer) against Java writing the same ops into a table of
 #   the same schema: deduplicate (+I/-U/+U/-D over three commits, Parquet and
-#   Avro, partitioned), partial-update with sequence groups, aggregation
+#   Avro, partitioned, file.compression.per.level), partial-update with sequence groups, aggregation
 #   (sum, max; sum and last_non_null_value with -U/+U and -D),
 #   partial-update with remove-record-on-delete, ignore-delete, sequence.field
 #   of one and of two fields, a composite key with a string part and a
@@ -60,6 +60,10 @@ save("dedup", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
 save("dedup_avro", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                     "options": dict(idx, **{"bucket": "3", "file.format": "avro",
                                            "file-index.in-manifest-threshold": "64kb"})}, ops)
+# file.compression.per.level: level-0 files in snappy, the max level's in lz4
+save("dedup_perlevel", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+                        "options": {"bucket": "2", "file.compression.per.level": "0:snappy,5:lz4"}},
+     ops)
 # ORC (write_orc_check.sh; not in the default list)
 save("dedup_orc", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                    "options": dict(idx, **{"bucket": "2", "file.format": "orc"})}, ops)
@@ -214,7 +218,7 @@ with open(wh + "/compact.jsonl", "w") as out:
 PY
 
 fail=0
-for t in ${PK_CHECK_TABLES:-dedup dedup_avro part partial agg seqf agg_retract pu_remove ignore_delete seq2 composite flush_nometa spill}; do
+for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel part partial agg seqf agg_retract pu_remove ignore_delete seq2 composite flush_nometa spill}; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null

@@ -64,6 +64,14 @@ pm_kv_layout_create(const pm_schema *schema, const pm_write_options *opt, pm_are
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	PM_TRY(pm_stats_modes_of_fields(schema, l->file_type, opt->format == PM_FORMAT_AVRO, arena,
 									&l->modes, err));
+	if (opt->nstats_mode_levels > 0 &&
+		(l->level_modes = pm_arena_zalloc(arena, sizeof(pm_stats_mode *) *
+										  (size_t) opt->nstats_mode_levels)) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < opt->nstats_mode_levels; i++)
+		PM_TRY(pm_stats_modes_of_fields_with(schema, l->file_type, opt->format == PM_FORMAT_AVRO,
+											 opt->stats_mode_by_level[i], arena,
+											 &l->level_modes[i], err));
 	l->fopt.schema = l->file_type;
 	l->fopt.compression = opt->compression;
 	l->fopt.zstd_level = opt->zstd_level;
@@ -86,7 +94,8 @@ struct pm_kv_file_writer
 	const char *uuid;
 	int64_t    *file_counter;
 	const char *prefix;			/* NULL: data-file.prefix; else changelog-file.prefix */
-	int			level;			/* of the files: their compression (per level) */
+	int			level;			/* of the files: compression and stats (per level) */
+	const pm_stats_mode *modes;	/* the level's */
 	pm_format_write_options fopt;	/* the layout's, with that compression */
 	/* the open file */
 	pm_format_writer *fw;
@@ -134,6 +143,7 @@ pm_kv_file_writer_open(const pm_env *env, pm_fileio *io, const pm_kv_layout *lay
 	}
 	w->meta_arena = meta_arena;
 	w->dir = dir;
+	pm_kv_file_writer_set_level(w, 0);
 	w->uuid = uuid;
 	w->file_counter = file_counter;
 	*out = w;
@@ -143,7 +153,13 @@ pm_kv_file_writer_open(const pm_env *env, pm_fileio *io, const pm_kv_layout *lay
 void
 pm_kv_file_writer_set_level(pm_kv_file_writer *w, int level)
 {
+	const pm_write_options *o = w->layout->opt;
+
 	w->level = level;
+	w->modes = w->layout->modes;
+	for (int i = 0; i < o->nstats_mode_levels; i++)
+		if (o->stats_mode_levels[i] == level)
+			w->modes = w->layout->level_modes[i];
 }
 
 void
@@ -260,9 +276,9 @@ finish_file(pm_kv_file_writer *w, pm_error *err)
 	m->max_key = max_key;
 	m->max_key_len = w->max_key_len;
 	/* keyStatsConverter.toBinaryAllMode: every key column, not dense */
-	PM_TRY(pm_value_stats_build(l->key_type, l->modes, false, o->format, res.stats,
+	PM_TRY(pm_value_stats_build(l->key_type, w->modes, false, o->format, res.stats,
 								w->meta_arena, &m->key_stats, &cols, &ncols, err));
-	PM_TRY(pm_value_stats_build(l->schema->row_type, l->modes + nk + 2, o->stats_dense,
+	PM_TRY(pm_value_stats_build(l->schema->row_type, w->modes + nk + 2, o->stats_dense,
 								o->format, res.stats + nk + 2, w->meta_arena, &m->value_stats,
 								&cols, &ncols, err));
 	m->value_stats_cols = cols;

@@ -50,6 +50,7 @@ typedef struct pm_kv_layout
 	const pm_type *key_type;	/* ROW<_KEY_k ...> */
 	const pm_type *file_type;	/* ROW<_KEY_k ..., _SEQUENCE_NUMBER, _VALUE_KIND, fields ...> */
 	pm_stats_mode *modes;		/* per column of file_type */
+	pm_stats_mode **level_modes;	/* ... of opt->stats_mode_levels[i] */
 	pm_format_write_options fopt;
 } pm_kv_layout;
 
@@ -84,7 +85,7 @@ extern void pm_kv_file_writer_set_changelog(pm_kv_file_writer *w);
 
 /*
  * The level of the files this writer makes (default 0): their compression
- * (file.compression.per.level). The caller sets the files' level in their
+ * and stats modes (file.compression.per.level, metadata.stats-mode.per.level). The caller sets the files' level in their
  * metas. Call before the first write.
  */
 extern void pm_kv_file_writer_set_level(pm_kv_file_writer *w, int level);

@@ -77,7 +77,16 @@ pm_code
 pm_stats_modes_of_fields(const pm_schema *schema, const pm_type *row, bool avro,
 						 pm_arena *arena, pm_stats_mode **modes, pm_error *err)
 {
-	const char *table_mode = pm_schema_option(schema, "metadata.stats-mode");
+	return pm_stats_modes_of_fields_with(schema, row, avro, NULL, arena, modes, err);
+}
+
+pm_code
+pm_stats_modes_of_fields_with(const pm_schema *schema, const pm_type *row, bool avro,
+							  const char *default_mode, pm_arena *arena,
+							  pm_stats_mode **modes, pm_error *err)
+{
+	const char *table_mode = default_mode != NULL ? default_mode
+		: pm_schema_option(schema, "metadata.stats-mode");
 	const char *keep_text = pm_schema_option(schema, "metadata.stats-keep-first-n-columns");
 	pm_stats_mode table;
 	long		keep_first = -1;

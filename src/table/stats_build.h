@@ -85,6 +85,16 @@ extern pm_code pm_stats_modes_of_fields(const pm_schema *schema, const pm_type *
 										pm_error *err);
 
 /*
+ * The same with default_mode (a metadata.stats-mode.per.level value) in
+ * place of metadata.stats-mode; fields.<f>.stats-mode still wins. NULL:
+ * metadata.stats-mode.
+ */
+extern pm_code pm_stats_modes_of_fields_with(const pm_schema *schema, const pm_type *row,
+											 bool avro, const char *default_mode,
+											 pm_arena *arena, pm_stats_mode **modes,
+											 pm_error *err);
+
+/*
  * Build the value stats of one data file (PARQUET, AVRO or ORC) whose columns
  * are row_type's fields: out->min/max rows and null counts, and the dense
  * column list (*nstats_cols = -1 and *stats_cols NULL when all columns are

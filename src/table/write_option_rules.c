@@ -192,7 +192,7 @@ static const pm_write_option_rule rules[] = {
 	H("metadata.stats-dense-store", "table/stats_build.c"),
 	H("metadata.stats-keep-first-n-columns", "table/stats_build.c"),
 	H("metadata.stats-mode", "table/stats_build.c"),
-	R("metadata.stats-mode.per.level", NULL, "per-level stats modes are not written"),
+	H("metadata.stats-mode.per.level", "write_options.c, lsm/kv_file_writer.c (the KeyValue files of each level; append files take metadata.stats-mode, as Java's)"),
 	I("metastore.partitioned-table", "Hive metastore sync by Java's catalog only"),
 	I("metastore.tag-to-partition", "Hive metastore sync by Java's catalog only"),
 	I("metastore.tag-to-partition.preview", "Hive metastore sync by Java's catalog only"),

@@ -525,47 +525,74 @@ parse_orc_options(const pm_schema *s, pm_write_options *o, pm_error *err)
 }
 
 /*
- * file.compression.per.level ("0:lz4,1:zstd", CoreOptions.fileCompressionPerLevel):
- * levels are Integer.valueOf keys; each compression is checked now as
- * file.compression is by its format's writer (Parquet, Avro), not when the
- * first file of that level is written.
+ * A level -> value map option ("0:lz4,1:zstd", CoreOptions.fileCompressionPerLevel,
+ * statsModePerLevel): levels are Integer.valueOf keys.
  */
 static pm_code
-parse_compression_per_level(const pm_schema *s, const char *v, pm_arena *arena,
-							pm_write_options *o, pm_error *err)
+parse_level_map(const char *key, const char *v, pm_arena *arena, int *n, const int **levels_out,
+				const char ***vals, pm_error *err)
 {
 	const char **keys;
-	const char **vals;
 	int		   *levels;
-	int			n;
+
+	PM_TRY(pm_option_map_parse(key, v, arena, &keys, vals, n, err));
+	levels = pm_arena_alloc(arena, sizeof(int) * (size_t) (*n + 1));
+	if (levels == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < *n; i++)
+	{
+		int64_t		level;
+
+		PM_TRY(parse_int(key, keys[i], INT32_MIN, INT32_MAX, &level, err));
+		levels[i] = (int) level;
+	}
+	*levels_out = levels;
+	return PM_OK;
+}
+
+/*
+ * The per-level options of primary-key tables (Java's append writer takes
+ * the table-wide ones): file.compression.per.level, each compression
+ * checked now as file.compression is by its format's writer (Parquet,
+ * Avro), not when the first file of that level is written; ORC refused;
+ * metadata.stats-mode.per.level, each mode parsed.
+ */
+static pm_code
+parse_per_level(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *err)
+{
+	const char *v;
 	const char *accepted = o->format == PM_FORMAT_AVRO ?
 		"zstd|zstandard|snappy|deflate|none|null" : "zstd|snappy|gzip|lz4|none|uncompressed";
 
 	if (s->nprimary_keys == 0)
-		return PM_OK;			/* Java's append writer takes file.compression */
-	if (o->format == PM_FORMAT_ORC)
-		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "table option file.compression.per.level = \"%s\": per-level compression of ORC files is not written",
-					   v);
-	PM_TRY(pm_option_map_parse("file.compression.per.level", v, arena, &keys, &vals, &n, err));
-	levels = pm_arena_alloc(arena, sizeof(int) * (size_t) (n + 1));
-	if (levels == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	for (int i = 0; i < n; i++)
+		return PM_OK;
+	if ((v = pm_schema_option(s, "file.compression.per.level")) != NULL)
 	{
-		int64_t		level;
-
-		PM_TRY(parse_int("file.compression.per.level", keys[i], INT32_MIN, INT32_MAX, &level,
-						 err));
-		levels[i] = (int) level;
-		if (!pm_write_option_accepted(accepted, vals[i]))
+		if (o->format == PM_FORMAT_ORC)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "table option file.compression.per.level = \"%s\": compression \"%s\" of level %s is not written for %s files",
-						   v, vals[i], keys[i], o->format_name);
+						   "table option file.compression.per.level = \"%s\": per-level compression of ORC files is not written",
+						   v);
+		PM_TRY(parse_level_map("file.compression.per.level", v, arena, &o->ncompression_levels,
+							   &o->compression_levels, &o->compression_by_level, err));
+		for (int i = 0; i < o->ncompression_levels; i++)
+			if (!pm_write_option_accepted(accepted, o->compression_by_level[i]))
+				return pm_fail(err, PM_ERR_UNSUPPORTED,
+							   "table option file.compression.per.level = \"%s\": compression \"%s\" of level %d is not written for %s files",
+							   v, o->compression_by_level[i], o->compression_levels[i],
+							   o->format_name);
 	}
-	o->ncompression_levels = n;
-	o->compression_levels = levels;
-	o->compression_by_level = vals;
+	if ((v = pm_schema_option(s, "metadata.stats-mode.per.level")) != NULL)
+	{
+		PM_TRY(parse_level_map("metadata.stats-mode.per.level", v, arena,
+							   &o->nstats_mode_levels, &o->stats_mode_levels,
+							   &o->stats_mode_by_level, err));
+		for (int i = 0; i < o->nstats_mode_levels; i++)
+		{
+			pm_stats_mode m;
+
+			PM_TRY(pm_stats_mode_parse(o->stats_mode_by_level[i], &m, err));
+		}
+	}
 	return PM_OK;
 }
 
@@ -621,8 +648,7 @@ parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for
 		PM_TRY(parse_int("file.compression.zstd-level", v, -131072, 22, &n, err));
 		o->zstd_level = (int) n;
 	}
-	if ((v = pm_schema_option(s, "file.compression.per.level")) != NULL)
-		PM_TRY(parse_compression_per_level(s, v, arena, o, err));
+	PM_TRY(parse_per_level(s, arena, o, err));
 	if ((v = pm_schema_option(s, "parquet.block.size")) != NULL)
 		PM_TRY(pm_parse_memory_size("parquet.block.size", v, &o->row_group_bytes, err));
 	if ((v = pm_schema_option(s, "parquet.page.size")) != NULL)

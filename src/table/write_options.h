@@ -48,6 +48,10 @@ typedef struct pm_write_options
 	int			ncompression_levels;
 	const int  *compression_levels;
 	const char **compression_by_level;
+	/* metadata.stats-mode.per.level of primary-key tables, as the above */
+	int			nstats_mode_levels;
+	const int  *stats_mode_levels;
+	const char **stats_mode_by_level;
 	int64_t		row_group_bytes;	/* parquet.block.size, 0 = writer default */
 	int64_t		page_bytes;		/* parquet.page.size, 0 = writer default */
 	bool		dictionary;		/* parquet.enable.dictionary (default true) */

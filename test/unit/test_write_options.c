@@ -790,6 +790,22 @@ test_audit_verdicts(void **state)
 		/* append tables: Java's append writer takes file.compression */
 		setup_schema(&f);
 		assert_int_equal(parse_with(&f, 1, append, &o, &err), PM_OK);
+		{
+			static const char *const stats[] = {"bucket", "2",
+			"metadata.stats-mode.per.level", "0:none,3:truncate(8)"};
+			static const char *const bad_stats[] = {"bucket", "2",
+			"metadata.stats-mode.per.level", "0:most"};
+
+			setup_pk(&f, stats, 2);
+			f.s.noptions = 2;
+			assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_OK);
+			assert_int_equal(o.nstats_mode_levels, 2);
+			assert_int_equal(o.stats_mode_levels[1], 3);
+			assert_string_equal(o.stats_mode_by_level[1], "truncate(8)");
+			setup_pk(&f, bad_stats, 2);
+			f.s.noptions = 2;
+			assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_INVALID);
+		}
 	}
 	{
 		/* process-time: tags made after each commit (table/tag_auto.c) */

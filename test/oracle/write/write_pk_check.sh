@@ -3,7 +3,7 @@
 #   Primary-key tables written by the core (pk_write.c applies an ops.jsonl
 #   with the core's writer) against Java writing the same ops into a table of
 #   the same schema: deduplicate (+I/-U/+U/-D over three commits, Parquet and
-#   Avro, partitioned, file.compression.per.level), partial-update with sequence groups, aggregation
+#   Avro, partitioned, per-level compression and stats mode), partial-update with sequence groups, aggregation
 #   (sum, max; sum and last_non_null_value with -U/+U and -D),
 #   partial-update with remove-record-on-delete, ignore-delete, sequence.field
 #   of one and of two fields, a composite key with a string part and a
@@ -60,9 +60,12 @@ save("dedup", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
 save("dedup_avro", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                     "options": dict(idx, **{"bucket": "3", "file.format": "avro",
                                            "file-index.in-manifest-threshold": "64kb"})}, ops)
-# file.compression.per.level: level-0 files in snappy, the max level's in lz4
+# per-level options: level-0 files in snappy with counts only (but name in full), the max
+# level's in lz4
 save("dedup_perlevel", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
-                        "options": {"bucket": "2", "file.compression.per.level": "0:snappy,5:lz4"}},
+                        "options": {"bucket": "2", "file.compression.per.level": "0:snappy,5:lz4",
+                                    "metadata.stats-mode.per.level": "0:counts,5:truncate(4)",
+                                    "fields.name.stats-mode": "full"}},
      ops)
 # ORC (write_orc_check.sh; not in the default list)
 save("dedup_orc", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],

@@ -19,6 +19,47 @@
 #define SEQUENCE_NUMBER_ID (INT32_MAX - 1)
 #define VALUE_KIND_ID (INT32_MAX - 2)
 
+/*
+ * The stats modes of the levels with their own stats mode or format (Avro
+ * files count their columns alike, createStatsFactoriesForAvro).
+ */
+static pm_code
+special_levels(const pm_schema *schema, const pm_write_options *opt, pm_kv_layout *l,
+			   pm_arena *arena, pm_error *err)
+{
+	int			n = opt->nstats_mode_levels + opt->nformat_levels;
+
+	l->nspecial = 0;
+	if (n == 0)
+		return PM_OK;
+	l->special_levels = pm_arena_alloc(arena, sizeof(int) * (size_t) n);
+	l->special_modes = pm_arena_alloc(arena, sizeof(pm_stats_mode *) * (size_t) n);
+	if (l->special_levels == NULL || l->special_modes == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int k = 0; k < n; k++)
+	{
+		int			level = k < opt->nstats_mode_levels ? opt->stats_mode_levels[k]
+			: opt->format_levels[k - opt->nstats_mode_levels];
+		const char *mode = NULL;
+		const char *ext;
+		bool		seen = false;
+
+		for (int j = 0; j < l->nspecial; j++)
+			seen |= l->special_levels[j] == level;
+		if (seen)
+			continue;
+		for (int j = 0; j < opt->nstats_mode_levels; j++)
+			if (opt->stats_mode_levels[j] == level)
+				mode = opt->stats_mode_by_level[j];
+		l->special_levels[l->nspecial] = level;
+		PM_TRY(pm_stats_modes_of_fields_with(schema, l->file_type,
+											 pm_write_options_format(opt, level, &ext) == PM_FORMAT_AVRO,
+											 mode, arena, &l->special_modes[l->nspecial], err));
+		l->nspecial++;
+	}
+	return PM_OK;
+}
+
 pm_code
 pm_kv_layout_create(const pm_schema *schema, const pm_write_options *opt, pm_arena *arena,
 					pm_kv_layout **out, pm_error *err)
@@ -64,14 +105,7 @@ pm_kv_layout_create(const pm_schema *schema, const pm_write_options *opt, pm_are
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	PM_TRY(pm_stats_modes_of_fields(schema, l->file_type, opt->format == PM_FORMAT_AVRO, arena,
 									&l->modes, err));
-	if (opt->nstats_mode_levels > 0 &&
-		(l->level_modes = pm_arena_zalloc(arena, sizeof(pm_stats_mode *) *
-										  (size_t) opt->nstats_mode_levels)) == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	for (int i = 0; i < opt->nstats_mode_levels; i++)
-		PM_TRY(pm_stats_modes_of_fields_with(schema, l->file_type, opt->format == PM_FORMAT_AVRO,
-											 opt->stats_mode_by_level[i], arena,
-											 &l->level_modes[i], err));
+	PM_TRY(special_levels(schema, opt, l, arena, err));
 	l->fopt.schema = l->file_type;
 	l->fopt.compression = opt->compression;
 	l->fopt.zstd_level = opt->zstd_level;
@@ -96,6 +130,8 @@ struct pm_kv_file_writer
 	const char *prefix;			/* NULL: data-file.prefix; else changelog-file.prefix */
 	int			level;			/* of the files: compression and stats (per level) */
 	const pm_stats_mode *modes;	/* the level's */
+	pm_file_format format;		/* the level's, and its file name extension */
+	const char *extension;
 	pm_format_write_options fopt;	/* the layout's, with that compression */
 	/* the open file */
 	pm_format_writer *fw;
@@ -156,10 +192,11 @@ pm_kv_file_writer_set_level(pm_kv_file_writer *w, int level)
 	const pm_write_options *o = w->layout->opt;
 
 	w->level = level;
+	w->format = pm_write_options_format(o, level, &w->extension);
 	w->modes = w->layout->modes;
-	for (int i = 0; i < o->nstats_mode_levels; i++)
-		if (o->stats_mode_levels[i] == level)
-			w->modes = w->layout->level_modes[i];
+	for (int i = 0; i < w->layout->nspecial; i++)
+		if (w->layout->special_levels[i] == level)
+			w->modes = w->layout->special_modes[i];
 }
 
 void
@@ -196,7 +233,7 @@ open_file(pm_kv_file_writer *w, pm_error *err)
 
 	w->name = pm_arena_sprintf(w->meta_arena, "%s%s-%lld.%s",
 							   w->prefix != NULL ? w->prefix : o->data_file_prefix, w->uuid,
-							   (long long) *w->file_counter, o->format_name);
+							   (long long) *w->file_counter, w->extension);
 	path = pm_arena_sprintf(w->arena, "%s/%s", w->dir, w->name);
 	if (w->name == NULL || path == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
@@ -210,7 +247,7 @@ open_file(pm_kv_file_writer *w, pm_error *err)
 		PM_TRY(pm_file_index_writer_open(w->env, o->file_index, &w->fiw, err));
 	w->fopt = w->layout->fopt;
 	w->fopt.compression = pm_write_options_compression(o, w->level);
-	PM_TRY(pm_format_writer_open(o->format, w->env, w->io, path, &w->fopt, &w->fw, err));
+	PM_TRY(pm_format_writer_open(w->format, w->env, w->io, path, &w->fopt, &w->fw, err));
 	w->rows = 0;
 	w->min_key = NULL;
 	w->min_seq = INT64_MAX;
@@ -268,7 +305,7 @@ finish_file(pm_kv_file_writer *w, pm_error *err)
 	if (res.row_count != w->rows || res.ncols != l->file_type->nfields)
 		return pm_fail(err, PM_ERR_CORRUPT, "%s: the format writer wrote %lld rows, not %lld",
 					   m->path, (long long) res.row_count, (long long) w->rows);
-	m->format = o->format;
+	m->format = w->format;
 	m->file_size = res.file_size;
 	m->row_count = res.row_count;
 	m->min_key = w->min_key;
@@ -276,10 +313,10 @@ finish_file(pm_kv_file_writer *w, pm_error *err)
 	m->max_key = max_key;
 	m->max_key_len = w->max_key_len;
 	/* keyStatsConverter.toBinaryAllMode: every key column, not dense */
-	PM_TRY(pm_value_stats_build(l->key_type, w->modes, false, o->format, res.stats,
+	PM_TRY(pm_value_stats_build(l->key_type, w->modes, false, w->format, res.stats,
 								w->meta_arena, &m->key_stats, &cols, &ncols, err));
 	PM_TRY(pm_value_stats_build(l->schema->row_type, w->modes + nk + 2, o->stats_dense,
-								o->format, res.stats + nk + 2, w->meta_arena, &m->value_stats,
+								w->format, res.stats + nk + 2, w->meta_arena, &m->value_stats,
 								&cols, &ncols, err));
 	m->value_stats_cols = cols;
 	m->nvalue_stats_cols = ncols;

@@ -50,7 +50,10 @@ typedef struct pm_kv_layout
 	const pm_type *key_type;	/* ROW<_KEY_k ...> */
 	const pm_type *file_type;	/* ROW<_KEY_k ..., _SEQUENCE_NUMBER, _VALUE_KIND, fields ...> */
 	pm_stats_mode *modes;		/* per column of file_type */
-	pm_stats_mode **level_modes;	/* ... of opt->stats_mode_levels[i] */
+	/* the levels with their own stats mode or format, and their modes */
+	int			nspecial;
+	int		   *special_levels;
+	pm_stats_mode **special_modes;
 	pm_format_write_options fopt;
 } pm_kv_layout;
 
@@ -84,8 +87,9 @@ extern pm_code pm_kv_file_writer_open(const pm_env *env, pm_fileio *io,
 extern void pm_kv_file_writer_set_changelog(pm_kv_file_writer *w);
 
 /*
- * The level of the files this writer makes (default 0): their compression
- * and stats modes (file.compression.per.level, metadata.stats-mode.per.level). The caller sets the files' level in their
+ * The level of the files this writer makes (default 0): their format,
+ * compression and stats modes (file.format.per.level,
+ * file.compression.per.level, metadata.stats-mode.per.level). The caller sets the files' level in their
  * metas. Call before the first write.
  */
 extern void pm_kv_file_writer_set_level(pm_kv_file_writer *w, int level);

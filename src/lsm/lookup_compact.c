@@ -874,9 +874,16 @@ rewriter_upgrade(lc_bucket *b, lc_file *f, pm_error *err)
 	lc_table   *t = b->t;
 	bool		rewrite;
 
+	const char *ext0,
+			   *ext;
+
 	if (f->meta->level != 0)
 		return upgrade_meta(b, f, err);	/* NO_CHANGELOG_NO_REWRITE */
-	if (b->dvm != NULL && has_delete_rows(f->meta))
+	/* a level-0 file going to a level of another file.format.per.level format */
+	if (pm_write_options_format(&t->opt, 0, &ext0) !=
+		pm_write_options_format(&t->opt, b->output_level, &ext))
+		rewrite = true;
+	else if (b->dvm != NULL && has_delete_rows(f->meta))
 		rewrite = true;
 	else if (b->output_level == t->options_max_level)
 		rewrite = false;

@@ -231,7 +231,7 @@ write_batch(rewriter *rw, const pm_batch *b, pm_error *err)
 		char	   *path;
 
 		rw->name = pm_arena_sprintf(ac->arena, "%s%s-%lld.%s", ac->opt.data_file_prefix,
-									rw->uuid, (long long) rw->counter++, ac->opt.format_name);
+									rw->uuid, (long long) rw->counter++, ac->opt.file_extension);
 		path = rw->name ? pm_arena_sprintf(ac->arena, "%s/%s", rw->sp->bucket_path, rw->name) : NULL;
 		if (path == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");

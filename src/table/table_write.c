@@ -418,7 +418,10 @@ get_bucket_writer(pm_table_writer *w, const uint8_t *partition, int32_t partitio
 	bw->bucket = bucket;
 	PM_TRY(pm_partition_path(w->schema, w->opt.partition_type, w->opt.partition_default_name,
 							 partition_values, w->scratch, &ppath, err));
-	bw->dir = pm_arena_sprintf(w->arena, "%s/%sbucket-%d", w->table_path, ppath, (int) bucket);
+	/* FileStorePathFactory.relativeBucketPath */
+	bw->dir = pm_arena_sprintf(w->arena, "%s/%s%s%sbucket-%d", w->table_path,
+							   w->opt.data_dir ? w->opt.data_dir : "", w->opt.data_dir ? "/" : "",
+							   ppath, (int) bucket);
 	if (bw->dir == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	PM_TRY(pm_uuid_random(bw->uuid, err));
@@ -557,7 +560,7 @@ open_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 
 	PM_TRY(make_room(w, err));
 	bw->fw_name = pm_arena_sprintf(w->commit_arena, "%s%s-%lld.%s", w->opt.data_file_prefix,
-								   bw->uuid, (long long) bw->file_counter, w->opt.format_name);
+								   bw->uuid, (long long) bw->file_counter, w->opt.file_extension);
 	path = pm_arena_sprintf(w->scratch, "%s/%s", bw->dir, bw->fw_name);
 	if (bw->fw_name == NULL || path == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");

@@ -525,6 +525,47 @@ parse_orc_options(const pm_schema *s, pm_write_options *o, pm_error *err)
 }
 
 /*
+ * DataFilePathFactory.makeExtension: with file.suffix.include.compression,
+ * ".<ext>.<format>" where ext is file.compression's HadoopCompressionType
+ * file extension (zstd: zst, gzip: gz, bzip2: bz2; none: no suffix), or the
+ * compression name itself. Java takes file.compression (default zstd) for
+ * every file of the table, whatever orc.compress or the level's
+ * compression.
+ */
+static pm_code
+file_extension(const pm_schema *s, pm_arena *arena, const char *format_name,
+			   const char **out, pm_error *err)
+{
+	static const char *const ext[][2] = {
+		{"none", NULL}, {"gzip", "gz"}, {"bzip2", "bz2"}, {"deflate", "deflate"},
+		{"snappy", "snappy"}, {"lz4", "lz4"}, {"zstd", "zst"}
+	};
+	const char *c = pm_schema_option(s, "file.compression");
+	const char *suffix;
+
+	*out = format_name;
+	if (!pm_schema_bool_option(s, "file.suffix.include.compression", false))
+		return PM_OK;
+	if (c == NULL)
+		c = "zstd";
+	if (c[0] == '\0')
+		return PM_OK;
+	suffix = c;
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (strcasecmp(c, ext[i][0]) == 0)
+			suffix = ext[i][1];
+	if (suffix == NULL)
+		return PM_OK;
+	if (strchr(suffix, '/') != NULL)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option file.compression = \"%s\": a '/' in a file name suffix is not written",
+					   c);
+	if ((*out = pm_arena_sprintf(arena, "%s.%s", suffix, format_name)) == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	return PM_OK;
+}
+
+/*
  * A level -> value map option ("0:lz4,1:zstd", CoreOptions.fileCompressionPerLevel,
  * statsModePerLevel): levels are Integer.valueOf keys.
  */
@@ -566,6 +607,35 @@ parse_per_level(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_err
 
 	if (s->nprimary_keys == 0)
 		return PM_OK;
+	if ((v = pm_schema_option(s, "file.format.per.level")) != NULL)
+	{
+		const char **names;
+		pm_file_format *formats;
+		const char **exts;
+
+		PM_TRY(parse_level_map("file.format.per.level", v, arena, &o->nformat_levels,
+							   &o->format_levels, &names, err));
+		formats = pm_arena_alloc(arena, sizeof(pm_file_format) * (size_t) (o->nformat_levels + 1));
+		exts = pm_arena_alloc(arena, sizeof(char *) * (size_t) (o->nformat_levels + 1));
+		if (formats == NULL || exts == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int i = 0; i < o->nformat_levels; i++)
+		{
+			/* CoreOptions.normalizeFileFormat: lower case */
+			if (strcasecmp(names[i], "parquet") == 0)
+				formats[i] = PM_FORMAT_PARQUET;
+			else if (strcasecmp(names[i], "avro") == 0)
+				formats[i] = PM_FORMAT_AVRO;
+			else
+				return pm_fail(err, PM_ERR_UNSUPPORTED,
+							   "table option file.format.per.level = \"%s\": level %d in \"%s\": only parquet and avro files are written for a level",
+							   v, o->format_levels[i], names[i]);
+			PM_TRY(file_extension(s, arena, formats[i] == PM_FORMAT_AVRO ? "avro" : "parquet",
+								  &exts[i], err));
+		}
+		o->format_by_level = formats;
+		o->extension_by_level = exts;
+	}
 	if ((v = pm_schema_option(s, "file.compression.per.level")) != NULL)
 	{
 		if (o->format == PM_FORMAT_ORC)
@@ -574,12 +644,25 @@ parse_per_level(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_err
 						   v);
 		PM_TRY(parse_level_map("file.compression.per.level", v, arena, &o->ncompression_levels,
 							   &o->compression_levels, &o->compression_by_level, err));
-		for (int i = 0; i < o->ncompression_levels; i++)
-			if (!pm_write_option_accepted(accepted, o->compression_by_level[i]))
-				return pm_fail(err, PM_ERR_UNSUPPORTED,
-							   "table option file.compression.per.level = \"%s\": compression \"%s\" of level %d is not written for %s files",
-							   v, o->compression_by_level[i], o->compression_levels[i],
-							   o->format_name);
+	}
+	/* every level named: its compression fits its format (checked by Java's writer) */
+	for (int k = 0; k < o->ncompression_levels + o->nformat_levels; k++)
+	{
+		int			level = k < o->ncompression_levels ? o->compression_levels[k]
+			: o->format_levels[k - o->ncompression_levels];
+		const char *ext;
+		pm_file_format f = pm_write_options_format(o, level, &ext);
+		const char *c = pm_write_options_compression(o, level);
+
+		if (f == PM_FORMAT_ORC)
+			continue;			/* ORC: parse_orc_options */
+		accepted = f == PM_FORMAT_AVRO ? "zstd|zstandard|snappy|deflate|none|null"
+			: "zstd|snappy|gzip|lz4|none|uncompressed";
+		if (!pm_write_option_accepted(accepted, c))
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "table option file.compression%s: compression \"%s\" of level %d is not written for %s files",
+						   k < o->ncompression_levels ? ".per.level" : "", c, level,
+						   f == PM_FORMAT_AVRO ? "avro" : "parquet");
 	}
 	if ((v = pm_schema_option(s, "metadata.stats-mode.per.level")) != NULL)
 	{
@@ -637,6 +720,13 @@ parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option file.format = \"%s\": only parquet, avro and orc data files are written", v);
 
+	PM_TRY(file_extension(s, arena, o->format_name, &o->file_extension, err));
+	if ((o->data_dir = pm_schema_option(s, "data-file.path-directory")) != NULL &&
+		(o->data_dir[0] == '\0' || o->data_dir[0] == '/' || strstr(o->data_dir, "..") != NULL ||
+		 strstr(o->data_dir, "//") != NULL))
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option data-file.path-directory = \"%s\": only a relative directory below the table's is written",
+					   o->data_dir);
 	if (o->format == PM_FORMAT_AVRO && (v = pm_schema_option(s, "avro.codec")) != NULL)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option avro.codec = \"%s\": set file.compression instead", v);

@@ -38,7 +38,14 @@
 typedef struct pm_write_options
 {
 	pm_file_format format;		/* file.format (default parquet; avro) */
-	const char *format_name;	/* "parquet"/"avro": the file name extension */
+	const char *format_name;	/* "parquet"/"avro"/"orc" */
+	/*
+	 * The data file name extension: format_name, or with
+	 * file.suffix.include.compression "<compression>.<format>" ("zst.parquet")
+	 */
+	const char *file_extension;
+	/* data-file.path-directory: bucket directories under <table>/<it>/ (NULL: none) */
+	const char *data_dir;
 	const char *compression;	/* file.compression (default zstd) */
 	int			zstd_level;		/* file.compression.zstd-level (default 1) */
 	/*
@@ -48,6 +55,11 @@ typedef struct pm_write_options
 	int			ncompression_levels;
 	const int  *compression_levels;
 	const char **compression_by_level;
+	/* file.format.per.level of primary-key tables, as the above: format and file extension */
+	int			nformat_levels;
+	const int  *format_levels;
+	const pm_file_format *format_by_level;
+	const char **extension_by_level;
 	/* metadata.stats-mode.per.level of primary-key tables, as the above */
 	int			nstats_mode_levels;
 	const int  *stats_mode_levels;
@@ -131,6 +143,20 @@ extern pm_code pm_check_cross_partition_sequence(const pm_schema *schema, pm_err
 
 extern pm_code pm_parse_memory_size(const char *key, const char *text, int64_t *bytes,
 									pm_error *err);
+
+/* The format and file extension of a KeyValue file of level (key2Format). */
+static inline pm_file_format
+pm_write_options_format(const pm_write_options *o, int level, const char **extension)
+{
+	for (int i = 0; i < o->nformat_levels; i++)
+		if (o->format_levels[i] == level)
+		{
+			*extension = o->extension_by_level[i];
+			return o->format_by_level[i];
+		}
+	*extension = o->file_extension;
+	return o->format;
+}
 
 /* The compression of a KeyValue file of level (KeyValueFileWriterFactory key2Compress). */
 static inline const char *

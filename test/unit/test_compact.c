@@ -309,6 +309,95 @@ test_compression_per_level(void **state)
 	vals[1] = " 0 : snappy , '5:none'";
 }
 
+/* "level:extension,..." of the data files of the latest snapshot (every level), sorted */
+static const char *
+file_kinds(pm_fileio *io, const char *dir, pm_arena *arena)
+{
+	pk_files	pf;
+	char	   *kinds[64];
+	int			n = 0;
+	char	   *out = pm_arena_strdup(arena, "");
+
+	pk_files_open(io, dir, true, &pf);
+	for (int f = 0; f < pf.n && n < 64; f++)
+	{
+		const char *dot = strrchr(pf.files[f]->file_name, '.');
+
+		kinds[n++] = pm_arena_sprintf(arena, "%d:%s", pf.files[f]->level, dot ? dot + 1 : "");
+	}
+	pk_files_close(&pf);
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && strcmp(kinds[j - 1], kinds[j]) > 0; j--)
+		{
+			char	   *x = kinds[j];
+
+			kinds[j] = kinds[j - 1];
+			kinds[j - 1] = x;
+		}
+	for (int i = 0; i < n; i++)
+		out = pm_arena_sprintf(arena, "%s%s%s", out, i ? "," : "", kinds[i]);
+	return out;
+}
+
+/*
+ * file.format.per.level: level-0 files in Avro, compaction output in Parquet;
+ * a lookup compaction (deletion vectors) moving a level-0 file to a level of
+ * another format rewrites it instead of upgrading it.
+ */
+static void
+test_format_per_level(void **state)
+{
+	static const char *keys[] = {"bucket", "file.format.per.level", "deletion-vectors.enabled"};
+	static const char *vals[] = {"1", "0:avro", "false"};
+	trow		rows[MAXID];
+	uint8_t		kinds[MAXID];
+	pm_compact_result res;
+
+	(void) state;
+	for (int dv = 0; dv < 2; dv++)
+	{
+		pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+		pm_arena   *arena = pm_arena_create(pm_env_default());
+		const char *dir = "/mem/wh/db.db/fl";
+		pm_error	err;
+		result		before,
+					after;
+
+		vals[2] = dv ? "true" : "false";
+		assert_int_equal(pm_table_create(pm_env_default(), io, dir, make_schema(arena, 3, keys, vals),
+										 &err), PM_OK);
+		for (int c = 0; c < 2; c++)
+		{
+			for (int i = 0; i < 300; i++)
+			{
+				rows[i] = (trow) {i * (c + 1), true, i + c, c};
+				kinds[i] = PM_ROW_INSERT;
+			}
+			pk_commit_rows(io, dir, arena, rows, kinds, 300, 1, dv ? 2 * (c + 1) : c + 1);
+			/* the first commit's lookup compaction: the one level-0 file rewritten, not upgraded */
+			if (dv && c == 0)
+				assert_string_equal(file_kinds(io, dir, arena), "5:parquet");
+		}
+		read_all(io, dir, &before);
+		if (dv)
+		{
+			/* the commits' lookup compactions rewrote every level-0 file into Parquet */
+			assert_null(strstr(file_kinds(io, dir, arena), "avro"));
+			assert_null(strstr(file_kinds(io, dir, arena), "0:"));
+		}
+		else
+		{
+			assert_string_equal(file_kinds(io, dir, arena), "0:avro,0:avro");
+			pk_full_compact(io, dir, NULL, &res);
+			assert_string_equal(file_kinds(io, dir, arena), "5:parquet");
+		}
+		read_all(io, dir, &after);
+		pk_assert_same(&before, &after);
+		pm_arena_destroy(arena);
+		pm_memory_fileio_destroy(io);
+	}
+}
+
 static void
 test_refusals(void **state)
 {
@@ -754,6 +843,7 @@ main(void)
 		cmocka_unit_test(test_dedup_compact),
 		cmocka_unit_test(test_levels_and_rolling),
 		cmocka_unit_test(test_compression_per_level),
+		cmocka_unit_test(test_format_per_level),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_compact_at_commit),
 		cmocka_unit_test(test_no_compact_at_commit),

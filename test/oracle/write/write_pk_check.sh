@@ -3,7 +3,8 @@
 #   Primary-key tables written by the core (pk_write.c applies an ops.jsonl
 #   with the core's writer) against Java writing the same ops into a table of
 #   the same schema: deduplicate (+I/-U/+U/-D over three commits, Parquet and
-#   Avro, partitioned, per-level compression and stats mode), partial-update with sequence groups, aggregation
+#   Avro, partitioned, per-level format, compression and stats mode, compression suffixes
+#   in file names), partial-update with sequence groups, aggregation
 #   (sum, max; sum and last_non_null_value with -U/+U and -D),
 #   partial-update with remove-record-on-delete, ignore-delete, sequence.field
 #   of one and of two fields, a composite key with a string part and a
@@ -61,12 +62,19 @@ save("dedup_avro", {"columns": cols, "primary_keys": ["id"], "partition_keys": [
                     "options": dict(idx, **{"bucket": "3", "file.format": "avro",
                                            "file-index.in-manifest-threshold": "64kb"})}, ops)
 # per-level options: level-0 files in snappy with counts only (but name in full), the max
-# level's in lz4
+# level's in lz4; file names ending in .zst.parquet (file.compression's suffix, whatever the
+# level's); bucket directories under data/files/
 save("dedup_perlevel", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                         "options": {"bucket": "2", "file.compression.per.level": "0:snappy,5:lz4",
                                     "metadata.stats-mode.per.level": "0:counts,5:truncate(4)",
-                                    "fields.name.stats-mode": "full"}},
+                                    "fields.name.stats-mode": "full",
+                                    "file.suffix.include.compression": "true",
+                                    "data-file.path-directory": "data/files"}},
      ops)
+# file.format.per.level: level-0 files in Avro (their own statistics rules), the rest Parquet
+save("dedup_avro0", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+                     "options": dict(idx, **{"bucket": "2", "file.format.per.level": "0:avro",
+                                             "file.compression": "snappy"})}, ops)
 # ORC (write_orc_check.sh; not in the default list)
 save("dedup_orc", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                    "options": dict(idx, **{"bucket": "2", "file.format": "orc"})}, ops)
@@ -221,12 +229,17 @@ with open(wh + "/compact.jsonl", "w") as out:
 PY
 
 fail=0
-for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel part partial agg seqf agg_retract pu_remove ignore_delete seq2 composite flush_nometa spill}; do
+for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 composite flush_nometa spill}; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null
 	"$wh/pk_write" "$wh/pk.db/ours_$t" "$wh/$t.jsonl" >/dev/null
 	nfiles=$(find "$wh/pk.db/ours_$t" -name 'data-*' | wc -l)
+	# file name extensions (file.suffix.include.compression) as Java's
+	exts() { find "$1" -name 'data-*' | sed 's/.*-[0-9]*\.//' | sort -u | tr '\n' ' '; }
+	if [ "$(exts "$wh/pk.db/ours_$t")" != "$(exts "$wh/pk.db/java_$t")" ]; then
+		echo "FAIL $t: our data files end in $(exts "$wh/pk.db/ours_$t"), Java's in $(exts "$wh/pk.db/java_$t")"; fail=1
+	fi
 	if [ "${t%_nometa}" != "$t" ]; then
 		echo "$t: $nfiles data files of ours (file metas not compared)"
 	elif out=$("$wh/pk_write" --compare "$wh/pk.db/java_$t" "$wh/pk.db/ours_$t"); then

@@ -57,6 +57,33 @@ SELECT paimon_create_table('wopt', 'db', 'tagzone', 'id BIGINT',
   foreign_table => 'tagzone');
 INSERT INTO tagzone VALUES (1);
 SELECT snapshots('tagcb'), snapshots('tagttl'), snapshots('tagzone');
+-- file.suffix.include.compression: data files named <...>.<compression>.<format>, from
+-- file.compression (Java's HadoopCompressionType extension: zstd is zst), for append and
+-- primary-key tables, written and compacted; data-file.path-directory: the bucket
+-- directories under <table>/data/
+SELECT paimon_create_table('wopt', 'db', 'suffixed', 'id BIGINT, s STRING',
+  options => '{"file.suffix.include.compression": "true", "file.compression": "snappy",
+               "data-file.path-directory": "data"}',
+  foreign_table => 'suffixed');
+INSERT INTO suffixed VALUES (1, 'a'), (2, 'b');
+INSERT INTO suffixed VALUES (3, 'c');
+SELECT paimon_create_table('wopt', 'db', 'suffixed_pk', 'id BIGINT, s STRING',
+  primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "file.suffix.include.compression": "true"}',
+  foreign_table => 'suffixed_pk');
+INSERT INTO suffixed_pk VALUES (1, 'a'), (2, 'b');
+INSERT INTO suffixed_pk VALUES (2, 'B');
+SELECT buckets FROM paimon_compact('suffixed');
+SELECT buckets FROM paimon_compact('suffixed_pk');
+SELECT * FROM suffixed ORDER BY id;
+SELECT * FROM suffixed_pk ORDER BY id;
+SELECT t, regexp_replace(f, '^data-[0-9a-f-]+-[0-9]+', 'data-<uuid>-<n>') AS name, count(*)
+FROM (SELECT 'suffixed' AS t, f FROM pg_ls_dir(current_setting('data_directory') ||
+        '/paimon_write_options_test/db.db/suffixed/data/bucket-0') f
+      UNION ALL
+      SELECT 'suffixed_pk', f FROM pg_ls_dir(current_setting('data_directory') ||
+        '/paimon_write_options_test/db.db/suffixed_pk/bucket-0') f) x
+GROUP BY 1, 2 ORDER BY 1, 2;
 SELECT paimon_create_table('wopt', 'db', 'untagged', 'id BIGINT',
   options => '{"tag.automatic-creation": "NONE"}', foreign_table => 'untagged');
 INSERT INTO untagged VALUES (1);

@@ -30,7 +30,6 @@ import json
 import os
 import random
 import re
-import shutil
 import sys
 import zoneinfo
 
@@ -38,7 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "oracle"))
 import difftest  # noqa: E402
-from sql_session import psql as run_psql  # noqa: E402
+from sql_session import end_case, java_ops, scratch_table, psql as run_psql  # noqa: E402
 from run_pk_dml import seeds_main  # noqa: E402
 
 DB = "autotags"
@@ -108,13 +107,6 @@ def model_tags(snaps, options, period, layout, zone):
     return tags
 
 
-def java_write(tmproot, wh, name, lines):
-    ops = os.path.join(tmproot, "ops.jsonl")
-    with open(ops, "w") as f:
-        f.write("\n".join(json.dumps(x) for x in lines) + "\n")
-    difftest.run([difftest.ORACLE, "write", wh, DB, name, ops])
-
-
 def set_time(wh, name, sid, millis):
     path = os.path.join(wh, DB + ".db", name, "snapshot", "snapshot-%d" % sid)
     with open(path) as f:
@@ -135,21 +127,14 @@ def run_seed(seed, args, tmproot):
     wh = os.path.join(tmproot, "wh%d" % seed)
     os.makedirs(wh)
     os.chmod(wh, 0o777)
-    psql("SET client_min_messages = warning;\n"
-         "CREATE EXTENSION IF NOT EXISTS paimon_fdw;\n"
-         "DROP SERVER IF EXISTS %s CASCADE;\n"
-         "CREATE SERVER %s FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse '%s');\n"
-         "SELECT paimon_create_database('%s', '%s');\n"
-         "SELECT paimon_create_table('%s', '%s', '%s', 'id INT, v STRING', options => '%s', "
-         "foreign_table => '%s');\n"
-         % (srv, srv, wh, srv, DB, srv, DB, name, json.dumps(options), ft))
+    scratch_table(srv, wh, DB, name, "id INT, v STRING", ft, options)
     rows = {}  # snapshot id -> ids committed up to it
     ids = []
     msgs = []
 
     def commit_java(sid):
         new = [len(ids) + i for i in range(rnd.randint(1, 3))]
-        java_write(tmproot, wh, name, [{"op": "+I", "row": [i, "j%d" % i]} for i in new]
+        java_ops(tmproot, wh, DB, name, [{"op": "+I", "row": [i, "j%d" % i]} for i in new]
                    + [{"op": "commit"}])
         ids.extend(new)
         rows[sid] = sorted(ids)
@@ -178,7 +163,7 @@ def run_seed(seed, args, tmproot):
         t += rnd.choice([rnd.randint(1, period // 3), rnd.randint(period // 2, 2 * period)])
     check("Java's four commits without tag.automatic-creation", active=False)
     # 2. process-time from now on (Java's schema change)
-    java_write(tmproot, wh, name, [{"op": "alter", "changes": [
+    java_ops(tmproot, wh, DB, name, [{"op": "alter", "changes": [
         {"set": "tag.automatic-creation", "value": "process-time"}]}])
     # 3. our commit tags 1-5, 4. Java's commit, ours, paimon_compact
     commit_sql(5)
@@ -199,14 +184,8 @@ def run_seed(seed, args, tmproot):
     passed = not msgs
     print("%s seed %d: %s, %d tags at the end (%s)" % (
         "ok  " if passed else "FAIL", seed, json.dumps(options), len(tags), ", ".join(sorted(tags))))
-    for m in msgs:
-        print("    " + m)
-    if passed and not args.keep:
-        psql("SET client_min_messages = warning; DROP SERVER %s CASCADE;" % srv)
-        shutil.rmtree(wh, ignore_errors=True)
-    elif not passed:
-        print("    kept %s; replay: python3 test/compat/run_auto_tags.py --seeds %d --keep" % (wh, seed))
-    return passed
+    return end_case(passed, msgs, srv, wh, args.keep,
+                    "python3 test/compat/run_auto_tags.py --seeds %d --keep" % seed)
 
 
 def main():

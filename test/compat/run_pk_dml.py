@@ -37,7 +37,6 @@ the difference (`--seeds "2 4 6"`).
 Usage: run_pk_dml.py [--seeds "1 3 5 7"] [--ops 30] [--keep]
 """
 import argparse
-import json
 import os
 import random
 import shutil
@@ -48,7 +47,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "oracle"))
 import difftest  # noqa: E402
-from sql_session import java_and_sql, lit, psql as run_psql  # noqa: E402
+from sql_session import java_and_sql, java_ops, lit, end_case, scratch_table, psql as run_psql  # noqa: E402
 
 DB = "dml"
 
@@ -175,15 +174,8 @@ def run_seed(seed, args, tmproot):
     if partial:
         options.update({"merge-engine": "partial-update",
                         "partial-update.remove-record-on-delete": "true"})
-    psql("SET client_min_messages = warning;\n"
-         "CREATE EXTENSION IF NOT EXISTS paimon_fdw;\n"
-         "DROP SERVER IF EXISTS %s CASCADE;\n"
-         "CREATE SERVER %s FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse '%s');\n"
-         "SELECT paimon_create_database('%s', '%s');\n"
-         "SELECT paimon_create_table('%s', '%s', '%s', 'id BIGINT, p STRING, v INT, s STRING', "
-         "primary_key => ARRAY['p', 'id'], partition_keys => ARRAY['p'], options => '%s', "
-         "foreign_table => '%s');\n"
-         % (srv, srv, wh, srv, DB, srv, DB, name, json.dumps(options), ft))
+    scratch_table(srv, wh, DB, name, "id BIGINT, p STRING, v INT, s STRING", ft, options,
+                  primary_key=["p", "id"], partition_keys=["p"])
     model = Model(partial)
     msgs = []
     kinds = []
@@ -212,10 +204,7 @@ def run_seed(seed, args, tmproot):
             msgs.append("Java reads %d rows, the model %d: %s" % (
                 len(theirs), len(expected), [x for x in theirs if x not in expected][:3]))
         # Java compacts everything we wrote; we and Java read the same rows
-        ops = os.path.join(tmproot, "compact%d.jsonl" % seed)
-        with open(ops, "w") as f:
-            f.write('{"op": "compact"}\n')
-        difftest.run([difftest.ORACLE, "write", wh, DB, name, ops])
+        java_ops(tmproot, wh, DB, name, [{"op": "compact"}])
         if sql_rows(ft) != expected:
             msgs.append("after Java's full compaction the extension reads other rows")
         if norm(difftest.java_read(wh, name)) != expected:
@@ -228,14 +217,8 @@ def run_seed(seed, args, tmproot):
                                    args.ops,
                                    ", ".join("%d %s" % (kinds.count(k), k) for k in sorted(set(kinds))),
                                    len(expected)))
-    for m in msgs:
-        print("    " + m)
-    if passed and not args.keep:
-        psql("SET client_min_messages = warning; DROP SERVER %s CASCADE;" % srv)
-        shutil.rmtree(wh, ignore_errors=True)
-    elif not passed:
-        print("    kept %s; replay: python3 test/compat/run_pk_dml.py --seeds %d --keep" % (wh, seed))
-    return passed
+    return end_case(passed, msgs, srv, wh, args.keep,
+                    "python3 test/compat/run_pk_dml.py --seeds %d --keep" % seed)
 
 
 def seeds_main(doc, what, run_seed, seeds, ops, prefix):

@@ -46,17 +46,15 @@ default seeds pass on both, and scripts/test.sh runs both).
 
 Usage: run_pk_kinds.py [--seeds "0 1 2 ... 11"] [--ops 12] [--keep]
 """
-import json
 import os
 import random
-import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "oracle"))
 import difftest  # noqa: E402
-from sql_session import psql as run_psql  # noqa: E402
+from sql_session import end_case, java_ops, scratch_table, psql as run_psql  # noqa: E402
 from run_pk_dml import statement, sql_rows, norm, seeds_main, Model as DedupModel  # noqa: E402
 
 DB = "kinds"
@@ -350,10 +348,7 @@ def java_txn(rnd, seen, deletes):
 
 
 def java_write(tmproot, wh, name, lines):
-    ops = os.path.join(tmproot, "ops.jsonl")
-    with open(ops, "w") as f:
-        f.write("\n".join(json.dumps(x) for x in lines) + "\n")
-    difftest.run([difftest.ORACLE, "write", wh, DB, name, ops])
+    java_ops(tmproot, wh, DB, name, lines)
 
 
 def run_seed(seed, args, tmproot):
@@ -365,15 +360,8 @@ def run_seed(seed, args, tmproot):
     wh = os.path.join(tmproot, "wh%d" % seed)
     os.makedirs(wh)
     os.chmod(wh, 0o777)
-    psql("SET client_min_messages = warning;\n"
-         "CREATE EXTENSION IF NOT EXISTS paimon_fdw;\n"
-         "DROP SERVER IF EXISTS %s CASCADE;\n"
-         "CREATE SERVER %s FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse '%s');\n"
-         "SELECT paimon_create_database('%s', '%s');\n"
-         "SELECT paimon_create_table('%s', '%s', '%s', 'id BIGINT, p STRING, v INT, s STRING', "
-         "primary_key => ARRAY['p', 'id'], partition_keys => ARRAY['p'], options => '%s', "
-         "foreign_table => '%s');\n"
-         % (srv, srv, wh, srv, DB, srv, DB, name, json.dumps(options), ft))
+    scratch_table(srv, wh, DB, name, "id BIGINT, p STRING, v INT, s STRING", ft, options,
+                  primary_key=["p", "id"], partition_keys=["p"])
     model = make_model(mkind)
     msgs = []
     counts = {}
@@ -440,14 +428,8 @@ def run_seed(seed, args, tmproot):
           "its full compaction" % ("ok  " if passed else "FAIL", seed, kname, args.ops,
                                    ", ".join("%d %s" % (counts[k], k) for k in sorted(counts)),
                                    len(expected)))
-    for m in msgs:
-        print("    " + m)
-    if passed and not args.keep:
-        psql("SET client_min_messages = warning; DROP SERVER %s CASCADE;" % srv)
-        shutil.rmtree(wh, ignore_errors=True)
-    elif not passed:
-        print("    kept %s; replay: python3 test/compat/run_pk_kinds.py --seeds %d --keep" % (wh, seed))
-    return passed
+    return end_case(passed, msgs, srv, wh, args.keep,
+                    "python3 test/compat/run_pk_kinds.py --seeds %d --keep" % seed)
 
 
 def main():

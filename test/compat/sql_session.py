@@ -2,6 +2,7 @@
 psql runs, SQL literals, the "Java and SQL are both here" check with the oracle build, and a
 scratch warehouse the server's user can write into.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -70,3 +71,40 @@ def scratch_warehouse(prefix):
     os.makedirs(wh)
     os.chmod(wh, 0o777)
     return root, wh
+
+
+def scratch_table(srv, wh, db, name, columns, ft, options, primary_key=(), partition_keys=()):
+    """A server srv on warehouse wh (made afresh), database db and the table db.name (Paimon
+    columns, options) with foreign table ft, through paimon_create_table."""
+    extra = "".join(", %s => ARRAY[%s]" % (k, ", ".join(lit(x) for x in v))
+                    for k, v in (("primary_key", primary_key), ("partition_keys", partition_keys))
+                    if v)
+    psql("SET client_min_messages = warning;\n"
+         "CREATE EXTENSION IF NOT EXISTS paimon_fdw;\n"
+         "DROP SERVER IF EXISTS %s CASCADE;\n"
+         "CREATE SERVER %s FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse %s);\n"
+         "SELECT paimon_create_database(%s, %s);\n"
+         "SELECT paimon_create_table(%s, %s, %s, %s%s, options => %s, foreign_table => %s);\n"
+         % (srv, srv, lit(wh), lit(srv), lit(db), lit(srv), lit(db), lit(name), lit(columns),
+            extra, lit(json.dumps(options)), lit(ft)))
+
+
+def java_ops(tmproot, wh, db, name, lines):
+    """Java (the oracle's write command) applies ops lines (dicts) to table db.name."""
+    ops = os.path.join(tmproot, "ops.jsonl")
+    with open(ops, "w") as f:
+        f.write("\n".join(json.dumps(x) for x in lines) + "\n")
+    difftest.run([difftest.ORACLE, "write", wh, db, name, ops])
+
+
+def end_case(passed, msgs, srv, wh, keep, replay):
+    """After a case's summary line: its messages, then its server and warehouse dropped
+    when it passed (and keep is off), or kept with the command that replays it."""
+    for m in msgs:
+        print("    " + m)
+    if passed and not keep:
+        psql("SET client_min_messages = warning; DROP SERVER %s CASCADE;" % srv)
+        shutil.rmtree(wh, ignore_errors=True)
+    elif not passed:
+        print("    kept %s; replay: %s" % (wh, replay))
+    return passed

@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "row/data_type.h"
+#include "table/option_map.h"
 #include "table/schema.h"
+#include "table/write_options.h"
 
 static bool
 has_row(const pm_type *t)
@@ -71,6 +73,36 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int i = 0; i < s->noptions; i++)
 			if (pm_schema_option(s, s->option_keys[i]) == NULL)
 				abort();
+		{
+			pm_write_options o;
+
+			/* what a writer makes of the options: per-level maps name every level */
+			if (pm_write_options_parse(s, arena, &o, &err) == PM_OK)
+			{
+				const char *ext;
+
+				for (int i = 0; i < o.nformat_levels; i++)
+					if (pm_write_options_format(&o, o.format_levels[i], &ext) == PM_FORMAT_ORC ||
+						ext == NULL)
+						abort();
+				for (int i = 0; i < o.ncompression_levels; i++)
+					if (pm_write_options_compression(&o, o.compression_levels[i]) == NULL)
+						abort();
+			}
+		}
+	}
+	/* the same bytes as a map option value: every pair has a key and a value */
+	if (size < 4096)
+	{
+		char	   *text = pm_arena_strndup(arena, (const char *) data, size);
+		const char **keys;
+		const char **vals;
+		int			n;
+
+		if (text != NULL && pm_option_map_parse("k", text, arena, &keys, &vals, &n, &err) == PM_OK)
+			for (int i = 0; i < n; i++)
+				if (keys[i] == NULL || vals[i] == NULL)
+					abort();
 	}
 	/* the same bytes as a bare type string */
 	if (size < 4096)

@@ -2003,9 +2003,11 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 			rc = lookup_compact(w, commit_identifier, changes, nchanges, snapshot_id, err);
 		/* committed: an APPEND snapshot stays, whatever the compaction did */
 		if (rc == PM_OK)
+		{
 			rc = forget_committed(w, err);
-		if (rc == PM_OK)
-			auto_tags_after_commit(w, arena);
+			if (rc == PM_OK)
+				auto_tags_after_commit(w, arena);
+		}
 		else
 		{
 			pm_error	ignored;

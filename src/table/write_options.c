@@ -593,17 +593,16 @@ parse_level_map(const char *key, const char *v, pm_arena *arena, int *n, const i
 
 /*
  * The per-level options of primary-key tables (Java's append writer takes
- * the table-wide ones): file.compression.per.level, each compression
- * checked now as file.compression is by its format's writer (Parquet,
- * Avro), not when the first file of that level is written; ORC refused;
+ * the table-wide ones): file.format.per.level (parquet, avro) and
+ * file.compression.per.level, each level's compression checked now as its
+ * format's writer would (Parquet, Avro), not when the first file of that
+ * level is written; ORC tables refused with either;
  * metadata.stats-mode.per.level, each mode parsed.
  */
 static pm_code
 parse_per_level(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *err)
 {
 	const char *v;
-	const char *accepted = o->format == PM_FORMAT_AVRO ?
-		"zstd|zstandard|snappy|deflate|none|null" : "zstd|snappy|gzip|lz4|none|uncompressed";
 
 	if (s->nprimary_keys == 0)
 		return PM_OK;
@@ -612,6 +611,12 @@ parse_per_level(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_err
 		const char **names;
 		pm_file_format *formats;
 		const char **exts;
+
+		/* an ORC table's compression is orc.compress's, a Parquet level's file.compression's */
+		if (o->format == PM_FORMAT_ORC)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "table option file.format.per.level = \"%s\": levels of another format in an ORC table are not written",
+						   v);
 
 		PM_TRY(parse_level_map("file.format.per.level", v, arena, &o->nformat_levels,
 							   &o->format_levels, &names, err));
@@ -653,11 +658,9 @@ parse_per_level(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_err
 		const char *ext;
 		pm_file_format f = pm_write_options_format(o, level, &ext);
 		const char *c = pm_write_options_compression(o, level);
-
-		if (f == PM_FORMAT_ORC)
-			continue;			/* ORC: parse_orc_options */
-		accepted = f == PM_FORMAT_AVRO ? "zstd|zstandard|snappy|deflate|none|null"
+		const char *accepted = f == PM_FORMAT_AVRO ? "zstd|zstandard|snappy|deflate|none|null"
 			: "zstd|snappy|gzip|lz4|none|uncompressed";
+
 		if (!pm_write_option_accepted(accepted, c))
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "table option file.compression%s: compression \"%s\" of level %d is not written for %s files",

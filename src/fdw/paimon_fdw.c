@@ -1729,6 +1729,7 @@ note_batch_file(PaimonFdwScanState *fs)
 												   sp->partition_len) : NULL;
 	af->partition_len = sp->partition_len;
 	af->bucket = sp->bucket;
+	af->bucket_dir = pstrdup(sp->bucket_path);
 	af->file_name = pstrdup(f->file_name);
 	af->row_count = f->row_count;
 	if (f->deletion_file != NULL)

@@ -34,6 +34,7 @@
 #include "row/value.h"
 #include "table/commit.h"
 #include "table/data_file_index.h"
+#include "table/data_file_path.h"
 #include "table/index_manifest.h"
 #include "table/partition_path.h"
 #include "table/split.h"
@@ -78,7 +79,6 @@ typedef struct lc_table
 	pm_table   *table;
 	const pm_schema *schema;
 	const char *table_path;
-	char	   *index_dir;
 	pm_arena   *arena;
 	pm_write_options opt;
 	pm_kv_layout *layout;
@@ -1088,33 +1088,24 @@ index_changes(lc_bucket *b, pm_commit_change *c, pm_error *err)
 	pm_index_manifest_entry *del;
 	int			ndel = 0;
 
+	char	   *dir;
+
 	if (b->dvm == NULL || !pm_dv_maintainer_modified(b->dvm))
 		return PM_OK;
-	PM_TRY(pm_dv_maintainer_write(b->dvm, t->io, t->index_dir, t->index_uuid, &t->index_counter,
-								  t->arena, &f, err));
+	dir = pm_index_dir_of_bucket(t->table_path, t->opt.index_in_data_dir, b->sp->bucket_path,
+								 t->arena);
+	if (dir == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(pm_dv_maintainer_write(b->dvm, t->io, dir, t->index_uuid, &t->index_counter, t->arena,
+								  &f, err));
 	add = pm_arena_zalloc(t->arena, sizeof(*add));
 	del = pm_arena_zalloc(t->arena, sizeof(*del) * (size_t) (b->nfiles + 1));
-	if (add == NULL || del == NULL)
+	if (add == NULL || del == NULL || pm_index_entry_of_dv_file(&f, t->arena, add, err) != PM_OK)
 	{
 		pm_error	ignored;
 
 		(void) t->io->remove(t->io, f.path, &ignored);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	}
-	add->index_type = "DELETION_VECTORS";
-	add->file_name = f.file_name;
-	add->file_size = f.file_size;
-	add->row_count = f.nranges;
-	add->nranges = f.nranges;
-	add->ranges = pm_arena_zalloc(t->arena, sizeof(pm_dv_range) * (size_t) (f.nranges + 1));
-	if (add->ranges == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	for (int i = 0; i < f.nranges; i++)
-	{
-		add->ranges[i].data_file = f.ranges[i].data_file;
-		add->ranges[i].offset = f.ranges[i].offset;
-		add->ranges[i].length = f.ranges[i].length;
-		add->ranges[i].cardinality = f.ranges[i].cardinality;
 	}
 	/* the bucket's DV index files so far (one for primary-key tables) */
 	for (int i = 0; i < b->nfiles; i++)
@@ -1231,11 +1222,8 @@ remove_written(lc_table *t)
 			pm_data_file_remove_written(t->io, &c->changelog[f]);
 		for (int f = 0; f < c->nindex_added; f++)
 		{
-			char	   *p = pm_arena_sprintf(t->arena, "%s/%s", t->index_dir,
-											 c->index_added[f].file_name);
-
-			if (p != NULL)
-				(void) t->io->remove(t->io, p, &ignored);
+			if (c->index_added[f].path != NULL)
+				(void) t->io->remove(t->io, c->index_added[f].path, &ignored);
 		}
 	}
 }
@@ -1260,8 +1248,7 @@ setup(lc_table *t, pm_error *err)
 	t->nfields = s->row_type->nfields;
 	t->all_fields = pm_arena_alloc(t->arena, sizeof(int) * (size_t) (t->nfields + 1));
 	t->out_types = pm_arena_alloc(t->arena, sizeof(pm_type *) * (size_t) (t->nfields + 1));
-	t->index_dir = pm_arena_sprintf(t->arena, "%s/index", t->table_path);
-	if (t->all_fields == NULL || t->out_types == NULL || t->index_dir == NULL)
+	if (t->all_fields == NULL || t->out_types == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	for (int i = 0; i < t->nfields; i++)
 	{

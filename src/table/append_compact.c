@@ -29,6 +29,7 @@
 #include "row/binary_row.h"
 #include "table/commit.h"
 #include "table/data_file_index.h"
+#include "table/data_file_path.h"
 #include "table/index_manifest.h"
 #include "table/partition_path.h"
 #include "table/snapshot.h"
@@ -63,7 +64,6 @@ typedef struct append_compact
 	/* fixed-bucket tables with deletion vectors */
 	const char *table_path;
 	bool		dv;
-	char	   *index_dir;
 	char		index_uuid[PM_UUID_TEXT_LEN + 1];
 	int64_t		index_counter;
 	/* bucket-unaware tables with deletion vectors: the snapshot's index manifest */
@@ -312,27 +312,20 @@ base_name(const char *path)
 	return slash != NULL ? slash + 1 : path;
 }
 
-/* The index manifest entry (ADD) of a DV index file written. */
+/* Write m as a new index file of sp's bucket (*f). */
 static pm_code
-fill_index_entry(append_compact *ac, const pm_dv_index_file *f, pm_index_manifest_entry *add,
-				 pm_error *err)
+write_index_file(append_compact *ac, const pm_split *sp, pm_dv_maintainer *m,
+				 pm_dv_index_file *f, pm_error *err)
 {
-	add->index_type = "DELETION_VECTORS";
-	add->file_name = f->file_name;
-	add->file_size = f->file_size;
-	add->row_count = f->nranges;
-	add->nranges = f->nranges;
-	add->ranges = pm_arena_zalloc(ac->arena, sizeof(pm_dv_range) * (size_t) (f->nranges + 1));
-	if (add->ranges == NULL)
+	char	   *dir = pm_index_dir_of_bucket(ac->table_path, ac->opt.index_in_data_dir,
+											 sp->bucket_path, ac->arena);
+
+	if (dir == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	for (int i = 0; i < f->nranges; i++)
-	{
-		add->ranges[i].data_file = f->ranges[i].data_file;
-		add->ranges[i].offset = f->ranges[i].offset;
-		add->ranges[i].length = f->ranges[i].length;
-		add->ranges[i].cardinality = f->ranges[i].cardinality;
-	}
-	return PM_OK;
+	if (ac->index_uuid[0] == '\0')
+		PM_TRY(pm_uuid_random(ac->index_uuid, err));
+	return pm_dv_maintainer_write(m, ac->io, dir, ac->index_uuid, &ac->index_counter, ac->arena,
+								  f, err);
 }
 
 /*
@@ -382,22 +375,12 @@ dv_index_changes(append_compact *ac, const pm_split *sp, const pm_data_file_meta
 		pm_dv_maintainer_remove(m, files[i]->file_name);
 	if (rc == PM_OK && pm_dv_maintainer_modified(m))
 	{
-		if (ac->index_dir == NULL)
-		{
-			ac->index_dir = pm_arena_sprintf(ac->arena, "%s/index", ac->table_path);
-			if (ac->index_dir == NULL)
-				rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
-			else
-				rc = pm_uuid_random(ac->index_uuid, err);
-		}
-		if (rc == PM_OK)
-			rc = pm_dv_maintainer_write(m, ac->io, ac->index_dir, ac->index_uuid,
-										&ac->index_counter, ac->arena, &f, err);
+		rc = write_index_file(ac, sp, m, &f, err);
 		if (rc == PM_OK)
 		{
 			c->nindex_added = 1;
 			c->index_added = add;	/* from here on a failure removes it */
-			rc = fill_index_entry(ac, &f, add, err);
+			rc = pm_index_entry_of_dv_file(&f, ac->arena, add, err);
 			c->nindex_deleted = ndel;
 			c->index_deleted = del;
 		}
@@ -486,21 +469,15 @@ unaware_dv_index_changes(append_compact *ac, const pm_split *sp, const pm_data_f
 					pm_deletion_vector_destroy(dv);
 				}
 			}
-			if (rc == PM_OK && ac->index_dir == NULL)
-			{
-				ac->index_dir = pm_arena_sprintf(ac->arena, "%s/index", ac->table_path);
-				rc = ac->index_dir == NULL ? pm_fail(err, PM_ERR_NOMEM, "out of memory") :
-					pm_uuid_random(ac->index_uuid, err);
-			}
 			if (rc == PM_OK)
-				rc = pm_dv_maintainer_write(m, ac->io, ac->index_dir, ac->index_uuid,
-											&ac->index_counter, ac->arena, &f, err);
+				rc = write_index_file(ac, sp, m, &f, err);
 			pm_dv_maintainer_free(m);
 			PM_TRY(rc);
 			/* on the change before its entries are filled: a failure below removes it */
+			add[nadd].path = f.path;
 			c->index_added = add;
 			c->nindex_added = ++nadd;
-			PM_TRY(fill_index_entry(ac, &f, &add[nadd - 1], err));
+			PM_TRY(pm_index_entry_of_dv_file(&f, ac->arena, &add[nadd - 1], err));
 		}
 		del[ndel++] = *e;
 	}
@@ -889,8 +866,7 @@ remove_written(append_compact *ac)
 		for (int f = 0; f < ac->changes[i].nindex_added; f++)
 		{
 			pm_error	ignored;
-			char	   *path = pm_arena_sprintf(ac->arena, "%s/%s", ac->index_dir,
-												ac->changes[i].index_added[f].file_name);
+			const char *path = ac->changes[i].index_added[f].path;
 
 			if (ac->io->remove != NULL && path != NULL)
 				(void) ac->io->remove(ac->io, path, &ignored);

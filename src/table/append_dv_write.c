@@ -24,6 +24,7 @@
 #include "common/uuid.h"
 #include "index/deletion_vector.h"
 #include "index/deletion_vector_write.h"
+#include "table/data_file_path.h"
 #include "table/index_manifest.h"
 #include "table/snapshot.h"
 
@@ -42,6 +43,7 @@ typedef struct dv_group
 	uint8_t    *partition;
 	int32_t		partition_len;
 	int32_t		bucket;
+	char	   *dir;			/* where its index files go (pm_index_dir_of_bucket) */
 	dv_file    *files;
 	dv_file    *last;
 	struct dv_group *next;
@@ -54,6 +56,7 @@ struct pm_append_dv
 	pm_arena   *data;			/* the deletions, reset by _reset */
 	bool		unaware;
 	bool		bitmap64;
+	bool		index_in_data_dir;
 	int64_t		base_snapshot;	/* 0: none yet */
 	int64_t		count;
 	dv_group   *groups;
@@ -63,8 +66,8 @@ struct pm_append_dv
 };
 
 pm_code
-pm_append_dv_create(const pm_env *env, bool unaware, bool bitmap64, pm_append_dv **out,
-					pm_error *err)
+pm_append_dv_create(const pm_env *env, bool unaware, bool bitmap64, bool index_in_data_dir,
+					pm_append_dv **out, pm_error *err)
 {
 	pm_arena   *arena = pm_arena_create(env);
 	pm_append_dv *a;
@@ -82,6 +85,7 @@ pm_append_dv_create(const pm_env *env, bool unaware, bool bitmap64, pm_append_dv
 	a->arena = arena;
 	a->unaware = unaware;
 	a->bitmap64 = bitmap64;
+	a->index_in_data_dir = index_in_data_dir;
 	*out = a;
 	return PM_OK;
 }
@@ -156,6 +160,11 @@ find_file(pm_append_dv *a, const pm_append_dv_file *f, dv_file **out, pm_error *
 		memcpy(g->partition, f->partition, (size_t) f->partition_len);
 		g->partition_len = f->partition_len;
 		g->bucket = f->bucket;
+		if (a->index_in_data_dir && f->bucket_dir == NULL)
+			return pm_fail(err, PM_ERR_INVALID,
+						   "data file \"%s\" was given without its bucket directory", f->file_name);
+		if (f->bucket_dir != NULL && (g->dir = pm_arena_strdup(a->data, f->bucket_dir)) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		if (a->last_group != NULL)
 			a->last_group->next = g;
 		else
@@ -224,7 +233,7 @@ typedef struct prep
 	pm_append_dv *a;
 	pm_fileio  *io;
 	const char *table_path;
-	const char *index_dir;
+	const char *index_dir;		/* of the group being prepared */
 	pm_arena   *arena;
 	char		uuid[PM_UUID_TEXT_LEN + 1];
 	int64_t		counter;
@@ -332,23 +341,7 @@ write_file(prep *p, pm_dv_maintainer *m, pm_index_manifest_entry *add, pm_error 
 
 	PM_TRY(pm_dv_maintainer_write(m, p->io, p->index_dir, p->uuid, &p->counter, p->arena, &f,
 								  err));
-	memset(add, 0, sizeof(*add));
-	add->index_type = "DELETION_VECTORS";
-	add->file_name = f.file_name;
-	add->file_size = f.file_size;
-	add->row_count = f.nranges;
-	add->nranges = f.nranges;
-	add->ranges = pm_arena_zalloc(p->arena, sizeof(pm_dv_range) * (size_t) (f.nranges + 1));
-	if (add->ranges == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	for (int i = 0; i < f.nranges; i++)
-	{
-		add->ranges[i].data_file = f.ranges[i].data_file;
-		add->ranges[i].offset = f.ranges[i].offset;
-		add->ranges[i].length = f.ranges[i].length;
-		add->ranges[i].cardinality = f.ranges[i].cardinality;
-	}
-	return PM_OK;
+	return pm_index_entry_of_dv_file(&f, p->arena, add, err);
 }
 
 /* The new positions of df (and, with_old, its old DV) into m. */
@@ -545,9 +538,6 @@ pm_append_dv_prepare(pm_append_dv *a, pm_fileio *io, const char *table_path, pm_
 	p.io = io;
 	p.table_path = table_path;
 	p.arena = arena;
-	p.index_dir = pm_arena_sprintf(arena, "%s/index", table_path);
-	if (p.index_dir == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	PM_TRY(pm_uuid_random(p.uuid, err));
 	PM_TRY(load_base(&p, err));
 	for (dv_group *g = a->groups; g != NULL; g = g->next)
@@ -559,6 +549,9 @@ pm_append_dv_prepare(pm_append_dv *a, pm_fileio *io, const char *table_path, pm_
 	{
 		pm_commit_change *c = &out[*nchanges];
 
+		p.index_dir = pm_index_dir_of_bucket(table_path, a->index_in_data_dir, g->dir, arena);
+		if (p.index_dir == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		PM_TRY(a->unaware ? prepare_unaware(&p, g, c, err) : prepare_bucketed(&p, g, c, err));
 		(*nchanges)++;
 		*changes = out;

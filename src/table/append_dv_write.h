@@ -51,14 +51,18 @@ typedef struct pm_append_dv_file
 	const char *file_name;
 	int64_t		row_count;
 	const pm_deletion_file *deletion_file;	/* its DV when read, NULL: none */
+	const char *bucket_dir;		/* the directory it is in (pm_split.bucket_path); NULL:
+								 * unknown, refused with index-file-in-data-file-dir */
 } pm_append_dv_file;
 
 /*
  * Deletions of one table. unaware: the table's bucket is -1; bitmap64:
- * deletion-vectors.bitmap64. Memory from env; free with _free.
+ * deletion-vectors.bitmap64; index_in_data_dir: index-file-in-data-file-dir
+ * (the index files go to each file's bucket_dir). Memory from env; free
+ * with _free.
  */
 extern pm_code pm_append_dv_create(const pm_env *env, bool unaware, bool bitmap64,
-								   pm_append_dv **out, pm_error *err);
+								   bool index_in_data_dir, pm_append_dv **out, pm_error *err);
 extern void pm_append_dv_free(pm_append_dv *a);
 
 /*

@@ -74,6 +74,15 @@ pm_data_file_local_path(pm_table *t, const uint8_t *partition, int32_t partition
 	return PM_OK;
 }
 
+char *
+pm_index_dir_of_bucket(const char *table_path, bool in_data_dir, const char *bucket_dir,
+					   pm_arena *arena)
+{
+	if (in_data_dir)
+		return pm_arena_strdup(arena, bucket_dir);
+	return pm_arena_sprintf(arena, "%s/index", table_path);
+}
+
 pm_code
 pm_index_file_local_path(pm_table *t, const uint8_t *partition, int32_t partition_len,
 						 int32_t bucket, const char *file_name, const char *external_path,

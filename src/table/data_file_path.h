@@ -19,6 +19,7 @@
 #ifndef PM_TABLE_DATA_FILE_PATH_H
 #define PM_TABLE_DATA_FILE_PATH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/arena.h"
@@ -48,5 +49,14 @@ extern pm_code pm_index_file_local_path(pm_table *table, const uint8_t *partitio
 										int32_t partition_len, int32_t bucket,
 										const char *file_name, const char *external_path,
 										pm_arena *arena, char **path, pm_error *err);
+
+/*
+ * The directory a writer puts the new index files (deletion vectors, hash
+ * index) of a bucket in: bucket_dir (the bucket's data file directory)
+ * with index-file-in-data-file-dir, else <table_path>/index
+ * (FileStorePathFactory.indexFileFactory). In arena; NULL: out of memory.
+ */
+extern char *pm_index_dir_of_bucket(const char *table_path, bool in_data_dir,
+									const char *bucket_dir, pm_arena *arena);
 
 #endif							/* PM_TABLE_DATA_FILE_PATH_H */

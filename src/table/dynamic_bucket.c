@@ -238,8 +238,7 @@ pm_dynamic_buckets_prepare_commit(pm_dynamic_buckets *db, pm_bucket_hashes *h,
 
 	if (!h->modified || h->pending != NULL)
 		return PM_OK;
-	dir = db->index_in_data_dir ? pm_arena_strdup(arena, bucket_dir)
-		: pm_arena_sprintf(arena, "%s/index", db->table_path);
+	dir = pm_index_dir_of_bucket(db->table_path, db->index_in_data_dir, bucket_dir, arena);
 	name = pm_arena_sprintf(arena, "index-%s-%lld", db->uuid, (long long) db->counter++);
 	e = pm_arena_zalloc(arena, sizeof(*e));
 	if (dir == NULL || name == NULL || e == NULL ||

@@ -121,3 +121,27 @@ pm_index_manifest_read(const pm_env *env, pm_fileio *io, const char *path, pm_ar
 	*count = ir.n;
 	return PM_OK;
 }
+
+pm_code
+pm_index_entry_of_dv_file(const pm_dv_index_file *f, pm_arena *arena,
+						  pm_index_manifest_entry *add, pm_error *err)
+{
+	memset(add, 0, sizeof(*add));
+	add->index_type = "DELETION_VECTORS";
+	add->file_name = f->file_name;
+	add->path = f->path;
+	add->file_size = f->file_size;
+	add->row_count = f->nranges;
+	add->nranges = f->nranges;
+	add->ranges = pm_arena_zalloc(arena, sizeof(pm_dv_range) * (size_t) (f->nranges + 1));
+	if (add->ranges == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < f->nranges; i++)
+	{
+		add->ranges[i].data_file = f->ranges[i].data_file;
+		add->ranges[i].offset = f->ranges[i].offset;
+		add->ranges[i].length = f->ranges[i].length;
+		add->ranges[i].cardinality = f->ranges[i].cardinality;
+	}
+	return PM_OK;
+}

@@ -18,6 +18,7 @@
 #include "common/arena.h"
 #include "common/env.h"
 #include "common/error.h"
+#include "index/deletion_vector_write.h"
 #include "io/fileio.h"
 
 typedef struct pm_dv_range
@@ -41,11 +42,21 @@ typedef struct pm_index_manifest_entry
 	int			nranges;		/* -1: _DELETIONS_VECTORS_RANGES null */
 	pm_dv_range *ranges;
 	const char *external_path;	/* NULL if none */
+	const char *path;			/* a file this process wrote: its local path (to
+								 * remove it when the commit fails); NULL if read */
 } pm_index_manifest_entry;
 
 /* Read the index manifest at path into arena. */
 extern pm_code pm_index_manifest_read(const pm_env *env, pm_fileio *io, const char *path,
 									  pm_arena *arena, pm_index_manifest_entry **out,
 									  int *count, pm_error *err);
+
+/*
+ * *add = the ADD entry of f, a DELETION_VECTORS index file this process
+ * wrote (its path kept for removal); ranges in arena. Partition and bucket
+ * are left zero for the caller.
+ */
+extern pm_code pm_index_entry_of_dv_file(const pm_dv_index_file *f, pm_arena *arena,
+										 pm_index_manifest_entry *add, pm_error *err);
 
 #endif							/* PM_TABLE_INDEX_MANIFEST_H */

@@ -1839,14 +1839,10 @@ remove_dv_files(pm_table_writer *w, const pm_commit_change *changes, int n)
 	for (int c = 0; c < n; c++)
 		for (int a = 0; a < changes[c].nindex_added; a++)
 		{
-			const char *name = changes[c].index_added[a].file_name;
-			char	   *path;
+			const char *path = changes[c].index_added[a].path;
 			pm_error	ignored;
 
-			if (name == NULL || w->io->remove == NULL)
-				continue;
-			path = pm_arena_sprintf(w->scratch, "%s/index/%s", w->table_path, name);
-			if (path != NULL)
+			if (path != NULL && w->io->remove != NULL)
 				(void) w->io->remove(w->io, path, &ignored);
 		}
 }
@@ -1870,7 +1866,7 @@ pm_table_writer_delete_position(pm_table_writer *w, const pm_append_dv_file *fil
 					   "rows are deleted by position only in append tables with deletion vectors");
 	if (w->append_dv == NULL)
 		PM_TRY(pm_append_dv_create(w->env, w->opt.bucket == -1, w->opt.dv_bitmap64,
-								   &w->append_dv, err));
+								   w->opt.index_in_data_dir, &w->append_dv, err));
 	return pm_append_dv_delete(w->append_dv, file, pos, base_snapshot, again, err);
 }
 

@@ -155,7 +155,7 @@ static const pm_write_option_rule rules[] = {
 	I("incremental-between-tag-to-snapshot", READ),
 	I("incremental-between-timestamp", READ),
 	I("incremental-to-auto-tag", READ),
-	R("index-file-in-data-file-dir", "false", "index files in the bucket directories are not written"),
+	H("index-file-in-data-file-dir", "table/data_file_path.c pm_index_dir_of_bucket: the deletion vectors and hash indexes each writer writes (table/append_dv_write.c, table/append_compact.c, lsm/lookup_compact.c, table/dynamic_bucket.c) go to the bucket directory, as IndexInDataFileDirPathFactory"),
 	I("key-value.sequence_number.enabled", READ " (audit and binlog tables)"),
 	I("local-merge-buffer-size", "Flink's local merge before the writer; " PERF),
 	I("local-sort.max-num-file-handles", PERF),

@@ -138,7 +138,7 @@ scan(pm_fileio *io, pm_table_writer *w, int del, int64_t *rows, int64_t *sum)
 			if (w != NULL && id % 10 == del)
 			{
 				pm_append_dv_file af = {sp->partition, sp->partition_len, sp->bucket,
-				f->file_name, f->row_count, f->deletion_file};
+				f->file_name, f->row_count, f->deletion_file, sp->bucket_path};
 
 				bool		again;
 
@@ -171,6 +171,9 @@ sum_except(int mod_a, int mod_b)
 }
 
 /* Every DV entry of the latest snapshot: one per data file; the commit kind. */
+/* the table being tested has index-file-in-data-file-dir = true */
+static bool index_in_data_dir;
+
 static void
 check_latest(pm_fileio *io, const char *kind)
 {
@@ -189,6 +192,13 @@ check_latest(pm_fileio *io, const char *kind)
 											pm_arena_sprintf(arena, "%s/manifest/%s", DIR,
 															 snap->index_manifest),
 											arena, &e, &n, &err), PM_OK);
+	for (int i = 0; i < n; i++)
+	{
+		char	   *in_index = pm_arena_sprintf(arena, "%s/index/%s", DIR, e[i].file_name);
+
+		/* index-file-in-data-file-dir: in the bucket directory (scan() reads it there) */
+		assert_int_equal(io->exists(io, in_index), !index_in_data_dir);
+	}
 	for (int i = 0; i < n; i++)
 		for (int r = 0; r < e[i].nranges; r++)
 			for (int j = i; j < n; j++)
@@ -220,7 +230,7 @@ run(bool partitioned, int nopt, const char **keys, const char **vals)
 
 	/* a position outside the file is refused */
 	{
-		pm_append_dv_file af = {NULL, 0, 0, "nope.parquet", 10, NULL};
+		pm_append_dv_file af = {NULL, 0, 0, "nope.parquet", 10, NULL, "/nowhere"};
 		bool		again;
 
 		assert_int_equal(pm_table_writer_delete_position(w, &af, 10, 2, &again, &err),
@@ -318,6 +328,23 @@ test_fixed_bucket_bitmap64(void **state)
 	static const char *vals[] = {"true", "2", "id", "true"};
 
 	run(false, 4, keys, vals);
+}
+
+/* the same two tables with their DV index files in the bucket directories */
+static void
+test_index_in_data_dir(void **state)
+{
+	static const char *ukeys[] = {"deletion-vectors.enabled", "index-file-in-data-file-dir",
+	"data-file.path-directory"};
+	static const char *uvals[] = {"true", "true", "data"};
+	static const char *fkeys[] = {"deletion-vectors.enabled", "bucket", "bucket-key",
+	"index-file-in-data-file-dir"};
+	static const char *fvals[] = {"true", "2", "id", "true"};
+
+	index_in_data_dir = true;
+	run(true, 3, ukeys, uvals);
+	run(false, 4, fkeys, fvals);
+	index_in_data_dir = false;
 }
 
 /*
@@ -778,7 +805,7 @@ test_refused_without_dv(void **state)
 	pm_arena   *arena = pm_arena_create(pm_env_default());
 	pm_table_writer *w;
 	pm_error	err;
-	pm_append_dv_file af = {NULL, 0, 0, "f.parquet", 10, NULL};
+	pm_append_dv_file af = {NULL, 0, 0, "f.parquet", 10, NULL, NULL};
 	bool		again;
 
 	w = create_and_open(io, arena, false, 0, NULL, NULL);
@@ -796,6 +823,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unaware_partitioned),
 		cmocka_unit_test(test_fixed_bucket_bitmap64),
+		cmocka_unit_test(test_index_in_data_dir),
 		cmocka_unit_test(test_fixed_bucket_at_commit),
 		cmocka_unit_test(test_file_gone_conflict),
 		cmocka_unit_test(test_unaware_keeps_other_dvs),

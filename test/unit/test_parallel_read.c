@@ -485,7 +485,7 @@ test_one_row_group_with_dv(void **state)
 			if (PM_VEC_VALUES(&bt->cols[0], int32_t)[i] % 10 == 3)
 			{
 				pm_append_dv_file af = {sp->partition, sp->partition_len, sp->bucket,
-				fm->file_name, fm->row_count, fm->deletion_file};
+				fm->file_name, fm->row_count, fm->deletion_file, sp->bucket_path};
 				bool		again;
 
 				assert_int_equal(pm_table_writer_delete_position(w, &af, pos[i],

@@ -696,11 +696,11 @@ test_index_changes(void **state)
 	pm_commit_change change;
 	pm_commit_request req;
 	pm_dv_range ranges[2] = {{"data-a.parquet", 1, 20, 3}, {"data-b.parquet", 21, 10, -1}};
-	pm_index_manifest_entry hash_a = {0, NULL, 0, 0, "HASH", "index-a", 40, 10, -1, NULL, NULL};
+	pm_index_manifest_entry hash_a = {0, NULL, 0, 0, "HASH", "index-a", 40, 10, -1, NULL, NULL, NULL};
 	pm_index_manifest_entry dv = {0, NULL, 0, 0, "DELETION_VECTORS", "index-dv", 31, 4, 2,
-	ranges, NULL};
-	pm_index_manifest_entry hash_b = {0, NULL, 0, 0, "HASH", "index-b", 44, 11, -1, NULL, NULL};
-	pm_index_manifest_entry missing = {0, NULL, 0, 0, "HASH", "index-zzz", 1, 1, -1, NULL, NULL};
+	ranges, NULL, NULL};
+	pm_index_manifest_entry hash_b = {0, NULL, 0, 0, "HASH", "index-b", 44, 11, -1, NULL, NULL, NULL};
+	pm_index_manifest_entry missing = {0, NULL, 0, 0, "HASH", "index-zzz", 1, 1, -1, NULL, NULL, NULL};
 	pm_index_manifest_entry added[2] = {hash_a, dv};
 	pm_index_manifest_entry *st;
 	char		mdir[4200];

@@ -266,8 +266,11 @@ test_refusals(void **state)
 	}
 	{
 		static const char *const kv[] = {"index-file-in-data-file-dir", "true"};
+		pm_write_options o;
+		pm_error	err;
 
-		expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "index-file-in-data-file-dir");
+		assert_int_equal(parse_with(&f, 1, kv, &o, &err), PM_OK);
+		assert_true(o.index_in_data_dir);
 	}
 	{
 		static const char *const kv[] = {"deletion-vectors.enabled", "FALSE"};

@@ -6,7 +6,9 @@
 #   commits; the extension runs the same DELETE / UPDATE statements on them
 #   and on heap copies of their rows (a DV added to a file that has one, a
 #   row moved to another partition, a multi-statement transaction, a
-#   rolled-back one). Then:
+#   rolled-back one). Both keep their DV index files in the bucket
+#   directories (index-file-in-data-file-dir; the first also under
+#   data-file.path-directory), checked at the end. Then:
 #   - Java 1.3.1 and 1.4.2 read our tables row for row as the heap copies;
 #   - Java 1.4.2 compacts them (its compaction applies and drops the DVs),
 #     and both Java and the extension read the heap copies' rows; a DELETE
@@ -47,7 +49,9 @@ for c in range(3):
 save("events", {"columns": [{"name": "dt", "type": "STRING"}, {"name": "id", "type": "INT"},
                             {"name": "v", "type": "BIGINT"}, {"name": "s", "type": "STRING"}],
                 "primary_keys": [], "partition_keys": ["dt"],
-                "options": {"deletion-vectors.enabled": "true"}}, ops)
+                "options": {"deletion-vectors.enabled": "true",
+                            "index-file-in-data-file-dir": "true",
+                            "data-file.path-directory": "data"}}, ops)
 ops = []
 for c in range(3):
     for i in range(c * 100, c * 100 + 100):
@@ -56,7 +60,8 @@ for c in range(3):
 save("orders", {"columns": [{"name": "id", "type": "INT"}, {"name": "amt", "type": "BIGINT"}],
                 "primary_keys": [], "partition_keys": [],
                 "options": {"bucket": "2", "bucket-key": "id", "deletion-vectors.enabled": "true",
-                            "deletion-vectors.bitmap64": "true"}}, ops)
+                            "deletion-vectors.bitmap64": "true",
+                            "index-file-in-data-file-dir": "true"}}, ops)
 ops = []
 for c in range(3):
     for i in range(c * 2000, c * 2000 + 2000):
@@ -234,6 +239,18 @@ check "$t: the extension reads our compaction" "$wh/$t.heap" "$wh/$t.sql_ours_co
 for v in 1.3.1 1.4.2; do
 	ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" adv "$t" | norm > "$wh/$t.java_ours_compacted_$v"
 	check "$t: Java $v reads our compaction" "$wh/$t.heap" "$wh/$t.java_ours_compacted_$v"
+done
+# index-file-in-data-file-dir (events, orders): every DV index file, ours and
+# Java's, in a bucket directory, none in <table>/index; the others in index/
+for t in events orders logs; do
+	in_index=$(find "$wh/adv.db/$t" -path "$wh/adv.db/$t/index/index-*" | wc -l)
+	in_buckets=$(find "$wh/adv.db/$t" -path '*/bucket-*/index-*' | wc -l)
+	if { [ $t = logs ] && [ "$in_index" -gt 0 ] && [ "$in_buckets" -eq 0 ]; } ||
+		{ [ $t != logs ] && [ "$in_index" -eq 0 ] && [ "$in_buckets" -gt 0 ]; }; then
+		echo "$t: $in_buckets index files in bucket directories, $in_index in index/"
+	else
+		echo "FAIL $t: $in_buckets index files in bucket directories, $in_index in index/"; fail=1
+	fi
 done
 psql_q -c "DROP SERVER $srv CASCADE; DROP SCHEMA $srv CASCADE;" 2>/dev/null || true
 exit $fail

@@ -5,13 +5,15 @@
 #   core's writer, which compacts at commit as Java's writer does) against
 #   Java 1.4.2 writing the same ops into a table of the same schema:
 #   deduplicate with DVs (+I/-U/+U/-D over four commits), sequence.field,
-#   partial-update and aggregation with DVs, a partitioned table, 64-bit
+#   partial-update and aggregation with DVs, a partitioned table (also with
+#   index-file-in-data-file-dir and data-file.path-directory), 64-bit
 #   DVs, enough commits for the universal picking rules, first-row (with
 #   and without ignore-delete) (all by default, about a minute;
 #   DV_CHECK_TABLES picks some). For each:
 #   - the levels after the last commit match Java's (pk_write --levels:
 #     per bucket, each file's level, row count, sequence range, file source
-#     and the positions its deletion vector marks);
+#     and the positions its deletion vector marks), and the directories
+#     holding the index files are Java's;
 #   - Java 1.3.1 and 1.4.2 read our table (batch read: level 0 skipped) as
 #     Java's own, row for row;
 #   - Java 1.4.2 writes one more commit into our table and compacts it, and
@@ -124,6 +126,12 @@ pmore = [{"op": "+I", "row": [i, "2026-12-02", -i]} for i in range(0, 80, 3)] + 
 save("dv_part", {"columns": pcols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
                  "options": {"bucket": "2", "deletion-vectors.enabled": "true"}}, ops, pmore)
 
+# the same, with the DV index files in the bucket directories (under data/)
+save("dv_part_indir", {"columns": pcols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
+                       "options": {"bucket": "2", "deletion-vectors.enabled": "true",
+                                   "index-file-in-data-file-dir": "true",
+                                   "data-file.path-directory": "data"}}, ops, pmore)
+
 # many small commits: the run count passes num-sorted-run.compaction-trigger
 ops = []
 for c in range(9):
@@ -159,7 +167,7 @@ PY
 
 fail=0
 # every table by default (all nine in about 65 s here); DV_CHECK_TABLES picks some
-all="dv_dedup dv_bitmap64 dv_seqf dv_partial dv_agg dv_part dv_many dyn_many first_row first_row_ignore_delete"
+all="dv_dedup dv_bitmap64 dv_seqf dv_partial dv_agg dv_part dv_part_indir dv_many dyn_many first_row first_row_ignore_delete"
 tables=${DV_CHECK_TABLES:-all}
 [ "$tables" != all ] || tables=$all
 for t in $tables; do
@@ -176,6 +184,11 @@ for t in $tables; do
 	else
 		echo "FAIL $t: our levels or deletion vectors differ from Java's"
 		diff "$wh/java_$t.levels" "$wh/ours_$t.levels" | head -10; fail=1
+	fi
+	# where the index files are (index/, or the bucket directories): as Java's
+	idx_dirs() { find "$1" -name 'index-*' -not -path '*/manifest/*' | sed -e "s|^$1/||" -e 's|/[^/]*$||' | sort -u | tr '\n' ' '; }
+	if [ "$(idx_dirs "$wh/dv.db/ours_$t")" != "$(idx_dirs "$wh/dv.db/java_$t")" ]; then
+		echo "FAIL $t: our index files are in $(idx_dirs "$wh/dv.db/ours_$t"), Java's in $(idx_dirs "$wh/dv.db/java_$t")"; fail=1
 	fi
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" dv "java_$t" | sort > "$wh/java_$t.rows"
 	for v in 1.3.1 1.4.2; do

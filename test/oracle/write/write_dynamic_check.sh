@@ -3,11 +3,13 @@
 #   Dynamic-bucket (bucket = -1) primary-key tables written by the core
 #   (pk_write.c, one writer per commit, so every commit reloads the hash
 #   index) against Java writing the same ops with its own HashBucketAssigner
-#   (Oracle.java, one assigner): partitioned, partial-update without a
+#   (Oracle.java, one assigner): partitioned (also with the hash index in
+#   the bucket directories, *_indir), partial-update without a
 #   'bucket' option (-1 is the default), dynamic-bucket.max-buckets reached
 #   (past it Java picks a random bucket: file metas not compared,
 #   *_nometa), and ours written on top of Java's commits. For each:
-#   - our level-0 file metas equal Java's (the same keys in the same buckets);
+#   - our level-0 file metas equal Java's (the same keys in the same buckets),
+#     and our hash index files are in the directories Java's are in;
 #   - Java 1.4.2 (and for dyn_part 1.3.1) reads our table as Java's own;
 #   - Java 1.4.2 writes more commits on top of ours (its assigner loading our
 #     HASH index files: every key updated there must land in the bucket that
@@ -19,7 +21,7 @@
 #   buckets of the partition's bucket count (1 for a new partition); our file
 #   metas equal those of Java writing the same ops into a table of bucket 1,
 #   and Java 1.3.1 and 1.4.2 read our table as that one.
-#   About 45 JVM runs (DYN_CHECK_TABLES picks some tables; empty: none).
+#   About 57 JVM runs (DYN_CHECK_TABLES picks some tables; empty: none).
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,6 +74,10 @@ for i in range(0, 330, 2):
 pmore.append({"op": "commit"})
 save("dyn_part", {"columns": pcols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
                   "options": {"bucket": "-1", "dynamic-bucket.target-row-num": "30"}}, ops, pmore)
+# the hash index files in the bucket directories
+save("dyn_part_indir", {"columns": pcols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
+                        "options": {"bucket": "-1", "dynamic-bucket.target-row-num": "30",
+                                    "index-file-in-data-file-dir": "true"}}, ops, pmore)
 save("postpone", {"columns": pcols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
                   "options": {"bucket": "-2"}}, ops, pmore)
 save("postpone_ref", {"columns": pcols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
@@ -105,7 +111,7 @@ same_rows() {	# same_rows <what> <expected file> <actual file>
 		echo "FAIL $1"; diff "$2" "$3" | head -6; fail=1
 	fi
 }
-for t in ${DYN_CHECK_TABLES-dyn_part dyn_partial dyn_max_nometa}; do
+for t in ${DYN_CHECK_TABLES-dyn_part dyn_part_indir dyn_partial dyn_max_nometa}; do
 	j create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	j write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
 	j create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null
@@ -118,8 +124,15 @@ for t in ${DYN_CHECK_TABLES-dyn_part dyn_partial dyn_max_nometa}; do
 	else
 		echo "FAIL $t: $out"; fail=1
 	fi
+	# where the hash index files are (index/, or the bucket directories): as Java's
+	idx_dirs() { find "$1" -name 'index-*' -not -path '*/manifest/*' | sed -e "s|^$1/||" -e 's|/[^/]*$||' | sort -u | tr '\n' ' '; }
+	if [ "$(idx_dirs "$wh/pk.db/ours_$t")" = "$(idx_dirs "$wh/pk.db/java_$t")" ]; then
+		echo "$t: our hash index files are where Java's are: $(idx_dirs "$wh/pk.db/ours_$t" | wc -w) directories"
+	else
+		echo "FAIL $t: our hash index files are in $(idx_dirs "$wh/pk.db/ours_$t"), Java's in $(idx_dirs "$wh/pk.db/java_$t")"; fail=1
+	fi
 	versions=1.4.2
-	[ "$t" = dyn_part ] && versions="1.3.1 1.4.2"
+	[ "${t%_indir}" = dyn_part ] && versions="1.3.1 1.4.2"
 	for v in $versions; do
 		V=$v j read "$wh" pk "java_$t" | sort > "$wh/java_${t}_$v.rows"
 		V=$v j read "$wh" pk "ours_$t" | sort > "$wh/ours_${t}_$v.rows"

@@ -84,6 +84,22 @@ FROM (SELECT 'suffixed' AS t, f FROM pg_ls_dir(current_setting('data_directory')
       SELECT 'suffixed_pk', f FROM pg_ls_dir(current_setting('data_directory') ||
         '/paimon_write_options_test/db.db/suffixed_pk/bucket-0') f) x
 GROUP BY 1, 2 ORDER BY 1, 2;
+-- data-file.thin-mode: primary-key files without _KEY_ columns, read (and probed
+-- by a point lookup: the key pages of the value column) by the key's value column
+SELECT paimon_create_table('wopt', 'db', 'thin', 'id BIGINT, s STRING',
+  primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "data-file.thin-mode": "true", "write-only": "true"}',
+  foreign_table => 'thin');
+INSERT INTO thin SELECT 2 * i, 'even ' || i FROM generate_series(1, 100) i;
+INSERT INTO thin SELECT 2 * i + 1, 'odd ' || i FROM generate_series(0, 99) i;
+INSERT INTO thin VALUES (100, 'hundred');
+SELECT count(*), sum(id), min(s), max(s) FROM thin;
+SELECT * FROM thin WHERE id IN (7, 100, 1000) ORDER BY id;
+EXPLAIN (COSTS OFF) SELECT * FROM thin WHERE id = 100;
+SELECT count(*) FROM pg_ls_dir(current_setting('data_directory') ||
+  '/paimon_write_options_test/db.db/thin/bucket-0') f WHERE f LIKE 'data-%';
+SELECT buckets FROM paimon_compact('thin');
+SELECT * FROM thin WHERE id BETWEEN 99 AND 101 ORDER BY id;
 SELECT paimon_create_table('wopt', 'db', 'untagged', 'id BIGINT',
   options => '{"tag.automatic-creation": "NONE"}', foreign_table => 'untagged');
 INSERT INTO untagged VALUES (1);

@@ -52,9 +52,10 @@ special_levels(const pm_schema *schema, const pm_write_options *opt, pm_kv_layou
 			if (opt->stats_mode_levels[j] == level)
 				mode = opt->stats_mode_by_level[j];
 		l->special_levels[l->nspecial] = level;
-		PM_TRY(pm_stats_modes_of_fields_with(schema, l->file_type,
+		PM_TRY(pm_stats_modes_of_fields_with(schema, l->phys_type,
 											 pm_write_options_format(opt, level, &ext) == PM_FORMAT_AVRO,
-											 mode, arena, &l->special_modes[l->nspecial], err));
+											 mode, l->thin ? l->key_type : NULL, arena,
+											 &l->special_modes[l->nspecial], err));
 		l->nspecial++;
 	}
 	return PM_OK;
@@ -100,13 +101,18 @@ pm_kv_layout_create(const pm_schema *schema, const pm_write_options *opt, pm_are
 		ff[nkeys + 2 + i] = row->fields[i];
 	l->key_type = pm_type_new_row(arena, kf, nkeys, false);
 	l->file_type = pm_type_new_row(arena, ff, ncols, false);
+	l->thin = opt->thin_mode;
+	l->phys_offset = l->thin ? nkeys : 0;
+	l->phys_type = l->thin ? pm_type_new_row(arena, ff + nkeys, ncols - nkeys, false)
+		: l->file_type;
 	if (ff[nkeys].type == NULL || ff[nkeys + 1].type == NULL || l->key_type == NULL ||
-		l->file_type == NULL)
+		l->file_type == NULL || l->phys_type == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	PM_TRY(pm_stats_modes_of_fields(schema, l->file_type, opt->format == PM_FORMAT_AVRO, arena,
-									&l->modes, err));
+	PM_TRY(pm_stats_modes_of_fields_with(schema, l->phys_type, opt->format == PM_FORMAT_AVRO,
+										 NULL, l->thin ? l->key_type : NULL, arena, &l->modes,
+										 err));
 	PM_TRY(special_levels(schema, opt, l, arena, err));
-	l->fopt.schema = l->file_type;
+	l->fopt.schema = l->phys_type;
 	l->fopt.compression = opt->compression;
 	l->fopt.zstd_level = opt->zstd_level;
 	l->fopt.row_group_bytes = opt->row_group_bytes;
@@ -115,6 +121,20 @@ pm_kv_layout_create(const pm_schema *schema, const pm_write_options *opt, pm_are
 	l->fopt.orc = opt->orc;
 	*out = l;
 	return PM_OK;
+}
+
+void
+pm_kv_layout_full_batch(const pm_kv_layout *l, const pm_batch *phys, pm_vector *cols,
+						pm_batch *out)
+{
+	*out = *phys;
+	if (!l->thin)
+		return;
+	for (int k = 0; k < l->nkeys; k++)
+		cols[k] = phys->cols[2 + l->key_fields[k]];
+	memcpy(cols + l->nkeys, phys->cols, sizeof(pm_vector) * (size_t) phys->ncols);
+	out->cols = cols;
+	out->ncols = phys->ncols + l->nkeys;
 }
 
 struct pm_kv_file_writer
@@ -267,6 +287,9 @@ finish_file(pm_kv_file_writer *w, pm_error *err)
 	const char **cols;
 	int			ncols;
 	int			nk = l->nkeys;
+	int			nv = nk - l->phys_offset + 2;	/* the first value column in the file */
+	const pm_stats_mode *kmodes = w->modes;
+	const pm_column_stats *kstats;
 	uint8_t    *max_key;
 
 	if (w->fw == NULL)
@@ -302,9 +325,26 @@ finish_file(pm_kv_file_writer *w, pm_error *err)
 	if (m->path == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	w->nfiles++;				/* from here on the caller removes it on abort */
-	if (res.row_count != w->rows || res.ncols != l->file_type->nfields)
+	if (res.row_count != w->rows || res.ncols != l->phys_type->nfields)
 		return pm_fail(err, PM_ERR_CORRUPT, "%s: the format writer wrote %lld rows, not %lld",
 					   m->path, (long long) res.row_count, (long long) w->rows);
+	kstats = res.stats;
+	if (l->thin)
+	{
+		/* KeyValueThinDataFileWriterImpl.fetchKeyValueStats: the value columns' */
+		pm_stats_mode *km = pm_arena_alloc(w->arena, sizeof(*km) * (size_t) (nk + 1));
+		pm_column_stats *ks = pm_arena_alloc(w->arena, sizeof(*ks) * (size_t) (nk + 1));
+
+		if (km == NULL || ks == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int k = 0; k < nk; k++)
+		{
+			km[k] = w->modes[nv + l->key_fields[k]];
+			ks[k] = res.stats[nv + l->key_fields[k]];
+		}
+		kmodes = km;
+		kstats = ks;
+	}
 	m->format = w->format;
 	m->file_size = res.file_size;
 	m->row_count = res.row_count;
@@ -313,11 +353,11 @@ finish_file(pm_kv_file_writer *w, pm_error *err)
 	m->max_key = max_key;
 	m->max_key_len = w->max_key_len;
 	/* keyStatsConverter.toBinaryAllMode: every key column, not dense */
-	PM_TRY(pm_value_stats_build(l->key_type, w->modes, false, w->format, res.stats,
-								w->meta_arena, &m->key_stats, &cols, &ncols, err));
-	PM_TRY(pm_value_stats_build(l->schema->row_type, w->modes + nk + 2, o->stats_dense,
-								w->format, res.stats + nk + 2, w->meta_arena, &m->value_stats,
-								&cols, &ncols, err));
+	PM_TRY(pm_value_stats_build(l->key_type, kmodes, false, w->format, kstats, w->meta_arena,
+								&m->key_stats, &cols, &ncols, err));
+	PM_TRY(pm_value_stats_build(l->schema->row_type, w->modes + nv, o->stats_dense, w->format,
+								res.stats + nv, w->meta_arena, &m->value_stats, &cols, &ncols,
+								err));
 	m->value_stats_cols = cols;
 	m->nvalue_stats_cols = ncols;
 	m->min_sequence_number = w->min_seq;
@@ -364,7 +404,17 @@ pm_kv_file_writer_write(pm_kv_file_writer *w, const pm_batch *batch, pm_error *e
 		if (!pm_rowkind_is_add(k))
 			w->delete_rows++;	/* RowKind.isRetract: -U and -D */
 	}
-	PM_TRY(pm_format_writer_write(w->fw, batch, err));
+	if (l->thin)
+	{
+		/* the file leaves the _KEY_ columns out */
+		pm_batch	phys = *batch;
+
+		phys.cols = batch->cols + l->nkeys;
+		phys.ncols = batch->ncols - l->nkeys;
+		PM_TRY(pm_format_writer_write(w->fw, &phys, err));
+	}
+	else
+		PM_TRY(pm_format_writer_write(w->fw, batch, err));
 	if (w->fiw != NULL)
 		PM_TRY(pm_file_index_writer_write(w->fiw, batch, l->nkeys + 2, err));
 	w->rows += batch->nrows;

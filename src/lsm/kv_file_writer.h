@@ -19,6 +19,12 @@
  * <data-file.prefix><uuid>-<n>.<format>. A file is rolled once it reaches
  * target-file-size (RollingFileWriter).
  *
+ * data-file.thin-mode (KeyValueThinDataFileWriterImpl): the file has no
+ * _KEY_ columns (the readers take the key fields' value columns); those
+ * value columns take truncate(128) statistics uncounted (not in Avro
+ * files), and the key stats are theirs. Batches keep the full layout
+ * (file_type) everywhere; only the files leave the _KEY_ columns out.
+ *
  * Spec: apache/paimon release-1.4.2 KeyValue.java, SpecialFields.java,
  * io/KeyValueFileWriterFactory.java, io/KeyValueDataFileWriter.java,
  * io/KeyValueDataFileWriterImpl.java, utils/StatsCollectorFactories.java.
@@ -49,7 +55,10 @@ typedef struct pm_kv_layout
 	const int  *key_fields;		/* indexes into the schema's fields */
 	const pm_type *key_type;	/* ROW<_KEY_k ...> */
 	const pm_type *file_type;	/* ROW<_KEY_k ..., _SEQUENCE_NUMBER, _VALUE_KIND, fields ...> */
-	pm_stats_mode *modes;		/* per column of file_type */
+	bool		thin;			/* data-file.thin-mode */
+	int			phys_offset;	/* first column of file_type in the files: nkeys if thin */
+	const pm_type *phys_type;	/* the files' columns: file_type from phys_offset on */
+	pm_stats_mode *modes;		/* per column of phys_type */
 	/* the levels with their own stats mode or format, and their modes */
 	int			nspecial;
 	int		   *special_levels;
@@ -59,6 +68,14 @@ typedef struct pm_kv_layout
 
 extern pm_code pm_kv_layout_create(const pm_schema *schema, const pm_write_options *opt,
 								   pm_arena *arena, pm_kv_layout **out, pm_error *err);
+
+/*
+ * A batch as a file holds it (phys_type) seen in file_type's layout: the
+ * key columns of a thin file are its key fields' value columns. cols: room
+ * for file_type's columns (phys's own vectors are referenced).
+ */
+extern void pm_kv_layout_full_batch(const pm_kv_layout *l, const pm_batch *phys,
+									pm_vector *cols, pm_batch *out);
 
 /* Files of one bucket, rolled at target-file-size. */
 typedef struct pm_kv_file_writer pm_kv_file_writer;

@@ -30,7 +30,7 @@ rewrite_one(const pm_env *env, pm_fileio *io, const pm_kv_layout *layout, const 
 	int64_t		rows = 0;
 
 	memset(&ropt, 0, sizeof(ropt));
-	ropt.schema = layout->file_type;
+	ropt.schema = layout->phys_type;
 	if ((rc = pm_format_reader_open(in->format, env, io, in->path, &ropt, &reader, err)) != PM_OK)
 		return rc;
 	if ((rc = pm_kv_file_writer_open(env, io, layout, dir, uuid, counter, meta_arena, &kw,
@@ -43,29 +43,33 @@ rewrite_one(const pm_env *env, pm_fileio *io, const pm_kv_layout *layout, const 
 	{
 		pm_batch   *b;
 		pm_batch	shifted;
+		pm_vector  *cols;
 		int64_t    *seq;
 		const int64_t *src;
 
 		if ((rc = pm_format_reader_next(reader, &b, err)) != PM_OK || b == NULL)
 			break;
-		if (b->ncols != layout->file_type->nfields)
+		if (b->ncols != layout->phys_type->nfields)
 		{
 			rc = pm_fail(err, PM_ERR_CORRUPT, "%s: not a KeyValue file of this table", in->path);
 			break;
 		}
-		shifted = *b;
-		shifted.cols = pm_arena_alloc(scratch, sizeof(pm_vector) * (size_t) b->ncols);
+		cols = pm_arena_alloc(scratch, sizeof(pm_vector) * (size_t) layout->file_type->nfields);
 		seq = pm_arena_alloc(scratch, sizeof(int64_t) * (size_t) (b->nrows + 1));
-		if (shifted.cols == NULL || seq == NULL)
+		if (cols == NULL || seq == NULL)
 		{
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 			break;
 		}
-		memcpy(shifted.cols, b->cols, sizeof(pm_vector) * (size_t) b->ncols);
-		src = (const int64_t *) b->cols[seq_col].values;
+		/* in file_type's layout (a thin file's keys are value columns), then a copy */
+		pm_kv_layout_full_batch(layout, b, cols, &shifted);
+		if (shifted.cols != cols)
+			memcpy(cols, b->cols, sizeof(pm_vector) * (size_t) b->ncols);
+		shifted.cols = cols;
+		src = (const int64_t *) cols[seq_col].values;
 		for (int64_t i = 0; i < b->nrows && rc == PM_OK; i++)
 		{
-			if (pm_vector_is_null(&b->cols[seq_col], i))
+			if (pm_vector_is_null(&cols[seq_col], i))
 				rc = pm_fail(err, PM_ERR_CORRUPT, "%s: a null _SEQUENCE_NUMBER", in->path);
 			seq[i] = src[i] + delta;
 		}

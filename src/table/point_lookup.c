@@ -30,6 +30,7 @@
 #include "row/value.h"
 #include "table/stats_filter.h"
 #include "table/table_int.h"
+#include "table/table_options.h"
 
 /* The keys a predicate pins. */
 typedef struct key_set
@@ -348,6 +349,7 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 	const pm_type *frow = t->schema->row_type;
 	const char *column;
 	int			fi;
+	bool		thin = pm_schema_thin_mode(t->schema);
 
 	*sel = NULL;
 	if (f->format != PM_FORMAT_PARQUET || !pm_parquet_key_cache_enabled())
@@ -361,14 +363,17 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 		if (pm_table_schema_by_id(t, f->schema_id, &fs, &ignored) != PM_OK)
 			return false;
 		frow = fs->row_type;
+		thin = pm_schema_thin_mode(fs);
 	}
 	if ((fi = pm_type_field_index_by_id(frow, tf->id)) < 0 ||
 		frow->fields[fi].type->id != tf->type->id)
 		return false;
 	if (kc->frow != frow)
 	{
+		/* a thin file's key is its value column */
 		kc->frow = NULL;
-		if ((kc->name = pm_arena_sprintf(arena, "_KEY_%s", frow->fields[fi].name)) == NULL)
+		if ((kc->name = thin ? pm_arena_strdup(arena, frow->fields[fi].name)
+			 : pm_arena_sprintf(arena, "_KEY_%s", frow->fields[fi].name)) == NULL)
 			return false;
 		kc->frow = frow;
 	}

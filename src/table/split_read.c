@@ -825,9 +825,10 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 	int			o = 0;
 	pm_type    *big,
 			   *tiny;
+	bool		thin;
 
 	PM_TRY(pm_table_schema_by_id(t, r->file->schema_id, &fs, err));
-	PM_TRY(pm_table_options_check_writer(fs, kv, err));
+	thin = pm_schema_thin_mode(fs);
 	frow = fs->row_type;
 	r->nout = nfields + (kv ? nkeys + 2 : 0);
 	r->out_types = pm_arena_zalloc(r->arena, sizeof(pm_type *) * (r->nout + 1));
@@ -847,7 +848,7 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 	{
 		const pm_field *tf = &trow->fields[t->trimmed_pk[k]];
 		int			fi = pm_type_field_index_by_id(frow, tf->id);
-		char	   *name;
+		const char *name;
 
 		r->out_types[o] = tf->type;
 		r->out_names[o] = tf->name;
@@ -855,7 +856,9 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		r->out_field[o] = t->trimmed_pk[k];
 		if (fi >= 0)
 		{
-			name = pm_arena_sprintf(r->arena, KEY_FIELD_PREFIX "%s", frow->fields[fi].name);
+			/* a thin file's key is its value column (one request for both) */
+			name = thin ? frow->fields[fi].name
+				: pm_arena_sprintf(r->arena, KEY_FIELD_PREFIX "%s", frow->fields[fi].name);
 			if (name == NULL)
 				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 			PM_TRY(add_request(r, request, name, frow->fields[fi].type,

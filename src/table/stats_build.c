@@ -66,6 +66,19 @@ is_system_field_name(const char *name)
 		strcmp(name, "rowkind") == 0 || strcmp(name, "_ROW_ID") == 0;
 }
 
+/* keyNames.contains(KEY_FIELD_PREFIX + field) of createStatsFactories */
+static bool
+is_thin_key(const pm_type *thin_keys, const char *name)
+{
+	if (thin_keys == NULL)
+		return false;
+	for (int k = 0; k < thin_keys->nfields; k++)
+		if (strncmp(thin_keys->fields[k].name, "_KEY_", 5) == 0 &&
+			strcmp(thin_keys->fields[k].name + 5, name) == 0)
+			return true;
+	return false;
+}
+
 pm_code
 pm_stats_modes_of_schema(const pm_schema *schema, pm_arena *arena, pm_stats_mode **modes,
 						 pm_error *err)
@@ -77,13 +90,13 @@ pm_code
 pm_stats_modes_of_fields(const pm_schema *schema, const pm_type *row, bool avro,
 						 pm_arena *arena, pm_stats_mode **modes, pm_error *err)
 {
-	return pm_stats_modes_of_fields_with(schema, row, avro, NULL, arena, modes, err);
+	return pm_stats_modes_of_fields_with(schema, row, avro, NULL, NULL, arena, modes, err);
 }
 
 pm_code
 pm_stats_modes_of_fields_with(const pm_schema *schema, const pm_type *row, bool avro,
-							  const char *default_mode, pm_arena *arena,
-							  pm_stats_mode **modes, pm_error *err)
+							  const char *default_mode, const pm_type *thin_keys,
+							  pm_arena *arena, pm_stats_mode **modes, pm_error *err)
 {
 	const char *table_mode = default_mode != NULL ? default_mode
 		: pm_schema_option(schema, "metadata.stats-mode");
@@ -123,7 +136,7 @@ pm_stats_modes_of_fields_with(const pm_schema *schema, const pm_type *row, bool 
 			PM_TRY(pm_stats_mode_parse(field_mode, &m[i], err));
 			column_count++;
 		}
-		else if (!avro && is_system_field_name(name))
+		else if (!avro && (is_system_field_name(name) || is_thin_key(thin_keys, name)))
 		{
 			m[i].kind = PM_STATS_MODE_TRUNCATE;
 			m[i].truncate_length = 128;

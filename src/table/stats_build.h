@@ -87,12 +87,14 @@ extern pm_code pm_stats_modes_of_fields(const pm_schema *schema, const pm_type *
 /*
  * The same with default_mode (a metadata.stats-mode.per.level value) in
  * place of metadata.stats-mode; fields.<f>.stats-mode still wins. NULL:
- * metadata.stats-mode.
+ * metadata.stats-mode. thin_keys (NULL: none): the _KEY_ fields of a
+ * thin-mode KeyValue file, whose value columns then take truncate(128)
+ * uncounted, as system fields do (not in Avro files).
  */
 extern pm_code pm_stats_modes_of_fields_with(const pm_schema *schema, const pm_type *row,
 											 bool avro, const char *default_mode,
-											 pm_arena *arena, pm_stats_mode **modes,
-											 pm_error *err);
+											 const pm_type *thin_keys, pm_arena *arena,
+											 pm_stats_mode **modes, pm_error *err);
 
 /*
  * Build the value stats of one data file (PARQUET, AVRO or ORC) whose columns

@@ -218,8 +218,8 @@ static const pm_table_option options[] = {
 	"data files live under this subdirectory"},
 	{"data-file.prefix", PM_OPTION_NOT_READ, NULL,
 	"file names are recorded in the manifests"},
-	{"data-file.thin-mode", PM_OPTION_REFUSED, "false",
-	"primary-key files without _KEY_ columns: keys must be read from the value columns"},
+	{"data-file.thin-mode", PM_OPTION_SUPPORTED, "true|false",
+	"primary-key files without _KEY_ columns: the keys are read from the value columns"},
 	{"deduplicate.ignore-delete", PM_OPTION_SUPPORTED, "true|false",
 	"old name of ignore-delete"},
 	{"delete-file.thread-num", PM_OPTION_NOT_READ, NULL,
@@ -958,20 +958,8 @@ pm_table_options_check(const pm_schema *schema, pm_error *err)
 	return PM_OK;
 }
 
-pm_code
-pm_table_options_check_writer(const pm_schema *writer_schema, bool key_value, pm_error *err)
+bool
+pm_schema_thin_mode(const pm_schema *writer_schema)
 {
-	const char *thin = pm_schema_option(writer_schema, "data-file.thin-mode");
-
-	if (key_value && thin != NULL && strcasecmp(thin, "false") != 0)
-	{
-		pm_fail(err, PM_ERR_UNSUPPORTED,
-				"table option \"data-file.thin-mode\" = \"%.60s\" of schema %lld is not supported",
-				thin, (long long) writer_schema->id);
-		pm_error_detail(err, "The data file was written with schema %lld: a primary-key file "
-						"without _KEY_ columns, whose keys must be read from the value columns.",
-						(long long) writer_schema->id);
-		return PM_ERR_UNSUPPORTED;
-	}
-	return PM_OK;
+	return pm_schema_bool_option(writer_schema, "data-file.thin-mode", false);
 }

@@ -62,12 +62,12 @@ extern bool pm_table_option_accepts(const pm_table_option *option, const char *v
 extern pm_code pm_table_options_check(const pm_schema *schema, pm_error *err);
 
 /*
- * Options of the schema a data file was written with (its schemaId) that
- * decide the file's layout, whatever the reading schema says now:
- * data-file.thin-mode (primary-key files without _KEY_ columns) is refused
- * when the keys are read (key_value). PM_ERR_UNSUPPORTED naming it.
+ * Whether the primary-key data files written under writer_schema (a file's
+ * schemaId, whatever the reading schema says now) are thin: no _KEY_
+ * columns, the keys are the value columns of the key fields
+ * (data-file.thin-mode; KeyValueFileWriterFactory.supportsThinMode holds
+ * for every primary-key table, whose key fields are value fields).
  */
-extern pm_code pm_table_options_check_writer(const pm_schema *writer_schema, bool key_value,
-											 pm_error *err);
+extern bool pm_schema_thin_mode(const pm_schema *writer_schema);
 
 #endif							/* PM_TABLE_TABLE_OPTIONS_H */

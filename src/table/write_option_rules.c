@@ -111,7 +111,7 @@ static const pm_write_option_rule rules[] = {
 	I("data-file.external-paths.weights", BY_REFUSAL("data-file.external-paths")),
 	H("data-file.path-directory", "write_options.c, table_write.c (bucket directories under <table>/<directory>/, as FileStorePathFactory.relativeBucketPath; compaction writes where the scan found the files)"),
 	H("data-file.prefix", "write_options.c (data file names)"),
-	R("data-file.thin-mode", "false", "thin-mode data files (no _KEY_ columns) are not written"),
+	H("data-file.thin-mode", "lsm/kv_file_writer.c (KeyValueThinDataFileWriterImpl: no _KEY_ columns, the key statistics those of the key fields' value columns)"),
 	I("delete.force-produce-changelog", "Flink SQL DELETE planning only (SupportsRowLevelOperationFlinkTableSink)"),
 	H("deletion-vector.index-file.target-size", "table/append_dv_write.c; primary-key tables: one index file per bucket, which Java reads alike"),
 	H("deletion-vectors.bitmap64", "write_options.c, the DV index writers"),

@@ -10,6 +10,7 @@
 #include "table/file_index_options.h"
 #include "table/option_map.h"
 #include "table/tag_auto.h"
+#include "table/table_options.h"
 #include "table/tag_period.h"
 #include "table/write_option_rules.h"
 
@@ -834,6 +835,7 @@ parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for
 		o->dynamic_max_buckets = (int32_t) n;
 	}
 	o->index_in_data_dir = pm_schema_bool_option(s, "index-file-in-data-file-dir", false);
+	o->thin_mode = pm_schema_thin_mode(s);
 	if (o->primary_key && o->bucket == -1 && pm_schema_option(s, "global-index.external-path") != NULL)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option global-index.external-path: hash index files in an external path are not written");

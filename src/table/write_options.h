@@ -84,6 +84,7 @@ typedef struct pm_write_options
 	int64_t		dynamic_target_rows;	/* dynamic-bucket.target-row-num (2 000 000) */
 	int32_t		dynamic_max_buckets;	/* dynamic-bucket.max-buckets (-1: unlimited) */
 	bool		index_in_data_dir;	/* index-file-in-data-file-dir (default false) */
+	bool		thin_mode;		/* data-file.thin-mode: KeyValue files without _KEY_ columns */
 	int			npartition_keys;
 	const int  *partition_fields;	/* indexes into the row type */
 	const pm_type *partition_type;	/* ROW of the partition fields */

@@ -8,7 +8,8 @@ here over a rotation of table kinds, one per seed (seed % len(KINDS)):
   dedup-dynamic   deduplicate, bucket = -1 (dynamic bucket)
   dedup-orc       deduplicate, file.format orc
   dedup-avro      deduplicate, file.format avro
-  dedup-lookup    deduplicate, changelog-producer lookup
+  dedup-lookup    deduplicate, changelog-producer lookup, thin files (data-file.thin-mode:
+                  no _KEY_ columns; also dedup-dv-orc and partial-seq)
   dedup-full      deduplicate, changelog-producer full-compaction
   dedup-dv-orc    deduplicate, deletion vectors, orc
   agg-sum         aggregation: v sum, s last_non_null_value (UPDATE retracts with -U,
@@ -65,10 +66,11 @@ KINDS = [
     ("dedup-dynamic", {"bucket": "-1", "dynamic-bucket.target-row-num": "20"}, "dedup", False, True),
     ("dedup-orc", {"bucket": "2", "file.format": "orc"}, "dedup", False, True),
     ("dedup-avro", {"bucket": "2", "file.format": "avro"}, "dedup", False, True),
-    ("dedup-lookup", {"bucket": "2", "changelog-producer": "lookup"}, "dedup", False, True),
-    ("dedup-full", {"bucket": "2", "changelog-producer": "full-compaction"}, "dedup", False, True),
-    ("dedup-dv-orc", {"bucket": "1", "deletion-vectors.enabled": "true", "file.format": "orc"},
+    ("dedup-lookup", {"bucket": "2", "changelog-producer": "lookup", "data-file.thin-mode": "true"},
      "dedup", False, True),
+    ("dedup-full", {"bucket": "2", "changelog-producer": "full-compaction"}, "dedup", False, True),
+    ("dedup-dv-orc", {"bucket": "1", "deletion-vectors.enabled": "true", "file.format": "orc",
+                      "data-file.thin-mode": "true"}, "dedup", False, True),
     ("agg-sum", {"bucket": "2", "merge-engine": "aggregation",
                  "fields.v.aggregate-function": "sum",
                  "fields.s.aggregate-function": "last_non_null_value"}, "agg-sum", False, True),
@@ -77,7 +79,8 @@ KINDS = [
                  "fields.s.aggregate-function": "last_non_null_value"}, "agg-max", True, False),
     ("first-row", {"bucket": "2", "merge-engine": "first-row"}, "first-row", True, False),
     ("partial-seq", {"bucket": "2", "merge-engine": "partial-update",
-                     "fields.v.sequence-group": "s"}, "partial-seq", False, True),
+                     "fields.v.sequence-group": "s", "data-file.thin-mode": "true"},
+     "partial-seq", False, True),
     ("partial-seq-rm", {"bucket": "2", "merge-engine": "partial-update",
                         "fields.v.sequence-group": "s",
                         "partial-update.remove-record-on-sequence-group": "v"},

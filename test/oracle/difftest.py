@@ -291,6 +291,10 @@ class Case:
             options["merge-engine"] = engine
             if engine == "deduplicate" and rnd.random() < 0.5:
                 options["deletion-vectors.enabled"] = "true"
+            # thin files (no _KEY_ columns) in a third of the tables; a generator
+            # of its own, so the rest of the seed's table stays as it was
+            if random.Random(seed * 31 + 7).random() < 0.34:
+                options["data-file.thin-mode"] = "true"
             if engine in ("deduplicate", "partial-update", "aggregation") and rnd.random() < 0.4:
                 options["changelog-producer"] = rnd.choice(["input", "lookup"])
             self.sum_columns = []

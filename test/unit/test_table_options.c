@@ -205,16 +205,15 @@ test_writer_schema(void **state)
 	pm_schema  *s;
 	pm_error	err;
 	const char *json = "{\"id\":4,\"fields\":[{\"id\":0,\"name\":\"a\",\"type\":\"INT NOT NULL\"}],"
-		"\"primaryKeys\":[\"a\"],\"options\":{\"data-file.thin-mode\":\"true\"}}";
+		"\"primaryKeys\":[\"a\"],\"options\":{\"data-file.thin-mode\":\"TRUE\"}}";
 
 	(void) state;
 	assert_int_equal(pm_schema_parse(json, strlen(json), arena, &s, &err), PM_OK);
-	assert_int_equal(pm_table_options_check_writer(s, true, &err), PM_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err.message, "\"data-file.thin-mode\" = \"true\" of schema 4"));
-	/* read without keys (raw files of deletion-vector tables): values suffice */
-	assert_int_equal(pm_table_options_check_writer(s, false, &err), PM_OK);
+	assert_true(pm_schema_thin_mode(s));
 	s->option_values[0] = "false";
-	assert_int_equal(pm_table_options_check_writer(s, true, &err), PM_OK);
+	assert_false(pm_schema_thin_mode(s));
+	s->noptions = 0;
+	assert_false(pm_schema_thin_mode(s));
 	pm_arena_destroy(arena);
 }
 

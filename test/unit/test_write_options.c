@@ -397,8 +397,11 @@ test_refusals(void **state)
 	}
 	{
 		static const char *const kv[] = {"bucket", "2", "data-file.thin-mode", "true"};
+		pm_write_options o;
+		pm_error	err;
 
-		expect(&f, 2, kv, PM_ERR_UNSUPPORTED, "thin-mode");
+		assert_int_equal(parse_with(&f, 2, kv, &o, &err), PM_OK);
+		assert_true(o.thin_mode);
 	}
 	pm_arena_destroy(f.arena);
 }

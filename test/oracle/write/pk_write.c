@@ -461,6 +461,8 @@ read_rows(pm_fileio *io, const char *path)
 					json_array_append_new(a, json_integer(PM_VEC_VALUES(v, int64_t)[i]));
 				else if (v->type->id == PM_TYPE_BOOLEAN)
 					json_array_append_new(a, json_boolean(PM_VEC_VALUES(v, uint8_t)[i]));
+				else if (v->type->id == PM_TYPE_DOUBLE)
+					json_array_append_new(a, json_real(PM_VEC_VALUES(v, double)[i]));
 				else if (v->type->id == PM_TYPE_VARCHAR || v->type->id == PM_TYPE_CHAR)
 				{
 					int32_t		len;

@@ -10,12 +10,14 @@
 #   of one and of two fields, a composite key with a string part and a
 #   bucket-key, a write buffer filling up within a commit (*_nometa: file
 #   metas not compared), and spilling to local files (one sorted run per
-#   commit, metas as Java's) (PK_CHECK_TABLES picks some; dedup_orc and
+#   commit, metas as Java's), thin-mode files (*_thin*: no _KEY_ columns)
+#   (PK_CHECK_TABLES picks some; dedup_orc and
 #   agg_orc, ORC files, only when named there: write_orc_check.sh). For each:
 #   - our level-0 file metas equal Java's for the same commits (pk_write
 #     --compare: row count, sequence range, min/max key, key and value stats,
 #     delete row count, level, and the dedup tables' file indexes of the
 #     value columns, embedded or sidecar), byte for byte;
+#   - we read Java's table as Java 1.4.2 does (pk_write --read);
 #   - Java 1.3.1 and 1.4.2 read our table as Java's own, row for row;
 #   - Java 1.4.2's full compaction of our table reads the same rows again.
 # Needs the oracle (test/oracle/oracle.sh) and the unit build of libpaimon.
@@ -58,6 +60,7 @@ idx = {"file-index.bloom-filter.columns": "name,v", "file-index.bloom-filter.nam
        "file-index.bitmap.v.version": "1", "file-index.range-bitmap.columns": "d,v"}
 save("dedup", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                "options": dict(idx, bucket="2")}, ops)
+dedup_ops = ops
 save("dedup_avro", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                     "options": dict(idx, **{"bucket": "3", "file.format": "avro",
                                            "file-index.in-manifest-threshold": "64kb"})}, ops)
@@ -203,6 +206,16 @@ for c in range(3):
     ops.append({"op": "commit"})
 save("composite", {"columns": ccols, "primary_keys": ["k", "id"], "partition_keys": [],
                    "options": {"bucket": "3", "bucket-key": "k"}}, ops)
+# data-file.thin-mode: no _KEY_ columns; the key fields' value columns take
+# truncate(128) statistics (the others truncate(4)), and the key stats are theirs
+save("composite_thin", {"columns": ccols, "primary_keys": ["k", "id"], "partition_keys": [],
+                        "options": {"bucket": "3", "bucket-key": "k", "data-file.thin-mode": "true",
+                                    "metadata.stats-mode": "truncate(4)",
+                                    "metadata.stats-keep-first-n-columns": "3"}}, ops)
+# thin Avro files (their statistics counted alike, createStatsFactoriesForAvro), indexes
+save("dedup_thin_avro", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+                         "options": dict(idx, **{"bucket": "2", "file.format": "avro",
+                                                "data-file.thin-mode": "true"})}, dedup_ops)
 # a write buffer that fills: level-0 runs flushed within one commit (where
 # they are cut differs between Java and us: rows compared, not file metas)
 ops = []
@@ -229,7 +242,7 @@ with open(wh + "/compact.jsonl", "w") as out:
 PY
 
 fail=0
-for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 composite flush_nometa spill}; do
+for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 composite composite_thin dedup_thin_avro flush_nometa spill}; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null
@@ -246,6 +259,17 @@ for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part par
 		echo "$t: our file metas equal Java's ($out)"
 	else
 		echo "FAIL $t: $out"; fail=1
+	fi
+	# and we read Java's table as Java does (thin-mode files: keys from the value columns)
+	# (JSON values compared: Java prints an integral double as an integer, jansson as n.0)
+	norm() { python3 -c 'import json,sys; f=lambda t: int(float(t)) if float(t).is_integer() else float(t); print("\n".join(sorted(json.dumps(json.loads(l, parse_float=f)) for l in sys.stdin if l.strip())))'; }
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" pk "java_$t" | norm > "$wh/java_$t.rows"
+	"$wh/pk_write" --read "$wh/pk.db/java_$t" | norm > "$wh/java_${t}_by_us.rows"
+	if cmp -s "$wh/java_$t.rows" "$wh/java_${t}_by_us.rows" && [ -s "$wh/java_$t.rows" ]; then
+		echo "$t: we read Java's table as Java does: $(wc -l < "$wh/java_$t.rows") rows"
+	else
+		echo "FAIL $t: we read Java's table differently"
+		diff "$wh/java_$t.rows" "$wh/java_${t}_by_us.rows" | head -6; fail=1
 	fi
 	for v in 1.3.1 1.4.2; do
 		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" pk "java_$t" | sort > "$wh/java_${t}_$v.rows"

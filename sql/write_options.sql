@@ -48,15 +48,42 @@ SELECT paimon_create_table('wopt', 'db', 'tagcb', 'id BIGINT',
 \set VERBOSITY verbose
 INSERT INTO tagcb VALUES (1);
 \set VERBOSITY default
-SELECT paimon_create_table('wopt', 'db', 'tagttl', 'id BIGINT',
-  options => '{"tag.automatic-creation": "Process-Time", "tag.default-time-retained": "1 d"}',
-  foreign_table => 'tagttl');
-INSERT INTO tagttl VALUES (1);
 SELECT paimon_create_table('wopt', 'db', 'tagzone', 'id BIGINT',
   options => '{"tag.automatic-creation": "process-time", "sink.process-time-zone": "Mars/Olympus"}',
   foreign_table => 'tagzone');
 INSERT INTO tagzone VALUES (1);
-SELECT snapshots('tagcb'), snapshots('tagttl'), snapshots('tagzone');
+-- a retention Java cannot parse
+SELECT paimon_create_table('wopt', 'db', 'tagbadttl', 'id BIGINT',
+  options => '{"tag.automatic-creation": "process-time", "tag.default-time-retained": "1 fortnight"}',
+  foreign_table => 'tagbadttl');
+INSERT INTO tagbadttl VALUES (1);
+SELECT snapshots('tagcb'), snapshots('tagzone'), snapshots('tagbadttl');
+-- tag.default-time-retained: the auto tags (and paimon_create_tag's) carry their
+-- create time and retention (Tag.toJson); every commit deletes the tags past their
+-- retention (TagTimeExpire, unless tag.time-expire-enabled = false)
+SELECT paimon_create_table('wopt', 'db', 'tagttl', 'id BIGINT',
+  options => '{"tag.automatic-creation": "Process-Time", "tag.default-time-retained": "1 d"}',
+  foreign_table => 'tagttl');
+INSERT INTO tagttl VALUES (1);
+SELECT f ~ '^tag-\d{4}-\d{2}-\d{2}$' AS daily,
+  pg_read_file(current_setting('data_directory') || '/paimon_write_options_test/db.db/tagttl/tag/' || f)
+    ~ '"tagCreateTime" : \[ \d{4}(, \d+){4,6} \],\n  "tagTimeRetained" : 86400.000000000\n}$' AS retained
+FROM pg_ls_dir(current_setting('data_directory') || '/paimon_write_options_test/db.db/tagttl/tag') f;
+SELECT paimon_create_table('wopt', 'db', 'tagbrief', 'id BIGINT',
+  options => '{"tag.default-time-retained": "10 ms"}', foreign_table => 'tagbrief');
+INSERT INTO tagbrief VALUES (1);
+SELECT paimon_create_tag('tagbrief', 'brief');
+SELECT paimon_create_tag('tagbrief', 'kept');
+SELECT paimon_create_table('wopt', 'db', 'tagbrief2', 'id BIGINT',
+  options => '{"tag.default-time-retained": "10 ms", "tag.time-expire-enabled": "false"}',
+  foreign_table => 'tagbrief2');
+INSERT INTO tagbrief2 VALUES (1);
+SELECT paimon_create_tag('tagbrief2', 'brief');
+SELECT pg_sleep(0.05);
+SELECT tags('tagbrief'), tags('tagbrief2');
+INSERT INTO tagbrief VALUES (2);
+INSERT INTO tagbrief2 VALUES (2);
+SELECT tags('tagbrief'), tags('tagbrief2');
 -- file.suffix.include.compression: data files named <...>.<compression>.<format>, from
 -- file.compression (Java's HadoopCompressionType extension: zstd is zst), for append and
 -- primary-key tables, written and compacted; data-file.path-directory: the bucket

@@ -215,6 +215,13 @@ pm_json_int(pm_json_out *out, int64_t value)
 }
 
 void
+pm_json_number_text(pm_json_out *out, const char *text)
+{
+	before_value(out);
+	puts_(out, text);
+}
+
+void
 pm_json_field_string(pm_json_out *out, const char *name, const char *value)
 {
 	pm_json_name(out, name);

@@ -57,6 +57,9 @@ extern void pm_json_name(pm_json_out *out, const char *name);
 extern void pm_json_string(pm_json_out *out, const char *value);
 extern void pm_json_int(pm_json_out *out, int64_t value);
 
+/* A number already in JSON's number syntax, written as is (e.g. "7200.000000000"). */
+extern void pm_json_number_text(pm_json_out *out, const char *text);
+
 /* Shorthands: name then value. */
 extern void pm_json_field_string(pm_json_out *out, const char *name, const char *value);
 extern void pm_json_field_int(pm_json_out *out, const char *name, int64_t value);

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_TZIF_SIZE (1 << 20)
@@ -644,4 +645,20 @@ pm_tz_load(pm_arena *arena, const char *name, pm_tz **out, pm_error *err)
 	if (buf == NULL)
 		return missing ? PM_OK : err->code;
 	return parse_tzif(buf, len, arena, tz, err);
+}
+
+int64_t
+pm_local_now_nanos(void)
+{
+	struct timespec ts;
+	struct tm	tm;
+	time_t		secs;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	secs = ts.tv_sec;
+	if (localtime_r(&secs, &tm) == NULL)
+		return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return ((pm_days_from_civil(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday) * 86400 +
+			 tm.tm_hour * 3600 + tm.tm_min * 60 + (tm.tm_sec > 59 ? 59 : tm.tm_sec)) *
+			(int64_t) 1000000000) + ts.tv_nsec;
 }

@@ -57,4 +57,11 @@ extern bool pm_tz_known(const char *name);
 /* The zone's name as loaded. */
 extern const char *pm_tz_name(const pm_tz *tz);
 
+/*
+ * The wall clock in this process's local zone (TZ, or /etc/localtime),
+ * as nanoseconds since 1970-01-01T00:00 of that zone: what
+ * LocalDateTime.now() gives a JVM whose default zone is the process's.
+ */
+extern int64_t pm_local_now_nanos(void);
+
 #endif							/* PM_COMMON_TZ_H */

@@ -231,6 +231,8 @@ paimon_create_tag(PG_FUNCTION_ARGS)
 	int64		snapshot_id = PG_ARGISNULL(2) ? 0 : PG_GETARG_INT64(2);
 	int64_t		tagged;
 	pm_error	err;
+	pm_duration retained;
+	bool		has_retained;
 
 	maint_begin(&mc, fcinfo);
 	if (!PG_ARGISNULL(2) && snapshot_id < 1)
@@ -238,9 +240,14 @@ paimon_create_tag(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("snapshot_id must be at least 1")));
 	pmfdw_check_name("tag", name);
+	maint_open_table(&mc);
 	pm_error_clear(&err);
-	if (pm_tag_create(mc.io, mc.opts.table_path, name, snapshot_id, mc.arena, &tagged,
-					  &err) != PM_OK)
+	/* Table.createTag: with tag.default-time-retained */
+	if (pm_tag_default_time_retained(pm_table_schema(mc.table), &retained, &has_retained,
+									 &err) != PM_OK ||
+		pm_tag_create_retained(mc.io, mc.opts.table_path, name, snapshot_id,
+							   has_retained ? &retained : NULL, mc.arena, &tagged,
+							   &err) != PM_OK)
 		maint_error(&err);
 	maint_end(&mc);
 	PG_RETURN_INT64(tagged);

@@ -219,13 +219,13 @@ report_tags(PmfdwXactWriter *w, const pm_writer_tags *t)
 {
 	if (t->failed)
 		ereport(WARNING,
-				(errmsg("paimon_fdw: the automatic tags of Paimon table \"%s\" were not created",
+				(errmsg("paimon_fdw: the automatic tags of Paimon table \"%s\" were not created or expired",
 						w->name),
 				 errdetail("%s", t->message),
-				 errhint("The rows are committed. The next commit to the table creates the tags missed.")));
-	else if (t->made.created > 0 || t->made.deleted > 0)
-		elog(DEBUG1, "paimon_fdw: %d automatic tag(s) of %s created (the last %s), %d deleted",
-			 t->made.created, w->name, t->made.last_created, t->made.deleted);
+				 errhint("The rows are committed. The next commit to the table creates and expires the tags missed.")));
+	else if (t->made.created > 0 || t->made.deleted > 0 || t->made.expired > 0)
+		elog(DEBUG1, "paimon_fdw: %d automatic tag(s) of %s created (the last %s), %d deleted, %d expired by time",
+			 t->made.created, w->name, t->made.last_created, t->made.deleted, t->made.expired);
 }
 
 /* Commit every writer: one snapshot per table (two when it compacts). ERROR aborts the transaction. */

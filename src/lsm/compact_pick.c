@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "table/snapshot_expire.h"
+#include "table/duration.h"
 #include "table/write_options.h"
 
 static pm_code

@@ -14,7 +14,7 @@
 #include "common/vector_builder.h"
 #include "row/data_type.h"
 #include "table/schema_validation.h"
-#include "table/snapshot_expire.h"
+#include "table/duration.h"
 #include "table/stats_filter.h"
 #include "table/table.h"
 

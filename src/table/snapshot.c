@@ -12,8 +12,13 @@
  */
 #include "table/snapshot.h"
 
+#include <ctype.h>
 #include <jansson.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "common/civil_date.h"
 
 #include "common/json_out.h"
 #include "common/meta_cache.h"
@@ -77,6 +82,118 @@ parse_properties(const json_t *obj, pm_arena *arena, pm_snapshot *s, pm_error *e
 	return PM_OK;
 }
 
+#define NANOS_PER_SECOND INT64_C(1000000000)
+
+/*
+ * A local date-time as ns since 1970-01-01T00:00; false outside the years
+ * 1678..2261 (what int64 ns hold) or for a field out of its range.
+ */
+static bool
+local_nanos(const int64_t f[7], int64_t *out)
+{
+	if (f[0] < 1678 || f[0] > 2261 || f[1] < 1 || f[1] > 12 || f[2] < 1 ||
+		f[2] > pm_month_days(f[0], (int) f[1]) || f[3] < 0 || f[3] > 23 || f[4] < 0 ||
+		f[4] > 59 || f[5] < 0 || f[5] > 59 || f[6] < 0 || f[6] >= NANOS_PER_SECOND)
+		return false;
+	*out = ((pm_days_from_civil(f[0], (int) f[1], (int) f[2]) * 86400 + f[3] * 3600 +
+			 f[4] * 60 + f[5]) * NANOS_PER_SECOND) + f[6];
+	return true;
+}
+
+/*
+ * Tag.tagCreateTime as Jackson's LocalDateTime deserializer takes it: the
+ * array [year, month, day, hour, minute(, second(, nanos))] Paimon writes,
+ * or ISO text "yyyy-MM-ddTHH:mm[:ss[.fraction]]". Anything else: absent
+ * (the tag then never expires by time, as Java skips such a tag).
+ */
+static void
+parse_tag_create_time(const json_t *j, pm_snapshot *s)
+{
+	int64_t		f[7] = {0, 0, 0, 0, 0, 0, 0};
+
+	if (json_is_array(j))
+	{
+		size_t		n = json_array_size(j);
+
+		if (n < 5 || n > 7)
+			return;
+		for (size_t i = 0; i < n; i++)
+		{
+			const json_t *e = json_array_get(j, i);
+
+			if (!json_is_integer(e))
+				return;
+			f[i] = json_integer_value(e);
+		}
+	}
+	else if (json_is_string(j))
+	{
+		const char *t = json_string_value(j);
+		int			y,
+					mo,
+					d,
+					h,
+					mi,
+					used = 0;
+
+		if (sscanf(t, "%4d-%2d-%2dT%2d:%2d%n", &y, &mo, &d, &h, &mi, &used) != 5 || used != 16)
+			return;
+		f[0] = y;
+		f[1] = mo;
+		f[2] = d;
+		f[3] = h;
+		f[4] = mi;
+		t += used;
+		if (*t == ':')
+		{
+			if (!isdigit((unsigned char) t[1]) || !isdigit((unsigned char) t[2]))
+				return;
+			f[5] = (t[1] - '0') * 10 + (t[2] - '0');
+			t += 3;
+			if (*t == '.')
+			{
+				int64_t		scale = NANOS_PER_SECOND;
+
+				for (t++; isdigit((unsigned char) *t) && scale > 1; t++)
+				{
+					scale /= 10;
+					f[6] += (*t - '0') * scale;
+				}
+			}
+		}
+		if (*t != '\0')
+			return;
+	}
+	else
+		return;
+	s->has_tag_create_time = local_nanos(f, &s->tag_create_time);
+}
+
+/*
+ * Tag.tagTimeRetained: Jackson's Duration as a number of seconds (a
+ * decimal, or an integer). Anything else, or a negative one: absent.
+ */
+static void
+parse_tag_time_retained(const json_t *j, pm_snapshot *s)
+{
+	if (json_is_integer(j) && json_integer_value(j) >= 0)
+	{
+		s->tag_time_retained.seconds = json_integer_value(j);
+		s->tag_time_retained.nanos = 0;
+		s->has_tag_time_retained = true;
+	}
+	else if (json_is_real(j) && json_real_value(j) >= 0 && json_real_value(j) < 9.2e18)
+	{
+		double		x = json_real_value(j);
+		double		whole = floor(x);
+		int64_t		nanos = llround((x - whole) * 1e9);
+
+		s->tag_time_retained.seconds = (int64_t) whole + nanos / NANOS_PER_SECOND;
+		s->tag_time_retained.nanos = (int32_t) (nanos % NANOS_PER_SECOND);
+		s->has_tag_time_retained = true;
+	}
+}
+
 static pm_code
 parse_root(const json_t *root, pm_arena *arena, pm_snapshot *s, pm_error *err)
 {
@@ -107,6 +224,8 @@ parse_root(const json_t *root, pm_arena *arena, pm_snapshot *s, pm_error *err)
 	s->watermark = opt_int(root, "watermark", INT64_MIN);
 	s->statistics = opt_string(root, "statistics", arena, &nomem);
 	s->next_row_id = opt_int(root, "nextRowId", -1);
+	parse_tag_create_time(json_object_get(root, "tagCreateTime"), s);
+	parse_tag_time_retained(json_object_get(root, "tagTimeRetained"), s);
 	if (!nomem)
 		PM_TRY(parse_properties(json_object_get(root, "properties"), arena, s, err));
 	if (nomem)
@@ -209,6 +328,39 @@ pm_snapshot_to_json(const pm_snapshot *s, pm_arena *arena, char **json, size_t *
 	}
 	if (s->next_row_id >= 0)
 		pm_json_field_int(out, "nextRowId", s->next_row_id);
+	/* Tag.java: Jackson's LocalDateTime array, seconds and nanos only when set */
+	if (s->has_tag_create_time)
+	{
+		int64_t		days = pm_floor_div(s->tag_create_time, 86400 * NANOS_PER_SECOND);
+		int64_t		rest = s->tag_create_time - days * 86400 * NANOS_PER_SECOND;
+		int64_t		secs = rest / NANOS_PER_SECOND;
+		int64_t		nanos = rest % NANOS_PER_SECOND;
+		int64_t		y;
+		int			m,
+					d;
+
+		pm_civil_from_days(days, &y, &m, &d);
+		pm_json_name(out, "tagCreateTime");
+		pm_json_begin_array(out);
+		pm_json_int(out, y);
+		pm_json_int(out, m);
+		pm_json_int(out, d);
+		pm_json_int(out, secs / 3600);
+		pm_json_int(out, secs / 60 % 60);
+		if (secs % 60 > 0 || nanos > 0)
+			pm_json_int(out, secs % 60);
+		if (nanos > 0)
+			pm_json_int(out, nanos);
+		pm_json_end_array(out);
+	}
+	if (s->has_tag_time_retained)
+	{
+		char		text[48];
+
+		pm_duration_json_text(s->tag_time_retained, text, sizeof(text));
+		pm_json_name(out, "tagTimeRetained");
+		pm_json_number_text(out, text);
+	}
 	pm_json_end_object(out);
 	return pm_json_out_finish(out, json, len, err);
 }

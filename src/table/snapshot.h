@@ -15,6 +15,7 @@
 #include "common/arena.h"
 #include "common/error.h"
 #include "io/fileio.h"
+#include "table/duration.h"
 
 /*
  * A snapshot as Java 1.4.2's Snapshot.java holds it. Optional fields carry
@@ -48,6 +49,11 @@ typedef struct pm_snapshot
 	const char **property_keys; /* in file order */
 	const char **property_values;
 	int64_t		next_row_id;	/* -1 if absent */
+	/* tag files only (Tag.java): when the tag was created and how long it is kept */
+	bool		has_tag_create_time;
+	int64_t		tag_create_time;	/* tagCreateTime: local date-time, ns since 1970-01-01T00:00 */
+	bool		has_tag_time_retained;
+	pm_duration tag_time_retained;	/* tagTimeRetained */
 } pm_snapshot;
 
 /*

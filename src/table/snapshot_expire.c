@@ -19,80 +19,16 @@
  */
 #include "table/snapshot_expire.h"
 
-#include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "table/duration.h"
 #include "table/file_deletion.h"
 #include "table/snapshot_hint.h"
 #include "table/tag.h"
 #include "table/table_int.h"
-
-pm_code
-pm_parse_duration_millis(const char *key, const char *text, int64_t *millis, pm_error *err)
-{
-	static const struct
-	{
-		const char *label;
-		int64_t		num;		/* millis = value * num / den */
-		int64_t		den;
-	}			units[] = {
-		{"d", 86400000, 1}, {"day", 86400000, 1}, {"days", 86400000, 1},
-		{"h", 3600000, 1}, {"hour", 3600000, 1}, {"hours", 3600000, 1},
-		{"min", 60000, 1}, {"m", 60000, 1}, {"minute", 60000, 1}, {"minutes", 60000, 1},
-		{"s", 1000, 1}, {"sec", 1000, 1}, {"secs", 1000, 1}, {"second", 1000, 1},
-		{"seconds", 1000, 1},
-		{"ms", 1, 1}, {"milli", 1, 1}, {"millis", 1, 1}, {"millisecond", 1, 1},
-		{"milliseconds", 1, 1},
-		{"µs", 1, 1000}, {"micro", 1, 1000}, {"micros", 1, 1000}, {"microsecond", 1, 1000},
-		{"microseconds", 1, 1000},
-		{"ns", 1, 1000000}, {"nano", 1, 1000000}, {"nanos", 1, 1000000},
-		{"nanosecond", 1, 1000000}, {"nanoseconds", 1, 1000000},
-	};
-	const char *p = text;
-	int64_t		value = 0;
-	const char *unit;
-	size_t		ulen;
-
-	while (isspace((unsigned char) *p))
-		p++;
-	if (!isdigit((unsigned char) *p))
-		return pm_fail(err, PM_ERR_INVALID, "invalid duration \"%.100s\" for option \"%s\"",
-					   text, key);
-	for (; isdigit((unsigned char) *p); p++)
-	{
-		if (value > (INT64_MAX - 9) / 10)
-			return pm_fail(err, PM_ERR_INVALID, "duration \"%.100s\" of option \"%s\" is too large",
-						   text, key);
-		value = value * 10 + (*p - '0');
-	}
-	while (isspace((unsigned char) *p))
-		p++;
-	unit = p;
-	ulen = strlen(unit);
-	while (ulen > 0 && isspace((unsigned char) unit[ulen - 1]))
-		ulen--;
-	if (ulen == 0)
-	{
-		*millis = value;
-		return PM_OK;
-	}
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strlen(units[i].label) == ulen && strncasecmp(units[i].label, unit, ulen) == 0)
-		{
-			if (units[i].num > 1 && value > INT64_MAX / units[i].num)
-				return pm_fail(err, PM_ERR_INVALID,
-							   "duration \"%.100s\" of option \"%s\" is too large", text, key);
-			*millis = value * units[i].num / units[i].den;
-			return PM_OK;
-		}
-	return pm_fail(err, PM_ERR_INVALID,
-				   "Time interval unit label '%.*s' does not match any of the recognized units (option \"%s\")",
-				   (int) ulen, unit, key);
-}
 
 pm_code
 pm_expire_options_from_table(const pm_schema *schema, int64_t now_millis, pm_expire_options *out,

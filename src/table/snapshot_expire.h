@@ -44,10 +44,6 @@ typedef struct pm_expire_options
 extern pm_code pm_expire_options_from_table(const pm_schema *schema, int64_t now_millis,
 											pm_expire_options *out, pm_error *err);
 
-/* Java's TimeUtils.parseDuration into milliseconds ("1 h", "30min", "10 s", "500"). */
-extern pm_code pm_parse_duration_millis(const char *key, const char *text, int64_t *millis,
-										pm_error *err);
-
 /*
  * Expire snapshots of table (opened on it, at any snapshot): *expired is
  * the number of snapshots deleted (Java's expire() result), *files_deleted

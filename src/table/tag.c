@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/name_set.h"
+#include "common/tz.h"
 #include "table/catalog.h"
 #include "table/file_deletion.h"
 #include "table/table_int.h"
@@ -123,7 +124,17 @@ pm_code
 pm_tag_create(pm_fileio *io, const char *table_path, const char *name, int64_t snapshot_id,
 			  pm_arena *arena, int64_t *tagged_id, pm_error *err)
 {
+	return pm_tag_create_retained(io, table_path, name, snapshot_id, NULL, arena, tagged_id,
+								  err);
+}
+
+pm_code
+pm_tag_create_retained(pm_fileio *io, const char *table_path, const char *name,
+					   int64_t snapshot_id, const pm_duration *time_retained, pm_arena *arena,
+					   int64_t *tagged_id, pm_error *err)
+{
 	pm_snapshot *snap = NULL;
+	pm_snapshot tag;
 	char	   *path;
 	char	   *json;
 	size_t		len;
@@ -171,7 +182,16 @@ pm_tag_create(pm_fileio *io, const char *table_path, const char *name, int64_t s
 		else if (rc != PM_OK)
 			return rc;
 	}
-	PM_TRY(pm_snapshot_to_json(snap, arena, &json, &len, err));
+	/* trimToSnapshot (a tag's own times are not carried over), then fromSnapshotAndTagTtl */
+	tag = *snap;
+	tag.has_tag_create_time = time_retained != NULL;
+	tag.has_tag_time_retained = time_retained != NULL;
+	if (time_retained != NULL)
+	{
+		tag.tag_create_time = pm_local_now_nanos();
+		tag.tag_time_retained = *time_retained;
+	}
+	PM_TRY(pm_snapshot_to_json(&tag, arena, &json, &len, err));
 	{
 		char	   *dir = pm_arena_sprintf(arena, "%s/tag", table_path);
 
@@ -189,6 +209,54 @@ pm_tag_create(pm_fileio *io, const char *table_path, const char *name, int64_t s
 		return rc;
 	*tagged_id = snap->id;
 	return PM_OK;
+}
+
+pm_code
+pm_tag_default_time_retained(const pm_schema *s, pm_duration *out, bool *set, pm_error *err)
+{
+	const char *v = pm_schema_option(s, "tag.default-time-retained");
+
+	*set = v != NULL;
+	if (v == NULL)
+		return PM_OK;
+	return pm_parse_duration("tag.default-time-retained", v, out, err);
+}
+
+pm_code
+pm_tag_expire_by_time(const pm_env *env, pm_fileio *io, const char *table_path,
+					  int64_t now_local, pm_arena *arena, int *expired, pm_error *err)
+{
+	pm_tag	   *tags;
+	int			n;
+	pm_table   *table = NULL;
+	pm_code		rc = PM_OK;
+
+	*expired = 0;
+	PM_TRY(pm_tag_list(io, table_path, arena, &tags, &n, err));
+	for (int i = 0; rc == PM_OK && i < n; i++)
+	{
+		const pm_snapshot *s = tags[i].snapshot;
+		int64_t		until;
+		bool		deleted;
+		int64_t		files;
+
+		if (!s->has_tag_create_time || !s->has_tag_time_retained)
+			continue;
+		/* now.isAfter(createTime.plus(timeRetained)); past int64 ns: never */
+		if (__builtin_mul_overflow(s->tag_time_retained.seconds, INT64_C(1000000000), &until) ||
+			__builtin_add_overflow(until, (int64_t) s->tag_time_retained.nanos, &until) ||
+			__builtin_add_overflow(until, s->tag_create_time, &until) || now_local <= until)
+			continue;
+		if (table == NULL)
+			rc = pm_table_open(env, io, table_path, NULL, &table, err);
+		if (rc == PM_OK)
+			rc = pm_tag_delete(table, tags[i].name, arena, &deleted, &files, err);
+		if (rc == PM_OK && deleted)
+			(*expired)++;
+	}
+	if (table != NULL)
+		pm_table_close(table);
+	return rc;
 }
 
 /* TagManager.doClean: files only the deleted tag kept. */

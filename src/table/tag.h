@@ -4,9 +4,11 @@
  *	  JSON. Listing, creating, deleting (with the files only the tag kept)
  *	  and renaming them as Java 1.4.2's TagManager does.
  *
- * Tags are created without a retention time (tag.default-time-retained is
- * not honoured), so the file is exactly Snapshot.toJson of the snapshot,
- * which every Paimon reader accepts. Publishing uses the FileIO's
+ * A tag without a retention time is exactly Snapshot.toJson of the
+ * snapshot, which every Paimon reader accepts; with one (a time_retained
+ * given, e.g. tag.default-time-retained) Tag.toJson adds tagCreateTime
+ * (the local wall clock) and tagTimeRetained, and TagTimeExpire deletes
+ * the tag once that time has passed. Publishing uses the FileIO's
  * write-if-absent, so two creators of one name cannot both win.
  *
  * Spec: ../shared/docs/paimon-format-metadata.md §11.9; apache/paimon
@@ -23,6 +25,9 @@
 #include "common/arena.h"
 #include "common/error.h"
 #include "io/fileio.h"
+#include "common/env.h"
+#include "table/duration.h"
+#include "table/schema.h"
 #include "table/snapshot.h"
 #include "table/table.h"
 
@@ -57,6 +62,31 @@ extern pm_code pm_tag_snapshots(const pm_tag *tags, int ntags, pm_arena *arena,
 extern pm_code pm_tag_create(pm_fileio *io, const char *table_path, const char *name,
 							 int64_t snapshot_id, pm_arena *arena, int64_t *tagged_id,
 							 pm_error *err);
+
+/*
+ * The same with a retention time (NULL: none; Tag.fromSnapshotAndTagTtl,
+ * created now in the process's local zone).
+ */
+extern pm_code pm_tag_create_retained(pm_fileio *io, const char *table_path, const char *name,
+									  int64_t snapshot_id, const pm_duration *time_retained,
+									  pm_arena *arena, int64_t *tagged_id, pm_error *err);
+
+/*
+ * tag.default-time-retained of s: *set false when absent. PM_ERR_INVALID
+ * for a value Java's duration parser refuses.
+ */
+extern pm_code pm_tag_default_time_retained(const pm_schema *s, pm_duration *out, bool *set,
+											pm_error *err);
+
+/*
+ * TagTimeExpire.expire: delete (pm_tag_delete) every tag whose
+ * tagCreateTime plus tagTimeRetained lies before now_local (ns since
+ * 1970-01-01T00:00, local: pm_local_now_nanos); tags without both stay.
+ * *expired: the tags deleted.
+ */
+extern pm_code pm_tag_expire_by_time(const pm_env *env, pm_fileio *io, const char *table_path,
+									 int64_t now_local, pm_arena *arena, int *expired,
+									 pm_error *err);
 
 /*
  * Delete tag name of table (opened on it): the tag file, and, when its

@@ -66,6 +66,8 @@ typedef struct auto_config
 	bool		has_max;
 	int			num_retained_max;
 	const char *zone;			/* sink.process-time-zone; NULL: local */
+	bool		has_retained;	/* tag.default-time-retained */
+	pm_duration retained;
 } auto_config;
 
 static bool
@@ -93,15 +95,13 @@ config_of(const pm_schema *s, auto_config *c, pm_error *err)
 	if (c->zone != NULL && !pm_tz_known(c->zone))
 		return pm_fail(err, PM_ERR_INVALID, "table option sink.process-time-zone = \"%s\": unknown time zone",
 					   c->zone);
-	return PM_OK;
+	return pm_tag_default_time_retained(s, &c->retained, &c->has_retained, err);
 }
 
 pm_code
 pm_tag_auto_check_schema(const pm_schema *s, pm_error *err)
 {
-	static const char *const unsupported[] = {
-		"tag.callbacks", "tag.default-time-retained"
-	};
+	static const char *const unsupported[] = {"tag.callbacks"};
 	const char *v;
 	auto_config c;
 
@@ -195,10 +195,10 @@ expire_auto_tags(const pm_env *env, pm_fileio *io, const char *table_path,
 	return rc;
 }
 
-pm_code
-pm_tag_auto_run(const pm_env *env, pm_fileio *io, const char *table_path,
-				const pm_schema *s, pm_arena *arena, pm_tag_auto_result *res,
-				pm_error *err)
+/* TagAutoCreation.run */
+static pm_code
+auto_create(const pm_env *env, pm_fileio *io, const char *table_path, const pm_schema *s,
+			pm_arena *arena, pm_tag_auto_result *res, pm_error *err)
 {
 	auto_config c;
 	pm_tz	   *tz = NULL;
@@ -209,9 +209,6 @@ pm_tag_auto_run(const pm_env *env, pm_fileio *io, const char *table_path,
 	int64_t		next;
 	int64_t		earliest;
 
-	memset(res, 0, sizeof(*res));
-	if (!is_process_time(s))
-		return PM_OK;
 	PM_TRY(config_of(s, &c, err));
 	if (c.zone != NULL)
 		PM_TRY(pm_tz_load(arena, c.zone, &tz, err));
@@ -247,8 +244,10 @@ pm_tag_auto_run(const pm_env *env, pm_fileio *io, const char *table_path,
 			return rc;
 		if (pm_tag_auto_step(&a, to_local_ms(tz, snap->time_millis), name))
 		{
-			/* createTag(..., ignoreIfExists = true) */
-			rc = pm_tag_create(io, table_path, name, snap->id, arena, &tagged, err);
+			/* createTag(..., defaultTimeRetained, ignoreIfExists = true) */
+			rc = pm_tag_create_retained(io, table_path, name, snap->id,
+										c.has_retained ? &c.retained : NULL, arena, &tagged,
+										err);
 			if (rc == PM_ERR_CONFLICT)
 				pm_error_clear(err);
 			else if (rc != PM_OK)
@@ -263,5 +262,20 @@ pm_tag_auto_run(const pm_env *env, pm_fileio *io, const char *table_path,
 		}
 		next++;
 	}
+	return PM_OK;
+}
+
+pm_code
+pm_tag_auto_run(const pm_env *env, pm_fileio *io, const char *table_path,
+				const pm_schema *s, pm_arena *arena, pm_tag_auto_result *res,
+				pm_error *err)
+{
+	memset(res, 0, sizeof(*res));
+	if (is_process_time(s))
+		PM_TRY(auto_create(env, io, table_path, s, arena, res, err));
+	/* TagAutoManager: TagTimeExpire whatever the creation mode */
+	if (pm_schema_bool_option(s, "tag.time-expire-enabled", true))
+		PM_TRY(pm_tag_expire_by_time(env, io, table_path, pm_local_now_nanos(), arena,
+									 &res->expired, err));
 	return PM_OK;
 }

@@ -59,8 +59,9 @@ extern bool pm_tag_auto_step(pm_tag_auto *a, int64_t local_ms,
 /*
  * With tag.automatic-creation = process-time: PM_ERR_UNSUPPORTED naming an
  * option set that this writer's tags would not honour (tag.callbacks,
- * tag.create-success-file, tag.default-time-retained), PM_ERR_INVALID for a
- * bad sink.process-time-zone or tag.num-retained-max. Other modes: PM_OK.
+ * tag.create-success-file), PM_ERR_INVALID for a bad
+ * sink.process-time-zone, tag.num-retained-max or
+ * tag.default-time-retained. Other modes: PM_OK.
  */
 extern pm_code pm_tag_auto_check_schema(const pm_schema *s, pm_error *err);
 
@@ -69,17 +70,20 @@ typedef struct pm_tag_auto_result
 {
 	int			created;
 	int			deleted;		/* past tag.num-retained-max */
+	int			expired;		/* past their tagTimeRetained (TagTimeExpire) */
 	char		last_created[PM_TAG_PERIOD_NAME_MAX];
 } pm_tag_auto_result;
 
 /*
- * TagAutoCreation.run for the table at table_path, whose options are s's,
- * after a commit: nothing unless tag.automatic-creation = process-time.
- * Starts after the newest snapshot holding an auto tag (or at the
- * earliest snapshot), tags each snapshot the period handler picks (a tag
- * that exists already, e.g. made by a concurrent writer, is left as it
- * is), and after each new tag deletes the oldest auto tags beyond
- * tag.num-retained-max (with the files only they kept, pm_tag_delete).
+ * TagAutoManager.run for the table at table_path, whose options are s's,
+ * after a commit. With tag.automatic-creation = process-time,
+ * TagAutoCreation: starts after the newest snapshot holding an auto tag
+ * (or at the earliest snapshot), tags each snapshot the period handler
+ * picks (with tag.default-time-retained; a tag that exists already, e.g.
+ * made by a concurrent writer, is left as it is), and after each new tag
+ * deletes the oldest auto tags beyond tag.num-retained-max (with the files
+ * only they kept, pm_tag_delete). Then, unless tag.time-expire-enabled is
+ * false, TagTimeExpire (pm_tag_expire_by_time, whatever the mode).
  * Idempotent: a run that fails half way is finished by the next one.
  */
 extern pm_code pm_tag_auto_run(const pm_env *env, pm_fileio *io, const char *table_path,

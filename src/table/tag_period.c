@@ -13,7 +13,7 @@
 #include <strings.h>
 
 #include "common/floor_div.h"
-#include "table/snapshot_expire.h"
+#include "table/duration.h"
 
 #define MS_PER_MINUTE INT64_C(60000)
 #define MS_PER_HOUR (60 * MS_PER_MINUTE)

@@ -4,6 +4,8 @@
  *
  * A snapshot that parses names its base and delta manifest lists, and no
  * manifest list or index manifest name may leave the manifest directory.
+ * Written back (pm_snapshot_to_json) it parses again with the same id and
+ * the same tag times (tagCreateTime; tagTimeRetained present or not).
  *-------------------------------------------------------------------------
  */
 #include <stdint.h>
@@ -28,6 +30,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (strchr(s->base_manifest_list, '/') || strchr(s->delta_manifest_list, '/') ||
 			(s->index_manifest && strchr(s->index_manifest, '/')))
 			abort();
+		/* written back and read again: a tag's times survive */
+		if (s->commit_user != NULL && s->commit_kind != NULL)
+		{
+			char	   *json;
+			size_t		len;
+			pm_snapshot *again;
+
+			if (pm_snapshot_to_json(s, arena, &json, &len, &err) == PM_OK)
+			{
+				if (pm_snapshot_parse(json, len, arena, &again, &err) != PM_OK ||
+					again->id != s->id ||
+					again->has_tag_create_time != s->has_tag_create_time ||
+					again->tag_create_time != s->tag_create_time ||
+					again->has_tag_time_retained != s->has_tag_time_retained)
+					abort();
+			}
+		}
 	}
 	else if (err.message[0] == '\0')
 		abort();

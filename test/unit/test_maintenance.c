@@ -18,11 +18,13 @@
 
 #include "common/env.h"
 #include "common/name_set.h"
+#include "common/tz.h"
 #include "io/fileio.h"
 #include "io/memory_fileio.h"
 #include "table/commit.h"
 #include "table/orphan_files.h"
 #include "table/rollback.h"
+#include "table/duration.h"
 #include "table/snapshot.h"
 #include "table/snapshot_expire.h"
 #include "table/split.h"
@@ -739,6 +741,144 @@ test_duration(void **state)
 	assert_int_equal(pm_parse_duration_millis("k", "h", &ms, &err), PM_ERR_INVALID);
 	assert_int_equal(pm_parse_duration_millis("k", "99999999999999999999 d", &ms, &err),
 					 PM_ERR_INVALID);
+	assert_int_equal(pm_parse_duration_millis("k", "1500 µs", &ms, &err), PM_OK);
+	assert_int_equal(ms, 1);
+}
+
+/* A Duration's seconds and nanos, and its JSON text as Jackson writes it. */
+static void
+expect_duration(const char *text, int64_t seconds, int32_t nanos, const char *json)
+{
+	pm_duration d;
+	pm_error	err;
+	char		buf[48];
+
+	assert_int_equal(pm_parse_duration("k", text, &d, &err), PM_OK);
+	assert_int_equal(d.seconds, seconds);
+	assert_int_equal(d.nanos, nanos);
+	pm_duration_json_text(d, buf, sizeof(buf));
+	assert_string_equal(buf, json);
+}
+
+static void
+test_duration_json(void **state)
+{
+	pm_duration d;
+	pm_error	err;
+
+	expect_duration("2 h", 7200, 0, "7200.000000000");
+	expect_duration("93784005 ms", 93784, 5000000, "93784.005000000");
+	expect_duration("0 s", 0, 0, "0.0");
+	expect_duration("5 ms", 0, 5000000, "0.005000000");
+	expect_duration("1 micros", 0, 1000, "0.000001000");
+	expect_duration("100 ns", 0, 100, "1.00E-7");
+	expect_duration("1 ns", 0, 1, "1E-9");
+	expect_duration("1234567890123 ns", 1234, 567890123, "1234.567890123");
+	expect_duration("250", 0, 250000000, "0.250000000");
+	assert_int_equal(pm_parse_duration("k", "1 fortnight", &d, &err), PM_ERR_INVALID);
+}
+
+/* Tags with a retention time: their JSON (Tag.toJson), parsed back, and TagTimeExpire. */
+static void
+test_tag_retention(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	char	  **old;
+	int			nold;
+	int64_t		tagged;
+	pm_error	err;
+	pm_tag	   *tags;
+	int			n;
+	int			expired;
+	pm_duration day = {86400, 0};
+	pm_duration brief = {1, 500000000};
+	int64_t		before = pm_local_now_nanos();
+	int64_t		created;
+	pm_snapshot *s;
+	char	   *json;
+	size_t		len;
+	static const char *const forms[][2] = {
+		{"[ 2026, 12, 5, 11, 42 ]", "\"tagCreateTime\" : [ 2026, 12, 5, 11, 42 ]"},
+		{"[ 2026, 12, 5, 11, 42, 7 ]", "\"tagCreateTime\" : [ 2026, 12, 5, 11, 42, 7 ]"},
+		{"[ 2026, 12, 5, 11, 42, 0, 1000 ]", "\"tagCreateTime\" : [ 2026, 12, 5, 11, 42, 0, 1000 ]"},
+		{"\"2026-12-05T11:42:28.5\"", "\"tagCreateTime\" : [ 2026, 12, 5, 11, 42, 28, 500000000 ]"},
+	};
+
+	build(io, arena, &old, &nold);
+	assert_int_equal(pm_tag_create_retained(io, TP, "day", 3, &day, arena, &tagged, &err), PM_OK);
+	assert_int_equal(pm_tag_create_retained(io, TP, "brief", 0, &brief, arena, &tagged, &err),
+					 PM_OK);
+	assert_int_equal(pm_tag_create(io, TP, "plain", 4, arena, &tagged, &err), PM_OK);
+	assert_int_equal(pm_tag_list(io, TP, arena, &tags, &n, &err), PM_OK);
+	assert_int_equal(n, 3);
+	/* sorted by snapshot: day (3), plain (4), brief (5) */
+	assert_string_equal(tags[0].name, "day");
+	assert_true(tags[0].snapshot->has_tag_create_time && tags[0].snapshot->has_tag_time_retained);
+	assert_int_equal(tags[0].snapshot->tag_time_retained.seconds, 86400);
+	created = tags[0].snapshot->tag_create_time;
+	assert_true(created >= before && created <= pm_local_now_nanos());
+	assert_false(tags[1].snapshot->has_tag_create_time || tags[1].snapshot->has_tag_time_retained);
+	assert_int_equal(tags[2].snapshot->tag_time_retained.nanos, 500000000);
+	/* a tag of a tag's snapshot does not carry its times over (trimToSnapshot) */
+	assert_int_equal(pm_tag_create(io, TP, "again", 3, arena, &tagged, &err), PM_OK);
+	assert_int_equal(pm_snapshot_load_tag(io, TP, "again", arena, &s, &err), PM_OK);
+	assert_false(s->has_tag_create_time);
+
+	/* not yet past: nothing; past brief's 1.5 s: brief only; past a day: day too */
+	assert_int_equal(pm_tag_expire_by_time(pm_env_default(), io, TP, created + 1000000000, arena,
+										   &expired, &err), PM_OK);
+	assert_int_equal(expired, 0);
+	assert_int_equal(pm_tag_expire_by_time(pm_env_default(), io, TP,
+										   pm_local_now_nanos() + 1600000000, arena, &expired,
+										   &err), PM_OK);
+	assert_int_equal(expired, 1);
+	assert_false(exists(io, TP "/tag/tag-brief"));
+	assert_int_equal(pm_tag_expire_by_time(pm_env_default(), io, TP,
+										   created + 86400 * INT64_C(1000000000), arena,
+										   &expired, &err), PM_OK);
+	assert_int_equal(expired, 0);	/* not after: equal */
+	assert_int_equal(pm_tag_expire_by_time(pm_env_default(), io, TP,
+										   created + 86400 * INT64_C(1000000000) + 1, arena,
+										   &expired, &err), PM_OK);
+	assert_int_equal(expired, 1);
+	assert_true(exists(io, TP "/tag/tag-plain") && exists(io, TP "/tag/tag-again"));
+
+	/* LocalDateTime as Jackson writes and reads it; what cannot be one is absent */
+	assert_int_equal(pm_snapshot_load_tag(io, TP, "plain", arena, &s, &err), PM_OK);
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+	{
+		const char *base = "{\"id\":3,\"schemaId\":0,\"baseManifestList\":\"b\","
+			"\"deltaManifestList\":\"d\",\"commitUser\":\"u\",\"commitKind\":\"APPEND\","
+			"\"tagTimeRetained\":7200.000000000,\"tagCreateTime\":";
+		char	   *text = pm_arena_sprintf(arena, "%s%s}", base, forms[i][0]);
+
+		assert_int_equal(pm_snapshot_parse(text, strlen(text), arena, &s, &err), PM_OK);
+		assert_true(s->has_tag_create_time);
+		assert_int_equal(s->tag_time_retained.seconds, 7200);
+		assert_int_equal(pm_snapshot_to_json(s, arena, &json, &len, &err), PM_OK);
+		assert_non_null(strstr(json, forms[i][1]));
+		assert_non_null(strstr(json, "\"tagTimeRetained\" : 7200.000000000\n}"));
+	}
+	{
+		static const char *const bad[] = {
+			"[ 2026, 13, 5, 11, 42 ]", "[ 2026, 2, 30, 1, 1 ]", "[ 2026, 12, 5, 11 ]",
+			"\"2026-12-05 11:42\"", "\"yesterday\"", "[ 9999, 1, 1, 0, 0 ]", "17"
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		{
+			char	   *text = pm_arena_sprintf(arena, "{\"id\":3,\"schemaId\":0,"
+											   "\"baseManifestList\":\"b\",\"deltaManifestList\":\"d\","
+											   "\"tagCreateTime\":%s,\"tagTimeRetained\":-1}", bad[i]);
+
+			assert_int_equal(pm_snapshot_parse(text, strlen(text), arena, &s, &err), PM_OK);
+			assert_false(s->has_tag_create_time || s->has_tag_time_retained);
+		}
+	}
+	free_old(old, nold);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
 }
 
 
@@ -888,6 +1028,8 @@ main(void)
 		cmocka_unit_test(test_orphan_files),
 		cmocka_unit_test(test_unmappable_external_paths),
 		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_duration_json),
+		cmocka_unit_test(test_tag_retention),
 		cmocka_unit_test(test_auto_tags),
 	};
 

@@ -893,6 +893,8 @@ test_audit_verdicts(void **state)
 		"tag.create-success-file", "true"};
 		static const char *const retained[] = {"tag.automatic-creation", "process-time",
 		"tag.default-time-retained", "1 d"};
+		static const char *const bad_retained[] = {"tag.automatic-creation", "process-time",
+		"tag.default-time-retained", "1 fortnight"};
 		static const char *const zone[] = {"tag.automatic-creation", "process-time",
 		"sink.process-time-zone", "Mars/Olympus"};
 		static const char *const delay[] = {"tag.automatic-creation", "process-time",
@@ -907,7 +909,9 @@ test_audit_verdicts(void **state)
 		setup_schema(&f);
 		expect(&f, 2, success, PM_ERR_UNSUPPORTED, "tag.create-success-file");
 		setup_schema(&f);
-		expect(&f, 2, retained, PM_ERR_UNSUPPORTED, "tag.default-time-retained");
+		assert_int_equal(parse_with(&f, 2, retained, &o, &err), PM_OK);
+		setup_schema(&f);
+		expect(&f, 2, bad_retained, PM_ERR_INVALID, "tag.default-time-retained");
 		setup_schema(&f);
 		expect(&f, 2, zone, PM_ERR_INVALID, "sink.process-time-zone");
 		setup_schema(&f);

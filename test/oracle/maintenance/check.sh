@@ -13,7 +13,11 @@
 #      latest rows are t2's; Java commits on top;
 #   4. orphan files (older than now): some are removed (the files of the
 #      snapshots rollback dropped), Java still reads the latest and the tag;
-#   5. tag t2 deleted: the latest still reads.
+#   5. tag t2 deleted: the latest still reads;
+#   6. (pk) tags with a retention time: ours (tagCreateTime, tagTimeRetained)
+#      read by Java, laid out as Java's tag of the same snapshot and retention
+#      (but the create time); Java's expiry at its commit deletes ours once
+#      past, and ours deletes Java's (TagTimeExpire), the others stay.
 # Also: every data file Java lists for the latest snapshot and the tag exists.
 #
 # Usage: test/oracle/maintenance/check.sh
@@ -131,6 +135,37 @@ for t in pk append; do
     maint "$tp" tag-delete t2 >/dev/null || bad "$tbl: tag-delete"
     [[ ! -e "$tp/tag/tag-t2" ]] || bad "$tbl: tag t2 still there"
     expect_rows "$tbl" "$work/latest3" "latest after deleting t2"
+
+    # 6. tags with a retention time
+    [[ $t == pk ]] || continue
+    maint "$tp" tag-create-retained keep "1 d" >/dev/null || bad "$tbl: tag-create-retained"
+    maint "$tp" tag-create-retained brief "2 s" >/dev/null || bad "$tbl: tag-create-retained"
+    expect_rows "$tbl" "$work/latest3" "our tag with a retention" --tag keep
+    printf '%s\n' '{"op": "alter", "changes": [{"set": "tag.default-time-retained", "value": "1 d"}]}' \
+        '{"op": "tag", "name": "jkeep"}' \
+        '{"op": "alter", "changes": [{"set": "tag.default-time-retained", "value": "2 s"}]}' \
+        '{"op": "tag", "name": "jbrief"}' > "$work/tags.jsonl"
+    ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$work/wh" db "$tbl" "$work/tags.jsonl" \
+        >/dev/null 2>"$work/err" || { bad "$tbl: Java cannot tag"; cat "$work/err"; }
+    if diff <(grep -v tagCreateTime "$tp/tag/tag-keep") <(grep -v tagCreateTime "$tp/tag/tag-jkeep") >/dev/null &&
+        grep -Eq '"tagCreateTime" : \[ [0-9]{4}(, [0-9]+){4,6} \],$' "$tp/tag/tag-keep" &&
+        grep -q '"tagTimeRetained" : 86400.000000000$' "$tp/tag/tag-keep"; then
+        ok "$tbl: our tag with a retention is laid out as Java's"
+    else bad "$tbl: our tag with a retention differs from Java's"; diff "$tp/tag/tag-keep" "$tp/tag/tag-jkeep"; fi
+    sleep 3
+    # ours expires Java's brief tag; Java's commit then expires ours
+    out=$(maint "$tp" tag-expire)
+    if [[ "$out" == "expired 2 tags" && ! -e "$tp/tag/tag-jbrief" && -e "$tp/tag/tag-jkeep" ]]; then
+        ok "$tbl: our TagTimeExpire deletes the tags past their retention (Java's too)"
+    else bad "$tbl: our tag expiry: '$out'"; ls "$tp/tag"; fi
+    maint "$tp" tag-create-retained brief2 "1 s" >/dev/null || bad "$tbl: tag-create-retained"
+    sleep 2
+    ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$work/wh" db "$tbl" "$here/${t}_more.jsonl" \
+        >/dev/null 2>"$work/err" || { bad "$tbl: Java cannot commit"; cat "$work/err"; }
+    if [[ ! -e "$tp/tag/tag-brief2" && -e "$tp/tag/tag-keep" && -e "$tp/tag/tag-jkeep" ]]; then
+        ok "$tbl: Java's commit expires our tag past its retention, keeps the others"
+    else bad "$tbl: after Java's commit the tags are: $(ls "$tp/tag" | tr '\n' ' ')"; fi
+    expect_rows "$tbl" "$work/latest3" "our tag with a retention after the expiries" --tag keep
 done
 
 echo "maintenance: $passed passed, $failed failed"

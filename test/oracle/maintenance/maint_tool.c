@@ -5,6 +5,8 @@
  *
  *	  maint_tool <table> expire <retain_min> <retain_max> <older_than_ms>
  *	  maint_tool <table> tag-create <name> [<snapshot id>]
+ *	  maint_tool <table> tag-create-retained <name> <duration>  (the latest)
+ *	  maint_tool <table> tag-expire  (TagTimeExpire, now)
  *	  maint_tool <table> tag-delete <name>
  *	  maint_tool <table> tag-rename <name> <new name>
  *	  maint_tool <table> rollback <snapshot id | tag>
@@ -22,7 +24,9 @@
 #include <time.h>
 
 #include "common/env.h"
+#include "common/tz.h"
 #include "io/fileio.h"
+#include "table/duration.h"
 #include "table/orphan_files.h"
 #include "table/rollback.h"
 #include "table/snapshot_expire.h"
@@ -84,6 +88,25 @@ run_command(pm_fileio *io, pm_arena *arena, pm_table *t, const char *path, const
 						  &id, &err) != PM_OK)
 			return die(&err);
 		printf("tagged snapshot %lld\n", (long long) id);
+	}
+	else if (strcmp(cmd, "tag-create-retained") == 0 && argc == 5)
+	{
+		int64_t		id;
+		pm_duration d;
+
+		if (pm_parse_duration("time retained", argv[4], &d, &err) != PM_OK ||
+			pm_tag_create_retained(io, path, argv[3], 0, &d, arena, &id, &err) != PM_OK)
+			return die(&err);
+		printf("tagged snapshot %lld\n", (long long) id);
+	}
+	else if (strcmp(cmd, "tag-expire") == 0 && argc == 3)
+	{
+		int			expired;
+
+		if (pm_tag_expire_by_time(pm_env_default(), io, path, pm_local_now_nanos(), arena,
+								  &expired, &err) != PM_OK)
+			return die(&err);
+		printf("expired %d tags\n", expired);
 	}
 	else if (strcmp(cmd, "tag-delete") == 0 && argc == 4)
 	{

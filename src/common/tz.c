@@ -657,8 +657,6 @@ pm_local_now_nanos(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	secs = ts.tv_sec;
 	if (localtime_r(&secs, &tm) == NULL)
-		return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
-	return ((pm_days_from_civil(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday) * 86400 +
-			 tm.tm_hour * 3600 + tm.tm_min * 60 + (tm.tm_sec > 59 ? 59 : tm.tm_sec)) *
-			(int64_t) 1000000000) + ts.tv_nsec;
+		tm.tm_gmtoff = 0;
+	return ((int64_t) ts.tv_sec + tm.tm_gmtoff) * 1000000000 + ts.tv_nsec;
 }

@@ -51,8 +51,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
+#include "common/floor_div.h"
+#include "common/tz.h"
 #include "common/uuid.h"
 #include "common/vector_builder.h"
 #include "format/format_writer.h"
@@ -447,14 +448,7 @@ get_bucket_writer(pm_table_writer *w, const uint8_t *partition, int32_t partitio
 int64_t
 pm_local_wall_clock_millis(void)
 {
-	struct timespec ts;
-	struct tm	tm;
-	time_t		secs;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	secs = ts.tv_sec;
-	localtime_r(&secs, &tm);
-	return ((int64_t) ts.tv_sec + tm.tm_gmtoff) * 1000 + ts.tv_nsec / 1000000;
+	return pm_floor_div(pm_local_now_nanos(), 1000000);
 }
 
 static pm_code

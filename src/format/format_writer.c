@@ -13,6 +13,21 @@
 #include "format/orc/orc_writer.h"
 #include "format/parquet/parquet_writer.h"
 
+bool
+pm_format_writer_takes_compression(pm_file_format format, const char *name)
+{
+	switch (format)
+	{
+		case PM_FORMAT_PARQUET:
+			return pm_parquet_writer_takes_compression(name);
+		case PM_FORMAT_AVRO:
+			return pm_avro_writer_takes_compression(name);
+		case PM_FORMAT_ORC:
+			return pm_orc_writer_takes_compression(name);
+	}
+	return false;
+}
+
 pm_code
 pm_format_writer_open(pm_file_format format, const pm_env *env, pm_fileio *io,
 					  const char *path, const pm_format_write_options *options,

@@ -118,6 +118,13 @@ struct pm_format_writer
  * pm_parquet_writer_open / pm_avro_writer_open / pm_orc_writer_open with
  * this signature.
  */
+/*
+ * Whether format's writer takes compression name (file.compression,
+ * orc.compress, a level's): what its open accepts, for checks before any
+ * row is written.
+ */
+extern bool pm_format_writer_takes_compression(pm_file_format format, const char *name);
+
 extern pm_code pm_format_writer_open(pm_file_format format, const pm_env *env,
 									 pm_fileio *io, const char *path,
 									 const pm_format_write_options *options,

@@ -13,6 +13,17 @@
 #include "table/path_map.h"
 #include "table/table_int.h"
 
+char *
+pm_bucket_dir_path(const char *table_path, const char *data_dir, const char *partition_path,
+				   int32_t bucket, pm_arena *arena)
+{
+	if (bucket == -2)
+		return pm_arena_sprintf(arena, "%s/%s%s%sbucket-postpone", table_path,
+								data_dir ? data_dir : "", data_dir ? "/" : "", partition_path);
+	return pm_arena_sprintf(arena, "%s/%s%s%sbucket-%d", table_path, data_dir ? data_dir : "",
+							data_dir ? "/" : "", partition_path, (int) bucket);
+}
+
 pm_code
 pm_data_file_bucket_dir(pm_table *t, const uint8_t *partition, int32_t partition_len,
 						int32_t bucket, pm_arena *arena, char **out, pm_error *err)
@@ -27,13 +38,7 @@ pm_data_file_bucket_dir(pm_table *t, const uint8_t *partition, int32_t partition
 										   values, err));
 	PM_TRY(pm_partition_path(t->schema, t->partition_type, t->partition_default_name, values,
 							 arena, &ppath, err));
-	if (bucket == -2)
-		*out = pm_arena_sprintf(arena, "%s/%s%s%sbucket-postpone", t->path,
-								data_dir ? data_dir : "", data_dir ? "/" : "", ppath);
-	else
-		*out = pm_arena_sprintf(arena, "%s/%s%s%sbucket-%d", t->path,
-								data_dir ? data_dir : "", data_dir ? "/" : "", ppath,
-								(int) bucket);
+	*out = pm_bucket_dir_path(t->path, data_dir, ppath, bucket, arena);
 	if (*out == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	return PM_OK;

@@ -27,6 +27,15 @@
 #include "table/table.h"
 
 /*
+ * <table_path>/[data_dir/]<partition_path>bucket-<N> (bucket-postpone for
+ * -2): FileStorePathFactory.relativeBucketPath. partition_path ends in "/"
+ * or is empty; data_dir: data-file.path-directory or NULL. In arena; NULL:
+ * out of memory.
+ */
+extern char *pm_bucket_dir_path(const char *table_path, const char *data_dir,
+								const char *partition_path, int32_t bucket, pm_arena *arena);
+
+/*
  * Local directory of (partition, bucket) of table (opened at any snapshot:
  * its schema gives the partition keys and options), in arena.
  */

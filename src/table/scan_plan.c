@@ -34,6 +34,7 @@
 #include "index/index_rows.h"
 #include "row/binary_row.h"
 #include "row/bucket.h"
+#include "table/data_file_path.h"
 #include "table/index_manifest.h"
 #include "table/manifest_entry.h"
 #include "table/manifest_list.h"
@@ -333,13 +334,7 @@ bucket_path(pm_scan *scan, const pm_manifest_entry *e, const pm_value *partition
 
 	PM_TRY(pm_partition_path(t->schema, t->partition_type, t->partition_default_name,
 							 partition_values, arena, &ppath, err));
-	if (e->bucket == -2)
-		*out = pm_arena_sprintf(arena, "%s/%s%s%sbucket-postpone", t->path,
-								data_dir ? data_dir : "", data_dir ? "/" : "", ppath);
-	else
-		*out = pm_arena_sprintf(arena, "%s/%s%s%sbucket-%d", t->path,
-								data_dir ? data_dir : "", data_dir ? "/" : "", ppath,
-								(int) e->bucket);
+	*out = pm_bucket_dir_path(t->path, data_dir, ppath, e->bucket, arena);
 	if (*out == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	return PM_OK;

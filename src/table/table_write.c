@@ -72,6 +72,7 @@
 #include "table/cross_partition.h"
 #include "table/append_compact.h"
 #include "table/data_file_index.h"
+#include "table/data_file_path.h"
 #include "table/default_value.h"
 #include "table/dynamic_bucket.h"
 #include "table/partition_path.h"
@@ -419,10 +420,7 @@ get_bucket_writer(pm_table_writer *w, const uint8_t *partition, int32_t partitio
 	bw->bucket = bucket;
 	PM_TRY(pm_partition_path(w->schema, w->opt.partition_type, w->opt.partition_default_name,
 							 partition_values, w->scratch, &ppath, err));
-	/* FileStorePathFactory.relativeBucketPath */
-	bw->dir = pm_arena_sprintf(w->arena, "%s/%s%s%sbucket-%d", w->table_path,
-							   w->opt.data_dir ? w->opt.data_dir : "", w->opt.data_dir ? "/" : "",
-							   ppath, (int) bucket);
+	bw->dir = pm_bucket_dir_path(w->table_path, w->opt.data_dir, ppath, bucket, w->arena);
 	if (bw->dir == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	PM_TRY(pm_uuid_random(bw->uuid, err));

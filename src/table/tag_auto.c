@@ -103,8 +103,21 @@ pm_tag_auto_check_schema(const pm_schema *s, pm_error *err)
 {
 	static const char *const unsupported[] = {"tag.callbacks"};
 	const char *v;
+	const char *mode = pm_schema_option(s, "tag.automatic-creation");
 	auto_config c;
 
+	/*
+	 * Java's commit builds its TagAutoCreation with watermark too (tagging
+	 * no snapshot of ours) and fails on a bad period, formatter, duration
+	 * or a delay not shorter than one period: so must ours.
+	 */
+	if (mode != NULL && strcasecmp(mode, "watermark") == 0)
+	{
+		pm_tag_period p;
+		int64_t		delay;
+
+		return pm_tag_period_from_schema(s, &p, &delay, err);
+	}
 	if (!is_process_time(s))
 		return PM_OK;
 	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)

@@ -61,7 +61,9 @@ extern bool pm_tag_auto_step(pm_tag_auto *a, int64_t local_ms,
  * option set that this writer's tags would not honour (tag.callbacks,
  * tag.create-success-file), PM_ERR_INVALID for a bad
  * sink.process-time-zone, tag.num-retained-max or
- * tag.default-time-retained. Other modes: PM_OK.
+ * tag.default-time-retained. With process-time or watermark,
+ * PM_ERR_INVALID for a bad period, formatter, duration or delay (Java's
+ * commit fails then, so ours must not succeed). Other modes: PM_OK.
  */
 extern pm_code pm_tag_auto_check_schema(const pm_schema *s, pm_error *err);
 

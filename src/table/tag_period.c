@@ -251,16 +251,3 @@ pm_tag_period_from_schema(const pm_schema *s, pm_tag_period *p, int64_t *delay_m
 					   "tag.creation-delay must be shorter than one tag period");
 	return PM_OK;
 }
-
-pm_code
-pm_tag_period_check_schema(const pm_schema *s, pm_error *err)
-{
-	const char *mode = pm_schema_option(s, "tag.automatic-creation");
-	pm_tag_period p;
-	int64_t		delay;
-
-	if (mode == NULL ||
-		(strcasecmp(mode, "watermark") != 0 && strcasecmp(mode, "process-time") != 0))
-		return PM_OK;
-	return pm_tag_period_from_schema(s, &p, &delay, err);
-}

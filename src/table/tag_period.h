@@ -94,13 +94,4 @@ pm_tag_period_prev(const pm_tag_period *p, int64_t t)
 extern pm_code pm_tag_period_from_schema(const pm_schema *s, pm_tag_period *p,
 										 int64_t *delay_ms, pm_error *err);
 
-/*
- * With tag.automatic-creation = watermark or process-time, Java's commit
- * builds its TagAutoCreation (watermark: it tags no snapshot of ours) and
- * fails on a bad period, formatter, duration or a delay not shorter than
- * one period: PM_ERR_INVALID naming the option, as our commit must not
- * succeed where Java's would fail. Other modes: PM_OK.
- */
-extern pm_code pm_tag_period_check_schema(const pm_schema *s, pm_error *err);
-
 #endif							/* PM_TABLE_TAG_PERIOD_H */

@@ -474,7 +474,7 @@ parse_orc_options(const pm_schema *s, pm_write_options *o, pm_error *err)
 	if ((v = pm_schema_option(s, "orc.compress")) != NULL)
 		o->compression = v;
 	/* what orc_writer.c takes, checked before any row is buffered */
-	if (!pm_write_option_accepted("zstd|snappy|lz4|zlib|none", o->compression))
+	if (!pm_format_writer_takes_compression(PM_FORMAT_ORC, o->compression))
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option %s = \"%s\": ORC files are written with zstd, snappy, lz4, zlib or none",
 					   pm_schema_option(s, "orc.compress") ? "orc.compress" : "file.compression",
@@ -659,10 +659,8 @@ parse_per_level(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_err
 		const char *ext;
 		pm_file_format f = pm_write_options_format(o, level, &ext);
 		const char *c = pm_write_options_compression(o, level);
-		const char *accepted = f == PM_FORMAT_AVRO ? "zstd|zstandard|snappy|deflate|none|null"
-			: "zstd|snappy|gzip|lz4|none|uncompressed";
 
-		if (!pm_write_option_accepted(accepted, c))
+		if (!pm_format_writer_takes_compression(f, c))
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "table option file.compression%s: compression \"%s\" of level %d is not written for %s files",
 						   k < o->ncompression_levels ? ".per.level" : "", c, level,
@@ -696,7 +694,6 @@ parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for
 	if (s->nprimary_keys == 0)
 		PM_TRY(pm_write_option_rules_check(s, false, err));
 	PM_TRY(pm_file_index_plan_of_schema(s, arena, &o->file_index, err));
-	PM_TRY(pm_tag_period_check_schema(s, err));
 	PM_TRY(pm_tag_auto_check_schema(s, err));
 	/* DataField.defaultValue: table_write.c (default_value.h) */
 	for (int i = 0; i < s->row_type->nfields; i++)

@@ -642,6 +642,14 @@ codec_from_name(const char *name, pm_codec *codec)
 	return true;
 }
 
+bool
+pm_avro_writer_takes_compression(const char *name)
+{
+	pm_codec	codec;
+
+	return codec_from_name(name, &codec);
+}
+
 static void
 put_avro_string(pm_byte_buffer *b, const char *s, size_t n)
 {

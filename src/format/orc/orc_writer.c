@@ -921,6 +921,15 @@ codec_from_name(const char *name, pm_codec *codec, int *kind)
 	return true;
 }
 
+bool
+pm_orc_writer_takes_compression(const char *name)
+{
+	pm_codec	codec;
+	int			kind;
+
+	return codec_from_name(name, &codec, &kind);
+}
+
 pm_code
 pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 				   const pm_format_write_options *options, pm_format_writer **out,

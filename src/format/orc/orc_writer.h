@@ -49,6 +49,9 @@
 
 #include "format/format_writer.h"
 
+/* Whether the writer takes this compression name (its open would). */
+extern bool pm_orc_writer_takes_compression(const char *name);
+
 extern pm_code pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 								  const pm_format_write_options *options,
 								  pm_format_writer **out, pm_error *err);

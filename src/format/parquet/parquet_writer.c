@@ -2377,6 +2377,14 @@ codec_from_name(const char *name, int *codec)
 	return PM_OK;
 }
 
+bool
+pm_parquet_writer_takes_compression(const char *name)
+{
+	int			codec;
+
+	return codec_from_name(name, &codec) == PM_OK;
+}
+
 pm_code
 pm_parquet_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 					   const pm_format_write_options *options,

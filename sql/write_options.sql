@@ -84,6 +84,28 @@ SELECT tags('tagbrief'), tags('tagbrief2');
 INSERT INTO tagbrief VALUES (2);
 INSERT INTO tagbrief2 VALUES (2);
 SELECT tags('tagbrief'), tags('tagbrief2');
+-- tag.create-success-file: tag/tag-success-file/<tag>_SUCCESS (SuccessFileTagCallback),
+-- removed with the tag; tag.callbacks (Java classes) refused by name
+SELECT paimon_create_table('wopt', 'db', 'tagok', 'id BIGINT',
+  options => '{"tag.create-success-file": "true", "tag.automatic-creation": "process-time"}',
+  foreign_table => 'tagok');
+INSERT INTO tagok VALUES (1);
+SELECT paimon_create_tag('tagok', 'manual');
+SELECT f ~ '^(\d{4}-\d{2}-\d{2}|manual)_SUCCESS$' AS named,
+  pg_read_file(current_setting('data_directory') || '/paimon_write_options_test/db.db/tagok/tag/tag-success-file/' || f)
+    ~ '^\{\n  "creationTime" : \d{13},\n  "modificationTime" : \d{13}\n}$' AS laid_out
+FROM pg_ls_dir(current_setting('data_directory') || '/paimon_write_options_test/db.db/tagok/tag/tag-success-file') f
+ORDER BY 1;
+SELECT paimon_delete_tag('tagok', 'manual');
+SELECT count(*) FROM pg_ls_dir(current_setting('data_directory') ||
+  '/paimon_write_options_test/db.db/tagok/tag/tag-success-file') f;
+SELECT paimon_create_table('wopt', 'db', 'tagcb2', 'id BIGINT',
+  options => '{"tag.callbacks": "x.Callback"}', foreign_table => 'tagcb2');
+INSERT INTO tagcb2 VALUES (1);
+\set VERBOSITY verbose
+SELECT paimon_create_tag('tagcb2', 'nope');
+\set VERBOSITY default
+SELECT tags('tagcb2');
 -- file.suffix.include.compression: data files named <...>.<compression>.<format>, from
 -- file.compression (Java's HadoopCompressionType extension: zstd is zst), for append and
 -- primary-key tables, written and compacted; data-file.path-directory: the bucket

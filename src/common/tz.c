@@ -660,3 +660,12 @@ pm_local_now_nanos(void)
 		tm.tm_gmtoff = 0;
 	return ((int64_t) ts.tv_sec + tm.tm_gmtoff) * 1000000000 + ts.tv_nsec;
 }
+
+int64_t
+pm_epoch_millis_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}

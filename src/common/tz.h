@@ -64,4 +64,7 @@ extern const char *pm_tz_name(const pm_tz *tz);
  */
 extern int64_t pm_local_now_nanos(void);
 
+/* The wall clock as milliseconds since the epoch (System.currentTimeMillis). */
+extern int64_t pm_epoch_millis_now(void);
+
 #endif							/* PM_COMMON_TZ_H */

@@ -231,8 +231,7 @@ paimon_create_tag(PG_FUNCTION_ARGS)
 	int64		snapshot_id = PG_ARGISNULL(2) ? 0 : PG_GETARG_INT64(2);
 	int64_t		tagged;
 	pm_error	err;
-	pm_duration retained;
-	bool		has_retained;
+	pm_tag_options tag_options;
 
 	maint_begin(&mc, fcinfo);
 	if (!PG_ARGISNULL(2) && snapshot_id < 1)
@@ -242,12 +241,10 @@ paimon_create_tag(PG_FUNCTION_ARGS)
 	pmfdw_check_name("tag", name);
 	maint_open_table(&mc);
 	pm_error_clear(&err);
-	/* Table.createTag: with tag.default-time-retained */
-	if (pm_tag_default_time_retained(pm_table_schema(mc.table), &retained, &has_retained,
-									 &err) != PM_OK ||
-		pm_tag_create_retained(mc.io, mc.opts.table_path, name, snapshot_id,
-							   has_retained ? &retained : NULL, mc.arena, &tagged,
-							   &err) != PM_OK)
+	/* Table.createTag: tag.default-time-retained, tag.create-success-file */
+	if (pm_tag_options_of_schema(pm_table_schema(mc.table), &tag_options, &err) != PM_OK ||
+		pm_tag_create_with(mc.io, mc.opts.table_path, name, snapshot_id, &tag_options, mc.arena,
+						   &tagged, &err) != PM_OK)
 		maint_error(&err);
 	maint_end(&mc);
 	PG_RETURN_INT64(tagged);
@@ -267,7 +264,9 @@ paimon_delete_tag(PG_FUNCTION_ARGS)
 	pmfdw_check_name("tag", name);
 	maint_open_table(&mc);
 	pm_error_clear(&err);
-	if (pm_tag_delete(mc.table, name, mc.arena, &deleted, &files, &err) != PM_OK)
+	/* refused with tag.callbacks, whose classes Java's deleteTag runs */
+	if (pm_tag_check_callbacks(pm_table_schema(mc.table), &err) != PM_OK ||
+		pm_tag_delete(mc.table, name, mc.arena, &deleted, &files, &err) != PM_OK)
 		maint_error(&err);
 	maint_end(&mc);
 	if (!deleted)

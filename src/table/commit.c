@@ -59,6 +59,7 @@
 #include <time.h>
 
 #include "common/name_set.h"
+#include "common/tz.h"
 #include "table/commit_conflict.h"
 #include "table/manifest_entry.h"
 #include "table/manifest_list.h"
@@ -68,14 +69,6 @@
 
 #define SNAPSHOT_FILE_MAX (16 * 1024 * 1024)
 
-static int64_t
-now_millis(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void
 sleep_millis(int64_t ms)
@@ -1124,7 +1117,7 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 		snap.commit_user = req->commit_user;
 		snap.commit_identifier = req->commit_identifier;
 		snap.commit_kind = req->commit_kind;
-		snap.time_millis = now_millis();
+		snap.time_millis = pm_epoch_millis_now();
 		snap.total_record_count = (latest && latest->total_record_count > 0 ?
 								   latest->total_record_count : 0) + delta_records;
 		snap.delta_record_count = delta_records;

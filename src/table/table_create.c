@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
+#include "common/tz.h"
 #include "table/schema_validation.h"
 #include "table/write_options.h"
 
@@ -356,12 +356,7 @@ normalize(const pm_schema *in, pm_arena *arena, pm_schema **out, pm_error *err)
 	if (s->row_type == NULL)
 		return nomem(err);
 	s->highest_field_id = next;
-	{
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		s->time_millis = (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-	}
+	s->time_millis = pm_epoch_millis_now();
 	*out = s;
 	return PM_OK;
 }

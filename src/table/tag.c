@@ -6,9 +6,11 @@
 #include "table/tag.h"
 
 #include <ctype.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_out.h"
 #include "common/name_set.h"
 #include "common/tz.h"
 #include "table/catalog.h"
@@ -16,6 +18,8 @@
 #include "table/table_int.h"
 
 #define TAG_PREFIX "tag-"
+#define SUCCESS_DIR "tag-success-file"
+#define SUCCESS_SUFFIX "_SUCCESS"
 #define MAX_TAG_FILE_SIZE (16 * 1024 * 1024)
 
 static pm_code
@@ -86,9 +90,11 @@ pm_tag_list(pm_fileio *io, const char *table_path, pm_arena *arena, pm_tag **tag
 		if (!pm_catalog_name_valid(name))
 			continue;
 		rc = pm_snapshot_load_tag(io, table_path, name, arena, &s, err);
-		if (rc == PM_ERR_NOT_FOUND)
+		if (rc == PM_ERR_NOT_FOUND ||
+			(rc != PM_OK && rc != PM_ERR_NOMEM && io->is_dir != NULL &&
+			 io->is_dir(io, tag_path(arena, table_path, name))))
 		{
-			pm_error_clear(err);	/* deleted meanwhile */
+			pm_error_clear(err);	/* deleted meanwhile, or tag-success-file/ */
 			continue;
 		}
 		if (rc != PM_OK)
@@ -124,15 +130,93 @@ pm_code
 pm_tag_create(pm_fileio *io, const char *table_path, const char *name, int64_t snapshot_id,
 			  pm_arena *arena, int64_t *tagged_id, pm_error *err)
 {
-	return pm_tag_create_retained(io, table_path, name, snapshot_id, NULL, arena, tagged_id,
-								  err);
+	return pm_tag_create_with(io, table_path, name, snapshot_id, NULL, arena, tagged_id, err);
+}
+
+static char *
+success_file_path(pm_arena *arena, const char *table_path, const char *name)
+{
+	return pm_arena_sprintf(arena, "%s/tag/" SUCCESS_DIR "/%s" SUCCESS_SUFFIX, table_path, name);
+}
+
+/* SuccessFileTagCallback.notifyCreation */
+static pm_code
+write_success_file(pm_fileio *io, const char *table_path, const char *name, pm_arena *arena,
+				   pm_error *err)
+{
+	char	   *dir = pm_arena_sprintf(arena, "%s/tag/" SUCCESS_DIR, table_path);
+	char	   *path = success_file_path(arena, table_path, name);
+	int64_t		now = pm_epoch_millis_now();
+	int64_t		created = now;
+	uint8_t    *data;
+	size_t		len;
+	pm_json_out out;
+	char	   *json;
+	pm_code		rc;
+
+	if (dir == NULL || path == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(io->mkdirs(io, dir, err));
+	/* an existing file keeps its creation time (SuccessFile.updateModificationTime) */
+	rc = pm_fileio_read_all(io, path, arena, MAX_TAG_FILE_SIZE, &data, &len, err);
+	if (rc == PM_OK)
+	{
+		json_error_t jerr;
+		json_t	   *root = json_loadb((const char *) data, len, 0, &jerr);
+		json_t	   *c = root != NULL ? json_object_get(root, "creationTime") : NULL;
+
+		if (json_is_integer(c))
+			created = json_integer_value(c);
+		json_decref(root);
+	}
+	else if (rc != PM_ERR_NOT_FOUND)
+		return rc;
+	pm_error_clear(err);
+	pm_json_out_init(&out, arena);
+	pm_json_begin_object(&out);
+	pm_json_field_int(&out, "creationTime", created);
+	pm_json_field_int(&out, "modificationTime", now);
+	pm_json_end_object(&out);
+	PM_TRY(pm_json_out_finish(&out, &json, &len, err));
+	/* fileIO.overwriteFileUtf8 */
+	if (rc == PM_OK)
+		PM_TRY(io->remove(io, path, err));
+	return io->write_new(io, path, json, len, err);
 }
 
 pm_code
-pm_tag_create_retained(pm_fileio *io, const char *table_path, const char *name,
-					   int64_t snapshot_id, const pm_duration *time_retained, pm_arena *arena,
-					   int64_t *tagged_id, pm_error *err)
+pm_tag_check_callbacks(const pm_schema *s, pm_error *err)
 {
+	const char *callbacks = pm_schema_option(s, "tag.callbacks");
+
+	if (callbacks != NULL && callbacks[0] != '\0')
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "table option tag.callbacks = \"%s\": the Java classes Paimon runs when a tag is created or deleted are not run",
+					   callbacks);
+	return PM_OK;
+}
+
+pm_code
+pm_tag_options_of_schema(const pm_schema *s, pm_tag_options *out, pm_error *err)
+{
+	const char *v = pm_schema_option(s, "tag.default-time-retained");
+
+	memset(out, 0, sizeof(*out));
+	PM_TRY(pm_tag_check_callbacks(s, err));
+	out->success_file = pm_schema_bool_option(s, "tag.create-success-file", false);
+	out->has_time_retained = v != NULL;
+	if (v == NULL)
+		return PM_OK;
+	return pm_parse_duration("tag.default-time-retained", v, &out->time_retained, err);
+}
+
+pm_code
+pm_tag_create_with(pm_fileio *io, const char *table_path, const char *name, int64_t snapshot_id,
+				   const pm_tag_options *options, pm_arena *arena, int64_t *tagged_id,
+				   pm_error *err)
+{
+	const pm_duration *time_retained = options != NULL && options->has_time_retained ?
+		&options->time_retained : NULL;
 	pm_snapshot *snap = NULL;
 	pm_snapshot tag;
 	char	   *path;
@@ -208,18 +292,9 @@ pm_tag_create_retained(pm_fileio *io, const char *table_path, const char *name,
 	if (rc != PM_OK)
 		return rc;
 	*tagged_id = snap->id;
+	if (options != NULL && options->success_file)
+		return write_success_file(io, table_path, name, arena, err);
 	return PM_OK;
-}
-
-pm_code
-pm_tag_default_time_retained(const pm_schema *s, pm_duration *out, bool *set, pm_error *err)
-{
-	const char *v = pm_schema_option(s, "tag.default-time-retained");
-
-	*set = v != NULL;
-	if (v == NULL)
-		return PM_OK;
-	return pm_parse_duration("tag.default-time-retained", v, out, err);
 }
 
 pm_code
@@ -327,6 +402,24 @@ clean_tag_files(pm_table *table, const pm_snapshot *tagged, pm_snapshot **tagged
 	return PM_OK;
 }
 
+/* deleteTagMetaFile: the tag file, then SuccessFileTagCallback.notifyDeletion */
+static pm_code
+remove_tag_file(pm_table *table, const char *path, const char *name, pm_arena *arena,
+				pm_error *err)
+{
+	char	   *success;
+	pm_error	ignored;
+
+	PM_TRY(table->io->remove(table->io, path, err));
+	if (!pm_schema_bool_option(table->schema, "tag.create-success-file", false))
+		return PM_OK;
+	success = success_file_path(arena, table->path, name);
+	if (success == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	(void) table->io->remove(table->io, success, &ignored);	/* deleteQuietly */
+	return PM_OK;
+}
+
 pm_code
 pm_tag_delete(pm_table *table, const char *name, pm_arena *arena, bool *deleted,
 			  int64_t *files_deleted, pm_error *err)
@@ -365,13 +458,13 @@ pm_tag_delete(pm_table *table, const char *name, pm_arena *arena, bool *deleted,
 	if (table->io->exists(table->io, snap_path))
 	{
 		/* the snapshot still exists: it keeps its files */
-		PM_TRY(table->io->remove(table->io, path, err));
+		PM_TRY(remove_tag_file(table, path, name, arena, err));
 		*deleted = true;
 		return PM_OK;
 	}
 	/* FileIO discovers tags by tag file: read them all before deleting */
 	PM_TRY(pm_tag_list(table->io, table->path, arena, &tags, &ntags, err));
-	PM_TRY(table->io->remove(table->io, path, err));
+	PM_TRY(remove_tag_file(table, path, name, arena, err));
 	*deleted = true;
 	for (int i = 0; i < ntags; i++)
 		same += tags[i].snapshot->id == tagged->id;

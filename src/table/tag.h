@@ -39,8 +39,10 @@ typedef struct pm_tag
 
 /*
  * Every tag of the table, sorted by snapshot id (then name), in arena. A
- * tag file that vanishes while listed is skipped; one that cannot be
- * parsed is an error (as Java's TagManager.tags()).
+ * tag file that vanishes while listed is skipped, and so is a directory
+ * (tag/tag-success-file: Java's read fails with FileNotFoundException,
+ * which TagManager.tags() skips); one that cannot be parsed is an error
+ * (as Java's TagManager.tags()).
  */
 extern pm_code pm_tag_list(pm_fileio *io, const char *table_path, pm_arena *arena,
 						   pm_tag **tags, int *n, pm_error *err);
@@ -64,19 +66,39 @@ extern pm_code pm_tag_create(pm_fileio *io, const char *table_path, const char *
 							 pm_error *err);
 
 /*
- * The same with a retention time (NULL: none; Tag.fromSnapshotAndTagTtl,
- * created now in the process's local zone).
+ * PM_ERR_UNSUPPORTED naming tag.callbacks when s sets it: Java classes
+ * Paimon runs at each tag creation and deletion (TagManager), which are
+ * not run here.
  */
-extern pm_code pm_tag_create_retained(pm_fileio *io, const char *table_path, const char *name,
-									  int64_t snapshot_id, const pm_duration *time_retained,
-									  pm_arena *arena, int64_t *tagged_id, pm_error *err);
+extern pm_code pm_tag_check_callbacks(const pm_schema *s, pm_error *err);
+
+/* What Java's tag creation takes from the table's options. */
+typedef struct pm_tag_options
+{
+	bool		has_time_retained;	/* tag.default-time-retained */
+	pm_duration time_retained;
+	bool		success_file;	/* tag.create-success-file (SuccessFileTagCallback) */
+} pm_tag_options;
 
 /*
- * tag.default-time-retained of s: *set false when absent. PM_ERR_INVALID
- * for a value Java's duration parser refuses.
+ * The options of s (Table.createTag, TagAutoCreation, TagTimeExpire take
+ * the table's current ones). PM_ERR_INVALID for a retention Java's
+ * duration parser refuses, PM_ERR_UNSUPPORTED with tag.callbacks
+ * (pm_tag_check_callbacks).
  */
-extern pm_code pm_tag_default_time_retained(const pm_schema *s, pm_duration *out, bool *set,
-											pm_error *err);
+extern pm_code pm_tag_options_of_schema(const pm_schema *s, pm_tag_options *out,
+										pm_error *err);
+
+/*
+ * pm_tag_create with the table's options (NULL: none): a retention time
+ * (Tag.fromSnapshotAndTagTtl, created now in the process's local zone),
+ * and tag/tag-success-file/<name>_SUCCESS written after the tag
+ * (SuccessFileTagCallback.notifyCreation: {creationTime,
+ * modificationTime}, the creation time kept when the file exists).
+ */
+extern pm_code pm_tag_create_with(pm_fileio *io, const char *table_path, const char *name,
+								  int64_t snapshot_id, const pm_tag_options *options,
+								  pm_arena *arena, int64_t *tagged_id, pm_error *err);
 
 /*
  * TagTimeExpire.expire: delete (pm_tag_delete) every tag whose
@@ -89,12 +111,13 @@ extern pm_code pm_tag_expire_by_time(const pm_env *env, pm_fileio *io, const cha
 									 pm_error *err);
 
 /*
- * Delete tag name of table (opened on it): the tag file, and, when its
- * snapshot has expired and no other tag names it, the data files,
- * manifests, index and statistics files neither its neighbour tags nor the
- * earliest snapshot use (TagManager.deleteTag + doClean). A missing tag is
- * not an error (*deleted false), as in Java. *files_deleted counts the
- * files removed besides the tag file.
+ * Delete tag name of table (opened on it): the tag file (and its success
+ * file with tag.create-success-file, SuccessFileTagCallback
+ * .notifyDeletion), and, when its snapshot has expired and no other tag
+ * names it, the data files, manifests, index and statistics files neither
+ * its neighbour tags nor the earliest snapshot use (TagManager.deleteTag +
+ * doClean). A missing tag is not an error (*deleted false), as in Java.
+ * *files_deleted counts the files removed besides the tag file.
  */
 extern pm_code pm_tag_delete(pm_table *table, const char *name, pm_arena *arena,
 							 bool *deleted, int64_t *files_deleted, pm_error *err);

@@ -66,8 +66,7 @@ typedef struct auto_config
 	bool		has_max;
 	int			num_retained_max;
 	const char *zone;			/* sink.process-time-zone; NULL: local */
-	bool		has_retained;	/* tag.default-time-retained */
-	pm_duration retained;
+	pm_tag_options tag_options; /* tag.default-time-retained, tag.create-success-file */
 } auto_config;
 
 static bool
@@ -95,7 +94,7 @@ config_of(const pm_schema *s, auto_config *c, pm_error *err)
 	if (c->zone != NULL && !pm_tz_known(c->zone))
 		return pm_fail(err, PM_ERR_INVALID, "table option sink.process-time-zone = \"%s\": unknown time zone",
 					   c->zone);
-	return pm_tag_default_time_retained(s, &c->retained, &c->has_retained, err);
+	return pm_tag_options_of_schema(s, &c->tag_options, err);
 }
 
 pm_code
@@ -125,9 +124,6 @@ pm_tag_auto_check_schema(const pm_schema *s, pm_error *err)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "table option %s = \"%s\": the tags this writer creates for tag.automatic-creation = process-time would not honour it",
 						   unsupported[i], v);
-	if (pm_schema_bool_option(s, "tag.create-success-file", false))
-		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "table option tag.create-success-file = true: the tags this writer creates for tag.automatic-creation = process-time write no success file");
 	return config_of(s, &c, err);
 }
 
@@ -258,9 +254,8 @@ auto_create(const pm_env *env, pm_fileio *io, const char *table_path, const pm_s
 		if (pm_tag_auto_step(&a, to_local_ms(tz, snap->time_millis), name))
 		{
 			/* createTag(..., defaultTimeRetained, ignoreIfExists = true) */
-			rc = pm_tag_create_retained(io, table_path, name, snap->id,
-										c.has_retained ? &c.retained : NULL, arena, &tagged,
-										err);
+			rc = pm_tag_create_with(io, table_path, name, snap->id, &c.tag_options, arena,
+									&tagged, err);
 			if (rc == PM_ERR_CONFLICT)
 				pm_error_clear(err);
 			else if (rc != PM_OK)
@@ -286,8 +281,13 @@ pm_tag_auto_run(const pm_env *env, pm_fileio *io, const char *table_path,
 	memset(res, 0, sizeof(*res));
 	if (is_process_time(s))
 		PM_TRY(auto_create(env, io, table_path, s, arena, res, err));
-	/* TagAutoManager: TagTimeExpire whatever the creation mode */
-	if (pm_schema_bool_option(s, "tag.time-expire-enabled", true))
+	/*
+	 * TagAutoManager: TagTimeExpire whatever the creation mode; with
+	 * tag.callbacks (whose classes its deletions would run) left to Java's
+	 * next commit
+	 */
+	if (pm_schema_bool_option(s, "tag.time-expire-enabled", true) &&
+		pm_schema_option(s, "tag.callbacks") == NULL)
 		PM_TRY(pm_tag_expire_by_time(env, io, table_path, pm_local_now_nanos(), arena,
 									 &res->expired, err));
 	return PM_OK;

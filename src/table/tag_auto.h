@@ -58,8 +58,8 @@ extern bool pm_tag_auto_step(pm_tag_auto *a, int64_t local_ms,
 
 /*
  * With tag.automatic-creation = process-time: PM_ERR_UNSUPPORTED naming an
- * option set that this writer's tags would not honour (tag.callbacks,
- * tag.create-success-file), PM_ERR_INVALID for a bad
+ * option set that this writer's tags would not honour (tag.callbacks),
+ * PM_ERR_INVALID for a bad
  * sink.process-time-zone, tag.num-retained-max or
  * tag.default-time-retained. With process-time or watermark,
  * PM_ERR_INVALID for a bad period, formatter, duration or delay (Java's

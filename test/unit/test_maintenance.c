@@ -677,6 +677,28 @@ test_orphan_files(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/* Add "key" : "value" to the options of schema-0. */
+static void
+add_table_option(pm_fileio *io, pm_arena *arena, const char *key, const char *value)
+{
+	uint8_t    *data;
+	size_t		len;
+	char	   *opt;
+	char	   *json;
+	pm_error	err;
+
+	assert_int_equal(pm_fileio_read_all(io, TP "/schema/schema-0", arena, 1 << 20, &data, &len,
+										&err), PM_OK);
+	opt = strstr((char *) data, "\"options\" : {");
+	assert_non_null(opt);
+	opt += strlen("\"options\" : {");
+	json = pm_arena_sprintf(arena, "%.*s \"%s\" : \"%s\"%s%s", (int) (opt - (char *) data),
+							(char *) data, key, value,
+							opt[strspn(opt, " \n")] == '}' ? "" : ",", opt);
+	assert_int_equal(pm_memory_fileio_add(io, TP "/schema/schema-0", json, strlen(json), &err),
+					 PM_OK);
+}
+
 /* A data-file.external-paths root that cannot be mapped locally: refused before deleting anything. */
 static void
 test_unmappable_external_paths(void **state)
@@ -685,11 +707,7 @@ test_unmappable_external_paths(void **state)
 	pm_arena   *arena = pm_arena_create(pm_env_default());
 	char	  **old;
 	int			nold;
-	uint8_t    *data;
-	size_t		len;
 	pm_error	err;
-	char	   *opt;
-	char	   *json;
 	pm_table   *t;
 	pm_expire_options o = expire_opts(1, 1, INT64_MAX);
 	int			expired;
@@ -699,16 +717,7 @@ test_unmappable_external_paths(void **state)
 
 	build(io, arena, &old, &nold);
 	assert_int_equal(pm_tag_create(io, TP, "t3", 3, arena, &tagged, &err), PM_OK);
-	assert_int_equal(pm_fileio_read_all(io, TP "/schema/schema-0", arena, 1 << 20, &data, &len,
-										&err), PM_OK);
-	opt = strstr((char *) data, "\"options\" : {");
-	assert_non_null(opt);
-	opt += strlen("\"options\" : {");
-	json = pm_arena_sprintf(arena, "%.*s \"data-file.external-paths\" : \"s3://bucket/x\"%s%s",
-							(int) (opt - (char *) data), (char *) data,
-							strspn(opt, " \n") < strlen(opt) && opt[strspn(opt, " \n")] == '}' ? "" : ",",
-							opt);
-	assert_int_equal(pm_memory_fileio_add(io, TP "/schema/schema-0", json, strlen(json), &err), PM_OK);
+	add_table_option(io, arena, "data-file.external-paths", "s3://bucket/x");
 	t = open_latest(io);
 	assert_int_equal(pm_snapshot_expire(t, &o, arena, &expired, &files, &err), PM_ERR_UNSUPPORTED);
 	assert_int_equal(pm_tag_delete(t, "t3", arena, &deleted, &files, &err), PM_ERR_UNSUPPORTED);
@@ -791,8 +800,8 @@ test_tag_retention(void **state)
 	pm_tag	   *tags;
 	int			n;
 	int			expired;
-	pm_duration day = {86400, 0};
-	pm_duration brief = {1, 500000000};
+	pm_tag_options day = {true, {86400, 0}, false};
+	pm_tag_options brief = {true, {1, 500000000}, false};
 	int64_t		before = pm_local_now_nanos();
 	int64_t		created;
 	pm_snapshot *s;
@@ -806,8 +815,8 @@ test_tag_retention(void **state)
 	};
 
 	build(io, arena, &old, &nold);
-	assert_int_equal(pm_tag_create_retained(io, TP, "day", 3, &day, arena, &tagged, &err), PM_OK);
-	assert_int_equal(pm_tag_create_retained(io, TP, "brief", 0, &brief, arena, &tagged, &err),
+	assert_int_equal(pm_tag_create_with(io, TP, "day", 3, &day, arena, &tagged, &err), PM_OK);
+	assert_int_equal(pm_tag_create_with(io, TP, "brief", 0, &brief, arena, &tagged, &err),
 					 PM_OK);
 	assert_int_equal(pm_tag_create(io, TP, "plain", 4, arena, &tagged, &err), PM_OK);
 	assert_int_equal(pm_tag_list(io, TP, arena, &tags, &n, &err), PM_OK);
@@ -904,6 +913,69 @@ set_snapshot_time(pm_fileio *io, pm_arena *arena, int64_t id, int64_t utc_ms)
 	snprintf(path, sizeof(path), TP "/snapshot/snapshot-%lld", (long long) id);
 	assert_int_equal(io->remove(io, path, &err), PM_OK);
 	assert_int_equal(io->write_new(io, path, json, len, &err), PM_OK);
+}
+
+/*
+ * tag.create-success-file: <tag>_SUCCESS in tag/tag-success-file/, its
+ * creation time kept when written again, removed with the tag; the
+ * directory is not a tag to the listing. tag.callbacks: refused.
+ */
+static void
+test_tag_success_file(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	char	  **old;
+	int			nold;
+	int64_t		tagged;
+	pm_error	err;
+	pm_tag	   *tags;
+	int			n;
+	pm_tag_options o = {false, {0, 0}, true};
+	uint8_t    *data;
+	size_t		len;
+	pm_table   *t;
+	bool		deleted;
+	int64_t		files;
+	const char *old_json = "{\n  \"creationTime\" : 42,\n  \"modificationTime\" : 43\n}";
+
+	build(io, arena, &old, &nold);
+	assert_int_equal(pm_tag_create_with(io, TP, "t3", 3, &o, arena, &tagged, &err), PM_OK);
+	assert_int_equal(pm_fileio_read_all(io, TP "/tag/tag-success-file/t3_SUCCESS", arena, 1 << 20,
+										&data, &len, &err), PM_OK);
+	assert_non_null(strstr((const char *) data, "{\n  \"creationTime\" : 1"));
+	assert_non_null(strstr((const char *) data, ",\n  \"modificationTime\" : 1"));
+	/* written again (a tag of that name made anew): the creation time stays */
+	assert_int_equal(io->write_new(io, TP "/tag/tag-success-file/t4_SUCCESS", old_json,
+								   strlen(old_json), &err), PM_OK);
+	assert_int_equal(pm_tag_create_with(io, TP, "t4", 4, &o, arena, &tagged, &err), PM_OK);
+	assert_int_equal(pm_fileio_read_all(io, TP "/tag/tag-success-file/t4_SUCCESS", arena, 1 << 20,
+										&data, &len, &err), PM_OK);
+	{
+		const char *kept = "{\n  \"creationTime\" : 42,\n  \"modificationTime\" : 1";
+
+		assert_memory_equal(data, kept, strlen(kept));
+	}
+	/* the directory tag-success-file is no tag */
+	assert_int_equal(pm_tag_list(io, TP, arena, &tags, &n, &err), PM_OK);
+	assert_int_equal(n, 2);
+	/* deleting the tag removes its success file (the table's option says so) */
+	add_table_option(io, arena, "tag.create-success-file", "true");
+	t = open_latest(io);
+	assert_int_equal(pm_tag_delete(t, "t3", arena, &deleted, &files, &err), PM_OK);
+	assert_true(deleted);
+	assert_false(exists(io, TP "/tag/tag-success-file/t3_SUCCESS"));
+	assert_true(exists(io, TP "/tag/tag-success-file/t4_SUCCESS"));
+	pm_table_close(t);
+	/* tag.callbacks: Java classes not run here, so refused */
+	add_table_option(io, arena, "tag.callbacks", "my.Callback");
+	t = open_latest(io);
+	assert_int_equal(pm_tag_options_of_schema(pm_table_schema(t), &o, &err), PM_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.message, "tag.callbacks"));
+	pm_table_close(t);
+	free_old(old, nold);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
 }
 
 /* "name@snapshot,..." of every tag, in snapshot order */
@@ -1030,6 +1102,7 @@ main(void)
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_duration_json),
 		cmocka_unit_test(test_tag_retention),
+		cmocka_unit_test(test_tag_success_file),
 		cmocka_unit_test(test_auto_tags),
 	};
 

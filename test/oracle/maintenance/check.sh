@@ -17,7 +17,10 @@
 #   6. (pk) tags with a retention time: ours (tagCreateTime, tagTimeRetained)
 #      read by Java, laid out as Java's tag of the same snapshot and retention
 #      (but the create time); Java's expiry at its commit deletes ours once
-#      past, and ours deletes Java's (TagTimeExpire), the others stay.
+#      past, and ours deletes Java's (TagTimeExpire), the others stay;
+#   7. (pk) tag.create-success-file: Java's tag-success-file directory does not
+#      break our tag listing; our tag writes <tag>_SUCCESS as Java's does, and
+#      deleting it removes that file.
 # Also: every data file Java lists for the latest snapshot and the tag exists.
 #
 # Usage: test/oracle/maintenance/check.sh
@@ -166,6 +169,25 @@ for t in pk append; do
         ok "$tbl: Java's commit expires our tag past its retention, keeps the others"
     else bad "$tbl: after Java's commit the tags are: $(ls "$tp/tag" | tr '\n' ' ')"; fi
     expect_rows "$tbl" "$work/latest3" "our tag with a retention after the expiries" --tag keep
+
+    # 7. success files
+    printf '%s\n' '{"op": "alter", "changes": [{"set": "tag.create-success-file", "value": "true"}]}' \
+        '{"op": "tag", "name": "jsuccess"}' > "$work/success.jsonl"
+    ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$work/wh" db "$tbl" "$work/success.jsonl" \
+        >/dev/null 2>"$work/err" || { bad "$tbl: Java cannot tag with a success file"; cat "$work/err"; }
+    sd="$tp/tag/tag-success-file"
+    # listing the tags (TagTimeExpire) skips that directory, as Java's TagManager does
+    if out=$(maint "$tp" tag-expire 2>&1) && [[ "$out" == "expired "* ]]; then
+        ok "$tbl: our tag listing skips Java's tag-success-file directory"
+    else bad "$tbl: our tag listing beside tag-success-file: $out"; fi
+    if out=$(maint "$tp" tag-create ours_ok 2>&1) && [[ -f "$sd/jsuccess_SUCCESS" && -f "$sd/ours_ok_SUCCESS" ]] &&
+        diff <(sed 's/[0-9]\{13\}/T/' "$sd/jsuccess_SUCCESS") <(sed 's/[0-9]\{13\}/T/' "$sd/ours_ok_SUCCESS") >/dev/null; then
+        ok "$tbl: our tag writes its success file as Java's, beside Java's tag-success-file directory"
+    else bad "$tbl: success files: $out $(ls "$sd" 2>&1 | tr '\n' ' ')"; fi
+    expect_rows "$tbl" "$work/latest3" "our tag beside success files" --tag ours_ok
+    if maint "$tp" tag-delete ours_ok >/dev/null && [[ ! -e "$sd/ours_ok_SUCCESS" && -e "$sd/jsuccess_SUCCESS" ]]; then
+        ok "$tbl: deleting our tag removes its success file"
+    else bad "$tbl: after deleting our tag: $(ls "$sd" | tr '\n' ' ')"; fi
 done
 
 echo "maintenance: $passed passed, $failed failed"

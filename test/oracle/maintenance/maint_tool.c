@@ -4,7 +4,7 @@
  *	  that Java can check what it does to tables Java wrote):
  *
  *	  maint_tool <table> expire <retain_min> <retain_max> <older_than_ms>
- *	  maint_tool <table> tag-create <name> [<snapshot id>]
+ *	  maint_tool <table> tag-create <name> [<snapshot id>]  (the table's tag options)
  *	  maint_tool <table> tag-create-retained <name> <duration>  (the latest)
  *	  maint_tool <table> tag-expire  (TagTimeExpire, now)
  *	  maint_tool <table> tag-delete <name>
@@ -83,19 +83,22 @@ run_command(pm_fileio *io, pm_arena *arena, pm_table *t, const char *path, const
 	else if (strcmp(cmd, "tag-create") == 0 && (argc == 4 || argc == 5))
 	{
 		int64_t		id;
+		pm_tag_options o;
 
-		if (pm_tag_create(io, path, argv[3], argc == 5 ? strtoll(argv[4], NULL, 10) : 0, arena,
-						  &id, &err) != PM_OK)
+		/* as paimon_create_tag: with the table's tag options */
+		if (pm_tag_options_of_schema(pm_table_schema(t), &o, &err) != PM_OK ||
+			pm_tag_create_with(io, path, argv[3], argc == 5 ? strtoll(argv[4], NULL, 10) : 0, &o,
+							   arena, &id, &err) != PM_OK)
 			return die(&err);
 		printf("tagged snapshot %lld\n", (long long) id);
 	}
 	else if (strcmp(cmd, "tag-create-retained") == 0 && argc == 5)
 	{
 		int64_t		id;
-		pm_duration d;
+		pm_tag_options o = {true, {0, 0}, false};
 
-		if (pm_parse_duration("time retained", argv[4], &d, &err) != PM_OK ||
-			pm_tag_create_retained(io, path, argv[3], 0, &d, arena, &id, &err) != PM_OK)
+		if (pm_parse_duration("time retained", argv[4], &o.time_retained, &err) != PM_OK ||
+			pm_tag_create_with(io, path, argv[3], 0, &o, arena, &id, &err) != PM_OK)
 			return die(&err);
 		printf("tagged snapshot %lld\n", (long long) id);
 	}

@@ -1087,7 +1087,6 @@ index_changes(lc_bucket *b, pm_commit_change *c, pm_error *err)
 	pm_index_manifest_entry *add;
 	pm_index_manifest_entry *del;
 	int			ndel = 0;
-
 	char	   *dir;
 
 	if (b->dvm == NULL || !pm_dv_maintainer_modified(b->dvm))

@@ -100,8 +100,6 @@ config_of(const pm_schema *s, auto_config *c, pm_error *err)
 pm_code
 pm_tag_auto_check_schema(const pm_schema *s, pm_error *err)
 {
-	static const char *const unsupported[] = {"tag.callbacks"};
-	const char *v;
 	const char *mode = pm_schema_option(s, "tag.automatic-creation");
 	auto_config c;
 
@@ -119,11 +117,7 @@ pm_tag_auto_check_schema(const pm_schema *s, pm_error *err)
 	}
 	if (!is_process_time(s))
 		return PM_OK;
-	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
-		if ((v = pm_schema_option(s, unsupported[i])) != NULL && v[0] != '\0')
-			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "table option %s = \"%s\": the tags this writer creates for tag.automatic-creation = process-time would not honour it",
-						   unsupported[i], v);
+	/* tag.callbacks refused by config_of (pm_tag_options_of_schema) */
 	return config_of(s, &c, err);
 }
 
@@ -286,9 +280,13 @@ pm_tag_auto_run(const pm_env *env, pm_fileio *io, const char *table_path,
 	 * tag.callbacks (whose classes its deletions would run) left to Java's
 	 * next commit
 	 */
-	if (pm_schema_bool_option(s, "tag.time-expire-enabled", true) &&
-		pm_schema_option(s, "tag.callbacks") == NULL)
-		PM_TRY(pm_tag_expire_by_time(env, io, table_path, pm_local_now_nanos(), arena,
-									 &res->expired, err));
+	if (pm_schema_bool_option(s, "tag.time-expire-enabled", true))
+	{
+		pm_error	ignored;
+
+		if (pm_tag_check_callbacks(s, &ignored) == PM_OK)
+			PM_TRY(pm_tag_expire_by_time(env, io, table_path, pm_local_now_nanos(), arena,
+										 &res->expired, err));
+	}
 	return PM_OK;
 }

@@ -97,6 +97,16 @@ INSERT INTO postponed SELECT i, i FROM generate_series(1, 5) i;
 UPDATE postponed SET v = -v WHERE id > 3;
 SELECT * FROM postponed ORDER BY id;
 SELECT * FROM dyn_buckets(:'wh' || '/db.db/postponed');
+-- with deletion vectors: the lookup compaction at commit of each real bucket
+-- written, so that batch reads see the rows at once
+SELECT paimon_create_table('wdyn', 'db', 'postponed_dv', 'id INT, v INT',
+  primary_key => ARRAY['id'],
+  options => '{"bucket": "-2", "deletion-vectors.enabled": "true"}',
+  foreign_table => 'postponed_dv');
+INSERT INTO postponed_dv SELECT i, i FROM generate_series(1, 5) i;
+UPDATE postponed_dv SET v = -v WHERE id > 3;
+DELETE FROM postponed_dv WHERE id = 1;
+SELECT * FROM postponed_dv ORDER BY id;
 
 -- refused, by name, before any file is written
 SELECT paimon_create_table('wdyn', 'db', 'postponed2', 'id INT, v INT', primary_key => ARRAY['id'],

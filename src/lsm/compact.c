@@ -34,6 +34,7 @@
 #include "lsm/lookup_compact.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
+#include "lsm/postpone_compact.h"
 #include "lsm/record_expire.h"
 #include "table/commit.h"
 #include "table/append_compact.h"
@@ -821,11 +822,15 @@ pm_table_compact(pm_table *table, const char *table_path, const pm_compact_optio
 				 pm_compact_result *result, pm_error *err)
 {
 	compact_state cs;
+	int			bucket;
 	pm_code		rc;
 
 	memset(result, 0, sizeof(*result));
 	if (pm_table_schema(table)->nprimary_keys == 0)
 		return pm_append_compact(table, table_path, options, result, err);
+	PM_TRY(pm_schema_int_option(pm_table_schema(table), "bucket", -1, &bucket, err));
+	if (bucket == -2)
+		return pm_postpone_compact(table, table_path, options, result, err);
 	if (needs_lookup(pm_table_schema(table)))
 		return compact_by_lookup(table, table_path, options, result, err);
 	memset(&cs, 0, sizeof(cs));

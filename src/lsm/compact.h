@@ -43,8 +43,9 @@
  * them to lsm/lookup_compact.h (pm_lookup_compact_full). Dynamic buckets
  * (bucket = -1): paimon_compact compacts each bucket (its HASH index
  * files untouched); the writer's compaction at commit does not. Postpone
- * buckets (-2): PM_ERR_UNSUPPORTED (Java's compaction rescales the
- * postpone bucket into real buckets).
+ * buckets (-2): pm_table_compact hands them to lsm/postpone_compact.h (the
+ * postpone bucket's files moved into real buckets, as Java's compaction
+ * job does); the writer's compaction at commit leaves them alone.
  *
  * Spec: apache/paimon release-1.4.2 mergetree/compact/
  * MergeTreeCompactManager.java, CompactStrategy.java,

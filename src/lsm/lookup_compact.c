@@ -1239,7 +1239,12 @@ setup(lc_table *t, pm_error *err)
 	if (t->opt.bucket == -2 && t->full)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option bucket = -2: compacting postpone-bucket tables is not supported (Java's compaction of them moves the postpone bucket's files into real buckets, a rescale this compaction does not do)");
-	if (t->opt.bucket < 1 && !(t->full && t->opt.bucket == -1))
+	/*
+	 * at commit: the buckets written, fixed ones (postpone tables write
+	 * into fixed buckets per partition, compact_bucket takes their count)
+	 */
+	if (t->opt.bucket < 1 && !(t->full && t->opt.bucket == -1) &&
+		!(!t->full && t->opt.bucket == -2))
 		return pm_fail(err, PM_ERR_UNSUPPORTED, "only tables with a fixed bucket count are compacted");
 	t->options_max_level = t->opt.compact_strategy.num_levels - 1;
 	/* CoreOptions.compactionFileSize */

@@ -1062,8 +1062,8 @@ batch_visible(const pm_scan *scan, const pm_manifest_entry *e)
 	const pm_schema *s = scan->table->schema;
 	const char *engine;
 
-	if (e->bucket == -2)
-		return false;
+	if (scan->postpone_only || e->bucket == -2)
+		return scan->postpone_only && e->bucket == -2;
 	if (!scan->needs_merge || e->file.level != 0 || scan->every_level)
 		return true;
 	engine = pm_schema_option(s, "merge-engine");
@@ -1322,26 +1322,40 @@ pm_table_scan_plan(pm_table *table, const pm_predicate *filter, pm_scan **out, p
 	return pm_table_scan_plan_with(table, filter, NULL, out, err);
 }
 
+/* which files a scan takes besides the batch-visible ones */
+typedef enum scan_files
+{
+	SCAN_BATCH,					/* what a batch read sees */
+	SCAN_EVERY_LEVEL,			/* also the level-0 files it skips */
+	SCAN_POSTPONE				/* only the postpone bucket's files */
+} scan_files;
+
 static pm_code scan_plan(pm_table *table, const pm_predicate *filter,
-						  const pm_scan_options *options, bool every_level, pm_scan **out,
+						  const pm_scan_options *options, scan_files files, pm_scan **out,
 						  pm_error *err);
 
 pm_code
 pm_table_scan_plan_with(pm_table *table, const pm_predicate *filter,
 						const pm_scan_options *options, pm_scan **out, pm_error *err)
 {
-	return scan_plan(table, filter, options, false, out, err);
+	return scan_plan(table, filter, options, SCAN_BATCH, out, err);
 }
 
 pm_code
 pm_table_scan_plan_every_level(pm_table *table, pm_scan **out, pm_error *err)
 {
-	return scan_plan(table, NULL, NULL, true, out, err);
+	return scan_plan(table, NULL, NULL, SCAN_EVERY_LEVEL, out, err);
+}
+
+pm_code
+pm_table_scan_plan_postpone(pm_table *table, pm_scan **out, pm_error *err)
+{
+	return scan_plan(table, NULL, NULL, SCAN_POSTPONE, out, err);
 }
 
 static pm_code
 scan_plan(pm_table *table, const pm_predicate *filter, const pm_scan_options *options,
-		  bool every_level, pm_scan **out, pm_error *err)
+		  scan_files files, pm_scan **out, pm_error *err)
 {
 	static const pm_scan_options all_on = {true, true, true, true, true};
 
@@ -1361,7 +1375,8 @@ scan_plan(pm_table *table, const pm_predicate *filter, const pm_scan_options *op
 	scan->table = table;
 	scan->arena = arena;
 	scan->options = options != NULL ? *options : all_on;
-	scan->every_level = every_level;
+	scan->every_level = files == SCAN_EVERY_LEVEL;
+	scan->postpone_only = files == SCAN_POSTPONE;
 	rc = PM_OK;
 	if (filter != NULL && (scan->options.prune_row_groups || scan->options.prune_pages) &&
 		(scan->filter = predicate_copy(arena, filter, table->schema->row_type, 0)) == NULL)

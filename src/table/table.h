@@ -161,6 +161,13 @@ extern const pm_scan_stats *pm_scan_get_stats(const pm_scan *scan);
 extern pm_code pm_table_scan_plan_every_level(pm_table *table, pm_scan **out, pm_error *err);
 
 /*
+ * Only the files of the postpone bucket (bucket -2, which batch reads
+ * skip), one split per partition, files in manifest order: what the
+ * postpone compaction moves into real buckets (lsm/postpone_compact.h).
+ */
+extern pm_code pm_table_scan_plan_postpone(pm_table *table, pm_scan **out, pm_error *err);
+
+/*
  * A caller's own test of the parts of files (Parquet row groups, ORC
  * stripes) from their statistics: ranges[f] for table field f (known =
  * false where nothing is known), as the scan's filter sees them. Asked

@@ -47,6 +47,7 @@ struct pm_scan
 	bool		has_deletion_vectors;	/* some selected file has a DV */
 	pm_scan_options options;	/* pruning stages in use */
 	bool		every_level;	/* also the level-0 files batch reads skip */
+	bool		postpone_only;	/* only the postpone bucket's (-2) files */
 	const pm_predicate *filter; /* copy of the planning filter (in arena) */
 	const pm_predicate *key_filter; /* point lookups: the keys (point_lookup.h) */
 	const pm_value *max_key;	/* ... and the largest of them in key order */

@@ -160,6 +160,7 @@ struct pm_table_writer
 	bool		compact_at_commit;	/* pm_table_writer_set_compaction */
 	pm_writer_compaction compaction;	/* of the last commit */
 	pm_writer_tags tags;		/* auto tags after the last commit */
+	pm_writer_committed committed;	/* what the last commit added */
 	pm_dynamic_buckets *dynamic;	/* dynamic-bucket primary-key tables */
 	/* the partition of the last row routed in this write call, and its index */
 	pm_value   *dyn_values;
@@ -167,6 +168,7 @@ struct pm_table_writer
 	/* postpone buckets: the same for the partition's bucket count */
 	pm_value   *pp_values;
 	int32_t		pp_buckets;
+	int32_t		pp_default_buckets; /* of a partition without real-bucket files */
 	/* cross-partition upserts: the global key index, built at the first write */
 	pm_cross_partition *xpart;
 	int64_t		xpart_base;		/* the snapshot the index stands for */
@@ -187,9 +189,51 @@ hash_key(const uint8_t *partition, int32_t len, int32_t bucket)
 	return (h ^ (uint32_t) bucket) * 16777619u;
 }
 
+static pm_code writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
+						   const char *commit_user, bool postpone_compaction,
+						   pm_table_writer **out, pm_error *err);
+
 pm_code
 pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 					 const char *commit_user, pm_table_writer **out, pm_error *err)
+{
+	return writer_open(env, io, table_path, commit_user, false, out, err);
+}
+
+pm_code
+pm_table_writer_open_postpone_compaction(const pm_env *env, pm_fileio *io,
+										 const char *table_path, const char *commit_user,
+										 pm_table_writer **out, pm_error *err)
+{
+	int			n;
+	pm_code		rc;
+
+	PM_TRY(writer_open(env, io, table_path, commit_user, true, out, err));
+	if ((*out)->opt.bucket != -2)
+	{
+		pm_table_writer_close(*out);
+		*out = NULL;
+		return pm_fail(err, PM_ERR_INVALID, "not a postpone-bucket table (bucket = -2)");
+	}
+	/* CoreOptions.POSTPONE_DEFAULT_BUCKET_NUM */
+	rc = pm_schema_int_option((*out)->schema, "postpone.default-bucket-num", 1, &n, err);
+	if (rc == PM_OK && n < 1)
+		rc = pm_fail(err, PM_ERR_INVALID,
+					 "table option postpone.default-bucket-num = %d: The number of buckets needs to be greater than 0.",
+					 n);
+	if (rc != PM_OK)
+	{
+		pm_table_writer_close(*out);
+		*out = NULL;
+		return rc;
+	}
+	(*out)->pp_default_buckets = n;
+	return PM_OK;
+}
+
+static pm_code
+writer_open(const pm_env *env, pm_fileio *io, const char *table_path, const char *commit_user,
+			bool postpone_compaction, pm_table_writer **out, pm_error *err)
 {
 	pm_arena   *arena = pm_arena_create(env);
 	pm_table_writer *w;
@@ -226,6 +270,13 @@ pm_table_writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
 		goto fail;
 	if ((rc = pm_write_options_parse(w->schema, arena, &w->opt, err)) != PM_OK)
 		goto fail;
+	if (w->opt.bucket == -2 && !w->opt.postpone_batch_fixed && !postpone_compaction)
+	{
+		rc = pm_fail(err, PM_ERR_UNSUPPORTED,
+					 "table option bucket = -2 with postpone.batch-write-fixed-bucket = false: rows would go to the postpone bucket, which batch reads skip until a compaction (paimon_compact, or a Flink or Spark job) moves them into real buckets");
+		goto fail;
+	}
+	w->pp_default_buckets = 1;
 	if ((rc = pm_default_values_parse(w->schema, arena, &w->defaults, err)) != PM_OK)
 		goto fail;
 	w->fopt.schema = w->schema->row_type;
@@ -619,7 +670,8 @@ static bool same_partition(const pm_type *ptype, const pm_value *a, const pm_val
 
 /*
  * Postpone buckets: the bucket count of a partition's real-bucket files in
- * the latest snapshot (PostponeUtils.getKnownNumBuckets), else 1.
+ * the latest snapshot (PostponeUtils.getKnownNumBuckets), else 1 (the
+ * postpone compaction: postpone.default-bucket-num).
  */
 static pm_code
 known_buckets(pm_table_writer *w, const uint8_t *partition, int32_t partition_len,
@@ -641,7 +693,7 @@ known_buckets(pm_table_writer *w, const uint8_t *partition, int32_t partition_le
 		*num_buckets = r->total_buckets;
 	}
 	if (*num_buckets == 0)
-		*num_buckets = 1;
+		*num_buckets = w->pp_default_buckets;
 	return PM_OK;
 }
 
@@ -1431,6 +1483,12 @@ pm_table_writer_compaction(const pm_table_writer *w)
 	return &w->compaction;
 }
 
+const pm_writer_committed *
+pm_table_writer_committed(const pm_table_writer *w)
+{
+	return &w->committed;
+}
+
 const pm_writer_tags *
 pm_table_writer_tags(const pm_table_writer *w)
 {
@@ -1862,9 +1920,28 @@ pm_table_writer_delete_position(pm_table_writer *w, const pm_append_dv_file *fil
 	return pm_append_dv_delete(w->append_dv, file, pos, base_snapshot, again, err);
 }
 
+static pm_code commit_rows(pm_table_writer *w, int64_t commit_identifier,
+						   const pm_commit_change *replaced, int nreplaced,
+						   int64_t *snapshot_id, pm_error *err);
+
 pm_code
 pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *snapshot_id,
 					   pm_error *err)
+{
+	return commit_rows(w, commit_identifier, NULL, 0, snapshot_id, err);
+}
+
+pm_code
+pm_table_writer_commit_replacing(pm_table_writer *w, int64_t commit_identifier,
+								 const pm_commit_change *replaced, int nreplaced,
+								 int64_t *snapshot_id, pm_error *err)
+{
+	return commit_rows(w, commit_identifier, replaced, nreplaced, snapshot_id, err);
+}
+
+static pm_code
+commit_rows(pm_table_writer *w, int64_t commit_identifier, const pm_commit_change *replaced,
+			int nreplaced, int64_t *snapshot_id, pm_error *err)
 {
 	pm_commit_change *changes;
 	bucket_writer **change_bw;
@@ -1878,6 +1955,7 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 	*snapshot_id = 0;
 	memset(&w->compaction, 0, sizeof(w->compaction));
 	memset(&w->tags, 0, sizeof(w->tags));
+	memset(&w->committed, 0, sizeof(w->committed));
 	/* Java's prepareCommit closes every writer's current file / flushes its buffer */
 	for (int i = 0; rc == PM_OK && i < w->table_size; i++)
 		for (bucket_writer *bw = w->table[i]; rc == PM_OK && bw != NULL; bw = bw->next)
@@ -1908,10 +1986,11 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 		discard_pending(w);
 		return rc;
 	}
-	changes = pm_arena_zalloc(w->commit_arena, sizeof(*changes) * (size_t) (w->nwriters + ndv + 1));
-	/* the bucket writer of each change (NULL for the DV changes) */
+	changes = pm_arena_zalloc(w->commit_arena,
+							  sizeof(*changes) * (size_t) (w->nwriters + ndv + nreplaced + 1));
+	/* the bucket writer of each change (NULL for the DV and replaced changes) */
 	change_bw = pm_arena_zalloc(w->commit_arena,
-								sizeof(*change_bw) * (size_t) (w->nwriters + ndv + 1));
+								sizeof(*change_bw) * (size_t) (w->nwriters + ndv + nreplaced + 1));
 	if (changes == NULL || change_bw == NULL)
 	{
 		discard_pending(w);
@@ -1954,13 +2033,20 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 	/* in the same snapshot as the rows (UPDATE: delete + insert) */
 	for (int d = 0; d < ndv; d++)
 		changes[nchanges++] = dv_changes[d];
+	/* last: lookup_compact below takes the changes before them */
+	for (int r = 0; r < nreplaced; r++)
+		changes[nchanges++] = replaced[r];
 	if (nchanges == 0)
 		return forget_committed(w, err);
 	memset(&req, 0, sizeof(req));
 	req.commit_user = w->commit_user;
 	req.commit_identifier = commit_identifier;
-	/* ConflictDetection.shouldBeOverwriteCommit: DV index files make it OVERWRITE */
-	req.commit_kind = ndv > 0 ? "OVERWRITE" : "APPEND";
+	/*
+	 * ConflictDetection.shouldBeOverwriteCommit: DV index files make it
+	 * OVERWRITE; the postpone compaction's files are its compact increment
+	 * (PostponeBucketCommittableRewriter: compactAfter)
+	 */
+	req.commit_kind = nreplaced > 0 ? "COMPACT" : ndv > 0 ? "OVERWRITE" : "APPEND";
 	req.append_deletion_vectors = ndv > 0;
 	req.schema = w->schema;
 	req.nchanges = nchanges;
@@ -1978,6 +2064,12 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 	/* our own commit keeps the index right: it stands for that snapshot now */
 	if (rc == PM_OK && w->xpart != NULL && *snapshot_id > 0)
 		w->xpart_base = *snapshot_id;
+	for (int c = 0; rc == PM_OK && c < nchanges; c++)
+		if (change_bw[c] != NULL && change_bw[c]->nfiles > 0)
+		{
+			w->committed.buckets++;
+			w->committed.files += change_bw[c]->nfiles;
+		}
 	if (rc != PM_OK)
 	{
 		remove_dv_files(w, dv_changes, ndv);
@@ -1988,7 +2080,8 @@ pm_table_writer_commit(pm_table_writer *w, int64_t commit_identifier, int64_t *s
 		compact_after_commit(w, &req, *snapshot_id, arena);
 		/* changes live in the commit arena: compact before forgetting them */
 		if (pm_lookup_compact_needed(&w->opt))
-			rc = lookup_compact(w, commit_identifier, changes, nchanges, snapshot_id, err);
+			rc = lookup_compact(w, commit_identifier, changes, nchanges - nreplaced,
+								snapshot_id, err);
 		/* committed: an APPEND snapshot stays, whatever the compaction did */
 		if (rc == PM_OK)
 		{

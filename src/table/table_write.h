@@ -25,6 +25,7 @@
 #include "common/vector.h"
 #include "io/fileio.h"
 #include "table/append_dv_write.h"
+#include "table/commit.h"
 #include "table/schema.h"
 #include "table/tag_auto.h"
 
@@ -84,6 +85,36 @@ extern pm_code pm_table_writer_write(pm_table_writer *writer, const pm_batch *ba
  */
 extern pm_code pm_table_writer_commit(pm_table_writer *writer, int64_t commit_identifier,
 									  int64_t *snapshot_id, pm_error *err);
+
+/*
+ * The postpone-bucket compaction of a bucket = -2 primary-key table
+ * (lsm/postpone_compact.h), as Flink's CompactAction does it: a writer
+ * that routes rows into real buckets as postpone.batch-write-fixed-bucket
+ * does, whatever that option says, where a partition without real-bucket
+ * files gets postpone.default-bucket-num buckets; and its commit, one
+ * COMPACT snapshot that adds the files written and deletes `replaced`
+ * (the postpone bucket's files whose rows were written), as
+ * PostponeBucketCommittableRewriter and RemovePostponeBucketFilesOperator
+ * make it. PM_ERR_CONFLICT when a replaced file is gone (another
+ * compaction moved it first); the files written are removed.
+ */
+extern pm_code pm_table_writer_open_postpone_compaction(const pm_env *env, pm_fileio *io,
+														const char *table_path,
+														const char *commit_user,
+														pm_table_writer **out, pm_error *err);
+extern pm_code pm_table_writer_commit_replacing(pm_table_writer *writer,
+												int64_t commit_identifier,
+												const pm_commit_change *replaced, int nreplaced,
+												int64_t *snapshot_id, pm_error *err);
+
+/* What the last commit added (for a log line). */
+typedef struct pm_writer_committed
+{
+	int			buckets;		/* buckets given files */
+	int			files;			/* data files added */
+} pm_writer_committed;
+
+extern const pm_writer_committed *pm_table_writer_committed(const pm_table_writer *writer);
 
 /*
  * Append tables with deletion vectors (deletes_by_position): DELETE, and

@@ -303,8 +303,9 @@ parse_lookup_compaction(const pm_schema *s, pm_write_options *o, bool for_compac
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option changelog-producer = \"lookup\" with bucket = %d: lookup-changelog tables are written with a fixed bucket only (the lookup compaction at commit needs one)",
 					   (int) o->bucket);
-	if (o->primary_key && o->bucket < 1 && (o->first_row || o->deletion_vectors) &&
-		!for_compaction)
+	/* postpone buckets (-2) are written into fixed buckets: lookup compacts them */
+	if (o->primary_key && o->bucket < 1 && o->bucket != -2 &&
+		(o->first_row || o->deletion_vectors) && !for_compaction)
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option %s with bucket = %d: first-row and deletion-vector tables are written with a fixed bucket only (the lookup compaction at commit needs one)",
 					   o->first_row ? "merge-engine = \"first-row\"" : "deletion-vectors.enabled = \"true\"",
@@ -795,14 +796,15 @@ parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for
 		/*
 		 * Postpone buckets: written as Flink's batch sink writes them
 		 * (postpone.batch-write-fixed-bucket, default true), into fixed
-		 * buckets; else the rows would go to bucket-postpone, which batch
-		 * reads skip until a compaction job moves them.
+		 * buckets; with it false the rows would go to bucket-postpone,
+		 * which the writer refuses (table_write.c) but the postpone
+		 * compaction takes (lsm/postpone_compact.h).
 		 */
-		if (n == -2 && (!o->primary_key ||
-						!pm_schema_bool_option(s, "postpone.batch-write-fixed-bucket", true)))
+		if (n == -2 && !o->primary_key)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
-						   "table option bucket = -2%s: rows would go to the postpone bucket, which batch reads skip until a Flink or Spark compaction job moves them into real buckets",
-						   o->primary_key ? " with postpone.batch-write-fixed-bucket = false" : " without a primary key");
+						   "table option bucket = -2 without a primary key: rows would go to the postpone bucket, which batch reads skip until a Flink or Spark compaction job moves them into real buckets");
+		o->postpone_batch_fixed = n == -2 &&
+			pm_schema_bool_option(s, "postpone.batch-write-fixed-bucket", true);
 		if (n != -1 && n != -2 && n < 1)
 			return pm_fail(err, PM_ERR_INVALID, "The number of buckets needs to be greater than 0.");
 		o->bucket = (int32_t) n;

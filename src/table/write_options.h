@@ -78,6 +78,7 @@ typedef struct pm_write_options
 	const char *partition_default_name; /* partition.default-name */
 	int32_t		bucket;			/* -1 unaware (append) or dynamic (primary key), -2
 								 * postpone (primary key), or N >= 1 */
+	bool		postpone_batch_fixed;	/* bucket -2 and postpone.batch-write-fixed-bucket */
 	int			nbucket_keys;	/* dynamic buckets: the trimmed primary key, hashed */
 	const int  *bucket_key_fields;	/* indexes into the row type, option order */
 	const pm_type *bucket_key_type; /* ROW of the bucket-key fields */

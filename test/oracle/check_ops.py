@@ -5,6 +5,8 @@ The check scripts' inline Python imports it (PYTHONPATH=$root/test/oracle):
 
     save = saver(wh)          save(name, table, ops[, more]): <name>.jsonl [+ <name>_more.jsonl]
     save = phase_saver(wh)    save(name, table, phases): <name>.<p>.jsonl for each phase p
+
+and holds the operations more than one check writes (SEQ_COLUMNS / seq_field_ops).
 """
 
 import json
@@ -72,3 +74,19 @@ def where_matches(names, pred):
             return v in x
         return {"=": v == x, "<": v < x, "<=": v <= x, ">": v > x, ">=": v >= x}[op]
     return match
+
+
+# id INT NOT NULL (primary key), ts BIGINT (sequence.field), v STRING
+SEQ_COLUMNS = [{"name": "id", "type": "INT NOT NULL"}, {"name": "ts", "type": "BIGINT"},
+               {"name": "v", "type": "STRING"}]
+
+
+def seq_field_ops(rnd, base, commits):
+    """commits of 300 upserts of 80 keys with random ts: the largest ts wins."""
+    ops = []
+    for c in range(commits):
+        for i in range(300):
+            ts = rnd.randrange(50)
+            ops.append({"op": "+I", "row": [i % 80, ts, "v%d-%d-%d" % (base + c, i, ts)]})
+        ops.append({"op": "commit"})
+    return ops

@@ -15,7 +15,8 @@
 #      write/append_dv_check.sh, metadata/check.sh), and tables after the core's
 #      maintenance (maintenance/check.sh) and full compaction
 #      (compact/compact_check.sh; also deletion-vector, first-row and
-#      dynamic-bucket tables), and a compaction race with Java
+#      dynamic-bucket tables), the postpone-bucket compaction
+#      (compact/postpone_check.sh), and a compaction race with Java
 #      (compact/lsm_race.sh), record-level expiry in compaction
 #      (compact/record_expire_check.sh), and the merge read of Java-written
 #      scenario tables in every format (merge_check.sh)
@@ -152,6 +153,8 @@ echo "-- maintenance: Java reads tables after our expire / tag / rollback / orph
 step bash "$here/maintenance/check.sh"
 echo "-- compaction: Java reads tables after our full compaction, compacts on top, we compact on top of Java's"
 step bash "$here/compact/compact_check.sh" "$tmp/compact"
+echo "-- postpone buckets: our compaction moves Java's postpone files into real buckets as Java's does"
+step bash "$here/compact/postpone_check.sh" "$tmp/postpone"
 echo "-- compaction race: Java and the core compact one bucket at once; one wins (LSM key-range check)"
 step bash "$here/compact/lsm_race.sh" "$tmp/lsm_race"
 echo "-- record-level expiry: our compaction and Java's drop the same expired records"

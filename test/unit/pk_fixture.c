@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/env.h"
+#include "lsm/kv_file_writer.h"
 #include "lsm/table_read.h"
 #include "table/split.h"
 #include "table/table.h"
@@ -270,4 +271,28 @@ pk_files_close(pk_files *pf)
 	pm_scan_free(pf->scan);
 	pm_table_close(pf->table);
 	memset(pf, 0, sizeof(*pf));
+}
+
+pm_batch *
+pk_kv_batch(pm_arena *arena, const pm_kv_layout *l, const pm_schema *s, const trow *rows,
+			const int64_t *seq, const int8_t *kind, int n)
+{
+	pm_batch   *t = make_batch(arena, s->row_type, rows, n);
+	pm_batch   *b = pm_arena_zalloc(arena, sizeof(*b));
+
+	b->nrows = n;
+	b->ncols = 7;
+	b->cols = pm_arena_zalloc(arena, sizeof(pm_vector) * 7);
+	b->cols[0] = t->cols[0];
+	assert_true(pm_vector_init(&b->cols[1], l->file_type->fields[1].type, n, false, arena));
+	assert_true(pm_vector_init(&b->cols[2], l->file_type->fields[2].type, n, false, arena));
+	b->cols[1].length = b->cols[2].length = n;
+	for (int i = 0; i < n; i++)
+	{
+		PM_VEC_VALUES(&b->cols[1], int64_t)[i] = seq[i];
+		PM_VEC_VALUES(&b->cols[2], int8_t)[i] = kind[i];
+	}
+	for (int c = 0; c < 4; c++)
+		b->cols[3 + c] = t->cols[c];
+	return b;
 }

@@ -18,6 +18,7 @@
 #include "common/vector.h"
 #include "io/fileio.h"
 #include "lsm/compact.h"
+#include "lsm/kv_file_writer.h"
 #include "table/split.h"
 #include "table/table.h"
 #include "table/schema.h"
@@ -49,6 +50,10 @@ extern pm_schema *make_schema(pm_arena *arena, int nopt, const char **keys, cons
 
 /* A batch of n rows. */
 extern pm_batch *make_batch(pm_arena *arena, const pm_type *row, const trow *rows, int n);
+
+/* A batch in the KeyValue file layout l: _KEY_id, seq, kind, id, name, v, w. */
+extern pm_batch *pk_kv_batch(pm_arena *arena, const pm_kv_layout *l, const pm_schema *s,
+							 const trow *rows, const int64_t *seq, const int8_t *kind, int n);
 
 /* Read the table at path into r (ids shifted by offset); a name is checked to be "n<v>". */
 extern void read_all_offset(pm_fileio *io, const char *path, result *r, int offset);

@@ -6,7 +6,8 @@
  *	  COMPACT, no retract rows, sequence ranges kept, rolling at
  *	  target-file-size, a second compaction does nothing, a later write
  *	  still wins, one partition only, and the refusals; the progress
- *	  callback (paimon_compact's NOTICE) is called once per bucket or task.
+ *	  callback (paimon_compact's NOTICE) is called once per bucket or task;
+ *	  the postpone-bucket compaction (lsm/postpone_compact.c).
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -20,13 +21,16 @@
 #include "io/fileio.h"
 #include "io/memory_fileio.h"
 #include "lsm/compact.h"
+#include "lsm/kv_file_writer.h"
 #include "lsm/table_read.h"
 #include "format/parquet/parquet_metadata.h"
 #include "row/binary_row.h"
+#include "table/commit.h"
 #include "table/snapshot.h"
 #include "table/split.h"
 #include "table/table.h"
 #include "table/table_write.h"
+#include "table/write_options.h"
 
 #include "pk_fixture.h"
 
@@ -403,7 +407,7 @@ test_refusals(void **state)
 {
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
 	pm_arena   *arena = pm_arena_create(pm_env_default());
-	/* postpone buckets: refused; deletion vectors, first-row: empty, nothing to do */
+	/* postpone buckets, deletion vectors, first-row: empty, nothing to do */
 	static const char *k1[] = {"bucket", "deletion-vectors.enabled"};
 	static const char *v1[] = {"1", "true"};
 	static const char *k2[] = {"bucket", "merge-engine"};
@@ -425,7 +429,7 @@ test_refusals(void **state)
 	cases[0] = (typeof(cases[0])) {"/mem/wh/db.db/dv", make_schema(arena, 2, k1, v1), NULL, PM_OK};
 	cases[1] = (typeof(cases[0])) {"/mem/wh/db.db/fr", make_schema(arena, 2, k2, v2), NULL, PM_OK};
 	cases[2] = (typeof(cases[0])) {"/mem/wh/db.db/np", make_schema(arena, 1, k3, v3), "a=1", PM_ERR_INVALID};
-	cases[3] = (typeof(cases[0])) {"/mem/wh/db.db/pp", make_schema(arena, 1, k4, v4), NULL, PM_ERR_UNSUPPORTED};
+	cases[3] = (typeof(cases[0])) {"/mem/wh/db.db/pp", make_schema(arena, 1, k4, v4), NULL, PM_OK};
 	cases[4] = (typeof(cases[0])) {"/mem/wh/db.db/dvp", make_schema(arena, 2, k1, v1), "a=1", PM_ERR_INVALID};
 	for (int i = 0; i < 5; i++)
 	{
@@ -440,8 +444,6 @@ test_refusals(void **state)
 		assert_int_equal(pm_table_compact(table, cases[i].dir, &o, &res, &err), cases[i].want);
 		if (cases[i].want == PM_OK)
 			assert_int_equal(res.snapshot_id, 0);
-		if (i == 3)
-			assert_non_null(strstr(err.message, "postpone-bucket tables"));
 		pm_table_close(table);
 	}
 	pm_arena_destroy(arena);
@@ -836,6 +838,211 @@ test_append_compact_at_commit(void **state)
 	append_at_commit("1", true, "file-index.bloom-filter.columns", "v");
 }
 
+/*
+ * One postpone file of `rows` (kinds, sequence numbers from seq0) in
+ * tdir's bucket-postpone directory, its creation time set to `created`;
+ * *meta its meta (in arena).
+ */
+static void
+postpone_file(pm_fileio *io, pm_arena *arena, const char *tdir, const trow *rows,
+			  const int8_t *kinds, int n, int64_t seq0, int64_t created, pm_data_file_meta *meta)
+{
+	pm_schema  *s;
+	pm_write_options opt;
+	pm_kv_layout *layout;
+	pm_kv_file_writer *kw;
+	pm_data_file_meta *files;
+	int			nfiles;
+	int64_t		counter = 0;
+	int64_t    *seq = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) n);
+	char	   *dir = pm_arena_sprintf(arena, "%s/bucket-postpone", tdir);
+	char		uuid[40];
+	pm_error	err;
+
+	for (int i = 0; i < n; i++)
+		seq[i] = seq0 + i;
+	snprintf(uuid, sizeof(uuid), "pp-%lld", (long long) created);
+	assert_int_equal(pm_schema_load_latest(io, tdir, arena, &s, &err), PM_OK);
+	assert_int_equal(pm_write_options_parse(s, arena, &opt, &err), PM_OK);
+	assert_int_equal(pm_kv_layout_create(s, &opt, arena, &layout, &err), PM_OK);
+	assert_int_equal(pm_kv_file_writer_open(pm_env_default(), io, layout, dir, uuid, &counter,
+											arena, &kw, &err), PM_OK);
+	assert_int_equal(pm_kv_file_writer_write(kw, pk_kv_batch(arena, layout, s, rows, seq, kinds, n),
+											 &err), PM_OK);
+	assert_int_equal(pm_kv_file_writer_close(kw, &files, &nfiles, &err), PM_OK);
+	assert_int_equal(nfiles, 1);
+	*meta = files[0];
+	meta->creation_time_millis = created;
+}
+
+/* Commit postpone files (bucket -2) of the unpartitioned table tdir, in this manifest order. */
+static void
+commit_postpone(pm_fileio *io, pm_arena *arena, const char *tdir, const pm_data_file_meta *files,
+				int n, int64_t want_sid)
+{
+	const pm_type *empty = pm_type_new_row(arena, NULL, 0, false);
+	pm_value	none;
+	uint8_t    *part;
+	size_t		part_len;
+	pm_schema  *s;
+	pm_commit_change ch;
+	pm_commit_request req;
+	int64_t		sid;
+	pm_error	err;
+
+	memset(&none, 0, sizeof(none));
+	assert_int_equal(pm_binary_row_encode_serialized(arena, empty, &none, &part, &part_len, &err),
+					 PM_OK);
+	assert_int_equal(pm_schema_load_latest(io, tdir, arena, &s, &err), PM_OK);
+	memset(&ch, 0, sizeof(ch));
+	ch.partition = part;
+	ch.partition_len = (int32_t) part_len;
+	ch.bucket = -2;
+	ch.total_buckets = -2;
+	ch.nadded = n;
+	ch.added = files;
+	memset(&req, 0, sizeof(req));
+	req.commit_user = "flink-postpone";
+	req.commit_identifier = want_sid;
+	req.commit_kind = "APPEND";
+	req.schema = s;
+	req.nchanges = 1;
+	req.changes = &ch;
+	assert_int_equal(pm_table_commit(pm_env_default(), io, tdir, &req, arena, &sid, &err), PM_OK);
+	assert_int_equal(sid, want_sid);
+}
+
+/*
+ * Postpone buckets (bucket = -2): two postpone files, unsorted, committed
+ * newest first; the compaction replays them oldest first (creation time)
+ * into postpone.default-bucket-num = 3 buckets: a key twice in one file
+ * keeps its later record, deletes and updates of the newer file win; one
+ * COMPACT snapshot; the postpone files no longer live (a second compaction
+ * makes no snapshot); a later postpone file of known keys lands in the same
+ * 3 buckets. postpone.default-bucket-num = 0 is refused, nothing left on disk.
+ */
+static void
+test_postpone_compact(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/pp";
+	const char *bad = "/mem/wh/db.db/pp0";
+	static const char *keys[] = {"bucket", "postpone.default-bucket-num"};
+	static const char *vals[] = {"-2", "3"};
+	static const char *vals0[] = {"-2", "0"};
+	static trow older[201],
+				newer[60];
+	static int8_t kold[201],
+				knew[60];
+	pm_data_file_meta files[2];
+	pm_compact_result res;
+	pm_table   *table;
+	pm_snapshot *snap;
+	pk_files	pf;
+	result		got,
+				want;
+	int			nnew = 0;
+	pm_error	err;
+
+	(void) state;
+	pk_create(io, arena, dir, 2, keys, vals);
+	/* older: ids 199..0 (unsorted), then id 5 again; newer: deletes and updates */
+	for (int i = 0; i < 200; i++)
+	{
+		older[i] = (trow) {199 - i, true, 199 - i, i};
+		kold[i] = PM_ROW_INSERT;
+	}
+	older[200] = (trow) {5, true, 555, 1};
+	kold[200] = PM_ROW_UPDATE_AFTER;
+	for (int i = 0; i < 50; i += 7)
+	{
+		newer[nnew] = (trow) {i, false, 0, INT64_MIN};
+		knew[nnew++] = PM_ROW_DELETE;
+	}
+	for (int i = 149; i >= 100; i -= 3)
+	{
+		newer[nnew] = (trow) {i, true, 1000 + i, 7};
+		knew[nnew++] = PM_ROW_UPDATE_AFTER;
+	}
+	/* sequence numbers say nothing across postpone files: the newer restarts at 0 */
+	postpone_file(io, arena, dir, newer, knew, nnew, 0, 2000, &files[0]);
+	postpone_file(io, arena, dir, older, kold, 201, 0, 1000, &files[1]);
+	commit_postpone(io, arena, dir, files, 2, 1);
+	read_all(io, dir, &got);
+	assert_int_equal(got.nrows, 0);
+
+	pk_full_compact(io, dir, NULL, &res);
+	assert_int_equal(res.snapshot_id, 2);
+	assert_int_equal(res.files_in, 2);
+	assert_int_equal(res.rows_out, 201 + nnew);
+	assert_int_equal(res.buckets, 3);
+	assert_int_equal(res.files_out, 3);
+	memset(&want, 0, sizeof(want));
+	for (int i = 0; i < 200; i++)
+	{
+		want.present[i] = true;
+		want.v[i] = i;
+		want.w[i] = 199 - i;
+	}
+	want.v[5] = 555;
+	want.w[5] = 1;
+	for (int i = 0; i < nnew; i++)
+	{
+		want.present[newer[i].id] = knew[i] != PM_ROW_DELETE;
+		want.v[newer[i].id] = newer[i].v;
+		want.w[newer[i].id] = newer[i].w;
+	}
+	for (int i = 0; i < 200; i++)
+		want.nrows += want.present[i];
+	read_all(io, dir, &got);
+	assert_int_equal(got.nrows, want.nrows);
+	pk_assert_same(&got, &want);
+	assert_int_equal(pm_snapshot_load(io, dir, 2, arena, &snap, &err), PM_OK);
+	assert_string_equal(snap->commit_kind, "COMPACT");
+	pk_files_open(io, dir, true, &pf);
+	assert_int_equal(pf.n, 3);
+	for (int f = 0; f < pf.n; f++)
+		assert_int_equal(pf.files[f]->level, 0);
+	pk_files_close(&pf);
+	pk_full_compact(io, dir, NULL, &res);
+	assert_int_equal(res.snapshot_id, 0);
+
+	/* a later postpone file: the known bucket count, newer sequence numbers per bucket */
+	for (int i = 0; i < 10; i++)
+	{
+		newer[i] = (trow) {i * 20, true, -i, 3};
+		knew[i] = PM_ROW_INSERT;
+		want.present[i * 20] = true;
+		want.v[i * 20] = -i;
+		want.w[i * 20] = 3;
+	}
+	want.nrows = 0;
+	for (int i = 0; i < 200; i++)
+		want.nrows += want.present[i];
+	postpone_file(io, arena, dir, newer, knew, 10, 0, 3000, &files[0]);
+	commit_postpone(io, arena, dir, files, 1, 3);
+	pk_full_compact(io, dir, NULL, &res);
+	assert_int_equal(res.snapshot_id, 4);
+	assert_int_equal(res.files_in, 1);
+	read_all(io, dir, &got);
+	assert_int_equal(got.nrows, want.nrows);
+	pk_assert_same(&got, &want);
+
+	/* postpone.default-bucket-num = 0: refused, the postpone file stays live */
+	pk_create(io, arena, bad, 2, keys, vals0);
+	postpone_file(io, arena, bad, older, kold, 10, 0, 1000, &files[0]);
+	commit_postpone(io, arena, bad, files, 1, 1);
+	assert_int_equal(pm_table_open(pm_env_default(), io, bad, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_compact(table, bad, NULL, &res, &err), PM_ERR_INVALID);
+	assert_non_null(strstr(err.message, "postpone.default-bucket-num"));
+	assert_int_equal(pm_table_snapshot_id(table), 1);
+	pm_table_close(table);
+	assert_false(io->exists(io, "/mem/wh/db.db/pp0/bucket-0"));
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 int
 main(void)
 {
@@ -845,6 +1052,7 @@ main(void)
 		cmocka_unit_test(test_compression_per_level),
 		cmocka_unit_test(test_format_per_level),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_postpone_compact),
 		cmocka_unit_test(test_compact_at_commit),
 		cmocka_unit_test(test_no_compact_at_commit),
 		cmocka_unit_test(test_append_compact),

@@ -33,31 +33,6 @@
 
 #define NROWS 300
 
-/* A batch in the KeyValue file layout: _KEY_id, seq, kind, id, name, v, w. */
-static pm_batch *
-kv_batch(pm_arena *arena, const pm_kv_layout *l, const pm_schema *s, const trow *rows,
-		 const int64_t *seq, const int8_t *kind, int n)
-{
-	pm_batch   *t = make_batch(arena, s->row_type, rows, n);
-	pm_batch   *b = pm_arena_zalloc(arena, sizeof(*b));
-
-	b->nrows = n;
-	b->ncols = 7;
-	b->cols = pm_arena_zalloc(arena, sizeof(pm_vector) * 7);
-	b->cols[0] = t->cols[0];
-	assert_true(pm_vector_init(&b->cols[1], l->file_type->fields[1].type, n, false, arena));
-	assert_true(pm_vector_init(&b->cols[2], l->file_type->fields[2].type, n, false, arena));
-	b->cols[1].length = b->cols[2].length = n;
-	for (int i = 0; i < n; i++)
-	{
-		PM_VEC_VALUES(&b->cols[1], int64_t)[i] = seq[i];
-		PM_VEC_VALUES(&b->cols[2], int8_t)[i] = kind[i];
-	}
-	for (int c = 0; c < 4; c++)
-		b->cols[3 + c] = t->cols[c];
-	return b;
-}
-
 static int
 count_files(pm_fileio *io, const char *dir, pm_arena *arena)
 {
@@ -115,7 +90,7 @@ test_resequence_files(void **state)
 	}
 	assert_int_equal(pm_kv_file_writer_open(pm_env_default(), io, layout, dir, "u-1", &counter,
 											arena, &kw, &err), PM_OK);
-	assert_int_equal(pm_kv_file_writer_write(kw, kv_batch(arena, layout, ls, rows, seq, kind,
+	assert_int_equal(pm_kv_file_writer_write(kw, pk_kv_batch(arena, layout, ls, rows, seq, kind,
 														   NROWS), &err), PM_OK);
 	assert_int_equal(pm_kv_file_writer_close(kw, &files, &nfiles, &err), PM_OK);
 	assert_int_equal(nfiles, 1);

@@ -50,7 +50,7 @@ check_tool "$here/compact_table.c"
 
 PYTHONPATH="$root/test/oracle${PYTHONPATH:+:$PYTHONPATH}" python3 - "$wh" <<'PY'
 import json, random, sys
-from check_ops import phase_saver
+from check_ops import SEQ_COLUMNS, phase_saver, seq_field_ops
 wh = sys.argv[1]
 rnd = random.Random(81)
 save = phase_saver(wh)
@@ -116,16 +116,9 @@ save("agg", {"columns": acols, "primary_keys": ["id"], "partition_keys": [],
      [agg_ops(0, 3), agg_ops(10, 2), agg_ops(20, 2)])
 
 # sequence.field: the largest ts wins whatever the order of writing
-scols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "ts", "type": "BIGINT"},
-         {"name": "v", "type": "STRING"}]
+scols = SEQ_COLUMNS
 def seq_ops(base, commits):
-    ops = []
-    for c in range(commits):
-        for i in range(300):
-            ts = rnd.randrange(50)
-            ops.append({"op": "+I", "row": [i % 80, ts, "v%d-%d-%d" % (base + c, i, ts)]})
-        ops.append({"op": "commit"})
-    return ops
+    return seq_field_ops(rnd, base, commits)
 save("seqf", {"columns": scols, "primary_keys": ["id"], "partition_keys": [],
               "options": {"bucket": "2", "sequence.field": "ts"}},
      [seq_ops(0, 2), seq_ops(10, 2), seq_ops(20, 2)])

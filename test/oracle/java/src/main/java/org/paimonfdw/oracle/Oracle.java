@@ -568,6 +568,10 @@ public final class Oracle {
 
     static void compact(Catalog catalog, Identifier id) throws Exception {
         Table table = catalog.getTable(id);
+        if (((FileStoreTable) table).coreOptions().bucket() == BucketMode.POSTPONE_BUCKET) {
+            compactPostpone((FileStoreTable) table);
+            return;
+        }
         ReadBuilder rb = table.newReadBuilder();
         Set<String> seen = new LinkedHashSet<>();
         List<Object[]> targets = new ArrayList<>();
@@ -611,6 +615,122 @@ public final class Oracle {
             List<CommitMessage> msgs = w.prepareCommit();
             c.commit(msgs);
         }
+    }
+
+    /*
+     * Postpone-bucket tables (bucket = -2): Flink's CompactAction.buildForPostponeBucketCompaction
+     * on one thread, with core classes only (its Flink operators wrap these steps): per
+     * partition holding postpone files, a copy of the table with the partition's bucket count
+     * (its real-bucket files', else postpone.default-bucket-num); the postpone files of each
+     * split replayed in creationTime order (PostponeBucketCompactSplitSource) through that
+     * table's read (no merge for bucket -2, row kinds kept) into its batch writer; the
+     * writer's messages rewritten as PostponeBucketCommittableRewriter / BucketFiles do (new
+     * files become compactAfter), the postpone files deleted as
+     * RemovePostponeBucketFilesOperator does; one commit of it all.
+     */
+    static void compactPostpone(FileStoreTable table) throws Exception {
+        // CoreOptions.POSTPONE_DEFAULT_BUCKET_NUM (1.4), FlinkConnectorOptions' in 1.3
+        int defaultNum = Integer.parseInt(
+                table.options().getOrDefault("postpone.default-bucket-num", "1").trim());
+        Map<String, String> bo = new HashMap<>(table.options());
+        bo.put("bucket", String.valueOf(defaultNum));
+        FileStoreTable ft = table.copy(table.schema().copy(bo));
+        List<BinaryRow> partitions =
+                ft.newSnapshotReader().withBucket(BucketMode.POSTPONE_BUCKET).partitions();
+        List<CommitMessage> all = new ArrayList<>();
+        for (BinaryRow p : partitions) {
+            int n = defaultNum;
+            Iterator<org.apache.paimon.manifest.ManifestEntry> it = table.newSnapshotReader()
+                    .withPartitionFilter(java.util.Collections.singletonList(p))
+                    .onlyReadRealBuckets().readFileIterator();
+            if (it.hasNext()) {
+                n = it.next().totalBuckets();
+            }
+            Map<String, String> ro = new HashMap<>(table.options());
+            ro.put("bucket", String.valueOf(n));
+            FileStoreTable real = table.copy(table.schema().copy(ro));
+            List<Split> splits = real.newSnapshotReader()
+                    .withPartitionFilter(java.util.Collections.singletonList(p))
+                    .withBucket(BucketMode.POSTPONE_BUCKET).read().splits();
+            org.apache.paimon.table.source.TableRead read = real.newRead();
+            try (BatchTableWrite w = real.newBatchWriteBuilder().newWrite()) {
+                w.withIOManager(IOManager.create(System.getProperty("java.io.tmpdir")));
+                for (Split s : splits) {
+                    DataSplit ds = (DataSplit) s;
+                    List<DataFileMeta> files = new ArrayList<>(ds.dataFiles());
+                    files.sort(java.util.Comparator.comparing(DataFileMeta::creationTime));
+                    for (DataFileMeta meta : files) {
+                        DataSplit one = DataSplit.builder().withPartition(ds.partition())
+                                .withBucket(ds.bucket()).withBucketPath(ds.bucketPath())
+                                .withTotalBuckets(ds.totalBuckets())
+                                .withDataFiles(java.util.Collections.singletonList(meta))
+                                .isStreaming(false).build();
+                        try (RecordReader<InternalRow> r = read.createReader(one)) {
+                            RecordReader.RecordIterator<InternalRow> batch;
+                            while ((batch = r.readBatch()) != null) {
+                                InternalRow row;
+                                while ((row = batch.next()) != null) {
+                                    w.write(row);
+                                }
+                                batch.releaseBatch();
+                            }
+                        }
+                    }
+                    all.add(new org.apache.paimon.table.sink.CommitMessageImpl(ds.partition(),
+                            ds.bucket(), ds.totalBuckets(),
+                            org.apache.paimon.io.DataIncrement.emptyIncrement(),
+                            new org.apache.paimon.io.CompactIncrement(ds.dataFiles(),
+                                    new ArrayList<>(), new ArrayList<>())));
+                }
+                for (CommitMessage m : w.prepareCommit()) {
+                    all.add(rewritePostponeMessage(
+                            (org.apache.paimon.table.sink.CommitMessageImpl) m, real));
+                }
+            }
+        }
+        if (all.isEmpty()) {
+            return;
+        }
+        try (BatchTableCommit c = ft.newBatchWriteBuilder().newCommit()) {
+            c.commit(all);
+        }
+    }
+
+    static CommitMessage rewritePostponeMessage(
+            org.apache.paimon.table.sink.CommitMessageImpl m, FileStoreTable real) {
+        Map<String, DataFileMeta> newFiles = new LinkedHashMap<>();
+        for (DataFileMeta f : m.newFilesIncrement().newFiles()) {
+            newFiles.put(f.fileName(), f);
+        }
+        org.apache.paimon.io.DataFilePathFactory pf = real.store().pathFactory()
+                .createDataFilePathFactory(m.partition(), m.bucket());
+        Map<String, org.apache.paimon.fs.Path> toDelete = new HashMap<>();
+        List<DataFileMeta> before = new ArrayList<>();
+        List<DataFileMeta> after = new ArrayList<>();
+        for (DataFileMeta f : m.compactIncrement().compactBefore()) {
+            if (newFiles.containsKey(f.fileName())) {
+                toDelete.put(f.fileName(), pf.toPath(f));
+                newFiles.remove(f.fileName());
+            } else {
+                before.add(f);
+            }
+        }
+        for (DataFileMeta f : m.compactIncrement().compactAfter()) {
+            after.add(f);
+            toDelete.remove(f.fileName());
+        }
+        for (org.apache.paimon.fs.Path path : toDelete.values()) {
+            real.fileIO().deleteQuietly(path);
+        }
+        List<DataFileMeta> changelog = new ArrayList<>(m.newFilesIncrement().changelogFiles());
+        changelog.addAll(m.compactIncrement().changelogFiles());
+        List<DataFileMeta> realAfter = new ArrayList<>(newFiles.values());
+        realAfter.addAll(after);
+        return new org.apache.paimon.table.sink.CommitMessageImpl(m.partition(), m.bucket(),
+                m.totalBuckets(), org.apache.paimon.io.DataIncrement.emptyIncrement(),
+                new org.apache.paimon.io.CompactIncrement(before, realAfter, changelog,
+                        m.compactIncrement().newIndexFiles(),
+                        m.compactIncrement().deletedIndexFiles()));
     }
 
     static void alter(Catalog catalog, Identifier id, JsonNode changes) throws Exception {

@@ -346,10 +346,10 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 	bool		hit = false;
 
 	const pm_field *tf = &ks->key_type->fields[0];
+	const pm_schema *fschema = t->schema;
 	const pm_type *frow = t->schema->row_type;
 	const char *column;
 	int			fi;
-	bool		thin = pm_schema_thin_mode(t->schema);
 
 	*sel = NULL;
 	if (f->format != PM_FORMAT_PARQUET || !pm_parquet_key_cache_enabled())
@@ -362,17 +362,18 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 		pm_error_clear(&ignored);
 		if (pm_table_schema_by_id(t, f->schema_id, &fs, &ignored) != PM_OK)
 			return false;
+		fschema = fs;
 		frow = fs->row_type;
-		thin = pm_schema_thin_mode(fs);
 	}
 	if ((fi = pm_type_field_index_by_id(frow, tf->id)) < 0 ||
 		frow->fields[fi].type->id != tf->type->id)
 		return false;
+	/* the key column's name, once per file schema (not per probe) */
 	if (kc->frow != frow)
 	{
 		/* a thin file's key is its value column */
 		kc->frow = NULL;
-		if ((kc->name = thin ? pm_arena_strdup(arena, frow->fields[fi].name)
+		if ((kc->name = pm_schema_thin_mode(fschema) ? pm_arena_strdup(arena, frow->fields[fi].name)
 			 : pm_arena_sprintf(arena, "_KEY_%s", frow->fields[fi].name)) == NULL)
 			return false;
 		kc->frow = frow;

@@ -153,12 +153,12 @@ RESET paimon_fdw.enable_point_lookup;
 \set page_cache_schema pl
 \i sql/include/page_cache.sql
 SET paimon_fdw.page_cache_size = '64MB';
-SELECT * FROM pl.page_cache('SELECT * FROM pl.kv WHERE id = 701');
-SELECT * FROM pl.page_cache('SELECT * FROM pl.kv WHERE id = 701');
+SELECT * FROM pl.page_cache('SELECT * FROM pl.kv WHERE id = 702');
+SELECT * FROM pl.page_cache('SELECT * FROM pl.kv WHERE id = 702');
 SELECT * FROM pl.kv WHERE id IN (8, 701, 702) ORDER BY id;
 SELECT * FROM pl.check_keys('pl.kv', 'h_kv', ARRAY['id']);
 SET paimon_fdw.page_cache_size = 0;
-SELECT count(*) AS lines FROM pl.page_cache('SELECT * FROM pl.kv WHERE id = 701');
+SELECT count(*) AS lines FROM pl.page_cache('SELECT * FROM pl.kv WHERE id = 702');
 SELECT * FROM pl.kv WHERE id IN (8, 701, 702) ORDER BY id;
 SELECT * FROM pl.check_keys('pl.kv', 'h_kv', ARRAY['id']);
 RESET paimon_fdw.page_cache_size;
@@ -208,6 +208,22 @@ EXECUTE kv_get(2);
 INSERT INTO pl.kv VALUES (2, 'same session', 22);
 EXECUTE kv_get(2);
 SELECT * FROM pl.lookup_line('EXECUTE kv_get(2)');
+-- the newest record decides on a deduplicate table: the files older than the
+-- one the key was found in are not read ("shadowed"), a newest -D included;
+-- with ignore-delete an older record can be the row, so every file is read
+DELETE FROM pl.kv WHERE id = 8;
+EXECUTE kv_get(8);
+SELECT * FROM pl.lookup_line('EXECUTE kv_get(8)');
+UPDATE pl.kv SET v = 'updated' WHERE id = 43;
+EXECUTE kv_get(43);
+SELECT * FROM pl.lookup_line('EXECUTE kv_get(43)');
+SELECT paimon_create_table('plw', 'db', 'kv_id', 'id BIGINT, v STRING',
+  primary_key => ARRAY['id'], options => '{"bucket": "1", "ignore-delete": "true"}',
+  foreign_table => 'pl.kv_id');
+INSERT INTO pl.kv_id VALUES (1, 'a'), (2, 'b');
+INSERT INTO pl.kv_id VALUES (1, 'c');
+SELECT * FROM pl.kv_id WHERE id = 1;
+SELECT * FROM pl.lookup_line('SELECT * FROM pl.kv_id WHERE id = 1');
 RESET plan_cache_mode;
 DEALLOCATE kv_get;
 COPY (SELECT 1) TO PROGRAM :'rm_wh';

@@ -103,6 +103,7 @@ enum FunnelIndex
 	FUNNEL_LOOKUP_RANGE,
 	FUNNEL_LOOKUP_BLOOM,
 	FUNNEL_LOOKUP_PAGES,		/* files whose key pages hold none of the keys */
+	FUNNEL_LOOKUP_SHADOWED,		/* older than a file the key was found in */
 	FUNNEL_LOOKUP_READ,
 	FUNNEL_DV_FILES,			/* selected files with a deletion vector */
 	FUNNEL_DV_ROWS,				/* ... the rows their DVs delete */
@@ -428,6 +429,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 			fpinfo->funnel[FUNNEL_LOOKUP_RANGE] = ls.key_range_rejects;
 			fpinfo->funnel[FUNNEL_LOOKUP_BLOOM] = ls.bloom_rejects;
 			fpinfo->funnel[FUNNEL_LOOKUP_PAGES] = ls.key_page_rejects;
+			fpinfo->funnel[FUNNEL_LOOKUP_SHADOWED] = ls.shadowed;
 			fpinfo->funnel[FUNNEL_LOOKUP_READ] = ls.files_read;
 			pm_scan_free(scan);
 			scan = lookup;
@@ -952,10 +954,21 @@ funnel_text(int64 total, int64 partition, int64 bucket, int64 stats, int64 index
 
 static void add_read_counts(pm_scan_stats *to, const pm_scan_stats *st);
 
-/* "bucket 1, 3 files probed, 1 outside key range, 0 bloom rejects, 1 key page rejects" */
+/* ", 1 shadowed by a newer file" (nothing when none was) */
+static const char *
+shadowed_text(int64 shadowed)
+{
+	return shadowed == 0 ? "" :
+		psprintf(", " INT64_FORMAT " shadowed by a newer file", shadowed);
+}
+
+/*
+ * "bucket 1, 3 files probed, 1 outside key range, 0 bloom rejects, 1 key
+ * page rejects[, 1 shadowed by a newer file]"
+ */
 static char *
 lookup_text(int64 keys, int64 bucket, int64 buckets, int64 probed, int64 range, int64 bloom,
-			int64 pages)
+			int64 pages, int64 shadowed)
 {
 	char	   *where;
 
@@ -967,9 +980,9 @@ lookup_text(int64 keys, int64 bucket, int64 buckets, int64 probed, int64 range, 
 		where = psprintf(INT64_FORMAT " buckets", buckets);
 	return psprintf("%s%s, " INT64_FORMAT " files probed, " INT64_FORMAT
 					" outside key range, " INT64_FORMAT " bloom rejects, " INT64_FORMAT
-					" key page rejects",
+					" key page rejects%s",
 					keys == 1 ? "" : psprintf(INT64_FORMAT " keys, ", keys), where,
-					probed, range, bloom, pages);
+					probed, range, bloom, pages, shadowed_text(shadowed));
 }
 
 /* "3 of 40 read (37 pruned by statistics)" */
@@ -1031,7 +1044,7 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 							lookup_text(v[FUNNEL_LOOKUP_KEYS], v[FUNNEL_LOOKUP_BUCKET],
 										v[FUNNEL_LOOKUP_BUCKETS], v[FUNNEL_LOOKUP_PROBED],
 										v[FUNNEL_LOOKUP_RANGE], v[FUNNEL_LOOKUP_BLOOM],
-										v[FUNNEL_LOOKUP_PAGES]), es);
+										v[FUNNEL_LOOKUP_PAGES], v[FUNNEL_LOOKUP_SHADOWED]), es);
 	else if (v[FUNNEL_LOOKUP] == 2)
 		ExplainPropertyText("Point Lookup", "keys known at run time", es);
 	if (es->analyze && fs != NULL && fs->lookups.lookups > 0)
@@ -1039,10 +1052,11 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 							psprintf(INT64_FORMAT " lookups of " INT64_FORMAT " keys, "
 									 INT64_FORMAT " files probed, " INT64_FORMAT
 									 " outside key range, " INT64_FORMAT " bloom rejects, "
-									 INT64_FORMAT " key page rejects, " INT64_FORMAT " read",
+									 INT64_FORMAT " key page rejects%s, " INT64_FORMAT " read",
 									 fs->lookups.lookups, fs->lookups.keys,
 									 fs->lookups.files_probed, fs->lookups.key_range_rejects,
 									 fs->lookups.bloom_rejects, fs->lookups.key_page_rejects,
+									 shadowed_text(fs->lookups.shadowed),
 									 fs->lookups.files_read), es);
 	if (es->analyze && v[FUNNEL_RUNTIME_QUALS] > 0 && fs != NULL && fs->executed_plans > 0)
 	{

@@ -14,6 +14,9 @@
  *		"key1 OR key2 ..." of those keys, then (Parquet files) the key
  *		pages: a file whose sorted _KEY_ column of the first key field
  *		holds none of the keys' first values cannot hold the keys
+ *	 4. one key of a deduplicate table found in some files: the files whose
+ *		records are all older than a found one's are not read (the newest
+ *		record decides the row; newest_record_decides)
  *
  * Spec: ../shared/docs/paimon-format-data.md §7; paimon-format-metadata.md
  * §10.3 (bucket function); apache/paimon mergetree/LookupLevels.java.
@@ -462,6 +465,69 @@ keys_predicate(const key_set *ks, const int *keys, int n, pm_arena *tmp)
 	return or;
 }
 
+/*
+ * Whether a key's newest record alone decides its row, so that a file
+ * whose records are all older than one the key was found in need not be
+ * read (LookupLevels' newest-first lookup): deduplicate without
+ * sequence.field (the sequence number orders the records) and without
+ * ignore-delete (a newest -D deletes the row; ignored, the older record
+ * would be the row). Deletion-vector tables are left out (their batch
+ * read merges nothing).
+ */
+static bool
+newest_record_decides(const pm_schema *s)
+{
+	return pm_schema_option_is(s, "merge-engine", "deduplicate", "deduplicate") &&
+		pm_schema_option(s, "sequence.field") == NULL &&
+		!pm_schema_bool_option(s, "ignore-delete", false) &&
+		!pm_schema_bool_option(s, "deduplicate.ignore-delete", false) &&
+		!pm_schema_bool_option(s, "deletion-vectors.enabled", false);
+}
+
+/*
+ * One key found (its row placed by the key pages) in present files of the
+ * split's kept files: the files all of whose records are older than the
+ * found ones' (max sequence number below the largest minimum of those)
+ * are dropped, with their row selections; *dropped counts them.
+ */
+static void
+drop_shadowed(pm_scan *scan, pm_split *dst, const bool *present, pm_file_rows *rows, int first,
+			  int *nrows, int64_t *dropped)
+{
+	int64_t		newest_min = -1;
+	int			kept = 0;
+
+	for (int i = 0; i < dst->nfiles; i++)
+		if (present[i] && dst->files[i]->min_sequence_number > newest_min)
+			newest_min = dst->files[i]->min_sequence_number;
+	if (newest_min < 0)
+		return;
+	for (int i = 0; i < dst->nfiles; i++)
+	{
+		const pm_data_file_meta *f = dst->files[i];
+
+		if (f->max_sequence_number >= newest_min)
+		{
+			dst->files[kept++] = f;
+			continue;
+		}
+		(*dropped)++;
+		dst->row_count -= f->row_count;
+		scan->stats.files_selected--;
+		scan->stats.rows_selected -= f->row_count;
+		scan->stats.bytes_selected -= f->file_size;
+		scan->stats.files_pruned_stats++;
+		for (int r = first; r < *nrows; r++)
+			if (rows[r].file == f)
+			{
+				memmove(&rows[r], &rows[r + 1], sizeof(*rows) * (size_t) (*nrows - r - 1));
+				(*nrows)--;
+				break;
+			}
+	}
+	dst->nfiles = kept;
+}
+
 pm_code
 pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 					 pm_point_lookup_stats *st, pm_error *err)
@@ -488,6 +554,8 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 	pm_file_rows *my_rows = NULL;
 	int			nsel = 0;
 	int			sel_cap = 0;
+	bool		newest_decides;
+	bool	   *present = NULL;
 	pm_code		rc = PM_OK;
 
 	*out = NULL;
@@ -531,6 +599,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	if (rc == PM_OK)
 		rc = bucket_of_key_init(t, &ks, arena, &bk, err);
+	newest_decides = ks.nkeys == 1 && newest_record_decides(t->schema);
 	my.lookups = 1;
 	my.keys = ks.nkeys;
 	for (int s = 0; rc == PM_OK && s < base->nsplits; s++)
@@ -538,6 +607,8 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 		const pm_split *sp = &base->splits[s];
 		pm_split   *dst = &scan->splits[scan->nsplits];
 		int			nsk = 0;
+		int			split_sel = nsel;
+		bool		any_present = false;
 
 		if (!partition_may_match(t, sp, pred, ranges))
 		{
@@ -561,7 +632,9 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 		dst->nfiles = 0;
 		dst->row_count = 0;
 		dst->files = pm_arena_zalloc(arena, sizeof(pm_data_file_meta *) * (sp->nfiles + 1));
-		if (dst->files == NULL)
+		if (newest_decides)
+			present = pm_arena_zalloc(arena, sizeof(bool) * (size_t) (sp->nfiles + 1));
+		if (dst->files == NULL || (newest_decides && present == NULL))
 		{
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 			break;
@@ -623,6 +696,8 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 				scan->stats.files_pruned_stats++;
 				continue;
 			}
+			if (newest_decides && sel != NULL)
+				any_present = present[dst->nfiles] = true;
 			dst->files[dst->nfiles++] = f;
 			dst->row_count += f->row_count;
 			/* the key's rows: unless the file indexes already chose some */
@@ -653,6 +728,14 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 			scan->stats.files_selected++;
 			scan->stats.rows_selected += f->row_count;
 			scan->stats.bytes_selected += f->file_size;
+		}
+		if (rc == PM_OK && any_present)
+		{
+			int64_t		dropped = 0;
+
+			drop_shadowed(scan, dst, present, my_rows, split_sel, &nsel, &dropped);
+			my.files_read -= dropped;
+			my.shadowed += dropped;
 		}
 		if (dst->nfiles > 0)
 		{
@@ -739,6 +822,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 		st->key_range_rejects += my.key_range_rejects;
 		st->bloom_rejects += my.bloom_rejects;
 		st->key_page_rejects += my.key_page_rejects;
+		st->shadowed += my.shadowed;
 		st->files_read += my.files_read;
 	}
 	*out = scan;

@@ -330,6 +330,8 @@ cmp_file_rows_by_file(const void *pa, const void *pb)
  * When it holds some and the key is one field whose every key is placed
  * (a row, or surely absent), *sel gets those rows (in arena): the file's
  * other rows are of other keys, which the lookup does not need.
+ * *all_present: the key is one field and every key is surely in the file
+ * (its row placed or not).
  */
 /* The key column's name in files of one row type, kept across the files of a plan. */
 typedef struct key_column
@@ -341,7 +343,7 @@ typedef struct key_column
 static bool
 key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, const int *keys,
 				 int n, key_column *kc, pm_arena *tmp, pm_arena *arena,
-				 const pm_row_selection **sel)
+				 const pm_row_selection **sel, bool *all_present)
 {
 	int64_t    *rows = NULL;
 	int			nrows = 0;
@@ -355,6 +357,7 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 	int			fi;
 
 	*sel = NULL;
+	*all_present = false;
 	if (f->format != PM_FORMAT_PARQUET || !pm_parquet_key_cache_enabled())
 		return false;
 	if (f->schema_id != t->schema->id)
@@ -384,6 +387,8 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 	column = kc->name;
 	if (placed && (rows = pm_arena_alloc(tmp, sizeof(int64_t) * (size_t) (n + 1))) == NULL)
 		placed = false;
+	/* a one-field key: every key surely in the file (its row known or not) */
+	*all_present = ks->nfields == 1 && n > 0;
 	for (int j = 0; j < n; j++)
 	{
 		const pm_value *key = &ks->values[(size_t) keys[j] * ks->nfields];
@@ -393,6 +398,7 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 									 key, &row))
 		{
 			case PM_PQ_PROBE_ABSENT:
+				*all_present = false;
 				break;
 			case PM_PQ_PROBE_PRESENT:
 				hit = true;
@@ -404,6 +410,7 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 			default:
 				hit = true;
 				placed = false;
+				*all_present = false;
 				break;
 		}
 	}
@@ -485,8 +492,8 @@ newest_record_decides(const pm_schema *s)
 }
 
 /*
- * One key found (its row placed by the key pages) in present files of the
- * split's kept files: the files all of whose records are older than the
+ * One key surely in some (present) of the split's kept files, by their key
+ * pages: the files all of whose records are older than the
  * found ones' (max sequence number below the largest minimum of those)
  * are dropped, with their row selections; *dropped counts them.
  */
@@ -647,6 +654,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 			int			nfk = 0;
 			bool		skips = false;
 			bool		ranged;
+			bool		surely_present = false;
 			const pm_row_selection *sel = NULL;
 
 			my.files_probed++;
@@ -690,13 +698,14 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 				scan->stats.files_pruned_index++;
 				continue;
 			}
-			if (ranged && key_pages_reject(t, &ks, f, file_keys, nfk, &kc, tmp, arena, &sel))
+			if (ranged && key_pages_reject(t, &ks, f, file_keys, nfk, &kc, tmp, arena, &sel,
+										   &surely_present))
 			{
 				my.key_page_rejects++;
 				scan->stats.files_pruned_stats++;
 				continue;
 			}
-			if (newest_decides && sel != NULL)
+			if (newest_decides && surely_present)
 				any_present = present[dst->nfiles] = true;
 			dst->files[dst->nfiles++] = f;
 			dst->row_count += f->row_count;

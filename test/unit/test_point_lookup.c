@@ -31,10 +31,14 @@
 #include "table/point_lookup.h"
 #include "table/split.h"
 #include "table/table.h"
+#include "table/table_write.h"
+
+#include "pk_fixture.h"
 
 #define MAX_ROWS 4096
 
 static int64_t key_page_rejects;	/* over a run of the tests */
+static bool key_cache_roomy;	/* the key cache holds every key page */
 
 typedef struct table_rows
 {
@@ -267,7 +271,7 @@ check_table(const char *rel, bool expect_fewer_files)
 	}
 	assert_int_equal(st.lookups, all->n);
 	assert_int_equal(st.files_probed, st.key_range_rejects + st.bloom_rejects +
-					 st.key_page_rejects + st.files_read);
+					 st.key_page_rejects + st.shadowed + st.files_read);
 	if (!pm_parquet_key_cache_enabled())
 		assert_int_equal(st.key_page_rejects, 0);
 	key_page_rejects += st.key_page_rejects;
@@ -509,6 +513,98 @@ test_bitmap_dv(void **state)
 }
 
 /* An append table is never a point lookup. */
+/*
+ * The newest record decides (deduplicate): a key updated or deleted by a
+ * later commit is read from the newer file alone, the older file counted
+ * as shadowed (when the key cache places the key); the rows are those of
+ * the full merged scan. With ignore-delete every file is read.
+ */
+static void
+test_newest_record_decides(void **state)
+{
+	static const char *keys[] = {"bucket", "ignore-delete"};
+	static const char *vals[] = {"1", "true"};
+
+	(void) state;
+	for (int variant = 0; variant < 2; variant++)
+	{
+		pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+		const char *dir = "/mem/wh/db.db/newest";
+		lookup_table lt;
+		table_rows *all = calloc(1, sizeof(table_rows));
+		table_rows *got = calloc(1, sizeof(table_rows));
+		trow		rows[100];
+		uint8_t		kinds[11];
+		pm_point_lookup_stats st = {0};
+		pm_scan    *base;
+		pm_error	err;
+
+		memset(&lt, 0, sizeof(lt));
+		lt.arena = pm_arena_create(pm_env_default());
+		pk_create(io, lt.arena, dir, variant == 0 ? 1 : 2, keys, vals);
+		for (int i = 0; i < 100; i++)
+			rows[i] = (trow) {i, true, i, i};
+		pk_commit_rows(io, dir, lt.arena, rows, NULL, 100, 1, 1);
+		for (int i = 0; i < 10; i++)
+		{
+			rows[i] = (trow) {10 + i, true, 1000 + i, 7};
+			kinds[i] = PM_ROW_UPDATE_AFTER;
+		}
+		rows[10] = (trow) {20, false, 0, INT64_MIN};
+		kinds[10] = PM_ROW_DELETE;
+		pk_commit_rows(io, dir, lt.arena, rows, kinds, 11, 2, 2);
+
+		pm_error_clear(&err);
+		assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &lt.table, &err), PM_OK);
+		lt.row = pm_table_schema(lt.table)->row_type;
+		lt.npk = 1;
+		lt.pk[0] = 0;
+		for (int f = 0; f < lt.row->nfields; f++)
+			lt.fields[lt.nfields++] = f;
+		base = plan(&lt, NULL);
+		lookup_rows(&lt, base, all, NULL);
+		assert_int_equal(all->n, variant == 0 ? 99 : 100);
+		for (int i = 0; i < all->n; i++)
+		{
+			pm_scan    *ls = lookup(base, key_pred(&lt, all->keyv[i], NULL, 0), &st);
+
+			lookup_rows(&lt, ls, got, all->key[i]);
+			assert_int_equal(got->n, 1);
+			assert_string_equal(got->row[0], all->row[i]);
+			free_rows(got);
+			pm_scan_free(ls);
+		}
+		/* the deleted key: nothing, from the newer file alone */
+		{
+			pm_value	k = {0};
+			pm_scan    *ls;
+
+			k.u.i64 = 20;
+			ls = lookup(base, key_pred(&lt, &k, NULL, 0), &st);
+			lookup_rows(&lt, ls, got, NULL);
+			assert_int_equal(got->n, variant == 0 ? 0 : 1);
+			free_rows(got);
+			pm_scan_free(ls);
+		}
+		assert_int_equal(st.files_probed, st.key_range_rejects + st.bloom_rejects +
+						 st.key_page_rejects + st.shadowed + st.files_read);
+		print_message("newest record decides (%s): shadowed %lld, read %lld\n",
+					  variant == 0 ? "deduplicate" : "ignore-delete", (long long) st.shadowed,
+					  (long long) st.files_read);
+		if (variant == 1 || !pm_parquet_key_cache_enabled())
+			assert_int_equal(st.shadowed, 0);
+		else if (key_cache_roomy)
+			assert_int_equal(st.shadowed, 11);	/* ids 10..19 and the deleted 20 */
+		free_rows(all);
+		free(all);
+		free(got);
+		pm_scan_free(base);
+		pm_table_close(lt.table);
+		pm_arena_destroy(lt.arena);
+		pm_memory_fileio_destroy(io);
+	}
+}
+
 static void
 test_append_table(void **state)
 {
@@ -548,6 +644,7 @@ main(void)
 		cmocka_unit_test(test_schema_evolution),
 		cmocka_unit_test(test_avro_types),
 		cmocka_unit_test(test_bitmap_dv),
+		cmocka_unit_test(test_newest_record_decides),
 		cmocka_unit_test(test_append_table),
 	};
 
@@ -561,7 +658,9 @@ main(void)
 	key_page_rejects = 0;
 	pm_parquet_key_cache_set_budget((size_t) 64 << 20);
 	pm_page_lru_set_budget((size_t) 64 << 20);
+	key_cache_roomy = true;
 	failed += cmocka_run_group_tests(tests, NULL, NULL);
+	key_cache_roomy = false;
 	{
 		pm_page_lru_stats ps;
 

@@ -875,6 +875,20 @@ postpone_file(pm_fileio *io, pm_arena *arena, const char *tdir, const trow *rows
 	meta->creation_time_millis = created;
 }
 
+/* The number of files in bucket directory `bucket` of tdir (0 when it does not exist). */
+static int
+count_dir(pm_fileio *io, pm_arena *arena, const char *tdir, int bucket)
+{
+	char	  **names;
+	int			n;
+	pm_error	err;
+
+	if (io->list(io, pm_arena_sprintf(arena, "%s/bucket-%d", tdir, bucket), arena, &names, &n,
+				 &err) != PM_OK)
+		return 0;
+	return n;
+}
+
 /* Commit postpone files (bucket -2) of the unpartitioned table tdir, in this manifest order. */
 static void
 commit_postpone(pm_fileio *io, pm_arena *arena, const char *tdir, const pm_data_file_meta *files,
@@ -919,7 +933,9 @@ commit_postpone(pm_fileio *io, pm_arena *arena, const char *tdir, const pm_data_
  * keeps its later record, deletes and updates of the newer file win; one
  * COMPACT snapshot; the postpone files no longer live (a second compaction
  * makes no snapshot); a later postpone file of known keys lands in the same
- * 3 buckets. postpone.default-bucket-num = 0 is refused, nothing left on disk.
+ * 3 buckets; a compaction that commits after another one moved its files
+ * fails (PM_ERR_CONFLICT) and removes what it wrote.
+ * postpone.default-bucket-num = 0 is refused, nothing left on disk.
  */
 static void
 test_postpone_compact(void **state)
@@ -1022,12 +1038,30 @@ test_postpone_compact(void **state)
 		want.nrows += want.present[i];
 	postpone_file(io, arena, dir, newer, knew, 10, 0, 3000, &files[0]);
 	commit_postpone(io, arena, dir, files, 1, 3);
+	/* a compaction planned now, committing after another one moved the file */
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
 	pk_full_compact(io, dir, NULL, &res);
 	assert_int_equal(res.snapshot_id, 4);
 	assert_int_equal(res.files_in, 1);
 	read_all(io, dir, &got);
 	assert_int_equal(got.nrows, want.nrows);
 	pk_assert_same(&got, &want);
+	{
+		int			before = 0,
+					after = 0;
+
+		for (int b = 0; b < 3; b++)
+			before += count_dir(io, arena, dir, b);
+		assert_true(before >= 3);
+		assert_int_equal(pm_table_compact(table, dir, NULL, &res, &err), PM_ERR_CONFLICT);
+		assert_non_null(strstr(err.message, "no longer live"));
+		for (int b = 0; b < 3; b++)
+			after += count_dir(io, arena, dir, b);
+		assert_int_equal(after, before);	/* what it wrote is removed */
+		pm_table_close(table);
+		read_all(io, dir, &got);
+		pk_assert_same(&got, &want);
+	}
 
 	/* postpone.default-bucket-num = 0: refused, the postpone file stays live */
 	pk_create(io, arena, bad, 2, keys, vals0);

@@ -138,29 +138,19 @@ keep_files(pm_merge_tree_writer *w, const pm_data_file_meta *files, int n, pm_er
 }
 
 /*
- * Postpone mode: the buffer's records, in the order they came, into the
- * open file writer (opened first if need be); with finish, the writer is
- * closed and its files kept for the commit (an abort removes them).
+ * Close fw after writing into it gave rc (abort it when rc is a failure)
+ * and keep every file it made, so that an abort removes them.
  */
 static pm_code
-postpone_write(pm_merge_tree_writer *w, bool finish, pm_error *err)
+end_writer(pm_merge_tree_writer *w, pm_kv_file_writer *fw, pm_code rc, pm_error *err)
 {
 	pm_data_file_meta *files;
 	int			n;
-	pm_code		rc = PM_OK;
 
-	if (w->open_fw == NULL && pm_write_buffer_size(w->buffer) > 0)
-		PM_TRY(pm_kv_file_writer_open(w->env, w->io, w->layout, w->dir, w->uuid,
-									  &w->file_counter, w->meta_arena, &w->open_fw, err));
-	if (w->open_fw != NULL)
-		rc = pm_write_buffer_flush_in_order(w->buffer, w->open_fw, -1, err);
-	if (w->open_fw == NULL || (rc == PM_OK && !finish))
-		return rc;
 	if (rc == PM_OK)
-		rc = pm_kv_file_writer_close(w->open_fw, &files, &n, err);
+		rc = pm_kv_file_writer_close(fw, &files, &n, err);
 	else
-		pm_kv_file_writer_abort(w->open_fw, &files, &n);
-	w->open_fw = NULL;
+		pm_kv_file_writer_abort(fw, &files, &n);
 	if (n > 0)
 	{
 		pm_error	e2;
@@ -170,6 +160,29 @@ postpone_write(pm_merge_tree_writer *w, bool finish, pm_error *err)
 			rc = rc2;
 	}
 	return rc;
+}
+
+/*
+ * Postpone mode: the buffer's records, in the order they came, into the
+ * open file writer (opened first if need be); with finish, the writer is
+ * closed and its files kept for the commit.
+ */
+static pm_code
+postpone_write(pm_merge_tree_writer *w, bool finish, pm_error *err)
+{
+	pm_kv_file_writer *fw;
+	pm_code		rc = PM_OK;
+
+	if (w->open_fw == NULL && pm_write_buffer_size(w->buffer) > 0)
+		PM_TRY(pm_kv_file_writer_open(w->env, w->io, w->layout, w->dir, w->uuid,
+									  &w->file_counter, w->meta_arena, &w->open_fw, err));
+	if (w->open_fw != NULL)
+		rc = pm_write_buffer_flush_in_order(w->buffer, w->open_fw, -1, err);
+	if (w->open_fw == NULL || (rc == PM_OK && !finish))
+		return rc;
+	fw = w->open_fw;
+	w->open_fw = NULL;
+	return end_writer(w, fw, rc, err);
 }
 
 pm_code
@@ -219,26 +232,13 @@ flush_with_changelog(pm_merge_tree_writer *w, pm_error *err)
 		if (rc == PM_OK)
 			rc = rc2;
 	}
-	if (rc == PM_OK)
-		rc = pm_kv_file_writer_close(fw, &files, &n, err);
-	else
-		pm_kv_file_writer_abort(fw, &files, &n);
-	if (n > 0)
-	{
-		rc2 = keep_files(w, files, n, rc == PM_OK ? err : &e2);
-		if (rc == PM_OK)
-			rc = rc2;
-	}
-	return rc;
+	return end_writer(w, fw, rc, err);
 }
 
 pm_code
 pm_merge_tree_writer_flush(pm_merge_tree_writer *w, pm_error *err)
 {
 	pm_kv_file_writer *fw;
-	pm_data_file_meta *files;
-	int			n;
-	pm_code		rc;
 
 	if (w->postpone)
 		return postpone_write(w, true, err);
@@ -248,21 +248,7 @@ pm_merge_tree_writer_flush(pm_merge_tree_writer *w, pm_error *err)
 		return flush_with_changelog(w, err);
 	PM_TRY(pm_kv_file_writer_open(w->env, w->io, w->layout, w->dir, w->uuid, &w->file_counter,
 								  w->meta_arena, &fw, err));
-	rc = pm_write_buffer_flush(w->buffer, fw, err);
-	if (rc == PM_OK)
-		rc = pm_kv_file_writer_close(fw, &files, &n, err);
-	else
-		pm_kv_file_writer_abort(fw, &files, &n);
-	/* every file made is kept, so an abort removes it */
-	if (n > 0)
-	{
-		pm_error	e2;
-		pm_code		rc2 = keep_files(w, files, n, rc == PM_OK ? err : &e2);
-
-		if (rc == PM_OK)
-			rc = rc2;
-	}
-	return rc;
+	return end_writer(w, fw, pm_write_buffer_flush(w->buffer, fw, err), err);
 }
 
 void

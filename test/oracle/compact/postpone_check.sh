@@ -162,16 +162,7 @@ json.dump(d, open(sys.argv[2], "w"))' "$wh/$t.json" "$wh/w_$t.json"
 		fi
 		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pp "w_$t" "$wh/compact.jsonl" >/dev/null
 		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pp "java_$t" "$wh/compact.jsonl" >/dev/null
-		for v in 1.3.1 1.4.2; do
-			ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" pp "java_$t" | sort > "$wh/java_$t.rows"
-			ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" pp "w_$t" | sort > "$wh/w_$t.rows"
-			if [ -s "$wh/java_$t.rows" ] && cmp -s "$wh/java_$t.rows" "$wh/w_$t.rows"; then
-				echo "$t: round $round: Java $v compacted our postpone files into the same $(wc -l < "$wh/w_$t.rows") rows"
-			else
-				echo "FAIL $t: round $round: Java $v reads other rows from our postpone files, compacted"
-				diff "$wh/java_$t.rows" "$wh/w_$t.rows" | head -6; fail=1
-			fi
-		done
+		same_rows "java_$t" "w_$t" "$t" "round $round, our postpone files compacted by Java" 1.3.1 1.4.2
 		if ! out=$("$wh/compact_table" "$wh/pp.db/ours_$t"); then
 			echo "FAIL $t: our compaction: $out"; fail=1; continue 2
 		fi

@@ -352,6 +352,14 @@ pm_table_writer_schema(const pm_table_writer *writer)
 	return writer->schema;
 }
 
+const char *
+pm_table_writer_rowkind_field(const pm_table_writer *writer)
+{
+	if (writer->opt.rowkind_field < 0)
+		return NULL;
+	return writer->schema->row_type->fields[writer->opt.rowkind_field].name;
+}
+
 /* The latest snapshot's buckets (fixed-bucket tables restore sequence numbers). */
 static pm_code
 load_restored(pm_table_writer *w, pm_error *err)
@@ -1261,6 +1269,65 @@ write_kv_grouped(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_k
 	return bound_memory(w, err);
 }
 
+/*
+ * rowkind.field (RowKindGenerator.generate): each row's kind from its
+ * value of the column, '+I', '-U', '+U' or '-D' in any case
+ * (RowKind.fromShortString); NULL or anything else fails the batch before
+ * any row is buffered, as Java fails the write. One array per batch, in
+ * the call's scratch arena.
+ */
+static pm_code
+generate_row_kinds(pm_table_writer *w, const pm_batch *batch, uint8_t **out, pm_error *err)
+{
+	const pm_vector *col = &batch->cols[w->opt.rowkind_field];
+	const char *name = w->schema->row_type->fields[w->opt.rowkind_field].name;
+	uint8_t    *kinds = pm_arena_alloc(w->scratch, (size_t) batch->nrows + 1);
+
+	if (kinds == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < batch->nrows; i++)
+	{
+		const uint8_t *v;
+		int32_t		len;
+		int			kind = -1;
+
+		if (pm_vector_is_null(col, i))
+		{
+			pm_fail(err, PM_ERR_INVALID, "Row kind cannot be null.");
+			pm_error_detail(err, "Column \"%s\" is the table's rowkind.field: each row needs '+I', '-U', '+U' or '-D' there.",
+							name);
+			return err->code;
+		}
+		v = col->data + col->offsets[i];
+		len = col->offsets[i + 1] - col->offsets[i];
+		if (len == 2 && (v[0] == '+' || v[0] == '-'))
+		{
+			int			c = v[1] & ~0x20;	/* ASCII upper case */
+
+			if (v[0] == '+' && c == 'I')
+				kind = PM_ROW_INSERT;
+			else if (v[0] == '-' && c == 'U')
+				kind = PM_ROW_UPDATE_BEFORE;
+			else if (v[0] == '+' && c == 'U')
+				kind = PM_ROW_UPDATE_AFTER;
+			else if (v[0] == '-' && c == 'D')
+				kind = PM_ROW_DELETE;
+		}
+		if (kind < 0)
+		{
+			pm_fail(err, PM_ERR_INVALID, "Unsupported short string '%.*s' for row kind.",
+					len > 64 ? 64 : (int) len, len > 0 ? (const char *) v : "");
+			pm_error_detail(err, "Column \"%s\" is the table's rowkind.field: each row needs '+I', '-U', '+U' or '-D' there.",
+							name);
+			return err->code;
+		}
+		kinds[i] = (uint8_t) kind;
+		PM_TRY(pm_table_writer_accepts(w, (pm_row_kind) kind, err));
+	}
+	*out = kinds;
+	return PM_OK;
+}
+
 static pm_code
 write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kinds,
 			   pm_error *err)
@@ -1283,6 +1350,14 @@ write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kin
 				if (pm_vector_is_null(&batch->cols[c], i))
 					return pm_fail(err, PM_ERR_INVALID, "Cannot write null to non-null column(%s)",
 								   w->schema->row_type->fields[c].name);
+	/* TableWriteImpl.writeAndReturn: the generator, then the RowKindFilter */
+	if (o->rowkind_field >= 0)
+	{
+		uint8_t    *kinds = NULL;
+
+		PM_TRY(generate_row_kinds(w, batch, &kinds, err));
+		row_kinds = kinds;
+	}
 	w->dyn_index = NULL;
 	w->dyn_values = NULL;
 	w->pp_values = NULL;
@@ -1389,7 +1464,7 @@ pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint
 {
 	pm_code		rc;
 
-	if (row_kinds != NULL)
+	if (row_kinds != NULL && writer->opt.rowkind_field < 0)
 		for (int64_t i = 0; i < batch->nrows; i++)
 			PM_TRY(pm_table_writer_accepts(writer, (pm_row_kind) row_kinds[i], err));
 	if (batch->ncols != writer->schema->row_type->nfields)

@@ -270,6 +270,19 @@ parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_e
 		pm_schema_bool_option(s, "deduplicate.ignore-delete", false) ||
 		pm_schema_bool_option(s, "partial-update.ignore-delete", false);
 	o->ignore_update_before = pm_schema_bool_option(s, "ignore-update-before", false);
+	/* RowKindGenerator's constructor */
+	o->rowkind_field = -1;
+	if ((v = pm_schema_option(s, "rowkind.field")) != NULL)
+	{
+		int			idx = pm_type_field_index(row, v);
+
+		if (idx < 0)
+			return pm_fail(err, PM_ERR_INVALID, "Can not find rowkind %s in table schema", v);
+		if (!pm_type_is_string(row->fields[idx].type->id))
+			return pm_fail(err, PM_ERR_INVALID, "only support string type for rowkind, but %s is %s",
+						   v, pm_type_id_name(row->fields[idx].type->id));
+		o->rowkind_field = idx;
+	}
 	o->write_buffer_spillable = pm_schema_bool_option(s, "write-buffer-spillable", true);
 	o->first_row = pm_schema_option_is(s, "merge-engine", NULL, "first-row");
 	v = pm_schema_option(s, "sequence.field");
@@ -690,6 +703,7 @@ parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for
 	int64_t		n;
 
 	memset(o, 0, sizeof(*o));
+	o->rowkind_field = -1;		/* append tables: not generated (see write_option_rules.c) */
 	if (s->nprimary_keys > 0)
 		PM_TRY(parse_primary_key(s, arena, o, err));
 	if (s->nprimary_keys == 0)

@@ -98,6 +98,9 @@ typedef struct pm_write_options
 	const int  *trimmed_key_fields; /* indexes into the row type */
 	bool		ignore_delete;	/* ignore-delete: -U/-D dropped (RowKindFilter) */
 	bool		ignore_update_before;	/* ignore-update-before: -U dropped */
+	int			rowkind_field;	/* rowkind.field: the CHAR/VARCHAR column whose
+								 * value ('+I', '-U', '+U', '-D') is each
+								 * row's kind (RowKindGenerator), -1 if unset */
 	bool		write_buffer_spillable; /* write-buffer-spillable (default true) */
 	bool		cross_partition;	/* bucket -1, a partition key not in the primary key */
 	/*

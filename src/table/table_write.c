@@ -355,7 +355,7 @@ pm_table_writer_schema(const pm_table_writer *writer)
 const char *
 pm_table_writer_rowkind_field(const pm_table_writer *writer)
 {
-	if (writer->opt.rowkind_field < 0)
+	if (!writer->opt.primary_key || writer->opt.rowkind_field < 0)
 		return NULL;
 	return writer->schema->row_type->fields[writer->opt.rowkind_field].name;
 }
@@ -1322,7 +1322,8 @@ generate_row_kinds(pm_table_writer *w, const pm_batch *batch, uint8_t **out, pm_
 			return err->code;
 		}
 		kinds[i] = (uint8_t) kind;
-		PM_TRY(pm_table_writer_accepts(w, (pm_row_kind) kind, err));
+		if (w->opt.primary_key)
+			PM_TRY(pm_table_writer_accepts(w, (pm_row_kind) kind, err));
 	}
 	*out = kinds;
 	return PM_OK;
@@ -1437,6 +1438,60 @@ write_batch(pm_table_writer *w, const pm_batch *batch, pm_error *err)
 	return PM_OK;
 }
 
+/*
+ * Append tables with rowkind.field (AppendOnlyFileStoreTable's write): each
+ * row's kind from the column, the RowKindFilter drops -U and -D as on
+ * primary-key tables, and any other -U or -D row fails the batch, as
+ * Java's record extractor refuses it; +I and +U rows are written.
+ */
+static pm_code
+write_append_generated(pm_table_writer *w, const pm_batch *batch, pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+	uint8_t    *kinds = NULL;
+	int64_t    *keep;
+	int64_t		nkeep = 0;
+	pm_batch	sub;
+
+	PM_TRY(generate_row_kinds(w, batch, &kinds, err));
+	keep = pm_arena_alloc(w->scratch, sizeof(int64_t) * (size_t) (batch->nrows + 1));
+	if (keep == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < batch->nrows; i++)
+	{
+		int			kind = kinds[i];
+
+		if ((kind == PM_ROW_DELETE && o->ignore_delete) ||
+			(kind == PM_ROW_UPDATE_BEFORE && (o->ignore_delete || o->ignore_update_before)))
+			continue;
+		if (kind == PM_ROW_DELETE || kind == PM_ROW_UPDATE_BEFORE)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "Append only writer can not accept row with RowKind %s",
+						   kind == PM_ROW_DELETE ? "DELETE" : "UPDATE_BEFORE");
+		keep[nkeep++] = i;
+	}
+	if (nkeep == batch->nrows)
+		return write_batch(w, batch, err);
+	/* the rows kept, gathered column by column */
+	sub.nrows = nkeep;
+	sub.first_row = 0;
+	sub.ncols = batch->ncols;
+	sub.cols = pm_arena_zalloc(w->scratch, sizeof(pm_vector) * (size_t) batch->ncols);
+	if (sub.cols == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int c = 0; c < batch->ncols; c++)
+	{
+		pm_vector_builder vb;
+
+		if (!pm_vector_builder_init(&vb, &sub.cols[c], batch->cols[c].type, nkeep, w->scratch))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < nkeep; i++)
+			if (!pm_vector_builder_append(&vb, &batch->cols[c], keep[i]))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	return write_batch(w, &sub, err);
+}
+
 pm_code
 pm_table_writer_accepts(const pm_table_writer *writer, pm_row_kind kind, pm_error *err)
 {
@@ -1488,6 +1543,8 @@ pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint
 	}
 	if (writer->opt.primary_key)
 		rc = write_kv_batch(writer, batch, row_kinds, err);
+	else if (writer->opt.rowkind_field >= 0)
+		rc = write_append_generated(writer, batch, err);
 	else
 		rc = write_batch(writer, batch, err);
 	pm_arena_reset(writer->scratch);

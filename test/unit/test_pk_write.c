@@ -594,6 +594,42 @@ test_rowkind_field(void **state)
 	assert_int_equal(r.v[1], 1);
 	assert_int_equal(r.v[2], 3);
 
+	/*
+	 * Append tables (AppendOnlyFileStoreTable): +I and +U rows are written,
+	 * -D refused, unless ignore-delete drops it (and -U)
+	 */
+	for (int ign = 0; ign < 2; ign++)
+	{
+		static const char *ka[] = {"rowkind.field", "ignore-delete"};
+		static const char *va[] = {"name", "true"};
+		const char *adir = ign ? "/mem/wh/db.db/rowkind_append_ign" : "/mem/wh/db.db/rowkind_append";
+		pm_schema  *as = make_schema(arena, 1 + ign, ka, va);
+		trow		arows[4] = {{1, true, 1, 1}, {2, true, 2, 2}, {3, true, 3, 3}, {4, true, 4, 4}};
+		const char *anames[4] = {"+I", "+u", "-D", "-U"};
+		pm_batch   *ab;
+
+		as->nprimary_keys = 0;
+		assert_int_equal(pm_table_create(pm_env_default(), io, adir, as, &err), PM_OK);
+		w = open_writer(io, adir);
+		assert_null(pm_table_writer_rowkind_field(w));	/* UPDATE/DELETE go their own way */
+		ab = batch_with_names(w, arena, arows, anames, 4);
+		if (!ign)
+		{
+			assert_int_equal(pm_table_writer_write(w, ab, NULL, &err), PM_ERR_UNSUPPORTED);
+			assert_string_equal(err.message,
+								"Append only writer can not accept row with RowKind DELETE");
+			pm_table_writer_abort(w);
+			continue;
+		}
+		assert_int_equal(pm_table_writer_write(w, ab, NULL, &err), PM_OK);
+		commit(w, 1, 1);
+		pm_table_writer_close(w);
+		pk_read_rows(io, adir, 0, false, &r, NULL);
+		assert_int_equal(r.nrows, 2);
+		assert_true(r.present[1] && r.present[2]);
+		assert_int_equal(r.v[2], 2);
+	}
+
 	/* RowKindGenerator: only string columns */
 	pk_create(io, arena, "/mem/wh/db.db/rowkind_int", 2, kint, vint);
 	assert_int_equal(pm_table_writer_open(pm_env_default(), io, "/mem/wh/db.db/rowkind_int", "u",

@@ -636,9 +636,9 @@ setup_pk(fixture *f, const char *const *kv, int n)
 }
 
 /*
- * rowkind.field is written (honoured): on a primary-key table it names
- * the column of the row kinds (RowKindGenerator: a string column, else
- * PM_ERR_INVALID); an append table writes the column as a plain one.
+ * rowkind.field is written (honoured): it names the column of the row
+ * kinds (RowKindGenerator: a string column, else PM_ERR_INVALID), on
+ * primary-key and append tables.
  */
 static void
 test_rowkind_field(void **state)
@@ -667,9 +667,10 @@ test_rowkind_field(void **state)
 	f.s.noptions = 2;
 	assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_INVALID);
 	assert_non_null(strstr(err.message, "only support string type for rowkind, but id is"));
-	setup_schema(&f);			/* an append table of bucket -1 */
+	setup_schema(&f);			/* an append table of bucket -1: the same */
 	assert_int_equal(parse_with(&f, 1, str + 2, &o, &err), PM_OK);
-	assert_int_equal(o.rowkind_field, -1);
+	assert_int_equal(o.rowkind_field, 1);
+	assert_int_equal(parse_with(&f, 1, num + 2, &o, &err), PM_ERR_INVALID);
 	pm_arena_destroy(f.arena);
 }
 

@@ -1519,7 +1519,12 @@ pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint
 {
 	pm_code		rc;
 
-	if (row_kinds != NULL && writer->opt.rowkind_field < 0)
+	/*
+	 * rowkind.field: a primary-key table's rows take only the generated
+	 * kinds; an append table's own kinds are still checked (Java's
+	 * AppendOnlyWriter refuses a row whose own kind is -U or -D)
+	 */
+	if (row_kinds != NULL && (writer->opt.rowkind_field < 0 || !writer->opt.primary_key))
 		for (int64_t i = 0; i < batch->nrows; i++)
 			PM_TRY(pm_table_writer_accepts(writer, (pm_row_kind) row_kinds[i], err));
 	if (batch->ncols != writer->schema->row_type->nfields)

@@ -12,7 +12,7 @@
 #   metas not compared), and spilling to local files (one sorted run per
 #   commit, metas as Java's), thin-mode files (*_thin*: no _KEY_ columns),
 #   rowkind.field (rowkind*: each row's kind from a column; deduplicate,
-#   ignore-delete, aggregation)
+#   ignore-delete, aggregation, and an append table with ignore-delete)
 #   (PK_CHECK_TABLES picks some; dedup_orc and
 #   agg_orc, ORC files, only when named there: write_orc_check.sh). For each:
 #   - our level-0 file metas equal Java's for the same commits (pk_write
@@ -261,12 +261,18 @@ for t, extra in (("rowkind", {}), ("rowkind_ign", {"ignore-delete": "true"}),
                                   "fields.v.aggregate-function": "sum"})):
     save(t, {"columns": kcols, "primary_keys": ["id"], "partition_keys": [],
              "options": dict(extra, **{"bucket": "2", "rowkind.field": "k"})}, ops)
+# an append table (bucket -1) with rowkind.field and ignore-delete: +I and +U rows
+# written, -U and -D rows dropped (without ignore-delete both writers refuse them);
+# the ops are +I (Java's append writer also refuses a row whose own kind is -U/-D)
+save("rowkind_append", {"columns": kcols, "primary_keys": [], "partition_keys": [],
+                        "options": {"rowkind.field": "k", "ignore-delete": "true"}},
+     [dict(o, op="+I") if "row" in o else o for o in ops])
 with open(wh + "/compact.jsonl", "w") as out:
     out.write(json.dumps({"op": "compact"}) + "\n")
 PY
 
 fail=0
-for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 composite composite_thin dedup_thin_avro flush_nometa spill rowkind rowkind_ign rowkind_agg}; do
+for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 composite composite_thin dedup_thin_avro flush_nometa spill rowkind rowkind_ign rowkind_agg rowkind_append}; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null

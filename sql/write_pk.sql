@@ -204,6 +204,17 @@ SELECT paimon_create_table('wpk', 'db', 'kinds_fri', 'id BIGINT, k STRING, v INT
   foreign_table => 'kinds_fri');
 INSERT INTO kinds_fri VALUES (1, '+I', 1), (1, '-D', NULL), (1, '+I', 2), (2, '+U', 3);
 SELECT * FROM kinds_fri ORDER BY id;
+-- an append table: '+I' and '+U' rows are appended, a '-D' or '-U' row fails the
+-- statement (0A000) as in Java's append writer, unless ignore-delete drops it
+SELECT paimon_create_table('wpk', 'db', 'kinds_app', 'id BIGINT, k STRING, v INT',
+  options => '{"rowkind.field": "k"}', foreign_table => 'kinds_app');
+INSERT INTO kinds_app VALUES (1, '+I', 1), (1, '+u', 2);
+INSERT INTO kinds_app VALUES (2, '+I', 3), (1, '-D', NULL);
+SELECT * FROM kinds_app ORDER BY id, v;
+SELECT paimon_create_table('wpk', 'db', 'kinds_appi', 'id BIGINT, k STRING, v INT',
+  options => '{"rowkind.field": "k", "ignore-delete": "true"}', foreign_table => 'kinds_appi');
+INSERT INTO kinds_appi VALUES (1, '+I', 1), (1, '-D', NULL), (2, '-U', 2), (3, '+U', 3);
+SELECT * FROM kinds_appi ORDER BY id, v;
 
 DROP SERVER wpk CASCADE;
 DROP FUNCTION pk_files(text);

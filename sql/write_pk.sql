@@ -157,6 +157,18 @@ INSERT INTO keep VALUES (1, 'one');
 DELETE FROM keep;
 SELECT * FROM keep;
 
+-- sequence.field: the largest ts wins whatever the order of writing; descending:
+-- the smallest between transactions, but within one transaction the largest
+-- (Java's write buffer sorts on the field ascending whatever the order)
+SELECT paimon_create_table('wpk', 'db', 'seqdesc', 'id BIGINT, ts INT, v STRING',
+  primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "sequence.field": "ts", "sequence.field.sort-order": "descending"}',
+  foreign_table => 'seqdesc');
+INSERT INTO seqdesc VALUES (1, 5, 'a'), (1, 3, 'b'), (2, 5, 'c'), (3, NULL, 'd'), (3, 7, 'e');
+SELECT * FROM seqdesc ORDER BY id;
+INSERT INTO seqdesc VALUES (1, 4, 'f'), (2, 6, 'g'), (3, NULL, 'h');
+SELECT * FROM seqdesc ORDER BY id;
+
 -- partitioned: changing the partition moves the row
 SELECT paimon_create_table('wpk', 'db', 'parted', 'dt STRING, id BIGINT, v INT',
   primary_key => ARRAY['dt', 'id'], partition_keys => ARRAY['dt'],

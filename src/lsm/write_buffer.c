@@ -473,7 +473,10 @@ record_of(const pm_write_buffer *buf, int64_t i, pm_kv_record *r)
 	r->level = 0;
 }
 
-/* SortBufferWriteBuffer: key fields, then sequence.field fields, then _SEQUENCE_NUMBER. */
+/*
+ * SortBufferWriteBuffer: key fields, then sequence.field fields (ascending
+ * whatever their sort order), then _SEQUENCE_NUMBER.
+ */
 static int
 cmp_records(const void *pa, const void *pb, void *arg)
 {
@@ -488,7 +491,7 @@ cmp_records(const void *pa, const void *pb, void *arg)
 		return c;
 	record_of(ctx->buf, a, &ra);
 	record_of(ctx->buf, b, &rb);
-	return pm_merge_engine_compare_records(ctx->buf->engine, &ra, &rb);
+	return pm_merge_engine_compare_buffered(ctx->buf->engine, &ra, &rb);
 }
 
 typedef struct int_key_row
@@ -974,7 +977,7 @@ cmp_runs(const pm_write_buffer *buf, const spill_run *a, const spill_run *b)
 		return c;
 	run_record(buf->layout, a, &ra);
 	run_record(buf->layout, b, &rb);
-	return pm_merge_engine_compare_records(buf->run_engine, &ra, &rb);
+	return pm_merge_engine_compare_buffered(buf->run_engine, &ra, &rb);
 }
 
 static void

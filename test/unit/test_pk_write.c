@@ -378,8 +378,6 @@ test_refusals(void **state)
 	static const char *vdynfr[] = {"first-row"};
 	static const char *kcl[] = {"bucket", "changelog-producer"};
 	static const char *vcl[] = {"-1", "full-compaction"};
-	static const char *kdesc[] = {"bucket", "sequence.field", "sequence.field.sort-order"};
-	static const char *vdesc[] = {"2", "w", "descending"};
 	static const char *two[] = {"2"};
 	static const char *kid[] = {"bucket", "ignore-delete"};
 	static const char *vid[] = {"2", "true"};
@@ -410,7 +408,6 @@ test_refusals(void **state)
 	expect_refused(io, arena, "dyn_firstrow", 1, kdynfr, vdynfr, false, "fixed bucket");
 	/* lookup and full-compaction are written (test_lookup_changelog.c), not with bucket -1 */
 	expect_refused(io, arena, "changelog", 2, kcl, vcl, false, "changelog-producer");
-	expect_refused(io, arena, "desc", 3, kdesc, vdesc, false, "descending");
 
 	/* deduplicate takes every kind; ignore-delete drops -U/-D silently */
 	pk_create(io, arena, "/mem/wh/db.db/ign", 2, kid, vid);
@@ -639,7 +636,6 @@ test_rowkind_field(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
-/* sequence.field: the larger w wins whatever the order of writing. */
 /* The HASH entries of the latest snapshot's index manifest: bucket -> row count. */
 static int
 hash_entries(pm_fileio *io, pm_arena *arena, const char *table, int64_t *rows_by_bucket, int n)
@@ -725,35 +721,67 @@ test_dynamic_bucket(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/*
+ * sequence.field: the larger w wins whatever the order of writing; with
+ * sequence.field.sort-order = descending the smaller one between files (reads
+ * and compactions), but within one write buffer still the larger one: Java's
+ * SortBufferWriteBuffer sorts on the sequence fields ascending whatever
+ * their order. A NULL w sorts first in both orders (Java's RecordComparator:
+ * nulls first, the order's sign only on values), so any value beats it.
+ * Checked after each of three commits and after a full compaction.
+ */
 static void
 test_sequence_field(void **state)
 {
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
 	pm_arena   *arena = pm_arena_create(pm_env_default());
-	static const char *keys[] = {"bucket", "sequence.field"};
-	static const char *vals[] = {"2", "w"};
-	pm_table_writer *w;
-	trow		rows[300];
-	result		r;
+	static const char *keys[] = {"bucket", "sequence.field", "sequence.field.sort-order"};
+	static const char *vals[] = {"2", "w", "ascending"};
+	static const char *dvals[] = {"2", "w", "descending"};
 
 	(void) state;
-	pk_create(io, arena, "/mem/wh/db.db/seq", 2, keys, vals);
-	w = open_writer(io, "/mem/wh/db.db/seq");
-	for (int i = 0; i < 100; i++)
+	for (int desc = 0; desc < 2; desc++)
 	{
-		rows[i] = (trow) {i, true, 1, 50};
-		rows[100 + i] = (trow) {i, true, 2, i % 2 ? 100 : 10};
-		rows[200 + i] = (trow) {i, true, 3, 40};
-	}
-	write_kinds(w, arena, rows, NULL, 300);
-	commit(w, 1, 1);
-	pm_table_writer_close(w);
-	read_all(io, "/mem/wh/db.db/seq", &r);
-	assert_int_equal(r.nrows, 100);
-	for (int i = 0; i < 100; i++)
-	{
-		assert_int_equal(r.w[i], i % 2 ? 100 : 50);
-		assert_int_equal(r.v[i], i % 2 ? 2 : 1);
+		const char *dir = desc ? "/mem/wh/db.db/seqdesc" : "/mem/wh/db.db/seq";
+		trow		rows[300];
+		result		r;
+		pm_compact_result cr;
+
+		pk_create(io, arena, dir, 3, keys, desc ? dvals : vals);
+		for (int i = 0; i < 100; i++)
+		{
+			rows[i] = (trow) {i, true, 1, 50};
+			rows[100 + i] = (trow) {i, true, 2, i % 2 ? 100 : 10};
+			rows[200 + i] = (trow) {i, true, 3, i % 5 == 0 ? INT64_MIN : 40};
+		}
+		pk_commit_rows(io, dir, arena, rows, NULL, 300, 1, 1);
+		/* keys < 50 get w = 30 in a second commit, keys 50..59 w = 200 in a third */
+		for (int i = 0; i < 50; i++)
+			rows[i] = (trow) {i, true, 4, 30};
+		pk_commit_rows(io, dir, arena, rows, NULL, 50, 2, 2);
+		for (int i = 0; i < 10; i++)
+			rows[i] = (trow) {50 + i, true, 5, 200};
+		pk_commit_rows(io, dir, arena, rows, NULL, 10, 3, 3);
+		for (int pass = 0; pass < 2; pass++)
+		{
+			if (pass == 1)
+				pk_full_compact(io, dir, NULL, &cr);
+			read_all(io, dir, &r);
+			assert_int_equal(r.nrows, 100);
+			for (int i = 0; i < 100; i++)
+			{
+				/* the first commit's buffer keeps the largest w either way */
+				int64_t		want_w = i % 2 ? 100 : 50;
+				int64_t		want_v = i % 2 ? 2 : 1;
+
+				if (desc && i < 50)
+					want_w = 30, want_v = 4;	/* 30 beats 100 and 50 */
+				else if (!desc && i >= 50 && i < 60)
+					want_w = 200, want_v = 5;	/* 200 beats 100 and 50 */
+				assert_int_equal(r.w[i], want_w);
+				assert_int_equal(r.v[i], want_v);
+			}
+		}
 	}
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);

@@ -7,7 +7,7 @@
 #   in file names), partial-update with sequence groups, aggregation
 #   (sum, max; sum and last_non_null_value with -U/+U and -D),
 #   partial-update with remove-record-on-delete, ignore-delete, sequence.field
-#   of one and of two fields, a composite key with a string part and a
+#   of one and of two fields, sequence.field.sort-order = descending, a composite key with a string part and a
 #   bucket-key, a write buffer filling up within a commit (*_nometa: file
 #   metas not compared), and spilling to local files (one sorted run per
 #   commit, metas as Java's), thin-mode files (*_thin*: no _KEY_ columns),
@@ -146,6 +146,19 @@ for c in range(2):
     ops.append({"op": "commit"})
 save("seqf", {"columns": scols, "primary_keys": ["id"], "partition_keys": [],
               "options": {"bucket": "2", "sequence.field": "ts"}}, ops)
+# sequence.field.sort-order = descending: the smallest ts wins, a NULL ts sorts
+# first either way (Java's RecordComparator: nulls first, the sign only on values)
+ops = []
+for c in range(3):
+    for i in range(300):
+        ts = None if rnd.randrange(10) == 0 else rnd.randrange(50)
+        ops.append({"op": "+I", "row": [i % 80, ts, "v%d-%d-%s" % (c, i, ts)]})
+    for i in range(c, 80, 11):
+        ops.append({"op": "-D", "row": [i, rnd.randrange(50), None]})
+    ops.append({"op": "commit"})
+save("seqf_desc", {"columns": scols, "primary_keys": ["id"], "partition_keys": [],
+                   "options": {"bucket": "2", "sequence.field": "ts",
+                               "sequence.field.sort-order": "descending"}}, ops)
 # aggregation with retraction: sum and last_non_null_value take -U/+U pairs and -D
 rcols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "s", "type": "BIGINT"},
          {"name": "l", "type": "STRING"}]
@@ -272,7 +285,7 @@ with open(wh + "/compact.jsonl", "w") as out:
 PY
 
 fail=0
-for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 composite composite_thin dedup_thin_avro flush_nometa spill rowkind rowkind_ign rowkind_agg rowkind_append}; do
+for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 seqf_desc composite composite_thin dedup_thin_avro flush_nometa spill rowkind rowkind_ign rowkind_agg rowkind_append}; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null

@@ -1404,6 +1404,52 @@ flush_raw(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *changelog
 }
 
 pm_code
+pm_write_buffer_flush_in_order(pm_write_buffer *buf, pm_kv_file_writer *out, int64_t seq,
+							   pm_error *err)
+{
+	const pm_kv_layout *l = buf->layout;
+	pm_vector  *keys;
+	pm_vector  *cols;
+	int64_t    *idx;
+	out_batch	o;
+	pm_code		rc = PM_OK;
+
+	if (buf->nspill > 0)
+		return pm_fail(err, PM_ERR_INVALID, "records were spilled: their order is lost");
+	if (buf->n == 0)
+		return PM_OK;
+	memset(&o, 0, sizeof(o));
+	o.arena = pm_arena_create(buf->env);
+	keys = pm_arena_alloc(buf->arena, sizeof(pm_vector) * (size_t) (l->nkeys + 1));
+	idx = pm_arena_alloc(buf->arena, sizeof(int64_t) * OUT_BATCH);
+	if (o.arena == NULL || keys == NULL || idx == NULL)
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	else
+	{
+		for (int k = 0; k < l->nkeys; k++)
+			keys[k] = buf->rows.cols[l->key_fields[k]];
+		for (int64_t i = 0; i < buf->n; i++)
+			buf->seqs[i] = seq;
+		if ((cols = memory_cols(buf, keys)) == NULL)
+			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; rc == PM_OK && i < buf->n; i += OUT_BATCH)
+		{
+			int64_t		m = buf->n - i < OUT_BATCH ? buf->n - i : OUT_BATCH;
+
+			for (int64_t j = 0; j < m; j++)
+				idx[j] = i + j;
+			if ((rc = out_start(&o, l, OUT_BATCH, err)) == PM_OK &&
+				(rc = out_gather(&o, cols, idx, m, err)) == PM_OK)
+				rc = pm_kv_file_writer_write(out, &o.b, err);
+		}
+	}
+	if (o.arena)
+		pm_arena_destroy(o.arena);
+	pm_write_buffer_clear(buf);
+	return rc;
+}
+
+pm_code
 pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *out, pm_error *err)
 {
 	return pm_write_buffer_flush_changelog(buf, out, NULL, err);

@@ -225,7 +225,7 @@ static const pm_write_option_rule rules[] = {
 	I("path", "the table's location, given by the catalog"),
 	R("pk-clustering-override", "false",
 	  "Java sorts primary-key files by clustering.columns; not written"),
-	H("postpone.batch-write-fixed-bucket", "table_write.c (false: INSERT refused; paimon_compact moves Java's postpone files, lsm/postpone_compact.c)"),
+	H("postpone.batch-write-fixed-bucket", "table_write.c (true: fixed buckets as Flink's batch sink; false: the postpone bucket as PostponeBucketWriter; paimon_compact moves postpone files, lsm/postpone_compact.c)"),
 	I("postpone.batch-write-fixed-bucket.max-parallelism", "Flink's bucket count of new partitions is written as 1 (table/table_write.c)"),
 	H("postpone.default-bucket-num", "lsm/postpone_compact.c: the bucket count of a partition compacted for the first time"),
 	H("primary-key", "the schema's primary key"),

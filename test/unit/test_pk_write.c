@@ -368,8 +368,6 @@ test_refusals(void **state)
 	pm_arena   *arena = pm_arena_create(pm_env_default());
 	static const char *k1[] = {"bucket"};
 	static const char *dyn[] = {"-1"};
-	static const char *kpp[] = {"bucket", "postpone.batch-write-fixed-bucket"};
-	static const char *vpp[] = {"-2", "false"};
 	static const char *kfr[] = {"bucket", "merge-engine", "deletion-vectors.enabled"};
 	static const char *vfr[] = {"2", "first-row", "true"};
 	static const char *kdyndv[] = {"bucket", "deletion-vectors.enabled"};
@@ -385,7 +383,6 @@ test_refusals(void **state)
 	pm_error	err;
 
 	(void) state;
-	expect_refused(io, arena, "postpone", 2, kpp, vpp, false, "bucket = -2");
 	/* a primary key without the partition key is written (test_cross_partition.c) */
 	for (int i = 0; i < 2; i++)
 	{
@@ -788,6 +785,166 @@ test_sequence_field(void **state)
 }
 
 /*
+ * Postpone buckets written as Java's streaming sink
+ * (postpone.batch-write-fixed-bucket = false, PostponeBucketWriter): every
+ * record in bucket-postpone, unsorted and unmerged (a key twice and a
+ * delete kept), sequence number -1, Avro without statistics, named
+ * data--u-<commit user>-s-<write id>-w-<uuid>-<n>.avro, total buckets -2;
+ * batch reads see nothing until the postpone compaction, which gives the
+ * merged rows (within a file the later record of a key wins; a newer
+ * commit's file wins over an older one's).
+ */
+static void
+test_postpone_write(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/ppw";
+	static const char *keys[] = {"bucket", "postpone.batch-write-fixed-bucket",
+	"postpone.default-bucket-num"};
+	static const char *vals[] = {"-2", "false", "2"};
+	static trow rows[102];
+	static uint8_t kinds[102];
+	static trow spill_rows[NKEYS];
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_compact_result cr;
+	result		r;
+	pm_error	err;
+
+	(void) state;
+	pk_create(io, arena, dir, 3, keys, vals);
+	for (int i = 0; i < 100; i++)
+	{
+		rows[i] = (trow) {99 - i, true, 99 - i, i};
+		kinds[i] = PM_ROW_INSERT;
+	}
+	rows[100] = (trow) {5, true, 555, 1};
+	kinds[100] = PM_ROW_UPDATE_AFTER;
+	rows[101] = (trow) {7, false, 0, INT64_MIN};
+	kinds[101] = PM_ROW_DELETE;
+	pk_commit_rows(io, dir, arena, rows, kinds, 102, 1, 1);
+	for (int i = 0; i < 10; i++)
+	{
+		rows[i] = (trow) {i * 3, true, -i, 3};
+		kinds[i] = PM_ROW_INSERT;
+	}
+	pk_commit_rows(io, dir, arena, rows, kinds, 10, 2, 2);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 0);
+
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan_postpone(table, &scan, &err), PM_OK);
+	assert_int_equal(pm_scan_split_count(scan), 1);
+	{
+		const pm_split *sp = pm_scan_get_split(scan, 0);
+		int64_t		rows_in[2] = {102, 10};
+
+		assert_int_equal(sp->bucket, -2);
+		assert_int_equal(sp->total_buckets, -2);
+		assert_int_equal(sp->nfiles, 2);
+		assert_non_null(strstr(sp->bucket_path, "/bucket-postpone"));
+		for (int f = 0; f < 2; f++)
+		{
+			const pm_data_file_meta *m = sp->files[f];
+			size_t		len = strlen(m->file_name);
+
+			assert_int_equal(m->row_count, rows_in[f]);
+			assert_int_equal(m->delete_row_count, f == 0 ? 1 : 0);
+			assert_int_equal(m->min_sequence_number, -1);
+			assert_int_equal(m->max_sequence_number, -1);
+			assert_int_equal(m->level, 0);
+			assert_int_equal(m->file_source, 0);
+			assert_int_equal(m->format, PM_FORMAT_AVRO);
+			if (strncmp(m->file_name, "data--u-pk-user-s-", 18) != 0)
+				fail_msg("postpone file name %s", m->file_name);
+			assert_non_null(strstr(m->file_name, "-w-"));
+			assert_string_equal(m->file_name + len - 5, ".avro");
+			/* metadata.stats-mode none: no value statistics, key statistics all NULL */
+			assert_int_equal(m->nvalue_stats_cols, 0);
+			assert_int_equal(m->key_stats.nnull_counts, 1);
+			assert_int_equal(m->key_stats.null_counts[0], -1);
+			/* min and max key: the first and last record, not sorted */
+			assert_int_equal(m->min_key_len, m->max_key_len);
+		}
+		/* the first commit's first record is id 99, its last id 7 */
+		{
+			pm_value	v;
+			pm_field	kf = {0, "_KEY_id", pm_type_new(arena, PM_TYPE_INT, false), NULL};
+			const pm_type *kt = pm_type_new_row(arena, &kf, 1, false);
+
+			assert_int_equal(pm_binary_row_decode_serialized(sp->files[0]->min_key,
+															 (size_t) sp->files[0]->min_key_len,
+															 kt, &v, &err), PM_OK);
+			assert_int_equal(v.u.i64, 99);
+			assert_int_equal(pm_binary_row_decode_serialized(sp->files[0]->max_key,
+															 (size_t) sp->files[0]->max_key_len,
+															 kt, &v, &err), PM_OK);
+			assert_int_equal(v.u.i64, 7);
+		}
+	}
+	pm_scan_free(scan);
+	pm_table_close(table);
+
+	pk_full_compact(io, dir, NULL, &cr);
+	assert_int_equal(cr.files_in, 2);
+	assert_int_equal(cr.buckets, 2);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 99);
+	for (int id = 0; id < 100; id++)
+	{
+		if (id == 7)
+		{
+			assert_false(r.present[id]);
+			continue;
+		}
+		assert_true(r.present[id]);
+		if (id % 3 == 0 && id < 30)
+			assert_int_equal(r.v[id], -(id / 3));
+		else
+			assert_int_equal(r.v[id], id == 5 ? 555 : id);
+	}
+
+	/*
+	 * a write buffer of 64 kb: what fills it is written into the open file
+	 * (no spill run, no new file), in the order the rows came
+	 */
+	{
+		static const char *skeys[] = {"bucket", "postpone.batch-write-fixed-bucket",
+		"write-buffer-size"};
+		static const char *svals[] = {"-2", "false", "64 kb"};
+		const char *sdir = "/mem/wh/db.db/ppspill";
+		pm_table_writer *w;
+
+		pk_create(io, arena, sdir, 3, skeys, svals);
+		w = open_writer(io, sdir);
+		for (int round = 0; round < 20; round++)
+		{
+			for (int i = 0; i < NKEYS; i++)
+				spill_rows[i] = (trow) {(i * 7 + round) % NKEYS, true, round * 1000 + i, round};
+			write_kinds(w, arena, spill_rows, NULL, NKEYS);
+		}
+		commit(w, 1, 1);
+		pm_table_writer_close(w);
+		assert_int_equal(pm_table_open(pm_env_default(), io, sdir, NULL, &table, &err), PM_OK);
+		assert_int_equal(pm_table_scan_plan_postpone(table, &scan, &err), PM_OK);
+		assert_int_equal(pm_scan_split_count(scan), 1);
+		assert_int_equal(pm_scan_get_split(scan, 0)->nfiles, 1);
+		assert_int_equal(pm_scan_get_split(scan, 0)->files[0]->row_count, 20 * NKEYS);
+		pm_scan_free(scan);
+		pm_table_close(table);
+		pk_full_compact(io, sdir, NULL, &cr);
+		read_all(io, sdir, &r);
+		assert_int_equal(r.nrows, NKEYS);
+		/* the last round wrote every key: its row wins */
+		for (int i = 0; i < NKEYS; i++)
+			assert_int_equal(r.v[(i * 7 + 19) % NKEYS], 19 * 1000 + i);
+	}
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/*
  * Negative and positive keys (the radix sort of one integer key flips the
  * sign bit): every key's last record wins, files sorted by key.
  */
@@ -960,6 +1117,7 @@ main(void)
 		cmocka_unit_test(test_rowkind_field),
 		cmocka_unit_test(test_dynamic_bucket),
 		cmocka_unit_test(test_sequence_field),
+		cmocka_unit_test(test_postpone_write),
 		cmocka_unit_test(test_negative_keys),
 		cmocka_unit_test(test_spill_merges),
 		cmocka_unit_test(test_spill_abort),

@@ -386,8 +386,9 @@ test_refusals(void **state)
 	{
 		/*
 		 * postpone buckets: into fixed buckets as Flink's batch sink, unless
-		 * told not to (then the writer refuses, test_pk_write.c; the
-		 * postpone compaction writes into fixed buckets all the same)
+		 * told not to (then into the postpone bucket, test_pk_write.c
+		 * test_postpone_write; the postpone compaction writes into fixed
+		 * buckets all the same)
 		 */
 		static const char *const kv[] = {"bucket", "-2", "postpone.batch-write-fixed-bucket", "false"};
 		static const char *const ok[] = {"bucket", "-2"};

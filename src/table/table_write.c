@@ -449,6 +449,14 @@ pm_table_writer_schema(const pm_table_writer *writer)
 	return writer->schema;
 }
 
+const char *
+pm_table_writer_rowkind_field(const pm_table_writer *writer)
+{
+	if (!writer->opt.primary_key || writer->opt.rowkind_field < 0)
+		return NULL;
+	return writer->schema->row_type->fields[writer->opt.rowkind_field].name;
+}
+
 /* The latest snapshot's buckets (fixed-bucket tables restore sequence numbers). */
 static pm_code
 load_restored(pm_table_writer *w, pm_error *err)
@@ -1370,6 +1378,66 @@ write_kv_grouped(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_k
 	return bound_memory(w, err);
 }
 
+/*
+ * rowkind.field (RowKindGenerator.generate): each row's kind from its
+ * value of the column, '+I', '-U', '+U' or '-D' in any case
+ * (RowKind.fromShortString); NULL or anything else fails the batch before
+ * any row is buffered, as Java fails the write. One array per batch, in
+ * the call's scratch arena.
+ */
+static pm_code
+generate_row_kinds(pm_table_writer *w, const pm_batch *batch, uint8_t **out, pm_error *err)
+{
+	const pm_vector *col = &batch->cols[w->opt.rowkind_field];
+	const char *name = w->schema->row_type->fields[w->opt.rowkind_field].name;
+	uint8_t    *kinds = pm_arena_alloc(w->scratch, (size_t) batch->nrows + 1);
+
+	if (kinds == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < batch->nrows; i++)
+	{
+		const uint8_t *v;
+		int32_t		len;
+		int			kind = -1;
+
+		if (pm_vector_is_null(col, i))
+		{
+			pm_fail(err, PM_ERR_INVALID, "Row kind cannot be null.");
+			pm_error_detail(err, "Column \"%s\" is the table's rowkind.field: each row needs '+I', '-U', '+U' or '-D' there.",
+							name);
+			return err->code;
+		}
+		v = col->data + col->offsets[i];
+		len = col->offsets[i + 1] - col->offsets[i];
+		if (len == 2 && (v[0] == '+' || v[0] == '-'))
+		{
+			int			c = v[1] & ~0x20;	/* ASCII upper case */
+
+			if (v[0] == '+' && c == 'I')
+				kind = PM_ROW_INSERT;
+			else if (v[0] == '-' && c == 'U')
+				kind = PM_ROW_UPDATE_BEFORE;
+			else if (v[0] == '+' && c == 'U')
+				kind = PM_ROW_UPDATE_AFTER;
+			else if (v[0] == '-' && c == 'D')
+				kind = PM_ROW_DELETE;
+		}
+		if (kind < 0)
+		{
+			pm_fail(err, PM_ERR_INVALID, "Unsupported short string '%.*s' for row kind.",
+					len > 64 ? 64 : (int) len, len > 0 ? (const char *) v : "");
+			pm_error_detail(err, "Column \"%s\" is the table's rowkind.field: each row needs '+I', '-U', '+U' or '-D' there.",
+							name);
+			return err->code;
+		}
+		kinds[i] = (uint8_t) kind;
+		if (w->opt.primary_key)
+			PM_TRY(pm_table_writer_accepts(w, (pm_row_kind) kind, err));
+	}
+	*out = kinds;
+	return PM_OK;
+}
+
 static pm_code
 write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kinds,
 			   pm_error *err)
@@ -1392,6 +1460,14 @@ write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kin
 				if (pm_vector_is_null(&batch->cols[c], i))
 					return pm_fail(err, PM_ERR_INVALID, "Cannot write null to non-null column(%s)",
 								   w->schema->row_type->fields[c].name);
+	/* TableWriteImpl.writeAndReturn: the generator, then the RowKindFilter */
+	if (o->rowkind_field >= 0)
+	{
+		uint8_t    *kinds = NULL;
+
+		PM_TRY(generate_row_kinds(w, batch, &kinds, err));
+		row_kinds = kinds;
+	}
 	w->dyn_index = NULL;
 	w->dyn_values = NULL;
 	w->pp_values = NULL;
@@ -1471,6 +1547,60 @@ write_batch(pm_table_writer *w, const pm_batch *batch, pm_error *err)
 	return PM_OK;
 }
 
+/*
+ * Append tables with rowkind.field (AppendOnlyFileStoreTable's write): each
+ * row's kind from the column, the RowKindFilter drops -U and -D as on
+ * primary-key tables, and any other -U or -D row fails the batch, as
+ * Java's record extractor refuses it; +I and +U rows are written.
+ */
+static pm_code
+write_append_generated(pm_table_writer *w, const pm_batch *batch, pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+	uint8_t    *kinds = NULL;
+	int64_t    *keep;
+	int64_t		nkeep = 0;
+	pm_batch	sub;
+
+	PM_TRY(generate_row_kinds(w, batch, &kinds, err));
+	keep = pm_arena_alloc(w->scratch, sizeof(int64_t) * (size_t) (batch->nrows + 1));
+	if (keep == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < batch->nrows; i++)
+	{
+		int			kind = kinds[i];
+
+		if ((kind == PM_ROW_DELETE && o->ignore_delete) ||
+			(kind == PM_ROW_UPDATE_BEFORE && (o->ignore_delete || o->ignore_update_before)))
+			continue;
+		if (kind == PM_ROW_DELETE || kind == PM_ROW_UPDATE_BEFORE)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "Append only writer can not accept row with RowKind %s",
+						   kind == PM_ROW_DELETE ? "DELETE" : "UPDATE_BEFORE");
+		keep[nkeep++] = i;
+	}
+	if (nkeep == batch->nrows)
+		return write_batch(w, batch, err);
+	/* the rows kept, gathered column by column */
+	sub.nrows = nkeep;
+	sub.first_row = 0;
+	sub.ncols = batch->ncols;
+	sub.cols = pm_arena_zalloc(w->scratch, sizeof(pm_vector) * (size_t) batch->ncols);
+	if (sub.cols == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int c = 0; c < batch->ncols; c++)
+	{
+		pm_vector_builder vb;
+
+		if (!pm_vector_builder_init(&vb, &sub.cols[c], batch->cols[c].type, nkeep, w->scratch))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < nkeep; i++)
+			if (!pm_vector_builder_append(&vb, &batch->cols[c], keep[i]))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	return write_batch(w, &sub, err);
+}
+
 pm_code
 pm_table_writer_accepts(const pm_table_writer *writer, pm_row_kind kind, pm_error *err)
 {
@@ -1498,7 +1628,12 @@ pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint
 {
 	pm_code		rc;
 
-	if (row_kinds != NULL)
+	/*
+	 * rowkind.field: a primary-key table's rows take only the generated
+	 * kinds; an append table's own kinds are still checked (Java's
+	 * AppendOnlyWriter refuses a row whose own kind is -U or -D)
+	 */
+	if (row_kinds != NULL && (writer->opt.rowkind_field < 0 || !writer->opt.primary_key))
 		for (int64_t i = 0; i < batch->nrows; i++)
 			PM_TRY(pm_table_writer_accepts(writer, (pm_row_kind) row_kinds[i], err));
 	if (batch->ncols != writer->schema->row_type->nfields)
@@ -1522,6 +1657,8 @@ pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint
 	}
 	if (writer->opt.primary_key)
 		rc = write_kv_batch(writer, batch, row_kinds, err);
+	else if (writer->opt.rowkind_field >= 0)
+		rc = write_append_generated(writer, batch, err);
 	else
 		rc = write_batch(writer, batch, err);
 	pm_arena_reset(writer->scratch);

@@ -234,7 +234,7 @@ static const pm_write_option_rule rules[] = {
 	H("record-level.expire-time", "lsm/record_expire.c, lsm/compact.c, lsm/lookup_compact.c (compaction drops expired records)"),
 	H("record-level.time-field", "lsm/record_expire.c"),
 	R("row-tracking.enabled", "false", "row tracking is not written"),
-	RPK("rowkind.field", NULL, "row kinds taken from a column are not written"),
+	H("rowkind.field", "table/table_write.c: each row's kind from its column, as RowKindGenerator, then the RowKindFilter; primary-key tables write the kinds (fdw/modify.c refuses UPDATE and DELETE), append tables refuse -U and -D rows as Java's append writer"),
 	I("scan.bounded.watermark", READ),
 	I("scan.creation-time-millis", READ),
 	I("scan.fallback-branch", READ),

@@ -435,6 +435,204 @@ test_refusals(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/*
+ * A batch of the fixture's rows whose name column holds the given strings
+ * (NULL: a NULL name): the rowkind.field tests below.
+ */
+static pm_batch *
+batch_with_names(pm_table_writer *w, pm_arena *arena, const trow *rows, const char **names, int n)
+{
+	pm_batch   *b = make_batch(arena, pm_table_writer_schema(w)->row_type, rows, n);
+	pm_vector  *c = &b->cols[1];
+	int64_t		cap = 0;
+
+	assert_true(pm_vector_init(c, pm_table_writer_schema(w)->row_type->fields[1].type, n, true,
+							   arena));
+	c->length = n;
+	for (int i = 0; i < n; i++)
+	{
+		if (names[i] != NULL)
+			assert_true(pm_vector_append_data(c, &cap, names[i], (int64_t) strlen(names[i]),
+											  arena));
+		else
+			c->nulls[i] = 1;
+		c->offsets[i + 1] = (int32_t) c->data_size;
+	}
+	return b;
+}
+
+/* One write of a bad row kind into a fresh writer of dir: the code and the message. */
+static void
+rowkind_write_fails(pm_fileio *io, pm_arena *arena, const char *dir, const char *name,
+					pm_code code, const char *msg)
+{
+	pm_table_writer *w = open_writer(io, dir);
+	trow		rows[2] = {{1, true, 1, 1}, {2, true, 2, 2}};
+	const char *names[2] = {"+I", name};
+	pm_error	err;
+
+	assert_int_equal(pm_table_writer_write(w, batch_with_names(w, arena, rows, names, 2), NULL,
+										   &err), code);
+	if (strstr(err.message, msg) == NULL)
+		fail_msg("\"%s\" lacks \"%s\"", err.message, msg);
+	pm_table_writer_abort(w);
+}
+
+/*
+ * rowkind.field = name (RowKindGenerator): each row's kind is its name,
+ * '+I', '-U', '+U' or '-D' in any case, whatever row_kinds says; the
+ * column is stored as written. Deduplicate: -D and -U remove the key.
+ * NULL and other values fail the write (Java's messages); the generated
+ * kinds go through the RowKindFilter (ignore-delete) and the merge
+ * engine's acceptance (first-row refuses -D); a non-string column is
+ * refused when the writer opens.
+ */
+static void
+test_rowkind_field(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/rowkind";
+	static const char *k[] = {"bucket", "rowkind.field"};
+	static const char *v[] = {"2", "name"};
+	static const char *kfr[] = {"bucket", "rowkind.field", "merge-engine"};
+	static const char *vfr[] = {"2", "name", "first-row"};
+	static const char *kfri[] = {"bucket", "rowkind.field", "merge-engine", "ignore-delete"};
+	static const char *vfri[] = {"2", "name", "first-row", "true"};
+	static const char *kint[] = {"bucket", "rowkind.field"};
+	static const char *vint[] = {"2", "v"};
+	trow		rows[200];
+	const char *names[200];
+	uint8_t		kinds[200];
+	int			n = 0;
+	pm_table_writer *w;
+	pm_error	err;
+	result		r;
+	pk_files	pf;
+	int64_t		deletes = 0;
+
+	(void) state;
+	pk_create(io, arena, dir, 2, k, v);
+	w = open_writer(io, dir);
+	assert_string_equal(pm_table_writer_rowkind_field(w), "name");
+	for (int i = 0; i < 100; i++)
+	{
+		rows[n] = (trow) {i, true, i, i};
+		names[n++] = i % 2 ? "+I" : "+i";
+	}
+	for (int i = 0; i < 20; i++)
+	{
+		rows[n] = (trow) {i, true, -1, -1};
+		names[n++] = i % 2 ? "-D" : "-d";
+	}
+	for (int i = 20; i < 40; i++)
+	{
+		rows[n] = (trow) {i, true, 1000 + i, 7};
+		names[n++] = "+U";
+	}
+	for (int i = 40; i < 50; i++)
+	{
+		rows[n] = (trow) {i, true, -1, -1};
+		names[n++] = "-U";
+	}
+	/* the kinds given are ignored: the column decides */
+	memset(kinds, PM_ROW_DELETE, sizeof(kinds));
+	assert_int_equal(pm_table_writer_write(w, batch_with_names(w, arena, rows, names, n), kinds,
+										   &err), PM_OK);
+	commit(w, 1, 1);
+	pm_table_writer_close(w);
+	pk_read_rows(io, dir, 0, false, &r, NULL);
+	assert_int_equal(r.nrows, 70);
+	for (int i = 0; i < 100; i++)
+	{
+		assert_int_equal(r.present[i], i >= 20 && (i < 40 || i >= 50));
+		if (r.present[i])
+		{
+			assert_int_equal(r.v[i], i < 40 ? 1000 + i : i);
+			assert_int_equal(r.w[i], i < 40 ? 7 : i);
+			assert_false(r.name_null[i]);
+		}
+	}
+	/* one record per key at flush: the 20 -D and 10 -U kept as retractions */
+	pk_files_open(io, dir, true, &pf);
+	for (int f = 0; f < pf.n; f++)
+		deletes += pf.files[f]->delete_row_count;
+	pk_files_close(&pf);
+	assert_int_equal(deletes, 30);
+
+	/* NULL and other values: Java's RuntimeException / fromShortString */
+	rowkind_write_fails(io, arena, dir, NULL, PM_ERR_INVALID, "Row kind cannot be null.");
+	rowkind_write_fails(io, arena, dir, "+X", PM_ERR_INVALID,
+						"Unsupported short string '+X' for row kind.");
+	rowkind_write_fails(io, arena, dir, "+I ", PM_ERR_INVALID,
+						"Unsupported short string '+I ' for row kind.");
+	rowkind_write_fails(io, arena, dir, "", PM_ERR_INVALID, "Unsupported short string ''");
+
+	/* first-row refuses -D; with ignore-delete the -D row is dropped */
+	pk_create(io, arena, "/mem/wh/db.db/rowkind_fr", 3, kfr, vfr);
+	rowkind_write_fails(io, arena, "/mem/wh/db.db/rowkind_fr", "-D", PM_ERR_UNSUPPORTED,
+						"first-row");
+	pk_create(io, arena, "/mem/wh/db.db/rowkind_fri", 4, kfri, vfri);
+	w = open_writer(io, "/mem/wh/db.db/rowkind_fri");
+	{
+		trow		frows[3] = {{1, true, 1, 1}, {1, true, 2, 2}, {2, true, 3, 3}};
+		const char *fnames[3] = {"+I", "-D", "+U"};
+
+		assert_int_equal(pm_table_writer_write(w, batch_with_names(w, arena, frows, fnames, 3),
+											   NULL, &err), PM_OK);
+	}
+	commit(w, 1, 2);			/* APPEND, then the lookup compaction's COMPACT */
+	pm_table_writer_close(w);
+	pk_read_rows(io, "/mem/wh/db.db/rowkind_fri", 0, false, &r, NULL);
+	assert_int_equal(r.nrows, 2);
+	assert_int_equal(r.v[1], 1);
+	assert_int_equal(r.v[2], 3);
+
+	/*
+	 * Append tables (AppendOnlyFileStoreTable): +I and +U rows are written,
+	 * -D refused, unless ignore-delete drops it (and -U)
+	 */
+	for (int ign = 0; ign < 2; ign++)
+	{
+		static const char *ka[] = {"rowkind.field", "ignore-delete"};
+		static const char *va[] = {"name", "true"};
+		const char *adir = ign ? "/mem/wh/db.db/rowkind_append_ign" : "/mem/wh/db.db/rowkind_append";
+		pm_schema  *as = make_schema(arena, 1 + ign, ka, va);
+		trow		arows[4] = {{1, true, 1, 1}, {2, true, 2, 2}, {3, true, 3, 3}, {4, true, 4, 4}};
+		const char *anames[4] = {"+I", "+u", "-D", "-U"};
+		pm_batch   *ab;
+
+		as->nprimary_keys = 0;
+		assert_int_equal(pm_table_create(pm_env_default(), io, adir, as, &err), PM_OK);
+		w = open_writer(io, adir);
+		assert_null(pm_table_writer_rowkind_field(w));	/* UPDATE/DELETE go their own way */
+		ab = batch_with_names(w, arena, arows, anames, 4);
+		if (!ign)
+		{
+			assert_int_equal(pm_table_writer_write(w, ab, NULL, &err), PM_ERR_UNSUPPORTED);
+			assert_string_equal(err.message,
+								"Append only writer can not accept row with RowKind DELETE");
+			pm_table_writer_abort(w);
+			continue;
+		}
+		assert_int_equal(pm_table_writer_write(w, ab, NULL, &err), PM_OK);
+		commit(w, 1, 1);
+		pm_table_writer_close(w);
+		pk_read_rows(io, adir, 0, false, &r, NULL);
+		assert_int_equal(r.nrows, 2);
+		assert_true(r.present[1] && r.present[2]);
+		assert_int_equal(r.v[2], 2);
+	}
+
+	/* RowKindGenerator: only string columns */
+	pk_create(io, arena, "/mem/wh/db.db/rowkind_int", 2, kint, vint);
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, "/mem/wh/db.db/rowkind_int", "u",
+										  &w, &err), PM_ERR_INVALID);
+	assert_non_null(strstr(err.message, "only support string type for rowkind, but v is"));
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 /* The HASH entries of the latest snapshot's index manifest: bucket -> row count. */
 static int
 hash_entries(pm_fileio *io, pm_arena *arena, const char *table, int64_t *rows_by_bucket, int n)
@@ -916,6 +1114,7 @@ main(void)
 		cmocka_unit_test(test_small_buffer_flush),
 		cmocka_unit_test(test_partial_update_and_aggregation),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_rowkind_field),
 		cmocka_unit_test(test_dynamic_bucket),
 		cmocka_unit_test(test_sequence_field),
 		cmocka_unit_test(test_postpone_write),

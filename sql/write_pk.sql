@@ -169,6 +169,31 @@ SELECT * FROM seqdesc ORDER BY id;
 INSERT INTO seqdesc VALUES (1, 4, 'f'), (2, 6, 'g'), (3, NULL, 'h');
 SELECT * FROM seqdesc ORDER BY id;
 
+-- bucket-function.type: mod puts key k into bucket floorMod(k, 4), hive as
+-- Hive's hash; a point lookup goes to the key's bucket by the same function
+SELECT paimon_create_table('wpk', 'db', 'modb', 'id INT, v STRING',
+  primary_key => ARRAY['id'],
+  options => '{"bucket": "4", "bucket-function.type": "mod"}', foreign_table => 'modb');
+INSERT INTO modb SELECT i, 'v' || i FROM generate_series(-3, 8) i;
+SELECT b, (SELECT count(*) FROM pg_ls_dir(:'wh' || '/db.db/modb/' || b) f WHERE f LIKE 'data-%') AS files
+  FROM pg_ls_dir(:'wh' || '/db.db/modb') b WHERE b LIKE 'bucket-%' ORDER BY b;
+EXPLAIN (COSTS OFF) SELECT * FROM modb WHERE id = -3;
+SELECT * FROM modb WHERE id = -3;
+SELECT paimon_create_table('wpk', 'db', 'hiveb', 'k STRING, id BIGINT, v INT',
+  primary_key => ARRAY['k', 'id'],
+  options => '{"bucket": "3", "bucket-function.type": "hive"}', foreign_table => 'hiveb');
+INSERT INTO hiveb VALUES ('a', 1, 1), ('b', 2, 2), ('été', 3, 3), ('', -4, 4);
+EXPLAIN (COSTS OFF) SELECT * FROM hiveb WHERE k = 'été' AND id = 3;
+SELECT * FROM hiveb WHERE k = 'été' AND id = 3;
+-- mod takes one INT or BIGINT bucket key only (Java's ModBucketFunction)
+SELECT paimon_create_table('wpk', 'db', 'modbad', 'k STRING, v INT',
+  primary_key => ARRAY['k'],
+  options => '{"bucket": "2", "bucket-function.type": "mod"}', foreign_table => 'modbad');
+\set VERBOSITY sqlstate
+INSERT INTO modbad VALUES ('a', 1);
+\set VERBOSITY default
+INSERT INTO modbad VALUES ('a', 1);
+
 -- partitioned: changing the partition moves the row
 SELECT paimon_create_table('wpk', 'db', 'parted', 'dt STRING, id BIGINT, v INT',
   primary_key => ARRAY['dt', 'id'], partition_keys => ARRAY['dt'],

@@ -29,7 +29,7 @@
 
 #include "format/parquet/parquet_key_probe.h"
 #include "row/binary_row.h"
-#include "row/bucket.h"
+#include "row/bucket_function.h"
 #include "row/value.h"
 #include "table/stats_filter.h"
 #include "table/table_int.h"
@@ -183,6 +183,7 @@ typedef struct bucket_of_key
 {
 	bool		usable;
 	const pm_type *type;		/* ROW of the bucket-key fields */
+	pm_bucket_function fn;		/* bucket-function.type */
 	int			nfields;
 	int			key_pos[64];	/* position of each bucket-key field in the key */
 	pm_value   *values;			/* scratch */
@@ -197,7 +198,7 @@ bucket_of_key_init(const pm_table *t, const key_set *ks, pm_arena *arena, bucket
 	pm_field   *fields;
 
 	memset(b, 0, sizeof(*b));
-	if (!pm_table_bucket_key_fields(t, idx, 64, &n))
+	if (!pm_table_bucket_key_fields(t, idx, 64, &n, &b->fn))
 		return PM_OK;
 	for (int i = 0; i < n; i++)
 	{
@@ -233,7 +234,8 @@ key_in_bucket(bucket_of_key *b, const key_set *ks, int k, const pm_split *sp)
 	for (int i = 0; i < b->nfields; i++)
 		b->values[i] = ks->values[(size_t) k * ks->nfields + b->key_pos[i]];
 	pm_error_clear(&ignored);
-	if (pm_bucket_of(b->type, b->values, sp->total_buckets, &bucket, &ignored) != PM_OK)
+	if (pm_bucket_function_bucket(b->fn, b->type, b->values, sp->total_buckets, &bucket,
+								  &ignored) != PM_OK)
 		return true;
 	return bucket == sp->bucket;
 }

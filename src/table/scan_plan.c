@@ -33,7 +33,7 @@
 #include "index/file_index.h"
 #include "index/index_rows.h"
 #include "row/binary_row.h"
-#include "row/bucket.h"
+#include "row/bucket_function.h"
 #include "table/data_file_path.h"
 #include "table/index_manifest.h"
 #include "table/manifest_entry.h"
@@ -71,30 +71,28 @@ equality_literal(const pm_predicate *p, int field, int depth)
 typedef struct bucket_filter
 {
 	const pm_type *key_type;	/* ROW of the bucket-key fields */
+	pm_bucket_function fn;		/* bucket-function.type */
 	pm_value   *values;
 	int32_t		cached_total;	/* total buckets the cached bucket is for */
 	int32_t		cached_bucket;
 } bucket_filter;
 
 /*
- * With "k = const" for every bucket-key field (default bucket function),
- * the one bucket of each bucket count that can hold matches (§10).
- */
-/*
  * The bucket-key fields (option bucket-key, else the trimmed primary key)
  * as table field indexes, when the default bucket function assigns buckets;
  * false otherwise (or when a name is unknown).
  */
 bool
-pm_table_bucket_key_fields(const pm_table *t, int *idx, int max, int *n)
+pm_table_bucket_key_fields(const pm_table *t, int *idx, int max, int *n, pm_bucket_function *fn)
 {
 	const pm_schema *s = t->schema;
 	const char *keys = pm_schema_option(s, "bucket-key");
-	const char *func = pm_schema_option(s, "bucket-function.type");
 	int			nkeys = 0;
+	pm_error	ignored;
 
 	*n = 0;
-	if (func != NULL && strcasecmp(func, "default") != 0)
+	if (pm_bucket_function_parse(pm_schema_option(s, "bucket-function.type"), fn,
+								 &ignored) != PM_OK)
 		return false;
 	if (keys != NULL)
 	{
@@ -125,12 +123,27 @@ pm_table_bucket_key_fields(const pm_table *t, int *idx, int max, int *n)
 			idx[nkeys++] = t->trimmed_pk[i];
 	}
 	*n = nkeys;
+	if (nkeys > 0 && *fn != PM_BUCKET_FUNCTION_DEFAULT)
+	{
+		pm_field	f[64];
+		pm_type		row;
+
+		/* the function's precondition on the key's types, as a ROW of them */
+		memset(&row, 0, sizeof(row));
+		row.id = PM_TYPE_ROW;
+		row.nfields = nkeys;
+		row.fields = f;
+		for (int i = 0; i < nkeys; i++)
+			f[i] = s->row_type->fields[idx[i]];
+		if (pm_bucket_function_check(*fn, &row, &ignored) != PM_OK)
+			return false;
+	}
 	return nkeys > 0;
 }
 
 /*
- * With "k = const" for every bucket-key field (default bucket function),
- * the one bucket of each bucket count that can hold matches (§10).
+ * With "k = const" for every bucket-key field, the one bucket of each
+ * bucket count that can hold matches (§10), by the table's bucket function.
  */
 static pm_code
 bucket_filter_init(pm_scan *scan, const pm_predicate *filter, bucket_filter **out,
@@ -142,9 +155,10 @@ bucket_filter_init(pm_scan *scan, const pm_predicate *filter, bucket_filter **ou
 	int			idx[64];
 	pm_field   *fields;
 	bucket_filter *bf;
+	pm_bucket_function fn;
 
 	*out = NULL;
-	if (filter == NULL || !pm_table_bucket_key_fields(t, idx, 64, &nkeys))
+	if (filter == NULL || !pm_table_bucket_key_fields(t, idx, 64, &nkeys, &fn))
 		return PM_OK;
 	bf = pm_arena_zalloc(scan->arena, sizeof(bucket_filter));
 	fields = pm_arena_zalloc(scan->arena, sizeof(pm_field) * nkeys);
@@ -163,6 +177,7 @@ bucket_filter_init(pm_scan *scan, const pm_predicate *filter, bucket_filter **ou
 	bf->key_type = pm_type_new_row(scan->arena, fields, nkeys, false);
 	if (bf->key_type == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	bf->fn = fn;
 	bf->cached_total = 0;
 	*out = bf;
 	return PM_OK;
@@ -179,8 +194,8 @@ bucket_may_match(bucket_filter *bf, const pm_manifest_entry *e)
 	pm_error_clear(&ignored);
 	if (bf->cached_total != e->total_buckets)
 	{
-		if (pm_bucket_of(bf->key_type, bf->values, e->total_buckets, &bf->cached_bucket,
-						 &ignored) != PM_OK)
+		if (pm_bucket_function_bucket(bf->fn, bf->key_type, bf->values, e->total_buckets,
+									  &bf->cached_bucket, &ignored) != PM_OK)
 			return true;
 		bf->cached_total = e->total_buckets;
 	}

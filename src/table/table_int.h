@@ -10,6 +10,7 @@
 #ifndef PM_TABLE_TABLE_INT_H
 #define PM_TABLE_TABLE_INT_H
 
+#include "row/bucket_function.h"
 #include "table/path_map.h"
 #include "table/snapshot.h"
 #include "table/split.h"
@@ -110,10 +111,12 @@ extern bool pm_arena_array_grow(pm_arena *arena, void **array, int *cap, int n,
 
 /*
  * The bucket-key fields (bucket-key option, else the trimmed primary key)
- * as table field indexes, at most max; false when the table's bucket
- * function is not the default one or a name is unknown (scan_plan.c).
+ * as table field indexes, at most max, and the table's bucket function
+ * (bucket-function.type); false when a name or the function is unknown,
+ * or the function does not take those fields' types (scan_plan.c).
  */
-extern bool pm_table_bucket_key_fields(const pm_table *t, int *idx, int max, int *n);
+extern bool pm_table_bucket_key_fields(const pm_table *t, int *idx, int max, int *n,
+									   pm_bucket_function *fn);
 
 /*
  * Whether a planned file's indexes (embedded, or its resolved .index

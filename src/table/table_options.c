@@ -71,7 +71,7 @@ static const pm_table_option options[] = {
 	{"bucket-append-ordered", PM_OPTION_NOT_READ, NULL,
 	"order of rows only"},
 	{"bucket-function.type", PM_OPTION_SUPPORTED, NULL,
-	"bucket pruning only with the default function; other functions read every bucket"},
+	"bucket pruning and point lookups by the table's function (default, mod, hive: row/bucket_function.h)"},
 	{"bucket-key", PM_OPTION_SUPPORTED, NULL,
 	"bucket pruning hashes these fields"},
 	{"cache-page-size", PM_OPTION_NOT_READ, NULL,

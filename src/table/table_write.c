@@ -894,7 +894,8 @@ route_values(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pva
 		}
 		if (o->bucket == -2)
 			PM_TRY(postpone_buckets(w, pvalues, &num_buckets, err));
-		PM_TRY(pm_bucket_of(o->bucket_key_type, bvalues, num_buckets, bucket, err));
+		PM_TRY(pm_bucket_function_bucket(o->bucket_function, o->bucket_key_type, bvalues,
+										 num_buckets, bucket, err));
 	}
 	return PM_OK;
 }

@@ -49,7 +49,7 @@ static const pm_write_option_rule rules[] = {
 	R("branch", "main", "only the main branch is written"),
 	H("bucket", "write_options.c (fixed, dynamic -1, postpone -2 written into fixed buckets)"),
 	I("bucket-append-ordered", "Java's append compaction order of a bucket; " LAYOUT),
-	R("bucket-function.type", "default", "only the default bucket function is written"),
+	H("bucket-function.type", "row/bucket_function.c: default, mod and hive route rows of fixed (and postpone batch) buckets; write_options.c checks the bucket key as Java"),
 	H("bucket-key", "write_options.c, table/bucket_assigner.c"),
 	I("cache-page-size", PERF),
 	I("chain-table.chain-partition-keys", BY_REFUSAL("chain-table.enabled")),

@@ -865,6 +865,11 @@ parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
 					   "table option global-index.external-path: hash index files in an external path are not written");
 	PM_TRY(parse_keys(s, arena, o, err));
+	/* BucketFunction.create: the function, and whether it takes the bucket key */
+	PM_TRY(pm_bucket_function_parse(pm_schema_option(s, "bucket-function.type"),
+									&o->bucket_function, err));
+	if (o->bucket_key_type != NULL && (o->bucket > 0 || o->bucket == -2))
+		PM_TRY(pm_bucket_function_check(o->bucket_function, o->bucket_key_type, err));
 	PM_TRY(parse_lookup_compaction(s, o, for_compaction, err));
 	/* refused before anything is written, not at the compaction after the APPEND snapshot */
 	if (o->primary_key && (o->changelog_lookup || o->changelog_full))

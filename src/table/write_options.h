@@ -33,6 +33,7 @@
 #include "format/format_writer.h"
 #include "index/file_index_write.h"
 #include "table/schema.h"
+#include "row/bucket_function.h"
 #include "table/stats_build.h"
 
 typedef struct pm_write_options
@@ -82,6 +83,7 @@ typedef struct pm_write_options
 	int			nbucket_keys;	/* dynamic buckets: the trimmed primary key, hashed */
 	const int  *bucket_key_fields;	/* indexes into the row type, option order */
 	const pm_type *bucket_key_type; /* ROW of the bucket-key fields */
+	pm_bucket_function bucket_function;	/* bucket-function.type (fixed and postpone buckets) */
 	int64_t		dynamic_target_rows;	/* dynamic-bucket.target-row-num (2 000 000) */
 	int32_t		dynamic_max_buckets;	/* dynamic-bucket.max-buckets (-1: unlimited) */
 	bool		index_in_data_dir;	/* index-file-in-data-file-dir (default false) */

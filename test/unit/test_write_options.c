@@ -742,7 +742,8 @@ test_every_refusal(void **state)
 		}
 		pm_arena_destroy(f.arena);
 	}
-	assert_true(refused >= 20);
+	/* the loop saw the rules' refusals (16 to 19 now; fewer as more options are written) */
+	assert_true(refused >= 12);
 }
 
 /* The options found by the audit, one by one. */

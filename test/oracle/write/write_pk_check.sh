@@ -197,6 +197,28 @@ ops.append({"op": "commit"})
 save("ignore_delete", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                        "options": {"bucket": "2", "ignore-delete": "true"}}, ops)
 
+# bucket-function.type: mod (an INT key, negative ones too) and hive (a composite
+# key of a string, with unicode, and a BIGINT): rows in Java's buckets
+ops = []
+for c in range(2):
+    for i in range(200):
+        k = rnd.randrange(-500, 500)
+        ops.append({"op": "+I", "row": [k, "m%d-%d" % (c, i), i, float(i) / 3, i % 2 == 0]})
+    ops.append({"op": "commit"})
+save("bf_mod", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+                "options": {"bucket": "3", "bucket-function.type": "mod"}}, ops)
+hcols = [{"name": "k", "type": "STRING NOT NULL"}, {"name": "id", "type": "BIGINT NOT NULL"},
+         {"name": "d", "type": "DOUBLE"}, {"name": "ok", "type": "BOOLEAN"}]
+ops = []
+for c in range(2):
+    for i in range(200):
+        k = rnd.choice(["", "a", "\u00e9t\u00e9", "\u4e00\u4e8c", "Zeta", "z" * 30])
+        ops.append({"op": "+I", "row": [k, rnd.randrange(-2**40, 2**40), rnd.random() - 0.5,
+                                        None if i % 5 == 0 else i % 2 == 0]})
+    ops.append({"op": "commit"})
+save("bf_hive", {"columns": hcols, "primary_keys": ["k", "id"], "partition_keys": [],
+                 "options": {"bucket": "4", "bucket-function.type": "hive"}}, ops)
+
 # sequence.field of two fields
 mcols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "s1", "type": "INT"},
          {"name": "s2", "type": "BIGINT"}, {"name": "v", "type": "STRING"}]
@@ -285,7 +307,7 @@ with open(wh + "/compact.jsonl", "w") as out:
 PY
 
 fail=0
-for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 seqf_desc composite composite_thin dedup_thin_avro flush_nometa spill rowkind rowkind_ign rowkind_agg rowkind_append}; do
+for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 seqf_desc bf_mod bf_hive composite composite_thin dedup_thin_avro flush_nometa spill rowkind rowkind_ign rowkind_agg rowkind_append}; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null

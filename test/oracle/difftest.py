@@ -239,7 +239,8 @@ def cast_value(old, new, v):
 class Case:
     """A generated table and its operations, plus a model of the expected rows."""
 
-    def __init__(self, seed, pk=False, nested=False, simple=False, writer_tz=None):
+    def __init__(self, seed, pk=False, nested=False, simple=False, writer_tz=None,
+                 bucket_functions=()):
         self.seed = seed
         self.simple = simple  # only inserts and commits (for the pypaimon writer)
         self.predicates_run = 0
@@ -314,6 +315,12 @@ class Case:
             elif rnd.random() < 0.5:
                 options["compaction.min.file-num"] = "2"  # lets "compact" find work
             self.primary_keys = []
+        # bucket-function.type on some fixed-bucket tables (a generator of its own, so
+        # the rest of the seed's table stays as it was): Java's buckets, our pruning and
+        # point lookups by the same function (the key "id" is BIGINT: mod and hive take it)
+        frnd = random.Random("bucket-function/%d" % seed)
+        if int(options["bucket"]) > 0 and bucket_functions and frnd.random() < 0.3:
+            options["bucket-function.type"] = frnd.choice(list(bucket_functions))
         if rnd.random() < 0.2 and fmt == "parquet":
             options["parquet.block.size"] = "4096"
         # File indexes on some columns (their own generator: the rest of the seed's table
@@ -943,8 +950,14 @@ def pypaimon_available():
 # ---------------------------------------------------------------------------- driver
 
 def run_seed(seed, args, sql, use_py, tmproot):
+    # mod came with Paimon 1.3, hive with 1.4 (the oracle's default version: its pom's,
+    # 1.3.1); pypaimon writes and reads only the default
+    ver = tuple(int(x) for x in re.findall(r"\d+", args.paimon_version or "1.3.1")[:2])
+    funcs = () if args.writer == "py" or use_py or ver < (1, 3) else \
+        ("mod",) if ver < (1, 4) else ("mod", "hive")
     case = Case(seed, pk=args.pk, nested=args.nested, simple=args.writer == "py",
-                writer_tz=args.writer_tz if args.writer == "java" else None)
+                writer_tz=args.writer_tz if args.writer == "java" else None,
+                bucket_functions=funcs)
     d = tempfile.mkdtemp(prefix="seed%d_" % seed, dir=tmproot)
     os.chmod(d, 0o755)  # the server (user postgres) must read the warehouse
     wh = os.path.join(d, "wh")
@@ -1150,6 +1163,8 @@ def main():
                 case.options["bucket"], len(case.partition_keys), len(case.columns), len(case.ops))
             if "orc.timestamp-ltz.legacy.type" in case.options:
                 desc += " ltz-legacy=" + case.options["orc.timestamp-ltz.legacy.type"]
+            if "bucket-function.type" in case.options:
+                desc += " bucket-function=" + case.options["bucket-function.type"]
             idx = [k.split(".")[1] + "(" + v + ")" for k, v in sorted(case.options.items())
                    if k.startswith("file-index.") and k.endswith(".columns")]
             if idx:

@@ -296,3 +296,29 @@ pk_kv_batch(pm_arena *arena, const pm_kv_layout *l, const pm_schema *s, const tr
 		b->cols[3 + c] = t->cols[c];
 	return b;
 }
+
+void
+pk_kv_file(pm_fileio *io, pm_arena *arena, const char *tdir, const char *dir, const char *uuid,
+		   const trow *rows, const int64_t *seq, const int8_t *kind, int n,
+		   pm_data_file_meta *meta, pm_kv_layout **layout)
+{
+	pm_schema  *s;
+	pm_write_options *opt = pm_arena_alloc(arena, sizeof(*opt));	/* the layout keeps it */
+	pm_kv_file_writer *kw;
+	pm_data_file_meta *files;
+	int			nfiles;
+	int64_t		counter = 0;
+	pm_error	err;
+
+	assert_non_null(opt);
+	assert_int_equal(pm_schema_load_latest(io, tdir, arena, &s, &err), PM_OK);
+	assert_int_equal(pm_write_options_parse(s, arena, opt, &err), PM_OK);
+	assert_int_equal(pm_kv_layout_create(s, opt, arena, layout, &err), PM_OK);
+	assert_int_equal(pm_kv_file_writer_open(pm_env_default(), io, *layout, dir, uuid, &counter,
+											arena, &kw, &err), PM_OK);
+	assert_int_equal(pm_kv_file_writer_write(kw, pk_kv_batch(arena, *layout, s, rows, seq, kind, n),
+											 &err), PM_OK);
+	assert_int_equal(pm_kv_file_writer_close(kw, &files, &nfiles, &err), PM_OK);
+	assert_int_equal(nfiles, 1);
+	*meta = files[0];
+}

@@ -55,6 +55,17 @@ extern pm_batch *make_batch(pm_arena *arena, const pm_type *row, const trow *row
 extern pm_batch *pk_kv_batch(pm_arena *arena, const pm_kv_layout *l, const pm_schema *s,
 							 const trow *rows, const int64_t *seq, const int8_t *kind, int n);
 
+/*
+ * One KeyValue file of n rows (sequence numbers seq, kinds kind) written
+ * with table tdir's latest schema into directory dir, named from uuid:
+ * its meta into *meta, the layout it was written with into *layout (both
+ * in arena).
+ */
+extern void pk_kv_file(pm_fileio *io, pm_arena *arena, const char *tdir, const char *dir,
+					   const char *uuid, const trow *rows, const int64_t *seq,
+					   const int8_t *kind, int n, pm_data_file_meta *meta,
+					   pm_kv_layout **layout);
+
 /* Read the table at path into r (ids shifted by offset); a name is checked to be "n<v>". */
 extern void read_all_offset(pm_fileio *io, const char *path, result *r, int offset);
 extern void read_all(pm_fileio *io, const char *path, result *r);

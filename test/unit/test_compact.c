@@ -847,31 +847,15 @@ static void
 postpone_file(pm_fileio *io, pm_arena *arena, const char *tdir, const trow *rows,
 			  const int8_t *kinds, int n, int64_t seq0, int64_t created, pm_data_file_meta *meta)
 {
-	pm_schema  *s;
-	pm_write_options opt;
 	pm_kv_layout *layout;
-	pm_kv_file_writer *kw;
-	pm_data_file_meta *files;
-	int			nfiles;
-	int64_t		counter = 0;
 	int64_t    *seq = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) n);
-	char	   *dir = pm_arena_sprintf(arena, "%s/bucket-postpone", tdir);
 	char		uuid[40];
-	pm_error	err;
 
 	for (int i = 0; i < n; i++)
 		seq[i] = seq0 + i;
 	snprintf(uuid, sizeof(uuid), "pp-%lld", (long long) created);
-	assert_int_equal(pm_schema_load_latest(io, tdir, arena, &s, &err), PM_OK);
-	assert_int_equal(pm_write_options_parse(s, arena, &opt, &err), PM_OK);
-	assert_int_equal(pm_kv_layout_create(s, &opt, arena, &layout, &err), PM_OK);
-	assert_int_equal(pm_kv_file_writer_open(pm_env_default(), io, layout, dir, uuid, &counter,
-											arena, &kw, &err), PM_OK);
-	assert_int_equal(pm_kv_file_writer_write(kw, pk_kv_batch(arena, layout, s, rows, seq, kinds, n),
-											 &err), PM_OK);
-	assert_int_equal(pm_kv_file_writer_close(kw, &files, &nfiles, &err), PM_OK);
-	assert_int_equal(nfiles, 1);
-	*meta = files[0];
+	pk_kv_file(io, arena, tdir, pm_arena_sprintf(arena, "%s/bucket-postpone", tdir), uuid, rows,
+			   seq, kinds, n, meta, &layout);
 	meta->creation_time_millis = created;
 }
 

@@ -60,14 +60,9 @@ test_resequence_files(void **state)
 	static const char *keys[] = {"bucket"};
 	static const char *vals[] = {"1"};
 	pm_schema  *s = make_schema(arena, 1, keys, vals);
-	pm_schema  *ls;
-	pm_write_options opt;
 	pm_kv_layout *layout;
-	pm_kv_file_writer *kw;
-	pm_data_file_meta *files;
+	pm_data_file_meta *files = pm_arena_zalloc(arena, sizeof(*files));
 	pm_data_file_meta old;
-	int			nfiles;
-	int64_t		counter = 0;
 	pm_error	err;
 	static trow rows[NROWS];
 	static int64_t seq[NROWS];
@@ -79,21 +74,13 @@ test_resequence_files(void **state)
 
 	(void) state;
 	assert_int_equal(pm_table_create(pm_env_default(), io, tdir, s, &err), PM_OK);
-	assert_int_equal(pm_schema_load_latest(io, tdir, arena, &ls, &err), PM_OK);
-	assert_int_equal(pm_write_options_parse(ls, arena, &opt, &err), PM_OK);
-	assert_int_equal(pm_kv_layout_create(ls, &opt, arena, &layout, &err), PM_OK);
 	for (int i = 0; i < NROWS; i++)
 	{
 		rows[i] = (trow) {i * 2, i % 3 != 0, i * 7, i % 5 == 0 ? INT64_MIN : -i};
 		seq[i] = 40 + (i * 13) % NROWS;	/* any order within the file */
 		kind[i] = i % 11 == 0 ? PM_ROW_DELETE : PM_ROW_INSERT;
 	}
-	assert_int_equal(pm_kv_file_writer_open(pm_env_default(), io, layout, dir, "u-1", &counter,
-											arena, &kw, &err), PM_OK);
-	assert_int_equal(pm_kv_file_writer_write(kw, pk_kv_batch(arena, layout, ls, rows, seq, kind,
-														   NROWS), &err), PM_OK);
-	assert_int_equal(pm_kv_file_writer_close(kw, &files, &nfiles, &err), PM_OK);
-	assert_int_equal(nfiles, 1);
+	pk_kv_file(io, arena, tdir, dir, "u-1", rows, seq, kind, NROWS, files, &layout);
 	assert_int_equal(files[0].min_sequence_number, 40);
 	assert_int_equal(files[0].max_sequence_number, 40 + NROWS - 1);
 	old = files[0];

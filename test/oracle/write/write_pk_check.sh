@@ -314,6 +314,7 @@ for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part par
 			echo "FAIL $t: $nfiles data files in our table, $nours external ($nshaped shaped as Java's)"; fail=1
 		fi
 	fi
+	[ "${t%_ext}" != "$t" ] && "$wh/pk_write" --list-external "$wh/pk.db/ours_$t" | sort > "$wh/ours_${t}_before"
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "ours_$t" "$wh/compact.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" pk "ours_$t" | sort > "$wh/ours_${t}_compacted.rows"
 	if cmp -s "$wh/java_${t}_1.4.2.rows" "$wh/ours_${t}_compacted.rows"; then
@@ -321,6 +322,21 @@ for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part par
 	else
 		echo "FAIL $t: Java's full compaction of our files gives other rows"
 		diff "$wh/java_${t}_1.4.2.rows" "$wh/ours_${t}_compacted.rows" | head -6; fail=1
+	fi
+	if [ "${t%_ext}" != "$t" ]; then
+		# our snapshot expiry deletes the external files (and their sidecars) the
+		# compaction replaced, where they are, and keeps the live ones
+		"$wh/pk_write" --list-external "$wh/pk.db/ours_$t" | sort > "$wh/ours_${t}_live"
+		"$wh/pk_write" --expire "$wh/pk.db/ours_$t" 1 >/dev/null
+		gone=$(comm -23 "$wh/ours_${t}_before" "$wh/ours_${t}_live")
+		left=$(for f in $gone; do ls "$f" "$f.index" 2>/dev/null || true; done | wc -l)
+		live=$(xargs -r ls < "$wh/ours_${t}_live" | wc -l)
+		if [ -n "$gone" ] && [ "$left" -eq 0 ] && [ "$live" -eq "$(wc -l < "$wh/ours_${t}_live")" ] &&
+			[ "$(ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" pk "ours_$t" | sort)" = "$(cat "$wh/ours_${t}_compacted.rows")" ]; then
+			echo "$t: expiry deleted the $(echo "$gone" | wc -l) replaced external files, kept the $live live ones"
+		else
+			echo "FAIL $t: after expiry $left replaced external files are left, $live of the live ones exist"; fail=1
+		fi
 	fi
 done
 exit $fail

@@ -80,6 +80,15 @@ INSERT INTO ap VALUES ('d0', -1);
 SELECT dt, count(*), sum(v) FROM ap GROUP BY dt ORDER BY dt;
 SELECT f, count(*) FROM files_under(:'ext') WHERE f ~ '^e/' GROUP BY f ORDER BY f;
 SELECT count(*) FROM files_under(:'wh' || '/db.db/ap') WHERE f ~ 'data-';
+-- the append compaction writes there too (d0: six small files)
+INSERT INTO ap VALUES ('d0', -2);
+INSERT INTO ap VALUES ('d0', -3);
+INSERT INTO ap VALUES ('d0', -4);
+INSERT INTO ap VALUES ('d0', -5);
+SELECT files_deleted, files_added, rows FROM paimon_compact('ap');
+SELECT f, count(*) FROM files_under(:'ext') WHERE f ~ '^e/' GROUP BY f ORDER BY f;
+SELECT count(*) FROM files_under(:'wh' || '/db.db/ap') WHERE f ~ 'data-';
+SELECT dt, count(*), sum(v) FROM ap GROUP BY dt ORDER BY dt;
 
 -- strategy none (the default): the files stay in the table
 SELECT format('{"data-file.external-paths": "file:%s/n"}', :'ext') AS opts \gset

@@ -112,5 +112,16 @@ SELECT try($$SELECT paimon_create_table('ept', 'db', 'wr', 'v INT', options =>
   foreign_table => 'wrt')$$);
 SELECT try('INSERT INTO wrt VALUES (1)');
 
+-- a server with external_path_map reads the roots remapped: writing is refused
+SELECT format('%s/a=%s/a', :'ext', :'ext') AS pmap \gset
+CREATE SERVER ept_map FOREIGN DATA WRAPPER paimon_fdw
+  OPTIONS (warehouse :'wh', external_path_map :'pmap');
+CREATE FOREIGN TABLE pk_map (id INT, name TEXT) SERVER ept_map
+  OPTIONS (database 'db', "table" 'pk');
+SELECT count(*) FROM pk_map;
+SELECT regexp_replace(try('INSERT INTO pk_map VALUES (1000, ''x'')'), '"[^"]*"', '"..."') AS insert_mapped;
+SELECT regexp_replace(try('SELECT paimon_compact(''pk_map'')'), '"[^"]*"', '"..."') AS compact_mapped;
+DROP SERVER ept_map CASCADE;
+
 DROP SERVER ept CASCADE;
 COPY (SELECT 1) TO PROGRAM :'rm_wh';

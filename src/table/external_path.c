@@ -269,6 +269,12 @@ pm_external_paths_parse(const char *paths, const char *strategy, const char *spe
 	return PM_OK;
 }
 
+bool
+pm_external_paths_active(const char *paths, const char *strategy)
+{
+	return paths != NULL && paths[0] != '\0' && strategy != NULL && strcasecmp(strategy, "none") != 0;
+}
+
 int
 pm_external_paths_count(const pm_external_paths *x)
 {

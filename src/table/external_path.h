@@ -34,6 +34,7 @@
 #ifndef PM_TABLE_EXTERNAL_PATH_H
 #define PM_TABLE_EXTERNAL_PATH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/arena.h"
@@ -49,6 +50,12 @@ typedef struct pm_external_paths pm_external_paths;
 extern pm_code pm_external_paths_parse(const char *paths, const char *strategy,
 									   const char *specific_fs, const char *weights,
 									   pm_arena *arena, pm_external_paths **out, pm_error *err);
+
+/*
+ * Whether a table with these options (data-file.external-paths and its
+ * strategy; NULL: unset) writes its new files under external roots.
+ */
+extern bool pm_external_paths_active(const char *paths, const char *strategy);
 
 /* The number of roots kept (for tests). */
 extern int	pm_external_paths_count(const pm_external_paths *x);

@@ -124,4 +124,6 @@ SELECT regexp_replace(try('SELECT paimon_compact(''pk_map'')'), '"[^"]*"', '"...
 DROP SERVER ept_map CASCADE;
 
 DROP SERVER ept CASCADE;
+DROP FUNCTION files_under(text);
+DROP FUNCTION try(text);
 COPY (SELECT 1) TO PROGRAM :'rm_wh';

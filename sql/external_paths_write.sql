@@ -23,7 +23,7 @@ CREATE FUNCTION files_under(dir text) RETURNS TABLE (f text) LANGUAGE sql AS $$
            '[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}', 'UUID', 'g'),
            '/[01]{4}/[01]{4}/[01]{4}/[01]{8}/', '/<hash>/', 'g')
   FROM t WHERE NOT isdir $$;
-CREATE FUNCTION try(q text) RETURNS text LANGUAGE plpgsql AS $$
+CREATE FUNCTION ep_try(q text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
   EXECUTE q;
   RETURN 'ok';
@@ -99,18 +99,18 @@ SELECT count(*) FROM files_under(:'wh' || '/db.db/nn') WHERE f ~ 'data-';
 SELECT count(*) FROM files_under(:'ext' || '/n');
 
 -- refused: object storage, a root with no scheme, an unknown strategy
-SELECT try($$SELECT paimon_create_table('ept', 'db', 's3', 'v INT', options =>
+SELECT ep_try($$SELECT paimon_create_table('ept', 'db', 's3', 'v INT', options =>
   '{"data-file.external-paths": "s3://bucket/x", "data-file.external-paths.strategy": "round-robin"}',
   foreign_table => 's3t')$$);
-SELECT try('INSERT INTO s3t VALUES (1)');
-SELECT try($$SELECT paimon_create_table('ept', 'db', 'ns', 'v INT', options =>
+SELECT ep_try('INSERT INTO s3t VALUES (1)');
+SELECT ep_try($$SELECT paimon_create_table('ept', 'db', 'ns', 'v INT', options =>
   '{"data-file.external-paths": "/x", "data-file.external-paths.strategy": "round-robin"}',
   foreign_table => 'nst')$$);
-SELECT try('INSERT INTO nst VALUES (1)');
-SELECT try($$SELECT paimon_create_table('ept', 'db', 'wr', 'v INT', options =>
+SELECT ep_try('INSERT INTO nst VALUES (1)');
+SELECT ep_try($$SELECT paimon_create_table('ept', 'db', 'wr', 'v INT', options =>
   '{"data-file.external-paths": "file:/x", "data-file.external-paths.strategy": "weighted"}',
   foreign_table => 'wrt')$$);
-SELECT try('INSERT INTO wrt VALUES (1)');
+SELECT ep_try('INSERT INTO wrt VALUES (1)');
 
 -- a server with external_path_map reads the roots remapped: writing is refused
 SELECT format('%s/a=%s/a', :'ext', :'ext') AS pmap \gset
@@ -119,11 +119,11 @@ CREATE SERVER ept_map FOREIGN DATA WRAPPER paimon_fdw
 CREATE FOREIGN TABLE pk_map (id INT, name TEXT) SERVER ept_map
   OPTIONS (database 'db', "table" 'pk');
 SELECT count(*) FROM pk_map;
-SELECT regexp_replace(try('INSERT INTO pk_map VALUES (1000, ''x'')'), '"[^"]*"', '"..."') AS insert_mapped;
-SELECT regexp_replace(try('SELECT paimon_compact(''pk_map'')'), '"[^"]*"', '"..."') AS compact_mapped;
+SELECT regexp_replace(ep_try('INSERT INTO pk_map VALUES (1000, ''x'')'), '"[^"]*"', '"..."') AS insert_mapped;
+SELECT regexp_replace(ep_try('SELECT paimon_compact(''pk_map'')'), '"[^"]*"', '"..."') AS compact_mapped;
 DROP SERVER ept_map CASCADE;
 
 DROP SERVER ept CASCADE;
 DROP FUNCTION files_under(text);
-DROP FUNCTION try(text);
+DROP FUNCTION ep_try(text);
 COPY (SELECT 1) TO PROGRAM :'rm_wh';

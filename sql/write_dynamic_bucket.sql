@@ -108,11 +108,21 @@ UPDATE postponed_dv SET v = -v WHERE id > 3;
 DELETE FROM postponed_dv WHERE id = 1;
 SELECT * FROM postponed_dv ORDER BY id;
 
--- refused, by name, before any file is written
+-- postpone.batch-write-fixed-bucket = false: rows go to bucket-postpone, as
+-- Java's streaming sink writes them; batch reads see them once paimon_compact
+-- (or a Flink job) moves them into postpone.default-bucket-num buckets
 SELECT paimon_create_table('wdyn', 'db', 'postponed2', 'id INT, v INT', primary_key => ARRAY['id'],
-  options => '{"bucket": "-2", "postpone.batch-write-fixed-bucket": "false"}',
+  options => '{"bucket": "-2", "postpone.batch-write-fixed-bucket": "false", "postpone.default-bucket-num": "2"}',
   foreign_table => 'postponed2');
-SELECT dyn_try('INSERT INTO postponed2 VALUES (1, 1)');
+INSERT INTO postponed2 SELECT i, i FROM generate_series(1, 5) i;
+INSERT INTO postponed2 VALUES (2, 20), (2, 22), (6, 6);
+SELECT * FROM postponed2 ORDER BY id;
+SELECT * FROM dyn_buckets(:'wh' || '/db.db/postponed2');
+SELECT * FROM paimon_compact('postponed2');
+SELECT * FROM postponed2 ORDER BY id;
+SELECT * FROM dyn_buckets(:'wh' || '/db.db/postponed2');
+
+-- refused, by name, before any file is written
 SELECT paimon_create_table('wdyn', 'db', 'cross', 'id INT, dt STRING, v INT',
   primary_key => ARRAY['id'], partition_keys => ARRAY['dt'], options => '{"bucket": "-2"}',
   foreign_table => 'cross_part');

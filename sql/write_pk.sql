@@ -3,7 +3,8 @@
 -- in batches; partial update of some columns; an aggregation table retracts
 -- the old row on UPDATE; tables and foreign tables that cannot take UPDATE or
 -- DELETE are refused (0A000) before any row is read; ROLLBACK and an ERROR
--- leave no snapshot and no files.
+-- leave no snapshot and no files; rowkind.field takes the kinds of inserted
+-- rows from a column.
 \set SHOW_CONTEXT never
 \set VERBOSITY default
 SET TimeZone = 'UTC';
@@ -156,6 +157,18 @@ INSERT INTO keep VALUES (1, 'one');
 DELETE FROM keep;
 SELECT * FROM keep;
 
+-- sequence.field: the largest ts wins whatever the order of writing; descending:
+-- the smallest between transactions, but within one transaction the largest
+-- (Java's write buffer sorts on the field ascending whatever the order)
+SELECT paimon_create_table('wpk', 'db', 'seqdesc', 'id BIGINT, ts INT, v STRING',
+  primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "sequence.field": "ts", "sequence.field.sort-order": "descending"}',
+  foreign_table => 'seqdesc');
+INSERT INTO seqdesc VALUES (1, 5, 'a'), (1, 3, 'b'), (2, 5, 'c'), (3, NULL, 'd'), (3, 7, 'e');
+SELECT * FROM seqdesc ORDER BY id;
+INSERT INTO seqdesc VALUES (1, 4, 'f'), (2, 6, 'g'), (3, NULL, 'h');
+SELECT * FROM seqdesc ORDER BY id;
+
 -- partitioned: changing the partition moves the row
 SELECT paimon_create_table('wpk', 'db', 'parted', 'dt STRING, id BIGINT, v INT',
   primary_key => ARRAY['dt', 'id'], partition_keys => ARRAY['dt'],
@@ -165,6 +178,55 @@ UPDATE parted SET dt = '2026-01-03' WHERE id = 2;
 UPDATE parted SET v = v * 10 WHERE dt = '2026-01-02';
 DELETE FROM parted WHERE dt = '2026-01-01';
 SELECT * FROM parted ORDER BY dt, id;
+
+-- rowkind.field: each row's kind is its value of column k ('+I', '-U', '+U' or
+-- '-D', in any case), so INSERT and COPY also retract and delete; NULL or
+-- another value fails the statement (22023); UPDATE and DELETE are refused
+-- (0A000): Java would write the old row with the kind its k holds
+SELECT paimon_create_table('wpk', 'db', 'kinds', 'id BIGINT, k STRING, v INT',
+  primary_key => ARRAY['id'], options => '{"bucket": "2", "rowkind.field": "k"}',
+  foreign_table => 'kinds');
+INSERT INTO kinds VALUES (1, '+I', 10), (2, '+I', 20), (3, '+i', 30), (4, '+I', 40);
+INSERT INTO kinds VALUES (2, '-U', 20), (2, '+U', 21), (3, '-D', NULL), (4, '-d', NULL);
+SELECT * FROM kinds ORDER BY id;
+COPY kinds FROM STDIN;
+5	+I	50
+1	-D	\N
+6	+U	60
+\.
+SELECT * FROM kinds ORDER BY id;
+INSERT INTO kinds VALUES (7, 'x', 70);
+INSERT INTO kinds VALUES (7, NULL, 70);
+UPDATE kinds SET v = 0;
+DELETE FROM kinds WHERE id = 2;
+\set VERBOSITY sqlstate
+INSERT INTO kinds VALUES (7, '+X', 70);
+DELETE FROM kinds WHERE id = 2;
+\set VERBOSITY default
+SELECT * FROM kinds ORDER BY id;
+-- the merge engine still decides: first-row takes no -D, unless ignore-delete
+SELECT paimon_create_table('wpk', 'db', 'kinds_fr', 'id BIGINT, k STRING, v INT',
+  primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "rowkind.field": "k", "merge-engine": "first-row"}',
+  foreign_table => 'kinds_fr');
+INSERT INTO kinds_fr VALUES (1, '+I', 1), (1, '-D', NULL);
+SELECT paimon_create_table('wpk', 'db', 'kinds_fri', 'id BIGINT, k STRING, v INT',
+  primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "rowkind.field": "k", "merge-engine": "first-row", "ignore-delete": "true"}',
+  foreign_table => 'kinds_fri');
+INSERT INTO kinds_fri VALUES (1, '+I', 1), (1, '-D', NULL), (1, '+I', 2), (2, '+U', 3);
+SELECT * FROM kinds_fri ORDER BY id;
+-- an append table: '+I' and '+U' rows are appended, a '-D' or '-U' row fails the
+-- statement (0A000) as in Java's append writer, unless ignore-delete drops it
+SELECT paimon_create_table('wpk', 'db', 'kinds_app', 'id BIGINT, k STRING, v INT',
+  options => '{"rowkind.field": "k"}', foreign_table => 'kinds_app');
+INSERT INTO kinds_app VALUES (1, '+I', 1), (1, '+u', 2);
+INSERT INTO kinds_app VALUES (2, '+I', 3), (1, '-D', NULL);
+SELECT * FROM kinds_app ORDER BY id, v;
+SELECT paimon_create_table('wpk', 'db', 'kinds_appi', 'id BIGINT, k STRING, v INT',
+  options => '{"rowkind.field": "k", "ignore-delete": "true"}', foreign_table => 'kinds_appi');
+INSERT INTO kinds_appi VALUES (1, '+I', 1), (1, '-D', NULL), (2, '-U', 2), (3, '+U', 3);
+SELECT * FROM kinds_appi ORDER BY id, v;
 
 DROP SERVER wpk CASCADE;
 DROP FUNCTION pk_files(text);

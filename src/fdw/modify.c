@@ -14,6 +14,11 @@
  *
  * INSERT and COPY write +I rows: on a primary-key table that is an upsert
  * (the merge engine decides what a second row of a key means).
+ * A primary-key table with rowkind.field takes each row's kind from that
+ * column instead ('+I', '-U', '+U', '-D': the core's RowKindGenerator), so
+ * INSERT and COPY can also retract and delete; UPDATE and DELETE are
+ * refused there (0A000), since Java would write the old row with the kind
+ * its column holds.
  *
  * UPDATE and DELETE (primary-key tables: the key identifies the row) read
  * the old row through the scan, as a whole-row junk column ("wholerow",
@@ -289,6 +294,22 @@ begin_update_delete(PaimonFdwModifyState *ms, ModifyTableState *mtstate, ResultR
 	{
 		begin_by_position(ms, mtstate, rinfo);
 		return;
+	}
+	if (pmfdw_xact_writer_rowkind_field(ms->writer) != NULL)
+	{
+		const char *field = pmfdw_xact_writer_rowkind_field(ms->writer);
+
+		/*
+		 * Java's writer takes every row's kind from the column, whatever
+		 * kind the statement means (a DELETE's old row '+I' would be
+		 * written again): refused rather than written as Java would
+		 */
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot %s Paimon table \"%s\": its rows' kinds come from column \"%s\" (rowkind.field)",
+						what, RelationGetRelationName(rel), field),
+				 errhint("Insert a row with %s = '-D' to delete a key, or a new row ('+I' or '+U') to update it.",
+						 field)));
 	}
 	if (ms->operation == CMD_DELETE)
 		pmfdw_xact_writer_check_accepts(ms->writer, PM_ROW_DELETE, what);

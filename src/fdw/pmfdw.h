@@ -233,6 +233,8 @@ extern void pmfdw_xact_writer_write(PmfdwXactWriter *w, const pm_batch *batch,
 									const uint8 *kinds);
 /* The table's latest schema, as the writer writes it. */
 extern const struct pm_schema *pmfdw_xact_writer_schema(PmfdwXactWriter *w);
+/* rowkind.field of a primary-key table (pm_table_writer_rowkind_field), or NULL */
+extern const char *pmfdw_xact_writer_rowkind_field(PmfdwXactWriter *w);
 /*
  * ERROR (0A000, the core's reason) unless the table takes rows of this
  * kind (a pm_row_kind); what names the statement ("UPDATE", "DELETE").

@@ -176,6 +176,12 @@ pmfdw_xact_writer_schema(PmfdwXactWriter *w)
 	return pm_table_writer_schema(w->writer);
 }
 
+const char *
+pmfdw_xact_writer_rowkind_field(PmfdwXactWriter *w)
+{
+	return pm_table_writer_rowkind_field(w->writer);
+}
+
 void
 pmfdw_xact_writer_check_accepts(PmfdwXactWriter *w, uint8 kind, const char *what)
 {

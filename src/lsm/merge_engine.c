@@ -548,9 +548,9 @@ rec_cell(const pm_merge_engine *e, const pm_kv_record *r, int j)
 	return c;
 }
 
-int
-pm_merge_engine_compare_records(const pm_merge_engine *e, const pm_kv_record *a,
-								const pm_kv_record *b)
+static inline int
+compare_records(const pm_merge_engine *e, const pm_kv_record *a, const pm_kv_record *b,
+				bool seq_descending)
 {
 	for (int i = 0; i < e->nuser_seq; i++)
 	{
@@ -565,7 +565,7 @@ pm_merge_engine_compare_records(const pm_merge_engine *e, const pm_kv_record *a,
 		else
 		{
 			c = pm_key_compare_value(ca.vec, ca.row, cb.vec, cb.row);
-			if (e->seq_descending)
+			if (seq_descending)
 				c = -c;
 		}
 		if (c != 0)
@@ -574,6 +574,20 @@ pm_merge_engine_compare_records(const pm_merge_engine *e, const pm_kv_record *a,
 	if (a->seq != b->seq)
 		return a->seq < b->seq ? -1 : 1;
 	return (int) pm_rowkind_is_add(a->kind) - (int) pm_rowkind_is_add(b->kind);
+}
+
+int
+pm_merge_engine_compare_records(const pm_merge_engine *e, const pm_kv_record *a,
+								const pm_kv_record *b)
+{
+	return compare_records(e, a, b, e->seq_descending);
+}
+
+int
+pm_merge_engine_compare_buffered(const pm_merge_engine *e, const pm_kv_record *a,
+								 const pm_kv_record *b)
+{
+	return compare_records(e, a, b, false);
 }
 
 pm_code

@@ -125,6 +125,16 @@ extern int	pm_merge_engine_compare_records(const pm_merge_engine *engine,
 											const pm_kv_record *a, const pm_kv_record *b);
 
 /*
+ * The write buffer's order (SortBufferWriteBuffer, also its spilled runs):
+ * as pm_merge_engine_compare_records, but the user sequence fields always
+ * ascending: Java's buffer sorts on their fields alone and ignores
+ * sequence.field.sort-order, so within one write buffer the largest value
+ * wins even where reads and compactions keep the smallest.
+ */
+extern int	pm_merge_engine_compare_buffered(const pm_merge_engine *engine,
+											 const pm_kv_record *a, const pm_kv_record *b);
+
+/*
  * Whether records of kind (-U or -D; +I/+U always) can be merged, before
  * any is written, with the reason Java's merge function throws:
  * PM_ERR_UNSUPPORTED. deduplicate takes both; first-row neither (without

@@ -31,6 +31,9 @@ struct pm_merge_tree_writer
 	pm_data_file_meta *cfiles;
 	int			ncfiles;
 	int			ccap;
+	/* postpone mode: the rolling file writer open until the commit */
+	bool		postpone;
+	pm_kv_file_writer *open_fw;
 };
 
 pm_code
@@ -72,6 +75,12 @@ pm_merge_tree_writer_open(const pm_env *env, pm_fileio *io, const pm_kv_layout *
 	}
 	*out = w;
 	return PM_OK;
+}
+
+void
+pm_merge_tree_writer_set_postpone(pm_merge_tree_writer *w)
+{
+	w->postpone = true;
 }
 
 pm_code
@@ -128,9 +137,59 @@ keep_files(pm_merge_tree_writer *w, const pm_data_file_meta *files, int n, pm_er
 	return keep_in(w, &w->files, &w->nfiles, &w->cap, files, n, err);
 }
 
+/*
+ * Close fw after writing into it gave rc (abort it when rc is a failure)
+ * and keep every file it made, so that an abort removes them.
+ */
+static pm_code
+end_writer(pm_merge_tree_writer *w, pm_kv_file_writer *fw, pm_code rc, pm_error *err)
+{
+	pm_data_file_meta *files;
+	int			n;
+
+	if (rc == PM_OK)
+		rc = pm_kv_file_writer_close(fw, &files, &n, err);
+	else
+		pm_kv_file_writer_abort(fw, &files, &n);
+	if (n > 0)
+	{
+		pm_error	e2;
+		pm_code		rc2 = keep_files(w, files, n, rc == PM_OK ? err : &e2);
+
+		if (rc == PM_OK)
+			rc = rc2;
+	}
+	return rc;
+}
+
+/*
+ * Postpone mode: the buffer's records, in the order they came, into the
+ * open file writer (opened first if need be); with finish, the writer is
+ * closed and its files kept for the commit.
+ */
+static pm_code
+postpone_write(pm_merge_tree_writer *w, bool finish, pm_error *err)
+{
+	pm_kv_file_writer *fw;
+	pm_code		rc = PM_OK;
+
+	if (w->open_fw == NULL && pm_write_buffer_size(w->buffer) > 0)
+		PM_TRY(pm_kv_file_writer_open(w->env, w->io, w->layout, w->dir, w->uuid,
+									  &w->file_counter, w->meta_arena, &w->open_fw, err));
+	if (w->open_fw != NULL)
+		rc = pm_write_buffer_flush_in_order(w->buffer, w->open_fw, -1, err);
+	if (w->open_fw == NULL || (rc == PM_OK && !finish))
+		return rc;
+	fw = w->open_fw;
+	w->open_fw = NULL;
+	return end_writer(w, fw, rc, err);
+}
+
 pm_code
 pm_merge_tree_writer_spill(pm_merge_tree_writer *w, pm_error *err)
 {
+	if (w->postpone)
+		return postpone_write(w, false, err);
 	/* the changelog is the buffer's records in sorted order: flush them as a run instead */
 	if (w->changelog)
 		return pm_merge_tree_writer_flush(w, err);
@@ -173,48 +232,23 @@ flush_with_changelog(pm_merge_tree_writer *w, pm_error *err)
 		if (rc == PM_OK)
 			rc = rc2;
 	}
-	if (rc == PM_OK)
-		rc = pm_kv_file_writer_close(fw, &files, &n, err);
-	else
-		pm_kv_file_writer_abort(fw, &files, &n);
-	if (n > 0)
-	{
-		rc2 = keep_files(w, files, n, rc == PM_OK ? err : &e2);
-		if (rc == PM_OK)
-			rc = rc2;
-	}
-	return rc;
+	return end_writer(w, fw, rc, err);
 }
 
 pm_code
 pm_merge_tree_writer_flush(pm_merge_tree_writer *w, pm_error *err)
 {
 	pm_kv_file_writer *fw;
-	pm_data_file_meta *files;
-	int			n;
-	pm_code		rc;
 
+	if (w->postpone)
+		return postpone_write(w, true, err);
 	if (pm_write_buffer_size(w->buffer) == 0 && pm_write_buffer_spill_count(w->buffer) == 0)
 		return PM_OK;
 	if (w->changelog)
 		return flush_with_changelog(w, err);
 	PM_TRY(pm_kv_file_writer_open(w->env, w->io, w->layout, w->dir, w->uuid, &w->file_counter,
 								  w->meta_arena, &fw, err));
-	rc = pm_write_buffer_flush(w->buffer, fw, err);
-	if (rc == PM_OK)
-		rc = pm_kv_file_writer_close(fw, &files, &n, err);
-	else
-		pm_kv_file_writer_abort(fw, &files, &n);
-	/* every file made is kept, so an abort removes it */
-	if (n > 0)
-	{
-		pm_error	e2;
-		pm_code		rc2 = keep_files(w, files, n, rc == PM_OK ? err : &e2);
-
-		if (rc == PM_OK)
-			rc = rc2;
-	}
-	return rc;
+	return end_writer(w, fw, pm_write_buffer_flush(w->buffer, fw, err), err);
 }
 
 void
@@ -233,11 +267,27 @@ pm_merge_tree_writer_changelog_files(const pm_merge_tree_writer *w, pm_data_file
 	*nfiles = w->ncfiles;
 }
 
+/* Postpone mode: discard the open file writer, its files removed. */
+static void
+postpone_discard(pm_merge_tree_writer *w)
+{
+	pm_data_file_meta *files;
+	int			n;
+
+	if (w->open_fw == NULL)
+		return;
+	pm_kv_file_writer_abort(w->open_fw, &files, &n);
+	w->open_fw = NULL;
+	for (int i = 0; i < n; i++)
+		pm_data_file_remove_written(w->io, &files[i]);
+}
+
 void
 pm_merge_tree_writer_forget_files(pm_merge_tree_writer *w, bool remove)
 {
 	if (remove)
 	{
+		postpone_discard(w);
 		for (int i = 0; i < w->nfiles; i++)
 			pm_data_file_remove_written(w->io, &w->files[i]);
 		for (int i = 0; i < w->ncfiles; i++)
@@ -258,6 +308,7 @@ pm_merge_tree_writer_free(pm_merge_tree_writer *w)
 {
 	if (w == NULL)
 		return;
+	postpone_discard(w);
 	pm_write_buffer_free(w->buffer);
 	if (w->meta_arena)
 		pm_arena_destroy(w->meta_arena);

@@ -8,8 +8,15 @@
  *	  and the table does not spill (write-buffer-spillable = false). Files made since the last commit are kept until the
  *	  commit takes them (or an abort removes them).
  *
+ * Postpone mode (bucket = -2 written into the postpone bucket, Java's
+ * PostponeBucketWriter with its DirectSinkWriter): records are written as
+ * they came, unsorted and unmerged, each with sequence number -1
+ * (KeyValue.UNKNOWN_SEQUENCE), through one rolling file writer that stays
+ * open until the commit; a spill or a flush for memory writes the buffer's
+ * records into it.
+ *
  * Spec: apache/paimon release-1.4.2 mergetree/MergeTreeWriter.java
- * (write, flushWriteBuffer, prepareCommit).
+ * (write, flushWriteBuffer, prepareCommit), postpone/PostponeBucketWriter.java.
  *-------------------------------------------------------------------------
  */
 #ifndef PM_LSM_MERGE_TREE_WRITER_H
@@ -37,6 +44,9 @@ extern pm_code pm_merge_tree_writer_open(const pm_env *env, pm_fileio *io,
 										 pm_merge_engine *run_engine, const char *spill_dir,
 										 const char *dir, const char *uuid, int64_t next_seq,
 										 pm_merge_tree_writer **out, pm_error *err);
+
+/* Postpone mode (above); call before the first write. */
+extern void pm_merge_tree_writer_set_postpone(pm_merge_tree_writer *w);
 
 /* Buffer row `row` of batch (all table fields) as a record of `kind`. */
 extern pm_code pm_merge_tree_writer_write(pm_merge_tree_writer *w, const pm_batch *batch,

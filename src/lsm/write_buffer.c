@@ -473,7 +473,10 @@ record_of(const pm_write_buffer *buf, int64_t i, pm_kv_record *r)
 	r->level = 0;
 }
 
-/* SortBufferWriteBuffer: key fields, then sequence.field fields, then _SEQUENCE_NUMBER. */
+/*
+ * SortBufferWriteBuffer: key fields, then sequence.field fields (ascending
+ * whatever their sort order), then _SEQUENCE_NUMBER.
+ */
 static int
 cmp_records(const void *pa, const void *pb, void *arg)
 {
@@ -488,7 +491,7 @@ cmp_records(const void *pa, const void *pb, void *arg)
 		return c;
 	record_of(ctx->buf, a, &ra);
 	record_of(ctx->buf, b, &rb);
-	return pm_merge_engine_compare_records(ctx->buf->engine, &ra, &rb);
+	return pm_merge_engine_compare_buffered(ctx->buf->engine, &ra, &rb);
 }
 
 typedef struct int_key_row
@@ -974,7 +977,7 @@ cmp_runs(const pm_write_buffer *buf, const spill_run *a, const spill_run *b)
 		return c;
 	run_record(buf->layout, a, &ra);
 	run_record(buf->layout, b, &rb);
-	return pm_merge_engine_compare_records(buf->run_engine, &ra, &rb);
+	return pm_merge_engine_compare_buffered(buf->run_engine, &ra, &rb);
 }
 
 static void
@@ -1398,6 +1401,52 @@ flush_raw(pm_write_buffer *buf, const int64_t *idx, pm_kv_file_writer *changelog
 		PM_TRY(pm_kv_file_writer_write(changelog, &o->b, err));
 	}
 	return PM_OK;
+}
+
+pm_code
+pm_write_buffer_flush_in_order(pm_write_buffer *buf, pm_kv_file_writer *out, int64_t seq,
+							   pm_error *err)
+{
+	const pm_kv_layout *l = buf->layout;
+	pm_vector  *keys;
+	pm_vector  *cols;
+	int64_t    *idx;
+	out_batch	o;
+	pm_code		rc = PM_OK;
+
+	if (buf->nspill > 0)
+		return pm_fail(err, PM_ERR_INVALID, "records were spilled: their order is lost");
+	if (buf->n == 0)
+		return PM_OK;
+	memset(&o, 0, sizeof(o));
+	o.arena = pm_arena_create(buf->env);
+	keys = pm_arena_alloc(buf->arena, sizeof(pm_vector) * (size_t) (l->nkeys + 1));
+	idx = pm_arena_alloc(buf->arena, sizeof(int64_t) * OUT_BATCH);
+	if (o.arena == NULL || keys == NULL || idx == NULL)
+		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	else
+	{
+		for (int k = 0; k < l->nkeys; k++)
+			keys[k] = buf->rows.cols[l->key_fields[k]];
+		for (int64_t i = 0; i < buf->n; i++)
+			buf->seqs[i] = seq;
+		if ((cols = memory_cols(buf, keys)) == NULL)
+			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; rc == PM_OK && i < buf->n; i += OUT_BATCH)
+		{
+			int64_t		m = buf->n - i < OUT_BATCH ? buf->n - i : OUT_BATCH;
+
+			for (int64_t j = 0; j < m; j++)
+				idx[j] = i + j;
+			if ((rc = out_start(&o, l, OUT_BATCH, err)) == PM_OK &&
+				(rc = out_gather(&o, cols, idx, m, err)) == PM_OK)
+				rc = pm_kv_file_writer_write(out, &o.b, err);
+		}
+	}
+	if (o.arena)
+		pm_arena_destroy(o.arena);
+	pm_write_buffer_clear(buf);
+	return rc;
 }
 
 pm_code

@@ -104,6 +104,15 @@ extern pm_code pm_write_buffer_flush(pm_write_buffer *buf, pm_kv_file_writer *ou
 extern pm_code pm_write_buffer_flush_changelog(pm_write_buffer *buf, pm_kv_file_writer *out,
 											   pm_kv_file_writer *changelog, pm_error *err);
 
+/*
+ * PostponeBucketWriter's order: every record in memory, unsorted and
+ * unmerged, in the order it came, each with sequence number seq (Java's
+ * postpone files carry KeyValue.UNKNOWN_SEQUENCE, -1), to out; the buffer
+ * is empty after (also on failure). Refused when records were spilled.
+ */
+extern pm_code pm_write_buffer_flush_in_order(pm_write_buffer *buf, pm_kv_file_writer *out,
+											  int64_t seq, pm_error *err);
+
 /* Drop every record. */
 extern void pm_write_buffer_clear(pm_write_buffer *buf);
 

@@ -579,7 +579,7 @@ static const pm_table_option options[] = {
 	{"row-tracking.partition-group-on-commit", PM_OPTION_NOT_READ, NULL,
 	"only with row-tracking.enabled, which is refused"},
 	{"rowkind.field", PM_OPTION_NOT_READ, NULL,
-	"writers turn it into the stored row kind"},
+	"writers turn it into the stored row kind (our INSERT and COPY too); read as a plain column"},
 	{"scalar-index.search-mode", PM_OPTION_NOT_READ, NULL,
 	"index building or index search only"},
 	{"scan.bounded.watermark", PM_OPTION_NOT_READ, NULL,

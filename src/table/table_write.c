@@ -36,7 +36,15 @@
  *	  write-fixed-bucket (PostponeBatchWriteOperator, PostponeUtils): a
  *	  partition's rows go to fixed buckets by the default bucket function
  *	  over the bucket count its real-bucket files carry (1, the sink
- *	  parallelism, for a new partition), committed with that count.
+ *	  parallelism, for a new partition), committed with that count. With
+ *	  postpone.batch-write-fixed-bucket = false, as Java's streaming sink
+ *	  (PostponeBucketFileStoreWrite, PostponeBucketWriter): every row of a
+ *	  partition goes to its bucket-postpone directory, unsorted and
+ *	  unmerged, with sequence number -1, in Avro files without statistics
+ *	  (unless Avro cannot take a column's type) named
+ *	  <data-file.prefix>-u-<commit user>-s-<write id>-w-<uuid>-<n>, total
+ *	  buckets -2; no previous file is restored and nothing is compacted at
+ *	  commit (batch reads see the rows once a compaction moves them).
  *
  * Memory: each open data file buffers one row group in its format writer;
  * at most MAX_OPEN_FILES are open at once (the least recently used one is
@@ -47,10 +55,12 @@
  */
 #include "table/table_write.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 
 #include "common/floor_div.h"
 #include "common/tz.h"
@@ -171,6 +181,7 @@ struct pm_table_writer
 	pm_value   *pp_values;
 	int32_t		pp_buckets;
 	int32_t		pp_default_buckets; /* of a partition without real-bucket files */
+	bool		pp_direct;		/* rows into the postpone bucket (batch-write-fixed-bucket false) */
 	/* cross-partition upserts: the global key index, built at the first write */
 	pm_cross_partition *xpart;
 	int64_t		xpart_base;		/* the snapshot the index stands for */
@@ -189,6 +200,93 @@ hash_key(const uint8_t *partition, int32_t len, int32_t bucket)
 	for (int32_t i = 0; i < len; i++)
 		h = (h ^ partition[i]) * 16777619u;
 	return (h ^ (uint32_t) bucket) * 16777619u;
+}
+
+/*
+ * Whether Java's AvroSchemaConverter takes the type: TIMESTAMP(_LTZ) up to
+ * precision 6, TIME up to 3, no VARIANT, nested types by their parts.
+ */
+static bool
+avro_takes(const pm_type *t)
+{
+	switch (t->id)
+	{
+		case PM_TYPE_TIMESTAMP:
+		case PM_TYPE_TIMESTAMP_LTZ:
+			return t->precision <= 6;
+		case PM_TYPE_TIME:
+			return t->precision <= 3;
+		case PM_TYPE_VARIANT:
+			return false;
+		case PM_TYPE_ARRAY:
+		case PM_TYPE_MULTISET:
+			return avro_takes(t->element);
+		case PM_TYPE_MAP:
+			return avro_takes(t->element) && avro_takes(t->value);
+		case PM_TYPE_ROW:
+			for (int i = 0; i < t->nfields; i++)
+				if (!avro_takes(t->fields[i].type))
+					return false;
+			return true;
+		default:
+			return true;
+	}
+}
+
+/* A copy of the schema's options with key set to value (in arena; value NULL: unchanged). */
+static bool
+set_option(pm_arena *arena, pm_schema *s, const char *key, const char *value)
+{
+	const char **keys = pm_arena_alloc(arena, sizeof(char *) * (size_t) (s->noptions + 1));
+	const char **vals = pm_arena_alloc(arena, sizeof(char *) * (size_t) (s->noptions + 1));
+	int			n = 0;
+
+	if (keys == NULL || vals == NULL)
+		return false;
+	for (int i = 0; i < s->noptions; i++)
+		if (strcmp(s->option_keys[i], key) != 0)
+		{
+			keys[n] = s->option_keys[i];
+			vals[n++] = s->option_values[i];
+		}
+	keys[n] = key;
+	vals[n++] = value;
+	s->option_keys = keys;
+	s->option_values = vals;
+	s->noptions = n;
+	return true;
+}
+
+/*
+ * The layout of postpone files (PostponeBucketFileStoreWrite's options):
+ * file.format avro and metadata.stats-mode none unless Avro cannot take a
+ * column's type (then the table's own), data-file.prefix
+ * "<prefix>-u-<commit user>-s-<write id>-w-" with a random write id (Java:
+ * the Flink subtask's, or ThreadLocalRandom.nextInt(Integer.MAX_VALUE)),
+ * parsed from a copy of the schema with those options set.
+ */
+static pm_code
+postpone_layout(pm_table_writer *w, pm_arena *arena, pm_error *err)
+{
+	pm_schema  *s = pm_arena_alloc(arena, sizeof(*s));
+	pm_write_options *o = pm_arena_alloc(arena, sizeof(*o));
+	uint32_t	r;
+	char	   *prefix;
+
+	if (s == NULL || o == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	if (getrandom(&r, sizeof(r), 0) != (ssize_t) sizeof(r))
+		return pm_fail_errno(err, errno, "getrandom failed");
+	*s = *w->schema;
+	prefix = pm_arena_sprintf(arena, "%s-u-%s-s-%d-w-", w->opt.data_file_prefix, w->commit_user,
+							  (int) (r % INT32_MAX));
+	if (prefix == NULL || !set_option(arena, s, "data-file.prefix", prefix) ||
+		(avro_takes(s->row_type) &&
+		 (!set_option(arena, s, "file.format", "avro") ||
+		  !set_option(arena, s, "metadata.stats-mode", "none"))))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(pm_write_options_parse(s, arena, o, err));
+	return pm_kv_layout_create(s, o, arena, &w->layout, err);
 }
 
 static pm_code writer_open(const pm_env *env, pm_fileio *io, const char *table_path,
@@ -272,12 +370,7 @@ writer_open(const pm_env *env, pm_fileio *io, const char *table_path, const char
 		goto fail;
 	if ((rc = pm_write_options_parse(w->schema, arena, &w->opt, err)) != PM_OK)
 		goto fail;
-	if (w->opt.bucket == -2 && !w->opt.postpone_batch_fixed && !postpone_compaction)
-	{
-		rc = pm_fail(err, PM_ERR_UNSUPPORTED,
-					 "table option bucket = -2 with postpone.batch-write-fixed-bucket = false: rows would go to the postpone bucket, which batch reads skip until a compaction (paimon_compact, or a Flink or Spark job) moves them into real buckets");
-		goto fail;
-	}
+	w->pp_direct = w->opt.bucket == -2 && !w->opt.postpone_batch_fixed && !postpone_compaction;
 	w->pp_default_buckets = 1;
 	if ((rc = pm_default_values_parse(w->schema, arena, &w->defaults, err)) != PM_OK)
 		goto fail;
@@ -320,7 +413,11 @@ writer_open(const pm_env *env, pm_fileio *io, const char *table_path, const char
 		}
 		for (int i = 0; i < n; i++)
 			all[i] = i;
-		if ((rc = pm_kv_layout_create(w->schema, &w->opt, arena, &w->layout, err)) != PM_OK ||
+		if (w->pp_direct)
+			rc = postpone_layout(w, arena, err);
+		else
+			rc = pm_kv_layout_create(w->schema, &w->opt, arena, &w->layout, err);
+		if (rc != PM_OK ||
 			(rc = pm_merge_engine_create(w->schema, all, n, 0, arena, &w->engine, err)) != PM_OK ||
 			(rc = pm_merge_engine_create(w->schema, all, n, w->layout->nkeys + 2, arena,
 										 &w->run_engine, err)) != PM_OK)
@@ -352,6 +449,14 @@ const pm_schema *
 pm_table_writer_schema(const pm_table_writer *writer)
 {
 	return writer->schema;
+}
+
+const char *
+pm_table_writer_rowkind_field(const pm_table_writer *writer)
+{
+	if (!writer->opt.primary_key || writer->opt.rowkind_field < 0)
+		return NULL;
+	return writer->schema->row_type->fields[writer->opt.rowkind_field].name;
 }
 
 /* The latest snapshot's buckets (fixed-bucket tables restore sequence numbers). */
@@ -408,6 +513,8 @@ restore_bucket(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 	bw->next_seq = 0;
 	if (w->opt.bucket == -1 && !w->opt.primary_key)
 		return PM_OK;			/* unaware: Java ignores previous files */
+	if (w->pp_direct)
+		return PM_OK;			/* PostponeBucketFileStoreWrite: withIgnorePreviousFiles */
 	if (!w->restored_loaded)
 		PM_TRY(load_restored(w, err));
 	for (int i = 0; i < w->nrestored; i++)
@@ -485,9 +592,13 @@ get_bucket_writer(pm_table_writer *w, const uint8_t *partition, int32_t partitio
 		bw->has_hashes = true;
 	}
 	if (w->opt.primary_key)
+	{
 		PM_TRY(pm_merge_tree_writer_open(w->env, w->io, w->layout, w->engine, w->run_engine,
 										 w->spill_dir, bw->dir, bw->uuid, bw->next_seq, &bw->mt,
 										 err));
+		if (w->pp_direct)
+			pm_merge_tree_writer_set_postpone(bw->mt);
+	}
 	bw->next = w->table[slot];
 	w->table[slot] = bw;
 	w->nwriters++;
@@ -765,6 +876,11 @@ route_values(pm_table_writer *w, const pm_batch *batch, int64_t i, pm_value *pva
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "nested partition keys are not written");
 	*bucket = 0;
 	*key_hash = 0;
+	if (w->pp_direct)
+	{
+		*bucket = -2;			/* BucketMode.POSTPONE_BUCKET */
+		return PM_OK;
+	}
 	if (o->bucket > 0 || o->bucket == -2 || w->dynamic != NULL)
 	{
 		int32_t		num_buckets = o->bucket;
@@ -877,7 +993,8 @@ bound_memory(pm_table_writer *w, pm_error *err)
 			}
 		if (total < w->opt.write_buffer_size || largest == NULL)
 			return PM_OK;
-		if (w->opt.write_buffer_spillable)
+		/* (a postpone writer's spill writes into its open file) */
+		if (w->opt.write_buffer_spillable || w->pp_direct)
 			PM_TRY(pm_merge_tree_writer_spill(largest->mt, err));
 		else
 			PM_TRY(pm_merge_tree_writer_flush(largest->mt, err));
@@ -1262,6 +1379,66 @@ write_kv_grouped(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_k
 	return bound_memory(w, err);
 }
 
+/*
+ * rowkind.field (RowKindGenerator.generate): each row's kind from its
+ * value of the column, '+I', '-U', '+U' or '-D' in any case
+ * (RowKind.fromShortString); NULL or anything else fails the batch before
+ * any row is buffered, as Java fails the write. One array per batch, in
+ * the call's scratch arena.
+ */
+static pm_code
+generate_row_kinds(pm_table_writer *w, const pm_batch *batch, uint8_t **out, pm_error *err)
+{
+	const pm_vector *col = &batch->cols[w->opt.rowkind_field];
+	const char *name = w->schema->row_type->fields[w->opt.rowkind_field].name;
+	uint8_t    *kinds = pm_arena_alloc(w->scratch, (size_t) batch->nrows + 1);
+
+	if (kinds == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < batch->nrows; i++)
+	{
+		const uint8_t *v;
+		int32_t		len;
+		int			kind = -1;
+
+		if (pm_vector_is_null(col, i))
+		{
+			pm_fail(err, PM_ERR_INVALID, "Row kind cannot be null.");
+			pm_error_detail(err, "Column \"%s\" is the table's rowkind.field: each row needs '+I', '-U', '+U' or '-D' there.",
+							name);
+			return err->code;
+		}
+		v = col->data + col->offsets[i];
+		len = col->offsets[i + 1] - col->offsets[i];
+		if (len == 2 && (v[0] == '+' || v[0] == '-'))
+		{
+			int			c = v[1] & ~0x20;	/* ASCII upper case */
+
+			if (v[0] == '+' && c == 'I')
+				kind = PM_ROW_INSERT;
+			else if (v[0] == '-' && c == 'U')
+				kind = PM_ROW_UPDATE_BEFORE;
+			else if (v[0] == '+' && c == 'U')
+				kind = PM_ROW_UPDATE_AFTER;
+			else if (v[0] == '-' && c == 'D')
+				kind = PM_ROW_DELETE;
+		}
+		if (kind < 0)
+		{
+			pm_fail(err, PM_ERR_INVALID, "Unsupported short string '%.*s' for row kind.",
+					len > 64 ? 64 : (int) len, len > 0 ? (const char *) v : "");
+			pm_error_detail(err, "Column \"%s\" is the table's rowkind.field: each row needs '+I', '-U', '+U' or '-D' there.",
+							name);
+			return err->code;
+		}
+		kinds[i] = (uint8_t) kind;
+		if (w->opt.primary_key)
+			PM_TRY(pm_table_writer_accepts(w, (pm_row_kind) kind, err));
+	}
+	*out = kinds;
+	return PM_OK;
+}
+
 static pm_code
 write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kinds,
 			   pm_error *err)
@@ -1284,6 +1461,14 @@ write_kv_batch(pm_table_writer *w, const pm_batch *batch, const uint8_t *row_kin
 				if (pm_vector_is_null(&batch->cols[c], i))
 					return pm_fail(err, PM_ERR_INVALID, "Cannot write null to non-null column(%s)",
 								   w->schema->row_type->fields[c].name);
+	/* TableWriteImpl.writeAndReturn: the generator, then the RowKindFilter */
+	if (o->rowkind_field >= 0)
+	{
+		uint8_t    *kinds = NULL;
+
+		PM_TRY(generate_row_kinds(w, batch, &kinds, err));
+		row_kinds = kinds;
+	}
 	w->dyn_index = NULL;
 	w->dyn_values = NULL;
 	w->pp_values = NULL;
@@ -1363,6 +1548,60 @@ write_batch(pm_table_writer *w, const pm_batch *batch, pm_error *err)
 	return PM_OK;
 }
 
+/*
+ * Append tables with rowkind.field (AppendOnlyFileStoreTable's write): each
+ * row's kind from the column, the RowKindFilter drops -U and -D as on
+ * primary-key tables, and any other -U or -D row fails the batch, as
+ * Java's record extractor refuses it; +I and +U rows are written.
+ */
+static pm_code
+write_append_generated(pm_table_writer *w, const pm_batch *batch, pm_error *err)
+{
+	const pm_write_options *o = &w->opt;
+	uint8_t    *kinds = NULL;
+	int64_t    *keep;
+	int64_t		nkeep = 0;
+	pm_batch	sub;
+
+	PM_TRY(generate_row_kinds(w, batch, &kinds, err));
+	keep = pm_arena_alloc(w->scratch, sizeof(int64_t) * (size_t) (batch->nrows + 1));
+	if (keep == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < batch->nrows; i++)
+	{
+		int			kind = kinds[i];
+
+		if ((kind == PM_ROW_DELETE && o->ignore_delete) ||
+			(kind == PM_ROW_UPDATE_BEFORE && (o->ignore_delete || o->ignore_update_before)))
+			continue;
+		if (kind == PM_ROW_DELETE || kind == PM_ROW_UPDATE_BEFORE)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "Append only writer can not accept row with RowKind %s",
+						   kind == PM_ROW_DELETE ? "DELETE" : "UPDATE_BEFORE");
+		keep[nkeep++] = i;
+	}
+	if (nkeep == batch->nrows)
+		return write_batch(w, batch, err);
+	/* the rows kept, gathered column by column */
+	sub.nrows = nkeep;
+	sub.first_row = 0;
+	sub.ncols = batch->ncols;
+	sub.cols = pm_arena_zalloc(w->scratch, sizeof(pm_vector) * (size_t) batch->ncols);
+	if (sub.cols == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int c = 0; c < batch->ncols; c++)
+	{
+		pm_vector_builder vb;
+
+		if (!pm_vector_builder_init(&vb, &sub.cols[c], batch->cols[c].type, nkeep, w->scratch))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < nkeep; i++)
+			if (!pm_vector_builder_append(&vb, &batch->cols[c], keep[i]))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	return write_batch(w, &sub, err);
+}
+
 pm_code
 pm_table_writer_accepts(const pm_table_writer *writer, pm_row_kind kind, pm_error *err)
 {
@@ -1390,7 +1629,12 @@ pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint
 {
 	pm_code		rc;
 
-	if (row_kinds != NULL)
+	/*
+	 * rowkind.field: a primary-key table's rows take only the generated
+	 * kinds; an append table's own kinds are still checked (Java's
+	 * AppendOnlyWriter refuses a row whose own kind is -U or -D)
+	 */
+	if (row_kinds != NULL && (writer->opt.rowkind_field < 0 || !writer->opt.primary_key))
 		for (int64_t i = 0; i < batch->nrows; i++)
 			PM_TRY(pm_table_writer_accepts(writer, (pm_row_kind) row_kinds[i], err));
 	if (batch->ncols != writer->schema->row_type->nfields)
@@ -1414,6 +1658,8 @@ pm_table_writer_write(pm_table_writer *writer, const pm_batch *batch, const uint
 	}
 	if (writer->opt.primary_key)
 		rc = write_kv_batch(writer, batch, row_kinds, err);
+	else if (writer->opt.rowkind_field >= 0)
+		rc = write_append_generated(writer, batch, err);
 	else
 		rc = write_batch(writer, batch, err);
 	pm_arena_reset(writer->scratch);
@@ -2010,8 +2256,8 @@ commit_rows(pm_table_writer *w, int64_t commit_identifier, const pm_commit_chang
 			c->partition = bw->partition;
 			c->partition_len = bw->partition_len;
 			c->bucket = bw->bucket;
-			c->total_buckets = w->opt.bucket > 0 ? w->opt.bucket : -1;
-			if (w->opt.bucket == -2 &&
+			c->total_buckets = w->opt.bucket > 0 ? w->opt.bucket : w->pp_direct ? -2 : -1;
+			if (w->opt.bucket == -2 && !w->pp_direct &&
 				(rc = known_buckets(w, bw->partition, bw->partition_len, &c->total_buckets,
 									err)) != PM_OK)
 			{
@@ -2080,7 +2326,7 @@ commit_rows(pm_table_writer *w, int64_t commit_identifier, const pm_commit_chang
 	{
 		compact_after_commit(w, &req, *snapshot_id, arena);
 		/* changes live in the commit arena: compact before forgetting them */
-		if (pm_lookup_compact_needed(&w->opt))
+		if (pm_lookup_compact_needed(&w->opt) && !w->pp_direct)
 			rc = lookup_compact(w, commit_identifier, changes, nchanges - nreplaced,
 								snapshot_id, err);
 		/* committed: an APPEND snapshot stays, whatever the compaction did */

@@ -52,6 +52,18 @@ extern pm_code pm_table_writer_open(const pm_env *env, pm_fileio *io, const char
 extern const pm_schema *pm_table_writer_schema(const pm_table_writer *writer);
 
 /*
+ * Primary-key tables with rowkind.field: the column whose value ('+I',
+ * '-U', '+U', '-D', any case) gives each row's kind, as Java's
+ * RowKindGenerator; NULL otherwise (append tables too). With rowkind.field
+ * pm_table_writer_write ignores the row_kinds it is given (Java ignores
+ * the row's own kind), fails the batch with PM_ERR_INVALID for a NULL or
+ * other value, and applies the RowKindFilter to the generated kinds, then
+ * pm_table_writer_accepts (primary-key tables) or, on append tables,
+ * refuses a -U or -D row (PM_ERR_UNSUPPORTED, as Java's append writer).
+ */
+extern const char *pm_table_writer_rowkind_field(const pm_table_writer *writer);
+
+/*
  * Write a batch of rows (one vector per column of the schema, in the
  * schema's types, common/vector.h layout). row_kinds: one pm_row_kind per
  * row, or NULL for all INSERT (append tables take only INSERT rows:

@@ -232,6 +232,36 @@ java_list(const char **names, int n, char *buf, size_t size)
 	}
 }
 
+/*
+ * The RowKindFilter (ignore-delete with its old names, ignore-update-before)
+ * and the RowKindGenerator's column (rowkind.field), of every table.
+ */
+static pm_code
+parse_row_kinds(const pm_schema *s, pm_write_options *o, pm_error *err)
+{
+	const pm_type *row = s->row_type;
+	const char *v;
+
+	o->ignore_delete = pm_schema_bool_option(s, "ignore-delete", false) ||
+		pm_schema_bool_option(s, "first-row.ignore-delete", false) ||
+		pm_schema_bool_option(s, "deduplicate.ignore-delete", false) ||
+		pm_schema_bool_option(s, "partial-update.ignore-delete", false);
+	o->ignore_update_before = pm_schema_bool_option(s, "ignore-update-before", false);
+	o->rowkind_field = -1;
+	if ((v = pm_schema_option(s, "rowkind.field")) != NULL)
+	{
+		int			idx = pm_type_field_index(row, v);
+
+		if (idx < 0)
+			return pm_fail(err, PM_ERR_INVALID, "Can not find rowkind %s in table schema", v);
+		if (!pm_type_is_string(row->fields[idx].type->id))
+			return pm_fail(err, PM_ERR_INVALID, "only support string type for rowkind, but %s is %s",
+						   v, pm_type_id_name(row->fields[idx].type->id));
+		o->rowkind_field = idx;
+	}
+	return PM_OK;
+}
+
 /* Primary-key tables: the refusals above and the trimmed key. */
 static pm_code
 parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_error *err)
@@ -265,11 +295,6 @@ parse_primary_key(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_e
 					   "Primary key constraint should not be same with partition fields");
 	o->ntrimmed_keys = n;
 	o->trimmed_key_fields = tk;
-	o->ignore_delete = pm_schema_bool_option(s, "ignore-delete", false) ||
-		pm_schema_bool_option(s, "first-row.ignore-delete", false) ||
-		pm_schema_bool_option(s, "deduplicate.ignore-delete", false) ||
-		pm_schema_bool_option(s, "partial-update.ignore-delete", false);
-	o->ignore_update_before = pm_schema_bool_option(s, "ignore-update-before", false);
 	o->write_buffer_spillable = pm_schema_bool_option(s, "write-buffer-spillable", true);
 	o->first_row = pm_schema_option_is(s, "merge-engine", NULL, "first-row");
 	v = pm_schema_option(s, "sequence.field");
@@ -694,6 +719,7 @@ parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for
 		PM_TRY(parse_primary_key(s, arena, o, err));
 	if (s->nprimary_keys == 0)
 		PM_TRY(pm_write_option_rules_check(s, false, err));
+	PM_TRY(parse_row_kinds(s, o, err));
 	PM_TRY(pm_file_index_plan_of_schema(s, arena, &o->file_index, err));
 	PM_TRY(pm_tag_auto_check_schema(s, err));
 	/* DataField.defaultValue: table_write.c (default_value.h) */

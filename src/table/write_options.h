@@ -94,12 +94,16 @@ typedef struct pm_write_options
 	pm_stats_mode *stats_modes;		/* per field */
 	bool		stats_dense;	/* metadata.stats-dense-store (default true) */
 	const char *manifest_compression;	/* manifest.compression (default zstd) */
+	/* every table: the RowKindFilter and RowKindGenerator */
+	bool		ignore_delete;	/* ignore-delete: -U/-D dropped (RowKindFilter) */
+	bool		ignore_update_before;	/* ignore-update-before: -U dropped */
+	int			rowkind_field;	/* rowkind.field: the CHAR/VARCHAR column whose
+								 * value ('+I', '-U', '+U', '-D') is each
+								 * row's kind (RowKindGenerator), -1 if unset */
 	/* primary-key tables (nprimary_keys > 0 in the schema) */
 	bool		primary_key;
 	int			ntrimmed_keys;	/* primary keys minus partition keys: the file's key */
 	const int  *trimmed_key_fields; /* indexes into the row type */
-	bool		ignore_delete;	/* ignore-delete: -U/-D dropped (RowKindFilter) */
-	bool		ignore_update_before;	/* ignore-update-before: -U dropped */
 	bool		write_buffer_spillable; /* write-buffer-spillable (default true) */
 	bool		cross_partition;	/* bucket -1, a partition key not in the primary key */
 	/*

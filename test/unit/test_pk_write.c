@@ -368,8 +368,6 @@ test_refusals(void **state)
 	pm_arena   *arena = pm_arena_create(pm_env_default());
 	static const char *k1[] = {"bucket"};
 	static const char *dyn[] = {"-1"};
-	static const char *kpp[] = {"bucket", "postpone.batch-write-fixed-bucket"};
-	static const char *vpp[] = {"-2", "false"};
 	static const char *kfr[] = {"bucket", "merge-engine", "deletion-vectors.enabled"};
 	static const char *vfr[] = {"2", "first-row", "true"};
 	static const char *kdyndv[] = {"bucket", "deletion-vectors.enabled"};
@@ -378,8 +376,6 @@ test_refusals(void **state)
 	static const char *vdynfr[] = {"first-row"};
 	static const char *kcl[] = {"bucket", "changelog-producer"};
 	static const char *vcl[] = {"-1", "full-compaction"};
-	static const char *kdesc[] = {"bucket", "sequence.field", "sequence.field.sort-order"};
-	static const char *vdesc[] = {"2", "w", "descending"};
 	static const char *two[] = {"2"};
 	static const char *kid[] = {"bucket", "ignore-delete"};
 	static const char *vid[] = {"2", "true"};
@@ -387,7 +383,6 @@ test_refusals(void **state)
 	pm_error	err;
 
 	(void) state;
-	expect_refused(io, arena, "postpone", 2, kpp, vpp, false, "bucket = -2");
 	/* a primary key without the partition key is written (test_cross_partition.c) */
 	for (int i = 0; i < 2; i++)
 	{
@@ -410,7 +405,6 @@ test_refusals(void **state)
 	expect_refused(io, arena, "dyn_firstrow", 1, kdynfr, vdynfr, false, "fixed bucket");
 	/* lookup and full-compaction are written (test_lookup_changelog.c), not with bucket -1 */
 	expect_refused(io, arena, "changelog", 2, kcl, vcl, false, "changelog-producer");
-	expect_refused(io, arena, "desc", 3, kdesc, vdesc, false, "descending");
 
 	/* deduplicate takes every kind; ignore-delete drops -U/-D silently */
 	pk_create(io, arena, "/mem/wh/db.db/ign", 2, kid, vid);
@@ -441,7 +435,204 @@ test_refusals(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
-/* sequence.field: the larger w wins whatever the order of writing. */
+/*
+ * A batch of the fixture's rows whose name column holds the given strings
+ * (NULL: a NULL name): the rowkind.field tests below.
+ */
+static pm_batch *
+batch_with_names(pm_table_writer *w, pm_arena *arena, const trow *rows, const char **names, int n)
+{
+	pm_batch   *b = make_batch(arena, pm_table_writer_schema(w)->row_type, rows, n);
+	pm_vector  *c = &b->cols[1];
+	int64_t		cap = 0;
+
+	assert_true(pm_vector_init(c, pm_table_writer_schema(w)->row_type->fields[1].type, n, true,
+							   arena));
+	c->length = n;
+	for (int i = 0; i < n; i++)
+	{
+		if (names[i] != NULL)
+			assert_true(pm_vector_append_data(c, &cap, names[i], (int64_t) strlen(names[i]),
+											  arena));
+		else
+			c->nulls[i] = 1;
+		c->offsets[i + 1] = (int32_t) c->data_size;
+	}
+	return b;
+}
+
+/* One write of a bad row kind into a fresh writer of dir: the code and the message. */
+static void
+rowkind_write_fails(pm_fileio *io, pm_arena *arena, const char *dir, const char *name,
+					pm_code code, const char *msg)
+{
+	pm_table_writer *w = open_writer(io, dir);
+	trow		rows[2] = {{1, true, 1, 1}, {2, true, 2, 2}};
+	const char *names[2] = {"+I", name};
+	pm_error	err;
+
+	assert_int_equal(pm_table_writer_write(w, batch_with_names(w, arena, rows, names, 2), NULL,
+										   &err), code);
+	if (strstr(err.message, msg) == NULL)
+		fail_msg("\"%s\" lacks \"%s\"", err.message, msg);
+	pm_table_writer_abort(w);
+}
+
+/*
+ * rowkind.field = name (RowKindGenerator): each row's kind is its name,
+ * '+I', '-U', '+U' or '-D' in any case, whatever row_kinds says; the
+ * column is stored as written. Deduplicate: -D and -U remove the key.
+ * NULL and other values fail the write (Java's messages); the generated
+ * kinds go through the RowKindFilter (ignore-delete) and the merge
+ * engine's acceptance (first-row refuses -D); a non-string column is
+ * refused when the writer opens.
+ */
+static void
+test_rowkind_field(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/rowkind";
+	static const char *k[] = {"bucket", "rowkind.field"};
+	static const char *v[] = {"2", "name"};
+	static const char *kfr[] = {"bucket", "rowkind.field", "merge-engine"};
+	static const char *vfr[] = {"2", "name", "first-row"};
+	static const char *kfri[] = {"bucket", "rowkind.field", "merge-engine", "ignore-delete"};
+	static const char *vfri[] = {"2", "name", "first-row", "true"};
+	static const char *kint[] = {"bucket", "rowkind.field"};
+	static const char *vint[] = {"2", "v"};
+	trow		rows[200];
+	const char *names[200];
+	uint8_t		kinds[200];
+	int			n = 0;
+	pm_table_writer *w;
+	pm_error	err;
+	result		r;
+	pk_files	pf;
+	int64_t		deletes = 0;
+
+	(void) state;
+	pk_create(io, arena, dir, 2, k, v);
+	w = open_writer(io, dir);
+	assert_string_equal(pm_table_writer_rowkind_field(w), "name");
+	for (int i = 0; i < 100; i++)
+	{
+		rows[n] = (trow) {i, true, i, i};
+		names[n++] = i % 2 ? "+I" : "+i";
+	}
+	for (int i = 0; i < 20; i++)
+	{
+		rows[n] = (trow) {i, true, -1, -1};
+		names[n++] = i % 2 ? "-D" : "-d";
+	}
+	for (int i = 20; i < 40; i++)
+	{
+		rows[n] = (trow) {i, true, 1000 + i, 7};
+		names[n++] = "+U";
+	}
+	for (int i = 40; i < 50; i++)
+	{
+		rows[n] = (trow) {i, true, -1, -1};
+		names[n++] = "-U";
+	}
+	/* the kinds given are ignored: the column decides */
+	memset(kinds, PM_ROW_DELETE, sizeof(kinds));
+	assert_int_equal(pm_table_writer_write(w, batch_with_names(w, arena, rows, names, n), kinds,
+										   &err), PM_OK);
+	commit(w, 1, 1);
+	pm_table_writer_close(w);
+	pk_read_rows(io, dir, 0, false, &r, NULL);
+	assert_int_equal(r.nrows, 70);
+	for (int i = 0; i < 100; i++)
+	{
+		assert_int_equal(r.present[i], i >= 20 && (i < 40 || i >= 50));
+		if (r.present[i])
+		{
+			assert_int_equal(r.v[i], i < 40 ? 1000 + i : i);
+			assert_int_equal(r.w[i], i < 40 ? 7 : i);
+			assert_false(r.name_null[i]);
+		}
+	}
+	/* one record per key at flush: the 20 -D and 10 -U kept as retractions */
+	pk_files_open(io, dir, true, &pf);
+	for (int f = 0; f < pf.n; f++)
+		deletes += pf.files[f]->delete_row_count;
+	pk_files_close(&pf);
+	assert_int_equal(deletes, 30);
+
+	/* NULL and other values: Java's RuntimeException / fromShortString */
+	rowkind_write_fails(io, arena, dir, NULL, PM_ERR_INVALID, "Row kind cannot be null.");
+	rowkind_write_fails(io, arena, dir, "+X", PM_ERR_INVALID,
+						"Unsupported short string '+X' for row kind.");
+	rowkind_write_fails(io, arena, dir, "+I ", PM_ERR_INVALID,
+						"Unsupported short string '+I ' for row kind.");
+	rowkind_write_fails(io, arena, dir, "", PM_ERR_INVALID, "Unsupported short string ''");
+
+	/* first-row refuses -D; with ignore-delete the -D row is dropped */
+	pk_create(io, arena, "/mem/wh/db.db/rowkind_fr", 3, kfr, vfr);
+	rowkind_write_fails(io, arena, "/mem/wh/db.db/rowkind_fr", "-D", PM_ERR_UNSUPPORTED,
+						"first-row");
+	pk_create(io, arena, "/mem/wh/db.db/rowkind_fri", 4, kfri, vfri);
+	w = open_writer(io, "/mem/wh/db.db/rowkind_fri");
+	{
+		trow		frows[3] = {{1, true, 1, 1}, {1, true, 2, 2}, {2, true, 3, 3}};
+		const char *fnames[3] = {"+I", "-D", "+U"};
+
+		assert_int_equal(pm_table_writer_write(w, batch_with_names(w, arena, frows, fnames, 3),
+											   NULL, &err), PM_OK);
+	}
+	commit(w, 1, 2);			/* APPEND, then the lookup compaction's COMPACT */
+	pm_table_writer_close(w);
+	pk_read_rows(io, "/mem/wh/db.db/rowkind_fri", 0, false, &r, NULL);
+	assert_int_equal(r.nrows, 2);
+	assert_int_equal(r.v[1], 1);
+	assert_int_equal(r.v[2], 3);
+
+	/*
+	 * Append tables (AppendOnlyFileStoreTable): +I and +U rows are written,
+	 * -D refused, unless ignore-delete drops it (and -U)
+	 */
+	for (int ign = 0; ign < 2; ign++)
+	{
+		static const char *ka[] = {"rowkind.field", "ignore-delete"};
+		static const char *va[] = {"name", "true"};
+		const char *adir = ign ? "/mem/wh/db.db/rowkind_append_ign" : "/mem/wh/db.db/rowkind_append";
+		pm_schema  *as = make_schema(arena, 1 + ign, ka, va);
+		trow		arows[4] = {{1, true, 1, 1}, {2, true, 2, 2}, {3, true, 3, 3}, {4, true, 4, 4}};
+		const char *anames[4] = {"+I", "+u", "-D", "-U"};
+		pm_batch   *ab;
+
+		as->nprimary_keys = 0;
+		assert_int_equal(pm_table_create(pm_env_default(), io, adir, as, &err), PM_OK);
+		w = open_writer(io, adir);
+		assert_null(pm_table_writer_rowkind_field(w));	/* UPDATE/DELETE go their own way */
+		ab = batch_with_names(w, arena, arows, anames, 4);
+		if (!ign)
+		{
+			assert_int_equal(pm_table_writer_write(w, ab, NULL, &err), PM_ERR_UNSUPPORTED);
+			assert_string_equal(err.message,
+								"Append only writer can not accept row with RowKind DELETE");
+			pm_table_writer_abort(w);
+			continue;
+		}
+		assert_int_equal(pm_table_writer_write(w, ab, NULL, &err), PM_OK);
+		commit(w, 1, 1);
+		pm_table_writer_close(w);
+		pk_read_rows(io, adir, 0, false, &r, NULL);
+		assert_int_equal(r.nrows, 2);
+		assert_true(r.present[1] && r.present[2]);
+		assert_int_equal(r.v[2], 2);
+	}
+
+	/* RowKindGenerator: only string columns */
+	pk_create(io, arena, "/mem/wh/db.db/rowkind_int", 2, kint, vint);
+	assert_int_equal(pm_table_writer_open(pm_env_default(), io, "/mem/wh/db.db/rowkind_int", "u",
+										  &w, &err), PM_ERR_INVALID);
+	assert_non_null(strstr(err.message, "only support string type for rowkind, but v is"));
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 /* The HASH entries of the latest snapshot's index manifest: bucket -> row count. */
 static int
 hash_entries(pm_fileio *io, pm_arena *arena, const char *table, int64_t *rows_by_bucket, int n)
@@ -527,35 +718,227 @@ test_dynamic_bucket(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/*
+ * sequence.field: the larger w wins whatever the order of writing; with
+ * sequence.field.sort-order = descending the smaller one between files (reads
+ * and compactions), but within one write buffer still the larger one: Java's
+ * SortBufferWriteBuffer sorts on the sequence fields ascending whatever
+ * their order. A NULL w sorts first in both orders (Java's RecordComparator:
+ * nulls first, the order's sign only on values), so any value beats it.
+ * Checked after each of three commits and after a full compaction.
+ */
 static void
 test_sequence_field(void **state)
 {
 	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
 	pm_arena   *arena = pm_arena_create(pm_env_default());
-	static const char *keys[] = {"bucket", "sequence.field"};
-	static const char *vals[] = {"2", "w"};
-	pm_table_writer *w;
-	trow		rows[300];
-	result		r;
+	static const char *keys[] = {"bucket", "sequence.field", "sequence.field.sort-order"};
+	static const char *vals[] = {"2", "w", "ascending"};
+	static const char *dvals[] = {"2", "w", "descending"};
 
 	(void) state;
-	pk_create(io, arena, "/mem/wh/db.db/seq", 2, keys, vals);
-	w = open_writer(io, "/mem/wh/db.db/seq");
-	for (int i = 0; i < 100; i++)
+	for (int desc = 0; desc < 2; desc++)
 	{
-		rows[i] = (trow) {i, true, 1, 50};
-		rows[100 + i] = (trow) {i, true, 2, i % 2 ? 100 : 10};
-		rows[200 + i] = (trow) {i, true, 3, 40};
+		const char *dir = desc ? "/mem/wh/db.db/seqdesc" : "/mem/wh/db.db/seq";
+		trow		rows[300];
+		result		r;
+		pm_compact_result cr;
+
+		pk_create(io, arena, dir, 3, keys, desc ? dvals : vals);
+		for (int i = 0; i < 100; i++)
+		{
+			rows[i] = (trow) {i, true, 1, 50};
+			rows[100 + i] = (trow) {i, true, 2, i % 2 ? 100 : 10};
+			rows[200 + i] = (trow) {i, true, 3, i % 5 == 0 ? INT64_MIN : 40};
+		}
+		pk_commit_rows(io, dir, arena, rows, NULL, 300, 1, 1);
+		/* keys < 50 get w = 30 in a second commit, keys 50..59 w = 200 in a third */
+		for (int i = 0; i < 50; i++)
+			rows[i] = (trow) {i, true, 4, 30};
+		pk_commit_rows(io, dir, arena, rows, NULL, 50, 2, 2);
+		for (int i = 0; i < 10; i++)
+			rows[i] = (trow) {50 + i, true, 5, 200};
+		pk_commit_rows(io, dir, arena, rows, NULL, 10, 3, 3);
+		for (int pass = 0; pass < 2; pass++)
+		{
+			if (pass == 1)
+				pk_full_compact(io, dir, NULL, &cr);
+			read_all(io, dir, &r);
+			assert_int_equal(r.nrows, 100);
+			for (int i = 0; i < 100; i++)
+			{
+				/* the first commit's buffer keeps the largest w either way */
+				int64_t		want_w = i % 2 ? 100 : 50;
+				int64_t		want_v = i % 2 ? 2 : 1;
+
+				if (desc && i < 50)
+					want_w = 30, want_v = 4;	/* 30 beats 100 and 50 */
+				else if (!desc && i >= 50 && i < 60)
+					want_w = 200, want_v = 5;	/* 200 beats 100 and 50 */
+				assert_int_equal(r.w[i], want_w);
+				assert_int_equal(r.v[i], want_v);
+			}
+		}
 	}
-	write_kinds(w, arena, rows, NULL, 300);
-	commit(w, 1, 1);
-	pm_table_writer_close(w);
-	read_all(io, "/mem/wh/db.db/seq", &r);
-	assert_int_equal(r.nrows, 100);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/*
+ * Postpone buckets written as Java's streaming sink
+ * (postpone.batch-write-fixed-bucket = false, PostponeBucketWriter): every
+ * record in bucket-postpone, unsorted and unmerged (a key twice and a
+ * delete kept), sequence number -1, Avro without statistics, named
+ * data--u-<commit user>-s-<write id>-w-<uuid>-<n>.avro, total buckets -2;
+ * batch reads see nothing until the postpone compaction, which gives the
+ * merged rows (within a file the later record of a key wins; a newer
+ * commit's file wins over an older one's).
+ */
+static void
+test_postpone_write(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/ppw";
+	static const char *keys[] = {"bucket", "postpone.batch-write-fixed-bucket",
+	"postpone.default-bucket-num"};
+	static const char *vals[] = {"-2", "false", "2"};
+	static trow rows[102];
+	static uint8_t kinds[102];
+	static trow spill_rows[NKEYS];
+	pm_table   *table;
+	pm_scan    *scan;
+	pm_compact_result cr;
+	result		r;
+	pm_error	err;
+
+	(void) state;
+	pk_create(io, arena, dir, 3, keys, vals);
 	for (int i = 0; i < 100; i++)
 	{
-		assert_int_equal(r.w[i], i % 2 ? 100 : 50);
-		assert_int_equal(r.v[i], i % 2 ? 2 : 1);
+		rows[i] = (trow) {99 - i, true, 99 - i, i};
+		kinds[i] = PM_ROW_INSERT;
+	}
+	rows[100] = (trow) {5, true, 555, 1};
+	kinds[100] = PM_ROW_UPDATE_AFTER;
+	rows[101] = (trow) {7, false, 0, INT64_MIN};
+	kinds[101] = PM_ROW_DELETE;
+	pk_commit_rows(io, dir, arena, rows, kinds, 102, 1, 1);
+	for (int i = 0; i < 10; i++)
+	{
+		rows[i] = (trow) {i * 3, true, -i, 3};
+		kinds[i] = PM_ROW_INSERT;
+	}
+	pk_commit_rows(io, dir, arena, rows, kinds, 10, 2, 2);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 0);
+
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &table, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan_postpone(table, &scan, &err), PM_OK);
+	assert_int_equal(pm_scan_split_count(scan), 1);
+	{
+		const pm_split *sp = pm_scan_get_split(scan, 0);
+		int64_t		rows_in[2] = {102, 10};
+
+		assert_int_equal(sp->bucket, -2);
+		assert_int_equal(sp->total_buckets, -2);
+		assert_int_equal(sp->nfiles, 2);
+		assert_non_null(strstr(sp->bucket_path, "/bucket-postpone"));
+		for (int f = 0; f < 2; f++)
+		{
+			const pm_data_file_meta *m = sp->files[f];
+			size_t		len = strlen(m->file_name);
+
+			assert_int_equal(m->row_count, rows_in[f]);
+			assert_int_equal(m->delete_row_count, f == 0 ? 1 : 0);
+			assert_int_equal(m->min_sequence_number, -1);
+			assert_int_equal(m->max_sequence_number, -1);
+			assert_int_equal(m->level, 0);
+			assert_int_equal(m->file_source, 0);
+			assert_int_equal(m->format, PM_FORMAT_AVRO);
+			if (strncmp(m->file_name, "data--u-pk-user-s-", 18) != 0)
+				fail_msg("postpone file name %s", m->file_name);
+			assert_non_null(strstr(m->file_name, "-w-"));
+			assert_string_equal(m->file_name + len - 5, ".avro");
+			/* metadata.stats-mode none: no value statistics, key statistics all NULL */
+			assert_int_equal(m->nvalue_stats_cols, 0);
+			assert_int_equal(m->key_stats.nnull_counts, 1);
+			assert_int_equal(m->key_stats.null_counts[0], -1);
+			/* min and max key: the first and last record, not sorted */
+			assert_int_equal(m->min_key_len, m->max_key_len);
+		}
+		/* the first commit's first record is id 99, its last id 7 */
+		{
+			pm_value	v;
+			pm_field	kf = {0, "_KEY_id", pm_type_new(arena, PM_TYPE_INT, false), NULL};
+			const pm_type *kt = pm_type_new_row(arena, &kf, 1, false);
+
+			assert_int_equal(pm_binary_row_decode_serialized(sp->files[0]->min_key,
+															 (size_t) sp->files[0]->min_key_len,
+															 kt, &v, &err), PM_OK);
+			assert_int_equal(v.u.i64, 99);
+			assert_int_equal(pm_binary_row_decode_serialized(sp->files[0]->max_key,
+															 (size_t) sp->files[0]->max_key_len,
+															 kt, &v, &err), PM_OK);
+			assert_int_equal(v.u.i64, 7);
+		}
+	}
+	pm_scan_free(scan);
+	pm_table_close(table);
+
+	pk_full_compact(io, dir, NULL, &cr);
+	assert_int_equal(cr.files_in, 2);
+	assert_int_equal(cr.buckets, 2);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 99);
+	for (int id = 0; id < 100; id++)
+	{
+		if (id == 7)
+		{
+			assert_false(r.present[id]);
+			continue;
+		}
+		assert_true(r.present[id]);
+		if (id % 3 == 0 && id < 30)
+			assert_int_equal(r.v[id], -(id / 3));
+		else
+			assert_int_equal(r.v[id], id == 5 ? 555 : id);
+	}
+
+	/*
+	 * a write buffer of 64 kb: what fills it is written into the open file
+	 * (no spill run, no new file), in the order the rows came
+	 */
+	{
+		static const char *skeys[] = {"bucket", "postpone.batch-write-fixed-bucket",
+		"write-buffer-size"};
+		static const char *svals[] = {"-2", "false", "64 kb"};
+		const char *sdir = "/mem/wh/db.db/ppspill";
+		pm_table_writer *w;
+
+		pk_create(io, arena, sdir, 3, skeys, svals);
+		w = open_writer(io, sdir);
+		for (int round = 0; round < 20; round++)
+		{
+			for (int i = 0; i < NKEYS; i++)
+				spill_rows[i] = (trow) {(i * 7 + round) % NKEYS, true, round * 1000 + i, round};
+			write_kinds(w, arena, spill_rows, NULL, NKEYS);
+		}
+		commit(w, 1, 1);
+		pm_table_writer_close(w);
+		assert_int_equal(pm_table_open(pm_env_default(), io, sdir, NULL, &table, &err), PM_OK);
+		assert_int_equal(pm_table_scan_plan_postpone(table, &scan, &err), PM_OK);
+		assert_int_equal(pm_scan_split_count(scan), 1);
+		assert_int_equal(pm_scan_get_split(scan, 0)->nfiles, 1);
+		assert_int_equal(pm_scan_get_split(scan, 0)->files[0]->row_count, 20 * NKEYS);
+		pm_scan_free(scan);
+		pm_table_close(table);
+		pk_full_compact(io, sdir, NULL, &cr);
+		read_all(io, sdir, &r);
+		assert_int_equal(r.nrows, NKEYS);
+		/* the last round wrote every key: its row wins */
+		for (int i = 0; i < NKEYS; i++)
+			assert_int_equal(r.v[(i * 7 + 19) % NKEYS], 19 * 1000 + i);
 	}
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);
@@ -731,8 +1114,10 @@ main(void)
 		cmocka_unit_test(test_small_buffer_flush),
 		cmocka_unit_test(test_partial_update_and_aggregation),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_rowkind_field),
 		cmocka_unit_test(test_dynamic_bucket),
 		cmocka_unit_test(test_sequence_field),
+		cmocka_unit_test(test_postpone_write),
 		cmocka_unit_test(test_negative_keys),
 		cmocka_unit_test(test_spill_merges),
 		cmocka_unit_test(test_spill_abort),

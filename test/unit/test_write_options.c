@@ -414,8 +414,9 @@ test_refusals(void **state)
 	{
 		/*
 		 * postpone buckets: into fixed buckets as Flink's batch sink, unless
-		 * told not to (then the writer refuses, test_pk_write.c; the
-		 * postpone compaction writes into fixed buckets all the same)
+		 * told not to (then into the postpone bucket, test_pk_write.c
+		 * test_postpone_write; the postpone compaction writes into fixed
+		 * buckets all the same)
 		 */
 		static const char *const kv[] = {"bucket", "-2", "postpone.batch-write-fixed-bucket", "false"};
 		static const char *const ok[] = {"bucket", "-2"};
@@ -661,6 +662,45 @@ setup_pk(fixture *f, const char *const *kv, int n)
 		f->keys[i] = kv[2 * i];
 		f->vals[i] = kv[2 * i + 1];
 	}
+}
+
+/*
+ * rowkind.field is written (honoured): it names the column of the row
+ * kinds (RowKindGenerator: a string column, else PM_ERR_INVALID), on
+ * primary-key and append tables.
+ */
+static void
+test_rowkind_field(void **state)
+{
+	fixture		f;
+	pm_write_options o;
+	pm_error	err;
+	static const char *const str[] = {"bucket", "2", "rowkind.field", "name"};
+	static const char *const num[] = {"bucket", "2", "rowkind.field", "id"};
+	static const char *const none[] = {"bucket", "2"};
+	const pm_write_option_rule *r = pm_write_option_rule_of("rowkind.field");
+
+	(void) state;
+	assert_non_null(r);
+	assert_int_equal(r->verdict, PM_WRITE_HONOURED);
+	f.arena = pm_arena_create(pm_env_default());
+	setup_pk(&f, str, 2);
+	f.s.noptions = 2;
+	assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_OK);
+	assert_int_equal(o.rowkind_field, 1);
+	setup_pk(&f, none, 1);
+	f.s.noptions = 1;
+	assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_OK);
+	assert_int_equal(o.rowkind_field, -1);
+	setup_pk(&f, num, 2);
+	f.s.noptions = 2;
+	assert_int_equal(pm_write_options_parse(&f.s, f.arena, &o, &err), PM_ERR_INVALID);
+	assert_non_null(strstr(err.message, "only support string type for rowkind, but id is"));
+	setup_schema(&f);			/* an append table of bucket -1: the same */
+	assert_int_equal(parse_with(&f, 1, str + 2, &o, &err), PM_OK);
+	assert_int_equal(o.rowkind_field, 1);
+	assert_int_equal(parse_with(&f, 1, num + 2, &o, &err), PM_ERR_INVALID);
+	pm_arena_destroy(f.arena);
 }
 
 /*
@@ -1036,6 +1076,7 @@ main(void)
 		cmocka_unit_test(test_cross_partition_sequence),
 		cmocka_unit_test(test_every_key_has_a_verdict),
 		cmocka_unit_test(test_every_refusal),
+		cmocka_unit_test(test_rowkind_field),
 		cmocka_unit_test(test_audit_verdicts),
 	};
 

@@ -3,8 +3,9 @@
 # of warehouse $wh; the caller sets db and fail.
 #   files T             the files of T's scan: (partition, bucket, level, rows, sequence
 #                       range), sorted
-#   same T WHAT V...    Java V (each version given) reads the same rows from java_T and
-#                       ours_T, and both have the same files; otherwise FAIL and fail=1
+#   same_rows A B T WHAT V...  Java V (each version given) reads the same rows from
+#                       tables A and B; otherwise FAIL (naming T and WHAT) and fail=1
+#   same T WHAT V...    same_rows of java_T and ours_T, and both have the same files
 
 files() {
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" files "$wh" "$db" "$1" | python3 -c '
@@ -14,19 +15,25 @@ for f in sorted((json.dumps(f["partition"]), f["bucket"], f["level"], f["row_cou
     print(*f)'
 }
 
+same_rows() {
+	local a=$1 b=$2 t=$3 what=$4
+	shift 4
+	for v in "$@"; do
+		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" "$db" "$a" | sort > "$wh/$a.rows"
+		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" "$db" "$b" | sort > "$wh/$b.rows"
+		if [ -s "$wh/$a.rows" ] && cmp -s "$wh/$a.rows" "$wh/$b.rows"; then
+			echo "$t: $what: Java $v reads the same $(wc -l < "$wh/$b.rows") rows"
+		else
+			echo "FAIL $t: $what: Java $v reads other rows"
+			diff "$wh/$a.rows" "$wh/$b.rows" | head -6; fail=1
+		fi
+	done
+}
+
 same() {
 	local t=$1 what=$2
 	shift 2
-	for v in "$@"; do
-		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" "$db" "java_$t" | sort > "$wh/java_$t.rows"
-		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" "$db" "ours_$t" | sort > "$wh/ours_$t.rows"
-		if [ -s "$wh/java_$t.rows" ] && cmp -s "$wh/java_$t.rows" "$wh/ours_$t.rows"; then
-			echo "$t: $what: Java $v reads the same $(wc -l < "$wh/ours_$t.rows") rows"
-		else
-			echo "FAIL $t: $what: Java $v reads other rows"
-			diff "$wh/java_$t.rows" "$wh/ours_$t.rows" | head -6; fail=1
-		fi
-	done
+	same_rows "java_$t" "ours_$t" "$t" "$what" "$@"
 	files "java_$t" > "$wh/java_$t.files"
 	files "ours_$t" > "$wh/ours_$t.files"
 	if cmp -s "$wh/java_$t.files" "$wh/ours_$t.files"; then

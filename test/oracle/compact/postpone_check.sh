@@ -16,6 +16,12 @@
 #      partitions keep their bucket count (the one of their real files), the
 #      new one takes the default; step 1's checks again;
 #   3. a compaction with no postpone file left makes no snapshot.
+#   The core writes the same commits into w_<t> (pk_write.c; the table with
+#   postpone.batch-write-fixed-bucket = false, so rows go to bucket-postpone as
+#   Java's do): each round its postpone files equal Java's (pk_write
+#   --compare-postpone: rows, sequence range -1, min/max key, statistics, delete
+#   rows, level, file source), then Java compacts w_<t> and Java 1.3.1 and 1.4.2
+#   read it as java_<t>.
 #   Tables: dedup (partitioned, -U/+U and -D, 2 default buckets), partial
 #   (partial-update with sequence groups, 3 default buckets), seqf
 #   (sequence.field, thin mode), dv (deletion vectors) and first (first-row):
@@ -27,6 +33,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../check_prologue.sh"
 check_warehouse postpone "${1:-}"
 check_tool "$here/compact_table.c"
+check_tool "$root/test/oracle/write/pk_write.c"
 
 PYTHONPATH="$root/test/oracle${PYTHONPATH:+:$PYTHONPATH}" python3 - "$wh" <<'PY'
 import json, random, sys
@@ -132,6 +139,11 @@ for t in ${POSTPONE_CHECK_TABLES:-dedup partial seqf dv first}; do
 	for side in java ours; do
 		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pp "${side}_$t" "$wh/$t.json" >/dev/null
 	done
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["options"]["postpone.batch-write-fixed-bucket"] = "false"
+json.dump(d, open(sys.argv[2], "w"))' "$wh/$t.json" "$wh/w_$t.json"
+	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pp "w_$t" "$wh/w_$t.json" >/dev/null
 	for round in 0 1; do
 		n0=$(postpone_files "ours_$t")
 		for side in java ours; do
@@ -141,7 +153,16 @@ for t in ${POSTPONE_CHECK_TABLES:-dedup partial seqf dv first}; do
 		if [ "$n" -eq 0 ]; then
 			echo "FAIL $t: Java wrote no postpone file"; fail=1
 		fi
+		# the core's postpone files of the same commits, compacted by Java
+		"$wh/pk_write" "$wh/pp.db/w_$t" "$wh/$t.$round.jsonl" >/dev/null
+		if out=$("$wh/pk_write" --compare-postpone "$wh/pp.db/java_$t" "$wh/pp.db/w_$t"); then
+			echo "$t: round $round: our postpone files equal Java's ($out)"
+		else
+			echo "FAIL $t: round $round: our postpone files: $out"; fail=1
+		fi
+		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pp "w_$t" "$wh/compact.jsonl" >/dev/null
 		ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pp "java_$t" "$wh/compact.jsonl" >/dev/null
+		same_rows "java_$t" "w_$t" "$t" "round $round, our postpone files compacted by Java" 1.3.1 1.4.2
 		if ! out=$("$wh/compact_table" "$wh/pp.db/ours_$t"); then
 			echo "FAIL $t: our compaction: $out"; fail=1; continue 2
 		fi

@@ -7,6 +7,7 @@
 #   same schema: deduplicate (+I/-U/+U/-D, a key twice in a commit, keys
 #   deleted and back), with deletion vectors, with row-deduplicate (and an
 #   ignored field), partial-update, aggregation, first-row, sequence.field
+#   (also descending)
 #   (LOOKUP_CHECK_TABLES picks some, "all" every one; three run by default
 #   to stay near two minutes). For each:
 #   - both have the same snapshots (APPEND, then COMPACT for each commit),
@@ -74,6 +75,10 @@ save("rowdedup_ignore", {"columns": cols, "primary_keys": ["id"], "partition_key
                              "changelog-producer.row-deduplicate-ignore-fields": "name"})}, ops)
 save("seq", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
              "options": dict(base, **{"sequence.field": "v"})}, [o for o in ops if o["op"] != "-D"])
+save("seq_desc", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+                  "options": dict(base, **{"sequence.field": "v",
+                                           "sequence.field.sort-order": "descending"})},
+     [o for o in ops if o["op"] != "-D"])
 ucols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "a", "type": "STRING"},
          {"name": "b", "type": "BIGINT"}]
 ops = []
@@ -105,7 +110,7 @@ plain_append() {	# plain_append <table> <id>: an APPEND snapshot without a chang
 }
 
 tables=${LOOKUP_CHECK_TABLES:-dedup dedup_dv agg}
-[ "$tables" != all ] || tables="dedup dedup_dv rowdedup rowdedup_ignore seq partial agg first_row"
+[ "$tables" != all ] || tables="dedup dedup_dv rowdedup rowdedup_ignore seq seq_desc partial agg first_row"
 fail=0
 for t in $tables; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null

@@ -16,6 +16,8 @@
  *	  prints "METAS OK <n>" or the first difference and exits 1.
  *	  pk_write --list-external <table>: the local paths of the live files
  *	  recorded at an external path (data-file.external-paths).
+ *	  --compare-postpone: the same for the live files of the postpone bucket
+ *	  (bucket -2), in manifest order.
  *	  pk_write --levels <table>: every live file of the latest snapshot (all
  *	  levels, as a writer restores them) per partition and bucket, by level
  *	  and sequence range: row count, file source and the deleted positions
@@ -295,9 +297,13 @@ same_codec(pm_fileio *io, const pm_data_file_meta *a, const pm_data_file_meta *b
 	return same;
 }
 
-/* Compares the file metas of two tables' latest snapshots: 0 same, 1 different. */
+/*
+ * Compares the file metas of two tables' latest snapshots: 0 same, 1
+ * different. Files by sequence range, or (in_order: postpone files, whose
+ * sequence numbers are all -1) in manifest order.
+ */
 static int
-compare_splits(pm_fileio *io, pm_scan *const *s)
+compare_splits(pm_fileio *io, pm_scan *const *s, bool in_order)
 {
 	int			nfiles = 0;
 	int			nindexed = 0;
@@ -319,8 +325,11 @@ compare_splits(pm_fileio *io, pm_scan *const *s)
 		}
 		memcpy(fa, a->files, sizeof(fa[0]) * (size_t) a->nfiles);
 		memcpy(fb, b->files, sizeof(fb[0]) * (size_t) b->nfiles);
-		qsort(fa, (size_t) a->nfiles, sizeof(fa[0]), cmp_files);
-		qsort(fb, (size_t) b->nfiles, sizeof(fb[0]), cmp_files);
+		if (!in_order)
+		{
+			qsort(fa, (size_t) a->nfiles, sizeof(fa[0]), cmp_files);
+			qsort(fb, (size_t) b->nfiles, sizeof(fb[0]), cmp_files);
+		}
 		for (int f = 0; f < a->nfiles; f++)
 		{
 			const char *what;
@@ -352,8 +361,9 @@ compare_splits(pm_fileio *io, pm_scan *const *s)
 	return 0;
 }
 
+/* postpone: the live files of the postpone bucket (bucket -2), which batch reads skip */
 static int
-compare_tables(pm_fileio *io, const char *java, const char *ours)
+compare_tables(pm_fileio *io, const char *java, const char *ours, bool postpone)
 {
 	pm_table   *t[2];
 	pm_scan    *s[2];
@@ -362,9 +372,10 @@ compare_tables(pm_fileio *io, const char *java, const char *ours)
 
 	for (int i = 0; i < 2; i++)
 		if (pm_table_open(pm_env_default(), io, i ? ours : java, NULL, &t[i], &err) != PM_OK ||
-			pm_table_scan_plan(t[i], NULL, &s[i], &err) != PM_OK)
+			(postpone ? pm_table_scan_plan_postpone(t[i], &s[i], &err)
+			 : pm_table_scan_plan(t[i], NULL, &s[i], &err)) != PM_OK)
 			return die(i ? ours : java, err.message);
-	rc = compare_splits(io, s);
+	rc = compare_splits(io, s, postpone);
 	for (int i = 0; i < 2; i++)
 	{
 		pm_scan_free(s[i]);
@@ -666,7 +677,9 @@ main(int argc, char **argv)
 
 		io = pm_local_fileio_create(env);
 		if (argc == 4 && strcmp(argv[1], "--compare") == 0)
-			rc = compare_tables(io, argv[2], argv[3]);
+			rc = compare_tables(io, argv[2], argv[3], false);
+		else if (argc == 4 && strcmp(argv[1], "--compare-postpone") == 0)
+			rc = compare_tables(io, argv[2], argv[3], true);
 		else if (argc == 3 && strcmp(argv[1], "--levels") == 0)
 			rc = dump_levels(io, argv[2]);
 		else if (argc == 3 && strcmp(argv[1], "--list-external") == 0)
@@ -680,7 +693,7 @@ main(int argc, char **argv)
 		else if (argc == 4 && strcmp(argv[1], "--expire") == 0)
 			rc = expire(io, argv[2], atoi(argv[3]));
 		else
-			rc = die("usage", "pk_write --compare|--levels|--read|--expire <table path>...");
+			rc = die("usage", "pk_write --compare|--compare-postpone|--levels|--read|--expire <table path>...");
 		pm_local_fileio_destroy(io);
 		return rc;
 	}

@@ -4,7 +4,8 @@
 #   level 0) written by the core (pk_write.c applies an ops.jsonl with the
 #   core's writer, which compacts at commit as Java's writer does) against
 #   Java 1.4.2 writing the same ops into a table of the same schema:
-#   deduplicate with DVs (+I/-U/+U/-D over four commits), sequence.field,
+#   deduplicate with DVs (+I/-U/+U/-D over four commits), sequence.field
+#   (also descending),
 #   partial-update and aggregation with DVs, a partitioned table (also with
 #   index-file-in-data-file-dir and data-file.path-directory), 64-bit
 #   DVs, enough commits for the universal picking rules, first-row (with
@@ -79,6 +80,18 @@ smore = [{"op": "+I", "row": [i, 25, "java %d" % i]} for i in range(0, 100, 3)] 
 save("dv_seqf", {"columns": scols, "primary_keys": ["id"], "partition_keys": [],
                  "options": {"bucket": "2", "deletion-vectors.enabled": "true",
                              "sequence.field": "ts"}}, ops, smore)
+# descending: the smallest ts wins across files (the lookup of older levels), the largest
+# within one commit's write buffer (Java's buffer sorts it ascending); some ts NULL
+ops = []
+for c in range(3):
+    for i in range(200):
+        ts = None if rnd.randrange(8) == 0 else rnd.randrange(50)
+        ops.append({"op": "+I", "row": [i % 80, ts, "v%d-%d-%s" % (c, i, ts)]})
+    ops.append({"op": "commit"})
+save("dv_seqf_desc", {"columns": scols, "primary_keys": ["id"], "partition_keys": [],
+                      "options": {"bucket": "2", "deletion-vectors.enabled": "true",
+                                  "sequence.field": "ts",
+                                  "sequence.field.sort-order": "descending"}}, ops, smore)
 
 # partial-update with DVs: the older row's fields are merged in
 ucols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "a", "type": "STRING"},
@@ -167,7 +180,7 @@ PY
 
 fail=0
 # every table by default (all nine in about 65 s here); DV_CHECK_TABLES picks some
-all="dv_dedup dv_bitmap64 dv_seqf dv_partial dv_agg dv_part dv_part_indir dv_many dyn_many first_row first_row_ignore_delete"
+all="dv_dedup dv_bitmap64 dv_seqf dv_seqf_desc dv_partial dv_agg dv_part dv_part_indir dv_many dyn_many first_row first_row_ignore_delete"
 tables=${DV_CHECK_TABLES:-all}
 [ "$tables" != all ] || tables=$all
 for t in $tables; do

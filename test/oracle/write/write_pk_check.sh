@@ -7,10 +7,12 @@
 #   in file names), partial-update with sequence groups, aggregation
 #   (sum, max; sum and last_non_null_value with -U/+U and -D),
 #   partial-update with remove-record-on-delete, ignore-delete, sequence.field
-#   of one and of two fields, a composite key with a string part and a
+#   of one and of two fields, sequence.field.sort-order = descending, a composite key with a string part and a
 #   bucket-key, a write buffer filling up within a commit (*_nometa: file
 #   metas not compared), and spilling to local files (one sorted run per
-#   commit, metas as Java's), thin-mode files (*_thin*: no _KEY_ columns)
+#   commit, metas as Java's), thin-mode files (*_thin*: no _KEY_ columns),
+#   rowkind.field (rowkind*: each row's kind from a column; deduplicate,
+#   ignore-delete, aggregation, and an append table with ignore-delete)
 #   (PK_CHECK_TABLES picks some; dedup_orc and
 #   agg_orc, ORC files, only when named there: write_orc_check.sh). For each:
 #   - our level-0 file metas equal Java's for the same commits (pk_write
@@ -159,6 +161,19 @@ for c in range(2):
     ops.append({"op": "commit"})
 save("seqf", {"columns": scols, "primary_keys": ["id"], "partition_keys": [],
               "options": {"bucket": "2", "sequence.field": "ts"}}, ops)
+# sequence.field.sort-order = descending: the smallest ts wins, a NULL ts sorts
+# first either way (Java's RecordComparator: nulls first, the sign only on values)
+ops = []
+for c in range(3):
+    for i in range(300):
+        ts = None if rnd.randrange(10) == 0 else rnd.randrange(50)
+        ops.append({"op": "+I", "row": [i % 80, ts, "v%d-%d-%s" % (c, i, ts)]})
+    for i in range(c, 80, 11):
+        ops.append({"op": "-D", "row": [i, rnd.randrange(50), None]})
+    ops.append({"op": "commit"})
+save("seqf_desc", {"columns": scols, "primary_keys": ["id"], "partition_keys": [],
+                   "options": {"bucket": "2", "sequence.field": "ts",
+                               "sequence.field.sort-order": "descending"}}, ops)
 # aggregation with retraction: sum and last_non_null_value take -U/+U pairs and -D
 rcols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "s", "type": "BIGINT"},
          {"name": "l", "type": "STRING"}]
@@ -252,12 +267,40 @@ for c in range(2):
     ops.append({"op": "commit"})
 save("spill", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                "options": {"bucket": "2", "write-buffer-size": "256 kb"}}, ops)
+# rowkind.field = k: each row's kind is its k ('+I', '-U', '+U', '-D', any case), as
+# a Flink job writes changelog rows; the op's own kind is ignored by both writers
+# (Java's RowKindGenerator), so some ops carry a kind that disagrees with k.
+# Deduplicate (-U and -D remove a key), with ignore-delete (both dropped) and
+# aggregation (sum and last_non_null_value retracted by -U and -D)
+kcols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "k", "type": "STRING"},
+         {"name": "v", "type": "BIGINT"}, {"name": "name", "type": "STRING"}]
+ops = []
+for c in range(2):
+    for i in rnd.sample(range(150), 120):
+        ops.append({"op": "+I", "row": [i, "+I" if i % 5 else "+i", i * (c + 1), "n%d-%d" % (c, i)]})
+    for i in range(c, 150, 7):
+        ops.append({"op": "+I", "row": [i, "-U", i * (c + 1), None]})
+        ops.append({"op": "-D", "row": [i, "+U", 100 + i, "u%d-%d" % (c, i)]})
+    for i in range(3 + c, 150, 11):
+        ops.append({"op": "+I", "row": [i, "-D" if i % 2 else "-d", i, None]})
+    ops.append({"op": "commit"})
+for t, extra in (("rowkind", {}), ("rowkind_ign", {"ignore-delete": "true"}),
+                 ("rowkind_agg", {"merge-engine": "aggregation",
+                                  "fields.v.aggregate-function": "sum"})):
+    save(t, {"columns": kcols, "primary_keys": ["id"], "partition_keys": [],
+             "options": dict(extra, **{"bucket": "2", "rowkind.field": "k"})}, ops)
+# an append table (bucket -1) with rowkind.field and ignore-delete: +I and +U rows
+# written, -U and -D rows dropped (without ignore-delete both writers refuse them);
+# the ops are +I (Java's append writer also refuses a row whose own kind is -U/-D)
+save("rowkind_append", {"columns": kcols, "primary_keys": [], "partition_keys": [],
+                        "options": {"rowkind.field": "k", "ignore-delete": "true"}},
+     [dict(o, op="+I") if "row" in o else o for o in ops])
 with open(wh + "/compact.jsonl", "w") as out:
     out.write(json.dumps({"op": "compact"}) + "\n")
 PY
 
 fail=0
-for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 composite composite_thin dedup_thin_avro flush_nometa spill dedup_ext part_ext}; do
+for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 seqf_desc composite composite_thin dedup_thin_avro flush_nometa spill rowkind rowkind_ign rowkind_agg rowkind_append dedup_ext part_ext}; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null

@@ -90,6 +90,21 @@ SELECT f, count(*) FROM files_under(:'ext') WHERE f ~ '^e/' GROUP BY f ORDER BY 
 SELECT count(*) FROM files_under(:'wh' || '/db.db/ap') WHERE f ~ 'data-';
 SELECT dt, count(*), sum(v) FROM ap GROUP BY dt ORDER BY dt;
 
+-- deletion vectors: the lookup compaction at commit writes its files under the root,
+-- the deletion vectors stay in the table's index/ (as Java's without
+-- index-file-in-data-file-dir)
+SELECT format('{"bucket": "1", "deletion-vectors.enabled": "true",
+                "data-file.external-paths": "file:%s/dv",
+                "data-file.external-paths.strategy": "round-robin"}', :'ext') AS opts \gset
+SELECT paimon_create_table('ept', 'db', 'dv', 'id INT, v INT', primary_key => ARRAY['id'],
+  options => :'opts', foreign_table => 'dv');
+INSERT INTO dv SELECT g, g FROM generate_series(1, 100) g;
+INSERT INTO dv SELECT g, -g FROM generate_series(1, 100, 3) g;
+SELECT count(*), sum(v) FROM dv;
+SELECT f, count(*) FROM files_under(:'ext') WHERE f ~ '^dv/' GROUP BY f ORDER BY f;
+SELECT count(*) FROM files_under(:'wh' || '/db.db/dv') WHERE f ~ 'data-';
+SELECT count(*) > 0 AS dv_index_in_table FROM files_under(:'wh' || '/db.db/dv') WHERE f ~ '^index/index-';
+
 -- strategy none (the default): the files stay in the table
 SELECT format('{"data-file.external-paths": "file:%s/n"}', :'ext') AS opts \gset
 SELECT paimon_create_table('ept', 'db', 'nn', 'v INT', options => :'opts',

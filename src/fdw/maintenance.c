@@ -440,6 +440,8 @@ paimon_compact(PG_FUNCTION_ARGS)
 				 errmsg("paimon_compact must be called in a context that accepts a record")));
 	maint_begin(&mc, fcinfo);
 	maint_open_table(&mc);
+	pmfdw_refuse_mapped_external_write(pm_table_schema(mc.table), mc.opts.external_path_map,
+									   mc.opts.table);
 	memset(&o, 0, sizeof(o));
 	if (!PG_ARGISNULL(1))
 		o.partition = text_to_cstring(PG_GETARG_TEXT_PP(1));

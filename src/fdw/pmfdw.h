@@ -215,6 +215,14 @@ typedef struct PmfdwXactWriter PmfdwXactWriter;
 
 /* The transaction's writer for the table (opened at first use). */
 extern PmfdwXactWriter *pmfdw_xact_writer(const PaimonFdwTableOptions *opts);
+
+/*
+ * Refuse (0A000) writing new files of a table that puts them under
+ * data-file.external-paths through a server with external_path_map: the
+ * writer writes at the recorded roots, the server reads them remapped.
+ */
+extern void pmfdw_refuse_mapped_external_write(const struct pm_schema *schema, const char *path_map,
+											   const char *name);
 /* The schema rows follow (all fields, in order). */
 extern const pm_type *pmfdw_xact_writer_row_type(PmfdwXactWriter *w);
 /*

@@ -40,6 +40,7 @@
 #include "utils/memutils.h"
 
 #include "common/uuid.h"
+#include "table/external_path.h"
 #include "table/table_write.h"
 
 /* Batch-mode commits in Java use this identifier (BatchWriteBuilder.COMMIT_IDENTIFIER). */
@@ -132,6 +133,8 @@ pmfdw_xact_writer(const PaimonFdwTableOptions *opts)
 	if (pm_schema_load_latest(w->io, w->table_path, arena, &schema, &err) != PM_OK)
 		pmfdw_error(&err);
 
+	pmfdw_refuse_mapped_external_write(schema, opts->external_path_map, w->name);
+
 	/* the commit user as Java's CoreOptions.createCommitUser makes it */
 	if (pm_uuid_random(uuid, &err) != PM_OK)
 		pmfdw_error(&err);
@@ -146,6 +149,19 @@ pmfdw_xact_writer(const PaimonFdwTableOptions *opts)
 	writers = lappend(writers, w);
 	MemoryContextSwitchTo(old);
 	return w;
+}
+
+void
+pmfdw_refuse_mapped_external_write(const pm_schema *schema, const char *path_map,
+								   const char *name)
+{
+	if (path_map != NULL && path_map[0] != '\0' &&
+		pm_external_paths_active(pm_schema_option(schema, "data-file.external-paths"),
+								 pm_schema_option(schema, "data-file.external-paths.strategy")))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot write Paimon table \"%s\": table option data-file.external-paths is not written through a server with external_path_map", name),
+				 errdetail("New files go to the recorded roots, which the server reads remapped.")));
 }
 
 const pm_type *

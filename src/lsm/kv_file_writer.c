@@ -157,6 +157,8 @@ struct pm_kv_file_writer
 	pm_format_writer *fw;
 	pm_file_index_writer *fiw;	/* its file indexes (NULL: none asked for) */
 	char	   *name;
+	char	   *path;			/* its local path (in meta_arena) */
+	char	   *external;		/* its _EXTERNAL_PATH, or NULL (in meta_arena) */
 	int64_t		rows;
 	uint8_t    *min_key;		/* in meta_arena */
 	int32_t		min_key_len;
@@ -254,12 +256,13 @@ open_file(pm_kv_file_writer *w, pm_error *err)
 	w->name = pm_arena_sprintf(w->meta_arena, "%s%s-%lld.%s",
 							   w->prefix != NULL ? w->prefix : o->data_file_prefix, w->uuid,
 							   (long long) *w->file_counter, w->extension);
-	path = pm_arena_sprintf(w->arena, "%s/%s", w->dir, w->name);
-	if (w->name == NULL || path == NULL)
+	if (w->name == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	if (*w->file_counter == 0)
-		PM_TRY(w->io->mkdirs ? w->io->mkdirs(w->io, w->dir, err)
-			   : pm_fail(err, PM_ERR_UNSUPPORTED, "the FileIO cannot write"));
+	PM_TRY(pm_write_options_new_file(o, w->dir, w->name, w->meta_arena, &w->path, &w->external,
+									 err));
+	path = w->path;
+	PM_TRY(pm_write_options_mkdirs(w->io, w->dir, path, w->external, *w->file_counter == 0,
+								   w->arena, err));
 	(*w->file_counter)++;
 	pm_file_index_writer_free(w->fiw);	/* left by a failed finish */
 	w->fiw = NULL;
@@ -321,9 +324,8 @@ finish_file(pm_kv_file_writer *w, pm_error *err)
 	m = &w->files[w->nfiles];
 	memset(m, 0, sizeof(*m));
 	m->file_name = w->name;
-	m->path = pm_arena_sprintf(w->meta_arena, "%s/%s", w->dir, w->name);
-	if (m->path == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	m->path = w->path;
+	m->external_path = w->external;
 	w->nfiles++;				/* from here on the caller removes it on abort */
 	if (res.row_count != w->rows || res.ncols != l->phys_type->nfields)
 		return pm_fail(err, PM_ERR_CORRUPT, "%s: the format writer wrote %lld rows, not %lld",

@@ -145,6 +145,8 @@ typedef struct rewriter
 	pm_format_writer *fw;
 	pm_file_index_writer *fiw;	/* the table's file indexes (NULL: none) */
 	char	   *name;
+	char	   *path;			/* the open file's local path */
+	char	   *external;		/* its _EXTERNAL_PATH, or NULL */
 	int64_t		rows;
 	pm_data_file_meta *files;
 	int			nfiles;
@@ -186,9 +188,8 @@ finish_file(rewriter *rw, pm_error *err)
 	m = &rw->files[rw->nfiles];
 	memset(m, 0, sizeof(*m));
 	m->file_name = rw->name;
-	m->path = pm_arena_sprintf(ac->arena, "%s/%s", rw->sp->bucket_path, rw->name);
-	if (m->path == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	m->path = rw->path;
+	m->external_path = rw->external;
 	rw->nfiles++;				/* from here on a failure removes it */
 	if (res.row_count != rw->rows)
 		return pm_fail(err, PM_ERR_CORRUPT, "%s: the format writer wrote %lld rows, not %lld",
@@ -232,9 +233,14 @@ write_batch(rewriter *rw, const pm_batch *b, pm_error *err)
 
 		rw->name = pm_arena_sprintf(ac->arena, "%s%s-%lld.%s", ac->opt.data_file_prefix,
 									rw->uuid, (long long) rw->counter++, ac->opt.file_extension);
-		path = rw->name ? pm_arena_sprintf(ac->arena, "%s/%s", rw->sp->bucket_path, rw->name) : NULL;
-		if (path == NULL)
+		if (rw->name == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		/* the compaction's DataFilePathFactory: external paths too */
+		PM_TRY(pm_write_options_new_file(&ac->opt, rw->sp->bucket_path, rw->name, ac->arena,
+										 &rw->path, &rw->external, err));
+		path = rw->path;
+		PM_TRY(pm_write_options_mkdirs(ac->io, rw->sp->bucket_path, path, rw->external, false,
+									   ac->arena, err));
 		if (ac->opt.file_index != NULL)
 			PM_TRY(pm_file_index_writer_open(ac->env, ac->opt.file_index, &rw->fiw, err));
 		if (pm_format_writer_open(ac->opt.format, ac->env, ac->io, path, &ac->fopt, &rw->fw,

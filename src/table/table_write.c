@@ -108,6 +108,8 @@ typedef struct bucket_writer
 	pm_format_writer *fw;
 	pm_file_index_writer *fiw;	/* its file indexes (NULL: none asked for) */
 	char	   *fw_name;
+	char	   *fw_path;		/* its local path (in commit_arena) */
+	char	   *fw_external;	/* its _EXTERNAL_PATH, or NULL */
 	int64_t		fw_rows;
 	int64_t		last_use;
 	pm_merge_tree_writer *mt;	/* primary-key tables: the bucket's LSM writer */
@@ -647,9 +649,8 @@ finish_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 	m = &bw->files[bw->nfiles];
 	memset(m, 0, sizeof(*m));
 	m->file_name = bw->fw_name;
-	m->path = pm_arena_sprintf(w->commit_arena, "%s/%s", bw->dir, bw->fw_name);
-	if (m->path == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	m->path = bw->fw_path;
+	m->external_path = bw->fw_external;
 	bw->nfiles++;				/* from here on abort removes it */
 	if (res.row_count != rows)
 		return pm_fail(err, PM_ERR_CORRUPT, "%s: the format writer wrote %lld rows, not %lld",
@@ -681,7 +682,6 @@ finish_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 	m->creation_time_millis = pm_local_wall_clock_millis();
 	m->delete_row_count = 0;
 	m->file_source = 0;
-	m->external_path = NULL;
 	m->has_first_row_id = false;
 	m->nwrite_cols = -1;
 	m->deletion_file = NULL;
@@ -715,13 +715,14 @@ open_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 	PM_TRY(make_room(w, err));
 	bw->fw_name = pm_arena_sprintf(w->commit_arena, "%s%s-%lld.%s", w->opt.data_file_prefix,
 								   bw->uuid, (long long) bw->file_counter, w->opt.file_extension);
-	path = pm_arena_sprintf(w->scratch, "%s/%s", bw->dir, bw->fw_name);
-	if (bw->fw_name == NULL || path == NULL)
+	if (bw->fw_name == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	PM_TRY(pm_write_options_new_file(&w->opt, bw->dir, bw->fw_name, w->commit_arena,
+									 &bw->fw_path, &bw->fw_external, err));
+	path = bw->fw_path;
 	bw->file_counter++;
-	if (bw->file_counter == 1)
-		PM_TRY(w->io->mkdirs ? w->io->mkdirs(w->io, bw->dir, err)
-			   : pm_fail(err, PM_ERR_UNSUPPORTED, "the FileIO cannot write"));
+	PM_TRY(pm_write_options_mkdirs(w->io, bw->dir, path, bw->fw_external,
+								   bw->file_counter == 1, w->scratch, err));
 	if (w->opt.file_index != NULL)
 		PM_TRY(pm_file_index_writer_open(w->env, w->opt.file_index, &bw->fiw, err));
 	if ((rc = pm_format_writer_open(w->opt.format, w->env, w->io, path, &w->fopt, &bw->fw,

@@ -880,7 +880,63 @@ parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for
 	}
 	PM_TRY(pm_stats_modes_of_schema(s, arena, &o->stats_modes, err));
 	o->stats_dense = pm_schema_bool_option(s, "metadata.stats-dense-store", true);
+	PM_TRY(pm_external_paths_parse(pm_schema_option(s, "data-file.external-paths"),
+								   pm_schema_option(s, "data-file.external-paths.strategy"),
+								   pm_schema_option(s, "data-file.external-paths.specific-fs"),
+								   pm_schema_option(s, "data-file.external-paths.weights"),
+								   arena, &o->external, err));
+	if (o->external != NULL)
+	{
+		/* IndexInDataFileDirPathFactory: index files would follow the data files out */
+		if (o->index_in_data_dir)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "table option index-file-in-data-file-dir with data-file.external-paths: index files in external paths are not written");
+		o->external_components = o->npartition_keys + 1;
+		if (o->data_dir != NULL)
+		{
+			o->external_components++;
+			for (const char *p = o->data_dir; *p; p++)
+				o->external_components += *p == '/' && p[1] != '\0';
+		}
+	}
 	return PM_OK;
+}
+
+pm_code
+pm_write_options_new_file(const pm_write_options *o, const char *bucket_dir, const char *name,
+						  pm_arena *arena, char **path, char **external, pm_error *err)
+{
+	const char *rel;
+
+	*external = NULL;
+	if (o->external == NULL)
+	{
+		if ((*path = pm_arena_sprintf(arena, "%s/%s", bucket_dir, name)) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		return PM_OK;
+	}
+	if ((rel = pm_path_last_components(bucket_dir, o->external_components)) == NULL)
+		return pm_fail(err, PM_ERR_INVALID, "%s: not a bucket directory", bucket_dir);
+	return pm_external_paths_next(o->external, rel, name, arena, path, external, err);
+}
+
+pm_code
+pm_write_options_mkdirs(pm_fileio *io, const char *bucket_dir, const char *path,
+						const char *external, bool first, pm_arena *arena, pm_error *err)
+{
+	const char *dir = bucket_dir;
+
+	if (external != NULL)
+	{
+		const char *slash = strrchr(path, '/');
+
+		if (slash == NULL || (dir = pm_arena_strndup(arena, path, (size_t) (slash - path))) == NULL)
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	else if (!first)
+		return PM_OK;
+	return io->mkdirs ? io->mkdirs(io, dir, err)
+		: pm_fail(err, PM_ERR_UNSUPPORTED, "the FileIO cannot write");
 }
 
 pm_code

@@ -28,6 +28,8 @@
 #include "lsm/compact_pick.h"
 #include "common/arena.h"
 #include "common/error.h"
+#include "io/fileio.h"
+#include "table/external_path.h"
 #include "common/type.h"
 #include "format/format_reader.h"
 #include "format/format_writer.h"
@@ -118,6 +120,14 @@ typedef struct pm_write_options
 	pm_compact_strategy compact_strategy;	/* the compaction options (lsm/compact_pick.h) */
 	/* file-index.* (table/file_index_options.h): NULL when no index is asked for */
 	const pm_file_index_plan *file_index;
+	/*
+	 * data-file.external-paths* (table/external_path.h): where new data and
+	 * changelog files go; NULL: their bucket directory. external_components:
+	 * the components of a relative bucket path ([data_dir/]<partition
+	 * path>bucket-<N>).
+	 */
+	pm_external_paths *external;
+	int			external_components;
 } pm_write_options;
 
 /*
@@ -127,6 +137,26 @@ typedef struct pm_write_options
  */
 extern pm_code pm_write_options_parse(const pm_schema *schema, pm_arena *arena,
 									  pm_write_options *out, pm_error *err);
+
+/*
+ * Where a new data or changelog file named name of the bucket directory
+ * bucket_dir (<table>/[data_dir/]<partition path>bucket-<N>) is written:
+ * *path = bucket_dir/name and *external = NULL, or with
+ * data-file.external-paths its local path under an external root and the
+ * _EXTERNAL_PATH to record (DataFilePathFactory.newPathFromName). In arena.
+ */
+extern pm_code pm_write_options_new_file(const pm_write_options *o, const char *bucket_dir,
+										 const char *name, pm_arena *arena, char **path,
+										 char **external, pm_error *err);
+
+/*
+ * Create the directory of a new file (path from pm_write_options_new_file):
+ * bucket_dir when first is set (the writer's first file) and the file is
+ * not external, the file's own directory when it is external.
+ */
+extern pm_code pm_write_options_mkdirs(pm_fileio *io, const char *bucket_dir, const char *path,
+									   const char *external, bool first, pm_arena *arena,
+									   pm_error *err);
 
 /*
  * The same for paimon_compact's full compaction (lsm/lookup_compact.h):

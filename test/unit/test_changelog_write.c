@@ -18,6 +18,7 @@
 #include "common/env.h"
 #include "io/fileio.h"
 #include "io/memory_fileio.h"
+#include "table/external_path.h"
 #include "table/manifest_entry.h"
 #include "table/manifest_list.h"
 #include "table/snapshot.h"
@@ -181,6 +182,78 @@ test_input_changelog(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/*
+ * data-file.external-paths, entropy-inject over one root: the data and
+ * changelog files of a write and the files of a full compaction go to
+ * /mem/ext/bucket-0/<entropy dirs of the name>/, recorded as "file:" URIs;
+ * nothing is written into the table's bucket directory.
+ */
+static void
+test_external_paths(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/ext";
+	static const char *keys[] = {"bucket", "changelog-producer", "data-file.external-paths",
+	"data-file.external-paths.strategy"};
+	static const char *vals[] = {"1", "input", "file:///mem/ext/", "Entropy-Inject"};
+	pm_schema  *s = make_schema(arena, 4, keys, vals);
+	pm_error	err;
+	trow		rows[100];
+	pm_snapshot *snap;
+	pm_manifest_entry *e;
+	int			ne;
+	pk_files	pf;
+	pm_compact_result cres;
+	result		r;
+
+	(void) state;
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	for (int c = 0; c < 2; c++)
+	{
+		for (int i = 0; i < 100; i++)
+			rows[i] = (trow) {i, true, i + c * 1000, INT64_MIN};
+		pk_commit_rows(io, dir, arena, rows, NULL, 100, c + 1, c + 1);
+	}
+	/* the changelog files of the second commit */
+	assert_int_equal(pm_snapshot_load(io, dir, 2, arena, &snap, &err), PM_OK);
+	ne = list_entries(io, dir, snap->changelog_manifest_list, arena, &e);
+	assert_int_equal(ne, 1);
+	assert_true(strncmp(e[0].file.file_name, "changelog-", 10) == 0);
+	assert_string_equal(e[0].file.external_path,
+						pm_arena_sprintf(arena, "file:/mem/ext/bucket-0/%s/%s",
+										 pm_entropy_dirs(e[0].file.file_name, arena),
+										 e[0].file.file_name));
+	assert_true(io->exists(io, e[0].file.external_path + 5));
+	/* the data files */
+	pk_files_open(io, dir, true, &pf);
+	assert_int_equal(pf.n, 2);
+	for (int i = 0; i < pf.n; i++)
+	{
+		assert_string_equal(pf.files[i]->external_path,
+							pm_arena_sprintf(arena, "file:/mem/ext/bucket-0/%s/%s",
+											 pm_entropy_dirs(pf.files[i]->file_name, arena),
+											 pf.files[i]->file_name));
+		assert_string_equal(pf.files[i]->external_path + 5, pf.files[i]->path);
+		assert_true(io->exists(io, pf.files[i]->path));
+	}
+	pk_files_close(&pf);
+	/* a full compaction writes there too */
+	pk_full_compact(io, dir, NULL, &cres);
+	pk_files_open(io, dir, true, &pf);
+	assert_int_equal(pf.n, 1);
+	assert_true(pf.files[0]->level > 0);
+	assert_true(strncmp(pf.files[0]->external_path, "file:/mem/ext/bucket-0/", 23) == 0);
+	assert_true(io->exists(io, pf.files[0]->path));
+	pk_files_close(&pf);
+	assert_int_equal(count_files(io, "/mem/wh/db.db/ext/bucket-0", "", arena), 0);
+	read_all(io, dir, &r);
+	assert_int_equal(r.nrows, 100);
+	assert_int_equal(r.v[7], 1007);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 /* Without changelog-producer: no changelog manifest list, no changelog file. */
 static void
 test_no_changelog(void **state)
@@ -309,6 +382,7 @@ main(void)
 		cmocka_unit_test(test_no_changelog),
 		cmocka_unit_test(test_small_buffer),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_external_paths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -397,6 +397,68 @@ test_append_partitioned_local(void **state)
 	pm_local_fileio_destroy(io);
 }
 
+/*
+ * data-file.external-paths (round-robin over two roots, one written
+ * "file://<dir>/"): every data file under <root>/dt=<d>/bucket-0/, none in
+ * the table, each meta recording "file:" and its local path.
+ */
+static void
+test_append_external_paths(void **state)
+{
+	pm_fileio  *io = pm_local_fileio_create(pm_env_default());
+	char	   *dir = table_dir("append_external");
+	char		base[4096];
+	char		roots[8400];
+	char		p[4200];
+	const char *keys[] = {"data-file.external-paths", "data-file.external-paths.strategy"};
+	const char *vals[] = {roots, "round-robin"};
+	pm_table   *t;
+	pm_scan    *scan;
+	pm_error	err;
+	int			nfiles = 0;
+	int			in_root[2] = {0, 0};
+
+	(void) state;
+	snprintf(base, sizeof(base), "%s", dir);
+	*strrchr(base, '/') = '\0';
+	snprintf(roots, sizeof(roots), "file:%s/ext_a, file://%s/ext_b/", base, base);
+	roundtrip(io, dir, true, 2, keys, vals);
+	assert_int_equal(count_files(dir, ".parquet"), 0);
+	snprintf(p, sizeof(p), "%s/ext_a/dt=2026-12-01/bucket-0", base);
+	in_root[0] = count_files(p, ".parquet");
+	snprintf(p, sizeof(p), "%s/ext_b/dt=2026-12-01/bucket-0", base);
+	in_root[1] = count_files(p, ".parquet");
+	assert_true(in_root[0] >= 1 && in_root[1] >= 1);	/* two files there, one per root */
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &t, &err), PM_OK);
+	assert_int_equal(pm_table_scan_plan_every_level(t, &scan, &err), PM_OK);
+	for (int i = 0; i < pm_scan_split_count(scan); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(scan, i);
+
+		for (int f = 0; f < sp->nfiles; f++)
+		{
+			const pm_data_file_meta *m = sp->files[f];
+			size_t		bl = strlen(base);
+
+			assert_non_null(m->external_path);
+			assert_int_equal(strncmp(m->external_path, "file:", 5), 0);
+			assert_string_equal(m->external_path + 5, m->path);
+			assert_int_equal(strncmp(m->path, base, bl), 0);
+			assert_true(strncmp(m->path + bl, "/ext_a/dt=", 10) == 0 ||
+						strncmp(m->path + bl, "/ext_b/dt=", 10) == 0);
+			assert_non_null(strstr(m->path, "/bucket-0/data-"));
+			assert_non_null(strstr(m->path, m->file_name));
+			nfiles++;
+		}
+	}
+	assert_int_equal(nfiles, count_files(base, ".parquet"));
+	assert_true(nfiles >= 4);
+	pm_scan_free(scan);
+	pm_table_close(t);
+	drop_dir(dir);
+	pm_local_fileio_destroy(io);
+}
+
 static void
 test_append_unpartitioned_memory(void **state)
 {
@@ -1005,6 +1067,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_append_partitioned_local),
+		cmocka_unit_test(test_append_external_paths),
 		cmocka_unit_test(test_append_unpartitioned_memory),
 		cmocka_unit_test(test_append_avro_memory),
 		cmocka_unit_test(test_fixed_bucket),

@@ -14,6 +14,8 @@
  *	  _VALUE_STATS_COLS, delete row count, level, file source, schema id,
  *	  the file-index container embedded or as a sidecar, byte for byte):
  *	  prints "METAS OK <n>" or the first difference and exits 1.
+ *	  pk_write --list-external <table>: the local paths of the live files
+ *	  recorded at an external path (data-file.external-paths).
  *	  --compare-postpone: the same for the live files of the postpone bucket
  *	  (bucket -2), in manifest order.
  *	  pk_write --levels <table>: every live file of the latest snapshot (all
@@ -192,9 +194,32 @@ same_stats(const pm_simple_stats *a, const pm_simple_stats *b)
 	return true;
 }
 
+/*
+ * An _EXTERNAL_PATH, when recorded, is Path.toString() of a file: URI
+ * ending in "/<file name>", with no "//" (the root chosen and the entropy
+ * directories differ between two writers, file names being random).
+ */
+static bool
+same_external_shape(const pm_data_file_meta *m)
+{
+	const char *e = m->external_path;
+	size_t		el;
+	size_t		nl = strlen(m->file_name);
+
+	if (e == NULL)
+		return true;
+	el = strlen(e);
+	return strncmp(e, "file:/", 6) == 0 && strstr(e, "//") == NULL && el > nl + 1 &&
+		e[el - nl - 1] == '/' && strcmp(e + el - nl, m->file_name) == 0;
+}
+
 static bool
 same_meta(const pm_data_file_meta *a, const pm_data_file_meta *b, const char **what)
 {
+	*what = "external path";
+	if (!same_external_shape(a) || !same_external_shape(b) ||
+		(a->external_path == NULL) != (b->external_path == NULL))
+		return false;
 	*what = "row_count";
 	if (a->row_count != b->row_count)
 		return false;
@@ -378,6 +403,30 @@ print_position(int64_t pos, void *ctx)
 
 	printf("%s%lld", (*n)++ ? "," : "", (long long) pos);
 	return true;
+}
+
+/* --list-external: the local path of every live file recorded with an _EXTERNAL_PATH */
+static int
+list_external(pm_fileio *io, const char *path)
+{
+	pm_table   *t;
+	pm_scan    *s;
+	pm_error	err;
+
+	if (pm_table_open(pm_env_default(), io, path, NULL, &t, &err) != PM_OK ||
+		pm_table_scan_plan_every_level(t, &s, &err) != PM_OK)
+		return die(path, err.message);
+	for (int i = 0; i < pm_scan_split_count(s); i++)
+	{
+		const pm_split *sp = pm_scan_get_split(s, i);
+
+		for (int f = 0; f < sp->nfiles; f++)
+			if (sp->files[f]->external_path != NULL)
+				printf("%s\n", sp->files[f]->path);
+	}
+	pm_scan_free(s);
+	pm_table_close(t);
+	return 0;
 }
 
 static int
@@ -633,6 +682,8 @@ main(int argc, char **argv)
 			rc = compare_tables(io, argv[2], argv[3], true);
 		else if (argc == 3 && strcmp(argv[1], "--levels") == 0)
 			rc = dump_levels(io, argv[2]);
+		else if (argc == 3 && strcmp(argv[1], "--list-external") == 0)
+			rc = list_external(io, argv[2]);
 		else if (argc == 3 && strcmp(argv[1], "--read") == 0)
 			rc = read_rows(io, argv[2]);
 		else if (argc == 5 && strcmp(argv[1], "--compare-changelog") == 0)

@@ -5,7 +5,9 @@
 #   copy_table (the core's writer) copies its rows into a new table; then
 #   - the value stats of each of our files equal Java's for the same rows,
 #   - Java (1.3.1 and 1.4.2) reads our table as the same rows as its own,
-#   - Java appends to our table and reads all rows back.
+#   - Java appends to our table and reads all rows back;
+#   - the same table with data-file.external-paths (weight-robin over two local
+#     roots): our files are under the roots, Java 1.4.2 reads and appends.
 #   --difftest N: also copy the tables of difftest.py seeds 1..N (random types,
 #   partitions, buckets, formats, schema changes; --nested) into Parquet tables
 #   of ours and compare Java 1.4.2's reads of both (MAP entry order aside).
@@ -62,6 +64,12 @@ with open(wh + "/ops.jsonl", "w") as out:
                ["2026-12-01", "2026-12-02", None][i % 3]]
         out.write(json.dumps({"op": "+I", "row": row}) + "\n")
     out.write(json.dumps({"op": "commit"}) + "\n")
+# data-file.external-paths, weight-robin over two local roots (1.4 strategy): the same rows
+ext = dict(table, options=dict(table["options"], **{
+    "data-file.external-paths": "file:%s/ext_a,file:%s/ext_b" % (wh, wh),
+    "data-file.external-paths.strategy": "weight-robin",
+    "data-file.external-paths.weights": "1,3"}))
+json.dump(ext, open(wh + "/table_ext.json", "w"))
 with open(wh + "/ops.jsonl") as src, open(wh + "/ops_avro.jsonl", "w") as out:
     for line in src:
         op = json.loads(line)
@@ -82,7 +90,27 @@ export ORACLE_PAIMON_VERSION=1.4.2
 "$oracle" write "$wh" wc java_avro "$wh/ops_avro.jsonl" >/dev/null
 "$wh/copy_table" "$wh/wc.db/java_avro" "$wh/wc.db/ours_avro"
 
+"$oracle" create "$wh" wc java_ext "$wh/table_ext.json" >/dev/null
+"$oracle" write "$wh" wc java_ext "$wh/ops.jsonl" >/dev/null
+"$wh/copy_table" "$wh/wc.db/java_ext" "$wh/wc.db/ours_ext" >/dev/null
+
 fail=0
+# external paths: our files under the roots (<root>/dt=<d>/bucket-0/), none in our table;
+# Java reads our table as its own and appends to it
+ours_in_table=$(find "$wh/wc.db/ours_ext" -name 'data-*' | wc -l)
+all_files=$(find "$wh/ext_a" "$wh/ext_b" -name 'data-*' | wc -l)
+shaped=$(find "$wh/ext_a" "$wh/ext_b" -name 'data-*' | grep -cE '/ext_[ab]/dt=[^/]+/bucket-0/data-[^/]+$' || true)
+ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" wc java_ext | sort > "$wh/java_ext.rows"
+ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" wc ours_ext | sort > "$wh/ours_ext.rows"
+if [ "$ours_in_table" -eq 0 ] && [ "$all_files" -eq 6 ] && [ "$shaped" -eq 6 ] &&
+	cmp -s "$wh/java_ext.rows" "$wh/ours_ext.rows" && [ -s "$wh/ours_ext.rows" ]; then
+	echo "external paths: our 3 files (and Java's 3) under the roots, Java 1.4.2 reads our table as its own: $(wc -l < "$wh/ours_ext.rows") rows"
+else
+	echo "FAIL external paths: $ours_in_table data files in our table, $all_files under the roots ($shaped as Java's), rows $(wc -l < "$wh/ours_ext.rows")"; fail=1
+fi
+ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" wc ours_ext "$wh/more.jsonl" >/dev/null
+n=$(ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" wc ours_ext | wc -l)
+if [ "$n" = 601 ]; then echo "external paths: Java appended to our table: 601 rows"; else echo "FAIL: $n rows after Java's append to ours_ext"; fail=1; fi
 for v in 1.3.1 1.4.2; do
 	ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" wc java_avro | sort > "$wh/java_avro_$v.rows"
 	ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" wc ours_avro | sort > "$wh/ours_avro_$v.rows"

@@ -63,6 +63,14 @@ idx = {"file-index.bloom-filter.columns": "name,v", "file-index.bloom-filter.nam
 save("dedup", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                "options": dict(idx, bucket="2")}, ops)
 dedup_ops = ops
+# data-file.external-paths, round-robin over two roots (and the file-index sidecars beside
+# the data files there)
+save("dedup_ext", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+                   "options": dict(idx, **{"bucket": "2",
+                                           "data-file.external-paths":
+                                           "file:%s/ext_rr_a, file:%s/ext_rr_b" % (wh, wh),
+                                           "data-file.external-paths.strategy": "round-robin"})},
+     ops)
 save("dedup_avro", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                     "options": dict(idx, **{"bucket": "3", "file.format": "avro",
                                            "file-index.in-manifest-threshold": "64kb"})}, ops)
@@ -95,6 +103,13 @@ for c in range(2):
     ops.append({"op": "commit"})
 save("part", {"columns": pcols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
               "options": {"bucket": "3"}}, ops)
+# data-file.external-paths, entropy-inject: files under <root>/data/dt=<d>/bucket-<n>/
+# <hash dirs>/ (data-file.path-directory in the relative bucket path); the root
+# written "file:///...//" (Path.toString records file:/...)
+save("part_ext", {"columns": pcols, "primary_keys": ["id", "dt"], "partition_keys": ["dt"],
+                  "options": {"bucket": "3", "data-file.path-directory": "data",
+                              "data-file.external-paths": "file://%s/ext_entropy//" % wh,
+                              "data-file.external-paths.strategy": "entropy-inject"}}, ops)
 
 # partial-update with two sequence groups, streams out of order, a group retracted
 ucols = [{"name": "id", "type": "INT NOT NULL"}, {"name": "a", "type": "STRING"},
@@ -307,7 +322,7 @@ with open(wh + "/compact.jsonl", "w") as out:
 PY
 
 fail=0
-for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 seqf_desc bf_mod bf_hive composite composite_thin dedup_thin_avro flush_nometa spill rowkind rowkind_ign rowkind_agg rowkind_append}; do
+for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 seqf_desc bf_mod bf_hive composite composite_thin dedup_thin_avro flush_nometa spill rowkind rowkind_ign rowkind_agg rowkind_append dedup_ext part_ext}; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null
@@ -336,7 +351,9 @@ for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part par
 		echo "FAIL $t: we read Java's table differently"
 		diff "$wh/java_$t.rows" "$wh/java_${t}_by_us.rows" | head -6; fail=1
 	fi
-	for v in 1.3.1 1.4.2; do
+	versions="1.3.1 1.4.2"
+	[ "$t" = part_ext ] && versions=1.4.2	# entropy-inject is new in 1.4
+	for v in $versions; do
 		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" pk "java_$t" | sort > "$wh/java_${t}_$v.rows"
 		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" pk "ours_$t" | sort > "$wh/ours_${t}_$v.rows"
 		if cmp -s "$wh/java_${t}_$v.rows" "$wh/ours_${t}_$v.rows" && [ -s "$wh/ours_${t}_$v.rows" ]; then
@@ -346,6 +363,23 @@ for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part par
 			diff "$wh/java_${t}_$v.rows" "$wh/ours_${t}_$v.rows" | head -6; fail=1
 		fi
 	done
+	if [ "${t%_ext}" != "$t" ]; then
+		# external paths: no data file in our table, ours in the roots (bucket directories
+		# below each, entropy directories of 4/4/4/8 bits for part_ext)
+		nours=$("$wh/pk_write" --list-external "$wh/pk.db/ours_$t" | grep -c . || true)
+		case $t in
+			part_ext) shape='^/.*/ext_entropy/data/dt=[^/]*/bucket-[0-9]/[01]{4}/[01]{4}/[01]{4}/[01]{8}/data-[^/]*$' ;;
+			*) shape='^/.*/ext_rr_[ab]/bucket-[0-9]/data-[^/]*$' ;;
+		esac
+		nshaped=$("$wh/pk_write" --list-external "$wh/pk.db/ours_$t" | grep -cE "$shape" || true)
+		if [ "$nfiles" -eq 0 ] && [ "$nours" -gt 0 ] && [ "$nshaped" -eq "$nours" ] &&
+			[ "$("$wh/pk_write" --list-external "$wh/pk.db/ours_$t" | xargs -r ls | wc -l)" -eq "$nours" ]; then
+			echo "$t: our $nours data files are in the external roots, laid out as Java's"
+		else
+			echo "FAIL $t: $nfiles data files in our table, $nours external ($nshaped shaped as Java's)"; fail=1
+		fi
+	fi
+	[ "${t%_ext}" != "$t" ] && "$wh/pk_write" --list-external "$wh/pk.db/ours_$t" | sort > "$wh/ours_${t}_before"
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "ours_$t" "$wh/compact.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" pk "ours_$t" | sort > "$wh/ours_${t}_compacted.rows"
 	if cmp -s "$wh/java_${t}_1.4.2.rows" "$wh/ours_${t}_compacted.rows"; then
@@ -353,6 +387,21 @@ for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part par
 	else
 		echo "FAIL $t: Java's full compaction of our files gives other rows"
 		diff "$wh/java_${t}_1.4.2.rows" "$wh/ours_${t}_compacted.rows" | head -6; fail=1
+	fi
+	if [ "${t%_ext}" != "$t" ]; then
+		# our snapshot expiry deletes the external files (and their sidecars) the
+		# compaction replaced, where they are, and keeps the live ones
+		"$wh/pk_write" --list-external "$wh/pk.db/ours_$t" | sort > "$wh/ours_${t}_live"
+		"$wh/pk_write" --expire "$wh/pk.db/ours_$t" 1 >/dev/null
+		gone=$(comm -23 "$wh/ours_${t}_before" "$wh/ours_${t}_live")
+		left=$(for f in $gone; do ls "$f" "$f.index" 2>/dev/null || true; done | wc -l)
+		live=$(xargs -r ls < "$wh/ours_${t}_live" | wc -l)
+		if [ -n "$gone" ] && [ "$left" -eq 0 ] && [ "$live" -eq "$(wc -l < "$wh/ours_${t}_live")" ] &&
+			[ "$(ORACLE_PAIMON_VERSION=1.4.2 "$oracle" read "$wh" pk "ours_$t" | sort)" = "$(cat "$wh/ours_${t}_compacted.rows")" ]; then
+			echo "$t: expiry deleted the $(echo "$gone" | wc -l) replaced external files, kept the $live live ones"
+		else
+			echo "FAIL $t: after expiry $left replaced external files are left, $live of the live ones exist"; fail=1
+		fi
 	fi
 done
 exit $fail

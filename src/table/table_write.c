@@ -737,6 +737,30 @@ open_file(pm_table_writer *w, bucket_writer *bw, pm_error *err)
 	return PM_OK;
 }
 
+/* Rows rows[0..n-1] of batch into *out, column by column, in the scratch arena. */
+static pm_code
+gather_rows(pm_table_writer *w, const pm_batch *batch, const int64_t *rows, int64_t n,
+			pm_batch *out, pm_error *err)
+{
+	out->nrows = n;
+	out->first_row = 0;
+	out->ncols = batch->ncols;
+	out->cols = pm_arena_zalloc(w->scratch, sizeof(pm_vector) * (size_t) batch->ncols);
+	if (out->cols == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	for (int c = 0; c < batch->ncols; c++)
+	{
+		pm_vector_builder vb;
+
+		if (!pm_vector_builder_init(&vb, &out->cols[c], batch->cols[c].type, n, w->scratch))
+			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < n; i++)
+			if (!pm_vector_builder_append(&vb, &batch->cols[c], rows[i]))
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	}
+	return PM_OK;
+}
+
 /* Write batch rows (all of them when rows is NULL) to one bucket writer. */
 static pm_code
 write_rows(pm_table_writer *w, bucket_writer *bw, const pm_batch *batch, const int64_t *rows,
@@ -747,22 +771,7 @@ write_rows(pm_table_writer *w, bucket_writer *bw, const pm_batch *batch, const i
 
 	if (rows != NULL)
 	{
-		sub.nrows = nrows;
-		sub.first_row = 0;
-		sub.ncols = batch->ncols;
-		sub.cols = pm_arena_zalloc(w->scratch, sizeof(pm_vector) * (size_t) batch->ncols);
-		if (sub.cols == NULL)
-			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		for (int c = 0; c < batch->ncols; c++)
-		{
-			pm_vector_builder vb;
-
-			if (!pm_vector_builder_init(&vb, &sub.cols[c], batch->cols[c].type, nrows, w->scratch))
-				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-			for (int64_t i = 0; i < nrows; i++)
-				if (!pm_vector_builder_append(&vb, &batch->cols[c], rows[i]))
-					return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		}
+		PM_TRY(gather_rows(w, batch, rows, nrows, &sub, err));
 		b = &sub;
 	}
 	if (bw->fw == NULL)
@@ -1583,23 +1592,7 @@ write_append_generated(pm_table_writer *w, const pm_batch *batch, pm_error *err)
 	}
 	if (nkeep == batch->nrows)
 		return write_batch(w, batch, err);
-	/* the rows kept, gathered column by column */
-	sub.nrows = nkeep;
-	sub.first_row = 0;
-	sub.ncols = batch->ncols;
-	sub.cols = pm_arena_zalloc(w->scratch, sizeof(pm_vector) * (size_t) batch->ncols);
-	if (sub.cols == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	for (int c = 0; c < batch->ncols; c++)
-	{
-		pm_vector_builder vb;
-
-		if (!pm_vector_builder_init(&vb, &sub.cols[c], batch->cols[c].type, nkeep, w->scratch))
-			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		for (int64_t i = 0; i < nkeep; i++)
-			if (!pm_vector_builder_append(&vb, &batch->cols[c], keep[i]))
-				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	}
+	PM_TRY(gather_rows(w, batch, keep, nkeep, &sub, err));
 	return write_batch(w, &sub, err);
 }
 

@@ -14,6 +14,7 @@
  */
 #include "row/bucket.h"
 
+#include "common/hash_bits.h"
 #include "row/binary_row.h"
 
 #define MURMUR_SEED		42
@@ -26,21 +27,10 @@ typedef struct murmur
 	size_t		len;
 } murmur;
 
-static inline uint32_t
-rotl32(uint32_t x, int r)
-{
-	return (x << r) | (x >> (32 - r));
-}
-
 static inline void
 mix_word(murmur *m, uint32_t k)
 {
-	k *= 0xcc9e2d51u;
-	k = rotl32(k, 15);
-	k *= 0x1b873593u;
-	m->h ^= k;
-	m->h = rotl32(m->h, 13);
-	m->h = m->h * 5 + 0xe6546b64u;
+	m->h = pm_murmur3_mix(m->h, k);
 }
 
 static inline uint32_t
@@ -82,14 +72,7 @@ murmur_update(void *opaque, const uint8_t *bytes, size_t n)
 static int32_t
 murmur_final(murmur *m)
 {
-	uint32_t	h = m->h ^ (uint32_t) m->len;
-
-	h ^= h >> 16;
-	h *= 0x85ebca6bu;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35u;
-	h ^= h >> 16;
-	return (int32_t) h;
+	return (int32_t) pm_murmur3_final(m->h, (uint32_t) m->len);
 }
 
 int32_t

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/hash_bits.h"
 #include "common/uuid.h"
 
 typedef enum
@@ -281,33 +282,17 @@ pm_external_paths_count(const pm_external_paths *x)
 	return x ? x->nroots : 0;
 }
 
-static inline uint32_t
-rotl32(uint32_t x, int r)
-{
-	return (x << r) | (x >> (32 - r));
-}
-
 int32_t
 pm_murmur3_32(const uint8_t *data, size_t len)
 {
-	const uint32_t c1 = 0xcc9e2d51;
-	const uint32_t c2 = 0x1b873593;
 	uint32_t	h = 0;
 	size_t		i;
-	uint32_t	k;
+	uint32_t	k = 0;
 
 	for (i = 0; i + 4 <= len; i += 4)
-	{
-		k = (uint32_t) data[i] | (uint32_t) data[i + 1] << 8 | (uint32_t) data[i + 2] << 16 |
-			(uint32_t) data[i + 3] << 24;
-		k *= c1;
-		k = rotl32(k, 15);
-		k *= c2;
-		h ^= k;
-		h = rotl32(h, 13);
-		h = h * 5 + 0xe6546b64;
-	}
-	k = 0;
+		h = pm_murmur3_mix(h, (uint32_t) data[i] | (uint32_t) data[i + 1] << 8 |
+						   (uint32_t) data[i + 2] << 16 | (uint32_t) data[i + 3] << 24);
+	/* the standard tail (Guava's): the last bytes as one block, h not rotated */
 	switch (len & 3)
 	{
 		case 3:
@@ -318,18 +303,12 @@ pm_murmur3_32(const uint8_t *data, size_t len)
 			/* fall through */
 		case 1:
 			k ^= data[i];
-			k *= c1;
-			k = rotl32(k, 15);
-			k *= c2;
+			k *= 0xcc9e2d51u;
+			k = pm_rotl32(k, 15);
+			k *= 0x1b873593u;
 			h ^= k;
 	}
-	h ^= (uint32_t) len;
-	h ^= h >> 16;
-	h *= 0x85ebca6b;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35;
-	h ^= h >> 16;
-	return (int32_t) h;
+	return (int32_t) pm_murmur3_final(h, (uint32_t) len);
 }
 
 char *

@@ -7,7 +7,10 @@
 #   - COPY FROM a CSV file of the same rows;
 #   - INSERT ... SELECT * FROM src, src a heap table already holding the rows
 #     (separates generating the rows from writing them);
-#   - INSERT ... SELECT of generated rows into a Paimon append table (bucket -1).
+#   - INSERT ... SELECT of generated rows into a Paimon append table (bucket -1);
+#   - the generating SELECT alone (gen_only: every column evaluated, nothing
+#     written), what the INSERT ... SELECT of generated rows pays before any
+#     write.
 # Prints, per step, the wall time, the backend's CPU time (user + system,
 # from /proc/<backend>/stat) and rows/s of the wall time; medians over --runs;
 # then the size on disk of each side (first run).
@@ -16,8 +19,8 @@
 #
 # PERF_STEP=<step> PERF_OUT=<file>: record that step's backend with perf
 # (perf record -g) into PERF_OUT.
-# --steps: only these steps (of pk_ins heap_ins pk_copy heap_copy pk_src
-# heap_src app_ins; all by default).
+# --steps: only these steps (of gen_only pk_ins heap_ins pk_copy heap_copy
+# pk_src heap_src app_ins; all by default).
 # --libs "A.so B.so": builds side by side in one session: each run measures
 # every step with A installed, then with B, ... (a new backend per step loads
 # the library installed then); rows printed per library. It replaces the
@@ -32,7 +35,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=10000000
 RUNS=1
-STEPS="pk_ins heap_ins pk_copy heap_copy pk_src heap_src app_ins"
+STEPS="gen_only pk_ins heap_ins pk_copy heap_copy pk_src heap_src app_ins"
 LIBS=""
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -120,6 +123,7 @@ for V in $VARIANTS; do
 	create_paimon "pk_src_$r" "ARRAY['id']" "$PK_OPTS"
 	create_paimon "app_ins_$r" "NULL" '{"file.format": "parquet", "file.compression": "zstd"}'
 	psql -X -q -c "TRUNCATE heap_ins, heap_copy, heap_src" -c "CHECKPOINT"
+	has gen_only && RES[gen_only$v]+="$(measure "SELECT count(*) FROM ($GEN) g WHERE g IS NOT NULL" gen_only)",
 	has pk_ins && RES[pk_ins$v]+="$(measure "INSERT INTO pk_ins_$r $GEN" pk_ins)",
 	has heap_ins && RES[heap_ins$v]+="$(measure "INSERT INTO heap_ins $GEN" heap_ins)",
 	has pk_copy && RES[pk_copy$v]+="$(measure "COPY pk_copy_$r FROM '$WORK/rows.csv' (FORMAT csv)" pk_copy)",
@@ -147,6 +151,7 @@ median() {	# field (1: wall, 2: cpu) of the comma-separated "wall cpu" list
 }
 label() {
 	case "$1" in
+		gen_only) echo "SELECT gen only (no write)" ;;
 		pk_ins) echo "INSERT SELECT gen, Paimon PK" ;;
 		heap_ins) echo "INSERT SELECT gen, heap+PK" ;;
 		pk_copy) echo "COPY FROM csv, Paimon PK" ;;

@@ -87,6 +87,8 @@ step python3 "$here/difftest.py" --seeds "${ORACLE_SEEDS:-10}" --tmp "$tmp/dt" "
 if [[ ${#py_flag[@]} -gt 0 ]]; then
     echo "-- difftest: tables written by pypaimon, ${ORACLE_PY_SEEDS:-3} seeds"
     step python3 "$here/difftest.py" --writer py --seeds "${ORACLE_PY_SEEDS:-3}" --start 500 --tmp "$tmp/dtpy" "${sql_flag[@]}"
+    echo "-- difftest: primary-key tables written by pypaimon (upserts), ${ORACLE_PY_PK_SEEDS:-4} seeds"
+    step python3 "$here/difftest.py" --writer py --pk --seeds "${ORACLE_PY_PK_SEEDS:-4}" --start 117 --tmp "$tmp/dtpypk" "${sql_flag[@]}"
 fi
 if [[ "${ORACLE_PK:-1}" == 1 ]]; then
     echo "-- difftest: primary-key tables, ${ORACLE_PK_SEEDS:-5} seeds"

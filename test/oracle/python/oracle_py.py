@@ -4,7 +4,8 @@ Python API, from PyPI). Same commands and row encoding as the Java oracle where 
 supports them (see ../README.md):
 
   create <warehouse> <db> <table> <table.json>
-  write  <warehouse> <db> <table> <ops.jsonl>   (only "+I" rows and "commit"; append tables)
+  write  <warehouse> <db> <table> <ops.jsonl>   (only "+I" rows and "commit": appends, or
+                                                upserts into primary-key tables)
   read   <warehouse> <db> <table> [--snapshot N]
   dump   <warehouse> <db> <table>               (latest + every snapshot, one process)
   schema <warehouse> <db> <table> [--snapshot N]

@@ -1,36 +1,24 @@
 /*-------------------------------------------------------------------------
  * uuid.c
- *	  Version 4 UUIDs from getrandom(2) (RFC 4122 §4.4), lower-case hex as
+ *	  Version 4 UUIDs from random.c's bytes (RFC 4122 §4.4), lower-case hex as
  *	  java.util.UUID.toString() prints them. Hand-written: eight lines, no
  *	  library needed.
  *-------------------------------------------------------------------------
  */
 #include "common/uuid.h"
 
-#include <errno.h>
 #include <stdint.h>
-#include <sys/random.h>
+
+#include "common/random.h"
 
 pm_code
 pm_uuid_random(char out[PM_UUID_TEXT_LEN + 1], pm_error *err)
 {
 	static const char hex[] = "0123456789abcdef";
 	uint8_t		b[16];
-	size_t		got = 0;
 	int			o = 0;
 
-	while (got < sizeof(b))
-	{
-		ssize_t		n = getrandom(b + got, sizeof(b) - got, 0);
-
-		if (n < 0)
-		{
-			if (errno == EINTR)
-				continue;
-			return pm_fail_errno(err, errno, "could not generate a random UUID");
-		}
-		got += (size_t) n;
-	}
+	PM_TRY(pm_random_bytes(b, sizeof(b), err));
 	b[6] = (uint8_t) ((b[6] & 0x0f) | 0x40);	/* version 4 */
 	b[8] = (uint8_t) ((b[8] & 0x3f) | 0x80);	/* IETF variant */
 	for (int i = 0; i < 16; i++)

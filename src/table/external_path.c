@@ -18,7 +18,7 @@
 #include <strings.h>
 
 #include "common/hash_bits.h"
-#include "common/uuid.h"
+#include "common/random.h"
 
 typedef enum
 {
@@ -43,19 +43,6 @@ struct pm_external_paths
 	int			position;		/* round-robin and entropy-inject: the last root used */
 	int			started;		/* round-robin: the random start was drawn */
 };
-
-/* A random 32-bit number (getrandom through pm_uuid_random). */
-static pm_code
-random_u32(uint32_t *out, pm_error *err)
-{
-	char		u[PM_UUID_TEXT_LEN + 1];
-
-	PM_TRY(pm_uuid_random(u, err));
-	/* the first 8 hex digits are random (the version nibble is in the third group) */
-	u[8] = '\0';
-	*out = (uint32_t) strtoul(u, NULL, 16);
-	return PM_OK;
-}
 
 /* s[0..len) trimmed of Java's String.trim() whitespace (<= ' '). */
 static void
@@ -341,7 +328,7 @@ pm_external_paths_next(pm_external_paths *x, const char *relative_bucket_dir,
 		double		v;
 		int			i = 0;
 
-		PM_TRY(random_u32(&u, err));
+		PM_TRY(pm_random_u32(&u, err));
 		v = (double) u / 4294967296.0 * (double) x->total;
 		while (i < x->nroots - 1 && (double) x->cumulative[i] <= v)
 			i++;
@@ -353,7 +340,7 @@ pm_external_paths_next(pm_external_paths *x, const char *relative_bucket_dir,
 		{
 			uint32_t	u;
 
-			PM_TRY(random_u32(&u, err));
+			PM_TRY(pm_random_u32(&u, err));
 			x->position = (int) (u % (uint32_t) x->nroots);
 			x->started = 1;
 		}

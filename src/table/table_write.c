@@ -55,14 +55,13 @@
  */
 #include "table/table_write.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
 
 #include "common/floor_div.h"
+#include "common/random.h"
 #include "common/tz.h"
 #include "common/uuid.h"
 #include "common/vector_builder.h"
@@ -275,8 +274,7 @@ postpone_layout(pm_table_writer *w, pm_arena *arena, pm_error *err)
 
 	if (s == NULL || o == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	if (getrandom(&r, sizeof(r), 0) != (ssize_t) sizeof(r))
-		return pm_fail_errno(err, errno, "getrandom failed");
+	PM_TRY(pm_random_u32(&r, err));
 	*s = *w->schema;
 	prefix = pm_arena_sprintf(arena, "%s-u-%s-s-%d-w-", w->opt.data_file_prefix, w->commit_user,
 							  (int) (r % INT32_MAX));

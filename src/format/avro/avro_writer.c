@@ -26,17 +26,16 @@
  */
 #include "format/avro/avro_writer.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
 #include <zlib.h>
 
 #include "codec/codec.h"
 #include "common/byte_buffer.h"
 #include "common/floor_div.h"
+#include "common/random.h"
 #include "format/write_stats.h"
 
 #define AW_DEFAULT_BLOCK_BYTES 64000	/* DataFileConstants.DEFAULT_SYNC_INTERVAL */
@@ -715,9 +714,8 @@ pm_avro_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 		writer_free(w);
 		return err->code;
 	}
-	if (getrandom(w->sync, sizeof(w->sync), 0) != (ssize_t) sizeof(w->sync))
+	if ((rc = pm_random_bytes(w->sync, sizeof(w->sync), err)) != PM_OK)
 	{
-		rc = pm_fail_errno(err, errno, "could not draw a random Avro sync marker");
 		writer_free(w);
 		return rc;
 	}

@@ -405,17 +405,25 @@ print_position(int64_t pos, void *ctx)
 	return true;
 }
 
+/* The table at path and a plan of every live file, at every level; dies on failure. */
+static void
+open_every_level(pm_fileio *io, const char *path, pm_table **t, pm_scan **s)
+{
+	pm_error	err;
+
+	if (pm_table_open(pm_env_default(), io, path, NULL, t, &err) != PM_OK ||
+		pm_table_scan_plan_every_level(*t, s, &err) != PM_OK)
+		die(path, err.message);
+}
+
 /* --list-external: the local path of every live file recorded with an _EXTERNAL_PATH */
 static int
 list_external(pm_fileio *io, const char *path)
 {
 	pm_table   *t;
 	pm_scan    *s;
-	pm_error	err;
 
-	if (pm_table_open(pm_env_default(), io, path, NULL, &t, &err) != PM_OK ||
-		pm_table_scan_plan_every_level(t, &s, &err) != PM_OK)
-		return die(path, err.message);
+	open_every_level(io, path, &t, &s);
 	for (int i = 0; i < pm_scan_split_count(s); i++)
 	{
 		const pm_split *sp = pm_scan_get_split(s, i);
@@ -436,9 +444,7 @@ dump_levels(pm_fileio *io, const char *path)
 	pm_scan    *s;
 	pm_error	err;
 
-	if (pm_table_open(pm_env_default(), io, path, NULL, &t, &err) != PM_OK ||
-		pm_table_scan_plan_every_level(t, &s, &err) != PM_OK)
-		return die(path, err.message);
+	open_every_level(io, path, &t, &s);
 	for (int i = 0; i < pm_scan_split_count(s); i++)
 	{
 		const pm_split *sp = pm_scan_get_split(s, i);

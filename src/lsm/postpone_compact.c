@@ -11,7 +11,8 @@
  *	  its real-bucket files, else postpone.default-bucket-num (default 1);
  *	- the partition's postpone files are replayed in creationTime order
  *	  (PostponeBucketCompactSplitSource: "we must replay the written records
- *	  in exact order"; ties here by min sequence number, then name), each
+ *	  in exact order"; a stable sort: files of one millisecond in the
+ *	  order the scan lists them, the order of their commits), each
  *	  file's records in file order, without merging, with their row kinds
  *	  (MergeFileSplitRead.createNoMergeReader for bucket -2), the values in
  *	  the latest schema;
@@ -42,18 +43,27 @@
 #include "table/table_write.h"
 #include "table/write_options.h"
 
-/* creationTime order; stable for equal times as Java's sort of one writer's files */
+/* A postpone file and where the scan listed it. */
+typedef struct replay_file_pos
+{
+	const pm_data_file_meta *file;
+	int			pos;
+} replay_file_pos;
+
+/*
+ * creationTime order, stable as Java's List.sort: files of the same
+ * millisecond keep the order the scan lists them in (manifest order, the
+ * order they were committed in)
+ */
 static int
 replay_order(const void *pa, const void *pb)
 {
-	const pm_data_file_meta *a = *(const pm_data_file_meta *const *) pa;
-	const pm_data_file_meta *b = *(const pm_data_file_meta *const *) pb;
+	const replay_file_pos *a = pa;
+	const replay_file_pos *b = pb;
 
-	if (a->creation_time_millis != b->creation_time_millis)
-		return a->creation_time_millis < b->creation_time_millis ? -1 : 1;
-	if (a->min_sequence_number != b->min_sequence_number)
-		return a->min_sequence_number < b->min_sequence_number ? -1 : 1;
-	return strcmp(a->file_name, b->file_name);
+	if (a->file->creation_time_millis != b->file->creation_time_millis)
+		return a->file->creation_time_millis < b->file->creation_time_millis ? -1 : 1;
+	return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
 /* Write every record of one postpone file, in file order, with its row kind. */
@@ -156,7 +166,7 @@ compact(pm_table *table, const char *table_path, const pm_compact_options *o, pm
 	{
 		const pm_split *sp = pm_scan_get_split(scan, i);
 		pm_commit_change *c = &replaced[nreplaced];
-		const pm_data_file_meta **order;
+		replay_file_pos *order;
 		pm_data_file_meta *files;
 
 		if (want != NULL)
@@ -171,10 +181,14 @@ compact(pm_table *table, const char *table_path, const pm_compact_options *o, pm
 		files = pm_arena_alloc(arena, sizeof(*files) * (size_t) (sp->nfiles + 1));
 		if (order == NULL || files == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		memcpy(order, sp->files, sizeof(*order) * (size_t) sp->nfiles);
+		for (int f = 0; f < sp->nfiles; f++)
+		{
+			order[f].file = sp->files[f];
+			order[f].pos = f;
+		}
 		qsort(order, (size_t) sp->nfiles, sizeof(*order), replay_order);
 		for (int f = 0; f < sp->nfiles; f++)
-			files[f] = *order[f];
+			files[f] = *order[f].file;
 		c->partition = sp->partition;
 		c->partition_len = sp->partition_len;
 		c->bucket = sp->bucket;

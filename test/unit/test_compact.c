@@ -840,12 +840,13 @@ test_append_compact_at_commit(void **state)
 
 /*
  * One postpone file of `rows` (kinds, sequence numbers from seq0) in
- * tdir's bucket-postpone directory, its creation time set to `created`;
- * *meta its meta (in arena).
+ * tdir's bucket-postpone directory, its creation time set to `created`,
+ * its name from `name` (NULL: from the time); *meta its meta (in arena).
  */
 static void
-postpone_file(pm_fileio *io, pm_arena *arena, const char *tdir, const trow *rows,
-			  const int8_t *kinds, int n, int64_t seq0, int64_t created, pm_data_file_meta *meta)
+postpone_file_named(pm_fileio *io, pm_arena *arena, const char *tdir, const trow *rows,
+					const int8_t *kinds, int n, int64_t seq0, int64_t created, const char *name,
+					pm_data_file_meta *meta)
 {
 	pm_kv_layout *layout;
 	int64_t    *seq = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) n);
@@ -853,10 +854,20 @@ postpone_file(pm_fileio *io, pm_arena *arena, const char *tdir, const trow *rows
 
 	for (int i = 0; i < n; i++)
 		seq[i] = seq0 + i;
-	snprintf(uuid, sizeof(uuid), "pp-%lld", (long long) created);
+	if (name != NULL)
+		snprintf(uuid, sizeof(uuid), "%s", name);
+	else
+		snprintf(uuid, sizeof(uuid), "pp-%lld", (long long) created);
 	pk_kv_file(io, arena, tdir, pm_arena_sprintf(arena, "%s/bucket-postpone", tdir), uuid, rows,
 			   seq, kinds, n, meta, &layout);
 	meta->creation_time_millis = created;
+}
+
+static void
+postpone_file(pm_fileio *io, pm_arena *arena, const char *tdir, const trow *rows,
+			  const int8_t *kinds, int n, int64_t seq0, int64_t created, pm_data_file_meta *meta)
+{
+	postpone_file_named(io, arena, tdir, rows, kinds, n, seq0, created, NULL, meta);
 }
 
 /* The number of files in bucket directory `bucket` of tdir (0 when it does not exist). */
@@ -1061,6 +1072,51 @@ test_postpone_compact(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/*
+ * Two postpone files of the same millisecond (two quick statements): they
+ * are replayed in commit order, as Java's stable sort by creationTime
+ * keeps them, whatever their names say (the later one's name sorts first
+ * here).
+ */
+static void
+test_postpone_same_millisecond(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/pp_ms";
+	static const char *keys[] = {"bucket", "postpone.default-bucket-num"};
+	static const char *vals[] = {"-2", "2"};
+	static const trow first[] = {{1, true, 10, 1}, {2, true, 20, 2}};
+	static const trow second[] = {{1, true, 11, 3}, {2, true, 22, 4}};
+	static const int8_t kinds[] = {PM_ROW_INSERT, PM_ROW_INSERT};
+	pm_data_file_meta files[2];
+	pm_compact_result res;
+	result		got,
+				want;
+
+	(void) state;
+	pk_create(io, arena, dir, 2, keys, vals);
+	postpone_file_named(io, arena, dir, first, kinds, 2, 0, 5000, "pp-z", &files[0]);
+	postpone_file_named(io, arena, dir, second, kinds, 2, 0, 5000, "pp-a", &files[1]);
+	commit_postpone(io, arena, dir, files, 1, 1);
+	commit_postpone(io, arena, dir, files + 1, 1, 2);
+	pk_full_compact(io, dir, NULL, &res);
+	assert_int_equal(res.files_in, 2);
+	memset(&want, 0, sizeof(want));
+	for (int i = 0; i < 2; i++)
+	{
+		want.present[second[i].id] = true;
+		want.v[second[i].id] = second[i].v;
+		want.w[second[i].id] = second[i].w;
+	}
+	want.nrows = 2;
+	read_all(io, dir, &got);
+	assert_int_equal(got.nrows, 2);
+	pk_assert_same(&got, &want);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
 int
 main(void)
 {
@@ -1071,6 +1127,7 @@ main(void)
 		cmocka_unit_test(test_format_per_level),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_postpone_compact),
+		cmocka_unit_test(test_postpone_same_millisecond),
 		cmocka_unit_test(test_compact_at_commit),
 		cmocka_unit_test(test_no_compact_at_commit),
 		cmocka_unit_test(test_append_compact),

@@ -199,6 +199,30 @@ INSERT INTO fine VALUES (1, '2026-01-01', 10);
 SELECT * FROM fine ORDER BY id;
 SELECT snapshots('fine');           -- two APPEND snapshots, no COMPACT (write-only)
 
+-- manifest.format = parquet: manifests, manifest lists and index manifests in Parquet
+-- (read back, and merged by manifest.merge-min-count); orc: refused by name (the ORC
+-- writer takes no nested ROW column, as _FILE is)
+SELECT paimon_create_table('wopt', 'db', 'pqmf', 'id BIGINT, v INT',
+  primary_key => ARRAY['id'],
+  options => '{"bucket": "2", "deletion-vectors.enabled": "true", "manifest.format": "parquet",
+               "manifest.merge-min-count": "2"}',
+  foreign_table => 'pqmf');
+INSERT INTO pqmf SELECT i, i FROM generate_series(1, 100) i;
+UPDATE pqmf SET v = -v WHERE id % 10 = 0;
+DELETE FROM pqmf WHERE id > 95;
+SELECT count(*), sum(v) FROM pqmf;
+SELECT * FROM pqmf WHERE id = 50;
+SELECT regexp_replace(f, '-[0-9a-f-]+-[0-9]+$', '') AS kind,
+       encode(substr(pg_read_binary_file(current_setting('data_directory') ||
+         '/paimon_write_options_test/db.db/pqmf/manifest/' || f), 1, 4), 'escape') AS magic,
+       count(*) > 0 AS present
+FROM pg_ls_dir(current_setting('data_directory') ||
+  '/paimon_write_options_test/db.db/pqmf/manifest') f
+GROUP BY 1, 2 ORDER BY 1, 2;
+SELECT paimon_create_table('wopt', 'db', 'orcmf', 'id BIGINT',
+  options => '{"manifest.format": "orc"}', foreign_table => 'orcmf');
+INSERT INTO orcmf VALUES (1);
+
 -- a boolean option Java cannot read ("yes"): refused as Java's writer refuses it
 SELECT paimon_create_table('wopt', 'db', 'badbool', 'id BIGINT, v INT',
   primary_key => ARRAY['id'], options => '{"bucket": "1", "write-only": "yes"}',

@@ -1023,6 +1023,7 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 	pm_code		rc;
 	int			retries = max_retries(req->schema);
 	const char *mcomp = pm_schema_option(req->schema, "manifest.compression");
+	const char *mformat = pm_schema_option(req->schema, "manifest.format");
 
 	*snapshot_id = 0;
 	for (int c = 0; req->stale_need != NULL && c < req->nchanges; c++)
@@ -1040,6 +1041,8 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 		return pm_fail(err, PM_ERR_UNSUPPORTED, "the FileIO cannot write");
 	memset(&mopt, 0, sizeof(mopt));
 	mopt.format = PM_FORMAT_AVRO;
+	if (mformat != NULL)
+		PM_TRY(pm_file_format_from_name(mformat, &mopt.format, err));
 	mopt.compression = mcomp != NULL ? mcomp : "zstd";
 
 	{

@@ -303,9 +303,6 @@ open_out(const pm_env *env, pm_fileio *io, const char *table_path,
 	const char *compression = options && options->compression ? options->compression : "zstd";
 
 	memset(out, 0, sizeof(*out));
-	if (format != PM_FORMAT_AVRO)
-		return pm_fail(err, PM_ERR_UNSUPPORTED, "manifest.format %s is not written yet (only avro)",
-					   pm_file_format_name(format));
 	PM_TRY(pm_uuid_random(uuid, err));
 	dir = pm_arena_sprintf(arena, "%s/manifest", table_path);
 	out->name = pm_arena_sprintf(arena, "%s%s-0", prefix, uuid);

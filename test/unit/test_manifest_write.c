@@ -10,7 +10,9 @@
  * statistics byte for byte); the list itself is written again by
  * pm_manifest_list_write and read back equal. The Avro schemas in the
  * headers are the ones Java 1.4.2 writes (a fresh table of
- * test/oracle/oracle.sh with ORACLE_PAIMON_VERSION=1.4.2).
+ * test/oracle/oracle.sh with ORACLE_PAIMON_VERSION=1.4.2). Every manifest
+ * and list is also written as Parquet (manifest.format = parquet) and read
+ * back equal.
  *-------------------------------------------------------------------------
  */
 #define _XOPEN_SOURCE 700
@@ -220,7 +222,8 @@ avro_schema_of(pm_fileio *io, const char *path, pm_arena *a)
 static int	n_lists,
 			n_manifests,
 			n_entries,
-			n_java_meta;
+			n_java_meta,
+			n_parquet;
 static pm_fileio *corpus_io,
 		   *mem_io;
 
@@ -293,6 +296,34 @@ visit(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 		n_entries += nin;
 		n_manifests++;
 
+		/* manifest.format = parquet: the same entries, read back equal */
+		{
+			pm_manifest_write_options po = {PM_FORMAT_PARQUET, NULL};
+			pm_manifest_file_meta pmeta;
+			uint8_t    *head;
+			size_t		hlen;
+
+			if (pm_manifest_file_write(pm_env_default(), mem_io, "/t", &po, ptype,
+									   metas[m].schema_id, in, nin, a, &pmeta, &err) != PM_OK)
+				fail_msg("%s as parquet: %s", mpath, err.message);
+			opath = pm_arena_sprintf(a, "/t/manifest/%s", pmeta.file_name);
+			assert_int_equal(pm_fileio_read_all(mem_io, opath, a, 64 << 20, &head, &hlen, &err),
+							 PM_OK);
+			assert_true(hlen > 8);
+			assert_memory_equal(head, "PAR1", 4);
+			nout = cout = 0;
+			out = NULL;
+			assert_int_equal(pm_manifest_entries_read(pm_env_default(), mem_io, opath, a, &out,
+													  &nout, &cout, &err), PM_OK);
+			assert_int_equal(nin, nout);
+			for (int i = 0; i < nin; i++)
+				assert_entry_eq(&in[i], &out[i]);
+			assert_int_equal(pmeta.num_added_files, ours[m].num_added_files);
+			assert_int_equal(pmeta.num_deleted_files, ours[m].num_deleted_files);
+			assert_stats_eq(&pmeta.partition_stats, &ours[m].partition_stats);
+			n_parquet++;
+		}
+
 		/* the ManifestFileMeta Java wrote for this manifest */
 		assert_int_equal(ours[m].num_added_files, metas[m].num_added_files);
 		assert_int_equal(ours[m].num_deleted_files, metas[m].num_deleted_files);
@@ -328,6 +359,21 @@ visit(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 		for (int m = 0; m < nmetas; m++)
 			assert_meta_eq(&metas[m], &back[m], true);
 	}
+	/* and as Parquet */
+	{
+		pm_manifest_write_options po = {PM_FORMAT_PARQUET, NULL};
+		char	   *lpath;
+
+		if (pm_manifest_list_write(pm_env_default(), mem_io, "/t", &po, metas, nmetas, a,
+								   &list_name, &list_size, &err) != PM_OK)
+			fail_msg("%s as parquet: %s", path, err.message);
+		lpath = pm_arena_sprintf(a, "/t/manifest/%s", list_name);
+		assert_int_equal(pm_manifest_list_read(pm_env_default(), mem_io, lpath, a, &back, &nback,
+											   &err), PM_OK);
+		assert_int_equal(nback, nmetas);
+		for (int m = 0; m < nmetas; m++)
+			assert_meta_eq(&metas[m], &back[m], true);
+	}
 	/* and ours (names and sizes of our manifests) */
 	assert_int_equal(pm_manifest_list_write(pm_env_default(), mem_io, "/t", &o, ours, nmetas, a,
 											&list_name, &list_size, &err), PM_OK);
@@ -350,13 +396,14 @@ test_corpus_manifests_round_trip(void **state)
 	unit_require_corpus();
 	corpus_io = pm_local_fileio_create(pm_env_default());
 	mem_io = pm_memory_fileio_create(pm_env_default());
-	n_lists = n_manifests = n_entries = n_java_meta = 0;
+	n_lists = n_manifests = n_entries = n_java_meta = n_parquet = 0;
 	assert_int_equal(nftw(unit_corpus_path("tables"), visit, 16, FTW_PHYS), 0);
-	printf("corpus: %d manifest lists, %d manifests (%d entries) written and read back; "
-		   "%d metas with bucket/level ranges equal to Java's\n",
-		   n_lists, n_manifests, n_entries, n_java_meta);
+	printf("corpus: %d manifest lists, %d manifests (%d entries) written and read back "
+		   "(and %d manifests as Parquet); %d metas with bucket/level ranges equal to Java's\n",
+		   n_lists, n_manifests, n_entries, n_parquet, n_java_meta);
 	assert_true(n_lists >= 100);
 	assert_true(n_manifests >= 100);
+	assert_int_equal(n_parquet, n_manifests);
 	pm_memory_fileio_destroy(mem_io);
 	pm_local_fileio_destroy(corpus_io);
 }

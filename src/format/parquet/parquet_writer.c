@@ -2207,8 +2207,15 @@ pw_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 			const pm_vector *v = &batch->cols[i];
 
 			if (v->nulls != NULL)
+			{
+				/* in locals: stores through w may alias (-fno-strict-aliasing) */
+				const uint8_t *nulls = v->nulls;
+				int64_t		k = 0;
+
 				for (int64_t r = start; r < start + n; r++)
-					w->top_nulls[i] += v->nulls[r] != 0;
+					k += nulls[r] != 0;
+				w->top_nulls[i] += k;
+			}
 			for (int j = w->top_first[i]; j < w->top_first[i + 1]; j++)
 				PM_TRY(append_column(w, &w->cols[j], v, start, n, err));
 		}

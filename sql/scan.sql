@@ -80,6 +80,26 @@ SELECT * FROM pk.pk_table_scan_and_read_mor ORDER BY 1, 2, 3;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM pk.pk_table_scan_and_read_mor;
 SELECT count(*) FROM pk.pk_table_scan_and_read_mor;
 
+-- EXPLAIN ANALYZE with timing: where the scan's time went (file reads, decompression,
+-- the rest), numbers masked; the parts add up to no more than the whole, and the
+-- merged read of the files did read and decompress something. TIMING OFF: no times.
+CREATE FUNCTION explain_lines(opts text, q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN QUERY EXECUTE format('EXPLAIN (%s) %s', opts, q);
+END $$;
+SELECT regexp_replace(trim(l), '[0-9]+(\.[0-9]+)?', 'N', 'g') AS shape,
+       n[2] + n[5] <= n[1] + 0.002 AND n[7] <= n[1] + 0.001 AS parts_fit,
+       n[3] > 0 AND n[4] > 0 AND n[6] > 0 AS did_read
+FROM explain_lines('ANALYZE, COSTS OFF, SUMMARY OFF',
+                   'SELECT * FROM pk.pk_table_scan_and_read_mor') l,
+     LATERAL (SELECT ARRAY(SELECT m[1]::numeric
+                           FROM regexp_matches(l, '([0-9]+(\.[0-9]+)?)', 'g') m) AS n) x
+WHERE l LIKE '%Read Time:%';
+SELECT count(*) FROM explain_lines('ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF',
+                                   'SELECT * FROM pk.pk_table_scan_and_read_mor') l
+WHERE l LIKE '%Read Time%';
+DROP FUNCTION explain_lines(text, text);
+
 -- parallel scans: participants take data files (append) or merged splits (pk)
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;

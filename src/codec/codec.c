@@ -22,6 +22,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "common/read_timing.h"
+
 /* First guess of the output size when it is unknown: 4x the input. */
 #define GUESS_RATIO		4
 #define MIN_GUESS		4096
@@ -524,9 +526,9 @@ zlib_run(pm_codec codec, const void *src, size_t src_len, outbuf *ob, bool fixed
 
 /* ----------------------------------------------------------- interface */
 
-pm_code
-pm_codec_decompress(pm_codec codec, const void *src, size_t src_len,
-					void *dst, size_t dst_len, pm_error *err)
+static pm_code
+decompress_into(pm_codec codec, const void *src, size_t src_len,
+				void *dst, size_t dst_len, pm_error *err)
 {
 	outbuf		ob;
 	pm_code		rc;
@@ -571,10 +573,10 @@ pm_codec_decompress(pm_codec codec, const void *src, size_t src_len,
 	return pm_fail(err, PM_ERR_UNSUPPORTED, "unknown compression codec %d", (int) codec);
 }
 
-pm_code
-pm_codec_decompress_alloc(pm_codec codec, const void *src, size_t src_len,
-						  pm_arena *arena, size_t max_len,
-						  uint8_t **out, size_t *out_len, pm_error *err)
+static pm_code
+decompress_alloc(pm_codec codec, const void *src, size_t src_len,
+				 pm_arena *arena, size_t max_len,
+				 uint8_t **out, size_t *out_len, pm_error *err)
 {
 	outbuf		ob;
 	pm_code		rc;
@@ -632,6 +634,30 @@ pm_codec_decompress_alloc(pm_codec codec, const void *src, size_t src_len,
 	*out = ob.data;
 	*out_len = ob.len;
 	return PM_OK;
+}
+
+/* The timed entry points (common/read_timing.h): every decompressed block counts. */
+pm_code
+pm_codec_decompress(pm_codec codec, const void *src, size_t src_len,
+					void *dst, size_t dst_len, pm_error *err)
+{
+	int64_t		t0 = pm_read_timing_now();
+	pm_code		rc = decompress_into(codec, src, src_len, dst, dst_len, err);
+
+	pm_read_timing_add_decompress(t0, (int64_t) dst_len);
+	return rc;
+}
+
+pm_code
+pm_codec_decompress_alloc(pm_codec codec, const void *src, size_t src_len,
+						  pm_arena *arena, size_t max_len,
+						  uint8_t **out, size_t *out_len, pm_error *err)
+{
+	int64_t		t0 = pm_read_timing_now();
+	pm_code		rc = decompress_alloc(codec, src, src_len, arena, max_len, out, out_len, err);
+
+	pm_read_timing_add_decompress(t0, (int64_t) *out_len);
+	return rc;
 }
 
 static pm_code

@@ -53,6 +53,7 @@
 #include "common/arena.h"
 #include "common/meta_cache.h"
 #include "common/page_lru.h"
+#include "common/read_timing.h"
 #include "lsm/table_read.h"
 #include "table/point_lookup.h"
 #include "table/scan_min_max.h"
@@ -205,6 +206,8 @@ typedef struct PaimonFdwScanState
 	int64		cache_misses;
 	int64		page_hits;		/* page cache lookups of this scan */
 	int64		page_misses;
+	int64		read_ns;		/* in the core (begin, batches): EXPLAIN's Read Time */
+	pm_read_timing timing;		/* of which file reads and decompression */
 	/* the target of an UPDATE or DELETE on an append table: rows' positions */
 	bool		positions;
 	const int64_t *batch_positions; /* of the batch's rows */
@@ -1136,6 +1139,18 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		ExplainPropertyText("Page Cache",
 							psprintf(INT64_FORMAT " hits, " INT64_FORMAT " misses",
 									 fs->page_hits, fs->page_misses), es);
+	/* where this process's time in the scan went (not the workers') */
+	if (es->analyze && es->timing && fs != NULL && fs->read_ns > 0)
+		ExplainPropertyText("Read Time",
+							psprintf("%.3f ms: file reads %.3f ms (" INT64_FORMAT " calls, "
+									 INT64_FORMAT " kB), decompression %.3f ms (" INT64_FORMAT
+									 " kB out), decoding, merging and converting %.3f ms",
+									 fs->read_ns / 1e6, fs->timing.io_ns / 1e6,
+									 fs->timing.io_calls, (fs->timing.io_bytes + 1023) / 1024,
+									 fs->timing.decompress_ns / 1e6,
+									 (fs->timing.decompress_bytes + 1023) / 1024,
+									 Max(fs->read_ns - fs->timing.io_ns -
+										 fs->timing.decompress_ns, 0) / 1e6), es);
 	if (es->costs)
 		ExplainPropertyInteger("Rows In Selected Files", NULL, v[FUNNEL_ROWS_SELECTED], es);
 	if (es->verbose)
@@ -1873,56 +1888,75 @@ iterate_scan(ForeignScanState *node)
 }
 
 /*
- * Begin and iterate, counting the metadata cache lookups they make (the
- * table's metadata, manifests and footers) for EXPLAIN ANALYZE.
+ * What begin and iterate did: the metadata cache lookups they made (the
+ * table's metadata, manifests and footers), the page cache's, and the time
+ * they took, of which file reads and decompression (common/read_timing.h),
+ * for EXPLAIN ANALYZE.
  */
+typedef struct scan_counters
+{
+	pm_meta_cache_stats meta;
+	pm_page_lru_stats pages;
+	pm_read_timing timing;
+	int64_t		start_ns;
+} scan_counters;
+
 static void
-count_cache_lookups(ForeignScanState *node, const pm_meta_cache_stats *before,
-					const pm_page_lru_stats *pages_before)
+counters_start(scan_counters *c)
+{
+	pm_meta_cache_get_stats(&c->meta);
+	pm_page_lru_get_stats(&c->pages);
+	pm_read_timing_get(&c->timing);
+	c->start_ns = pm_read_timing_now();
+}
+
+static void
+counters_add(ForeignScanState *node, const scan_counters *before)
 {
 	PaimonFdwScanState *fs = node->fdw_state;
-	pm_meta_cache_stats after;
-	pm_page_lru_stats pages_after;
+	scan_counters after;
 
 	if (fs == NULL)
 		return;
-	pm_meta_cache_get_stats(&after);
-	fs->cache_hits += after.hits - before->hits;
-	fs->cache_misses += after.misses - before->misses;
-	pm_page_lru_get_stats(&pages_after);
-	fs->page_hits += pages_after.hits - pages_before->hits;
-	fs->page_misses += pages_after.misses - pages_before->misses;
+	counters_start(&after);
+	fs->cache_hits += after.meta.hits - before->meta.hits;
+	fs->cache_misses += after.meta.misses - before->meta.misses;
+	fs->page_hits += after.pages.hits - before->pages.hits;
+	fs->page_misses += after.pages.misses - before->pages.misses;
+	fs->read_ns += after.start_ns - before->start_ns;
+	fs->timing.io_calls += after.timing.io_calls - before->timing.io_calls;
+	fs->timing.io_bytes += after.timing.io_bytes - before->timing.io_bytes;
+	fs->timing.io_ns += after.timing.io_ns - before->timing.io_ns;
+	fs->timing.decompress_calls += after.timing.decompress_calls - before->timing.decompress_calls;
+	fs->timing.decompress_bytes += after.timing.decompress_bytes - before->timing.decompress_bytes;
+	fs->timing.decompress_ns += after.timing.decompress_ns - before->timing.decompress_ns;
 }
 
 static void
 paimonBeginForeignScan(ForeignScanState *node, int eflags)
 {
-	pm_meta_cache_stats before;
-	pm_page_lru_stats pages_before;
+	scan_counters before;
 
-	pm_meta_cache_get_stats(&before);
-	pm_page_lru_get_stats(&pages_before);
+	counters_start(&before);
 	begin_scan(node, eflags);
-	count_cache_lookups(node, &before, &pages_before);
+	counters_add(node, &before);
 }
 
 static TupleTableSlot *
 paimonIterateForeignScan(ForeignScanState *node)
 {
 	PaimonFdwScanState *fs = node->fdw_state;
-	pm_meta_cache_stats before;
-	pm_page_lru_stats pages_before;
+	scan_counters before;
 	TupleTableSlot *slot;
 
-	/* a row of the current batch: no lookup to count (4 calls a row saved) */
+	/* a row of the current batch: nothing read, nothing to count (calls a row saved) */
 	if (fs != NULL && fs->started && !fs->done && fs->batch != NULL &&
 		fs->agg_exec == NULL && fs->topn_exec == NULL && !fs->count_only &&
 		fs->row < (fs->nkey_rows >= 0 ? fs->nkey_rows : fs->batch->nrows))
 		return iterate_scan(node);
-	pm_meta_cache_get_stats(&before);
-	pm_page_lru_get_stats(&pages_before);
+	counters_start(&before);
 	slot = iterate_scan(node);
-	count_cache_lookups(node, &before, &pages_before);
+	counters_add(node, &before);
 	return slot;
 }
 

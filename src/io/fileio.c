@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+#include "common/read_timing.h"
+
 pm_code
 pm_file_open(pm_fileio *io, const char *path, pm_file **out, pm_error *err)
 {
@@ -33,19 +35,20 @@ pm_code
 pm_file_pread(pm_fileio *io, pm_file *f, void *buf, size_t len, uint64_t off,
 			  pm_error *err)
 {
+	int64_t		t0;
+	pm_code		rc;
+
 	if (len == 0)
 		return PM_OK;
-	return io->pread(io, f, buf, len, off, err);
+	t0 = pm_read_timing_now();
+	rc = io->pread(io, f, buf, len, off, err);
+	pm_read_timing_add_io(t0, (int64_t) len);
+	return rc;
 }
 
-pm_code
-pm_file_read_ranges(pm_fileio *io, pm_file *f, pm_read_range *ranges, int nranges,
-					pm_error *err)
+static pm_code
+read_ranges(pm_fileio *io, pm_file *f, pm_read_range *ranges, int nranges, pm_error *err)
 {
-	if (nranges < 0)
-		return pm_fail(err, PM_ERR_INVALID, "negative number of read ranges");
-	if (nranges == 0)
-		return PM_OK;
 	if (io->read_ranges != NULL)
 		return io->read_ranges(io, f, ranges, nranges, err);
 	for (int i = 0; i < nranges; i++)
@@ -55,6 +58,26 @@ pm_file_read_ranges(pm_fileio *io, pm_file *f, pm_read_range *ranges, int nrange
 		PM_TRY(io->pread(io, f, ranges[i].buf, ranges[i].length, ranges[i].offset, err));
 	}
 	return PM_OK;
+}
+
+pm_code
+pm_file_read_ranges(pm_fileio *io, pm_file *f, pm_read_range *ranges, int nranges,
+					pm_error *err)
+{
+	int64_t		t0;
+	int64_t		bytes = 0;
+	pm_code		rc;
+
+	if (nranges < 0)
+		return pm_fail(err, PM_ERR_INVALID, "negative number of read ranges");
+	if (nranges == 0)
+		return PM_OK;
+	for (int i = 0; i < nranges; i++)
+		bytes += (int64_t) ranges[i].length;
+	t0 = pm_read_timing_now();
+	rc = read_ranges(io, f, ranges, nranges, err);
+	pm_read_timing_add_io(t0, bytes);
+	return rc;
 }
 
 void

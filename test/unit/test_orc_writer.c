@@ -397,8 +397,8 @@ test_refusals_leave_no_file(void **state)
 	pm_format_writer *w;
 	pm_batch	b;
 	pm_error	err;
-	static const char *nested[] = {"ROW<a ARRAY<INT>>", "ROW<m MAP<INT, INT>>",
-	"ROW<r ROW<x INT>>", "ROW<v VARIANT>"};
+	static const char *nested[] = {"ROW<a ARRAY<VARIANT>>", "ROW<m MULTISET<INT>>",
+	"ROW<r ROW<x ROW<y VARIANT>>>", "ROW<v VARIANT>"};
 
 	(void) state;
 	memset(&o, 0, sizeof(o));
@@ -1073,6 +1073,143 @@ test_row_index_stride(void **state)
 	pm_arena_destroy(a);
 }
 
+/* ---------------------------------------------------------------------
+ * Nested columns
+ * --------------------------------------------------------------------- */
+
+/*
+ * n values of `type` into v: leaves from writer_fixture_fill_flat, NULLs
+ * at every nullable level, empty and NULL lists and maps.
+ */
+static void
+fill_nested(pm_vector *v, const pm_type *type, int64_t n, pm_arena *a, uint64_t seed)
+{
+	uint64_t	r = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+
+	memset(v, 0, sizeof(*v));
+	v->type = type;
+	v->length = n;
+	if (!pm_type_is_nested(type->id))
+	{
+		pm_field   *f = pm_arena_zalloc(a, sizeof(pm_field));
+		pm_type    *row = pm_arena_zalloc(a, sizeof(pm_type));
+		pm_batch	b;
+
+		f->id = 0;
+		f->name = "x";
+		f->type = type;
+		row->id = PM_TYPE_ROW;
+		row->nfields = 1;
+		row->fields = f;
+		writer_fixture_fill_flat(&b, row, n > 0 ? n : 1, a, seed);
+		*v = b.cols[0];
+		v->length = n;
+		return;
+	}
+	if (type->nullable)
+	{
+		v->nulls = pm_arena_zalloc(a, (size_t) (n > 0 ? n : 1));
+		for (int64_t i = 0; i < n; i++)
+			v->nulls[i] = (i + (int64_t) seed) % 6 == 2;
+	}
+	if (type->id == PM_TYPE_ROW)
+	{
+		v->nchildren = type->nfields;
+		v->children = pm_arena_zalloc(a, sizeof(pm_vector) * (size_t) type->nfields);
+		for (int k = 0; k < type->nfields; k++)
+			fill_nested(&v->children[k], type->fields[k].type, n, a, seed * 31 + (uint64_t) k + 1);
+		return;
+	}
+	v->offsets = pm_arena_zalloc(a, sizeof(int32_t) * (size_t) (n + 1));
+	for (int64_t i = 0; i < n; i++)
+	{
+		int32_t		len = 0;
+
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		if (!pm_vector_is_null(v, i))
+			len = (int32_t) ((r >> 33) % 5);	/* 0 .. 4, empty ones included */
+		v->offsets[i + 1] = v->offsets[i] + len;
+	}
+	v->nchildren = type->id == PM_TYPE_MAP ? 2 : 1;
+	v->children = pm_arena_zalloc(a, sizeof(pm_vector) * 2);
+	fill_nested(&v->children[0], type->element, v->offsets[n], a, seed * 17 + 3);
+	if (type->id == PM_TYPE_MAP)
+		fill_nested(&v->children[1], type->value, v->offsets[n], a, seed * 19 + 5);
+}
+
+static void
+fill_nested_batch(pm_batch *b, const pm_type *row, int64_t n, pm_arena *a, uint64_t seed)
+{
+	memset(b, 0, sizeof(*b));
+	b->nrows = n;
+	b->ncols = row->nfields;
+	b->cols = pm_arena_zalloc(a, sizeof(pm_vector) * (size_t) row->nfields);
+	for (int k = 0; k < row->nfields; k++)
+		fill_nested(&b->cols[k], row->fields[k].type, n, a, seed * 101 + (uint64_t) k);
+}
+
+static void
+test_nested_round_trip(void **state)
+{
+	static const char *codecs[] = {"none", "zstd", "zlib"};
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	const pm_type *row = writer_fixture_parse_type(a,
+												   "ROW<id INT NOT NULL, a ARRAY<INT>, s ARRAY<STRING>, "
+												   "m MAP<STRING, INT>, r ROW<a INT, b STRING>, "
+												   "ar ARRAY<ROW<x BIGINT, y ARRAY<STRING>, z MAP<INT, DECIMAL(10, 2)>>>, "
+												   "aa ARRAY<ARRAY<TIMESTAMP(6)>>, v STRING, "
+												   "nn ARRAY<INT NOT NULL> NOT NULL>");
+	pm_batch	batches[3];
+	int64_t		counts[3] = {12345, 1, 3000};
+	pm_orc_write_options oo = {.dictionary_threshold = 0.8, .bloom_columns = "ar,m",
+	.row_index_stride = 1000};
+
+	(void) state;
+	for (int k = 0; k < 3; k++)
+	{
+		fill_nested_batch(&batches[k], row, counts[k], a, (uint64_t) k + 7);
+		/* id, the NOT NULL columns: no NULLs */
+		batches[k].cols[0].nulls = NULL;
+		batches[k].cols[8].nulls = NULL;
+		batches[k].cols[8].children[0].nulls = NULL;
+	}
+	for (size_t c = 0; c < sizeof(codecs) / sizeof(codecs[0]); c++)
+		for (int small = 0; small < 2; small++)
+		{
+			char		path[64];
+			pm_format_write_result res;
+			orc_postscript ps;
+			orc_footer	footer;
+
+			snprintf(path, sizeof(path), "/n/nested-%zu-%d.orc", c, small);
+			writer_fixture_write(PM_FORMAT_ORC, io, path, row, codecs[c], small ? 32768 : 0,
+								 small ? &oo : NULL, batches, 3, &res, a);
+			assert_int_equal(res.row_count, 15346);
+			assert_int_equal(res.ncols, row->nfields);
+			assert_int_equal(writer_fixture_read_back(PM_FORMAT_ORC, io, path, row, batches, 3,
+													  codecs[c]), 15346);
+			file_tail(io, path, a, &ps, &footer);
+			/* pre-order: root, id, a, a.elem, s, s.elem, m, m.key, m.value, r, r.a, r.b, ar, ... */
+			assert_int_equal(footer.types[0].nsubtypes, row->nfields);
+			assert_int_equal(footer.types[0].subtypes[2], 4);
+			assert_int_equal(footer.types[2].kind, ORC_LIST);
+			assert_int_equal(footer.types[2].subtypes[0], 3);
+			assert_int_equal(footer.types[6].kind, ORC_MAP);
+			assert_int_equal(footer.types[6].subtypes[0], 7);
+			assert_int_equal(footer.types[6].subtypes[1], 8);
+			assert_int_equal(footer.types[9].kind, ORC_STRUCT);
+			assert_string_equal(footer.types[9].names[1], "b");
+			assert_int_equal(footer.types[12].kind, ORC_LIST);
+			assert_int_equal(footer.types[13].kind, ORC_STRUCT);
+			assert_int_equal(footer.types[13].nsubtypes, 3);
+			if (small)
+				assert_true(footer.nstripes > 2);
+		}
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -1086,6 +1223,7 @@ main(void)
 		cmocka_unit_test(test_dictionary_threshold),
 		cmocka_unit_test(test_bloom_filters),
 		cmocka_unit_test(test_row_index_stride),
+		cmocka_unit_test(test_nested_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,8 +74,8 @@ new_int_enc(const pm_env *env, pm_byte_buffer *out, bool is_signed)
  * (equalsIgnoreCase; ASCII here), and names the first field it matches.
  * Unknown names are ignored, as ORC does.
  */
-static bool
-column_listed(const char *list, const pm_type *schema, int col)
+bool
+orc_field_listed(const char *list, const pm_type *schema, int col)
 {
 	if (list == NULL)
 		return false;
@@ -113,15 +113,13 @@ column_listed(const char *list, const pm_type *schema, int col)
 
 /* PM_OK, PM_ERR_UNSUPPORTED for types not written, PM_ERR_NOMEM */
 pm_code
-orc_col_init(orc_writer *w, orc_col *c, int col, const pm_orc_write_options *oo, pm_error *err)
+orc_col_init(orc_writer *w, orc_col *c, const pm_type *type, bool direct, bool bloom,
+			 pm_error *err)
 {
-	const pm_field *f = &w->schema->fields[col];
 	const pm_env *env = w->env;
 	bool		ok = true;
 
-	c->type = f->type;
-	c->name = f->name;
-	c->field_id = f->id;
+	c->type = type;
 	pm_byte_buffer_init(&c->present, env);
 	pm_byte_buffer_init(&c->data, env);
 	pm_byte_buffer_init(&c->length, env);
@@ -132,13 +130,24 @@ orc_col_init(orc_writer *w, orc_col *c, int col, const pm_orc_write_options *oo,
 	pm_byte_buffer_init(&c->dict_data, env);
 	pm_byte_buffer_init(&c->blooms, env);
 	orc_dict_init(&c->dict, env);
-	orc_acc_init(&c->group_acc, f->type, env);
-	orc_acc_init(&c->stripe_acc, f->type, env);
-	orc_acc_init(&c->file_acc, f->type, env);
+	orc_acc_init(&c->group_acc, type, env);
+	orc_acc_init(&c->stripe_acc, type, env);
+	orc_acc_init(&c->file_acc, type, env);
 	orc_bool_enc_init(&c->present_enc, &c->present);
 	c->encoding = ORC_E_DIRECT_V2;
-	switch (f->type->id)
+	switch (type->id)
 	{
+		case PM_TYPE_ROW:
+			c->kind = ORC_STRUCT;
+			c->encoding = ORC_E_DIRECT;
+			break;
+		case PM_TYPE_ARRAY:
+		case PM_TYPE_MAP:
+			/* ListTreeWriter / MapTreeWriter: PRESENT and LENGTH, DIRECT_V2 */
+			c->kind = type->id == PM_TYPE_ARRAY ? ORC_LIST : ORC_MAP;
+			c->has_length = true;
+			ok = (c->lenc = new_int_enc(env, &c->length, false)) != NULL;
+			break;
 		case PM_TYPE_BOOLEAN:
 			c->kind = ORC_BOOLEAN;
 			c->encoding = ORC_E_DIRECT;
@@ -154,23 +163,23 @@ orc_col_init(orc_writer *w, orc_col *c, int col, const pm_orc_write_options *oo,
 		case PM_TYPE_TIME:
 		case PM_TYPE_BIGINT:
 		case PM_TYPE_DATE:
-			c->kind = f->type->id == PM_TYPE_SMALLINT ? ORC_SHORT :
-				f->type->id == PM_TYPE_BIGINT ? ORC_LONG :
-				f->type->id == PM_TYPE_DATE ? ORC_DATE : ORC_INT;
+			c->kind = type->id == PM_TYPE_SMALLINT ? ORC_SHORT :
+				type->id == PM_TYPE_BIGINT ? ORC_LONG :
+				type->id == PM_TYPE_DATE ? ORC_DATE : ORC_INT;
 			ok = (c->ienc = new_int_enc(env, &c->data, true)) != NULL;
 			break;
 		case PM_TYPE_FLOAT:
 		case PM_TYPE_DOUBLE:
-			c->kind = f->type->id == PM_TYPE_FLOAT ? ORC_FLOAT : ORC_DOUBLE;
+			c->kind = type->id == PM_TYPE_FLOAT ? ORC_FLOAT : ORC_DOUBLE;
 			c->encoding = ORC_E_DIRECT;
 			break;
 		case PM_TYPE_CHAR:
 		case PM_TYPE_VARCHAR:
 		case PM_TYPE_BINARY:
 		case PM_TYPE_VARBINARY:
-			c->kind = f->type->id == PM_TYPE_CHAR ? ORC_CHAR :
-				f->type->id == PM_TYPE_VARCHAR ?
-				(f->type->length == PM_MAX_VARCHAR_LENGTH ? ORC_STRING : ORC_VARCHAR) :
+			c->kind = type->id == PM_TYPE_CHAR ? ORC_CHAR :
+				type->id == PM_TYPE_VARCHAR ?
+				(type->length == PM_MAX_VARCHAR_LENGTH ? ORC_STRING : ORC_VARCHAR) :
 				ORC_BINARY;
 			c->has_length = true;
 			ok = (c->lenc = new_int_enc(env, &c->length, false)) != NULL;
@@ -179,8 +188,7 @@ orc_col_init(orc_writer *w, orc_col *c, int col, const pm_orc_write_options *oo,
 			 * direct): no dictionary with a threshold <= 0, which
 			 * orc.column.encoding.direct sets for its columns
 			 */
-			if (c->kind != ORC_BINARY && w->dict_threshold > 0.0 &&
-				!column_listed(oo->direct_columns, w->schema, col))
+			if (c->kind != ORC_BINARY && w->dict_threshold > 0.0 && !direct)
 			{
 				c->dict_state = DICT_UNDECIDED;
 				ok = ok && (c->dict_enc = new_int_enc(env, &c->data, false)) != NULL;
@@ -193,7 +201,7 @@ orc_col_init(orc_writer *w, orc_col *c, int col, const pm_orc_write_options *oo,
 			break;
 		case PM_TYPE_TIMESTAMP:
 		case PM_TYPE_TIMESTAMP_LTZ:
-			c->kind = f->type->id == PM_TYPE_TIMESTAMP ? ORC_TIMESTAMP : ORC_TIMESTAMP_INSTANT;
+			c->kind = type->id == PM_TYPE_TIMESTAMP ? ORC_TIMESTAMP : ORC_TIMESTAMP_INSTANT;
 			c->has_secondary = true;
 			w->has_timestamp = true;
 			ok = (c->ienc = new_int_enc(env, &c->data, true)) != NULL &&
@@ -202,9 +210,9 @@ orc_col_init(orc_writer *w, orc_col *c, int col, const pm_orc_write_options *oo,
 		default:
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "column \"%s\" of type %s cannot be written to ORC files",
-						   f->name, pm_type_id_name(f->type->id));
+						   c->name != NULL ? c->name : "(element)", pm_type_id_name(type->id));
 	}
-	if (ok && column_listed(oo->bloom_columns, w->schema, col))
+	if (ok && bloom)
 	{
 		c->bloom = true;
 		c->bf.nbits = w->bloom_nbits;

@@ -77,6 +77,7 @@ writer_free(orc_writer *w)
 			orc_col_free(env, &w->cols[i]);
 		pm_free(env, w->cols);
 	}
+	pm_free(env, w->top);
 	pm_byte_buffer_free(&w->stripe_buf);
 	pm_byte_buffer_free(&w->root_groups);
 	pm_byte_buffer_free(&w->index_buf);
@@ -148,13 +149,30 @@ put_stream(pm_byte_buffer *b, pm_byte_buffer *tmp, int kind, int column, uint64_
 	orc_pb_message(b, 1, tmp);
 }
 
-/* Types: the root STRUCT, then each field (OrcTypeUtil.convertToOrcSchema) */
+/* the child column ids of nested column ci (-1: the root) into ids; their number */
+static int
+child_ids(const orc_writer *w, int ci, uint64_t *ids)
+{
+	int			n = 0;
+	int			end = ci < 0 ? w->ncols : ci + w->cols[ci].subtree;
+
+	for (int k = ci + 1; k < end; k += w->cols[k].subtree)
+		ids[n++] = (uint64_t) (k + 1);
+	return n;
+}
+
+/*
+ * Types in pre-order: the root STRUCT, then each column
+ * (OrcTypeUtil.convertToOrcSchema): subtypes of nested ones, field names
+ * of structs, the paimon.id attribute.
+ */
 static void
 put_types(orc_writer *w, pm_byte_buffer *b)
 {
 	pm_byte_buffer *t = &w->sub;
 	pm_byte_buffer attr;
 	uint64_t   *ids = pm_alloc(w->env, sizeof(uint64_t) * (size_t) (w->ncols > 0 ? w->ncols : 1));
+	int			n;
 
 	if (ids == NULL)
 	{
@@ -164,11 +182,10 @@ put_types(orc_writer *w, pm_byte_buffer *b)
 	pm_byte_buffer_init(&attr, w->env);
 	pm_byte_buffer_reset(t);
 	orc_pb_uint(t, 1, ORC_STRUCT);
-	for (int i = 0; i < w->ncols; i++)
-		ids[i] = (uint64_t) (i + 1);
-	orc_pb_packed_uint(t, 2, ids, w->ncols);
-	for (int i = 0; i < w->ncols; i++)
-		orc_pb_string(t, 3, w->cols[i].name);
+	n = child_ids(w, -1, ids);
+	orc_pb_packed_uint(t, 2, ids, n);
+	for (int i = 0; i < w->nfields; i++)
+		orc_pb_string(t, 3, w->schema->fields[i].name);
 	orc_pb_message(b, 4, t);
 	for (int i = 0; i < w->ncols; i++)
 	{
@@ -177,6 +194,14 @@ put_types(orc_writer *w, pm_byte_buffer *b)
 
 		pm_byte_buffer_reset(t);
 		orc_pb_uint(t, 1, (uint64_t) c->kind);
+		if (orc_kind_nested(c->kind))
+		{
+			n = child_ids(w, i, ids);
+			orc_pb_packed_uint(t, 2, ids, n);
+			if (c->kind == ORC_STRUCT)
+				for (int k = 0; k < c->type->nfields; k++)
+					orc_pb_string(t, 3, c->type->fields[k].name);
+		}
 		if (c->kind == ORC_CHAR || c->kind == ORC_VARCHAR)
 			orc_pb_uint(t, 4, (uint64_t) c->type->length);
 		if (c->kind == ORC_DECIMAL)
@@ -184,7 +209,7 @@ put_types(orc_writer *w, pm_byte_buffer *b)
 			orc_pb_uint(t, 5, (uint64_t) c->type->precision);
 			orc_pb_uint(t, 6, (uint64_t) c->type->scale);
 		}
-		snprintf(idtext, sizeof(idtext), "%d", (int) c->field_id);
+		snprintf(idtext, sizeof(idtext), "%d", (int) c->paimon_id);
 		pm_byte_buffer_reset(&attr);
 		orc_pb_string(&attr, 1, "paimon.id");
 		orc_pb_string(&attr, 2, idtext);
@@ -401,7 +426,8 @@ put_row_index(orc_writer *w, int i, pm_byte_buffer *b)
 				pos[n++] = (uint64_t) p.present_n;
 				pos[n++] = (uint64_t) p.present_bits;
 			}
-			n += stream_pos(w, sb + c->soff[OW_DATA], c->slen[OW_DATA], p.data_u, pos + n);
+			if (!orc_kind_nested(c->kind))
+				n += stream_pos(w, sb + c->soff[OW_DATA], c->slen[OW_DATA], p.data_u, pos + n);
 			if (c->kind == ORC_BOOLEAN)
 			{
 				pos[n++] = (uint64_t) p.data_n;
@@ -559,12 +585,16 @@ flush_stripe(orc_writer *w, pm_error *err)
 			put_stream(&dstreams, &tmp, ORC_S_PRESENT, i + 1, len);
 			data_len += len;
 		}
-		c->soff[OW_DATA] = w->stripe_buf.len;
-		if ((rc = add_stream(w, &c->data, &len, err)) != PM_OK)
-			break;
-		c->slen[OW_DATA] = (size_t) len;
-		put_stream(&dstreams, &tmp, ORC_S_DATA, i + 1, len);
-		data_len += len;
+		/* a STRUCT, LIST or MAP has no DATA */
+		if (!orc_kind_nested(c->kind))
+		{
+			c->soff[OW_DATA] = w->stripe_buf.len;
+			if ((rc = add_stream(w, &c->data, &len, err)) != PM_OK)
+				break;
+			c->slen[OW_DATA] = (size_t) len;
+			put_stream(&dstreams, &tmp, ORC_S_DATA, i + 1, len);
+			data_len += len;
+		}
 		if (c->has_length)
 		{
 			c->soff[OW_LENGTH] = w->stripe_buf.len;
@@ -778,15 +808,21 @@ ow_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 	if (pm_check_interrupts(w->env, err) != PM_OK)
 		return pm_format_file_fail(&w->file, err);
 	/* RowDataVectorizer.vectorize refuses NULL in a NOT NULL field */
-	for (int c = 0; c < w->ncols; c++)
-		if (!w->cols[c].type->nullable && batch->cols[c].nulls != NULL)
+	for (int c = 0; c < w->nfields; c++)
+	{
+		if (!w->schema->fields[c].type->nullable && batch->cols[c].nulls != NULL)
 			for (int64_t i = 0; i < batch->nrows; i++)
 				if (batch->cols[c].nulls[i])
 				{
 					pm_fail(err, PM_ERR_INVALID, "column \"%s\": NULL in a NOT NULL field",
-							w->cols[c].name);
+							w->schema->fields[c].name);
 					return pm_format_file_fail(&w->file, err);
 				}
+		if (orc_check_vector(&batch->cols[c], w->schema->fields[c].type, batch->nrows,
+							 w->schema->fields[c].name,
+							 err) != PM_OK)
+			return pm_format_file_fail(&w->file, err);
+	}
 	/*
 	 * slices of up to OW_SLICE_ROWS rows that end at row group boundaries,
 	 * the stripe size checked after each
@@ -801,12 +837,11 @@ ow_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 			m = batch->nrows - start;
 		end = start + m;
 
+		for (int c = 0; c < w->nfields; c++)
+			orc_tree_write(w, w->top[c], &batch->cols[c], start, end);
 		for (int c = 0; c < w->ncols; c++)
-		{
-			orc_col_write(&w->cols[c], &batch->cols[c], start, end);
 			if (orc_col_buffers_failed(&w->cols[c]))
 				return pm_format_file_oom(&w->file, err);
-		}
 		w->stripe_rows += end - start;
 		w->total_rows += end - start;
 		w->group_rows += end - start;
@@ -848,12 +883,12 @@ ow_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 	if (rc == PM_OK)
 	{
 		result->stats = pm_arena_zalloc(arena, sizeof(pm_column_stats) *
-										(size_t) (w->ncols > 0 ? w->ncols : 1));
+										(size_t) (w->nfields > 0 ? w->nfields : 1));
 		if (result->stats == NULL)
 			rc = pm_format_file_oom(&w->file, err);
-		for (int c = 0; rc == PM_OK && c < w->ncols; c++)
+		for (int c = 0; rc == PM_OK && c < w->nfields; c++)
 		{
-			const orc_acc *fa = &w->cols[c].file_acc;
+			const orc_acc *fa = &w->cols[w->top[c]].file_acc;
 
 			if (!pm_write_stats_result(&fa->vals, arena, &result->stats[c]))
 				rc = pm_format_file_oom(&w->file, err);
@@ -875,7 +910,7 @@ ow_finish(pm_format_writer *base, pm_arena *arena, pm_format_write_result *resul
 	}
 	result->row_count = w->total_rows;
 	result->file_size = w->file.pos;
-	result->ncols = w->ncols;
+	result->ncols = w->nfields;
 	writer_free(w);
 	return PM_OK;
 }
@@ -958,7 +993,6 @@ pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an ORC writer");
 	}
 	w->schema = schema;
-	w->ncols = schema->nfields;
 	pm_byte_buffer_init(&w->stripe_buf, env);
 	pm_byte_buffer_init(&w->root_groups, env);
 	pm_byte_buffer_init(&w->index_buf, env);
@@ -1010,22 +1044,18 @@ pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 		memset(w->root_bf.words, 0, sizeof(uint64_t) * (size_t) (w->bloom_nbits / 64));
 	}
 	w->scratch = pm_arena_create(env);
-	w->cols = pm_alloc(env, sizeof(orc_col) * (size_t) (w->ncols > 0 ? w->ncols : 1));
-	if (w->scratch == NULL || w->cols == NULL)
+	if (w->scratch == NULL)
 	{
-		w->ncols = 0;
 		writer_free(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an ORC writer");
 	}
-	memset(w->cols, 0, sizeof(orc_col) * (size_t) (w->ncols > 0 ? w->ncols : 1));
-	for (int c = 0; c < w->ncols; c++)
-		if (orc_col_init(w, &w->cols[c], c, &options->orc, err) != PM_OK)
-		{
-			rc = err->code;
-			pm_error_set_path(err, path);
-			writer_free(w);
-			return rc;
-		}
+	if (orc_cols_init(w, &options->orc, err) != PM_OK)
+	{
+		rc = err->code;
+		pm_error_set_path(err, path);
+		writer_free(w);
+		return rc;
+	}
 	if (!codec_from_name(options->compression, &w->codec, &w->compression))
 	{
 		rc = pm_fail(err, PM_ERR_UNSUPPORTED, "compression \"%s\" is not supported for ORC files",

@@ -73,8 +73,9 @@ enum
 typedef struct orc_col
 {
 	const pm_type *type;
-	const char *name;
-	int32_t		field_id;
+	const char *name;			/* ROW field name; NULL for elements, keys, values */
+	int32_t		paimon_id;		/* attribute paimon.id (OrcTypeUtil.convertToOrcType) */
+	int			subtree;		/* columns of its subtree, itself included */
 	int			kind;			/* orc_kind */
 	int			encoding;		/* orc_encoding */
 	pm_byte_buffer present;
@@ -122,8 +123,10 @@ typedef struct orc_writer
 	int			compression;	/* orc_compression */
 	int			level;
 	int64_t		stripe_bytes;
-	int			ncols;
-	orc_col    *cols;
+	int			ncols;			/* every column but the root, in pre-order */
+	orc_col    *cols;			/* cols[i] is ORC column i + 1 */
+	int			nfields;		/* the schema's fields */
+	int		   *top;			/* the column of each field */
 	int64_t		stripe_rows;
 	int64_t		group_rows;		/* rows of the open row group */
 	int64_t		stride;			/* orc.row.index.stride: rows per row group */
@@ -152,14 +155,52 @@ extern void orc_col_free(const pm_env *env, orc_col *c);
 extern bool orc_col_buffers_failed(const orc_col *c);
 
 /*
- * Set up column col of w's schema: its ORC kind, encoders, stats and
- * bloom filter. PM_OK, PM_ERR_UNSUPPORTED for types not written,
+ * OrcUtils.includeColumns for the fields: whether field `field` of
+ * `schema` is named by `list` ("*" or comma-separated names).
+ */
+extern bool orc_field_listed(const char *list, const pm_type *schema, int field);
+
+/*
+ * Set up one column of type `type` (c->name, c->paimon_id set by the
+ * caller): its ORC kind, encoders, stats and bloom filter; `direct`: no
+ * dictionary (orc.column.encoding.direct), `bloom`: a bloom filter.
+ * PM_OK, PM_ERR_UNSUPPORTED for types not written, PM_ERR_NOMEM.
+ */
+extern pm_code orc_col_init(orc_writer *w, orc_col *c, const pm_type *type, bool direct,
+							bool bloom, pm_error *err);
+
+/*
+ * Encode rows [start, end) of v into the streams, stats and bloom filter
+ * of a column of a flat type (not STRUCT, LIST or MAP).
+ */
+extern void orc_col_write(orc_col *c, const pm_vector *v, int64_t start, int64_t end);
+
+/* orc_nested_write.c: is an ORC kind one of STRUCT, LIST, MAP */
+static inline bool
+orc_kind_nested(int kind)
+{
+	return kind == ORC_STRUCT || kind == ORC_LIST || kind == ORC_MAP;
+}
+
+/*
+ * Set up w->cols, w->top (w->ncols, w->nfields) for w->schema: the
+ * columns in pre-order, as ORC numbers them. PM_OK, PM_ERR_UNSUPPORTED,
  * PM_ERR_NOMEM.
  */
-extern pm_code orc_col_init(orc_writer *w, orc_col *c, int col,
-							const pm_orc_write_options *oo, pm_error *err);
+extern pm_code orc_cols_init(orc_writer *w, const pm_orc_write_options *oo, pm_error *err);
 
-/* Encode rows [start, end) of v into c's stream buffers, stats and bloom filter. */
-extern void orc_col_write(orc_col *c, const pm_vector *v, int64_t start, int64_t end);
+/*
+ * Whether the nested vectors under v (n rows of field `name`) hold
+ * together: children present, offsets rising within their children.
+ */
+extern pm_code orc_check_vector(const pm_vector *v, const pm_type *type, int64_t n,
+								const char *name, pm_error *err);
+
+/*
+ * Encode rows [start, end) of v into column ci and its subtree (children
+ * get the values of the non-null rows, as ORC's Struct/List/MapTreeWriter).
+ */
+extern void orc_tree_write(orc_writer *w, int ci, const pm_vector *v, int64_t start,
+						   int64_t end);
 
 #endif							/* PM_FORMAT_ORC_WRITER_INT_H */

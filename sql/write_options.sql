@@ -199,9 +199,9 @@ INSERT INTO fine VALUES (1, '2026-01-01', 10);
 SELECT * FROM fine ORDER BY id;
 SELECT snapshots('fine');           -- two APPEND snapshots, no COMPACT (write-only)
 
--- manifest.format = parquet: manifests, manifest lists and index manifests in Parquet
--- (read back, and merged by manifest.merge-min-count); orc: refused by name (the ORC
--- writer takes no nested ROW column, as _FILE is)
+-- manifest.format = parquet (or orc): manifests, manifest lists and index manifests in
+-- that format (read back, and merged by manifest.merge-min-count); another format is
+-- refused by name
 SELECT paimon_create_table('wopt', 'db', 'pqmf', 'id BIGINT, v INT',
   primary_key => ARRAY['id'],
   options => '{"bucket": "2", "deletion-vectors.enabled": "true", "manifest.format": "parquet",
@@ -222,6 +222,15 @@ GROUP BY 1, 2 ORDER BY 1, 2;
 SELECT paimon_create_table('wopt', 'db', 'orcmf', 'id BIGINT',
   options => '{"manifest.format": "orc"}', foreign_table => 'orcmf');
 INSERT INTO orcmf VALUES (1);
+INSERT INTO orcmf VALUES (2);
+SELECT * FROM orcmf ORDER BY id;
+SELECT DISTINCT encode(substr(pg_read_binary_file(current_setting('data_directory') ||
+         '/paimon_write_options_test/db.db/orcmf/manifest/' || f), 1, 3), 'escape') AS magic
+FROM pg_ls_dir(current_setting('data_directory') ||
+  '/paimon_write_options_test/db.db/orcmf/manifest') f;
+SELECT paimon_create_table('wopt', 'db', 'jsonmf', 'id BIGINT',
+  options => '{"manifest.format": "json"}', foreign_table => 'jsonmf');
+INSERT INTO jsonmf VALUES (1);
 
 -- a boolean option Java cannot read ("yes"): refused as Java's writer refuses it
 SELECT paimon_create_table('wopt', 'db', 'badbool', 'id BIGINT, v INT',

@@ -1,10 +1,11 @@
 /*-------------------------------------------------------------------------
  * manifest_write.h
  *	  Writing manifests and manifest lists as Apache Paimon 1.4.2 writes
- *	  them: Avro object container files, or Parquet files (manifest.format,
- *	  default avro; orc is refused by write_option_rules.c), compressed with manifest.compression (default zstd), records built as
- *	  column batches of the ManifestEntry / ManifestFileMeta row types and
- *	  written through the format writer (format/format_writer.h).
+ *	  them: Avro object container files, or Parquet or ORC files
+ *	  (manifest.format, default avro), compressed with manifest.compression
+ *	  (default zstd), records built as column batches of the ManifestEntry /
+ *	  ManifestFileMeta row types and written through the format writer
+ *	  (format/format_writer.h).
  *
  * Spec: ../shared/docs/paimon-format-metadata.md §5-§6; apache/paimon
  * ManifestFile.java, ManifestList.java, ManifestEntrySerializer.java,
@@ -28,8 +29,7 @@
 
 typedef struct pm_manifest_write_options
 {
-	pm_file_format format;		/* manifest.format: AVRO or PARQUET (the ORC writer
-								 * refuses the nested _FILE column) */
+	pm_file_format format;		/* manifest.format: AVRO, PARQUET or ORC */
 	const char *compression;	/* manifest.compression; NULL = "zstd" */
 } pm_manifest_write_options;
 

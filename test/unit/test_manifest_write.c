@@ -11,7 +11,7 @@
  * pm_manifest_list_write and read back equal. The Avro schemas in the
  * headers are the ones Java 1.4.2 writes (a fresh table of
  * test/oracle/oracle.sh with ORACLE_PAIMON_VERSION=1.4.2). Every manifest
- * and list is also written as Parquet (manifest.format = parquet) and read
+ * and list is also written as Parquet and as ORC (manifest.format) and read
  * back equal.
  *-------------------------------------------------------------------------
  */
@@ -223,7 +223,7 @@ static int	n_lists,
 			n_manifests,
 			n_entries,
 			n_java_meta,
-			n_parquet;
+			n_other;
 static pm_fileio *corpus_io,
 		   *mem_io;
 
@@ -296,21 +296,22 @@ visit(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 		n_entries += nin;
 		n_manifests++;
 
-		/* manifest.format = parquet: the same entries, read back equal */
+		/* manifest.format = parquet and orc: the same entries, read back equal */
+		for (int fmt = 0; fmt < 2; fmt++)
 		{
-			pm_manifest_write_options po = {PM_FORMAT_PARQUET, NULL};
+			pm_manifest_write_options po = {fmt == 0 ? PM_FORMAT_PARQUET : PM_FORMAT_ORC, NULL};
 			pm_manifest_file_meta pmeta;
 			uint8_t    *head;
 			size_t		hlen;
 
 			if (pm_manifest_file_write(pm_env_default(), mem_io, "/t", &po, ptype,
 									   metas[m].schema_id, in, nin, a, &pmeta, &err) != PM_OK)
-				fail_msg("%s as parquet: %s", mpath, err.message);
+				fail_msg("%s as %s: %s", mpath, fmt == 0 ? "parquet" : "orc", err.message);
 			opath = pm_arena_sprintf(a, "/t/manifest/%s", pmeta.file_name);
 			assert_int_equal(pm_fileio_read_all(mem_io, opath, a, 64 << 20, &head, &hlen, &err),
 							 PM_OK);
 			assert_true(hlen > 8);
-			assert_memory_equal(head, "PAR1", 4);
+			assert_memory_equal(head, fmt == 0 ? "PAR1" : "ORC", fmt == 0 ? 4 : 3);
 			nout = cout = 0;
 			out = NULL;
 			assert_int_equal(pm_manifest_entries_read(pm_env_default(), mem_io, opath, a, &out,
@@ -321,7 +322,7 @@ visit(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 			assert_int_equal(pmeta.num_added_files, ours[m].num_added_files);
 			assert_int_equal(pmeta.num_deleted_files, ours[m].num_deleted_files);
 			assert_stats_eq(&pmeta.partition_stats, &ours[m].partition_stats);
-			n_parquet++;
+			n_other += fmt == 0;
 		}
 
 		/* the ManifestFileMeta Java wrote for this manifest */
@@ -359,14 +360,15 @@ visit(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 		for (int m = 0; m < nmetas; m++)
 			assert_meta_eq(&metas[m], &back[m], true);
 	}
-	/* and as Parquet */
+	/* and as Parquet and ORC */
+	for (int fmt = 0; fmt < 2; fmt++)
 	{
-		pm_manifest_write_options po = {PM_FORMAT_PARQUET, NULL};
+		pm_manifest_write_options po = {fmt == 0 ? PM_FORMAT_PARQUET : PM_FORMAT_ORC, NULL};
 		char	   *lpath;
 
 		if (pm_manifest_list_write(pm_env_default(), mem_io, "/t", &po, metas, nmetas, a,
 								   &list_name, &list_size, &err) != PM_OK)
-			fail_msg("%s as parquet: %s", path, err.message);
+			fail_msg("%s as %s: %s", path, fmt == 0 ? "parquet" : "orc", err.message);
 		lpath = pm_arena_sprintf(a, "/t/manifest/%s", list_name);
 		assert_int_equal(pm_manifest_list_read(pm_env_default(), mem_io, lpath, a, &back, &nback,
 											   &err), PM_OK);
@@ -396,14 +398,14 @@ test_corpus_manifests_round_trip(void **state)
 	unit_require_corpus();
 	corpus_io = pm_local_fileio_create(pm_env_default());
 	mem_io = pm_memory_fileio_create(pm_env_default());
-	n_lists = n_manifests = n_entries = n_java_meta = n_parquet = 0;
+	n_lists = n_manifests = n_entries = n_java_meta = n_other = 0;
 	assert_int_equal(nftw(unit_corpus_path("tables"), visit, 16, FTW_PHYS), 0);
 	printf("corpus: %d manifest lists, %d manifests (%d entries) written and read back "
-		   "(and %d manifests as Parquet); %d metas with bucket/level ranges equal to Java's\n",
-		   n_lists, n_manifests, n_entries, n_parquet, n_java_meta);
+		   "(and %d manifests as Parquet and as ORC); %d metas with bucket/level ranges equal to Java's\n",
+		   n_lists, n_manifests, n_entries, n_other, n_java_meta);
 	assert_true(n_lists >= 100);
 	assert_true(n_manifests >= 100);
-	assert_int_equal(n_parquet, n_manifests);
+	assert_int_equal(n_other, n_manifests);
 	pm_memory_fileio_destroy(mem_io);
 	pm_local_fileio_destroy(corpus_io);
 }
@@ -465,10 +467,6 @@ test_empty_and_defaults(void **state)
 	assert_int_equal(back[0].file.file_source, 0);
 
 	/* refusals */
-	o.format = PM_FORMAT_ORC;
-	assert_int_equal(pm_manifest_file_write(pm_env_default(), io, "/t", &o, ptype, 7, &e, 1, a,
-											&meta, &err), PM_ERR_UNSUPPORTED);
-	o.format = PM_FORMAT_AVRO;
 	o.compression = "brotli";
 	assert_int_equal(pm_manifest_file_write(pm_env_default(), io, "/t", &o, ptype, 7, &e, 1, a,
 											&meta, &err), PM_ERR_UNSUPPORTED);

@@ -13,8 +13,8 @@
 #   commit, metas as Java's), thin-mode files (*_thin*: no _KEY_ columns),
 #   rowkind.field (rowkind*: each row's kind from a column; deduplicate,
 #   ignore-delete, aggregation, and an append table with ignore-delete),
-#   manifest.format = parquet with deletion vectors (dv_mfparquet: every manifest,
-#   manifest list and index manifest of both tables is Parquet)
+#   manifest.format = parquet / orc with deletion vectors (dv_mfparquet, dv_mforc:
+#   every manifest, manifest list and index manifest of both tables is Parquet / ORC)
 #   (PK_CHECK_TABLES picks some; dedup_orc and
 #   agg_orc, ORC files, only when named there: write_orc_check.sh). For each:
 #   - our level-0 file metas equal Java's for the same commits (pk_write
@@ -78,6 +78,9 @@ save("dedup_ext", {"columns": cols, "primary_keys": ["id"], "partition_keys": []
 save("dv_mfparquet", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                       "options": {"bucket": "2", "deletion-vectors.enabled": "true",
                                   "manifest.format": "parquet"}}, ops)
+save("dv_mforc", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
+                  "options": {"bucket": "2", "deletion-vectors.enabled": "true",
+                              "manifest.format": "orc"}}, ops)
 save("dedup_avro", {"columns": cols, "primary_keys": ["id"], "partition_keys": [],
                     "options": dict(idx, **{"bucket": "3", "file.format": "avro",
                                            "file-index.in-manifest-threshold": "64kb"})}, ops)
@@ -329,7 +332,7 @@ with open(wh + "/compact.jsonl", "w") as out:
 PY
 
 fail=0
-for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 seqf_desc bf_mod bf_hive composite composite_thin dedup_thin_avro flush_nometa spill rowkind rowkind_ign rowkind_agg rowkind_append dedup_ext part_ext dv_mfparquet}; do
+for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part partial agg seqf agg_retract pu_remove ignore_delete seq2 seqf_desc bf_mod bf_hive composite composite_thin dedup_thin_avro flush_nometa spill rowkind rowkind_ign rowkind_agg rowkind_append dedup_ext part_ext dv_mfparquet dv_mforc}; do
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "java_$t" "$wh/$t.json" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" write "$wh" pk "java_$t" "$wh/$t.jsonl" >/dev/null
 	ORACLE_PAIMON_VERSION=1.4.2 "$oracle" create "$wh" pk "ours_$t" "$wh/$t.json" >/dev/null
@@ -386,12 +389,14 @@ for t in ${PK_CHECK_TABLES:-dedup dedup_avro dedup_perlevel dedup_avro0 part par
 			echo "FAIL $t: $nfiles data files in our table, $nours external ($nshaped shaped as Java's)"; fail=1
 		fi
 	fi
-	if [ "${t%_mfparquet}" != "$t" ]; then
-		# every manifest file (manifest, manifest list, index manifest) of both tables is Parquet
-		magic() { for f in "$1"/manifest/*; do head -c 4 "$f"; echo; done | sort -u | tr '\n' ' '; }
-		if [ "$(magic "$wh/pk.db/ours_$t")" = "PAR1 " ] && [ "$(magic "$wh/pk.db/java_$t")" = "PAR1 " ] &&
+	if [ "${t%_mfparquet}" != "$t" ] || [ "${t%_mforc}" != "$t" ]; then
+		# every manifest file (manifest, manifest list, index manifest) of both tables is
+		# Parquet (PAR1) or ORC (ORC)
+		want=PAR1; [ "${t%_mforc}" != "$t" ] && want=ORC
+		magic() { for f in "$1"/manifest/*; do head -c ${#want} "$f"; echo; done | sort -u | tr '\n' ' '; }
+		if [ "$(magic "$wh/pk.db/ours_$t")" = "$want " ] && [ "$(magic "$wh/pk.db/java_$t")" = "$want " ] &&
 			ls "$wh/pk.db/ours_$t/manifest" | grep -q '^index-manifest-'; then
-			echo "$t: our $(ls "$wh/pk.db/ours_$t/manifest" | wc -l) manifest files are Parquet, as Java's"
+			echo "$t: our $(ls "$wh/pk.db/ours_$t/manifest" | wc -l) manifest files are $want, as Java's"
 		else
 			echo "FAIL $t: our manifest files begin $(magic "$wh/pk.db/ours_$t"), Java's $(magic "$wh/pk.db/java_$t")"; fail=1
 		fi

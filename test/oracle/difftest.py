@@ -263,6 +263,13 @@ class Case:
         for c in cols:
             c["type"] = self.fit_type(c["type"])
         options = {"file.format": fmt, "file.compression": rnd.choice(COMPRESSIONS[fmt])}
+        if simple:
+            # pypaimon hands file.compression to pyarrow, which spells "no compression"
+            # "none" for Parquet and "uncompressed" for ORC (Java takes either); swapped
+            # after the draw, so the rest of the seed's table is unchanged
+            options["file.compression"] = {("parquet", "uncompressed"): "none",
+                                           ("orc", "none"): "uncompressed"}.get(
+                (fmt, options["file.compression"]), options["file.compression"])
         if fmt == "orc":
             # how ORC files hold TIMESTAMP_LTZ (default true: the UTC wall clock as a
             # writer-zone time; false: the instant). Drawn from its own generator so that

@@ -259,6 +259,11 @@ class Case:
             cols.append({"name": "p%d" % j, "type": pt})
             part.append("p%d" % j)
         fmt = rnd.choice(["parquet", "orc", "avro"])
+        if simple and fmt == "avro" and any("<" in c["type"] for c in cols):
+            # pypaimon's Avro writer takes no MAP and no null array element (seeds
+            # 30700-30734 --writer py --nested): Parquet or ORC, drawn from a generator
+            # of its own (the tables of the other seeds stay as they were)
+            fmt = random.Random("py-nested-format/%d" % seed).choice(["parquet", "orc"])
         self.fmt = fmt
         for c in cols:
             c["type"] = self.fit_type(c["type"])

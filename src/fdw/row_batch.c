@@ -27,8 +27,12 @@
  * (Paimon stores TIME as milliseconds of the day; finer digits are
  * dropped). A column declared text (or varchar) for a non-string field is
  * parsed with the input function of the field's natural type.
- * ARRAY<scalar> fields take one-dimensional Postgres arrays; other nested
- * types (ROW, MAP, MULTISET, arrays of nested types) are refused for now.
+ * ARRAY<scalar> fields take one-dimensional Postgres arrays. Nested fields
+ * (ROW, MAP, MULTISET, ARRAY of nested types, and ARRAY<scalar> declared
+ * jsonb) take jsonb (or text parsed as jsonb) in typemap.c's encoding:
+ * row_batch_json.c appends them to a pm_vector_builder per such field.
+ * BLOB and VARIANT fields (and nested types holding them) are refused
+ * (0A000).
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"

@@ -174,7 +174,7 @@ bind_field(FieldWriter *fw, const pm_field *field, Relation rel)
 		{
 			Oid			infunc;
 
-			if (!is_text_type(fw->pgtype))
+			if (!is_text_type(fw->pgtype) && fw->pgtype != JSONOID)
 				ereport(ERROR,
 						(errcode(ERRCODE_DATATYPE_MISMATCH),
 						 errmsg("column \"%s\" of type %s cannot be written to Paimon type %s",

@@ -102,7 +102,9 @@ SELECT paimon_create_table('wn', 'db', 'ms', 'id INT, ms MULTISET<STRING>',
   foreign_table => 'ms');
 INSERT INTO ms VALUES (1, '["a", "b", "a"]'), (2, '[]'), (3, NULL);
 SELECT * FROM ms ORDER BY id;
+\set VERBOSITY sqlstate
 INSERT INTO ms VALUES (4, '["a", null]');
+\set VERBOSITY default
 
 -- a primary-key table: UPDATE of a nested column
 SELECT paimon_create_table('wn', 'db', 'pk',

@@ -15,7 +15,8 @@
  * read by Postgres' input functions ("YYYY-MM-DDTHH:MM:SS.fffffffff";
  * up to 9 fraction digits kept for TIMESTAMP(7..9)); TIMESTAMP_LTZ the
  * same with "Z" or an offset (without one, the session time zone). A JSON
- * value of the wrong kind is 22023, a JSON null in a NOT NULL place 23502;
+ * value of the wrong kind is 22023, a JSON null in a NOT NULL place 23502
+ * (a NULL MULTISET element 22004: the files key a map by the elements);
  * errors name the column and the ROW field.
  *
  * The jsonb is walked once with a JsonbIterator (no copy of the document);
@@ -656,6 +657,13 @@ put_value(JsonCursor *c, pm_vector_builder *b)
 					wrong_kind(c, t, "an array");
 				for (next(c); c->tok != WJB_END_ARRAY; next(c))
 				{
+					/* a MULTISET is stored as a map keyed by its elements */
+					if (t->id == PM_TYPE_MULTISET && c->tok == WJB_ELEM && c->v.type == jbvNull)
+						ereport(ERROR,
+								(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+								 errmsg("null element in Paimon MULTISET in column \"%s\"%s",
+										c->col, where(c)),
+								 errdetail("MULTISET values are written as maps keyed by their elements.")));
 					put_value(c, &b->children[0]);
 					n++;
 				}

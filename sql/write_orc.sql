@@ -127,7 +127,7 @@ SELECT paimon_create_table('wo', 'db', 'multiset', 'id INT, ms MULTISET<INT>',
 SELECT sqlstate_of('INSERT INTO multiset VALUES (1, NULL)');
 SELECT orc_data_files(:'wh' || '/db.db/bloomv1'), orc_data_files(:'wh' || '/db.db/lzo'),
   orc_data_files(:'wh' || '/db.db/multiset');
--- nested columns (the FDW writes arrays of scalars; MAP and ROW from jsonb not yet)
+-- nested columns: arrays of scalars here (ROW, MAP and ARRAY<ROW> from jsonb: write_nested.sql)
 SELECT paimon_create_table('wo', 'db', 'nested', 'id INT, a ARRAY<INT>, s ARRAY<STRING>',
   options => '{"file.format": "orc"}', foreign_table => 'nested');
 INSERT INTO nested VALUES (1, ARRAY[1, NULL, 3], ARRAY['x', NULL]),

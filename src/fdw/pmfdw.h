@@ -210,6 +210,37 @@ extern const uint8 *pmfdw_row_batch_kinds(const PmfdwRowBatch *b);
 /* The column feeding the Paimon field, InvalidAttrNumber if none. */
 extern AttrNumber pmfdw_row_batch_column(const PmfdwRowBatch *b, const char *field_name);
 
+/*
+ * Value checks shared by row_batch.c and row_batch_json.c; `col` names the
+ * column in errors. A numeric rounded to DECIMAL(p,s) as its unscaled value
+ * (22003 on overflow, NaN or infinity); CHAR/VARCHAR/(VAR)BINARY length
+ * (22001); a timestamp rounded to the type's precision as microseconds
+ * since 1970 (22008 if infinite).
+ */
+extern pm_int128 pmfdw_decimal_unscaled(Datum numeric, const pm_type *t, const char *col);
+extern bool pmfdw_numeric_unscaled_fast(Datum d, int precision, int scale, pm_int128 *out,
+										bool *inexact);
+extern void pmfdw_check_length(const pm_type *t, const char *data, int len, const char *col);
+extern int64 pmfdw_timestamp_micros(int64 pg_timestamp, const pm_type *t, const char *col);
+
+/* ---- row_batch_json.c: jsonb values into nested (and scalar) vectors ---- */
+struct pm_vector_builder;
+
+/*
+ * Whether a Paimon type can be written from jsonb: nested types whose
+ * leaves are scalars other than BLOB and VARIANT (and such scalars).
+ */
+extern bool pmfdw_json_writable(const pm_type *t);
+
+/*
+ * Append the jsonb value jb to the vector b builds (of any writable type),
+ * in the encoding typemap.c reads (ROW object, MAP [[k, v], ...], ARRAY).
+ * ERROR with a SQLSTATE naming column `col` on a bad value; string and
+ * binary bytes appended are added to *bytes.
+ */
+extern void pmfdw_json_append(struct pm_vector_builder *b, Datum jb, const char *col,
+							  int64 *bytes);
+
 /* ---- xact_write.c: one writer per Paimon table per transaction ---- */
 typedef struct PmfdwXactWriter PmfdwXactWriter;
 

@@ -27,8 +27,12 @@
  * (Paimon stores TIME as milliseconds of the day; finer digits are
  * dropped). A column declared text (or varchar) for a non-string field is
  * parsed with the input function of the field's natural type.
- * ARRAY<scalar> fields take one-dimensional Postgres arrays; other nested
- * types (ROW, MAP, MULTISET, arrays of nested types) are refused for now.
+ * ARRAY<scalar> fields take one-dimensional Postgres arrays. Nested fields
+ * (ROW, MAP, MULTISET, ARRAY of nested types, and ARRAY<scalar> declared
+ * jsonb) take jsonb (or text parsed as jsonb) in typemap.c's encoding:
+ * row_batch_json.c appends them to a pm_vector_builder per such field.
+ * BLOB and VARIANT fields (and nested types holding them) are refused
+ * (0A000).
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"
@@ -49,6 +53,7 @@
 #include "utils/timestamp.h"
 
 #include "common/arena.h"
+#include "common/vector_builder.h"
 #include "table/table_write.h"
 
 /* days and microseconds between 1970-01-01 and 2000-01-01 */
@@ -80,6 +85,8 @@ typedef struct FieldWriter
 	int64		data_cap;		/* varlen data capacity (top level) */
 	int64		elem_cap;		/* ARRAY: element capacity */
 	int64		elem_data_cap;	/* ARRAY of varlen: element data capacity */
+	bool		json;			/* value given as jsonb (row_batch_json.c) */
+	pm_vector_builder *builder; /* json: builds the field's vector */
 } FieldWriter;
 
 struct PmfdwRowBatch
@@ -139,8 +146,7 @@ bind_field(FieldWriter *fw, const pm_field *field, Relation rel)
 
 	memset(fw, 0, sizeof(*fw));
 	fw->field = field;
-	if (!(writable_scalar(t) ||
-		  (t->id == PM_TYPE_ARRAY && writable_scalar(t->element))))
+	if (!(writable_scalar(t) || pmfdw_json_writable(t)))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("writing Paimon type %s (field \"%s\") is not supported yet",
@@ -160,6 +166,28 @@ bind_field(FieldWriter *fw, const pm_field *field, Relation rel)
 	}
 	if (fw->attnum == 0)
 		return;
+	if (pm_type_is_nested(t->id) && (fw->pgtype == JSONBOID || fw->natural == JSONBOID))
+	{
+		/* ROW, MAP, MULTISET, ARRAY<nested>, or ARRAY<scalar> given as jsonb */
+		fw->json = true;
+		if (fw->pgtype != JSONBOID)
+		{
+			Oid			infunc;
+
+			if (!is_text_type(fw->pgtype) && fw->pgtype != JSONOID)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATATYPE_MISMATCH),
+						 errmsg("column \"%s\" of type %s cannot be written to Paimon type %s",
+								field->name, format_type_be(fw->pgtype),
+								pm_type_id_name(t->id)),
+						 errhint("Declare the column as jsonb.")));
+			fw->parse_text = true;
+			fw->natural = JSONBOID;
+			getTypeInputInfo(JSONBOID, &infunc, &fw->input_ioparam);
+			fmgr_info(infunc, &fw->input);
+		}
+		return;
+	}
 	if (fw->pgtype == fw->natural)
 		;
 	else if (is_text_type(fw->pgtype) && pm_type_is_string(t->id))
@@ -230,6 +258,15 @@ pmfdw_row_batch_create(pm_env *env, const pm_type *row_type, Relation rel, int c
 	{
 		pm_vector  *v = &b->batch.cols[i];
 
+		if (b->fields[i].json)
+		{
+			b->fields[i].builder = pm_arena_zalloc(b->arena, sizeof(pm_vector_builder));
+			if (b->fields[i].builder == NULL ||
+				!pm_vector_builder_init(b->fields[i].builder, v, row_type->fields[i].type,
+										capacity, b->arena))
+				oom();
+			continue;
+		}
 		if (!pm_vector_init(v, row_type->fields[i].type, capacity, true, b->arena))
 			oom();
 		if (v->type->id == PM_TYPE_ARRAY && !pm_vector_ensure_nulls(&v->children[0], 1, b->arena))
@@ -265,6 +302,11 @@ pmfdw_row_batch_reset(PmfdwRowBatch *b)
 	{
 		pm_vector  *v = &b->batch.cols[i];
 
+		if (b->fields[i].json)
+		{
+			pm_vector_builder_reset(b->fields[i].builder);
+			continue;
+		}
 		v->length = 0;
 		v->data_size = 0;
 		if (v->offsets != NULL)
@@ -332,6 +374,8 @@ datum_int64(Datum d, Oid pgtype)
  * The format (src/backend/utils/adt/numeric.c): a uint16 header, then, in
  * the long form only, an int16 weight, then base-10000 digits (int16), most
  * significant first; the value is sum(digit[i] * 10000^(weight - i)).
+ * inexact (if not NULL) tells whether nonzero digits past the scale were
+ * rounded away.
  * Header 0xC000 set: NaN or an infinity. 0x8000 set (short form): sign
  * 0x2000, weight in the low 7 bits (0x0040 its sign). Long form: sign 0x4000.
  */
@@ -350,8 +394,8 @@ pow10_of(int k)
 	return pow10_u128[k];
 }
 
-static bool
-numeric_unscaled_fast(Datum d, int precision, int scale, pm_int128 *out)
+bool
+pmfdw_numeric_unscaled_fast(Datum d, int precision, int scale, pm_int128 *out, bool *inexact)
 {
 	static const int pow10_small[5] = {1, 10, 100, 1000, 10000};
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);
@@ -364,6 +408,8 @@ numeric_unscaled_fast(Datum d, int precision, int scale, pm_int128 *out)
 	unsigned __int128 limit;
 	bool		round_up = false;
 
+	if (inexact != NULL)
+		*inexact = false;
 	if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
 		return false;			/* compressed or external: the slow path detoasts */
 	p = VARDATA_ANY(v);
@@ -423,9 +469,23 @@ numeric_unscaled_fast(Datum d, int precision, int scale, pm_int128 *out)
 			{
 				acc += digit / pow10_small[-e];
 				round_up = digit / pow10_small[-e - 1] % 10 >= 5;
+				if (inexact != NULL && digit % pow10_small[-e] != 0)
+					*inexact = true;
 			}
-			else if (e == -4)
-				round_up = digit / 1000 >= 5;
+			else
+			{
+				if (e == -4)
+					round_up = digit / 1000 >= 5;
+				if (inexact != NULL && digit != 0)
+					*inexact = true;
+			}
+			if (inexact != NULL)
+				for (int j = i + 1; j < len / 2; j++)
+				{
+					memcpy(&digit, p + 2 * j, 2);
+					if (digit != 0)
+						*inexact = true;
+				}
 			break;
 		}
 	}
@@ -438,21 +498,24 @@ numeric_unscaled_fast(Datum d, int precision, int scale, pm_int128 *out)
 }
 
 /* A numeric rounded to DECIMAL(p,s) as its unscaled value (22003 when it does not fit). */
-static pm_int128
-numeric_unscaled(const FieldWriter *fw, const pm_type *t, Datum d)
+pm_int128
+pmfdw_decimal_unscaled(Datum d, const pm_type *t, const char *col)
 {
-	Numeric		num = DatumGetNumeric(d);
+	Numeric		num;
 	char	   *text;
 	pm_int128	v = 0;
 	bool		neg = false;
 	bool		in_frac = false;
 	int			frac = 0;
 
+	if (pmfdw_numeric_unscaled_fast(d, t->precision, t->scale, &v, NULL))
+		return v;
+	num = DatumGetNumeric(d);
 	if (numeric_is_nan(num) || numeric_is_inf(num))
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("%s cannot be written to Paimon DECIMAL column \"%s\"",
-						numeric_is_nan(num) ? "NaN" : "infinity", fw->field->name)));
+						numeric_is_nan(num) ? "NaN" : "infinity", col)));
 	/* numeric(p,s) semantics: round to s digits, then at most p - s integer digits */
 	num = DatumGetNumeric(DirectFunctionCall2(numeric, NumericGetDatum(num),
 											  Int32GetDatum(natural_typmod(t))));
@@ -476,22 +539,22 @@ numeric_unscaled(const FieldWriter *fw, const pm_type *t, Datum d)
 	return neg ? -v : v;
 }
 
-static int64
-timestamp_micros(const FieldWriter *fw, const pm_type *t, Timestamp ts)
+int64
+pmfdw_timestamp_micros(int64 ts, const pm_type *t, const char *col)
 {
 	if (TIMESTAMP_NOT_FINITE(ts))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("infinite timestamp cannot be written to Paimon column \"%s\"",
-						fw->field->name)));
+						col)));
 	if (t->precision < 6)
 		AdjustTimestampForTypmod(&ts, t->precision);
 	return ts + UNIX_TO_PG_MICROS;
 }
 
 /* Check a string or binary value's length against CHAR(n)/VARCHAR(n)/(VAR)BINARY(n). */
-static void
-check_length(const FieldWriter *fw, const pm_type *t, const char *data, int len)
+void
+pmfdw_check_length(const pm_type *t, const char *data, int len, const char *col)
 {
 	int64		n;
 
@@ -504,7 +567,7 @@ check_length(const FieldWriter *fw, const pm_type *t, const char *data, int len)
 		ereport(ERROR,
 				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
 				 errmsg("value too long for Paimon %s(%d) column \"%s\"",
-						pm_type_id_name(t->id), t->length, fw->field->name)));
+						pm_type_id_name(t->id), t->length, col)));
 }
 
 /*
@@ -569,9 +632,7 @@ put_scalar(PmfdwRowBatch *b, const FieldWriter *fw, pm_vector *v, int64 i, Datum
 			PM_VEC_VALUES(v, double)[i] = DatumGetFloat8(d);
 			break;
 		case PM_TYPE_DECIMAL:
-			if (!numeric_unscaled_fast(d, t->precision, t->scale,
-									   &PM_VEC_VALUES(v, pm_int128)[i]))
-				PM_VEC_VALUES(v, pm_int128)[i] = numeric_unscaled(fw, t, d);
+			PM_VEC_VALUES(v, pm_int128)[i] = pmfdw_decimal_unscaled(d, t, fw->field->name);
 			break;
 		case PM_TYPE_CHAR:
 		case PM_TYPE_VARCHAR:
@@ -586,7 +647,7 @@ put_scalar(PmfdwRowBatch *b, const FieldWriter *fw, pm_vector *v, int64 i, Datum
 					s = PG_DETOAST_DATUM_PACKED(d);	/* compressed or external */
 				data = VARDATA_ANY(s);
 				len = VARSIZE_ANY_EXHDR(s);
-				check_length(fw, t, data, len);
+				pmfdw_check_length(t, data, len, fw->field->name);
 				if (v->data != NULL && v->data_size + len <= *data_cap)
 				{
 					memcpy(v->data + v->data_size, data, len);
@@ -614,10 +675,12 @@ put_scalar(PmfdwRowBatch *b, const FieldWriter *fw, pm_vector *v, int64 i, Datum
 			PM_VEC_VALUES(v, int32_t)[i] = (int32_t) (DatumGetTimeADT(d) / 1000);
 			break;
 		case PM_TYPE_TIMESTAMP:
-			PM_VEC_VALUES(v, int64_t)[i] = timestamp_micros(fw, t, DatumGetTimestamp(d));
+			PM_VEC_VALUES(v, int64_t)[i] = pmfdw_timestamp_micros(DatumGetTimestamp(d), t,
+																	fw->field->name);
 			break;
 		case PM_TYPE_TIMESTAMP_LTZ:
-			PM_VEC_VALUES(v, int64_t)[i] = timestamp_micros(fw, t, DatumGetTimestampTz(d));
+			PM_VEC_VALUES(v, int64_t)[i] = pmfdw_timestamp_micros(DatumGetTimestampTz(d), t,
+																	fw->field->name);
 			break;
 		default:
 			elog(ERROR, "paimon_fdw: unexpected type %s", pm_type_id_name(t->id));
@@ -738,17 +801,30 @@ pmfdw_row_batch_add(PmfdwRowBatch *b, TupleTableSlot *slot, uint8 kind)
 						(errcode(ERRCODE_NOT_NULL_VIOLATION),
 						 errmsg("null value in column \"%s\" of Paimon table \"%s\" violates not-null constraint",
 								fw->field->name, b->table_name)));
-			put_null(v, i);
+			if (fw->json)
+			{
+				if (!pm_vector_builder_append_null(fw->builder))
+					oom();
+			}
+			else
+				put_null(v, i);
 			continue;
 		}
-		v->nulls[i] = 0;
 		if (fw->parse_text)
 		{
 			char	   *s = TextDatumGetCString(d);
 
-			d = InputFunctionCall(&fw->input, s, fw->input_ioparam, fw->natural_typmod);
+			d = InputFunctionCall(&fw->input, s, fw->input_ioparam,
+								  fw->json ? -1 : fw->natural_typmod);
 			pgtype = fw->natural;
 		}
+		if (fw->json)
+		{
+			Assert(v->length == i);
+			pmfdw_json_append(fw->builder, d, fw->field->name, &b->bytes);
+			continue;
+		}
+		v->nulls[i] = 0;
 		if (v->type->id == PM_TYPE_ARRAY)
 			put_array(b, fw, v, i, d);
 		else

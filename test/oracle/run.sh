@@ -12,7 +12,7 @@
 #      write/changelog_lookup_check.sh, write/changelog_full_check.sh,
 #      write/write_dynamic_check.sh,
 #      write/write_cross_partition_check.sh, write/write_orc_check.sh,
-#      write/append_dv_check.sh, metadata/check.sh), and tables after the core's
+#      write/append_dv_check.sh, write/nested_check.sh, metadata/check.sh), and tables after the core's
 #      maintenance (maintenance/check.sh) and full compaction
 #      (compact/compact_check.sh; also deletion-vector, first-row and
 #      dynamic-bucket tables), the postpone-bucket compaction
@@ -143,6 +143,8 @@ echo "-- writers: deletion-vector and first-row tables, compacted at commit as J
 step bash "$here/write/write_dv_check.sh" "$tmp/write_dv"
 echo "-- writers: DELETE/UPDATE through SQL on append tables with deletion vectors; Java reads and compacts them"
 step bash "$here/write/append_dv_check.sh" "$tmp/write_append_dv"
+echo "-- writers: nested columns (ROW, MAP, ARRAY<ROW>) written through SQL from jsonb, read by Java"
+step bash "$here/write/nested_check.sh" "$tmp/write_nested"
 echo "-- writers: ORC data files (append and primary-key tables; stats, reads and compaction by Java)"
 step bash "$here/write/write_orc_check.sh" "$tmp/write_orc"
 echo "-- writers: column default values written as Java's TableWriteImpl writes them"

@@ -176,7 +176,7 @@ static const pm_write_option_rule rules[] = {
 	I("lookup.remote-file.level-threshold", PERF),
 	H("manifest.compression", "table/commit.c"),
 	I("manifest.delete-file-drop-stats", "DELETE manifest entries keep their stats; Java reads both"),
-	R("manifest.format", "avro|parquet|orc", "manifests are written as Avro, Parquet or ORC (table/commit.c), no other format"),
+	R("manifest.format", "avro|parquet|orc", "manifests are written as Avro, Parquet or ORC only"),
 	I("manifest.full-compaction-threshold-size", "Java's full manifest compaction: the next Java commit does it (table/commit.c)"),
 	H("manifest.merge-min-count", "table/commit.c"),
 	H("manifest.target-file-size", "table/commit.c"),

@@ -95,7 +95,6 @@ static pm_code
 run_next(void *state, pm_batch **batch, pm_error *err)
 {
 	compact_run *r = state;
-	pm_batch   *b;
 
 	*batch = NULL;
 	if (r->reader == NULL)
@@ -106,19 +105,8 @@ run_next(void *state, pm_batch **batch, pm_error *err)
 	if (r->scratch == NULL && (r->scratch = pm_arena_create(pm_table_env(r->table))) == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	/* the rows of the next batch that keep at least one record */
-	do
-	{
-		int64_t		dropped;
-
-		pm_arena_reset(r->scratch);
-		PM_TRY(pm_data_file_reader_next(r->reader, &b, err));
-		if (b == NULL)
-			return PM_OK;
-		PM_TRY(pm_record_expire_filter(r->expire, r->expire_col, NULL, b, r->now, r->scratch,
-									   batch, &dropped, err));
-		*r->expired += dropped;
-	} while ((*batch)->nrows == 0);
-	return PM_OK;
+	return pm_record_expire_next(r->expire, r->expire_col, NULL, r->reader, r->now, r->scratch,
+								 batch, r->expired, err);
 }
 
 static void

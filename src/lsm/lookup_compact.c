@@ -644,7 +644,6 @@ input_next(void *state, pm_batch **batch, pm_error *err)
 {
 	lc_input   *in = state;
 	lc_table   *t = in->t;
-	pm_batch   *b;
 
 	*batch = NULL;
 	if (in->reader == NULL)
@@ -658,20 +657,9 @@ input_next(void *state, pm_batch **batch, pm_error *err)
 	 */
 	if (in->scratch == NULL && (in->scratch = pm_arena_create(t->env)) == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	do
-	{
-		int64_t		dropped;
-
-		pm_arena_reset(in->scratch);
-		PM_TRY(pm_data_file_reader_next(in->reader, &b, err));
-		if (b == NULL)
-			return PM_OK;
-		PM_TRY(pm_record_expire_filter(t->expire, t->layout->nkeys + 2 + t->expire->field,
-									   in->file->dv, b, t->now_seconds, in->scratch, batch,
-									   &dropped, err));
-		t->res->rows_expired += dropped;
-	} while ((*batch)->nrows == 0);
-	return PM_OK;
+	return pm_record_expire_next(t->expire, t->layout->nkeys + 2 + t->expire->field,
+								 in->file->dv, in->reader, t->now_seconds, in->scratch, batch,
+								 &t->res->rows_expired, err);
 }
 
 static void

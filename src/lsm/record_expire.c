@@ -207,3 +207,26 @@ pm_record_expire_filter(const pm_record_expire *re, int col, const pm_deletion_v
 	*out = b;
 	return PM_OK;
 }
+
+pm_code
+pm_record_expire_next(const pm_record_expire *re, int col, const pm_deletion_vector *dv,
+					  pm_data_file_reader *reader, int64_t now, pm_arena *scratch,
+					  pm_batch **out, int64_t *expired, pm_error *err)
+{
+	*out = NULL;
+	for (;;)
+	{
+		pm_batch   *b;
+		int64_t		dropped;
+
+		pm_arena_reset(scratch);
+		*out = NULL;			/* the last filtered batch was in scratch */
+		PM_TRY(pm_data_file_reader_next(reader, &b, err));
+		if (b == NULL)
+			return PM_OK;
+		PM_TRY(pm_record_expire_filter(re, col, dv, b, now, scratch, out, &dropped, err));
+		*expired += dropped;
+		if ((*out)->nrows > 0)
+			return PM_OK;
+	}
+}

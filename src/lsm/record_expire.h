@@ -89,4 +89,16 @@ extern pm_code pm_record_expire_filter(const pm_record_expire *re, int col,
 									   int64_t now, pm_arena *arena, pm_batch **out,
 									   int64_t *dropped, pm_error *err);
 
+/*
+ * The next batch of reader with rows left after pm_record_expire_filter
+ * (batches of nothing but left-out rows are skipped), or *out = NULL at
+ * the end. scratch is reset first: the batch before is gone then.
+ * *expired grows by the expired rows left out.
+ */
+extern pm_code pm_record_expire_next(const pm_record_expire *re, int col,
+									 const pm_deletion_vector *dv,
+									 pm_data_file_reader *reader, int64_t now,
+									 pm_arena *scratch, pm_batch **out, int64_t *expired,
+									 pm_error *err);
+
 #endif							/* PM_LSM_RECORD_EXPIRE_H */

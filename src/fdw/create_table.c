@@ -733,7 +733,7 @@ paimon_create_table(PG_FUNCTION_ARGS)
 		oom();
 	schema->highest_field_id = next_id - 1;
 	schema->time_millis = (GetCurrentTimestamp() / 1000) +
-		(int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000;
+		UNIX_TO_PG_DAYS * SECS_PER_DAY * 1000;
 
 	db_path = psprintf("%s/%s.db", warehouse, database);
 	if (!io->is_dir(io, db_path))

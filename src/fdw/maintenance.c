@@ -165,7 +165,7 @@ required_text(FunctionCallInfo fcinfo, int arg, const char *name)
 static int64
 timestamptz_to_millis(TimestampTz ts)
 {
-	int64		micros = ts + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY;
+	int64		micros = ts + UNIX_TO_PG_MICROS;
 
 	return micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
 }

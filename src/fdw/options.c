@@ -133,7 +133,7 @@ pmfdw_parse_timestamp_millis(const char *value)
 				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
 				 errmsg("invalid value for option \"timestamp\": \"%s\"", value)));
 	/* Postgres counts microseconds from 2000-01-01 */
-	return (ts + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY) / 1000;
+	return (ts + UNIX_TO_PG_MICROS) / 1000;
 }
 
 static void

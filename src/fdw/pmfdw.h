@@ -22,6 +22,7 @@
 #include "nodes/pg_list.h"
 #include "table/append_dv_write.h"
 #include "table/table.h"
+#include "datatype/timestamp.h"
 #include "executor/tuptable.h"
 #include "foreign/fdwapi.h"
 #include "utils/rel.h"
@@ -138,6 +139,10 @@ extern int	pmfdw_file_cache_count(void);
 #else
 #define PMFDW_CONTEXT_SIZES ALLOCSET_DEFAULT_SIZES
 #endif
+
+/* Paimon's dates and timestamps count from 1970-01-01, Postgres' from 2000-01-01 */
+#define UNIX_TO_PG_DAYS		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
+#define UNIX_TO_PG_MICROS	(UNIX_TO_PG_DAYS * USECS_PER_DAY)
 
 /* ---- typemap.c ---- */
 /* Postgres type text for a Paimon type ("bigint", "numeric(10,2)", "jsonb"). */

@@ -52,8 +52,6 @@
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
 
-#define UNIX_TO_PG_DAYS		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
-#define UNIX_TO_PG_MICROS	(UNIX_TO_PG_DAYS * USECS_PER_DAY)
 
 typedef struct TranslateContext
 {

@@ -57,8 +57,6 @@
 #include "table/table_write.h"
 
 /* days and microseconds between 1970-01-01 and 2000-01-01 */
-#define UNIX_TO_PG_DAYS		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
-#define UNIX_TO_PG_MICROS	(UNIX_TO_PG_DAYS * USECS_PER_DAY)
 
 /*
  * A batch holding this many bytes of string and binary values is full

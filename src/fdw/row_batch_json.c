@@ -42,7 +42,6 @@
 #include "common/vector_builder.h"
 
 /* days between 1970-01-01 and 2000-01-01 */
-#define UNIX_TO_PG_DAYS		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
 
 /* A date, time or timestamp string is at most this long */
 #define DATETIME_MAX_LEN	64

@@ -50,8 +50,6 @@
 #include "utils/timestamp.h"
 
 /* days and microseconds between 1970-01-01 and 2000-01-01 */
-#define UNIX_TO_PG_DAYS		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE))
-#define UNIX_TO_PG_MICROS	(UNIX_TO_PG_DAYS * USECS_PER_DAY)
 
 /* Postgres' ranges in Paimon's units (since 1970-01-01; TIME in ms of day) */
 #define MIN_UNIX_DAYS		((int64) DATETIME_MIN_JULIAN - UNIX_EPOCH_JDATE)

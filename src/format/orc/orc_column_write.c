@@ -449,25 +449,32 @@ bloom_add(orc_col *c, const pm_vector *v, int64_t i)
 	}
 }
 
+bool
+orc_col_put_present(orc_col *c, const pm_vector *v, int64_t i)
+{
+	bool		is_null = pm_vector_is_null(v, i);
+
+	orc_bool_enc_put(&c->present_enc, !is_null);
+	if (is_null)
+	{
+		c->stripe_nulls = true;
+		c->group_acc.has_null = true;
+		c->stripe_acc.has_null = true;
+		c->file_acc.has_null = true;
+		c->group_acc.vals.nulls++;
+		c->stripe_acc.vals.nulls++;
+		c->file_acc.vals.nulls++;
+	}
+	return !is_null;
+}
+
 void
 orc_col_write(orc_col *c, const pm_vector *v, int64_t start, int64_t end)
 {
 	for (int64_t i = start; i < end; i++)
 	{
-		bool		is_null = pm_vector_is_null(v, i);
-
-		orc_bool_enc_put(&c->present_enc, !is_null);
-		if (is_null)
-		{
-			c->stripe_nulls = true;
-			c->group_acc.has_null = true;
-			c->stripe_acc.has_null = true;
-			c->file_acc.has_null = true;
-			c->group_acc.vals.nulls++;
-			c->stripe_acc.vals.nulls++;
-			c->file_acc.vals.nulls++;
+		if (!orc_col_put_present(c, v, i))
 			continue;
-		}
 		{
 			const pm_vector *fv = v;
 			int64_t		fi = i;

@@ -251,20 +251,8 @@ orc_tree_write(orc_writer *w, int ci, const pm_vector *v, int64_t start, int64_t
 	}
 	for (int64_t i = start; i < end; i++)
 	{
-		bool		is_null = pm_vector_is_null(v, i);
-
-		orc_bool_enc_put(&c->present_enc, !is_null);
-		if (is_null)
-		{
-			c->stripe_nulls = true;
-			c->group_acc.has_null = true;
-			c->stripe_acc.has_null = true;
-			c->file_acc.has_null = true;
-			c->group_acc.vals.nulls++;
-			c->stripe_acc.vals.nulls++;
-			c->file_acc.vals.nulls++;
+		if (!orc_col_put_present(c, v, i))
 			continue;
-		}
 		c->group_acc.nvalues++;
 		c->stripe_acc.nvalues++;
 		c->file_acc.nvalues++;

@@ -174,6 +174,11 @@ extern pm_code orc_col_init(orc_writer *w, orc_col *c, const pm_type *type, bool
  * of a column of a flat type (not STRUCT, LIST or MAP).
  */
 extern void orc_col_write(orc_col *c, const pm_vector *v, int64_t start, int64_t end);
+/*
+ * Row i of v into the column's PRESENT stream; a NULL is counted in the
+ * row group's, stripe's and file's statistics. Returns whether it is a value.
+ */
+extern bool orc_col_put_present(orc_col *c, const pm_vector *v, int64_t i);
 
 /* orc_nested_write.c: is an ORC kind one of STRUCT, LIST, MAP */
 static inline bool

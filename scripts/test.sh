@@ -113,6 +113,12 @@ for f in corpus corrupt options snapshot cancel write concurrent killcopy wide s
 	add "$(echo "$line" | awk '{print $1}')" "$(echo "$line" | awk '{print $3}')" \
 		"$(echo "$line" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')"
 done
+# the lines that name a failure, repeated last: a long run's log is often read from its tail
+fails=$(cat "$LOGS"/*.log | grep -aE '^(run\.sh: FAILED|FAIL(ED)?\b|not ok\b|\[  FAILED  \] [^0-9]|.*ERROR: AddressSanitizer|.*runtime error:|.*\.\.\. FAILED)' | head -40 || true)
+if [ -n "$fails" ]; then
+	echo "== what failed (the first 40 lines naming a failure)"
+	echo "$fails"
+fi
 rm -rf "$LOGS"
 if [ "${CI:-}" = true ] && [ $sum_skipped -gt 0 ]; then
 	echo "CI: $sum_skipped checks were skipped: a skip is a failure here"

@@ -11,6 +11,10 @@
  * own) and touches few new pages; a busy arena reaches 64 kB blocks after
  * three. Large requests get a block of their own so a reset does not
  * keep them; a reset keeps the current (largest) block.
+ *
+ * Under AddressSanitizer a reset poisons the block it keeps and each
+ * allocation unpoisons what it hands out, so a pointer kept across a reset
+ * is caught even when its memory was not given back to malloc.
  *-------------------------------------------------------------------------
  */
 #include "common/arena.h"
@@ -19,6 +23,23 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+#if !defined(ARENA_ASAN) && defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#endif
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define ARENA_POISON(p, n)		ASAN_POISON_MEMORY_REGION((p), (n))
+#define ARENA_UNPOISON(p, n)	ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define ARENA_POISON(p, n)		((void) (p), (void) (n))
+#define ARENA_UNPOISON(p, n)	((void) (p), (void) (n))
+#endif
 
 #define ARENA_BLOCK_SIZE	(64 * 1024) /* the largest growing block */
 #define ARENA_FIRST_BLOCK	(8 * 1024 - 64 - BLOCK_HEADER)	/* under 8 kB with headers */
@@ -100,6 +121,7 @@ pm_arena_reset(pm_arena *arena)
 		keep->next = NULL;
 		keep->used = 0;
 		arena->bytes = BLOCK_HEADER + keep->size;
+		ARENA_POISON(BLOCK_DATA(keep), keep->size);
 	}
 }
 
@@ -133,6 +155,7 @@ pm_arena_alloc(pm_arena *arena, size_t size)
 		void	   *p = BLOCK_DATA(b) + b->used;
 
 		b->used += need;
+		ARENA_UNPOISON(p, need);
 		return p;
 	}
 	if (need > ARENA_BLOCK_SIZE / 4)

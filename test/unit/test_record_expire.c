@@ -226,6 +226,55 @@ expired(int64_t t)
 }
 
 /*
+ * One bucket whose file ends in batches of nothing but expired records
+ * (ids from 600 on are old): the compaction's read skips them and ends
+ * (it once handed the merge the last, emptied batch, freed by then).
+ */
+static void
+test_expired_tail(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/rxtail";
+	/* small row groups: a file of several batches */
+	static const char *keys[] = {"bucket", "record-level.expire-time", "record-level.time-field",
+	"parquet.block.size"};
+	static const char *vals[] = {"1", "1 d", "w", "32 kb"};
+	pm_schema  *s = make_schema(arena, 4, keys, vals);
+	static trow rows[MAXID];
+	static result want,
+				got;
+	pm_compact_result res;
+	pm_error	err;
+	int			n = MAXID;
+
+	(void) state;
+	assert_true(n >= 3000);
+	assert_int_equal(pm_table_create(pm_env_default(), io, dir, s, &err), PM_OK);
+	memset(&want, 0, sizeof(want));
+	for (int i = 0; i < n; i++)
+	{
+		rows[i] = (trow) {i, true, i, i < 600 ? NEW_SECONDS : OLD_SECONDS};
+		if (i < 600)
+		{
+			want.present[i] = true;
+			want.v[i] = i;
+			want.w[i] = NEW_SECONDS;
+			want.nrows++;
+		}
+	}
+	write_commit(io, dir, arena, rows, n, 1);
+	pk_full_compact(io, dir, NULL, &res);
+	assert_int_equal(res.snapshot_id, 2);
+	assert_int_equal(res.rows_expired, n - 600);
+	assert_int_equal(res.rows_out, 600);
+	read_all(io, dir, &got);
+	pk_assert_same(&want, &got);
+	pm_arena_destroy(arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/*
  * Full compaction of 2 buckets, 2 commits: ids 0..599 with the times
  * above, then ids 0..59 again: even ones old, odd ones new. An expired
  * update of a live record is dropped before the merge, so the older
@@ -530,6 +579,7 @@ main(void)
 		cmocka_unit_test(test_seconds_and_rule),
 		cmocka_unit_test(test_create),
 		cmocka_unit_test(test_full_compaction),
+		cmocka_unit_test(test_expired_tail),
 		cmocka_unit_test(test_upgrade_and_max_level),
 		cmocka_unit_test(test_at_commit),
 		cmocka_unit_test(test_deletion_vectors),

@@ -76,8 +76,6 @@
 #include "table/predicate.h"
 #include "table/scan_aggregate.h"
 
-/* days and microseconds between 1970-01-01 and 2000-01-01 */
-
 #define ROLE_KEY 0
 #define ROLE_AGG 1
 

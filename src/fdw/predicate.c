@@ -52,7 +52,6 @@
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
 
-
 typedef struct TranslateContext
 {
 	Relation	rel;

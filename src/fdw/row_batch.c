@@ -56,8 +56,6 @@
 #include "common/vector_builder.h"
 #include "table/table_write.h"
 
-/* days and microseconds between 1970-01-01 and 2000-01-01 */
-
 /*
  * A batch holding this many bytes of string and binary values is full
  * whatever its row count: a vector's values must stay below 2 GiB (int32

@@ -5,8 +5,9 @@
  *
  * ROW <- {"field": value, ...} matched by field name (a missing key is
  * NULL; a key naming no field is an ERROR 22023); MAP <- [[key, value],
- * ...] (or an object, whose keys are then JSON strings converted to the
- * key type); ARRAY and MULTISET <- [...]. Leaves as typemap.c writes them:
+ * ...] (or an object, whose keys are JSON strings: for key types written
+ * from strings, STRING, DECIMAL, DATE...; an INT key is then 22023);
+ * ARRAY and MULTISET <- [...]. Leaves as typemap.c writes them:
  * integers and floats as numbers (range checked, 22003; a fraction in an
  * integer is 22P02), FLOAT/DOUBLE also "NaN", "Infinity", "-Infinity";
  * DECIMAL as a number or a string, rounded as numeric(p,s) (22003 past p
@@ -40,8 +41,6 @@
 #include "utils/timestamp.h"
 
 #include "common/vector_builder.h"
-
-/* days between 1970-01-01 and 2000-01-01 */
 
 /* A date, time or timestamp string is at most this long */
 #define DATETIME_MAX_LEN	64

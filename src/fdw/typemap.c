@@ -49,8 +49,6 @@
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
-/* days and microseconds between 1970-01-01 and 2000-01-01 */
-
 /* Postgres' ranges in Paimon's units (since 1970-01-01; TIME in ms of day) */
 #define MIN_UNIX_DAYS		((int64) DATETIME_MIN_JULIAN - UNIX_EPOCH_JDATE)
 #define END_UNIX_DAYS		((int64) DATE_END_JULIAN - UNIX_EPOCH_JDATE)

@@ -250,3 +250,49 @@ pm_vector_copy_value(pm_arena *arena, const pm_type *type, const pm_vector *src,
 		return NULL;
 	return v;
 }
+
+pm_code
+pm_vector_expand_multiset(pm_vector *v, pm_arena *arena, pm_error *err)
+{
+	const pm_vector *counts;
+	pm_vector	elems;
+	pm_vector_builder eb;
+	int64_t		total = 0;
+
+	if (v->nchildren != 2 || v->children[1].type == NULL ||
+		v->children[1].type->id != PM_TYPE_INT)
+		return pm_fail(err, PM_ERR_INVALID, "MULTISET vector without its counts");
+	counts = &v->children[1];
+	for (int32_t j = v->offsets[0]; j < v->offsets[v->length]; j++)
+	{
+		int32_t		n = PM_VEC_VALUES(counts, int32_t)[j];
+
+		if (pm_vector_is_null(counts, j) || n < 0)
+			return pm_fail(err, PM_ERR_CORRUPT, "MULTISET element with a %s count",
+						   pm_vector_is_null(counts, j) ? "NULL" : "negative");
+		total += n;
+		if (total > PM_MULTISET_MAX_EXPANDED)
+			break;
+	}
+	if (total > PM_MULTISET_MAX_EXPANDED)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "MULTISET counts add up to %lld elements in one batch, more than %d",
+					   (long long) total, PM_MULTISET_MAX_EXPANDED);
+	if (!pm_vector_builder_init(&eb, &elems, v->children[0].type, total, arena))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory expanding a MULTISET");
+	for (int64_t i = 0, from = v->offsets[0]; i < v->length; i++)
+	{
+		int32_t		to = v->offsets[i + 1];	/* read before it is rewritten */
+
+		for (int32_t j = (int32_t) from; j < to; j++)
+			for (int32_t k = 0; k < PM_VEC_VALUES(counts, int32_t)[j]; k++)
+				if (!pm_vector_builder_append(&eb, &v->children[0], j))
+					return pm_fail(err, PM_ERR_NOMEM, "out of memory expanding a MULTISET");
+		v->offsets[i + 1] = (int32_t) elems.length;
+		from = to;
+	}
+	v->offsets[0] = 0;
+	v->children[0] = elems;
+	v->nchildren = 1;
+	return PM_OK;
+}

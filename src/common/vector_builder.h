@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "common/arena.h"
+#include "common/error.h"
 #include "common/vector.h"
 
 typedef struct pm_vector_builder pm_vector_builder;
@@ -79,5 +80,17 @@ extern bool pm_vector_builder_append_bytes(pm_vector_builder *b, const void *byt
  */
 extern pm_vector *pm_vector_copy_value(pm_arena *arena, const pm_type *type,
 									   const pm_vector *src, int64_t row);
+
+/* The elements a batch's MULTISET vector may expand to: a hostile count allocates no more */
+#define PM_MULTISET_MAX_EXPANDED (1 << 24)
+
+/*
+ * A MULTISET vector read with its counts, children[1] (INT: the files hold
+ * Java's MAP<element, INT NOT NULL>), made the list of its elements, each
+ * repeated count times in the stored order (count 0: left out); nchildren
+ * becomes 1, the new elements live in arena. PM_ERR_CORRUPT on a NULL or
+ * negative count, PM_ERR_UNSUPPORTED past PM_MULTISET_MAX_EXPANDED elements.
+ */
+extern pm_code pm_vector_expand_multiset(pm_vector *v, pm_arena *arena, pm_error *err);
 
 #endif							/* PM_COMMON_VECTOR_BUILDER_H */

@@ -1757,7 +1757,7 @@ test_timestamp_nanos_extremes(void **state)
 	free(f);
 }
 
-/* MULTISET is read as its distinct elements (counts skipped), as Parquet's. */
+/* MULTISET: each element as often as its count says (Java's map of element to count), as Parquet's. */
 static void
 test_synthetic_multiset(void **state)
 {
@@ -1803,15 +1803,44 @@ test_synthetic_multiset(void **state)
 	assert_non_null(b);
 	assert_int_equal(b->nrows, 1);
 	v = &b->cols[0];
-	assert_int_equal(v->offsets[1], 2);
+	assert_int_equal(v->nchildren, 1);
+	assert_int_equal(v->offsets[1], 3);
 	assert_int_equal(PM_VEC_VALUES(&v->children[0], int32_t)[0], 5);
-	assert_int_equal(PM_VEC_VALUES(&v->children[0], int32_t)[1], 6);
+	assert_int_equal(PM_VEC_VALUES(&v->children[0], int32_t)[1], 5);
+	assert_int_equal(PM_VEC_VALUES(&v->children[0], int32_t)[2], 6);
 	v = &b->cols[1];
-	assert_int_equal(v->offsets[1], 1);
-	assert_string_equal(str_at(&v->children[0], 0), "a");
+	assert_int_equal(v->offsets[1], 3);
+	for (int k = 0; k < 3; k++)
+		assert_string_equal(str_at(&v->children[0], k), "a");
 	assert_int_equal(pm_format_reader_next(r, &b, &err), PM_OK);
 	assert_null(b);
 	pm_format_reader_close(r);
+
+	/* hostile counts: a negative one is corrupt, a huge one refused before allocating */
+	for (int k = 0; k < 2; k++)
+	{
+		char		path[8];
+
+		d->n = 0;
+		put_long(d, 1);
+		put_long(d, 5);
+		put_long(d, k == 0 ? -2 : 1 << 30);
+		put_long(d, 0);
+		put_long(d, 0);			/* ms2: empty */
+		build_file(f, "{\"type\":\"record\",\"name\":\"r\",\"fields\":["
+				   "{\"name\":\"ms\",\"type\":{\"type\":\"array\",\"logicalType\":\"map\",\"items\":"
+				   "{\"type\":\"record\",\"name\":\"kv\",\"fields\":[{\"name\":\"key\",\"type\":\"int\"},"
+				   "{\"name\":\"value\",\"type\":\"int\"}]}}},"
+				   "{\"name\":\"ms2\",\"type\":{\"type\":\"map\",\"values\":\"int\"}}]}",
+				   NULL, d, 1);
+		snprintf(path, sizeof(path), "/m%d", k);
+		assert_int_equal(pm_memory_fileio_add(io, path, f->d, f->n, &err), PM_OK);
+		assert_int_equal(pm_avro_reader_open(pm_env_default(), io, path, &opt, &r, &err), PM_OK);
+		assert_int_equal(pm_format_reader_next(r, &b, &err),
+						 k == 0 ? PM_ERR_CORRUPT : PM_ERR_UNSUPPORTED);
+		assert_non_null(strstr(err.message, "MULTISET"));
+		pm_format_reader_close(r);
+	}
 	pm_memory_fileio_destroy(io);
 	free(d);
 	free(f);

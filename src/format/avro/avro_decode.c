@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "common/floor_div.h"
+#include "common/vector_builder.h"
 
 /*
  * Items per array/map value when an item can take zero bytes (e.g. "null"):
@@ -151,10 +152,10 @@ build_sink(cctx *c, sink *s, const pm_type *t, int depth)
 		id == PM_TYPE_MULTISET || id == PM_TYPE_MAP;
 	if (id == PM_TYPE_ROW)
 		s->nchildren = t->nfields;
-	else if (id == PM_TYPE_ARRAY || id == PM_TYPE_MULTISET)
+	else if (id == PM_TYPE_ARRAY)
 		s->nchildren = 1;
-	else if (id == PM_TYPE_MAP)
-		s->nchildren = 2;
+	else if (id == PM_TYPE_MAP || id == PM_TYPE_MULTISET)
+		s->nchildren = 2;		/* a multiset's counts too (expanded at the batch's end) */
 	if (s->nchildren == 0)
 		return PM_OK;
 	if ((s->children = pm_arena_zalloc(c->arena, sizeof(sink) * (size_t) s->nchildren)) == NULL)
@@ -169,6 +170,14 @@ build_sink(cctx *c, sink *s, const pm_type *t, int depth)
 		PM_TRY(build_sink(c, &s->children[0], t->element, depth + 1));
 		if (id == PM_TYPE_MAP)
 			PM_TRY(build_sink(c, &s->children[1], t->value, depth + 1));
+		else if (id == PM_TYPE_MULTISET)
+		{
+			const pm_type *count = pm_type_new(c->arena, PM_TYPE_INT, false);
+
+			if (count == NULL)
+				return cnomem(c);
+			PM_TRY(build_sink(c, &s->children[1], count, depth + 1));
+		}
 	}
 	return PM_OK;
 }
@@ -289,9 +298,8 @@ compile_kv_record(cctx *c, const pm_avro_schema *ws, sink *map, const char *colu
 				  int depth, plan_node **res)
 {
 	plan_node  *n = new_plan(c, OP_KV_RECORD, ws, map, column);
-	bool		multiset = map->type->id == PM_TYPE_MULTISET;
 	bool		have_key = false,
-				have_value = multiset;	/* a multiset's counts are skipped */
+				have_value = false;	/* a multiset's: its counts */
 
 	if (n == NULL ||
 		(n->children = pm_arena_zalloc(c->arena, sizeof(plan_node *) * (size_t) (ws->nchildren + 1))) == NULL ||
@@ -351,10 +359,10 @@ compile_collection(cctx *c, const pm_avro_schema *ws, sink *out, const char *col
 			(n->children = pm_arena_zalloc(c->arena, sizeof(plan_node *))) == NULL)
 			return cnomem(c);
 		n->nchildren = 1;
-		if (t->id == PM_TYPE_MAP)
-			PM_TRY(compile(c, ws->children[0], &out->children[1], column, depth + 1,
-						   &n->children[0]));
-		*res = n;				/* a multiset keeps the keys, skips the counts */
+		/* the values: a map's, or a multiset's counts */
+		PM_TRY(compile(c, ws->children[0], &out->children[1], column, depth + 1,
+					   &n->children[0]));
+		*res = n;
 		return PM_OK;
 	}
 	if ((t->id == PM_TYPE_MAP || t->id == PM_TYPE_MULTISET) && ws->kind == PM_AVRO_ARRAY &&
@@ -499,22 +507,40 @@ pm_avro_plan_compile(const pm_avro_schema *writer, const pm_type *request,
  * ----------------------------------------------------------------------
  */
 
-static void
-bind_sink(sink *s, pm_vector *v, int64_t cap)
+static bool
+bind_sink(sink *s, pm_vector *v, int64_t cap, pm_arena *arena)
 {
 	s->vec = v;
 	s->cap = cap;
 	s->data_cap = 0;
-	if (s->type->id == PM_TYPE_ROW)
+	if (s->type->id == PM_TYPE_MULTISET && v->nchildren == 1)
 	{
-		for (int i = 0; i < s->nchildren; i++)
-			bind_sink(&s->children[i], &v->children[i], cap);
+		/* room for the counts beside the elements */
+		pm_vector  *two = pm_arena_zalloc(arena, sizeof(pm_vector) * 2);
+
+		if (two == NULL)
+			return false;
+		two[0] = v->children[0];
+		two[1].type = s->children[1].type;
+		v->children = two;
+		v->nchildren = 2;
 	}
-	else
-	{
-		for (int i = 0; i < s->nchildren; i++)
-			bind_sink(&s->children[i], &v->children[i], 0);
-	}
+	for (int i = 0; i < s->nchildren; i++)
+		if (!bind_sink(&s->children[i], &v->children[i], s->type->id == PM_TYPE_ROW ? cap : 0,
+					   arena))
+			return false;
+	return true;
+}
+
+/* Each MULTISET of the batch made the list of its elements (children first). */
+static pm_code
+expand_multisets(sink *s, pm_arena *arena, pm_error *err)
+{
+	for (int i = 0; i < s->nchildren; i++)
+		PM_TRY(expand_multisets(&s->children[i], arena, err));
+	if (s->type->id == PM_TYPE_MULTISET)
+		PM_TRY(pm_vector_expand_multiset(s->vec, arena, err));
+	return PM_OK;
 }
 
 pm_code
@@ -525,7 +551,8 @@ pm_avro_plan_begin_batch(pm_avro_plan *plan, int64_t capacity, pm_arena *batch_a
 
 	if (v == NULL || !pm_vector_init(v, plan->request, capacity, false, batch_arena))
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory allocating an avro batch");
-	bind_sink(&plan->root, v, capacity);
+	if (!bind_sink(&plan->root, v, capacity, batch_arena))
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory allocating an avro batch");
 	plan->root_vec = v;
 	plan->batch_arena = batch_arena;
 	*root = v;
@@ -857,10 +884,7 @@ decode_collection(dctx *d, const plan_node *n, int depth)
 				PM_TRY(rd_bytes(d, &b, &l));
 				PM_TRY(sink_bytes(d, &s->children[0], b, l));
 			}
-			if (n->children[0] != NULL)
-				PM_TRY(decode(d, n->children[0], depth + 1));
-			else
-				PM_TRY(skip_value(d, item, depth + 1));	/* multiset count */
+			PM_TRY(decode(d, n->children[0], depth + 1));
 		}
 	}
 	s->vec->offsets[s->vec->length + 1] = (int32_t) count_sink->vec->length;
@@ -1028,6 +1052,12 @@ decode(dctx *d, const plan_node *n, int depth)
 			return decode_collection(d, n, depth);
 	}
 	return pm_fail(d->err, PM_ERR_CORRUPT, "invalid avro decode plan");
+}
+
+pm_code
+pm_avro_plan_end_batch(pm_avro_plan *plan, pm_error *err)
+{
+	return expand_multisets(&plan->root, plan->batch_arena, err);
 }
 
 pm_code

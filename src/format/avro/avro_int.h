@@ -123,6 +123,12 @@ extern pm_code pm_avro_plan_begin_batch(pm_avro_plan *plan, int64_t capacity,
 										pm_error *err);
 
 /*
+ * After the last row of a batch: each MULTISET, read as Java's map of
+ * element to count, made the list of its elements, each repeated count times.
+ */
+extern pm_code pm_avro_plan_end_batch(pm_avro_plan *plan, pm_error *err);
+
+/*
  * Decode one record from [*pos, end) into the current batch, advancing *pos.
  * PM_ERR_CORRUPT for bytes that contradict the schema or run past end.
  */

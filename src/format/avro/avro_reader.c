@@ -412,6 +412,7 @@ fill_batch(pm_avro_reader *r, pm_batch **out, pm_error *err)
 		r->row_count = r->rows_read + rows;
 	if (rows == 0)
 		return PM_OK;
+	PM_TRY(pm_avro_plan_end_batch(r->plan, err));
 	r->batch.nrows = rows;
 	r->batch.first_row = r->rows_read;
 	r->batch.ncols = root->nchildren;

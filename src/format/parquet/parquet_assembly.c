@@ -15,6 +15,8 @@
 
 #include <string.h>
 
+#include "common/vector_builder.h"
+
 /* ------------------------------------------------------------- building */
 
 typedef struct build_ctx
@@ -294,12 +296,28 @@ build_node(build_ctx *b, const pm_type *t, const pm_pq_node *fn, int dslot,
 				vn = pm_arena_sprintf(b->arena, "%s.value", name);
 				if (kn == NULL || vn == NULL)
 					return nomem(b);
-				if (t->id == PM_TYPE_MULTISET)
+				if (t->id == PM_TYPE_MULTISET && kv->nchildren == 1)
 				{
+					/* no counts: the distinct elements */
 					an->kind = PM_PQ_AN_LIST;
 					PM_TRY(build_children(b, an, 1));
 					PM_TRY(build_node(b, t->element, kv->children[0], kv->max_def, an, kn,
 									  &an->children[0]));
+				}
+				else if (t->id == PM_TYPE_MULTISET)
+				{
+					/* Java's MAP<element, INT NOT NULL>: read the counts too */
+					const pm_type *count = pm_type_new(b->arena, PM_TYPE_INT, false);
+
+					if (count == NULL)
+						return nomem(b);
+					an->kind = PM_PQ_AN_MAP;
+					an->multiset_counts = true;
+					PM_TRY(build_children(b, an, 2));
+					PM_TRY(build_node(b, t->element, kv->children[0], kv->max_def, an, kn,
+									  &an->children[0]));
+					PM_TRY(build_node(b, count, kv->children[1], kv->max_def, NULL, vn,
+									  &an->children[1]));
 				}
 				else
 				{
@@ -470,6 +488,16 @@ pm_pq_anode_consistent(const pm_pq_anode *an)
 		if (an->children[i]->vec->length != want || !pm_pq_anode_consistent(an->children[i]))
 			return false;
 	return true;
+}
+
+pm_code
+pm_pq_anode_expand(pm_pq_anode *an, pm_arena *arena, pm_error *err)
+{
+	for (int i = 0; i < an->nchildren; i++)
+		PM_TRY(pm_pq_anode_expand(an->children[i], arena, err));
+	if (an->multiset_counts)
+		PM_TRY(pm_vector_expand_multiset(an->vec, arena, err));
+	return PM_OK;
 }
 
 void

@@ -54,6 +54,8 @@ struct pm_pq_anode
 	int			nchildren;
 	pm_pq_anode **children;
 	bool		want_nanos;
+	bool		multiset_counts;	/* MULTISET read as MAP<element, count>:
+									 * pm_pq_anode_expand repeats the elements */
 	/* per batch */
 	pm_vector  *vec;
 	int64_t		cap;
@@ -105,6 +107,14 @@ extern bool pm_pq_anode_append_nulls(pm_pq_anode *an, int64_t n, pm_arena *arena
  * agree); false on a corrupt file.
  */
 extern bool pm_pq_anode_consistent(const pm_pq_anode *an);
+
+/*
+ * After a consistent batch: each MULTISET read with its counts (Java's
+ * MAP<element, INT NOT NULL>) becomes the list of its elements, each
+ * repeated count times in the stored order (recursively). PM_ERR_CORRUPT
+ * on a NULL or negative count.
+ */
+extern pm_code pm_pq_anode_expand(pm_pq_anode *an, pm_arena *arena, pm_error *err);
 
 /* After a batch: drop all-zero null maps (recursively). */
 extern void pm_pq_anode_finish(pm_pq_anode *an);

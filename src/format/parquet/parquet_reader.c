@@ -1216,6 +1216,7 @@ read_columns(pm_parquet_reader *r, bool filter, int64_t row, int64_t n, pm_error
 						   "inconsistent levels in parquet column \"%s\" (%lld rows in a batch of %lld)",
 						   r->request->fields[i].name, (long long) an->vec->length,
 						   (long long) n);
+		PM_TRY(pm_pq_anode_expand(an, r->batch_arena, err));
 		pm_pq_anode_finish(an);
 	}
 	return PM_OK;

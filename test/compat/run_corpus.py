@@ -110,6 +110,17 @@ def norm(t, v, ours):
     if u.startswith("ARRAY<"):
         inner = b[b.index("<") + 1: b.rindex(">")]
         return tuple(norm(inner, x, ours) for x in v)
+    if u.startswith("MULTISET<") and ours:
+        # ours: the elements, each as often as its count; expected: [element, count] pairs
+        pairs = []
+        for x in v:
+            for p in pairs:
+                if p[0] == x:
+                    p[1] += 1
+                    break
+            else:
+                pairs.append([x, 1])
+        v = pairs
     if u.startswith("MAP<") or u.startswith("MULTISET<"):
         kt, vt = split_top(b[b.index("<") + 1: b.rindex(">")]) if u.startswith("MAP<") else (b[b.index("<") + 1: b.rindex(">")], "INT")
         return tuple(sorted(((norm(kt, k, ours), norm(vt, x, ours)) for k, x in v), key=repr))

@@ -6,9 +6,13 @@
 #   BYTES, DATE, FLOAT, DOUBLE (NaN, infinities), BOOLEAN, and ARRAY<INT>,
 #   with NULLs at every level and empty arrays and maps, in Parquet, ORC
 #   and Avro append tables; TIMESTAMP(9) inside nested values (Parquet,
-#   ORC); a primary-key ORC table with UPDATEs of its nested columns.
-#   Java 1.3.1 and 1.4.2 read every table row for row as the extension
-#   does (values compared as JSON, numbers by value).
+#   ORC); a primary-key ORC table with UPDATEs of its nested columns; a
+#   primary-key Parquet table of MULTISET columns with repeated elements,
+#   upserted and then compacted by the extension (its read and rewrite
+#   keep every count). Java 1.3.1 and 1.4.2 read every table row for row
+#   as the extension does (values compared as JSON, numbers by value; a
+#   MULTISET, which Java gives as [element, count] pairs, from the
+#   extension's list of elements).
 # Needs the oracle (test/oracle/oracle.sh) and a running server with
 # paimon_fdw installed (PGHOST/PGPORT/... as test/oracle/run.sh gets them).
 set -euo pipefail
@@ -80,20 +84,44 @@ INSERT INTO pk SELECT g, jsonb_build_object('a', g, 'tags', jsonb_build_array('t
   FROM generate_series(1, 200) g;
 UPDATE pk SET r = jsonb_set(r, '{tags}', '["z", null]'), m = '[[3, {"x": 3}], [4, null]]' WHERE id % 3 = 0;
 UPDATE pk SET r = r || '{"a": -1}' WHERE id % 7 = 0;
+SELECT paimon_create_table('$srv', 'db', 'ms',
+  'id INT NOT NULL, ms MULTISET<STRING>, mi MULTISET<INT>',
+  primary_key => ARRAY['id'], options => '{"bucket": "1", "file.format": "parquet"}',
+  foreign_table => 'ms');
+INSERT INTO ms SELECT g, (SELECT jsonb_agg('e' || (k * g % 3)) FROM generate_series(1, g % 6) k),
+  (SELECT jsonb_agg(k * g % 2) FROM generate_series(1, g % 5) k)
+  FROM generate_series(1, 300) g;
+INSERT INTO ms SELECT g, '["a", "b", "a", "a"]', '[7, 7, -1]' FROM generate_series(1, 300, 7) g;
+SELECT count(*) FROM paimon_compact('ms');
 SQL
 
 fail=0
-for t in n_parquet n_orc n_avro ts9_parquet ts9_orc pk; do
+for t in n_parquet n_orc n_avro ts9_parquet ts9_orc pk ms; do
 	psql -X -At -c "SET TimeZone = 'UTC'" -c "SELECT row_to_json(x) FROM $srv.$t x" \
 		>"$wh/$t.pg"
 	for v in 1.3.1 1.4.2; do
 		ORACLE_PAIMON_VERSION=$v "$oracle" read "$wh" db "$t" >"$wh/$t.java$v"
-		if python3 - "$wh/$t.pg" "$wh/$t.java$v" <<'PY'
+		if python3 - "$wh/$t.pg" "$wh/$t.java$v" "$t" <<'PY'
 import json, sys
 from decimal import Decimal
 def load(s): return json.loads(s, parse_float=Decimal, parse_int=Decimal)
+def pairs(v):
+    # a MULTISET as Java gives it: [element, count] in order of first occurrence
+    if v is None:
+        return None
+    out = []
+    for e in v:
+        for p in out:
+            if p[0] == e:
+                p[1] += 1
+                break
+        else:
+            out.append([e, Decimal(1)])
+    return out
 pg = sorted((list(load(l).values()) for l in open(sys.argv[1]) if l.startswith("{")),
             key=lambda r: r[0])
+if sys.argv[3] == "ms":
+    pg = [[r[0]] + [pairs(v) for v in r[1:]] for r in pg]
 java = sorted((load(l) for l in open(sys.argv[2]) if l.strip()), key=lambda r: r[0])
 if pg != java:
     print("  %d rows (extension), %d rows (Java)" % (len(pg), len(java)))

@@ -15,7 +15,8 @@
  * fields their field ids (depth back to 0), an ARRAY element
  * SpecialFields.getArrayElementFieldId(id, depth + 1), MAP keys and values
  * getMapKeyFieldId / getMapValueFieldId, with id the enclosing field's.
- * MULTISET is refused, as OrcTypeUtil does.
+ * MULTISET is refused here: Java writes it as MAP<element, INT NOT NULL>
+ * (OrcFileFormat.refineDataType), not done yet.
  *
  * Must not include Postgres headers.
  *-------------------------------------------------------------------------

@@ -225,6 +225,38 @@ INSERT INTO pl.kv_id VALUES (1, 'c');
 SELECT * FROM pl.kv_id WHERE id = 1;
 SELECT * FROM pl.lookup_line('SELECT * FROM pl.kv_id WHERE id = 1');
 RESET plan_cache_mode;
+
+-- a file of many row groups: a lookup reads the row groups of its keys' rows,
+-- the others are skipped before their statistics are looked at
+SELECT paimon_create_table('plw', 'db', 'rgs', 'id BIGINT, a INT, s STRING',
+  primary_key => ARRAY['id'],
+  options => '{"bucket": "1", "parquet.block.size": "16kb", "parquet.page.size": "1mb"}',
+  foreign_table => 'pl.rgs');
+INSERT INTO pl.rgs SELECT i, i % 97, md5(i::text) FROM generate_series(1, 30000) i;
+CREATE FUNCTION pl.row_group_line(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  line text;
+BEGIN
+  FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ' || q LOOP
+    IF line ~ 'Row Groups:' THEN
+      RETURN NEXT trim(line);
+    END IF;
+  END LOOP;
+END $$;
+-- read: the row groups read; many: the file has more than 10; the rest were
+-- skipped without a selected row, none by statistics
+SELECT q, substring(l from '^Row Groups: (\d+) of')::int AS read,
+       substring(l from 'of (\d+) read')::int > 10 AS many,
+       substring(l from '(\d+) pruned by statistics')::int AS by_stats,
+       substring(l from '(\d+) without a selected row')::int =
+         substring(l from 'of (\d+) read')::int - substring(l from '^Row Groups: (\d+) of')::int AS rest_skipped
+FROM (VALUES ('id = 12345'), ('id IN (1, 15000, 30000)'), ('id IN (1, 2, 3)')) v(q),
+     pl.row_group_line('SELECT * FROM pl.rgs WHERE ' || q) l;
+SELECT count(*) FROM pl.rgs;
+SELECT * FROM pl.rgs WHERE id IN (1, 15000, 29999, 30000, 30001) ORDER BY id;
+SET paimon_fdw.enable_point_lookup = off;
+SELECT * FROM pl.rgs WHERE id IN (1, 15000, 29999, 30000, 30001) ORDER BY id;
+RESET paimon_fdw.enable_point_lookup;
 DEALLOCATE kv_get;
 COPY (SELECT 1) TO PROGRAM :'rm_wh';
 

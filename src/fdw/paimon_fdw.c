@@ -989,11 +989,26 @@ lookup_text(int64 keys, int64 bucket, int64 buckets, int64 probed, int64 range, 
 }
 
 /* "3 of 40 read (37 pruned by statistics)" */
+/*
+ * "R of T read (P pruned by statistics)": total parts whose statistics were
+ * asked, pruned of them by statistics (by bloom filters: bloom, shown if >
+ * 0), unselected skipped before that (no row of the row selection).
+ */
 static char *
-parts_text(int64 total, int64 pruned)
+parts_text(int64 total, int64 pruned, int64 bloom, int64 unselected)
 {
-	return psprintf(INT64_FORMAT " of " INT64_FORMAT " read (" INT64_FORMAT
-					" pruned by statistics)", total - pruned, total, pruned);
+	StringInfoData s;
+
+	initStringInfo(&s);
+	appendStringInfo(&s, INT64_FORMAT " of " INT64_FORMAT " read (" INT64_FORMAT
+					 " pruned by statistics", total - pruned - bloom, total + unselected,
+					 pruned);
+	if (bloom > 0)
+		appendStringInfo(&s, ", " INT64_FORMAT " by bloom filters", bloom);
+	if (unselected > 0)
+		appendStringInfo(&s, ", " INT64_FORMAT " without a selected row", unselected);
+	appendStringInfoChar(&s, ')');
+	return s.data;
 }
 
 static void
@@ -1097,22 +1112,18 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		if (fs->scan != NULL)
 			add_read_counts(&rd, pm_scan_get_stats(fs->scan));
 		if (rd.row_groups_total + rd.stripes_total > fs->executed.files_selected ||
-			rd.row_groups_pruned + rd.stripes_pruned + rd.stripes_bloom_pruned > 0)
+			rd.row_groups_pruned + rd.stripes_pruned + rd.stripes_bloom_pruned +
+			rd.row_groups_unselected + rd.stripes_unselected > 0)
 		{
-			if (rd.row_groups_total > 0)
-				ExplainPropertyText("Row Groups", parts_text(rd.row_groups_total,
-															 rd.row_groups_pruned), es);
-			if (rd.stripes_total > 0 && rd.stripes_bloom_pruned == 0)
-				ExplainPropertyText("Stripes", parts_text(rd.stripes_total,
-														  rd.stripes_pruned), es);
-			else if (rd.stripes_total > 0)
+			if (rd.row_groups_total + rd.row_groups_unselected > 0)
+				ExplainPropertyText("Row Groups",
+									parts_text(rd.row_groups_total, rd.row_groups_pruned, 0,
+											   rd.row_groups_unselected), es);
+			if (rd.stripes_total + rd.stripes_unselected > 0)
 				ExplainPropertyText("Stripes",
-									psprintf(INT64_FORMAT " of " INT64_FORMAT " read (" INT64_FORMAT
-											 " pruned by statistics, " INT64_FORMAT
-											 " by bloom filters)",
-											 rd.stripes_total - rd.stripes_pruned -
-											 rd.stripes_bloom_pruned, rd.stripes_total,
-											 rd.stripes_pruned, rd.stripes_bloom_pruned), es);
+									parts_text(rd.stripes_total, rd.stripes_pruned,
+											   rd.stripes_bloom_pruned,
+											   rd.stripes_unselected), es);
 		}
 		/* Parquet pages, where their page index was read and skipped some */
 		if (rd.pages_pruned > 0)
@@ -1969,6 +1980,8 @@ add_read_counts(pm_scan_stats *to, const pm_scan_stats *st)
 	to->stripes_total += st->stripes_total;
 	to->stripes_pruned += st->stripes_pruned;
 	to->stripes_bloom_pruned += st->stripes_bloom_pruned;
+	to->row_groups_unselected += st->row_groups_unselected;
+	to->stripes_unselected += st->stripes_unselected;
 	to->pages_total += st->pages_total;
 	to->pages_pruned += st->pages_pruned;
 	to->orc_groups_total += st->orc_groups_total;

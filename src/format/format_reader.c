@@ -1,6 +1,7 @@
 /*-------------------------------------------------------------------------
  * format_reader.c
- *	  Dispatch to the Parquet, ORC and Avro readers; formats by file name.
+ *	  Dispatch to the Parquet, ORC and Avro readers; formats by file name;
+ *	  row selections.
  *-------------------------------------------------------------------------
  */
 #include "format/format_reader.h"
@@ -29,6 +30,25 @@ pm_format_reader_open(pm_file_format format, const pm_env *env, pm_fileio *io,
 	}
 	pm_error_set_path(err, path);
 	return pm_fail(err, PM_ERR_INVALID, "unknown file format %d", (int) format);
+}
+
+bool
+pm_row_selection_holds(const pm_row_selection *sel, int64_t start, int64_t end)
+{
+	int64_t		lo = 0,
+				hi = sel->n;
+
+	/* the first range ending after start */
+	while (lo < hi)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+
+		if (sel->end[mid] <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sel->n && sel->start[lo] < end;
 }
 
 pm_code

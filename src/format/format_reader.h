@@ -76,6 +76,9 @@ typedef struct pm_row_selection
 	const int64_t *end;
 } pm_row_selection;
 
+/* Whether sel holds a row of file rows [start, end) (ranges sorted, disjoint). */
+extern bool pm_row_selection_holds(const pm_row_selection *sel, int64_t start, int64_t end);
+
 /*
  * "Field `field` of the request equals one of `values`" (values of the
  * requested type, none NULL): a conjunct of the scan's filter. ORC: a
@@ -123,6 +126,12 @@ typedef struct pm_format_read_options
 	pm_part_filter_fn page_filter;
 	/* NULL: every row */
 	const pm_row_selection *row_selection;
+	/*
+	 * Row groups (Parquet) or stripes (ORC) that hold no row of
+	 * row_selection are skipped before their statistics are read or the
+	 * part filter is asked; if not NULL, incremented for each.
+	 */
+	int64_t    *parts_unselected;
 	/*
 	 * Parquet, flat columns only: the columns row_filter_cols[i] marks are
 	 * decoded first, row_filter (ctx part_filter_ctx) judges their rows, and

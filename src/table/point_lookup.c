@@ -307,8 +307,9 @@ file_key_range(pm_table *t, const key_set *ks, const pm_data_file_meta *f, pm_ar
 										&ignored) == PM_OK;
 }
 
+/* Row ranges [start, end) as pairs of int64_t, by start. */
 static int
-cmp_row(const void *a, const void *b)
+cmp_range(const void *a, const void *b)
 {
 	int64_t		x = *(const int64_t *) a;
 	int64_t		y = *(const int64_t *) b;
@@ -329,9 +330,11 @@ cmp_file_rows_by_file(const void *pa, const void *pb)
  * Does f hold none of keys (their first fields) by its key pages? Only
  * Parquet files whose first key field has the key's type (file_key_range
  * checked the types) and whose column is named as the reader names it.
- * When it holds some and the key is one field whose every key is placed
- * (a row, or surely absent), *sel gets those rows (in arena): the file's
- * other rows are of other keys, which the lookup does not need.
+ * When it holds some and every key is placed (surely absent, or its row
+ * known, or the rows of the pages that hold its first field's value), *sel
+ * gets those rows (in arena): the file's other rows are of other keys,
+ * which the lookup does not need. (The rows of a first field's value hold
+ * every key that starts with it: keys of several fields are placed too.)
  * *all_present: the key is one field and every key is surely in the file
  * (its row placed or not).
  */
@@ -347,9 +350,9 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 				 int n, key_column *kc, pm_arena *tmp, pm_arena *arena,
 				 const pm_row_selection **sel, bool *all_present)
 {
-	int64_t    *rows = NULL;
+	int64_t    *rows = NULL;		/* nrows ranges [start, end) */
 	int			nrows = 0;
-	bool		placed = ks->nfields == 1;
+	bool		placed = true;
 	bool		hit = false;
 
 	const pm_field *tf = &ks->key_type->fields[0];
@@ -387,7 +390,7 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 		kc->frow = frow;
 	}
 	column = kc->name;
-	if (placed && (rows = pm_arena_alloc(tmp, sizeof(int64_t) * (size_t) (n + 1))) == NULL)
+	if ((rows = pm_arena_alloc(tmp, 2 * sizeof(int64_t) * (size_t) (n + 1))) == NULL)
 		placed = false;
 	/* a one-field key: every key surely in the file (its row known or not) */
 	*all_present = ks->nfields == 1 && n > 0;
@@ -395,17 +398,31 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 	{
 		const pm_value *key = &ks->values[(size_t) keys[j] * ks->nfields];
 		int64_t		row;
+		int64_t		span[2];
 
 		switch (pm_parquet_key_probe(t->env, t->io, f->path, f->file_size, column, tf->type,
-									 key, &row))
+									 key, &row, span))
 		{
 			case PM_PQ_PROBE_ABSENT:
 				*all_present = false;
 				break;
 			case PM_PQ_PROBE_PRESENT:
 				hit = true;
-				if (placed && row >= 0 && row < f->row_count)
-					rows[nrows++] = row;
+				if (!placed)
+					break;
+				/* the key's row, or the rows of the pages of its first field's value */
+				if (ks->nfields == 1 && row >= 0 && row < f->row_count)
+				{
+					rows[2 * nrows] = row;
+					rows[2 * nrows + 1] = row + 1;
+					nrows++;
+				}
+				else if (span[0] >= 0 && span[0] < span[1] && span[1] <= f->row_count)
+				{
+					rows[2 * nrows] = span[0];
+					rows[2 * nrows + 1] = span[1];
+					nrows++;
+				}
 				else
 					placed = false;
 				break;
@@ -420,8 +437,8 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 		return true;
 	if (!placed || nrows == 0)
 		return false;
-	/* the rows, sorted and distinct, as one-row ranges */
-	qsort(rows, (size_t) nrows, sizeof(int64_t), cmp_row);
+	/* the ranges, sorted, those that overlap or touch joined */
+	qsort(rows, (size_t) nrows, 2 * sizeof(int64_t), cmp_range);
 	{
 		pm_row_selection *s = pm_arena_zalloc(arena, sizeof(pm_row_selection));
 		int64_t    *start = pm_arena_alloc(arena, sizeof(int64_t) * (size_t) nrows);
@@ -430,12 +447,20 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 		if (s == NULL || start == NULL || end == NULL)
 			return false;
 		for (int i = 0; i < nrows; i++)
-			if (s->n == 0 || rows[i] != end[s->n - 1] - 1)
+		{
+			int64_t		rs = rows[2 * i],
+						re = rows[2 * i + 1];
+
+			if (s->n > 0 && rs <= end[s->n - 1])
 			{
-				start[s->n] = rows[i];
-				end[s->n] = rows[i] + 1;
-				s->n++;
+				if (re > end[s->n - 1])
+					end[s->n - 1] = re;
+				continue;
 			}
+			start[s->n] = rs;
+			end[s->n] = re;
+			s->n++;
+		}
 		s->start = start;
 		s->end = end;
 		*sel = s;
@@ -595,6 +620,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 	scan->stats.files_selected = scan->stats.rows_selected = scan->stats.bytes_selected = 0;
 	scan->stats.splits = scan->stats.partitions_selected = 0;
 	scan->stats.row_groups_total = scan->stats.row_groups_pruned = 0;
+	scan->stats.row_groups_unselected = scan->stats.stripes_unselected = 0;
 	scan->stats.stripes_total = scan->stats.stripes_pruned = scan->stats.stripes_bloom_pruned = 0;
 	if (base->options.prune_row_groups &&
 		(scan->filter = pm_predicate_copy(arena, pred, t->schema->row_type)) == NULL)

@@ -946,6 +946,11 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 			opts.row_selection = pm_scan_file_rows(r->filter.scan, r->file);
 			PM_TRY(setup_row_filter(r, r->filter.rows_pred, &opts, err));
 		}
+		/* counted with the parts part_may_match counts (those it could skip) */
+		if (opts.row_selection != NULL && r->filter.counts != NULL &&
+			((r->filter.parts && r->filter.pred != NULL) || r->filter.keep != NULL))
+			opts.parts_unselected = r->file->format == PM_FORMAT_ORC ?
+				&r->filter.counts->stripes_unselected : &r->filter.counts->row_groups_unselected;
 		PM_TRY(setup_row_keep(r, &opts, err));
 		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
 									 &r->reader, err));

@@ -116,6 +116,13 @@ typedef struct pm_scan_stats
 	int64_t		stripes_pruned;
 	int64_t		stripes_bloom_pruned;	/* ... skipped by their bloom filters */
 	/*
+	 * Row groups / stripes skipped because they hold no row of the file's
+	 * row selection (a lookup's key rows, a file index's), before their
+	 * statistics were read: not in the totals above
+	 */
+	int64_t		row_groups_unselected;
+	int64_t		stripes_unselected;
+	/*
 	 * Parquet data pages of the columns read, in the row groups read, whose
 	 * OffsetIndex was used; those skipped by the ColumnIndex
 	 */

@@ -20,6 +20,7 @@
 #include "format/orc/orc_int.h"
 #include "format/orc/orc_reader.h"
 #include "io/memory_fileio.h"
+#include "row/data_type.h"
 #include "writer_fixture.h"
 
 /* ---------------------------------------------------------------------
@@ -1924,12 +1925,114 @@ test_row_groups(void **state)
 	pm_arena_destroy(a);
 }
 
+static bool
+count_stripe(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+{
+	(void) ranges;
+	(void) nranges;
+	(void) nrows;
+	(*(int64_t *) ctx)++;
+	return true;
+}
+
+/*
+ * Stripes holding no row of the row selection are skipped before their
+ * statistics are asked, and counted; the stripes of the selected rows come
+ * back at their positions (a stripe of one row group here: read whole).
+ */
+static void
+test_selection_skips_stripes(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	const pm_type *row;
+	pm_batch	batches[10];
+	pm_error	err;
+	int64_t		ss[2] = {2500, 9999},
+				se[2] = {2501, 10000};
+	pm_row_selection sel = {2, ss, se};
+	int64_t		all_s[1] = {0},
+				all_e[1] = {10000};
+	pm_row_selection all = {1, all_s, all_e};
+	int64_t		nstripes = 0;
+
+	(void) state;
+	pm_error_clear(&err);
+	assert_int_equal(pm_data_type_parse("ROW<id BIGINT NOT NULL>", a, &row, &err), PM_OK);
+	for (int k = 0; k < 10; k++)
+	{
+		memset(&batches[k], 0, sizeof(batches[k]));
+		batches[k].nrows = 1000;
+		batches[k].ncols = 1;
+		batches[k].cols = pm_arena_zalloc(a, sizeof(pm_vector));
+		assert_true(pm_vector_init(&batches[k].cols[0], row->fields[0].type, 1000, false, a));
+		batches[k].cols[0].length = 1000;
+		for (int i = 0; i < 1000; i++)
+			PM_VEC_VALUES(&batches[k].cols[0], int64_t)[i] = k * 1000 + i;
+	}
+	/* a stripe per batch written */
+	writer_fixture_write(PM_FORMAT_ORC, io, "/stripes.orc", row, "zstd", 1, NULL, batches, 10,
+						 NULL, a);
+	for (int pass = 0; pass < 2; pass++)
+	{
+		pm_format_read_options opt;
+		pm_format_reader *r;
+		pm_batch   *b;
+		int64_t		asked = 0,
+					unselected = 0,
+					n = 0;
+
+		memset(&opt, 0, sizeof(opt));
+		opt.schema = row;
+		opt.batch_size = 300;
+		opt.part_filter = count_stripe;
+		opt.part_filter_ctx = &asked;
+		opt.row_selection = pass == 0 ? &all : &sel;
+		opt.parts_unselected = &unselected;
+		if (pm_orc_reader_open(pm_env_default(), io, "/stripes.orc", &opt, &r, &err) != PM_OK)
+			fail_msg("open: %s", err.message);
+		for (;;)
+		{
+			if (pm_format_reader_next(r, &b, &err) != PM_OK)
+				fail_msg("read: %s", err.message);
+			if (b == NULL)
+				break;
+			for (int64_t i = 0; i < b->nrows; i++)
+			{
+				int64_t		id = PM_VEC_VALUES(&b->cols[0], int64_t)[i];
+
+				assert_int_equal(id, b->first_row + i);
+				/* the stripes (here: row groups) of the selected rows, whole */
+				assert_true(pass == 0 || id / 1000 == 2 || id / 1000 == 9);
+				n++;
+			}
+		}
+		pm_format_reader_close(r);
+		if (pass == 0)
+		{
+			nstripes = asked;
+			assert_true(nstripes > 3);
+			assert_int_equal(unselected, 0);
+			assert_int_equal(n, 10000);
+		}
+		else
+		{
+			assert_int_equal(asked, 2);
+			assert_int_equal(unselected, nstripes - 2);
+			assert_int_equal(n, 2000);
+		}
+	}
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rle_v2),
 		cmocka_unit_test(test_row_groups),
+		cmocka_unit_test(test_selection_skips_stripes),
 		cmocka_unit_test(test_rle_v1_and_bytes),
 		cmocka_unit_test(test_varint128),
 		cmocka_unit_test(test_tz),

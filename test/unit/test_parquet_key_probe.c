@@ -8,7 +8,10 @@
  *	  an unknown column, a column of another type and a missing file are
  *	  UNKNOWN; a budget too small to keep anything still never answers
  *	  wrong; PLAIN key pages kept in place in the page cache answer the
- *	  same through page-cache evictions.
+ *	  same through page-cache evictions. Row groups are binary-searched
+ *	  only where their bounds ascend: a file whose values start over in a
+ *	  later row group is still answered right. The span of rows a probe
+ *	  gives holds every row of the value.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -30,6 +33,15 @@ static void
 s_of(int64_t v, char *buf, size_t cap)
 {
 	snprintf(buf, cap, "key-%08lld", (long long) v);
+}
+
+/* write_file: row i holds 2 * (i % wrap_rows) (0: no wrap) */
+static int64_t wrap_rows;
+
+static int64_t
+value_at(int64_t row)
+{
+	return 2 * (wrap_rows > 0 ? row % wrap_rows : row);
 }
 
 static int64_t
@@ -73,8 +85,8 @@ write_file(pm_fileio *io, const pm_type *t, bool dictionary)
 		{
 			char		buf[32];
 
-			PM_VEC_VALUES(&b.cols[0], int64_t)[i] = 2 * (from + i);
-			s_of(2 * (from + i), buf, sizeof(buf));
+			PM_VEC_VALUES(&b.cols[0], int64_t)[i] = value_at(from + i);
+			s_of(value_at(from + i), buf, sizeof(buf));
 			assert_true(pm_vector_append_data(&b.cols[1], &cap, buf, strlen(buf), ba));
 			b.cols[1].offsets[i + 1] = (int32_t) b.cols[1].data_size;
 		}
@@ -99,6 +111,9 @@ typedef struct probe_fixture
 	int64_t		size;
 } probe_fixture;
 
+/* the last probe's span (pm_parquet_key_probe) */
+static int64_t last_span[2];
+
 static pm_pq_probe
 probe_int(probe_fixture *fx, int64_t v, int64_t *row)
 {
@@ -106,7 +121,7 @@ probe_int(probe_fixture *fx, int64_t v, int64_t *row)
 
 	k.u.i64 = v;
 	return pm_parquet_key_probe(pm_env_default(), fx->io, PATH, fx->size, "k",
-								fx->t->fields[0].type, &k, row);
+								fx->t->fields[0].type, &k, row, last_span);
 }
 
 static pm_pq_probe
@@ -119,7 +134,7 @@ probe_str(probe_fixture *fx, int64_t v, int64_t *row)
 	k.u.bytes.ptr = (const uint8_t *) buf;
 	k.u.bytes.len = (int32_t) strlen(buf);
 	return pm_parquet_key_probe(pm_env_default(), fx->io, PATH, fx->size, "s",
-								fx->t->fields[1].type, &k, row);
+								fx->t->fields[1].type, &k, row, last_span);
 }
 
 static void
@@ -161,6 +176,7 @@ check_all(probe_fixture *fx, int step, bool may_be_unknown, int64_t *placed)
 		{
 			int64_t		row = -2;
 			pm_pq_probe p = c == 0 ? probe_int(fx, 2 * r, &row) : probe_str(fx, 2 * r, &row);
+			int64_t		p_span[2] = {last_span[0], last_span[1]};
 			pm_pq_probe q = c == 0 ? probe_int(fx, 2 * r + 1, NULL) : probe_str(fx, 2 * r + 1, NULL);
 
 			if (may_be_unknown && p == PM_PQ_PROBE_UNKNOWN)
@@ -169,13 +185,20 @@ check_all(probe_fixture *fx, int step, bool may_be_unknown, int64_t *placed)
 			{
 				if (p != PM_PQ_PROBE_PRESENT)
 					fail_msg("column %d value %lld: probe %d", c, (long long) (2 * r), p);
+				/* the rows of the pages that may hold it hold it */
+				if (p_span[0] > r || p_span[1] <= r)
+					fail_msg("column %d value %lld: span [%lld, %lld)", c, (long long) (2 * r),
+							 (long long) p_span[0], (long long) p_span[1]);
 				if (row != -1 && row != r)
 					fail_msg("column %d value %lld: row %lld", c, (long long) (2 * r),
 							 (long long) row);
 				*placed += row == r;
 			}
 			if (!(may_be_unknown && q == PM_PQ_PROBE_UNKNOWN))
+			{
 				assert_int_equal(q, PM_PQ_PROBE_ABSENT);
+				assert_int_equal(last_span[0], -1);
+			}
 		}
 	}
 }
@@ -200,6 +223,10 @@ test_probe(void **state)
 	check_all(&fx, 7, false, &placed);
 	/* most rows are inside a page: placed */
 	assert_true(placed > (2 * NROWS / 7) / 2);
+	/* every row: each row group's first and last among them */
+	placed = 0;
+	check_all(&fx, 1, false, &placed);
+	assert_true(placed > NROWS);
 	/* outside the column's range */
 	assert_int_equal(probe_int(&fx, -1, NULL), PM_PQ_PROBE_ABSENT);
 	assert_int_equal(probe_int(&fx, 2 * NROWS, NULL), PM_PQ_PROBE_ABSENT);
@@ -218,19 +245,19 @@ test_probe(void **state)
 	/* what cannot be answered */
 	k.u.i64 = 2;
 	assert_int_equal(pm_parquet_key_probe(pm_env_default(), fx.io, PATH, fx.size, "nope",
-										  fx.t->fields[0].type, &k, NULL),
+										  fx.t->fields[0].type, &k, NULL, NULL),
 					 PM_PQ_PROBE_UNKNOWN);
 	assert_int_equal(pm_parquet_key_probe(pm_env_default(), fx.io, "/p/missing.parquet", 100,
-										  "k", fx.t->fields[0].type, &k, NULL),
+										  "k", fx.t->fields[0].type, &k, NULL, NULL),
 					 PM_PQ_PROBE_UNKNOWN);
 	/* the string column asked as BIGINT: another physical type */
 	assert_int_equal(pm_parquet_key_probe(pm_env_default(), fx.io, PATH, fx.size, "s",
-										  fx.t->fields[0].type, &k, NULL),
+										  fx.t->fields[0].type, &k, NULL, NULL),
 					 PM_PQ_PROBE_UNKNOWN);
 	/* a NULL key */
 	k.is_null = true;
 	assert_int_equal(pm_parquet_key_probe(pm_env_default(), fx.io, PATH, fx.size, "k",
-										  fx.t->fields[0].type, &k, NULL),
+										  fx.t->fields[0].type, &k, NULL, NULL),
 					 PM_PQ_PROBE_UNKNOWN);
 	/* too small to keep an index: UNKNOWN, never wrong */
 	pm_parquet_key_cache_set_budget(0);
@@ -241,6 +268,45 @@ test_probe(void **state)
 	pm_parquet_key_cache_set_budget(24 * 1024);
 	placed = 0;
 	check_all(&fx, 13, true, &placed);
+	teardown(&fx);
+}
+
+/*
+ * Values that start over in a later row group (bounds ascend within each
+ * row group, not from one to the next): every value is found at one of its
+ * two rows, odd values are absent.
+ */
+static void
+test_probe_groups_unsorted(void **state)
+{
+	probe_fixture fx;
+
+	(void) state;
+	wrap_rows = NROWS / 2;
+	setup(&fx);
+	wrap_rows = 0;
+	pm_parquet_key_cache_set_budget((size_t) 64 << 20);
+	for (int64_t r = 0; r < NROWS / 2; r += 3)
+	{
+		for (int c = 0; c < 2; c++)
+		{
+			int64_t		row = -2;
+			pm_pq_probe p = c == 0 ? probe_int(&fx, 2 * r, &row) : probe_str(&fx, 2 * r, &row);
+			int64_t		p_span[2] = {last_span[0], last_span[1]};
+			pm_pq_probe q = c == 0 ? probe_int(&fx, 2 * r + 1, NULL) : probe_str(&fx, 2 * r + 1, NULL);
+
+			if (p != PM_PQ_PROBE_PRESENT)
+				fail_msg("column %d value %lld: probe %d", c, (long long) (2 * r), p);
+			if (row != -1 && row != r && row != r + NROWS / 2)
+				fail_msg("column %d value %lld: row %lld", c, (long long) (2 * r), (long long) row);
+			/* both rows that hold it: the span reaches over the row groups between */
+			if (p_span[0] > r || p_span[1] <= r + NROWS / 2)
+				fail_msg("column %d value %lld: span [%lld, %lld)", c, (long long) (2 * r),
+						 (long long) p_span[0], (long long) p_span[1]);
+			assert_int_equal(q, PM_PQ_PROBE_ABSENT);
+		}
+	}
+	assert_int_equal(probe_int(&fx, NROWS, NULL), PM_PQ_PROBE_ABSENT);
 	teardown(&fx);
 }
 
@@ -293,6 +359,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_probe_groups_unsorted),
 		cmocka_unit_test(test_probe_in_place),
 	};
 

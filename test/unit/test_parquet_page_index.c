@@ -67,6 +67,9 @@ schema(pm_arena *a)
 	return t;
 }
 
+/* write_rows' row group size */
+static int64_t row_group_bytes = 256 * 1024;
+
 static void
 write_rows(pm_fileio *io, const pm_type *t, int64_t nrows, int64_t page_bytes, const char *codec)
 {
@@ -80,7 +83,7 @@ write_rows(pm_fileio *io, const pm_type *t, int64_t nrows, int64_t page_bytes, c
 	o.schema = t;
 	o.compression = codec;
 	o.zstd_level = 1;
-	o.row_group_bytes = 256 * 1024;
+	o.row_group_bytes = row_group_bytes;
 	o.page_bytes = page_bytes;
 	o.dictionary = true;
 	pm_error_clear(&err);
@@ -425,6 +428,122 @@ test_row_selection(void **state)
 	pm_arena_destroy(a);
 }
 
+static bool
+count_part(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
+{
+	(void) ranges;
+	(void) nranges;
+	(void) nrows;
+	(*(int64_t *) ctx)++;
+	return true;
+}
+
+typedef struct sel_read
+{
+	int64_t		rows;
+	int64_t		parts;			/* row groups whose statistics were asked */
+	int64_t		unselected;		/* row groups skipped without a selected row */
+} sel_read;
+
+/* Read the file with selection sel; every row returned must be selected. */
+static sel_read
+read_selected(pm_fileio *io, const pm_type *t, const pm_row_selection *sel)
+{
+	pm_format_read_options ro;
+	pm_format_reader *r;
+	pm_batch   *b;
+	pm_error	err;
+	sel_read	res = {0};
+
+	memset(&ro, 0, sizeof(ro));
+	ro.schema = t;
+	ro.batch_size = 1000;
+	ro.part_filter = count_part;
+	ro.part_filter_ctx = &res.parts;
+	ro.row_selection = sel;
+	ro.parts_unselected = &res.unselected;
+	pm_error_clear(&err);
+	if (pm_format_reader_open(PM_FORMAT_PARQUET, pm_env_default(), io, PATH, &ro, &r, &err) != PM_OK)
+		fail_msg("reader open: %s", err.message);
+	for (;;)
+	{
+		if (pm_format_reader_next(r, &b, &err) != PM_OK)
+			fail_msg("reader next: %s", err.message);
+		if (b == NULL)
+			break;
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			int64_t		pos = PM_VEC_VALUES(&b->cols[0], int64_t)[i];
+
+			assert_int_equal(pos, b->first_row + i);
+			assert_true(pm_row_selection_holds(sel, pos, pos + 1));
+		}
+		res.rows += b->nrows;
+	}
+	pm_format_reader_close(r);
+	return res;
+}
+
+/*
+ * Row groups holding no selected row are skipped before their statistics
+ * are asked (a lookup in a file of many row groups), and counted; a few
+ * selected rows are read by pages, which the page cache keeps: a second
+ * lookup of the same row reads nothing from the file.
+ */
+static void
+test_selection_skips_row_groups(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	const pm_type *t;
+	pm_fileio  *io;
+	static const int64_t all_s[] = {0};
+	static const int64_t all_e[] = {NROWS};
+	static const int64_t one_s[] = {12345};
+	static const int64_t one_e[] = {12346};
+	static const int64_t ends_s[] = {0, NROWS - 1};
+	static const int64_t ends_e[] = {1, NROWS};
+	pm_row_selection all = {1, all_s, all_e};
+	pm_row_selection one = {1, one_s, one_e};
+	pm_row_selection ends = {2, ends_s, ends_e};
+	pm_page_lru_stats before,
+				after;
+	sel_read	res;
+	int64_t		nrg;
+
+	(void) state;
+	/* many row groups (one per write of 5000 rows), of one page per column */
+	row_group_bytes = 8 * 1024;
+	t = schema(a);
+	io = pm_memory_fileio_create(pm_env_default());
+	write_rows(io, t, NROWS, 1 << 20, "zstd");
+	row_group_bytes = 256 * 1024;
+	res = read_selected(io, t, &all);
+	nrg = res.parts;
+	assert_true(nrg > 3);
+	assert_int_equal(res.unselected, 0);
+	assert_int_equal(res.rows, NROWS);
+	res = read_selected(io, t, &ends);
+	assert_int_equal(res.rows, 2);
+	assert_int_equal(res.parts, 2);
+	assert_int_equal(res.unselected, nrg - 2);
+
+	pm_page_lru_set_budget((size_t) 64 << 20);
+	res = read_selected(io, t, &one);
+	assert_int_equal(res.rows, 1);
+	assert_int_equal(res.parts, 1);
+	assert_int_equal(res.unselected, nrg - 1);
+	pm_page_lru_get_stats(&before);
+	res = read_selected(io, t, &one);
+	assert_int_equal(res.rows, 1);
+	pm_page_lru_get_stats(&after);
+	/* every piece of the second read came from the page cache */
+	assert_true(after.hits > before.hits);
+	assert_int_equal(after.misses, before.misses);
+	pm_page_lru_set_budget(0);
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 /*
  * Java's file (parquet-mr 1.15): the ColumnIndex max of _KEY_f0 is its
  * 64-byte prefix incremented; a page range built from it must still hold
@@ -693,6 +812,7 @@ main(void)
 		cmocka_unit_test(test_unsorted_column),
 		cmocka_unit_test(test_keep_all),
 		cmocka_unit_test(test_row_selection),
+		cmocka_unit_test(test_selection_skips_row_groups),
 		cmocka_unit_test(test_java_truncated_bounds),
 		cmocka_unit_test(test_small_file),
 		cmocka_unit_test(test_index_rows),

@@ -159,6 +159,8 @@ typedef struct orc_reader
 	 */
 	bool		use_row_index;
 	pm_part_filter_fn group_filter;
+	const pm_row_selection *stripe_sel; /* stripes without its rows are skipped */
+	int64_t    *stripes_unselected;
 	const pm_row_selection *row_sel;
 	int64_t    *groups_total;
 	int64_t    *groups_skipped;
@@ -772,26 +774,6 @@ read_row_indexes(orc_reader *r, const orc_stripe_footer *sf, const uint8_t *need
 	return PM_OK;
 }
 
-/* Whether the row selection holds a row of file rows [start, end). */
-static bool
-selection_holds(const pm_row_selection *sel, int64_t start, int64_t end)
-{
-	int64_t		lo = 0,
-				hi = sel->n;
-
-	/* the first range ending after start */
-	while (lo < hi)
-	{
-		int64_t		mid = lo + (hi - lo) / 2;
-
-		if (sel->end[mid] <= start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < sel->n && sel->start[lo] < end;
-}
-
 /*
  * Which row groups of the stripe just opened to read (r->group_sel; NULL:
  * all of them), by the row selection and the group filter over the row
@@ -823,7 +805,7 @@ select_groups(orc_reader *r, const orc_stripe_footer *sf, const uint8_t *needed,
 		bool		keep = true;
 
 		if (have_index && r->row_sel != NULL)
-			keep = selection_holds(r->row_sel, r->row_base + (int64_t) start,
+			keep = pm_row_selection_holds(r->row_sel, r->row_base + (int64_t) start,
 								   r->row_base + (int64_t) (start + grows));
 		if (keep && have_index && r->group_filter != NULL)
 		{
@@ -2073,6 +2055,17 @@ orc_next(pm_format_reader *base, pm_batch **out, pm_error *err)
 			if (r->stripe + 1 >= r->footer.nstripes)
 				return PM_OK;
 			r->stripe++;
+			if (r->footer.stripes[r->stripe].nrows > 0 && r->stripe_sel != NULL &&
+				!pm_row_selection_holds(r->stripe_sel, r->row_base,
+										r->row_base + (int64_t) r->footer.stripes[r->stripe].nrows))
+			{
+				/* no selected row: not even its statistics are looked at */
+				if (r->stripes_unselected != NULL)
+					(*r->stripes_unselected)++;
+				r->stripe_rows = r->footer.stripes[r->stripe].nrows;
+				r->stripe_pos = r->stripe_rows;
+				continue;
+			}
 			if (r->footer.stripes[r->stripe].nrows > 0 && !stripe_may_match(r, r->stripe))
 			{
 				/* skipped: its rows still count for the positions after it */
@@ -2239,6 +2232,8 @@ pm_orc_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 		r->part_filter = options->part_filter;
 		read_stripe_stats(r);
 	}
+	r->stripe_sel = options->row_selection;
+	r->stripes_unselected = options->parts_unselected;
 	/* row groups: by the group filter or the row selection, flat columns only */
 	if (rc == PM_OK && (options->page_filter != NULL || options->row_selection != NULL) &&
 		r->footer.row_index_stride > 0 && r->footer.row_index_stride <= INT32_MAX)

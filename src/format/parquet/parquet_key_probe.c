@@ -59,6 +59,7 @@ typedef struct probe_page
 
 typedef struct probe_rg
 {
+	int64_t		first_row;		/* in the file */
 	int64_t		num_rows;
 	int			codec;
 	int64_t		dict_off;		/* 0: no dictionary page */
@@ -80,6 +81,7 @@ typedef struct probe_entry
 	pm_pq_node	leaf;			/* copy, tree pointers cleared */
 	int			sorted_as;		/* bounds ascend page by page as this physical type
 								 * (binary search), else -1 */
+	bool		groups_ascend;	/* ... and row group by row group (sorted_as >= 0) */
 	int			nrg;
 	probe_rg   *rgs;
 	uint8_t    *blob;
@@ -316,6 +318,60 @@ bounds_sorted(const probe_entry *e, int physical)
 }
 
 /*
+ * Do the row groups ascend too (bounds_sorted holds; every row group has a
+ * page, the last page's max of one <= the first page's min of the next)?
+ * The first key column of a data file does: the file is sorted by key.
+ */
+static bool
+groups_ascend(const probe_entry *e, int physical)
+{
+	for (int g = 0; g < e->nrg; g++)
+	{
+		const probe_rg *prev = g > 0 ? &e->rgs[g - 1] : NULL;
+		pm_value	v;
+
+		if (e->rgs[g].npages == 0)
+			return false;
+		if (prev != NULL &&
+			(!bound_value(physical, e->blob + prev->pages[prev->npages - 1].max_off,
+						  prev->pages[prev->npages - 1].max_len, &v) ||
+			 cmp_bound(physical, &v, e->blob + e->rgs[g].pages[0].min_off,
+					   e->rgs[g].pages[0].min_len) > 0))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The first row group whose last page's max bound is >= key when the row
+ * groups ascend as physical, else 0 (every row group is looked at).
+ */
+static int
+first_group_reaching(const probe_entry *e, int physical, const pm_value *key)
+{
+	int			lo = 0;
+	int			hi = e->nrg;
+
+	if (e->sorted_as != physical || !e->groups_ascend)
+		return 0;
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		const probe_rg *rg = &e->rgs[mid];
+		const probe_page *pg = &rg->pages[rg->npages - 1];
+		int			c = cmp_bound(physical, key, e->blob + pg->max_off, pg->max_len);
+
+		if (c == 2)
+			return 0;
+		if (c > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
  * The first page of row group g whose max bound is >= key when the bounds
  * ascend as physical, else 0 (every page is looked at).
  */
@@ -434,6 +490,7 @@ load_index(pm_fileio *io, pm_file *file, const probe_key *k, int physical, pm_ar
 		const pm_pq_chunk *ch = &md.row_groups[g].columns[leaf->leaf_index];
 		probe_rg   *rg = &e->rgs[g];
 
+		rg->first_row = g > 0 ? e->rgs[g - 1].first_row + e->rgs[g - 1].num_rows : 0;
 		rg->num_rows = md.row_groups[g].num_rows;
 		rg->codec = ch->codec;
 		if (ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < ois[g].offset[0])
@@ -470,6 +527,7 @@ load_index(pm_fileio *io, pm_file *file, const probe_key *k, int physical, pm_ar
 		}
 	}
 	e->sorted_as = bounds_sorted(e, physical) ? physical : -1;
+	e->groups_ascend = e->sorted_as >= 0 && groups_ascend(e, physical);
 	return e;
 }
 
@@ -773,17 +831,33 @@ only_row(const probe_entry *e, int64_t at, const pm_value *key)
 static int64_t
 file_row(const probe_entry *ix, int g, int p, int64_t at)
 {
-	int64_t		row = ix->rgs[g].pages[p].first_row + at;
+	return ix->rgs[g].first_row + ix->rgs[g].pages[p].first_row + at;
+}
 
-	for (int i = 0; i < g; i++)
-		row += ix->rgs[i].num_rows;
-	return row;
+/* The file rows [*start, *end) of the candidate pages (cand_rg/cand_page). */
+static void
+pages_span(const probe_entry *ix, const int *cand_rg, const int *cand_page, int ncand,
+		   int64_t *start, int64_t *end)
+{
+	for (int i = 0; i < ncand; i++)
+	{
+		const probe_rg *rg = &ix->rgs[cand_rg[i]];
+		int			p = cand_page[i];
+		int64_t		s = rg->first_row + rg->pages[p].first_row;
+		int64_t		e = rg->first_row + (p + 1 < rg->npages ? rg->pages[p + 1].first_row :
+										  rg->num_rows);
+
+		if (i == 0 || s < *start)
+			*start = s;
+		if (i == 0 || e > *end)
+			*end = e;
+	}
 }
 
 pm_pq_probe
 pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t file_size,
 					 const char *column, const pm_type *type, const pm_value *key,
-					 int64_t *row)
+					 int64_t *row, int64_t *span)
 {
 	probe_key	k = {KIND_INDEX, file_size, path, column, -1, -1, 0};
 	int			physical = physical_of(type);
@@ -795,9 +869,14 @@ pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t
 	int			cand_rg[8];
 	int			cand_page[8];
 	bool		ix_stale = false;	/* a page was inserted since ix was got */
+	bool		past = false;	/* the pages left all start above the key */
+	int64_t		span_start = -1,
+				span_end = -1;
 
 	if (row != NULL)
 		*row = -1;
+	if (span != NULL)
+		span[0] = span[1] = -1;
 	if (!pm_lru_enabled(&cache) || physical < 0 || key == NULL || key->is_null)
 		return PM_PQ_PROBE_UNKNOWN;
 	k.file_hash = file_hash_of(path, column, file_size);
@@ -808,7 +887,8 @@ pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t
 		goto done;
 	}
 	/* the pages whose bounds hold the key (sorted: a few at most) */
-	for (int g = 0; g < ix->nrg && result == PM_PQ_PROBE_ABSENT; g++)
+	for (int g = first_group_reaching(ix, physical, key);
+		 g < ix->nrg && result == PM_PQ_PROBE_ABSENT && !past; g++)
 		for (int p = first_page_reaching(ix, g, physical, key); p < ix->rgs[g].npages; p++)
 		{
 			const probe_page *pg = &ix->rgs[g].pages[p];
@@ -831,8 +911,14 @@ pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t
 				ncand++;
 			}
 			else if (ix->sorted_as == physical && lo < 0)
-				break;			/* this page and all after it start above the key */
+			{
+				/* this page and all after it start above the key */
+				past = ix->groups_ascend;	/* ... and the row groups after it */
+				break;
+			}
 		}
+	if (result == PM_PQ_PROBE_ABSENT && ncand > 0)
+		pages_span(ix, cand_rg, cand_page, ncand, &span_start, &span_end);
 	/* ix may go once pages are inserted: keep what load_page needs of it */
 	for (int i = 0; i < ncand && result == PM_PQ_PROBE_ABSENT; i++)
 	{
@@ -878,6 +964,11 @@ pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path, int64_t
 		}
 	}
 done:
+	if (result == PM_PQ_PROBE_PRESENT && span != NULL)
+	{
+		span[0] = span_start;
+		span[1] = span_end;
+	}
 	if (file != NULL)
 		pm_file_close(io, file);
 	pm_arena_destroy(arena);

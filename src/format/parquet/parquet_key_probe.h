@@ -41,14 +41,19 @@ typedef enum pm_pq_probe
  * Does the top-level column `column` (sorted ascending) of the Parquet
  * file at path (file_size bytes) hold key, a value of type (TINYINT,
  * SMALLINT, INT, DATE, BIGINT, VARCHAR/STRING, VARBINARY/BYTES; other
- * types, CHAR(n) and BINARY(n) among them, are UNKNOWN)? When PRESENT, *row (if not NULL) is the position in
- * the file of a row that holds it (of the first such row within one page);
- * else -1.
+ * types, CHAR(n) and BINARY(n) among them, are UNKNOWN)? When PRESENT:
+ *	 - *row (if not NULL) is the position in the file of the row that holds
+ *	   it when that is certain (no neighbour holds it, in the page and in the
+ *	   pages next to it), else -1;
+ *	 - span (if not NULL, two entries) is [first, end) of the file rows of
+ *	   the pages whose bounds hold it: every row that holds it is among
+ *	   them.
+ * Otherwise *row and both ends of span are -1.
  */
 extern pm_pq_probe pm_parquet_key_probe(const pm_env *env, pm_fileio *io, const char *path,
 										int64_t file_size, const char *column,
 										const pm_type *type, const pm_value *key,
-										int64_t *row);
+										int64_t *row, int64_t *span);
 
 /* The key cache's byte budget (0: off, every probe UNKNOWN) and counters. */
 extern void pm_parquet_key_cache_set_budget(size_t bytes);

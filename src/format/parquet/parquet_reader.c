@@ -88,6 +88,10 @@ typedef struct pm_parquet_reader
 	pm_field_range *ranges;		/* per requested column, for part_filter */
 	pm_part_filter_fn page_filter;	/* NULL: page indexes unused */
 	const pm_row_selection *row_selection;	/* NULL: every row */
+	/* row groups without a row of it are skipped (nested columns too) */
+	const pm_row_selection *rg_selection;
+	int64_t		rg_sel_at;		/* its first range not wholly before the row group */
+	int64_t    *parts_unselected;
 	bool		all_flat;		/* no repeated leaf: rows can be skipped */
 	pm_pq_leaf_index *lidx;		/* by plan leaf index: page indexes of the row group */
 	pq_leaf_pages *lpages;		/* by plan leaf index */
@@ -109,6 +113,7 @@ typedef struct pm_parquet_reader
 	int64_t    *nvalues;
 	bool		others_loaded;	/* late: the non-filter leaves' chunks are read */
 	bool		index_for_rows; /* page indexes read for the page filter / selection */
+	bool		few_rows;		/* ... and the selection left a few rows (select_rows) */
 	/* parallel units (format_reader.h unit_claim) */
 	bool		(*unit_claim) (void *ctx);
 	void	   *unit_ctx;
@@ -527,6 +532,7 @@ select_rows(pm_parquet_reader *r, int g, pm_error *err)
 	memset(r->lidx, 0, sizeof(pm_pq_leaf_index) * (size_t) r->plan.nleaves);
 	memset(r->lpages, 0, sizeof(pq_leaf_pages) * (size_t) r->plan.nleaves);
 	r->index_for_rows = false;
+	r->few_rows = false;
 	if (r->page_filter == NULL && r->row_selection == NULL)
 		return PM_OK;			/* late materialization only: rows skipped, no index */
 	PM_TRY(load_page_indexes(r, g, err));
@@ -551,6 +557,7 @@ select_rows(pm_parquet_reader *r, int g, pm_error *err)
 		if (n <= FEW_SELECTED_ROWS)
 		{
 			r->rows = sel;
+			r->few_rows = true;
 			return PM_OK;
 		}
 	}
@@ -619,9 +626,14 @@ plan_row_group(pm_parquet_reader *r, int g, pm_error *err)
 			if (r->index_for_rows && r->pages_skipped != NULL)
 				*r->pages_skipped += npages - lp->nsel;
 		}
-		if (lp->nsel == oi->npages)
+		/*
+		 * Every page: read the chunk whole; but a few selected rows (a
+		 * lookup's) read it by pages, which the page cache keeps (a chunk of
+		 * one page is common: small files, small row groups).
+		 */
+		if (lp->nsel == oi->npages && !r->few_rows)
 		{
-			lp->sel = NULL;		/* every page: read the chunk whole */
+			lp->sel = NULL;
 			continue;
 		}
 		r->lens[i] = (size_t) (oi->offset[0] - chunk_start(ch));
@@ -1133,6 +1145,22 @@ enter_rows(pm_parquet_reader *r, int g, pm_error *err)
 }
 
 /*
+ * Does row group r->rg hold a row of r->rg_selection? Row groups are
+ * visited in order: the selection's ranges wholly before it are passed
+ * for good.
+ */
+static bool
+rg_selected(pm_parquet_reader *r)
+{
+	const pm_row_selection *sel = r->rg_selection;
+
+	while (r->rg_sel_at < sel->n && sel->end[r->rg_sel_at] <= r->rg_first_row)
+		r->rg_sel_at++;
+	return r->rg_sel_at < sel->n &&
+		sel->start[r->rg_sel_at] < r->rg_first_row + r->md.row_groups[r->rg].num_rows;
+}
+
+/*
  * Move to the next row to read (r->rg, r->rg_done inside a range of
  * r->rows), entering and loading row groups; *eof at the end of the file.
  */
@@ -1171,6 +1199,17 @@ position(pm_parquet_reader *r, bool *eof, pm_error *err)
 		r->cur_range = 0;
 		if (r->md.row_groups[r->rg].num_rows == 0)
 			continue;
+		/*
+		 * A row group without a selected row (a point lookup's key rows, a
+		 * file index's) is skipped before its statistics are decoded: in a
+		 * file of many row groups, that was most of a lookup.
+		 */
+		if (r->rg_selection != NULL && !rg_selected(r))
+		{
+			if (r->parts_unselected != NULL)
+				(*r->parts_unselected)++;
+			continue;
+		}
 		pm_arena_reset(r->rg_arena);
 		if (r->part_filter != NULL)
 		{
@@ -1463,6 +1502,8 @@ pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 		if (r->ranges == NULL)
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory opening a parquet file");
 	}
+	r->rg_selection = options->row_selection;
+	r->parts_unselected = options->parts_unselected;
 	r->unit_claim = options->unit_claim;
 	r->unit_ctx = options->part_filter_ctx;
 	r->chunk_buffers = options->chunk_buffers;

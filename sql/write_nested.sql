@@ -105,6 +105,17 @@ SELECT * FROM ms ORDER BY id;
 \set VERBOSITY sqlstate
 INSERT INTO ms VALUES (4, '["a", null]');
 \set VERBOSITY default
+-- ORC and Avro: the same map (Avro: a map for strings, an array of {key, value} records
+-- otherwise), read back with each element as often as written, and written again
+SELECT paimon_create_table('wn', 'db', 'ms_' || f, 'id INT, ms MULTISET<STRING>, mi MULTISET<INT>',
+  options => format('{"file.format": "%s"}', f)::jsonb, foreign_table => 'ms_' || f)
+FROM (VALUES ('orc'), ('avro')) v(f);
+INSERT INTO ms_orc VALUES (1, '["a", "b", "a"]', '[3, 1, 3, 3]'), (2, '[]', '[]'), (3, NULL, NULL);
+INSERT INTO ms_avro SELECT * FROM ms_orc;
+INSERT INTO ms_orc SELECT id + 10, ms, mi FROM ms_avro;
+INSERT INTO ms_avro SELECT id + 10, ms, mi FROM ms_avro;
+SELECT * FROM ms_orc ORDER BY id;
+SELECT o.id, o.ms = a.ms AND o.mi = a.mi AS same FROM ms_orc o JOIN ms_avro a USING (id) ORDER BY 1;
 
 -- a primary-key table: UPDATE of a nested column
 SELECT paimon_create_table('wn', 'db', 'pk',
@@ -165,7 +176,8 @@ INSERT INTO n_parquet (id, dx) VALUES (30, '{"bo": "yes"}');
 SELECT * FROM lens ORDER BY id;
 SELECT count(*) FROM n_parquet WHERE id = 30;
 
-DROP FOREIGN TABLE n_parquet, n_orc, n_avro, n_conv, n_bad, pk, lens, ts9_parquet, ts9_orc, ms;
+DROP FOREIGN TABLE n_parquet, n_orc, n_avro, n_conv, n_bad, pk, lens, ts9_parquet, ts9_orc, ms,
+  ms_orc, ms_avro;
 DROP TABLE nested_src;
 DROP FUNCTION mk(text);
 DROP SERVER wn;

@@ -122,7 +122,8 @@ SELECT sqlstate_of('INSERT INTO badfpp VALUES (1)');
 SELECT paimon_create_table('wo', 'db', 'lzo', 'id INT',
   options => '{"file.format": "orc", "file.compression": "lzo"}', foreign_table => 'lzo');
 SELECT sqlstate_of('INSERT INTO lzo VALUES (1)');
-SELECT paimon_create_table('wo', 'db', 'multiset', 'id INT, ms MULTISET<INT>',
+-- MULTISET is written (write_nested.sql), but only of primitive elements
+SELECT paimon_create_table('wo', 'db', 'multiset', 'id INT, ms MULTISET<ARRAY<INT>>',
   options => '{"file.format": "orc"}', foreign_table => 'multiset');
 SELECT sqlstate_of('INSERT INTO multiset VALUES (1, NULL)');
 SELECT orc_data_files(:'wh' || '/db.db/bloomv1'), orc_data_files(:'wh' || '/db.db/lzo'),

@@ -296,3 +296,88 @@ pm_vector_expand_multiset(pm_vector *v, pm_arena *arena, pm_error *err)
 	v->nchildren = 1;
 	return PM_OK;
 }
+
+const pm_type pm_multiset_count_type = {.id = PM_TYPE_INT, .nullable = false};
+
+bool
+pm_vector_values_equal(const pm_vector *v, int64_t j, int64_t k)
+{
+	bool		nj = pm_vector_is_null(v, j);
+	bool		nk = pm_vector_is_null(v, k);
+	int			size = pm_type_value_size(v->type->id);
+
+	if (nj || nk)
+		return nj == nk;
+	if (size == 0)
+	{
+		int32_t		lj,
+					lk;
+		const uint8_t *pj = pm_vector_bytes(v, j, &lj);
+		const uint8_t *pk = pm_vector_bytes(v, k, &lk);
+
+		return lj == lk && (lj == 0 || memcmp(pj, pk, (size_t) lj) == 0);
+	}
+	if (v->type->id == PM_TYPE_BOOLEAN)
+		return (PM_VEC_VALUES(v, uint8_t)[j] != 0) == (PM_VEC_VALUES(v, uint8_t)[k] != 0);
+	if (v->nanos != NULL && v->nanos[j] != v->nanos[k])
+		return false;
+	return memcmp((const uint8_t *) v->values + (size_t) j * (size_t) size,
+				  (const uint8_t *) v->values + (size_t) k * (size_t) size, (size_t) size) == 0;
+}
+
+int32_t
+pm_multiset_count(const pm_vector *elems, int32_t from, int32_t to, int32_t j)
+{
+	int32_t		count = 1;
+
+	for (int32_t k = from; k < j; k++)
+		if (pm_vector_values_equal(elems, k, j))
+			return 0;
+	for (int32_t k = j + 1; k < to; k++)
+		count += pm_vector_values_equal(elems, k, j);
+	return count;
+}
+
+bool
+pm_vector_collapse_multiset(const pm_vector *v, int64_t start, int64_t end, pm_arena *arena,
+							pm_vector *out)
+{
+	int64_t		n = end - start;
+	int32_t		nelems = v->offsets[end] - v->offsets[start];
+	pm_vector_builder eb;
+	pm_vector  *counts;
+
+	memset(out, 0, sizeof(*out));
+	out->type = v->type;
+	out->length = n;
+	out->nulls = v->nulls != NULL ? v->nulls + start : NULL;
+	out->nchildren = 2;
+	if ((out->offsets = pm_arena_alloc(arena, sizeof(int32_t) * (size_t) (n + 1))) == NULL ||
+		(out->children = pm_arena_zalloc(arena, 2 * sizeof(pm_vector))) == NULL ||
+		!pm_vector_builder_init(&eb, &out->children[0], v->children[0].type, nelems, arena))
+		return false;
+	counts = &out->children[1];
+	counts->type = &pm_multiset_count_type;
+	if ((counts->values = pm_arena_alloc(arena, sizeof(int32_t) *
+										 (size_t) (nelems > 0 ? nelems : 1))) == NULL)
+		return false;
+	out->offsets[0] = 0;
+	for (int64_t i = start; i < end; i++)
+	{
+		int32_t		from = v->offsets[i];
+		int32_t		to = v->offsets[i + 1];
+
+		for (int32_t j = from; j < to; j++)
+		{
+			int32_t		count = pm_multiset_count(&v->children[0], from, to, j);
+
+			if (count == 0)
+				continue;
+			PM_VEC_VALUES(counts, int32_t)[counts->length++] = count;
+			if (!pm_vector_builder_append(&eb, &v->children[0], j))
+				return false;
+		}
+		out->offsets[i - start + 1] = (int32_t) counts->length;
+	}
+	return true;
+}

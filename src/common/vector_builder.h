@@ -93,4 +93,35 @@ extern pm_vector *pm_vector_copy_value(pm_arena *arena, const pm_type *type,
  */
 extern pm_code pm_vector_expand_multiset(pm_vector *v, pm_arena *arena, pm_error *err);
 
+/* The type of a MULTISET element's count in the files: Java's INT NOT NULL */
+extern const pm_type pm_multiset_count_type;
+
+/*
+ * Whether values j and k of a vector of a primitive (not nested) type are
+ * equal as Java's equals compares them: bitwise (bytes, fixed-width
+ * values and nanos); two NULLs are equal.
+ */
+extern bool pm_vector_values_equal(const pm_vector *v, int64_t j, int64_t k);
+
+/*
+ * The grouping of a MULTISET value as Java writes it, the map from each
+ * distinct element to its count: among elements [from, to) of elems
+ * (primitive), the count of element j, or 0 when an earlier element of
+ * the range equals it. Walking j from `from` to `to` and skipping the
+ * zeros gives the distinct elements in order of first occurrence with
+ * their counts. Quadratic in the value's elements; allocates nothing.
+ */
+extern int32_t pm_multiset_count(const pm_vector *elems, int32_t from, int32_t to, int32_t j);
+
+/*
+ * Values [start, end) of MULTISET vector v (primitive elements, listed
+ * each as often as it occurs) as the map Java writes, the inverse of
+ * pm_vector_expand_multiset: out gets end - start values of v's type with
+ * v's nulls and nchildren 2, children[0] the distinct elements of each
+ * value (pm_multiset_count's order), children[1] their counts
+ * (pm_multiset_count_type). Memory from arena; false on out-of-memory.
+ */
+extern bool pm_vector_collapse_multiset(const pm_vector *v, int64_t start, int64_t end,
+										pm_arena *arena, pm_vector *out);
+
 #endif							/* PM_COMMON_VECTOR_BUILDER_H */

@@ -509,8 +509,8 @@ parse_orc_options(const pm_schema *s, pm_write_options *o, pm_error *err)
 	{
 		const pm_type *t = s->row_type->fields[i].type;
 
-		/* ARRAY, MAP, ROW: orc_nested_write.c; MULTISET as OrcTypeUtil: refused */
-		if (t->id == PM_TYPE_MULTISET || t->id == PM_TYPE_VARIANT)
+		/* ARRAY, MAP, ROW, MULTISET: orc_nested_write.c */
+		if (t->id == PM_TYPE_VARIANT)
 			return pm_fail(err, PM_ERR_UNSUPPORTED,
 						   "column \"%s\" of type %s cannot be written to ORC files",
 						   s->row_type->fields[i].name, pm_type_id_name(t->id));
@@ -708,6 +708,33 @@ parse_per_level(const pm_schema *s, pm_arena *arena, pm_write_options *o, pm_err
 	return PM_OK;
 }
 
+/*
+ * A MULTISET of a nested type within t: every format writes a MULTISET as
+ * the map of each distinct element to its count (Java's), and the writers
+ * group elements by value only when they are primitive.
+ */
+static const pm_type *
+nested_multiset(const pm_type *t)
+{
+	const pm_type *found = NULL;
+
+	switch (t->id)
+	{
+		case PM_TYPE_MULTISET:
+			return pm_type_is_nested(t->element->id) ? t : nested_multiset(t->element);
+		case PM_TYPE_ARRAY:
+			return nested_multiset(t->element);
+		case PM_TYPE_MAP:
+			return (found = nested_multiset(t->element)) != NULL ? found : nested_multiset(t->value);
+		case PM_TYPE_ROW:
+			for (int i = 0; i < t->nfields && found == NULL; i++)
+				found = nested_multiset(t->fields[i].type);
+			return found;
+		default:
+			return NULL;
+	}
+}
+
 static pm_code
 parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for_compaction,
 			  pm_error *err)
@@ -725,9 +752,17 @@ parse_options(const pm_schema *s, pm_arena *arena, pm_write_options *o, bool for
 	PM_TRY(pm_tag_auto_check_schema(s, err));
 	/* DataField.defaultValue: table_write.c (default_value.h) */
 	for (int i = 0; i < s->row_type->nfields; i++)
+	{
+		const pm_type *ms = nested_multiset(s->row_type->fields[i].type);
+
 		if (s->row_type->fields[i].type->id == PM_TYPE_BLOB)
 			return pm_fail(err, PM_ERR_UNSUPPORTED, "column \"%s\": BLOB columns are not written",
 						   s->row_type->fields[i].name);
+		if (ms != NULL)
+			return pm_fail(err, PM_ERR_UNSUPPORTED,
+						   "column \"%s\": MULTISET of %s is not written (only MULTISET of a primitive type)",
+						   s->row_type->fields[i].name, pm_type_id_name(ms->element->id));
+	}
 
 	v = pm_schema_option(s, "file.format");
 	if (v == NULL || strcasecmp(v, "parquet") == 0)

@@ -2026,6 +2026,125 @@ test_selection_skips_stripes(void **state)
 	pm_arena_destroy(a);
 }
 
+/* A file of ROW<id INT NOT NULL, m MAP<INT, INT>, s MAP<STRING, STRING>, l ARRAY<INT>>. */
+static void
+write_count_maps(pm_fileio *io, const char *path, const pm_type *row, const int32_t *keys,
+				 const int32_t *counts, const uint8_t *count_nulls, pm_arena *a)
+{
+	pm_batch	b;
+	pm_vector	v[4];
+	int64_t		dcap = 0;
+
+	/* row 0: m {keys[0]: counts[0], ... 3 entries}, row 1: NULL, row 2: {} */
+	for (int c = 0; c < 4; c++)
+		assert_true(pm_vector_init(&v[c], row->fields[c].type, 3, c > 0, a));
+	for (int i = 0; i < 3; i++)
+		PM_VEC_VALUES(&v[0], int32_t)[i] = i;
+	assert_true(pm_vector_init(&v[1].children[0], row->fields[1].type->element, 3, false, a));
+	assert_true(pm_vector_init(&v[1].children[1], row->fields[1].type->value, 3, true, a));
+	for (int k = 0; k < 3; k++)
+	{
+		PM_VEC_VALUES(&v[1].children[0], int32_t)[k] = keys[k];
+		PM_VEC_VALUES(&v[1].children[1], int32_t)[k] = counts[k];
+		v[1].children[1].nulls[k] = count_nulls[k];
+	}
+	v[1].children[0].length = v[1].children[1].length = 3;
+	v[1].offsets[1] = v[1].offsets[2] = v[1].offsets[3] = 3;
+	v[1].nulls[1] = 1;
+	/* s {"k": "v"} in row 0; l [1] in row 0 */
+	assert_true(pm_vector_init(&v[2].children[0], row->fields[2].type->element, 1, false, a));
+	assert_true(pm_vector_init(&v[2].children[1], row->fields[2].type->value, 1, false, a));
+	assert_true(pm_vector_append_data(&v[2].children[0], &dcap, "k", 1, a));
+	v[2].children[0].offsets[1] = 1;
+	dcap = 0;
+	assert_true(pm_vector_append_data(&v[2].children[1], &dcap, "v", 1, a));
+	v[2].children[1].offsets[1] = 1;
+	v[2].children[0].length = v[2].children[1].length = 1;
+	v[2].offsets[1] = v[2].offsets[2] = v[2].offsets[3] = 1;
+	assert_true(pm_vector_init(&v[3].children[0], row->fields[3].type->element, 1, false, a));
+	PM_VEC_VALUES(&v[3].children[0], int32_t)[0] = 1;
+	v[3].children[0].length = 1;
+	v[3].offsets[1] = v[3].offsets[2] = v[3].offsets[3] = 1;
+	for (int c = 0; c < 4; c++)
+		v[c].length = 3;
+	b.nrows = 3;
+	b.first_row = 0;
+	b.ncols = 4;
+	b.cols = v;
+	writer_fixture_write(PM_FORMAT_ORC, io, path, row, "zstd", 0, NULL, &b, 1, NULL, a);
+}
+
+/*
+ * MULTISET<T> read from the file's map<T, int> (how Java writes it,
+ * OrcFileFormat.refineDataType): each key as often as its value says (0:
+ * left out); a NULL or negative count is corrupt; a map of other values,
+ * or a list, is not a MULTISET.
+ */
+static void
+test_multiset_counts(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	const pm_type *file_row = writer_fixture_parse_type(a, "ROW<id INT NOT NULL, m MAP<INT, INT>, "
+														"s MAP<STRING, STRING>, l ARRAY<INT>>");
+	const pm_type *ms = writer_fixture_parse_type(a, "ROW<id INT NOT NULL, m MULTISET<INT>>");
+	static const int32_t keys[3] = {5, 6, 7};
+	static const int32_t ok[3] = {2, 0, 1};
+	static const int32_t negative[3] = {2, -1, 1};
+	static const uint8_t no_nulls[3] = {0, 0, 0};
+	static const uint8_t a_null[3] = {0, 0, 1};
+	static const char *not_multiset[] = {"ROW<s MULTISET<STRING>>", "ROW<l MULTISET<INT>>"};
+	pm_format_read_options ro = {.schema = ms, .batch_size = 0};
+	pm_format_reader *r;
+	pm_batch   *b;
+	pm_error	err;
+	const pm_vector *m;
+
+	(void) state;
+	write_count_maps(io, "/ms/ok.orc", file_row, keys, ok, no_nulls, a);
+	write_count_maps(io, "/ms/negative.orc", file_row, keys, negative, no_nulls, a);
+	write_count_maps(io, "/ms/null.orc", file_row, keys, ok, a_null, a);
+
+	assert_int_equal(pm_orc_reader_open(pm_env_default(), io, "/ms/ok.orc", &ro, &r, &err), PM_OK);
+	assert_int_equal(pm_format_reader_next(r, &b, &err), PM_OK);
+	assert_non_null(b);
+	assert_int_equal(b->nrows, 3);
+	m = &b->cols[1];
+	assert_true(pm_vector_valid(m, 3));
+	assert_int_equal(m->nchildren, 1);
+	assert_int_equal(m->offsets[1] - m->offsets[0], 3);
+	assert_int_equal(PM_VEC_VALUES(&m->children[0], int32_t)[m->offsets[0]], 5);
+	assert_int_equal(PM_VEC_VALUES(&m->children[0], int32_t)[m->offsets[0] + 1], 5);
+	assert_int_equal(PM_VEC_VALUES(&m->children[0], int32_t)[m->offsets[0] + 2], 7);
+	assert_true(pm_vector_is_null(m, 1));
+	assert_false(pm_vector_is_null(m, 2));
+	assert_int_equal(m->offsets[3], m->offsets[2]);
+	pm_format_reader_close(r);
+
+	pm_error_clear(&err);
+	assert_int_equal(pm_orc_reader_open(pm_env_default(), io, "/ms/negative.orc", &ro, &r, &err),
+					 PM_OK);
+	assert_int_equal(pm_format_reader_next(r, &b, &err), PM_ERR_CORRUPT);
+	assert_non_null(strstr(err.message, "negative count"));
+	assert_non_null(strstr(err.path, "negative.orc"));
+	pm_format_reader_close(r);
+	assert_int_equal(pm_orc_reader_open(pm_env_default(), io, "/ms/null.orc", &ro, &r, &err),
+					 PM_OK);
+	assert_int_equal(pm_format_reader_next(r, &b, &err), PM_ERR_CORRUPT);
+	assert_non_null(strstr(err.message, "NULL count"));
+	pm_format_reader_close(r);
+
+	for (size_t k = 0; k < sizeof(not_multiset) / sizeof(not_multiset[0]); k++)
+	{
+		ro.schema = writer_fixture_parse_type(a, not_multiset[k]);
+		assert_int_equal(pm_orc_reader_open(pm_env_default(), io, "/ms/ok.orc", &ro, &r, &err),
+						 PM_ERR_UNSUPPORTED);
+		assert_non_null(strstr(err.message, "cannot be read as"));
+	}
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -2050,6 +2169,7 @@ main(void)
 		cmocka_unit_test(test_synthetic_batches),
 		cmocka_unit_test(test_dictionary_and_bloom_streams),
 		cmocka_unit_test(test_bloom_filter_skipping),
+		cmocka_unit_test(test_multiset_counts),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -397,7 +397,7 @@ test_refusals_leave_no_file(void **state)
 	pm_format_writer *w;
 	pm_batch	b;
 	pm_error	err;
-	static const char *nested[] = {"ROW<a ARRAY<VARIANT>>", "ROW<m MULTISET<INT>>",
+	static const char *nested[] = {"ROW<a ARRAY<VARIANT>>", "ROW<m MULTISET<ARRAY<INT>>>",
 	"ROW<r ROW<x ROW<y VARIANT>>>", "ROW<v VARIANT>"};
 
 	(void) state;
@@ -1210,6 +1210,111 @@ test_nested_round_trip(void **state)
 	pm_arena_destroy(a);
 }
 
+/*
+ * MULTISET<T> as Java writes it (OrcFileFormat.refineDataType): a map<T,
+ * int> of each distinct element to its count, with a map's LENGTH,
+ * statistics and bloom filters; read back with each element count times,
+ * and rewritten as a compaction does.
+ */
+static void
+test_multiset(void **state)
+{
+	pm_arena   *a = pm_arena_create(pm_env_default());
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_orc_write_options oo = {.dictionary_threshold = 0.8, .bloom_columns = "mi,ms",
+	.row_index_stride = 1000};
+	const pm_type *as_map = writer_fixture_parse_type(a, "ROW<id BIGINT NOT NULL, "
+													  "ms MAP<STRING, INT NOT NULL>, mi MAP<INT NOT NULL, INT NOT NULL>>");
+	orc_postscript ps;
+	orc_footer	footer;
+	stripe_view sv;
+	pm_format_read_options ro;
+	pm_format_reader *r;
+	pm_batch   *b;
+	pm_error	err;
+	static const int kinds[] = {ORC_STRUCT, ORC_LONG, ORC_MAP, ORC_STRING, ORC_INT, ORC_MAP,
+	ORC_INT, ORC_INT};
+
+	(void) state;
+	writer_fixture_multiset_round_trip(PM_FORMAT_ORC, io, "/ms/a.orc", "/ms/b.orc", NULL, a);
+	writer_fixture_multiset_round_trip(PM_FORMAT_ORC, io, "/ms/c.orc", "/ms/d.orc", &oo, a);
+
+	/* root, id, ms map<string,int>, its key and value, mi map<int,int>, its key and value */
+	file_tail(io, "/ms/a.orc", a, &ps, &footer);
+	assert_int_equal(footer.ntypes, 8);
+	for (int t = 0; t < 8; t++)
+		assert_int_equal(footer.types[t].kind, kinds[t]);
+	assert_int_equal(footer.types[2].subtypes[0], 3);
+	assert_int_equal(footer.types[2].subtypes[1], 4);
+
+	/* the map as stored, what Java reads: distinct elements, first occurrence first */
+	memset(&ro, 0, sizeof(ro));
+	ro.schema = as_map;
+	ro.batch_size = 10;
+	assert_int_equal(pm_format_reader_open(PM_FORMAT_ORC, pm_env_default(), io, "/ms/a.orc", &ro,
+										   &r, &err), PM_OK);
+	assert_int_equal(pm_format_reader_next(r, &b, &err), PM_OK);
+	{
+		/* row 3: ms x0, x1, x1 -> {x0: 1, x1: 2}; mi -1, -1, 0 -> {-1: 2, 0: 1} */
+		const pm_vector *ms = &b->cols[1];
+		const pm_vector *mi = &b->cols[2];
+		int32_t		len;
+		const uint8_t *p;
+
+		assert_true(pm_vector_is_null(ms, 0));
+		assert_int_equal(ms->offsets[4] - ms->offsets[3], 2);
+		p = pm_vector_bytes(&ms->children[0], ms->offsets[3], &len);
+		assert_int_equal(len, 2);
+		assert_memory_equal(p, "x0", 2);
+		p = pm_vector_bytes(&ms->children[0], ms->offsets[3] + 1, &len);
+		assert_memory_equal(p, "x1", 2);
+		assert_int_equal(PM_VEC_VALUES(&ms->children[1], int32_t)[ms->offsets[3]], 1);
+		assert_int_equal(PM_VEC_VALUES(&ms->children[1], int32_t)[ms->offsets[3] + 1], 2);
+		assert_int_equal(mi->offsets[4] - mi->offsets[3], 2);
+		assert_int_equal(PM_VEC_VALUES(&mi->children[0], int32_t)[mi->offsets[3]], -1);
+		assert_int_equal(PM_VEC_VALUES(&mi->children[1], int32_t)[mi->offsets[3]], 2);
+		assert_int_equal(PM_VEC_VALUES(&mi->children[0], int32_t)[mi->offsets[3] + 1], 0);
+		assert_int_equal(PM_VEC_VALUES(&mi->children[1], int32_t)[mi->offsets[3] + 1], 1);
+		/* row 0: mi empty */
+		assert_int_equal(mi->offsets[1], mi->offsets[0]);
+	}
+	pm_format_reader_close(r);
+
+	/*
+	 * bloom filters as for a map: the map column its lengths (the distinct
+	 * elements), the key column the elements, the value column the counts
+	 */
+	view_stripe(io, "/ms/c.orc", a, 0, &sv);
+	for (uint32_t col = 2; col <= 7; col++)
+	{
+		size_t		blen;
+		const uint8_t *bs = view_stream(&sv, a, ORC_S_BLOOM_FILTER_UTF8, col, &blen);
+		orc_bloom	bl[4];
+
+		assert_non_null(bs);
+		assert_int_equal(parse_blooms(bs, blen, bl, 4, a), 3);	/* 1000, 1000, 500 rows */
+		if (col == 3)
+		{
+			assert_true(orc_bloom_test_hash(&bl[0], orc_murmur3_hash64((const uint8_t *) "x2", 2)));
+			assert_false(orc_bloom_test_hash(&bl[0], orc_murmur3_hash64((const uint8_t *) "x3", 2)));
+		}
+		if (col == 2)
+		{
+			/* ms: up to 2 distinct elements (i and i + 1 modulo 3) */
+			assert_true(orc_bloom_test_hash(&bl[0], orc_bloom_long_hash(2)));
+			assert_false(orc_bloom_test_hash(&bl[0], orc_bloom_long_hash(3)));
+		}
+		if (col == 4 || col == 7)
+		{
+			/* counts up to 3 (ms row 5: x2, x0, x0, x2, x0; mi row 13: 0, 1 three times) */
+			assert_true(orc_bloom_test_hash(&bl[0], orc_bloom_long_hash(3)));
+			assert_false(orc_bloom_test_hash(&bl[0], orc_bloom_long_hash(4)));
+		}
+	}
+	pm_memory_fileio_destroy(io);
+	pm_arena_destroy(a);
+}
+
 int
 main(void)
 {
@@ -1224,6 +1329,7 @@ main(void)
 		cmocka_unit_test(test_bloom_filters),
 		cmocka_unit_test(test_row_index_stride),
 		cmocka_unit_test(test_nested_round_trip),
+		cmocka_unit_test(test_multiset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

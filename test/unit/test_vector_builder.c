@@ -169,6 +169,56 @@ test_nested(void **state)
 	check_type(rt, &row);
 }
 
+/*
+ * A MULTISET value grouped as Java writes it (pm_multiset_count,
+ * pm_vector_collapse_multiset: distinct elements, first occurrence first,
+ * with counts) and expanded back (pm_vector_expand_multiset).
+ */
+static void
+test_multiset_group(void **state)
+{
+	pm_type		et = {.id = PM_TYPE_BIGINT, .nullable = false};
+	pm_type		mt = {.id = PM_TYPE_MULTISET, .nullable = true, .element = &et};
+	static const int64_t elems[] = {4, 9, 4, 4, 1, 9, 7, 7};
+	static const int32_t counts[] = {3, 2, 1, 2};
+	static const int64_t distinct[] = {4, 9, 1, 7};
+	static const int64_t expanded[] = {4, 4, 4, 9, 9, 1, 7, 7};
+	pm_vector	v,
+				m;
+	pm_error	err;
+
+	(void) state;
+	/* values 0..3: [], [4 9 4 4 1 9], NULL, [7 7] */
+	assert_true(pm_vector_init(&v, &mt, 4, true, arena));
+	assert_true(pm_vector_init(&v.children[0], &et, 8, false, arena));
+	memcpy(v.children[0].values, elems, sizeof(elems));
+	v.children[0].length = 8;
+	memcpy(v.offsets, ((const int32_t[]) {0, 0, 6, 6, 8}), 5 * sizeof(int32_t));
+	v.nulls[2] = 1;
+	v.length = 4;
+	assert_int_equal(pm_multiset_count(&v.children[0], 0, 6, 0), 3);
+	assert_int_equal(pm_multiset_count(&v.children[0], 0, 6, 2), 0);
+	assert_int_equal(pm_multiset_count(&v.children[0], 0, 6, 1), 2);
+	assert_int_equal(pm_multiset_count(&v.children[0], 0, 6, 4), 1);
+
+	/* values 1..3: [4 9 4 4 1 9], NULL, [7 7] */
+	assert_true(pm_vector_collapse_multiset(&v, 1, 4, arena, &m));
+	assert_int_equal(m.length, 3);
+	assert_int_equal(m.nchildren, 2);
+	assert_memory_equal(m.offsets, ((const int32_t[]) {0, 3, 3, 4}), 4 * sizeof(int32_t));
+	assert_false(pm_vector_is_null(&m, 0));
+	assert_true(pm_vector_is_null(&m, 1));
+	assert_int_equal(m.children[0].length, 4);
+	assert_memory_equal(m.children[0].values, distinct, sizeof(distinct));
+	assert_int_equal(m.children[1].type->id, PM_TYPE_INT);
+	assert_memory_equal(m.children[1].values, counts, sizeof(counts));
+
+	assert_int_equal(pm_vector_expand_multiset(&m, arena, &err), PM_OK);
+	assert_int_equal(m.nchildren, 1);
+	assert_memory_equal(m.offsets, ((const int32_t[]) {0, 6, 6, 8}), 4 * sizeof(int32_t));
+	assert_memory_equal(m.children[0].values, expanded, sizeof(expanded));
+}
+
 static int
 setup(void **state)
 {
@@ -189,6 +239,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flat),
 		cmocka_unit_test(test_nested),
+		cmocka_unit_test(test_multiset_group),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

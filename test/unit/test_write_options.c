@@ -440,6 +440,35 @@ test_refusals(void **state)
 		assert_int_equal(parse_with(&f, 2, kv, &o, &err), PM_OK);
 		assert_true(o.thin_mode);
 	}
+	{
+		/* a MULTISET (in any format) only of a primitive type, before any row */
+		static const char *const formats[] = {"parquet", "orc", "avro"};
+		pm_type    *ms = pm_type_new(f.arena, PM_TYPE_MULTISET, true);
+		pm_field	fields[2] = {{0, "id", pm_type_new(f.arena, PM_TYPE_INT, true), NULL},
+		{1, "r", NULL, NULL}};
+		pm_field	inner = {2, "ms", ms, NULL};
+		const pm_type *row = f.s.row_type;
+
+		ms->element = pm_type_new_array(f.arena, pm_type_new(f.arena, PM_TYPE_INT, true), true);
+		fields[1].type = pm_type_new_row(f.arena, &inner, 1, true);
+		f.s.row_type = pm_type_new_row(f.arena, fields, 2, false);
+		for (int k = 0; k < 3; k++)
+		{
+			const char *kv[] = {"file.format", formats[k]};
+
+			expect(&f, 1, kv, PM_ERR_UNSUPPORTED, "column \"r\": MULTISET of ARRAY");
+		}
+		ms->element = pm_type_new(f.arena, PM_TYPE_INT, true);
+		for (int k = 0; k < 3; k++)
+		{
+			const char *kv[] = {"file.format", formats[k]};
+			pm_write_options o;
+			pm_error	err;
+
+			assert_int_equal(parse_with(&f, 1, kv, &o, &err), PM_OK);
+		}
+		f.s.row_type = row;
+	}
 	pm_arena_destroy(f.arena);
 }
 

@@ -57,4 +57,18 @@ extern int64_t writer_fixture_read_back(pm_file_format format, pm_fileio *io, co
 										const pm_type *row, pm_batch *batches, int nbatches,
 										const char *label);
 
+/*
+ * MULTISET columns with repeated elements (ms MULTISET<STRING>, every 5th
+ * NULL; mi MULTISET<INT NOT NULL> NOT NULL, some empty) written to path in
+ * `format`, read back with each element as often as written, equal ones
+ * together in order of first occurrence; what is read, written again to
+ * path2 (as a compaction does), reads back the same (orc: ORC options
+ * or NULL). The rows: id i; ms NULL where i % 5 == 0, else i % 6 elements
+ * "x" + (i + j * j) % 3; mi i % 7 elements (i * j + j / 2) % 3 - 1.
+ */
+extern void writer_fixture_multiset_round_trip(pm_file_format format, pm_fileio *io,
+											   const char *path, const char *path2,
+											   const pm_orc_write_options *orc,
+											   pm_arena *a);
+
 #endif							/* PM_TEST_WRITER_FIXTURE_H */

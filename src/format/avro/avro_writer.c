@@ -11,12 +11,17 @@
  * <parent name>_<field name> (top: org.apache.paimon.avro.generated.record),
  * nullable fields with "default":null; ARRAY -> array; MAP with CHAR/VARCHAR
  * keys -> map; other keys -> array (logicalType map) of record
- * <name>{key, value}; every nullable type -> ["null", T]. The JSON is
+ * <name>{key, value}; MULTISET<T> as the map of each distinct element to
+ * its count, exactly as a MAP<T, INT> (the count nullable: the converter
+ * takes `new IntType()`), its elements primitive and not NULL; every
+ * nullable type -> ["null", T]. The JSON is
  * what org.apache.avro.Schema.toString() prints for that schema (compact;
  * a nested record's namespace is left out when it equals its parent's).
  *
  * Records: FieldWriterFactory (union index 0 = null, 1 = value; arrays and
- * maps as one block of n items then 0, or just 0 when empty; decimals as
+ * maps as one block of n items then 0, or just 0 when empty; a MULTISET
+ * one item per distinct element in order of first occurrence,
+ * pm_multiset_count's grouping; decimals as
  * the unscaled BigInteger.toByteArray(); timestamps as epoch millis (floor)
  * or micros). Container: Avro DataFileWriter (magic "Obj" 1, metadata map
  * {avro.schema, avro.codec}, 16-byte sync marker, blocks of
@@ -36,12 +41,16 @@
 #include "common/byte_buffer.h"
 #include "common/floor_div.h"
 #include "common/random.h"
+#include "common/vector_builder.h"
 #include "format/write_stats.h"
 
 #define AW_DEFAULT_BLOCK_BYTES 64000	/* DataFileConstants.DEFAULT_SYNC_INTERVAL */
 #define AW_MAX_DEPTH 64
 #define AW_TOP_NAMESPACE "org.apache.paimon.avro.generated"
 #define AW_TOP_NAME "record"
+
+/* AvroSchemaConverter.extractValueTypeToAvroMap of a MULTISET: new IntType(), nullable */
+static const pm_type aw_count_type = {.id = PM_TYPE_INT, .nullable = true};
 
 typedef struct avro_writer
 {
@@ -230,17 +239,25 @@ type_json(schema_builder *sb, const pm_type *t, const char *row_name, const char
 			put_str(&sb->json, "}");
 			break;
 		case PM_TYPE_MAP:
+		case PM_TYPE_MULTISET:
+			/* extractValueTypeToAvroMap: a MULTISET's counts are `new IntType()`, nullable */
+			if (t->id == PM_TYPE_MULTISET && pm_type_is_nested(t->element->id))
+				return pm_fail(err, PM_ERR_UNSUPPORTED,
+							   "column \"%s\": MULTISET of %s cannot be written to Avro files",
+							   column, pm_type_id_name(t->element->id));
 			if (pm_type_is_string(t->element->id))
 			{
 				put_str(&sb->json, "{\"type\":\"map\",\"values\":");
-				PM_TRY(type_json(sb, t->value, row_name, column, depth + 1, err));
+				PM_TRY(type_json(sb, t->id == PM_TYPE_MAP ? t->value : &aw_count_type, row_name,
+								 column, depth + 1, err));
 				put_str(&sb->json, "}");
 			}
 			else
 			{
 				const char *names[2] = {"key", "value"};
-				const pm_type *types[2] = {t->element, t->value};
-				bool		defaults[2] = {false, t->value->nullable};
+				const pm_type *value = t->id == PM_TYPE_MAP ? t->value : &aw_count_type;
+				const pm_type *types[2] = {t->element, value};
+				bool		defaults[2] = {false, value->nullable};
 
 				/* key: noDefault(); value: default null if nullable */
 				put_str(&sb->json, "{\"type\":\"array\",\"items\":");
@@ -427,6 +444,45 @@ encode(avro_writer *w, const pm_type *t, const pm_vector *v, int64_t i, const ch
 							PM_TRY(encode(w, t->element, &v->children[0], k, column, depth + 1, err));
 						PM_TRY(encode(w, t->value, &v->children[1], k, column, depth + 1, err));
 					}
+				}
+				pm_byte_buffer_put_u8(b, 0);
+			}
+			break;
+		case PM_TYPE_MULTISET:
+			{
+				const pm_vector *elems = &v->children[0];
+				int32_t		start = v->offsets[i],
+							end = v->offsets[i + 1],
+							n = 0;
+				bool		string_map = pm_type_is_string(t->element->id);
+
+				for (int32_t k = start; k < end; k++)
+				{
+					if (pm_vector_is_null(elems, k))
+						return pm_fail(err, PM_ERR_INVALID, "column \"%s\": NULL MULTISET element",
+									   column);
+					n += pm_multiset_count(elems, start, k + 1, k) > 0;
+				}
+				if (n > 0)
+					pm_byte_buffer_put_zigzag(b, n);
+				for (int32_t k = start; k < end; k++)
+				{
+					int32_t		count = pm_multiset_count(elems, start, end, k);
+
+					if (count == 0)
+						continue;
+					if (string_map)
+					{
+						int32_t		len;
+						const uint8_t *p = pm_vector_bytes(elems, k, &len);
+
+						pm_byte_buffer_put_zigzag(b, len);
+						pm_byte_buffer_append(b, p, (size_t) len);
+					}
+					else
+						PM_TRY(encode(w, t->element, elems, k, column, depth + 1, err));
+					pm_byte_buffer_put_u8(b, 2);	/* the count's union: the value branch */
+					pm_byte_buffer_put_zigzag(b, count);
 				}
 				pm_byte_buffer_put_u8(b, 0);
 			}

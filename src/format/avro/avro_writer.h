@@ -11,9 +11,11 @@
  * the buffered bytes reach the block target, 64000 by default as Avro's
  * DEFAULT_SYNC_INTERVAL). Codecs: "zstd" -> zstandard (zstd_level),
  * "snappy" (with its CRC32), "deflate", "none"/"null" -> null.
- * Not written (PM_ERR_UNSUPPORTED naming the column): MULTISET, VARIANT,
- * BLOB, TIMESTAMP precision above 6, TIME precision above 3 (Java refuses
- * the last two as well), field names Avro does not accept.
+ * MULTISET<T> is written as the converter's map from each distinct element
+ * to its count (T primitive; a NULL element is PM_ERR_INVALID). Not written
+ * (PM_ERR_UNSUPPORTED naming the column): MULTISET of a nested type,
+ * VARIANT, BLOB, TIMESTAMP precision above 6, TIME precision above 3 (Java
+ * refuses the last two as well), field names Avro does not accept.
  *-------------------------------------------------------------------------
  */
 #ifndef PM_FORMAT_AVRO_AVRO_WRITER_H

@@ -143,7 +143,11 @@ orc_col_init(orc_writer *w, orc_col *c, const pm_type *type, bool direct, bool b
 			break;
 		case PM_TYPE_ARRAY:
 		case PM_TYPE_MAP:
-			/* ListTreeWriter / MapTreeWriter: PRESENT and LENGTH, DIRECT_V2 */
+		case PM_TYPE_MULTISET:
+			/*
+			 * ListTreeWriter / MapTreeWriter: PRESENT and LENGTH, DIRECT_V2
+			 * (a MULTISET is the map refineDataType makes of it)
+			 */
 			c->kind = type->id == PM_TYPE_ARRAY ? ORC_LIST : ORC_MAP;
 			c->has_length = true;
 			ok = (c->lenc = new_int_enc(env, &c->length, false)) != NULL;

@@ -15,8 +15,12 @@
  * fields their field ids (depth back to 0), an ARRAY element
  * SpecialFields.getArrayElementFieldId(id, depth + 1), MAP keys and values
  * getMapKeyFieldId / getMapValueFieldId, with id the enclosing field's.
- * MULTISET is refused here: Java writes it as MAP<element, INT NOT NULL>
- * (OrcFileFormat.refineDataType), not done yet.
+ * MULTISET<T> is written as Java writes it, the map<T, int> that
+ * OrcFileFormat.refineDataType makes of it (MAP<T, INT NOT NULL>): each
+ * value's distinct elements (pm_multiset_count's grouping, first
+ * occurrence first) as the keys, their counts as the values, with a map's
+ * type, ids, LENGTH (the distinct elements), statistics and bloom filters.
+ * Its elements must be primitive and not NULL, as in the Parquet writer.
  *
  * Must not include Postgres headers.
  *-------------------------------------------------------------------------
@@ -24,6 +28,8 @@
 #include "format/orc/orc_writer_int.h"
 
 #include <string.h>
+
+#include "common/vector_builder.h"
 
 /* SpecialFields.STRUCTURED_TYPE_FIELD_ID_BASE / _DEPTH_LIMIT (Java int arithmetic) */
 #define OW_NESTED_ID_BASE	(INT32_MAX / 4)
@@ -53,6 +59,8 @@ count_columns(const pm_type *type)
 			return 1 + count_columns(type->element);
 		case PM_TYPE_MAP:
 			return 1 + count_columns(type->element) + count_columns(type->value);
+		case PM_TYPE_MULTISET:
+			return 1 + count_columns(type->element) + 1;
 		default:
 			return 1;
 	}
@@ -72,10 +80,11 @@ init_tree(orc_writer *w, int *next, const pm_type *type, const char *name, int32
 
 	c->name = name;
 	c->paimon_id = paimon_id;
-	if (type->id == PM_TYPE_MULTISET)
+	/* elements are grouped by value: only primitive ones */
+	if (type->id == PM_TYPE_MULTISET && pm_type_is_nested(type->element->id))
 		return pm_fail(err, PM_ERR_UNSUPPORTED,
-					   "column \"%s\" of type %s cannot be written to ORC files",
-					   name, pm_type_id_name(type->id));
+					   "column \"%s\": MULTISET of %s cannot be written to ORC files",
+					   name, pm_type_id_name(type->element->id));
 	PM_TRY(orc_col_init(w, c, type, direct, bloom, err));
 	switch (type->id)
 	{
@@ -91,11 +100,14 @@ init_tree(orc_writer *w, int *next, const pm_type *type, const char *name, int32
 							 field_id, depth + 1, direct, bloom, err));
 			break;
 		case PM_TYPE_MAP:
+		case PM_TYPE_MULTISET:
 			PM_TRY(init_tree(w, next, type->element, name,
 							 java_int((int64_t) OW_NESTED_ID_BASE -
 									  (int64_t) field_id * OW_NESTED_DEPTH - (depth + 1)),
 							 field_id, depth + 1, direct, bloom, err));
-			PM_TRY(init_tree(w, next, type->value, name,
+			PM_TRY(init_tree(w, next,
+							 type->id == PM_TYPE_MAP ? type->value : &pm_multiset_count_type,
+							 name,
 							 java_int((int64_t) OW_NESTED_ID_BASE +
 									  (int64_t) field_id * OW_NESTED_DEPTH + depth + 1),
 							 field_id, depth + 1, direct, bloom, err));
@@ -141,7 +153,7 @@ orc_check_vector(const pm_vector *v, const pm_type *t, int64_t n, const char *na
 				 pm_error *err)
 {
 	int			want = t->id == PM_TYPE_ROW ? t->nfields : t->id == PM_TYPE_MAP ? 2 :
-		t->id == PM_TYPE_ARRAY ? 1 : 0;
+		t->id == PM_TYPE_ARRAY || t->id == PM_TYPE_MULTISET ? 1 : 0;
 	int64_t		nchild = n;
 
 	if (want == 0)
@@ -167,6 +179,12 @@ orc_check_vector(const pm_vector *v, const pm_type *t, int64_t n, const char *na
 
 		if (ch->type == NULL || ch->type->id != ct->id || ch->length < nchild)
 			return pm_fail(err, PM_ERR_INVALID, "column \"%s\": malformed nested vector", name);
+		/* the elements are the keys of the map Java writes */
+		if (t->id == PM_TYPE_MULTISET)
+			for (int64_t e = n > 0 ? v->offsets[0] : 0; e < nchild; e++)
+				if (pm_vector_is_null(ch, e))
+					return pm_fail(err, PM_ERR_INVALID, "column \"%s\": NULL MULTISET element",
+								   name);
 		PM_TRY(orc_check_vector(ch, ct, nchild, name, err));
 	}
 	return PM_OK;
@@ -244,11 +262,24 @@ void
 orc_tree_write(orc_writer *w, int ci, const pm_vector *v, int64_t start, int64_t end)
 {
 	orc_col    *c = &w->cols[ci];
+	pm_vector	map;
 
 	if (!orc_kind_nested(c->kind))
 	{
 		orc_col_write(c, v, start, end);
 		return;
+	}
+	if (c->type->id == PM_TYPE_MULTISET)
+	{
+		/* written as the map Java makes of it (kept until the slice is written) */
+		if (!pm_vector_collapse_multiset(v, start, end, w->multiset_arena, &map))
+		{
+			c->length.failed = true;	/* out of memory, as orc_col_buffers_failed tells */
+			return;
+		}
+		v = &map;
+		end -= start;
+		start = 0;
 	}
 	for (int64_t i = start; i < end; i++)
 	{

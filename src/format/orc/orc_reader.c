@@ -14,7 +14,9 @@
  * Layout per stripe: [index streams][data streams][stripe footer]; streams
  * are contiguous in the order the stripe footer lists them. Child columns
  * of a STRUCT hold values only for rows where the struct is not null; LIST
- * and MAP children hold sum(lengths) values.
+ * and MAP children hold sum(lengths) values. A MULTISET is read from the
+ * map<element, int> Java writes for it (OrcFileFormat.refineDataType),
+ * each element repeated as often as its count (pm_vector_expand_multiset).
  *
  * Timestamps follow ORC's Java TimestampTreeReader (1.9) and Paimon's
  * OrcTimestampColumnVector: seconds are relative to 2015-01-01 00:00:00 in
@@ -53,6 +55,7 @@
 
 #include "common/meta_cache.h"
 #include "common/tz.h"
+#include "common/vector_builder.h"
 #include "format/orc/orc_col_stats.h"
 #include "format/orc/orc_int.h"
 
@@ -220,6 +223,7 @@ kind_matches(pm_type_id id, int kind)
 		case PM_TYPE_ARRAY:
 			return kind == ORC_LIST;
 		case PM_TYPE_MAP:
+		case PM_TYPE_MULTISET:	/* Java's map<element, int> (OrcFileFormat.refineDataType) */
 			return kind == ORC_MAP;
 		case PM_TYPE_ROW:
 			return kind == ORC_STRUCT;
@@ -264,9 +268,10 @@ plan_children(orc_reader *r, col_reader *c, int depth, pm_error *err)
 							   fi >= 0 ? (int) ot->subtypes[fi] : -1, depth + 1, err));
 		}
 	}
-	else if (t->id == PM_TYPE_ARRAY || t->id == PM_TYPE_MAP)
+	else if (t->id == PM_TYPE_ARRAY || t->id == PM_TYPE_MAP || t->id == PM_TYPE_MULTISET)
 	{
 		int			n = t->id == PM_TYPE_ARRAY ? 1 : 2;
+		const pm_type *value = t->value;
 
 		if (ot->nsubtypes != n)
 			return pm_fail(err, PM_ERR_CORRUPT, "orc %s column \"%s\" has %d subtypes",
@@ -277,8 +282,12 @@ plan_children(orc_reader *r, col_reader *c, int depth, pm_error *err)
 			return nomem(err);
 		PM_TRY(plan_column(r, &c->children[0], t->element, c->name,
 						   (int) ot->subtypes[0], depth + 1, err));
+		/* a MULTISET's counts, read then expanded (pm_vector_expand_multiset) */
+		if (t->id == PM_TYPE_MULTISET &&
+			(value = pm_type_new(r->file_arena, PM_TYPE_INT, false)) == NULL)
+			return nomem(err);
 		if (n == 2)
-			PM_TRY(plan_column(r, &c->children[1], t->value, c->name,
+			PM_TRY(plan_column(r, &c->children[1], value, c->name,
 							   (int) ot->subtypes[1], depth + 1, err));
 	}
 	return PM_OK;
@@ -1673,7 +1682,8 @@ alloc_vector(orc_reader *r, col_reader *c, pm_vector *v, int64_t n, pm_error *er
 	if ((t->id == PM_TYPE_TIMESTAMP || t->id == PM_TYPE_TIMESTAMP_LTZ) && t->precision > 6 &&
 		(v->nanos = pm_arena_zalloc(r->batch_arena, cap * sizeof(uint16_t))) == NULL)
 		return nomem(err);
-	if ((pm_type_is_varlen(t->id) || t->id == PM_TYPE_ARRAY || t->id == PM_TYPE_MAP) &&
+	if ((pm_type_is_varlen(t->id) || t->id == PM_TYPE_ARRAY || t->id == PM_TYPE_MAP ||
+		 t->id == PM_TYPE_MULTISET) &&
 		(v->offsets = pm_arena_alloc(r->batch_arena, cap * sizeof(int32_t))) == NULL)
 		return nomem(err);
 	if (c->nchildren > 0)
@@ -1779,6 +1789,10 @@ read_col(orc_reader *r, col_reader *c, pm_vector *v, int64_t n, const uint8_t *p
 		case PM_TYPE_MAP:
 		case PM_TYPE_ROW:
 			return decode_nested(r, c, v, n, k, err);
+		case PM_TYPE_MULTISET:
+			/* each element as often as its count says (NULL, negative: corrupt) */
+			PM_TRY(decode_nested(r, c, v, n, k, err));
+			return pm_vector_expand_multiset(v, r->batch_arena, err);
 		default:
 			if (pm_type_is_varlen(c->type->id))
 				return decode_varlen(r, c, v, n, k, err);

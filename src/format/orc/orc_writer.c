@@ -89,6 +89,8 @@ writer_free(orc_writer *w)
 	pm_free(env, w->root_bf.words);
 	if (w->scratch != NULL)
 		pm_arena_destroy(w->scratch);
+	if (w->multiset_arena != NULL)
+		pm_arena_destroy(w->multiset_arena);
 	pm_format_file_close(&w->file, env);
 	pm_free(env, w);
 }
@@ -839,6 +841,7 @@ ow_write(pm_format_writer *base, const pm_batch *batch, pm_error *err)
 
 		for (int c = 0; c < w->nfields; c++)
 			orc_tree_write(w, w->top[c], &batch->cols[c], start, end);
+		pm_arena_reset(w->multiset_arena);
 		for (int c = 0; c < w->ncols; c++)
 			if (orc_col_buffers_failed(&w->cols[c]))
 				return pm_format_file_oom(&w->file, err);
@@ -1044,7 +1047,8 @@ pm_orc_writer_open(const pm_env *env, pm_fileio *io, const char *path,
 		memset(w->root_bf.words, 0, sizeof(uint64_t) * (size_t) (w->bloom_nbits / 64));
 	}
 	w->scratch = pm_arena_create(env);
-	if (w->scratch == NULL)
+	w->multiset_arena = pm_arena_create(env);
+	if (w->scratch == NULL || w->multiset_arena == NULL)
 	{
 		writer_free(w);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening an ORC writer");

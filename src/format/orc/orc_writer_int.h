@@ -140,6 +140,7 @@ typedef struct orc_writer
 	pm_byte_buffer stripe_infos;	/* Footer field 3, encoded */
 	pm_byte_buffer stripe_stats;	/* Metadata field 1, encoded */
 	pm_arena   *scratch;
+	pm_arena   *multiset_arena; /* MULTISET values as maps, reset per slice */
 	double		dict_threshold; /* orc.dictionary.key.threshold */
 	bool		root_bloom;		/* orc.bloom.filter.columns = "*": the root too */
 	orc_bloom	root_bf;		/* stays empty: a struct adds no value */

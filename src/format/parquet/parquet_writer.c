@@ -64,6 +64,7 @@
 #include "codec/codec.h"
 #include "common/byte_buffer.h"
 #include "common/floor_div.h"
+#include "common/vector_builder.h"
 #include "format/parquet/parquet_metadata.h"
 #include "format/parquet/thrift_compact_write.h"
 #include "format/write_stats.h"
@@ -78,9 +79,6 @@
 
 /* Hadoop's Lz4Codec block (256 KiB buffer less its overhead bufferSize/255 + 16) */
 #define PW_HADOOP_LZ4_MAX_INPUT		(262144 - (262144 / 255 + 16))
-
-/* The count of a MULTISET element (the value of Java's MAP<element, INT NOT NULL>). */
-static const pm_type pw_count_type = {.id = PM_TYPE_INT, .nullable = false};
 
 /* How values of a column compare (statistics). */
 typedef enum pw_kind
@@ -506,7 +504,7 @@ walk_leaves(parquet_writer *w, const pm_field *f, const pm_type *t, const char *
 				PM_TRY(walk_leaves(w, f, t->element, "key", false, c, def + 1, rep + 1, cols, n,
 								   err));
 				st->child = 1;
-				PM_TRY(walk_leaves(w, f, &pw_count_type, "value", false, c, def + 1, rep + 1,
+				PM_TRY(walk_leaves(w, f, &pm_multiset_count_type, "value", false, c, def + 1, rep + 1,
 								   cols, n, err));
 				c->npath--;
 				break;
@@ -764,7 +762,7 @@ write_schema_node(pm_thrift_writer *t, const char *name, const pm_type *ty, bool
 								false, 0);
 			write_schema_node(t, "key", ty->element, false,
 							  nested_field_id(field_id, depth + 1, true), field_id, depth + 1);
-			write_schema_node(t, "value", &pw_count_type, false,
+			write_schema_node(t, "value", &pm_multiset_count_type, false,
 							  nested_field_id(field_id, depth + 1, false), field_id, depth + 1);
 			break;
 		case PM_TYPE_ROW:
@@ -1797,37 +1795,9 @@ emit(parquet_writer *w, pw_column *c, int rep, int def, const pm_vector *v, int6
 static pm_code shred(parquet_writer *w, pw_column *c, int s, const pm_vector *v, int64_t i,
 					 int rep, int def, int rep_here, pm_error *err);
 
-/* Whether elements j and k of a primitive vector are equal (bitwise, as Java's equals). */
-static bool
-element_equal(const pm_vector *v, int64_t j, int64_t k)
-{
-	bool		nj = pm_vector_is_null(v, j);
-	bool		nk = pm_vector_is_null(v, k);
-	int			size = pm_type_value_size(v->type->id);
-
-	if (nj || nk)
-		return nj == nk;
-	if (size == 0)
-	{
-		int32_t		lj,
-					lk;
-		const uint8_t *pj = pm_vector_bytes(v, j, &lj);
-		const uint8_t *pk = pm_vector_bytes(v, k, &lk);
-
-		return lj == lk && (lj == 0 || memcmp(pj, pk, (size_t) lj) == 0);
-	}
-	if (v->type->id == PM_TYPE_BOOLEAN)
-		return (PM_VEC_VALUES(v, uint8_t)[j] != 0) == (PM_VEC_VALUES(v, uint8_t)[k] != 0);
-	if (v->nanos != NULL && v->nanos[j] != v->nanos[k])
-		return false;
-	return memcmp((const uint8_t *) v->values + (size_t) j * (size_t) size,
-				  (const uint8_t *) v->values + (size_t) k * (size_t) size, (size_t) size) == 0;
-}
-
 /*
  * A MULTISET value as Java writes it, a map from each distinct element (in
- * order of first occurrence) to its count; distinct elements are found by
- * comparing with the earlier ones (quadratic in one value's elements).
+ * order of first occurrence) to its count (pm_multiset_count's grouping).
  */
 static pm_code
 shred_multiset(parquet_writer *w, pw_column *c, int s, const pm_vector *v, int64_t i,
@@ -1846,12 +1816,9 @@ shred_multiset(parquet_writer *w, pw_column *c, int s, const pm_vector *v, int64
 	}
 	for (int32_t j = from; j < to; j++)
 	{
-		int32_t		count = 1;
-		bool		seen = false;
+		int32_t		count = pm_multiset_count(elems, from, to, j);
 
-		for (int32_t k = from; k < j && !seen; k++)
-			seen = element_equal(elems, k, j);
-		if (seen)
+		if (count == 0)
 			continue;
 		if (st->child == 0)
 			PM_TRY(shred(w, c, s + 1, elems, j, first ? rep : rep_here + 1, def + 1,
@@ -1860,10 +1827,8 @@ shred_multiset(parquet_writer *w, pw_column *c, int s, const pm_vector *v, int64
 		{
 			pm_vector	cv;
 
-			for (int32_t k = j + 1; k < to; k++)
-				count += element_equal(elems, k, j);
 			memset(&cv, 0, sizeof(cv));
-			cv.type = &pw_count_type;
+			cv.type = &pm_multiset_count_type;
 			cv.length = 1;
 			cv.values = &count;
 			emit(w, c, first ? rep : rep_here + 1, def + 1, &cv, 0);

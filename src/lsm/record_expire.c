@@ -213,7 +213,6 @@ pm_record_expire_next(const pm_record_expire *re, int col, const pm_deletion_vec
 					  pm_data_file_reader *reader, int64_t now, pm_arena *scratch,
 					  pm_batch **out, int64_t *expired, pm_error *err)
 {
-	*out = NULL;
 	for (;;)
 	{
 		pm_batch   *b;

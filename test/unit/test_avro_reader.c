@@ -1757,6 +1757,14 @@ test_timestamp_nanos_extremes(void **state)
 	free(f);
 }
 
+/* Java's files of MULTISET<INT> ms, MULTISET<STRING> ms2: maps of element to count. */
+static const char MULTISET_SCHEMA[] =
+"{\"type\":\"record\",\"name\":\"r\",\"fields\":["
+"{\"name\":\"ms\",\"type\":{\"type\":\"array\",\"logicalType\":\"map\",\"items\":"
+"{\"type\":\"record\",\"name\":\"kv\",\"fields\":[{\"name\":\"key\",\"type\":\"int\"},"
+"{\"name\":\"value\",\"type\":\"int\"}]}}},"
+"{\"name\":\"ms2\",\"type\":{\"type\":\"map\",\"values\":\"int\"}}]}";
+
 /* MULTISET: each element as often as its count says (Java's map of element to count), as Parquet's. */
 static void
 test_synthetic_multiset(void **state)
@@ -1788,12 +1796,7 @@ test_synthetic_multiset(void **state)
 	put_str(d, "a");
 	put_long(d, 3);
 	put_long(d, 0);
-	build_file(f, "{\"type\":\"record\",\"name\":\"r\",\"fields\":["
-			   "{\"name\":\"ms\",\"type\":{\"type\":\"array\",\"logicalType\":\"map\",\"items\":"
-			   "{\"type\":\"record\",\"name\":\"kv\",\"fields\":[{\"name\":\"key\",\"type\":\"int\"},"
-			   "{\"name\":\"value\",\"type\":\"int\"}]}}},"
-			   "{\"name\":\"ms2\",\"type\":{\"type\":\"map\",\"values\":\"int\"}}]}",
-			   NULL, d, 1);
+	build_file(f, MULTISET_SCHEMA, NULL, d, 1);
 	opt.schema = req;
 	opt.batch_size = 0;
 	opt.orc_reader_timezone = NULL;
@@ -1827,12 +1830,7 @@ test_synthetic_multiset(void **state)
 		put_long(d, k == 0 ? -2 : 1 << 30);
 		put_long(d, 0);
 		put_long(d, 0);			/* ms2: empty */
-		build_file(f, "{\"type\":\"record\",\"name\":\"r\",\"fields\":["
-				   "{\"name\":\"ms\",\"type\":{\"type\":\"array\",\"logicalType\":\"map\",\"items\":"
-				   "{\"type\":\"record\",\"name\":\"kv\",\"fields\":[{\"name\":\"key\",\"type\":\"int\"},"
-				   "{\"name\":\"value\",\"type\":\"int\"}]}}},"
-				   "{\"name\":\"ms2\",\"type\":{\"type\":\"map\",\"values\":\"int\"}}]}",
-				   NULL, d, 1);
+		build_file(f, MULTISET_SCHEMA, NULL, d, 1);
 		snprintf(path, sizeof(path), "/m%d", k);
 		assert_int_equal(pm_memory_fileio_add(io, path, f->d, f->n, &err), PM_OK);
 		assert_int_equal(pm_avro_reader_open(pm_env_default(), io, path, &opt, &r, &err), PM_OK);

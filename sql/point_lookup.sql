@@ -168,16 +168,20 @@ RESET paimon_fdw.page_cache_size;
 -- whose key pages do not hold the key (id 2 is only in the first insert's
 -- file of its bucket, though within the second's key range). With it off
 -- (0), no such skip, and the same rows.
-CREATE FUNCTION pl.lookup_line(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+-- the lines of EXPLAIN ANALYZE that match pattern
+CREATE FUNCTION pl.explain_line(q text, pattern text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
   line text;
 BEGIN
   FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ' || q LOOP
-    IF line ~ 'Point Lookups \(executed\)' THEN
+    IF line ~ pattern THEN
       RETURN NEXT trim(line);
     END IF;
   END LOOP;
 END $$;
+CREATE FUNCTION pl.lookup_line(q text) RETURNS SETOF text LANGUAGE sql AS $$
+  SELECT pl.explain_line(q, 'Point Lookups \(executed\)')
+$$;
 SELECT * FROM pl.lookup_line('SELECT * FROM pl.kv WHERE id = 2');
 SELECT * FROM pl.lookup_line('SELECT * FROM pl.kv WHERE id = 8');
 SELECT * FROM pl.lookup_line('SELECT * FROM pl.kv WHERE id IN (2, 9)');
@@ -233,16 +237,6 @@ SELECT paimon_create_table('plw', 'db', 'rgs', 'id BIGINT, a INT, s STRING',
   options => '{"bucket": "1", "parquet.block.size": "16kb", "parquet.page.size": "1mb"}',
   foreign_table => 'pl.rgs');
 INSERT INTO pl.rgs SELECT i, i % 97, md5(i::text) FROM generate_series(1, 30000) i;
-CREATE FUNCTION pl.row_group_line(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE
-  line text;
-BEGIN
-  FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ' || q LOOP
-    IF line ~ 'Row Groups:' THEN
-      RETURN NEXT trim(line);
-    END IF;
-  END LOOP;
-END $$;
 -- read: the row groups read; many: the file has more than 10; the rest were
 -- skipped without a selected row, none by statistics
 SELECT q, substring(l from '^Row Groups: (\d+) of')::int AS read,
@@ -251,7 +245,7 @@ SELECT q, substring(l from '^Row Groups: (\d+) of')::int AS read,
        substring(l from '(\d+) without a selected row')::int =
          substring(l from 'of (\d+) read')::int - substring(l from '^Row Groups: (\d+) of')::int AS rest_skipped
 FROM (VALUES ('id = 12345'), ('id IN (1, 15000, 30000)'), ('id IN (1, 2, 3)')) v(q),
-     pl.row_group_line('SELECT * FROM pl.rgs WHERE ' || q) l;
+     pl.explain_line('SELECT * FROM pl.rgs WHERE ' || q, 'Row Groups:') l;
 SELECT count(*) FROM pl.rgs;
 SELECT * FROM pl.rgs WHERE id IN (1, 15000, 29999, 30000, 30001) ORDER BY id;
 SET paimon_fdw.enable_point_lookup = off;

@@ -307,6 +307,45 @@ file_key_range(pm_table *t, const key_set *ks, const pm_data_file_meta *f, pm_ar
 										&ignored) == PM_OK;
 }
 
+/* A file's key range, decoded once per base scan (pm_scan.lookup_ranges). */
+typedef struct pm_lookup_range
+{
+	int8_t		state;			/* 0: not decoded yet; 1: min, max; -1: unusable */
+	pm_value   *min;
+	pm_value   *max;
+} pm_lookup_range;
+
+/*
+ * file_key_range of file i of split s of base, kept on base: a lookup
+ * join plans one lookup per outer row over the same files.
+ */
+static bool
+kept_key_range(pm_table *t, const key_set *ks, pm_scan *base, int s, int i, pm_arena *tmp,
+			   pm_value **min, pm_value **max)
+{
+	const pm_data_file_meta *f = base->splits[s].files[i];
+	pm_lookup_range *r;
+
+	if (base->lookup_ranges == NULL)
+	{
+		base->lookup_ranges_schema = t->schema->id;
+		base->lookup_ranges = pm_arena_zalloc(base->arena, sizeof(pm_lookup_range *) *
+											  (size_t) (base->nsplits + 1));
+	}
+	if (base->lookup_ranges == NULL || base->lookup_ranges_schema != t->schema->id)
+		return file_key_range(t, ks, f, tmp, min, max);
+	if (base->lookup_ranges[s] == NULL &&
+		(base->lookup_ranges[s] = pm_arena_zalloc(base->arena, sizeof(pm_lookup_range) *
+												  (size_t) (base->splits[s].nfiles + 1))) == NULL)
+		return file_key_range(t, ks, f, tmp, min, max);
+	r = &base->lookup_ranges[s][i];
+	if (r->state == 0)
+		r->state = file_key_range(t, ks, f, base->arena, &r->min, &r->max) ? 1 : -1;
+	*min = r->min;
+	*max = r->max;
+	return r->state > 0;
+}
+
 /* Row ranges [start, end) as pairs of int64_t, by start. */
 static int
 cmp_range(const void *a, const void *b)
@@ -644,6 +683,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 		int			nsk = 0;
 		int			split_sel = nsel;
 		bool		any_present = false;
+		pm_predicate *split_kp = NULL;	/* of split_keys, once asked */
 
 		if (!partition_may_match(t, sp, pred, ranges))
 		{
@@ -687,7 +727,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 
 			my.files_probed++;
 			pm_arena_reset(tmp);
-			if ((ranged = file_key_range(t, &ks, f, tmp, &min, &max)))
+			if ((ranged = kept_key_range(t, &ks, base, s, i, tmp, &min, &max)))
 			{
 				for (int j = 0; j < nsk; j++)
 				{
@@ -711,8 +751,17 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 				continue;
 			}
 			{
-				pm_predicate *kp = keys_predicate(&ks, file_keys, nfk, tmp);
+				pm_predicate *kp;
 
+				/* every key of the split: the split's predicate, built once */
+				if (nfk == nsk)
+				{
+					if (split_kp == NULL)
+						split_kp = keys_predicate(&ks, split_keys, nsk, arena);
+					kp = split_kp;
+				}
+				else
+					kp = keys_predicate(&ks, file_keys, nfk, tmp);
 				if (kp == NULL)
 					rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 				else

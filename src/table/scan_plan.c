@@ -1059,6 +1059,9 @@ pm_scan_file_index_skips(pm_scan *scan, const pm_predicate *filter,
 	int			sidecar;
 
 	*skips = false;
+	/* the file's own indexes first: most files have none (a lookup asks per file) */
+	if (f->embedded_file_index == NULL && f->nextra_files == 0)
+		return PM_OK;
 	if (!scan->options.prune_file_index || !file_index_read_enabled(scan->table) ||
 		filter == NULL || !has_index_leaf(filter))
 		return PM_OK;

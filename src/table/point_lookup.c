@@ -307,13 +307,42 @@ file_key_range(pm_table *t, const key_set *ks, const pm_data_file_meta *f, pm_ar
 										&ignored) == PM_OK;
 }
 
-/* A file's key range, decoded once per base scan (pm_scan.lookup_ranges). */
+/* A file's key range, decoded once per base scan. */
 typedef struct pm_lookup_range
 {
 	int8_t		state;			/* 0: not decoded yet; 1: min, max; -1: unusable */
 	pm_value   *min;
 	pm_value   *max;
 } pm_lookup_range;
+
+/* What lookups keep of a split of their base scan (pm_scan.lookup_splits). */
+typedef struct pm_lookup_split
+{
+	pm_lookup_range *ranges;	/* per file */
+	int		   *newest_first;	/* file indexes by _MAX_SEQUENCE_NUMBER, descending */
+} pm_lookup_split;
+
+/* split s's entry of base->lookup_splits, made on first use; NULL: none kept */
+static pm_lookup_split *
+lookup_split(pm_table *t, pm_scan *base, int s)
+{
+	pm_lookup_split *ls;
+
+	if (base->lookup_splits == NULL)
+	{
+		base->lookup_schema = t->schema->id;
+		base->lookup_splits = pm_arena_zalloc(base->arena, sizeof(pm_lookup_split) *
+											  (size_t) (base->nsplits + 1));
+	}
+	if (base->lookup_splits == NULL || base->lookup_schema != t->schema->id)
+		return NULL;
+	ls = &base->lookup_splits[s];
+	if (ls->ranges == NULL &&
+		(ls->ranges = pm_arena_zalloc(base->arena, sizeof(pm_lookup_range) *
+									  (size_t) (base->splits[s].nfiles + 1))) == NULL)
+		return NULL;
+	return ls;
+}
 
 /*
  * file_key_range of file i of split s of base, kept on base: a lookup
@@ -324,26 +353,68 @@ kept_key_range(pm_table *t, const key_set *ks, pm_scan *base, int s, int i, pm_a
 			   pm_value **min, pm_value **max)
 {
 	const pm_data_file_meta *f = base->splits[s].files[i];
+	pm_lookup_split *ls = lookup_split(t, base, s);
 	pm_lookup_range *r;
 
-	if (base->lookup_ranges == NULL)
-	{
-		base->lookup_ranges_schema = t->schema->id;
-		base->lookup_ranges = pm_arena_zalloc(base->arena, sizeof(pm_lookup_range *) *
-											  (size_t) (base->nsplits + 1));
-	}
-	if (base->lookup_ranges == NULL || base->lookup_ranges_schema != t->schema->id)
+	if (ls == NULL)
 		return file_key_range(t, ks, f, tmp, min, max);
-	if (base->lookup_ranges[s] == NULL &&
-		(base->lookup_ranges[s] = pm_arena_zalloc(base->arena, sizeof(pm_lookup_range) *
-												  (size_t) (base->splits[s].nfiles + 1))) == NULL)
-		return file_key_range(t, ks, f, tmp, min, max);
-	r = &base->lookup_ranges[s][i];
+	r = &ls->ranges[i];
 	if (r->state == 0)
 		r->state = file_key_range(t, ks, f, base->arena, &r->min, &r->max) ? 1 : -1;
 	*min = r->min;
 	*max = r->max;
 	return r->state > 0;
+}
+
+/* A file's _MAX_SEQUENCE_NUMBER and its index in its split. */
+typedef struct seq_of_file
+{
+	int64_t		max_seq;
+	int			file;
+} seq_of_file;
+
+static int
+cmp_newest_first(const void *pa, const void *pb)
+{
+	const seq_of_file *a = pa;
+	const seq_of_file *b = pb;
+
+	if (a->max_seq != b->max_seq)
+		return a->max_seq > b->max_seq ? -1 : 1;
+	return a->file - b->file;
+}
+
+/*
+ * The files of split s of base, newest (largest _MAX_SEQUENCE_NUMBER)
+ * first, kept on base; in arena when base keeps nothing. NULL: out of
+ * memory.
+ */
+static const int *
+newest_first(pm_table *t, pm_scan *base, int s, pm_arena *arena)
+{
+	const pm_split *sp = &base->splits[s];
+	pm_lookup_split *ls = lookup_split(t, base, s);
+	pm_arena   *into = ls != NULL ? base->arena : arena;
+	seq_of_file *seqs;
+	int		   *order;
+
+	if (ls != NULL && ls->newest_first != NULL)
+		return ls->newest_first;
+	order = pm_arena_alloc(into, sizeof(int) * (size_t) (sp->nfiles + 1));
+	seqs = pm_arena_alloc(arena, sizeof(seq_of_file) * (size_t) (sp->nfiles + 1));
+	if (order == NULL || seqs == NULL)
+		return NULL;
+	for (int i = 0; i < sp->nfiles; i++)
+	{
+		seqs[i].max_seq = sp->files[i]->max_sequence_number;
+		seqs[i].file = i;
+	}
+	qsort(seqs, (size_t) sp->nfiles, sizeof(seq_of_file), cmp_newest_first);
+	for (int i = 0; i < sp->nfiles; i++)
+		order[i] = seqs[i].file;
+	if (ls != NULL)
+		ls->newest_first = order;
+	return order;
 }
 
 /* Row ranges [start, end) as pairs of int64_t, by start. */
@@ -684,6 +755,11 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 		int			split_sel = nsel;
 		bool		any_present = false;
 		pm_predicate *split_kp = NULL;	/* of split_keys, once asked */
+		const int  *order = NULL;	/* the order files are probed in; NULL: the split's */
+		int64_t		newest_min = -1;	/* largest min sequence number of a file holding the key */
+		bool	   *kept;			/* per file: read */
+		bool	   *kept_present;	/* ... and surely holds the key (newest_decides) */
+		const pm_row_selection **kept_sel;	/* ... the key's rows */
 
 		if (!partition_may_match(t, sp, pred, ranges))
 		{
@@ -709,13 +785,28 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 		dst->files = pm_arena_zalloc(arena, sizeof(pm_data_file_meta *) * (sp->nfiles + 1));
 		if (newest_decides)
 			present = pm_arena_zalloc(arena, sizeof(bool) * (size_t) (sp->nfiles + 1));
-		if (dst->files == NULL || (newest_decides && present == NULL))
+		kept = pm_arena_zalloc(arena, sizeof(bool) * (size_t) (sp->nfiles + 1));
+		kept_present = pm_arena_zalloc(arena, sizeof(bool) * (size_t) (sp->nfiles + 1));
+		kept_sel = pm_arena_zalloc(arena, sizeof(pm_row_selection *) * (size_t) (sp->nfiles + 1));
+		if (dst->files == NULL || (newest_decides && present == NULL) || kept == NULL ||
+			kept_present == NULL || kept_sel == NULL)
 		{
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 			break;
 		}
-		for (int i = 0; i < sp->nfiles; i++)
+		/*
+		 * One key of a deduplicate table: the files newest first, so that
+		 * once the key is surely in one, the files all of whose records are
+		 * older are not even probed (shadowed).
+		 */
+		if (newest_decides && (order = newest_first(t, base, s, arena)) == NULL)
 		{
+			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
+			break;
+		}
+		for (int k = 0; k < sp->nfiles; k++)
+		{
+			int			i = order != NULL ? order[k] : k;
 			const pm_data_file_meta *f = sp->files[i];
 			pm_value   *min,
 					   *max;
@@ -726,6 +817,12 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 			const pm_row_selection *sel = NULL;
 
 			my.files_probed++;
+			if (newest_decides && f->max_sequence_number < newest_min)
+			{
+				my.shadowed++;
+				scan->stats.files_pruned_stats++;
+				continue;
+			}
 			pm_arena_reset(tmp);
 			if ((ranged = kept_key_range(t, &ks, base, s, i, tmp, &min, &max)))
 			{
@@ -782,7 +879,21 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 				scan->stats.files_pruned_stats++;
 				continue;
 			}
-			if (newest_decides && surely_present)
+			kept[i] = true;
+			kept_sel[i] = sel;
+			kept_present[i] = newest_decides && surely_present;
+			if (kept_present[i] && f->min_sequence_number > newest_min)
+				newest_min = f->min_sequence_number;
+		}
+		/* the kept files, in the split's order */
+		for (int i = 0; rc == PM_OK && i < sp->nfiles; i++)
+		{
+			const pm_data_file_meta *f = sp->files[i];
+			const pm_row_selection *sel = kept_sel[i];
+
+			if (!kept[i])
+				continue;
+			if (kept_present[i])
 				any_present = present[dst->nfiles] = true;
 			dst->files[dst->nfiles++] = f;
 			dst->row_count += f->row_count;

@@ -64,12 +64,13 @@ struct pm_scan
 	int64_t		part_unit_bytes;	/* pm_scan_set_part_units; 0: files are units */
 	int			participants;	/* pm_scan_set_participants; 0: unknown */
 	/*
-	 * Point lookups planned on this scan (point_lookup.c): per split, per
-	 * file, its [_MIN_KEY, _MAX_KEY] decoded once with the key types of
-	 * schema lookup_ranges_schema (in arena); NULL until a lookup asks.
+	 * Point lookups planned on this scan (point_lookup.c), per split: each
+	 * file's [_MIN_KEY, _MAX_KEY] decoded once with the key types of schema
+	 * lookup_schema, the files newest first (in arena); NULL until a
+	 * lookup asks.
 	 */
-	struct pm_lookup_range **lookup_ranges;
-	int64_t		lookup_ranges_schema;
+	struct pm_lookup_split *lookup_splits;
+	int64_t		lookup_schema;
 };
 
 /* The row selection of one kept data file (file-index row bitmaps). */

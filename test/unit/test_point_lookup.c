@@ -516,6 +516,111 @@ test_bitmap_dv(void **state)
 
 /* An append table is never a point lookup. */
 /*
+ * Many overlapping level-0 files (12 commits upserting and deleting keys
+ * all over the range of a first one): every key, present or deleted, looked
+ * up alone gives the full merged scan's answer, probing the files newest
+ * first: once the key is surely in one, the older files are shadowed
+ * without a probe.
+ */
+static void
+test_newest_first_many_files(void **state)
+{
+	/* write-only: the writer does not compact the level-0 files away */
+	static const char *keys[] = {"bucket", "write-only"};
+	static const char *vals[] = {"1", "true"};
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	const char *dir = "/mem/wh/db.db/many";
+	lookup_table lt;
+	table_rows *all = calloc(1, sizeof(table_rows));
+	table_rows *got = calloc(1, sizeof(table_rows));
+	trow		rows[100];
+	uint8_t		kinds[11];
+	pm_point_lookup_stats st = {0};
+	pm_scan    *base;
+	pm_error	err;
+	int			found = 0;
+
+	(void) state;
+	memset(&lt, 0, sizeof(lt));
+	lt.arena = pm_arena_create(pm_env_default());
+	pk_create(io, lt.arena, dir, 2, keys, vals);
+	for (int i = 0; i < 100; i++)
+		rows[i] = (trow) {i, true, i, i};
+	pk_commit_rows(io, dir, lt.arena, rows, NULL, 100, 1, 1);
+	for (int c = 2; c <= 13; c++)
+	{
+		for (int j = 0; j < 10; j++)
+		{
+			rows[j] = (trow) {(c * 7 + j * 13) % 100, true, c * 1000 + j, c};
+			kinds[j] = PM_ROW_UPDATE_AFTER;
+		}
+		rows[10] = (trow) {(c * 11 + 5) % 100, false, 0, INT64_MIN};
+		kinds[10] = PM_ROW_DELETE;
+		/* a key both upserted and deleted in one commit: keep the upsert */
+		for (int j = 0; j < 10; j++)
+			if (rows[j].id == rows[10].id)
+				rows[10].id = (rows[10].id + 1) % 100;
+		pk_commit_rows(io, dir, lt.arena, rows, kinds, 11, c, c);
+	}
+	pm_error_clear(&err);
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &lt.table, &err), PM_OK);
+	lt.row = pm_table_schema(lt.table)->row_type;
+	lt.npk = 1;
+	lt.pk[0] = 0;
+	for (int f = 0; f < lt.row->nfields; f++)
+		lt.fields[lt.nfields++] = f;
+	base = plan(&lt, NULL);
+	lookup_rows(&lt, base, all, NULL);
+	assert_true(all->n > 50 && all->n < 100);
+	for (int id = 0; id < 100; id++)
+	{
+		pm_value	k = {0};
+		pm_scan    *ls;
+		char		want[16];
+		int			at = -1;
+
+		k.u.i64 = id;
+		snprintf(want, sizeof(want), "%d", id);
+		for (int i = 0; i < all->n; i++)
+			if (strcmp(all->key[i], want) == 0)
+				at = i;
+		ls = lookup(base, key_pred(&lt, &k, NULL, 0), &st);
+		lookup_rows(&lt, ls, got, want);
+		assert_int_equal(got->n, at >= 0 ? 1 : 0);
+		if (at >= 0)
+		{
+			assert_string_equal(got->row[0], all->row[at]);
+			found++;
+		}
+		free_rows(got);
+		pm_scan_free(ls);
+	}
+	assert_int_equal(found, all->n);
+	assert_int_equal(st.files_probed, st.key_range_rejects + st.bloom_rejects +
+					 st.key_page_rejects + st.shadowed + st.files_read);
+	print_message("many files: probed %lld, key page rejects %lld, shadowed %lld, read %lld\n",
+				  (long long) st.files_probed, (long long) st.key_page_rejects,
+				  (long long) st.shadowed, (long long) st.files_read);
+	if (key_cache_roomy)
+	{
+		/*
+		 * A key is read from the newest file that holds it; the older files
+		 * are shadowed unprobed, so they outnumber the newer files whose
+		 * key pages reject it (probed in file order: 132 and 941).
+		 */
+		assert_int_equal(st.files_read, 100);
+		assert_true(st.shadowed > st.key_page_rejects);
+	}
+	free_rows(all);
+	free(all);
+	free(got);
+	pm_scan_free(base);
+	pm_table_close(lt.table);
+	pm_arena_destroy(lt.arena);
+	pm_memory_fileio_destroy(io);
+}
+
+/*
  * The newest record decides (deduplicate): a key updated or deleted by a
  * later commit is read from the newer file alone, the older file counted
  * as shadowed (when the key cache places the key); the rows are those of
@@ -647,6 +752,7 @@ main(void)
 		cmocka_unit_test(test_avro_types),
 		cmocka_unit_test(test_bitmap_dv),
 		cmocka_unit_test(test_newest_record_decides),
+		cmocka_unit_test(test_newest_first_many_files),
 		cmocka_unit_test(test_append_table),
 	};
 

@@ -515,6 +515,21 @@ test_bitmap_dv(void **state)
 }
 
 /* An append table is never a point lookup. */
+/* lt: the table pk_fixture wrote at dir (key id), every field read. */
+static void
+open_written(lookup_table *lt, pm_fileio *io, const char *dir)
+{
+	pm_error	err;
+
+	pm_error_clear(&err);
+	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &lt->table, &err), PM_OK);
+	lt->row = pm_table_schema(lt->table)->row_type;
+	lt->npk = 1;
+	lt->pk[0] = 0;
+	for (int f = 0; f < lt->row->nfields; f++)
+		lt->fields[lt->nfields++] = f;
+}
+
 /*
  * Many overlapping level-0 files (12 commits upserting and deleting keys
  * all over the range of a first one): every key, present or deleted, looked
@@ -537,7 +552,6 @@ test_newest_first_many_files(void **state)
 	uint8_t		kinds[11];
 	pm_point_lookup_stats st = {0};
 	pm_scan    *base;
-	pm_error	err;
 	int			found = 0;
 
 	(void) state;
@@ -562,13 +576,7 @@ test_newest_first_many_files(void **state)
 				rows[10].id = (rows[10].id + 1) % 100;
 		pk_commit_rows(io, dir, lt.arena, rows, kinds, 11, c, c);
 	}
-	pm_error_clear(&err);
-	assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &lt.table, &err), PM_OK);
-	lt.row = pm_table_schema(lt.table)->row_type;
-	lt.npk = 1;
-	lt.pk[0] = 0;
-	for (int f = 0; f < lt.row->nfields; f++)
-		lt.fields[lt.nfields++] = f;
+	open_written(&lt, io, dir);
 	base = plan(&lt, NULL);
 	lookup_rows(&lt, base, all, NULL);
 	assert_true(all->n > 50 && all->n < 100);
@@ -644,7 +652,6 @@ test_newest_record_decides(void **state)
 		uint8_t		kinds[11];
 		pm_point_lookup_stats st = {0};
 		pm_scan    *base;
-		pm_error	err;
 
 		memset(&lt, 0, sizeof(lt));
 		lt.arena = pm_arena_create(pm_env_default());
@@ -661,13 +668,7 @@ test_newest_record_decides(void **state)
 		kinds[10] = PM_ROW_DELETE;
 		pk_commit_rows(io, dir, lt.arena, rows, kinds, 11, 2, 2);
 
-		pm_error_clear(&err);
-		assert_int_equal(pm_table_open(pm_env_default(), io, dir, NULL, &lt.table, &err), PM_OK);
-		lt.row = pm_table_schema(lt.table)->row_type;
-		lt.npk = 1;
-		lt.pk[0] = 0;
-		for (int f = 0; f < lt.row->nfields; f++)
-			lt.fields[lt.nfields++] = f;
+		open_written(&lt, io, dir);
 		base = plan(&lt, NULL);
 		lookup_rows(&lt, base, all, NULL);
 		assert_int_equal(all->n, variant == 0 ? 99 : 100);

@@ -212,9 +212,10 @@ EXECUTE kv_get(2);
 INSERT INTO pl.kv VALUES (2, 'same session', 22);
 EXECUTE kv_get(2);
 SELECT * FROM pl.lookup_line('EXECUTE kv_get(2)');
--- the newest record decides on a deduplicate table: the files older than the
--- one the key was found in are not read ("shadowed"), a newest -D included;
--- with ignore-delete an older record can be the row, so every file is read
+-- the newest record decides on a deduplicate table: the files are probed newest
+-- first, and those older than the one the key was found in are neither probed
+-- nor read ("shadowed"), a newest -D included; with ignore-delete an older
+-- record can be the row, so every file is read
 DELETE FROM pl.kv WHERE id = 8;
 EXECUTE kv_get(8);
 SELECT * FROM pl.lookup_line('EXECUTE kv_get(8)');

@@ -43,8 +43,30 @@ SELECT count(*), count(v), sum(v), min(v), max(v), count(k), min(s), max(s), min
 FROM aggdec_t;
 SELECT k, count(*), sum(v) FROM aggdec_t GROUP BY k ORDER BY k NULLS FIRST LIMIT 3;
 
+-- bool_and / every / bool_or over each format's boolean pages: group 0
+-- all true, 1 all false, 2 mixed, 3 only NULLs (NULL results), NULL keys
+SELECT paimon_create_table('aggdec', 'db', 'b_' || f, 'id INT, g INT, v BOOLEAN',
+  options => format('{"file.format": "%s"}', f)::jsonb, foreign_table => 'aggdec_b_' || f)
+FROM unnest(ARRAY['parquet', 'orc', 'avro']) f;
+INSERT INTO aggdec_b_parquet
+SELECT i, CASE WHEN i % 997 = 0 THEN NULL ELSE i % 4 END,
+       CASE i % 4 WHEN 0 THEN true WHEN 1 THEN false WHEN 2 THEN CASE i % 3 WHEN 0 THEN true WHEN 1 THEN false END END
+FROM generate_series(1, 20000) i;
+INSERT INTO aggdec_b_orc SELECT * FROM aggdec_b_parquet;
+INSERT INTO aggdec_b_avro SELECT * FROM aggdec_b_parquet;
+SELECT f, q.q, agg_compare(format(q.q, 'aggdec_b_' || f))
+FROM unnest(ARRAY['parquet', 'orc', 'avro']) f, (VALUES
+  ('SELECT g, bool_and(v), every(v), bool_or(v), count(v), count(*) FROM %s GROUP BY g'),
+  ('SELECT bool_and(v), bool_or(v) FROM %s'),
+  ('SELECT bool_and(v), bool_or(v) FROM %s WHERE g = 0'),
+  ('SELECT v, bool_and(v), bool_or(v), count(*) FROM %s GROUP BY v')
+) q(q) ORDER BY 1, 2;
+SELECT g, bool_and(v), every(v), bool_or(v), count(v), count(*)
+FROM aggdec_b_orc GROUP BY g ORDER BY g NULLS FIRST;
+
 SET client_min_messages = warning;
 DROP FUNCTION agg_compare(text);
+DROP FOREIGN TABLE aggdec_b_parquet, aggdec_b_orc, aggdec_b_avro;
 DROP FOREIGN TABLE aggdec_t;
 DROP SERVER aggdec CASCADE;
 COPY (SELECT 1) TO PROGRAM :'rm_wh';

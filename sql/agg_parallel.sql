@@ -88,6 +88,8 @@ BEGIN
 		ELSIF c.ty IN ('date', 'timestamp without time zone',
 					   'timestamp with time zone', 'text') THEN
 			aggs := aggs || format('count(%1$s), min(%1$s), max(%1$s)', c.n);
+		ELSIF c.ty = 'boolean' THEN
+			aggs := aggs || format('count(%1$s), bool_and(%1$s), bool_or(%1$s), every(%1$s)', c.n);
 		ELSE
 			aggs := aggs || format('count(%s)', c.n);
 		END IF;

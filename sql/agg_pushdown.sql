@@ -52,6 +52,8 @@ BEGIN
 			aggs := aggs || format('count(%1$s), sum(%1$s), avg(%1$s), min(%1$s), max(%1$s)', c.n);
 		ELSIF c.ty IN ('date', 'timestamp without time zone', 'timestamp with time zone', 'text') THEN
 			aggs := aggs || format('count(%1$s), min(%1$s), max(%1$s)', c.n);
+		ELSIF c.ty = 'boolean' THEN
+			aggs := aggs || format('count(%1$s), bool_and(%1$s), bool_or(%1$s), every(%1$s)', c.n);
 		ELSE
 			aggs := aggs || format('count(%s)', c.n);
 		END IF;
@@ -86,6 +88,18 @@ SELECT pg_typeof(sum(f2)), pg_typeof(sum(f4)), pg_typeof(sum(f5)), pg_typeof(sum
 FROM ag.parquet_append_table;
 -- decimal(23,5) sum keeps the scale; avg is numeric_div(sum, count)
 SELECT sum(f5), avg(f5), min(f5), max(f5) FROM ag.append_complex_data;
+-- bool_and, every and bool_or: min and max of a boolean; NULLs skipped,
+-- a group of only NULLs gives NULL (f1 is boolean, f3 has NULLs)
+EXPLAIN (COSTS OFF)
+SELECT f2, bool_and(f1), every(f1), bool_or(f1) FROM ag.parquet_append_table GROUP BY f2;
+SELECT q, agg_compare(q) FROM (VALUES
+  ('SELECT f2, bool_and(f1), every(f1), bool_or(f1), count(f1) FROM ag.parquet_append_table GROUP BY f2'),
+  ('SELECT bool_and(f1), bool_or(f1) FROM ag.parquet_append_table WHERE f1'),
+  ('SELECT bool_and(f1), bool_or(f1) FROM ag.parquet_append_table WHERE NOT f1'),
+  ('SELECT bool_and(f1), bool_or(f1) FROM ag.parquet_append_table WHERE f4 > 999999'),
+  ('SELECT f1, bool_and(f3 IS NULL) FROM ag.parquet_append_table GROUP BY f1')
+) v(q);
+SELECT f1, bool_and(f1), bool_or(NOT f1) FROM ag.parquet_append_table GROUP BY f1 ORDER BY f1;
 -- a primary-key table aggregates the merged rows
 EXPLAIN (COSTS OFF) SELECT f1, count(*), sum(f3) FROM ag.pk_09 GROUP BY f1;
 SELECT f1, count(*), sum(f3) FROM ag.pk_09 GROUP BY f1 ORDER BY f1;

@@ -3,7 +3,8 @@
  *	  Aggregates computed on column batches inside the extension
  *	  (GetForeignUpperPaths, UPPERREL_GROUP_AGG): count(*), count(col),
  *	  sum, avg, min, max over integers, floats, numeric, date and
- *	  timestamp (min/max of text too, under the "C" collation), grouped by
+ *	  timestamp (min/max of text too, under the "C" collation), bool_and,
+ *	  every and bool_or (min and max of a boolean), grouped by
  *	  columns of those types (not float, not text), for any table kind,
  *	  without WHERE clause or with one the core evaluates exactly on the
  *	  rows (every qual translated exactly: predicate.c, evaluated per row
@@ -29,7 +30,7 @@
  * participant aggregates the units (files, row groups) it claims, as the
  * parallel scan does, and returns per group the transition states
  * Postgres' own partial aggregate would (count and sum of int2/int4
- * int8, float sums float4/float8, min/max the value, avg of int2/int4 the
+ * int8, float sums float4/float8, min/max and bool_and/or the value, avg of int2/int4 the
  * int8[] {N, sum}, avg of floats the float8[] {N, Sx, Sxx}, sum/avg of
  * bigint and numeric numeric.c's serialized "internal" state, built by
  * its own transition and combine functions from our exact sum and
@@ -184,6 +185,8 @@ agg_kind_of(Oid fnoid)
 		case F_MIN_TIMESTAMP:
 		case F_MIN_TIMESTAMPTZ:
 		case F_MIN_TEXT:
+		case F_BOOL_AND:
+		case F_EVERY:
 			return PM_AGG_MIN;
 		case F_MAX_INT2:
 		case F_MAX_INT4:
@@ -195,6 +198,7 @@ agg_kind_of(Oid fnoid)
 		case F_MAX_TIMESTAMP:
 		case F_MAX_TIMESTAMPTZ:
 		case F_MAX_TEXT:
+		case F_BOOL_OR:
 			return PM_AGG_MAX;
 		default:
 			return -1;

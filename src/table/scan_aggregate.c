@@ -108,9 +108,9 @@ pm_agg_supported(pm_agg_kind kind, const pm_type *type)
 			return number;
 		case PM_AGG_MIN:
 		case PM_AGG_MAX:
-			return number || type->id == PM_TYPE_DATE || type->id == PM_TYPE_TIMESTAMP ||
-				type->id == PM_TYPE_TIMESTAMP_LTZ || type->id == PM_TYPE_CHAR ||
-				type->id == PM_TYPE_VARCHAR;
+			return number || type->id == PM_TYPE_BOOLEAN || type->id == PM_TYPE_DATE ||
+				type->id == PM_TYPE_TIMESTAMP || type->id == PM_TYPE_TIMESTAMP_LTZ ||
+				type->id == PM_TYPE_CHAR || type->id == PM_TYPE_VARCHAR;
 	}
 	return false;
 }
@@ -1049,6 +1049,13 @@ update(pm_hash_agg *agg, const pm_agg_spec *spec, pm_agg_state *st, const pm_bat
 
 				switch (t)
 				{
+					case PM_TYPE_BOOLEAN:
+						/* bool_and / bool_or: any nonzero byte is true */
+						if (is_min)
+							AGG_LOOP(uint8_t, { if (s->n == 0 || x == 0) s->v.i64 = x != 0; s->n++; });
+						else
+							AGG_LOOP(uint8_t, { if (s->n == 0 || x != 0) s->v.i64 = x != 0; s->n++; });
+						break;
 					case PM_TYPE_TINYINT:
 						if (is_min)
 							MIN_I64(int8_t);

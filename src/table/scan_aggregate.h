@@ -21,6 +21,7 @@
  *	 AVG		FLOAT, DOUBLE				v.f8 = Sx, w.f8 = Sxx (float8_accum)
  *	 MIN, MAX	integers, DATE, TIMESTAMP	v.i64 (TIMESTAMP: microseconds,
  *											sub-microsecond digits dropped)
+ *	 MIN, MAX	BOOLEAN						v.i64: 0 or 1 (bool_and, bool_or)
  *	 MIN, MAX	FLOAT / DOUBLE				v.f4 / v.f8, NaN above every number,
  *											ties keep the later value
  *	 MIN, MAX	DECIMAL						v.i128 unscaled

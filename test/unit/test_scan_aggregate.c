@@ -122,6 +122,81 @@ test_groups_and_nulls(void **state)
 	pm_hash_agg_free(agg);
 }
 
+/*
+ * bool_and / bool_or as MIN / MAX of a BOOLEAN column: NULLs ignored, a
+ * group of only NULLs has no result (n = 0), and a nonzero byte other
+ * than 1 is true.
+ */
+static void
+test_boolean_min_max(void **state)
+{
+	pm_arena   *arena = pm_arena_create(pm_env_default());
+	const pm_type *row;
+	const pm_type *types[2];
+	pm_vector	cols[2];
+	pm_batch	batch = {0};
+	pm_agg_spec specs[] = {{PM_AGG_MIN, 1}, {PM_AGG_MAX, 1}, {PM_AGG_COUNT, 1}};
+	int			keys[] = {0};
+	pm_hash_agg *agg;
+	pm_error	err;
+	/* k: 1 1 1 2 2 3 3 4; v: T F NULL T T(2) NULL NULL F */
+	int32_t		k[] = {1, 1, 1, 2, 2, 3, 3, 4};
+	uint8_t		v[] = {1, 0, 0, 1, 2, 0, 0, 0};
+	uint8_t		vn[] = {0, 0, 1, 0, 0, 1, 1, 0};
+	/* per key 1..4: min (-1: NULL), max, count */
+	int64_t		want[5][3] = {{0}, {0, 1, 2}, {1, 1, 2}, {-1, -1, 0}, {0, 0, 1}};
+	int			seen = 0;
+
+	(void) state;
+	pm_error_clear(&err);
+	assert_int_equal(pm_data_type_parse("ROW<k INT, v BOOLEAN>", arena, &row, &err), PM_OK);
+	types[0] = row->fields[0].type;
+	types[1] = row->fields[1].type;
+	assert_true(pm_agg_supported(PM_AGG_MIN, types[1]));
+	assert_false(pm_agg_supported(PM_AGG_SUM, types[1]));
+	for (int c = 0; c < 2; c++)
+	{
+		assert_true(pm_vector_init(&cols[c], types[c], 8, true, arena));
+		cols[c].length = 8;
+	}
+	memcpy(cols[0].values, k, sizeof(k));
+	memset(cols[0].nulls, 0, 8);
+	memcpy(cols[1].values, v, sizeof(v));
+	memcpy(cols[1].nulls, vn, sizeof(vn));
+	batch.nrows = 8;
+	batch.ncols = 2;
+	batch.cols = cols;
+	assert_int_equal(pm_hash_agg_create(pm_env_default(), types, 1, keys, 3, specs, 100, &agg,
+										&err), PM_OK);
+	assert_int_equal(pm_hash_agg_add(agg, &batch, NULL, &err), PM_OK);
+	assert_int_equal(pm_hash_agg_ngroups(agg), 4);
+	for (int64_t g = 0; g < 4; g++)
+	{
+		int64_t		key;
+
+		assert_true(pm_hash_agg_key(agg, g, 0, &key));
+		assert_true(key >= 1 && key <= 4);
+		seen |= 1 << key;
+		assert_int_equal(pm_hash_agg_state(agg, g, 2)->n,
+						 want[key][2]);
+		for (int a = 0; a < 2; a++)
+		{
+			const pm_agg_state *s = pm_hash_agg_state(agg, g, a);
+
+			if (want[key][a] < 0)
+				assert_int_equal(s->n, 0);
+			else
+			{
+				assert_true(s->n > 0);
+				assert_int_equal(s->v.i64, want[key][a]);
+			}
+		}
+	}
+	assert_int_equal(seen, 0x1e);
+	pm_hash_agg_free(agg);
+	pm_arena_destroy(arena);
+}
+
 static void
 test_wide_sum_and_floats(void **state)
 {
@@ -575,6 +650,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_groups_and_nulls),
+		cmocka_unit_test(test_boolean_min_max),
 		cmocka_unit_test(test_wide_sum_and_floats),
 		cmocka_unit_test(test_int_sum_no_nulls),
 		cmocka_unit_test(test_passes),

@@ -116,6 +116,9 @@ WHERE c.relnamespace = 'ap'::regnamespace AND c.relkind = 'f' AND c.relname LIKE
 ORDER BY c.relname;
 RESET parallel_leader_participation;
 
+-- bool_and / bool_or: the partial state is the boolean itself
+SELECT par_agg('SELECT bool_and(f1), every(f1), bool_or(f1), count(*) FROM ap.parquet_append_table');
+
 -- the plan: Finalize Aggregate over the participants' transition states
 EXPLAIN (COSTS OFF) SELECT count(*), sum(n), avg(n), avg(x), min(s), max(ts) FROM ap.rg_parquet;
 SELECT count(*), sum(n), avg(n), avg(x), min(s), max(ts) FROM ap.rg_parquet;

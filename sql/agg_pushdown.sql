@@ -88,8 +88,8 @@ SELECT pg_typeof(sum(f2)), pg_typeof(sum(f4)), pg_typeof(sum(f5)), pg_typeof(sum
 FROM ag.parquet_append_table;
 -- decimal(23,5) sum keeps the scale; avg is numeric_div(sum, count)
 SELECT sum(f5), avg(f5), min(f5), max(f5) FROM ag.append_complex_data;
--- bool_and, every and bool_or: min and max of a boolean; NULLs skipped,
--- a group of only NULLs gives NULL (f1 is boolean, f3 has NULLs)
+-- bool_and, every and bool_or: min and max of a boolean (f1); NULLs and
+-- groups of only NULLs: agg_decode.sql
 EXPLAIN (COSTS OFF)
 SELECT f2, bool_and(f1), every(f1), bool_or(f1) FROM ag.parquet_append_table GROUP BY f2;
 SELECT q, agg_compare(q) FROM (VALUES

@@ -219,6 +219,10 @@ SELECT * FROM pl.lookup_line('EXECUTE kv_get(2)');
 DELETE FROM pl.kv WHERE id = 8;
 EXECUTE kv_get(8);
 SELECT * FROM pl.lookup_line('EXECUTE kv_get(8)');
+-- an IN list: each key apart; a file older than the newest holding each of
+-- its keys is not read
+SELECT * FROM pl.kv WHERE id IN (2, 8) ORDER BY id;
+SELECT * FROM pl.lookup_line('SELECT * FROM pl.kv WHERE id IN (2, 8)');
 UPDATE pl.kv SET v = 'updated' WHERE id = 43;
 EXECUTE kv_get(43);
 SELECT * FROM pl.lookup_line('EXECUTE kv_get(43)');

@@ -436,6 +436,13 @@ cmp_file_rows_by_file(const void *pa, const void *pb)
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/* The key column's name in files of one row type, kept across the files of a plan. */
+typedef struct key_column
+{
+	const pm_type *frow;
+	const char *name;
+} key_column;
+
 /*
  * Does f hold none of keys (their first fields) by its key pages? Only
  * Parquet files whose first key field has the key's type (file_key_range
@@ -445,20 +452,13 @@ cmp_file_rows_by_file(const void *pa, const void *pb)
  * gets those rows (in arena): the file's other rows are of other keys,
  * which the lookup does not need. (The rows of a first field's value hold
  * every key that starts with it: keys of several fields are placed too.)
- * *all_present: the key is one field and every key is surely in the file
- * (its row placed or not).
+ * present[j]: the key is one field and keys[j] is surely in the file (its
+ * row placed or not).
  */
-/* The key column's name in files of one row type, kept across the files of a plan. */
-typedef struct key_column
-{
-	const pm_type *frow;
-	const char *name;
-} key_column;
-
 static bool
 key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, const int *keys,
 				 int n, key_column *kc, pm_arena *tmp, pm_arena *arena,
-				 const pm_row_selection **sel, bool *all_present)
+				 const pm_row_selection **sel, bool *present)
 {
 	int64_t    *rows = NULL;		/* nrows ranges [start, end) */
 	int			nrows = 0;
@@ -472,7 +472,7 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 	int			fi;
 
 	*sel = NULL;
-	*all_present = false;
+	memset(present, 0, sizeof(bool) * (size_t) n);
 	if (f->format != PM_FORMAT_PARQUET || !pm_parquet_key_cache_enabled())
 		return false;
 	if (f->schema_id != t->schema->id)
@@ -502,8 +502,6 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 	column = kc->name;
 	if ((rows = pm_arena_alloc(tmp, 2 * sizeof(int64_t) * (size_t) (n + 1))) == NULL)
 		placed = false;
-	/* a one-field key: every key surely in the file (its row known or not) */
-	*all_present = ks->nfields == 1 && n > 0;
 	for (int j = 0; j < n; j++)
 	{
 		const pm_value *key = &ks->values[(size_t) keys[j] * ks->nfields];
@@ -514,10 +512,11 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 									 key, &row, span))
 		{
 			case PM_PQ_PROBE_ABSENT:
-				*all_present = false;
 				break;
 			case PM_PQ_PROBE_PRESENT:
 				hit = true;
+				/* a one-field key: surely in the file (its row known or not) */
+				present[j] = ks->nfields == 1;
 				if (!placed)
 					break;
 				/* the key's row, or the rows of the pages of its first field's value */
@@ -539,7 +538,6 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 			default:
 				hit = true;
 				placed = false;
-				*all_present = false;
 				break;
 		}
 	}
@@ -628,50 +626,6 @@ newest_record_decides(const pm_schema *s)
 		!pm_schema_bool_option(s, "deletion-vectors.enabled", false);
 }
 
-/*
- * One key surely in some (present) of the split's kept files, by their key
- * pages: the files all of whose records are older than the
- * found ones' (max sequence number below the largest minimum of those)
- * are dropped, with their row selections; *dropped counts them.
- */
-static void
-drop_shadowed(pm_scan *scan, pm_split *dst, const bool *present, pm_file_rows *rows, int first,
-			  int *nrows, int64_t *dropped)
-{
-	int64_t		newest_min = -1;
-	int			kept = 0;
-
-	for (int i = 0; i < dst->nfiles; i++)
-		if (present[i] && dst->files[i]->min_sequence_number > newest_min)
-			newest_min = dst->files[i]->min_sequence_number;
-	if (newest_min < 0)
-		return;
-	for (int i = 0; i < dst->nfiles; i++)
-	{
-		const pm_data_file_meta *f = dst->files[i];
-
-		if (f->max_sequence_number >= newest_min)
-		{
-			dst->files[kept++] = f;
-			continue;
-		}
-		(*dropped)++;
-		dst->row_count -= f->row_count;
-		scan->stats.files_selected--;
-		scan->stats.rows_selected -= f->row_count;
-		scan->stats.bytes_selected -= f->file_size;
-		scan->stats.files_pruned_stats++;
-		for (int r = first; r < *nrows; r++)
-			if (rows[r].file == f)
-			{
-				memmove(&rows[r], &rows[r + 1], sizeof(*rows) * (size_t) (*nrows - r - 1));
-				(*nrows)--;
-				break;
-			}
-	}
-	dst->nfiles = kept;
-}
-
 pm_code
 pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 					 pm_point_lookup_stats *st, pm_error *err)
@@ -692,6 +646,9 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 	pm_field_range *ranges;
 	int		   *split_keys;
 	int		   *file_keys;
+	int		   *live_keys;
+	bool	   *key_present;
+	int64_t    *key_newest_min;
 	bool		found;
 	pm_point_lookup_stats my = {0};
 	int32_t		one_bucket = -1;
@@ -699,7 +656,6 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 	int			nsel = 0;
 	int			sel_cap = 0;
 	bool		newest_decides;
-	bool	   *present = NULL;
 	pm_code		rc = PM_OK;
 
 	*out = NULL;
@@ -738,13 +694,17 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 	ranges = pm_arena_zalloc(arena, sizeof(pm_field_range) * (t->schema->row_type->nfields + 1));
 	split_keys = pm_arena_zalloc(arena, sizeof(int) * (ks.nkeys + 1));
 	file_keys = pm_arena_zalloc(arena, sizeof(int) * (ks.nkeys + 1));
+	live_keys = pm_arena_zalloc(arena, sizeof(int) * (ks.nkeys + 1));
+	key_present = pm_arena_zalloc(arena, sizeof(bool) * (ks.nkeys + 1));
+	key_newest_min = pm_arena_zalloc(arena, sizeof(int64_t) * (ks.nkeys + 1));
 	scan->splits = pm_arena_zalloc(arena, sizeof(pm_split) * (base->nsplits + 1));
 	if (rc == PM_OK && (ranges == NULL || split_keys == NULL || file_keys == NULL ||
+						live_keys == NULL || key_present == NULL || key_newest_min == NULL ||
 						scan->splits == NULL || (tmp = pm_arena_create(t->env)) == NULL))
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	if (rc == PM_OK)
 		rc = bucket_of_key_init(t, &ks, arena, &bk, err);
-	newest_decides = ks.nkeys == 1 && newest_record_decides(t->schema);
+	newest_decides = newest_record_decides(t->schema);
 	my.lookups = 1;
 	my.keys = ks.nkeys;
 	for (int s = 0; rc == PM_OK && s < base->nsplits; s++)
@@ -752,14 +712,10 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 		const pm_split *sp = &base->splits[s];
 		pm_split   *dst = &scan->splits[scan->nsplits];
 		int			nsk = 0;
-		int			split_sel = nsel;
-		bool		any_present = false;
 		pm_predicate *split_kp = NULL;	/* of split_keys, once asked */
 		const int  *order = NULL;	/* the order files are probed in; NULL: the split's */
-		int64_t		newest_min = -1;	/* largest min sequence number of a file holding the key */
 		bool	   *kept;			/* per file: read */
-		bool	   *kept_present;	/* ... and surely holds the key (newest_decides) */
-		const pm_row_selection **kept_sel;	/* ... the key's rows */
+		const pm_row_selection **kept_sel;	/* ... the keys' rows */
 
 		if (!partition_may_match(t, sp, pred, ranges))
 		{
@@ -783,41 +739,50 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 		dst->nfiles = 0;
 		dst->row_count = 0;
 		dst->files = pm_arena_zalloc(arena, sizeof(pm_data_file_meta *) * (sp->nfiles + 1));
-		if (newest_decides)
-			present = pm_arena_zalloc(arena, sizeof(bool) * (size_t) (sp->nfiles + 1));
 		kept = pm_arena_zalloc(arena, sizeof(bool) * (size_t) (sp->nfiles + 1));
-		kept_present = pm_arena_zalloc(arena, sizeof(bool) * (size_t) (sp->nfiles + 1));
 		kept_sel = pm_arena_zalloc(arena, sizeof(pm_row_selection *) * (size_t) (sp->nfiles + 1));
-		if (dst->files == NULL || (newest_decides && present == NULL) || kept == NULL ||
-			kept_present == NULL || kept_sel == NULL)
+		if (dst->files == NULL || kept == NULL || kept_sel == NULL)
 		{
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 			break;
 		}
 		/*
-		 * One key of a deduplicate table: the files newest first, so that
-		 * once the key is surely in one, the files all of whose records are
-		 * older are not even probed (shadowed).
+		 * A deduplicate table: the files newest first, so that once a key
+		 * is surely in one, the files all of whose records are older are
+		 * not probed for it (shadowed for it; a file shadowed for every
+		 * key is not read). key_newest_min[k]: the largest min sequence
+		 * number of a file surely holding key k.
 		 */
 		if (newest_decides && (order = newest_first(t, base, s, arena)) == NULL)
 		{
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 			break;
 		}
+		for (int j = 0; j < nsk; j++)
+			key_newest_min[split_keys[j]] = -1;
 		for (int k = 0; k < sp->nfiles; k++)
 		{
 			int			i = order != NULL ? order[k] : k;
 			const pm_data_file_meta *f = sp->files[i];
 			pm_value   *min,
 					   *max;
+			const int  *live = split_keys;	/* the keys f may decide */
+			int			nlive = nsk;
 			int			nfk = 0;
 			bool		skips = false;
 			bool		ranged;
-			bool		surely_present = false;
 			const pm_row_selection *sel = NULL;
 
 			my.files_probed++;
-			if (newest_decides && f->max_sequence_number < newest_min)
+			if (newest_decides)
+			{
+				nlive = 0;
+				for (int j = 0; j < nsk; j++)
+					if (f->max_sequence_number >= key_newest_min[split_keys[j]])
+						live_keys[nlive++] = split_keys[j];
+				live = live_keys;
+			}
+			if (nlive == 0)
 			{
 				my.shadowed++;
 				scan->stats.files_pruned_stats++;
@@ -826,20 +791,20 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 			pm_arena_reset(tmp);
 			if ((ranged = kept_key_range(t, &ks, base, s, i, tmp, &min, &max)))
 			{
-				for (int j = 0; j < nsk; j++)
+				for (int j = 0; j < nlive; j++)
 				{
-					const pm_value *key = &ks.values[(size_t) split_keys[j] * ks.nfields];
+					const pm_value *key = &ks.values[(size_t) live[j] * ks.nfields];
 					int			lo = key_compare(&ks, key, min);
 					int			hi = key_compare(&ks, key, max);
 
 					if (lo == 2 || hi == 2 || (lo >= 0 && hi <= 0))
-						file_keys[nfk++] = split_keys[j];
+						file_keys[nfk++] = live[j];
 				}
 			}
 			else
 			{
-				memcpy(file_keys, split_keys, sizeof(int) * nsk);
-				nfk = nsk;
+				memcpy(file_keys, live, sizeof(int) * nlive);
+				nfk = nlive;
 			}
 			if (nfk == 0)
 			{
@@ -873,7 +838,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 				continue;
 			}
 			if (ranged && key_pages_reject(t, &ks, f, file_keys, nfk, &kc, tmp, arena, &sel,
-										   &surely_present))
+										   key_present))
 			{
 				my.key_page_rejects++;
 				scan->stats.files_pruned_stats++;
@@ -881,9 +846,10 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 			}
 			kept[i] = true;
 			kept_sel[i] = sel;
-			kept_present[i] = newest_decides && surely_present;
-			if (kept_present[i] && f->min_sequence_number > newest_min)
-				newest_min = f->min_sequence_number;
+			if (newest_decides && ranged)
+				for (int j = 0; j < nfk; j++)
+					if (key_present[j] && f->min_sequence_number > key_newest_min[file_keys[j]])
+						key_newest_min[file_keys[j]] = f->min_sequence_number;
 		}
 		/* the kept files, in the split's order */
 		for (int i = 0; rc == PM_OK && i < sp->nfiles; i++)
@@ -893,8 +859,6 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 
 			if (!kept[i])
 				continue;
-			if (kept_present[i])
-				any_present = present[dst->nfiles] = true;
 			dst->files[dst->nfiles++] = f;
 			dst->row_count += f->row_count;
 			/* the key's rows: unless the file indexes already chose some */
@@ -925,14 +889,6 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 			scan->stats.files_selected++;
 			scan->stats.rows_selected += f->row_count;
 			scan->stats.bytes_selected += f->file_size;
-		}
-		if (rc == PM_OK && any_present)
-		{
-			int64_t		dropped = 0;
-
-			drop_shadowed(scan, dst, present, my_rows, split_sel, &nsel, &dropped);
-			my.files_read -= dropped;
-			my.shadowed += dropped;
 		}
 		if (dst->nfiles > 0)
 		{

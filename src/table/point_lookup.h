@@ -51,7 +51,8 @@ typedef struct pm_point_lookup_stats
 	int64_t		key_range_rejects;	/* no key within [_MIN_KEY, _MAX_KEY] */
 	int64_t		bloom_rejects;	/* the file index rules out every key in range */
 	int64_t		key_page_rejects;	/* the key pages (key cache) hold none of them */
-	int64_t		shadowed;		/* older than a file the key was found in (deduplicate) */
+	int64_t		shadowed;		/* older than a file each of its keys was found in
+								 * (deduplicate) */
 	int64_t		files_read;		/* files kept */
 } pm_point_lookup_stats;
 

@@ -619,6 +619,49 @@ test_newest_first_many_files(void **state)
 		assert_int_equal(st.files_read, 100);
 		assert_true(st.shadowed > st.key_page_rejects);
 	}
+
+	/*
+	 * IN lists of 5 keys (ids 5g .. 5g + 4): the rows of those keys, each
+	 * key apart shadowing the files older than the newest holding it, so
+	 * at most one file is read per key.
+	 */
+	memset(&st, 0, sizeof(st));
+	for (int g = 0; g < 20; g++)
+	{
+		pm_value	in[5];
+		pm_scan    *ls;
+		int			want = 0;
+
+		memset(in, 0, sizeof(in));
+		for (int j = 0; j < 5; j++)
+			in[j].u.i64 = 5 * g + j;
+		ls = lookup(base, key_pred(&lt, NULL, in, 5), &st);
+		lookup_rows(&lt, ls, got, NULL);
+		for (int i = 0; i < all->n; i++)
+			if (atoi(all->key[i]) / 5 == g)
+			{
+				bool		same = false;
+
+				for (int r = 0; r < got->n; r++)
+					same |= strcmp(got->row[r], all->row[i]) == 0;
+				assert_true(same);
+				want++;
+			}
+		assert_int_equal(got->n, want);
+		free_rows(got);
+		pm_scan_free(ls);
+	}
+	assert_int_equal(st.files_probed, st.key_range_rejects + st.bloom_rejects +
+					 st.key_page_rejects + st.shadowed + st.files_read);
+	print_message("IN lists: probed %lld, key page rejects %lld, shadowed %lld, read %lld\n",
+				  (long long) st.files_probed, (long long) st.key_page_rejects,
+				  (long long) st.shadowed, (long long) st.files_read);
+	if (key_cache_roomy)
+	{
+		/* without shadowing per key: 0 shadowed, 141 read */
+		assert_true(st.files_read <= 100);
+		assert_true(st.shadowed > 0);
+	}
 	free_rows(all);
 	free(all);
 	free(got);

@@ -10,7 +10,8 @@
  *	  (key and page caches CACHE_MB each, metadata cache 64MB; ids in [0, MAX_ID);
  *	  STORE_DIR: the shared page store, common/page_store.h, budget STORE_MB,
  *	  default 4096: a second run starts with the pages the first one
- *	  decompressed)
+ *	  decompressed; LOOKUP_IN=k in the environment: each lookup an IN list
+ *	  of k random keys)
  *	  Also counts the process's malloc/calloc/realloc calls per lookup (the
  *	  driver interposes them over glibc's): the warm path's allocations.
  *	  build: see bench/README.md, "Core-level lookups".
@@ -67,6 +68,8 @@ main(int argc, char **argv)
 	int			fields[256];
 	int			nfields;
 	int			n;
+	int			nin = getenv("LOOKUP_IN") != NULL ? atoi(getenv("LOOKUP_IN")) : 1;
+	pm_value	vals[64];
 	long long	maxid;
 	size_t		mb;
 
@@ -77,6 +80,11 @@ main(int argc, char **argv)
 		return 2;
 	}
 	n = atoi(argv[2]);
+	if (nin < 1 || nin > 64)
+	{
+		fprintf(stderr, "LOOKUP_IN: 1 to 64 keys\n");
+		return 2;
+	}
 	maxid = atoll(argv[3]);
 	mb = (size_t) atoll(argv[4]);
 	/* as _PG_init (src/fdw/paimon_fdw.c): freed page buffers stay in the heap */
@@ -109,17 +117,18 @@ main(int argc, char **argv)
 
 		for (int i = 0; i < n; i++)
 		{
-			pm_value	v = {0};
 			pm_predicate leaf = {0};
 			pm_scan    *s;
 			pm_table_read *rd;
 			pm_batch   *bt;
 
-			v.u.i64 = (((long long) rand() << 16) ^ rand()) % maxid;
-			leaf.op = PM_PRED_EQ;
+			memset(vals, 0, sizeof(vals));
+			for (int k = 0; k < nin; k++)
+				vals[k].u.i64 = (((long long) rand() << 16) ^ rand()) % maxid;
+			leaf.op = nin == 1 ? PM_PRED_EQ : PM_PRED_IN;
 			leaf.field = 0;
-			leaf.nliterals = 1;
-			leaf.literals = &v;
+			leaf.nliterals = nin;
+			leaf.literals = vals;
 			if (pm_point_lookup_plan(base, &leaf, &s, NULL, &err) != PM_OK || s == NULL ||
 				pm_table_read_open(s, fields, nfields, &rd, &err) != PM_OK)
 			{

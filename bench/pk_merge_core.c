@@ -7,13 +7,17 @@
  *
  *	  usage: pk_merge_core TABLE_PATH PASSES [FIELD...]
  *	  (no FIELD: every field; PK_NO_CHECKSUM=1 in the environment: no
- *	  checksum, for profiling the read alone)
+ *	  checksum, for profiling the read alone; PK_RAW=1: every data file
+ *	  read in the merge's layout (keys, _SEQUENCE_NUMBER and _VALUE_KIND
+ *	  where the merge reads them, the fields) and nothing merged: what the
+ *	  merge read costs before merging, its floor)
  *	  build: see bench/README.md, "Primary-key merge read".
  *-------------------------------------------------------------------------
  */
 #include <stdlib.h>
 
 #include "lsm/table_read.h"
+#include "table/split.h"
 
 #include "core_common.h"
 
@@ -55,6 +59,7 @@ main(int argc, char **argv)
 	int			nf = 0;
 	int			passes;
 	bool		with_ck = getenv("PK_NO_CHECKSUM") == NULL;
+	bool		raw = getenv("PK_RAW") != NULL;
 
 	if (argc < 3)
 	{
@@ -88,6 +93,58 @@ main(int argc, char **argv)
 		if (argc == 3)
 			for (int i = 0; i < row->nfields && nf < 64; i++)
 				fields[nf++] = i;
+		/* raw: the files as the merge reads them, with keys not asked for as values */
+		for (int s = 0; raw && s < pm_scan_split_count(scan); s++)
+		{
+			const pm_split *sp = pm_scan_get_split(scan, s);
+			const int  *keys;
+			int			nkeys;
+			int			vf[64];
+			int			nvf = 0;
+			bool		disjoint = true;	/* as table_read.c's sequences_disjoint */
+
+			pm_table_trimmed_primary_key(table, &keys, &nkeys);
+			for (int i = 0; i < nf; i++)
+			{
+				bool		key = false;
+
+				for (int k = 0; k < nkeys; k++)
+					key |= keys[k] == fields[i];
+				if (!key)
+					vf[nvf++] = fields[i];
+			}
+			for (int i = 0; i < sp->nfiles; i++)
+				for (int j = i + 1; j < sp->nfiles; j++)
+					disjoint &= sp->files[i]->min_sequence_number > sp->files[j]->max_sequence_number ||
+						sp->files[j]->min_sequence_number > sp->files[i]->max_sequence_number;
+			for (int i = 0; i < sp->nfiles; i++)
+			{
+				pm_data_file_reader *fr;
+				int			flags = (disjoint ? PM_KV_SEQUENCE_FROM_FILE : 0) |
+					(sp->files[i]->delete_row_count == 0 ? PM_KV_KIND_INSERT : 0);
+
+				if (pm_data_file_reader_open_kv(table, sp->files[i], vf, nvf, flags, NULL, &fr,
+												&err) != PM_OK)
+					goto fail;
+				for (;;)
+				{
+					if (pm_data_file_reader_next(fr, &b, &err) != PM_OK)
+						goto fail;
+					if (b == NULL)
+						break;
+					rows += b->nrows;
+				}
+				pm_data_file_reader_close(fr);
+			}
+		}
+		if (raw)
+		{
+			pm_scan_free(scan);
+			pm_table_close(table);
+			printf("pass %d: cpu %.3f s, rows %lld (raw, nothing merged)\n", p + 1,
+				   cpu_s() - c0, (long long) rows);
+			continue;
+		}
 		if (pm_table_read_open(scan, fields, nf, &rd, &err) != PM_OK)
 			goto fail;
 		for (;;)

@@ -57,6 +57,7 @@ typedef struct run_state
 	uint8_t    *keep;			/* DV: keep[i] = 0 if row i is deleted; NULL: all kept */
 	uint8_t    *keep_buf;		/* keep's memory, keep_cap bytes */
 	int64_t		keep_cap;
+	bool		all_add;		/* every row of batch is +I or +U */
 	bool		done;
 } run_state;
 
@@ -70,6 +71,7 @@ typedef struct win_run
 	const int64_t *seqs;
 	const int8_t *kinds;
 	const uint8_t *keep;
+	bool		all_add;		/* run_state.all_add */
 	int64_t		pos;
 	int64_t		end;			/* end of its rows in the window */
 	int64_t		key;			/* key of row pos */
@@ -243,13 +245,34 @@ load_batch(pm_merge_reader *m, run_state *r, pm_error *err)
 	kind = &b->cols[m->nkeys + 1];
 	if (seq->type->id != PM_TYPE_BIGINT || kind->type->id != PM_TYPE_TINYINT)
 		return pm_fail(err, PM_ERR_INVALID, "run batch does not have the key-value layout");
-	for (int64_t i = 0; i < b->nrows; i++)
-		bad |= (seq->nulls != NULL ? seq->nulls[i] : 0) | (kind->nulls != NULL ? kind->nulls[i] : 0);
+	/* one loop per array (the build aliases every store: no loads hoisted) */
+	if (seq->nulls != NULL)
+	{
+		const uint8_t *nulls = seq->nulls;
+
+		for (int64_t i = 0; i < b->nrows; i++)
+			bad |= nulls[i];
+	}
+	if (kind->nulls != NULL)
+	{
+		const uint8_t *nulls = kind->nulls;
+
+		for (int64_t i = 0; i < b->nrows; i++)
+			bad |= nulls[i];
+	}
 	if (bad)
 		return pm_fail(err, PM_ERR_CORRUPT, "null _SEQUENCE_NUMBER or _VALUE_KIND");
 	kinds = PM_VEC_VALUES(kind, int8_t);
-	for (int64_t i = 0; i < b->nrows; i++)
-		bad |= (uint8_t) kinds[i] > 3;
+	{
+		uint8_t		odd = 0;	/* -U (1) and -D (3): the retractions */
+
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			bad |= (uint8_t) kinds[i] > 3;
+			odd |= (uint8_t) kinds[i];
+		}
+		r->all_add = (odd & 1) == 0;
+	}
 	if (bad)
 		for (int64_t i = 0; i < b->nrows; i++)
 			if ((uint8_t) kinds[i] > 3)
@@ -944,6 +967,61 @@ win_upper_bound(const win_run *w, int64_t from, int64_t n, int64_t lim)
 	return from;
 }
 
+/* First row of [i, n) whose key is not below lim (keys ascend). */
+static inline int64_t
+win_scan_below(const win_run *w, int64_t i, int64_t n, int64_t lim)
+{
+	switch (w->kw)
+	{
+		case 8:
+			{
+				const int64_t *k = w->keys;
+
+				while (i < n && k[i] < lim)
+					i++;
+				return i;
+			}
+		case 4:
+			{
+				const int32_t *k = w->keys;
+
+				while (i < n && k[i] < lim)
+					i++;
+				return i;
+			}
+		default:
+			while (i < n && win_key(w, i) < lim)
+				i++;
+			return i;
+	}
+}
+
+/* Output rows [i, j) of window run w, every one kept and an add (or retractions kept). */
+static inline void
+emit_rows(pm_merge_reader *m, const win_run *w, int64_t i, int64_t j)
+{
+	int32_t    *prun = m->pending_run + m->npending;
+	int32_t    *prow = m->pending_row + m->npending;
+	int			run = w->run;
+	int64_t		n = j - i;
+
+	for (int64_t k = 0; k < n; k++)
+	{
+		prun[k] = run;
+		prow[k] = (int32_t) (i + k);
+	}
+	if (m->seq_type != NULL)
+	{
+		int64_t    *seq = PM_VEC_VALUES(&m->out.cols[m->noutput], int64_t) + m->nout;
+		int8_t	   *kind = PM_VEC_VALUES(&m->out.cols[m->noutput + 1], int8_t) + m->nout;
+
+		memcpy(seq, w->seqs + i, sizeof(int64_t) * (size_t) n);
+		memcpy(kind, w->kinds + i, (size_t) n);
+	}
+	m->npending += (int) n;
+	m->nout += (int) n;
+}
+
 /* Drop window run a (at its end), keeping run order. */
 static inline void
 win_drop(win_run *win, int *nact, int a)
@@ -976,6 +1054,7 @@ merge_window(pm_merge_reader *m, pm_error *err)
 		w->seqs = PM_VEC_VALUES(&b->cols[m->nkeys], int64_t);
 		w->kinds = PM_VEC_VALUES(&b->cols[m->nkeys + 1], int8_t);
 		w->keep = r->keep;
+		w->all_add = r->all_add;
 		w->pos = r->pos;
 		w->end = r->end;
 		w->key = r->key;
@@ -1020,16 +1099,27 @@ merge_window(pm_merge_reader *m, pm_error *err)
 			win_run    *w = &win[a1];
 			int64_t		i = w->pos;
 
-			do
+			if (w->keep == NULL && (w->all_add || m->keep_retracts))
 			{
-				if ((w->keep == NULL || w->keep[i]) &&
-					(pm_rowkind_is_add(w->kinds[i]) || m->keep_retracts))
+				/* every row of the stretch is output: find its end, then copy */
+				int64_t		n = w->end - i < room ? w->end : i + room;
+				int64_t		j = win_scan_below(w, i + 1, n, k2);
+
+				emit_rows(m, w, i, j);
+				room -= j - i;
+				i = j;
+			}
+			else
+				do
 				{
-					emit_row(m, w->run, i, w->seqs[i], w->kinds[i]);
-					room--;
-				}
-				i++;
-			} while (i < w->end && room > 0 && win_key(w, i) < k2);
+					if ((w->keep == NULL || w->keep[i]) &&
+						(pm_rowkind_is_add(w->kinds[i]) || m->keep_retracts))
+					{
+						emit_row(m, w->run, i, w->seqs[i], w->kinds[i]);
+						room--;
+					}
+					i++;
+				} while (i < w->end && room > 0 && win_key(w, i) < k2);
 			if (!win_advance(w, i))
 				win_drop(win, &nact, a1);
 		}

@@ -1,6 +1,7 @@
--- min/max/count(*) answered from file statistics where they are exact
--- (append table, no deletion vectors, no WHERE, integer/date/timestamp/
--- decimal columns whose every file records untruncated min/max); every
+-- min/max/count(*)/count(col) answered from file statistics where they
+-- are exact (append table, no deletion vectors, no WHERE, integer/date/
+-- timestamp/decimal columns whose every file records untruncated min/max,
+-- for count(col) null counts of any atomic type); every
 -- pushed answer is compared with the same aggregate computed by Postgres
 -- over a scan (OFFSET 0 keeps the aggregate out of the foreign scan).
 -- "Not pushed" below means not answered from the metadata: such aggregates
@@ -110,6 +111,29 @@ FROM (SELECT * FROM mm.append_with_multiple_ts_precision_and_timezone OFFSET 0) 
 -- primary-key table (merge, deletion vectors): not pushed
 EXPLAIN (COSTS OFF) SELECT min(f2), max(f2) FROM mm.pk_09;
 SELECT min(f2), max(f2) FROM mm.pk_09;
+
+-- count(col) from the files' row and null counts: every column of an
+-- atomic type, strings, floats and booleans too (their null counts are
+-- exact where their min/max are not); the map column f10 is not pushed
+EXPLAIN (COSTS OFF)
+SELECT count(f1), count(f2), count(f3), count(f4), count(f5), count(f6), count(f7), count(f8),
+       count(f9), count(f11), count(f12), count(f13), count(*), min(f4)
+FROM mm.parquet_append_table;
+SELECT count(f1), count(f2), count(f3), count(f4), count(f5), count(f6), count(f7), count(f8),
+       count(f9), count(f11), count(f12), count(f13), count(*), min(f4)
+FROM mm.parquet_append_table;
+SELECT count(f1), count(f2), count(f3), count(f4), count(f5), count(f6), count(f7), count(f8),
+       count(f9), count(f11), count(f12), count(f13), count(*), min(f4)
+FROM (SELECT * FROM mm.parquet_append_table OFFSET 0) s;
+EXPLAIN (COSTS OFF) SELECT count(f10) FROM mm.parquet_append_table;
+-- a column added later (e) counts only the rows of newer files
+EXPLAIN (COSTS OFF) SELECT count(e), count(a), count(k) FROM mm.append_table_with_alter_table;
+SELECT count(e), count(a), count(k) FROM mm.append_table_with_alter_table;
+SELECT count(e), count(a), count(k) FROM (SELECT * FROM mm.append_table_with_alter_table OFFSET 0) s;
+-- an evolved type (f1 INT -> BIGINT), a primary-key table: not from the metadata
+EXPLAIN (COSTS OFF) SELECT count(f1) FROM mm.append_with_bitmap_alter_table;
+SELECT count(f1) FROM mm.append_with_bitmap_alter_table;
+EXPLAIN (COSTS OFF) SELECT count(f2) FROM mm.pk_09;
 
 SET client_min_messages = warning;
 DROP SCHEMA mm CASCADE;

@@ -128,7 +128,8 @@ typedef enum AggKind
 {
 	AGG_COUNT_STAR,
 	AGG_MIN,
-	AGG_MAX
+	AGG_MAX,
+	AGG_COUNT					/* count(col): the non-null values */
 } AggKind;
 
 typedef struct PaimonFdwPlanState
@@ -136,6 +137,7 @@ typedef struct PaimonFdwPlanState
 	Oid			tableoid;
 	bool		count_exact;	/* file row counts are the table's row count */
 	Bitmapset  *minmax_exact;	/* attnums whose min/max the metadata knows */
+	Bitmapset  *nonnull_exact;	/* attnums whose non-null count it knows */
 	PmfdwAggRelInfo *agg_info;	/* the columns' Paimon types, for agg_pushdown.c */
 	PaimonFdwTableOptions opts;
 	Bitmapset  *attrs_used;
@@ -185,7 +187,7 @@ typedef struct PaimonFdwScanState
 	int64		claimed;		/* unit this participant took last, -1 none */
 	bool		count_only;		/* count(*) pushed down: one row of counts */
 	bool		count_done;
-	List	   *aggs;			/* min/max/count(*) pushed down: FdwScanPrivateAggs */
+	List	   *aggs;			/* count(*)/count/min/max pushed down: FdwScanPrivateAggs */
 	PmfdwAggExec *agg_exec;		/* aggregates computed on batches, else NULL */
 	PmfdwTopnExec *topn_exec;	/* top-N kept on batches, else NULL */
 	pm_batch   *batch;
@@ -307,15 +309,15 @@ count_is_exact(const pm_scan *scan)
 }
 
 /*
- * The attributes in the query's output whose min and max the scan's file
- * statistics know exactly (planning allocates in the planner's context).
+ * The attributes in the query's output whose min and max (*minmax) and
+ * whose count of non-null values (*nonnull) the scan's file statistics
+ * know exactly (planning allocates in the planner's context).
  */
-static Bitmapset *
-minmax_exact_attrs(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
-				   pm_table *table, pm_scan *scan)
+static void
+metadata_exact_attrs(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
+					 pm_table *table, pm_scan *scan, Bitmapset **minmax, Bitmapset **nonnull)
 {
 	Bitmapset  *attrs = NULL;
-	Bitmapset  *exact = NULL;
 	const pm_type *row_type = pm_table_schema(table)->row_type;
 	Relation	rel = table_open(foreigntableid, NoLock);
 	int			i = -1;
@@ -327,7 +329,10 @@ minmax_exact_attrs(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 		Form_pg_attribute att;
 		int			field;
 		pm_field_min_max mm;
+		int64_t		count;
+		bool		count_exact;
 		pm_error	err;
+		MemoryContext old;
 
 		if (attnum <= 0)
 			continue;
@@ -335,22 +340,23 @@ minmax_exact_attrs(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 		if (att->attisdropped)
 			continue;
 		field = pm_type_field_index(row_type, NameStr(att->attname));
-		if (field < 0 || !pm_min_max_type_supported(row_type->fields[field].type) ||
-			pmfdw_type_oid(row_type->fields[field].type) != att->atttypid)
+		if (field < 0 || pmfdw_type_oid(row_type->fields[field].type) != att->atttypid)
 			continue;
 		pm_error_clear(&err);
-		if (pm_scan_field_min_max(scan, field, &mm, &err) != PM_OK)
+		if (pm_scan_field_count(scan, field, &count, &count_exact, &err) != PM_OK)
 			pmfdw_error(&err);
+		mm.exact = false;
+		if (pm_min_max_type_supported(row_type->fields[field].type) &&
+			pm_scan_field_min_max(scan, field, &mm, &err) != PM_OK)
+			pmfdw_error(&err);
+		old = MemoryContextSwitchTo(root->planner_cxt);
 		if (mm.exact)
-		{
-			MemoryContext old = MemoryContextSwitchTo(root->planner_cxt);
-
-			exact = bms_add_member(exact, attnum);
-			MemoryContextSwitchTo(old);
-		}
+			*minmax = bms_add_member(*minmax, attnum);
+		if (count_exact)
+			*nonnull = bms_add_member(*nonnull, attnum);
+		MemoryContextSwitchTo(old);
 	}
 	table_close(rel, NoLock);
-	return exact;
 }
 
 static void
@@ -469,8 +475,10 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	fpinfo->bytes_selected = st->bytes_selected;
 	metadata_rows = pmfdw_metadata_rows(root, baserel, foreigntableid, table, scan);
 	fpinfo->count_exact = count_is_exact(scan);
-	if (fpinfo->count_exact && baserel->baserestrictinfo == NIL)
-		fpinfo->minmax_exact = minmax_exact_attrs(root, baserel, foreigntableid, table, scan);
+	/* (every file's statistics per column: only for a query with aggregates) */
+	if (fpinfo->count_exact && baserel->baserestrictinfo == NIL && root->parse->hasAggs)
+		metadata_exact_attrs(root, baserel, foreigntableid, table, scan, &fpinfo->minmax_exact,
+							 &fpinfo->nonnull_exact);
 	pm_scan_free(scan);
 	pm_arena_destroy(arena);
 	pm_table_close(table);
@@ -664,15 +672,16 @@ paimonGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 
 /*
  * add_metadata_agg_path
- *		Push SELECT count(*), min(col), max(col) down when the metadata
- *		knows the answer.
+ *		Push SELECT count(*), count(col), min(col), max(col) down when the
+ *		metadata knows the answer.
  *
- * Only plain count(*), min(col) and max(col) (any number of them) over the
- * whole table, no WHERE, GROUP BY or HAVING, on a scan whose file row
- * counts are exact (append table, no deletion vectors) and, for min/max,
- * whose file statistics hold the column's exact min and max
- * (scan_min_max.h). The executor re-checks exactness on the snapshot it
- * reads and computes the answer by scanning if it no longer holds.
+ * Only plain count(*), count(col), min(col) and max(col) (any number of
+ * them) over the whole table, no WHERE, GROUP BY or HAVING, on a scan
+ * whose file row counts are exact (append table, no deletion vectors)
+ * and, for min/max, whose file statistics hold the column's exact min and
+ * max, for count(col) its null counts (scan_min_max.h). The executor
+ * re-checks exactness on the snapshot it reads and computes the answer by
+ * scanning if it no longer holds.
  */
 
 /* The kind of a pushable aggregate and its column (0 for count(*)); -1: not pushable. */
@@ -689,6 +698,17 @@ pushable_agg(Aggref *agg, Index relid, const PaimonFdwPlanState *fpinfo, AttrNum
 		return -1;
 	if (agg->aggfnoid == F_COUNT_)
 		return agg->aggstar ? AGG_COUNT_STAR : -1;
+	if (agg->aggfnoid == F_COUNT_ANY)
+	{
+		if (list_length(agg->args) != 1)
+			return -1;
+		var = (Var *) linitial_node(TargetEntry, agg->args)->expr;
+		if (!IsA(var, Var) || var->varno != relid || var->varlevelsup != 0 ||
+			var->varattno <= 0 || !bms_is_member(var->varattno, fpinfo->nonnull_exact))
+			return -1;
+		*attnum = var->varattno;
+		return AGG_COUNT;
+	}
 	switch (agg->aggfnoid)
 	{
 		case F_MIN_INT2:
@@ -1029,7 +1049,7 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	if (scan_count_only(plan))
 		ExplainPropertyText("Aggregate Pushdown", "count(*) from file metadata", es);
 	else if (scan_aggs(plan) != NIL)
-		ExplainPropertyText("Aggregate Pushdown", "min/max/count(*) from file metadata", es);
+		ExplainPropertyText("Aggregate Pushdown", "min/max/count from file metadata", es);
 	else if (scan_agg_spec(plan) != NIL)
 		ExplainPropertyText("Aggregate Pushdown", pmfdw_agg_pushdown_text(scan_agg_spec(plan)),
 							es);
@@ -1550,7 +1570,12 @@ aggregate_by_scanning(PaimonFdwScanState *fs, Relation rel, int *fields, Oid *ty
 		List	   *agg = lfirst(lc);
 
 		nulls[i] = true;
-		if (linitial_int(agg) != AGG_COUNT_STAR)
+		if (linitial_int(agg) == AGG_COUNT)
+		{
+			values[i] = Int64GetDatum(0);
+			nulls[i] = false;
+		}
+		else if (linitial_int(agg) != AGG_COUNT_STAR)
 		{
 			pmfdw_converter_init(&conv[i], row_type->fields[fields[i]].type, types[i],
 								 NameStr(TupleDescAttr(RelationGetDescr(rel),
@@ -1588,6 +1613,16 @@ aggregate_by_scanning(PaimonFdwScanState *fs, Relation rel, int *fields, Oid *ty
 		{
 			int			kind = linitial_int((List *) lfirst(lc));
 
+			if (kind == AGG_COUNT)
+			{
+				int64		n = DatumGetInt64(values[i]);
+
+				for (int64 r = 0; r < batch->nrows; r++)
+					n += !pm_vector_is_null(&batch->cols[i], r);
+				values[i] = Int64GetDatum(n);
+				i++;
+				continue;
+			}
 			for (int64 r = 0; kind != AGG_COUNT_STAR && r < batch->nrows; r++)
 			{
 				bool		isnull;
@@ -1615,7 +1650,7 @@ aggregate_by_scanning(PaimonFdwScanState *fs, Relation rel, int *fields, Oid *ty
 }
 
 /*
- * The row of pushed-down count(*)/min/max aggregates: from the metadata
+ * The row of pushed-down count(*)/count/min/max aggregates: from the metadata
  * when it is exact for the snapshot being read (checked again here: the
  * plan may be older than the table), else by reading the columns.
  */
@@ -1644,7 +1679,21 @@ aggregate_row(ForeignScanState *node, PaimonFdwScanState *fs, TupleTableSlot *sl
 		pm_field_min_max mm;	/* on the stack: pm_value needs 16-byte alignment */
 
 		values[i] = Int64GetDatum(count);
-		if (linitial_int(agg) != AGG_COUNT_STAR)
+		if (linitial_int(agg) == AGG_COUNT)
+		{
+			int64_t		nonnull;
+			bool		known;
+
+			fields[i] = attr_field(rel, row_type, lsecond_int(agg));
+			types[i] = TupleDescAttr(RelationGetDescr(rel), lsecond_int(agg) - 1)->atttypid;
+			pm_error_clear(&err);
+			if (pm_scan_field_count(fs->scan, fields[i], &nonnull, &known, &err) != PM_OK)
+				pmfdw_error(&err);
+			if (!known || pmfdw_type_oid(row_type->fields[fields[i]].type) != types[i])
+				exact = false;
+			values[i] = Int64GetDatum(nonnull);
+		}
+		else if (linitial_int(agg) != AGG_COUNT_STAR)
 		{
 			att = TupleDescAttr(RelationGetDescr(rel), lsecond_int(agg) - 1);
 			fields[i] = attr_field(rel, row_type, lsecond_int(agg));

@@ -40,4 +40,24 @@ extern bool pm_min_max_type_supported(const pm_type *type);
 extern pm_code pm_scan_field_min_max(pm_scan *scan, int field, pm_field_min_max *out,
 									 pm_error *err);
 
+/*
+ * Whether count(field) of this type can be answered from null counts: the
+ * atomic types (not ARRAY, MULTISET, MAP, ROW, VARIANT or BLOB, whose
+ * statistics writers leave out or count differently).
+ */
+extern bool pm_count_type_supported(const pm_type *type);
+
+/*
+ * The number of non-null values of table field `field` over the scan's
+ * selected files, from their row and null counts: *exact is false (read
+ * the rows) when some selected file holding the field records no null
+ * count for it (stats mode none, a dense stats list without it), when the
+ * field's type evolved, or when rows are merged or deleted (primary-key
+ * tables, deletion vectors). A file written before the field was added
+ * holds no value of it. Errors only for out-of-memory or a missing schema
+ * file.
+ */
+extern pm_code pm_scan_field_count(pm_scan *scan, int field, int64_t *count, bool *exact,
+								   pm_error *err);
+
 #endif							/* PM_TABLE_SCAN_MIN_MAX_H */

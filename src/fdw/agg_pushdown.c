@@ -571,7 +571,9 @@ pmfdw_next_batch_where(PmfdwBatchWhere *where, pm_table_read *read, const uint8 
 		pm_table_read_close(read);
 		pmfdw_error(&err);
 	}
-	*sel = where->sel;
+	/* every row passes: no selection (the aggregation's loops without one) */
+	if (memchr(where->sel, 0, (size_t) batch->nrows) != NULL)
+		*sel = where->sel;
 	return batch;
 }
 

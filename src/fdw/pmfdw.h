@@ -409,9 +409,10 @@ extern void pmfdw_scan_options(pm_scan_options *options);
 
 /*
  * The WHERE clause evaluated on batches by the executors of pushed-down
- * aggregates and top-N: the next batch of read and, when pred is set, the
- * rows it keeps in *sel (a buffer in cxt, grown as batches need). NULL at
- * the end. An error closes read and ERRORs.
+ * aggregates and top-N: the next batch of read and, when pred is set and
+ * drops some of its rows, the rows it keeps in *sel (a buffer in cxt, grown
+ * as batches need; NULL: every row). NULL at the end. An error closes read
+ * and ERRORs.
  */
 typedef struct PmfdwBatchWhere
 {

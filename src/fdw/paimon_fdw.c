@@ -320,19 +320,24 @@ metadata_exact_attrs(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	Bitmapset  *attrs = NULL;
 	const pm_type *row_type = pm_table_schema(table)->row_type;
 	Relation	rel = table_open(foreigntableid, NoLock);
+	int			nattrs;
+	int		   *fields;
+	AttrNumber *attnums;
+	pm_field_summary *sum;
+	pm_error	err;
+	MemoryContext old;
+	int			n = 0;
 	int			i = -1;
 
 	pull_varattnos((Node *) baserel->reltarget->exprs, baserel->relid, &attrs);
+	nattrs = bms_num_members(attrs);
+	fields = palloc(sizeof(int) * (nattrs + 1));
+	attnums = palloc(sizeof(AttrNumber) * (nattrs + 1));
 	while ((i = bms_next_member(attrs, i)) >= 0)
 	{
 		AttrNumber	attnum = i + FirstLowInvalidHeapAttributeNumber;
 		Form_pg_attribute att;
 		int			field;
-		pm_field_min_max mm;
-		int64_t		count;
-		bool		count_exact;
-		pm_error	err;
-		MemoryContext old;
 
 		if (attnum <= 0)
 			continue;
@@ -342,21 +347,22 @@ metadata_exact_attrs(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 		field = pm_type_field_index(row_type, NameStr(att->attname));
 		if (field < 0 || pmfdw_type_oid(row_type->fields[field].type) != att->atttypid)
 			continue;
-		pm_error_clear(&err);
-		if (pm_scan_field_count(scan, field, &count, &count_exact, &err) != PM_OK)
-			pmfdw_error(&err);
-		mm.exact = false;
-		if (pm_min_max_type_supported(row_type->fields[field].type) &&
-			pm_scan_field_min_max(scan, field, &mm, &err) != PM_OK)
-			pmfdw_error(&err);
-		old = MemoryContextSwitchTo(root->planner_cxt);
-		if (mm.exact)
-			*minmax = bms_add_member(*minmax, attnum);
-		if (count_exact)
-			*nonnull = bms_add_member(*nonnull, attnum);
-		MemoryContextSwitchTo(old);
+		fields[n] = field;
+		attnums[n++] = attnum;
 	}
 	table_close(rel, NoLock);
+	pm_error_clear(&err);
+	if (pm_scan_field_summaries(scan, n, fields, &sum, &err) != PM_OK)
+		pmfdw_error(&err);
+	old = MemoryContextSwitchTo(root->planner_cxt);
+	for (i = 0; i < n; i++)
+	{
+		if (sum[i].mm.exact)
+			*minmax = bms_add_member(*minmax, attnums[i]);
+		if (sum[i].count_exact)
+			*nonnull = bms_add_member(*nonnull, attnums[i]);
+	}
+	MemoryContextSwitchTo(old);
 }
 
 static void
@@ -684,12 +690,28 @@ paimonGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
  * scanning if it no longer holds.
  */
 
+/*
+ * The column of a one-argument aggregate whose argument is a plain column of
+ * the scanned table that `exact` holds; 0 if not.
+ */
+static AttrNumber
+exact_column_arg(Aggref *agg, Index relid, const Bitmapset *exact)
+{
+	Var		   *var;
+
+	if (list_length(agg->args) != 1)
+		return 0;
+	var = (Var *) linitial_node(TargetEntry, agg->args)->expr;
+	if (!IsA(var, Var) || var->varno != relid || var->varlevelsup != 0 ||
+		var->varattno <= 0 || !bms_is_member(var->varattno, exact))
+		return 0;
+	return var->varattno;
+}
+
 /* The kind of a pushable aggregate and its column (0 for count(*)); -1: not pushable. */
 static int
 pushable_agg(Aggref *agg, Index relid, const PaimonFdwPlanState *fpinfo, AttrNumber *attnum)
 {
-	TargetEntry *te;
-	Var		   *var;
 	bool		is_min;
 
 	*attnum = 0;
@@ -700,14 +722,8 @@ pushable_agg(Aggref *agg, Index relid, const PaimonFdwPlanState *fpinfo, AttrNum
 		return agg->aggstar ? AGG_COUNT_STAR : -1;
 	if (agg->aggfnoid == F_COUNT_ANY)
 	{
-		if (list_length(agg->args) != 1)
-			return -1;
-		var = (Var *) linitial_node(TargetEntry, agg->args)->expr;
-		if (!IsA(var, Var) || var->varno != relid || var->varlevelsup != 0 ||
-			var->varattno <= 0 || !bms_is_member(var->varattno, fpinfo->nonnull_exact))
-			return -1;
-		*attnum = var->varattno;
-		return AGG_COUNT;
+		*attnum = exact_column_arg(agg, relid, fpinfo->nonnull_exact);
+		return *attnum > 0 ? AGG_COUNT : -1;
 	}
 	switch (agg->aggfnoid)
 	{
@@ -732,15 +748,10 @@ pushable_agg(Aggref *agg, Index relid, const PaimonFdwPlanState *fpinfo, AttrNum
 		default:
 			return -1;
 	}
-	if (list_length(agg->args) != 1)
+	*attnum = exact_column_arg(agg, relid, fpinfo->minmax_exact);
+	if (*attnum == 0 ||
+		((Var *) linitial_node(TargetEntry, agg->args)->expr)->vartype != agg->aggtype)
 		return -1;
-	te = linitial_node(TargetEntry, agg->args);
-	var = (Var *) te->expr;
-	if (!IsA(var, Var) || var->varno != relid || var->varlevelsup != 0 ||
-		var->varattno <= 0 || var->vartype != agg->aggtype ||
-		!bms_is_member(var->varattno, fpinfo->minmax_exact))
-		return -1;
-	*attnum = var->varattno;
 	return is_min ? AGG_MIN : AGG_MAX;
 }
 
@@ -1668,6 +1679,8 @@ aggregate_row(ForeignScanState *node, PaimonFdwScanState *fs, TupleTableSlot *sl
 	bool		exact = count_is_exact(fs->scan);
 	int64		count = pm_scan_get_stats(fs->scan)->rows_selected;
 	MemoryContext old = MemoryContextSwitchTo(fs->cxt);
+	pm_field_summary *sum;
+	pm_error	err;
 	ListCell   *lc;
 	int			i = 0;
 
@@ -1675,46 +1688,56 @@ aggregate_row(ForeignScanState *node, PaimonFdwScanState *fs, TupleTableSlot *sl
 	{
 		List	   *agg = lfirst(lc);
 		Form_pg_attribute att;
-		pm_error	err;
-		pm_field_min_max mm;	/* on the stack: pm_value needs 16-byte alignment */
 
-		values[i] = Int64GetDatum(count);
-		if (linitial_int(agg) == AGG_COUNT)
-		{
-			int64_t		nonnull;
-			bool		known;
-
-			fields[i] = attr_field(rel, row_type, lsecond_int(agg));
-			types[i] = TupleDescAttr(RelationGetDescr(rel), lsecond_int(agg) - 1)->atttypid;
-			pm_error_clear(&err);
-			if (pm_scan_field_count(fs->scan, fields[i], &nonnull, &known, &err) != PM_OK)
-				pmfdw_error(&err);
-			if (!known || pmfdw_type_oid(row_type->fields[fields[i]].type) != types[i])
-				exact = false;
-			values[i] = Int64GetDatum(nonnull);
-		}
-		else if (linitial_int(agg) != AGG_COUNT_STAR)
+		/* count(*) keeps field 0: aggregate_by_scanning reads a column */
+		if (linitial_int(agg) != AGG_COUNT_STAR)
 		{
 			att = TupleDescAttr(RelationGetDescr(rel), lsecond_int(agg) - 1);
 			fields[i] = attr_field(rel, row_type, lsecond_int(agg));
 			types[i] = att->atttypid;
-			if (!pm_min_max_type_supported(row_type->fields[fields[i]].type) ||
-				pmfdw_type_oid(row_type->fields[fields[i]].type) != types[i])
+			if (linitial_int(agg) == AGG_COUNT)
+			{
+				/* a changed type is counted by reading */
+				if (pmfdw_type_oid(row_type->fields[fields[i]].type) != types[i])
+					exact = false;
+			}
+			else if (!pm_min_max_type_supported(row_type->fields[fields[i]].type) ||
+					 pmfdw_type_oid(row_type->fields[fields[i]].type) != types[i])
 				ereport(ERROR,
 						(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
 						 errmsg("column \"%s\" changed type since the query was planned",
 								NameStr(att->attname))));
-			pm_error_clear(&err);
-			if (pm_scan_field_min_max(fs->scan, fields[i], &mm, &err) != PM_OK)
-				pmfdw_error(&err);
-			if (!mm.exact)
+		}
+		i++;
+	}
+	pm_error_clear(&err);
+	if (pm_scan_field_summaries(fs->scan, n, fields, &sum, &err) != PM_OK)
+		pmfdw_error(&err);
+	i = 0;
+	foreach(lc, fs->aggs)
+	{
+		List	   *agg = lfirst(lc);
+		int			kind = linitial_int(agg);
+
+		values[i] = Int64GetDatum(count);
+		if (kind == AGG_COUNT)
+		{
+			exact &= sum[i].count_exact;
+			values[i] = Int64GetDatum(sum[i].count);
+		}
+		else if (kind != AGG_COUNT_STAR)
+		{
+			const pm_field_min_max *mm = &sum[i].mm;
+
+			if (!mm->exact)
 				exact = false;
-			else if (mm.all_null)
+			else if (mm->all_null)
 				nulls[i] = true;
 			else
 				values[i] = stat_datum(row_type->fields[fields[i]].type,
-									   linitial_int(agg) == AGG_MIN ? &mm.min : &mm.max,
-									   NameStr(att->attname));
+									   kind == AGG_MIN ? &mm->min : &mm->max,
+									   NameStr(TupleDescAttr(RelationGetDescr(rel),
+															 lsecond_int(agg) - 1)->attname));
 		}
 		i++;
 	}

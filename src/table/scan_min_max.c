@@ -1,6 +1,7 @@
 /*-------------------------------------------------------------------------
  * scan_min_max.c
- *	  The exact min and max of a field from the scan's file statistics.
+ *	  The exact min, max and count of fields from the scan's file
+ *	  statistics, in one pass over the files.
  *
  * Every selected file must vouch for its rows: a file whose field is all
  * NULL (or was added to the schema after the file was written) contributes
@@ -42,145 +43,144 @@ same_type(const pm_type *a, const pm_type *b)
 	return a->id == b->id && a->precision == b->precision && a->scale == b->scale;
 }
 
-/* What a selected file holds of a table field. */
-typedef enum file_field
-{
-	FILE_NO_VALUES,				/* no rows, or the field added after it was written */
-	FILE_EVOLVED,				/* an older type: its stats are in that type */
-	FILE_STATS					/* ranges[field] is the file's */
-} file_field;
-
-static pm_code
-file_field_stats(pm_scan *scan, const pm_data_file_meta *file, int field, pm_field_range *ranges,
-				 file_field *how, pm_error *err)
-{
-	pm_table   *table = scan->table;
-	const pm_field *tf = &table->schema->row_type->fields[field];
-	const pm_schema *fs;
-	int			fi;
-
-	*how = FILE_NO_VALUES;
-	if (file->row_count == 0)
-		return PM_OK;
-	PM_TRY(pm_table_schema_by_id(table, file->schema_id, &fs, err));
-	if ((fi = pm_type_field_index_by_id(fs->row_type, tf->id)) < 0)
-		return PM_OK;
-	if (!same_type(tf->type, fs->row_type->fields[fi].type))
-	{
-		*how = FILE_EVOLVED;
-		return PM_OK;
-	}
-	PM_TRY(pm_stats_filter_file_ranges(table, file, scan->arena, ranges, err));
-	*how = FILE_STATS;
-	return PM_OK;
-}
-
-pm_code
-pm_scan_field_min_max(pm_scan *scan, int field, pm_field_min_max *out, pm_error *err)
-{
-	pm_table   *table = scan->table;
-	const pm_type *trow = table->schema->row_type;
-	const pm_type *ttype;
-	pm_field_range *ranges;
-
-	memset(out, 0, sizeof(*out));
-	if (field < 0 || field >= trow->nfields || scan->needs_merge || scan->has_deletion_vectors)
-		return PM_OK;
-	ttype = trow->fields[field].type;
-	if (!pm_min_max_type_supported(ttype))
-		return PM_OK;
-	ranges = pm_arena_alloc(scan->arena, sizeof(pm_field_range) * (trow->nfields + 1));
-	if (ranges == NULL)
-		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	out->all_null = true;
-	for (int s = 0; s < scan->nsplits; s++)
-	{
-		const pm_split *sp = &scan->splits[s];
-
-		for (int f = 0; f < sp->nfiles; f++)
-		{
-			const pm_data_file_meta *file = sp->files[f];
-			pm_field_range *r = &ranges[field];
-			file_field	how;
-
-			PM_TRY(file_field_stats(scan, file, field, ranges, &how, err));
-			if (how == FILE_NO_VALUES)
-				continue;
-			if (how == FILE_EVOLVED)
-				return PM_OK;
-			if (!r->known)
-				return PM_OK;
-			if (r->null_count >= 0 && r->null_count == file->row_count)
-				continue;		/* all NULL */
-			if (!r->has_min_max)
-				return PM_OK;
-			if (out->all_null)
-			{
-				out->min = r->min;
-				out->max = r->max;
-				out->all_null = false;
-				continue;
-			}
-			{
-				int			cmin = pm_stats_value_compare(ttype, &r->min, &out->min);
-				int			cmax = pm_stats_value_compare(ttype, &r->max, &out->max);
-
-				if (cmin == 2 || cmax == 2)
-					return PM_OK;
-				if (cmin < 0)
-					out->min = r->min;
-				if (cmax > 0)
-					out->max = r->max;
-			}
-		}
-	}
-	out->exact = true;
-	return PM_OK;
-}
-
 bool
 pm_count_type_supported(const pm_type *type)
 {
 	return type->id <= PM_TYPE_TIMESTAMP_LTZ;
 }
 
+/* What a selected file holds of a table field. */
+typedef enum file_field
+{
+	FILE_NO_VALUES,				/* no rows, or the field added after it was written */
+	FILE_EVOLVED,				/* an older type: its stats are in that type */
+	FILE_STATS					/* its stats are the file's ranges of the field */
+} file_field;
+
+static file_field
+file_field_of(const pm_type *trow, const pm_schema *fs, int field)
+{
+	const pm_field *tf = &trow->fields[field];
+	int			fi = pm_type_field_index_by_id(fs->row_type, tf->id);
+
+	if (fi < 0)
+		return FILE_NO_VALUES;
+	return same_type(tf->type, fs->row_type->fields[fi].type) ? FILE_STATS : FILE_EVOLVED;
+}
+
+/* Adds a file's range of a field to its min/max; false: not exact. */
+static bool
+add_min_max(const pm_type *type, const pm_field_range *r, int64_t row_count,
+			pm_field_min_max *mm)
+{
+	int			cmin;
+	int			cmax;
+
+	if (!r->known)
+		return false;
+	if (r->null_count >= 0 && r->null_count == row_count)
+		return true;			/* all NULL */
+	if (!r->has_min_max)
+		return false;
+	if (mm->all_null)
+	{
+		mm->min = r->min;
+		mm->max = r->max;
+		mm->all_null = false;
+		return true;
+	}
+	cmin = pm_stats_value_compare(type, &r->min, &mm->min);
+	cmax = pm_stats_value_compare(type, &r->max, &mm->max);
+	if (cmin == 2 || cmax == 2)
+		return false;
+	if (cmin < 0)
+		mm->min = r->min;
+	if (cmax > 0)
+		mm->max = r->max;
+	return true;
+}
+
 pm_code
-pm_scan_field_count(pm_scan *scan, int field, int64_t *count, bool *exact, pm_error *err)
+pm_scan_field_summaries(pm_scan *scan, int n, const int *fields, pm_field_summary **out,
+						pm_error *err)
 {
 	pm_table   *table = scan->table;
 	const pm_type *trow = table->schema->row_type;
+	pm_field_summary *sum;
 	pm_field_range *ranges;
-	int64_t		n = 0;
+	int			open = 0;		/* fields some answer of which is still possible */
 
-	*count = 0;
-	*exact = false;
-	if (field < 0 || field >= trow->nfields || scan->needs_merge || scan->has_deletion_vectors ||
-		!pm_count_type_supported(trow->fields[field].type))
-		return PM_OK;
+	sum = pm_arena_alloc(scan->arena, sizeof(pm_field_summary) * (n > 0 ? n : 1));
 	ranges = pm_arena_alloc(scan->arena, sizeof(pm_field_range) * (trow->nfields + 1));
-	if (ranges == NULL)
+	if (sum == NULL || ranges == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	for (int s = 0; s < scan->nsplits; s++)
+	memset(sum, 0, sizeof(pm_field_summary) * (n > 0 ? n : 1));
+	*out = sum;
+	if (scan->needs_merge || scan->has_deletion_vectors)
+		return PM_OK;
+	for (int i = 0; i < n; i++)
+	{
+		if (fields[i] < 0 || fields[i] >= trow->nfields)
+			continue;
+		/* exact until a file says otherwise */
+		sum[i].mm.exact = pm_min_max_type_supported(trow->fields[fields[i]].type);
+		sum[i].mm.all_null = sum[i].mm.exact;
+		sum[i].count_exact = pm_count_type_supported(trow->fields[fields[i]].type);
+		open += sum[i].mm.exact || sum[i].count_exact;
+	}
+	for (int s = 0; s < scan->nsplits && open > 0; s++)
 	{
 		const pm_split *sp = &scan->splits[s];
 
-		for (int f = 0; f < sp->nfiles; f++)
+		for (int f = 0; f < sp->nfiles && open > 0; f++)
 		{
 			const pm_data_file_meta *file = sp->files[f];
-			const pm_field_range *r = &ranges[field];
-			file_field	how;
+			const pm_schema *fs;
+			bool		decoded = false;
 
-			PM_TRY(file_field_stats(scan, file, field, ranges, &how, err));
-			if (how == FILE_NO_VALUES)
+			if (file->row_count == 0)
 				continue;
-			if (how == FILE_EVOLVED)
-				return PM_OK;	/* a cast may also turn values into NULLs */
-			if (!r->known || r->null_count < 0 || r->null_count > file->row_count)
-				return PM_OK;
-			n += file->row_count - r->null_count;
+			PM_TRY(pm_table_schema_by_id(table, file->schema_id, &fs, err));
+			for (int i = 0; i < n; i++)
+			{
+				pm_field_summary *fsum = &sum[i];
+				const pm_field_range *r = &ranges[fields[i]];
+				file_field	how;
+
+				if (!fsum->mm.exact && !fsum->count_exact)
+					continue;
+				how = file_field_of(trow, fs, fields[i]);
+				if (how == FILE_NO_VALUES)
+					continue;
+				if (how == FILE_STATS && !decoded)
+				{
+					PM_TRY(pm_stats_filter_file_ranges(table, file, scan->arena, ranges, err));
+					decoded = true;
+				}
+				/* an evolved type: its stats are in the old type, a cast may make NULLs */
+				if (fsum->mm.exact &&
+					(how == FILE_EVOLVED ||
+					 !add_min_max(trow->fields[fields[i]].type, r, file->row_count, &fsum->mm)))
+					fsum->mm.exact = false;
+				if (fsum->count_exact)
+				{
+					if (how == FILE_EVOLVED || !r->known || r->null_count < 0 ||
+						r->null_count > file->row_count)
+						fsum->count_exact = false;
+					else
+						fsum->count += file->row_count - r->null_count;
+				}
+				if (!fsum->mm.exact && !fsum->count_exact)
+					open--;
+			}
 		}
 	}
-	*count = n;
-	*exact = true;
+	for (int i = 0; i < n; i++)
+	{
+		if (!sum[i].mm.exact)
+			memset(&sum[i].mm, 0, sizeof(sum[i].mm));
+		if (!sum[i].count_exact)
+			sum[i].count = 0;
+	}
 	return PM_OK;
 }

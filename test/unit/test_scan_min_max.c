@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  * test_scan_min_max.c
- *	  count(field) from the files' row and null counts
- *	  (pm_scan_field_count, table/scan_min_max.h) against the non-null
- *	  values of a full read, on corpus append tables of every format (schema
+ *	  count(field), min and max from the files' statistics
+ *	  (pm_scan_field_summaries, table/scan_min_max.h) against the values of
+ *	  a full read, on corpus append tables of every format (schema
  *	  evolution: fields added after some files were written), and never
  *	  exact where rows are merged or deleted.
  *-------------------------------------------------------------------------
@@ -17,9 +17,27 @@
 #include "table/split.h"
 #include "table/table.h"
 
+/* Whether a type's vector values read as pm_vector_int64_at and its statistics as i64. */
+static bool
+int64_like(const pm_type *type)
+{
+	switch (type->id)
+	{
+		case PM_TYPE_TINYINT:
+		case PM_TYPE_SMALLINT:
+		case PM_TYPE_INT:
+		case PM_TYPE_BIGINT:
+		case PM_TYPE_DATE:
+			return true;
+		default:
+			return false;
+	}
+}
+
 /*
  * Every field of the table at rel: where the metadata answers, the count
- * equals the read's; returns how many fields it answered.
+ * (and for integer and date fields the min and max) equals the read's;
+ * returns how many fields' counts it answered.
  */
 static int
 check_counts(const char *rel)
@@ -34,7 +52,12 @@ check_counts(const char *rel)
 	const pm_type *row;
 	int			fields[256];
 	int64_t		counted[256];
+	int64_t		min[256];
+	int64_t		max[256];
+	bool		seen[256];
+	pm_field_summary *sum;
 	int			answered = 0;
+	int			min_max_answered = 0;
 
 	unit_require_corpus();
 	memset(&opts, 0, sizeof(opts));
@@ -48,6 +71,7 @@ check_counts(const char *rel)
 	{
 		fields[f] = f;
 		counted[f] = 0;
+		seen[f] = false;
 	}
 	if (pm_table_read_open(scan, fields, row->nfields, &read, &err) != PM_OK)
 		fail_msg("%s: read: %s", rel, err.message);
@@ -59,26 +83,51 @@ check_counts(const char *rel)
 			break;
 		for (int f = 0; f < row->nfields; f++)
 			for (int64_t r = 0; r < b->nrows; r++)
-				counted[f] += !pm_vector_is_null(&b->cols[f], r);
+			{
+				int64_t		v;
+
+				if (pm_vector_is_null(&b->cols[f], r))
+					continue;
+				counted[f]++;
+				if (!int64_like(row->fields[f].type))
+					continue;
+				v = pm_vector_int64_at(&b->cols[f], r);
+				if (!seen[f] || v < min[f])
+					min[f] = v;
+				if (!seen[f] || v > max[f])
+					max[f] = v;
+				seen[f] = true;
+			}
 	}
 	pm_table_read_close(read);
+	assert_int_equal(pm_scan_field_summaries(scan, row->nfields, fields, &sum, &err), PM_OK);
 	for (int f = 0; f < row->nfields; f++)
 	{
-		int64_t		n;
-		bool		exact;
+		const pm_field_min_max *mm = &sum[f].mm;
 
-		assert_int_equal(pm_scan_field_count(scan, f, &n, &exact, &err), PM_OK);
 		if (!pm_count_type_supported(row->fields[f].type))
-			assert_false(exact);
-		if (!exact)
+			assert_false(sum[f].count_exact);
+		if (!pm_min_max_type_supported(row->fields[f].type))
+			assert_false(mm->exact);
+		if (mm->exact && int64_like(row->fields[f].type))
+		{
+			if (mm->all_null != !seen[f] ||
+				(seen[f] && (mm->min.u.i64 != min[f] || mm->max.u.i64 != max[f])))
+				fail_msg("%s: field %s: min/max %lld/%lld (all null %d) from the metadata, "
+						 "%lld/%lld (none %d) read", rel, row->fields[f].name,
+						 (long long) mm->min.u.i64, (long long) mm->max.u.i64, mm->all_null,
+						 (long long) min[f], (long long) max[f], !seen[f]);
+			min_max_answered++;
+		}
+		if (!sum[f].count_exact)
 			continue;
-		if (n != counted[f])
+		if (sum[f].count != counted[f])
 			fail_msg("%s: field %s: %lld from the metadata, %lld read", rel, row->fields[f].name,
-					 (long long) n, (long long) counted[f]);
+					 (long long) sum[f].count, (long long) counted[f]);
 		answered++;
 	}
-	print_message("%s: %d of %d fields counted from the metadata\n", rel, answered,
-				  row->nfields);
+	print_message("%s: %d of %d fields counted, %d integer min/max answered from the "
+				  "metadata\n", rel, answered, row->nfields, min_max_answered);
 	pm_scan_free(scan);
 	pm_table_close(t);
 	pm_local_fileio_destroy(io);

@@ -10,13 +10,17 @@
 #   - a forced nested loop (a lookup per outer row) with JIT on (the default
 #     jit_above_cost) and with jit=off,
 #   - a forced hash join (the Paimon table read whole),
+#   - a forced merge join (the Paimon table read whole in key order:
+#     paimon_fdw.enable_key_order; the outer rows sorted),
 #   - the heap: the planner's plan and a forced nested loop (btree probes).
 # Each measurement is a new backend (psql -c): the backend's caches start empty,
 # as for a new connection; the median of RUNS. One core (no parallel workers).
 # Before timing, it checks that every plan gives the heap's result.
 #
 #   bash bench/run_lookup_join.sh [--runs N] [--rows N] [--outer "1000 5000 100000"]
-#                                 [--warehouse DIR] [--set NAME=VALUE ...]
+#                                 [--warehouse DIR] [--set NAME=VALUE ...] [--no-nested-loop]
+# (--no-nested-loop: not the forced nested loops of paimon_fdw, which take
+# minutes for 100,000 outer rows)
 #
 # Needs the extension built and installed. Without --warehouse the table is
 # bench/data/pk_warehouse_<rows> (generated once, as bench/run_lookup.sh does).
@@ -27,6 +31,7 @@ ROWS=10000000
 OUTER="1000 5000 100000"
 WAREHOUSE=
 SETTINGS=
+NESTED=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--runs) RUNS=$2; shift 2 ;;
@@ -34,7 +39,8 @@ while [ $# -gt 0 ]; do
 		--outer) OUTER=$2; shift 2 ;;
 		--warehouse) WAREHOUSE=$2; shift 2 ;;
 		--set) SETTINGS="$SETTINGS -c $2"; shift 2 ;;
-		*) echo "usage: $0 [--runs N] [--rows N] [--outer \"N ...\"] [--warehouse DIR] [--set NAME=VALUE ...]" >&2; exit 2 ;;
+		--no-nested-loop) NESTED=; shift ;;
+		*) echo "usage: $0 [--runs N] [--rows N] [--outer \"N ...\"] [--warehouse DIR] [--set NAME=VALUE ...] [--no-nested-loop]" >&2; exit 2 ;;
 	esac
 done
 if [ -z "$WAREHOUSE" ]; then
@@ -82,6 +88,7 @@ echo "settings:${SETTINGS:- (defaults)}"
 JOIN="SELECT count(*), sum(t.b) FROM outer%s o JOIN %s t ON t.id = o.id"
 NL="-c enable_hashjoin=off -c enable_mergejoin=off"
 HJ="-c enable_nestloop=off -c enable_mergejoin=off"
+MJ="-c enable_nestloop=off -c enable_hashjoin=off"
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 result_of() {	# $1 = outer size, $2 = table, $3 = more PGOPTIONS
 	PGOPTIONS="$PGOPTIONS $3" psql -X -q -At -v ON_ERROR_STOP=1 -c "$(printf "$JOIN" "$1" "$2")"
@@ -103,7 +110,9 @@ cpu_ms() {
 printf '\n%-8s %-34s %-12s %12s\n' "outer" "plan" "table" "CPU ms"
 for n in $OUTER; do
 	want=$(result_of "$n" heap "")
-	for opts in "" "$NL" "$NL -c jit=off" "$HJ"; do
+	plans=("" "$HJ" "$MJ")
+	[ -n "$NESTED" ] && plans+=("$NL" "$NL -c jit=off")
+	for opts in "${plans[@]}"; do
 		got=$(result_of "$n" bench.pk_7col "$opts")
 		if [ "$got" != "$want" ]; then
 			echo "run_lookup_join.sh: MISMATCH outer$n ($opts): paimon $got, heap $want" >&2
@@ -112,9 +121,12 @@ for n in $OUTER; do
 	done
 	row() { printf '%-8s %-34s %-12s %12.1f\n' "$n" "$1" "$2" "$3"; }
 	row "planner: $(plan_of "$n" bench.pk_7col "")" paimon "$(cpu_ms "$n" bench.pk_7col "")"
-	row "nested loop, JIT on" paimon "$(cpu_ms "$n" bench.pk_7col "$NL")"
-	row "nested loop, jit=off" paimon "$(cpu_ms "$n" bench.pk_7col "$NL -c jit=off")"
+	if [ -n "$NESTED" ]; then
+		row "nested loop, JIT on" paimon "$(cpu_ms "$n" bench.pk_7col "$NL")"
+		row "nested loop, jit=off" paimon "$(cpu_ms "$n" bench.pk_7col "$NL -c jit=off")"
+	fi
 	row "hash join" paimon "$(cpu_ms "$n" bench.pk_7col "$HJ")"
+	row "merge join ($(plan_of "$n" bench.pk_7col "$MJ"))" paimon "$(cpu_ms "$n" bench.pk_7col "$MJ")"
 	row "planner: $(plan_of "$n" heap "")" heap "$(cpu_ms "$n" heap "")"
 	row "nested loop (btree)" heap "$(cpu_ms "$n" heap "$NL")"
 done

@@ -14,6 +14,9 @@
  *										key, lookup joins) read only the files
  *										that may hold the keys
  *	  paimon_fdw.enable_topn_pushdown	ORDER BY ... LIMIT n kept on batches
+ *	  paimon_fdw.enable_key_order		primary-key tables of one integer key
+ *										also offer their rows in key order
+ *										(merge joins, ORDER BY the key)
  *
  *	  and one for parallel scans:
  *
@@ -83,6 +86,7 @@ int			pmfdw_parallel_split_size = 8192;	/* kB */
 bool		pmfdw_enable_row_group_pruning = true;
 bool		pmfdw_enable_page_index = true;
 bool		pmfdw_enable_point_lookup = true;
+bool		pmfdw_enable_key_order = true;
 static bool enable_io_uring = true;
 
 static void
@@ -221,6 +225,13 @@ pmfdw_guc_init(void)
 							 "the keys are read, and joins on the key may rescan the table per "
 							 "outer row. When off, such scans plan and read as any other.",
 							 &pmfdw_enable_point_lookup, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.enable_key_order",
+							 "Offers the rows of primary-key tables in key order.",
+							 "A primary-key table whose key is one integer column can be read "
+							 "with its buckets and partitions merged by the key, so a merge join "
+							 "or an ORDER BY on the key needs no sort. When off, Postgres sorts.",
+							 &pmfdw_enable_key_order, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	DefineCustomBoolVariable("paimon_fdw.enable_topn_pushdown",
 							 "Keeps the first rows of ORDER BY ... LIMIT n on column batches "

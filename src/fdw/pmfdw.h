@@ -398,6 +398,7 @@ extern int	pmfdw_write_batch_size;
 extern bool pmfdw_compact_at_commit;
 extern bool pmfdw_enable_aggregate_pushdown;
 extern bool pmfdw_enable_point_lookup;
+extern bool pmfdw_enable_key_order;
 extern bool pmfdw_enable_topn_pushdown;
 extern int	pmfdw_parallel_split_size;	/* kB, 0: files are units */
 extern int	pmfdw_metadata_cache_kb;	/* 0: metadata and table caches off */

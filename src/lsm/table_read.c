@@ -46,6 +46,7 @@
 #include "index/deletion_vector.h"
 #include "row/value.h"
 #include "lsm/interval_partition.h"
+#include "lsm/key_order_merge.h"
 #include "lsm/merge_engine.h"
 #include "lsm/merge_reader.h"
 #include "common/vector_builder.h"
@@ -101,6 +102,12 @@ struct pm_table_read
 	bool		skip_level0;	/* §4.8: DV (not merge-on-read) and first-row tables */
 	bool		append_dv;		/* append table with deletion vectors: all raw */
 	int			split;			/* next split to start */
+	int			split_end;		/* > 0: the splits read end before it; 0: at the last */
+	bool		key_order;		/* every split merged: its rows in key order */
+	/* pm_table_read_open_ordered: one read per split, merged by key */
+	pm_table_read **children;
+	int			nchildren;
+	pm_key_order_merge *ordered;
 	pm_merge_reader *merge;		/* current split, merge path */
 	const char *merge_path;		/* its bucket directory */
 	const pm_split *merge_split;	/* and its split */
@@ -1011,6 +1018,87 @@ pm_table_read_open(pm_scan *scan, const int *fields, int nfields,
 	return PM_OK;
 }
 
+/* A split's read as an input of the key-order merge. */
+static pm_code
+split_read_next(void *input, pm_batch **batch, pm_error *err)
+{
+	return pm_table_read_next(input, batch, err);
+}
+
+/*
+ * The single trimmed key field of a primary-key scan whose values order as
+ * integers (TINYINT to BIGINT), or -1.
+ */
+int
+pm_table_read_order_key(pm_scan *scan)
+{
+	pm_table   *table = pm_scan_table(scan);
+	const int  *keys;
+	int			nkeys;
+	pm_type_id	id;
+
+	if (!pm_scan_needs_merge(scan))
+		return -1;
+	pm_table_trimmed_primary_key(table, &keys, &nkeys);
+	if (nkeys != 1)
+		return -1;
+	id = pm_table_schema(table)->row_type->fields[keys[0]].type->id;
+	return id == PM_TYPE_TINYINT || id == PM_TYPE_SMALLINT || id == PM_TYPE_INT ||
+		id == PM_TYPE_BIGINT ? keys[0] : -1;
+}
+
+pm_code
+pm_table_read_open_ordered(pm_scan *scan, const int *fields, int nfields,
+						   pm_table_read **out, pm_error *err)
+{
+	int			key = pm_table_read_order_key(scan);
+	int			key_col = -1;
+	int			nsplits = pm_scan_split_count(scan);
+	pm_table_read *r;
+
+	*out = NULL;
+	for (int i = 0; i < nfields && key >= 0; i++)
+		if (fields[i] == key)
+			key_col = i;
+	if (key_col < 0)
+		return pm_fail(err, PM_ERR_UNSUPPORTED,
+					   "a read in key order needs a primary-key table with one integer key "
+					   "field among the fields read");
+	PM_TRY(pm_table_read_open(scan, fields, nfields, &r, err));
+	r->children = pm_alloc(r->env, sizeof(pm_table_read *) * (size_t) (nsplits + 1));
+	if (r->children == NULL)
+	{
+		pm_table_read_close(r);
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory opening a read in key order");
+	}
+	for (int s = 0; s < nsplits; s++)
+	{
+		pm_table_read *c;
+		pm_code		rc;
+
+		if (pm_scan_get_split(scan, s)->nfiles == 0)
+			continue;
+		if ((rc = pm_table_read_open(scan, fields, nfields, &c, err)) != PM_OK)
+		{
+			pm_table_read_close(r);
+			return rc;
+		}
+		c->split = s;
+		c->split_end = s + 1;
+		c->key_order = true;
+		r->children[r->nchildren++] = c;
+	}
+	if (pm_key_order_merge_open(r->env, split_read_next, (void *const *) r->children,
+								r->nchildren, key_col, r->out_types, nfields, &r->ordered,
+								err) != PM_OK)
+	{
+		pm_table_read_close(r);
+		return err->code;
+	}
+	*out = r;
+	return PM_OK;
+}
+
 pm_code
 pm_table_read_open_positions(pm_scan *scan, const int *fields, int nfields,
 							 pm_table_read **out, pm_error *err)
@@ -1060,6 +1148,8 @@ pm_table_read_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 	*batch = NULL;
 	if (r->reader != NULL)
 		return pm_scan_reader_next(r->reader, batch, err);
+	if (r->ordered != NULL)
+		return pm_key_order_merge_next(r->ordered, batch, err);
 	if (r->engine == NULL && !r->append_dv)
 		return PM_OK;
 	for (;;)
@@ -1101,12 +1191,13 @@ pm_table_read_next(pm_table_read *r, pm_batch **batch, pm_error *err)
 			}
 			r->range_split = NULL;
 		}
-		if (r->split >= pm_scan_split_count(r->scan))
+		if (r->split >= pm_scan_split_count(r->scan) ||
+			(r->split_end > 0 && r->split >= r->split_end))
 			return PM_OK;
 		sp = pm_scan_get_split(r->scan, r->split++);
 		if (sp->nfiles == 0)
 			continue;
-		if (r->append_dv || split_is_raw(r, sp))
+		if (r->append_dv || (!r->key_order && split_is_raw(r, sp)))
 		{
 			r->raw_split = sp;
 			r->raw_file = 0;
@@ -1122,6 +1213,12 @@ pm_table_read_source(const pm_table_read *r, bool *merged)
 	*merged = false;
 	if (r->reader != NULL)
 		return pm_scan_reader_source(r->reader);
+	if (r->ordered != NULL)
+	{
+		int			c = pm_key_order_merge_last_input(r->ordered);
+
+		return c >= 0 ? pm_table_read_source(r->children[c], merged) : NULL;
+	}
 	if (r->merge != NULL)
 	{
 		*merged = true;
@@ -1135,6 +1232,12 @@ pm_table_read_split(const pm_table_read *r)
 {
 	if (r->reader != NULL || r->append_dv)
 		return NULL;
+	if (r->ordered != NULL)
+	{
+		int			c = pm_key_order_merge_last_input(r->ordered);
+
+		return c >= 0 ? pm_table_read_split(r->children[c]) : NULL;
+	}
 	return r->merge != NULL ? r->merge_split : r->raw_split;
 }
 
@@ -1158,6 +1261,10 @@ pm_table_read_close(pm_table_read *read)
 {
 	if (read == NULL)
 		return;
+	pm_key_order_merge_close(read->ordered);
+	for (int i = 0; i < read->nchildren; i++)
+		pm_table_read_close(read->children[i]);
+	pm_free(read->env, read->children);
 	pm_scan_reader_close(read->reader);
 	pm_merge_reader_close(read->merge);
 	drop_sections(read);

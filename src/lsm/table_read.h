@@ -45,6 +45,22 @@ extern pm_code pm_table_read_next(pm_table_read *read, pm_batch **batch, pm_erro
 extern void pm_table_read_close(pm_table_read *read);
 
 /*
+ * Reads in key order. pm_table_read_order_key gives the table field whose
+ * values order the rows: the single trimmed primary key field, of an
+ * integer type (TINYINT to BIGINT), of a primary-key table; -1 if there is
+ * none. pm_table_read_open_ordered opens a read like pm_table_read_open's
+ * whose rows come in that field's ascending order: each split is merged
+ * (never read raw, which concatenates files), and the splits' reads are
+ * merged by the key (key_order_merge.h), all open at once. The field must
+ * be among `fields` (PM_ERR_UNSUPPORTED otherwise). Rows of equal keys
+ * (partitions: the trimmed key leaves out the partition fields) come in
+ * no particular order.
+ */
+extern int	pm_table_read_order_key(pm_scan *scan);
+extern pm_code pm_table_read_open_ordered(pm_scan *scan, const int *fields, int nfields,
+										  pm_table_read **out, pm_error *err);
+
+/*
  * Row positions (append tables; PM_ERR_UNSUPPORTED for primary-key
  * tables): a read as pm_table_read_open's, every file read as it is with
  * its deletion vector applied, in which pm_table_read_positions gives the

@@ -76,8 +76,9 @@ make_batch(pm_arena *arena, const pm_type *row, const trow *rows, int n)
 	return b;
 }
 
-void
-pk_read_rows(pm_fileio *io, const char *path, int offset, bool check_names, result *r, int *ids)
+static void
+read_rows(pm_fileio *io, const char *path, int offset, bool check_names, bool key_order,
+		  result *r, int *ids)
 {
 	pm_table   *table;
 	pm_scan    *scan;
@@ -90,7 +91,8 @@ pk_read_rows(pm_fileio *io, const char *path, int offset, bool check_names, resu
 	if (pm_table_open(pm_env_default(), io, path, NULL, &table, &err) != PM_OK)
 		fail_msg("open %s: %s", path, err.message);
 	assert_int_equal(pm_table_scan_plan(table, NULL, &scan, &err), PM_OK);
-	if (pm_table_read_open(scan, fields, 4, &rd, &err) != PM_OK)
+	if ((key_order ? pm_table_read_open_ordered(scan, fields, 4, &rd, &err) :
+		 pm_table_read_open(scan, fields, 4, &rd, &err)) != PM_OK)
 		fail_msg("read: %s", err.message);
 	for (;;)
 	{
@@ -126,6 +128,18 @@ pk_read_rows(pm_fileio *io, const char *path, int offset, bool check_names, resu
 	pm_table_read_close(rd);
 	pm_scan_free(scan);
 	pm_table_close(table);
+}
+
+void
+pk_read_rows(pm_fileio *io, const char *path, int offset, bool check_names, result *r, int *ids)
+{
+	read_rows(io, path, offset, check_names, false, r, ids);
+}
+
+void
+pk_read_rows_in_key_order(pm_fileio *io, const char *path, result *r, int *ids)
+{
+	read_rows(io, path, 0, true, true, r, ids);
 }
 
 void

@@ -77,6 +77,9 @@ extern void read_all(pm_fileio *io, const char *path, result *r);
 extern void pk_read_rows(pm_fileio *io, const char *path, int offset, bool check_names,
 						 result *r, int *ids);
 
+/* The same read through pm_table_read_open_ordered (ids in the order read). */
+extern void pk_read_rows_in_key_order(pm_fileio *io, const char *path, result *r, int *ids);
+
 /* a and b hold the same rows (values of absent ids not compared). */
 extern void pk_assert_same(const result *a, const result *b);
 

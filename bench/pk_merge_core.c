@@ -10,7 +10,8 @@
  *	  checksum, for profiling the read alone; PK_RAW=1: every data file
  *	  read in the merge's layout (keys, _SEQUENCE_NUMBER and _VALUE_KIND
  *	  where the merge reads them, the fields) and nothing merged: what the
- *	  merge read costs before merging, its floor)
+ *	  merge read costs before merging, its floor; PK_KEY_ORDER=1: the read
+ *	  in key order, pm_table_read_open_ordered)
  *	  build: see bench/README.md, "Primary-key merge read".
  *-------------------------------------------------------------------------
  */
@@ -60,6 +61,7 @@ main(int argc, char **argv)
 	int			passes;
 	bool		with_ck = getenv("PK_NO_CHECKSUM") == NULL;
 	bool		raw = getenv("PK_RAW") != NULL;
+	bool		key_order = getenv("PK_KEY_ORDER") != NULL;
 
 	if (argc < 3)
 	{
@@ -145,7 +147,8 @@ main(int argc, char **argv)
 				   cpu_s() - c0, (long long) rows);
 			continue;
 		}
-		if (pm_table_read_open(scan, fields, nf, &rd, &err) != PM_OK)
+		if ((key_order ? pm_table_read_open_ordered(scan, fields, nf, &rd, &err) :
+			 pm_table_read_open(scan, fields, nf, &rd, &err)) != PM_OK)
 			goto fail;
 		for (;;)
 		{

@@ -26,8 +26,7 @@ typedef struct merge_input
 	int64_t		key;			/* its key */
 	int64_t		prev;			/* the key of the row before, for the order check */
 	bool		started;
-	const void *keys;			/* batch's key values, kw bytes each */
-	int			kw;
+	const pm_vector *keys;		/* the batch's key column */
 } merge_input;
 
 struct pm_key_order_merge
@@ -52,9 +51,8 @@ struct pm_key_order_merge
 };
 
 static pm_code
-out_of_order(const pm_key_order_merge *m, int i, pm_error *err)
+out_of_order(int i, pm_error *err)
 {
-	(void) m;
 	return pm_fail(err, PM_ERR_INVALID,
 				   "rows of a primary-key split out of key order (input %d) in a read in key order",
 				   i);
@@ -69,11 +67,10 @@ load_key(pm_key_order_merge *m, int i, pm_error *err)
 
 	if (pm_vector_is_null(k, in->pos))
 		return pm_fail(err, PM_ERR_INVALID, "a NULL primary key in a read in key order");
-	in->keys = k->values;
-	in->kw = pm_type_value_size(k->type->id);
+	in->keys = k;
 	in->key = pm_vector_int64_at(k, in->pos);
 	if (in->started && in->key < in->prev)
-		return out_of_order(m, i, err);
+		return out_of_order(i, err);
 	in->started = true;
 	return PM_OK;
 }
@@ -142,23 +139,6 @@ pm_key_order_merge_open(const pm_env *env, pm_batch_next_fn next, void *const *i
 	return PM_OK;
 }
 
-/* Key i of an input's batch. */
-static inline int64_t
-key_at(const merge_input *in, int64_t i)
-{
-	switch (in->kw)
-	{
-		case 8:
-			return ((const int64_t *) in->keys)[i];
-		case 4:
-			return ((const int32_t *) in->keys)[i];
-		case 2:
-			return ((const int16_t *) in->keys)[i];
-		default:
-			return ((const int8_t *) in->keys)[i];
-	}
-}
-
 /*
  * The end of input a's stretch: its rows from pos + 1 on, before end, while
  * below k2 (has_k2); checks that they ascend and have no NULL key.
@@ -168,20 +148,18 @@ stretch_end(pm_key_order_merge *m, int a, int64_t end, bool has_k2, int64_t k2,
 			int64_t *out, pm_error *err)
 {
 	merge_input *in = &m->in[a];
-	const pm_vector *kv = &in->batch->cols[m->key_col];
+	const pm_vector *kv = in->keys;
 	int64_t		prev = in->key;
 	int64_t		r;
 
-	if (!has_k2)
-		k2 = INT64_MAX;
 	for (r = in->pos + 1; r < end; r++)
 	{
-		int64_t		k = key_at(in, r);
+		int64_t		k = pm_vector_int64_at(kv, r);
 
-		if (k >= k2 && has_k2)
+		if (has_k2 && k >= k2)
 			break;
 		if (k < prev)
-			return out_of_order(m, a, err);
+			return out_of_order(a, err);
 		prev = k;
 	}
 	if (kv->nulls != NULL)
@@ -332,8 +310,8 @@ pm_key_order_merge_next(pm_key_order_merge *m, pm_batch **batch, pm_error *err)
 		in->pos = end;
 		if (in->pos >= in->batch->nrows)
 			exhausted = true;
-		else if ((in->key = key_at(in, in->pos)) < in->prev)
-			return out_of_order(m, a, err);
+		else if ((in->key = pm_vector_int64_at(in->keys, in->pos)) < in->prev)
+			return out_of_order(a, err);
 	}
 	for (int c = 0; c < m->ncols; c++)
 	{

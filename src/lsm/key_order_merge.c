@@ -171,6 +171,50 @@ stretch_end(pm_key_order_merge *m, int a, int64_t end, bool has_k2, int64_t k2,
 	return PM_OK;
 }
 
+/* Gather a column of bytes (CHAR to VARBINARY): the lengths summed, then one copy each. */
+static bool
+gather_bytes(pm_key_order_merge *m, int c, int64_t n)
+{
+	pm_vector_builder *bld = &m->bld[c];
+	pm_vector  *v = bld->v;
+	const int32_t *in = m->src_in;
+	const int32_t *row = m->src_row;
+	int64_t		total = 0;
+	int64_t		off;
+
+	for (int64_t k = 0; k < n; k++)
+	{
+		const pm_vector *src = &m->in[in[k]].batch->cols[c];
+
+		if (!pm_vector_is_null(src, row[k]))
+			total += src->offsets[row[k] + 1] - src->offsets[row[k]];
+	}
+	if (!pm_vector_builder_reserve(bld, n) ||
+		!pm_vector_reserve_data(v, &bld->data_capacity, total, bld->arena))
+		return false;
+	off = v->data_size;
+	for (int64_t k = 0; k < n; k++)
+	{
+		const pm_vector *src = &m->in[in[k]].batch->cols[c];
+		int64_t		i = v->length + k;
+
+		v->nulls[i] = pm_vector_is_null(src, row[k]);
+		if (!v->nulls[i])
+		{
+			int32_t		len;
+			const uint8_t *p = pm_vector_bytes(src, row[k], &len);
+
+			if (len > 0)
+				memcpy(v->data + off, p, (size_t) len);
+			off += len;
+		}
+		v->offsets[i + 1] = (int32_t) off;
+	}
+	v->data_size = off;
+	v->length += n;
+	return true;
+}
+
 /* Gather column c of the output's rows (src_in, src_row) from the inputs' batches. */
 static bool
 gather(pm_key_order_merge *m, int c, int64_t n)
@@ -229,6 +273,16 @@ gather(pm_key_order_merge *m, int c, int64_t n)
 			v->length += n;
 			return true;
 		}
+	}
+	switch (v->type->id)
+	{
+		case PM_TYPE_CHAR:
+		case PM_TYPE_VARCHAR:
+		case PM_TYPE_BINARY:
+		case PM_TYPE_VARBINARY:
+			return gather_bytes(m, c, n);
+		default:
+			break;
 	}
 	for (int64_t k = 0; k < n; k++)
 		if (!pm_vector_builder_append(bld, &m->in[m->src_in[k]].batch->cols[c], m->src_row[k]))

@@ -101,6 +101,17 @@ test_deletion_vectors(void **state)
 	n = fill(rows, 1500, 2500, 2, 2);
 	pk_commit_rows(io, dir, arena, rows, NULL, n, 2, res.snapshot_id > 0 ? res.snapshot_id + 2 : 4);
 	check_dir(io, dir, 2250);
+	/* the point of the test: files of two levels, which a plain read concatenates */
+	{
+		pk_files	pf;
+		int			levels = 0;
+
+		pk_files_open(io, dir, false, &pf);
+		for (int i = 0; i < pf.n; i++)
+			levels |= 1 << pf.files[i]->level;
+		assert_true(levels != 0 && (levels & (levels - 1)) != 0);
+		pk_files_close(&pf);
+	}
 	pm_arena_destroy(arena);
 	pm_memory_fileio_destroy(io);
 }

@@ -65,6 +65,7 @@ ANALYZE ko_outer;
 SET enable_hashjoin = off;
 SET enable_nestloop = off;
 SET paimon_fdw.enable_point_lookup = off;
+SET paimon_fdw.enable_key_join = off;
 EXPLAIN (COSTS OFF) SELECT count(*), sum(k.v) FROM ko_outer o JOIN kv k ON k.id = o.id;
 SELECT q, ko_same(q) FROM (VALUES
   ('SELECT o.id, k.v, k.s FROM ko_outer o JOIN kv k ON k.id = o.id ORDER BY o.id, k.v'),
@@ -74,6 +75,7 @@ SELECT q, ko_same(q) FROM (VALUES
 RESET enable_hashjoin;
 RESET enable_nestloop;
 RESET paimon_fdw.enable_point_lookup;
+RESET paimon_fdw.enable_key_join;
 
 -- partitions: the trimmed key (id) orders the rows of every partition;
 -- ties across partitions are sorted by what follows (incremental sort)

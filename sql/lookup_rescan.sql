@@ -4,6 +4,8 @@
 -- besides the key reuses the table cache's planned file list instead of
 -- planning its own at each execution (no metadata read once warm).
 \set SHOW_CONTEXT never
+-- (the lookup joins, not the key join of key_join.sql)
+SET paimon_fdw.enable_key_join = off;
 CREATE SCHEMA lr;
 SELECT current_setting('data_directory') || '/paimon_lookup_rescan_test' AS wh \gset
 SELECT 'cat > /dev/null; rm -rf ' || :'wh' AS rm_wh \gset

@@ -17,6 +17,9 @@
  *	  paimon_fdw.enable_key_order		primary-key tables of one integer key
  *										also offer their rows in key order
  *										(merge joins, ORDER BY the key)
+ *	  paimon_fdw.enable_key_join		joins on such a key may hand the
+ *										other side's keys to the scan
+ *										(key_join.c)
  *
  *	  and one for parallel scans:
  *
@@ -87,6 +90,7 @@ bool		pmfdw_enable_row_group_pruning = true;
 bool		pmfdw_enable_page_index = true;
 bool		pmfdw_enable_point_lookup = true;
 bool		pmfdw_enable_key_order = true;
+bool		pmfdw_enable_key_join = true;
 static bool enable_io_uring = true;
 
 static void
@@ -232,6 +236,15 @@ pmfdw_guc_init(void)
 							 "with its buckets and partitions merged by the key, so a merge join "
 							 "or an ORDER BY on the key needs no sort. When off, Postgres sorts.",
 							 &pmfdw_enable_key_order, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.enable_key_join",
+							 "Joins primary-key tables on their integer key with the other "
+							 "side's keys handed to the scan.",
+							 "A join whose other side is read first gives its keys to the scan "
+							 "of a primary-key table whose key is one integer column, which "
+							 "drops the rows of other keys before they reach Postgres. When off, "
+							 "Postgres joins as usual.",
+							 &pmfdw_enable_key_join, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	DefineCustomBoolVariable("paimon_fdw.enable_topn_pushdown",
 							 "Keeps the first rows of ORDER BY ... LIMIT n on column batches "

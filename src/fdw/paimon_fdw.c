@@ -53,6 +53,7 @@
 #include "utils/rel.h"
 
 #include "common/arena.h"
+#include "common/key_set.h"
 #include "common/meta_cache.h"
 #include "common/page_lru.h"
 #include "common/read_timing.h"
@@ -71,6 +72,7 @@ _PG_init(void)
 {
 	pmfdw_guc_init();
 	pmfdw_stats_hook_init();
+	pmfdw_key_join_init();
 	/*
 	 * Reads allocate page-sized buffers of 100 kB - 1 MB per column and free
 	 * them at the end of each statement. With glibc's defaults, each such
@@ -237,6 +239,11 @@ typedef struct PaimonFdwScanState
 	int			nrow_files;
 	int			row_files_cap;
 	int64		key_ranges;		/* primary-key buckets cut into key ranges: ranges */
+	/* the inner scan of a key join (key_join.c): rows of other keys dropped */
+	const pm_key_set *join_keys;
+	int			join_key_col;	/* retrieved attr of the key, -1: no filter */
+	int64		join_rows_read; /* rows the filter saw */
+	int64		join_rows_kept;
 } PaimonFdwScanState;
 
 /*
@@ -584,6 +591,18 @@ pmfdw_rel_unique_attnum(RelOptInfo *rel)
 		rel->fdw_private == NULL)
 		return InvalidAttrNumber;
 	return ((PaimonFdwPlanState *) rel->fdw_private)->unique_attnum;
+}
+
+AttrNumber
+pmfdw_rel_integer_key_attnum(PlannerInfo *root, RelOptInfo *rel)
+{
+	AttrNumber	attnum = pmfdw_rel_unique_attnum(rel);
+	Oid			typid;
+
+	if (attnum <= 0 || rel->reloptkind != RELOPT_BASEREL)
+		return 0;
+	typid = get_atttype(planner_rt_fetch(rel->relid, root)->relid, attnum);
+	return typid == INT2OID || typid == INT4OID || typid == INT8OID ? attnum : 0;
 }
 
 /* The pathkeys of rows in ascending order of column attnum (an integer), or NIL. */
@@ -1208,6 +1227,10 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 									 quote_identifier(get_attname(scan_table_oid(plan),
 																  scan_key_order(plan), false))),
 							es);
+	if (es->analyze && fs != NULL && fs->join_rows_read > 0)
+		ExplainPropertyText("Outer Keys Filter",
+							psprintf(INT64_FORMAT " of " INT64_FORMAT " rows kept",
+									 fs->join_rows_kept, fs->join_rows_read), es);
 	if (v[FUNNEL_DV_FILES] > 0 && v[FUNNEL_DV_ROWS] >= 0)
 		ExplainPropertyText("Deletion Vectors",
 							psprintf(INT64_FORMAT " files, " INT64_FORMAT " rows deleted",
@@ -1362,6 +1385,7 @@ begin_scan(ForeignScanState *node, int eflags)
 
 	fs = palloc0(sizeof(PaimonFdwScanState));
 	node->fdw_state = fs;
+	fs->join_key_col = -1;
 	fs->cxt = AllocSetContextCreate(estate->es_query_cxt, "paimon_fdw scan",
 									PMFDW_CONTEXT_SIZES);
 	fs->batch_cxt = AllocSetContextCreate(fs->cxt, "paimon_fdw batch",
@@ -1923,6 +1947,59 @@ select_key_rows(PaimonFdwScanState *fs)
 }
 
 /*
+ * The inner scan of a key join: the rows of the batch whose key is one of
+ * the outer side's (fs->key_rows), false if none. Not converted, the others
+ * cost the decoding alone.
+ */
+static bool
+select_join_key_rows(PaimonFdwScanState *fs)
+{
+	const pm_vector *v = &fs->batch->cols[fs->join_key_col];
+
+	if (fs->batch->nrows > fs->key_rows_cap)
+	{
+		if (fs->key_rows)
+			pfree(fs->key_rows);
+		fs->key_rows = MemoryContextAllocHuge(fs->cxt, sizeof(int64) * fs->batch->nrows);
+		fs->key_rows_cap = fs->batch->nrows;
+	}
+	fs->nkey_rows = pm_key_set_select(fs->join_keys, v, fs->batch->nrows, fs->key_rows);
+	fs->join_rows_read += fs->batch->nrows;
+	fs->join_rows_kept += fs->nkey_rows;
+	return fs->nkey_rows != 0;
+}
+
+/*
+ * key_join.c: the rows this scan returns need only have a key in keys
+ * (NULL: every row), the value of column attnum; until the next call. A
+ * scan that does not read that column as an integer returns every row.
+ */
+void
+pmfdw_scan_set_join_keys(ForeignScanState *node, AttrNumber attnum, const pm_key_set *keys)
+{
+	PaimonFdwScanState *fs = node->fdw_state;
+
+	if (fs == NULL)
+		return;
+	fs->join_keys = NULL;
+	fs->join_key_col = -1;
+	if (keys == NULL || fs->agg_exec != NULL || fs->topn_exec != NULL || fs->count_only)
+		return;
+	for (int i = 0; i < fs->nfields; i++)
+	{
+		const pm_type *t = pm_table_schema(fs->table)->row_type->fields[fs->fields[i]].type;
+
+		if (fs->attnums[i] == attnum &&
+			(t->id == PM_TYPE_TINYINT || t->id == PM_TYPE_SMALLINT || t->id == PM_TYPE_INT ||
+			 t->id == PM_TYPE_BIGINT))
+		{
+			fs->join_keys = keys;
+			fs->join_key_col = i;
+		}
+	}
+}
+
+/*
  * The batch just read: its rows' positions, and its file's ordinal among
  * the files this scan read (a new entry of fs->row_files for a new file).
  */
@@ -2069,6 +2146,8 @@ iterate_scan(ForeignScanState *node)
 			fs->done = true;
 		else if (fs->key_filter != NULL && !select_key_rows(fs))
 			continue;			/* no row of a looked-up key: not even converted */
+		else if (fs->key_filter == NULL && fs->join_keys != NULL && !select_join_key_rows(fs))
+			continue;			/* no row of an outer key */
 		else
 		{
 			if (fs->positions && !pm_scan_needs_merge(fs->scan))

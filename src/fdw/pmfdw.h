@@ -302,6 +302,17 @@ typedef struct PmfdwRowFile
 
 /* Whether ps is a scan of this FDW. */
 extern bool pmfdw_is_scan(PlanState *ps);
+
+/*
+ * The inner scan of a key join (key_join.c): its rows need only have a key
+ * in keys (NULL: every row), the value of column attnum; the scan may drop
+ * the others before converting them. Until the next call.
+ */
+struct pm_key_set;
+extern void pmfdw_scan_set_join_keys(ForeignScanState *node, AttrNumber attnum,
+									 const struct pm_key_set *keys);
+/* rel's one-column primary key when it is an int2/int4/int8 column, else 0 */
+extern AttrNumber pmfdw_rel_integer_key_attnum(struct PlannerInfo *root, struct RelOptInfo *rel);
 /* The file and position a ctid of the scan names; ERROR if it names none. */
 extern const PmfdwRowFile *pmfdw_scan_row_file(ForeignScanState *node, ItemPointer tid,
 											   int64 *pos);
@@ -388,6 +399,10 @@ extern int64 pmfdw_lookup_rows(const pm_env *env, const struct pm_predicate *key
 							   int nfields, int64 *rows);
 extern bool pmfdw_filter_fields_present(const struct pm_predicate *p, const int *col_of_field);
 
+/* ---- key_join.c: joins on an integer key, the outer keys filtering the scan ---- */
+/* Install the planner hook and register the custom scan (_PG_init). */
+extern void pmfdw_key_join_init(void);
+
 /* ---- guc.c ---- */
 extern bool pmfdw_enable_pushdown;
 extern bool pmfdw_enable_stats_pruning;
@@ -399,6 +414,7 @@ extern bool pmfdw_compact_at_commit;
 extern bool pmfdw_enable_aggregate_pushdown;
 extern bool pmfdw_enable_point_lookup;
 extern bool pmfdw_enable_key_order;
+extern bool pmfdw_enable_key_join;
 extern bool pmfdw_enable_topn_pushdown;
 extern int	pmfdw_parallel_split_size;	/* kB, 0: files are units */
 extern int	pmfdw_metadata_cache_kb;	/* 0: metadata and table caches off */

@@ -12,6 +12,9 @@
 #   - a forced hash join (the Paimon table read whole),
 #   - a forced merge join (the Paimon table read whole in key order:
 #     paimon_fdw.enable_key_order; the outer rows sorted),
+#   - the key join (src/fdw/key_join.c: the outer keys handed to the scan,
+#     which drops the other rows before they become tuples; forced by turning
+#     Postgres' joins off),
 #   - the heap: the planner's plan and a forced nested loop (btree probes).
 # Each measurement is a new backend (psql -c): the backend's caches start empty,
 # as for a new connection; the median of RUNS. One core (no parallel workers).
@@ -86,16 +89,17 @@ echo "warehouse: $WAREHOUSE"
 echo "settings:${SETTINGS:- (defaults)}"
 
 JOIN="SELECT count(*), sum(t.b) FROM outer%s o JOIN %s t ON t.id = o.id"
-NL="-c enable_hashjoin=off -c enable_mergejoin=off"
-HJ="-c enable_nestloop=off -c enable_mergejoin=off"
-MJ="-c enable_nestloop=off -c enable_hashjoin=off"
+NL="-c enable_hashjoin=off -c enable_mergejoin=off -c paimon_fdw.enable_key_join=off"
+HJ="-c enable_nestloop=off -c enable_mergejoin=off -c paimon_fdw.enable_key_join=off"
+MJ="-c enable_nestloop=off -c enable_hashjoin=off -c paimon_fdw.enable_key_join=off"
+KJ="-c enable_nestloop=off -c enable_hashjoin=off -c enable_mergejoin=off"
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 result_of() {	# $1 = outer size, $2 = table, $3 = more PGOPTIONS
 	PGOPTIONS="$PGOPTIONS $3" psql -X -q -At -v ON_ERROR_STOP=1 -c "$(printf "$JOIN" "$1" "$2")"
 }
 plan_of() {
 	PGOPTIONS="$PGOPTIONS $3" psql -X -q -At -c "EXPLAIN (COSTS OFF) $(printf "$JOIN" "$1" "$2")" |
-		grep -Eo '(Hash Join|Merge Join|Nested Loop)' | head -1
+		grep -Eo '(Hash Join|Merge Join|Nested Loop|PaimonKeyJoin)' | head -1
 }
 one_cpu() {	# a new backend: the statement's user + system CPU ms (getrusage)
 	PGOPTIONS="$PGOPTIONS $3 -c log_statement_stats=on -c client_min_messages=log" \
@@ -110,7 +114,7 @@ cpu_ms() {
 printf '\n%-8s %-34s %-12s %12s\n' "outer" "plan" "table" "CPU ms"
 for n in $OUTER; do
 	want=$(result_of "$n" heap "")
-	plans=("" "$HJ" "$MJ")
+	plans=("" "$HJ" "$MJ" "$KJ")
 	[ -n "$NESTED" ] && plans+=("$NL" "$NL -c jit=off")
 	for opts in "${plans[@]}"; do
 		got=$(result_of "$n" bench.pk_7col "$opts")
@@ -127,6 +131,7 @@ for n in $OUTER; do
 	fi
 	row "hash join" paimon "$(cpu_ms "$n" bench.pk_7col "$HJ")"
 	row "merge join ($(plan_of "$n" bench.pk_7col "$MJ"))" paimon "$(cpu_ms "$n" bench.pk_7col "$MJ")"
+	row "key join ($(plan_of "$n" bench.pk_7col "$KJ"))" paimon "$(cpu_ms "$n" bench.pk_7col "$KJ")"
 	row "planner: $(plan_of "$n" heap "")" heap "$(cpu_ms "$n" heap "")"
 	row "nested loop (btree)" heap "$(cpu_ms "$n" heap "$NL")"
 done

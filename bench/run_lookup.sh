@@ -171,9 +171,9 @@ join_ms() {
 }
 plan_of() {
 	PGOPTIONS="$PGOPTIONS $2" psql -X -q -At -c "SET max_parallel_workers_per_gather = 0" -c "EXPLAIN (COSTS OFF) $(printf "$JOIN" "$1")" |
-		grep -Eo '(Hash Join|Merge Join|Nested Loop)' | head -1
+		grep -Eo '(Hash Join|Merge Join|Nested Loop|PaimonKeyJoin)' | head -1
 }
-NL="-c enable_hashjoin=off -c enable_mergejoin=off"
+NL="-c enable_hashjoin=off -c enable_mergejoin=off -c paimon_fdw.enable_key_join=off"
 join_paimon=$(join_ms bench.pk_7col "")
 join_heap=$(join_ms heap "")
 # a lookup per outer row, on NL_ROWS of the outer rows (100,000 would take minutes)

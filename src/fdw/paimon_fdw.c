@@ -1464,6 +1464,9 @@ parallel_claim(void *ctx, int64_t unit)
  * live in a context of their own, gone once the scan is planned: a rescan
  * per outer row must not pile them up.
  */
+static pm_predicate *join_key_range(PaimonFdwScanState *fs, pm_predicate *pred,
+									pm_arena *arena);
+
 static void
 start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 {
@@ -1523,6 +1526,8 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 		}
 		fs->lookup_tried = true;
 	}
+	if (fs->join_keys != NULL && pm_key_set_count(fs->join_keys) > 0 && pmfdw_enable_pushdown)
+		pred = join_key_range(fs, pred, arena);
 	MemoryContextSwitchTo(fs->cxt);
 	if (fs->base_scan != NULL && pred != NULL)
 	{
@@ -1568,6 +1573,64 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 	}
 	fs->started = true;
 	MemoryContextSwitchTo(old);
+}
+
+/*
+ * The inner scan of a key join: pred AND key >= the smallest outer key AND
+ * key <= the largest (each within the key type's range), so files, row
+ * groups and pages outside the outer keys' range are pruned. In arena.
+ */
+static pm_predicate *
+join_key_range(PaimonFdwScanState *fs, pm_predicate *pred, pm_arena *arena)
+{
+	int			field = fs->fields[fs->join_key_col];
+	const pm_type *t = pm_table_schema(fs->table)->row_type->fields[field].type;
+	int			bits = t->id == PM_TYPE_TINYINT ? 8 : t->id == PM_TYPE_SMALLINT ? 16 :
+		t->id == PM_TYPE_INT ? 32 : 64;
+	int64		type_min = bits == 64 ? PG_INT64_MIN : -((int64) 1 << (bits - 1));
+	int64		type_max = bits == 64 ? PG_INT64_MAX : ((int64) 1 << (bits - 1)) - 1;
+	int64		lo = pm_key_set_min(fs->join_keys);
+	int64		hi = pm_key_set_max(fs->join_keys);
+	pm_predicate *and = pm_arena_zalloc(arena, sizeof(pm_predicate));
+	pm_predicate **children = pm_arena_zalloc(arena, sizeof(pm_predicate *) * 3);
+	int			n = 0;
+
+	if (and == NULL || children == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	if (pred != NULL)
+		children[n++] = pred;
+	for (int bound = 0; bound < 2; bound++)
+	{
+		int64		v = bound == 0 ? lo : hi;
+		pm_predicate *leaf;
+
+		/* a bound beyond the type's range is no bound, or no row */
+		if ((bound == 0 && v <= type_min) || (bound == 1 && v >= type_max))
+			continue;
+		leaf = pm_arena_zalloc(arena, sizeof(pm_predicate));
+		if (leaf == NULL ||
+			(leaf->literals = pm_arena_zalloc(arena, sizeof(pm_value))) == NULL)
+			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+		leaf->field = field;
+		if ((bound == 0 && v > type_max) || (bound == 1 && v < type_min))
+			leaf->op = PM_PRED_FALSE;
+		else
+		{
+			leaf->op = bound == 0 ? PM_PRED_GE : PM_PRED_LE;
+			leaf->nliterals = 1;
+			leaf->literals[0].u.i64 = v;
+		}
+		children[n++] = leaf;
+	}
+	if (n == 1)
+		return children[0];
+	if (n == 0)
+		return pred;
+	and->op = PM_PRED_AND;
+	and->field = -1;
+	and->nchildren = n;
+	and->children = children;
+	return and;
 }
 
 /* error context of converting a batch: where its rows came from */

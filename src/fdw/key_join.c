@@ -15,7 +15,13 @@
  * equality among them, are the node's quals, evaluated on the joined row,
  * so the filter only ever drops rows that cannot join.
  *
- * Offered for the inner joins of a SELECT (no row marks) whose Paimon side
+ * Left joins (the Paimon side nullable), semi joins (EXISTS, IN) and anti
+ * joins (NOT EXISTS) with the Paimon table inside work the same way when
+ * the key equality is their only join clause (the others, from WHERE, are
+ * the node's quals); an IN whose subquery the planner makes unique first
+ * (JOIN_UNIQUE_OUTER) is an inner join of the unique rows.
+ *
+ * Offered for the joins of a SELECT (no row marks) whose Paimon side
  * is a base rel with a one-column int2/int4/int8 primary key (unpartitioned:
  * a key is at most one row) equated, by an integer btree equality, to an
  * integer Var of the other side; neither side parameterized; the outer keys
@@ -60,7 +66,8 @@ enum KeyJoinPrivate
 	KeyJoinInnerKey,			/* Integer: resno of the Paimon key */
 	KeyJoinInnerType,
 	KeyJoinInnerAttnum,			/* Integer: the key's column of the foreign table */
-	KeyJoinKeyName				/* String: its name, for EXPLAIN */
+	KeyJoinKeyName,				/* String: its name, for EXPLAIN */
+	KeyJoinType					/* Integer: JOIN_INNER, JOIN_LEFT, JOIN_SEMI or JOIN_ANTI */
 };
 
 /* the Paimon rows kept for a key */
@@ -82,6 +89,7 @@ typedef struct KeyJoinState
 	Oid			inner_type;
 	AttrNumber	inner_attnum;
 	const char *key_name;
+	JoinType	jointype;		/* JOIN_INNER, JOIN_LEFT, JOIN_SEMI or JOIN_ANTI */
 	AttrNumber	outer_natts;	/* attributes to deform of each side */
 	AttrNumber	inner_natts;
 	MemoryContext cxt;			/* what a build holds: reset by a rescan */
@@ -92,6 +100,7 @@ typedef struct KeyJoinState
 	pm_key_set *keys;			/* their distinct keys; NULL: none */
 	KeyJoinRow **rows;			/* per key (its index in keys): Paimon rows */
 	KeyJoinRow *cur;			/* the current outer row's Paimon rows still to join */
+	bool		store_done;		/* every outer row returned */
 	/* EXPLAIN ANALYZE, summed over rescans */
 	int64		outer_rows;
 	int64		outer_keys;
@@ -186,11 +195,11 @@ key_join_paths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	AttrNumber	attnum;
 	Var		   *outer_var = NULL;
 	Var		   *inner_var = NULL;
-	RestrictInfo *key_ri = NULL;
 	Path	   *outer_path;
 	Path	   *inner_path = NULL;
 	ListCell   *lc;
-	List	   *quals;
+	List	   *quals = NIL;
+	JoinType	kind = jointype;
 	QualCost	qc;
 	double		n,
 				r,
@@ -201,7 +210,10 @@ key_join_paths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 
 	if (prev_join_pathlist_hook)
 		prev_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
-	if (!pmfdw_enable_key_join || jointype != JOIN_INNER ||
+	if (jointype == JOIN_UNIQUE_OUTER)
+		kind = JOIN_INNER;		/* of the unique outer rows */
+	if (!pmfdw_enable_key_join ||
+		(kind != JOIN_INNER && kind != JOIN_LEFT && kind != JOIN_SEMI && kind != JOIN_ANTI) ||
 		root->parse->commandType != CMD_SELECT || root->rowMarks != NIL ||
 		!bms_is_empty(joinrel->lateral_relids) ||
 		(attnum = pmfdw_rel_integer_key_attnum(root, innerrel)) == 0)
@@ -211,21 +223,33 @@ key_join_paths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
 		Var		   *iv;
 		Var		   *ov;
+		bool		join_clause;
 
 		if (ri->pseudoconstant)
 			return;				/* a gating qual: not here */
-		if (outer_var == NULL &&
+		/* a semi join's clauses all join; an outer join's pushed-down ones filter */
+		join_clause = kind == JOIN_SEMI ||
+			(kind != JOIN_INNER && !RINFO_IS_PUSHED_DOWN(ri, joinrel->relids));
+		if (outer_var == NULL && (kind == JOIN_INNER || join_clause) &&
 			(ov = key_clause_outer_var(ri, innerrel->relid, attnum, outerrel->relids, &iv)) != NULL)
 		{
 			outer_var = ov;
 			inner_var = iv;
-			key_ri = ri;
 		}
+		else if (!join_clause)
+			quals = lappend(quals, ri->clause); /* checked on the joined row */
+		else
+			return;				/* another join clause of a non-inner join */
 	}
 	if (outer_var == NULL)
 		return;
 	outer_path = outerrel->cheapest_total_path;
+	if (outer_path != NULL && jointype == JOIN_UNIQUE_OUTER)
+		outer_path = (Path *) create_unique_path(root, outerrel, outer_path, extra->sjinfo);
 	if (outer_path == NULL || PATH_REQ_OUTER(outer_path) != NULL)
+		return;
+	/* a semi or anti join returns an outer row once: no clause to check per Paimon row */
+	if ((kind == JOIN_SEMI || kind == JOIN_ANTI) && quals != NIL)
 		return;
 	/* the plain scan (not in key order, not a lookup per outer row) */
 	foreach(lc, innerrel->pathlist)
@@ -240,7 +264,6 @@ key_join_paths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	if (inner_path == NULL)
 		return;
 	/* the key equality is the probe's, exactly (integers compared as int64) */
-	quals = extract_actual_clauses(list_delete_ptr(list_copy(extra->restrictlist), key_ri), false);
 	if (!vars_available((Node *) joinrel->reltarget->exprs, outer_path->pathtarget->exprs,
 						inner_path->pathtarget->exprs) ||
 		!vars_available((Node *) quals, outer_path->pathtarget->exprs,
@@ -251,7 +274,7 @@ key_join_paths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 
 	n = outer_path->rows;
 	r = inner_path->rows;
-	kept = Min(r, joinrel->rows);
+	kept = Min(r, kind == JOIN_INNER ? joinrel->rows : n);
 	/* the outer keys (array and set) and the kept Paimon rows in memory */
 	if (n * 3 * sizeof(int64) + kept * (inner_path->pathtarget->width + 32) >
 		(double) get_hash_memory_limit())
@@ -284,9 +307,10 @@ key_join_paths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	cp->path.pathkeys = outer_path->pathkeys;
 	cp->flags = 0;
 	cp->custom_paths = list_make2(outer_path, inner_path);
-	cp->custom_private = list_make4(quals, outer_var, inner_var,
+	cp->custom_private = list_make5(quals, outer_var, inner_var,
 									makeString(get_attname(planner_rt_fetch(innerrel->relid, root)->relid,
-														   attnum, false)));
+														   attnum, false)),
+									makeInteger((int) kind));
 	cp->methods = &key_join_path_methods;
 	add_path(joinrel, (Path *) cp);
 }
@@ -352,6 +376,7 @@ key_join_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *t
 	cs->custom_private = lappend(cs->custom_private, makeInteger((int) inner_var->vartype));
 	cs->custom_private = lappend(cs->custom_private, makeInteger(inner_var->varattno));
 	cs->custom_private = lappend(cs->custom_private, lfourth(best_path->custom_private));
+	cs->custom_private = lappend(cs->custom_private, list_nth(best_path->custom_private, 4));
 	cs->methods = &key_join_scan_methods;
 	return &cs->scan.plan;
 }
@@ -377,6 +402,7 @@ key_join_create_state(CustomScan *cs)
 	st->inner_type = (Oid) intVal(list_nth(cs->custom_private, KeyJoinInnerType));
 	st->inner_attnum = intVal(list_nth(cs->custom_private, KeyJoinInnerAttnum));
 	st->key_name = strVal(list_nth(cs->custom_private, KeyJoinKeyName));
+	st->jointype = (JoinType) intVal(list_nth(cs->custom_private, KeyJoinType));
 	st->outer_natts = st->outer_key;
 	st->inner_natts = st->inner_key;
 	forboth(ls, sides, lr, resnos)
@@ -490,6 +516,37 @@ key_join_build(KeyJoinState *st)
 	}
 }
 
+/* The scan tuple of the current outer row and Paimon row `row` (NULL: nulls). */
+static TupleTableSlot *
+joined_row(KeyJoinState *st, TupleTableSlot *scan, KeyJoinRow *row)
+{
+	ExecClearTuple(scan);
+	if (row != NULL)
+	{
+		ExecStoreMinimalTuple(row->tuple, st->inner_slot, false);
+		slot_getsomeattrs(st->inner_slot, st->inner_natts);
+	}
+	for (int i = 0; i < st->ncols; i++)
+	{
+		if (st->side[i] == 0)
+		{
+			scan->tts_values[i] = st->outer_slot->tts_values[st->resno[i] - 1];
+			scan->tts_isnull[i] = st->outer_slot->tts_isnull[st->resno[i] - 1];
+		}
+		else if (row != NULL)
+		{
+			scan->tts_values[i] = st->inner_slot->tts_values[st->resno[i] - 1];
+			scan->tts_isnull[i] = st->inner_slot->tts_isnull[st->resno[i] - 1];
+		}
+		else
+		{
+			scan->tts_values[i] = (Datum) 0;
+			scan->tts_isnull[i] = true;
+		}
+	}
+	return ExecStoreVirtualTuple(scan);
+}
+
 static TupleTableSlot *
 key_join_next(CustomScanState *node)
 {
@@ -500,36 +557,51 @@ key_join_next(CustomScanState *node)
 		key_join_build(st);
 	for (;;)
 	{
+		KeyJoinRow *match = NULL;
+
 		if (st->cur != NULL)
 		{
 			KeyJoinRow *row = st->cur;
 
 			st->cur = row->next;
-			ExecStoreMinimalTuple(row->tuple, st->inner_slot, false);
-			slot_getsomeattrs(st->inner_slot, st->inner_natts);
-			ExecClearTuple(scan);
-			for (int i = 0; i < st->ncols; i++)
-			{
-				TupleTableSlot *src = st->side[i] == 0 ? st->outer_slot : st->inner_slot;
-
-				scan->tts_values[i] = src->tts_values[st->resno[i] - 1];
-				scan->tts_isnull[i] = src->tts_isnull[st->resno[i] - 1];
-			}
-			return ExecStoreVirtualTuple(scan);
+			return joined_row(st, scan, row);
 		}
-		if (st->keys == NULL ||
+		/* no outer key: an inner or semi join returns nothing */
+		if (st->store_done ||
+			(st->keys == NULL && (st->jointype == JOIN_INNER || st->jointype == JOIN_SEMI)) ||
 			!tuplestore_gettupleslot(st->store, true, false, st->outer_slot))
+		{
+			st->store_done = true;
 			return ExecClearTuple(scan);
+		}
 		CHECK_FOR_INTERRUPTS();
 		slot_getsomeattrs(st->outer_slot, st->outer_natts);
-		if (!st->outer_slot->tts_isnull[st->outer_key - 1])
+		if (st->keys != NULL && !st->outer_slot->tts_isnull[st->outer_key - 1])
 		{
 			int64		idx = pm_key_set_index(st->keys,
 											   integer_value(st->outer_slot->tts_values[st->outer_key - 1],
 															 st->outer_type));
 
 			if (idx >= 0)
-				st->cur = st->rows[idx];
+				match = st->rows[idx];
+		}
+		switch (st->jointype)
+		{
+			case JOIN_SEMI:
+				if (match != NULL)
+					return joined_row(st, scan, NULL);
+				break;
+			case JOIN_ANTI:
+				if (match == NULL)
+					return joined_row(st, scan, NULL);
+				break;
+			case JOIN_LEFT:
+				if (match == NULL)
+					return joined_row(st, scan, NULL);	/* null-extended */
+				/* FALLTHROUGH */
+			default:
+				st->cur = match;
+				break;
 		}
 	}
 }
@@ -561,6 +633,7 @@ key_join_reset(KeyJoinState *st)
 	st->keys = NULL;
 	st->rows = NULL;
 	st->cur = NULL;
+	st->store_done = false;
 	ExecClearTuple(st->outer_slot);
 	ExecClearTuple(st->inner_slot);
 	MemoryContextReset(st->cxt);
@@ -593,6 +666,12 @@ key_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	KeyJoinState *st = (KeyJoinState *) node;
 
+	static const char *const kinds[] = {
+		[JOIN_INNER] = "Inner",[JOIN_LEFT] = "Left",[JOIN_SEMI] = "Semi",[JOIN_ANTI] = "Anti"
+	};
+
+	if (st->jointype != JOIN_INNER)
+		ExplainPropertyText("Join Type", kinds[st->jointype], es);
 	ExplainPropertyText("Join Key",
 						psprintf("%s, the outer side's keys handed to the Paimon scan",
 								 quote_identifier(st->key_name)), es);

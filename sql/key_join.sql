@@ -73,6 +73,29 @@ SELECT q, kj_same(q) FROM (VALUES
   ('SELECT o.tag, kv.v FROM o JOIN kv ON kv.id = o.id WHERE o.id < 0')
 ) t(q);
 
+-- a partitioned table: the key without the partition column, a row per
+-- partition; the partition column joined too, checked on the joined row
+SELECT paimon_create_table('kj', 'db', 'parts', 'dt STRING, id INT, v INT',
+  primary_key => ARRAY['dt', 'id'], partition_keys => ARRAY['dt'],
+  options => '{"bucket": "2"}', foreign_table => 'parts');
+INSERT INTO parts SELECT 'd' || (i % 3), i / 2, i FROM generate_series(1, 12000) i;
+INSERT INTO parts SELECT 'd1', i, -i FROM generate_series(1, 6000, 5) i;
+CREATE TABLE opart (id int, dt text);
+INSERT INTO opart SELECT i * 7 % 7000, 'd' || (i % 4) FROM generate_series(1, 1500) i;
+ANALYZE parts, opart;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SET enable_nestloop = off;
+SELECT q, kj_same(q) FROM (VALUES
+  ('SELECT o.id, p.dt, p.v FROM opart o JOIN parts p ON p.id = o.id'),
+  ('SELECT o.id, p.dt, p.v FROM opart o JOIN parts p ON p.id = o.id AND p.dt = o.dt'),
+  ('SELECT o.id, p.dt, p.v FROM opart o LEFT JOIN parts p ON p.id = o.id WHERE p.dt IS DISTINCT FROM ''d0'''),
+  ('SELECT o.id FROM opart o WHERE EXISTS (SELECT 1 FROM parts p WHERE p.id = o.id AND p.dt = ''d2'')')
+) t(q);
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET enable_nestloop;
+
 -- the outer keys' range is pushed to the scan: pages (and row groups and
 -- files) outside it are not read
 SELECT paimon_create_table('kj', 'db', 'paged', 'id BIGINT, v STRING',
@@ -154,6 +177,6 @@ EXPLAIN (COSTS OFF) SELECT o.tag FROM o JOIN kv ON kv.id = o.id FOR UPDATE OF o;
 EXPLAIN (COSTS OFF) SELECT o.tag, kv.v FROM o JOIN kv ON kv.id::numeric = o.id::numeric;
 
 DROP FUNCTION kj_same(text);
-DROP TABLE o, o4, oe, onear, obig;
+DROP TABLE o, o4, oe, onear, obig, opart;
 DROP SERVER kj CASCADE;
 COPY (SELECT 1) TO PROGRAM :'rm_wh';

@@ -21,12 +21,13 @@
  * the node's quals); an IN whose subquery the planner makes unique first
  * (JOIN_UNIQUE_OUTER) is an inner join of the unique rows.
  *
- * Offered for the joins of a SELECT (no row marks) whose Paimon side
- * is a base rel with a one-column int2/int4/int8 primary key (unpartitioned:
- * a key is at most one row) equated, by an integer btree equality, to an
- * integer Var of the other side; neither side parameterized; the outer keys
- * and the matched Paimon rows estimated to fit hash_mem (they are held in
- * memory; the outer rows go to a tuplestore of work_mem, then disk).
+ * Offered for the joins of a SELECT (no row marks) whose Paimon side is a
+ * base rel whose primary key, without the partition columns, is one
+ * int2/int4/int8 column (a key is at most a row per partition) equated, by
+ * an integer btree equality, to an integer Var of the other side; neither
+ * side parameterized; the outer keys and the matched Paimon rows estimated
+ * to fit hash_mem (they are held in memory; the outer rows go to a
+ * tuplestore of work_mem, then disk).
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"

@@ -152,6 +152,7 @@ typedef struct PaimonFdwPlanState
 	PmfdwLookupEstimate lookup_est;
 	int64		bytes_selected; /* of the selected files */
 	AttrNumber	unique_attnum;	/* the primary key when it is one column, else 0 */
+	AttrNumber	key_attnum;		/* the trimmed primary key when it is one column, else 0 */
 	AttrNumber	key_order_attnum;	/* rows can come in this column's order, else 0 */
 } PaimonFdwPlanState;
 
@@ -518,9 +519,11 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 			fpinfo->lookup_partitions = st->partitions_selected;
 		}
 	}
-	/* a one-column primary key of an unpartitioned table: its values are unique */
-	if (pm_table_schema(table)->npartition_keys == 0 &&
-		pm_table_schema(table)->nprimary_keys == 1)
+	/*
+	 * a one-column trimmed primary key: a key is a row per partition (key
+	 * joins); of an unpartitioned table its values are unique
+	 */
+	if (pm_table_schema(table)->nprimary_keys > 0)
 	{
 		List	   *pk;
 
@@ -528,6 +531,9 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		pk = pmfdw_lookup_key_attnums(rel, table);
 		table_close(rel, NoLock);
 		if (list_length(pk) == 1)
+			fpinfo->key_attnum = (AttrNumber) linitial_int(pk);
+		if (list_length(pk) == 1 && pm_table_schema(table)->npartition_keys == 0 &&
+			pm_table_schema(table)->nprimary_keys == 1)
 			fpinfo->unique_attnum = (AttrNumber) linitial_int(pk);
 		list_free(pk);
 	}
@@ -593,13 +599,20 @@ pmfdw_rel_unique_attnum(RelOptInfo *rel)
 	return ((PaimonFdwPlanState *) rel->fdw_private)->unique_attnum;
 }
 
+/*
+ * rel's one-column trimmed primary key when rel is a Paimon foreign table
+ * and the key an int2/int4/int8 column, else 0 (key_join.c).
+ */
 AttrNumber
 pmfdw_rel_integer_key_attnum(PlannerInfo *root, RelOptInfo *rel)
 {
-	AttrNumber	attnum = pmfdw_rel_unique_attnum(rel);
+	AttrNumber	attnum;
 	Oid			typid;
 
-	if (attnum <= 0 || rel->reloptkind != RELOPT_BASEREL)
+	if (rel == NULL || rel->fdwroutine == NULL ||
+		rel->fdwroutine->GetForeignRelSize != paimonGetForeignRelSize ||
+		rel->fdw_private == NULL || rel->reloptkind != RELOPT_BASEREL ||
+		(attnum = ((PaimonFdwPlanState *) rel->fdw_private)->key_attnum) <= 0)
 		return 0;
 	typid = get_atttype(planner_rt_fetch(rel->relid, root)->relid, attnum);
 	return typid == INT2OID || typid == INT4OID || typid == INT8OID ? attnum : 0;

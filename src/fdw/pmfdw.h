@@ -311,7 +311,7 @@ extern bool pmfdw_is_scan(PlanState *ps);
 struct pm_key_set;
 extern void pmfdw_scan_set_join_keys(ForeignScanState *node, AttrNumber attnum,
 									 const struct pm_key_set *keys);
-/* rel's one-column primary key when it is an int2/int4/int8 column, else 0 */
+/* rel's one-column trimmed primary key when it is an int2/int4/int8 column, else 0 */
 extern AttrNumber pmfdw_rel_integer_key_attnum(struct PlannerInfo *root, struct RelOptInfo *rel);
 /* The file and position a ctid of the scan names; ERROR if it names none. */
 extern const PmfdwRowFile *pmfdw_scan_row_file(ForeignScanState *node, ItemPointer tid,

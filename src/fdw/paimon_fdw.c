@@ -245,6 +245,7 @@ typedef struct PaimonFdwScanState
 	int			join_key_col;	/* retrieved attr of the key, -1: no filter */
 	int64		join_rows_read; /* rows the filter saw */
 	int64		join_rows_kept;
+	bool		compact;		/* col_values hold the key_rows only, in order */
 } PaimonFdwScanState;
 
 /*
@@ -1675,6 +1676,7 @@ convert_batch(PaimonFdwScanState *fs)
 	MemoryContext old;
 	ErrorContextCallback errcb;
 
+	fs->compact = false;
 	MemoryContextReset(fs->batch_cxt);
 	if (n > fs->col_capacity)
 	{
@@ -1697,6 +1699,47 @@ convert_batch(PaimonFdwScanState *fs)
 	for (int i = 0; i < fs->nfields; i++)
 		pmfdw_convert_column(&fs->conv[i], &fs->batch->cols[i], n,
 							 fs->col_values[i], fs->col_nulls[i]);
+	error_context_stack = errcb.previous;
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Convert only the batch's rows in fs->key_rows, into the first nkey_rows
+ * entries of the Datum arrays: the inner scan of a key join keeps few rows
+ * of most batches (1% for 100,000 keys of 10M), and converting the others
+ * (strings copied, numerics built) would cost more than the read.
+ */
+static void
+convert_key_rows(PaimonFdwScanState *fs)
+{
+	int64		n = fs->nkey_rows;
+	MemoryContext old;
+	ErrorContextCallback errcb;
+
+	fs->compact = true;
+	MemoryContextReset(fs->batch_cxt);
+	if (n > fs->col_capacity)
+	{
+		for (int i = 0; i < fs->nfields; i++)
+		{
+			if (fs->col_values[i])
+				pfree(fs->col_values[i]);
+			if (fs->col_nulls[i])
+				pfree(fs->col_nulls[i]);
+			fs->col_values[i] = MemoryContextAllocHuge(fs->cxt, sizeof(Datum) * n);
+			fs->col_nulls[i] = MemoryContextAllocHuge(fs->cxt, sizeof(bool) * n);
+		}
+		fs->col_capacity = n;
+	}
+	old = MemoryContextSwitchTo(fs->batch_cxt);
+	errcb.callback = source_context;
+	errcb.arg = fs->read;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
+	for (int i = 0; i < fs->nfields; i++)
+		for (int64 k = 0; k < n; k++)
+			fs->col_values[i][k] = pmfdw_convert_value(&fs->conv[i], &fs->batch->cols[i],
+													   fs->key_rows[k], &fs->col_nulls[i][k]);
 	error_context_stack = errcb.previous;
 	MemoryContextSwitchTo(old);
 }
@@ -2228,13 +2271,20 @@ iterate_scan(ForeignScanState *node)
 		{
 			if (fs->positions && !pm_scan_needs_merge(fs->scan))
 				note_batch_file(fs);
-			convert_batch(fs);
+			if (fs->key_filter == NULL && fs->join_keys != NULL &&
+				fs->nkey_rows * 4 < fs->batch->nrows)
+				convert_key_rows(fs);
+			else
+				convert_batch(fs);
 		}
 	}
 	if (fs->done)
 		return slot;
 
-	row = fs->nkey_rows >= 0 ? fs->key_rows[fs->row++] : fs->row++;
+	if (fs->compact)
+		row = fs->row++;		/* the key_rows' values, in order */
+	else
+		row = fs->nkey_rows >= 0 ? fs->key_rows[fs->row++] : fs->row++;
 	if (fs->nfields < natts)
 		memset(slot->tts_isnull, true, sizeof(bool) * natts);
 	for (int i = 0; i < fs->nfields; i++)

@@ -150,6 +150,19 @@ SELECT q, kj_same(q) FROM (VALUES
 ) t(q);
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT count(*), count(kv.v) FROM o LEFT JOIN kv ON kv.id = o.id;
+
+-- more outer keys than the planner expected and hash_mem holds (128kB: 5461
+-- keys a batch): joined a batch at a time, the Paimon side read per batch
+SET work_mem = '64kB';
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT count(*), sum(kv.v) FROM (SELECT g AS id FROM generate_series(1, 30000) g WHERE g % 3 = 0) o
+  JOIN kv ON kv.id = o.id;
+SELECT q, kj_same(q) FROM (VALUES
+  ('SELECT o.id, kv.v FROM (SELECT g AS id FROM generate_series(1, 30000) g WHERE g % 3 = 0) o JOIN kv ON kv.id = o.id'),
+  ('SELECT o.id, kv.v FROM (SELECT g % 25000 AS id FROM generate_series(1, 30000) g WHERE g % 3 = 0 OFFSET 0) o LEFT JOIN kv ON kv.id = o.id'),
+  ('SELECT o.id FROM (SELECT g AS id FROM generate_series(1, 30000) g WHERE g % 3 = 0) o WHERE NOT EXISTS (SELECT 1 FROM kv WHERE kv.id = o.id)')
+) t(q);
+RESET work_mem;
 RESET enable_hashjoin;
 RESET enable_mergejoin;
 RESET enable_nestloop;

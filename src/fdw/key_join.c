@@ -101,12 +101,14 @@ typedef struct KeyJoinState
 	pm_key_set *keys;			/* their distinct keys; NULL: none */
 	KeyJoinRow **rows;			/* per key (its index in keys): Paimon rows */
 	KeyJoinRow *cur;			/* the current outer row's Paimon rows still to join */
-	bool		store_done;		/* every outer row returned */
+	bool		outer_done;		/* the outer side read to its end */
+	int64		batch_keys;		/* outer keys per batch: then the batch is joined */
 	/* EXPLAIN ANALYZE, summed over rescans */
 	int64		outer_rows;
 	int64		outer_keys;
 	int64		inner_rows;
-	int64		builds;
+	int64		builds;			/* (re)scans */
+	int64		batches;		/* batches of outer rows, each a read of the Paimon side */
 } KeyJoinState;
 
 static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
@@ -430,6 +432,14 @@ key_join_begin(CustomScanState *node, EState *estate, int eflags)
 	PlanState  *inner = ExecInitNode(lsecond(cs->custom_plans), estate, child_flags);
 
 	node->custom_ps = list_make2(outer, inner);
+
+	/*
+	 * A batch: what hash_mem holds at about 24 bytes per key, or twice the
+	 * outer rows the planner expected (which it found to fit).
+	 */
+	st->batch_keys = Max((int64) (get_hash_memory_limit() / 24),
+						 (int64) (2 * outer->plan->plan_rows));
+	st->batch_keys = Max(st->batch_keys, 1024);
 	st->cxt = AllocSetContextCreate(estate->es_query_cxt, "paimon_fdw key join",
 									PMFDW_CONTEXT_SIZES);
 	st->outer_slot = ExecInitExtraTupleSlot(estate, ExecGetResultType(outer),
@@ -438,7 +448,31 @@ key_join_begin(CustomScanState *node, EState *estate, int eflags)
 											&TTSOpsMinimalTuple);
 }
 
-/* Read the outer side, hand its keys to the Paimon scan, keep the Paimon rows by key. */
+/* What a batch held: the Paimon scan no longer sees its keys. */
+static void
+key_join_clear_batch(KeyJoinState *st)
+{
+	PlanState  *inner = lsecond(st->css.custom_ps);
+
+	if (pmfdw_is_scan(inner))
+		pmfdw_scan_set_join_keys((ForeignScanState *) inner, 0, NULL);
+	if (st->store != NULL)
+		tuplestore_end(st->store);
+	st->store = NULL;
+	st->keys = NULL;
+	st->rows = NULL;
+	st->cur = NULL;
+	ExecClearTuple(st->outer_slot);
+	ExecClearTuple(st->inner_slot);
+	MemoryContextReset(st->cxt);
+}
+
+/*
+ * Read the next batch of outer rows (up to batch_keys keys), hand their keys
+ * to the Paimon scan, keep the Paimon rows by key. A batch is normally the
+ * whole outer side; more than the planner thought and hash_mem holds are
+ * joined a batch at a time, the Paimon side read once per batch.
+ */
 static void
 key_join_build(KeyJoinState *st)
 {
@@ -451,17 +485,21 @@ key_join_build(KeyJoinState *st)
 	pm_env	   *env;
 	pm_error	err;
 
+	key_join_clear_batch(st);
 	old = MemoryContextSwitchTo(st->cxt);
 	st->store = tuplestore_begin_heap(false, false, work_mem);
 	MemoryContextSwitchTo(old);
-	for (;;)
+	while (nkeys < (size_t) st->batch_keys)
 	{
 		TupleTableSlot *slot = ExecProcNode(outer);
 		bool		isnull;
 		Datum		d;
 
 		if (TupIsNull(slot))
+		{
+			st->outer_done = true;
 			break;
+		}
 		CHECK_FOR_INTERRUPTS();
 		tuplestore_puttupleslot(st->store, slot);
 		st->outer_rows++;
@@ -477,11 +515,13 @@ key_join_build(KeyJoinState *st)
 		}
 		keys[nkeys++] = integer_value(d, st->outer_type);
 	}
-	st->builds++;
+	if (!st->built)
+		st->builds++;
 	st->built = true;
-	st->cur = NULL;
 	if (nkeys == 0)
 		return;					/* the Paimon side is not read */
+	if (st->batches++ > 0)
+		ExecReScan(inner);		/* read again for this batch's keys */
 
 	env = pmfdw_env_create(st->cxt);
 	pm_error_clear(&err);
@@ -567,13 +607,12 @@ key_join_next(CustomScanState *node)
 			st->cur = row->next;
 			return joined_row(st, scan, row);
 		}
-		/* no outer key: an inner or semi join returns nothing */
-		if (st->store_done ||
-			(st->keys == NULL && (st->jointype == JOIN_INNER || st->jointype == JOIN_SEMI)) ||
-			!tuplestore_gettupleslot(st->store, true, false, st->outer_slot))
+		if (!tuplestore_gettupleslot(st->store, true, false, st->outer_slot))
 		{
-			st->store_done = true;
-			return ExecClearTuple(scan);
+			if (st->outer_done)
+				return ExecClearTuple(scan);
+			key_join_build(st); /* the next batch */
+			continue;
 		}
 		CHECK_FOR_INTERRUPTS();
 		slot_getsomeattrs(st->outer_slot, st->outer_natts);
@@ -620,25 +659,13 @@ key_join_exec(CustomScanState *node)
 					(ExecScanRecheckMtd) key_join_recheck);
 }
 
-/* Forget what the last build held: the Paimon scan no longer sees its keys. */
+/* Forget what the last (re)scan held. */
 static void
 key_join_reset(KeyJoinState *st)
 {
-	PlanState  *inner = lsecond(st->css.custom_ps);
-
-	if (pmfdw_is_scan(inner))
-		pmfdw_scan_set_join_keys((ForeignScanState *) inner, 0, NULL);
-	if (st->store != NULL)
-		tuplestore_end(st->store);
-	st->store = NULL;
-	st->keys = NULL;
-	st->rows = NULL;
-	st->cur = NULL;
-	st->store_done = false;
-	ExecClearTuple(st->outer_slot);
-	ExecClearTuple(st->inner_slot);
-	MemoryContextReset(st->cxt);
+	key_join_clear_batch(st);
 	st->built = false;
+	st->outer_done = false;
 }
 
 static void
@@ -681,6 +708,9 @@ key_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 							psprintf(INT64_FORMAT " rows, " INT64_FORMAT " distinct keys, "
 									 INT64_FORMAT " Paimon rows matched",
 									 st->outer_rows, st->outer_keys, st->inner_rows), es);
+	/* more outer rows than a batch holds: the Paimon side read once per batch */
+	if (es->analyze && st->batches > st->builds)
+		ExplainPropertyInteger("Outer Batches", NULL, st->batches, es);
 }
 
 void

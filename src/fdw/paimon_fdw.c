@@ -1472,15 +1472,15 @@ parallel_claim(void *ctx, int64_t unit)
 	return fs->claimed == unit;
 }
 
+static pm_predicate *join_key_range(PaimonFdwScanState *fs, pm_predicate *pred,
+									pm_arena *arena);
+
 /*
  * Plan the scan with the quals, run-time values as they are now, and open
  * the read (in a parallel scan: our share). The predicate and the values
  * live in a context of their own, gone once the scan is planned: a rescan
  * per outer row must not pile them up.
  */
-static pm_predicate *join_key_range(PaimonFdwScanState *fs, pm_predicate *pred,
-									pm_arena *arena);
-
 static void
 start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 {

@@ -122,20 +122,6 @@ integer_type(Oid t)
 	return t == INT2OID || t == INT4OID || t == INT8OID;
 }
 
-static int64
-integer_value(Datum d, Oid type)
-{
-	switch (type)
-	{
-		case INT2OID:
-			return DatumGetInt16(d);
-		case INT4OID:
-			return DatumGetInt32(d);
-		default:
-			return DatumGetInt64(d);
-	}
-}
-
 /*
  * The outer Var of "<Paimon key> = <outer integer Var>" (either order, an
  * equality of the integer btree family), else NULL.
@@ -513,7 +499,7 @@ key_join_build(KeyJoinState *st)
 				? MemoryContextAllocHuge(st->cxt, sizeof(int64) * cap)
 				: repalloc_huge(keys, sizeof(int64) * cap);
 		}
-		keys[nkeys++] = integer_value(d, st->outer_type);
+		keys[nkeys++] = pmfdw_datum_int64(d, st->outer_type);
 	}
 	if (!st->built)
 		st->builds++;
@@ -545,7 +531,7 @@ key_join_build(KeyJoinState *st)
 			break;
 		d = slot_getattr(slot, st->inner_key, &isnull);
 		if (isnull ||
-			(idx = pm_key_set_index(st->keys, integer_value(d, st->inner_type))) < 0)
+			(idx = pm_key_set_index(st->keys, pmfdw_datum_int64(d, st->inner_type))) < 0)
 			continue;
 		old = MemoryContextSwitchTo(st->cxt);
 		row = palloc(sizeof(KeyJoinRow));
@@ -619,7 +605,7 @@ key_join_next(CustomScanState *node)
 		if (st->keys != NULL && !st->outer_slot->tts_isnull[st->outer_key - 1])
 		{
 			int64		idx = pm_key_set_index(st->keys,
-											   integer_value(st->outer_slot->tts_values[st->outer_key - 1],
+											   pmfdw_datum_int64(st->outer_slot->tts_values[st->outer_key - 1],
 															 st->outer_type));
 
 			if (idx >= 0)

@@ -1664,19 +1664,13 @@ source_context(void *arg)
 }
 
 /*
- * Convert every retrieved column of the new batch at once (column at a
- * time is where the per-type loops are tight); rows are then served from
- * the Datum arrays. Values live in batch_cxt until the next batch: the
- * executor only needs a scan tuple until the next call.
+ * Before converting n rows of a batch: room for them in the Datum arrays,
+ * the last batch's values freed, batch_cxt current (the old context
+ * returned) and the error context naming the rows' files pushed.
  */
-static void
-convert_batch(PaimonFdwScanState *fs)
+static MemoryContext
+begin_convert(PaimonFdwScanState *fs, int64 n, ErrorContextCallback *errcb)
 {
-	int64		n = fs->batch->nrows;
-	MemoryContext old;
-	ErrorContextCallback errcb;
-
-	fs->compact = false;
 	MemoryContextReset(fs->batch_cxt);
 	if (n > fs->col_capacity)
 	{
@@ -1691,11 +1685,28 @@ convert_batch(PaimonFdwScanState *fs)
 		}
 		fs->col_capacity = n;
 	}
-	old = MemoryContextSwitchTo(fs->batch_cxt);
-	errcb.callback = source_context;
-	errcb.arg = fs->read;
-	errcb.previous = error_context_stack;
-	error_context_stack = &errcb;
+	errcb->callback = source_context;
+	errcb->arg = fs->read;
+	errcb->previous = error_context_stack;
+	error_context_stack = errcb;
+	return MemoryContextSwitchTo(fs->batch_cxt);
+}
+
+/*
+ * Convert every retrieved column of the new batch at once (column at a
+ * time is where the per-type loops are tight); rows are then served from
+ * the Datum arrays. Values live in batch_cxt until the next batch: the
+ * executor only needs a scan tuple until the next call.
+ */
+static void
+convert_batch(PaimonFdwScanState *fs)
+{
+	int64		n = fs->batch->nrows;
+	MemoryContext old;
+	ErrorContextCallback errcb;
+
+	fs->compact = false;
+	old = begin_convert(fs, n, &errcb);
 	for (int i = 0; i < fs->nfields; i++)
 		pmfdw_convert_column(&fs->conv[i], &fs->batch->cols[i], n,
 							 fs->col_values[i], fs->col_nulls[i]);
@@ -1717,25 +1728,7 @@ convert_key_rows(PaimonFdwScanState *fs)
 	ErrorContextCallback errcb;
 
 	fs->compact = true;
-	MemoryContextReset(fs->batch_cxt);
-	if (n > fs->col_capacity)
-	{
-		for (int i = 0; i < fs->nfields; i++)
-		{
-			if (fs->col_values[i])
-				pfree(fs->col_values[i]);
-			if (fs->col_nulls[i])
-				pfree(fs->col_nulls[i]);
-			fs->col_values[i] = MemoryContextAllocHuge(fs->cxt, sizeof(Datum) * n);
-			fs->col_nulls[i] = MemoryContextAllocHuge(fs->cxt, sizeof(bool) * n);
-		}
-		fs->col_capacity = n;
-	}
-	old = MemoryContextSwitchTo(fs->batch_cxt);
-	errcb.callback = source_context;
-	errcb.arg = fs->read;
-	errcb.previous = error_context_stack;
-	error_context_stack = &errcb;
+	old = begin_convert(fs, n, &errcb);
 	for (int i = 0; i < fs->nfields; i++)
 		for (int64 k = 0; k < n; k++)
 			fs->col_values[i][k] = pmfdw_convert_value(&fs->conv[i], &fs->batch->cols[i],

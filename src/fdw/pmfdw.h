@@ -227,6 +227,8 @@ extern bool pmfdw_numeric_unscaled_fast(Datum d, int precision, int scale, pm_in
 										bool *inexact);
 extern void pmfdw_check_length(const pm_type *t, const char *data, int len, const char *col);
 extern int64 pmfdw_timestamp_micros(int64 pg_timestamp, const pm_type *t, const char *col);
+/* An int2, int4 or int8 Datum (pgtype says which) as int64. */
+extern int64 pmfdw_datum_int64(Datum d, Oid pgtype);
 
 /* ---- row_batch_json.c: jsonb values into nested (and scalar) vectors ---- */
 struct pm_vector_builder;

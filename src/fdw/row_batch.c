@@ -346,8 +346,8 @@ out_of_range(const FieldWriter *fw, const char *what)
 					pm_type_id_name(fw->field->type->id), fw->field->name)));
 }
 
-static int64
-datum_int64(Datum d, Oid pgtype)
+int64
+pmfdw_datum_int64(Datum d, Oid pgtype)
 {
 	switch (pgtype)
 	{
@@ -583,7 +583,7 @@ put_scalar(PmfdwRowBatch *b, const FieldWriter *fw, pm_vector *v, int64 i, Datum
 			break;
 		case PM_TYPE_TINYINT:
 			{
-				int64		x = datum_int64(d, pgtype);
+				int64		x = pmfdw_datum_int64(d, pgtype);
 
 				if (x < INT8_MIN || x > INT8_MAX)
 					out_of_range(fw, "value");
@@ -592,7 +592,7 @@ put_scalar(PmfdwRowBatch *b, const FieldWriter *fw, pm_vector *v, int64 i, Datum
 			}
 		case PM_TYPE_SMALLINT:
 			{
-				int64		x = datum_int64(d, pgtype);
+				int64		x = pmfdw_datum_int64(d, pgtype);
 
 				if (x < PG_INT16_MIN || x > PG_INT16_MAX)
 					out_of_range(fw, "value");
@@ -601,7 +601,7 @@ put_scalar(PmfdwRowBatch *b, const FieldWriter *fw, pm_vector *v, int64 i, Datum
 			}
 		case PM_TYPE_INT:
 			{
-				int64		x = datum_int64(d, pgtype);
+				int64		x = pmfdw_datum_int64(d, pgtype);
 
 				if (x < PG_INT32_MIN || x > PG_INT32_MAX)
 					out_of_range(fw, "value");
@@ -609,7 +609,7 @@ put_scalar(PmfdwRowBatch *b, const FieldWriter *fw, pm_vector *v, int64 i, Datum
 				break;
 			}
 		case PM_TYPE_BIGINT:
-			PM_VEC_VALUES(v, int64_t)[i] = datum_int64(d, pgtype);
+			PM_VEC_VALUES(v, int64_t)[i] = pmfdw_datum_int64(d, pgtype);
 			break;
 		case PM_TYPE_FLOAT:
 			if (pgtype == FLOAT8OID)

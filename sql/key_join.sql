@@ -96,6 +96,29 @@ RESET enable_hashjoin;
 RESET enable_mergejoin;
 RESET enable_nestloop;
 
+-- in parallel: every participant reads the outer side whole and joins it
+-- with its share of the table's files (the rows and sums of the plans above)
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SET enable_nestloop = off;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(kv.v) FROM o JOIN kv ON kv.id = o.id;
+SELECT count(*), sum(kv.v) FROM o JOIN kv ON kv.id = o.id;
+SELECT count(*), sum(p.v), count(DISTINCT p.dt) FROM opart o JOIN parts p ON p.id = o.id;
+-- (a left join is not parallel: a Paimon share without the key would null-extend)
+EXPLAIN (COSTS OFF) SELECT count(*), count(kv.v) FROM o LEFT JOIN kv ON kv.id = o.id;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+SELECT count(*), sum(p.v), count(DISTINCT p.dt) FROM opart o JOIN parts p ON p.id = o.id;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET enable_nestloop;
+
 -- the outer keys' range is pushed to the scan: pages (and row groups and
 -- files) outside it are not read
 SELECT paimon_create_table('kj', 'db', 'paged', 'id BIGINT, v STRING',

@@ -241,17 +241,7 @@ key_join_paths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 	if ((kind == JOIN_SEMI || kind == JOIN_ANTI) && quals != NIL)
 		return;
 	/* the plain scan (not in key order, not a lookup per outer row) */
-	foreach(lc, innerrel->pathlist)
-	{
-		Path	   *p = lfirst(lc);
-
-		if (IsA(p, ForeignPath) && p->param_info == NULL && p->pathkeys == NIL &&
-			((ForeignPath *) p)->fdw_private == NIL &&
-			(inner_path == NULL || p->total_cost < inner_path->total_cost))
-			inner_path = p;
-	}
-	if (inner_path == NULL)
-		return;
+	inner_path = pmfdw_plain_scan_path(root, innerrel);
 	/* the key equality is the probe's, exactly (integers compared as int64) */
 	if (!vars_available((Node *) joinrel->reltarget->exprs, outer_path->pathtarget->exprs,
 						inner_path->pathtarget->exprs) ||
@@ -302,6 +292,64 @@ key_join_paths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 									makeInteger((int) kind));
 	cp->methods = &key_join_path_methods;
 	add_path(joinrel, (Path *) cp);
+
+	/*
+	 * A parallel inner join: every participant reads the outer side whole
+	 * and joins it with its share of the Paimon table (as a hash join does
+	 * without a shared table). The participants' outer rows are the same
+	 * set, so each Paimon row is joined once; a semi, anti or left join
+	 * would need every share's matches, and is not offered.
+	 */
+	if (jointype == JOIN_INNER && joinrel->consider_parallel && innerrel->partial_pathlist != NIL)
+	{
+		Path	   *pinner = linitial(innerrel->partial_pathlist);
+		double		divisor;
+
+		/* the cheapest outer path a participant can run (not a Gather) */
+		outer_path = NULL;
+		foreach(lc, outerrel->pathlist)
+		{
+			Path	   *p = lfirst(lc);
+
+			if (p->parallel_safe && p->param_info == NULL &&
+				(outer_path == NULL || p->total_cost < outer_path->total_cost))
+				outer_path = p;
+		}
+		if (outer_path == NULL || !IsA(pinner, ForeignPath) || pinner->param_info != NULL ||
+			pinner->rows <= 0 || !list_member(pinner->pathtarget->exprs, inner_var) ||
+			!list_member(outer_path->pathtarget->exprs, outer_var) ||
+			!vars_available((Node *) joinrel->reltarget->exprs, outer_path->pathtarget->exprs,
+							pinner->pathtarget->exprs))
+			return;
+		n = outer_path->rows;
+		divisor = Max(inner_path->rows / pinner->rows, 1.0);
+		startup = outer_path->total_cost + n * 2 * cpu_operator_cost +
+			pinner->total_cost - (pinner->rows - kept / divisor) * cpu_tuple_cost +
+			pinner->rows * 0.25 * cpu_operator_cost + kept / divisor * cpu_operator_cost +
+			qc.startup;
+		total = startup + n * cpu_operator_cost +
+			joinrel->rows / divisor * (cpu_tuple_cost + qc.per_tuple);
+		cp = makeNode(CustomPath);
+		cp->path.pathtype = T_CustomScan;
+		cp->path.parent = joinrel;
+		cp->path.pathtarget = joinrel->reltarget;
+		cp->path.param_info = NULL;
+		cp->path.parallel_aware = false;
+		cp->path.parallel_safe = true;
+		cp->path.parallel_workers = pinner->parallel_workers;
+		cp->path.rows = clamp_row_est(joinrel->rows / divisor);
+		cp->path.startup_cost = startup;
+		cp->path.total_cost = total;
+		cp->path.pathkeys = NIL;
+		cp->flags = 0;
+		cp->custom_paths = list_make2(outer_path, pinner);
+		cp->custom_private = list_make5(quals, outer_var, inner_var,
+										makeString(get_attname(planner_rt_fetch(innerrel->relid, root)->relid,
+															   attnum, false)),
+										makeInteger((int) kind));
+		cp->methods = &key_join_path_methods;
+		add_partial_path(joinrel, (Path *) cp);
+	}
 }
 
 static TargetEntry *
@@ -426,6 +474,9 @@ key_join_begin(CustomScanState *node, EState *estate, int eflags)
 	st->batch_keys = Max((int64) (get_hash_memory_limit() / 24),
 						 (int64) (2 * outer->plan->plan_rows));
 	st->batch_keys = Max(st->batch_keys, 1024);
+	/* a parallel scan's share is read once: no batches (its units are claimed) */
+	if (inner->plan->parallel_aware)
+		st->batch_keys = PG_INT64_MAX;
 	st->cxt = AllocSetContextCreate(estate->es_query_cxt, "paimon_fdw key join",
 									PMFDW_CONTEXT_SIZES);
 	st->outer_slot = ExecInitExtraTupleSlot(estate, ExecGetResultType(outer),

@@ -154,6 +154,8 @@ typedef struct PaimonFdwPlanState
 	AttrNumber	unique_attnum;	/* the primary key when it is one column, else 0 */
 	AttrNumber	key_attnum;		/* the trimmed primary key when it is one column, else 0 */
 	AttrNumber	key_order_attnum;	/* rows can come in this column's order, else 0 */
+	Cost		plain_startup;	/* the plain scan's costs (pmfdw_plain_scan_path) */
+	Cost		plain_total;
 } PaimonFdwPlanState;
 
 /*
@@ -619,6 +621,23 @@ pmfdw_rel_integer_key_attnum(PlannerInfo *root, RelOptInfo *rel)
 	return typid == INT2OID || typid == INT4OID || typid == INT8OID ? attnum : 0;
 }
 
+/*
+ * A new path of rel's plain scan (every row, no parameter, no order), as
+ * GetForeignPaths costed it: the inner scan of a key join (key_join.c),
+ * wanted even when a parallel plan's Gather put it out of rel's pathlist.
+ */
+Path *
+pmfdw_plain_scan_path(PlannerInfo *root, RelOptInfo *rel)
+{
+	PaimonFdwPlanState *fpinfo = rel->fdw_private;
+	ForeignPath *path = create_foreignscan_path(root, rel, NULL, rel->rows,
+												fpinfo->plain_startup, fpinfo->plain_total,
+												NIL, NULL, NULL, NIL);
+
+	path->path.parallel_safe = false;
+	return (Path *) path;
+}
+
 /* The pathkeys of rows in ascending order of column attnum (an integer), or NIL. */
 static List *
 key_order_pathkeys(PlannerInfo *root, RelOptInfo *baserel, AttrNumber attnum)
@@ -666,6 +685,8 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 	}
 	path = create_foreignscan_path(root, baserel, NULL, baserel->rows,
 								   startup, startup + run, NIL, NULL, NULL, NIL);
+	fpinfo->plain_startup = startup;
+	fpinfo->plain_total = startup + run;
 
 	/*
 	 * A plain scan never runs in a parallel worker: the worker would read
@@ -1540,7 +1561,12 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 		}
 		fs->lookup_tried = true;
 	}
-	if (fs->join_keys != NULL && pm_key_set_count(fs->join_keys) > 0 && pmfdw_enable_pushdown)
+	/*
+	 * (not in a parallel scan: the participants number the units of the
+	 * files their quals select, the same quals for all)
+	 */
+	if (fs->join_keys != NULL && pm_key_set_count(fs->join_keys) > 0 && pmfdw_enable_pushdown &&
+		fs->pstate == NULL)
 		pred = join_key_range(fs, pred, arena);
 	MemoryContextSwitchTo(fs->cxt);
 	if (fs->base_scan != NULL && pred != NULL)

@@ -315,6 +315,9 @@ extern void pmfdw_scan_set_join_keys(ForeignScanState *node, AttrNumber attnum,
 									 const struct pm_key_set *keys);
 /* rel's one-column trimmed primary key when it is an int2/int4/int8 column, else 0 */
 extern AttrNumber pmfdw_rel_integer_key_attnum(struct PlannerInfo *root, struct RelOptInfo *rel);
+/* A new path of the plain scan of rel (a Paimon table's) as GetForeignPaths costed it. */
+struct Path;
+extern struct Path *pmfdw_plain_scan_path(struct PlannerInfo *root, struct RelOptInfo *rel);
 /* The file and position a ctid of the scan names; ERROR if it names none. */
 extern const PmfdwRowFile *pmfdw_scan_row_file(ForeignScanState *node, ItemPointer tid,
 											   int64 *pos);

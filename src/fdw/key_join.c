@@ -11,8 +11,9 @@
  * keys to the Paimon scan (pmfdw_scan_set_join_keys: a batch's rows of other
  * keys are dropped before they are converted), keeps the Paimon rows that
  * come back by key, and then returns the outer rows in their order, each
- * joined with the Paimon rows of its key. The join's clauses, the key
- * equality among them, are the node's quals, evaluated on the joined row,
+ * joined with the Paimon rows of its key. The key equality is the probe
+ * itself (integers compared as int64: exact across int2/int4/int8); the
+ * join's other clauses are the node's quals, evaluated on the joined row,
  * so the filter only ever drops rows that cannot join.
  *
  * Left joins (the Paimon side nullable), semi joins (EXISTS, IN) and anti
@@ -27,7 +28,10 @@
  * an integer btree equality, to an integer Var of the other side; neither
  * side parameterized; the outer keys and the matched Paimon rows estimated
  * to fit hash_mem (they are held in memory; the outer rows go to a
- * tuplestore of work_mem, then disk).
+ * tuplestore of work_mem, then disk). More outer keys than expected are
+ * joined a batch at a time, the Paimon side read per batch. In a parallel
+ * plan (inner joins) each participant reads the outer side whole and joins
+ * it with its share of the parallel Paimon scan.
  *-------------------------------------------------------------------------
  */
 #include "pmfdw.h"

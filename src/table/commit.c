@@ -85,6 +85,7 @@ remove_quietly(pm_fileio *io, const char *path)
 {
 	pm_error	ignored;
 
+	pm_error_clear(&ignored);
 	if (path != NULL && io->remove != NULL)
 		(void) io->remove(io, path, &ignored);
 }

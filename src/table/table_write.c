@@ -2131,6 +2131,7 @@ remove_dv_files(pm_table_writer *w, const pm_commit_change *changes, int n)
 			const char *path = changes[c].index_added[a].path;
 			pm_error	ignored;
 
+			pm_error_clear(&ignored);
 			if (path != NULL && w->io->remove != NULL)
 				(void) w->io->remove(w->io, path, &ignored);
 		}
@@ -2332,6 +2333,7 @@ commit_rows(pm_table_writer *w, int64_t commit_identifier, const pm_commit_chang
 		{
 			pm_error	ignored;
 
+			pm_error_clear(&ignored);
 			(void) forget_committed(w, &ignored);
 		}
 	}

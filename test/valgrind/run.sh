@@ -50,7 +50,7 @@ for d in "$(dirname "$bindir")" "$pkglibdir" "$sharedir"; do
 done
 build=$work/build
 mkdir -p "$build"
-cp -a Makefile ./*.control ./*.sql src "$build/"
+cp -a Makefile ./*.control ./*.sql ./*.map src "$build/"
 find "$build/src" \( -name '*.o' -o -name '*.bc' -o -name '*.d' \) -delete
 make -s -C "$build" -j2 COPT=-DPMFDW_UNCACHED_CONTEXTS >"$work/build.log" 2>&1 ||
 	{ cat "$work/build.log"; exit 1; }

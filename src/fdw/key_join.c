@@ -181,6 +181,34 @@ vars_available(Node *exprs, List *outer_exprs, List *inner_exprs)
 	return true;
 }
 
+/*
+ * A PaimonKeyJoin path of joinrel over outer and inner (a Paimon table's
+ * plain or parallel scan): parallel-safe, partial, when inner is parallel.
+ */
+static Path *
+key_join_path(RelOptInfo *joinrel, Path *outer, Path *inner, double rows, Cost startup,
+			  Cost total, List *pathkeys, List *path_private)
+{
+	CustomPath *cp = makeNode(CustomPath);
+
+	cp->path.pathtype = T_CustomScan;
+	cp->path.parent = joinrel;
+	cp->path.pathtarget = joinrel->reltarget;
+	cp->path.param_info = NULL;
+	cp->path.parallel_aware = false;
+	cp->path.parallel_safe = inner->parallel_aware;
+	cp->path.parallel_workers = inner->parallel_aware ? inner->parallel_workers : 0;
+	cp->path.rows = rows;
+	cp->path.startup_cost = startup;
+	cp->path.total_cost = total;
+	cp->path.pathkeys = pathkeys;
+	cp->flags = 0;
+	cp->custom_paths = list_make2(outer, inner);
+	cp->custom_private = path_private;
+	cp->methods = &key_join_path_methods;
+	return (Path *) cp;
+}
+
 static void
 key_join_paths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 			   RelOptInfo *innerrel, JoinType jointype, JoinPathExtraData *extra)
@@ -199,7 +227,7 @@ key_join_paths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 				kept;
 	Cost		startup,
 				total;
-	CustomPath *cp;
+	List	   *path_private;
 
 	if (prev_join_pathlist_hook)
 		prev_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
@@ -275,27 +303,13 @@ key_join_paths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 		kept * cpu_operator_cost + qc.startup;
 	total = startup + n * cpu_operator_cost + joinrel->rows * (cpu_tuple_cost + qc.per_tuple);
 
-	cp = makeNode(CustomPath);
-	cp->path.pathtype = T_CustomScan;
-	cp->path.parent = joinrel;
-	cp->path.pathtarget = joinrel->reltarget;
-	cp->path.param_info = NULL;
-	cp->path.parallel_aware = false;
-	cp->path.parallel_safe = false;
-	cp->path.parallel_workers = 0;
-	cp->path.rows = joinrel->rows;
-	cp->path.startup_cost = startup;
-	cp->path.total_cost = total;
+	path_private = list_make5(quals, outer_var, inner_var,
+							  makeString(get_attname(planner_rt_fetch(innerrel->relid, root)->relid,
+													 attnum, false)),
+							  makeInteger((int) kind));
 	/* the outer rows come back in their order */
-	cp->path.pathkeys = outer_path->pathkeys;
-	cp->flags = 0;
-	cp->custom_paths = list_make2(outer_path, inner_path);
-	cp->custom_private = list_make5(quals, outer_var, inner_var,
-									makeString(get_attname(planner_rt_fetch(innerrel->relid, root)->relid,
-														   attnum, false)),
-									makeInteger((int) kind));
-	cp->methods = &key_join_path_methods;
-	add_path(joinrel, (Path *) cp);
+	add_path(joinrel, key_join_path(joinrel, outer_path, inner_path, joinrel->rows, startup,
+									total, outer_path->pathkeys, path_private));
 
 	/*
 	 * A parallel inner join: every participant reads the outer side whole
@@ -333,26 +347,9 @@ key_join_paths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 			qc.startup;
 		total = startup + n * cpu_operator_cost +
 			joinrel->rows / divisor * (cpu_tuple_cost + qc.per_tuple);
-		cp = makeNode(CustomPath);
-		cp->path.pathtype = T_CustomScan;
-		cp->path.parent = joinrel;
-		cp->path.pathtarget = joinrel->reltarget;
-		cp->path.param_info = NULL;
-		cp->path.parallel_aware = false;
-		cp->path.parallel_safe = true;
-		cp->path.parallel_workers = pinner->parallel_workers;
-		cp->path.rows = clamp_row_est(joinrel->rows / divisor);
-		cp->path.startup_cost = startup;
-		cp->path.total_cost = total;
-		cp->path.pathkeys = NIL;
-		cp->flags = 0;
-		cp->custom_paths = list_make2(outer_path, pinner);
-		cp->custom_private = list_make5(quals, outer_var, inner_var,
-										makeString(get_attname(planner_rt_fetch(innerrel->relid, root)->relid,
-															   attnum, false)),
-										makeInteger((int) kind));
-		cp->methods = &key_join_path_methods;
-		add_partial_path(joinrel, (Path *) cp);
+		add_partial_path(joinrel, key_join_path(joinrel, outer_path, pinner,
+												clamp_row_est(joinrel->rows / divisor),
+												startup, total, NIL, path_private));
 	}
 }
 

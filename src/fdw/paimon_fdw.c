@@ -445,6 +445,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	pm_fileio  *io;
 	pm_table   *table;
 	pm_scan    *scan;
+	pm_scan    *base = NULL;	/* the scan a point lookup's was planned on */
 	pm_arena   *arena;
 	pm_predicate *pred;
 	pm_scan_options options;
@@ -516,7 +517,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 			fpinfo->funnel[FUNNEL_LOOKUP_PAGES] = ls.key_page_rejects;
 			fpinfo->funnel[FUNNEL_LOOKUP_SHADOWED] = ls.shadowed;
 			fpinfo->funnel[FUNNEL_LOOKUP_READ] = ls.files_read;
-			pm_scan_free(scan);
+			base = scan;		/* the lookup's files are its: freed after */
 			scan = lookup;
 			st = pm_scan_get_stats(scan);
 			fpinfo->lookup_partitions = st->partitions_selected;
@@ -562,6 +563,8 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		metadata_exact_attrs(root, baserel, foreigntableid, table, scan, &fpinfo->minmax_exact,
 							 &fpinfo->nonnull_exact);
 	pm_scan_free(scan);
+	if (base != NULL)
+		pm_scan_free(base);
 	pm_arena_destroy(arena);
 	pm_table_close(table);
 	MemoryContextSwitchTo(old);

@@ -61,7 +61,8 @@ typedef struct pm_point_lookup_stats
  * counted) when pred does not pin every trimmed primary-key field, when
  * the table has no primary key, or when the keys are too many. Otherwise
  * *out is a scan of the files that may hold the keys, and st (if not NULL)
- * gets this lookup's counts added.
+ * gets this lookup's counts added. *out refers to base's files and their
+ * statistics: free it before base.
  */
 extern pm_code pm_point_lookup_plan(pm_scan *base, const pm_predicate *pred, pm_scan **out,
 									pm_point_lookup_stats *st, pm_error *err);

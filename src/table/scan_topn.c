@@ -308,8 +308,9 @@ first_key_filter(const pm_topn *t, const pm_vector *v, int64_t n, uint8_t *cand)
 
 	/*
 	 * cond: the row's (non-NULL) value may beat (or, unless strict, tie)
-	 * the root's. NULL
-	 * rows: with NULLs first they beat a non-NULL root, else they cannot.
+	 * the root's. NULL rows: with NULLs first they beat a non-NULL root,
+	 * else they cannot. cond is computed for NULL rows too, whose values are
+	 * undefined and masked out: no branch on it (| rather than ||).
 	 */
 #define FIRST_KEY_LOOP(cond) \
 	do { \
@@ -335,13 +336,13 @@ first_key_filter(const pm_topn *t, const pm_vector *v, int64_t n, uint8_t *cand)
 					break;
 				/* NaN sorts above every number (x is not NaN) */
 				if (desc && strict)
-					FIRST_KEY_LOOP(vals[r] > x || isnan(vals[r]));
+					FIRST_KEY_LOOP((vals[r] > x) | (isnan(vals[r]) != 0));
 				else if (desc)
 					FIRST_KEY_LOOP(!(vals[r] < x));
 				else if (strict)
 					FIRST_KEY_LOOP(vals[r] < x);
 				else
-					FIRST_KEY_LOOP(!(vals[r] > x || isnan(vals[r])));
+					FIRST_KEY_LOOP(!((vals[r] > x) | (isnan(vals[r]) != 0)));
 				return;
 			}
 		case PM_TYPE_BIGINT:

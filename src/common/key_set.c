@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/compare.h"
+
 #define EMPTY_SLOT INT64_MIN
 #define BITMAP_MAX_BITS (UINT64_C(1) << 27)
 #define BITMAP_MAX_RATIO 64		/* bitmap bytes / sorted key bytes */
@@ -72,10 +74,7 @@ bit_has(const uint64_t *bits, uint64_t off)
 static int
 cmp_int64(const void *a, const void *b)
 {
-	int64_t		x = *(const int64_t *) a;
-	int64_t		y = *(const int64_t *) b;
-
-	return (x > y) - (x < y);
+	return pm_cmp_i64(*(const int64_t *) a, *(const int64_t *) b);
 }
 
 /* Sort (unless sorted) and deduplicate keys[0..n) in place; the new n */

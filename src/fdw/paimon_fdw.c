@@ -591,6 +591,16 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	baserel->fdw_private = fpinfo;
 }
 
+/* rel's plan state when rel is a Paimon foreign table planned here, else NULL. */
+static PaimonFdwPlanState *
+rel_plan_state(RelOptInfo *rel)
+{
+	if (rel == NULL || rel->fdwroutine == NULL ||
+		rel->fdwroutine->GetForeignRelSize != paimonGetForeignRelSize)
+		return NULL;
+	return rel->fdw_private;
+}
+
 /*
  * The attnum of rel's one-column primary key when rel is a Paimon foreign
  * table planned by GetForeignRelSize, else InvalidAttrNumber (estimate.c).
@@ -598,11 +608,9 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 AttrNumber
 pmfdw_rel_unique_attnum(RelOptInfo *rel)
 {
-	if (rel == NULL || rel->fdwroutine == NULL ||
-		rel->fdwroutine->GetForeignRelSize != paimonGetForeignRelSize ||
-		rel->fdw_private == NULL)
-		return InvalidAttrNumber;
-	return ((PaimonFdwPlanState *) rel->fdw_private)->unique_attnum;
+	PaimonFdwPlanState *fpinfo = rel_plan_state(rel);
+
+	return fpinfo != NULL ? fpinfo->unique_attnum : InvalidAttrNumber;
 }
 
 /*
@@ -612,13 +620,12 @@ pmfdw_rel_unique_attnum(RelOptInfo *rel)
 AttrNumber
 pmfdw_rel_integer_key_attnum(PlannerInfo *root, RelOptInfo *rel)
 {
+	PaimonFdwPlanState *fpinfo = rel_plan_state(rel);
 	AttrNumber	attnum;
 	Oid			typid;
 
-	if (rel == NULL || rel->fdwroutine == NULL ||
-		rel->fdwroutine->GetForeignRelSize != paimonGetForeignRelSize ||
-		rel->fdw_private == NULL || rel->reloptkind != RELOPT_BASEREL ||
-		(attnum = ((PaimonFdwPlanState *) rel->fdw_private)->key_attnum) <= 0)
+	if (fpinfo == NULL || rel->reloptkind != RELOPT_BASEREL ||
+		(attnum = fpinfo->key_attnum) <= 0)
 		return 0;
 	typid = get_atttype(planner_rt_fetch(rel->relid, root)->relid, attnum);
 	return typid == INT2OID || typid == INT4OID || typid == INT8OID ? attnum : 0;
@@ -2064,6 +2071,19 @@ aggregate_row(ForeignScanState *node, PaimonFdwScanState *fs, TupleTableSlot *sl
 	table_close(rel, NoLock);
 }
 
+/* Room in fs->key_rows for a row number per row of the batch. */
+static void
+key_rows_room(PaimonFdwScanState *fs)
+{
+	if (fs->batch->nrows > fs->key_rows_cap)
+	{
+		if (fs->key_rows)
+			pfree(fs->key_rows);
+		fs->key_rows = MemoryContextAllocHuge(fs->cxt, sizeof(int64) * fs->batch->nrows);
+		fs->key_rows_cap = fs->batch->nrows;
+	}
+}
+
 /*
  * A lookup's batch: the rows of a looked-up key (fs->key_rows), false if
  * none. The merge hands over every key of the files it read; Postgres
@@ -2074,13 +2094,7 @@ select_key_rows(PaimonFdwScanState *fs)
 {
 	MemoryContext old = MemoryContextSwitchTo(fs->cxt);
 
-	if (fs->batch->nrows > fs->key_rows_cap)
-	{
-		if (fs->key_rows)
-			pfree(fs->key_rows);
-		fs->key_rows = MemoryContextAllocHuge(fs->cxt, sizeof(int64) * fs->batch->nrows);
-		fs->key_rows_cap = fs->batch->nrows;
-	}
+	key_rows_room(fs);
 	fs->nkey_rows = pmfdw_lookup_rows(fs->env, fs->key_filter, pm_table_schema(fs->table)->row_type,
 									  fs->batch, fs->fields, fs->nfields, fs->key_rows);
 	MemoryContextSwitchTo(old);
@@ -2097,13 +2111,7 @@ select_join_key_rows(PaimonFdwScanState *fs)
 {
 	const pm_vector *v = &fs->batch->cols[fs->join_key_col];
 
-	if (fs->batch->nrows > fs->key_rows_cap)
-	{
-		if (fs->key_rows)
-			pfree(fs->key_rows);
-		fs->key_rows = MemoryContextAllocHuge(fs->cxt, sizeof(int64) * fs->batch->nrows);
-		fs->key_rows_cap = fs->batch->nrows;
-	}
+	key_rows_room(fs);
 	fs->nkey_rows = pm_key_set_select(fs->join_keys, v, fs->batch->nrows, fs->key_rows);
 	fs->join_rows_read += fs->batch->nrows;
 	fs->join_rows_kept += fs->nkey_rows;

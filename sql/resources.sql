@@ -20,8 +20,27 @@ CREATE FOREIGN TABLE res.d (f0 text, f1 int, f2 int, f3 float8) SERVER res_pq
 CREATE FOREIGN TABLE res.a (f0 text, f1 int, f2 int, f3 float8) SERVER res_pq
   OPTIONS (database 'append_09', table 'append_09');
 
-CREATE FUNCTION res.open_files() RETURNS bigint LANGUAGE sql AS
-$$ SELECT count(*) FROM pg_ls_dir('/proc/' || pg_backend_pid() || '/fd') $$;
+-- The backend's open files that are this extension's: those in the corpus and
+-- io_uring rings (read from /proc/<pid>/fd). Postgres' own relation files are
+-- left out: a backend closes them whenever a catalog invalidation arrives (an
+-- autovacuum of a catalog is enough), which is no leak of ours.
+CREATE TEMP TABLE res_fds (n bigint);
+SET res.corpus = :'corpus';
+CREATE FUNCTION res.open_files() RETURNS bigint LANGUAGE plpgsql AS
+$$
+DECLARE
+  corpus text := '''' || replace(current_setting('res.corpus'), '''', '''\''''') || '''';
+  n bigint;
+BEGIN
+  DELETE FROM pg_temp.res_fds;
+  EXECUTE format('COPY pg_temp.res_fds FROM PROGRAM %L',
+    format('c=$(cd %s && pwd -P) && for f in /proc/%s/fd/*; do readlink "$f"; done'
+           ' | grep -c -e "^$c/" -e "^anon_inode:\[io_uring\]" || true',
+           corpus, pg_backend_pid()));
+  SELECT r.n INTO n FROM pg_temp.res_fds r;
+  RETURN n;
+END
+$$;
 
 -- warm up (catalog files, the libraries of the extension and of plpgsql,
 -- the io_uring ring a backend keeps once it reads several ranges at once),

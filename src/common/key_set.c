@@ -262,8 +262,16 @@ select_block(const pm_key_set *s, const int64_t *k, int cnt, int64_t base,
 		for (int64_t r = 0; r < nrows; r += BLOCK) \
 		{ \
 			int			cnt = nrows - r < BLOCK ? (int) (nrows - r) : BLOCK; \
-			for (int j = 0; j < cnt; j++) \
-				k[j] = vals[r + j]; \
+			if (v->nulls == NULL) \
+				for (int j = 0; j < cnt; j++) \
+					k[j] = vals[r + j]; \
+			else \
+				for (int j = 0; j < cnt; j++) \
+				{ \
+					/* a NULL row's value is undefined: probe min instead */ \
+					int64_t		null = -(int64_t) (v->nulls[r + j] != 0); \
+					k[j] = ((int64_t) vals[r + j] & ~null) | (s->min & null); \
+				} \
 			m = select_block(s, k, cnt, r, v->nulls ? v->nulls + r : NULL, rows, m); \
 		} \
 	} while (0)

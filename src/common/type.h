@@ -93,6 +93,23 @@ pm_type_int_rank(pm_type_id id)
 	}
 }
 
+/*
+ * The values of an integer type (TINYINT .. BIGINT) as [*min, *max]; false
+ * (and nothing set) for any other type.
+ */
+static inline bool
+pm_type_int_range(pm_type_id id, int64_t *min, int64_t *max)
+{
+	static const int64_t rank_max[] = {0, INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX};
+	int			rank = pm_type_int_rank(id);
+
+	if (rank == 0)
+		return false;
+	*max = rank_max[rank];
+	*min = -*max - 1;
+	return true;
+}
+
 /* Build a type in an arena; NULL on out-of-memory. */
 extern pm_type *pm_type_new(pm_arena *arena, pm_type_id id, bool nullable);
 extern pm_type *pm_type_new_decimal(pm_arena *arena, int32_t precision, int32_t scale, bool nullable);

@@ -1635,10 +1635,8 @@ join_key_range(PaimonFdwScanState *fs, pm_predicate *pred, pm_arena *arena)
 {
 	int			field = fs->fields[fs->join_key_col];
 	const pm_type *t = pm_table_schema(fs->table)->row_type->fields[field].type;
-	int			bits = t->id == PM_TYPE_TINYINT ? 8 : t->id == PM_TYPE_SMALLINT ? 16 :
-		t->id == PM_TYPE_INT ? 32 : 64;
-	int64		type_min = bits == 64 ? PG_INT64_MIN : -((int64) 1 << (bits - 1));
-	int64		type_max = bits == 64 ? PG_INT64_MAX : ((int64) 1 << (bits - 1)) - 1;
+	int64_t		type_min = PG_INT64_MIN;
+	int64_t		type_max = PG_INT64_MAX;
 	int64		lo = pm_key_set_min(fs->join_keys);
 	int64		hi = pm_key_set_max(fs->join_keys);
 	pm_predicate *and = pm_arena_zalloc(arena, sizeof(pm_predicate));
@@ -1647,6 +1645,7 @@ join_key_range(PaimonFdwScanState *fs, pm_predicate *pred, pm_arena *arena)
 
 	if (and == NULL || children == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	pm_type_int_range(t->id, &type_min, &type_max);
 	if (pred != NULL)
 		children[n++] = pred;
 	for (int bound = 0; bound < 2; bound++)

@@ -208,13 +208,16 @@ const_fit(const pm_type *ftype, Const *c, pm_value *lo, pm_value *hi)
 	switch (ftype->id)
 	{
 		case PM_TYPE_TINYINT:
-			return const_integer(c, &iv) ? integer_fit(iv, INT8_MIN, INT8_MAX, lo) : FIT_UNUSABLE;
 		case PM_TYPE_SMALLINT:
-			return const_integer(c, &iv) ? integer_fit(iv, PG_INT16_MIN, PG_INT16_MAX, lo) : FIT_UNUSABLE;
 		case PM_TYPE_INT:
-			return const_integer(c, &iv) ? integer_fit(iv, PG_INT32_MIN, PG_INT32_MAX, lo) : FIT_UNUSABLE;
 		case PM_TYPE_BIGINT:
-			return const_integer(c, &iv) ? integer_fit(iv, PG_INT64_MIN, PG_INT64_MAX, lo) : FIT_UNUSABLE;
+			{
+				int64_t		min,
+							max;
+
+				pm_type_int_range(ftype->id, &min, &max);
+				return const_integer(c, &iv) ? integer_fit(iv, min, max, lo) : FIT_UNUSABLE;
+			}
 		case PM_TYPE_FLOAT:
 		case PM_TYPE_DOUBLE:
 			/* float4 widens to float8 exactly; Postgres compares real with float8 so */

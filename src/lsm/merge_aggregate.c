@@ -289,21 +289,8 @@ put_int(pm_field_agg *agg, int64_t x, pm_arena *arena, pm_merge_cell *out, pm_er
 	int64_t		lo,
 				hi;
 
-	switch (agg->type->id)
-	{
-		case PM_TYPE_TINYINT:
-			lo = INT8_MIN, hi = INT8_MAX;
-			break;
-		case PM_TYPE_SMALLINT:
-			lo = INT16_MIN, hi = INT16_MAX;
-			break;
-		case PM_TYPE_INT:
-			lo = INT32_MIN, hi = INT32_MAX;
-			break;
-		default:
-			lo = INT64_MIN, hi = INT64_MAX;
-			break;
-	}
+	if (!pm_type_int_range(agg->type->id, &lo, &hi))
+		lo = INT64_MIN, hi = INT64_MAX;
 	if (x < lo || x > hi)
 		return pm_fail(err, PM_ERR_INVALID, "%s overflow in aggregate function %s",
 					   pm_type_id_name(agg->type->id), agg->name);

@@ -48,6 +48,13 @@ test_sum_product(void **state)
 	/* exact integer arithmetic: overflow is an error */
 	assert_non_null(strstr(agg1("TINYINT", "sum", "",
 								RUNS(ROWS("1|1|+I|100"), ROWS("1|2|+I|100"))), "ERROR invalid"));
+	EXPECT(agg1("TINYINT", "sum", "", RUNS(ROWS("1|1|+I|100"), ROWS("1|2|+I|27"))), "1|127");
+	EXPECT(agg1("SMALLINT", "sum", "", RUNS(ROWS("1|1|+I|-32000"), ROWS("1|2|+I|-768"))),
+		   "1|-32768");
+	assert_non_null(strstr(agg1("SMALLINT", "sum", "",
+								RUNS(ROWS("1|1|+I|-32000"), ROWS("1|2|+I|-769"))), "ERROR invalid"));
+	assert_non_null(strstr(agg1("INT", "sum", "",
+								RUNS(ROWS("1|1|+I|2147483647"), ROWS("1|2|+I|1"))), "ERROR invalid"));
 	EXPECT(agg1("INT", "product", "", RUNS(ROWS("1|1|+I|3"), ROWS("1|2|+I|4"), ROWS("1|3|-U|2"))),
 		   "1|6");
 	EXPECT(agg1("DECIMAL(10, 2)", "product", "", RUNS(ROWS("1|1|+I|1.50"), ROWS("1|2|+I|2.25"))),

@@ -147,7 +147,7 @@ SELECT sum(m), avg(d) FROM ap.rg_parquet;
 -- bigint sums beyond the range of bigint, of either sign, per participant
 -- and in total (a table of three commits, one data file each)
 SELECT current_setting('data_directory') || '/agg_parallel_wide' AS wide_wh \gset
-SELECT 'rm -rf ' || :'wide_wh' AS rm_wide \gset
+SELECT 'cat > /dev/null; rm -rf ' || :'wide_wh' AS rm_wide \gset
 COPY (SELECT 1) TO PROGRAM :'rm_wide';
 CREATE SERVER apwide FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wide_wh');
 SELECT paimon_create_database('apwide', 'db');

@@ -107,6 +107,25 @@ SET enable_mergejoin = off;
 SET enable_nestloop = off;
 EXPLAIN (COSTS OFF) SELECT count(*), sum(kv.v) FROM o JOIN kv ON kv.id = o.id;
 SELECT count(*), sum(kv.v) FROM o JOIN kv ON kv.id = o.id;
+-- EXPLAIN ANALYZE: the scan's filter counts the workers' rows too (taken
+-- from them when the scan shuts down), the totals of the serial plan
+CREATE FUNCTION keys_filter(q text, workers int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  l text;
+  r text := '';
+BEGIN
+  PERFORM set_config('max_parallel_workers_per_gather', workers::text, true);
+  FOR l IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+    IF l ~ 'Outer Keys Filter:' THEN r := r || btrim(l); END IF;
+    IF l ~ 'Parallel Foreign Scan' THEN r := r || 'parallel; '; END IF;
+  END LOOP;
+  PERFORM set_config('max_parallel_workers_per_gather', '2', true);
+  RETURN r;
+END $$;
+SELECT keys_filter(q, 2) AS parallel, keys_filter(q, 0) AS serial FROM (VALUES
+  ('SELECT count(*), sum(kv.v) FROM o JOIN kv ON kv.id = o.id')
+) v(q);
+DROP FUNCTION keys_filter(text, int);
 SELECT count(*), sum(p.v), count(DISTINCT p.dt) FROM opart o JOIN parts p ON p.id = o.id;
 -- (a left join is not parallel: a Paimon share without the key would null-extend)
 EXPLAIN (COSTS OFF) SELECT count(*), count(kv.v) FROM o LEFT JOIN kv ON kv.id = o.id;

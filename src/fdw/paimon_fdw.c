@@ -41,6 +41,7 @@
 #include "access/parallel.h"
 #include "optimizer/cost.h"
 #include "port/atomics.h"
+#include "storage/spin.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/datum.h"
@@ -172,6 +173,18 @@ typedef struct PaimonFdwPlanState
 #define KEY_ORDER_MAX_BYTES ((int64) 1024 * 1024 * 1024)
 
 /*
+ * Counts a parallel scan's workers add up for the leader's EXPLAIN ANALYZE:
+ * the outer keys' filter of a key join (each row is read by one
+ * participant). Not the parts pruned inside files: every participant
+ * tests every part, and counts only the kept parts it claims.
+ */
+typedef struct PaimonFdwWorkerCounts
+{
+	int64		join_rows_read;
+	int64		join_rows_kept;
+} PaimonFdwWorkerCounts;
+
+/*
  * Shared by the participants of a parallel scan (dynamic shared memory).
  * Units of work (data files read as they are, splits merged) are numbered
  * the same way by every participant, which plans the same snapshot with
@@ -184,6 +197,8 @@ typedef struct PaimonFdwParallelState
 	pg_atomic_uint64 next_unit;
 	pm_table_version version;	/* the leader's snapshot (0: none) and schema */
 	int			participants;	/* planned workers (pm_scan_set_participants) */
+	slock_t		mutex;
+	PaimonFdwWorkerCounts workers;	/* added by each worker as its scan ends */
 } PaimonFdwParallelState;
 
 typedef struct PaimonFdwScanState
@@ -247,6 +262,9 @@ typedef struct PaimonFdwScanState
 	int			join_key_col;	/* retrieved attr of the key, -1: no filter */
 	int64		join_rows_read; /* rows the filter saw */
 	int64		join_rows_kept;
+	/* a parallel scan's leader: the workers' counts, taken at shutdown */
+	PaimonFdwWorkerCounts workers;
+	bool		workers_taken;	/* from this pstate (freed after the shutdown) */
 	bool		compact;		/* col_values hold the key_rows only, in order */
 } PaimonFdwScanState;
 
@@ -1272,10 +1290,11 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 									 quote_identifier(get_attname(scan_table_oid(plan),
 																  scan_key_order(plan), false))),
 							es);
-	if (es->analyze && fs != NULL && fs->join_rows_read > 0)
+	if (es->analyze && fs != NULL && fs->join_rows_read + fs->workers.join_rows_read > 0)
 		ExplainPropertyText("Outer Keys Filter",
 							psprintf(INT64_FORMAT " of " INT64_FORMAT " rows kept",
-									 fs->join_rows_kept, fs->join_rows_read), es);
+									 fs->join_rows_kept + fs->workers.join_rows_kept,
+									 fs->join_rows_read + fs->workers.join_rows_read), es);
 	if (v[FUNNEL_DV_FILES] > 0 && v[FUNNEL_DV_ROWS] >= 0)
 		ExplainPropertyText("Deletion Vectors",
 							psprintf(INT64_FORMAT " files, " INT64_FORMAT " rows deleted",
@@ -1325,8 +1344,8 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 			ExplainPropertyInteger("Key Ranges", NULL, n, es);
 	}
 	/*
-	 * Parts of files skipped while reading (EXPLAIN ANALYZE; this process's
-	 * share only, so not shown for parallel scans). Files of one part each
+	 * Parts of files skipped while reading (EXPLAIN ANALYZE; not for
+	 * parallel scans, see PaimonFdwWorkerCounts). Files of one part each
 	 * say nothing the Data Files line does not: shown only when some file
 	 * has several parts or a part was skipped.
 	 */
@@ -2498,6 +2517,8 @@ paimonInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 
 	pg_atomic_init_u64(&ps->next_unit, 0);
 	ps->version = pm_table_get_version(fs->table);
+	SpinLockInit(&ps->mutex);
+	memset(&ps->workers, 0, sizeof(ps->workers));
 	/*
 	 * The workers only: a leader that reads also gathers, and taking it as
 	 * one more reader cut the buckets of a 2-bucket table read by 2 workers
@@ -2505,6 +2526,7 @@ paimonInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 	 */
 	ps->participants = pcxt->nworkers > 0 ? pcxt->nworkers : 1;
 	fs->pstate = ps;
+	fs->workers_taken = false;
 	if (fs->agg_exec != NULL)
 	{
 		pmfdw_agg_exec_set_claim(fs->agg_exec, parallel_claim, fs,
@@ -2580,12 +2602,45 @@ paimonEndForeignScan(ForeignScanState *node)
 	if (fs->agg_exec != NULL)
 		pmfdw_agg_exec_rescan(fs->agg_exec);	/* closes its read */
 	close_scan(fs);
+	/*
+	 * A worker's counts go to the leader through the shared state (this
+	 * comes before the worker detaches from the leader's tuple queue, so a
+	 * leader that read every row shuts down after it)
+	 */
+	if (fs->pstate != NULL && IsParallelWorker())
+	{
+		SpinLockAcquire(&fs->pstate->mutex);
+		fs->pstate->workers.join_rows_read += fs->join_rows_read;
+		fs->pstate->workers.join_rows_kept += fs->join_rows_kept;
+		SpinLockRelease(&fs->pstate->mutex);
+	}
 	if (!fs->base_shared)
 		pm_scan_free(fs->base_scan);
 	fs->base_scan = NULL;
 	pm_table_close(fs->table);
 	MemoryContextDelete(fs->cxt);
 	node->fdw_state = NULL;
+}
+
+/*
+ * The leader, before the Gather above it waits for the workers and frees
+ * the shared state: the workers' counts, for EXPLAIN ANALYZE (all of them
+ * once the leader read every row; those that ended so far after a LIMIT).
+ */
+static void
+paimonShutdownForeignScan(ForeignScanState *node)
+{
+	PaimonFdwScanState *fs = node->fdw_state;
+	PaimonFdwWorkerCounts w;
+
+	if (fs == NULL || fs->pstate == NULL || fs->workers_taken || IsParallelWorker())
+		return;
+	SpinLockAcquire(&fs->pstate->mutex);
+	w = fs->pstate->workers;
+	SpinLockRelease(&fs->pstate->mutex);
+	fs->workers.join_rows_read += w.join_rows_read;
+	fs->workers.join_rows_kept += w.join_rows_kept;
+	fs->workers_taken = true;
 }
 
 extern List *paimonImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);
@@ -2610,6 +2665,7 @@ paimon_fdw_handler(PG_FUNCTION_ARGS)
 	routine->InitializeDSMForeignScan = paimonInitializeDSMForeignScan;
 	routine->ReInitializeDSMForeignScan = paimonReInitializeDSMForeignScan;
 	routine->InitializeWorkerForeignScan = paimonInitializeWorkerForeignScan;
+	routine->ShutdownForeignScan = paimonShutdownForeignScan;
 	routine->ImportForeignSchema = paimonImportForeignSchema;
 	routine->IsForeignRelUpdatable = paimonIsForeignRelUpdatable;
 	routine->PlanForeignModify = paimonPlanForeignModify;

@@ -741,11 +741,18 @@ key_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyText("Join Key",
 						psprintf("%s, the outer side's keys handed to the Paimon scan",
 								 quote_identifier(st->key_name)), es);
+	/*
+	 * (in a parallel plan a process's own: each reads the outer side whole
+	 * and matches its share of the scan; the scan's Outer Keys Filter sums
+	 * the shares)
+	 */
 	if (es->analyze && st->builds > 0)
 		ExplainPropertyText("Outer Keys",
 							psprintf(INT64_FORMAT " rows, " INT64_FORMAT " distinct keys, "
-									 INT64_FORMAT " Paimon rows matched",
-									 st->outer_rows, st->outer_keys, st->inner_rows), es);
+									 INT64_FORMAT " Paimon rows matched%s",
+									 st->outer_rows, st->outer_keys, st->inner_rows,
+									 ((PlanState *) lsecond(st->css.custom_ps))->plan->parallel_aware ?
+									 " by the leader" : ""), es);
 	/* more outer rows than a batch holds: the Paimon side read once per batch */
 	if (es->analyze && st->batches > st->builds)
 		ExplainPropertyInteger("Outer Batches", NULL, st->batches, es);

@@ -120,6 +120,16 @@ pm_out_file_discard(pm_fileio *io, pm_out_file *f)
 		io->discard(io, f);
 }
 
+void
+pm_fileio_remove_quietly(pm_fileio *io, const char *path)
+{
+	pm_error	ignored;
+
+	pm_error_clear(&ignored);
+	if (path != NULL && io->remove != NULL)
+		(void) io->remove(io, path, &ignored);
+}
+
 pm_code
 pm_fileio_read_all(pm_fileio *io, const char *path, pm_arena *arena, size_t max_size,
 				   uint8_t **data, size_t *len, pm_error *err)

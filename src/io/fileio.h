@@ -111,6 +111,13 @@ extern pm_code pm_out_file_finish(pm_fileio *io, pm_out_file *f, pm_error *err);
 extern void pm_out_file_discard(pm_fileio *io, pm_out_file *f);
 
 /*
+ * Remove path and ignore any failure (Java's deleteQuietly): for cleanup
+ * of files nothing refers to. Nothing happens for a NULL path or a FileIO
+ * that cannot remove.
+ */
+extern void pm_fileio_remove_quietly(pm_fileio *io, const char *path);
+
+/*
  * Read a whole file into arena (plus a terminating NUL not counted in len).
  * Files above max_size are PM_ERR_CORRUPT.
  */

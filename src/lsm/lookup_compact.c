@@ -1089,9 +1089,7 @@ index_changes(lc_bucket *b, pm_commit_change *c, pm_error *err)
 	del = pm_arena_zalloc(t->arena, sizeof(*del) * (size_t) (b->nfiles + 1));
 	if (add == NULL || del == NULL || pm_index_entry_of_dv_file(&f, t->arena, add, err) != PM_OK)
 	{
-		pm_error	ignored;
-
-		(void) t->io->remove(t->io, f.path, &ignored);
+		pm_fileio_remove_quietly(t->io, f.path);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
 	/* the bucket's DV index files so far (one for primary-key tables) */
@@ -1188,8 +1186,6 @@ compact_bucket(lc_table *t, const pm_split *sp, pm_error *err)
 static void
 remove_written(lc_table *t)
 {
-	pm_error	ignored;
-
 	if (t->io->remove == NULL)
 		return;
 	for (int i = 0; i < t->nchanges; i++)
@@ -1202,16 +1198,13 @@ remove_written(lc_table *t)
 
 			for (int d = 0; d < c->ndeleted; d++)
 				upgraded |= strcmp(c->deleted[d].file_name, c->added[f].file_name) == 0;
-			if (!upgraded && c->added[f].path != NULL)
-				(void) t->io->remove(t->io, c->added[f].path, &ignored);
+			if (!upgraded)
+				pm_fileio_remove_quietly(t->io, c->added[f].path);
 		}
 		for (int f = 0; f < c->nchangelog; f++)
 			pm_data_file_remove_written(t->io, &c->changelog[f]);
 		for (int f = 0; f < c->nindex_added; f++)
-		{
-			if (c->index_added[f].path != NULL)
-				(void) t->io->remove(t->io, c->index_added[f].path, &ignored);
-		}
+			pm_fileio_remove_quietly(t->io, c->index_added[f].path);
 	}
 }
 

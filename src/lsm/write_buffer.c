@@ -1278,12 +1278,9 @@ done:
 static void
 remove_spills(pm_write_buffer *buf)
 {
-	pm_error	ignored;
-
 	for (int i = 0; i < buf->nspill; i++)
 	{
-		if (buf->spill_io->remove != NULL)
-			(void) buf->spill_io->remove(buf->spill_io, buf->spills[i], &ignored);
+		pm_fileio_remove_quietly(buf->spill_io, buf->spills[i]);
 		pm_free(buf->env, buf->spills[i]);
 	}
 	buf->nspill = 0;

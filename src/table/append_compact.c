@@ -870,13 +870,7 @@ remove_written(append_compact *ac)
 		}
 	for (int i = 0; i < ac->nchanges; i++)
 		for (int f = 0; f < ac->changes[i].nindex_added; f++)
-		{
-			pm_error	ignored;
-			const char *path = ac->changes[i].index_added[f].path;
-
-			if (ac->io->remove != NULL && path != NULL)
-				(void) ac->io->remove(ac->io, path, &ignored);
-		}
+			pm_fileio_remove_quietly(ac->io, ac->changes[i].index_added[f].path);
 }
 
 /*

@@ -80,16 +80,6 @@ sleep_millis(int64_t ms)
 	nanosleep(&ts, NULL);
 }
 
-static void
-remove_quietly(pm_fileio *io, const char *path)
-{
-	pm_error	ignored;
-
-	pm_error_clear(&ignored);
-	if (path != NULL && io->remove != NULL)
-		(void) io->remove(io, path, &ignored);
-}
-
 static bool
 same_identifier(const pm_manifest_entry *e, const pm_commit_change *c,
 				const pm_data_file_meta *f)
@@ -713,7 +703,7 @@ static void
 drop_files(pm_fileio *io, written_files *wf)
 {
 	for (int i = 0; i < wf->n; i++)
-		remove_quietly(io, wf->paths[i]);
+		pm_fileio_remove_quietly(io, wf->paths[i]);
 	wf->n = 0;
 }
 
@@ -992,7 +982,7 @@ write_hint(pm_fileio *io, const char *table_path, const char *hint, int64_t id, 
 		return;
 	snprintf(text, sizeof(text), "%lld", (long long) id);
 	if (replace)
-		remove_quietly(io, path);
+		pm_fileio_remove_quietly(io, path);
 	(void) io->write_new(io, path, text, strlen(text), &ignored);
 }
 
@@ -1177,10 +1167,10 @@ pm_table_commit(const pm_env *env, pm_fileio *io, const char *table_path,
 
 fail:
 	if (delta_list != NULL)
-		remove_quietly(io, pm_arena_sprintf(arena, "%s/manifest/%s", table_path, delta_list));
-	remove_quietly(io, manifest_path);
+		pm_fileio_remove_quietly(io, pm_arena_sprintf(arena, "%s/manifest/%s", table_path, delta_list));
+	pm_fileio_remove_quietly(io, manifest_path);
 	if (changelog_list != NULL)
-		remove_quietly(io, pm_arena_sprintf(arena, "%s/manifest/%s", table_path, changelog_list));
-	remove_quietly(io, changelog_manifest);
+		pm_fileio_remove_quietly(io, pm_arena_sprintf(arena, "%s/manifest/%s", table_path, changelog_list));
+	pm_fileio_remove_quietly(io, changelog_manifest);
 	return rc;
 }

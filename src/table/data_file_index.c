@@ -24,10 +24,7 @@ pm_data_file_index_finish(pm_file_index_writer *w, pm_fileio *io, pm_data_file_m
 	paths = pm_arena_alloc(arena, sizeof(char *));
 	if (names == NULL || paths == NULL)
 	{
-		pm_error	ignored;
-
-		if (io->remove != NULL)
-			(void) io->remove(io, path, &ignored);
+		pm_fileio_remove_quietly(io, path);
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	}
 	names[0] = name;
@@ -41,13 +38,8 @@ pm_data_file_index_finish(pm_file_index_writer *w, pm_fileio *io, pm_data_file_m
 void
 pm_data_file_remove_written(pm_fileio *io, const pm_data_file_meta *m)
 {
-	pm_error	ignored;
-
-	if (io->remove == NULL)
-		return;
-	if (m->path != NULL)
-		(void) io->remove(io, m->path, &ignored);
+	pm_fileio_remove_quietly(io, m->path);
 	for (int x = 0; x < m->nextra_files; x++)
-		if (m->extra_file_paths != NULL && m->extra_file_paths[x] != NULL)
-			(void) io->remove(io, m->extra_file_paths[x], &ignored);
+		if (m->extra_file_paths != NULL)
+			pm_fileio_remove_quietly(io, m->extra_file_paths[x]);
 }

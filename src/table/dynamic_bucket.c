@@ -279,10 +279,8 @@ pm_dynamic_buckets_committed(pm_dynamic_buckets *db, pm_bucket_hashes *h, pm_err
 void
 pm_dynamic_buckets_discard(pm_dynamic_buckets *db, pm_bucket_hashes *h)
 {
-	pm_error	ignored;
-
-	if (h->pending != NULL && db->io->remove != NULL)
-		(void) db->io->remove(db->io, h->pending_path, &ignored);
+	if (h->pending != NULL)
+		pm_fileio_remove_quietly(db->io, h->pending_path);
 	h->pending = NULL;
 	h->pending_path = NULL;
 }

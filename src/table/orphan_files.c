@@ -418,14 +418,11 @@ pm_orphan_files_clean(pm_table *table, const pm_orphan_options *o, pm_arena *are
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	for (int i = 0; i < st.nfound; i++)
 	{
-		pm_error	ignored;
-
 		if (i >= st.nsure && pm_name_set_contains_str(st.used, st.names[i]))
 			continue;
 		out[n++] = st.found[i];
-		pm_error_clear(&ignored);
 		if (!o->dry_run)
-			(void) table->io->remove(table->io, st.found[i].path, &ignored);
+			pm_fileio_remove_quietly(table->io, st.found[i].path);
 	}
 	*files = out;
 	*nfiles = n;

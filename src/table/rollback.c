@@ -23,16 +23,6 @@
 #include "table/tag.h"
 #include "table/table_int.h"
 
-static void
-remove_quietly(pm_fileio *io, const char *path)
-{
-	pm_error	ignored;
-
-	pm_error_clear(&ignored);
-	if (path != NULL)
-		(void) io->remove(io, path, &ignored);
-}
-
 static pm_code
 changelog_id_range(pm_fileio *io, const char *table_path, pm_arena *arena, int64_t *lo,
 				   int64_t *hi, pm_error *err)
@@ -79,7 +69,7 @@ clean_larger_than(pm_fileio *io, const char *table_path, int64_t retained, pm_ar
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		if (io->exists(io, path))
 		{
-			remove_quietly(io, path);
+			pm_fileio_remove_quietly(io, path);
 			(*removed)++;
 		}
 	}
@@ -99,19 +89,19 @@ clean_larger_than(pm_fileio *io, const char *table_path, int64_t retained, pm_ar
 			if (hint == NULL)
 				return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 			snprintf(text, sizeof(text), "%lld", (long long) (cto == clo ? -1 : cto - 1));
-			remove_quietly(io, hint);
+			pm_fileio_remove_quietly(io, hint);
 			pm_error_clear(&ignored);
 			(void) io->write_new(io, hint, text, strlen(text), &ignored);
 		}
 		for (int64_t i = chi; i >= cto; i--)
-			remove_quietly(io, pm_arena_sprintf(arena, "%s/changelog/changelog-%lld", table_path,
+			pm_fileio_remove_quietly(io, pm_arena_sprintf(arena, "%s/changelog/changelog-%lld", table_path,
 												(long long) i));
 	}
 
 	/* 3. tags of later snapshots */
 	PM_TRY(pm_tag_list(io, table_path, arena, &tags, &ntags, err));
 	for (int i = ntags - 1; i >= 0 && tags[i].snapshot->id > retained; i--)
-		remove_quietly(io, pm_arena_sprintf(arena, "%s/tag/tag-%s", table_path, tags[i].name));
+		pm_fileio_remove_quietly(io, pm_arena_sprintf(arena, "%s/tag/tag-%s", table_path, tags[i].name));
 	return PM_OK;
 }
 

@@ -234,7 +234,6 @@ expire_until(pm_table *t, int64_t earliest, int64_t end, pm_arena *arena, int *e
 	for (int i = 0; i < nsnaps; i++)
 	{
 		char	   *path;
-		pm_error	ignored;
 
 		if (snaps[i]->id == end)
 			continue;
@@ -242,8 +241,7 @@ expire_until(pm_table *t, int64_t earliest, int64_t end, pm_arena *arena, int *e
 								(long long) snaps[i]->id);
 		if (path == NULL)
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		pm_error_clear(&ignored);
-		(void) t->io->remove(t->io, path, &ignored);
+		pm_fileio_remove_quietly(t->io, path);
 		(*expired)++;
 	}
 	pm_snapshot_hint_write(t->io, t->path, "EARLIEST", end, arena);

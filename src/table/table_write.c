@@ -2127,14 +2127,7 @@ remove_dv_files(pm_table_writer *w, const pm_commit_change *changes, int n)
 {
 	for (int c = 0; c < n; c++)
 		for (int a = 0; a < changes[c].nindex_added; a++)
-		{
-			const char *path = changes[c].index_added[a].path;
-			pm_error	ignored;
-
-			pm_error_clear(&ignored);
-			if (path != NULL && w->io->remove != NULL)
-				(void) w->io->remove(w->io, path, &ignored);
-		}
+			pm_fileio_remove_quietly(w->io, changes[c].index_added[a].path);
 }
 
 /*

@@ -408,7 +408,6 @@ remove_tag_file(pm_table *table, const char *path, const char *name, pm_arena *a
 				pm_error *err)
 {
 	char	   *success;
-	pm_error	ignored;
 
 	PM_TRY(table->io->remove(table->io, path, err));
 	if (!pm_schema_bool_option(table->schema, "tag.create-success-file", false))
@@ -416,7 +415,7 @@ remove_tag_file(pm_table *table, const char *path, const char *name, pm_arena *a
 	success = success_file_path(arena, table->path, name);
 	if (success == NULL)
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-	(void) table->io->remove(table->io, success, &ignored);	/* deleteQuietly */
+	pm_fileio_remove_quietly(table->io, success);
 	return PM_OK;
 }
 

@@ -375,6 +375,24 @@ test_memory_output(void **state)
 	pm_memory_fileio_destroy(io);
 }
 
+/* pm_fileio_remove_quietly: removes, and ignores a missing file and a NULL path */
+static void
+test_remove_quietly(void **state)
+{
+	pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+	pm_error	err;
+
+	(void) state;
+	assert_int_equal(pm_memory_fileio_add(io, "/q/a", "x", 1, &err), PM_OK);
+	pm_fileio_remove_quietly(io, "/q/a");
+	assert_false(io->exists(io, "/q/a"));
+	pm_fileio_remove_quietly(io, "/q/a");	/* gone already */
+	pm_fileio_remove_quietly(io, "/q/never");
+	pm_fileio_remove_quietly(io, NULL);
+	assert_false(io->exists(io, "/q/never"));
+	pm_memory_fileio_destroy(io);
+}
+
 int
 main(void)
 {
@@ -385,6 +403,7 @@ main(void)
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_local_output),
 		cmocka_unit_test(test_memory_output),
+		cmocka_unit_test(test_remove_quietly),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

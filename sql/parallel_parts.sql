@@ -7,11 +7,12 @@
 -- prune row groups, and without the leader taking part. Tables written at
 -- test time by Java Paimon with small row groups
 -- (test/oracle/pushdown/make_tables.py): 3000 rows, one data file each
--- (30 row groups, 3 stripes).
+-- (30 row groups, 3 stripes); and pg_parquet, one row group of 20000 rows
+-- in small pages with a bitmap index (see page_index.sql).
 \set SHOW_CONTEXT never
 SET TimeZone = 'UTC';
 \set wh `pwd`/results/parallel_parts_wh
-\set out `python3 test/oracle/pushdown/make_tables.py results/parallel_parts_wh rg_parquet rg_orc rg_pk rg_mor`
+\set out `python3 test/oracle/pushdown/make_tables.py results/parallel_parts_wh rg_parquet rg_orc rg_pk rg_mor pg_parquet`
 SELECT :'out' AS make_tables;
 CREATE SERVER ppw FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'wh');
 CREATE SCHEMA pp;
@@ -42,6 +43,41 @@ SELECT q, par_same(q) FROM (VALUES
 SET parallel_leader_participation = off;
 SELECT par_same('SELECT * FROM pp.rg_parquet');
 SELECT par_same('SELECT * FROM pp.rg_orc');
+RESET parallel_leader_participation;
+
+-- EXPLAIN ANALYZE counts each part once over the participants: the row
+-- groups, stripes and pages pruned or read are those of the plan without
+-- workers (each pruned part is counted by the one that takes its number,
+-- a row group read by the one that takes its first unit)
+CREATE FUNCTION par_parts(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  a text := '';
+  b text := '';
+  l text;
+  par bool := false;
+BEGIN
+  PERFORM set_config('max_parallel_workers_per_gather', '2', true);
+  FOR l IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+    IF l ~ '(Row Groups|Stripes|Pages):' THEN a := a || btrim(l) || '; '; END IF;
+    IF l ~ 'Workers Launched: [1-9]' THEN par := true; END IF;
+  END LOOP;
+  PERFORM set_config('max_parallel_workers_per_gather', '0', true);
+  FOR l IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+    IF l ~ '(Row Groups|Stripes|Pages):' THEN b := b || btrim(l) || '; '; END IF;
+  END LOOP;
+  PERFORM set_config('max_parallel_workers_per_gather', '2', true);
+  RETURN CASE WHEN NOT par THEN 'no workers' WHEN a = b THEN 'same: ' || b
+    ELSE 'DIFFERENT: ' || a || ' vs ' || b END;
+END $$;
+SELECT q, par_parts(q) FROM (VALUES
+  ('SELECT id, x FROM pp.rg_parquet WHERE id BETWEEN 950 AND 2049'),
+  ('SELECT id, s FROM pp.pg_parquet WHERE id BETWEEN 3000 AND 3999'),
+  ('SELECT id, s FROM pp.pg_parquet WHERE cat = ''rare'''),
+  ('SELECT id, n FROM pp.rg_orc WHERE id >= 2500'),
+  ('SELECT id FROM pp.rg_pk WHERE id >= 2900 OR id < 5')
+) v(q);
+SET parallel_leader_participation = off;
+SELECT par_parts('SELECT id, x FROM pp.rg_parquet WHERE id BETWEEN 950 AND 2049');
 RESET parallel_leader_participation;
 -- whole files only (the default size is far above these files): same rows
 SET paimon_fdw.parallel_split_size = 0;
@@ -76,6 +112,11 @@ SELECT q, par_same(q) FROM (VALUES
   ('SELECT id FROM pu.onerg WHERE pad = ''pad 4242'' OR id < 10'),
   ('SELECT pad FROM pu.onerg WHERE id >= 99990')
 ) v(q);
+-- pages counted once though units of several participants share a row group
+SELECT q, par_parts(q) FROM (VALUES
+  ('SELECT id, pad FROM pu.onerg WHERE id BETWEEN 12345 AND 67890'),
+  ('SELECT pad FROM pu.onerg WHERE id >= 99990')
+) v(q);
 DELETE FROM onerg WHERE id % 7 = 0 OR id BETWEEN 40000 AND 40100;
 SELECT q, par_same(q) FROM (VALUES
   ('SELECT * FROM pu.onerg'),
@@ -106,3 +147,4 @@ DROP SERVER ppw1;
 COPY (SELECT 1) TO PROGRAM :'rm_wh1';
 DROP SERVER ppw;
 DROP FUNCTION par_same(text);
+DROP FUNCTION par_parts(text);

@@ -175,13 +175,15 @@ typedef struct PaimonFdwPlanState
 /*
  * Counts a parallel scan's workers add up for the leader's EXPLAIN ANALYZE:
  * the outer keys' filter of a key join (each row is read by one
- * participant). Not the parts pruned inside files: every participant
- * tests every part, and counts only the kept parts it claims.
+ * participant) and the parts of files pruned or read (each counted by one
+ * participant, see split_read.c part_may_match), with the key ranges cut.
  */
 typedef struct PaimonFdwWorkerCounts
 {
 	int64		join_rows_read;
 	int64		join_rows_kept;
+	pm_scan_stats reads;		/* the read counts only (add_read_counts) */
+	int64		key_ranges;		/* the most any worker cut */
 } PaimonFdwWorkerCounts;
 
 /*
@@ -1344,18 +1346,24 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 			ExplainPropertyInteger("Key Ranges", NULL, n, es);
 	}
 	/*
-	 * Parts of files skipped while reading (EXPLAIN ANALYZE; not for
-	 * parallel scans, see PaimonFdwWorkerCounts). Files of one part each
-	 * say nothing the Data Files line does not: shown only when some file
-	 * has several parts or a part was skipped.
+	 * Parts of files skipped while reading (EXPLAIN ANALYZE; a parallel
+	 * scan's participants summed, see PaimonFdwWorkerCounts). Files of one
+	 * part each say nothing the Data Files line does not: shown only when
+	 * some file has several parts or a part was skipped. Not where buckets
+	 * were cut into key ranges: each range reads (and prunes by its keys)
+	 * the parts of every file of its bucket.
 	 */
-	if (es->analyze && fs != NULL && fs->pstate == NULL)
+	if (es->analyze && fs != NULL &&
+		(fs->pstate == NULL || (fs->workers_taken && fs->workers.key_ranges == 0 &&
+								fs->key_ranges == 0 &&
+								(fs->read == NULL || pm_table_read_key_ranges(fs->read) == 0))))
 	{
 		pm_scan_stats rd = {0};
 
 		add_read_counts(&rd, &fs->executed);
 		if (fs->scan != NULL)
 			add_read_counts(&rd, pm_scan_get_stats(fs->scan));
+		add_read_counts(&rd, &fs->workers.reads);
 		if (rd.row_groups_total + rd.stripes_total > fs->executed.files_selected ||
 			rd.row_groups_pruned + rd.stripes_pruned + rd.stripes_bloom_pruned +
 			rd.row_groups_unselected + rd.stripes_unselected > 0)
@@ -2609,9 +2617,13 @@ paimonEndForeignScan(ForeignScanState *node)
 	 */
 	if (fs->pstate != NULL && IsParallelWorker())
 	{
+		PaimonFdwWorkerCounts *w = &fs->pstate->workers;
+
 		SpinLockAcquire(&fs->pstate->mutex);
-		fs->pstate->workers.join_rows_read += fs->join_rows_read;
-		fs->pstate->workers.join_rows_kept += fs->join_rows_kept;
+		w->join_rows_read += fs->join_rows_read;
+		w->join_rows_kept += fs->join_rows_kept;
+		add_read_counts(&w->reads, &fs->executed);
+		w->key_ranges = Max(w->key_ranges, fs->key_ranges);
 		SpinLockRelease(&fs->pstate->mutex);
 	}
 	if (!fs->base_shared)
@@ -2640,6 +2652,8 @@ paimonShutdownForeignScan(ForeignScanState *node)
 	SpinLockRelease(&fs->pstate->mutex);
 	fs->workers.join_rows_read += w.join_rows_read;
 	fs->workers.join_rows_kept += w.join_rows_kept;
+	add_read_counts(&fs->workers.reads, &w.reads);
+	fs->workers.key_ranges = Max(fs->workers.key_ranges, w.key_ranges);
 	fs->workers_taken = true;
 }
 

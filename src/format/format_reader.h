@@ -174,9 +174,18 @@ typedef struct pm_format_read_options
 	 * boundaries of the requested column with the longest OffsetIndex (the same cuts from the same footer and
 	 * page index in every participant); another row group is one unit.
 	 * NULL: every row group read.
+	 *
+	 * So that each part is counted by one participant: a part row_selection
+	 * leaves out is asked of unit_claim too (Parquet and ORC; in ORC that
+	 * is all it is asked about, the part filter claims its stripes) and
+	 * counted in parts_unselected only where taken; a row group's pages
+	 * are counted (pages_total, pages_skipped, over the row group's whole
+	 * selection) and parts_taken incremented by the reader that takes its
+	 * first unit.
 	 */
 	bool		(*unit_claim) (void *ctx);
 	int64_t		unit_bytes;
+	int64_t    *parts_taken;	/* if not NULL, incremented as said above */
 	/*
 	 * Parquet: column chunks read into these reusable buffers (one slot per
 	 * requested leaf) instead of memory of the row group. NULL: the latter.

@@ -399,6 +399,13 @@ ranges_may_match(pm_data_file_reader *r, const pm_field_range *ranges, int nrang
  * Row groups and stripes: the scan's filter (when row-group pruning is on),
  * then the caller's keep test (top-N), then the parallel claim; counted
  * (EXPLAIN ANALYZE).
+ *
+ * In parallel every participant tests every part, in the same order and
+ * with the same result (no keep test: top-N is not parallel), and each
+ * part is counted by one of them: a pruned part takes a unit number too,
+ * counted by the participant that takes it; a kept stripe by the one that
+ * reads it; a kept row group by the Parquet reader that takes its first
+ * unit (parts_taken).
  */
 static bool
 part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
@@ -413,9 +420,10 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 		fill_table_ranges(r, ranges, nranges, nrows);
 	if (keep && r->filter.keep != NULL)
 		keep = r->filter.keep(r->filter.keep_ctx, r->table_ranges, trow->nfields);
-	/* the parts read by other participants are not counted as pruned */
-	if (keep && r->filter.claim != NULL)
-		return r->reader_claims || r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++);
+	if (keep && r->reader_claims)
+		return true;
+	if (r->filter.claim != NULL && !r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++))
+		return false;			/* another participant's to read or to count */
 	/* counted where a stage could skip them (not for the page index alone) */
 	if (r->filter.counts != NULL &&
 		((r->filter.parts && r->filter.pred != NULL) || r->filter.keep != NULL))
@@ -434,7 +442,10 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 	return keep;
 }
 
-/* A unit of a Parquet row group the part filter kept (format_reader.h unit_claim). */
+/*
+ * A unit of a Parquet row group the part filter kept, or a part the row
+ * selection leaves out (format_reader.h unit_claim).
+ */
 static bool
 unit_may_read(void *ctx)
 {
@@ -673,12 +684,18 @@ setup_part_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error
 		r->prunes[t->trimmed_pk[k]] = true;
 	opts->part_filter = part_may_match;
 	opts->part_filter_ctx = r;
-	if (r->filter.claim != NULL && r->file->format == PM_FORMAT_PARQUET)
+	if (r->filter.claim != NULL)
 	{
-		/* the reader numbers the units of the row groups kept */
+		/*
+		 * Parquet: the reader numbers the units of the row groups kept. Both
+		 * formats ask it about the parts the row selection leaves out.
+		 */
 		opts->unit_claim = unit_may_read;
 		opts->unit_bytes = r->filter.unit_bytes;
-		r->reader_claims = true;
+		r->reader_claims = r->file->format == PM_FORMAT_PARQUET;
+		if (r->reader_claims && r->filter.counts != NULL &&
+			((r->filter.parts && r->filter.pred != NULL) || r->filter.keep != NULL))
+			opts->parts_taken = &r->filter.counts->row_groups_total;
 	}
 	if (r->file->format == PM_FORMAT_ORC && r->filter.parts && r->filter.pred != NULL)
 		PM_TRY(setup_equal_probes(r, opts, err));

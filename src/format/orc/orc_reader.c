@@ -164,6 +164,8 @@ typedef struct orc_reader
 	pm_part_filter_fn group_filter;
 	const pm_row_selection *stripe_sel; /* stripes without its rows are skipped */
 	int64_t    *stripes_unselected;
+	bool		(*unit_claim) (void *ctx);	/* parallel: who counts an unselected stripe */
+	void	   *unit_ctx;
 	const pm_row_selection *row_sel;
 	int64_t    *groups_total;
 	int64_t    *groups_skipped;
@@ -2074,7 +2076,8 @@ orc_next(pm_format_reader *base, pm_batch **out, pm_error *err)
 										r->row_base + (int64_t) r->footer.stripes[r->stripe].nrows))
 			{
 				/* no selected row: not even its statistics are looked at */
-				if (r->stripes_unselected != NULL)
+				if ((r->unit_claim == NULL || r->unit_claim(r->unit_ctx)) &&
+					r->stripes_unselected != NULL)
 					(*r->stripes_unselected)++;
 				r->stripe_rows = r->footer.stripes[r->stripe].nrows;
 				r->stripe_pos = r->stripe_rows;
@@ -2248,6 +2251,8 @@ pm_orc_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 	}
 	r->stripe_sel = options->row_selection;
 	r->stripes_unselected = options->parts_unselected;
+	r->unit_claim = options->unit_claim;
+	r->unit_ctx = options->part_filter_ctx;
 	/* row groups: by the group filter or the row selection, flat columns only */
 	if (rc == PM_OK && (options->page_filter != NULL || options->row_selection != NULL) &&
 		r->footer.row_index_stride > 0 && r->footer.row_index_stride <= INT32_MAX)

@@ -121,6 +121,7 @@ typedef struct pm_parquet_reader
 	int			unit_leaf;		/* plan leaf whose pages cut the row group, -1: none */
 	int			nunits;			/* units of the current row group */
 	int			unit_next;		/* ... the next one to ask unit_claim about */
+	int64_t    *parts_taken;	/* row groups whose first unit this reader took */
 	pm_pq_rows	unit_rows;		/* rows of the current unit (n = 0: the whole row group) */
 	pm_chunk_buffers *chunk_buffers;	/* options->chunk_buffers; NULL: rg_arena */
 } pm_parquet_reader;
@@ -579,10 +580,13 @@ select_rows(pm_parquet_reader *r, int g, pm_error *err)
 /*
  * Which pages of row group g each planned leaf reads (r->lpages[].sel, NULL:
  * the whole chunk), and so how many bytes and level entries (r->lens,
- * r->nvalues); counts the pages. Nothing is read yet.
+ * r->nvalues). Counts the row group's pages when count_rows, its whole
+ * selection, is given (in parallel, by the reader of its first unit only:
+ * the units' pages overlap where the leaves' pages do not line up).
+ * Nothing is read yet.
  */
 static pm_code
-plan_row_group(pm_parquet_reader *r, int g, pm_error *err)
+plan_row_group(pm_parquet_reader *r, int g, const pm_pq_rows *count_rows, pm_error *err)
 {
 	pm_pq_row_group *rg = &r->md.row_groups[g];
 	int			n = r->plan.nleaves;
@@ -608,23 +612,24 @@ plan_row_group(pm_parquet_reader *r, int g, pm_error *err)
 		lp->nsel = pm_pq_select_pages(oi, rg->num_rows, &r->rows, lp->sel);
 		lp->whole_unit = false;
 		{
-			/* the pages of this participant's unit (a row group's: all) */
-			int64_t		npages = oi->npages;
+			int64_t		nread = lp->nsel;	/* of the whole selection */
+			bool		unit = r->unit_rows.n > 0;
+			bool		other = count_rows != NULL && count_rows != &r->rows;
+			int		   *tmp = NULL;
 
-			if (r->unit_rows.n > 0)
-			{
-				int		   *tmp = pm_arena_alloc(r->rg_arena, sizeof(int) * (size_t) (oi->npages + 1));
-
-				if (tmp == NULL)
-					return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
-				npages = pm_pq_select_pages(oi, rg->num_rows, &r->unit_rows, tmp);
-				lp->whole_unit = lp->nsel == npages;
-			}
-			/* pages of the units other participants read are not counted */
-			if (r->index_for_rows && r->pages_total != NULL)
-				*r->pages_total += npages;
-			if (r->index_for_rows && r->pages_skipped != NULL)
-				*r->pages_skipped += npages - lp->nsel;
+			if ((unit || other) &&
+				(tmp = pm_arena_alloc(r->rg_arena, sizeof(int) * (size_t) (oi->npages + 1))) == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
+			/* the pages of this participant's unit */
+			if (unit)
+				lp->whole_unit =
+					lp->nsel == pm_pq_select_pages(oi, rg->num_rows, &r->unit_rows, tmp);
+			if (other)
+				nread = pm_pq_select_pages(oi, rg->num_rows, count_rows, tmp);
+			if (count_rows != NULL && r->index_for_rows && r->pages_total != NULL)
+				*r->pages_total += oi->npages;
+			if (count_rows != NULL && r->index_for_rows && r->pages_skipped != NULL)
+				*r->pages_skipped += oi->npages - nread;
 		}
 		/*
 		 * Every page: read the chunk whole; but a few selected rows (a
@@ -1130,16 +1135,23 @@ enter_rows(pm_parquet_reader *r, int g, pm_error *err)
 	if (r->unit_claim != NULL)
 	{
 		int			u = r->unit_next++;
+		pm_pq_rows	whole;
 
 		if (!r->unit_claim(r->unit_ctx))
 			return PM_OK;		/* another participant reads it */
+		if (u == 0 && r->parts_taken != NULL)
+			(*r->parts_taken)++;
 		pm_arena_reset(r->rg_arena);
 		PM_TRY(select_rows(r, g, err));
+		whole = r->rows;
 		PM_TRY(narrow_to_unit(r, g, u, err));
+		PM_TRY(plan_row_group(r, g, u == 0 ? &whole : NULL, err));
 	}
 	else
+	{
 		PM_TRY(select_rows(r, g, err));
-	PM_TRY(plan_row_group(r, g, err));
+		PM_TRY(plan_row_group(r, g, &r->rows, err));
+	}
 	r->others_loaded = false;
 	return load_row_group(r, g, r->late ? PQ_LOAD_FILTER : PQ_LOAD_ALL, err);
 }
@@ -1206,7 +1218,9 @@ position(pm_parquet_reader *r, bool *eof, pm_error *err)
 		 */
 		if (r->rg_selection != NULL && !rg_selected(r))
 		{
-			if (r->parts_unselected != NULL)
+			/* in parallel, counted by the participant that takes it */
+			if ((r->unit_claim == NULL || r->unit_claim(r->unit_ctx)) &&
+				r->parts_unselected != NULL)
 				(*r->parts_unselected)++;
 			continue;
 		}
@@ -1506,6 +1520,7 @@ pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 	r->parts_unselected = options->parts_unselected;
 	r->unit_claim = options->unit_claim;
 	r->unit_ctx = options->part_filter_ctx;
+	r->parts_taken = options->parts_taken;
 	r->chunk_buffers = options->chunk_buffers;
 	if (rc == PM_OK && (options->page_filter != NULL || options->row_selection != NULL ||
 						(options->row_filter != NULL && options->row_filter_cols != NULL) ||

@@ -177,9 +177,11 @@ typedef struct pm_read_filter
 	int			row_keep_field;
 	/*
 	 * Parallel reads by parts (pm_scan_set_part_units): read only the parts
-	 * claim takes; each part the filter keeps is unit (*unit)++. A file
-	 * read without parts (no column of it requested) is one unit. NULL:
-	 * read every part.
+	 * claim takes; each part is unit (*unit)++, a pruned one too (counted
+	 * by the participant that takes it; Parquet numbers the units of the
+	 * row groups kept, see format_reader.h unit_claim). A file read
+	 * without parts (no column of it requested) is one unit. NULL: read
+	 * every part.
 	 */
 	pm_unit_claim_fn claim;
 	void	   *claim_ctx;

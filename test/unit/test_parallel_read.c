@@ -263,6 +263,8 @@ check_units(pm_fileio *io, const pm_predicate *pred, int64_t lo, int64_t hi, int
 	int64_t		counter = 0;
 	pm_batch   *batch;
 	pm_error	err;
+	pm_scan_stats serial;
+	const pm_scan_stats *st;
 
 	pm_error_clear(&err);
 	assert_int_equal(pm_table_open(env, io, "/u", &o, &table, &err), PM_OK);
@@ -277,6 +279,7 @@ check_units(pm_fileio *io, const pm_predicate *pred, int64_t lo, int64_t hi, int
 		tally(batch, lo, hi, &one);
 	}
 	pm_scan_reader_close(rd[0]);
+	serial = *pm_scan_get_stats(scan);
 	for (int k = 0; k < nreaders; k++)
 	{
 		cl[k].counter = &counter;
@@ -318,6 +321,20 @@ check_units(pm_fileio *io, const pm_predicate *pred, int64_t lo, int64_t hi, int
 	assert_int_equal(all.pads, one.pads);
 	/* more units than readers in the one row group */
 	assert_true(counter > nreaders + 1);
+	/*
+	 * The readers counted the row group and its pages once between them
+	 * (the scan's counts now hold the serial read's twice), though their
+	 * units share pages of the pad column
+	 */
+	st = pm_scan_get_stats(scan);
+	print_message("units [%lld, %lld): row groups %lld, pages %lld of %lld pruned\n",
+				  (long long) lo, (long long) hi, (long long) serial.row_groups_total,
+				  (long long) serial.pages_pruned, (long long) serial.pages_total);
+	assert_int_equal(st->row_groups_total, 2 * serial.row_groups_total);
+	assert_int_equal(st->row_groups_pruned, 2 * serial.row_groups_pruned);
+	assert_int_equal(st->pages_total, 2 * serial.pages_total);
+	assert_int_equal(st->pages_pruned, 2 * serial.pages_pruned);
+	assert_true(pred == NULL || (serial.row_groups_total == 1 && serial.pages_pruned > 0));
 	pm_scan_free(scan);
 	pm_table_close(table);
 }

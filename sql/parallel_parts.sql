@@ -112,6 +112,26 @@ SELECT q, par_same(q) FROM (VALUES
   ('SELECT id FROM pu.onerg WHERE pad = ''pad 4242'' OR id < 10'),
   ('SELECT pad FROM pu.onerg WHERE id >= 99990')
 ) v(q);
+-- with timing, the workers' Read Time summed, beside the leader's own
+CREATE FUNCTION par_read_time(q text) RETURNS TABLE (shape text, workers_match bool, parts_fit bool)
+LANGUAGE plpgsql AS $$
+DECLARE
+  l text;
+  launched text;
+  n numeric[];
+BEGIN
+  FOR l IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, SUMMARY OFF) ' || q LOOP
+    IF l ~ 'Workers Launched' THEN launched := substring(l from '([0-9]+)'); END IF;
+    IF l ~ 'Workers Read Time:' THEN
+      n := ARRAY(SELECT m[1]::numeric FROM regexp_matches(l, '([0-9]+(\.[0-9]+)?)', 'g') m);
+      shape := regexp_replace(btrim(l), '[0-9]+(\.[0-9]+)?', 'N', 'g');
+      workers_match := n[2]::text = launched;
+      parts_fit := n[3] + n[6] <= n[1] + 0.002 AND n[8] <= n[1] + 0.001;
+      RETURN NEXT;
+    END IF;
+  END LOOP;
+END $$;
+SELECT * FROM par_read_time('SELECT id, pad FROM pu.onerg WHERE id BETWEEN 12345 AND 67890');
 -- pages counted once though units of several participants share a row group
 SELECT q, par_parts(q) FROM (VALUES
   ('SELECT id, pad FROM pu.onerg WHERE id BETWEEN 12345 AND 67890'),
@@ -148,3 +168,4 @@ COPY (SELECT 1) TO PROGRAM :'rm_wh1';
 DROP SERVER ppw;
 DROP FUNCTION par_same(text);
 DROP FUNCTION par_parts(text);
+DROP FUNCTION par_read_time(text);

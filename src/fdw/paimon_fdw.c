@@ -184,6 +184,9 @@ typedef struct PaimonFdwWorkerCounts
 	int64		join_rows_kept;
 	pm_scan_stats reads;		/* the read counts only (add_read_counts) */
 	int64		key_ranges;		/* the most any worker cut */
+	int64		workers;		/* that added their counts */
+	int64		read_ns;		/* their Read Time, summed */
+	pm_read_timing timing;
 } PaimonFdwWorkerCounts;
 
 /*
@@ -1192,6 +1195,7 @@ funnel_text(int64 total, int64 partition, int64 bucket, int64 stats, int64 index
 }
 
 static void add_read_counts(pm_scan_stats *to, const pm_scan_stats *st);
+static char *read_time_text(int64 read_ns, const pm_read_timing *t, int64 workers);
 
 /* ", 1 shadowed by a newer file" (nothing when none was) */
 static const char *
@@ -1403,22 +1407,34 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		ExplainPropertyText("Page Cache",
 							psprintf(INT64_FORMAT " hits, " INT64_FORMAT " misses",
 									 fs->page_hits, fs->page_misses), es);
-	/* where this process's time in the scan went (not the workers') */
+	/* where this process's time in the scan went; the workers' summed */
 	if (es->analyze && es->timing && fs != NULL && fs->read_ns > 0)
-		ExplainPropertyText("Read Time",
-							psprintf("%.3f ms: file reads %.3f ms (" INT64_FORMAT " calls, "
-									 INT64_FORMAT " kB), decompression %.3f ms (" INT64_FORMAT
-									 " kB out), decoding, merging and converting %.3f ms",
-									 fs->read_ns / 1e6, fs->timing.io_ns / 1e6,
-									 fs->timing.io_calls, (fs->timing.io_bytes + 1023) / 1024,
-									 fs->timing.decompress_ns / 1e6,
-									 (fs->timing.decompress_bytes + 1023) / 1024,
-									 Max(fs->read_ns - fs->timing.io_ns -
-										 fs->timing.decompress_ns, 0) / 1e6), es);
+		ExplainPropertyText("Read Time", read_time_text(fs->read_ns, &fs->timing, 0), es);
+	if (es->analyze && es->timing && fs != NULL && fs->workers.read_ns > 0)
+		ExplainPropertyText("Workers Read Time",
+							read_time_text(fs->workers.read_ns, &fs->workers.timing,
+										   fs->workers.workers), es);
 	if (es->costs)
 		ExplainPropertyInteger("Rows In Selected Files", NULL, v[FUNNEL_ROWS_SELECTED], es);
 	if (es->verbose)
 		ExplainPropertyText("Paimon Path", opts.table_path, es);
+}
+
+/*
+ * "412.337 ms: file reads ...": a Read Time and what it was spent on; of
+ * `workers` processes (summed) when not 0.
+ */
+static char *
+read_time_text(int64 read_ns, const pm_read_timing *t, int64 workers)
+{
+	return psprintf("%.3f ms%s: file reads %.3f ms (" INT64_FORMAT " calls, " INT64_FORMAT
+					" kB), decompression %.3f ms (" INT64_FORMAT
+					" kB out), decoding, merging and converting %.3f ms",
+					read_ns / 1e6,
+					workers > 0 ? psprintf(" in " INT64_FORMAT " workers", workers) : "",
+					t->io_ns / 1e6, t->io_calls, (t->io_bytes + 1023) / 1024,
+					t->decompress_ns / 1e6, (t->decompress_bytes + 1023) / 1024,
+					Max(read_ns - t->io_ns - t->decompress_ns, 0) / 1e6);
 }
 
 /* The Paimon field and converter of each retrieved attribute, in the table's schema. */
@@ -2456,6 +2472,17 @@ add_read_counts(pm_scan_stats *to, const pm_scan_stats *st)
 }
 
 static void
+add_timing(pm_read_timing *to, const pm_read_timing *t)
+{
+	to->io_calls += t->io_calls;
+	to->io_bytes += t->io_bytes;
+	to->io_ns += t->io_ns;
+	to->decompress_calls += t->decompress_calls;
+	to->decompress_bytes += t->decompress_bytes;
+	to->decompress_ns += t->decompress_ns;
+}
+
+static void
 close_scan(PaimonFdwScanState *fs)
 {
 	if (fs->read != NULL)
@@ -2624,6 +2651,9 @@ paimonEndForeignScan(ForeignScanState *node)
 		w->join_rows_kept += fs->join_rows_kept;
 		add_read_counts(&w->reads, &fs->executed);
 		w->key_ranges = Max(w->key_ranges, fs->key_ranges);
+		w->workers++;
+		w->read_ns += fs->read_ns;
+		add_timing(&w->timing, &fs->timing);
 		SpinLockRelease(&fs->pstate->mutex);
 	}
 	if (!fs->base_shared)
@@ -2654,6 +2684,9 @@ paimonShutdownForeignScan(ForeignScanState *node)
 	fs->workers.join_rows_kept += w.join_rows_kept;
 	add_read_counts(&fs->workers.reads, &w.reads);
 	fs->workers.key_ranges = Max(fs->workers.key_ranges, w.key_ranges);
+	fs->workers.workers += w.workers;
+	fs->workers.read_ns += w.read_ns;
+	add_timing(&fs->workers.timing, &w.timing);
 	fs->workers_taken = true;
 }
 

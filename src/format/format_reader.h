@@ -116,6 +116,13 @@ typedef struct pm_format_read_options
 	pm_part_filter_fn part_filter;
 	void	   *part_filter_ctx;
 	/*
+	 * Parquet: the caller knows every row of row_selection matches (a point
+	 * lookup's placed keys), so a row group holding one is not judged by
+	 * its statistics: part_filter is asked with no ranges (NULL, 0), to
+	 * count it (and to claim it).
+	 */
+	bool		part_filter_no_stats;
+	/*
 	 * Parquet page pruning (parquet_page_select.h; ORC row groups: see
 	 * orc_groups_total below): the filter is asked,
 	 * with part_filter_ctx, about pieces of a row group the part filter

@@ -881,6 +881,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 				}
 				my_rows[nsel].file = f;
 				my_rows[nsel].rows = sel;
+				my_rows[nsel].keys_placed = true;
 				nsel++;
 			}
 			if (f->deletion_file != NULL)

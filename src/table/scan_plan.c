@@ -913,6 +913,7 @@ keep_file_rows(pm_scan *scan, const pm_data_file_meta *f, const roaring_bitmap_t
 		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
 	scan->file_rows[scan->nfile_rows].file = f;
 	scan->file_rows[scan->nfile_rows].rows = sel;
+	scan->file_rows[scan->nfile_rows].keys_placed = false;
 	scan->nfile_rows++;
 	return PM_OK;
 }
@@ -926,18 +927,32 @@ cmp_file_rows(const void *pa, const void *pb)
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
-const pm_row_selection *
-pm_scan_file_rows(const pm_scan *scan, const pm_data_file_meta *file)
+static const pm_file_rows *
+find_file_rows(const pm_scan *scan, const pm_data_file_meta *file)
 {
 	pm_file_rows key;
-	const pm_file_rows *hit;
 
 	if (scan == NULL || scan->nfile_rows == 0)
 		return NULL;
 	key.file = file;
-	hit = bsearch(&key, scan->file_rows, (size_t) scan->nfile_rows, sizeof(pm_file_rows),
-				  cmp_file_rows);
+	return bsearch(&key, scan->file_rows, (size_t) scan->nfile_rows, sizeof(pm_file_rows),
+				   cmp_file_rows);
+}
+
+const pm_row_selection *
+pm_scan_file_rows(const pm_scan *scan, const pm_data_file_meta *file)
+{
+	const pm_file_rows *hit = find_file_rows(scan, file);
+
 	return hit != NULL ? hit->rows : NULL;
+}
+
+bool
+pm_scan_file_rows_placed(const pm_scan *scan, const pm_data_file_meta *file)
+{
+	const pm_file_rows *hit = find_file_rows(scan, file);
+
+	return hit != NULL && hit->keys_placed;
 }
 
 /* The name of f's .index sidecar among its extra files (index), or -1. */

@@ -30,8 +30,9 @@
 const char *
 pm_schema_option(const pm_schema *schema, const char *key)
 {
+	/* asked per lookup, mostly for absent keys: the first byte rejects most */
 	for (int i = 0; i < schema->noptions; i++)
-		if (strcmp(schema->option_keys[i], key) == 0)
+		if (schema->option_keys[i][0] == key[0] && strcmp(schema->option_keys[i], key) == 0)
 			return schema->option_values[i];
 	return NULL;
 }

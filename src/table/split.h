@@ -216,6 +216,9 @@ extern void pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter
 extern const pm_row_selection *pm_scan_file_rows(const pm_scan *scan,
 												 const pm_data_file_meta *file);
 
+/* Whether that selection is a point lookup's placed keys: each of its rows holds one. */
+extern bool pm_scan_file_rows_placed(const pm_scan *scan, const pm_data_file_meta *file);
+
 typedef struct pm_data_file_reader pm_data_file_reader;
 
 /*

@@ -414,7 +414,9 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 	const pm_type *trow = r->table->schema->row_type;
 	bool		keep = true;
 
-	if (r->filter.parts && r->filter.pred != NULL)
+	if (ranges == NULL)
+		keep = true;			/* part_filter_no_stats: it holds a lookup's key */
+	else if (r->filter.parts && r->filter.pred != NULL)
 		keep = ranges_may_match(r, ranges, nranges, nrows);
 	else if (r->filter.keep != NULL)
 		fill_table_ranges(r, ranges, nranges, nrows);
@@ -961,6 +963,9 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 		{
 			/* the keys' rows when the key pages placed them (point_lookup.c) */
 			opts.row_selection = pm_scan_file_rows(r->filter.scan, r->file);
+			/* ... which need no look at the statistics of their row groups */
+			opts.part_filter_no_stats = r->filter.keep == NULL &&
+				pm_scan_file_rows_placed(r->filter.scan, r->file);
 			PM_TRY(setup_row_filter(r, r->filter.rows_pred, &opts, err));
 		}
 		/* counted with the parts part_may_match counts (those it could skip) */

@@ -73,11 +73,15 @@ struct pm_scan
 	int64_t		lookup_schema;
 };
 
-/* The row selection of one kept data file (file-index row bitmaps). */
+/*
+ * The row selection of one kept data file (file-index row bitmaps; a
+ * point lookup's key rows, keys_placed: every row selected holds a key).
+ */
 typedef struct pm_file_rows
 {
 	const pm_data_file_meta *file;
 	const pm_row_selection *rows;
+	bool		keys_placed;
 } pm_file_rows;
 
 /* "<prefix><decimal long>" -> id (schema.c); false if not of that form. */

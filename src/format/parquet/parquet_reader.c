@@ -86,6 +86,7 @@ typedef struct pm_parquet_reader
 	pm_part_filter_fn part_filter;	/* NULL: read every row group */
 	void	   *part_filter_ctx;
 	pm_field_range *ranges;		/* per requested column, for part_filter */
+	bool		part_no_stats;	/* options->part_filter_no_stats */
 	pm_part_filter_fn page_filter;	/* NULL: page indexes unused */
 	const pm_row_selection *row_selection;	/* NULL: every row */
 	/* row groups without a row of it are skipped (nested columns too) */
@@ -1225,7 +1226,13 @@ position(pm_parquet_reader *r, bool *eof, pm_error *err)
 			continue;
 		}
 		pm_arena_reset(r->rg_arena);
-		if (r->part_filter != NULL)
+		if (r->part_filter != NULL && r->part_no_stats)
+		{
+			/* it holds a selected row, which matches (a lookup's key) */
+			if (!r->part_filter(r->part_filter_ctx, NULL, 0, r->md.row_groups[r->rg].num_rows))
+				continue;
+		}
+		else if (r->part_filter != NULL)
 		{
 			pm_pq_row_group_ranges(&r->md, &r->plan, r->rg, r->rg_arena, r->ranges);
 			if (!r->part_filter(r->part_filter_ctx, r->ranges, r->plan.ncols,
@@ -1517,6 +1524,7 @@ pm_parquet_reader_open(const pm_env *env, pm_fileio *io, const char *path,
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory opening a parquet file");
 	}
 	r->rg_selection = options->row_selection;
+	r->part_no_stats = options->part_filter_no_stats && options->row_selection != NULL;
 	r->parts_unselected = options->parts_unselected;
 	r->unit_claim = options->unit_claim;
 	r->unit_ctx = options->part_filter_ctx;

@@ -639,6 +639,9 @@ page_at(pm_pq_column *c, pm_pq_page_header *ph, const uint8_t **payload, pm_erro
 		c->cur_off = p->file_off;
 		return PM_OK;
 	}
+	/* no buffer: the chunk's pieces were all cached, and this is none of them */
+	if (c->chunk == NULL)
+		return corrupt(c, err, "page outside the pages the page index gives");
 	PM_TRY(pm_pq_page_header_parse(c->chunk + c->chunk_pos, left, ph, err));
 	if ((size_t) ph->compressed_size > left - ph->header_len)
 		return corrupt(c, err, "page extends beyond its column chunk");

@@ -104,7 +104,7 @@ typedef struct pm_pq_column
 
 	/* current chunk (row group) */
 	pm_arena   *rg_arena;
-	const uint8_t *chunk;
+	const uint8_t *chunk;		/* NULL: only cached pieces (start_chunk) */
 	size_t		chunk_len;
 	size_t		chunk_pos;
 	int			codec;
@@ -159,7 +159,9 @@ extern pm_code pm_pq_column_init(pm_pq_column *c, const pm_env *env,
 
 /*
  * Start a column chunk of num_values level entries (bytes stay valid for
- * the row group, in rg_arena).
+ * the row group, in rg_arena). chunk may be NULL when every page to read
+ * is a piece the page cache holds (pm_pq_column_add_piece): a page
+ * outside them is then an error.
  */
 extern pm_code pm_pq_column_start_chunk(pm_pq_column *c, const uint8_t *chunk, size_t len,
 										int codec, int64_t num_values, pm_arena *rg_arena,

@@ -667,6 +667,17 @@ leaf_in_load(const pm_parquet_reader *r, int i, pq_load which)
 	return which == PQ_LOAD_ALL || r->filter_leaf[i] == (which == PQ_LOAD_FILTER);
 }
 
+/* The buffer leaf i's chunk bytes (r->lens[i]) are read into. */
+static uint8_t *
+chunk_buffer(pm_parquet_reader *r, int i)
+{
+	size_t		len = r->lens[i] > 0 ? r->lens[i] : 1;
+
+	if (r->chunk_buffers != NULL)
+		return pm_chunk_buffers_get(r->chunk_buffers, i, len);
+	return pm_arena_alloc(r->rg_arena, len);
+}
+
 /*
  * Read the chunks of row group g (planned by plan_row_group) for the
  * planned leaves `which` says, in one batch: whole chunks, or where the
@@ -710,14 +721,10 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 			continue;
 		pm_pq_column_clear_pieces(col);
 		col->page_file = NULL;
-		if (r->chunk_buffers != NULL)
-			bufs[i] = pm_chunk_buffers_get(r->chunk_buffers, i, r->lens[i] > 0 ? r->lens[i] : 1);
-		else
-			bufs[i] = pm_arena_alloc(r->rg_arena, r->lens[i] > 0 ? r->lens[i] : 1);
-		if (bufs[i] == NULL)
-			return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
 		if (lp == NULL || lp->sel == NULL)
 		{
+			if ((bufs[i] = chunk_buffer(r, i)) == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
 			ranges[nr].offset = (uint64_t) chunk_start(ch);
 			ranges[nr].length = r->lens[i];
 			ranges[nr].buf = bufs[i];
@@ -763,6 +770,9 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 				if (!pm_pq_column_add_piece(col, pos, (int64_t) off, len, hit))
 					return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
 			}
+			/* a chunk whose pieces the page cache all holds needs no buffer */
+			if (hit == NULL && bufs[i] == NULL && (bufs[i] = chunk_buffer(r, i)) == NULL)
+				return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
 			if (hit == NULL)
 			{
 				if (prev_read && ranges[nr - 1].offset + ranges[nr - 1].length == off)

@@ -12,7 +12,8 @@
  * group by its page index (ColumnIndex/OffsetIndex decoding, page
  * skipping), a row selection and a row filter on the first column that
  * keeps a few rows per batch (late materialization: the other columns
- * decoded for a span, pages before it passed undecoded). Properties:
+ * decoded for a span, pages before it passed undecoded); that read twice
+ * more through the page cache (the second from its pages). Properties:
  * an error sets err->code and the path; batches never exceed the batch
  * size and number rows consecutively; offsets are monotonic and inside
  * their data / child vectors; nulls are 0/1; nanos stay below 1000.
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/page_lru.h"
 #include "format/parquet/parquet_reader.h"
 #include "format/parquet/parquet_schema.h"
 #include "io/memory_fileio.h"
@@ -201,6 +203,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		read_with(io, own, false, false);
 		read_with(io, own, true, false);
 		read_with(io, own, true, true);
+
+		/*
+		 * The paged read again through the page cache, twice: the second
+		 * finds the pages of the first (a chunk whose pieces are all
+		 * cached gets no buffer). Cleared after: the next input is another
+		 * "/f".
+		 */
+		pm_page_lru_set_budget(16 * 1024 * 1024);
+		read_with(io, own, true, true);
+		read_with(io, own, true, true);
+		pm_page_lru_set_budget(0);
 	}
 	if (pm_memory_fileio_open_files(io) != 0)
 		abort();

@@ -1431,7 +1431,8 @@ read_time_text(int64 read_ns, const pm_read_timing *t, int64 workers)
 					" kB), decompression %.3f ms (" INT64_FORMAT
 					" kB out), decoding, merging and converting %.3f ms",
 					read_ns / 1e6,
-					workers > 0 ? psprintf(" in " INT64_FORMAT " workers", workers) : "",
+					workers > 0 ? psprintf(" in " INT64_FORMAT " worker%s", workers,
+										   workers == 1 ? "" : "s") : "",
 					t->io_ns / 1e6, t->io_calls, (t->io_bytes + 1023) / 1024,
 					t->decompress_ns / 1e6, (t->decompress_bytes + 1023) / 1024,
 					Max(read_ns - t->io_ns - t->decompress_ns, 0) / 1e6);

@@ -1259,6 +1259,7 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	List	   *funnel = list_nth(plan->fdw_private, FdwScanPrivateFunnel);
 	PaimonFdwTableOptions opts;
 	int64		v[FUNNEL_COUNT];
+	int64		key_ranges = 0; /* this process cut (EXPLAIN ANALYZE) */
 	int			i = 0;
 	ListCell   *lc;
 
@@ -1340,15 +1341,12 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										fs->executed.files_selected), es);
 	}
 	/* a parallel scan's buckets merged by key range (key_range_split.h) */
-	if (es->analyze && fs != NULL && fs->pstate != NULL)
-	{
-		int64		n = fs->key_ranges;
-
-		if (fs->read != NULL)
-			n = Max(n, pm_table_read_key_ranges(fs->read));
-		if (n > 0)
-			ExplainPropertyInteger("Key Ranges", NULL, n, es);
-	}
+	if (fs != NULL && fs->read != NULL)
+		key_ranges = Max(fs->key_ranges, pm_table_read_key_ranges(fs->read));
+	else if (fs != NULL)
+		key_ranges = fs->key_ranges;
+	if (es->analyze && fs != NULL && fs->pstate != NULL && key_ranges > 0)
+		ExplainPropertyInteger("Key Ranges", NULL, key_ranges, es);
 	/*
 	 * Parts of files skipped while reading (EXPLAIN ANALYZE; a parallel
 	 * scan's participants summed, see PaimonFdwWorkerCounts). Files of one
@@ -1359,8 +1357,7 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	 */
 	if (es->analyze && fs != NULL &&
 		(fs->pstate == NULL || (fs->workers_taken && fs->workers.key_ranges == 0 &&
-								fs->key_ranges == 0 &&
-								(fs->read == NULL || pm_table_read_key_ranges(fs->read) == 0))))
+								key_ranges == 0)))
 	{
 		pm_scan_stats rd = {0};
 

@@ -396,6 +396,17 @@ ranges_may_match(pm_data_file_reader *r, const pm_field_range *ranges, int nrang
 }
 
 /*
+ * Whether the parts of the file (row groups, stripes) are counted: where a
+ * stage could skip them (not for the page index alone).
+ */
+static bool
+counts_parts(const pm_data_file_reader *r)
+{
+	return r->filter.counts != NULL &&
+		((r->filter.parts && r->filter.pred != NULL) || r->filter.keep != NULL);
+}
+
+/*
  * Row groups and stripes: the scan's filter (when row-group pruning is on),
  * then the caller's keep test (top-N), then the parallel claim; counted
  * (EXPLAIN ANALYZE).
@@ -426,9 +437,7 @@ part_may_match(void *ctx, const pm_field_range *ranges, int nranges, int64_t nro
 		return true;
 	if (r->filter.claim != NULL && !r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++))
 		return false;			/* another participant's to read or to count */
-	/* counted where a stage could skip them (not for the page index alone) */
-	if (r->filter.counts != NULL &&
-		((r->filter.parts && r->filter.pred != NULL) || r->filter.keep != NULL))
+	if (counts_parts(r))
 	{
 		if (r->file->format == PM_FORMAT_ORC)
 		{
@@ -695,8 +704,7 @@ setup_part_filter(pm_data_file_reader *r, pm_format_read_options *opts, pm_error
 		opts->unit_claim = unit_may_read;
 		opts->unit_bytes = r->filter.unit_bytes;
 		r->reader_claims = r->file->format == PM_FORMAT_PARQUET;
-		if (r->reader_claims && r->filter.counts != NULL &&
-			((r->filter.parts && r->filter.pred != NULL) || r->filter.keep != NULL))
+		if (r->reader_claims && counts_parts(r))
 			opts->parts_taken = &r->filter.counts->row_groups_total;
 	}
 	if (r->file->format == PM_FORMAT_ORC && r->filter.parts && r->filter.pred != NULL)
@@ -969,8 +977,7 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 			PM_TRY(setup_row_filter(r, r->filter.rows_pred, &opts, err));
 		}
 		/* counted with the parts part_may_match counts (those it could skip) */
-		if (opts.row_selection != NULL && r->filter.counts != NULL &&
-			((r->filter.parts && r->filter.pred != NULL) || r->filter.keep != NULL))
+		if (opts.row_selection != NULL && counts_parts(r))
 			opts.parts_unselected = r->file->format == PM_FORMAT_ORC ?
 				&r->filter.counts->stripes_unselected : &r->filter.counts->row_groups_unselected;
 		PM_TRY(setup_row_keep(r, &opts, err));

@@ -1156,7 +1156,8 @@ enter_rows(pm_parquet_reader *r, int g, pm_error *err)
 		PM_TRY(select_rows(r, g, err));
 		whole = r->rows;
 		PM_TRY(narrow_to_unit(r, g, u, err));
-		PM_TRY(plan_row_group(r, g, u == 0 ? &whole : NULL, err));
+		/* one unit: its rows are the row group's (not copied, not selected again) */
+		PM_TRY(plan_row_group(r, g, u > 0 ? NULL : r->nunits <= 1 ? &r->rows : &whole, err));
 	}
 	else
 	{

@@ -11,7 +11,8 @@
  *	  STORE_DIR: the shared page store, common/page_store.h, budget STORE_MB,
  *	  default 4096: a second run starts with the pages the first one
  *	  decompressed; LOOKUP_IN=k in the environment: each lookup an IN list
- *	  of k random keys)
+ *	  of k random keys; LOOKUP_NO_FETCH: every file read through its reader,
+ *	  split.h pm_data_file_fetch_cached)
  *	  Also counts the process's malloc/calloc/realloc calls per lookup (the
  *	  driver interposes them over glibc's): the warm path's allocations.
  *	  build: see bench/README.md, "Core-level lookups".
@@ -91,6 +92,7 @@ main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
 	mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
 	pm_meta_cache_set_budget((size_t) 64 << 20);
+	pm_data_file_fetch_cached(getenv("LOOKUP_NO_FETCH") == NULL);
 	pm_parquet_key_cache_set_budget(mb << 20);
 	pm_page_lru_set_budget(mb << 20);
 	if (argc >= 6 &&
@@ -114,6 +116,7 @@ main(int argc, char **argv)
 		unsigned long long ck = 0;
 		double		t0 = bench_cpu_ms(RUSAGE_SELF);
 		unsigned long long a0 = nallocs;
+		int64_t		f0 = pm_data_file_fetches();
 
 		for (int i = 0; i < n; i++)
 		{
@@ -151,8 +154,9 @@ main(int argc, char **argv)
 			pm_scan_free(s);
 		}
 		printf("pass %d: %d lookups, %lld rows, checksum %llx, CPU %.4f ms/lookup,"
-			   " %.1f allocations/lookup\n", pass, n, rows, ck,
-			   (bench_cpu_ms(RUSAGE_SELF) - t0) / n, (double) (nallocs - a0) / n);
+			   " %.1f allocations/lookup, %lld files from the caches alone\n", pass, n, rows,
+			   ck, (bench_cpu_ms(RUSAGE_SELF) - t0) / n, (double) (nallocs - a0) / n,
+			   (long long) (pm_data_file_fetches() - f0));
 		{
 			pm_lru_stats ks;
 			pm_page_lru_stats ps;

@@ -149,6 +149,12 @@ pm_meta_cache_pin(pm_meta_kind kind, const char *path, int64_t size, int count,
 }
 
 void
+pm_meta_cache_count_hits(int64_t n)
+{
+	cache.hits += n;
+}
+
+void
 pm_meta_cache_unpin(pm_meta_pin *pin)
 {
 	cache_entry *e = (cache_entry *) pin;

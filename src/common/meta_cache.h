@@ -126,6 +126,8 @@ typedef struct pm_meta_pin pm_meta_pin;
 extern const void *pm_meta_cache_pin(pm_meta_kind kind, const char *path, int64_t size,
 									 int count, pm_meta_pin **pin);
 extern void pm_meta_cache_unpin(pm_meta_pin *pin);
+/* Count n hits of pins taken uncounted (count 0) by a caller that used them all. */
+extern void pm_meta_cache_count_hits(int64_t n);
 
 /*
  * Cache a flattened copy of value under the key (replacing an older one).

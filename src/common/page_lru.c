@@ -193,6 +193,28 @@ pm_page_lru_pin(const pm_page_file *f, int64_t offset, uint64_t variant)
 	return e;
 }
 
+pm_page_entry *
+pm_page_lru_pin_held(const pm_page_file *f, int64_t offset, uint64_t variant)
+{
+	page_key	k = {f, offset, variant};
+	pm_page_entry *e;
+
+	if (!pm_lru_enabled(&cache))
+		return NULL;
+	e = (pm_page_entry *) pm_lru_peek(&cache, key_hash(f, offset, variant), match, &k);
+	if (e == NULL)
+		return NULL;
+	pm_lru_touch(&cache, &e->node);
+	e->refs++;
+	return e;
+}
+
+void
+pm_page_lru_count_hits(int64_t n)
+{
+	cache.hits += n;
+}
+
 void
 pm_page_lru_unpin(pm_page_entry *e)
 {

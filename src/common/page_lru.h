@@ -64,6 +64,16 @@ extern void pm_page_file_init(pm_page_file *f, const char *path, int64_t size);
  */
 extern pm_page_entry *pm_page_lru_pin(const pm_page_file *f, int64_t offset,
 									  uint64_t variant);
+
+/*
+ * The same for a caller that reads only what this process's cache holds
+ * (the shared store is not asked) and counts its hits afterwards, once it
+ * knows it had all it needed (pm_page_lru_count_hits): a miss here is
+ * not counted, the reader that then reads the page counts it.
+ */
+extern pm_page_entry *pm_page_lru_pin_held(const pm_page_file *f, int64_t offset,
+										   uint64_t variant);
+extern void pm_page_lru_count_hits(int64_t n);
 extern void pm_page_lru_unpin(pm_page_entry *e);
 
 /* Bytes the page occupies in its file, header included. */

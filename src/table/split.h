@@ -278,6 +278,17 @@ extern pm_code pm_data_file_reader_next(pm_data_file_reader *reader, pm_batch **
 extern void pm_data_file_reader_close(pm_data_file_reader *reader);
 
 /*
+ * A point lookup's Parquet file whose rows the key pages placed (a few) is
+ * read from the caches alone when they hold everything
+ * (format/parquet/parquet_row_fetch.h): the same batches, counted alike,
+ * without opening a format reader. On by default; off: always through the
+ * reader. Process-wide, for tests and comparisons. pm_data_file_fetches
+ * counts the files this process read so.
+ */
+extern void pm_data_file_fetch_cached(bool on);
+extern int64_t pm_data_file_fetches(void);
+
+/*
  * Key sampling, for cutting a bucket into key ranges (key_range_split.h):
  * a piece of a primary-key data file is nrows rows whose first trimmed key
  * field is at least min (table type; bytes in the caller's arena). The

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "format/parquet/parquet_row_fetch.h"
 #include "table/batch_filter.h"
 #include "table/split.h"
 #include "table/stats_filter.h"
@@ -55,7 +56,26 @@ struct pm_data_file_reader
 	struct key_sampler *sampler;	/* pm_data_file_key_pieces only */
 	int			kv_flags;		/* PM_KV_* of pm_data_file_reader_open_kv */
 	bool		reader_claims;	/* the format reader claims the units (Parquet) */
+	/* rows fetched from the caches instead (fetch_placed): one batch per range */
+	pm_batch   *fetched;
+	int64_t		nfetched;
+	int64_t		next_fetched;
 };
+
+static bool fetch_cached = true;
+static int64_t fetches;
+
+void
+pm_data_file_fetch_cached(bool on)
+{
+	fetch_cached = on;
+}
+
+int64_t
+pm_data_file_fetches(void)
+{
+	return fetches;
+}
 
 /* out_src of system columns taken from the file's metadata, not read */
 #define SRC_NULL			(-1)
@@ -840,6 +860,39 @@ sample_page(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
 	return false;
 }
 
+/*
+ * A lookup's placed rows of a Parquet file (the rows_pred branch of setup,
+ * part_filter_no_stats) from the caches alone when they hold everything:
+ * r->fetched, counted where the reader would count. Not in parallel reads
+ * nor with a part keep test (the reader handles those).
+ */
+static pm_code
+fetch_placed(pm_data_file_reader *r, const pm_type *request, const pm_format_read_options *opts,
+			 pm_error *err)
+{
+	pm_pq_fetch_counts counts = {NULL, NULL, NULL, NULL};
+
+	if (!fetch_cached || !opts->part_filter_no_stats || opts->row_selection == NULL ||
+		r->file->format != PM_FORMAT_PARQUET || r->file->file_size <= 0 ||
+		r->filter.claim != NULL || r->filter.keep != NULL || r->sampler != NULL)
+		return PM_OK;
+	if (counts_parts(r))
+	{
+		counts.row_groups_read = &r->filter.counts->row_groups_total;
+		counts.row_groups_unselected = &r->filter.counts->row_groups_unselected;
+	}
+	counts.pages_total = opts->pages_total;
+	counts.pages_skipped = opts->pages_skipped;
+	PM_TRY(pm_parquet_fetch_cached(r->table->env, r->file->path, r->file->file_size, request,
+								   opts->row_selection, &counts, r->arena, &r->fetched, err));
+	if (r->fetched != NULL)
+	{
+		r->nfetched = opts->row_selection->n;
+		fetches++;
+	}
+	return PM_OK;
+}
+
 static pm_code
 setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error *err)
 {
@@ -981,8 +1034,10 @@ setup(pm_data_file_reader *r, const int *fields, int nfields, bool kv, pm_error 
 			opts.parts_unselected = r->file->format == PM_FORMAT_ORC ?
 				&r->filter.counts->stripes_unselected : &r->filter.counts->row_groups_unselected;
 		PM_TRY(setup_row_keep(r, &opts, err));
-		PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
-									 &r->reader, err));
+		PM_TRY(fetch_placed(r, rt, &opts, err));
+		if (r->fetched == NULL)
+			PM_TRY(pm_format_reader_open(r->file->format, t->env, t->io, r->file->path, &opts,
+										 &r->reader, err));
 	}
 	else if (r->filter.claim != NULL &&
 			 !r->filter.claim(r->filter.claim_ctx, (*r->filter.unit)++))
@@ -1070,7 +1125,14 @@ pm_data_file_reader_next(pm_data_file_reader *r, pm_batch **batch, pm_error *err
 	/* every batch of every read (plain, raw, merged) passes here: poll once per batch */
 	PM_TRY(pm_check_interrupts(r->table->env, err));
 	pm_arena_reset(r->batch_arena);
-	if (r->reader == NULL)
+	if (r->fetched != NULL)
+	{
+		if (r->next_fetched == r->nfetched)
+			return PM_OK;
+		in = &r->fetched[r->next_fetched++];
+		nrows = in->nrows;
+	}
+	else if (r->reader == NULL)
 	{
 		/* nothing to read from the file: row counts from the metadata */
 		nrows = r->file->row_count - r->position;

@@ -13,18 +13,23 @@
  * skipping), a row selection and a row filter on the first column that
  * keeps a few rows per batch (late materialization: the other columns
  * decoded for a span, pages before it passed undecoded); that read twice
- * more through the page cache (the second from its pages). Properties:
- * an error sets err->code and the path; batches never exceed the batch
- * size and number rows consecutively; offsets are monotonic and inside
- * their data / child vectors; nulls are 0/1; nanos stay below 1000.
+ * more through the page cache (the second from its pages). Then, with the
+ * metadata cache on too, a lookup's few rows (3..5 and 40) of the file's
+ * flat columns: read by the reader, which caches their pages, then from
+ * the caches alone (parquet_row_fetch.h), which must give the same values.
+ * Properties: an error sets err->code and the path; batches never exceed
+ * the batch size and number rows consecutively; offsets are monotonic and
+ * inside their data / child vectors; nulls are 0/1; nanos stay below 1000.
  *-------------------------------------------------------------------------
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/meta_cache.h"
 #include "common/page_lru.h"
 #include "format/parquet/parquet_reader.h"
+#include "format/parquet/parquet_row_fetch.h"
 #include "format/parquet/parquet_schema.h"
 #include "io/memory_fileio.h"
 #include "part_filter.h"
@@ -127,6 +132,122 @@ read_with(pm_fileio *io, const pm_type *schema, bool filtered, bool paged)
 	free(first_column);
 }
 
+/* Rows 3..5 and 40: a point lookup's few rows. */
+static const int64_t few_start[] = {3, 40};
+static const int64_t few_end[] = {6, 41};
+
+/* Row i of a and row j of b hold the same value (flat vectors of one type). */
+static bool
+same_value(const pm_vector *a, int64_t i, const pm_vector *b, int64_t j)
+{
+	int			size = pm_type_value_size(a->type->id);
+	bool		na = pm_vector_is_null(a, i);
+
+	if (na != pm_vector_is_null(b, j))
+		return false;
+	if (na)
+		return true;
+	if ((a->nanos != NULL ? a->nanos[i] : 0) != (b->nanos != NULL ? b->nanos[j] : 0))
+		return false;
+	if (pm_type_is_varlen(a->type->id))
+	{
+		int32_t		la = a->offsets[i + 1] - a->offsets[i];
+
+		return la == b->offsets[j + 1] - b->offsets[j] &&
+			(la == 0 || memcmp(a->data + a->offsets[i], b->data + b->offsets[j], (size_t) la) == 0);
+	}
+	return size <= 0 ||
+		memcmp((const uint8_t *) a->values + (size_t) i * (size_t) size,
+			   (const uint8_t *) b->values + (size_t) j * (size_t) size, (size_t) size) == 0;
+}
+
+/* A reader of schema at the few rows (caching what it reads), or NULL. */
+static pm_format_reader *
+open_few(pm_fileio *io, size_t size, const pm_type *schema, const pm_row_selection *few)
+{
+	pm_format_read_options opt;
+	pm_format_reader *r;
+	pm_error	err;
+
+	memset(&opt, 0, sizeof(opt));
+	opt.schema = schema;
+	opt.batch_size = BATCH;
+	opt.row_selection = few;
+	opt.file_size = (int64_t) size;
+	pm_error_clear(&err);
+	if (pm_parquet_reader_open(pm_env_default(), io, "/f", &opt, &r, &err) != PM_OK)
+		return NULL;
+	return r;
+}
+
+/*
+ * The file's flat columns (own: its footer's type) at the few rows: read
+ * by the reader (caching their footer, page indexes and pages), then from
+ * the caches alone, then by the reader again, row by row the same values.
+ */
+static void
+fetch_compare(pm_fileio *io, size_t size, const pm_type *own, pm_arena *a)
+{
+	pm_field	flat[64];
+	int			n = 0;
+	const pm_type *schema;
+	pm_row_selection few = {2, few_start, few_end};
+	pm_format_reader *r;
+	pm_batch   *b;
+	pm_batch   *fetched = NULL;
+	pm_pq_fetch_counts counts = {NULL, NULL, NULL, NULL};
+	pm_error	err;
+
+	for (int i = 0; i < own->nfields && n < 64; i++)
+		if (!pm_type_is_nested(own->fields[i].type->id))
+			flat[n++] = own->fields[i];
+	if (n == 0 || (schema = pm_type_new_row(a, flat, n, true)) == NULL ||
+		(r = open_few(io, size, schema, &few)) == NULL)
+		return;
+	do
+		pm_error_clear(&err);
+	while (pm_format_reader_next(r, &b, &err) == PM_OK && b != NULL);
+	pm_format_reader_close(r);
+
+	pm_error_clear(&err);
+	if (pm_parquet_fetch_cached(pm_env_default(), "/f", (int64_t) size, schema, &few, &counts,
+								a, &fetched, &err) != PM_OK)
+	{
+		if (err.code == PM_OK)
+			abort();
+		return;
+	}
+	if (fetched == NULL || (r = open_few(io, size, schema, &few)) == NULL)
+		return;
+	for (int k = 0; k < 2; k++)
+	{
+		if (fetched[k].first_row != few_start[k] || fetched[k].ncols != n ||
+			fetched[k].nrows != few_end[k] - few_start[k])
+			abort();
+		for (int c = 0; c < n; c++)
+			check_vector(&fetched[k].cols[c], fetched[k].nrows);
+	}
+	/* each of the reader's rows is in a fetched range, with the same values */
+	for (;;)
+	{
+		pm_error_clear(&err);
+		if (pm_format_reader_next(r, &b, &err) != PM_OK || b == NULL)
+			break;
+		for (int64_t i = 0; i < b->nrows; i++)
+		{
+			int64_t		pos = b->first_row + i;
+			int			k = pos < few_end[0] ? 0 : 1;
+
+			if (pos < few_start[k] || pos >= few_end[k])
+				abort();
+			for (int c = 0; c < n; c++)
+				if (!same_value(&b->cols[c], i, &fetched[k].cols[c], pos - few_start[k]))
+					abort();
+		}
+	}
+	pm_format_reader_close(r);
+}
+
 static pm_type *
 T(pm_arena *a, pm_type_id id, int precision)
 {
@@ -213,6 +334,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pm_page_lru_set_budget(16 * 1024 * 1024);
 		read_with(io, own, true, true);
 		read_with(io, own, true, true);
+		pm_meta_cache_set_budget(16 * 1024 * 1024);
+		fetch_compare(io, size, own, a);
+		pm_meta_cache_set_budget(0);
 		pm_page_lru_set_budget(0);
 	}
 	if (pm_memory_fileio_open_files(io) != 0)

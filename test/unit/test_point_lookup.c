@@ -12,8 +12,10 @@
  *	  (common/page_lru.h) is on in the second run, where lookups must hit it
  *	  (the corpus' chunks are single pages: a lookup's few rows read them by
  *	  pages all the same, which the cache keeps), and evicting at once in
- *	  the third. A lookup join's lookups share their base scan's decoded
- *	  file key ranges.
+ *	  the third. The metadata cache is on in the second run too: then keys
+ *	  looked up again are read from the caches alone (split.h
+ *	  pm_data_file_fetch_cached), and must be, for some files. A lookup join's
+ *	  lookups share their base scan's decoded file key ranges.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -24,6 +26,7 @@
 #include <string.h>
 
 #include "common/env.h"
+#include "common/meta_cache.h"
 #include "common/page_lru.h"
 #include "format/parquet/parquet_key_probe.h"
 #include "io/fileio.h"
@@ -420,7 +423,12 @@ test_lookup_on_table_copy(void **state)
 	}
 	pm_table_close(copy);
 
-	/* a copy whose FileIO holds no file: planning or reading the lookup fails */
+	/*
+	 * a copy whose FileIO holds no file: planning or reading the lookup fails
+	 * (once the footers are no longer cached: with them and the pages cached,
+	 * a lookup reads no file at all)
+	 */
+	pm_meta_cache_clear();
 	assert_int_equal(pm_table_copy(lt.table, pm_env_default(), empty, &nowhere, &err), PM_OK);
 	pm_error_clear(&err);
 	rc = pm_point_lookup_plan_on(nowhere, base, key_pred(&lt, all->keyv[0], NULL, 0), &ls, NULL,
@@ -802,6 +810,7 @@ main(void)
 
 	int			failed;
 	pm_lru_stats cs;
+	int64_t		fetches;
 
 	print_message("== key cache off\n");
 	pm_parquet_key_cache_set_budget(0);
@@ -810,9 +819,16 @@ main(void)
 	key_page_rejects = 0;
 	pm_parquet_key_cache_set_budget((size_t) 64 << 20);
 	pm_page_lru_set_budget((size_t) 64 << 20);
+	pm_meta_cache_set_budget((size_t) 64 << 20);
 	key_cache_roomy = true;
+	fetches = pm_data_file_fetches();
 	failed += cmocka_run_group_tests(tests, NULL, NULL);
 	key_cache_roomy = false;
+	/* keys looked up again found their files' footers, page indexes and pages cached */
+	fetches = pm_data_file_fetches() - fetches;
+	print_message("files read from the caches alone: %lld\n", (long long) fetches);
+	if (fetches == 0 && unit_input_required())
+		failed++;
 	{
 		pm_page_lru_stats ps;
 
@@ -831,8 +847,10 @@ main(void)
 	print_message("== key cache on (2 kB: evicting)\n");
 	pm_parquet_key_cache_set_budget(2048);
 	pm_page_lru_set_budget(4096);
+	pm_meta_cache_set_budget(4096);
 	failed += cmocka_run_group_tests(tests, NULL, NULL);
 	pm_parquet_key_cache_set_budget(0);
 	pm_page_lru_set_budget(0);
+	pm_meta_cache_set_budget(0);
 	return failed;
 }

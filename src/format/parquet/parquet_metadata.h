@@ -201,6 +201,28 @@ typedef struct pm_pq_metadata
 	const bool *type_defined_order;
 } pm_pq_metadata;
 
+/*
+ * A parsed footer as the metadata cache keeps it (PM_META_PARQUET_METADATA,
+ * by path and size), in an arena of its own (of pm_env_default(): it
+ * outlives every query).
+ */
+typedef struct pm_pq_cached_metadata
+{
+	pm_arena   *arena;
+	pm_pq_metadata md;
+} pm_pq_cached_metadata;
+
+/* First byte of a chunk (its dictionary page, if any, comes first). */
+static inline int64_t
+pm_pq_chunk_start(const pm_pq_chunk *ch)
+{
+	int64_t		start = ch->data_page_offset;
+
+	if (ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < start)
+		start = ch->dictionary_page_offset;
+	return start;
+}
+
 typedef struct pm_pq_page_header
 {
 	int			type;			/* PM_PQ_PAGE_* */

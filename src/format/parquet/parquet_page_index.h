@@ -81,6 +81,14 @@ typedef struct pm_pq_chunk_index
 /* Flatten a pm_pq_chunk_index (pm_flatten_fn; bounds' bytes copied). */
 extern void *pm_pq_chunk_index_flatten(const void *src, pm_flat *f);
 
+/*
+ * The metadata cache's name of the page indexes of chunk (row group g,
+ * leaf) of the file at path (path_len bytes): "<path>#<g>.<leaf>", in
+ * arena; NULL when out of memory.
+ */
+extern char *pm_pq_chunk_index_name(pm_arena *arena, const char *path, size_t path_len, int g,
+									int leaf);
+
 /* Rows of page k of a row group of rg_rows rows. */
 static inline int64_t
 pm_pq_page_rows(const pm_pq_offset_index *oi, int k, int64_t rg_rows)

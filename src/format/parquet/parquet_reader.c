@@ -44,6 +44,7 @@
 #include "format/parquet/parquet_assembly.h"
 #include "format/parquet/parquet_metadata.h"
 #include "format/parquet/parquet_page_select.h"
+#include "format/parquet/parquet_row_fetch.h"
 #include "format/parquet/parquet_stats.h"
 
 /* Per planned leaf: its page indexes and which pages its chunk buffer holds. */
@@ -152,8 +153,12 @@ fail_path(pm_parquet_reader *r, pm_error *err, pm_code rc)
 #define MAX_UNITS		64
 #define MIN_UNIT_ROWS	8192
 
-/* A row selection this small in a row group skips the page filter (select_rows). */
-#define FEW_SELECTED_ROWS	64
+/*
+ * A row selection this small in a row group skips the page filter
+ * (select_rows): then the pages holding the rows are all that is read, as
+ * parquet_row_fetch.c reads them from the caches (and counts them).
+ */
+#define FEW_SELECTED_ROWS	PM_PQ_FETCH_MAX_ROWS
 
 /* Bytes read from the end of the file at once: most footers fit. */
 #define FOOTER_GUESS	(64 * 1024)
@@ -222,17 +227,10 @@ pm_parquet_read_metadata(pm_fileio *io, pm_file *file, const char *path, pm_aren
 	return PM_OK;
 }
 
-/* A parsed footer kept in the metadata cache, in an arena of its own. */
-typedef struct cached_metadata
-{
-	pm_arena   *arena;			/* of pm_env_default(): outlives every query */
-	pm_pq_metadata md;
-} cached_metadata;
-
 static void
 free_cached_metadata(void *value)
 {
-	pm_arena_destroy(((cached_metadata *) value)->arena);	/* value lives in it */
+	pm_arena_destroy(((pm_pq_cached_metadata *) value)->arena);	/* value lives in it */
 }
 
 /*
@@ -270,8 +268,8 @@ ensure_file(pm_parquet_reader *r, pm_error *err)
 static pm_code
 read_footer(pm_parquet_reader *r, pm_error *err)
 {
-	const cached_metadata *hit = NULL;
-	cached_metadata *c;
+	const pm_pq_cached_metadata *hit = NULL;
+	pm_pq_cached_metadata *c;
 	pm_arena   *a;
 	pm_code		rc;
 
@@ -302,7 +300,7 @@ read_footer(pm_parquet_reader *r, pm_error *err)
 	if (hit == NULL)
 	{
 		if ((a = pm_arena_create(pm_env_default())) == NULL ||
-			(c = pm_arena_zalloc(a, sizeof(cached_metadata))) == NULL)
+			(c = pm_arena_zalloc(a, sizeof(pm_pq_cached_metadata))) == NULL)
 		{
 			if (a != NULL)
 				pm_arena_destroy(a);
@@ -333,54 +331,14 @@ read_footer(pm_parquet_reader *r, pm_error *err)
 	return PM_OK;
 }
 
-/* First byte of a chunk (its dictionary page, if any, comes first). */
-static int64_t
-chunk_start(const pm_pq_chunk *ch)
-{
-	int64_t		start = ch->data_page_offset;
-
-	if (ch->dictionary_page_offset > 0 && ch->dictionary_page_offset < start)
-		start = ch->dictionary_page_offset;
-	return start;
-}
-
-/* Decimal digits of v >= 0 at the end of buf (of 12 bytes), returned. */
-static char *
-decimal_tail(char *end, int v)
-{
-	do
-	{
-		*--end = (char) ('0' + v % 10);
-		v /= 10;
-	} while (v > 0);
-	return end;
-}
-
 /*
- * The metadata cache's name of chunk (g, leaf)'s page indexes:
- * "<path>#<g>.<leaf>" (built by hand: printf was a tenth of a warm lookup).
+ * The metadata cache's name of chunk (g, leaf)'s page indexes, in the row
+ * group's arena.
  */
 static char *
 chunk_index_key(pm_parquet_reader *r, int g, int leaf)
 {
-	size_t		plen = strlen(r->path);
-	char		gb[12];
-	char		lb[12];
-	char	   *gs = decimal_tail(gb + sizeof(gb), g < 0 ? 0 : g);
-	char	   *ls = decimal_tail(lb + sizeof(lb), leaf < 0 ? 0 : leaf);
-	size_t		gl = (size_t) (gb + sizeof(gb) - gs);
-	size_t		ll = (size_t) (lb + sizeof(lb) - ls);
-	char	   *k = pm_arena_alloc(r->rg_arena, plen + gl + ll + 3);
-
-	if (k == NULL)
-		return NULL;
-	memcpy(k, r->path, plen);
-	k[plen] = '#';
-	memcpy(k + plen + 1, gs, gl);
-	k[plen + 1 + gl] = '.';
-	memcpy(k + plen + 2 + gl, ls, ll);
-	k[plen + 2 + gl + ll] = '\0';
-	return k;
+	return pm_pq_chunk_index_name(r->rg_arena, r->path, strlen(r->path), g, leaf);
 }
 
 /* Room for one more pin in r->pins. */
@@ -642,7 +600,7 @@ plan_row_group(pm_parquet_reader *r, int g, const pm_pq_rows *count_rows, pm_err
 			lp->sel = NULL;
 			continue;
 		}
-		r->lens[i] = (size_t) (oi->offset[0] - chunk_start(ch));
+		r->lens[i] = (size_t) (oi->offset[0] - pm_pq_chunk_start(ch));
 		r->nvalues[i] = 0;
 		for (int k = 0; k < lp->nsel; k++)
 		{
@@ -725,7 +683,7 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 		{
 			if ((bufs[i] = chunk_buffer(r, i)) == NULL)
 				return pm_fail(err, PM_ERR_NOMEM, "out of memory reading a parquet row group");
-			ranges[nr].offset = (uint64_t) chunk_start(ch);
+			ranges[nr].offset = (uint64_t) pm_pq_chunk_start(ch);
 			ranges[nr].length = r->lens[i];
 			ranges[nr].buf = bufs[i];
 			nr++;
@@ -749,10 +707,10 @@ load_row_group(pm_parquet_reader *r, int g, pq_load which, pm_error *err)
 
 			if (k < 0)
 			{
-				if (oi->offset[0] <= chunk_start(ch))
+				if (oi->offset[0] <= pm_pq_chunk_start(ch))
 					continue;
-				off = (uint64_t) chunk_start(ch);
-				len = (size_t) (oi->offset[0] - chunk_start(ch));
+				off = (uint64_t) pm_pq_chunk_start(ch);
+				len = (size_t) (oi->offset[0] - pm_pq_chunk_start(ch));
 			}
 			else
 			{

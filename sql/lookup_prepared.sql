@@ -111,9 +111,25 @@ COPY (SELECT 1) TO PROGRAM :'rm_link';
 DROP SERVER lpl CASCADE;
 DROP SCHEMA lp2;
 
+-- the plan cache choosing: a key in no file (past every file's key range)
+-- costs what any key costs, so after its first custom plans the statement
+-- keeps the generic plan (it is not planned again at every execution)
+RESET plan_cache_mode;
+PREPARE get_auto(bigint) AS SELECT * FROM lp.t WHERE id = $1;
+EXECUTE get_auto(100001);
+EXECUTE get_auto(100002);
+EXECUTE get_auto(100003);
+EXECUTE get_auto(100004);
+EXECUTE get_auto(100005);
+EXECUTE get_auto(100006);
+EXECUTE get_auto(100007);
+EXPLAIN (COSTS OFF) EXECUTE get_auto(100008);
+SELECT generic_plans > 0 AS generic, custom_plans FROM pg_prepared_statements
+  WHERE name = 'get_auto';
+DEALLOCATE get_auto;
+
 DEALLOCATE get;
 DEALLOCATE get_dt;
-RESET plan_cache_mode;
 COPY (SELECT 1) TO PROGRAM :'rm_wh';
 DROP SERVER lpw CASCADE;
 DROP SCHEMA lp CASCADE;

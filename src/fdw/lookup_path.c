@@ -154,9 +154,12 @@ pinned_attnum(Node *clause, Index relid, List *key_attnums)
 	return ((Var *) col)->varattno;
 }
 
-/* Do quals (RestrictInfos or clauses of relid) pin every key column? */
-bool
-pmfdw_quals_pin_key(List *quals, Index relid, List *key_attnums)
+/*
+ * Do quals (RestrictInfos or clauses of relid) pin every key column (with
+ * one_value, each to one value: "k = v", not "k = ANY(...)")?
+ */
+static bool
+quals_pin_key(List *quals, Index relid, List *key_attnums, bool one_value)
 {
 	ListCell   *k;
 
@@ -168,12 +171,31 @@ pmfdw_quals_pin_key(List *quals, Index relid, List *key_attnums)
 		bool		pinned = false;
 
 		foreach(q, quals)
-			if (pinned_attnum(lfirst(q), relid, key_attnums) == lfirst_int(k))
+		{
+			Node	   *c = lfirst(q);
+
+			if (IsA(c, RestrictInfo))
+				c = (Node *) ((RestrictInfo *) c)->clause;
+			if (pinned_attnum(c, relid, key_attnums) == lfirst_int(k) &&
+				(!one_value || IsA(c, OpExpr)))
 				pinned = true;
+		}
 		if (!pinned)
 			return false;
 	}
 	return true;
+}
+
+bool
+pmfdw_quals_pin_key(List *quals, Index relid, List *key_attnums)
+{
+	return quals_pin_key(quals, relid, key_attnums, false);
+}
+
+bool
+pmfdw_quals_pin_one_key(List *quals, Index relid, List *key_attnums)
+{
+	return quals_pin_key(quals, relid, key_attnums, true);
 }
 
 /* How many of quals pin a key column. */

@@ -527,8 +527,30 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		if (fpinfo->key_attnums != NIL && pred != NULL &&
 			pm_point_lookup_plan(scan, pred, &lookup, &ls, &err) != PM_OK)
 			pmfdw_error(&err);
+		if (fpinfo->key_attnums != NIL &&
+			pmfdw_quals_pin_one_key(baserel->baserestrictinfo, baserel->relid,
+									fpinfo->key_attnums))
+			fpinfo->lookup_est.partitions = 1;	/* one key: one partition */
 		if (lookup != NULL)
 		{
+			/*
+			 * Constant keys are costed as the lookup of parameters is
+			 * (GetForeignPaths): from the whole table's files per bucket (the
+			 * base scan lookups share), not from those the constants'
+			 * statistics leave. Else a key in no file makes a prepared
+			 * statement's custom plan look cheaper than its generic plan,
+			 * and the statement is planned again at every execution.
+			 */
+			pm_scan    *whole = pmfdw_table_cache_base_scan(&fpinfo->opts, table, &options);
+
+			if (whole != NULL)
+			{
+				const pm_scan_stats *ws = pm_scan_get_stats(whole);
+
+				fpinfo->lookup_est.files_selected = ws->files_selected;
+				fpinfo->lookup_est.rows_selected = ws->rows_selected;
+				fpinfo->lookup_est.splits = ws->splits;
+			}
 			/* the funnel of the files the lookup reads */
 			fpinfo->funnel[FUNNEL_LOOKUP] = 1;
 			fpinfo->funnel[FUNNEL_LOOKUP_KEYS] = ls.keys;
@@ -611,6 +633,12 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		baserel->rows = clamp_row_est(Min(baserel->rows,
 										  (double) fpinfo->funnel[FUNNEL_LOOKUP_KEYS] *
 										  Max(fpinfo->lookup_partitions, 1)));
+	/* ... so does the lookup of one key given at run time ("k = $1": a generic plan) */
+	else if (pmfdw_enable_point_lookup &&
+			 pmfdw_quals_pin_one_key(baserel->baserestrictinfo, baserel->relid,
+									 fpinfo->key_attnums))
+		baserel->rows = clamp_row_est(Min(baserel->rows,
+										  (double) Max(fpinfo->lookup_est.partitions, 1)));
 	baserel->fdw_private = fpinfo;
 }
 
@@ -709,7 +737,15 @@ paimonGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid
 	/* keys known only at run time ($1): a lookup, not a scan */
 	runtime_lookup = pmfdw_enable_point_lookup && fpinfo->funnel[FUNNEL_LOOKUP] == 0 &&
 		pmfdw_quals_pin_key(baserel->baserestrictinfo, baserel->relid, fpinfo->key_attnums);
-	if (runtime_lookup)
+
+	/*
+	 * A lookup of constant keys costs what the lookup of a parameter costs,
+	 * not what the files its keys fall in hold: a prepared statement's
+	 * custom plans would otherwise look cheaper than its generic plan
+	 * whenever a key is in no file, and it would be planned again at every
+	 * execution (twice the lookup's time).
+	 */
+	if (runtime_lookup || fpinfo->funnel[FUNNEL_LOOKUP] != 0)
 	{
 		Cost		total;
 

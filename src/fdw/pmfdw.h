@@ -394,6 +394,8 @@ typedef struct PmfdwLookupEstimate
 
 extern List *pmfdw_lookup_key_attnums(Relation rel, pm_table *table);
 extern bool pmfdw_quals_pin_key(List *quals, Index relid, List *key_attnums);
+/* ... each column to one value ("k = v"): one key, at most a row per partition */
+extern bool pmfdw_quals_pin_one_key(List *quals, Index relid, List *key_attnums);
 extern int	pmfdw_count_key_quals(List *quals, Index relid, List *key_attnums);
 extern void pmfdw_lookup_cost(const PmfdwLookupEstimate *est, double rows, Cost *startup,
 							  Cost *total);

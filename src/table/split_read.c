@@ -348,8 +348,9 @@ static pm_code
 add_request(pm_data_file_reader *r, pm_field *request, const char *name, const pm_type *type,
 			int32_t id, int *index, pm_error *err)
 {
+	/* names differ where field ids do (a key's "_KEY_x" shares x's id) */
 	for (int k = 0; k < r->nrequest; k++)
-		if (strcmp(request[k].name, name) == 0)
+		if (request[k].id == id && strcmp(request[k].name, name) == 0)
 		{
 			*index = k;
 			return PM_OK;

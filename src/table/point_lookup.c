@@ -453,12 +453,13 @@ typedef struct key_column
  * which the lookup does not need. (The rows of a first field's value hold
  * every key that starts with it: keys of several fields are placed too.)
  * present[j]: the key is one field and keys[j] is surely in the file (its
- * row placed or not).
+ * row placed or not). *exact: every row of *sel holds a key (each key
+ * placed by its own row, not by the pages of its first field's value).
  */
 static bool
 key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, const int *keys,
 				 int n, key_column *kc, pm_arena *tmp, pm_arena *arena,
-				 const pm_row_selection **sel, bool *present)
+				 const pm_row_selection **sel, bool *present, bool *exact)
 {
 	int64_t    *rows = NULL;		/* nrows ranges [start, end) */
 	int			nrows = 0;
@@ -472,6 +473,7 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 	int			fi;
 
 	*sel = NULL;
+	*exact = true;
 	memset(present, 0, sizeof(bool) * (size_t) n);
 	if (f->format != PM_FORMAT_PARQUET || !pm_parquet_key_cache_enabled())
 		return false;
@@ -528,6 +530,7 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 				}
 				else if (span[0] >= 0 && span[0] < span[1] && span[1] <= f->row_count)
 				{
+					*exact = false;
 					rows[2 * nrows] = span[0];
 					rows[2 * nrows + 1] = span[1];
 					nrows++;
@@ -716,6 +719,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 		const int  *order = NULL;	/* the order files are probed in; NULL: the split's */
 		bool	   *kept;			/* per file: read */
 		const pm_row_selection **kept_sel;	/* ... the keys' rows */
+		bool	   *kept_exact;		/* ... each of which holds a key */
 
 		if (!partition_may_match(t, sp, pred, ranges))
 		{
@@ -741,7 +745,8 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 		dst->files = pm_arena_zalloc(arena, sizeof(pm_data_file_meta *) * (sp->nfiles + 1));
 		kept = pm_arena_zalloc(arena, sizeof(bool) * (size_t) (sp->nfiles + 1));
 		kept_sel = pm_arena_zalloc(arena, sizeof(pm_row_selection *) * (size_t) (sp->nfiles + 1));
-		if (dst->files == NULL || kept == NULL || kept_sel == NULL)
+		kept_exact = pm_arena_zalloc(arena, sizeof(bool) * (size_t) (sp->nfiles + 1));
+		if (dst->files == NULL || kept == NULL || kept_sel == NULL || kept_exact == NULL)
 		{
 			rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 			break;
@@ -772,6 +777,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 			bool		skips = false;
 			bool		ranged;
 			const pm_row_selection *sel = NULL;
+			bool		exact = false;
 
 			my.files_probed++;
 			if (newest_decides)
@@ -838,7 +844,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 				continue;
 			}
 			if (ranged && key_pages_reject(t, &ks, f, file_keys, nfk, &kc, tmp, arena, &sel,
-										   key_present))
+										   key_present, &exact))
 			{
 				my.key_page_rejects++;
 				scan->stats.files_pruned_stats++;
@@ -846,6 +852,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 			}
 			kept[i] = true;
 			kept_sel[i] = sel;
+			kept_exact[i] = exact;
 			if (newest_decides && ranged)
 				for (int j = 0; j < nfk; j++)
 					if (key_present[j] && f->min_sequence_number > key_newest_min[file_keys[j]])
@@ -882,6 +889,7 @@ pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_predicate *pred, pm
 				my_rows[nsel].file = f;
 				my_rows[nsel].rows = sel;
 				my_rows[nsel].keys_placed = true;
+				my_rows[nsel].rows_exact = kept_exact[i];
 				nsel++;
 			}
 			if (f->deletion_file != NULL)

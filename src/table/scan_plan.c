@@ -914,6 +914,7 @@ keep_file_rows(pm_scan *scan, const pm_data_file_meta *f, const roaring_bitmap_t
 	scan->file_rows[scan->nfile_rows].file = f;
 	scan->file_rows[scan->nfile_rows].rows = sel;
 	scan->file_rows[scan->nfile_rows].keys_placed = false;
+	scan->file_rows[scan->nfile_rows].rows_exact = false;
 	scan->nfile_rows++;
 	return PM_OK;
 }
@@ -953,6 +954,14 @@ pm_scan_file_rows_placed(const pm_scan *scan, const pm_data_file_meta *file)
 	const pm_file_rows *hit = find_file_rows(scan, file);
 
 	return hit != NULL && hit->keys_placed;
+}
+
+bool
+pm_scan_file_rows_exact(const pm_scan *scan, const pm_data_file_meta *file)
+{
+	const pm_file_rows *hit = find_file_rows(scan, file);
+
+	return hit != NULL && hit->keys_placed && hit->rows_exact;
 }
 
 /* The name of f's .index sidecar among its extra files (index), or -1. */

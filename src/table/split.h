@@ -216,8 +216,13 @@ extern void pm_scan_read_filter(pm_scan *scan, bool value_fields, pm_read_filter
 extern const pm_row_selection *pm_scan_file_rows(const pm_scan *scan,
 												 const pm_data_file_meta *file);
 
-/* Whether that selection is a point lookup's placed keys: each of its rows holds one. */
+/*
+ * Whether that selection is a point lookup's placed keys: the rows of the
+ * pages holding them (each row group of it holds one); _exact: their own
+ * rows, each of which holds one.
+ */
 extern bool pm_scan_file_rows_placed(const pm_scan *scan, const pm_data_file_meta *file);
+extern bool pm_scan_file_rows_exact(const pm_scan *scan, const pm_data_file_meta *file);
 
 typedef struct pm_data_file_reader pm_data_file_reader;
 
@@ -278,8 +283,8 @@ extern pm_code pm_data_file_reader_next(pm_data_file_reader *reader, pm_batch **
 extern void pm_data_file_reader_close(pm_data_file_reader *reader);
 
 /*
- * A point lookup's Parquet file whose rows the key pages placed (a few) is
- * read from the caches alone when they hold everything
+ * A point lookup's Parquet file whose keys' own rows the key pages placed
+ * (a few) is read from the caches alone when they hold everything
  * (format/parquet/parquet_row_fetch.h): the same batches, counted alike,
  * without opening a format reader. On by default; off: always through the
  * reader. Process-wide, for tests and comparisons. pm_data_file_fetches

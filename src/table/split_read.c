@@ -863,7 +863,8 @@ sample_page(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
 
 /*
  * A lookup's placed rows of a Parquet file (the rows_pred branch of setup,
- * part_filter_no_stats) from the caches alone when they hold everything:
+ * part_filter_no_stats), when each holds a key, from the caches alone when
+ * they hold everything:
  * r->fetched, counted where the reader would count. Not in parallel reads
  * nor with a part keep test (the reader handles those).
  */
@@ -876,6 +877,9 @@ fetch_placed(pm_data_file_reader *r, const pm_type *request, const pm_format_rea
 	if (!fetch_cached || !opts->part_filter_no_stats || opts->row_selection == NULL ||
 		r->file->format != PM_FORMAT_PARQUET || r->file->file_size <= 0 ||
 		r->filter.claim != NULL || r->filter.keep != NULL || r->sampler != NULL)
+		return PM_OK;
+	/* the keys' own rows only: the reader's row filter would drop none of them */
+	if (!pm_scan_file_rows_exact(r->filter.scan, r->file))
 		return PM_OK;
 	if (counts_parts(r))
 	{

@@ -74,14 +74,17 @@ struct pm_scan
 };
 
 /*
- * The row selection of one kept data file (file-index row bitmaps; a
- * point lookup's key rows, keys_placed: every row selected holds a key).
+ * The row selection of one kept data file: file-index row bitmaps, or a
+ * point lookup's key rows (keys_placed: the rows of the pages that hold
+ * the keys' first fields, or with rows_exact, the keys' own rows, each
+ * holding a key).
  */
 typedef struct pm_file_rows
 {
 	const pm_data_file_meta *file;
 	const pm_row_selection *rows;
 	bool		keys_placed;
+	bool		rows_exact;
 } pm_file_rows;
 
 /* "<prefix><decimal long>" -> id (schema.c); false if not of that form. */

@@ -261,7 +261,8 @@ check_table(const char *rel, bool expect_fewer_files)
 		pm_scan    *kbase = plan(&lt, p);
 		pm_scan    *ls2 = lookup(kbase, p, NULL);
 
-		lookup_rows(&lt, ls, got, all->key[i]);
+		/* Parquet: the key's row alone (the reader drops the rows of other keys) */
+		lookup_rows(&lt, ls, got, strstr(rel, "/parquet/") != NULL ? NULL : all->key[i]);
 		if (got->n != 1 || strcmp(got->row[0], all->row[i]) != 0)
 			fail_msg("%s: key %s: %d rows, first %s, want %s", rel, all->key[i], got->n,
 					 got->n > 0 ? got->row[0] : "-", all->row[i]);

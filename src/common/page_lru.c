@@ -173,16 +173,27 @@ from_store(const pm_page_file *f, int64_t offset, uint64_t variant)
 	return mapped_entry(f, offset, variant, &map);
 }
 
-pm_page_entry *
-pm_page_lru_pin(const pm_page_file *f, int64_t offset, uint64_t variant)
+/*
+ * The page, pinned and made the most recently used: counted (a miss asks
+ * the shared store) or not (this process's cache only).
+ */
+static pm_page_entry *
+pin(const pm_page_file *f, int64_t offset, uint64_t variant, bool counted)
 {
 	page_key	k = {f, offset, variant};
+	uint64_t	h;
 	pm_page_entry *e;
 
 	if (!pm_lru_enabled(&cache))
 		return NULL;
-	e = (pm_page_entry *) pm_lru_get(&cache, key_hash(f, offset, variant), match, &k);
-	if (e == NULL && pm_page_store_enabled() && (e = from_store(f, offset, variant)) != NULL)
+	h = key_hash(f, offset, variant);
+	if (!counted)
+	{
+		if ((e = (pm_page_entry *) pm_lru_peek(&cache, h, match, &k)) != NULL)
+			pm_lru_touch(&cache, &e->node);
+	}
+	else if ((e = (pm_page_entry *) pm_lru_get(&cache, h, match, &k)) == NULL &&
+			 pm_page_store_enabled() && (e = from_store(f, offset, variant)) != NULL)
 	{
 		/* a page the store held: a hit (at the shared level), not a miss */
 		cache.misses--;
@@ -194,19 +205,15 @@ pm_page_lru_pin(const pm_page_file *f, int64_t offset, uint64_t variant)
 }
 
 pm_page_entry *
+pm_page_lru_pin(const pm_page_file *f, int64_t offset, uint64_t variant)
+{
+	return pin(f, offset, variant, true);
+}
+
+pm_page_entry *
 pm_page_lru_pin_held(const pm_page_file *f, int64_t offset, uint64_t variant)
 {
-	page_key	k = {f, offset, variant};
-	pm_page_entry *e;
-
-	if (!pm_lru_enabled(&cache))
-		return NULL;
-	e = (pm_page_entry *) pm_lru_peek(&cache, key_hash(f, offset, variant), match, &k);
-	if (e == NULL)
-		return NULL;
-	pm_lru_touch(&cache, &e->node);
-	e->refs++;
-	return e;
+	return pin(f, offset, variant, false);
 }
 
 void

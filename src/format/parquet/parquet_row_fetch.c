@@ -6,11 +6,12 @@
  * chunk's page indexes (metadata cache), the pages holding the rows and
  * the dictionary head before the first data page (page cache), laid out
  * as the pieces of a chunk the way the Parquet reader lays out the pages
- * it selects (parquet_reader.c load_row_group); then each selected row's
- * page is decoded up to the last selected row it holds and the row's entry
- * written to its batch. Every pin is taken without counting and the hits
- * are counted at the end, so a fetch that finds something missing leaves
- * the caches' counts as if it had not run.
+ * it selects (parquet_reader.c load_row_group). Everything is pinned
+ * first, without counting; only then is anything decoded (each selected
+ * row's page up to the last selected row it holds, the row's entry written
+ * to its batch) and the hits counted, so a fetch that finds something
+ * missing leaves the caches as if it had not run (the dictionaries it would
+ * have converted and cached included).
  *-------------------------------------------------------------------------
  */
 #include "format/parquet/parquet_row_fetch.h"
@@ -20,6 +21,7 @@
 #include "common/meta_cache.h"
 #include "common/page_lru.h"
 #include "format/parquet/column_reader.h"
+#include "format/parquet/column_values.h"
 #include "format/parquet/parquet_metadata.h"
 #include "format/parquet/parquet_page_index.h"
 
@@ -30,6 +32,29 @@ typedef struct fetch_row
 	int			batch;
 	int64_t		slot;
 } fetch_row;
+
+/* A page of a chunk as the page cache holds it, pinned. */
+typedef struct fetch_piece
+{
+	int64_t		off;
+	size_t		len;
+	pm_page_entry *hit;			/* NULL once the column reader took it over */
+} fetch_piece;
+
+/* One column of one row group holding selected rows: what it reads. */
+typedef struct fetch_chunk
+{
+	int			g;
+	int			c;				/* requested column */
+	int64_t		first;			/* file row of the row group's first row */
+	int			r0;				/* its rows: rows[r0 .. r0 + n) */
+	int			n;
+	const pm_pq_offset_index *oi;
+	int		   *page_of;		/* per row: its page */
+	fetch_piece *pieces;		/* the dictionary head, then each page with a row */
+	int			npieces;
+	int64_t		nvalues;		/* entries of those pages */
+} fetch_chunk;
 
 typedef struct fetch
 {
@@ -47,10 +72,15 @@ typedef struct fetch
 	bool	   *col_ready;
 	pm_batch   *batches;
 	int64_t    *data_cap;		/* per batch and column */
+	fetch_row  *rows;
+	int			nrows;
+	fetch_chunk *chunks;
+	int			nchunks;
 	pm_meta_pin **pins;			/* page indexes held */
 	int			npins;
 	int64_t		page_hits;		/* pins of the page cache, as the reader counts them */
-	int		   *page_of;		/* scratch: page of each row of a row group */
+	int64_t		pages_total;
+	int64_t		pages_skipped;
 } fetch;
 
 /* The top-level flat leaf named name of the file md describes, or NULL. */
@@ -89,116 +119,163 @@ page_of_row(const pm_pq_offset_index *oi, int64_t row)
 	return lo;
 }
 
+/* The cached page of fx's file at off, of span len, pinned; NULL if not held. */
+static pm_page_entry *
+held_page(fetch *fx, int64_t off, size_t len)
+{
+	pm_page_entry *hit = pm_page_lru_pin_held(&fx->pf, off, 0);
+
+	if (hit != NULL && pm_page_entry_span(hit) != len)
+	{
+		pm_page_lru_unpin(hit);
+		hit = NULL;
+	}
+	return hit;
+}
+
 /*
- * Column c's values of rows[0..n) (of row group g, whose first file row is
- * first; their pages in fx->page_of) into their batches: *missing when a
- * page is not cached.
+ * The chunk of column c in row group g for rows[r0 .. r0 + n) (first: the
+ * row group's first file row): its page index and pages pinned, counted
+ * into fx->pages_*. *missing when one is not cached.
  */
 static pm_code
-fetch_column(fetch *fx, int c, int g, int64_t first, const fetch_row *rows, int n,
-			 const pm_pq_offset_index *oi, bool *missing, pm_error *err)
+gather_chunk(fetch *fx, int g, int c, int64_t first, int r0, int n, bool *missing,
+			 pm_error *err)
 {
 	const pm_pq_row_group *rg = &fx->md->row_groups[g];
 	const pm_pq_chunk *ch = &rg->columns[fx->leaves[c]->leaf_index];
-	pm_pq_column *col = &fx->cols[c];
-	int64_t		head = oi->offset[0] - pm_pq_chunk_start(ch);
+	fetch_chunk *k = &fx->chunks[fx->nchunks];
+	const pm_pq_chunk_index *ix;
+	char	   *name;
+	int64_t		head;
+	int			distinct = 0;
+
+	*missing = true;
+	if (ch->offset_index_length <= 0)
+		return PM_OK;			/* the reader would read the whole chunk */
+	name = pm_pq_chunk_index_name(fx->arena, fx->path, fx->path_len, g,
+								  fx->leaves[c]->leaf_index);
+	if (name == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	ix = pm_meta_cache_pin(PM_META_PARQUET_PAGE_INDEX, name, fx->file_size, 0,
+						   &fx->pins[fx->npins]);
+	if (ix == NULL)
+		return PM_OK;
+	fx->npins++;
+	if (ix->oi.npages <= 0)
+		return PM_OK;
+	memset(k, 0, sizeof(*k));
+	k->g = g;
+	k->c = c;
+	k->first = first;
+	k->r0 = r0;
+	k->n = n;
+	k->oi = &ix->oi;
+	k->page_of = pm_arena_alloc(fx->arena, sizeof(int) * (size_t) n);
+	k->pieces = pm_arena_alloc(fx->arena, sizeof(fetch_piece) * (size_t) (n + 1));
+	if (k->page_of == NULL || k->pieces == NULL)
+		return pm_fail(err, PM_ERR_NOMEM, "out of memory");
+	fx->nchunks++;				/* its pins are released with fx's */
+
+	/* the dictionary head, then each page holding a row, once */
+	head = k->oi->offset[0] - pm_pq_chunk_start(ch);
+	if (head > 0)
+	{
+		fetch_piece *pc = &k->pieces[k->npieces];
+
+		pc->off = pm_pq_chunk_start(ch);
+		pc->len = (size_t) head;
+		if ((pc->hit = held_page(fx, pc->off, pc->len)) == NULL)
+			return PM_OK;
+		k->npieces++;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		int			p = page_of_row(k->oi, fx->rows[r0 + i].pos - first);
+		fetch_piece *pc = &k->pieces[k->npieces];
+
+		k->page_of[i] = p;
+		if (i > 0 && k->page_of[i - 1] == p)
+			continue;
+		distinct++;
+		pc->off = k->oi->offset[p];
+		pc->len = (size_t) k->oi->size[p];
+		if ((pc->hit = held_page(fx, pc->off, pc->len)) == NULL)
+			return PM_OK;
+		k->npieces++;
+		k->nvalues += pm_pq_page_rows(k->oi, p, rg->num_rows);
+	}
+	fx->page_hits += k->npieces;
+	fx->pages_total += k->oi->npages;
+	fx->pages_skipped += k->oi->npages - distinct;
+	*missing = false;
+	return PM_OK;
+}
+
+/*
+ * The values of chunk k's rows into their batches: its pinned pages laid
+ * out as the pieces of the column's chunk, each decoded up to its last
+ * selected row.
+ */
+static pm_code
+decode_chunk(fetch *fx, fetch_chunk *k, pm_error *err)
+{
+	const pm_pq_row_group *rg = &fx->md->row_groups[k->g];
+	const pm_pq_chunk *ch = &rg->columns[fx->leaves[k->c]->leaf_index];
+	pm_pq_column *col = &fx->cols[k->c];
+	const fetch_row *rows = fx->rows + k->r0;
 	size_t		pos = 0;
-	int64_t		nvalues = 0;
 	int			loaded = -1;	/* the page decoded, -1 none */
 	int64_t		page_first = 0;
-	int			at;
 
-	*missing = false;
-	if (!fx->col_ready[c])
+	if (!fx->col_ready[k->c])
 	{
-		pm_error	ierr;
-
-		pm_error_clear(&ierr);
-		/* a column the reader would refuse: let it say why */
-		if (pm_pq_column_init(col, fx->env, fx->leaves[c], fx->request->fields[c].type,
-							  fx->request->fields[c].name, &ierr) != PM_OK)
-		{
-			*missing = true;
-			return ierr.code == PM_ERR_NOMEM ? pm_fail(err, PM_ERR_NOMEM, "out of memory") : PM_OK;
-		}
-		fx->col_ready[c] = true;
+		PM_TRY(pm_pq_column_init(col, fx->env, fx->leaves[k->c], fx->request->fields[k->c].type,
+								 fx->request->fields[k->c].name, err));
+		fx->col_ready[k->c] = true;
 	}
 	pm_pq_column_clear_pieces(col);
 	col->page_file = &fx->pf;
-
-	/* the dictionary head, then each page holding a row, once */
-	for (int i = -1; i < n; i++)
+	for (int i = 0; i < k->npieces; i++)
 	{
-		int64_t		off;
-		size_t		len;
-		pm_page_entry *hit;
+		fetch_piece *pc = &k->pieces[i];
+		pm_page_entry *hit = pc->hit;
 
-		if (i < 0)
-		{
-			if (head <= 0)
-				continue;
-			off = pm_pq_chunk_start(ch);
-			len = (size_t) head;
-		}
-		else
-		{
-			int			p = fx->page_of[i];
-
-			if (i > 0 && fx->page_of[i - 1] == p)
-				continue;
-			off = oi->offset[p];
-			len = (size_t) oi->size[p];
-			nvalues += pm_pq_page_rows(oi, p, rg->num_rows);
-		}
-		hit = pm_page_lru_pin_held(&fx->pf, off, 0);
-		if (hit != NULL && pm_page_entry_span(hit) != len)
-		{
-			pm_page_lru_unpin(hit);
-			hit = NULL;
-		}
-		if (hit == NULL)
-		{
-			*missing = true;
-			return PM_OK;
-		}
-		if (!pm_pq_column_add_piece(col, pos, off, len, hit))
+		pc->hit = NULL;			/* the column's from here, unpinned if this fails */
+		if (!pm_pq_column_add_piece(col, pos, pc->off, pc->len, hit))
 			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		fx->page_hits++;
-		pos += len;
+		pos += pc->len;
 	}
-	PM_TRY(pm_pq_column_start_chunk(col, NULL, pos, ch->codec, nvalues, fx->arena, err));
+	PM_TRY(pm_pq_column_start_chunk(col, NULL, pos, ch->codec, k->nvalues, fx->arena, err));
 
-	for (int i = 0; i < n; i = at)
+	for (int i = 0; i < k->n; i++)
 	{
-		int			p = fx->page_of[i];
+		int			p = k->page_of[i];
 		int64_t		r;
 
 		if (p != loaded)
 		{
 			bool		have;
 			int			last = i;
+			pm_code		rc;
 
-			while (last + 1 < n && fx->page_of[last + 1] == p)
+			while (last + 1 < k->n && k->page_of[last + 1] == p)
 				last++;
-			page_first = oi->first_row[p];
+			page_first = k->oi->first_row[p];
 			/* decode only up to the page's last selected row, from its first */
-			col->decode_limit = rows[last].pos - first - page_first + 1;
-			col->decode_start = rows[i].pos - first - page_first;
-			{
-				pm_code		rc = pm_pq_column_next_page(col, &have, err);
-
-				col->decode_limit = 0;
-				col->decode_start = 0;
-				PM_TRY(rc);
-			}
-			if (!have || col->page_total != pm_pq_page_rows(oi, p, rg->num_rows))
+			col->decode_limit = rows[last].pos - k->first - page_first + 1;
+			col->decode_start = rows[i].pos - k->first - page_first;
+			rc = pm_pq_column_next_page(col, &have, err);
+			col->decode_limit = 0;
+			col->decode_start = 0;
+			PM_TRY(rc);
+			if (!have || col->page_total != pm_pq_page_rows(k->oi, p, rg->num_rows))
 				return pm_fail(err, PM_ERR_CORRUPT,
 							   "page of parquet column \"%s\" disagrees with its offset index",
 							   col->name);
 			loaded = p;
 		}
-		at = i + 1;
-		r = rows[i].pos - first - page_first;
+		r = rows[i].pos - k->first - page_first;
 		if (r < col->page_pos || r >= col->page_n)
 			return pm_fail(err, PM_ERR_CORRUPT,
 						   "parquet column \"%s\": offset index out of step with its pages",
@@ -220,14 +297,13 @@ fetch_column(fetch *fx, int c, int g, int64_t first, const fetch_row *rows, int 
 			col->value_pos += nn;
 		}
 		{
-			pm_batch   *b = &fx->batches[rows[i].batch];
-			pm_vector  *v = &b->cols[c];
+			pm_vector  *v = &fx->batches[rows[i].batch].cols[k->c];
 			int64_t		s = rows[i].slot;
 			bool		isnull = col->def != NULL && col->def[r] < (uint8_t) col->max_def;
 
 			v->nulls[s] = isnull;
 			PM_TRY(pm_pq_column_write_values(col, isnull ? 0 : 1, v, s, 1,
-											 &fx->data_cap[(int64_t) rows[i].batch * fx->ncols + c],
+											 &fx->data_cap[(int64_t) rows[i].batch * fx->ncols + k->c],
 											 fx->arena, err));
 			col->page_pos++;
 		}
@@ -236,57 +312,21 @@ fetch_column(fetch *fx, int c, int g, int64_t first, const fetch_row *rows, int 
 }
 
 /*
- * Row group g's rows[0..n) (first: its first file row), every column; its
- * pages counted into *pages_total, *pages_skipped.
+ * Whether the reader would set up every requested column (a conversion it
+ * refuses is its to report).
  */
-static pm_code
-fetch_row_group(fetch *fx, int g, int64_t first, const fetch_row *rows, int n,
-				int64_t *pages_total, int64_t *pages_skipped, bool *missing, pm_error *err)
+static bool
+columns_readable(fetch *fx)
 {
-	const pm_pq_row_group *rg = &fx->md->row_groups[g];
-
-	*missing = false;
 	for (int c = 0; c < fx->ncols; c++)
 	{
-		const pm_pq_chunk *ch = &rg->columns[fx->leaves[c]->leaf_index];
-		const pm_pq_chunk_index *ix;
-		char	   *key;
-		int			distinct = 0;
+		int64_t		div = 1;
 
-		if (ch->offset_index_length <= 0)
-		{
-			*missing = true;	/* the reader would read the whole chunk */
-			return PM_OK;
-		}
-		key = pm_pq_chunk_index_name(fx->arena, fx->path, fx->path_len, g,
-									 fx->leaves[c]->leaf_index);
-		if (key == NULL)
-			return pm_fail(err, PM_ERR_NOMEM, "out of memory");
-		ix = pm_meta_cache_pin(PM_META_PARQUET_PAGE_INDEX, key, fx->file_size, 0,
-							   &fx->pins[fx->npins]);
-		if (ix == NULL)
-		{
-			*missing = true;
-			return PM_OK;
-		}
-		fx->npins++;
-		if (ix->oi.npages <= 0)
-		{
-			*missing = true;
-			return PM_OK;
-		}
-		for (int i = 0; i < n; i++)
-		{
-			fx->page_of[i] = page_of_row(&ix->oi, rows[i].pos - first);
-			distinct += i == 0 || fx->page_of[i] != fx->page_of[i - 1];
-		}
-		PM_TRY(fetch_column(fx, c, g, first, rows, n, &ix->oi, missing, err));
-		if (*missing)
-			return PM_OK;
-		*pages_total += ix->oi.npages;
-		*pages_skipped += ix->oi.npages - distinct;
+		if (pm_pq_column_choose_conv(fx->leaves[c], fx->request->fields[c].type, &div) ==
+			PM_PQ_CV_NONE || fx->leaves[c]->max_def > 255)
+			return false;
 	}
-	return PM_OK;
+	return true;
 }
 
 /* Empty vectors of the request's types for each range's batch. */
@@ -353,8 +393,6 @@ pm_parquet_fetch_cached(const pm_env *env, const char *path, int64_t file_size,
 	int			nrows = 0;
 	int64_t		rg_read = 0;
 	int64_t		rg_unselected = 0;
-	int64_t		pages_total = 0;
-	int64_t		pages_skipped = 0;
 	bool		missing = false;
 	pm_code		rc = PM_OK;
 
@@ -388,10 +426,10 @@ pm_parquet_fetch_cached(const pm_env *env, const char *path, int64_t file_size,
 	fx.cols = pm_arena_zalloc(arena, sizeof(pm_pq_column) * (size_t) fx.ncols);
 	fx.col_ready = pm_arena_zalloc(arena, sizeof(bool) * (size_t) fx.ncols);
 	fx.pins = pm_arena_zalloc(arena, sizeof(pm_meta_pin *) * (size_t) (fx.ncols * nrows + 1));
-	fx.page_of = pm_arena_alloc(arena, sizeof(int) * (size_t) nrows);
-	rows = pm_arena_alloc(arena, sizeof(fetch_row) * (size_t) nrows);
+	fx.chunks = pm_arena_zalloc(arena, sizeof(fetch_chunk) * (size_t) (fx.ncols * nrows + 1));
+	fx.rows = rows = pm_arena_alloc(arena, sizeof(fetch_row) * (size_t) nrows);
 	if (fx.leaves == NULL || fx.cols == NULL || fx.col_ready == NULL || fx.pins == NULL ||
-		fx.page_of == NULL || rows == NULL || !make_batches(&fx, sel))
+		fx.chunks == NULL || rows == NULL || !make_batches(&fx, sel))
 	{
 		rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
 		goto done;
@@ -403,6 +441,8 @@ pm_parquet_fetch_cached(const pm_env *env, const char *path, int64_t file_size,
 		if (pm_type_is_nested(f->type->id) || (fx.leaves[c] = flat_leaf(fx.md, f->name)) == NULL)
 			goto done;			/* missing: not flat, or absent */
 	}
+	if (!columns_readable(&fx))
+		goto done;
 	nrows = 0;
 	for (int64_t i = 0; i < sel->n; i++)
 		for (int64_t p = sel->start[i]; p < sel->end[i]; p++)
@@ -413,7 +453,12 @@ pm_parquet_fetch_cached(const pm_env *env, const char *path, int64_t file_size,
 			nrows++;
 		}
 
-	/* row group by row group, as the reader goes, to the end of the file */
+	fx.nrows = nrows;
+
+	/*
+	 * First every chunk's page index and pages pinned, row group by row
+	 * group as the reader goes, to the end of the file; then the values.
+	 */
 	{
 		int64_t		first = 0;
 		int			at = 0;
@@ -428,10 +473,12 @@ pm_parquet_fetch_cached(const pm_env *env, const char *path, int64_t file_size,
 			if (k > at)
 			{
 				rg_read++;
-				rc = fetch_row_group(&fx, g, first, rows + at, k - at, &pages_total,
-									 &pages_skipped, &missing, err);
-				if (rc != PM_OK || missing)
-					goto done;
+				for (int c = 0; c < fx.ncols; c++)
+				{
+					rc = gather_chunk(&fx, g, c, first, at, k - at, &missing, err);
+					if (rc != PM_OK || missing)
+						goto done;
+				}
 			}
 			else if (n > 0)
 				rg_unselected++;
@@ -441,6 +488,9 @@ pm_parquet_fetch_cached(const pm_env *env, const char *path, int64_t file_size,
 		if (at < nrows)
 			goto done;			/* rows past the end of the file: let the reader say */
 	}
+	for (int i = 0; i < fx.nchunks; i++)
+		if ((rc = decode_chunk(&fx, &fx.chunks[i], err)) != PM_OK)
+			goto done;
 
 	/* everything found: count as the reader would */
 	finish_batches(&fx, sel->n);
@@ -451,12 +501,15 @@ pm_parquet_fetch_cached(const pm_env *env, const char *path, int64_t file_size,
 	if (counts->row_groups_unselected != NULL)
 		*counts->row_groups_unselected += rg_unselected;
 	if (counts->pages_total != NULL)
-		*counts->pages_total += pages_total;
+		*counts->pages_total += fx.pages_total;
 	if (counts->pages_skipped != NULL)
-		*counts->pages_skipped += pages_skipped;
+		*counts->pages_skipped += fx.pages_skipped;
 	*out = fx.batches;
 
 done:
+	for (int i = 0; i < fx.nchunks; i++)
+		for (int j = 0; j < fx.chunks[i].npieces; j++)
+			pm_page_lru_unpin(fx.chunks[i].pieces[j].hit);
 	for (int c = 0; c < fx.ncols; c++)
 		if (fx.col_ready != NULL && fx.col_ready[c])
 			pm_pq_column_release(&fx.cols[c]);

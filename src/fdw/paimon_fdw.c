@@ -1376,11 +1376,17 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										fs->executed.files_pruned_index,
 										fs->executed.files_selected), es);
 	}
-	/* a parallel scan's buckets merged by key range (key_range_split.h) */
+	/*
+	 * a parallel scan's buckets merged by key range (key_range_split.h): the
+	 * most any participant cut (every one that passes a bucket cuts it alike;
+	 * the leader may not have taken part)
+	 */
 	if (fs != NULL && fs->read != NULL)
 		key_ranges = Max(fs->key_ranges, pm_table_read_key_ranges(fs->read));
 	else if (fs != NULL)
 		key_ranges = fs->key_ranges;
+	if (fs != NULL && fs->workers_taken)
+		key_ranges = Max(key_ranges, fs->workers.key_ranges);
 	if (es->analyze && fs != NULL && fs->pstate != NULL && key_ranges > 0)
 		ExplainPropertyInteger("Key Ranges", NULL, key_ranges, es);
 	/*
@@ -1392,8 +1398,7 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	 * the parts of every file of its bucket.
 	 */
 	if (es->analyze && fs != NULL &&
-		(fs->pstate == NULL || (fs->workers_taken && fs->workers.key_ranges == 0 &&
-								key_ranges == 0)))
+		(fs->pstate == NULL || (fs->workers_taken && key_ranges == 0)))
 	{
 		pm_scan_stats rd = {0};
 

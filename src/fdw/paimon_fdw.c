@@ -480,6 +480,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	ListCell   *lc;
 	double		metadata_rows;
 	bool		analyzed = baserel->tuples >= 0;	/* pg_class.reltuples, -1 before ANALYZE */
+	bool		one_key = false;	/* the quals pin the key to one value ("k = v") */
 
 	/* the plan state and its option strings live in the planner's context */
 	fpinfo->tableoid = foreigntableid;
@@ -527,9 +528,9 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 		if (fpinfo->key_attnums != NIL && pred != NULL &&
 			pm_point_lookup_plan(scan, pred, &lookup, &ls, &err) != PM_OK)
 			pmfdw_error(&err);
-		if (fpinfo->key_attnums != NIL &&
-			pmfdw_quals_pin_one_key(baserel->baserestrictinfo, baserel->relid,
-									fpinfo->key_attnums))
+		one_key = pmfdw_quals_pin_one_key(baserel->baserestrictinfo, baserel->relid,
+										  fpinfo->key_attnums);
+		if (one_key)
 			fpinfo->lookup_est.partitions = 1;	/* one key: one partition */
 		if (lookup != NULL)
 		{
@@ -634,9 +635,7 @@ paimonGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 										  (double) fpinfo->funnel[FUNNEL_LOOKUP_KEYS] *
 										  Max(fpinfo->lookup_partitions, 1)));
 	/* ... so does the lookup of one key given at run time ("k = $1": a generic plan) */
-	else if (pmfdw_enable_point_lookup &&
-			 pmfdw_quals_pin_one_key(baserel->baserestrictinfo, baserel->relid,
-									 fpinfo->key_attnums))
+	else if (one_key)
 		baserel->rows = clamp_row_est(Min(baserel->rows,
 										  (double) Max(fpinfo->lookup_est.partitions, 1)));
 	baserel->fdw_private = fpinfo;

@@ -864,9 +864,9 @@ sample_page(void *ctx, const pm_field_range *ranges, int nranges, int64_t nrows)
 /*
  * A lookup's placed rows of a Parquet file (the rows_pred branch of setup,
  * part_filter_no_stats), when each holds a key, from the caches alone when
- * they hold everything:
- * r->fetched, counted where the reader would count. Not in parallel reads
- * nor with a part keep test (the reader handles those).
+ * they hold everything: r->fetched, counted where the reader would count.
+ * Not in parallel reads nor with a part keep test (the reader handles
+ * those).
  */
 static pm_code
 fetch_placed(pm_data_file_reader *r, const pm_type *request, const pm_format_read_options *opts,

@@ -1170,6 +1170,23 @@ pm_pq_column_peek_page(pm_pq_column *c, int64_t *num_values, bool *have, pm_erro
 	}
 }
 
+void
+pm_pq_column_skip_entries(pm_pq_column *c, int64_t k)
+{
+	int64_t		nn = k;
+
+	if (c->def != NULL)
+	{
+		uint8_t		md = (uint8_t) c->max_def;
+
+		nn = 0;
+		for (int64_t i = c->page_pos; i < c->page_pos + k; i++)
+			nn += c->def[i] == md;
+	}
+	c->page_pos += k;
+	c->value_pos += nn;
+}
+
 pm_code
 pm_pq_column_skip_page(pm_pq_column *c, pm_error *err)
 {

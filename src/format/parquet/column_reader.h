@@ -184,6 +184,12 @@ extern pm_code pm_pq_column_peek_page(pm_pq_column *c, int64_t *num_values, bool
 extern pm_code pm_pq_column_skip_page(pm_pq_column *c, pm_error *err);
 
 /*
+ * Pass the next k level entries of the decoded page (k <= page_n -
+ * page_pos) and the values of the non-null ones among them.
+ */
+extern void pm_pq_column_skip_entries(pm_pq_column *c, int64_t k);
+
+/*
  * Write the page's next k values into v's slots [slot0, slot0 + nslots):
  * the non-null slots (v->nulls, which must exist if k < nslots) get the
  * values in order. For varlen vectors offsets[slot0] must be set; data goes

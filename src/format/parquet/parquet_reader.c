@@ -896,21 +896,7 @@ leaf_seek(pm_parquet_reader *r, pm_pq_leaf *lf, int64_t row, pm_error *err)
 	if (k < 0)
 		return pm_fail(err, PM_ERR_CORRUPT,
 					   "parquet column \"%s\": offset index out of step with its pages", c->name);
-	if (k > 0)
-	{
-		int64_t		nn = k;
-
-		if (c->def != NULL)
-		{
-			uint8_t		md = (uint8_t) c->max_def;
-
-			nn = 0;
-			for (int64_t i = c->page_pos; i < c->page_pos + k; i++)
-				nn += c->def[i] == md;
-		}
-		c->page_pos += k;
-		c->value_pos += nn;
-	}
+	pm_pq_column_skip_entries(c, k);
 	return PM_OK;
 }
 

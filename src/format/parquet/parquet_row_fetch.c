@@ -281,21 +281,7 @@ decode_chunk(fetch *fx, fetch_chunk *k, pm_error *err)
 						   "parquet column \"%s\": offset index out of step with its pages",
 						   col->name);
 		/* pass the entries before the row (their values too) */
-		if (r > col->page_pos)
-		{
-			int64_t		nn = r - col->page_pos;
-
-			if (col->def != NULL)
-			{
-				uint8_t		md = (uint8_t) col->max_def;
-
-				nn = 0;
-				for (int64_t e = col->page_pos; e < r; e++)
-					nn += col->def[e] == md;
-			}
-			col->page_pos = r;
-			col->value_pos += nn;
-		}
+		pm_pq_column_skip_entries(col, r - col->page_pos);
 		{
 			pm_vector  *v = &fx->batches[rows[i].batch].cols[k->c];
 			int64_t		s = rows[i].slot;

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "format/format_reader.h"
 #include "row/binary_row.h"
 #include "table/table_int.h"
 
@@ -216,6 +217,38 @@ pm_stats_type_compatible(const pm_type *table_type, const pm_type *file_type)
 	return true;
 }
 
+/*
+ * May a FLOAT/DOUBLE field's bounds in file's value statistics leave out
+ * values of the file other than NaN? Yes for Parquet and ORC files, whose
+ * statistics Java Paimon takes from the format:
+ *
+ * - Parquet: ParquetUtil.extractColumnStats merges the row groups'
+ *   statistics as parquet-mr reads them from the footer, and parquet-mr
+ *   drops a row group's min/max when either is NaN (Statistics
+ *   DoubleBuilder/FloatBuilder: "NaN ordering is undefined"); the writer's
+ *   comparator orders NaN last, so every row group holding a NaN has max
+ *   NaN, and its other values are missing from the file's bounds (Paimon
+ *   1.3's Java reader then skips such a file for x = v, a wrong answer).
+ * - ORC: the writer merges stripe statistics with < and >, so a stripe
+ *   whose first value was NaN (bounds NaN) adds nothing to the file's.
+ *
+ * Avro files' bounds come from Paimon's own collector (Double.compare: a
+ * NaN makes max NaN, which compares as unknown here): those are kept.
+ */
+static bool
+float_bounds_partial(const pm_data_file_meta *file, const pm_type *type)
+{
+	pm_file_format format;
+	pm_error	ignored;
+
+	if (type->id != PM_TYPE_FLOAT && type->id != PM_TYPE_DOUBLE)
+		return false;
+	pm_error_clear(&ignored);
+	return file->file_name == NULL ||
+		pm_file_format_from_path(file->file_name, &format, &ignored) != PM_OK ||
+		format != PM_FORMAT_AVRO;
+}
+
 pm_code
 pm_stats_filter_file_ranges(pm_table *table, const pm_data_file_meta *file, pm_arena *arena,
 							pm_field_range *ranges, pm_error *err)
@@ -308,7 +341,8 @@ pm_stats_filter_file_ranges(pm_table *table, const pm_data_file_meta *file, pm_a
 		if (st->nnull_counts == ncols && st->null_counts[col] >= 0)
 			r->null_count = st->null_counts[col];
 		if (have_values && !mins[col].is_null && !maxs[col].is_null &&
-			pm_stats_type_compatible(trow->fields[ti].type, frow->fields[fi].type))
+			pm_stats_type_compatible(trow->fields[ti].type, frow->fields[fi].type) &&
+			!float_bounds_partial(file, frow->fields[fi].type))
 		{
 			r->has_min_max = true;
 			r->min = mins[col];

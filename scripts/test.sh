@@ -50,6 +50,18 @@ fi
 echo "== Paimon corpus through SQL"
 python3 test/compat/run_corpus.py --corpus "$PAIMON_CORPUS" 2>&1 | tee "$LOGS/corpus.log" || status=1
 
+echo "== random WHERE clauses: every pruning stage and run-time parameters give the rows of a scan without pushdown"
+python3 test/compat/run_pruning_fuzz.py --corpus "$PAIMON_CORPUS" --per-table 40 2>&1 | tee "$LOGS/pruning.log" || status=1
+# pg_regress's tables written by Java (row groups, pages, ORC row indexes, merges, partitions)
+pz_wh=()
+for d in results/*_wh; do [ -d "$d" ] && pz_wh+=(--warehouse "$d"); done
+if [ ${#pz_wh[@]} -gt 0 ]; then
+	python3 test/compat/run_pruning_fuzz.py "${pz_wh[@]}" --per-table 40 2>&1 | tee "$LOGS/pruningwh.log" || status=1
+else
+	echo "FAILED: run_pruning_fuzz found no Java-written warehouse of pg_regress in results/" | tee "$LOGS/pruningwh.log"
+	status=1
+fi
+
 echo "== damaged Paimon files through SQL"
 python3 test/compat/run_corrupt.py --corpus "$PAIMON_CORPUS" 2>&1 | tee "$LOGS/corrupt.log" || status=1
 
@@ -106,7 +118,7 @@ add "$(grep -ho '\[  PASSED  \] [0-9]*' "$LOGS/unit.log" | awk '{s += $4} END {p
 	"$(grep -ho '\[  SKIPPED \] [0-9]* test' "$LOGS/unit.log" | awk '{s += $4} END {print s + 0}')"
 add "$(sed -n 's/.*All \([0-9]*\) tests passed.*/\1/p' "$LOGS/regress.log" | head -1)" \
 	"$(sed -n 's/.* \([0-9]*\) of [0-9]* tests failed.*/\1/p' "$LOGS/regress.log" | head -1)"
-for f in corpus corrupt options snapshot cancel write concurrent killcopy wide seqinterleave pkdml pkkinds pkkinds142 autotags autotags142 oracle; do
+for f in corpus pruning pruningwh corrupt options snapshot cancel write concurrent killcopy wide seqinterleave pkdml pkkinds pkkinds142 autotags autotags142 oracle; do
 	[ -f "$LOGS/$f.log" ] || continue
 	line=$(grep -E '^([A-Za-z_]+: )?[0-9]+ passed, [0-9]+ failed' "$LOGS/$f.log" | tail -1 | sed 's/^[A-Za-z_]*: //')
 	# "P passed, F failed[, S skipped]"

@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Random WHERE clauses over the shared corpus tables: every pruning path must give the rows
+a scan without pushdown gives.
+
+For each table of ../shared/corpus/tables (latest snapshot), the script samples values of
+its scalar columns (with paimon_fdw.enable_pushdown off) and builds random predicates from
+them: comparisons, BETWEEN, IN lists, = ANY(array), IS [NOT] NULL, NOT, <>, LIKE 'prefix%',
+widening casts of integer columns, and AND/OR of two or three of those. Each predicate runs
+
+  off      with paimon_fdw.enable_pushdown off (the reference: every row, Postgres filters),
+  on       with every pruning stage on (the default),
+  stages   with a random subset of the stage settings off (statistics, file index, row
+           groups, page index, point lookup, top-N),
+  generic  as a prepared statement whose literals are parameters, with
+           plan_cache_mode = force_generic_plan (the values pushed at run time),
+
+and the rows (as text, a multiset) must be the same in all four; an ERROR in one but not
+in the reference is a failure too. A seed makes the run repeatable.
+
+Usage: run_pruning_fuzz.py [--corpus DIR] [--warehouse DIR ...] [--seed N] [--per-table N]
+                           [--table SUBSTR]
+Needs psql on PATH and PGHOST/PGPORT/PGUSER/PGDATABASE of a server with paimon_fdw.
+"""
+import argparse
+import glob
+import os
+import random
+import subprocess
+import sys
+
+from input_required import missing_input
+
+EXTERNAL_PREFIXES = {"FILE:/tmp/external": "external"}
+STAGES = ["enable_stats_pruning", "enable_file_index", "enable_row_group_pruning",
+          "enable_page_index", "enable_point_lookup", "enable_topn_pushdown"]
+# Postgres types a predicate may compare, and the cast a literal of each takes
+SCALAR = {"smallint": "int2", "integer": "int4", "bigint": "int8", "real": "float4",
+          "double precision": "float8", "text": "text", "character varying": "varchar",
+          "boolean": "bool", "date": "date", "timestamp without time zone": "timestamp",
+          "timestamp with time zone": "timestamptz", "bytea": "bytea"}
+MARK = "@@pruning_fuzz@@"
+
+
+def psql(sql, check=True):
+    p = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1"], input=sql,
+                       capture_output=True, text=True, timeout=600)
+    if check and p.returncode != 0:
+        raise RuntimeError(p.stderr.strip()[-2000:])
+    return p
+
+
+def qi(name):
+    return '"' + name.replace('"', '""') + '"'
+
+
+def ql(s):
+    return "'" + s.replace("'", "''") + "'"
+
+
+def tables(corpus, warehouses):
+    """Table directories: the corpus's, or those of the given warehouses."""
+    pats = ([os.path.join(w, "*.db", "*") for w in warehouses] if warehouses else
+            [os.path.join(corpus, "tables", "*", "*.db", "*")])
+    for pat in pats:
+        for d in sorted(glob.glob(pat)):
+            if os.path.isdir(os.path.join(d, "snapshot")):
+                yield d
+
+
+def columns(schema, table):
+    """(name, sql type, cast name) of the foreign table's scalar columns."""
+    out = psql("SELECT attname, format_type(atttypid, atttypmod), t.typname FROM pg_attribute a "
+               "JOIN pg_type t ON t.oid = atttypid WHERE attrelid = '%s.%s'::regclass "
+               "AND attnum > 0 AND NOT attisdropped ORDER BY attnum;" % (qi(schema), qi(table))
+               ).stdout
+    cols = []
+    for line in out.splitlines():
+        name, fmt, typname = line.split("|")
+        base = fmt.split("(")[0]
+        if base in SCALAR or base == "numeric":
+            cols.append((name, fmt, fmt if base in ("numeric",) else SCALAR[base]))
+    return cols
+
+
+def literal(v, cast):
+    return "%s::%s" % (ql(v), cast)
+
+
+class Gen:
+    """Random predicates over one table's sampled values."""
+
+    def __init__(self, rnd, cols, samples):
+        self.rnd = rnd
+        self.cols = [c for c in cols if samples.get(c[0])]
+        self.nullable = cols
+        self.samples = samples
+
+    def value(self, col):
+        return self.rnd.choice(self.samples[col[0]])
+
+    def atom(self, params):
+        """(sql, [(value, cast)]): one predicate; literals as $n when params."""
+        rnd = self.rnd
+        col = rnd.choice(self.cols) if self.cols else rnd.choice(self.nullable)
+        name, fmt, cast = col
+        c = qi(name)
+        vals = []
+
+        def lit(v, ty=cast):
+            vals.append((v, ty))
+            return "{P}" if params else literal(v, ty)
+
+        if not self.cols or rnd.random() < 0.08:
+            return "%s IS %sNULL" % (c, rnd.choice(["", "NOT "])), vals
+        kind = rnd.choice(["cmp", "cmp", "eq", "eq", "between", "in", "any", "not", "ne",
+                           "like", "cast"])
+        if kind == "like" and cast in ("text", "varchar"):
+            v = self.value(col)
+            pre = v[: rnd.randint(0, min(3, len(v)))].replace("%", "").replace("_", "")
+            return "%s LIKE %s" % (c, lit(pre + "%", "text")), vals
+        if kind == "cast" and cast in ("int2", "int4"):
+            return "%s::int8 %s %s" % (c, rnd.choice(["=", "<", ">=", "<>"]),
+                                      lit(self.value(col), "int8")), vals
+        if kind == "between":
+            a, b = sorted([self.value(col), self.value(col)], key=lambda x: x)
+            return "%s BETWEEN %s AND %s" % (c, lit(a), lit(b)), vals
+        if kind == "in":
+            k = rnd.randint(1, 4)
+            return "%s IN (%s)" % (c, ", ".join(lit(self.value(col)) for _ in range(k))), vals
+        if kind == "any":
+            k = rnd.randint(1, 4)
+            arr = "{%s}" % ",".join('"%s"' % self.value(col).replace("\\", "\\\\")
+                                    .replace('"', '\\"') for _ in range(k))
+            return "%s = ANY(%s)" % (c, lit(arr, cast + "[]" if "(" not in cast else
+                                             "numeric[]")), vals
+        if kind == "not":
+            return "NOT (%s = %s)" % (c, lit(self.value(col))), vals
+        if kind == "ne":
+            return "%s <> %s" % (c, lit(self.value(col))), vals
+        if kind == "eq" or cast == "bool":
+            return "%s = %s" % (c, lit(self.value(col))), vals
+        return "%s %s %s" % (c, rnd.choice(["<", "<=", ">", ">="]), lit(self.value(col))), vals
+
+    def predicate(self, params):
+        rnd = self.rnd
+        n = rnd.choice([1, 1, 2, 2, 3])
+        parts = []
+        vals = []
+        for _ in range(n):
+            sql, vs = self.atom(params)
+            parts.append(sql)
+            vals.extend(vs)
+        op = rnd.choice([" AND ", " AND ", " OR "])
+        sql = op.join("(%s)" % p for p in parts)
+        for i in range(len(vals)):
+            sql = sql.replace("{P}", "$%d" % (i + 1), 1)  # the parameters in order
+        return sql, vals
+
+
+def run_block(prologue, queries):
+    """Each query's rows (sorted text) or "ERROR ...", through one psql session."""
+    script = [prologue, "\\set ON_ERROR_STOP 0"]
+    for q in queries:
+        script.append("\\echo %s" % MARK)
+        script.append(q)
+    script.append("\\echo %s" % MARK)
+    p = subprocess.run(["psql", "-X", "-q", "-At"], input="\n".join(script) + "\n",
+                       capture_output=True, text=True, timeout=1200)
+    # stderr is interleaved by query only through the markers: run errors per query below
+    chunks = p.stdout.split(MARK + "\n")[1:-1]
+    return [sorted(c.splitlines()) for c in chunks], p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", default=os.path.join(os.path.dirname(__file__), "..", "..",
+                                                     "..", "shared", "corpus"))
+    ap.add_argument("--seed", type=int, default=20261207)
+    ap.add_argument("--per-table", type=int, default=40)
+    ap.add_argument("--table", default="")
+    ap.add_argument("--warehouse", action="append", default=[],
+                    help="the tables of this warehouse instead of the corpus's (repeatable)")
+    args = ap.parse_args()
+    corpus = os.path.abspath(args.corpus)
+    if not args.warehouse and not os.path.isdir(os.path.join(corpus, "tables")):
+        return missing_input("pruning fuzz", "no corpus at %s" % corpus)
+    rnd = random.Random(args.seed)
+    passed = failed = nonempty = 0
+    psql("DROP SERVER IF EXISTS fuzz_srv CASCADE;", check=False)
+    for n, tdir in enumerate(tables(corpus, [os.path.abspath(w) for w in args.warehouse])):
+        if args.table not in tdir:
+            continue
+        db_dir = os.path.dirname(tdir)
+        warehouse = os.path.dirname(db_dir)
+        db = os.path.basename(db_dir)[: -len(".db")]
+        table = os.path.basename(tdir)
+        maps = ",".join("%s=%s" % (k, os.path.join(db_dir, v)) for k, v in EXTERNAL_PREFIXES.items())
+        srv = "fuzz_srv_%d" % n
+        schema = "fz_%d" % n
+        try:
+            psql("DROP SCHEMA IF EXISTS %s CASCADE; DROP SERVER IF EXISTS %s CASCADE; "
+                 "CREATE SERVER %s FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse %s, "
+                 "external_path_map %s); CREATE SCHEMA %s; "
+                 "IMPORT FOREIGN SCHEMA %s LIMIT TO (%s) FROM SERVER %s INTO %s;"
+                 % (schema, srv, srv, ql(warehouse), ql(maps), schema, qi(db), qi(table), srv,
+                    schema))
+            cols = columns(schema, table)
+        except RuntimeError as e:
+            print("skip %s: %s" % (tdir[len(corpus) + 1:], str(e).splitlines()[-1]))
+            continue
+        if not cols:
+            continue
+        ft = "%s.%s" % (schema, qi(table))
+        samples = {}
+        for name, fmt, cast in cols:
+            p = psql("SET TimeZone = 'UTC'; SET paimon_fdw.enable_pushdown = off; "
+                     "SELECT v FROM (SELECT DISTINCT %s::text AS v FROM %s WHERE %s IS NOT NULL) s "
+                     "ORDER BY md5(v) LIMIT 50;"  # spread over the whole range, repeatably
+                     % (qi(name), ft, qi(name)), check=False)
+            samples[name] = p.stdout.splitlines() if p.returncode == 0 else []
+        gen = Gen(rnd, cols, samples)
+        select = "SELECT %s FROM %s" % (", ".join("%s::text" % qi(c[0]) for c in cols), ft)
+        preds = []
+        for _ in range(args.per_table):
+            # the same random choices for the literal and the parameter form
+            state = rnd.getstate()
+            lit_sql, _ = gen.predicate(False)
+            rnd.setstate(state)
+            par_sql, vals = gen.predicate(True)
+            preds.append((lit_sql, par_sql, vals))
+        literal_q = ["%s WHERE %s;" % (select, p[0]) for p in preds]
+        generic_q = []
+        for i, (_, par_sql, vals) in enumerate(preds):
+            generic_q.append("PREPARE q%d(%s) AS %s WHERE %s; EXECUTE q%d(%s); DEALLOCATE q%d;"
+                             % (i, ", ".join(v[1] for v in vals), select, par_sql, i,
+                                ", ".join(literal(v[0], v[1]) for v in vals), i)
+                             if vals else "%s WHERE %s;" % (select, par_sql))
+        off = "SET TimeZone = 'UTC'; SET paimon_fdw.enable_pushdown = off;"
+        stages = "SET TimeZone = 'UTC'; " + " ".join(
+            "SET paimon_fdw.%s = off;" % s for s in STAGES if rnd.random() < 0.5)
+        runs = {
+            "off": run_block(off, literal_q),
+            "on": run_block("SET TimeZone = 'UTC';", literal_q),
+            "stages": run_block(stages, literal_q),
+            "generic": run_block("SET TimeZone = 'UTC'; SET plan_cache_mode = force_generic_plan;",
+                                 generic_q),
+        }
+        ref = runs["off"][0]
+        for i, (lit_sql, _, _) in enumerate(preds):
+            bad = [k for k, (rows, _) in runs.items()
+                   if k != "off" and (i >= len(rows) or i >= len(ref) or rows[i] != ref[i])]
+            if bad:
+                failed += 1
+                print("FAIL %s [%s]: WHERE %s" % (tdir[len(corpus) + 1:], ",".join(bad), lit_sql))
+                for k in ["off"] + bad:
+                    rows = runs[k][0]
+                    print("   %-8s %s" % (k, rows[i][:6] if i < len(rows) else "(missing)"))
+            else:
+                passed += 1
+                nonempty += bool(ref[i])
+        errs = {k: e for k, (_, e) in runs.items() if e.strip()}
+        if errs and set(errs) != {"off"}:
+            for k, e in errs.items():
+                ref_e = runs["off"][1]
+                if e != ref_e:
+                    print("ERRORS %s [%s]: %s" % (tdir[len(corpus) + 1:], k,
+                                                  e.strip().splitlines()[-1]))
+        psql("DROP SCHEMA %s CASCADE; DROP SERVER %s CASCADE;" % (schema, srv), check=False)
+    print("%d predicates matched rows (the others none)" % nonempty)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

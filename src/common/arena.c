@@ -2,15 +2,18 @@
  * arena.c
  *	  Region allocator over a pm_env: a list of blocks, bump allocation.
  *
- * Blocks grow: the first is just under 8 kB with its header (and the
- * allocator's: the FDW's env adds 16 bytes), each next one twice the last,
- * up to 64 kB. Most arenas hold little (a column reader's page, a lookup's
- * plan) and are created and destroyed per lookup: a first block under 8 kB
- * is a cheap allocation (in the FDW a palloc that Postgres' memory context
- * serves from its own blocks; above 8 kB every palloc is a malloc of its
- * own) and touches few new pages; a busy arena reaches 64 kB blocks after
- * three. Large requests get a block of their own so a reset does not
- * keep them; a reset keeps the current (largest) block.
+ * Blocks grow: the first two are just under 8 kB with their headers (and
+ * the allocator's: the FDW's env adds 16 bytes), each next one twice the
+ * last, up to 64 kB. Most arenas hold little (a column reader's page, a
+ * lookup's plan) and are created and destroyed per lookup: a block under
+ * 8 kB is a cheap allocation (in the FDW a palloc that Postgres' memory
+ * context serves from its own blocks; above 8 kB every palloc is a malloc
+ * of its own, slow on a backend whose heap the caches fragmented) and
+ * touches few new pages. An arena that outgrows its first block by a
+ * little (a lookup's reader: its plan, then the row's batches) so still
+ * makes no malloc; a busy one reaches 64 kB blocks after four. Large
+ * requests get a block of their own so a reset does not keep them; a reset
+ * keeps the current (largest) block.
  *
  * Under AddressSanitizer a reset poisons the block it keeps and each
  * allocation unpoisons what it hands out, so a pointer kept across a reset
@@ -64,6 +67,7 @@ struct pm_arena
 	arena_block *head;			/* current block first */
 	size_t		bytes;
 	size_t		next_size;		/* of the next growing block */
+	int			nblocks;		/* growing blocks made */
 };
 
 pm_arena *
@@ -77,6 +81,7 @@ pm_arena_create(const pm_env *env)
 	arena->head = NULL;
 	arena->bytes = 0;
 	arena->next_size = ARENA_FIRST_BLOCK;
+	arena->nblocks = 0;
 	return arena;
 }
 
@@ -184,8 +189,10 @@ pm_arena_alloc(pm_arena *arena, size_t size)
 	b = new_block(arena, arena->next_size);
 	if (b == NULL)
 		return NULL;
-	arena->next_size = arena->next_size * 2 < ARENA_BLOCK_SIZE ? arena->next_size * 2 :
-		ARENA_BLOCK_SIZE;
+	/* the second block is the first's size (see the header) */
+	if (arena->nblocks++ > 0 || arena->next_size > ARENA_FIRST_BLOCK)
+		arena->next_size = arena->next_size * 2 < ARENA_BLOCK_SIZE ? arena->next_size * 2 :
+			ARENA_BLOCK_SIZE;
 	b->next = arena->head;
 	arena->head = b;
 	b->used = need;

@@ -494,10 +494,21 @@ key_pages_reject(pm_table *t, const key_set *ks, const pm_data_file_meta *f, con
 	/* the key column's name, once per file schema (not per probe) */
 	if (kc->frow != frow)
 	{
-		/* a thin file's key is its value column */
+		const char *fname = frow->fields[fi].name;
+		size_t		flen = strlen(fname);
+		char	   *name;
+
 		kc->frow = NULL;
-		if ((kc->name = pm_schema_thin_mode(fschema) ? pm_arena_strdup(arena, frow->fields[fi].name)
-			 : pm_arena_sprintf(arena, "_KEY_%s", frow->fields[fi].name)) == NULL)
+		/* a thin file's key is its value column */
+		if (pm_schema_thin_mode(fschema))
+			name = pm_arena_strndup(arena, fname, flen);
+		else if ((name = pm_arena_alloc(arena, flen + sizeof("_KEY_"))) != NULL)
+		{
+			/* "_KEY_" + name, without vsnprintf's cost on every lookup */
+			memcpy(name, "_KEY_", 5);
+			memcpy(name + 5, fname, flen + 1);
+		}
+		if ((kc->name = name) == NULL)
 			return false;
 		kc->frow = frow;
 	}

@@ -89,6 +89,8 @@ typedef struct probe_entry
 	int64_t		n;
 	bool		is_bytes;
 	int64_t    *ints;			/* n; owned, or in `pin` */
+	int64_t		first_int;		/* ints[0] and ints[n - 1], kept in the entry: */
+	int64_t		last_int;		/* the search's first step misses no line for them */
 	int32_t    *offs;			/* n + 1 */
 	uint8_t    *data;
 	pm_page_entry *pin;			/* the page cache's page that ints points into */
@@ -696,6 +698,11 @@ load_page(const pm_env *env, pm_fileio *io, pm_file *file, const probe_entry *ix
 		}
 	}
 	pm_pq_column_release(&col);
+	if (ok && !e->is_bytes && e->n > 0)
+	{
+		e->first_int = e->ints[0];
+		e->last_int = e->ints[e->n - 1];
+	}
 	if (!ok && e != NULL)
 	{
 		free_entry(&e->node);
@@ -709,16 +716,18 @@ load_page(const pm_env *env, pm_fileio *io, pm_file *file, const probe_entry *ix
  * key by its position between the bounds' values, a few steps at most (a
  * step costs one cache miss, as a binary search step does, but on keys
  * spread evenly, as ids mostly are, lands next to the key at once instead
- * of halving a 20,000-value page 15 times). Returns the index of key when
- * a step hits it, else -1 with the range left for the binary search.
+ * of halving a 20,000-value page 15 times). first and last are v[*lo] and
+ * v[*hi - 1] as given. Returns the index of key when a step hits it, else
+ * -1 with the range left for the binary search.
  */
 static int64_t
-interpolate(const int64_t *v, int64_t *lo, int64_t *hi, int64_t key)
+interpolate(const int64_t *v, int64_t *lo, int64_t *hi, int64_t key, int64_t first,
+			int64_t last)
 {
 	for (int step = 0; step < 3 && *hi - *lo > 16; step++)
 	{
-		int64_t		a = v[*lo];
-		int64_t		b = v[*hi - 1];
+		int64_t		a = step == 0 ? first : v[*lo];
+		int64_t		b = step == 0 ? last : v[*hi - 1];
 		int64_t		at;
 
 		if (key <= a || key >= b)
@@ -744,7 +753,7 @@ page_find(const probe_entry *e, const pm_value *key)
 
 	if (!e->is_bytes)
 	{
-		int64_t		at = interpolate(e->ints, &lo, &hi, key->u.i64);
+		int64_t		at = interpolate(e->ints, &lo, &hi, key->u.i64, e->first_int, e->last_int);
 
 		if (at >= 0)
 			return at;

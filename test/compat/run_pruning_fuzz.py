@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Random WHERE clauses over the shared corpus tables: every pruning path must give the rows
-a scan without pushdown gives.
+"""Random WHERE clauses over Paimon tables: every pruning path must give the rows a scan
+without pushdown gives.
 
-For each table of ../shared/corpus/tables (latest snapshot), the script samples values of
-its scalar columns (with paimon_fdw.enable_pushdown off) and builds random predicates from
-them: comparisons, BETWEEN, IN lists, = ANY(array), IS [NOT] NULL, NOT, <>, LIKE 'prefix%',
-widening casts of integer columns, and AND/OR of two or three of those. Each predicate runs
+For each table of ../shared/corpus/tables (latest snapshot), or of the warehouses given,
+the script samples values of its scalar columns (with paimon_fdw.enable_pushdown off) and
+builds random predicates from them: comparisons, BETWEEN, IN lists, = ANY(array), IS [NOT]
+NULL, NOT, <>, LIKE 'prefix%', widening casts of integer columns, text comparisons in
+another collation (en_US, ICU), timestamps against instants and instants' local dates
+(the table's queries run in a random TimeZone), and AND/OR of two or three of those. Each
+predicate gives two queries, the rows and count/min/max aggregates, and each query runs
 
   off      with paimon_fdw.enable_pushdown off (the reference: every row, Postgres filters),
   on       with every pruning stage on (the default),
@@ -39,6 +42,8 @@ SCALAR = {"smallint": "int2", "integer": "int4", "bigint": "int8", "real": "floa
           "boolean": "bool", "date": "date", "timestamp without time zone": "timestamp",
           "timestamp with time zone": "timestamptz", "bytea": "bytea"}
 MARK = "@@pruning_fuzz@@"
+# a table's queries all run in one of these (timestamptz literals are absolute)
+ZONES = ["UTC", "America/New_York", "Asia/Kolkata", "Pacific/Chatham", "Europe/Berlin"]
 
 
 def psql(sql, check=True):
@@ -89,8 +94,9 @@ def literal(v, cast):
 class Gen:
     """Random predicates over one table's sampled values."""
 
-    def __init__(self, rnd, cols, samples):
+    def __init__(self, rnd, cols, samples, collations):
         self.rnd = rnd
+        self.collations = collations
         self.cols = [c for c in cols if samples.get(c[0])]
         self.nullable = cols
         self.samples = samples
@@ -113,7 +119,22 @@ class Gen:
         if not self.cols or rnd.random() < 0.08:
             return "%s IS %sNULL" % (c, rnd.choice(["", "NOT "])), vals
         kind = rnd.choice(["cmp", "cmp", "eq", "eq", "between", "in", "any", "not", "ne",
-                           "like", "cast"])
+                           "like", "cast", "collate", "zone"])
+        if kind == "collate" and cast in ("text", "varchar") and self.collations:
+            # a comparison in another collation: decided by Postgres, never by byte order
+            return "%s COLLATE %s %s %s" % (c, qi(rnd.choice(self.collations)),
+                                            rnd.choice(["<", "<=", ">", ">=", "="]),
+                                            lit(self.value(col), "text")), vals
+        if kind == "zone" and cast == "timestamptz":
+            # the local date of an instant: depends on TimeZone
+            return "%s::date %s %s" % (c, rnd.choice(["=", "<", ">="]),
+                                       lit(self.value(col)[:10], "date")), vals
+        if kind == "zone" and cast in ("timestamp", "date"):
+            # against an instant: the local time is read in TimeZone
+            v = self.value(col)
+            v = v if cast == "timestamp" else v + " 00:00:00"
+            return "%s %s %s" % (c, rnd.choice(["<", ">=", "="]),
+                                 lit(v + rnd.choice(["+00", "+05:30", "-08"]), "timestamptz")), vals
         if kind == "like" and cast in ("text", "varchar"):
             v = self.value(col)
             pre = v[: rnd.randint(0, min(3, len(v)))].replace("%", "").replace("_", "")
@@ -186,7 +207,8 @@ def main():
         return missing_input("pruning fuzz", "no corpus at %s" % corpus)
     rnd = random.Random(args.seed)
     passed = failed = nonempty = 0
-    psql("DROP SERVER IF EXISTS fuzz_srv CASCADE;", check=False)
+    collations = [c for c in ("en_US.utf8", "de-x-icu") if psql(
+        "SELECT 1 FROM pg_collation WHERE collname = %s;" % ql(c)).stdout.strip()]
     for n, tdir in enumerate(tables(corpus, [os.path.abspath(w) for w in args.warehouse])):
         if args.table not in tdir:
             continue
@@ -218,8 +240,13 @@ def main():
                      "ORDER BY md5(v) LIMIT 50;"  # spread over the whole range, repeatably
                      % (qi(name), ft, qi(name)), check=False)
             samples[name] = p.stdout.splitlines() if p.returncode == 0 else []
-        gen = Gen(rnd, cols, samples)
+        gen = Gen(rnd, cols, samples, collations)
         select = "SELECT %s FROM %s" % (", ".join("%s::text" % qi(c[0]) for c in cols), ft)
+        # the aggregates a scan may compute on batches or answer from metadata
+        aggcols = [c for c in cols if c[2] not in ("bool", "bytea")][:3]
+        aggregate = "SELECT count(*)%s FROM %s" % ("".join(
+            ", min(%s)::text, max(%s)::text" % (qi(c[0]), qi(c[0])) for c in aggcols), ft)
+        zone = rnd.choice(ZONES)
         preds = []
         for _ in range(args.per_table):
             # the same random choices for the literal and the parameter form
@@ -228,30 +255,37 @@ def main():
             rnd.setstate(state)
             par_sql, vals = gen.predicate(True)
             preds.append((lit_sql, par_sql, vals))
-        literal_q = ["%s WHERE %s;" % (select, p[0]) for p in preds]
+        # each predicate twice: the rows, then the aggregates
+        shown = []
+        literal_q = []
         generic_q = []
-        for i, (_, par_sql, vals) in enumerate(preds):
-            generic_q.append("PREPARE q%d(%s) AS %s WHERE %s; EXECUTE q%d(%s); DEALLOCATE q%d;"
-                             % (i, ", ".join(v[1] for v in vals), select, par_sql, i,
-                                ", ".join(literal(v[0], v[1]) for v in vals), i)
-                             if vals else "%s WHERE %s;" % (select, par_sql))
-        off = "SET TimeZone = 'UTC'; SET paimon_fdw.enable_pushdown = off;"
-        stages = "SET TimeZone = 'UTC'; " + " ".join(
+        for i, (lit_sql, par_sql, vals) in enumerate(preds):
+            for j, head in enumerate((select, aggregate)):
+                shown.append(("" if j == 0 else "[aggregates] ") + lit_sql)
+                literal_q.append("%s WHERE %s;" % (head, lit_sql))
+                name = "q%d_%d" % (i, j)
+                generic_q.append("PREPARE %s(%s) AS %s WHERE %s; EXECUTE %s(%s); DEALLOCATE %s;"
+                                 % (name, ", ".join(v[1] for v in vals), head, par_sql, name,
+                                    ", ".join(literal(v[0], v[1]) for v in vals), name)
+                                 if vals else "%s WHERE %s;" % (head, par_sql))
+        tz = "SET TimeZone = %s; " % ql(zone)
+        off = tz + "SET paimon_fdw.enable_pushdown = off;"
+        stages = tz + " ".join(
             "SET paimon_fdw.%s = off;" % s for s in STAGES if rnd.random() < 0.5)
         runs = {
             "off": run_block(off, literal_q),
-            "on": run_block("SET TimeZone = 'UTC';", literal_q),
+            "on": run_block(tz, literal_q),
             "stages": run_block(stages, literal_q),
-            "generic": run_block("SET TimeZone = 'UTC'; SET plan_cache_mode = force_generic_plan;",
-                                 generic_q),
+            "generic": run_block(tz + "SET plan_cache_mode = force_generic_plan;", generic_q),
         }
         ref = runs["off"][0]
-        for i, (lit_sql, _, _) in enumerate(preds):
+        for i, lit_sql in enumerate(shown):
             bad = [k for k, (rows, _) in runs.items()
                    if k != "off" and (i >= len(rows) or i >= len(ref) or rows[i] != ref[i])]
             if bad:
                 failed += 1
-                print("FAIL %s [%s]: WHERE %s" % (tdir[len(corpus) + 1:], ",".join(bad), lit_sql))
+                print("FAIL %s [%s] (TimeZone %s): WHERE %s" % (tdir[len(corpus) + 1:],
+                                                               ",".join(bad), zone, lit_sql))
                 for k in ["off"] + bad:
                     rows = runs[k][0]
                     print("   %-8s %s" % (k, rows[i][:6] if i < len(rows) else "(missing)"))
@@ -266,7 +300,7 @@ def main():
                     print("ERRORS %s [%s]: %s" % (tdir[len(corpus) + 1:], k,
                                                   e.strip().splitlines()[-1]))
         psql("DROP SCHEMA %s CASCADE; DROP SERVER %s CASCADE;" % (schema, srv), check=False)
-    print("%d predicates matched rows (the others none)" % nonempty)
+    print("%d queries returned rows (the others none)" % nonempty)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -4,6 +4,8 @@
 #   2. core unit tests + fuzz corpus replay (no server; ASan/UBSan)
 #   3. a throwaway PostgreSQL: pg_regress tests, then every case of the
 #      shared Paimon corpus through SQL (../shared/corpus, or $PAIMON_CORPUS),
+#      random WHERE clauses and joins with every pruning path against a scan
+#      without pushdown (the corpus tables and pg_regress's Java-written ones),
 #      damaged copies of a corpus table (clear errors, no crash), copies
 #      carrying table options this reader refuses (0A000 naming the option),
 #      and commits landing between and inside statements (snapshot consistency),

@@ -8,7 +8,9 @@ builds random predicates from them: comparisons, BETWEEN, IN lists, = ANY(array)
 NULL, NOT, <>, LIKE 'prefix%', widening casts of integer columns, text comparisons in
 another collation (en_US, ICU), timestamps against instants and instants' local dates
 (the table's queries run in a random TimeZone), and AND/OR of two or three of those. Each
-predicate gives two queries, the rows and count/min/max aggregates, and each query runs
+predicate gives two queries, the rows and count/min/max aggregates; joins of a VALUES list
+with the table on an integer or text column (hash join and nested loop) come on top; each
+query runs
 
   off      with paimon_fdw.enable_pushdown off (the reference: every row, Postgres filters),
   on       with every pruning stage on (the default),
@@ -268,6 +270,25 @@ def main():
                                  % (name, ", ".join(v[1] for v in vals), head, par_sql, name,
                                     ", ".join(literal(v[0], v[1]) for v in vals), name)
                                  if vals else "%s WHERE %s;" % (head, par_sql))
+        # joins on a column: the table inner, probed per outer row (nested loop) or not
+        for name, fmt, cast in [c for c in cols if c[2] in ("int2", "int4", "int8", "text")
+                                and samples.get(c[0])][:2]:
+            for j in range(max(1, args.per_table // 10)):
+                keys = [rnd.choice(samples[name]) for _ in range(rnd.randint(1, 20))]
+                if cast != "text":
+                    keys.append(str(rnd.randint(-5, 10 ** 6)))  # perhaps in no file
+                outer = ", ".join("(%s)" % literal(k, cast) for k in keys)
+                join = ("%s t JOIN (VALUES %s) v(k) ON t.%s = v.k" % (ft, outer, qi(name)))
+                q = select.replace("FROM %s" % ft, "FROM " + join, 1).replace("SELECT ", "SELECT v.k::text, ", 1)
+                for loop in (False, True):
+                    sql = q + ";"
+                    if loop:
+                        sql = ("SET enable_hashjoin = off; SET enable_mergejoin = off; %s "
+                               "RESET enable_hashjoin; RESET enable_mergejoin;" % sql)
+                    shown.append("[join%s] %s = %s" % (" as nested loop" if loop else "", name,
+                                                       keys))
+                    literal_q.append(sql)
+                    generic_q.append(sql)
         tz = "SET TimeZone = %s; " % ql(zone)
         off = tz + "SET paimon_fdw.enable_pushdown = off;"
         stages = tz + " ".join(

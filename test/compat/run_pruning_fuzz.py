@@ -218,6 +218,8 @@ def main():
         warehouse = os.path.dirname(db_dir)
         db = os.path.basename(db_dir)[: -len(".db")]
         table = os.path.basename(tdir)
+        label = os.path.relpath(tdir, corpus if tdir.startswith(corpus + os.sep) else
+                                os.path.dirname(warehouse))
         maps = ",".join("%s=%s" % (k, os.path.join(db_dir, v)) for k, v in EXTERNAL_PREFIXES.items())
         srv = "fuzz_srv_%d" % n
         schema = "fz_%d" % n
@@ -230,7 +232,7 @@ def main():
                     schema))
             cols = columns(schema, table)
         except RuntimeError as e:
-            print("skip %s: %s" % (tdir[len(corpus) + 1:], str(e).splitlines()[-1]))
+            print("skip %s: %s" % (label, str(e).splitlines()[-1]))
             continue
         if not cols:
             continue
@@ -305,7 +307,7 @@ def main():
                    if k != "off" and (i >= len(rows) or i >= len(ref) or rows[i] != ref[i])]
             if bad:
                 failed += 1
-                print("FAIL %s [%s] (TimeZone %s): WHERE %s" % (tdir[len(corpus) + 1:],
+                print("FAIL %s [%s] (TimeZone %s): WHERE %s" % (label,
                                                                ",".join(bad), zone, lit_sql))
                 for k in ["off"] + bad:
                     rows = runs[k][0]
@@ -318,7 +320,7 @@ def main():
             for k, e in errs.items():
                 ref_e = runs["off"][1]
                 if e != ref_e:
-                    print("ERRORS %s [%s]: %s" % (tdir[len(corpus) + 1:], k,
+                    print("ERRORS %s [%s]: %s" % (label, k,
                                                   e.strip().splitlines()[-1]))
         psql("DROP SCHEMA %s CASCADE; DROP SERVER %s CASCADE;" % (schema, srv), check=False)
     print("%d queries returned rows (the others none)" % nonempty)

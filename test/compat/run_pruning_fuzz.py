@@ -44,6 +44,7 @@ SCALAR = {"smallint": "int2", "integer": "int4", "bigint": "int8", "real": "floa
           "boolean": "bool", "date": "date", "timestamp without time zone": "timestamp",
           "timestamp with time zone": "timestamptz", "bytea": "bytea"}
 MARK = "@@pruning_fuzz@@"
+ERR_MARK = "@@pruning_fuzz_error@@"
 # a table's queries all run in one of these (timestamptz literals are absolute)
 ZONES = ["UTC", "America/New_York", "Asia/Kolkata", "Pacific/Chatham", "Europe/Berlin"]
 
@@ -85,7 +86,7 @@ def columns(schema, table):
         name, fmt, typname = line.split("|")
         base = fmt.split("(")[0]
         if base in SCALAR or base == "numeric":
-            cols.append((name, fmt, fmt if base in ("numeric",) else SCALAR[base]))
+            cols.append((name, fmt, fmt if base == "numeric" else SCALAR[base]))
     return cols
 
 
@@ -181,17 +182,22 @@ class Gen:
 
 
 def run_block(prologue, queries):
-    """Each query's rows (sorted text) or "ERROR ...", through one psql session."""
+    """Each query's (sorted rows as text, whether it failed), through one psql session. A
+    query is (before, statement, after): psql's ERROR variable is read right after the
+    statement, so what comes after (DEALLOCATE, COMMIT) does not count."""
     script = [prologue, "\\set ON_ERROR_STOP 0"]
-    for q in queries:
-        script.append("\\echo %s" % MARK)
-        script.append(q)
+    for before, stmt, after in queries:
+        script += ["\\echo %s" % MARK, before, stmt, "\\echo %s :ERROR" % ERR_MARK, after]
     script.append("\\echo %s" % MARK)
     p = subprocess.run(["psql", "-X", "-q", "-At"], input="\n".join(script) + "\n",
                        capture_output=True, text=True, timeout=1200)
-    # stderr is interleaved by query only through the markers: run errors per query below
-    chunks = p.stdout.split(MARK + "\n")[1:-1]
-    return [sorted(c.splitlines()) for c in chunks], p.stderr
+    out = []
+    for chunk in p.stdout.split(MARK + "\n")[1:-1]:
+        lines = chunk.splitlines()
+        err = [ln for ln in lines if ln.startswith(ERR_MARK + " ")]
+        rows = [ln for ln in lines if not ln.startswith(ERR_MARK + " ")]
+        out.append((sorted(rows), err[-1].split()[-1] if err else "missing"))
+    return out
 
 
 def main():
@@ -266,12 +272,14 @@ def main():
         for i, (lit_sql, par_sql, vals) in enumerate(preds):
             for j, head in enumerate((select, aggregate)):
                 shown.append(("" if j == 0 else "[aggregates] ") + lit_sql)
-                literal_q.append("%s WHERE %s;" % (head, lit_sql))
+                literal_q.append(("", "%s WHERE %s;" % (head, lit_sql), ""))
                 name = "q%d_%d" % (i, j)
-                generic_q.append("PREPARE %s(%s) AS %s WHERE %s; EXECUTE %s(%s); DEALLOCATE %s;"
-                                 % (name, ", ".join(v[1] for v in vals), head, par_sql, name,
-                                    ", ".join(literal(v[0], v[1]) for v in vals), name)
-                                 if vals else "%s WHERE %s;" % (head, par_sql))
+                generic_q.append(("PREPARE %s(%s) AS %s WHERE %s;"
+                                  % (name, ", ".join(v[1] for v in vals), head, par_sql),
+                                  "EXECUTE %s(%s);"
+                                  % (name, ", ".join(literal(v[0], v[1]) for v in vals)),
+                                  "DEALLOCATE %s;" % name)
+                                 if vals else ("", "%s WHERE %s;" % (head, par_sql), ""))
         # joins on a column: the table inner, probed per outer row (nested loop) or not
         for name, fmt, cast in [c for c in cols if c[2] in ("int2", "int4", "int8", "text")
                                 and samples.get(c[0])][:2]:
@@ -283,10 +291,8 @@ def main():
                 join = ("%s t JOIN (VALUES %s) v(k) ON t.%s = v.k" % (ft, outer, qi(name)))
                 q = select.replace("FROM %s" % ft, "FROM " + join, 1).replace("SELECT ", "SELECT v.k::text, ", 1)
                 for loop in (False, True):
-                    sql = q + ";"
-                    if loop:
-                        sql = ("SET enable_hashjoin = off; SET enable_mergejoin = off; %s "
-                               "RESET enable_hashjoin; RESET enable_mergejoin;" % sql)
+                    sql = ("BEGIN; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off;"
+                           if loop else "", q + ";", "COMMIT;" if loop else "")
                     shown.append("[join%s] %s = %s" % (" as nested loop" if loop else "", name,
                                                        keys))
                     literal_q.append(sql)
@@ -301,27 +307,22 @@ def main():
             "stages": run_block(stages, literal_q),
             "generic": run_block(tz + "SET plan_cache_mode = force_generic_plan;", generic_q),
         }
-        ref = runs["off"][0]
+        ref = runs["off"]
         for i, lit_sql in enumerate(shown):
-            bad = [k for k, (rows, _) in runs.items()
-                   if k != "off" and (i >= len(rows) or i >= len(ref) or rows[i] != ref[i])]
+            # the same rows, and an error only where the reference has one
+            bad = [k for k, res in runs.items()
+                   if k != "off" and (i >= len(res) or i >= len(ref) or res[i] != ref[i])]
             if bad:
                 failed += 1
                 print("FAIL %s [%s] (TimeZone %s): WHERE %s" % (label,
                                                                ",".join(bad), zone, lit_sql))
                 for k in ["off"] + bad:
-                    rows = runs[k][0]
-                    print("   %-8s %s" % (k, rows[i][:6] if i < len(rows) else "(missing)"))
+                    res = runs[k]
+                    print("   %-8s %s" % (k, "error %s, rows %s" % (res[i][1], res[i][0][:6])
+                                          if i < len(res) else "(missing)"))
             else:
                 passed += 1
-                nonempty += bool(ref[i])
-        errs = {k: e for k, (_, e) in runs.items() if e.strip()}
-        if errs and set(errs) != {"off"}:
-            for k, e in errs.items():
-                ref_e = runs["off"][1]
-                if e != ref_e:
-                    print("ERRORS %s [%s]: %s" % (label, k,
-                                                  e.strip().splitlines()[-1]))
+                nonempty += bool(ref[i][0])
         psql("DROP SCHEMA %s CASCADE; DROP SERVER %s CASCADE;" % (schema, srv), check=False)
     print("%d queries returned rows (the others none)" % nonempty)
     print("%d passed, %d failed" % (passed, failed))

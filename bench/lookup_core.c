@@ -12,7 +12,9 @@
  *	  default 4096: a second run starts with the pages the first one
  *	  decompressed; LOOKUP_IN=k in the environment: each lookup an IN list
  *	  of k random keys; LOOKUP_NO_FETCH: every file read through its reader,
- *	  split.h pm_data_file_fetch_cached)
+ *	  split.h pm_data_file_fetch_cached; LOOKUP_RESIDENT: each lookup asks
+ *	  pm_point_lookup_resident first, the plan and read only when it cannot
+ *	  answer)
  *	  Also counts the process's malloc/calloc/realloc calls per lookup (the
  *	  driver interposes them over glibc's): the warm path's allocations.
  *	  build: see bench/README.md, "Core-level lookups".
@@ -73,6 +75,8 @@ main(int argc, char **argv)
 	pm_value	vals[64];
 	long long	maxid;
 	size_t		mb;
+	pm_arena   *resident_arena = NULL;
+	long long	resident = 0;
 
 	if (argc < 5 || argc > 7)
 	{
@@ -110,6 +114,8 @@ main(int argc, char **argv)
 	for (int f = 0; f < nfields && f < 256; f++)
 		fields[f] = f;
 	srand(42);
+	if (getenv("LOOKUP_RESIDENT") != NULL && (resident_arena = pm_arena_create(pm_env_default())) == NULL)
+		return 1;
 	for (int pass = 0; pass < 2; pass++)
 	{
 		long long	rows = 0;
@@ -132,6 +138,28 @@ main(int argc, char **argv)
 			leaf.field = 0;
 			leaf.nliterals = nin;
 			leaf.literals = vals;
+			if (resident_arena != NULL)
+			{
+				int			res;
+
+				pm_arena_reset(resident_arena);
+				if (pm_point_lookup_resident(pm_scan_table(base), base, &leaf, fields, nfields,
+											 resident_arena, &res, &bt, NULL, &err) != PM_OK)
+				{
+					fprintf(stderr, "resident: %s\n", err.message);
+					return 1;
+				}
+				if (res != PM_RESIDENT_NO)
+				{
+					resident++;
+					if (bt != NULL)
+					{
+						rows += bt->nrows;
+						ck = bench_checksum_rows(ck, bt);
+					}
+					continue;
+				}
+			}
 			if (pm_point_lookup_plan(base, &leaf, &s, NULL, &err) != PM_OK || s == NULL ||
 				pm_table_read_open(s, fields, nfields, &rd, &err) != PM_OK)
 			{
@@ -157,6 +185,8 @@ main(int argc, char **argv)
 			   " %.1f allocations/lookup, %lld files from the caches alone\n", pass, n, rows,
 			   ck, (bench_cpu_ms(RUSAGE_SELF) - t0) / n, (double) (nallocs - a0) / n,
 			   (long long) (pm_data_file_fetches() - f0));
+		if (resident_arena != NULL)
+			printf("  %lld lookups answered by resident files\n", resident);
 		{
 			pm_lru_stats ks;
 			pm_page_lru_stats ps;

@@ -6,6 +6,9 @@
 \set SHOW_CONTEXT never
 \getenv corpus PAIMON_CORPUS
 SET TimeZone = 'UTC';
+-- the lookups through the files' pages: files kept decoded whole answer
+-- lookups that keep coming back to them (resident_lookup.sql)
+SET paimon_fdw.enable_resident_lookup = off;
 SELECT :'corpus' || '/tables/parquet' AS parquet_wh \gset
 CREATE SERVER pl FOREIGN DATA WRAPPER paimon_fdw OPTIONS (warehouse :'parquet_wh');
 CREATE SCHEMA pl;

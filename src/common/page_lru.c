@@ -216,6 +216,25 @@ pm_page_lru_pin_held(const pm_page_file *f, int64_t offset, uint64_t variant)
 	return pin(f, offset, variant, false);
 }
 
+pm_page_entry *
+pm_page_lru_pin_quiet(const pm_page_file *f, int64_t offset, uint64_t variant)
+{
+	page_key	k = {f, offset, variant};
+	uint64_t	h;
+	pm_page_entry *e;
+
+	if (!pm_lru_enabled(&cache))
+		return NULL;
+	h = key_hash(f, offset, variant);
+	if ((e = (pm_page_entry *) pm_lru_peek(&cache, h, match, &k)) != NULL)
+		pm_lru_touch(&cache, &e->node);
+	else if (pm_page_store_enabled())
+		e = from_store(f, offset, variant);
+	if (e != NULL)
+		e->refs++;
+	return e;
+}
+
 void
 pm_page_lru_count_hits(int64_t n)
 {

@@ -74,6 +74,14 @@ extern pm_page_entry *pm_page_lru_pin(const pm_page_file *f, int64_t offset,
 extern pm_page_entry *pm_page_lru_pin_held(const pm_page_file *f, int64_t offset,
 										   uint64_t variant);
 extern void pm_page_lru_count_hits(int64_t n);
+
+/*
+ * The same from this process's cache or the shared store, counting
+ * nothing: for what is not a page of a read (a resident file's columns,
+ * table/resident_file.h), so that EXPLAIN's page counts stay the reads'.
+ */
+extern pm_page_entry *pm_page_lru_pin_quiet(const pm_page_file *f, int64_t offset,
+											uint64_t variant);
 extern void pm_page_lru_unpin(pm_page_entry *e);
 
 /* Bytes the page occupies in its file, header included. */

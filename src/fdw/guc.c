@@ -13,6 +13,8 @@
  *	  paimon_fdw.enable_point_lookup	primary-key lookups (WHERE on the whole
  *										key, lookup joins) read only the files
  *										that may hold the keys
+ *	  paimon_fdw.enable_resident_lookup	lookups of one integer key read files
+ *										kept decoded in the page cache
  *	  paimon_fdw.enable_topn_pushdown	ORDER BY ... LIMIT n kept on batches
  *	  paimon_fdw.enable_key_order		primary-key tables of one integer key
  *										also offer their rows in key order
@@ -89,6 +91,7 @@ int			pmfdw_parallel_split_size = 8192;	/* kB */
 bool		pmfdw_enable_row_group_pruning = true;
 bool		pmfdw_enable_page_index = true;
 bool		pmfdw_enable_point_lookup = true;
+bool		pmfdw_enable_resident_lookup = true;
 bool		pmfdw_enable_key_order = true;
 bool		pmfdw_enable_key_join = true;
 static bool enable_io_uring = true;
@@ -229,6 +232,14 @@ pmfdw_guc_init(void)
 							 "the keys are read, and joins on the key may rescan the table per "
 							 "outer row. When off, such scans plan and read as any other.",
 							 &pmfdw_enable_point_lookup, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("paimon_fdw.enable_resident_lookup",
+							 "Answers point lookups from Paimon data files kept decoded in the page cache.",
+							 "A lookup of one integer primary key in a deduplicate table reads the "
+							 "key's row from the bucket's files decoded whole into the page cache "
+							 "(and the shared page store), once lookups came back to those files "
+							 "often enough. When off, every lookup reads the files' pages.",
+							 &pmfdw_enable_resident_lookup, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	DefineCustomBoolVariable("paimon_fdw.enable_key_order",
 							 "Offers the rows of primary-key tables in key order.",

@@ -244,6 +244,9 @@ typedef struct PaimonFdwScanState
 	bool		base_shared;	/* base_scan is the table cache's (table_cache.c) */
 	const struct pm_predicate *key_filter;	/* of fs->scan when it is a lookup */
 	pm_point_lookup_stats lookups;	/* executed lookups, summed */
+	pm_arena   *resident_arena; /* the row of a resident lookup (pm_point_lookup_resident) */
+	pm_batch   *resident_batch; /* ... to hand out, or NULL */
+	bool		resident;		/* this (re)scan was answered so: no read */
 	int64	   *key_rows;		/* rows of the batch with a looked-up key */
 	int64		nkey_rows;		/* -1: every row of the batch */
 	int64		key_rows_cap;
@@ -1357,12 +1360,15 @@ paimonExplainForeignScan(ForeignScanState *node, ExplainState *es)
 							psprintf(INT64_FORMAT " lookups of " INT64_FORMAT " keys, "
 									 INT64_FORMAT " files probed, " INT64_FORMAT
 									 " outside key range, " INT64_FORMAT " bloom rejects, "
-									 INT64_FORMAT " key page rejects%s, " INT64_FORMAT " read",
+									 INT64_FORMAT " key page rejects%s, " INT64_FORMAT " read%s",
 									 fs->lookups.lookups, fs->lookups.keys,
 									 fs->lookups.files_probed, fs->lookups.key_range_rejects,
 									 fs->lookups.bloom_rejects, fs->lookups.key_page_rejects,
 									 shadowed_text(fs->lookups.shadowed),
-									 fs->lookups.files_read), es);
+									 fs->lookups.files_read,
+									 fs->lookups.resident == 0 ? "" :
+									 psprintf(", " INT64_FORMAT " answered by resident files",
+											  fs->lookups.resident)), es);
 	if (es->analyze && v[FUNNEL_RUNTIME_QUALS] > 0 && fs != NULL && fs->executed_plans > 0)
 	{
 		/* what the scans pruned with the parameters' values, summed over (re)scans */
@@ -1588,6 +1594,34 @@ static pm_predicate *join_key_range(PaimonFdwScanState *fs, pm_predicate *pred,
 									pm_arena *arena);
 
 /*
+ * A lookup answered from resident files (pm_point_lookup_resident): its
+ * row, if any, waits in fs->resident_batch. False: plan and read it.
+ */
+static bool
+resident_lookup(PaimonFdwScanState *fs, pm_predicate *pred)
+{
+	int			result;
+	pm_error	err;
+
+	if (fs->resident_arena == NULL &&
+		(fs->resident_arena = pm_arena_create(fs->env)) == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	pm_arena_reset(fs->resident_arena);
+	pm_error_clear(&err);
+	if (pm_point_lookup_resident(fs->table, fs->base_scan, pred, fs->fields, fs->nfields,
+								 fs->resident_arena, &result, &fs->resident_batch,
+								 &fs->lookups, &err) != PM_OK)
+		pmfdw_error(&err);
+	if (result == PM_RESIDENT_NO)
+		return false;
+	fs->resident = true;
+	fs->scan = NULL;
+	fs->read = NULL;
+	fs->key_filter = NULL;
+	return true;
+}
+
+/*
  * Plan the scan with the quals, run-time values as they are now, and open
  * the read (in a parallel scan: our share). The predicate and the values
  * live in a context of their own, gone once the scan is planned: a rescan
@@ -1660,6 +1694,18 @@ start_read(ForeignScanState *node, PaimonFdwScanState *fs)
 		fs->pstate == NULL)
 		pred = join_key_range(fs, pred, arena);
 	MemoryContextSwitchTo(fs->cxt);
+	fs->resident = false;
+	if (fs->base_scan != NULL && pred != NULL && pmfdw_enable_resident_lookup &&
+		!fs->positions && fs->pstate == NULL && fs->join_keys == NULL && !fs->key_order &&
+		resident_lookup(fs, pred))
+	{
+		pm_arena_destroy(arena);
+		MemoryContextDelete(pred_cxt);
+		fs->batch_meta = NULL;
+		fs->started = true;
+		MemoryContextSwitchTo(old);
+		return;
+	}
 	if (fs->base_scan != NULL && pred != NULL)
 	{
 		if (pm_point_lookup_plan_on(fs->table, fs->base_scan, pred, &fs->scan, &fs->lookups,
@@ -2366,7 +2412,12 @@ iterate_scan(ForeignScanState *node)
 		CHECK_FOR_INTERRUPTS();
 		pm_error_clear(&err);
 		old = MemoryContextSwitchTo(fs->cxt);
-		if (pm_table_read_next(fs->read, &fs->batch, &err) != PM_OK)
+		if (fs->resident)
+		{
+			fs->batch = fs->resident_batch;
+			fs->resident_batch = NULL;
+		}
+		else if (pm_table_read_next(fs->read, &fs->batch, &err) != PM_OK)
 			pmfdw_error(&err);
 		MemoryContextSwitchTo(old);
 		fs->row = 0;
@@ -2697,6 +2748,9 @@ paimonEndForeignScan(ForeignScanState *node)
 	if (!fs->base_shared)
 		pm_scan_free(fs->base_scan);
 	fs->base_scan = NULL;
+	if (fs->resident_arena != NULL)
+		pm_arena_destroy(fs->resident_arena);
+	fs->resident_arena = NULL;
 	pm_table_close(fs->table);
 	MemoryContextDelete(fs->cxt);
 	node->fdw_state = NULL;

@@ -420,6 +420,7 @@ extern int	pmfdw_write_batch_size;
 extern bool pmfdw_compact_at_commit;
 extern bool pmfdw_enable_aggregate_pushdown;
 extern bool pmfdw_enable_point_lookup;
+extern bool pmfdw_enable_resident_lookup;
 extern bool pmfdw_enable_key_order;
 extern bool pmfdw_enable_key_join;
 extern bool pmfdw_enable_topn_pushdown;

@@ -31,6 +31,7 @@
 #include "row/binary_row.h"
 #include "row/bucket_function.h"
 #include "row/value.h"
+#include "table/resident_file.h"
 #include "table/stats_filter.h"
 #include "table/table_int.h"
 #include "table/table_options.h"
@@ -320,6 +321,7 @@ typedef struct pm_lookup_split
 {
 	pm_lookup_range *ranges;	/* per file */
 	int		   *newest_first;	/* file indexes by _MAX_SEQUENCE_NUMBER, descending */
+	struct resident_state *resident;	/* per file; NULL until a resident lookup asks */
 } pm_lookup_split;
 
 /* split s's entry of base->lookup_splits, made on first use; NULL: none kept */
@@ -1012,4 +1014,291 @@ const pm_value *
 pm_point_lookup_max_key(const pm_scan *scan)
 {
 	return scan->max_key;
+}
+
+/* ---- resident lookups (pm_point_lookup_resident) ---- */
+
+/*
+ * When a file becomes resident: once lookups probed it RESIDENT_MIN_PROBES
+ * times and one per RESIDENT_ROWS_PER_PROBE of its rows. Reading a file
+ * whole costs about what some hundreds of lookups through its pages cost
+ * per thousand rows; after that many, going on through the pages would
+ * cost more than the read (a renting-or-buying rule: never more than a
+ * few times the better choice in hindsight).
+ */
+#define RESIDENT_MIN_PROBES		16
+#define RESIDENT_ROWS_PER_PROBE	256
+/* A file's slots may take this fraction of the page cache's budget. */
+#define RESIDENT_BUDGET_SHARE	4
+/* A file evicted this many times is not made resident again by this scan. */
+#define RESIDENT_MAX_BUILDS		3
+
+/* What resident lookups keep of a file of the base scan. */
+typedef struct resident_state
+{
+	int8_t		state;			/* 0 not asked, 1 counting probes, 2 resident, -1 never */
+	int8_t		builds;
+	int32_t		probes;
+	pm_page_file pf;
+} resident_state;
+
+/* What resident lookups keep on a base scan. */
+typedef struct resident_base
+{
+	int8_t		usable;			/* 1 yes; -1 never (the table's rules) */
+	key_set		ks;				/* the key field; values: the looked-up key */
+	pm_value	key;
+	bucket_of_key bk;
+	pm_field_range *ranges;		/* partition_may_match's scratch */
+} resident_base;
+
+static resident_base *
+resident_base_of(pm_table *t, pm_scan *base, pm_error *err, pm_code *rc)
+{
+	resident_base *rb = base->resident;
+	const pm_type *row = t->schema->row_type;
+	pm_field   *kf;
+
+	*rc = PM_OK;
+	if (rb != NULL)
+		return rb->usable > 0 ? rb : NULL;
+	if ((rb = pm_arena_zalloc(base->arena, sizeof(resident_base))) == NULL)
+		return NULL;
+	base->resident = rb;
+	rb->usable = -1;
+	if (!base->needs_merge || t->ntrimmed_pk != 1 || !newest_record_decides(t->schema) ||
+		base->has_deletion_vectors)
+		return NULL;
+	kf = pm_arena_zalloc(base->arena, sizeof(pm_field));
+	rb->ranges = pm_arena_zalloc(base->arena, sizeof(pm_field_range) * (size_t) (row->nfields + 1));
+	if (kf == NULL || rb->ranges == NULL)
+		return NULL;
+	*kf = row->fields[t->trimmed_pk[0]];
+	if ((rb->ks.key_type = pm_type_new_row(base->arena, kf, 1, false)) == NULL)
+		return NULL;
+	rb->ks.nfields = 1;
+	rb->ks.fields = t->trimmed_pk;
+	rb->ks.nkeys = 1;
+	rb->ks.values = &rb->key;
+	if ((*rc = bucket_of_key_init(t, &rb->ks, base->arena, &rb->bk, err)) != PM_OK)
+		return NULL;
+	rb->usable = 1;
+	return rb;
+}
+
+/*
+ * Is file f (with state st) resident for this lookup? Counts the probe;
+ * makes the file resident when its time has come.
+ */
+static pm_code
+resident_ready(pm_table *t, const pm_data_file_meta *f, resident_state *st, bool *ready,
+			   pm_error *err)
+{
+	size_t		fixed;
+	pm_resident_col key;
+	pm_page_lru_stats ps;
+	bool		stored;
+	pm_code		rc;
+
+	*ready = false;
+	switch (st->state)
+	{
+		case 2:
+			*ready = true;
+			return PM_OK;
+		case 0:
+			if (!pm_resident_file_eligible(t, f, &fixed))
+			{
+				st->state = -1;
+				return PM_OK;
+			}
+			pm_page_file_init(&st->pf, f->path, f->file_size);
+			/* made resident by an earlier scan, or another backend (shared store) */
+			if (pm_resident_col_pin(t, f, &st->pf, PM_RESIDENT_SLOT_KEY, &key))
+			{
+				pm_resident_col_unpin(&key);
+				st->state = 2;
+				*ready = true;
+				return PM_OK;
+			}
+			st->state = 1;
+			st->probes = 1;
+			return PM_OK;
+		case 1:
+			if (++st->probes < RESIDENT_MIN_PROBES ||
+				st->probes < f->row_count / RESIDENT_ROWS_PER_PROBE)
+				return PM_OK;
+			pm_page_lru_get_stats(&ps);
+			rc = pm_resident_file_build(t, f, ps.budget / RESIDENT_BUDGET_SHARE, &stored, err);
+			if (rc != PM_OK)
+				return rc;
+			st->builds++;
+			st->state = stored ? 2 : -1;
+			*ready = stored;
+			return PM_OK;
+		default:
+			return PM_OK;
+	}
+}
+
+/* A resident file's slot went missing (evicted): count it, back to counting probes. */
+static void
+resident_lost(resident_state *st)
+{
+	st->state = st->builds >= RESIDENT_MAX_BUILDS ? -1 : 1;
+	st->probes = 0;
+}
+
+pm_code
+pm_point_lookup_resident(pm_table *t, pm_scan *base, const pm_predicate *pred,
+						 const int *fields, int nfields, pm_arena *arena,
+						 int *result, pm_batch **out, pm_point_lookup_stats *st,
+						 pm_error *err)
+{
+	resident_base *rb;
+	const pm_predicate *leaf;
+	const pm_split *sp = NULL;
+	pm_lookup_split *ls;
+	const int  *order;
+	int			s_found = -1;
+	int			ncand = 0;
+	int		   *cand;
+	bool		all_ready = true;
+	int			winner = -1;
+	int64_t		wrow = -1;
+	int64_t		key;
+	resident_state *wst;
+	pm_resident_col c;
+	pm_resident_col rows = {0};
+	pm_batch   *b = NULL;
+	int			kind;
+	bool		copied = true;
+	pm_code		rc = PM_OK;
+
+	*result = PM_RESIDENT_NO;
+	*out = NULL;
+	if (pred == NULL || !pm_page_lru_enabled() ||
+		(rb = resident_base_of(t, base, err, &rc)) == NULL)
+		return rc;
+	leaf = pinning_leaf(pred, t->trimmed_pk[0], 0);
+	if (leaf == NULL || leaf->nliterals != 1 || leaf->literals[0].is_null)
+		return PM_OK;
+	rb->key = leaf->literals[0];
+	key = rb->key.u.i64;
+	/* the one split that may hold the key */
+	for (int s = 0; s < base->nsplits; s++)
+	{
+		if (!partition_may_match(t, &base->splits[s], pred, rb->ranges) ||
+			!key_in_bucket(&rb->bk, &rb->ks, 0, &base->splits[s]))
+			continue;
+		if (s_found >= 0)
+			return PM_OK;		/* several: pm_point_lookup_plan_on's */
+		s_found = s;
+	}
+	if (s_found < 0)
+	{
+		*result = PM_RESIDENT_ABSENT;
+		goto counted;
+	}
+	sp = &base->splits[s_found];
+	if ((ls = lookup_split(t, base, s_found)) == NULL ||
+		(order = newest_first(t, base, s_found, arena)) == NULL ||
+		(cand = pm_arena_alloc(arena, sizeof(int) * (size_t) (sp->nfiles + 1))) == NULL)
+		return PM_OK;
+	if (ls->resident == NULL &&
+		(ls->resident = pm_arena_zalloc(base->arena, sizeof(resident_state) *
+										(size_t) (sp->nfiles + 1))) == NULL)
+		return PM_OK;
+	/* the files whose key range holds the key: each must be resident */
+	for (int k = 0; k < sp->nfiles; k++)
+	{
+		int			i = order[k];
+		pm_value   *min,
+				   *max;
+		bool		ready;
+
+		if (kept_key_range(t, &rb->ks, base, s_found, i, arena, &min, &max) &&
+			!min[0].is_null && !max[0].is_null &&
+			(key < min[0].u.i64 || key > max[0].u.i64))
+			continue;
+		cand[ncand++] = i;
+		if ((rc = resident_ready(t, sp->files[i], &ls->resident[i], &ready, err)) != PM_OK)
+			return rc;
+		all_ready &= ready;
+	}
+	if (!all_ready)
+		return PM_OK;
+	/* newest first: the first file holding the key decides, unless an older one may be newer */
+	for (int k = 0; k < ncand; k++)
+	{
+		const pm_data_file_meta *f = sp->files[cand[k]];
+		resident_state *fst = &ls->resident[cand[k]];
+
+		if (winner >= 0)
+		{
+			if (f->max_sequence_number >= sp->files[winner]->min_sequence_number)
+				return PM_OK;	/* the sequence numbers decide: the merge read's */
+			continue;
+		}
+		if (!pm_resident_col_pin(t, f, &fst->pf, PM_RESIDENT_SLOT_KEY, &c))
+		{
+			resident_lost(fst);
+			return PM_OK;
+		}
+		wrow = pm_resident_col_find(&c, key);
+		pm_resident_col_unpin(&c);
+		if (wrow >= 0)
+			winner = cand[k];
+	}
+	if (winner < 0)
+	{
+		*result = PM_RESIDENT_ABSENT;
+		goto counted;
+	}
+	wst = &ls->resident[winner];
+	if (!pm_resident_col_pin(t, sp->files[winner], &wst->pf, PM_RESIDENT_SLOT_ROWS, &rows) ||
+		!pm_resident_col_pin(t, sp->files[winner], &wst->pf, PM_RESIDENT_SLOT_KEY, &c))
+	{
+		pm_resident_col_unpin(&rows);
+		resident_lost(wst);
+		return PM_OK;
+	}
+	/* a newest record that retracts (-U, -D): no row (the merge read drops it) */
+	kind = pm_resident_row_kind(&rows, wrow);
+	if (kind == 1 || kind == 3)
+	{
+		pm_resident_col_unpin(&rows);
+		pm_resident_col_unpin(&c);
+		*result = PM_RESIDENT_ABSENT;
+		goto counted;
+	}
+	if ((b = pm_arena_zalloc(arena, sizeof(pm_batch))) == NULL ||
+		(b->cols = pm_arena_zalloc(arena, sizeof(pm_vector) * (size_t) (nfields + 1))) == NULL)
+		copied = false;
+	else
+	{
+		b->nrows = 1;
+		b->first_row = wrow;
+		b->ncols = nfields;
+	}
+	for (int j = 0; copied && j < nfields; j++)
+		copied = pm_resident_copy_value(fields[j] == t->trimmed_pk[0] ? &c : &rows, fields[j],
+										t->schema->row_type->fields[fields[j]].type, wrow,
+										&b->cols[j], arena);
+	pm_resident_col_unpin(&rows);
+	pm_resident_col_unpin(&c);
+	if (!copied)
+		return PM_OK;			/* out of memory: the plan and read report it, if any */
+	*out = b;
+	*result = PM_RESIDENT_FOUND;
+counted:
+	if (st != NULL)
+	{
+		st->lookups++;
+		st->keys++;
+		st->resident++;
+		st->files_probed += ncand;
+		st->bucket = sp != NULL ? sp->bucket : -1;
+	}
+	return PM_OK;
 }

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/vector.h"
 #include "table/predicate.h"
 #include "table/table.h"
 
@@ -54,6 +55,7 @@ typedef struct pm_point_lookup_stats
 	int64_t		shadowed;		/* older than a file each of its keys was found in
 								 * (deduplicate) */
 	int64_t		files_read;		/* files kept */
+	int64_t		resident;		/* lookups answered by resident files (no file read) */
 } pm_point_lookup_stats;
 
 /*
@@ -81,6 +83,32 @@ extern pm_code pm_point_lookup_plan_on(pm_table *t, pm_scan *base, const pm_pred
  * lookup was planned with, so a caller may drop it before anything else
  * (table/batch_filter.h evaluates it). NULL for scans that are no lookup.
  */
+/*
+ * The lookup of one key from resident files (table/resident_file.h):
+ * when pred pins the one field of an integer primary key to one value, the
+ * table's newest record decides a key's row (deduplicate, no deletion
+ * vectors: newest_record_decides) and every file of the key's bucket whose
+ * key range holds it is resident, *result is PM_RESIDENT_FOUND with the
+ * key's row in *out (one row of the table fields fields, in arena) or
+ * PM_RESIDENT_ABSENT (no row has the key); else PM_RESIDENT_NO and the
+ * lookup is pm_point_lookup_plan_on's. The rows are what the merge read
+ * of pm_point_lookup_plan_on's scan gives for the key; other conjuncts of
+ * pred are not applied (the caller rechecks them).
+ *
+ * Files become resident as lookups come back to them: a file is read
+ * whole into the page cache once lookups probed it as often as a
+ * fraction of its rows (point_lookup.c), within a quarter of the page
+ * cache's budget; files another backend made resident in the shared page
+ * store are taken at once. Counts the lookup in st (may be NULL).
+ */
+#define PM_RESIDENT_NO		0
+#define PM_RESIDENT_FOUND	1
+#define PM_RESIDENT_ABSENT	2
+extern pm_code pm_point_lookup_resident(pm_table *t, pm_scan *base, const pm_predicate *pred,
+										const int *fields, int nfields, pm_arena *arena,
+										int *result, pm_batch **out,
+										pm_point_lookup_stats *st, pm_error *err);
+
 extern const pm_predicate *pm_point_lookup_key_filter(const pm_scan *scan);
 
 /*

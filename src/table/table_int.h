@@ -71,6 +71,8 @@ struct pm_scan
 	 */
 	struct pm_lookup_split *lookup_splits;
 	int64_t		lookup_schema;
+	/* resident lookups on this scan (point_lookup.c): NULL until one asks */
+	struct resident_base *resident;
 };
 
 /*

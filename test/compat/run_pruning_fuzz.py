@@ -37,7 +37,8 @@ from input_required import missing_input
 
 EXTERNAL_PREFIXES = {"FILE:/tmp/external": "external"}
 STAGES = ["enable_stats_pruning", "enable_file_index", "enable_row_group_pruning",
-          "enable_page_index", "enable_point_lookup", "enable_topn_pushdown"]
+          "enable_page_index", "enable_point_lookup", "enable_resident_lookup",
+          "enable_topn_pushdown"]
 # Postgres types a predicate may compare, and the cast a literal of each takes
 SCALAR = {"smallint": "int2", "integer": "int4", "bigint": "int8", "real": "float4",
           "double precision": "float8", "text": "text", "character varying": "varchar",

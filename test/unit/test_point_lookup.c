@@ -15,7 +15,8 @@
  *	  the third. The metadata cache is on in the second run too: then keys
  *	  looked up again are read from the caches alone (split.h
  *	  pm_data_file_fetch_cached), and must be, for some files. A lookup join's
- *	  lookups share their base scan's decoded file key ranges.
+ *	  lookups share their base scan's decoded file key ranges. Resident
+ *	  lookups (pm_point_lookup_resident) answer as the merged scan does.
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
@@ -765,6 +766,132 @@ test_newest_record_decides(void **state)
 	}
 }
 
+/*
+ * Resident lookups (pm_point_lookup_resident) on a table of three commits:
+ * inserts of ids 0..99; updates of 10..19 and a delete of 20; an update of
+ * 15 to NULLs, a delete of 16 and an insert of 150. Every id from -1 to
+ * 160, three rounds: a row found equals the merged scan's row of the id,
+ * an id answered absent has none, and "no answer" is always allowed (the
+ * plan and read then). With the page cache roomy the files become
+ * resident in the first round and answer the later ones (with it tiny,
+ * only files of a few rows fit); with it off, and for ignore-delete (an
+ * older record may be the row), nothing is answered.
+ */
+static void
+test_resident_lookup(void **state)
+{
+	static const char *keys[] = {"bucket", "ignore-delete"};
+	static const char *vals[] = {"1", "true"};
+
+	(void) state;
+	for (int variant = 0; variant < 2; variant++)
+	{
+		pm_fileio  *io = pm_memory_fileio_create(pm_env_default());
+		const char *dir = "/mem/wh/db.db/resident";
+		lookup_table lt;
+		table_rows *all = calloc(1, sizeof(table_rows));
+		trow		rows[100];
+		uint8_t		kinds[11];
+		pm_point_lookup_stats st = {0};
+		pm_arena   *ra = pm_arena_create(pm_env_default());
+		pm_page_lru_stats ps;
+		pm_scan    *base;
+		int64_t		found = 0,
+					absent = 0;
+
+		memset(&lt, 0, sizeof(lt));
+		lt.arena = pm_arena_create(pm_env_default());
+		pk_create(io, lt.arena, dir, variant == 0 ? 1 : 2, keys, vals);
+		for (int i = 0; i < 100; i++)
+			rows[i] = (trow) {i, true, i, i};
+		pk_commit_rows(io, dir, lt.arena, rows, NULL, 100, 1, 1);
+		for (int i = 0; i < 10; i++)
+		{
+			rows[i] = (trow) {10 + i, true, 1000 + i, 7};
+			kinds[i] = PM_ROW_UPDATE_AFTER;
+		}
+		rows[10] = (trow) {20, false, 0, INT64_MIN};
+		kinds[10] = PM_ROW_DELETE;
+		pk_commit_rows(io, dir, lt.arena, rows, kinds, 11, 2, 2);
+		rows[0] = (trow) {15, false, 5, INT64_MIN};
+		kinds[0] = PM_ROW_UPDATE_AFTER;
+		rows[1] = (trow) {16, false, 0, INT64_MIN};
+		kinds[1] = PM_ROW_DELETE;
+		rows[2] = (trow) {150, true, 150, 150};
+		kinds[2] = PM_ROW_INSERT;
+		pk_commit_rows(io, dir, lt.arena, rows, kinds, 3, 3, 3);
+
+		open_written(&lt, io, dir);
+		base = plan(&lt, NULL);
+		lookup_rows(&lt, base, all, NULL);
+		assert_int_equal(all->n, variant == 0 ? 99 : 101);
+		for (int round = 0; round < 3; round++)
+			for (int id = -1; id <= 160; id++)
+			{
+				pm_value	k = {0};
+				pm_batch   *b;
+				pm_error	err;
+				int			res;
+				int			want = -1;
+
+				for (int i = 0; i < all->n; i++)
+					if (all->keyv[i][0].u.i64 == id)
+						want = i;
+				k.u.i64 = id;
+				pm_arena_reset(ra);
+				pm_error_clear(&err);
+				assert_int_equal(pm_point_lookup_resident(lt.table, base,
+														  key_pred(&lt, &k, NULL, 0),
+														  lt.fields, lt.nfields, ra, &res, &b,
+														  &st, &err), PM_OK);
+				if (res == PM_RESIDENT_FOUND)
+				{
+					char	   *text;
+
+					assert_non_null(b);
+					assert_int_equal(b->nrows, 1);
+					assert_int_equal(b->ncols, lt.nfields);
+					if (want < 0)
+						fail_msg("id %d: resident row, the scan has none", id);
+					text = row_text(b, lt.fields, lt.nfields, 0);
+					if (strcmp(text, all->row[want]) != 0)
+						fail_msg("id %d: resident row %s, want %s", id, text, all->row[want]);
+					free(text);
+					found++;
+				}
+				else if (res == PM_RESIDENT_ABSENT)
+				{
+					if (want >= 0)
+						fail_msg("id %d: resident says absent, the scan has %s", id,
+								 all->row[want]);
+					absent++;
+				}
+				else
+					assert_int_equal(res, PM_RESIDENT_NO);
+			}
+		pm_page_lru_get_stats(&ps);
+		print_message("resident lookups (%s, page cache %zu bytes): %lld found, %lld absent\n",
+					  variant == 0 ? "deduplicate" : "ignore-delete", ps.budget,
+					  (long long) found, (long long) absent);
+		assert_int_equal(st.resident, found + absent);
+		if (variant == 1 || ps.budget == 0)
+			assert_int_equal(found + absent, 0);
+		else if (ps.budget >= ((size_t) 1 << 20))
+		{
+			/* the later rounds from resident files: the deleted 16 and 20 absent */
+			assert_true(found >= 2 * 99);
+			assert_true(absent >= 2 * (162 - 99));
+		}
+		free_rows(all);
+		free(all);
+		pm_scan_free(base);
+		pm_table_close(lt.table);
+		pm_arena_destroy(ra);
+		pm_arena_destroy(lt.arena);
+		pm_memory_fileio_destroy(io);
+	}
+}
+
 static void
 test_append_table(void **state)
 {
@@ -806,6 +933,7 @@ main(void)
 		cmocka_unit_test(test_bitmap_dv),
 		cmocka_unit_test(test_newest_record_decides),
 		cmocka_unit_test(test_newest_first_many_files),
+		cmocka_unit_test(test_resident_lookup),
 		cmocka_unit_test(test_append_table),
 	};
 

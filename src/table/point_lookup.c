@@ -31,6 +31,7 @@
 #include "row/binary_row.h"
 #include "row/bucket_function.h"
 #include "row/value.h"
+#include "common/page_store.h"
 #include "table/resident_file.h"
 #include "table/stats_filter.h"
 #include "table/table_int.h"
@@ -1020,14 +1021,16 @@ pm_point_lookup_max_key(const pm_scan *scan)
 
 /*
  * When a file becomes resident: once lookups probed it RESIDENT_MIN_PROBES
- * times and one per RESIDENT_ROWS_PER_PROBE of its rows. Reading a file
- * whole costs about what some hundreds of lookups through its pages cost
- * per thousand rows; after that many, going on through the pages would
- * cost more than the read (a renting-or-buying rule: never more than a
- * few times the better choice in hindsight).
+ * times and once per RESIDENT_ROWS_PER_PROBE of its rows (a renting-or-
+ * buying rule: reading a file whole costs about 0.3 us a row in a backend,
+ * a lookup through its pages some 10 us, so after rows / 32 lookups going
+ * on through the pages would have cost as much as the read). With the
+ * shared page store on, the read serves every backend of the server and
+ * outlives the connection: then after rows / 256.
  */
 #define RESIDENT_MIN_PROBES		16
-#define RESIDENT_ROWS_PER_PROBE	256
+#define RESIDENT_ROWS_PER_PROBE	32
+#define RESIDENT_ROWS_PER_PROBE_SHARED	256
 /* A file's slots may take this fraction of the page cache's budget. */
 #define RESIDENT_BUDGET_SHARE	4
 /* A file evicted this many times is not made resident again by this scan. */
@@ -1087,30 +1090,25 @@ resident_base_of(pm_table *t, pm_scan *base, pm_error *err, pm_code *rc)
 }
 
 /*
- * Is file f (with state st) resident for this lookup? Counts the probe;
- * makes the file resident when its time has come.
+ * Where file f (with state st) stands for this lookup: 2 resident, 1 due
+ * (probed often enough to be made resident now), 0 not yet, -1 never.
+ * Counts the probe.
  */
-static pm_code
-resident_ready(pm_table *t, const pm_data_file_meta *f, resident_state *st, bool *ready,
-			   pm_error *err)
+static int
+resident_probe(pm_table *t, const pm_data_file_meta *f, resident_state *st)
 {
 	size_t		fixed;
 	pm_resident_col key;
-	pm_page_lru_stats ps;
-	bool		stored;
-	pm_code		rc;
 
-	*ready = false;
 	switch (st->state)
 	{
 		case 2:
-			*ready = true;
-			return PM_OK;
+			return 2;
 		case 0:
 			if (!pm_resident_file_eligible(t, f, &fixed))
 			{
 				st->state = -1;
-				return PM_OK;
+				return -1;
 			}
 			pm_page_file_init(&st->pf, f->path, f->file_size);
 			/* made resident by an earlier scan, or another backend (shared store) */
@@ -1118,27 +1116,38 @@ resident_ready(pm_table *t, const pm_data_file_meta *f, resident_state *st, bool
 			{
 				pm_resident_col_unpin(&key);
 				st->state = 2;
-				*ready = true;
-				return PM_OK;
+				return 2;
 			}
 			st->state = 1;
-			st->probes = 1;
-			return PM_OK;
+			st->probes = 0;
+			/* FALLTHROUGH */
 		case 1:
-			if (++st->probes < RESIDENT_MIN_PROBES ||
-				st->probes < f->row_count / RESIDENT_ROWS_PER_PROBE)
-				return PM_OK;
-			pm_page_lru_get_stats(&ps);
-			rc = pm_resident_file_build(t, f, ps.budget / RESIDENT_BUDGET_SHARE, &stored, err);
-			if (rc != PM_OK)
-				return rc;
-			st->builds++;
-			st->state = stored ? 2 : -1;
-			*ready = stored;
-			return PM_OK;
+			if (st->probes < INT32_MAX)
+				st->probes++;
+			return st->probes >= RESIDENT_MIN_PROBES &&
+				st->probes >= f->row_count / (pm_page_store_enabled() ?
+											  RESIDENT_ROWS_PER_PROBE_SHARED :
+											  RESIDENT_ROWS_PER_PROBE) ? 1 : 0;
 		default:
-			return PM_OK;
+			return -1;
 	}
+}
+
+/* Make due file f resident (state 2) or never (-1). */
+static pm_code
+resident_build(pm_table *t, const pm_data_file_meta *f, resident_state *st, pm_error *err)
+{
+	pm_page_lru_stats ps;
+	bool		stored;
+	pm_code		rc;
+
+	pm_page_lru_get_stats(&ps);
+	rc = pm_resident_file_build(t, f, ps.budget / RESIDENT_BUDGET_SHARE, &stored, err);
+	if (rc != PM_OK)
+		return rc;
+	st->builds++;
+	st->state = stored ? 2 : -1;
+	return PM_OK;
 }
 
 /* A resident file's slot went missing (evicted): count it, back to counting probes. */
@@ -1162,6 +1171,7 @@ pm_point_lookup_resident(pm_table *t, pm_scan *base, const pm_predicate *pred,
 	const int  *order;
 	int			s_found = -1;
 	int			ncand = 0;
+	int			ndue = 0;
 	int		   *cand;
 	bool		all_ready = true;
 	int			winner = -1;
@@ -1209,22 +1219,40 @@ pm_point_lookup_resident(pm_table *t, pm_scan *base, const pm_predicate *pred,
 		(ls->resident = pm_arena_zalloc(base->arena, sizeof(resident_state) *
 										(size_t) (sp->nfiles + 1))) == NULL)
 		return PM_OK;
-	/* the files whose key range holds the key: each must be resident */
+	/*
+	 * the files whose key range holds the key: each must be resident; those
+	 * due are made so once all the others are resident or due too (a file
+	 * made resident alone would serve no lookup)
+	 */
 	for (int k = 0; k < sp->nfiles; k++)
 	{
 		int			i = order[k];
 		pm_value   *min,
 				   *max;
-		bool		ready;
+		int			where;
 
 		if (kept_key_range(t, &rb->ks, base, s_found, i, arena, &min, &max) &&
 			!min[0].is_null && !max[0].is_null &&
 			(key < min[0].u.i64 || key > max[0].u.i64))
 			continue;
 		cand[ncand++] = i;
-		if ((rc = resident_ready(t, sp->files[i], &ls->resident[i], &ready, err)) != PM_OK)
+		where = resident_probe(t, sp->files[i], &ls->resident[i]);
+		if (where < 1)
+			all_ready = false;
+		else if (where == 1)
+			ndue++;
+	}
+	if (!all_ready)
+		return PM_OK;
+	for (int k = 0; k < ncand && ndue > 0; k++)
+	{
+		resident_state *fst = &ls->resident[cand[k]];
+
+		if (fst->state == 1 &&
+			(rc = resident_build(t, sp->files[cand[k]], fst, err)) != PM_OK)
 			return rc;
-		all_ready &= ready;
+		if (fst->state != 2)
+			all_ready = false;
 	}
 	if (!all_ready)
 		return PM_OK;

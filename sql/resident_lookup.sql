@@ -1,6 +1,6 @@
 -- Resident lookups (paimon_fdw.enable_resident_lookup, src/table/resident_file.h):
 -- once lookups of one integer primary key came back to a data file often
--- enough (16 times, and once per 256 of its rows), the file is read whole
+-- enough (16 times, and once per 32 of its rows), the file is read whole
 -- into the page cache, and later lookups of its keys take their row from
 -- there without reading a page ("answered by resident files" in EXPLAIN
 -- ANALYZE). Every answer equals the full scan's: keys updated, deleted,
@@ -68,6 +68,32 @@ SELECT lookups, resident > 2000 AS mostly_resident FROM rl.resident_answers('rl.
 SELECT rl.differing('rl.kv', 'rl.h_kv');
 SELECT * FROM rl.kv WHERE id IN (7, 11, 12, 2050, 2101) ORDER BY id;
 SELECT * FROM rl.h_kv WHERE id IN (7, 11, 12, 2050, 2101) ORDER BY id;
+-- some columns, in another order; none (count); a parameter of a generic plan
+SET plan_cache_mode = force_generic_plan;
+PREPARE rl_get(int) AS SELECT y, id, s FROM rl.kv WHERE id = $1;
+EXECUTE rl_get(12);
+EXECUTE rl_get(11);
+EXECUTE rl_get(2050);
+SELECT * FROM rl.h_kv WHERE id IN (12, 2050) ORDER BY id;
+PREPARE rl_count(int) AS SELECT count(*) FROM rl.kv WHERE id = $1 AND n IS DISTINCT FROM 0;
+EXECUTE rl_count(12);
+EXECUTE rl_count(11);
+CREATE FUNCTION rl.resident_of(q text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  line text;
+  n bigint := 0;
+BEGIN
+  FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ' || q LOOP
+    IF line ~ 'answered by resident files' THEN
+      n := substring(line from '(\d+) answered by resident files')::bigint;
+    END IF;
+  END LOOP;
+  RETURN n;
+END $$;
+SELECT rl.resident_of('EXECUTE rl_get(12)') AS found, rl.resident_of('EXECUTE rl_count(11)') AS deleted;
+DEALLOCATE rl_get;
+DEALLOCATE rl_count;
+RESET plan_cache_mode;
 -- off: every lookup through the pages
 SET paimon_fdw.enable_resident_lookup = off;
 SELECT * FROM rl.resident_answers('rl.kv');

@@ -257,7 +257,8 @@ pm_resident_file_build(pm_table *t, const pm_data_file_meta *f, size_t max_bytes
 			continue;
 		/* key, _SEQUENCE_NUMBER, _VALUE_KIND, the fields */
 		if (b->ncols != nfields + 3 || pos + b->nrows > f->row_count ||
-			b->cols[0].nulls != NULL || b->cols[2].nulls != NULL)
+			(b->cols[0].nulls != NULL && memchr(b->cols[0].nulls, 1, (size_t) b->nrows) != NULL) ||
+			(b->cols[2].nulls != NULL && memchr(b->cols[2].nulls, 1, (size_t) b->nrows) != NULL))
 		{
 			ok = false;
 			break;

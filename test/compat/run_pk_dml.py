@@ -39,6 +39,7 @@ Usage: run_pk_dml.py [--seeds "1 3 5 7"] [--ops 30] [--keep]
 import argparse
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -150,6 +151,37 @@ def sql_rows(table):
             f = line.split("|")
             rows.append([f[0], f[1], f[2] or None, f[3] or None])
     return sorted(rows)
+
+
+def lookup_rows(table, rows):
+    """The rows of table found by a point lookup per key: the keys of rows (sql_rows' full
+    scan) and every (p, id) of p in a, b, c and id 1..60, each looked up by a scalar
+    subquery (a lookup of run-time keys per outer row), three rounds in one statement, so
+    that the rounds after the first may be answered by resident files (README: resident
+    files). (rows, None, lookups answered by resident files when run again under EXPLAIN
+    ANALYZE), or (None, what differs between the rounds, 0)."""
+    keys = sorted({(r[1], int(r[0])) for r in rows} |
+                  {(p, i) for p in ("a", "b", "c") for i in range(1, 61)})
+    query = ("SELECT r, (SELECT concat(t.id, '|', t.p, '|', t.v, '|', t.s) FROM %s t "
+             "WHERE t.p = k.p AND t.id = k.id) FROM (SELECT r, p, id FROM generate_series(1, 3) r, "
+             "(VALUES %s) k(p, id) OFFSET 0) k" % (
+                 table, ", ".join("(%s, %d)" % (lit(p), i) for p, i in keys)))
+    out = psql("SET paimon_fdw.enable_key_join = off;\n%s;" % query)
+    rounds = {1: [], 2: [], 3: []}
+    for line in out.splitlines():
+        r, _, row = line.partition("|")
+        if row:
+            f = row.split("|")
+            rounds[int(r)].append([f[0], f[1], f[2] or None, f[3] or None])
+    got = [sorted(rounds[r]) for r in (1, 2, 3)]
+    if got[0] != got[1] or got[0] != got[2]:
+        return None, "the rounds of lookups differ: %s" % (
+            [[x for x in g if x not in got[0]][:3] for g in got[1:]]), 0
+    # the same again under EXPLAIN ANALYZE: how many lookups resident files answered
+    plan = psql("SET paimon_fdw.enable_key_join = off;\n"
+                "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) %s;" % query)
+    resident = sum(int(m) for m in re.findall(r"(\d+) answered by resident files", plan))
+    return got[0], None, resident
 
 
 def norm(rows):

@@ -25,6 +25,10 @@ here over a rotation of table kinds, one per seed (seed % len(KINDS)):
   partial-rm      partial-update with partial-update.remove-record-on-delete (a +I sets its
                   non-NULL fields, a -D removes the row)
 
+Every fourth transaction, every key is also looked up alone (run_pk_dml.lookup_rows: three
+rounds in one statement, the later ones answered by resident files where the kind allows)
+and must give the full scan's rows.
+
 Between our SQL transactions, some transactions are Java's (Paimon's Java table write and
 commit through the oracle: a few +I rows, on the kinds that retract also -D of present
 keys), and now and then Java compacts the table fully; we then write on top of Java's
@@ -58,7 +62,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "oracle"))
 import difftest  # noqa: E402
 from sql_session import end_case, java_ops, scratch_table, psql as run_psql  # noqa: E402
-from run_pk_dml import statement, sql_rows, norm, seeds_main, Model as DedupModel  # noqa: E402
+from run_pk_dml import statement, sql_rows, lookup_rows, norm, seeds_main, Model as DedupModel  # noqa: E402
 
 DB = "kinds"
 REFUSED_OPS = ("update", "move_key", "move_part", "delete")
@@ -324,6 +328,15 @@ def sql_records(model_kind, recs, seen):
     return out
 
 
+def resident_kind(options):
+    """Do lookups of this kind's tables use resident files (README: resident files):
+    deduplicate, fixed buckets, no deletion vectors, no sequence.field, no ignore-delete."""
+    return (options.get("merge-engine", "deduplicate") == "deduplicate"
+            and int(options.get("bucket", "-1")) > 0
+            and options.get("deletion-vectors.enabled") != "true"
+            and "sequence.field" not in options and options.get("ignore-delete") != "true")
+
+
 def check(model, rows, java):
     """None when rows (id, p, v, s as text, sorted) are the model's; else what differs."""
     if hasattr(model, "observe"):
@@ -370,6 +383,7 @@ def run_seed(seed, args, tmproot):
     model = make_model(mkind)
     msgs = []
     counts = {}
+    resident = 0
     for op in range(args.ops):
         seen = {k: list(v) for k, v in model.rows.items()}
         r = rnd.random()
@@ -411,7 +425,15 @@ def run_seed(seed, args, tmproot):
                                   for rec in sql_records(mkind, recs, seen)])
         if what.startswith("java"):
             counts[what] = counts.get(what, 0) + 1
-        m = check(model, sql_rows(ft), False)
+        rows = sql_rows(ft)
+        m = check(model, rows, False)
+        if not m and op % 4 == 3:
+            # every key looked up alone gives the full scan's rows
+            looked, m, answered = lookup_rows(ft, rows)
+            resident += answered
+            if not m and looked != rows:
+                m = "lookups of every key give other rows than the scan: %s / %s" % (
+                    [x for x in looked if x not in rows][:3], [x for x in rows if x not in looked][:3])
         if m:
             msgs.append("after transaction %d (%s): %s" % (op + 1, what[:300], m))
             break
@@ -432,12 +454,15 @@ def run_seed(seed, args, tmproot):
             m = check(model, rows, java)
             if m:
                 msgs.append("after Java's full compaction %s reads other rows: %s" % (who, m))
+    if not msgs and args.ops >= 8 and resident_kind(options) and resident == 0:
+        msgs.append("no lookup of %s was answered by resident files" % kname)
     expected = model.sorted_rows()
     passed = not msgs
-    print("%s seed %d: %s, %d transactions (%s), %d rows at the end; Java%s reads them, Java also "
+    print("%s seed %d: %s, %d transactions (%s), %d rows at the end (%d lookups answered by resident "
+          "files); Java%s reads them, Java also "
           "after its full compaction" % ("ok  " if passed else "FAIL", seed, kname, args.ops,
                                    ", ".join("%d %s" % (counts[k], k) for k in sorted(counts)),
-                                   len(expected),
+                                   len(expected), resident,
                                    "" if PYPAIMON_MISSING or kname in PY_REFUSES else " and pypaimon"))
     return end_case(passed, msgs, srv, wh, args.keep,
                     "python3 test/compat/run_pk_kinds.py --seeds %d --keep" % seed)

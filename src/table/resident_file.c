@@ -374,36 +374,56 @@ key_slot_ok(const pm_resident_header *h, size_t meta_len, size_t payload_len)
 {
 	size_t		keys_len;
 
-	if (meta_len != sizeof(*h) || h->key_width <= 0 || h->key_width > 8 || h->bits_len < 0)
+	if (meta_len != sizeof(*h) || (h->key_width != 1 && h->key_width != 2 &&
+								   h->key_width != 4 && h->key_width != 8) ||
+		h->bits_len < 0 || h->nrows > INT32_MAX)
 		return false;
 	keys_len = ALIGN8((size_t) h->key_width * (size_t) h->nrows);
-	return h->bits_at == (int64_t) keys_len &&
-		payload_len == keys_len + (size_t) h->bits_len;
+	return h->bits_at == (int64_t) keys_len && (size_t) h->bits_len <= payload_len &&
+		payload_len - (size_t) h->bits_len == keys_len;
 }
 
 static bool
-rows_slot_ok(const pm_table *t, const pm_resident_header *h, size_t meta_len,
-			 size_t payload_len)
+rows_slot_ok(const pm_resident_header *h, size_t meta_len, size_t payload_len, int nfields)
 {
 	const pm_resident_field *fd = (const pm_resident_field *) (h + 1);
 
-	if (h->nfields != t->schema->row_type->nfields ||
-		meta_len != sizeof(*h) + sizeof(pm_resident_field) * (size_t) h->nfields ||
-		h->stride <= 0 || h->heap_len < 0 ||
+	if (h->nfields != nfields || h->nrows > INT32_MAX ||
+		meta_len != sizeof(*h) + sizeof(pm_resident_field) * (size_t) nfields ||
+		h->stride <= KIND_OFF || h->stride > (1 << 20) || h->heap_len < 0 ||
 		h->heap_at != (int64_t) h->stride * h->nrows ||
-		payload_len != (size_t) h->heap_at + (size_t) h->heap_len)
+		(size_t) h->heap_len > payload_len || payload_len - (size_t) h->heap_len != (size_t) h->heap_at)
 		return false;
 	for (int i = 0; i < h->nfields; i++)
 	{
-		int32_t		w = fd[i].width > 0 ? fd[i].width : 8;
-
 		if (fd[i].type_id < 0)
 			continue;
-		if (fd[i].width < 0 || fd[i].off <= KIND_OFF || fd[i].off + w > h->stride ||
+		if (fd[i].width < 0 || fd[i].width > 16 || fd[i].off <= KIND_OFF ||
+			fd[i].off > h->stride - (fd[i].width > 0 ? fd[i].width : 8) ||
 			fd[i].null_off <= KIND_OFF || fd[i].null_off >= h->stride ||
-			(fd[i].nanos_off >= 0 && fd[i].nanos_off + 2 > h->stride))
+			fd[i].nanos_off < -1 || fd[i].nanos_off > h->stride - 2)
 			return false;
 	}
+	return true;
+}
+
+bool
+pm_resident_col_open(int slot, const void *meta, size_t meta_len, const uint8_t *payload,
+					 size_t payload_len, int64_t nrows, int nfields, pm_resident_col *out)
+{
+	const pm_resident_header *h = meta;
+
+	out->h = NULL;
+	out->fields = NULL;
+	out->payload = payload;
+	out->payload_len = payload_len;
+	if (meta == NULL || meta_len < sizeof(*h) || h->magic != RESIDENT_MAGIC || h->slot != slot ||
+		h->nrows != nrows || nrows <= 0 ||
+		!(slot == PM_RESIDENT_SLOT_KEY ? key_slot_ok(h, meta_len, payload_len) :
+		  slot == PM_RESIDENT_SLOT_ROWS && rows_slot_ok(h, meta_len, payload_len, nfields)))
+		return false;
+	out->h = h;
+	out->fields = slot == PM_RESIDENT_SLOT_ROWS ? (const pm_resident_field *) (h + 1) : NULL;
 	return true;
 }
 
@@ -412,25 +432,24 @@ pm_resident_col_pin(pm_table *t, const pm_data_file_meta *f, const pm_page_file 
 					pm_resident_col *out)
 {
 	size_t		meta_len;
-	const pm_resident_header *h;
-	bool		ok;
+	size_t		payload_len;
+	const void *meta;
+	const uint8_t *payload;
+	pm_page_entry *e;
 
 	memset(out, 0, sizeof(*out));
-	if ((out->entry = pm_page_lru_pin_quiet(pf, slot_offset(slot), slot_variant(t))) == NULL)
+	if ((e = pm_page_lru_pin_quiet(pf, slot_offset(slot), slot_variant(t))) == NULL)
 		return false;
-	h = pm_page_entry_meta(out->entry, &meta_len);
-	out->payload = pm_page_entry_data(out->entry, &out->payload_len);
-	ok = meta_len >= sizeof(*h) && h->magic == RESIDENT_MAGIC && h->slot == slot &&
-		h->nrows == f->row_count &&
-		(slot == PM_RESIDENT_SLOT_KEY ? key_slot_ok(h, meta_len, out->payload_len) :
-		 rows_slot_ok(t, h, meta_len, out->payload_len));
-	if (!ok)
+	meta = pm_page_entry_meta(e, &meta_len);
+	payload = pm_page_entry_data(e, &payload_len);
+	if (!pm_resident_col_open(slot, meta, meta_len, payload, payload_len, f->row_count,
+							  t->schema->row_type->nfields, out))
 	{
-		pm_resident_col_unpin(out);
+		pm_page_lru_unpin(e);
+		memset(out, 0, sizeof(*out));
 		return false;
 	}
-	out->h = h;
-	out->fields = slot == PM_RESIDENT_SLOT_ROWS ? (const pm_resident_field *) (h + 1) : NULL;
+	out->entry = e;
 	return true;
 }
 
@@ -515,6 +534,8 @@ pm_resident_col_find(const pm_resident_col *key, int64_t value)
 int
 pm_resident_row_kind(const pm_resident_col *rows, int64_t row)
 {
+	if (row < 0 || row >= rows->h->nrows)
+		return -1;
 	return rows->payload[(size_t) row * (size_t) rows->h->stride + KIND_OFF];
 }
 
@@ -526,9 +547,12 @@ pm_resident_copy_value(const pm_resident_col *c, int field, const pm_type *type,
 	const pm_resident_field *fd;
 	const uint8_t *r;
 
+	if (row < 0 || row >= h->nrows)
+		return false;
 	if (h->slot == PM_RESIDENT_SLOT_KEY)
 	{
-		if (h->key_type != (int32_t) type->id || !pm_vector_init(out, type, 1, false, arena))
+		if (h->key_type != (int32_t) type->id || h->key_width != pm_type_value_size(type->id) ||
+			!pm_vector_init(out, type, 1, false, arena))
 			return false;
 		out->length = 1;
 		memcpy(out->values, c->payload + (size_t) row * (size_t) h->key_width,
@@ -539,7 +563,8 @@ pm_resident_copy_value(const pm_resident_col *c, int field, const pm_type *type,
 		return false;
 	fd = &c->fields[field];
 	r = c->payload + (size_t) row * (size_t) h->stride;
-	if (fd->type_id != (int32_t) type->id ||
+	if (fd->type_id != (int32_t) type->id || pm_type_is_nested(type->id) ||
+		fd->width != (pm_type_is_varlen(type->id) ? 0 : pm_type_value_size(type->id)) ||
 		!pm_vector_init(out, type, 1, r[fd->null_off] != 0, arena))
 		return false;
 	out->length = 1;
@@ -550,14 +575,14 @@ pm_resident_copy_value(const pm_resident_col *c, int field, const pm_type *type,
 	}
 	if (fd->width > 0)
 	{
-		if (fd->width != pm_type_value_size(type->id))
-			return false;
 		memcpy(out->values, r + fd->off, (size_t) fd->width);
 		if (fd->nanos_off >= 0)
 		{
 			if ((out->nanos = pm_arena_alloc(arena, sizeof(uint16_t))) == NULL)
 				return false;
 			memcpy(out->nanos, r + fd->nanos_off, sizeof(uint16_t));
+			if (out->nanos[0] > 999)
+				return false;	/* not a timestamp's sub-microsecond part */
 		}
 	}
 	else

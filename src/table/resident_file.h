@@ -77,6 +77,16 @@ extern bool pm_resident_file_eligible(pm_table *t, const pm_data_file_meta *f,
 extern pm_code pm_resident_file_build(pm_table *t, const pm_data_file_meta *f, size_t max_bytes,
 									  bool *stored, pm_error *err);
 
+/*
+ * A slot's bytes (its entry's header block and payload) as slot of a file
+ * of nrows rows and a table of nfields fields: false when they do not add
+ * up (every offset the accessors below follow is checked here or there;
+ * the shared store's files are bytes on disk). out->entry stays NULL.
+ */
+extern bool pm_resident_col_open(int slot, const void *meta, size_t meta_len,
+								 const uint8_t *payload, size_t payload_len, int64_t nrows,
+								 int nfields, pm_resident_col *out);
+
 /* Pin slot of f as read with t's schema; false when not held (nothing pinned). */
 extern bool pm_resident_col_pin(pm_table *t, const pm_data_file_meta *f,
 								const pm_page_file *pf, int slot, pm_resident_col *out);
@@ -85,14 +95,14 @@ extern void pm_resident_col_unpin(pm_resident_col *c);
 /* The row of an integer key in the key slot, or -1. */
 extern int64_t pm_resident_col_find(const pm_resident_col *key, int64_t value);
 
-/* The _VALUE_KIND (RowKind byte) of row row of the rows slot. */
+/* The _VALUE_KIND (RowKind byte) of row row of the rows slot; -1 past its rows. */
 extern int	pm_resident_row_kind(const pm_resident_col *rows, int64_t row);
 
 /*
  * Table field field of row row as a vector of one value of type (in
  * arena, the bytes copied): from the rows slot, or from the key slot for
- * the key's field. False: out of memory, or the slot does not hold the
- * field as type (a file is never misread).
+ * the key's field. False: out of memory, a row past the slot's, or the
+ * slot does not hold the field as type (a file is never misread).
  */
 extern bool pm_resident_copy_value(const pm_resident_col *c, int field, const pm_type *type,
 								   int64_t row, pm_vector *out, pm_arena *arena);

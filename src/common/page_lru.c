@@ -173,12 +173,17 @@ from_store(const pm_page_file *f, int64_t offset, uint64_t variant)
 	return mapped_entry(f, offset, variant, &map);
 }
 
-/*
- * The page, pinned and made the most recently used: counted (a miss asks
- * the shared store) or not (this process's cache only).
- */
+/* How a pin looks a page up (pm_page_lru_pin, _pin_held, _pin_quiet). */
+typedef enum pin_mode
+{
+	PIN_COUNTED,				/* counted; a miss asks the shared store */
+	PIN_HELD,					/* this process's cache only, not counted */
+	PIN_QUIET					/* this process's cache, then the store, not counted */
+} pin_mode;
+
+/* The page, pinned and made the most recently used, or NULL. */
 static pm_page_entry *
-pin(const pm_page_file *f, int64_t offset, uint64_t variant, bool counted)
+pin(const pm_page_file *f, int64_t offset, uint64_t variant, pin_mode mode)
 {
 	page_key	k = {f, offset, variant};
 	uint64_t	h;
@@ -187,10 +192,12 @@ pin(const pm_page_file *f, int64_t offset, uint64_t variant, bool counted)
 	if (!pm_lru_enabled(&cache))
 		return NULL;
 	h = key_hash(f, offset, variant);
-	if (!counted)
+	if (mode != PIN_COUNTED)
 	{
 		if ((e = (pm_page_entry *) pm_lru_peek(&cache, h, match, &k)) != NULL)
 			pm_lru_touch(&cache, &e->node);
+		else if (mode == PIN_QUIET && pm_page_store_enabled())
+			e = from_store(f, offset, variant);
 	}
 	else if ((e = (pm_page_entry *) pm_lru_get(&cache, h, match, &k)) == NULL &&
 			 pm_page_store_enabled() && (e = from_store(f, offset, variant)) != NULL)
@@ -207,32 +214,19 @@ pin(const pm_page_file *f, int64_t offset, uint64_t variant, bool counted)
 pm_page_entry *
 pm_page_lru_pin(const pm_page_file *f, int64_t offset, uint64_t variant)
 {
-	return pin(f, offset, variant, true);
+	return pin(f, offset, variant, PIN_COUNTED);
 }
 
 pm_page_entry *
 pm_page_lru_pin_held(const pm_page_file *f, int64_t offset, uint64_t variant)
 {
-	return pin(f, offset, variant, false);
+	return pin(f, offset, variant, PIN_HELD);
 }
 
 pm_page_entry *
 pm_page_lru_pin_quiet(const pm_page_file *f, int64_t offset, uint64_t variant)
 {
-	page_key	k = {f, offset, variant};
-	uint64_t	h;
-	pm_page_entry *e;
-
-	if (!pm_lru_enabled(&cache))
-		return NULL;
-	h = key_hash(f, offset, variant);
-	if ((e = (pm_page_entry *) pm_lru_peek(&cache, h, match, &k)) != NULL)
-		pm_lru_touch(&cache, &e->node);
-	else if (pm_page_store_enabled())
-		e = from_store(f, offset, variant);
-	if (e != NULL)
-		e->refs++;
-	return e;
+	return pin(f, offset, variant, PIN_QUIET);
 }
 
 void

@@ -682,6 +682,29 @@ test_newest_first_many_files(void **state)
 }
 
 /*
+ * Two commits into the table at dir: ids 0..99 (name, v = w = id); then
+ * updates of 10..19 (+U, v = 1000 + i, w = 7) and a delete of 20.
+ */
+static void
+commit_updates_and_delete(pm_fileio *io, const char *dir, pm_arena *arena)
+{
+	trow		rows[100];
+	uint8_t		kinds[11];
+
+	for (int i = 0; i < 100; i++)
+		rows[i] = (trow) {i, true, i, i};
+	pk_commit_rows(io, dir, arena, rows, NULL, 100, 1, 1);
+	for (int i = 0; i < 10; i++)
+	{
+		rows[i] = (trow) {10 + i, true, 1000 + i, 7};
+		kinds[i] = PM_ROW_UPDATE_AFTER;
+	}
+	rows[10] = (trow) {20, false, 0, INT64_MIN};
+	kinds[10] = PM_ROW_DELETE;
+	pk_commit_rows(io, dir, arena, rows, kinds, 11, 2, 2);
+}
+
+/*
  * The newest record decides (deduplicate): a key updated or deleted by a
  * later commit is read from the newer file alone, the older file counted
  * as shadowed (when the key cache places the key); the rows are those of
@@ -701,25 +724,13 @@ test_newest_record_decides(void **state)
 		lookup_table lt;
 		table_rows *all = calloc(1, sizeof(table_rows));
 		table_rows *got = calloc(1, sizeof(table_rows));
-		trow		rows[100];
-		uint8_t		kinds[11];
 		pm_point_lookup_stats st = {0};
 		pm_scan    *base;
 
 		memset(&lt, 0, sizeof(lt));
 		lt.arena = pm_arena_create(pm_env_default());
 		pk_create(io, lt.arena, dir, variant == 0 ? 1 : 2, keys, vals);
-		for (int i = 0; i < 100; i++)
-			rows[i] = (trow) {i, true, i, i};
-		pk_commit_rows(io, dir, lt.arena, rows, NULL, 100, 1, 1);
-		for (int i = 0; i < 10; i++)
-		{
-			rows[i] = (trow) {10 + i, true, 1000 + i, 7};
-			kinds[i] = PM_ROW_UPDATE_AFTER;
-		}
-		rows[10] = (trow) {20, false, 0, INT64_MIN};
-		kinds[10] = PM_ROW_DELETE;
-		pk_commit_rows(io, dir, lt.arena, rows, kinds, 11, 2, 2);
+		commit_updates_and_delete(io, dir, lt.arena);
 
 		open_written(&lt, io, dir);
 		base = plan(&lt, NULL);
@@ -802,17 +813,7 @@ test_resident_lookup(void **state)
 		memset(&lt, 0, sizeof(lt));
 		lt.arena = pm_arena_create(pm_env_default());
 		pk_create(io, lt.arena, dir, variant == 0 ? 1 : 2, keys, vals);
-		for (int i = 0; i < 100; i++)
-			rows[i] = (trow) {i, true, i, i};
-		pk_commit_rows(io, dir, lt.arena, rows, NULL, 100, 1, 1);
-		for (int i = 0; i < 10; i++)
-		{
-			rows[i] = (trow) {10 + i, true, 1000 + i, 7};
-			kinds[i] = PM_ROW_UPDATE_AFTER;
-		}
-		rows[10] = (trow) {20, false, 0, INT64_MIN};
-		kinds[10] = PM_ROW_DELETE;
-		pk_commit_rows(io, dir, lt.arena, rows, kinds, 11, 2, 2);
+		commit_updates_and_delete(io, dir, lt.arena);
 		rows[0] = (trow) {15, false, 5, INT64_MIN};
 		kinds[0] = PM_ROW_UPDATE_AFTER;
 		rows[1] = (trow) {16, false, 0, INT64_MIN};

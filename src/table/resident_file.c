@@ -297,9 +297,9 @@ pm_resident_file_build(pm_table *t, const pm_data_file_meta *f, size_t max_bytes
 				goto done;
 		first = pm_vector_int64_at(&kv, 0);
 		last = pm_vector_int64_at(&kv, pos - 1);
-		if ((uint64_t) (last - first) / RESIDENT_BITS_PER_ROW < (uint64_t) pos)
+		if (((uint64_t) last - (uint64_t) first) / RESIDENT_BITS_PER_ROW < (uint64_t) pos)
 		{
-			bits_len = ALIGN8((size_t) ((uint64_t) (last - first) / 8 + 1));
+			bits_len = ALIGN8((size_t) (((uint64_t) last - (uint64_t) first) / 8 + 1));
 			if ((bits = calloc(1, bits_len)) == NULL)
 			{
 				rc = pm_fail(err, PM_ERR_NOMEM, "out of memory");
@@ -307,7 +307,7 @@ pm_resident_file_build(pm_table *t, const pm_data_file_meta *f, size_t max_bytes
 			}
 			for (int64_t i = 0; i < pos; i++)
 			{
-				uint64_t	b = (uint64_t) (pm_vector_int64_at(&kv, i) - first);
+				uint64_t	b = (uint64_t) pm_vector_int64_at(&kv, i) - (uint64_t) first;
 
 				bits[b >> 3] |= (uint8_t) (1u << (b & 7));
 			}
@@ -477,18 +477,24 @@ pm_resident_col_unpin(pm_resident_col *c)
 		while (lo <= hi) \
 		{ \
 			int64_t		klo = k[lo], khi = k[hi], mid, m; \
+			uint64_t	below, above; \
 			if (value < klo || value > khi) \
 				return -1; \
-			if ((uint64_t) (value - klo) < (uint64_t) (hi - lo)) \
-				hi = lo + (value - klo); \
-			if ((uint64_t) (khi - value) < (uint64_t) (hi - lo)) \
-				lo = hi - (khi - value); \
+			/* unsigned: keys may span all of BIGINT */ \
+			below = (uint64_t) value - (uint64_t) klo; \
+			above = (uint64_t) khi - (uint64_t) value; \
+			if (below < (uint64_t) (hi - lo)) \
+				hi = lo + (int64_t) below; \
+			if (above < (uint64_t) (hi - lo)) \
+				lo = hi - (int64_t) above; \
 			if (lo == hi) \
 				return k[lo] == value ? lo : -1; \
 			klo = k[lo]; \
 			khi = k[hi]; \
-			if (steps++ < 4 && khi > klo) \
-				mid = lo + (int64_t) (((__int128) (value - klo) * (hi - lo)) / ((__int128) khi - klo)); \
+			if (steps++ < 4 && khi > klo && value >= klo && value <= khi) \
+				mid = lo + (int64_t) (((unsigned __int128) ((uint64_t) value - (uint64_t) klo) * \
+									   (uint64_t) (hi - lo)) / \
+									  ((uint64_t) khi - (uint64_t) klo)); \
 			else \
 				mid = lo + (hi - lo) / 2; \
 			m = k[mid]; \

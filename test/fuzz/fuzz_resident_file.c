@@ -6,7 +6,9 @@
  * Input: a byte (bit 0: the slot, 0 keys, 1 rows), a 4-byte little-endian
  * header length, the header block, then the payload: as a page-cache
  * entry of the shared page store holds them. The table: f0 INT (the key),
- * f1 VARCHAR, f2 BIGINT, f3 DECIMAL(20, 2), f4 TIMESTAMP(9), f5 BOOLEAN.
+ * f1 VARCHAR, f2 BIGINT, f3 DECIMAL(20, 2), f4 TIMESTAMP(9), f5 BOOLEAN
+ * (a key slot is read as each integer type: a BIGINT key spans its whole
+ * range).
  * Property: a slot that opens answers every row (the first 64) without a
  * read outside its bytes: a key found is at a row holding it, a value
  * copied is a valid vector of one value; one that does not open is never
@@ -28,6 +30,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	pm_arena   *arena;
 	const pm_type *types[NFIELDS];
+	const pm_type *keys[4];		/* the key slot's integer types */
 	pm_resident_col c;
 	uint8_t    *meta;
 	uint8_t    *payload;
@@ -57,6 +60,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	types[4] = pm_type_new(arena, PM_TYPE_TIMESTAMP, true);
 	((pm_type *) types[4])->precision = 9;
 	types[5] = pm_type_new(arena, PM_TYPE_BOOLEAN, true);
+	keys[0] = pm_type_new(arena, PM_TYPE_TINYINT, false);
+	keys[1] = pm_type_new(arena, PM_TYPE_SMALLINT, false);
+	keys[2] = types[0];
+	keys[3] = pm_type_new(arena, PM_TYPE_BIGINT, false);
 	if (pm_resident_col_open(slot, meta, meta_len, payload, size - 5 - meta_len, nrows, NFIELDS,
 							 &c))
 	{
@@ -66,25 +73,29 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (slot == PM_RESIDENT_SLOT_KEY)
 			{
-				int64_t		found;
-
-				if (!pm_resident_copy_value(&c, 0, types[0], row, &v, arena))
-					continue;
-				if (!pm_vector_valid(&v, 1))
-					abort();
-				found = pm_resident_col_find(&c, PM_VEC_VALUES(&v, int32_t)[0]);
-				if (found >= nrows || found < -1)
-					abort();
-				if (found >= 0)
+				/* the key in whichever integer type the slot holds */
+				for (int w = 0; w < 4; w++)
 				{
-					pm_vector	w;
+					int64_t		key;
+					int64_t		found;
+					pm_vector	x;
 
-					if (!pm_resident_copy_value(&c, 0, types[0], found, &w, arena) ||
-						PM_VEC_VALUES(&w, int32_t)[0] != PM_VEC_VALUES(&v, int32_t)[0])
+					if (!pm_resident_copy_value(&c, 0, keys[w], row, &v, arena))
+						continue;
+					if (!pm_vector_valid(&v, 1))
+						abort();
+					key = pm_vector_int64_at(&v, 0);
+					found = pm_resident_col_find(&c, key);
+					if (found >= nrows || found < -1)
+						abort();
+					if (found >= 0 &&
+						(!pm_resident_copy_value(&c, 0, keys[w], found, &x, arena) ||
+						 pm_vector_int64_at(&x, 0) != key))
 						abort();
 				}
 				(void) pm_resident_col_find(&c, INT64_MIN);
 				(void) pm_resident_col_find(&c, INT64_MAX);
+				(void) pm_resident_col_find(&c, 0);
 				continue;
 			}
 			(void) pm_resident_row_kind(&c, row);
